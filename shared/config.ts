@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/**
+ * Runtime configuration of every function, from environment variables, parsed once.
+ * CDK sets these on each Lambda; the local runtime sets them on its own process.
+ */
+const schema = z.object({
+  STAGE: z.enum(['local', 'aws']).default('aws'),
+  TABLE_NAME: z.string().min(1),
+  /** Only the local runtime points the SDK at DynamoDB Local / s3rver. */
+  DYNAMODB_ENDPOINT: z.url().optional(),
+  S3_ENDPOINT: z.url().optional(),
+  AWS_REGION: z.string().default('eu-west-1'),
+  MAILER: z.enum(['file', 'ses']).default('ses'),
+  MAIL_FROM: z.string().default('no-reply@loyalty.example'),
+  /** Where the file mailer writes (local runtime: DATA_DIR/mail). */
+  MAIL_DIR: z.string().optional(),
+  /** Public base address, used in links sent by e-mail. */
+  PUBLIC_BASE_URL: z.string().default('http://127.0.0.1:3000'),
+});
+
+export type RuntimeConfig = z.infer<typeof schema>;
+
+let cached: RuntimeConfig | undefined;
+
+export function runtimeConfig(): RuntimeConfig {
+  cached ??= schema.parse(process.env);
+  return cached;
+}
+
+/** Names CDK must set on every function (the rest have defaults or are local-only). */
+export const REQUIRED_FUNCTION_ENV = ['STAGE', 'TABLE_NAME', 'MAILER', 'MAIL_FROM'] as const;

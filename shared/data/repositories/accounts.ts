@@ -1,0 +1,206 @@
+import type { ResetTokenRecord, SessionRecord, User, UserRecord, Workspace } from '../../domain/auth/types';
+import { conflict, gone } from '../../domain/errors';
+import { keyOf } from '../keys';
+import { deleteItem, getItem, putItem, transactWrite, updateItem, type Item } from '../table';
+
+/** Workspaces, users and everything that proves who a user is (e-mail, sessions, reset tokens). */
+
+const strip = <T>(item: Item | undefined): T | undefined => {
+  if (!item) return undefined;
+  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
+  return rest as T;
+};
+
+const emailTaken = () => conflict('An account with this e-mail already exists');
+
+export async function createWorkspaceWithOwner(input: {
+  workspace: Workspace;
+  owner: UserRecord;
+  session: SessionRecord;
+}): Promise<void> {
+  const { workspace, owner, session } = input;
+  await transactWrite([
+    {
+      op: {
+        Put: {
+          Item: { ...keyOf('loginEmail', { email: owner.email }), entity: 'loginEmail', workspaceId: workspace.id, userId: owner.id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      onConditionFailed: emailTaken,
+    },
+    {
+      op: {
+        Put: {
+          Item: { ...keyOf('workspace', { workspaceId: workspace.id }), entity: 'workspace', ...workspace },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    { op: { Put: { Item: { ...keyOf('user', { workspaceId: workspace.id, userId: owner.id }), entity: 'user', ...owner } } } },
+    { op: { Put: { Item: { ...keyOf('session', { tokenHash: session.tokenHash }), entity: 'session', ...session } } } },
+  ]);
+}
+
+export async function getWorkspace(workspaceId: string): Promise<Workspace | undefined> {
+  return strip<Workspace>(await getItem(keyOf('workspace', { workspaceId })));
+}
+
+export async function getUser(workspaceId: string, userId: string): Promise<UserRecord | undefined> {
+  return strip<UserRecord>(await getItem(keyOf('user', { workspaceId, userId })));
+}
+
+export async function findUserByEmail(email: string): Promise<UserRecord | undefined> {
+  const login = await getItem<{ workspaceId: string; userId: string }>(keyOf('loginEmail', { email }));
+  return login ? getUser(login.workspaceId, login.userId) : undefined;
+}
+
+export async function putSession(session: SessionRecord): Promise<void> {
+  await putItem({ Item: { ...keyOf('session', { tokenHash: session.tokenHash }), entity: 'session', ...session } });
+}
+
+export async function getSession(tokenHash: string): Promise<SessionRecord | undefined> {
+  return strip<SessionRecord>(await getItem(keyOf('session', { tokenHash })));
+}
+
+const userKey = (u: Pick<User, 'workspaceId' | 'id'>) => keyOf('user', { workspaceId: u.workspaceId, userId: u.id });
+
+/** Optimistic update of name/e-mail; a changed e-mail moves its uniqueness item in the same transaction. */
+export async function updateProfile(
+  current: UserRecord,
+  changes: { name?: string | null; email?: string },
+  now: string,
+): Promise<void> {
+  const sets = ['updatedAt = :now', 'version = version + :one'];
+  const values: Record<string, unknown> = { ':now': now, ':one': 1, ':v': current.version };
+  if (changes.name !== undefined) {
+    sets.push('#name = :name');
+    values[':name'] = changes.name;
+  }
+  const emailChanges = changes.email !== undefined && changes.email !== current.email;
+  if (emailChanges) {
+    sets.push('email = :email');
+    values[':email'] = changes.email;
+  }
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: userKey(current),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeNames: changes.name !== undefined ? { '#name': 'name' } : undefined,
+          ExpressionAttributeValues: values,
+        },
+      },
+      onConditionFailed: () => conflict('The profile changed meanwhile; read it again and retry'),
+    },
+    ...(emailChanges
+      ? [
+          {
+            op: {
+              Put: {
+                Item: { ...keyOf('loginEmail', { email: changes.email! }), entity: 'loginEmail', workspaceId: current.workspaceId, userId: current.id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            onConditionFailed: emailTaken,
+          },
+          {
+            op: {
+              Delete: {
+                Key: keyOf('loginEmail', { email: current.email }),
+                ConditionExpression: 'userId = :uid',
+                ExpressionAttributeValues: { ':uid': current.id },
+              },
+            },
+          },
+        ]
+      : []),
+  ]);
+}
+
+/**
+ * New password and a new session generation (revokes every session of an older generation);
+ * `keepSession` is moved to the new generation in the same transaction.
+ */
+export async function replacePassword(
+  current: UserRecord,
+  passwordHash: string,
+  now: string,
+  keepSession?: string,
+): Promise<void> {
+  const generation = current.sessionGeneration + 1;
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: userKey(current),
+          UpdateExpression: 'SET passwordHash = :h, sessionGeneration = :g, updatedAt = :now, version = version + :one',
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeValues: { ':h': passwordHash, ':g': generation, ':now': now, ':one': 1, ':v': current.version },
+        },
+      },
+      onConditionFailed: () => conflict('The account changed meanwhile; retry'),
+    },
+    ...(keepSession
+      ? [{ op: { Update: { Key: keyOf('session', { tokenHash: keepSession }), UpdateExpression: 'SET generation = :g', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':g': generation } } } }]
+      : []),
+  ]);
+}
+
+export async function putResetToken(token: ResetTokenRecord): Promise<void> {
+  await putItem({ Item: { ...keyOf('resetToken', { tokenHash: token.tokenHash }), entity: 'resetToken', ...token } });
+}
+
+export async function getResetToken(tokenHash: string): Promise<ResetTokenRecord | undefined> {
+  return strip<ResetTokenRecord>(await getItem(keyOf('resetToken', { tokenHash })));
+}
+
+/** Marks the token used and sets the password in one transaction, so a token works exactly once. */
+export async function consumeResetToken(token: ResetTokenRecord, user: UserRecord, passwordHash: string, now: Date): Promise<void> {
+  const nowIso = now.toISOString();
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: keyOf('resetToken', { tokenHash: token.tokenHash }),
+          UpdateExpression: 'SET usedAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :epoch',
+          ExpressionAttributeValues: { ':now': nowIso, ':epoch': Math.floor(now.getTime() / 1000) },
+        },
+      },
+      onConditionFailed: () => gone('This reset token was already used or has expired'),
+    },
+    {
+      op: {
+        Update: {
+          Key: userKey(user),
+          UpdateExpression: 'SET passwordHash = :h, sessionGeneration = sessionGeneration + :one, updatedAt = :now, version = version + :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':h': passwordHash, ':now': nowIso, ':one': 1 },
+        },
+      },
+    },
+  ]);
+}
+
+/** Failed-login counter of one e-mail in one fixed window (atomic ADD, expires with the window). */
+export async function loginFailures(emailHash: string, window: number): Promise<number> {
+  const item = await getItem<{ failures?: number }>(keyOf('loginThrottle', { emailHash, window }));
+  return item?.failures ?? 0;
+}
+
+export async function recordLoginFailure(emailHash: string, window: number, expiresAt: number): Promise<void> {
+  await updateItem({
+    Key: keyOf('loginThrottle', { emailHash, window }),
+    UpdateExpression: 'SET entity = :e, expiresAt = :x ADD failures :one',
+    ExpressionAttributeValues: { ':e': 'loginThrottle', ':x': expiresAt, ':one': 1 },
+    ReturnValues: 'NONE',
+  });
+}
+
+export async function clearLoginFailures(emailHash: string, window: number): Promise<void> {
+  await deleteItem({ Key: keyOf('loginThrottle', { emailHash, window }) });
+}
+

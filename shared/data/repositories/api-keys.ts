@@ -1,0 +1,89 @@
+import type { ApiKeyLookup, ApiKeyRecord } from '../../domain/api-keys/types';
+import { notFound } from '../../domain/errors';
+import { keyOf, skPrefix } from '../keys';
+import { getItem, isConditionFailed, queryPage, transactWrite, updateItem, type Page } from '../table';
+
+/**
+ * Each key is two items written together: the workspace's record (listing, audit) and a global
+ * lookup item addressed by the key's SHA-256, so authentication is one consistent GetItem.
+ */
+export async function createApiKey(key: ApiKeyRecord): Promise<void> {
+  const lookup: ApiKeyLookup = { workspaceId: key.workspaceId, keyId: key.id, keyHash: key.keyHash, scopes: key.scopes };
+  await transactWrite([
+    {
+      op: {
+        Put: {
+          Item: { ...keyOf('apiKey', { workspaceId: key.workspaceId, keyId: key.id }), entity: 'apiKey', ...key },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    {
+      op: {
+        Put: {
+          Item: { ...keyOf('apiKeyHash', { keyHash: key.keyHash }), entity: 'apiKeyHash', ...lookup },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+  ]);
+}
+
+export async function findApiKeyByHash(keyHash: string): Promise<ApiKeyLookup | undefined> {
+  return getItem<ApiKeyLookup & { pk: string }>(keyOf('apiKeyHash', { keyHash }));
+}
+
+const toRecord = ({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest as unknown as ApiKeyRecord;
+
+export async function listApiKeys(workspaceId: string, limit: number, cursor?: string): Promise<Page<ApiKeyRecord>> {
+  const { pk } = keyOf('workspace', { workspaceId });
+  const page = await queryPage<Record<string, unknown>>({
+    partition: { attr: 'pk', value: pk },
+    cursor,
+    limit,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    FilterExpression: 'attribute_not_exists(revokedAt)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix('apiKey') },
+    ScanIndexForward: false,
+  });
+  return { ...page, items: page.items.map(toRecord) };
+}
+
+/** Revocation removes the lookup item (next request: 401) and stamps the record, atomically. */
+export async function revokeApiKey(workspaceId: string, keyId: string, now: string): Promise<void> {
+  const record = await getItem<ApiKeyRecord>(keyOf('apiKey', { workspaceId, keyId }));
+  if (!record || record.revokedAt) throw notFound('API key');
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: keyOf('apiKey', { workspaceId, keyId }),
+          UpdateExpression: 'SET revokedAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(revokedAt)',
+          ExpressionAttributeValues: { ':now': now },
+        },
+      },
+      onConditionFailed: () => notFound('API key'),
+    },
+    { op: { Delete: { Key: keyOf('apiKeyHash', { keyHash: record.keyHash }) } } },
+  ]);
+}
+
+/** Records use at most once per `resolutionSeconds`, so busy keys do not write on every request. */
+export async function touchApiKey(workspaceId: string, keyId: string, now: Date, resolutionSeconds: number): Promise<void> {
+  try {
+    await updateItem({
+      Key: keyOf('apiKey', { workspaceId, keyId }),
+      UpdateExpression: 'SET lastUsedAt = :now',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt = :null OR lastUsedAt < :before)',
+      ExpressionAttributeValues: {
+        ':now': now.toISOString(),
+        ':null': null,
+        ':before': new Date(now.getTime() - resolutionSeconds * 1000).toISOString(),
+      },
+      ReturnValues: 'NONE',
+    });
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err;
+  }
+}

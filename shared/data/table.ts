@@ -1,0 +1,125 @@
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DeleteCommandInput,
+  type PutCommandInput,
+  type QueryCommandInput,
+  type TransactWriteCommandInput,
+  type UpdateCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { badRequest, conflict } from '../domain/errors';
+import { documentClient, tableName } from './client';
+import type { PrimaryKey } from './keys';
+
+/** Thin typed wrappers over the document client; every call targets the single table. */
+
+export type Item = Record<string, any>;
+
+export async function getItem<T extends object = Item>(key: PrimaryKey, consistent = true): Promise<T | undefined> {
+  const out = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
+  return out.Item as T | undefined;
+}
+
+export async function putItem(input: Omit<PutCommandInput, 'TableName'>): Promise<void> {
+  await documentClient().send(new PutCommand({ ...input, TableName: tableName() }));
+}
+
+export async function updateItem<T extends object = Item>(input: Omit<UpdateCommandInput, 'TableName'>): Promise<T | undefined> {
+  const out = await documentClient().send(new UpdateCommand({ ReturnValues: 'ALL_NEW', ...input, TableName: tableName() }));
+  return out.Attributes as T | undefined;
+}
+
+export async function deleteItem(input: Omit<DeleteCommandInput, 'TableName'>): Promise<void> {
+  await documentClient().send(new DeleteCommand({ ...input, TableName: tableName() }));
+}
+
+export const isConditionFailed = (err: unknown): boolean =>
+  err instanceof Error && err.name === 'ConditionalCheckFailedException';
+
+export interface Page<T> {
+  items: T[];
+  /** Opaque cursor for the next page, absent on the last page. */
+  nextCursor?: string;
+}
+
+const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
+
+function decodeCursor(cursor: string, pk: string, pkAttr: string): Record<string, unknown> {
+  try {
+    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
+    // A cursor only continues the query it came from: never another partition (or workspace).
+    if (key && typeof key === 'object' && key[pkAttr] === pk) return key;
+  } catch {
+    /* fall through */
+  }
+  throw badRequest('Invalid cursor');
+}
+
+/** One page of a Query on the table or a GSI, resumable with an opaque cursor. */
+export async function queryPage<T extends object = Item>(
+  input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'> & {
+    partition: { attr: string; value: string };
+    cursor?: string;
+    limit: number;
+  },
+): Promise<Page<T>> {
+  const { partition, cursor, limit, ...rest } = input;
+  const items: T[] = [];
+  let startKey = cursor ? decodeCursor(cursor, partition.value, partition.attr) : undefined;
+  // A filter may drop items, so keep reading until the page is full or the partition ends.
+  do {
+    const out = await documentClient().send(
+      new QueryCommand({
+        ...rest,
+        TableName: tableName(),
+        Limit: limit - items.length,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((out.Items ?? []) as T[]));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && items.length < limit);
+  return { items, ...(startKey ? { nextCursor: encodeCursor(startKey) } : {}) };
+}
+
+type RawTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+/** A transaction step without TableName: every step targets the single table. */
+export type TransactOp = { [K in keyof RawTransactItem]?: Omit<NonNullable<RawTransactItem[K]>, 'TableName'> };
+
+export interface TransactStep {
+  op: TransactOp;
+  /** The error to raise when this step's condition fails (default: 409 CONFLICT). */
+  onConditionFailed?: () => Error;
+}
+
+const withTable = (op: TransactOp): RawTransactItem => {
+  const [kind, body] = Object.entries(op)[0] as [string, Record<string, unknown>];
+  return { [kind]: { ...body, TableName: tableName() } } as RawTransactItem;
+};
+
+/**
+ * All-or-nothing write. A failed condition maps to the step's own domain error; a clash with a
+ * concurrent transaction is retried a few times with jitter, as AWS recommends.
+ */
+export async function transactWrite(steps: TransactStep[], attempts = 4): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await documentClient().send(new TransactWriteCommand({ TransactItems: steps.map((s) => withTable(s.op)) }));
+      return;
+    } catch (err) {
+      if (!(err instanceof TransactionCanceledException)) throw err;
+      const reasons = err.CancellationReasons ?? [];
+      const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
+      if (failed !== -1) throw steps[failed]?.onConditionFailed?.() ?? conflict('The change conflicts with current state');
+      const clashed = reasons.some((r) => r.Code === 'TransactionConflict');
+      if (!clashed || attempt >= attempts) throw err;
+      await sleep(Math.random() * 25 * 2 ** attempt);
+    }
+  }
+}

@@ -1,0 +1,60 @@
+import { config } from '../../../infra/config';
+import { getSession, getUser } from '../../data/repositories/accounts';
+import { findApiKeyByHash, touchApiKey } from '../../data/repositories/api-keys';
+import { unauthenticated } from '../errors';
+import type { Principal } from './principal';
+import { digestsEqual, sha256Hex, TOKEN_PREFIX } from './secrets';
+
+/** One answer for every bad credential, so a caller learns nothing from the difference. */
+const INVALID = 'Missing or invalid credential';
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * Resolves `Authorization: Bearer <token>` to a principal. API keys and sessions are looked up by
+ * the SHA-256 of the presented token; the stored digest is compared in constant time.
+ */
+export async function resolveBearer(token: string, now = new Date()): Promise<Principal> {
+  if (token.startsWith(TOKEN_PREFIX.apiKey)) return resolveApiKey(token, now);
+  if (token.startsWith(TOKEN_PREFIX.session)) return resolveSession(token, now);
+  throw unauthenticated(INVALID);
+}
+
+async function resolveApiKey(token: string, now: Date): Promise<Principal> {
+  if (!TOKEN_SHAPE.test(token.slice(TOKEN_PREFIX.apiKey.length))) throw unauthenticated(INVALID);
+  const hash = sha256Hex(token);
+  const key = await findApiKeyByHash(hash);
+  if (!key || !digestsEqual(key.keyHash, hash)) throw unauthenticated(INVALID);
+  await stampLastUsed(key.workspaceId, key.keyId, now);
+  return { kind: 'apiKey', workspaceId: key.workspaceId, keyId: key.keyId, scopes: key.scopes };
+}
+
+/** Per-process memory of recent stamps: a busy key costs one write per minute, not one per request. */
+const lastStamped = new Map<string, number>();
+
+async function stampLastUsed(workspaceId: string, keyId: string, now: Date): Promise<void> {
+  const resolution = config.auth.apiKeyLastUsedResolutionSeconds * 1000;
+  if (now.getTime() - (lastStamped.get(keyId) ?? 0) < resolution) return;
+  lastStamped.set(keyId, now.getTime());
+  // Best effort: a failed lastUsedAt stamp must not fail the request it describes.
+  await touchApiKey(workspaceId, keyId, now, config.auth.apiKeyLastUsedResolutionSeconds).catch(() => undefined);
+}
+
+async function resolveSession(token: string, now: Date): Promise<Principal> {
+  if (!TOKEN_SHAPE.test(token.slice(TOKEN_PREFIX.session.length))) throw unauthenticated(INVALID);
+  const hash = sha256Hex(token);
+  const session = await getSession(hash);
+  // TTL deletion is lazy, so expiry is checked here, not left to DynamoDB.
+  if (!session || !digestsEqual(session.tokenHash, hash) || session.expiresAt <= now.getTime() / 1000) {
+    throw unauthenticated(INVALID);
+  }
+  const user = await getUser(session.workspaceId, session.userId);
+  if (!user || user.sessionGeneration !== session.generation) throw unauthenticated(INVALID);
+  return {
+    kind: 'session',
+    workspaceId: session.workspaceId,
+    userId: user.id,
+    role: user.role,
+    tokenHash: hash,
+    expiresAt: session.expiresAt,
+  };
+}

@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import { config } from '../../../infra/config';
+
+/** E-mail as stored and looked up: trimmed, lower case. */
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: 'must be a valid e-mail address' }).max(254));
+
+export const passwordSchema = z
+  .string()
+  .min(config.auth.minPasswordLength, { message: `must be at least ${config.auth.minPasswordLength} characters` })
+  .max(256, { message: 'must be at most 256 characters' });
+
+const nameSchema = z.string().trim().min(1).max(120);
+
+export const registerBody = z.strictObject({
+  workspaceName: z.string().trim().min(1).max(120),
+  email: emailSchema,
+  password: passwordSchema,
+  name: nameSchema.optional(),
+});
+
+/** Login takes any string as password: the policy applies when one is set, not when one is tried. */
+export const loginBody = z.strictObject({ email: emailSchema, password: z.string().min(1).max(256) });
+
+export const profilePatchBody = z
+  .strictObject({ name: nameSchema.nullable().optional(), email: emailSchema.optional() })
+  .refine((b) => b.name !== undefined || b.email !== undefined, { message: 'give at least one of name, email' });
+
+export const changePasswordBody = z.strictObject({ currentPassword: z.string().min(1).max(256), newPassword: passwordSchema });
+
+export const forgotPasswordBody = z.strictObject({ email: emailSchema });
+
+export const resetPasswordBody = z.strictObject({ token: z.string().min(1).max(200), newPassword: passwordSchema });

@@ -1,0 +1,154 @@
+import { config } from '../../../infra/config';
+import { mailerFromConfig } from '../../adapters/mailer';
+import { runtimeConfig } from '../../config';
+import * as accounts from '../../data/repositories/accounts';
+import { newId } from '../../ids';
+import { AppError, badRequest, gone, notFound, rateLimited, unauthenticated } from '../errors';
+import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
+import type { SessionPrincipal } from './principal';
+import { randomToken, sha256Hex, TOKEN_PREFIX } from './secrets';
+import type { SessionRecord, User, UserRecord, Workspace } from './types';
+
+export interface IssuedSession {
+  token: string;
+  expiresAt: string;
+}
+
+const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
+
+/** The user as callers see it: no hash, no generation, no version. */
+export function publicUser(u: UserRecord): User {
+  return { id: u.id, workspaceId: u.workspaceId, email: u.email, name: u.name, role: u.role, createdAt: u.createdAt, updatedAt: u.updatedAt };
+}
+
+function newSession(user: Pick<UserRecord, 'id' | 'workspaceId' | 'sessionGeneration'>, now: Date): { record: SessionRecord; issued: IssuedSession } {
+  const token = randomToken(TOKEN_PREFIX.session);
+  const expiresAt = epoch(now) + config.auth.sessionTtlSeconds;
+  return {
+    record: {
+      tokenHash: sha256Hex(token),
+      workspaceId: user.workspaceId,
+      userId: user.id,
+      generation: user.sessionGeneration,
+      createdAt: now.toISOString(),
+      expiresAt,
+    },
+    issued: { token, expiresAt: new Date(expiresAt * 1000).toISOString() },
+  };
+}
+
+export async function register(
+  input: { workspaceName: string; email: string; password: string; name?: string },
+  now = new Date(),
+): Promise<{ workspace: Workspace; user: User; session: IssuedSession }> {
+  const at = now.toISOString();
+  const workspace: Workspace = { id: newId('ws'), name: input.workspaceName, createdAt: at };
+  const owner: UserRecord = {
+    id: newId('usr'),
+    workspaceId: workspace.id,
+    email: input.email,
+    name: input.name ?? null,
+    role: 'owner',
+    createdAt: at,
+    updatedAt: at,
+    passwordHash: await hashPassword(input.password),
+    sessionGeneration: 1,
+    version: 1,
+  };
+  const session = newSession(owner, now);
+  await accounts.createWorkspaceWithOwner({ workspace, owner, session: session.record });
+  return { workspace, user: publicUser(owner), session: session.issued };
+}
+
+const throttleWindow = (now: Date) => Math.floor(epoch(now) / config.auth.loginFailureWindowSeconds);
+
+export async function login(
+  input: { email: string; password: string },
+  now = new Date(),
+): Promise<{ session: IssuedSession; user: User; workspace: Workspace }> {
+  const emailHash = sha256Hex(input.email);
+  const window = throttleWindow(now);
+  if ((await accounts.loginFailures(emailHash, window)) >= config.auth.loginFailureLimit) {
+    const windowEnds = (window + 1) * config.auth.loginFailureWindowSeconds;
+    throw rateLimited(windowEnds - epoch(now), 'Too many failed logins for this e-mail; try again later');
+  }
+  const user = await accounts.findUserByEmail(input.email);
+  // Unknown e-mail and wrong password take the same time and give the same answer.
+  const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
+  if (!user || !ok) {
+    await accounts.recordLoginFailure(emailHash, window, (window + 1) * config.auth.loginFailureWindowSeconds);
+    throw unauthenticated('Invalid e-mail or password');
+  }
+  const workspace = await accounts.getWorkspace(user.workspaceId);
+  if (!workspace) throw unauthenticated('Invalid e-mail or password');
+  const session = newSession(user, now);
+  await accounts.putSession(session.record);
+  await accounts.clearLoginFailures(emailHash, window);
+  return { session: session.issued, user: publicUser(user), workspace };
+}
+
+async function currentUser(principal: SessionPrincipal): Promise<UserRecord> {
+  const user = await accounts.getUser(principal.workspaceId, principal.userId);
+  if (!user) throw unauthenticated();
+  return user;
+}
+
+export async function profile(principal: SessionPrincipal) {
+  const [user, workspace] = await Promise.all([currentUser(principal), accounts.getWorkspace(principal.workspaceId)]);
+  if (!workspace) throw notFound('Workspace');
+  return {
+    user: publicUser(user),
+    workspace,
+    session: { expiresAt: new Date(principal.expiresAt * 1000).toISOString() },
+  };
+}
+
+export async function updateProfile(principal: SessionPrincipal, changes: { name?: string | null; email?: string }, now = new Date()) {
+  const user = await currentUser(principal);
+  await accounts.updateProfile(user, changes, now.toISOString());
+  return profile(principal);
+}
+
+export async function changePassword(
+  principal: SessionPrincipal,
+  input: { currentPassword: string; newPassword: string },
+  now = new Date(),
+): Promise<void> {
+  const user = await currentUser(principal);
+  if (!(await verifyPassword(input.currentPassword, user.passwordHash))) {
+    throw new AppError('VALIDATION_FAILED', 'The current password is wrong', [
+      { in: 'body', field: 'currentPassword', message: 'does not match the current password' },
+    ]);
+  }
+  await accounts.replacePassword(user, await hashPassword(input.newPassword), now.toISOString(), principal.tokenHash);
+}
+
+/** Always succeeds for the caller; a token is mailed only when the account exists. */
+export async function forgotPassword(email: string, now = new Date()): Promise<void> {
+  const user = await accounts.findUserByEmail(email);
+  if (!user) return;
+  const token = randomToken(TOKEN_PREFIX.resetToken);
+  const expiresAt = epoch(now) + config.auth.resetTokenTtlSeconds;
+  await accounts.putResetToken({ tokenHash: sha256Hex(token), workspaceId: user.workspaceId, userId: user.id, expiresAt });
+  const minutes = Math.round(config.auth.resetTokenTtlSeconds / 60);
+  await mailerFromConfig().send({
+    to: user.email,
+    template: 'password_reset',
+    subject: 'Reset your password',
+    text: [
+      'Someone asked to reset the password of your loyalty platform account.',
+      `Reset token (valid for ${minutes} minutes, works once): ${token}`,
+      `Or open: ${runtimeConfig().PUBLIC_BASE_URL}/reset-password?token=${encodeURIComponent(token)}`,
+      'If this was not you, ignore this message; your password stays as it is.',
+    ].join('\n'),
+  });
+}
+
+export async function resetPassword(input: { token: string; newPassword: string }, now = new Date()): Promise<void> {
+  const record = input.token.startsWith(TOKEN_PREFIX.resetToken) ? await accounts.getResetToken(sha256Hex(input.token)) : undefined;
+  if (!record) throw badRequest('Invalid reset token');
+  if (record.usedAt || record.expiresAt <= epoch(now)) throw gone('This reset token was already used or has expired');
+  const user = await accounts.getUser(record.workspaceId, record.userId);
+  if (!user) throw badRequest('Invalid reset token');
+  await accounts.consumeResetToken(record, user, await hashPassword(input.newPassword), now);
+}

@@ -1,0 +1,46 @@
+export const ROLES = ['owner', 'admin', 'member'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const isAdminRole = (role: Role): boolean => role === 'owner' || role === 'admin';
+
+export interface Workspace {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface User {
+  id: string;
+  workspaceId: string;
+  email: string;
+  name: string | null;
+  role: Role;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A user as stored: with the secret parts that never leave the domain. */
+export interface UserRecord extends User {
+  passwordHash: string;
+  /** Sessions of an older generation are revoked (bumped by password change and reset). */
+  sessionGeneration: number;
+  version: number;
+}
+
+export interface SessionRecord {
+  tokenHash: string;
+  workspaceId: string;
+  userId: string;
+  generation: number;
+  createdAt: string;
+  /** Epoch seconds; also the table's TTL attribute. */
+  expiresAt: number;
+}
+
+export interface ResetTokenRecord {
+  tokenHash: string;
+  workspaceId: string;
+  userId: string;
+  expiresAt: number;
+  usedAt?: string;
+}

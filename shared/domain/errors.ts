@@ -1,0 +1,55 @@
+/**
+ * Every failure a caller can see. The HTTP layer turns an AppError into
+ * `{ error: { code, message, details?, requestId } }` with `status`; anything else becomes a 500
+ * with no internals.
+ */
+export const ERROR_CODES = {
+  BAD_REQUEST: { status: 400, meaning: 'Malformed JSON or an unusable request' },
+  UNAUTHENTICATED: { status: 401, meaning: 'Missing, unknown, expired or revoked credential' },
+  FORBIDDEN: { status: 403, meaning: 'Credential lacks the scope or role the route needs' },
+  NOT_FOUND: { status: 404, meaning: 'Unknown path, or an object that does not exist in your workspace' },
+  METHOD_NOT_ALLOWED: { status: 405, meaning: 'Known path, other method; see the Allow header' },
+  CONFLICT: { status: 409, meaning: 'The request conflicts with current state (e.g. e-mail taken)' },
+  GONE: { status: 410, meaning: 'The object existed but is used up or removed (e.g. a used reset token)' },
+  PAYLOAD_TOO_LARGE: { status: 413, meaning: 'Request body over 1 MiB' },
+  VALIDATION_FAILED: { status: 422, meaning: 'Schema failure; one detail per field' },
+  RATE_LIMITED: { status: 429, meaning: 'Too many requests; retry after the Retry-After seconds' },
+  INTERNAL: { status: 500, meaning: 'Unexpected failure; quote the requestId to support' },
+  SERVICE_UNAVAILABLE: { status: 503, meaning: 'A dependency could not answer; safe to retry' },
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ErrorDetail {
+  /** Where the offending value is: `body`, `query`, `path` or `header`. */
+  in: 'body' | 'query' | 'path' | 'header';
+  /** Dotted path of the field inside that location (`items.0.sku`); empty for the whole. */
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_CODES[code].status;
+  }
+}
+
+export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+export const unauthenticated = (message = 'Missing or invalid credential') => new AppError('UNAUTHENTICATED', message);
+export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
+export const conflict = (message: string) => new AppError('CONFLICT', message);
+export const gone = (message: string) => new AppError('GONE', message);
+export const rateLimited = (retryAfterSeconds: number, message = 'Too many requests') =>
+  new AppError('RATE_LIMITED', message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const validationFailed = (details: ErrorDetail[]) =>
+  new AppError('VALIDATION_FAILED', 'The request is invalid; see details', details);

@@ -1,0 +1,63 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { AuthKind, RouteDef } from '../../infra/routes';
+import { resolveBearer } from '../domain/auth/credentials';
+import type { Principal } from '../domain/auth/principal';
+import { isAdminRole } from '../domain/auth/types';
+import { AppError, forbidden, unauthenticated } from '../domain/errors';
+import { logger } from './logger';
+import type { AppContext, HttpEvent, HttpResult } from './types';
+
+const bearerOf = (event: HttpEvent): string | undefined => {
+  const header = event.headers?.authorization;
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1];
+};
+
+const CREDENTIAL_NAMES: Record<AuthKind, string> = {
+  apiKey: 'an API key',
+  session: 'a user session',
+  adminSession: 'an owner or admin session',
+  consumer: 'a consumer session',
+  applePass: 'an ApplePass token',
+  public: 'nothing',
+};
+
+/** Applies the route table's auth kinds and scope to the resolved principal. */
+export function authorize(route: RouteDef, principal: Principal): void {
+  const accepts = route.auth;
+  if (principal.kind === 'apiKey') {
+    if (!accepts.includes('apiKey')) {
+      throw forbidden(`This endpoint needs ${accepts.map((k) => CREDENTIAL_NAMES[k]).join(' or ')}, not an API key`);
+    }
+    if (route.scope && !principal.scopes.includes(route.scope)) {
+      throw new AppError('FORBIDDEN', `This API key lacks the scope ${route.scope}`, [
+        { in: 'header', field: 'authorization', message: `missing scope ${route.scope}` },
+      ]);
+    }
+    return;
+  }
+  if (accepts.includes('session')) return;
+  if (accepts.includes('adminSession')) {
+    if (!isAdminRole(principal.role)) throw forbidden('This endpoint needs an owner or admin of the workspace');
+    return;
+  }
+  throw forbidden(`This endpoint needs ${accepts.map((k) => CREDENTIAL_NAMES[k]).join(' or ')}, not a user session`);
+}
+
+/** Resolves the bearer credential for routes that need one and enforces kind, role and scope. */
+export function authenticate(routes: ReadonlyMap<string, RouteDef>): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
+  return {
+    before: async (request) => {
+      const route = routes.get(request.event.routeKey);
+      if (!route) throw new Error(`route ${request.event.routeKey} is not in the route table`);
+      request.context.route = route;
+      if (route.auth.includes('public')) return;
+      const token = bearerOf(request.event);
+      if (!token) throw unauthenticated('Missing credential: send Authorization: Bearer <token>');
+      const principal = await resolveBearer(token);
+      request.context.principal = principal;
+      logger.appendKeys({ workspaceId: principal.workspaceId });
+      authorize(route, principal);
+    },
+  };
+}

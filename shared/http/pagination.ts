@@ -1,0 +1,10 @@
+import { z } from 'zod';
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+/** Cursor pagination: `?limit=` (1-200, default 50) and the opaque `?cursor=` of the previous page. */
+export const pageQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  cursor: z.string().min(1).max(2048).optional(),
+});

@@ -1,0 +1,28 @@
+import type { HttpResult } from './types';
+
+const BASE_HEADERS = {
+  'content-type': 'application/json; charset=utf-8',
+  // Responses carry tokens and tenant data: never cache them anywhere.
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+};
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export const ok = (data: unknown, extra: Record<string, unknown> = {}): Reply => ({ status: 200, body: { data, ...extra } });
+export const created = (data: unknown): Reply => ({ status: 201, body: { data } });
+export const accepted = (data: unknown): Reply => ({ status: 202, body: { data } });
+export const noContent = (): Reply => ({ status: 204 });
+
+export function toHttpResult(reply: Reply, requestId: string): HttpResult {
+  const headers = { ...BASE_HEADERS, ...reply.headers, 'x-request-id': requestId };
+  if (reply.body === undefined) {
+    const { 'content-type': _ct, ...rest } = headers;
+    return { statusCode: reply.status, headers: rest, body: '' };
+  }
+  return { statusCode: reply.status, headers, body: JSON.stringify(reply.body) };
+}

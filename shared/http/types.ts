@@ -1,0 +1,17 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { RouteDef } from '../../infra/routes';
+import type { Principal } from '../domain/auth/principal';
+
+export type HttpEvent = APIGatewayProxyEventV2;
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+/** Lambda's context plus what the middleware chain learns about the request. */
+export interface AppContext extends Context {
+  requestId: string;
+  startedAt: number;
+  route?: RouteDef;
+  principal?: Principal;
+  /** Parsed JSON body (undefined when the request had none). */
+  body?: unknown;
+  hasBody?: boolean;
+}

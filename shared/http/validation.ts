@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import { type ErrorDetail, validationFailed } from '../domain/errors';
+
+/** Zod issues -> one detail per field path (the first message for that path wins). */
+export function toDetails(where: ErrorDetail['in'], error: z.ZodError): ErrorDetail[] {
+  const byPath = new Map<string, ErrorDetail>();
+  for (const issue of error.issues) {
+    // Unknown keys are reported per key, so each offending field gets its own detail.
+    const paths =
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((k) => [...issue.path, k])
+        : [issue.path];
+    for (const path of paths) {
+      const field = path.map(String).join('.');
+      if (!byPath.has(field)) {
+        byPath.set(field, { in: where, field, message: issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message });
+      }
+    }
+  }
+  return [...byPath.values()];
+}
+
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: ErrorDetail['in']): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationFailed(toDetails(where, result.error));
+  return result.data;
+}

@@ -1,0 +1,71 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface CallOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent as is (for malformed or oversized bodies). */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** A small black-box client of the running platform. */
+export async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] = 'application/json';
+  }
+  const res = await fetch(inject('baseUrl') + path, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    /* keep text */
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T };
+}
+
+export const uniqueEmail = (label = 'user') => `${label}-${randomUUID().slice(0, 8)}@example.test`;
+export const PASSWORD = 'correct horse battery';
+
+export interface Account {
+  email: string;
+  password: string;
+  token: string;
+  workspaceId: string;
+  userId: string;
+}
+
+/** A fresh workspace with its owner signed in. */
+export async function registerAccount(label = 'owner'): Promise<Account> {
+  const email = uniqueEmail(label);
+  const res = await call('POST', '/api/v2/auth/register', { body: { workspaceName: `${label} workspace`, email, password: PASSWORD } });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { email, password: PASSWORD, token: res.body.data.session.token, workspaceId: res.body.data.workspace.id, userId: res.body.data.user.id };
+}
+
+export async function createKey(token: string, body: Record<string, unknown>): Promise<{ id: string; key: string; scopes: string[] }> {
+  const res = await call('POST', '/api/v2/api-keys', { token, body });
+  if (res.status !== 201) throw new Error(`create key failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.data;
+}
+
+/** Mail the file mailer wrote for one recipient, newest last. */
+export async function mailsTo(email: string): Promise<{ to: string; template: string; text: string }[]> {
+  const dir = join(inject('dataDir'), 'mail');
+  const files = (await readdir(dir).catch(() => [] as string[])).sort();
+  const mails = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8'))));
+  return mails.filter((m) => m.to === email);
+}

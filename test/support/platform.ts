@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+export interface RuntimeInfo {
+  pid: number;
+  dynamodbPid: number;
+  port: number;
+  dynamodbEndpoint: string;
+  s3Endpoint: string;
+  tableName: string;
+}
+
+export interface RunningPlatform {
+  baseUrl: string;
+  dataDir: string;
+  child: ChildProcess;
+  /** Everything the runtime printed so far. */
+  output(): string;
+  runtime(): Promise<RuntimeInfo>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  startupMs: number;
+}
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * Starts the real local runtime (`bin/local.ts`, what `npm start` runs) as a child process on a
+ * free port with its own DATA_DIR, and waits for its "Listening on" line.
+ */
+export async function startPlatform(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningPlatform> {
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'loyalty-test-')));
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin/local.ts')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'WARN', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+
+  let baseUrl: string | undefined;
+  const deadline = Date.now() + 60_000;
+  while (!baseUrl) {
+    const m = output.match(/Listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    if (m) baseUrl = m[1];
+    else if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`local runtime did not start:\n${output}`);
+    } else await sleep(50);
+  }
+  return {
+    baseUrl,
+    dataDir,
+    child,
+    startupMs: Date.now() - started,
+    output: () => output,
+    runtime: async () => JSON.parse(await readFile(join(dataDir, 'runtime.json'), 'utf8')) as RuntimeInfo,
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,26 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    projects: [
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      {
+        test: {
+          name: 'infra',
+          include: ['test/infra/**/*.test.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+        },
+      },
+      {
+        test: {
+          name: 'platform',
+          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
