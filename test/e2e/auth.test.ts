@@ -49,6 +49,16 @@ describe('auth: register, login, profile', () => {
     expect(again.body.error.code).toBe('CONFLICT');
   });
 
+  it('20 parallel registrations of one e-mail create exactly one account', async () => {
+    const email = uniqueEmail('race');
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call('POST', '/api/v2/auth/register', { body: { workspaceName: `Race ${i}`, email, password: PASSWORD } })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+  });
+
   it('enforces the password policy with a 422 naming the field', async () => {
     const res = await call('POST', '/api/v2/auth/register', { body: { workspaceName: 'W', email: uniqueEmail(), password: 'short' } });
     expect(res.status).toBe(422);

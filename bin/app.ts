@@ -1,0 +1,7 @@
+/**
+ * CDK app entry (cdk.json: `npx tsx bin/app.ts`). Deploy with `npx cdk deploy`;
+ * options: `-c mailFrom=no-reply@example.com`, `-c publicBaseUrl=https://loyalty.example.com`.
+ */
+import { buildApp } from '../infra/stack';
+
+buildApp().app.synth();

@@ -1,0 +1,128 @@
+import { RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { AREAS, type Area, routeKey, routes } from '../routes';
+import { LOG_RETENTION } from './area-functions';
+
+export interface ApiProps {
+  /** Area -> function; every area of the route table must be present, plus `system`. */
+  readonly functions: Readonly<Record<Area, lambda.IFunction>>;
+}
+
+/** Area whose function answers every request no route matches (API Gateway's `$default` route). */
+export const FALLBACK_AREA: Area = 'system';
+
+/** JSON access log line per request. Strings everywhere, so an empty value never breaks the JSON. */
+export const ACCESS_LOG_FORMAT = {
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  routeKey: '$context.routeKey',
+  method: '$context.httpMethod',
+  path: '$context.path',
+  status: '$context.status',
+  latencyMs: '$context.responseLatency',
+  integrationLatencyMs: '$context.integrationLatency',
+  responseLength: '$context.responseLength',
+  ip: '$context.identity.sourceIp',
+  protocol: '$context.protocol',
+  integrationError: '$context.integrationErrorMessage',
+} as const;
+
+const NO_AUTHORIZER_REASON =
+  'Authentication and authorisation happen inside the area function, driven by the route table ' +
+  '(infra/routes.ts: auth kinds apiKey, session, adminSession, consumer, applePass, public, plus the ' +
+  'API-key scope). API keys are looked up by SHA-256 in DynamoDB and sessions are table items, which an ' +
+  'API Gateway JWT/IAM authorizer cannot verify; the $default route only returns 404/405 JSON.';
+
+/**
+ * The HTTP API (payload 2.0): one route per route-table entry, each integrated with its area's
+ * function, and the `$default` route to the `system` function for unknown paths / wrong methods.
+ */
+export class Api extends Construct {
+  readonly httpApi: apigw.HttpApi;
+  readonly stage: apigw.HttpStage;
+  readonly accessLogs: logs.LogGroup;
+  /** Route key (`GET /api/v2/...`, `$default`) -> route. */
+  readonly routes: ReadonlyMap<string, apigw.HttpRoute>;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+
+    this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
+      description: 'Loyalty platform API',
+      // The stage is created below with access logging; the default stage cannot take those options.
+      createDefaultStage: false,
+    });
+
+    this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
+      retention: LOG_RETENTION,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.stage = new apigw.HttpStage(this, 'DefaultStage', {
+      httpApi: this.httpApi,
+      stageName: '$default',
+      autoDeploy: true,
+      // Per-route 4xx/5xx/latency metrics for the operators' dashboard.
+      detailedMetricsEnabled: true,
+      accessLogSettings: {
+        destination: new apigw.LogGroupLogDestination(this.accessLogs),
+        format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FORMAT)),
+      },
+    });
+
+    // One integration per area. The routed areas get one invoke permission for the whole API
+    // (`<api>/*/*/*`) instead of one per route: keeps the function policy small and the stack far
+    // from CloudFormation's resource limit as the route table grows. `$default` needs its own
+    // source ARN (`<api>/*/*`), so the fallback keeps the per-route permission.
+    const integrations = new Map<Area, HttpLambdaIntegration>();
+    for (const area of AREAS) {
+      integrations.set(
+        area,
+        new HttpLambdaIntegration(`${area}-integration`, props.functions[area], {
+          payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
+          scopePermissionToRoute: area === FALLBACK_AREA,
+        }),
+      );
+    }
+    const integrationOf = (area: Area): HttpLambdaIntegration => {
+      const integration = integrations.get(area);
+      if (!integration) throw new Error(`No function for area "${area}"`);
+      return integration;
+    };
+
+    const byKey = new Map<string, apigw.HttpRoute>();
+    const addRoute = (key: string, routeKeyValue: apigw.HttpRouteKey, area: Area): void => {
+      if (byKey.has(key)) throw new Error(`Duplicate route in the route table: ${key}`);
+      // The construct id follows the route key: a changed operationId or summary never replaces
+      // a route (a replacement with an unchanged key would collide with the old route).
+      const route = new apigw.HttpRoute(this, key.replaceAll('/', '.'), {
+        httpApi: this.httpApi,
+        routeKey: routeKeyValue,
+        integration: integrationOf(area),
+      });
+      // On the CfnRoute itself, not the HttpRoute: the API-wide invoke permission is created inside the
+      // first route's scope and must not inherit this acknowledgement.
+      Validations.of(route.node.defaultChild as apigw.CfnRoute).acknowledge({
+        id: 'AwsSolutions-APIG4',
+        reason: NO_AUTHORIZER_REASON,
+      });
+      byKey.set(key, route);
+    };
+
+    for (const r of routes) {
+      addRoute(routeKey(r), apigw.HttpRouteKey.with(r.path, apigw.HttpMethod[r.method]), r.area);
+    }
+    addRoute('$default', apigw.HttpRouteKey.DEFAULT, FALLBACK_AREA);
+    this.routes = byKey;
+  }
+
+  /** Base URL of the API (no trailing slash), e.g. `https://abc123.execute-api.eu-west-1.amazonaws.com`. */
+  get endpoint(): string {
+    return this.httpApi.apiEndpoint;
+  }
+}

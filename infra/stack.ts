@@ -1,0 +1,84 @@
+import { App, type AppProps, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { Api } from './constructs/api';
+import { AreaFunctions } from './constructs/area-functions';
+import { Data } from './constructs/data';
+import { Mail } from './constructs/mail';
+
+/** Sender address if neither a prop nor the `mailFrom` context value says otherwise. */
+export const DEFAULT_MAIL_FROM = 'no-reply@loyalty.example';
+
+export interface LoyaltyPlatformStackProps extends StackProps {
+  /** Plain address the platform sends e-mail from; must be (in) a verified SES identity. */
+  readonly mailFrom?: string;
+  /**
+   * Public base address used in links sent by e-mail (`PUBLIC_BASE_URL`), e.g. a custom domain.
+   * @default the API's execute-api endpoint
+   */
+  readonly publicBaseUrl?: string;
+}
+
+/** The whole platform: table, area functions, HTTP API. */
+export class LoyaltyPlatformStack extends Stack {
+  readonly data: Data;
+  readonly mail: Mail;
+  readonly areaFunctions: AreaFunctions;
+  readonly api: Api;
+
+  constructor(scope: Construct, id: string, props: LoyaltyPlatformStackProps = {}) {
+    super(scope, id, {
+      description: 'Multi-tenant loyalty platform: HTTP API, one Lambda function per area, single DynamoDB table',
+      ...props,
+    });
+
+    this.data = new Data(this, 'Data');
+    this.mail = new Mail(this, 'Mail', { fromAddress: props.mailFrom ?? DEFAULT_MAIL_FROM });
+    this.areaFunctions = new AreaFunctions(this, 'Functions', { table: this.data.table, mail: this.mail });
+    this.api = new Api(this, 'Api', { functions: this.areaFunctions.functions });
+
+    // No cycle: the Api resource does not depend on the functions (only routes/integrations do).
+    const publicBaseUrl = props.publicBaseUrl ?? this.api.endpoint;
+    for (const fn of Object.values(this.areaFunctions.functions)) {
+      fn.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
+    }
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.endpoint, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'The single DynamoDB table' });
+  }
+}
+
+export const STACK_ID = 'LoyaltyPlatform';
+
+export interface BuildAppOptions {
+  /** Extra context (e.g. `{ mailFrom: 'no-reply@example.com' }`), as `-c key=value` would give. */
+  readonly context?: Record<string, unknown>;
+  /** Cloud assembly directory; default: the CLI's (`cdk.out`) or a temporary directory. */
+  readonly outdir?: string;
+}
+
+/**
+ * The CDK app with the platform stack and the cdk-nag AwsSolutions checks. No side effects: nothing
+ * is synthesized until the caller (bin/app.ts, the CLI, a test) calls `app.synth()`.
+ */
+export function buildApp(options: BuildAppOptions = {}): { app: App; stack: LoyaltyPlatformStack } {
+  const appProps: AppProps = {
+    ...(options.context ? { context: options.context } : {}),
+    ...(options.outdir ? { outdir: options.outdir } : {}),
+  };
+  const app = new App(appProps);
+
+  // cdk-nag 3 is a policy-validation plugin: unacknowledged errors fail `cdk synth` / `app.synth()`.
+  // Acknowledgements are also written to the template metadata (`cdk_nag.rules_to_suppress`).
+  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { writeSuppressionsToCloudFormation: true }));
+
+  const mailFrom = app.node.tryGetContext('mailFrom') as string | undefined;
+  const publicBaseUrl = app.node.tryGetContext('publicBaseUrl') as string | undefined;
+  // Environment-agnostic on purpose: the template is the same whoever synthesizes it (tests, CI,
+  // a developer); `cdk deploy` targets the account/region of the current AWS credentials.
+  const stack = new LoyaltyPlatformStack(app, STACK_ID, {
+    ...(mailFrom ? { mailFrom } : {}),
+    ...(publicBaseUrl ? { publicBaseUrl } : {}),
+  });
+  return { app, stack };
+}

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type App, Stack, Validations } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+
+type Suppression = { id: string; reason: string };
+type Resource = { Type: string; Metadata?: { cdk_nag?: { rules_to_suppress?: Suppression[] } } };
+
+let app: App;
+let stack: LoyaltyPlatformStack;
+let resources: Record<string, Resource>;
+let assemblyDir: string;
+
+beforeAll(() => {
+  ({ app, stack } = buildApp());
+  // Throws "ValidationFailed" if the registered AwsSolutions plugin reports an unacknowledged error.
+  assemblyDir = app.synth().directory;
+  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+});
+
+const suppressions = (): { logicalId: string; type: string; s: Suppression }[] =>
+  Object.entries(resources).flatMap(([logicalId, r]) =>
+    (r.Metadata?.cdk_nag?.rules_to_suppress ?? []).map((s) => ({ logicalId, type: r.Type, s })),
+  );
+
+describe('cdk-nag AwsSolutions', () => {
+  it('reports no unacknowledged errors and no unacknowledged warnings', () => {
+    const report = new AwsSolutionsChecks().validateScope(app);
+    const findings = report.violations.map(
+      (v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
+    );
+    expect(findings).toEqual([]);
+    expect(report.success).toBe(true);
+  });
+
+  it('the synthesized validation report is clean', () => {
+    const report = JSON.parse(readFileSync(join(assemblyDir, 'validation-report.json'), 'utf8')) as {
+      pluginReports: { pluginName: string; conclusion?: string; violations: unknown[] }[];
+    };
+    for (const r of report.pluginReports) {
+      expect(r.violations, r.pluginName).toEqual([]);
+    }
+  });
+
+  it('nothing ends up as a CDK annotation either', () => {
+    const annotations = Annotations.fromStack(stack);
+    expect(annotations.findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
+    expect(annotations.findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
+  });
+
+  it('fails synthesis on a new unacknowledged finding (the app really runs the checks)', () => {
+    const { app: other, stack: otherStack } = buildApp();
+    new iam.Policy(otherStack, 'TooBroad', {
+      statements: [new iam.PolicyStatement({ actions: ['dynamodb:*'], resources: ['*'] })],
+      roles: [otherStack.areaFunctions.functions.system.role!],
+    });
+    expect(() => other.synth()).toThrow(/AwsSolutions-IAM5/);
+  });
+});
+
+describe('suppressions', () => {
+  it('every suppression names a rule and gives a concrete reason', () => {
+    expect(suppressions().length).toBeGreaterThan(0);
+    for (const { logicalId, s } of suppressions()) {
+      expect(s.id, logicalId).toMatch(/^AwsSolutions-[A-Z]+\d+(\[.+\])?$/);
+      expect(s.reason.trim().length, `${logicalId} ${s.id}`).toBeGreaterThanOrEqual(20);
+    }
+  });
+
+  it('IAM5 is only ever acknowledged for one specific finding, never as a whole rule', () => {
+    for (const { logicalId, s } of suppressions()) {
+      if (s.id.startsWith('AwsSolutions-IAM5')) expect(s.id, logicalId).toMatch(/^AwsSolutions-IAM5\[(Resource|Action)::.+\]$/);
+    }
+  });
+
+  it('each rule is acknowledged only on the resource type it is about', () => {
+    const allowed: Record<string, string[]> = {
+      'AwsSolutions-APIG4': ['AWS::ApiGatewayV2::Route'],
+      'AwsSolutions-IAM5': ['AWS::IAM::Policy'],
+    };
+    for (const { logicalId, type, s } of suppressions()) {
+      const rule = s.id.replace(/\[.*$/, '');
+      expect(allowed[rule], `unexpected suppression ${s.id} on ${logicalId}`).toBeDefined();
+      expect(allowed[rule], `${s.id} on ${logicalId}`).toContain(type);
+    }
+  });
+
+  it('nothing is acknowledged on the app or the stack as a whole', () => {
+    const blanket = (c: IConstruct) =>
+      c.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY);
+    expect(blanket(app)).toEqual([]);
+    expect(blanket(Stack.of(stack))).toEqual([]);
+  });
+});

@@ -1,0 +1,332 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type CfnElement, Stack } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { REQUIRED_FUNCTION_ENV } from '../../shared/config';
+import { TABLE_SCHEMA } from '../../shared/data/table-schema';
+import { config } from '../../infra/config';
+import { ACCESS_LOG_FORMAT } from '../../infra/constructs/api';
+import { PROJECT_ROOT } from '../../infra/constructs/area-functions';
+import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
+import { AREAS, type Area, routeKey, routes } from '../../infra/routes';
+import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+
+type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+
+let stack: LoyaltyPlatformStack;
+let template: Template;
+let resources: Record<string, Resource>;
+let assemblyDir: string;
+
+const ofType = (type: string): [string, Resource][] =>
+  Object.entries(resources).filter(([, r]) => r.Type === type);
+
+const logicalId = (construct: { node: { defaultChild?: unknown } }): string =>
+  Stack.of(stack).resolve((construct.node.defaultChild as CfnElement).logicalId) as string;
+
+/** `{ Ref: X }` -> X */
+const refOf = (value: unknown): string => {
+  expect(value).toEqual({ Ref: expect.any(String) });
+  return (value as { Ref: string }).Ref;
+};
+
+/** `{ 'Fn::GetAtt': [X, attr] }` -> X */
+const getAttOf = (value: unknown, attr: string): string => {
+  expect(value).toEqual({ 'Fn::GetAtt': [expect.any(String), attr] });
+  return (value as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+};
+
+/** Route Target `integrations/<Ref Integration>` -> function logical id of its IntegrationUri. */
+const functionOfRoute = (route: Resource): string => {
+  const target = route.Properties?.Target as { 'Fn::Join': [string, unknown[]] };
+  expect(target['Fn::Join'][0]).toBe('');
+  const [prefix, ref] = target['Fn::Join'][1];
+  expect(prefix).toBe('integrations/');
+  const integration = resources[refOf(ref)];
+  expect(integration?.Type).toBe('AWS::ApiGatewayV2::Integration');
+  expect(integration?.Properties).toMatchObject({ IntegrationType: 'AWS_PROXY', PayloadFormatVersion: '2.0' });
+  return getAttOf(integration?.Properties?.IntegrationUri, 'Arn');
+};
+
+const functionIdOf = (area: Area): string => logicalId(stack.areaFunctions.functions[area]);
+
+beforeAll(() => {
+  const built = buildApp();
+  stack = built.stack;
+  template = Template.fromStack(stack); // synthesizes (and bundles) once for this file
+  resources = template.toJSON().Resources as Record<string, Resource>;
+  assemblyDir = built.app.synth().directory;
+});
+
+describe('routes', () => {
+  const routeResources = (): [string, Resource][] => ofType('AWS::ApiGatewayV2::Route');
+  const routesByKey = (): Map<string, Resource[]> => {
+    const map = new Map<string, Resource[]>();
+    for (const [, r] of routeResources()) {
+      const key = r.Properties?.RouteKey as string;
+      map.set(key, [...(map.get(key) ?? []), r]);
+    }
+    return map;
+  };
+
+  it('the route table has entries and unique route keys', () => {
+    expect(routes.length).toBeGreaterThan(0);
+    expect(new Set(routes.map(routeKey)).size).toBe(routes.length);
+  });
+
+  it.each(routes.map((r) => [routeKey(r), r.area] as const))(
+    '%s exists once and is integrated with the %s function',
+    (key, area) => {
+      const found = routesByKey().get(key) ?? [];
+      expect(found).toHaveLength(1);
+      const fnId = functionOfRoute(found[0]!);
+      expect(fnId).toBe(functionIdOf(area));
+      // Cross-check from the template alone: the function carries its area as service name.
+      expect(resources[fnId]?.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME).toBe(area);
+    },
+  );
+
+  it('$default goes to the system function', () => {
+    const found = routesByKey().get('$default') ?? [];
+    expect(found).toHaveLength(1);
+    expect(functionOfRoute(found[0]!)).toBe(functionIdOf('system'));
+  });
+
+  it('there are no routes besides the route table and $default', () => {
+    const expected = [...routes.map(routeKey), '$default'].sort();
+    expect(routeResources().map(([, r]) => r.Properties?.RouteKey as string).sort()).toEqual(expected);
+  });
+
+  it('no route has an API Gateway authorizer (auth happens in the functions)', () => {
+    for (const [, r] of routeResources()) {
+      expect(r.Properties?.AuthorizerId).toBeUndefined();
+      expect(r.Properties?.AuthorizationType ?? 'NONE').toBe('NONE');
+    }
+    template.resourceCountIs('AWS::ApiGatewayV2::Authorizer', 0);
+  });
+
+  it('all routes belong to the single HTTP API', () => {
+    const apis = ofType('AWS::ApiGatewayV2::Api');
+    expect(apis).toHaveLength(1);
+    expect(apis[0]![1].Properties?.ProtocolType).toBe('HTTP');
+    for (const [, r] of routeResources()) expect(refOf(r.Properties?.ApiId)).toBe(apis[0]![0]);
+  });
+
+  it('API Gateway may invoke each routed function, and the system function from $default', () => {
+    const apiId = ofType('AWS::ApiGatewayV2::Api')[0]![0];
+    const permissions = ofType('AWS::Lambda::Permission').map(([, p]) => p.Properties!);
+    const routedAreas = new Set<Area>([...routes.map((r) => r.area), 'system']);
+    for (const area of routedAreas) {
+      const mine = permissions.filter((p) => getAttOf(p.FunctionName, 'Arn') === functionIdOf(area));
+      expect(mine.length, area).toBeGreaterThan(0);
+      for (const p of mine) {
+        expect(p.Action).toBe('lambda:InvokeFunction');
+        expect(p.Principal).toBe('apigateway.amazonaws.com');
+        const parts = p.SourceArn['Fn::Join'][1] as unknown[];
+        expect(parts).toContainEqual({ Ref: apiId });
+        // `$default` is invoked as <api>/<stage>/$default: only `*/*` matches it.
+        expect(parts.at(-1)).toBe(area === 'system' ? '/*/*' : '/*/*/*');
+      }
+    }
+  });
+});
+
+describe('stage and access logs', () => {
+  it('has the auto-deployed $default stage with detailed metrics', () => {
+    template.resourceCountIs('AWS::ApiGatewayV2::Stage', 1);
+    template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { DetailedMetricsEnabled: true },
+    });
+  });
+
+  it('writes a JSON access log to a log group with retention', () => {
+    const [, stage] = ofType('AWS::ApiGatewayV2::Stage')[0]!;
+    const settings = stage.Properties?.AccessLogSettings;
+    const format = JSON.parse(settings.Format as string) as Record<string, string>;
+    expect(format).toEqual(ACCESS_LOG_FORMAT);
+    expect(format).toMatchObject({
+      requestId: '$context.requestId',
+      routeKey: '$context.routeKey',
+      status: '$context.status',
+      latencyMs: '$context.responseLatency',
+      ip: '$context.identity.sourceIp',
+    });
+    const logGroup = resources[getAttOf(settings.DestinationArn, 'Arn')];
+    expect(logGroup?.Type).toBe('AWS::Logs::LogGroup');
+    expect(logGroup?.Properties?.RetentionInDays).toBe(config.lambda.logRetentionDays);
+  });
+
+  it('outputs the API URL', () => {
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(getAttOf(outputs.ApiUrl?.Value, 'ApiEndpoint')).toBe(ofType('AWS::ApiGatewayV2::Api')[0]![0]);
+  });
+});
+
+describe('functions', () => {
+  const fns = (): [string, Resource][] => ofType('AWS::Lambda::Function');
+
+  it.each(AREAS.map((a) => [a]))('area %s has a handler file and a function', (area) => {
+    expect(existsSync(join(PROJECT_ROOT, 'functions', area, 'handler.ts'))).toBe(true);
+    expect(resources[functionIdOf(area)]?.Type).toBe('AWS::Lambda::Function');
+  });
+
+  it('has exactly one function per area and no other (e.g. custom-resource) functions', () => {
+    expect(fns()).toHaveLength(AREAS.length);
+    const services = fns().map(([, f]) => f.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
+    expect([...services].sort()).toEqual([...AREAS].sort());
+    template.resourceCountIs('AWS::Lambda::LayerVersion', 0);
+    expect(ofType('AWS::CloudFormation::CustomResource')).toHaveLength(0);
+    expect(Object.values(resources).filter((r) => r.Type.startsWith('Custom::'))).toHaveLength(0);
+  });
+
+  it('every Lambda function runs nodejs24.x on arm64 with the configured size', () => {
+    for (const [id, f] of fns()) {
+      expect(f.Properties, id).toMatchObject({
+        Runtime: 'nodejs24.x',
+        Architectures: ['arm64'],
+        Handler: 'index.handler',
+        MemorySize: config.lambda.memoryMiB,
+        Timeout: config.lambda.timeoutSeconds,
+      });
+    }
+  });
+
+  it.each(AREAS.map((a) => [a]))('%s has the runtime environment', (area) => {
+    const vars = resources[functionIdOf(area)]?.Properties?.Environment?.Variables as Record<string, unknown>;
+    for (const name of REQUIRED_FUNCTION_ENV) expect(vars, name).toHaveProperty(name);
+    expect(vars).toMatchObject({
+      STAGE: 'aws',
+      TABLE_NAME: { Ref: TABLE_LOGICAL_ID },
+      MAILER: 'ses',
+      MAIL_FROM: expect.stringMatching(/^[^@\s]+@[^@\s]+$/),
+      POWERTOOLS_SERVICE_NAME: area,
+      NODE_OPTIONS: '--enable-source-maps',
+    });
+    expect(getAttOf(vars.PUBLIC_BASE_URL, 'ApiEndpoint')).toBe(ofType('AWS::ApiGatewayV2::Api')[0]![0]);
+  });
+
+  it.each(AREAS.map((a) => [a]))('%s logs to its own retained log group with retention', (area) => {
+    const fn = resources[functionIdOf(area)]!;
+    const logGroupId = refOf(fn.Properties?.LoggingConfig?.LogGroup);
+    const logGroup = resources[logGroupId]!;
+    expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
+    expect(logGroup.Properties?.RetentionInDays).toBe(config.lambda.logRetentionDays);
+    expect(logGroup.DeletionPolicy).toBe('Retain');
+    const others = AREAS.filter((a) => a !== area).map(
+      (a) => resources[functionIdOf(a)]?.Properties?.LoggingConfig?.LogGroup?.Ref,
+    );
+    expect(others).not.toContain(logGroupId);
+  });
+
+  it('every log group has a retention', () => {
+    for (const [id, lg] of ofType('AWS::Logs::LogGroup')) {
+      expect(lg.Properties?.RetentionInDays, id).toBe(config.lambda.logRetentionDays);
+    }
+  });
+
+  it.each(AREAS.map((a) => [a]))('%s is bundled as minified ESM with a require shim and source map', (area) => {
+    const s3Key = resources[functionIdOf(area)]?.Properties?.Code?.S3Key as string;
+    const manifest = JSON.parse(readFileSync(join(assemblyDir, `${stack.artifactId}.assets.json`), 'utf8'));
+    const dir = join(assemblyDir, manifest.files[s3Key.replace(/\.zip$/, '')].source.path as string);
+    const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
+    expect(code.startsWith('import { createRequire as __loyaltyCreateRequire }')).toBe(true);
+    expect(code).toMatch(/export\s*\{[^}]*\bhandler\b[^}]*\}/);
+    expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
+  });
+});
+
+describe('least privilege', () => {
+  type Statement = { Action: string | string[]; Resource: unknown; Condition?: unknown };
+  const statementsOf = (area: Area): Statement[] => {
+    const roleId = getAttOf(resources[functionIdOf(area)]?.Properties?.Role, 'Arn');
+    return ofType('AWS::IAM::Policy')
+      .filter(([, p]) => (p.Properties?.Roles as unknown[]).some((r) => refOf(r) === roleId))
+      .flatMap(([, p]) => p.Properties?.PolicyDocument.Statement as Statement[]);
+  };
+  const actionsOf = (area: Area): string[] => statementsOf(area).flatMap((s) => [s.Action].flat());
+
+  it('no role uses managed policies', () => {
+    for (const [id, role] of ofType('AWS::IAM::Role')) expect(role.Properties?.ManagedPolicyArns, id).toBeUndefined();
+  });
+
+  it.each(AREAS.map((a) => [a]))('%s may read and write the table and write its own logs', (area) => {
+    const actions = actionsOf(area);
+    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']));
+    expect(actions).toEqual(expect.arrayContaining(['logs:CreateLogStream', 'logs:PutLogEvents']));
+    const logs = statementsOf(area).find((s) => [s.Action].flat().includes('logs:PutLogEvents'))!;
+    const ownLogGroup = refOf(resources[functionIdOf(area)]?.Properties?.LoggingConfig?.LogGroup);
+    expect(getAttOf(logs.Resource, 'Arn')).toBe(ownLogGroup);
+    for (const s of statementsOf(area)) expect(s.Action).not.toBe('*');
+  });
+
+  it('only auth may send e-mail, only from MAIL_FROM', () => {
+    for (const area of AREAS) {
+      const sends = statementsOf(area).filter((s) => [s.Action].flat().some((a) => a.startsWith('ses:')));
+      if (area === 'auth') {
+        expect(sends).toHaveLength(1);
+        expect(sends[0]!.Action).toBe('ses:SendEmail');
+        expect(sends[0]!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': stack.mail.fromAddress } });
+      } else {
+        expect(sends, area).toHaveLength(0);
+      }
+    }
+  });
+});
+
+describe('table', () => {
+  it('is the only table, with the pinned logical id', () => {
+    template.resourceCountIs('AWS::DynamoDB::Table', 1);
+    expect(resources[TABLE_LOGICAL_ID]?.Type).toBe('AWS::DynamoDB::Table');
+    expect(logicalId(stack.data.table)).toBe(TABLE_LOGICAL_ID);
+  });
+
+  it('keys, GSIs, TTL, stream, PITR, encryption, deletion protection', () => {
+    template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: TABLE_SCHEMA.partitionKey, KeyType: 'HASH' },
+        { AttributeName: TABLE_SCHEMA.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: TABLE_SCHEMA.gsis.map((g) => ({
+        IndexName: g.indexName,
+        KeySchema: [
+          { AttributeName: g.partitionKey, KeyType: 'HASH' },
+          { AttributeName: g.sortKey, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      })),
+      TimeToLiveSpecification: { AttributeName: 'expiresAt', Enabled: true },
+      StreamSpecification: { StreamViewType: 'NEW_AND_OLD_IMAGES' },
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      SSESpecification: { SSEEnabled: true },
+      DeletionProtectionEnabled: true,
+    });
+    expect(TABLE_SCHEMA.gsis.map((g) => g.indexName)).toEqual(['gsi1', 'gsi2']);
+  });
+
+  it('all key attributes are strings', () => {
+    const defs = resources[TABLE_LOGICAL_ID]?.Properties?.AttributeDefinitions as { AttributeName: string; AttributeType: string }[];
+    const names = [TABLE_SCHEMA.partitionKey, TABLE_SCHEMA.sortKey, ...TABLE_SCHEMA.gsis.flatMap((g) => [g.partitionKey, g.sortKey])];
+    expect(defs.map((d) => d.AttributeName).sort()).toEqual([...names].sort());
+    for (const d of defs) expect(d.AttributeType).toBe('S');
+  });
+
+  it('is retained on delete and on replacement', () => {
+    template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+  });
+});
+
+describe('synthesis', () => {
+  it('emits no CDK warnings or errors', () => {
+    expect(Annotations.fromStack(stack).findWarning('*', Match.anyValue())).toEqual([]);
+    expect(Annotations.fromStack(stack).findError('*', Match.anyValue())).toEqual([]);
+  });
+
+  it('stays far below the CloudFormation resource limit', () => {
+    // One route per endpoint plus a few resources per area; alert long before 500.
+    expect(Object.keys(resources).length).toBeLessThan(400);
+  });
+});

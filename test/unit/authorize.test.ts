@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { routes, type RouteDef } from '../../infra/routes';
+import type { Principal } from '../../shared/domain/auth/principal';
+import { AppError } from '../../shared/domain/errors';
+import { authorize } from '../../shared/http/authenticate';
+
+const session = (role: 'owner' | 'admin' | 'member'): Principal => ({ kind: 'session', workspaceId: 'ws_1', userId: 'usr_1', role, tokenHash: 'h', expiresAt: 0 });
+const key = (scopes: string[]): Principal => ({ kind: 'apiKey', workspaceId: 'ws_1', keyId: 'key_1', scopes: scopes as never });
+
+const outcome = (route: RouteDef, p: Principal) => {
+  try {
+    authorize(route, p);
+    return 'ok';
+  } catch (err) {
+    return (err as AppError).status;
+  }
+};
+
+const route = (auth: RouteDef['auth'], scope?: RouteDef['scope']): RouteDef => ({ method: 'GET', path: '/x', area: 'auth', auth, scope, operationId: 'x', summary: 'x' });
+
+describe('authorize (route table auth kinds, roles and scopes)', () => {
+  it('adminSession refuses the member role with 403 and accepts owner and admin', () => {
+    const r = route(['adminSession']);
+    expect(outcome(r, session('member'))).toBe(403);
+    expect(outcome(r, session('admin'))).toBe('ok');
+    expect(outcome(r, session('owner'))).toBe('ok');
+    expect(outcome(r, key(['api_keys:manage']))).toBe(403);
+  });
+
+  it('session routes accept every role and refuse API keys', () => {
+    const r = route(['session']);
+    for (const role of ['owner', 'admin', 'member'] as const) expect(outcome(r, session(role))).toBe('ok');
+    expect(outcome(r, key(['api_keys:manage']))).toBe(403);
+  });
+
+  it('apiKey routes need the scope; the 403 names it', () => {
+    const r = route(['apiKey'], 'members:read');
+    expect(outcome(r, key(['members:read']))).toBe('ok');
+    expect(outcome(r, key(['members:write']))).toBe(403);
+    try {
+      authorize(r, key([]));
+    } catch (err) {
+      expect((err as AppError).message).toContain('members:read');
+    }
+    expect(outcome(r, session('owner'))).toBe(403);
+  });
+
+  it('the API-key routes take an admin session or a key with api_keys:manage', () => {
+    for (const r of routes.filter((x) => x.path.startsWith('/api/v2/api-keys'))) {
+      expect(outcome(r, session('owner'))).toBe('ok');
+      expect(outcome(r, session('member'))).toBe(403);
+      expect(outcome(r, key(['api_keys:manage']))).toBe('ok');
+      expect(outcome(r, key(['members:read']))).toBe(403);
+    }
+  });
+});

@@ -1,0 +1,56 @@
+import middy from '@middy/core';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError } from '../../shared/domain/errors';
+import { errorMapper } from '../../shared/http/error-mapper';
+import { requestContext } from '../../shared/http/request-context';
+import type { AppContext, HttpEvent, HttpResult } from '../../shared/http/types';
+import { toDetails } from '../../shared/http/validation';
+
+const event = (headers: Record<string, string> = {}) => ({ headers, routeKey: '$default', requestContext: { http: { method: 'GET' } } }) as unknown as HttpEvent;
+
+const chain = (fail: () => never) =>
+  middy<HttpEvent, HttpResult, Error, AppContext>().use(requestContext('test')).use(errorMapper()).handler(async () => fail());
+
+describe('error mapping', () => {
+  it('a 500 never shows internals', async () => {
+    const res = (await chain(() => {
+      throw new Error('connect ECONNREFUSED 10.1.2.3:8000 table=secret-table');
+    })(event({ 'x-request-id': 'r-1' }), {} as AppContext)) as HttpResult;
+    expect(res.statusCode).toBe(500);
+    expect(res.body).not.toMatch(/ECONNREFUSED|secret|10\.1/);
+    expect(JSON.parse(res.body!)).toEqual({ error: { code: 'INTERNAL', message: 'Internal error', requestId: 'r-1' } });
+    expect(res.headers!['x-request-id']).toBe('r-1');
+  });
+
+  it('an AppError keeps its status, code, details and headers', async () => {
+    const res = (await chain(() => {
+      throw new AppError('RATE_LIMITED', 'slow down', undefined, { 'retry-after': '7' });
+    })(event(), {} as AppContext)) as HttpResult;
+    expect(res.statusCode).toBe(429);
+    expect(res.headers!['retry-after']).toBe('7');
+    expect(JSON.parse(res.body!).error).toMatchObject({ code: 'RATE_LIMITED', message: 'slow down' });
+  });
+});
+
+describe('validation details', () => {
+  const schema = z.strictObject({ a: z.string(), b: z.object({ c: z.number() }), d: z.array(z.number()).optional() });
+
+  it('one detail per offending field path, never two for the same path', () => {
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        const result = schema.safeParse(value);
+        if (result.success) return;
+        const details = toDetails('body', result.error);
+        expect(details.length).toBeGreaterThan(0);
+        expect(new Set(details.map((d) => d.field)).size).toBe(details.length);
+      }),
+    );
+  });
+
+  it('names unknown keys one by one', () => {
+    const result = schema.safeParse({ a: 'x', b: { c: 1 }, x: 1, y: 2 });
+    expect(toDetails('body', result.error!).map((d) => d.field)).toEqual(['x', 'y']);
+  });
+});

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { ENTITIES, keyOf, skPrefix } from '../../shared/data/keys';
+
+describe('key layouts', () => {
+  it('every tenant entity is keyed by the workspace first', () => {
+    for (const [name, layout] of Object.entries(ENTITIES)) {
+      if ('global' in layout) continue;
+      expect(layout.pk, name).toMatch(/^WS#\{workspaceId\}/);
+    }
+  });
+
+  it('the only global entities are credential lookups, keyed by a hash or the login e-mail', () => {
+    const global = Object.entries(ENTITIES).filter(([, l]) => 'global' in l);
+    expect(global.map(([n]) => n).sort()).toEqual(['apiKeyHash', 'loginEmail', 'loginThrottle', 'resetToken', 'session']);
+    for (const [, layout] of global) expect(layout.pk).toMatch(/\{(keyHash|tokenHash|email|emailHash)\}/);
+  });
+
+  it('fills templates and refuses a missing part', () => {
+    expect(keyOf('user', { workspaceId: 'ws_1', userId: 'usr_2' })).toEqual({ pk: 'WS#ws_1', sk: 'USER#usr_2' });
+    expect(() => keyOf('user', { workspaceId: '', userId: 'usr_2' })).toThrow(/workspaceId/);
+    expect(skPrefix('apiKey')).toBe('APIKEY#');
+    expect(skPrefix('workspace')).toBe('WORKSPACE');
+  });
+});

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { AREAS, routeKey, routes, routesOfArea } from '../../infra/routes';
+import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { matchRoute } from '../../shared/http/route-match';
+
+describe('route table', () => {
+  it('has one entry per method and path, with sane auth and scopes', () => {
+    const keys = routes.map(routeKey);
+    expect(new Set(keys).size).toBe(keys.length);
+    for (const r of routes) {
+      expect(r.path, routeKey(r)).toMatch(/^\/api\/(v2|flash|consumer|wallet|mcp)(\/|$)/);
+      expect(r.auth.length).toBeGreaterThan(0);
+      if (r.auth.includes('public')) expect(r.auth).toEqual(['public']);
+      if (r.auth.includes('apiKey')) expect(SCOPES, routeKey(r)).toContain(r.scope);
+    }
+    expect(new Set(routes.map((r) => r.operationId)).size).toBe(routes.length);
+  });
+
+  it('has all 7 auth and 3 API-key endpoints of spec 4.8', () => {
+    expect(routes.filter((r) => r.path.startsWith('/api/v2/auth/')).map(routeKey).sort()).toEqual(
+      [
+        'GET /api/v2/auth/profile',
+        'PATCH /api/v2/auth/profile',
+        'POST /api/v2/auth/change-password',
+        'POST /api/v2/auth/forgot-password',
+        'POST /api/v2/auth/login',
+        'POST /api/v2/auth/register',
+        'POST /api/v2/auth/reset-password',
+      ].sort(),
+    );
+    expect(routes.filter((r) => r.path.startsWith('/api/v2/api-keys')).map(routeKey).sort()).toEqual([
+      'DELETE /api/v2/api-keys/{id}',
+      'GET /api/v2/api-keys',
+      'POST /api/v2/api-keys',
+    ]);
+  });
+
+  it('every area handler implements exactly its route-table entries', async () => {
+    for (const area of AREAS) {
+      const mod = (await import(`../../functions/${area}/handler.ts`)) as { handler: { operations?: Record<string, unknown> } };
+      if (area === 'system') {
+        expect(routesOfArea(area)).toHaveLength(0);
+        continue;
+      }
+      expect(Object.keys(mod.handler.operations ?? {}).sort(), area).toEqual(routesOfArea(area).map(routeKey).sort());
+    }
+  });
+});
+
+describe('route matching (as API Gateway does)', () => {
+  it('matches templates and decodes parameters', () => {
+    const m = matchRoute('DELETE', '/api/v2/api-keys/key%5F1');
+    expect(m).toMatchObject({ kind: 'route', params: { id: 'key_1' } });
+  });
+
+  it('answers 405 with the methods of the path, 404 for unknown paths', () => {
+    expect(matchRoute('PUT', '/api/v2/api-keys')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'POST'] });
+    expect(matchRoute('GET', '/api/v2/api-keys/x/y')).toEqual({ kind: 'not_found' });
+    expect(matchRoute('GET', '/api/v2/api-keys/')).toEqual({ kind: 'not_found' });
+  });
+
+  it('keeps a malformed escape as is instead of throwing', () => {
+    expect(matchRoute('DELETE', '/api/v2/api-keys/%E0%A4%A')).toMatchObject({ kind: 'route', params: { id: '%E0%A4%A' } });
+  });
+});
