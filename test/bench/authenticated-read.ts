@@ -1,0 +1,54 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { keyOf } from '../../shared/data/keys';
+import { sha256Hex } from '../../shared/domain/auth/secrets';
+import type { RunningPlatform } from '../support/platform';
+import { load } from './harness';
+
+/**
+ * An authenticated list read through the local HTTP API (`GET /api/v2/api-keys?limit=10`: key
+ * lookup + query + middy chain + HTTP), next to the same two DynamoDB calls made directly on the
+ * same DynamoDB Local at the same concurrency (the limit the API cannot beat).
+ */
+export async function authenticatedRead(platform: RunningPlatform, opts: { requests: number; concurrency: number }) {
+  const post = (path: string, body: unknown, token?: string) =>
+    fetch(platform.baseUrl + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    }).then((r) => r.json() as Promise<any>);
+  const reg = await post('/api/v2/auth/register', { workspaceName: 'Bench', email: `bench-${Date.now()}@example.test`, password: 'bench password 1' });
+  const key = (await post('/api/v2/api-keys', { name: 'bench', scopes: ['api_keys:manage'] }, reg.data.session.token)).data.key as string;
+  const workspaceId = reg.data.workspace.id as string;
+
+  const runtime = await platform.runtime();
+  const doc = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: runtime.dynamodbEndpoint, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+  const { pk } = keyOf('workspace', { workspaceId });
+
+  const api = await load(opts.requests, opts.concurrency, async () => {
+    const res = await fetch(`${platform.baseUrl}/api/v2/api-keys?limit=10`, { headers: { authorization: `Bearer ${key}` } });
+    await res.arrayBuffer();
+    return res.status === 200;
+  });
+  const raw = await load(opts.requests, opts.concurrency, async () => {
+    await doc.send(new GetCommand({ TableName: runtime.tableName, Key: keyOf('apiKeyHash', { keyHash: sha256Hex(key) }), ConsistentRead: true }));
+    const out = await doc.send(
+      new QueryCommand({
+        TableName: runtime.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+        ExpressionAttributeValues: { ':pk': pk, ':p': 'APIKEY#' },
+        Limit: 10,
+        ScanIndexForward: false,
+      }),
+    );
+    return (out.Items?.length ?? 0) > 0;
+  });
+  return {
+    name: 'authenticated read: HTTP API vs raw GetItem+Query',
+    api,
+    rawDynamo: raw,
+    throughputRatio: Math.round((api.perSecond / raw.perSecond) * 100) / 100,
+  };
+}

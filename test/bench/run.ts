@@ -1,0 +1,17 @@
+/**
+ * `npm run bench`: starts one local runtime (as `npm start` does, on a free port and a temp dir) and
+ * runs each benchmark side by side with its baseline in the same run. Prints JSON.
+ */
+import { startPlatform } from '../support/platform';
+import { authenticatedRead } from './authenticated-read';
+
+const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
+
+const platform = await startPlatform({ env: { POWERTOOLS_LOG_LEVEL: 'ERROR' } });
+try {
+  const results = [await authenticatedRead(platform, { requests, concurrency })];
+  console.log(JSON.stringify({ startupMs: platform.startupMs, results }, null, 2));
+} finally {
+  await platform.stop();
+}

@@ -1,0 +1,56 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { keyOf } from '../../shared/data/keys';
+import { hashPassword } from '../../shared/domain/auth/password';
+import type { Role } from '../../shared/domain/auth/types';
+import { newId } from '../../shared/ids';
+import type { RuntimeInfo } from './platform';
+import { PASSWORD, uniqueEmail } from './api';
+
+/** Direct access to the running platform's table, for arranging state no endpoint creates yet. */
+export async function platformTable(): Promise<{ doc: DynamoDBDocumentClient; tableName: string }> {
+  const runtime = JSON.parse(await readFile(join(inject('dataDir'), 'runtime.json'), 'utf8')) as RuntimeInfo;
+  const client = new DynamoDBClient({ endpoint: runtime.dynamodbEndpoint, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  return { doc: DynamoDBDocumentClient.from(client), tableName: runtime.tableName };
+}
+
+/**
+ * Adds a user with the given role to a workspace, as a future invitation flow will: the user item
+ * and its login e-mail item, written together.
+ */
+export async function addUser(workspaceId: string, role: Role): Promise<{ email: string; password: string }> {
+  const { doc, tableName } = await platformTable();
+  const email = uniqueEmail(role);
+  const userId = newId('usr');
+  const now = new Date().toISOString();
+  await doc.send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: tableName, Item: { ...keyOf('loginEmail', { email }), entity: 'loginEmail', workspaceId, userId } } },
+        {
+          Put: {
+            TableName: tableName,
+            Item: {
+              ...keyOf('user', { workspaceId, userId }),
+              entity: 'user',
+              id: userId,
+              workspaceId,
+              email,
+              name: null,
+              role,
+              createdAt: now,
+              updatedAt: now,
+              passwordHash: await hashPassword(PASSWORD),
+              sessionGeneration: 1,
+              version: 1,
+            },
+          },
+        },
+      ],
+    }),
+  );
+  return { email, password: PASSWORD };
+}
