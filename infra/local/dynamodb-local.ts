@@ -33,9 +33,11 @@ export async function startDynamoLocal(dir: string, timeoutMs = 25_000): Promise
   const port = await freePort();
   process.env.DDB_LOCAL_TELEMETRY = '0'; // no phoning home from a dev machine or CI
   const child = spawn({ path: dir, port, sharedDb: true, stdio: 'pipe' });
+  // Drain the JVM's output (a full pipe would block it) and keep the tail for start-up errors.
   let output = '';
-  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const keep = (d: Buffer) => (output = (output + d.toString()).slice(-8192));
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   let exited = false;
   const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
   child.once('error', (err) => {

@@ -107,7 +107,7 @@ export function createHttpServer(): Server {
         body = await readBody(req, config.http.transportMaxBodyBytes);
       } catch (err) {
         if (!(err instanceof BodyTooLarge)) throw err;
-        const requestId = requestIdOf({ headers: { 'x-request-id': String(req.headers['x-request-id'] ?? '') } } as unknown as HttpEvent);
+        const requestId = requestIdOf({ headers: { 'x-request-id': String(req.headers['x-request-id'] ?? '') } });
         res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, connection: 'close' });
         res.end(JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large', requestId } }));
         req.destroy();

@@ -118,7 +118,8 @@ export async function transactWrite(steps: TransactStep[], attempts = 4): Promis
       const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
       if (failed !== -1) throw steps[failed]?.onConditionFailed?.() ?? conflict('The change conflicts with current state');
       const clashed = reasons.some((r) => r.Code === 'TransactionConflict');
-      if (!clashed || attempt >= attempts) throw err;
+      if (!clashed) throw err;
+      if (attempt >= attempts) throw conflict('A concurrent change touched the same data; retry');
       await sleep(Math.random() * 25 * 2 ** attempt);
     }
   }

@@ -4,7 +4,6 @@ import { resolveBearer } from '../domain/auth/credentials';
 import type { Principal } from '../domain/auth/principal';
 import { isAdminRole } from '../domain/auth/types';
 import { AppError, forbidden, unauthenticated } from '../domain/errors';
-import { logger } from './logger';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 const bearerOf = (event: HttpEvent): string | undefined => {
@@ -56,7 +55,6 @@ export function authenticate(routes: ReadonlyMap<string, RouteDef>): MiddlewareO
       if (!token) throw unauthenticated('Missing credential: send Authorization: Bearer <token>');
       const principal = await resolveBearer(token);
       request.context.principal = principal;
-      logger.appendKeys({ workspaceId: principal.workspaceId });
       authorize(route, principal);
     },
   };

@@ -1,10 +1,14 @@
 import type { MiddlewareObj } from '@middy/core';
+import { isTransientDependencyError } from '../data/errors';
 import { AppError } from '../domain/errors';
 import { logger } from './logger';
 import { toHttpResult } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
-/** Any failure becomes the one error body; unexpected ones are logged in full and shown as a bare 500. */
+/**
+ * Any failure becomes the one error body. Throttling or unavailability of a dependency is a 503 the
+ * caller may retry; anything else unexpected is logged in full and shown as a bare 500.
+ */
 export function errorMapper(): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   return {
     onError: (request) => {
@@ -21,7 +25,19 @@ export function errorMapper(): MiddlewareObj<HttpEvent, HttpResult, Error, AppCo
         );
         return;
       }
-      logger.error('unhandled error', err as Error);
+      if (isTransientDependencyError(err)) {
+        logger.warn('dependency unavailable', { requestId, error: err as Error });
+        request.response = toHttpResult(
+          {
+            status: 503,
+            headers: { 'retry-after': '1' },
+            body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'Temporarily unavailable; retry shortly', requestId } },
+          },
+          requestId,
+        );
+        return;
+      }
+      logger.error('unhandled error', { requestId, error: err as Error });
       request.response = toHttpResult(
         { status: 500, body: { error: { code: 'INTERNAL', message: 'Internal error', requestId } } },
         requestId,

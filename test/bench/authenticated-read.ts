@@ -1,8 +1,7 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keyOf } from '../../shared/data/keys';
 import { sha256Hex } from '../../shared/domain/auth/secrets';
-import type { RunningPlatform } from '../support/platform';
+import { documentClientFor, type RunningPlatform } from '../support/platform';
 import { load } from './harness';
 
 /**
@@ -22,9 +21,7 @@ export async function authenticatedRead(platform: RunningPlatform, opts: { reque
   const workspaceId = reg.data.workspace.id as string;
 
   const runtime = await platform.runtime();
-  const doc = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: runtime.dynamodbEndpoint, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-  );
+  const doc = documentClientFor(runtime);
   const { pk } = keyOf('workspace', { workspaceId });
 
   const api = await load(opts.requests, opts.concurrency, async () => {

@@ -1,14 +1,11 @@
-import { DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { describe, expect, it } from 'vitest';
 import { TABLE_SCHEMA } from '../../shared/data/table-schema';
-import type { RuntimeInfo } from '../support/platform';
+import { platformTable } from '../support/table';
 
 describe('the local table is the table CDK declares', () => {
   it('has pk/sk, the generic GSIs, a NEW_AND_OLD_IMAGES stream and TTL on expiresAt', async () => {
-    const runtime = JSON.parse(await readFile(join(inject('dataDir'), 'runtime.json'), 'utf8')) as RuntimeInfo;
-    const client = new DynamoDBClient({ endpoint: runtime.dynamodbEndpoint, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const { doc: client, runtime } = await platformTable();
     const { Table } = await client.send(new DescribeTableCommand({ TableName: runtime.tableName }));
     expect(Table!.KeySchema).toEqual([
       { AttributeName: 'pk', KeyType: 'HASH' },

@@ -1,3 +1,5 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -59,7 +61,7 @@ export async function startPlatform(opts: { dataDir?: string; env?: Record<strin
     child,
     startupMs: Date.now() - started,
     output: () => output,
-    runtime: async () => JSON.parse(await readFile(join(dataDir, 'runtime.json'), 'utf8')) as RuntimeInfo,
+    runtime: () => runtimeOf(dataDir),
     stop: async (signal = 'SIGTERM') => {
       if (child.exitCode === null) child.kill(signal);
       return exited;
@@ -74,4 +76,18 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A client of the running platform's DynamoDB Local, for arranging or inspecting state in tests. */
+export function documentClientFor(runtime: RuntimeInfo): DynamoDBDocumentClient {
+  const client = new DynamoDBClient({
+    endpoint: runtime.dynamodbEndpoint,
+    region: 'eu-west-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+  });
+  return DynamoDBDocumentClient.from(client);
+}
+
+export async function runtimeOf(dataDir: string): Promise<RuntimeInfo> {
+  return JSON.parse(await readFile(join(dataDir, 'runtime.json'), 'utf8')) as RuntimeInfo;
 }

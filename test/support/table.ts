@@ -1,20 +1,16 @@
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { keyOf } from '../../shared/data/keys';
 import { hashPassword } from '../../shared/domain/auth/password';
 import type { Role } from '../../shared/domain/auth/types';
 import { newId } from '../../shared/ids';
-import type { RuntimeInfo } from './platform';
+import { documentClientFor, runtimeOf, type RuntimeInfo } from './platform';
 import { PASSWORD, uniqueEmail } from './api';
 
 /** Direct access to the running platform's table, for arranging state no endpoint creates yet. */
-export async function platformTable(): Promise<{ doc: DynamoDBDocumentClient; tableName: string }> {
-  const runtime = JSON.parse(await readFile(join(inject('dataDir'), 'runtime.json'), 'utf8')) as RuntimeInfo;
-  const client = new DynamoDBClient({ endpoint: runtime.dynamodbEndpoint, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  return { doc: DynamoDBDocumentClient.from(client), tableName: runtime.tableName };
+export async function platformTable(): Promise<{ doc: DynamoDBDocumentClient; tableName: string; runtime: RuntimeInfo }> {
+  const runtime = await runtimeOf(inject('dataDir'));
+  return { doc: documentClientFor(runtime), tableName: runtime.tableName, runtime };
 }
 
 /**

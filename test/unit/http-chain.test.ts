@@ -54,3 +54,16 @@ describe('validation details', () => {
     expect(toDetails('body', result.error!).map((d) => d.field)).toEqual(['x', 'y']);
   });
 });
+
+describe('dependency failures', () => {
+  it('a throttled database is a retryable 503, not a 500', async () => {
+    const throttled = Object.assign(new Error('Rate of requests exceeds the allowed throughput'), { name: 'ProvisionedThroughputExceededException' });
+    const res = (await chain(() => {
+      throw throttled;
+    })(event(), {} as AppContext)) as HttpResult;
+    expect(res.statusCode).toBe(503);
+    expect(res.headers!['retry-after']).toBe('1');
+    expect(JSON.parse(res.body!).error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(res.body).not.toContain('throughput');
+  });
+});
