@@ -30,6 +30,11 @@ function shutdown(code: number): Promise<void> {
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void shutdown(0));
+// If whatever started us dies without passing a signal on, stop too rather than live on as an orphan.
+const parent = process.ppid;
+setInterval(() => {
+  if (process.ppid !== parent) void shutdown(0);
+}, 1000).unref();
 // Last resort: never leave the JVM behind, whatever ends this process.
 process.on('exit', () => dynamo?.process.kill('SIGKILL'));
 

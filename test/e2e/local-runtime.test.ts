@@ -21,7 +21,8 @@ const json = async (url: string, init?: RequestInit) => {
 
 describe('local runtime (what npm start runs)', () => {
   it('first start seeds a demo workspace; stop leaves no child; restart keeps the data', async () => {
-    const first = await startPlatform();
+    // Exactly what a newcomer runs: `npm start`, later stopped with SIGTERM sent to npm itself.
+    const first = await startPlatform({ viaNpmStart: true });
     expect(first.startupMs).toBeLessThan(30_000);
     const out = first.output();
     expect(out).toMatch(/Listening on http:\/\/127\.0\.0\.1:\d+/);

@@ -32,10 +32,13 @@ const ROOT = resolve(import.meta.dirname, '../..');
  * Starts the real local runtime (`bin/local.ts`, what `npm start` runs) as a child process on a
  * free port with its own DATA_DIR, and waits for its "Listening on" line.
  */
-export async function startPlatform(opts: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningPlatform> {
+export async function startPlatform(
+  opts: { dataDir?: string; env?: Record<string, string>; viaNpmStart?: boolean } = {},
+): Promise<RunningPlatform> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'loyalty-test-')));
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin/local.ts')], {
+  const [command, args] = opts.viaNpmStart ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', join(ROOT, 'bin/local.ts')]];
+  const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'WARN', ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
