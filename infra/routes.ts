@@ -9,7 +9,7 @@ import type { Scope } from '../shared/domain/api-keys/scopes';
 export type AuthKind = 'apiKey' | 'session' | 'adminSession' | 'consumer' | 'applePass' | 'public';
 
 /** One Lambda function per area; the folder `functions/<area>/handler.ts` is its entry point. */
-export const AREAS = ['system', 'auth', 'api-keys'] as const;
+export const AREAS = ['system', 'auth', 'api-keys', 'program', 'stores', 'members', 'orders'] as const;
 export type Area = (typeof AREAS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -25,6 +25,8 @@ export interface RouteDef {
   scope?: Scope;
   operationId: string;
   summary: string;
+  /** Honors `Idempotency-Key` (Stripe semantics: same key + same body replays the first answer). */
+  idempotent?: true;
 }
 
 export const routes: readonly RouteDef[] = [
@@ -41,6 +43,36 @@ export const routes: readonly RouteDef[] = [
   { method: 'POST', path: '/api/v2/api-keys', area: 'api-keys', auth: ['adminSession', 'apiKey'], scope: 'api_keys:manage', operationId: 'createApiKey', summary: 'Create an API key (plaintext shown once)' },
   { method: 'GET', path: '/api/v2/api-keys', area: 'api-keys', auth: ['adminSession', 'apiKey'], scope: 'api_keys:manage', operationId: 'listApiKeys', summary: 'List API keys' },
   { method: 'DELETE', path: '/api/v2/api-keys/{id}', area: 'api-keys', auth: ['adminSession', 'apiKey'], scope: 'api_keys:manage', operationId: 'revokeApiKey', summary: 'Revoke an API key' },
+
+  // Program rules (admin application side)
+  { method: 'GET', path: '/api/flash/program', area: 'program', auth: ['adminSession'], operationId: 'getProgram', summary: 'The workspace loyalty program rules' },
+  { method: 'PUT', path: '/api/flash/program', area: 'program', auth: ['adminSession'], operationId: 'putProgram', summary: 'Replace the loyalty program rules' },
+
+  // Stores (spec 4.8)
+  { method: 'GET', path: '/api/v2/stores', area: 'stores', auth: ['apiKey'], scope: 'stores:read', operationId: 'listStores', summary: 'List stores' },
+  { method: 'POST', path: '/api/v2/stores', area: 'stores', auth: ['apiKey'], scope: 'stores:write', operationId: 'createStore', summary: 'Create a store', idempotent: true },
+  { method: 'GET', path: '/api/v2/stores/{id}', area: 'stores', auth: ['apiKey'], scope: 'stores:read', operationId: 'getStore', summary: 'Get a store' },
+  { method: 'PATCH', path: '/api/v2/stores/{id}', area: 'stores', auth: ['apiKey'], scope: 'stores:write', operationId: 'updateStore', summary: 'Update a store' },
+
+  // Members (spec 4.8; coupons and redeem-coupon come with the coupons capability)
+  { method: 'GET', path: '/api/v2/members', area: 'members', auth: ['apiKey'], scope: 'members:read', operationId: 'listMembers', summary: 'List and filter members' },
+  { method: 'POST', path: '/api/v2/members', area: 'members', auth: ['apiKey'], scope: 'members:write', operationId: 'createMember', summary: 'Enrol a member', idempotent: true },
+  { method: 'POST', path: '/api/v2/members/batch', area: 'members', auth: ['apiKey'], scope: 'members:write', operationId: 'upsertMembers', summary: 'Upsert up to 500 members by e-mail or externalId', idempotent: true },
+  { method: 'GET', path: '/api/v2/members/{id}', area: 'members', auth: ['apiKey'], scope: 'members:read', operationId: 'getMember', summary: 'Get a member' },
+  { method: 'PATCH', path: '/api/v2/members/{id}', area: 'members', auth: ['apiKey'], scope: 'members:write', operationId: 'updateMember', summary: 'Update a member' },
+  { method: 'GET', path: '/api/v2/members/{id}/points', area: 'members', auth: ['apiKey'], scope: 'members:read', operationId: 'getMemberPoints', summary: 'Balance and ledger of a member' },
+  { method: 'POST', path: '/api/v2/members/{id}/points', area: 'members', auth: ['apiKey'], scope: 'members:write', operationId: 'changeMemberPoints', summary: 'Manually earn or deduct points', idempotent: true },
+  { method: 'GET', path: '/api/v2/members/{id}/tier', area: 'members', auth: ['apiKey'], scope: 'members:read', operationId: 'getMemberTier', summary: 'Current tier, next tier and progress' },
+  { method: 'GET', path: '/api/v2/members/{id}/receipts', area: 'members', auth: ['apiKey'], scope: 'members:read', operationId: 'listMemberReceipts', summary: "The member's orders with points earned or reversed" },
+
+  // Orders (spec 4.8)
+  { method: 'GET', path: '/api/v2/orders', area: 'orders', auth: ['apiKey'], scope: 'orders:read', operationId: 'listOrders', summary: 'List and filter orders' },
+  { method: 'POST', path: '/api/v2/orders', area: 'orders', auth: ['apiKey'], scope: 'orders:write', operationId: 'createOrder', summary: 'Record an order and award its points', idempotent: true },
+  { method: 'POST', path: '/api/v2/orders/batch', area: 'orders', auth: ['apiKey'], scope: 'orders:write', operationId: 'reconcileOrders', summary: 'Reconcile up to 500 orders with the system of record', idempotent: true },
+  { method: 'POST', path: '/api/v2/orders/{externalOrderId}/refund', area: 'orders', auth: ['apiKey'], scope: 'orders:write', operationId: 'refundOrder', summary: 'Refund an order fully or partly and reverse its points', idempotent: true },
+
+  // The machine-readable contract
+  { method: 'GET', path: '/api/v2/openapi.json', area: 'system', auth: ['public'], operationId: 'getOpenApi', summary: 'This API as an OpenAPI 3.1 document' },
 ];
 
 /** API Gateway's route key for an entry, e.g. `GET /api/v2/api-keys`. */

@@ -14,6 +14,10 @@ const loaders: Record<Area, () => Promise<{ handler: HttpHandler }>> = {
   system: () => import('../../functions/system/handler'),
   auth: () => import('../../functions/auth/handler'),
   'api-keys': () => import('../../functions/api-keys/handler'),
+  program: () => import('../../functions/program/handler'),
+  stores: () => import('../../functions/stores/handler'),
+  members: () => import('../../functions/members/handler'),
+  orders: () => import('../../functions/orders/handler'),
 };
 
 const loaded = new Map<Area, Promise<HttpHandler>>();

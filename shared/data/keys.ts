@@ -1,15 +1,46 @@
 /**
- * Key layouts of every entity, as data. Templates name their parts in braces; `keyOf` fills them.
+ * Key layouts of every entity, as data. Templates name their parts in braces; `keyOf` fills the
+ * primary key and `indexKeysOf` the GSI keys.
  *
- * Rule: every tenant entity's partition key starts with `WS#{workspaceId}`, and the workspace id
- * comes from the credential. The only global entities are the credential lookups, which exist
- * precisely to find the workspace of a presented secret or login e-mail; their keys are hashes
- * (or the e-mail), never guessable ids. A unit test enforces both halves of the rule.
+ * Rule: every tenant entity's keys (primary and GSI) start with `WS#{workspaceId}`, and the
+ * workspace id comes from the credential. The only global entities are the credential lookups,
+ * which exist precisely to find the workspace of a presented secret or login e-mail; their keys are
+ * hashes (or the e-mail), never guessable ids. A unit test enforces both halves of the rule.
+ *
+ * Entities that grow with a workspace (members, orders) get a partition of their own and are listed
+ * through a GSI, so no workspace piles into one hot partition.
  */
 export const ENTITIES = {
   workspace: { pk: 'WS#{workspaceId}', sk: 'WORKSPACE' },
   user: { pk: 'WS#{workspaceId}', sk: 'USER#{userId}' },
   apiKey: { pk: 'WS#{workspaceId}', sk: 'APIKEY#{keyId}' },
+  program: { pk: 'WS#{workspaceId}', sk: 'PROGRAM' },
+  store: { pk: 'WS#{workspaceId}', sk: 'STORE#{storeId}' },
+
+  member: {
+    pk: 'WS#{workspaceId}#MEMBER#{memberId}',
+    sk: 'MEMBER',
+    gsi1: { pk: 'WS#{workspaceId}#MEMBERS', sk: '{memberId}' },
+  },
+  memberEmail: { pk: 'WS#{workspaceId}#MEMBER_EMAIL#{email}', sk: 'LOOKUP' },
+  memberExternalId: { pk: 'WS#{workspaceId}#MEMBER_EXT#{externalId}', sk: 'LOOKUP' },
+  /** Ledger entries live in the member's partition, ordered by the member's ledger sequence. */
+  ledgerEntry: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'LEDGER#{seq}' },
+
+  order: {
+    pk: 'WS#{workspaceId}#ORDER#{externalOrderId}',
+    sk: 'ORDER',
+    gsi1: { pk: 'WS#{workspaceId}#ORDERS', sk: '{occurredAt}#{orderId}' },
+    gsi2: { pk: 'WS#{workspaceId}#MEMBER#{memberId}#ORDERS', sk: '{occurredAt}#{orderId}' },
+  },
+  refund: { pk: 'WS#{workspaceId}#ORDER#{externalOrderId}', sk: 'REFUND#{refundId}' },
+
+  idempotency: { pk: 'WS#{workspaceId}#IDEM#{key}', sk: 'IDEM' },
+  /**
+   * Outbox: one item per transaction, holding the events of that change, written in the same
+   * transaction; the table stream carries it on to the webhook fan-out.
+   */
+  outbox: { pk: 'WS#{workspaceId}#OUTBOX#{batchId}', sk: 'OUTBOX' },
 
   // Credential lookups (global by design, see above).
   loginEmail: { pk: 'EMAIL#{email}', sk: 'EMAIL', global: true },
@@ -17,13 +48,22 @@ export const ENTITIES = {
   session: { pk: 'SESSION#{tokenHash}', sk: 'SESSION', global: true },
   resetToken: { pk: 'RESET#{tokenHash}', sk: 'RESET', global: true },
   loginThrottle: { pk: 'LOGINFAIL#{emailHash}#{window}', sk: 'LOGINFAIL', global: true },
-} as const satisfies Record<string, { pk: string; sk: string; global?: true }>;
+} as const satisfies Record<
+  string,
+  { pk: string; sk: string; global?: true; gsi1?: { pk: string; sk: string }; gsi2?: { pk: string; sk: string } }
+>;
 
 export type EntityName = keyof typeof ENTITIES;
 
 type Placeholders<T extends string> = T extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never;
 type Layout<E extends EntityName> = (typeof ENTITIES)[E];
-export type KeyParams<E extends EntityName> = Record<Placeholders<Layout<E>['pk'] | Layout<E>['sk']>, string | number>;
+type Templates<L> = L extends { pk: infer P extends string; sk: infer S extends string } ? P | S : never;
+type GsiTemplates<L> =
+  | (L extends { gsi1: infer G } ? Templates<G> : never)
+  | (L extends { gsi2: infer G } ? Templates<G> : never);
+
+export type KeyParams<E extends EntityName> = Record<Placeholders<Templates<Layout<E>>>, string | number>;
+export type IndexParams<E extends EntityName> = Record<Placeholders<GsiTemplates<Layout<E>>>, string | number>;
 
 export interface PrimaryKey {
   pk: string;
@@ -44,9 +84,34 @@ export function keyOf<E extends EntityName>(entity: E, params: KeyParams<E>): Pr
   return { pk: fill(layout.pk, p), sk: fill(layout.sk, p) };
 }
 
+/** GSI key attributes of an entity (`gsi1pk`, `gsi1sk`, ...), to spread into its item. */
+export function indexKeysOf<E extends EntityName>(entity: E, params: IndexParams<E>): Record<string, string> {
+  const layout = ENTITIES[entity] as { gsi1?: { pk: string; sk: string }; gsi2?: { pk: string; sk: string } };
+  const p = params as Record<string, string | number>;
+  const out: Record<string, string> = {};
+  for (const gsi of ['gsi1', 'gsi2'] as const) {
+    const t = layout[gsi];
+    if (t) {
+      out[`${gsi}pk`] = fill(t.pk, p);
+      out[`${gsi}sk`] = fill(t.sk, p);
+    }
+  }
+  return out;
+}
+
+/** The partition key of an entity's GSI, for queries. */
+export function indexPartition(entity: EntityName, gsi: 'gsi1' | 'gsi2', params: Record<string, string | number>): string {
+  const t = (ENTITIES[entity] as { gsi1?: { pk: string }; gsi2?: { pk: string } })[gsi];
+  if (!t) throw new Error(`${entity} has no ${gsi}`);
+  return fill(t.pk, params);
+}
+
 /** The sort-key prefix shared by all items of an entity in one partition (for begins_with queries). */
 export function skPrefix(entity: EntityName): string {
   const sk: string = ENTITIES[entity].sk;
   const brace = sk.indexOf('{');
   return brace === -1 ? sk : sk.slice(0, brace);
 }
+
+/** Fixed-width decimal, so numeric sequences sort as strings. */
+export const seqKey = (n: number): string => String(n).padStart(12, '0');

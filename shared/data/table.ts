@@ -13,13 +13,45 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { badRequest, conflict } from '../domain/errors';
+import { AppError, badRequest, conflict } from '../domain/errors';
 import { documentClient, tableName } from './client';
 import type { PrimaryKey } from './keys';
 
 /** Thin typed wrappers over the document client; every call targets the single table. */
 
 export type Item = Record<string, any>;
+
+/** Concurrent transactions kept colliding on the same items; safe to retry on fresh state. */
+export class TransactionClash extends AppError {
+  constructor() {
+    super('CONFLICT', 'A concurrent change touched the same data; retry');
+  }
+}
+
+/**
+ * Raised by a step's condition when what we read has changed meanwhile (optimistic concurrency):
+ * the caller re-reads and tries again.
+ */
+export class StaleRead extends AppError {
+  constructor(what = 'data') {
+    super('CONFLICT', `The ${what} changed meanwhile; retry`);
+  }
+}
+
+/**
+ * Runs a read-compute-conditional-write unit until its conditions hold, with jittered backoff.
+ * Only StaleRead and TransactionClash are retried; every other error is final.
+ */
+export async function withOptimisticRetry<T>(unit: () => Promise<T>, attempts = 40): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await unit();
+    } catch (err) {
+      if (!(err instanceof StaleRead || err instanceof TransactionClash) || attempt >= attempts) throw err;
+      await sleep(Math.random() * Math.min(250, 4 * 2 ** Math.min(attempt, 8)));
+    }
+  }
+}
 
 export async function getItem<T extends object = Item>(key: PrimaryKey, consistent = true): Promise<T | undefined> {
   const out = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
@@ -67,13 +99,17 @@ export async function queryPage<T extends object = Item>(
     partition: { attr: string; value: string };
     cursor?: string;
     limit: number;
+    /** Reads per page at most: a sparse filter returns a short page with a cursor, never a long scan. */
+    maxReads?: number;
   },
 ): Promise<Page<T>> {
-  const { partition, cursor, limit, ...rest } = input;
+  const { partition, cursor, limit, maxReads = 10, ...rest } = input;
   const items: T[] = [];
   let startKey = cursor ? decodeCursor(cursor, partition.value, partition.attr) : undefined;
+  let reads = 0;
   // A filter may drop items, so keep reading until the page is full or the partition ends.
   do {
+    reads++;
     const out = await documentClient().send(
       new QueryCommand({
         ...rest,
@@ -84,7 +120,7 @@ export async function queryPage<T extends object = Item>(
     );
     items.push(...((out.Items ?? []) as T[]));
     startKey = out.LastEvaluatedKey;
-  } while (startKey && items.length < limit);
+  } while (startKey && items.length < limit && reads < maxReads);
   return { items, ...(startKey ? { nextCursor: encodeCursor(startKey) } : {}) };
 }
 
@@ -96,6 +132,8 @@ export interface TransactStep {
   op: TransactOp;
   /** The error to raise when this step's condition fails (default: 409 CONFLICT). */
   onConditionFailed?: () => Error;
+  /** Called once the transaction holding this step has committed. */
+  onCommitted?: () => void;
 }
 
 const withTable = (op: TransactOp): RawTransactItem => {
@@ -111,6 +149,7 @@ export async function transactWrite(steps: TransactStep[], attempts = 4): Promis
   for (let attempt = 1; ; attempt++) {
     try {
       await documentClient().send(new TransactWriteCommand({ TransactItems: steps.map((s) => withTable(s.op)) }));
+      for (const s of steps) s.onCommitted?.();
       return;
     } catch (err) {
       if (!(err instanceof TransactionCanceledException)) throw err;
@@ -119,7 +158,7 @@ export async function transactWrite(steps: TransactStep[], attempts = 4): Promis
       if (failed !== -1) throw steps[failed]?.onConditionFailed?.() ?? conflict('The change conflicts with current state');
       const clashed = reasons.some((r) => r.Code === 'TransactionConflict');
       if (!clashed) throw err;
-      if (attempt >= attempts) throw conflict('A concurrent change touched the same data; retry');
+      if (attempt >= attempts) throw new TransactionClash();
       await sleep(Math.random() * 25 * 2 ** attempt);
     }
   }

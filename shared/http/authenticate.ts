@@ -44,9 +44,13 @@ export function authorize(route: RouteDef, principal: Principal): void {
 }
 
 /** Resolves the bearer credential for routes that need one and enforces kind, role and scope. */
-export function authenticate(routes: ReadonlyMap<string, RouteDef>): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
+export function authenticate(
+  routes: ReadonlyMap<string, RouteDef>,
+  hasFallback = false,
+): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   return {
     before: async (request) => {
+      if (hasFallback && request.event.routeKey === '$default') return;
       const route = routes.get(request.event.routeKey);
       if (!route) throw new Error(`route ${request.event.routeKey} is not in the route table`);
       request.context.route = route;

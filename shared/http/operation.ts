@@ -1,48 +1,42 @@
 import type { z } from 'zod';
+import type { RouteContract } from '../contracts/contract';
 import type { Principal } from '../domain/auth/principal';
 import { badRequest } from '../domain/errors';
 import type { Reply } from './responses';
 import type { AppContext, HttpEvent } from './types';
-import { parseOrThrow } from './validation';
+import { parseOrThrow } from '../domain/validation';
 
-export interface Schemas {
-  body?: z.ZodType;
-  query?: z.ZodType;
-  params?: z.ZodType;
-}
+type Parsed<C extends RouteContract, K extends 'body' | 'query' | 'params'> = C[K] extends z.ZodType ? z.output<C[K]> : undefined;
 
-type Parsed<S extends Schemas, K extends keyof Schemas> = S[K] extends z.ZodType ? z.output<S[K]> : undefined;
-
-export interface OperationInput<S extends Schemas> {
-  body: Parsed<S, 'body'>;
-  query: Parsed<S, 'query'>;
-  params: Parsed<S, 'params'>;
+export interface OperationInput<C extends RouteContract> {
+  body: Parsed<C, 'body'>;
+  query: Parsed<C, 'query'>;
+  params: Parsed<C, 'params'>;
   /** Present on every route that is not `public` (the middleware guarantees it). */
   principal: Principal | undefined;
   headers: Record<string, string | undefined>;
   requestId: string;
+  context: AppContext;
 }
 
-/** One endpoint: its schemas (also the source of the OpenAPI document) and what it does. */
-export interface Operation<S extends Schemas = Schemas> {
-  schemas: S;
-  run(event: HttpEvent, context: AppContext): Promise<Reply>;
-}
+export type OperationHandler<C extends RouteContract> = (input: OperationInput<C>) => Promise<Reply>;
 
-export function operation<S extends Schemas>(schemas: S, handle: (input: OperationInput<S>) => Promise<Reply>): Operation<S> {
-  return {
-    schemas,
-    async run(event, context) {
-      if (schemas.body && !context.hasBody) throw badRequest('A JSON body is required');
-      const input = {
-        body: schemas.body ? parseOrThrow(schemas.body, context.body, 'body') : undefined,
-        query: schemas.query ? parseOrThrow(schemas.query, event.queryStringParameters ?? {}, 'query') : undefined,
-        params: schemas.params ? parseOrThrow(schemas.params, event.pathParameters ?? {}, 'path') : undefined,
-        principal: context.principal,
-        headers: event.headers ?? {},
-        requestId: context.requestId,
-      } as OperationInput<S>;
-      return handle(input);
-    },
-  };
+/** Validates path, query and body against the route's contract, then calls its handler. */
+export async function runOperation<C extends RouteContract>(
+  contract: C,
+  handle: OperationHandler<C>,
+  event: HttpEvent,
+  context: AppContext,
+): Promise<Reply> {
+  if (contract.body && !context.hasBody) throw badRequest('A JSON body is required');
+  const input = {
+    params: contract.params ? parseOrThrow(contract.params, event.pathParameters ?? {}, 'path') : undefined,
+    query: contract.query ? parseOrThrow(contract.query, event.queryStringParameters ?? {}, 'query') : undefined,
+    body: contract.body ? parseOrThrow(contract.body, context.body, 'body') : undefined,
+    principal: context.principal,
+    headers: event.headers ?? {},
+    requestId: context.requestId,
+    context,
+  } as OperationInput<C>;
+  return handle(input);
 }

@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { RouteDef } from '../../infra/routes';
 import type { Principal } from '../domain/auth/principal';
+import type { IdempotencyContext } from './idempotency';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -14,4 +15,5 @@ export interface AppContext extends Context {
   /** Parsed JSON body (undefined when the request had none). */
   body?: unknown;
   hasBody?: boolean;
+  idempotency?: IdempotencyContext;
 }

@@ -4,13 +4,17 @@
  */
 import { startPlatform } from '../support/platform';
 import { authenticatedRead } from './authenticated-read';
+import { orderIntake } from './order-intake';
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
 const platform = await startPlatform({ env: { POWERTOOLS_LOG_LEVEL: 'ERROR' } });
 try {
-  const results = [await authenticatedRead(platform, { requests, concurrency })];
+  const results = [
+    await authenticatedRead(platform, { requests, concurrency }),
+    await orderIntake(platform, { requests: Number(process.env.BENCH_ORDERS ?? 3000), concurrency: Number(process.env.BENCH_ORDER_CONCURRENCY ?? 32) }),
+  ];
   console.log(JSON.stringify({ startupMs: platform.startupMs, results }, null, 2));
 } finally {
   await platform.stop();

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
+import { assertDocumentedResponse } from './openapi';
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -17,7 +18,10 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** A small black-box client of the running platform. */
+/**
+ * A small black-box client of the running platform. Throws if the answer (status and body) is not one
+ * the OpenAPI document lists for the request (`test/support/openapi.ts`).
+ */
 export async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
@@ -34,6 +38,8 @@ export async function call<T = any>(method: string, path: string, opts: CallOpti
   } catch {
     /* keep text */
   }
+  // Every answer of the whole e2e suite must be one the published OpenAPI document describes.
+  assertDocumentedResponse({ method, path, status: res.status, body: parsed, contentType: res.headers.get('content-type') });
   return { status: res.status, headers: res.headers, body: parsed as T };
 }
 

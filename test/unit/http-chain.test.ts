@@ -6,7 +6,7 @@ import { AppError } from '../../shared/domain/errors';
 import { errorMapper } from '../../shared/http/error-mapper';
 import { requestContext } from '../../shared/http/request-context';
 import type { AppContext, HttpEvent, HttpResult } from '../../shared/http/types';
-import { toDetails } from '../../shared/http/validation';
+import { toDetails } from '../../shared/domain/validation';
 
 const event = (headers: Record<string, string> = {}) => ({ headers, routeKey: '$default', requestContext: { http: { method: 'GET' } } }) as unknown as HttpEvent;
 

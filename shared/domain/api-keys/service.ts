@@ -1,21 +1,11 @@
-import { z } from 'zod';
 import * as repo from '../../data/repositories/api-keys';
 import { newId } from '../../ids';
 import type { Principal } from '../auth/principal';
 import { randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
 import { forbidden } from '../errors';
+import type { CreateApiKeyInput } from './schemas';
 import { PRESETS, SCOPES, type Scope } from './scopes';
 import type { ApiKey, ApiKeyRecord } from './types';
-
-export const createApiKeyBody = z
-  .strictObject({
-    name: z.string().trim().min(1).max(100),
-    preset: z.enum(Object.keys(PRESETS) as [keyof typeof PRESETS]).optional(),
-    scopes: z.array(z.enum(SCOPES)).min(1).max(SCOPES.length).optional(),
-  })
-  .refine((b) => (b.preset === undefined) !== (b.scopes === undefined), {
-    message: 'give exactly one of preset or scopes',
-  });
 
 /** Shown in lists so a key can be recognised: the prefix plus four characters of the secret. */
 const DISPLAY_PREFIX_LENGTH = TOKEN_PREFIX.apiKey.length + 4;
@@ -37,7 +27,7 @@ function grantable(principal: Principal): ReadonlySet<Scope> {
 
 export async function createApiKey(
   principal: Principal,
-  input: z.infer<typeof createApiKeyBody>,
+  input: CreateApiKeyInput,
   now = new Date(),
 ): Promise<ApiKey & { key: string }> {
   const requested = [...new Set<Scope>(input.scopes ?? PRESETS[input.preset!])];

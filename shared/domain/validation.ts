@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type ErrorDetail, validationFailed } from '../domain/errors';
+import { type ErrorDetail, validationFailed } from './errors';
 
 /** Zod issues -> one detail per field path (the first message for that path wins). */
 export function toDetails(where: ErrorDetail['in'], error: z.ZodError): ErrorDetail[] {

@@ -1,0 +1,209 @@
+import type { LedgerEntryRecord, MemberRecord } from '../../domain/members/types';
+import { conflict } from '../../domain/errors';
+import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../keys';
+import { getItem, queryPage, StaleRead, type Page, type TransactStep } from '../table';
+
+const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest }: Record<string, unknown>) => rest as T;
+
+const memberItem = (m: MemberRecord) => ({
+  ...keyOf('member', { workspaceId: m.workspaceId, memberId: m.id }),
+  ...indexKeysOf('member', { workspaceId: m.workspaceId, memberId: m.id }),
+  entity: 'member',
+  ...m,
+});
+
+const lookupPut = (entity: 'memberEmail' | 'memberExternalId', workspaceId: string, value: string, memberId: string, what: string): TransactStep => ({
+  op: {
+    Put: {
+      Item: {
+        ...(entity === 'memberEmail' ? keyOf(entity, { workspaceId, email: value }) : keyOf(entity, { workspaceId, externalId: value })),
+        entity,
+        memberId,
+      },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    },
+  },
+  onConditionFailed: () => conflict(`A member with this ${what} already exists`),
+});
+
+const lookupDelete = (entity: 'memberEmail' | 'memberExternalId', workspaceId: string, value: string, memberId: string): TransactStep => ({
+  op: {
+    Delete: {
+      Key: entity === 'memberEmail' ? keyOf(entity, { workspaceId, email: value }) : keyOf(entity, { workspaceId, externalId: value }),
+      ConditionExpression: 'memberId = :m',
+      ExpressionAttributeValues: { ':m': memberId },
+    },
+  },
+  onConditionFailed: () => new StaleRead('member'),
+});
+
+/** The member and its unique e-mail / externalId lookups, all or nothing. */
+export function createMemberSteps(m: MemberRecord): TransactStep[] {
+  return [
+    { op: { Put: { Item: memberItem(m), ConditionExpression: 'attribute_not_exists(pk)' } } },
+    ...(m.email ? [lookupPut('memberEmail', m.workspaceId, m.email, m.id, 'e-mail')] : []),
+    ...(m.externalId ? [lookupPut('memberExternalId', m.workspaceId, m.externalId, m.id, 'externalId')] : []),
+  ];
+}
+
+/** Replaces the profile part of a member we read (conditional on its profile version). */
+export function updateProfileSteps(current: MemberRecord, next: MemberRecord): TransactStep[] {
+  const swap = (entity: 'memberEmail' | 'memberExternalId', before: string | null, after: string | null, what: string): TransactStep[] =>
+    before === after
+      ? []
+      : [
+          ...(after ? [lookupPut(entity, current.workspaceId, after, current.id, what)] : []),
+          ...(before ? [lookupDelete(entity, current.workspaceId, before, current.id)] : []),
+        ];
+  return [
+    {
+      op: {
+        Update: {
+          Key: keyOf('member', { workspaceId: current.workspaceId, memberId: current.id }),
+          UpdateExpression:
+            'SET email = :email, externalId = :ext, firstName = :fn, lastName = :ln, phone = :phone, birthDate = :bd, ' +
+            '#status = :status, customAttributes = :ca, searchText = :st, updatedAt = :now, version = :next',
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeNames: { '#status': 'status' },
+          ExpressionAttributeValues: {
+            ':email': next.email,
+            ':ext': next.externalId,
+            ':fn': next.firstName,
+            ':ln': next.lastName,
+            ':phone': next.phone,
+            ':bd': next.birthDate,
+            ':status': next.status,
+            ':ca': next.customAttributes,
+            ':st': next.searchText,
+            ':now': next.updatedAt,
+            ':v': current.version,
+            ':next': current.version + 1,
+          },
+        },
+      },
+      onConditionFailed: () => new StaleRead('member'),
+    },
+    ...swap('memberEmail', current.email, next.email, 'e-mail'),
+    ...swap('memberExternalId', current.externalId, next.externalId, 'externalId'),
+  ];
+}
+
+export interface BalanceState {
+  balance: number;
+  pending: number;
+  lifetime: number;
+  orderCount: number;
+  tier: string;
+}
+
+/**
+ * Sets the points state of a member we read at revision `current.rev`. The condition on `rev` makes
+ * concurrent changes serialise (the loser re-reads); `requireActive` also refuses an award to a
+ * member who was unenrolled meanwhile.
+ */
+export function balanceStep(current: MemberRecord, next: BalanceState, now: string, requireActive: boolean): TransactStep {
+  return {
+    op: {
+      Update: {
+        Key: keyOf('member', { workspaceId: current.workspaceId, memberId: current.id }),
+        UpdateExpression: 'SET balance = :b, pending = :p, lifetime = :l, orderCount = :oc, tier = :t, rev = :next, updatedAt = :now',
+        ConditionExpression: requireActive ? 'rev = :rev AND #status = :active' : 'rev = :rev',
+        ...(requireActive ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
+        ExpressionAttributeValues: {
+          ':b': next.balance,
+          ':p': next.pending,
+          ':l': next.lifetime,
+          ':oc': next.orderCount,
+          ':t': next.tier,
+          ':rev': current.rev,
+          ':next': current.rev + 1,
+          ':now': now,
+          ...(requireActive ? { ':active': 'active' } : {}),
+        },
+      },
+    },
+    onConditionFailed: () => new StaleRead('member'),
+  };
+}
+
+export function ledgerEntryStep(workspaceId: string, entry: LedgerEntryRecord): TransactStep {
+  return {
+    op: {
+      Put: {
+        Item: { ...keyOf('ledgerEntry', { workspaceId, memberId: entry.memberId, seq: seqKey(entry.rev) }), entity: 'ledgerEntry', ...entry },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    onConditionFailed: () => new StaleRead('member'),
+  };
+}
+
+export async function getMember(workspaceId: string, memberId: string): Promise<MemberRecord | undefined> {
+  const item = await getItem<Record<string, unknown>>(keyOf('member', { workspaceId, memberId }));
+  return item ? strip<MemberRecord>(item) : undefined;
+}
+
+export async function memberIdByEmail(workspaceId: string, email: string): Promise<string | undefined> {
+  return (await getItem<{ memberId: string }>(keyOf('memberEmail', { workspaceId, email })))?.memberId;
+}
+
+export async function memberIdByExternalId(workspaceId: string, externalId: string): Promise<string | undefined> {
+  return (await getItem<{ memberId: string }>(keyOf('memberExternalId', { workspaceId, externalId })))?.memberId;
+}
+
+export interface MemberFilters {
+  tier?: string;
+  status?: string;
+  tag?: string;
+  q?: string;
+}
+
+/** Newest first through gsi1; tier, status, tag and free text narrow the page. */
+export async function listMembers(workspaceId: string, filters: MemberFilters, limit: number, cursor?: string): Promise<Page<MemberRecord>> {
+  const partition = indexPartition('member', 'gsi1', { workspaceId });
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':pk': partition };
+  if (filters.tier) {
+    conditions.push('tier = :tier');
+    values[':tier'] = filters.tier;
+  }
+  if (filters.status) {
+    conditions.push('#status = :status');
+    names['#status'] = 'status';
+    values[':status'] = filters.status;
+  }
+  if (filters.tag) {
+    conditions.push('contains(tags, :tag)');
+    values[':tag'] = filters.tag;
+  }
+  if (filters.q) {
+    conditions.push('contains(searchText, :q)');
+    values[':q'] = filters.q.toLowerCase();
+  }
+  const page = await queryPage<Record<string, unknown>>({
+    partition: { attr: 'gsi1pk', value: partition },
+    cursor,
+    limit,
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+    ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+    ExpressionAttributeValues: values,
+    ScanIndexForward: false,
+  });
+  return { ...page, items: page.items.map((i) => strip<MemberRecord>(i)) };
+}
+
+export async function ledgerPage(workspaceId: string, memberId: string, limit: number, cursor?: string): Promise<Page<LedgerEntryRecord>> {
+  const { pk } = keyOf('member', { workspaceId, memberId });
+  const page = await queryPage<Record<string, unknown>>({
+    partition: { attr: 'pk', value: pk },
+    cursor,
+    limit,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix('ledgerEntry') },
+    ScanIndexForward: false,
+  });
+  return { ...page, items: page.items.map((i) => strip<LedgerEntryRecord>(i)) };
+}

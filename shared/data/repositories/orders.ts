@@ -1,0 +1,104 @@
+import type { OrderRecord } from '../../domain/orders/types';
+import { AppError } from '../../domain/errors';
+import { indexKeysOf, indexPartition, keyOf } from '../keys';
+import { getItem, queryPage, StaleRead, type Page, type TransactStep } from '../table';
+
+/** The externalOrderId was recorded meanwhile by a concurrent request. */
+export class DuplicateOrder extends AppError {
+  constructor() {
+    super('CONFLICT', 'This externalOrderId is already recorded');
+  }
+}
+
+const strip = ({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest }: Record<string, unknown>) =>
+  rest as unknown as OrderRecord;
+
+const orderItem = (o: OrderRecord) => ({
+  ...keyOf('order', { workspaceId: o.workspaceId, externalOrderId: o.externalOrderId }),
+  ...indexKeysOf('order', { workspaceId: o.workspaceId, memberId: o.memberId, occurredAt: o.occurredAt, orderId: o.id }),
+  entity: 'order',
+  ...o,
+});
+
+export function putOrderStep(o: OrderRecord): TransactStep {
+  return { op: { Put: { Item: orderItem(o), ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: () => new DuplicateOrder() };
+}
+
+/** Whole-item replace of an order we read, conditional on its version. */
+export function replaceOrderStep(o: OrderRecord, expectedVersion: number): TransactStep {
+  return {
+    op: { Put: { Item: orderItem(o), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } } },
+    onConditionFailed: () => new StaleRead('order'),
+  };
+}
+
+export interface RefundRecord {
+  id: string;
+  amountMinor: number;
+  pointsReversed: number;
+  reason: string | null;
+  createdAt: string;
+}
+
+export function putRefundStep(workspaceId: string, externalOrderId: string, refund: RefundRecord): TransactStep {
+  return {
+    op: {
+      Put: {
+        Item: { ...keyOf('refund', { workspaceId, externalOrderId, refundId: refund.id }), entity: 'refund', ...refund },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
+}
+
+export async function getOrder(workspaceId: string, externalOrderId: string): Promise<OrderRecord | undefined> {
+  const item = await getItem<Record<string, unknown>>(keyOf('order', { workspaceId, externalOrderId }));
+  return item ? strip(item) : undefined;
+}
+
+export interface OrderFilters {
+  memberId?: string;
+  storeId?: string;
+  status?: string;
+  from?: string;
+  to?: string;
+}
+
+/** Newest first; by member through gsi2, otherwise the workspace's orders through gsi1. */
+export async function listOrders(workspaceId: string, filters: OrderFilters, limit: number, cursor?: string): Promise<Page<OrderRecord>> {
+  const gsi = filters.memberId ? 'gsi2' : 'gsi1';
+  const partition = indexPartition('order', gsi, { workspaceId, memberId: filters.memberId ?? '' });
+  const values: Record<string, unknown> = { ':pk': partition };
+  let keyCondition = `${gsi}pk = :pk`;
+  // Sort keys are `<occurredAt>#<id>`, so a range of ISO timestamps is a key range: [from, to).
+  const from = filters.from ?? '0000';
+  const to = filters.to ?? '9999';
+  if (filters.from || filters.to) {
+    keyCondition += ` AND ${gsi}sk BETWEEN :from AND :to`;
+    values[':from'] = from;
+    values[':to'] = to;
+  }
+  const conditions: string[] = [];
+  const names: Record<string, string> = {};
+  if (filters.storeId) {
+    conditions.push('storeId = :store');
+    values[':store'] = filters.storeId;
+  }
+  if (filters.status) {
+    conditions.push('#status = :status');
+    names['#status'] = 'status';
+    values[':status'] = filters.status;
+  }
+  const page = await queryPage<Record<string, unknown>>({
+    partition: { attr: `${gsi}pk`, value: partition },
+    cursor,
+    limit,
+    IndexName: gsi,
+    KeyConditionExpression: keyCondition,
+    ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
+    ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+    ExpressionAttributeValues: values,
+    ScanIndexForward: false,
+  });
+  return { ...page, items: page.items.map(strip) };
+}

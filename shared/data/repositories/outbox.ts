@@ -1,0 +1,37 @@
+import { keyOf } from '../keys';
+import type { TransactStep } from '../table';
+
+/** How long an outbox item stays after the stream has carried it on (TTL), for support lookups. */
+const OUTBOX_TTL_SECONDS = 7 * 24 * 3600;
+
+export interface OutboxEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The events of one change as ONE item of the transaction that makes the change: both commit or
+ * neither does (no dual writes), at the cost of a single extra item however many events there are.
+ */
+export function outboxStep(workspaceId: string, events: OutboxEvent[]): TransactStep[] {
+  if (events.length === 0) return [];
+  const first = events[0]!;
+  return [
+    {
+      op: {
+        Put: {
+          Item: {
+            ...keyOf('outbox', { workspaceId, batchId: first.id }),
+            entity: 'outbox',
+            workspaceId,
+            events,
+            expiresAt: Math.floor(Date.parse(first.created_at) / 1000) + OUTBOX_TTL_SECONDS,
+          },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+  ];
+}

@@ -1,0 +1,49 @@
+import type { Store } from '../../domain/stores/schemas';
+import { keyOf, skPrefix } from '../keys';
+import { getItem, queryPage, StaleRead, type Page, type TransactStep } from '../table';
+
+const strip = ({ pk: _pk, sk: _sk, entity: _e, workspaceId: _w, version: _v, ...rest }: Record<string, unknown>) => rest as unknown as Store;
+
+export function putStoreStep(workspaceId: string, store: Store): TransactStep {
+  return {
+    op: {
+      Put: {
+        Item: { ...keyOf('store', { workspaceId, storeId: store.id }), entity: 'store', workspaceId, ...store, version: 1 },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
+}
+
+export async function getStore(workspaceId: string, storeId: string): Promise<(Store & { version: number }) | undefined> {
+  const item = await getItem<Record<string, unknown>>(keyOf('store', { workspaceId, storeId }));
+  return item ? { ...strip(item), version: item.version as number } : undefined;
+}
+
+/** Whole-item replace of a store we read, conditional on its version. */
+export function replaceStoreStep(workspaceId: string, store: Store, expectedVersion: number): TransactStep {
+  return {
+    op: {
+      Put: {
+        Item: { ...keyOf('store', { workspaceId, storeId: store.id }), entity: 'store', workspaceId, ...store, version: expectedVersion + 1 },
+        ConditionExpression: 'version = :v',
+        ExpressionAttributeValues: { ':v': expectedVersion },
+      },
+    },
+    onConditionFailed: () => new StaleRead('store'),
+  };
+}
+
+export async function listStores(workspaceId: string, limit: number, cursor?: string, status?: string): Promise<Page<Store>> {
+  const { pk } = keyOf('workspace', { workspaceId });
+  const page = await queryPage<Record<string, unknown>>({
+    partition: { attr: 'pk', value: pk },
+    cursor,
+    limit,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix('store'), ...(status ? { ':status': status } : {}) },
+    ScanIndexForward: false,
+  });
+  return { ...page, items: page.items.map(strip) };
+}

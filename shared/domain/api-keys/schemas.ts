@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { PRESETS, SCOPES } from './scopes';
+
+export const createApiKeyBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100),
+    preset: z.enum(Object.keys(PRESETS) as [keyof typeof PRESETS]).optional(),
+    scopes: z.array(z.enum(SCOPES)).min(1).max(SCOPES.length).optional(),
+  })
+  .refine((b) => (b.preset === undefined) !== (b.scopes === undefined), {
+    message: 'give exactly one of preset or scopes',
+  });
+
+export type CreateApiKeyInput = z.infer<typeof createApiKeyBody>;

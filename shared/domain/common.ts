@@ -1,0 +1,3 @@
+import { z } from 'zod';
+
+export const isoDateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp');

@@ -1,0 +1,133 @@
+import * as repo from '../../data/repositories/members';
+import { transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
+import type { OutboxEvent } from '../../data/repositories/outbox';
+import { event, publish } from '../../events/outbox';
+import { ID_PATTERN, newId } from '../../ids';
+import { AppError, notFound } from '../errors';
+import { tierFor } from '../program/arithmetic';
+import type { ProgramRules } from '../program/schemas';
+import { rulesOf } from '../program/service';
+import type { LedgerEntry, LedgerType } from './schemas';
+import type { LedgerEntryRecord, MemberRecord } from './types';
+
+/** Deltas of one points change. The balance delta becomes one ledger entry. */
+export interface PointsDelta {
+  balance: number;
+  pending: number;
+  /** Lifetime points move with earned points and their reversals, never with spending. */
+  lifetime: number;
+  orderCount: number;
+}
+
+export const NO_DELTA: PointsDelta = { balance: 0, pending: 0, lifetime: 0, orderCount: 0 };
+
+export interface ChangePlan<R> {
+  delta: PointsDelta;
+  /** How the ledger describes a non-zero balance change. */
+  entry: { type: LedgerType; reason: string | null; source: LedgerEntry['source'] };
+  /** Deductions must not take the balance below zero (refund reversals may: see decisions.md). */
+  requireNonNegative?: boolean;
+  /** Awards need an active member; reversals apply whatever the status. */
+  requireActive?: boolean;
+  /** Further steps of the same transaction (the order, the refund). */
+  steps?: TransactStep[];
+  /** Events of the change; they join the points events in the transaction's one outbox item. */
+  events?: OutboxEvent[];
+  result: (outcome: ChangeOutcome) => R;
+}
+
+export interface ChangeOutcome {
+  member: MemberRecord;
+  entry: LedgerEntry | null;
+  tierUpgraded: boolean;
+}
+
+/** A plan, or an answer that needs no write (e.g. an order that was already recorded). */
+export type Planned<R> = { plan: ChangePlan<R> } | { done: R };
+
+export const isMemberId = (id: string) => ID_PATTERN('mbr').test(id);
+
+export async function loadMember(workspaceId: string, memberId: string): Promise<MemberRecord> {
+  const member = isMemberId(memberId) ? await repo.getMember(workspaceId, memberId) : undefined;
+  if (!member) throw notFound('Member');
+  return member;
+}
+
+const metricValue = (m: Pick<MemberRecord, 'lifetime' | 'orderCount'>, rules: ProgramRules) =>
+  rules.tiers.metric === 'order_count' ? m.orderCount : m.lifetime;
+
+/** Position of a tier key in the current ladder (-1 for a key the ladder no longer has). */
+const rank = (key: string, rules: ProgramRules) => rules.tiers.levels.findIndex((l) => l.key === key);
+
+/**
+ * The one way a member's points change. Reads the member, lets `plan` decide, then writes the new
+ * balance, the ledger entry, the recomputed tier, the events and the plan's own steps in ONE
+ * transaction conditional on the member's revision. A concurrent change makes the condition fail;
+ * the whole unit then re-reads and re-plans (optimistic concurrency), so balanceAfter is exact and
+ * no update is ever applied on a stale read.
+ */
+export async function changePoints<R>(
+  workspaceId: string,
+  memberId: string,
+  plan: (member: MemberRecord, rules: ProgramRules) => Promise<Planned<R>> | Planned<R>,
+  seal?: (result: R) => TransactStep,
+  now: () => Date = () => new Date(),
+): Promise<R> {
+  return withOptimisticRetry(async () => {
+    const member = await loadMember(workspaceId, memberId);
+    const rules = await rulesOf(workspaceId);
+    const planned = await plan(member, rules);
+    if ('done' in planned) return planned.done;
+    const p = planned.plan;
+    if (p.requireActive && member.status !== 'active') {
+      throw new AppError('CONFLICT', 'The member is unenrolled; points can no longer be awarded');
+    }
+    if (p.requireNonNegative && member.balance + p.delta.balance < 0) {
+      throw new AppError('INSUFFICIENT_POINTS', `The balance is ${member.balance}; cannot deduct ${-p.delta.balance}`);
+    }
+    const at = now().toISOString();
+    const next = {
+      balance: member.balance + p.delta.balance,
+      pending: member.pending + p.delta.pending,
+      lifetime: member.lifetime + p.delta.lifetime,
+      orderCount: member.orderCount + p.delta.orderCount,
+    };
+    const tier = tierFor(metricValue(next, rules), rules.tiers.levels).key;
+    const tierUpgraded = rank(tier, rules) > rank(member.tier, rules);
+    const after: MemberRecord = { ...member, ...next, tier, rev: member.rev + 1, updatedAt: at };
+
+    const entry: LedgerEntryRecord | null =
+      p.delta.balance === 0
+        ? null
+        : {
+            id: newId('ple'),
+            memberId,
+            rev: after.rev,
+            type: p.entry.type,
+            amount: p.delta.balance,
+            balanceAfter: next.balance,
+            reason: p.entry.reason,
+            source: p.entry.source,
+            createdAt: at,
+          };
+    const publicEntry = entry ? toLedgerEntry(entry) : null;
+    const result = p.result({ member: after, entry: publicEntry, tierUpgraded });
+    const steps: TransactStep[] = [
+      repo.balanceStep(member, { ...next, tier }, at, p.requireActive ?? false),
+      ...(entry ? [repo.ledgerEntryStep(workspaceId, entry)] : []),
+      ...(p.steps ?? []),
+      ...publish(workspaceId, [
+        ...(p.events ?? []),
+        ...(entry && entry.amount > 0 ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
+        ...(tierUpgraded ? [event('loyalty.tier_upgraded', { resource_id: memberId, member_ref: memberId, tier })] : []),
+      ]),
+      ...(seal ? [seal(result)] : []),
+    ];
+    await transactWrite(steps);
+    return result;
+  });
+}
+
+export function toLedgerEntry(r: LedgerEntryRecord): LedgerEntry {
+  return { id: r.id, type: r.type, amount: r.amount, balanceAfter: r.balanceAfter, reason: r.reason, source: r.source, createdAt: r.createdAt };
+}

@@ -1,0 +1,206 @@
+import * as repo from '../../data/repositories/members';
+import { transactWrite, withOptimisticRetry, type Page } from '../../data/table';
+import { event, publish } from '../../events/outbox';
+import { newId } from '../../ids';
+import { notFound } from '../errors';
+import { nextTier, tierFor } from '../program/arithmetic';
+import { rulesOf } from '../program/service';
+import { sealSteps, type WriteOptions } from '../write-options';
+import { changePoints, isMemberId, loadMember, NO_DELTA, toLedgerEntry } from './ledger';
+import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from './schemas';
+import { searchTextOf, toMember, type MemberRecord } from './types';
+
+type Profile = Pick<MemberRecord, 'email' | 'externalId' | 'firstName' | 'lastName' | 'phone' | 'birthDate' | 'customAttributes'>;
+
+/** Applies a create or patch body to a profile: absent keeps, null clears; attributes merge key by key. */
+export function applyProfile(base: Profile, input: CreateMemberInput | UpdateMemberInput): Profile {
+  const pick = <K extends keyof Profile>(k: K): Profile[K] => {
+    const v = (input as Record<string, unknown>)[k];
+    return (v === undefined ? base[k] : v) as Profile[K];
+  };
+  const attributes = { ...base.customAttributes };
+  for (const [k, v] of Object.entries(input.customAttributes ?? {})) {
+    if (v === null) delete attributes[k];
+    else attributes[k] = v;
+  }
+  return {
+    email: pick('email'),
+    externalId: pick('externalId'),
+    firstName: pick('firstName'),
+    lastName: pick('lastName'),
+    phone: pick('phone'),
+    birthDate: pick('birthDate'),
+    customAttributes: attributes,
+  };
+}
+
+export async function newMemberRecord(workspaceId: string, input: CreateMemberInput, now: Date): Promise<MemberRecord> {
+  const rules = await rulesOf(workspaceId);
+  const profile = applyProfile(
+    { email: null, externalId: null, firstName: null, lastName: null, phone: null, birthDate: null, customAttributes: {} },
+    input,
+  );
+  const at = now.toISOString();
+  return {
+    id: newId('mbr'),
+    workspaceId,
+    ...profile,
+    status: 'active',
+    tier: tierFor(0, rules.tiers.levels).key,
+    balance: 0,
+    pending: 0,
+    lifetime: 0,
+    orderCount: 0,
+    tags: [],
+    rev: 0,
+    version: 1,
+    searchText: searchTextOf(profile),
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
+export async function createMember(workspaceId: string, input: CreateMemberInput, opts: WriteOptions<Member> = {}, now = new Date()): Promise<Member> {
+  const record = await newMemberRecord(workspaceId, input, now);
+  const member = toMember(record);
+  await transactWrite([
+    ...repo.createMemberSteps(record),
+    ...publish(workspaceId, [event('member.created', { resource_id: record.id, member_ref: record.id, tier: record.tier }, now)]),
+    ...sealSteps(opts, member),
+  ]);
+  return member;
+}
+
+export async function getMember(workspaceId: string, memberId: string): Promise<Member> {
+  return toMember(await loadMember(workspaceId, memberId));
+}
+
+const sameProfile = (a: Profile & { status?: string }, b: Profile & { status?: string }) =>
+  JSON.stringify([a.email, a.externalId, a.firstName, a.lastName, a.phone, a.birthDate, a.status, sortKeys(a.customAttributes)]) ===
+  JSON.stringify([b.email, b.externalId, b.firstName, b.lastName, b.phone, b.birthDate, b.status, sortKeys(b.customAttributes)]);
+
+const sortKeys = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
+
+/**
+ * Changes the profile of a member we read, conditional on its profile version (re-read and
+ * re-applied on a concurrent change). Returns whether anything changed.
+ */
+export async function updateMemberRecord(
+  workspaceId: string,
+  memberId: string,
+  input: UpdateMemberInput,
+  now = new Date(),
+): Promise<{ member: MemberRecord; changed: boolean }> {
+  return withOptimisticRetry(async () => {
+    const current = await loadMember(workspaceId, memberId);
+    const profile = applyProfile(current, input);
+    const status = input.status ?? current.status;
+    if (sameProfile({ ...current }, { ...profile, status })) return { member: current, changed: false };
+    const next: MemberRecord = { ...current, ...profile, status, searchText: searchTextOf(profile), updatedAt: now.toISOString(), version: current.version + 1 };
+    await transactWrite(repo.updateProfileSteps(current, next));
+    return { member: next, changed: true };
+  });
+}
+
+export async function updateMember(workspaceId: string, memberId: string, input: UpdateMemberInput): Promise<Member> {
+  return toMember((await updateMemberRecord(workspaceId, memberId, input)).member);
+}
+
+export interface MemberQuery {
+  limit: number;
+  cursor?: string;
+  email?: string;
+  externalId?: string;
+  tier?: string;
+  status?: string;
+  tag?: string;
+  q?: string;
+}
+
+export async function listMembers(workspaceId: string, query: MemberQuery): Promise<Page<Member>> {
+  // Exact identifiers are unique: one lookup, no listing.
+  if (query.email !== undefined || query.externalId !== undefined) {
+    const ids = await Promise.all([
+      query.email !== undefined ? repo.memberIdByEmail(workspaceId, query.email) : undefined,
+      query.externalId !== undefined ? repo.memberIdByExternalId(workspaceId, query.externalId) : undefined,
+    ]);
+    const wanted = ids.filter((x): x is string => x !== undefined);
+    const bothGiven = query.email !== undefined && query.externalId !== undefined;
+    const id = bothGiven ? (wanted.length === 2 && wanted[0] === wanted[1] ? wanted[0] : undefined) : wanted[0];
+    const member = id ? await repo.getMember(workspaceId, id) : undefined;
+    const matches =
+      member &&
+      (!query.tier || member.tier === query.tier) &&
+      (!query.status || member.status === query.status) &&
+      (!query.tag || member.tags.includes(query.tag)) &&
+      (!query.q || member.searchText.includes(query.q.toLowerCase()));
+    return { items: matches ? [toMember(member)] : [] };
+  }
+  const page = await repo.listMembers(workspaceId, query, query.limit, query.cursor);
+  return { ...page, items: page.items.map(toMember) };
+}
+
+export async function pointsOf(workspaceId: string, memberId: string, limit: number, cursor?: string) {
+  const member = await loadMember(workspaceId, memberId);
+  const page = await repo.ledgerPage(workspaceId, memberId, limit, cursor);
+  return {
+    data: { balance: member.balance, pending: member.pending, lifetime: member.lifetime, entries: page.items.map(toLedgerEntry) },
+    nextCursor: page.nextCursor ?? null,
+  };
+}
+
+export interface PointsResult {
+  entry: LedgerEntry;
+  points: Member['points'];
+  tier: string;
+}
+
+/** A manual earn or deduct with its reason; a deduction never takes the balance below zero. */
+export async function changePointsManually(
+  workspaceId: string,
+  memberId: string,
+  input: { type: 'earn' | 'deduct'; amount: number; reason: string },
+  actor: { apiKeyId: string | null },
+  opts: WriteOptions<PointsResult> = {},
+): Promise<PointsResult> {
+  const earn = input.type === 'earn';
+  return changePoints(
+    workspaceId,
+    memberId,
+    () => ({
+      plan: {
+        delta: { ...NO_DELTA, balance: earn ? input.amount : -input.amount, lifetime: earn ? input.amount : 0 },
+        entry: { type: input.type, reason: input.reason, source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: actor.apiKeyId } },
+        requireNonNegative: !earn,
+        requireActive: earn,
+        result: ({ member, entry }) => ({
+          entry: entry!,
+          points: { balance: member.balance, pending: member.pending, lifetime: member.lifetime },
+          tier: member.tier,
+        }),
+      },
+    }),
+    opts.seal,
+  );
+}
+
+export async function tierStatus(workspaceId: string, memberId: string) {
+  const [member, rules] = await Promise.all([loadMember(workspaceId, memberId), rulesOf(workspaceId)]);
+  const levels = rules.tiers.levels;
+  const value = rules.tiers.metric === 'order_count' ? member.orderCount : member.lifetime;
+  // The stored tier is what the member has; a key the ladder no longer knows falls back to the computed one.
+  const current = levels.find((l) => l.key === member.tier) ?? tierFor(value, levels);
+  const next = nextTier(Math.max(value, current.threshold), levels);
+  const span = next ? next.threshold - current.threshold : 0;
+  return {
+    current,
+    next,
+    metric: rules.tiers.metric,
+    value,
+    remaining: next ? Math.max(0, next.threshold - value) : null,
+    progress: next ? Math.min(1, Math.max(0, (value - current.threshold) / span)) : 1,
+  };
+}
+
+export { isMemberId };
+export const memberNotFound = () => notFound('Member');

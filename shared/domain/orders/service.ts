@@ -1,0 +1,257 @@
+import * as members from '../../data/repositories/members';
+import * as repo from '../../data/repositories/orders';
+import { getStore } from '../../data/repositories/stores';
+import type { Page, TransactStep } from '../../data/table';
+import { event } from '../../events/outbox';
+import { ID_PATTERN, newId } from '../../ids';
+import { AppError, notFound, validationFailed } from '../errors';
+import { changePoints, isMemberId, type ChangePlan } from '../members/ledger';
+import type { MemberRecord } from '../members/types';
+import { amountBand, fromMinor, toMinor } from '../money';
+import { earnSnapshot } from '../program/arithmetic';
+import type { ProgramRules } from '../program/schemas';
+import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
+import { holdings, transition } from './points';
+import { toOrder, type OrderRecord } from './types';
+
+export interface CreatedOrder {
+  order: Order;
+  duplicate: boolean;
+}
+
+/** Resolves `memberId` or the `member` lookup to a member of this workspace (404 otherwise). */
+export async function resolveMemberId(workspaceId: string, ref: Pick<CreateOrderInput, 'memberId' | 'member'>): Promise<string> {
+  const id = ref.memberId
+    ? isMemberId(ref.memberId)
+      ? ref.memberId
+      : undefined
+    : ref.member?.email
+      ? await members.memberIdByEmail(workspaceId, ref.member.email)
+      : ref.member?.externalId
+        ? await members.memberIdByExternalId(workspaceId, ref.member.externalId)
+        : undefined;
+  if (!id || !(await members.getMember(workspaceId, id))) throw notFound('Member');
+  return id;
+}
+
+async function checkStore(workspaceId: string, storeId: string | undefined): Promise<void> {
+  if (storeId && !(ID_PATTERN('sto').test(storeId) && (await getStore(workspaceId, storeId)))) throw notFound('Store');
+}
+
+function minorOf(amount: number, currency: string, field: string): number {
+  const minor = toMinor(amount, currency);
+  if (minor === undefined) throw validationFailed([{ in: 'body', field, message: `has more decimals than ${currency} allows` }]);
+  return minor;
+}
+
+const orderSource = (o: OrderRecord, type: 'order' | 'refund' | 'reconciliation') => ({
+  type,
+  orderId: o.id,
+  externalOrderId: o.externalOrderId,
+  apiKeyId: null,
+});
+
+type NewOrder = Omit<OrderRecord, 'id' | 'earn' | 'earned' | 'reversed' | 'createdAt' | 'updatedAt' | 'version'>;
+
+/** The plan that records a new order and gives its member what it holds. */
+function newOrderPlan<R>(fields: NewOrder, rules: ProgramRules, now: string, result: (o: OrderRecord) => R): ChangePlan<R> {
+  const earn = earnSnapshot(rules, fields.currency);
+  const base = { ...fields, id: newId('ord'), earn, createdAt: now, updatedAt: now, version: 1 };
+  const held = holdings(base);
+  const order: OrderRecord = { ...base, earned: held.earned, reversed: held.reversed };
+  const delta = transition(null, order);
+  return {
+    delta,
+    entry: { type: 'earn', reason: `Order ${order.externalOrderId}`, source: orderSource(order, 'order') },
+    requireActive: delta.balance > 0 || delta.pending > 0,
+    steps: [repo.putOrderStep(order)],
+    events: [event('order.created', { resource_id: order.id, member_ref: order.memberId, amount_band: amountBand(order.totalMinor, order.currency) })],
+    result: () => result(order),
+  };
+}
+
+/**
+ * Records an order and awards its points in the same transaction. The externalOrderId is unique
+ * per workspace: a repeat (even a concurrent one) awards nothing and answers the recorded order.
+ */
+export async function createOrder(workspaceId: string, input: CreateOrderInput, seal?: (r: CreatedOrder) => TransactStep, now = new Date()): Promise<CreatedOrder> {
+  const existing = await repo.getOrder(workspaceId, input.externalOrderId);
+  if (existing) return { order: toOrder(existing), duplicate: true };
+  const memberId = await resolveMemberId(workspaceId, input);
+  await checkStore(workspaceId, input.storeId);
+  const totalMinor = minorOf(input.total, input.currency, 'total');
+  try {
+    return await changePoints(
+      workspaceId,
+      memberId,
+      (_member: MemberRecord, rules: ProgramRules) => ({
+        plan: newOrderPlan(
+          {
+            workspaceId,
+            externalOrderId: input.externalOrderId,
+            memberId,
+            storeId: input.storeId ?? null,
+            currency: input.currency,
+            totalMinor,
+            refundedMinor: 0,
+            status: input.status,
+            items: input.items ?? [],
+            occurredAt: new Date(input.occurredAt).toISOString(),
+          },
+          rules,
+          now.toISOString(),
+          (order) => ({ order: toOrder(order), duplicate: false }),
+        ),
+      }),
+      seal,
+    );
+  } catch (err) {
+    if (!(err instanceof repo.DuplicateOrder)) throw err;
+    const recorded = await repo.getOrder(workspaceId, input.externalOrderId);
+    if (!recorded) throw err;
+    return { order: toOrder(recorded), duplicate: true };
+  }
+}
+
+export interface RefundResult {
+  order: Order;
+  refund: { id: string; amount: number; pointsReversed: number; reason: string | null; createdAt: string };
+}
+
+/**
+ * Refunds part or all of what is left and takes back the proportional points, in one transaction
+ * with the order, the refund record and the event. Points the member already spent are still
+ * taken back: the balance may go negative (see docs/decisions.md).
+ */
+export async function refundOrder(
+  workspaceId: string,
+  externalOrderId: string,
+  input: { amount?: number; reason?: string },
+  seal?: (r: RefundResult) => TransactStep,
+  now = new Date(),
+): Promise<RefundResult> {
+  const first = await repo.getOrder(workspaceId, externalOrderId);
+  if (!first) throw notFound('Order');
+  return changePoints(
+    workspaceId,
+    first.memberId,
+    async () => {
+      const order = (await repo.getOrder(workspaceId, externalOrderId))!;
+      if (order.status === 'cancelled') throw new AppError('CONFLICT', 'The order is cancelled; there is nothing to refund');
+      const remaining = order.totalMinor - order.refundedMinor;
+      const amountMinor = input.amount === undefined ? remaining : minorOf(input.amount, order.currency, 'amount');
+      if (amountMinor <= 0 && remaining > 0) throw validationFailed([{ in: 'body', field: 'amount', message: 'must be greater than 0' }]);
+      if (amountMinor > remaining || remaining === 0) {
+        throw new AppError(
+          'REFUND_EXCEEDS_REMAINING',
+          `Only ${fromMinor(remaining, order.currency)} ${order.currency} of this order is left to refund`,
+        );
+      }
+      const at = now.toISOString();
+      const refunded = { ...order, refundedMinor: order.refundedMinor + amountMinor };
+      const held = holdings(refunded);
+      const next: OrderRecord = { ...refunded, earned: held.earned, reversed: held.reversed, updatedAt: at, version: order.version + 1 };
+      const delta = transition(order, next);
+      const refund: repo.RefundRecord = {
+        id: newId('rfd'),
+        amountMinor,
+        pointsReversed: -(delta.balance + delta.pending),
+        reason: input.reason ?? null,
+        createdAt: at,
+      };
+      return {
+        plan: {
+          delta,
+          entry: { type: 'refund_reversal', reason: input.reason ?? `Refund of order ${order.externalOrderId}`, source: orderSource(order, 'refund') },
+          steps: [repo.replaceOrderStep(next, order.version), repo.putRefundStep(workspaceId, order.externalOrderId, refund)],
+          events: [event('order.refunded', { resource_id: order.id, member_ref: order.memberId, amount_band: amountBand(amountMinor, order.currency) })],
+          result: () => ({
+            order: toOrder(next),
+            refund: { id: refund.id, amount: fromMinor(amountMinor, order.currency), pointsReversed: refund.pointsReversed, reason: refund.reason, createdAt: at },
+          }),
+        },
+      };
+    },
+    seal,
+  );
+}
+
+export type ReconcileOutcome = { outcome: 'created' | 'updated' | 'unchanged'; orderId: string; pointsDelta: number };
+
+/**
+ * Brings one order in line with the merchant's system of record: created if missing, corrected if
+ * its total, status or refunded total differ (only the difference in points moves), else untouched.
+ */
+export async function reconcileOrder(workspaceId: string, input: ReconcileOrderInput, now = new Date()): Promise<ReconcileOutcome> {
+  const memberId = await resolveMemberId(workspaceId, input);
+  await checkStore(workspaceId, input.storeId);
+  const totalMinor = minorOf(input.total, input.currency, 'total');
+  const refundedInput = input.refundedTotal === undefined ? undefined : minorOf(input.refundedTotal, input.currency, 'refundedTotal');
+  if (refundedInput !== undefined && refundedInput > totalMinor) {
+    throw validationFailed([{ in: 'body', field: 'refundedTotal', message: 'cannot exceed total' }]);
+  }
+  const at = now.toISOString();
+  const attempt = () =>
+    changePoints<ReconcileOutcome>(workspaceId, memberId, async (_member, rules) => {
+      const existing = await repo.getOrder(workspaceId, input.externalOrderId);
+      if (!existing) {
+        const plan = newOrderPlan(
+          {
+            workspaceId,
+            externalOrderId: input.externalOrderId,
+            memberId,
+            storeId: input.storeId ?? null,
+            currency: input.currency,
+            totalMinor,
+            refundedMinor: refundedInput ?? 0,
+            status: input.status,
+            items: input.items ?? [],
+            occurredAt: new Date(input.occurredAt).toISOString(),
+          },
+          rules,
+          at,
+          (order) => ({ outcome: 'created' as const, orderId: order.id, pointsDelta: 0 }),
+        );
+        const delta = plan.delta;
+        return { plan: { ...plan, entry: { ...plan.entry, source: { ...plan.entry.source, type: 'reconciliation' } }, result: (o) => ({ ...plan.result(o), pointsDelta: delta.balance + delta.pending }) } };
+      }
+      if (existing.memberId !== memberId) throw new AppError('CONFLICT', 'The order belongs to another member; an order cannot change member');
+      if (existing.currency !== input.currency) throw new AppError('CONFLICT', `The order is in ${existing.currency}; its currency cannot change`);
+      const refundedMinor = refundedInput ?? existing.refundedMinor;
+      if (refundedMinor > totalMinor) throw validationFailed([{ in: 'body', field: 'total', message: 'is below what was already refunded' }]);
+      if (existing.totalMinor === totalMinor && existing.status === input.status && existing.refundedMinor === refundedMinor) {
+        return { done: { outcome: 'unchanged', orderId: existing.id, pointsDelta: 0 } };
+      }
+      const corrected = { ...existing, totalMinor, status: input.status, refundedMinor };
+      const held = holdings(corrected);
+      const next: OrderRecord = { ...corrected, earned: held.earned, reversed: held.reversed, updatedAt: at, version: existing.version + 1 };
+      const delta = transition(existing, next);
+      const refundedMore = refundedMinor > existing.refundedMinor;
+      return {
+        plan: {
+          delta,
+          entry: { type: delta.balance > 0 ? 'earn' : 'adjustment', reason: `Reconciliation of order ${existing.externalOrderId}`, source: orderSource(existing, 'reconciliation') },
+          requireActive: delta.balance > 0 || delta.pending > 0,
+          steps: [repo.replaceOrderStep(next, existing.version)],
+          events: refundedMore
+            ? [event('order.refunded', { resource_id: existing.id, member_ref: memberId, amount_band: amountBand(refundedMinor - existing.refundedMinor, existing.currency) })]
+            : [],
+          result: () => ({ outcome: 'updated', orderId: existing.id, pointsDelta: delta.balance + delta.pending }),
+        },
+      };
+    });
+  try {
+    return await attempt();
+  } catch (err) {
+    // Created concurrently by another request: reconcile against it.
+    if (err instanceof repo.DuplicateOrder) return attempt();
+    throw err;
+  }
+}
+
+export async function listOrders(workspaceId: string, q: { limit: number; cursor?: string; memberId?: string; storeId?: string; status?: string; from?: string; to?: string }): Promise<Page<Order>> {
+  if (q.memberId && !isMemberId(q.memberId)) return { items: [] };
+  const norm = (t?: string) => (t ? new Date(t).toISOString() : undefined);
+  const page = await repo.listOrders(workspaceId, { ...q, from: norm(q.from), to: norm(q.to) }, q.limit, q.cursor);
+  return { ...page, items: page.items.map(toOrder) };
+}

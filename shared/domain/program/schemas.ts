@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { isoDateTime } from '../common';
+import { currencySchema } from '../money';
+
+export const ROUNDING = ['floor', 'round', 'ceil'] as const;
+export type Rounding = (typeof ROUNDING)[number];
+
+export const TIER_METRICS = ['lifetime_points', 'order_count'] as const;
+export type TierMetric = (typeof TIER_METRICS)[number];
+
+/** Up to 4 decimals, so rates stay exact in integer arithmetic (basis points of a point). */
+const rate = z
+  .number()
+  .min(0)
+  .max(1000)
+  .refine((n) => Math.abs(Math.round(n * 10_000) - n * 10_000) < 1e-6, { message: 'at most 4 decimals' });
+
+export const tierLevelSchema = z.strictObject({
+  key: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, { message: 'lower-case identifier, e.g. gold' }),
+  name: z.string().trim().min(1).max(60),
+  threshold: z.number().int().min(0).max(1e12).describe('Metric value from which the tier applies'),
+});
+
+export const programRulesSchema = z.strictObject({
+  earn: z.strictObject({
+    pointsPerUnit: rate.describe('Points per 1 unit of currency spent (e.g. 1 point per 1.00 EUR)'),
+    rounding: z.enum(ROUNDING).describe('How fractional points of one order are rounded'),
+    currencyOverrides: z.record(currencySchema, rate).default({}).describe('Per-currency points per unit, overriding pointsPerUnit'),
+  }),
+  tiers: z
+    .strictObject({
+      metric: z.enum(TIER_METRICS).describe('lifetime_points: points ever earned net of reversals (spending does not lower it); order_count: completed orders'),
+      levels: z.array(tierLevelSchema).min(1).max(20),
+    })
+    .superRefine((t, ctx) => {
+      if (t.levels[0]?.threshold !== 0) ctx.addIssue({ code: 'custom', path: ['levels', 0, 'threshold'], message: 'the first level starts at 0' });
+      const keys = new Set<string>();
+      t.levels.forEach((l, i) => {
+        if (keys.has(l.key)) ctx.addIssue({ code: 'custom', path: ['levels', i, 'key'], message: 'duplicate tier key' });
+        keys.add(l.key);
+        const prev = t.levels[i - 1];
+        if (prev && l.threshold <= prev.threshold) ctx.addIssue({ code: 'custom', path: ['levels', i, 'threshold'], message: 'thresholds must increase' });
+      });
+    }),
+});
+
+export type ProgramRules = z.infer<typeof programRulesSchema>;
+
+export const putProgramBody = programRulesSchema.extend({
+  version: z.number().int().min(0).optional().describe('If given, the change applies only if the stored version still matches (409 otherwise)'),
+});
+
+export const programSchema = z
+  .object({
+    earn: z.object({ pointsPerUnit: z.number(), rounding: z.enum(ROUNDING), currencyOverrides: z.record(z.string(), z.number()) }),
+    tiers: z.object({ metric: z.enum(TIER_METRICS), levels: z.array(z.object({ key: z.string(), name: z.string(), threshold: z.number() })) }),
+    version: z.number().int().describe('0 while the defaults apply'),
+    updatedAt: isoDateTime.nullable(),
+  })
+  .meta({ id: 'Program' });
+
+export type Program = z.infer<typeof programSchema>;
+
+export const DEFAULT_RULES: ProgramRules = {
+  earn: { pointsPerUnit: 1, rounding: 'floor', currencyOverrides: {} },
+  tiers: {
+    metric: 'lifetime_points',
+    levels: [
+      { key: 'bronze', name: 'Bronze', threshold: 0 },
+      { key: 'silver', name: 'Silver', threshold: 500 },
+      { key: 'gold', name: 'Gold', threshold: 2000 },
+      { key: 'platinum', name: 'Platinum', threshold: 5000 },
+    ],
+  },
+};

@@ -1,0 +1,38 @@
+import * as repo from '../../data/repositories/program';
+import { conflict } from '../errors';
+import { DEFAULT_RULES, type Program, type ProgramRules } from './schemas';
+
+/**
+ * Rules are read on every order and points change, so each process keeps them for a few seconds.
+ * A change therefore applies everywhere within RULES_CACHE_MS (documented); the process that made
+ * the change sees it at once.
+ */
+const RULES_CACHE_MS = 5_000;
+const cache = new Map<string, { at: number; program: Program }>();
+
+const defaults = (): Program => ({ ...structuredClone(DEFAULT_RULES), version: 0, updatedAt: null });
+
+export async function getProgram(workspaceId: string): Promise<Program> {
+  const hit = cache.get(workspaceId);
+  if (hit && Date.now() - hit.at < RULES_CACHE_MS) return hit.program;
+  const program = (await repo.getProgram(workspaceId)) ?? defaults();
+  cache.set(workspaceId, { at: Date.now(), program });
+  return program;
+}
+
+export async function rulesOf(workspaceId: string): Promise<ProgramRules> {
+  const { earn, tiers } = await getProgram(workspaceId);
+  return { earn, tiers };
+}
+
+export async function putProgram(workspaceId: string, input: ProgramRules & { version?: number }, now = new Date()): Promise<Program> {
+  cache.delete(workspaceId);
+  const current = (await repo.getProgram(workspaceId)) ?? defaults();
+  if (input.version !== undefined && input.version !== current.version) {
+    throw conflict(`The program is at version ${current.version}, not ${input.version}; read it again and retry`);
+  }
+  const next: Program = { earn: input.earn, tiers: input.tiers, version: current.version + 1, updatedAt: now.toISOString() };
+  await repo.putProgram(workspaceId, next, current.version);
+  cache.set(workspaceId, { at: Date.now(), program: next });
+  return next;
+}

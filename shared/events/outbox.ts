@@ -1,0 +1,12 @@
+import { outboxStep, type OutboxEvent } from '../data/repositories/outbox';
+import type { TransactStep } from '../data/table';
+import { newId } from '../ids';
+import { eventDataSchema, type EventData, type EventType } from './registry';
+
+/** One event of a change; the strict data schema keeps personal data out of every payload. */
+export function event(type: EventType, data: EventData, now = new Date()): OutboxEvent {
+  return { id: newId('evt'), type, created_at: now.toISOString(), data: eventDataSchema.parse(data) };
+}
+
+/** The outbox step for the events of one transaction (none when there are none). */
+export const publish = (workspaceId: string, events: OutboxEvent[]): TransactStep[] => outboxStep(workspaceId, events);

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+/** Spec 4.6: every event belongs to one stage of the customer journey. */
+export const STAGES = ['acquisition', 'engagement', 'loyalty', 'retention', 'commerce', 'advocacy'] as const;
+export type Stage = (typeof STAGES)[number];
+
+/**
+ * The thin `data` block of every event (spec 6.2): ids, tier, amount band. Strict, so personal data
+ * (e-mail, name, phone, address) cannot be added by accident: the builder refuses unknown keys.
+ */
+export const eventDataSchema = z.strictObject({
+  resource_id: z.string(),
+  member_ref: z.string().regex(/^mbr_/),
+  tier: z.string().optional(),
+  amount_band: z.string().optional(),
+});
+export type EventData = z.infer<typeof eventDataSchema>;
+
+export interface EventDefinition {
+  label: string;
+  stage: Stage;
+  example: EventData;
+  /** The code path that emits it (the catalog lists only events that fire; a test proves each one). */
+  emittedBy: string;
+}
+
+/** Every event the platform emits. Add the definition together with its emitter. */
+export const EVENTS = {
+  'member.created': {
+    label: 'Member enrolled',
+    stage: 'acquisition',
+    example: { resource_id: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', tier: 'bronze' },
+    emittedBy: 'shared/domain/members/service.ts (createMember, batch upsert)',
+  },
+  'loyalty.points_earned': {
+    label: 'Points earned',
+    stage: 'loyalty',
+    example: { resource_id: 'ple_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', tier: 'silver' },
+    emittedBy: 'shared/domain/members/ledger.ts (any positive balance change)',
+  },
+  'loyalty.tier_upgraded': {
+    label: 'Tier upgraded',
+    stage: 'loyalty',
+    example: { resource_id: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', tier: 'gold' },
+    emittedBy: 'shared/domain/members/ledger.ts (tier recomputed higher)',
+  },
+  'order.created': {
+    label: 'Order recorded',
+    stage: 'commerce',
+    example: { resource_id: 'ord_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', amount_band: '50-100 EUR' },
+    emittedBy: 'shared/domain/orders/service.ts (createOrder, reconciliation create)',
+  },
+  'order.refunded': {
+    label: 'Order refunded',
+    stage: 'commerce',
+    example: { resource_id: 'ord_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', amount_band: '10-25 EUR' },
+    emittedBy: 'shared/domain/orders/service.ts (refundOrder)',
+  },
+} as const satisfies Record<string, EventDefinition>;
+
+export type EventType = keyof typeof EVENTS;

@@ -1,0 +1,123 @@
+import type { MiddlewareObj } from '@middy/core';
+import * as store from '../data/repositories/idempotency';
+import type { TransactStep } from '../data/table';
+import { sha256Hex } from '../domain/auth/secrets';
+import { AppError, badRequest } from '../domain/errors';
+import { logger } from './logger';
+import type { Reply } from './responses';
+import type { AppContext, HttpEvent, HttpResult } from './types';
+
+/** Answers are kept 24 hours (Stripe's number). */
+const KEEP_SECONDS = 24 * 3600;
+/** 1-255 visible ASCII characters (also published in the OpenAPI document). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[!-~]{1,255}$/;
+
+export interface IdempotencyContext {
+  key: string;
+  workspaceId: string;
+  requestHash: string;
+  /** True once the answer was recorded inside the domain transaction. */
+  recorded: boolean;
+}
+
+/** JSON with sorted keys: the same body in another key order or spacing is the same request. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+const epoch = () => Math.floor(Date.now() / 1000);
+
+function replay(context: AppContext, routeKey: string, rec: store.IdempotencyRecord): HttpResult {
+  // An early answer skips the rest of the chain (middy), so it carries its own request id and log line.
+  logger.info('request', { requestId: context.requestId, routeKey, status: rec.response.statusCode, idempotentReplay: true });
+  return {
+    statusCode: rec.response.statusCode,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'idempotent-replayed': 'true',
+      'x-request-id': context.requestId,
+    },
+    body: rec.response.body,
+  };
+}
+
+const reused = () =>
+  new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request', [
+    { in: 'header', field: 'idempotency-key', message: 'already used with another method, path or body' },
+  ]);
+
+/**
+ * `Idempotency-Key` with Stripe semantics on routes the route table marks `idempotent`: the same key
+ * and request replay the first successful answer for 24 hours; the same key with another request
+ * is 422. Exactly-once comes from the domain transaction itself, which records the answer as one of
+ * its items (see `recorder`), so there is no lock to leak: of concurrent attempts one commits and
+ * the others replay its answer. Failed attempts record nothing and leave the key free.
+ */
+export function idempotency(): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
+  return {
+    before: async ({ event, context }) => {
+      const key = event.headers?.['idempotency-key'];
+      if (key === undefined || !context.route?.idempotent || !context.principal) return;
+      if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw badRequest('Idempotency-Key must be 1-255 visible ASCII characters');
+      const workspaceId = context.principal.workspaceId;
+      const requestHash = sha256Hex(`${event.routeKey}\n${event.rawPath}\n${canonical(context.body ?? null)}`);
+      const existing = await store.getRecord(workspaceId, key, epoch());
+      if (existing) {
+        if (existing.requestHash !== requestHash) throw reused();
+        return replay(context, event.routeKey, existing);
+      }
+      context.idempotency = { key, workspaceId, requestHash, recorded: false };
+    },
+    after: async ({ context, response }) => {
+      const idem = context.idempotency;
+      if (!idem || idem.recorded || !response) return;
+      const status = response.statusCode ?? 200;
+      if (status < 200 || status >= 300) return;
+      // Answers that were not part of a transaction (naturally idempotent batches, duplicates).
+      await store.record(idem.workspaceId, idem.key, { requestHash: idem.requestHash, response: { statusCode: status, body: response.body ?? '' }, expiresAt: epoch() + KEEP_SECONDS }, epoch());
+    },
+    onError: async (request) => {
+      const { context, event } = request;
+      const idem = context.idempotency;
+      if (!idem) return;
+      // A concurrent attempt with this key may have committed first: its answer is the answer.
+      const winner = await store.getRecord(idem.workspaceId, idem.key, epoch());
+      if (!winner) return;
+      if (winner.requestHash !== idem.requestHash) {
+        request.error = reused();
+        return;
+      }
+      return replay(context, event.routeKey, winner);
+    },
+  };
+}
+
+/**
+ * For handlers whose effect is one transaction: builds the step that records the answer in that
+ * same transaction. Undefined when the request carries no Idempotency-Key.
+ */
+export function recorder<R>(context: AppContext, shape: (result: R) => Reply): ((result: R) => TransactStep) | undefined {
+  const idem = context.idempotency;
+  if (!idem) return undefined;
+  return (result) => {
+    const reply = shape(result);
+    const now = epoch();
+    return store.recordStep(
+      idem.workspaceId,
+      idem.key,
+      { requestHash: idem.requestHash, response: { statusCode: reply.status, body: reply.body === undefined ? '' : JSON.stringify(reply.body) }, expiresAt: now + KEEP_SECONDS },
+      now,
+      () => {
+        idem.recorded = true;
+      },
+    );
+  };
+}

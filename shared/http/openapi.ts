@@ -1,0 +1,453 @@
+import { STATUS_CODES } from 'node:http';
+import { z } from 'zod';
+import { config } from '../../infra/config';
+import { routeKey, routes, type Area, type AuthKind, type RouteDef } from '../../infra/routes';
+import { errorBody, type AreaContract, type RouteContract } from '../contracts/contract';
+import { CONTRACTS } from '../contracts/index';
+import { PRESETS, SCOPES } from '../domain/api-keys/scopes';
+import { isAdminRole, ROLES } from '../domain/auth/types';
+import { ERROR_CODES, type ErrorCode } from '../domain/errors';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination';
+import { IDEMPOTENCY_KEY_PATTERN } from './idempotency';
+
+/**
+ * The OpenAPI 3.1 document of the API, generated from the route table (`infra/routes.ts`: paths,
+ * methods, auth, scopes, idempotency) and the zod contracts (`shared/contracts`: parameters, bodies,
+ * responses) the handlers validate with. Nothing here is written by hand that the code already says.
+ */
+
+// JSON Schema / OpenAPI objects are free-form JSON.
+type Json = Record<string, any>;
+type Io = 'input' | 'output';
+
+const SCHEMAS = '#/components/schemas/';
+const ADMIN_ROLES = ROLES.filter(isAdminRole);
+
+/** Error statuses an operation may answer beyond its contract's success statuses (see `errorStatuses`). */
+const COMMON_ERRORS = [400, 404, 409, 422, 429, 500, 503];
+
+/**
+ * Errors specific to one route that its contract does not declare yet. A contract may itself declare
+ * an error status (`responses: { 410: errorBody }`); these entries are the stop-gap until it does.
+ */
+/** The shared error responses (`components/responses`), one per status, named after their main code. */
+const ERROR_RESPONSE_NAMES: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthenticated',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'PayloadTooLarge',
+  422: 'ValidationFailed',
+  429: 'RateLimited',
+  500: 'Internal',
+  503: 'ServiceUnavailable',
+};
+
+const codesOfStatus = (status: number): ErrorCode[] =>
+  (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => ERROR_CODES[code].status === status);
+
+// ---------------------------------------------------------------------------------------------
+// zod -> JSON Schema. Every schema with a `.meta({ id })` becomes a `components/schemas` entry.
+// Conversions run per contract schema; their `$defs` are pooled per io mode (a request body is the
+// zod *input*, a response the *output*) and named at the end: an id whose input and output forms
+// differ keeps its name for the output and gets an `Input` suffix for the input.
+// ---------------------------------------------------------------------------------------------
+
+class SchemaPool {
+  private readonly defs: Record<Io, Map<string, Json>> = { input: new Map(), output: new Map() };
+  private readonly serialized: Record<Io, Map<string, string>> = { input: new Map(), output: new Map() };
+
+  /** Converts one contract schema; `$ref`s in the result are placeholders until `finish()`. */
+  convert(schema: z.ZodType, io: Io, owner: string): Json {
+    let json: Json;
+    try {
+      json = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as Json;
+    } catch (err) {
+      throw new Error(`OpenAPI: the ${io} schema of ${owner} does not convert to JSON Schema: ${(err as Error).message}`);
+    }
+    const { $schema: _dialect, $defs = {}, ...root } = json;
+    // Schemas without an id that zod still had to extract (recursion) get a name local to the owner.
+    const rename = (name: string) => (name.startsWith('__') ? `${owner.replace(/\W+/g, '_')}_${name.replace(/^_+/, '')}` : name);
+    const rewrite = (node: unknown): unknown => {
+      if (Array.isArray(node)) return node.map(rewrite);
+      if (!node || typeof node !== 'object') return node;
+      const out: Json = {};
+      for (const [k, v] of Object.entries(node)) {
+        if (k === '$ref' && typeof v === 'string') {
+          const m = v.match(/^#\/\$defs\/(.+)$/);
+          if (!m) throw new Error(`OpenAPI: unexpected $ref ${v} in the ${io} schema of ${owner}`);
+          out.$ref = `${SCHEMAS}${io}:${rename(decodeURIComponent(m[1]!.replace(/~1/g, '/').replace(/~0/g, '~')))}`;
+        } else out[k] = rewrite(v);
+      }
+      return out;
+    };
+    for (const [name, def] of Object.entries($defs as Json)) this.add(io, rename(name), rewrite(def) as Json, owner);
+    return rewrite(root) as Json;
+  }
+
+  private add(io: Io, name: string, def: Json, owner: string) {
+    const text = JSON.stringify(def);
+    const existing = this.serialized[io].get(name);
+    if (existing !== undefined && existing !== text) {
+      throw new Error(`OpenAPI: two different ${io} schemas carry the id "${name}" (seen again in ${owner})`);
+    }
+    this.serialized[io].set(name, text);
+    this.defs[io].set(name, def);
+  }
+
+  /** The definition a placeholder `$ref` points to (to read the properties of a query object). */
+  resolve(json: Json): Json {
+    const m = typeof json.$ref === 'string' ? json.$ref.match(/^#\/components\/schemas\/(input|output):(.+)$/) : null;
+    if (!m) return json;
+    const def = this.defs[m[1] as Io].get(m[2]!);
+    if (!def) throw new Error(`OpenAPI: unresolved ${json.$ref}`);
+    return this.resolve(def);
+  }
+
+  /** Final component names, and the function that rewrites placeholders to them. */
+  finish(): { schemas: Json; rename: (ref: string) => string } {
+    const final: Record<Io, Map<string, string>> = { input: new Map(), output: new Map() };
+    const schemas: Json = {};
+    const place = (name: string, def: Json) => {
+      if (schemas[name]) throw new Error(`OpenAPI: component schema name ${name} is taken twice`);
+      schemas[name] = def;
+    };
+    for (const [name, def] of this.defs.output) {
+      final.output.set(name, name);
+      place(name, def);
+    }
+    for (const [name, def] of this.defs.input) {
+      const same = this.serialized.output.get(name) === this.serialized.input.get(name);
+      const target = !this.defs.output.has(name) ? name : same ? name : `${name}Input`;
+      final.input.set(name, target);
+      if (!same || !this.defs.output.has(name)) place(target, def);
+    }
+    const rename = (ref: string) => {
+      const m = ref.match(/^#\/components\/schemas\/(input|output):(.+)$/);
+      if (!m) return ref;
+      const name = final[m[1] as Io].get(m[2]!);
+      if (!name) throw new Error(`OpenAPI: unresolved ${ref}`);
+      return SCHEMAS + name;
+    };
+    const sorted: Json = {};
+    for (const name of Object.keys(schemas).sort()) sorted[name] = schemas[name];
+    return { schemas: sorted, rename };
+  }
+}
+
+function rewriteRefs(node: unknown, rename: (ref: string) => string): void {
+  if (Array.isArray(node)) return node.forEach((n) => rewriteRefs(n, rename));
+  if (!node || typeof node !== 'object') return;
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$ref' && typeof v === 'string') (node as Json).$ref = rename(v);
+    else rewriteRefs(v, rename);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+// ---------------------------------------------------------------------------------------------
+
+const pathParamsOf = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+
+/** A JSON Schema property as an OpenAPI parameter (its description moves up to the parameter). */
+function parameter(name: string, where: 'path' | 'query', schema: Json, required: boolean): Json {
+  const { description, ...rest } = schema;
+  return { name, in: where, required, ...(description ? { description } : {}), schema: rest };
+}
+
+function objectProperties(pool: SchemaPool, schema: z.ZodType, owner: string): { properties: Json; required: string[] } {
+  const json = pool.resolve(pool.convert(schema, 'input', owner));
+  if (json.type !== 'object' || typeof json.properties !== 'object') {
+    throw new Error(`OpenAPI: ${owner} must be an object schema to become parameters`);
+  }
+  return { properties: json.properties, required: Array.isArray(json.required) ? json.required : [] };
+}
+
+function parametersOf(pool: SchemaPool, route: RouteDef, c: RouteContract, opId: string): Json[] {
+  const params: Json[] = [];
+  const declared = c.params ? objectProperties(pool, c.params, `${opId} path parameters`) : { properties: {}, required: [] };
+  for (const name of pathParamsOf(route.path)) {
+    params.push(parameter(name, 'path', declared.properties[name] ?? { type: 'string' }, true));
+  }
+  if (c.query) {
+    const { properties, required } = objectProperties(pool, c.query, `${opId} query`);
+    for (const [name, schema] of Object.entries(properties)) params.push(parameter(name, 'query', schema as Json, required.includes(name)));
+  }
+  if (route.idempotent) params.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  return params;
+}
+
+const CREDENTIALS: Record<AuthKind, string> = {
+  apiKey: 'an API key',
+  session: 'a user session',
+  adminSession: `a session of an ${ADMIN_ROLES.join(' or ')}`,
+  consumer: 'a consumer (member) session',
+  applePass: 'the pass authentication token',
+  public: 'nothing',
+};
+
+/** Security scheme name per auth kind (an admin session is a session checked for its role). */
+const SCHEME_OF: Record<Exclude<AuthKind, 'public'>, string> = {
+  apiKey: 'apiKey',
+  session: 'session',
+  adminSession: 'session',
+  consumer: 'consumerSession',
+  applePass: 'applePass',
+};
+
+function securityOf(route: RouteDef): Json[] {
+  if (route.auth.includes('public')) return [];
+  const out: Json[] = [];
+  const seen = new Set<string>();
+  for (const kind of route.auth) {
+    if (kind === 'public') continue;
+    const scheme = SCHEME_OF[kind];
+    if (seen.has(scheme)) continue;
+    seen.add(scheme);
+    out.push({ [scheme]: kind === 'apiKey' && route.scope ? [route.scope] : [] });
+  }
+  return out;
+}
+
+function authSentence(route: RouteDef): string {
+  if (route.auth.includes('public')) return 'Public: no credential.';
+  const kinds = route.auth.map((k) => (k === 'apiKey' && route.scope ? `an API key with the scope \`${route.scope}\`` : CREDENTIALS[k]));
+  return `Credential: ${kinds.join(', or ')}.`;
+}
+
+/** Which error statuses an operation documents. */
+function errorStatuses(route: RouteDef, c: RouteContract): number[] {
+  const statuses = new Set(COMMON_ERRORS);
+  if (!route.auth.includes('public')) {
+    statuses.add(401);
+    statuses.add(403);
+  }
+  if (c.body) statuses.add(413);
+  for (const s of Object.keys(c.responses).map(Number)) if (s >= 400) statuses.add(s);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+const reason = (status: number) => STATUS_CODES[status] ?? `Status ${status}`;
+
+function responsesOf(pool: SchemaPool, route: RouteDef, c: RouteContract, opId: string): Json {
+  const out: Json = {};
+  const successHeaders: Json = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
+  if (route.idempotent) successHeaders['Idempotent-Replayed'] = { $ref: '#/components/headers/IdempotentReplayed' };
+  const statuses = Object.keys(c.responses).map(Number);
+  for (const status of statuses.filter((s) => s < 400).sort((a, b) => a - b)) {
+    const schema = c.responses[status];
+    out[String(status)] = {
+      description: (schema && schema.description) || reason(status),
+      headers: successHeaders,
+      ...(schema ? { content: { 'application/json': { schema: pool.convert(schema, 'output', `${opId} ${status} response`) } } } : {}),
+    };
+  }
+  for (const status of errorStatuses(route, c)) {
+    const schema = c.responses[status];
+    if (schema && schema !== errorBody) {
+      // An error status with its own body shape: documented as declared.
+      out[String(status)] = { description: schema.description || reason(status), content: { 'application/json': { schema: pool.convert(schema, 'output', `${opId} ${status} response`) } } };
+    } else {
+      const name = ERROR_RESPONSE_NAMES[status];
+      if (!name) throw new Error(`OpenAPI: no shared error response for status ${status} (${opId})`);
+      out[String(status)] = { $ref: `#/components/responses/${name}` };
+    }
+  }
+  return out;
+}
+
+function operationOf(pool: SchemaPool, route: RouteDef, c: RouteContract): Json {
+  const opId = route.operationId;
+  const description = [c.description, authSentence(route), route.idempotent ? 'Honors `Idempotency-Key`.' : undefined]
+    .filter(Boolean)
+    .join('\n\n');
+  const op: Json = {
+    operationId: opId,
+    summary: route.summary,
+    description,
+    tags: [route.area],
+  };
+  const parameters = parametersOf(pool, route, c, opId);
+  if (parameters.length) op.parameters = parameters;
+  if (c.body) {
+    op.requestBody = { required: true, content: { 'application/json': { schema: pool.convert(c.body, 'input', `${opId} body`) } } };
+  }
+  op.responses = responsesOf(pool, route, c, opId);
+  op.security = securityOf(route);
+  if (route.auth.includes('apiKey') && route.scope) op['x-required-scope'] = route.scope;
+  if (route.auth.includes('adminSession')) op['x-required-role'] = [...ADMIN_ROLES];
+  return op;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shared components and the document's prose
+// ---------------------------------------------------------------------------------------------
+
+function errorResponses(pool: SchemaPool): Json {
+  const errorRef = pool.convert(errorBody, 'output', 'the error body');
+  const out: Json = {};
+  for (const [statusText, name] of Object.entries(ERROR_RESPONSE_NAMES)) {
+    const status = Number(statusText);
+    const codes = codesOfStatus(status);
+    const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
+    if (status === 429 || status === 503) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
+    if (status === 405) headers.Allow = { $ref: '#/components/headers/Allow' };
+    out[name] = {
+      description: `${reason(status)}: ${codes.map((c) => `\`${c}\` (${ERROR_CODES[c].meaning})`).join('; ')}`,
+      headers,
+      content: {
+        'application/json': {
+          schema: codes.length
+            ? { allOf: [errorRef, { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: codes } } } } }] }
+            : errorRef,
+        },
+      },
+    };
+  }
+  return out;
+}
+
+function securitySchemes(used: Set<string>): Json {
+  const presets = Object.entries(PRESETS)
+    .map(([name, scopes]) => `\`${name}\` (${scopes.length === SCOPES.length ? 'every scope' : scopes.map((s) => `\`${s}\``).join(', ')})`)
+    .join('; ');
+  const all: Json = {
+    apiKey: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'fl_live_...',
+      description:
+        `A workspace API key: \`Authorization: Bearer fl_live_...\`, shown once by \`POST /api/v2/api-keys\`. ` +
+        `Each key holds scopes; an operation's security requirement and its \`x-required-scope\` name the scope it needs ` +
+        `(a key without it gets 403). Scopes: ${SCOPES.map((s) => `\`${s}\``).join(', ')}. Presets: ${presets}. ` +
+        'Unknown, malformed and revoked keys get the same 401.',
+    },
+    session: {
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'fl_sess_...',
+      description:
+        `A workspace user session: \`Authorization: Bearer fl_sess_...\` from \`POST /api/v2/auth/register\` or \`/login\`, ` +
+        `valid ${config.auth.sessionTtlSeconds / 86400} days. Operations with \`x-required-role\` refuse other roles with 403.`,
+    },
+    consumerSession: { type: 'http', scheme: 'bearer', description: 'A signed member (consumer) session of the member portal.' },
+    applePass: { type: 'apiKey', in: 'header', name: 'Authorization', description: "`ApplePass <authenticationToken>` of the pass (Apple's protocol)." },
+  };
+  return Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+}
+
+function infoDescription(): string {
+  const errorRows = (Object.keys(ERROR_CODES) as ErrorCode[])
+    .map((code) => `| ${ERROR_CODES[code].status} | \`${code}\` | ${ERROR_CODES[code].meaning} |`)
+    .join('\n');
+  const presets = Object.entries(PRESETS)
+    .map(([name, scopes]) => `\`${name}\`: ${scopes.map((s) => `\`${s}\``).join(', ')}`)
+    .join('\n- ');
+  return `A multi-tenant loyalty platform. Generated from the route table and the request/response schemas the
+handlers validate with, so it is exactly what the API accepts and answers.
+
+## Conventions
+
+- Bodies are JSON (whatever the Content-Type says), at most ${config.http.maxBodyBytes / (1024 * 1024)} MiB (413 beyond).
+  Successful responses are \`{ "data": ... }\`; 204 has no body.
+- Lists are cursor-paginated: \`?limit=\` (1-${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}) and \`?cursor=\` with the \`nextCursor\`
+  of the previous page (\`null\` on the last page). Cursors are opaque and only continue the list they came from.
+- Every response carries \`X-Request-Id\`: the caller's own if it matches \`[A-Za-z0-9._:-]{1,128}\`,
+  otherwise a new \`req_...\`. Error bodies repeat it as \`error.requestId\`.
+- Unknown paths answer 404 and known paths with another method 405 (with \`Allow\`), in the error format.
+
+## Authentication
+
+Credentials travel as \`Authorization: Bearer <token>\`; each operation's \`security\` says which it takes:
+
+| Scheme | Credential |
+|---|---|
+| \`apiKey\` | \`fl_live_...\` workspace API key; the security requirement lists the scope the key needs (also in \`x-required-scope\`) |
+| \`session\` | \`fl_sess_...\` user session; \`x-required-role\` lists the roles admin-only operations accept |
+
+No credential or an invalid one is 401; a valid credential without the scope or role, or of the wrong kind, is 403.
+Scope presets for new keys:
+
+- ${presets}
+
+## Idempotency
+
+Operations with an \`Idempotency-Key\` header parameter follow Stripe's semantics: the same key with the same
+method, path and body replays the first successful answer for 24 hours (\`Idempotent-Replayed: true\`);
+the same key with another request is 422 \`IDEMPOTENCY_KEY_REUSED\`. Of concurrent attempts with one key exactly
+one applies and the others replay its answer. Failed attempts change nothing and leave the key free.
+
+## Errors
+
+Every error is \`{ "error": { "code", "message", "details"?, "requestId" } }\` (schema \`Error\`);
+\`details\` lists one entry per offending field (\`in\`: body, query, path or header).
+
+| Status | Code | Meaning |
+|---|---|---|
+${errorRows}
+`;
+}
+
+/** The document for a route table and its contracts (exported for tests; the API serves `buildOpenApiDocument`). */
+export function generateOpenApiDocument(table: readonly RouteDef[], contracts: Partial<Record<Area, AreaContract>>): Record<string, unknown> {
+  const pool = new SchemaPool();
+  const paths: Json = {};
+  const usedSchemes = new Set<string>();
+  const tags: string[] = [];
+  for (const route of table) {
+    const c = contracts[route.area]?.[routeKey(route)];
+    if (!c) throw new Error(`OpenAPI: no contract for ${routeKey(route)} in area ${route.area}`);
+    const op = operationOf(pool, route, c);
+    for (const req of op.security as Json[]) for (const name of Object.keys(req)) usedSchemes.add(name);
+    if (!tags.includes(route.area)) tags.push(route.area);
+    paths[route.path] ??= {};
+    paths[route.path][route.method.toLowerCase()] = op;
+  }
+  const responses = errorResponses(pool);
+  const { schemas, rename } = pool.finish();
+  const doc: Json = {
+    openapi: '3.1.0',
+    info: { title: 'Loyalty platform API', version: '2.0.0', description: infoDescription() },
+    servers: [{ url: '/' }],
+    tags: tags.map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      responses,
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description:
+            'Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; ' +
+            'the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source },
+        },
+      },
+      headers: {
+        RequestId: { description: 'The request id: the caller’s sane `X-Request-Id`, else a new `req_...`', schema: { type: 'string' } },
+        RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+        Allow: { description: 'The methods the path accepts', schema: { type: 'string' } },
+        IdempotentReplayed: { description: '`true` when this is the replayed answer of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+      },
+      securitySchemes: securitySchemes(usedSchemes),
+    },
+  };
+  rewriteRefs(doc, rename);
+  return doc;
+}
+
+let cached: Record<string, unknown> | undefined;
+
+/** The OpenAPI 3.1 document, built once per process (it is served on every `GET /api/v2/openapi.json`). */
+export function buildOpenApiDocument(): Record<string, unknown> {
+  if (!cached) {
+    cached = generateOpenApiDocument(routes, CONTRACTS);
+  }
+  return cached;
+}

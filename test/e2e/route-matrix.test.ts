@@ -1,0 +1,96 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routeKey, routes } from '../../infra/routes';
+import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { call, createKey } from '../support/api';
+import { newMember, newOrder, tenant, type Tenant } from '../support/fixtures';
+
+/**
+ * Every API-key route of the route table, twice: with a key that lacks its scope (403 naming it)
+ * and, where it names an object, with another workspace's key on this workspace's object (404).
+ */
+interface World {
+  a: Tenant;
+  b: Tenant;
+  ids: { memberId: string; storeId: string; externalOrderId: string; keyId: string };
+}
+
+let world: World;
+
+beforeAll(async () => {
+  const [a, b] = await Promise.all([tenant('matrix-a'), tenant('matrix-b')]);
+  const member = await newMember(a.key);
+  const store = await call('POST', '/api/v2/stores', { token: a.key, body: { name: 'A store' } });
+  const order = await newOrder(a.key, member.id, { storeId: store.body.data.id });
+  const key = await createKey(a.token, { name: 'victim', preset: 'read-only' });
+  world = { a, b, ids: { memberId: member.id, storeId: store.body.data.id, externalOrderId: order.externalOrderId, keyId: key.id } };
+});
+
+/** Requests that name workspace A's objects, valid in every other respect. */
+const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unknown }> = {
+  'DELETE /api/v2/api-keys/{id}': (i) => ({ path: `/api/v2/api-keys/${i.keyId}` }),
+  'GET /api/v2/stores/{id}': (i) => ({ path: `/api/v2/stores/${i.storeId}` }),
+  'PATCH /api/v2/stores/{id}': (i) => ({ path: `/api/v2/stores/${i.storeId}`, body: { name: 'stolen' } }),
+  'GET /api/v2/members/{id}': (i) => ({ path: `/api/v2/members/${i.memberId}` }),
+  'PATCH /api/v2/members/{id}': (i) => ({ path: `/api/v2/members/${i.memberId}`, body: { firstName: 'Mallory' } }),
+  'GET /api/v2/members/{id}/points': (i) => ({ path: `/api/v2/members/${i.memberId}/points` }),
+  'POST /api/v2/members/{id}/points': (i) => ({ path: `/api/v2/members/${i.memberId}/points`, body: { type: 'earn', amount: 5, reason: 'x' } }),
+  'GET /api/v2/members/{id}/tier': (i) => ({ path: `/api/v2/members/${i.memberId}/tier` }),
+  'GET /api/v2/members/{id}/receipts': (i) => ({ path: `/api/v2/members/${i.memberId}/receipts` }),
+  'POST /api/v2/orders/{externalOrderId}/refund': (i) => ({ path: `/api/v2/orders/${i.externalOrderId}/refund`, body: { amount: 1 } }),
+  // Objects named in the body, not the path:
+  'POST /api/v2/orders': (i) => ({
+    path: '/api/v2/orders',
+    body: { externalOrderId: `X-${Date.now()}`, memberId: i.memberId, currency: 'EUR', total: 10, occurredAt: '2026-11-01T10:00:00Z' },
+  }),
+};
+
+/** Routes that name no object of a workspace: lists (scoped by the key) and creates. */
+const NO_FOREIGN_OBJECT = new Set([
+  'POST /api/v2/api-keys',
+  'GET /api/v2/api-keys',
+  'GET /api/v2/stores',
+  'POST /api/v2/stores',
+  'GET /api/v2/members',
+  'POST /api/v2/members',
+  'POST /api/v2/members/batch',
+  'GET /api/v2/orders',
+  'POST /api/v2/orders/batch',
+]);
+
+const keyed = routes.filter((r) => r.auth.includes('apiKey'));
+
+describe('route matrix', () => {
+  it('classifies every API-key route', () => {
+    for (const r of keyed) expect(FOREIGN[routeKey(r)] !== undefined || NO_FOREIGN_OBJECT.has(routeKey(r)), routeKey(r)).toBe(true);
+  });
+
+  it.each(keyed.map((r) => [routeKey(r), r] as const))('%s: a key without its scope gets 403 naming it', async (_, route) => {
+    const others = SCOPES.filter((s) => s !== route.scope);
+    const key = await createKey(world.a.token, { name: 'lacking', scopes: others });
+    const path = FOREIGN[routeKey(route)]?.(world.ids).path ?? route.path.replace(/\{\w+\}/g, 'x');
+    const res = await call(route.method, path, { token: key.key, body: route.method === 'GET' || route.method === 'DELETE' ? undefined : {} });
+    expect(res.status).toBe(403);
+    expect(res.body.error.message).toContain(route.scope);
+  });
+
+  it.each(Object.keys(FOREIGN))("%s: another workspace's key gets 404 and changes nothing", async (key) => {
+    const route = keyed.find((r) => routeKey(r) === key)!;
+    const { path, body } = FOREIGN[key]!(world.ids);
+    const before = await call('GET', `/api/v2/members/${world.ids.memberId}`, { token: world.a.key });
+    const res = await call(route.method, path, { token: world.b.key, body });
+    expect(res.status, JSON.stringify(res.body)).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+    const after = await call('GET', `/api/v2/members/${world.ids.memberId}`, { token: world.a.key });
+    expect(after.body.data.points).toEqual(before.body.data.points);
+    expect(after.body.data.firstName).toEqual(before.body.data.firstName);
+  });
+
+  it("lists never show another workspace's objects", async () => {
+    for (const path of ['/api/v2/members', '/api/v2/stores', '/api/v2/orders', `/api/v2/orders?memberId=${world.ids.memberId}`]) {
+      const res = await call('GET', path, { token: world.b.key });
+      expect(res.status).toBe(200);
+      expect(JSON.stringify(res.body)).not.toContain(world.ids.memberId);
+      expect(JSON.stringify(res.body)).not.toContain(world.ids.storeId);
+    }
+  });
+});

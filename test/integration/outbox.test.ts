@@ -1,0 +1,60 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import { EVENTS } from '../../shared/events/registry';
+import { call } from '../support/api';
+import { newMember, newOrder, tenant } from '../support/fixtures';
+import { platformTable } from '../support/table';
+
+/** The outbox items of one workspace, straight from the table (what the stream will carry). */
+async function outboxOf(workspaceId: string): Promise<{ type: string; data: Record<string, unknown>; id: string; created_at: string }[]> {
+  return (await outboxItemsOf(workspaceId)).flatMap((item) => item.events);
+}
+
+async function outboxItemsOf(workspaceId: string): Promise<{ events: any[] }[]> {
+  const { doc, tableName } = await platformTable();
+  const items: any[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await doc.send(
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: 'entity = :e AND workspaceId = :w',
+        ExpressionAttributeValues: { ':e': 'outbox', ':w': workspaceId },
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+describe('outbox events', () => {
+  it('writes thin events with the changes that cause them, and only those', async () => {
+    const t = await tenant('events');
+    const m = await newMember(t.key, { firstName: 'Privacy', lastName: 'Matters', phone: '+49 30 1234567' });
+    const o = await newOrder(t.key, m.id, { total: 650 });
+    await call('POST', `/api/v2/orders/${o.externalOrderId}/refund`, { token: t.key, body: { amount: 10 } });
+    // A refused change writes no event.
+    await call('POST', `/api/v2/members/${m.id}/points`, { token: t.key, body: { type: 'deduct', amount: 100000, reason: 'no' } });
+
+    const events = await outboxOf(t.workspaceId);
+    // One outbox item per transaction: enrolment, the order (3 events), the refund.
+    expect((await outboxItemsOf(t.workspaceId)).map((i) => i.events.length).sort()).toEqual([1, 1, 3]);
+    const types = events.map((e) => e.type).sort();
+    expect(types).toEqual(['loyalty.points_earned', 'loyalty.tier_upgraded', 'member.created', 'order.created', 'order.refunded']);
+    const byType = Object.fromEntries(events.map((e) => [e.type, e]));
+    expect(byType['member.created']!.data).toEqual({ resource_id: m.id, member_ref: m.id, tier: 'bronze' });
+    expect(byType['loyalty.tier_upgraded']!.data).toEqual({ resource_id: m.id, member_ref: m.id, tier: 'silver' });
+    expect(byType['order.created']!.data).toEqual({ resource_id: o.id, member_ref: m.id, amount_band: '500-1000 EUR' });
+    expect(byType['order.refunded']!.data).toEqual({ resource_id: o.id, member_ref: m.id, amount_band: '10-25 EUR' });
+    expect(byType['loyalty.points_earned']!.data).toMatchObject({ member_ref: m.id, tier: 'silver' });
+    for (const e of events) {
+      expect(e.id).toMatch(/^evt_/);
+      expect(e.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      expect(Object.keys(EVENTS)).toContain(e.type);
+      const text = JSON.stringify(e.data);
+      for (const secret of [m.email, 'Privacy', 'Matters', '1234567', '650']) expect(text).not.toContain(secret);
+    }
+  });
+});
