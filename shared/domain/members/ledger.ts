@@ -71,10 +71,14 @@ export async function changePoints<R>(
   memberId: string,
   plan: (member: MemberRecord, rules: ProgramRules) => Promise<Planned<R>> | Planned<R>,
   seal?: (result: R) => TransactStep,
+  /** The member as the caller just read it: saves the first read; retries always read afresh. */
+  preloaded?: MemberRecord,
   now: () => Date = () => new Date(),
 ): Promise<R> {
+  let fresh = preloaded;
   return withOptimisticRetry(async () => {
-    const member = await loadMember(workspaceId, memberId);
+    const member = fresh ?? (await loadMember(workspaceId, memberId));
+    fresh = undefined;
     const rules = await rulesOf(workspaceId);
     const planned = await plan(member, rules);
     if ('done' in planned) return planned.done;

@@ -20,7 +20,7 @@ export interface CreatedOrder {
 }
 
 /** Resolves `memberId` or the `member` lookup to a member of this workspace (404 otherwise). */
-export async function resolveMemberId(workspaceId: string, ref: Pick<CreateOrderInput, 'memberId' | 'member'>): Promise<string> {
+export async function resolveMember(workspaceId: string, ref: Pick<CreateOrderInput, 'memberId' | 'member'>): Promise<MemberRecord> {
   const id = ref.memberId
     ? isMemberId(ref.memberId)
       ? ref.memberId
@@ -30,8 +30,9 @@ export async function resolveMemberId(workspaceId: string, ref: Pick<CreateOrder
       : ref.member?.externalId
         ? await members.memberIdByExternalId(workspaceId, ref.member.externalId)
         : undefined;
-  if (!id || !(await members.getMember(workspaceId, id))) throw notFound('Member');
-  return id;
+  const member = id ? await members.getMember(workspaceId, id) : undefined;
+  if (!member) throw notFound('Member');
+  return member;
 }
 
 async function checkStore(workspaceId: string, storeId: string | undefined): Promise<void> {
@@ -75,9 +76,9 @@ function newOrderPlan<R>(fields: NewOrder, rules: ProgramRules, now: string, res
  * per workspace: a repeat (even a concurrent one) awards nothing and answers the recorded order.
  */
 export async function createOrder(workspaceId: string, input: CreateOrderInput, seal?: (r: CreatedOrder) => TransactStep, now = new Date()): Promise<CreatedOrder> {
-  const existing = await repo.getOrder(workspaceId, input.externalOrderId);
-  if (existing) return { order: toOrder(existing), duplicate: true };
-  const memberId = await resolveMemberId(workspaceId, input);
+  // No read of the order first: the conditional put of the new order is the duplicate check.
+  const member = await resolveMember(workspaceId, input);
+  const memberId = member.id;
   await checkStore(workspaceId, input.storeId);
   const totalMinor = minorOf(input.total, input.currency, 'total');
   try {
@@ -104,9 +105,12 @@ export async function createOrder(workspaceId: string, input: CreateOrderInput, 
         ),
       }),
       seal,
+      member,
     );
   } catch (err) {
-    if (!(err instanceof repo.DuplicateOrder)) throw err;
+    // Whatever stopped the write (the duplicate itself, or e.g. a member unenrolled since), a
+    // recorded order with this id is the answer.
+    if (!(err instanceof AppError) || err.status !== 409) throw err;
     const recorded = await repo.getOrder(workspaceId, input.externalOrderId);
     if (!recorded) throw err;
     return { order: toOrder(recorded), duplicate: true };
@@ -183,7 +187,7 @@ export type ReconcileOutcome = { outcome: 'created' | 'updated' | 'unchanged'; o
  * its total, status or refunded total differ (only the difference in points moves), else untouched.
  */
 export async function reconcileOrder(workspaceId: string, input: ReconcileOrderInput, now = new Date()): Promise<ReconcileOutcome> {
-  const memberId = await resolveMemberId(workspaceId, input);
+  const memberId = (await resolveMember(workspaceId, input)).id;
   await checkStore(workspaceId, input.storeId);
   const totalMinor = minorOf(input.total, input.currency, 'total');
   const refundedInput = input.refundedTotal === undefined ? undefined : minorOf(input.refundedTotal, input.currency, 'refundedTotal');
