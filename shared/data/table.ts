@@ -74,6 +74,50 @@ export async function deleteItem(input: Omit<DeleteCommandInput, 'TableName'>): 
 export const isConditionFailed = (err: unknown): boolean =>
   err instanceof Error && err.name === 'ConditionalCheckFailedException';
 
+export interface Filter {
+  attr: string;
+  op: '=' | 'contains' | 'absent';
+  /** Conditions whose value is undefined are left out (`absent` takes none). */
+  value?: unknown;
+}
+
+/** A FilterExpression ANDing the given conditions, with every name and value aliased. */
+export function filterExpression(filters: Filter[]): {
+  FilterExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+} {
+  const active = filters.filter((f) => f.op === 'absent' || f.value !== undefined);
+  if (active.length === 0) return { ExpressionAttributeValues: {} };
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const parts = active.map((f, i) => {
+    names[`#f${i}`] = f.attr;
+    if (f.op === 'absent') return `attribute_not_exists(#f${i})`;
+    values[`:f${i}`] = f.value;
+    return f.op === '=' ? `#f${i} = :f${i}` : `contains(#f${i}, :f${i})`;
+  });
+  return { FilterExpression: parts.join(' AND '), ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+}
+
+/** Newest-first page of the items of one partition whose sort key starts with `prefix`. */
+export async function prefixPage<T extends object = Item>(
+  pk: string,
+  prefix: string,
+  opts: { limit: number; cursor?: string; filters?: Filter[] },
+): Promise<Page<T>> {
+  const filter = filterExpression(opts.filters ?? []);
+  return queryPage<T>({
+    partition: { attr: 'pk', value: pk },
+    cursor: opts.cursor,
+    limit: opts.limit,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ...filter,
+    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': pk, ':prefix': prefix },
+    ScanIndexForward: false,
+  });
+}
+
 export interface Page<T> {
   items: T[];
   /** Opaque cursor for the next page, absent on the last page. */

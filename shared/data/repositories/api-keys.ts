@@ -1,7 +1,7 @@
 import type { ApiKeyLookup, ApiKeyRecord } from '../../domain/api-keys/types';
 import { notFound } from '../../domain/errors';
 import { keyOf, skPrefix } from '../keys';
-import { getItem, isConditionFailed, queryPage, transactWrite, updateItem, type Page } from '../table';
+import { getItem, isConditionFailed, prefixPage, transactWrite, updateItem, type Page } from '../table';
 
 /**
  * Each key is two items written together: the workspace's record (listing, audit) and a global
@@ -37,15 +37,7 @@ const toRecord = ({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unkn
 
 export async function listApiKeys(workspaceId: string, limit: number, cursor?: string): Promise<Page<ApiKeyRecord>> {
   const { pk } = keyOf('workspace', { workspaceId });
-  const page = await queryPage<Record<string, unknown>>({
-    partition: { attr: 'pk', value: pk },
-    cursor,
-    limit,
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    FilterExpression: 'attribute_not_exists(revokedAt)',
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix('apiKey') },
-    ScanIndexForward: false,
-  });
+  const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('apiKey'), { limit, cursor, filters: [{ attr: 'revokedAt', op: 'absent' }] });
   return { ...page, items: page.items.map(toRecord) };
 }
 

@@ -1,7 +1,7 @@
 import type { LedgerEntryRecord, MemberRecord } from '../../domain/members/types';
 import { conflict } from '../../domain/errors';
 import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../keys';
-import { getItem, queryPage, StaleRead, type Page, type TransactStep } from '../table';
+import { filterExpression, getItem, prefixPage, queryPage, StaleRead, type Page, type TransactStep } from '../table';
 
 const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest }: Record<string, unknown>) => rest as T;
 
@@ -161,35 +161,20 @@ export interface MemberFilters {
 /** Newest first through gsi1; tier, status, tag and free text narrow the page. */
 export async function listMembers(workspaceId: string, filters: MemberFilters, limit: number, cursor?: string): Promise<Page<MemberRecord>> {
   const partition = indexPartition('member', 'gsi1', { workspaceId });
-  const conditions: string[] = [];
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':pk': partition };
-  if (filters.tier) {
-    conditions.push('tier = :tier');
-    values[':tier'] = filters.tier;
-  }
-  if (filters.status) {
-    conditions.push('#status = :status');
-    names['#status'] = 'status';
-    values[':status'] = filters.status;
-  }
-  if (filters.tag) {
-    conditions.push('contains(tags, :tag)');
-    values[':tag'] = filters.tag;
-  }
-  if (filters.q) {
-    conditions.push('contains(searchText, :q)');
-    values[':q'] = filters.q.toLowerCase();
-  }
+  const filter = filterExpression([
+    { attr: 'tier', op: '=', value: filters.tier },
+    { attr: 'status', op: '=', value: filters.status },
+    { attr: 'tags', op: 'contains', value: filters.tag },
+    { attr: 'searchText', op: 'contains', value: filters.q?.toLowerCase() },
+  ]);
   const page = await queryPage<Record<string, unknown>>({
     partition: { attr: 'gsi1pk', value: partition },
     cursor,
     limit,
     IndexName: 'gsi1',
     KeyConditionExpression: 'gsi1pk = :pk',
-    ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
-    ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-    ExpressionAttributeValues: values,
+    ...filter,
+    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': partition },
     ScanIndexForward: false,
   });
   return { ...page, items: page.items.map((i) => strip<MemberRecord>(i)) };
@@ -197,13 +182,6 @@ export async function listMembers(workspaceId: string, filters: MemberFilters, l
 
 export async function ledgerPage(workspaceId: string, memberId: string, limit: number, cursor?: string): Promise<Page<LedgerEntryRecord>> {
   const { pk } = keyOf('member', { workspaceId, memberId });
-  const page = await queryPage<Record<string, unknown>>({
-    partition: { attr: 'pk', value: pk },
-    cursor,
-    limit,
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix('ledgerEntry') },
-    ScanIndexForward: false,
-  });
+  const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('ledgerEntry'), { limit, cursor });
   return { ...page, items: page.items.map((i) => strip<LedgerEntryRecord>(i)) };
 }

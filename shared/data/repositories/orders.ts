@@ -1,7 +1,7 @@
 import type { OrderRecord } from '../../domain/orders/types';
 import { AppError } from '../../domain/errors';
 import { indexKeysOf, indexPartition, keyOf } from '../keys';
-import { getItem, queryPage, StaleRead, type Page, type TransactStep } from '../table';
+import { filterExpression, getItem, queryPage, StaleRead, type Page, type TransactStep } from '../table';
 
 /** The externalOrderId was recorded meanwhile by a concurrent request. */
 export class DuplicateOrder extends AppError {
@@ -78,26 +78,18 @@ export async function listOrders(workspaceId: string, filters: OrderFilters, lim
     values[':from'] = from;
     values[':to'] = to;
   }
-  const conditions: string[] = [];
-  const names: Record<string, string> = {};
-  if (filters.storeId) {
-    conditions.push('storeId = :store');
-    values[':store'] = filters.storeId;
-  }
-  if (filters.status) {
-    conditions.push('#status = :status');
-    names['#status'] = 'status';
-    values[':status'] = filters.status;
-  }
+  const filter = filterExpression([
+    { attr: 'storeId', op: '=', value: filters.storeId },
+    { attr: 'status', op: '=', value: filters.status },
+  ]);
   const page = await queryPage<Record<string, unknown>>({
     partition: { attr: `${gsi}pk`, value: partition },
     cursor,
     limit,
     IndexName: gsi,
     KeyConditionExpression: keyCondition,
-    ...(conditions.length ? { FilterExpression: conditions.join(' AND ') } : {}),
-    ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-    ExpressionAttributeValues: values,
+    ...filter,
+    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ...values },
     ScanIndexForward: false,
   });
   return { ...page, items: page.items.map(strip) };

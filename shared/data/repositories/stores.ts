@@ -1,6 +1,6 @@
 import type { Store } from '../../domain/stores/schemas';
 import { keyOf, skPrefix } from '../keys';
-import { getItem, queryPage, StaleRead, type Page, type TransactStep } from '../table';
+import { getItem, prefixPage, StaleRead, type Page, type TransactStep } from '../table';
 
 const strip = ({ pk: _pk, sk: _sk, entity: _e, workspaceId: _w, version: _v, ...rest }: Record<string, unknown>) => rest as unknown as Store;
 
@@ -36,14 +36,6 @@ export function replaceStoreStep(workspaceId: string, store: Store, expectedVers
 
 export async function listStores(workspaceId: string, limit: number, cursor?: string, status?: string): Promise<Page<Store>> {
   const { pk } = keyOf('workspace', { workspaceId });
-  const page = await queryPage<Record<string, unknown>>({
-    partition: { attr: 'pk', value: pk },
-    cursor,
-    limit,
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-    ...(status ? { FilterExpression: '#status = :status', ExpressionAttributeNames: { '#status': 'status' } } : {}),
-    ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix('store'), ...(status ? { ':status': status } : {}) },
-    ScanIndexForward: false,
-  });
+  const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('store'), { limit, cursor, filters: [{ attr: 'status', op: '=', value: status }] });
   return { ...page, items: page.items.map(strip) };
 }

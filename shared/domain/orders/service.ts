@@ -54,6 +54,25 @@ const orderSource = (o: OrderRecord, type: 'order' | 'refund' | 'reconciliation'
 
 type NewOrder = Omit<OrderRecord, 'id' | 'earn' | 'earned' | 'reversed' | 'createdAt' | 'updatedAt' | 'version'>;
 
+function newOrderFields(
+  workspaceId: string,
+  memberId: string,
+  input: CreateOrderInput | ReconcileOrderInput,
+  amounts: { totalMinor: number; refundedMinor: number },
+): NewOrder {
+  return {
+    workspaceId,
+    externalOrderId: input.externalOrderId,
+    memberId,
+    storeId: input.storeId ?? null,
+    currency: input.currency,
+    ...amounts,
+    status: input.status,
+    items: input.items ?? [],
+    occurredAt: new Date(input.occurredAt).toISOString(),
+  };
+}
+
 /** The plan that records a new order and gives its member what it holds. */
 function newOrderPlan<R>(fields: NewOrder, rules: ProgramRules, now: string, result: (o: OrderRecord) => R): ChangePlan<R> {
   const earn = earnSnapshot(rules, fields.currency);
@@ -87,18 +106,7 @@ export async function createOrder(workspaceId: string, input: CreateOrderInput, 
       memberId,
       (_member: MemberRecord, rules: ProgramRules) => ({
         plan: newOrderPlan(
-          {
-            workspaceId,
-            externalOrderId: input.externalOrderId,
-            memberId,
-            storeId: input.storeId ?? null,
-            currency: input.currency,
-            totalMinor,
-            refundedMinor: 0,
-            status: input.status,
-            items: input.items ?? [],
-            occurredAt: new Date(input.occurredAt).toISOString(),
-          },
+          newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: 0 }),
           rules,
           now.toISOString(),
           (order) => ({ order: toOrder(order), duplicate: false }),
@@ -200,18 +208,7 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
       const existing = await repo.getOrder(workspaceId, input.externalOrderId);
       if (!existing) {
         const plan = newOrderPlan(
-          {
-            workspaceId,
-            externalOrderId: input.externalOrderId,
-            memberId,
-            storeId: input.storeId ?? null,
-            currency: input.currency,
-            totalMinor,
-            refundedMinor: refundedInput ?? 0,
-            status: input.status,
-            items: input.items ?? [],
-            occurredAt: new Date(input.occurredAt).toISOString(),
-          },
+          newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: refundedInput ?? 0 }),
           rules,
           at,
           (order) => ({ outcome: 'created' as const, orderId: order.id, pointsDelta: 0 }),
