@@ -2,11 +2,10 @@ import * as repo from '../../data/repositories/members';
 import { transactWrite, withOptimisticRetry, type Page } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { newId } from '../../ids';
-import { notFound } from '../errors';
 import { nextTier, tierFor } from '../program/arithmetic';
 import { rulesOf } from '../program/service';
 import { sealSteps, type WriteOptions } from '../write-options';
-import { changePoints, isMemberId, loadMember, NO_DELTA, toLedgerEntry } from './ledger';
+import { changePoints, loadMember, NO_DELTA, toLedgerEntry } from './ledger';
 import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from './schemas';
 import { searchTextOf, toMember, type MemberRecord } from './types';
 
@@ -201,6 +200,3 @@ export async function tierStatus(workspaceId: string, memberId: string) {
     progress: next ? Math.min(1, Math.max(0, (value - current.threshold) / span)) : 1,
   };
 }
-
-export { isMemberId };
-export const memberNotFound = () => notFound('Member');
