@@ -25,6 +25,58 @@ export const config = {
     /** lastUsedAt of an API key is written at most this often. */
     apiKeyLastUsedResolutionSeconds: 60,
   },
+  /**
+   * Webhook delivery. Retries are SQS visibility changes with exponential backoff and full jitter:
+   * attempt n waits U(0, min(cap, base * 2^(n-1))). With 15 attempts, base 30 s and cap 6 h the
+   * worst case spans ~32.5 h (expected ~16 h); then the redrive moves the message to the DLQ and
+   * the delivery is `dead`. Numbers are read through `webhookSettings()`, which the local runtime
+   * may shrink with environment variables (tests see a whole retry cycle in seconds).
+   */
+  webhooks: {
+    maxAttempts: 15,
+    backoffBaseSeconds: 30,
+    backoffCapSeconds: 6 * 3600,
+    /** Connect + response, per attempt. */
+    deliveryTimeoutSeconds: 10,
+    /** Lambda timeout of the delivery worker; the queue's visibility is 6x this (AWS guidance). */
+    workerTimeoutSeconds: 30,
+    visibilitySeconds: 180,
+    workerBatchSize: 10,
+    fanoutBatchSize: 100,
+    /** What is read of a receiver's answer, and what of it the delivery log keeps. */
+    responseReadCapBytes: 64 * 1024,
+    responseExcerptBytes: 1024,
+    /** An endpoint failing every attempt for this long is disabled (Svix: 5 days). */
+    disableAfterFailingSeconds: 5 * 24 * 3600,
+    /** After a secret rotation the old secret keeps signing next to the new one this long. */
+    rotationOverlapSeconds: 24 * 3600,
+  },
   /** Password hashing (scrypt, memory-hard): N=2^15, r=8 -> 32 MiB per hash. */
   scrypt: { N: 2 ** 15, r: 8, p: 1, keyLength: 32, saltLength: 16 },
 } as const;
+
+export type WebhookSettings = { -readonly [K in keyof typeof config.webhooks]: number };
+
+/** Environment variables that may override a webhook number (local runtime and tests only). */
+export const WEBHOOK_ENV: Partial<Record<keyof WebhookSettings, string>> = {
+  maxAttempts: 'WEBHOOK_MAX_ATTEMPTS',
+  backoffBaseSeconds: 'WEBHOOK_BACKOFF_BASE_SECONDS',
+  backoffCapSeconds: 'WEBHOOK_BACKOFF_CAP_SECONDS',
+  visibilitySeconds: 'WEBHOOK_VISIBILITY_SECONDS',
+  deliveryTimeoutSeconds: 'WEBHOOK_DELIVERY_TIMEOUT_SECONDS',
+  rotationOverlapSeconds: 'WEBHOOK_ROTATION_OVERLAP_SECONDS',
+  disableAfterFailingSeconds: 'WEBHOOK_DISABLE_AFTER_FAILING_SECONDS',
+};
+
+/** The webhook numbers in force: config.ts, with the overrides the environment gives. */
+export function webhookSettings(env: Record<string, string | undefined> = process.env): WebhookSettings {
+  const out = { ...config.webhooks } as WebhookSettings;
+  for (const [key, name] of Object.entries(WEBHOOK_ENV) as [keyof WebhookSettings, string][]) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got ${raw}`);
+    out[key] = value;
+  }
+  return out;
+}

@@ -9,7 +9,7 @@ import type { Scope } from '../shared/domain/api-keys/scopes';
 export type AuthKind = 'apiKey' | 'session' | 'adminSession' | 'consumer' | 'applePass' | 'public';
 
 /** One Lambda function per area; the folder `functions/<area>/handler.ts` is its entry point. */
-export const AREAS = ['system', 'auth', 'api-keys', 'program', 'stores', 'members', 'orders'] as const;
+export const AREAS = ['system', 'auth', 'api-keys', 'program', 'stores', 'members', 'orders', 'webhooks'] as const;
 export type Area = (typeof AREAS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -70,6 +70,16 @@ export const routes: readonly RouteDef[] = [
   { method: 'POST', path: '/api/v2/orders', area: 'orders', auth: ['apiKey'], scope: 'orders:write', operationId: 'createOrder', summary: 'Record an order and award its points', idempotent: true },
   { method: 'POST', path: '/api/v2/orders/batch', area: 'orders', auth: ['apiKey'], scope: 'orders:write', operationId: 'reconcileOrders', summary: 'Reconcile up to 500 orders with the system of record', idempotent: true },
   { method: 'POST', path: '/api/v2/orders/{externalOrderId}/refund', area: 'orders', auth: ['apiKey'], scope: 'orders:write', operationId: 'refundOrder', summary: 'Refund an order fully or partly and reverse its points', idempotent: true },
+
+  // Webhooks (spec 4.6) and their delivery log
+  { method: 'POST', path: '/api/v2/webhooks', area: 'webhooks', auth: ['apiKey'], scope: 'webhooks:manage', operationId: 'createWebhookEndpoint', summary: 'Subscribe an endpoint to events (secret shown once)' },
+  { method: 'GET', path: '/api/v2/webhooks', area: 'webhooks', auth: ['apiKey'], scope: 'webhooks:manage', operationId: 'listWebhookEndpoints', summary: 'List endpoints (without secrets)' },
+  { method: 'PATCH', path: '/api/v2/webhooks/{id}', area: 'webhooks', auth: ['apiKey'], scope: 'webhooks:manage', operationId: 'updateWebhookEndpoint', summary: 'Change an endpoint, or rotate its secret' },
+  { method: 'DELETE', path: '/api/v2/webhooks/{id}', area: 'webhooks', auth: ['apiKey'], scope: 'webhooks:manage', operationId: 'deleteWebhookEndpoint', summary: 'Remove an endpoint' },
+  { method: 'GET', path: '/api/v2/events/catalog', area: 'webhooks', auth: ['apiKey'], scope: 'webhooks:manage', operationId: 'getEventCatalog', summary: 'The events that fire, with the envelope and signature headers' },
+  { method: 'GET', path: '/api/v2/webhooks/{id}/deliveries', area: 'webhooks', auth: ['apiKey'], scope: 'webhooks:manage', operationId: 'listWebhookDeliveries', summary: 'Delivery log: one entry per attempt' },
+  { method: 'POST', path: '/api/v2/webhooks/{id}/deliveries/{deliveryId}/replay', area: 'webhooks', auth: ['apiKey'], scope: 'webhooks:manage', operationId: 'replayWebhookDelivery', summary: 'Send a delivery again (same webhook-id)' },
+  { method: 'POST', path: '/api/v2/webhooks/{id}/test', area: 'webhooks', auth: ['apiKey'], scope: 'webhooks:manage', operationId: 'testWebhookEndpoint', summary: 'Send a ping event to the endpoint' },
 
   // The machine-readable contract
   { method: 'GET', path: '/api/v2/openapi.json', area: 'system', auth: ['public'], operationId: 'getOpenApi', summary: 'This API as an OpenAPI 3.1 document' },

@@ -5,6 +5,7 @@ import { Api } from './constructs/api';
 import { AreaFunctions } from './constructs/area-functions';
 import { Data } from './constructs/data';
 import { Mail } from './constructs/mail';
+import { Webhooks } from './constructs/webhooks';
 
 /** Sender address if neither a prop nor the `mailFrom` context value says otherwise. */
 export const DEFAULT_MAIL_FROM = 'no-reply@loyalty.example';
@@ -19,27 +20,34 @@ export interface LoyaltyPlatformStackProps extends StackProps {
   readonly publicBaseUrl?: string;
 }
 
-/** The whole platform: table, area functions, HTTP API. */
+/** The whole platform: table, area functions, HTTP API, webhook delivery pipeline. */
 export class LoyaltyPlatformStack extends Stack {
   readonly data: Data;
   readonly mail: Mail;
+  readonly webhooks: Webhooks;
   readonly areaFunctions: AreaFunctions;
   readonly api: Api;
 
   constructor(scope: Construct, id: string, props: LoyaltyPlatformStackProps = {}) {
     super(scope, id, {
-      description: 'Multi-tenant loyalty platform: HTTP API, one Lambda function per area, single DynamoDB table',
+      description: 'Multi-tenant loyalty platform: HTTP API, one Lambda function per area, single DynamoDB table, SQS webhook delivery',
       ...props,
     });
 
     this.data = new Data(this, 'Data');
     this.mail = new Mail(this, 'Mail', { fromAddress: props.mailFrom ?? DEFAULT_MAIL_FROM });
-    this.areaFunctions = new AreaFunctions(this, 'Functions', { table: this.data.table, mail: this.mail });
+    this.webhooks = new Webhooks(this, 'Webhooks', { table: this.data.table, mail: this.mail });
+    this.areaFunctions = new AreaFunctions(this, 'Functions', {
+      table: this.data.table,
+      mail: this.mail,
+      // Replay and test ping enqueue deliveries.
+      extras: { webhooks: this.webhooks.apiAreaExtras },
+    });
     this.api = new Api(this, 'Api', { functions: this.areaFunctions.functions });
 
     // No cycle: the Api resource does not depend on the functions (only routes/integrations do).
     const publicBaseUrl = props.publicBaseUrl ?? this.api.endpoint;
-    for (const fn of Object.values(this.areaFunctions.functions)) {
+    for (const fn of [...Object.values(this.areaFunctions.functions), ...this.webhooks.functions]) {
       fn.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
     }
 

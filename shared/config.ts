@@ -15,6 +15,8 @@ const schema = z.object({
   MAIL_FROM: z.string().default('no-reply@loyalty.example'),
   /** Where the file mailer writes (local runtime: DATA_DIR/mail). */
   MAIL_DIR: z.string().optional(),
+  /** Lets webhooks target http://127.0.0.1 (the local runtime turns it on; never set in AWS). */
+  WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   /** Public base address, used in links sent by e-mail. */
   PUBLIC_BASE_URL: z.string().default('http://127.0.0.1:3000'),
 });

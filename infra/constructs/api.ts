@@ -6,7 +6,7 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { AREAS, type Area, routeKey, routes } from '../routes';
-import { LOG_RETENTION } from './area-functions';
+import { LOG_RETENTION } from './platform-function';
 
 export interface ApiProps {
   /** Area -> function; every area of the route table must be present, plus `system`. */

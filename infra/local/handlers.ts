@@ -18,6 +18,7 @@ const loaders: Record<Area, () => Promise<{ handler: HttpHandler }>> = {
   stores: () => import('../../functions/stores/handler'),
   members: () => import('../../functions/members/handler'),
   orders: () => import('../../functions/orders/handler'),
+  webhooks: () => import('../../functions/webhooks/handler'),
 };
 
 const loaded = new Map<Area, Promise<HttpHandler>>();

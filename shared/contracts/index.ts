@@ -7,6 +7,7 @@ import { ordersContract } from './orders';
 import { programContract } from './program';
 import { storesContract } from './stores';
 import { systemContract } from './system';
+import { webhooksContract } from './webhooks';
 
 /** Every area's contract: the source of the OpenAPI document. */
 export const CONTRACTS: Record<Area, AreaContract> = {
@@ -17,4 +18,5 @@ export const CONTRACTS: Record<Area, AreaContract> = {
   stores: storesContract,
   members: membersContract,
   orders: ordersContract,
+  webhooks: webhooksContract,
 };

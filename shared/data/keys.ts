@@ -36,11 +36,22 @@ export const ENTITIES = {
   refund: { pk: 'WS#{workspaceId}#ORDER#{externalOrderId}', sk: 'REFUND#{refundId}' },
 
   idempotency: { pk: 'WS#{workspaceId}#IDEM#{key}', sk: 'IDEM' },
+
+  webhookEndpoint: { pk: 'WS#{workspaceId}', sk: 'WEBHOOK#{endpointId}' },
+  /** One event to one endpoint: state and the raw payload (for replays), in the endpoint's partition. */
+  webhookDelivery: { pk: 'WS#{workspaceId}#WEBHOOK#{endpointId}', sk: 'DELIVERY#{deliveryId}' },
+  /** The delivery log: one entry per attempt, newest first by time. */
+  webhookAttempt: { pk: 'WS#{workspaceId}#WEBHOOK#{endpointId}', sk: 'ATTEMPT#{at}#{deliveryId}#{attempt}' },
   /**
    * Outbox: one item per transaction, holding the events of that change, written in the same
    * transaction; the table stream carries it on to the webhook fan-out.
    */
   outbox: { pk: 'WS#{workspaceId}#OUTBOX#{batchId}', sk: 'OUTBOX' },
+
+  // Local runtime only (never written in AWS): the queue driver's messages and the stream poller's
+  // checkpoints, kept in the table so a restart loses nothing.
+  localQueueMessage: { pk: 'LOCALQ#{queue}', sk: 'MSG#{messageId}', local: true },
+  localStreamCheckpoint: { pk: 'LOCALSTREAM#{shardId}', sk: 'CHECKPOINT', local: true },
 
   // Credential lookups (global by design, see above).
   loginEmail: { pk: 'EMAIL#{email}', sk: 'EMAIL', global: true },
@@ -50,7 +61,7 @@ export const ENTITIES = {
   loginThrottle: { pk: 'LOGINFAIL#{emailHash}#{window}', sk: 'LOGINFAIL', global: true },
 } as const satisfies Record<
   string,
-  { pk: string; sk: string; global?: true; gsi1?: { pk: string; sk: string }; gsi2?: { pk: string; sk: string } }
+  { pk: string; sk: string; global?: true; local?: true; gsi1?: { pk: string; sk: string }; gsi2?: { pk: string; sk: string } }
 >;
 
 export type EntityName = keyof typeof ENTITIES;

@@ -11,7 +11,7 @@ import { newMember, newOrder, tenant, type Tenant } from '../support/fixtures';
 interface World {
   a: Tenant;
   b: Tenant;
-  ids: { memberId: string; storeId: string; externalOrderId: string; keyId: string };
+  ids: { memberId: string; storeId: string; externalOrderId: string; keyId: string; endpointId: string };
 }
 
 let world: World;
@@ -22,7 +22,12 @@ beforeAll(async () => {
   const store = await call('POST', '/api/v2/stores', { token: a.key, body: { name: 'A store' } });
   const order = await newOrder(a.key, member.id, { storeId: store.body.data.id });
   const key = await createKey(a.token, { name: 'victim', preset: 'read-only' });
-  world = { a, b, ids: { memberId: member.id, storeId: store.body.data.id, externalOrderId: order.externalOrderId, keyId: key.id } };
+  const endpoint = await call('POST', '/api/v2/webhooks', { token: a.key, body: { url: 'https://hooks.example.com/a', eventTypes: ['member.created'] } });
+  world = {
+    a,
+    b,
+    ids: { memberId: member.id, storeId: store.body.data.id, externalOrderId: order.externalOrderId, keyId: key.id, endpointId: endpoint.body.data.id },
+  };
 });
 
 /** Requests that name workspace A's objects, valid in every other respect. */
@@ -37,6 +42,11 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
   'GET /api/v2/members/{id}/tier': (i) => ({ path: `/api/v2/members/${i.memberId}/tier` }),
   'GET /api/v2/members/{id}/receipts': (i) => ({ path: `/api/v2/members/${i.memberId}/receipts` }),
   'POST /api/v2/orders/{externalOrderId}/refund': (i) => ({ path: `/api/v2/orders/${i.externalOrderId}/refund`, body: { amount: 1 } }),
+  'PATCH /api/v2/webhooks/{id}': (i) => ({ path: `/api/v2/webhooks/${i.endpointId}`, body: { description: 'stolen' } }),
+  'DELETE /api/v2/webhooks/{id}': (i) => ({ path: `/api/v2/webhooks/${i.endpointId}` }),
+  'GET /api/v2/webhooks/{id}/deliveries': (i) => ({ path: `/api/v2/webhooks/${i.endpointId}/deliveries` }),
+  'POST /api/v2/webhooks/{id}/deliveries/{deliveryId}/replay': (i) => ({ path: `/api/v2/webhooks/${i.endpointId}/deliveries/dlv_0123456789abcdefghjkmnpqrs/replay` }),
+  'POST /api/v2/webhooks/{id}/test': (i) => ({ path: `/api/v2/webhooks/${i.endpointId}/test` }),
   // Objects named in the body, not the path:
   'POST /api/v2/orders': (i) => ({
     path: '/api/v2/orders',
@@ -55,6 +65,9 @@ const NO_FOREIGN_OBJECT = new Set([
   'POST /api/v2/members/batch',
   'GET /api/v2/orders',
   'POST /api/v2/orders/batch',
+  'POST /api/v2/webhooks',
+  'GET /api/v2/webhooks',
+  'GET /api/v2/events/catalog',
 ]);
 
 const keyed = routes.filter((r) => r.auth.includes('apiKey'));
@@ -83,6 +96,8 @@ describe('route matrix', () => {
     const after = await call('GET', `/api/v2/members/${world.ids.memberId}`, { token: world.a.key });
     expect(after.body.data.points).toEqual(before.body.data.points);
     expect(after.body.data.firstName).toEqual(before.body.data.firstName);
+    const endpoints = await call('GET', '/api/v2/webhooks', { token: world.a.key });
+    expect(endpoints.body.data).toEqual([expect.objectContaining({ id: world.ids.endpointId, description: '' })]);
   });
 
   it("lists never show another workspace's objects", async () => {

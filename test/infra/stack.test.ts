@@ -10,6 +10,9 @@ import { ACCESS_LOG_FORMAT } from '../../infra/constructs/api';
 import { PROJECT_ROOT } from '../../infra/constructs/area-functions';
 import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
 import { AREAS, type Area, routeKey, routes } from '../../infra/routes';
+
+/** Functions outside the route table: the webhook pipeline (functions/<name>/handler.ts). */
+const WEBHOOK_PIPELINE_FUNCTIONS = ['webhook-fanout', 'webhook-worker', 'webhook-dlq'];
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 
 type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -182,10 +185,10 @@ describe('functions', () => {
     expect(resources[functionIdOf(area)]?.Type).toBe('AWS::Lambda::Function');
   });
 
-  it('has exactly one function per area and no other (e.g. custom-resource) functions', () => {
-    expect(fns()).toHaveLength(AREAS.length);
+  it('has exactly one function per area plus the webhook pipeline, and no other (e.g. custom-resource) functions', () => {
+    expect(fns()).toHaveLength(AREAS.length + WEBHOOK_PIPELINE_FUNCTIONS.length);
     const services = fns().map(([, f]) => f.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
-    expect([...services].sort()).toEqual([...AREAS].sort());
+    expect([...services].sort()).toEqual([...AREAS, ...WEBHOOK_PIPELINE_FUNCTIONS].sort());
     template.resourceCountIs('AWS::Lambda::LayerVersion', 0);
     expect(ofType('AWS::CloudFormation::CustomResource')).toHaveLength(0);
     expect(Object.values(resources).filter((r) => r.Type.startsWith('Custom::'))).toHaveLength(0);
@@ -198,8 +201,17 @@ describe('functions', () => {
         Architectures: ['arm64'],
         Handler: 'index.handler',
         MemorySize: config.lambda.memoryMiB,
-        Timeout: config.lambda.timeoutSeconds,
       });
+      // The webhook worker has its own timeout (config.webhooks.workerTimeoutSeconds, webhooks.test.ts).
+      if (id !== logicalId(stack.webhooks.worker)) expect(f.Properties?.Timeout, id).toBe(config.lambda.timeoutSeconds);
+    }
+  });
+
+  it('every function gets PUBLIC_BASE_URL and none runs in a VPC', () => {
+    const apiId = ofType('AWS::ApiGatewayV2::Api')[0]![0];
+    for (const [id, f] of fns()) {
+      expect(getAttOf(f.Properties?.Environment?.Variables?.PUBLIC_BASE_URL, 'ApiEndpoint'), id).toBe(apiId);
+      expect(f.Properties?.VpcConfig, id).toBeUndefined();
     }
   });
 

@@ -10,7 +10,16 @@ declare module 'vitest' {
 
 /** One local runtime for the whole platform project; tests isolate themselves by workspace. */
 export default async function setup(project: TestProject) {
-  const platform = await startPlatform();
+  // Webhook numbers shrunk so a whole retry cycle takes seconds (see test/e2e/webhooks.test.ts).
+  const platform = await startPlatform({
+    env: {
+      WEBHOOK_MAX_ATTEMPTS: '4',
+      WEBHOOK_BACKOFF_BASE_SECONDS: '1',
+      WEBHOOK_BACKOFF_CAP_SECONDS: '2',
+      WEBHOOK_ROTATION_OVERLAP_SECONDS: '4',
+      WEBHOOK_DELIVERY_TIMEOUT_SECONDS: '2',
+    },
+  });
   project.provide('baseUrl', platform.baseUrl);
   project.provide('dataDir', platform.dataDir);
   return async () => {

@@ -4,13 +4,18 @@ import { ENTITIES, keyOf, skPrefix } from '../../shared/data/keys';
 describe('key layouts', () => {
   it('every tenant entity is keyed by the workspace first', () => {
     for (const [name, layout] of Object.entries(ENTITIES)) {
-      if ('global' in layout) continue;
+      if ('global' in layout || 'local' in layout) continue;
       expect(layout.pk, name).toMatch(/^WS#\{workspaceId\}/);
       for (const gsi of ['gsi1', 'gsi2'] as const) {
         const t = (layout as { gsi1?: { pk: string }; gsi2?: { pk: string } })[gsi];
         if (t) expect(t.pk, `${name}.${gsi}`).toMatch(/^WS#\{workspaceId\}#/);
       }
     }
+  });
+
+  it('local-runtime entities are only the queue driver and stream poller state', () => {
+    const local = Object.entries(ENTITIES).filter(([, l]) => 'local' in l).map(([n]) => n).sort();
+    expect(local).toEqual(['localQueueMessage', 'localStreamCheckpoint']);
   });
 
   it('the only global entities are credential lookups, keyed by a hash or the login e-mail', () => {

@@ -1,0 +1,157 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { REQUIRED_FUNCTION_ENV } from '../../shared/config';
+import { config } from '../config';
+import { TABLE_INDEX_WILDCARD_FINDING } from './data';
+import type { Mail } from './mail';
+
+/**
+ * The one way this stack builds a Lambda function: area functions (HTTP) and the webhook pipeline
+ * (stream and queue consumers) share runtime, architecture, bundling, log group, role and the
+ * table grant, so they cannot drift apart.
+ */
+
+/** Project root (where package.json and package-lock.json live). */
+export const PROJECT_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Entry file of a function: `functions/<name>/handler.ts`. */
+export const functionEntry = (name: string): string => join(PROJECT_ROOT, 'functions', name, 'handler.ts');
+
+export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_24_X;
+export const LAMBDA_ARCHITECTURE = lambda.Architecture.ARM_64;
+
+/**
+ * ESM bundles have no `require`; CommonJS dependencies bundled into them (parts of the AWS SDK,
+ * middy plugins) call it. Define it once at the top of every bundle.
+ */
+const ESM_REQUIRE_BANNER =
+  "import { createRequire as __loyaltyCreateRequire } from 'node:module'; const require = __loyaltyCreateRequire(import.meta.url);";
+
+const TABLE_INDEX_WILDCARD_REASON =
+  'grantReadWriteData covers <table>/index/* so the function can Query the GSIs gsi1 and gsi2 of the ' +
+  'single table (access patterns by secondary key). The wildcard matches only indexes of this one table.';
+
+function retentionDays(days: number): logs.RetentionDays {
+  if (!Object.values(logs.RetentionDays).includes(days)) {
+    throw new Error(`config.lambda.logRetentionDays=${days} is not a CloudWatch Logs retention value`);
+  }
+  return days as logs.RetentionDays;
+}
+
+/** Log retention of every log group of the stack (functions and API access log). */
+export const LOG_RETENTION = retentionDays(config.lambda.logRetentionDays);
+
+/**
+ * The variables the runtime requires on every function (`REQUIRED_FUNCTION_ENV`). `satisfies` makes
+ * a new required variable fail the type check here.
+ */
+export function requiredFunctionEnv(table: dynamodb.ITable, mail: Mail): Record<string, string> {
+  return {
+    STAGE: 'aws',
+    TABLE_NAME: table.tableName,
+    MAILER: 'ses',
+    MAIL_FROM: mail.fromAddress,
+  } satisfies Record<(typeof REQUIRED_FUNCTION_ENV)[number], string>;
+}
+
+export interface PlatformFunctionProps {
+  /** Folder under `functions/` with the `handler.ts` entry; also `POWERTOOLS_SERVICE_NAME`. */
+  readonly name: string;
+  /** Description of the function. */
+  readonly description: string;
+  /** @default `Loyalty platform, function "<name>"` */
+  readonly roleDescription?: string;
+  readonly table: dynamodb.ITable;
+  readonly mail: Mail;
+  /** @default config.lambda.timeoutSeconds */
+  readonly timeout?: Duration;
+  /** Added to the required environment (`REQUIRED_FUNCTION_ENV`, service name, source maps). */
+  readonly environment?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A `NodejsFunction` with its own retained log group and its own role (no managed policies),
+ * read/write access to the single table, nodejs24.x on arm64, bundled locally with esbuild as
+ * minified ESM. Children `Logs`, `Role`, `Function` (their logical IDs depend on these names).
+ */
+export class PlatformFunction extends Construct {
+  readonly function: nodejs.NodejsFunction;
+  readonly logGroup: logs.LogGroup;
+  readonly role: iam.Role;
+
+  constructor(scope: Construct, id: string, props: PlatformFunctionProps) {
+    super(scope, id);
+
+    const entry = functionEntry(props.name);
+    if (!existsSync(entry)) throw new Error(`Function "${props.name}" has no handler file at ${entry}`);
+
+    // Kept when the stack is deleted (like the table): the events still expire after the
+    // retention period, and the log group names are generated, so a redeploy never collides.
+    this.logGroup = new logs.LogGroup(this, 'Logs', {
+      retention: LOG_RETENTION,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    // Own role instead of the AWSLambdaBasicExecutionRole managed policy: may write to its own
+    // log group only.
+    this.role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: props.roleDescription ?? `Loyalty platform, function "${props.name}"`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    this.function = new nodejs.NodejsFunction(this, 'Function', {
+      description: props.description,
+      entry,
+      handler: 'handler',
+      projectRoot: PROJECT_ROOT,
+      depsLockFilePath: join(PROJECT_ROOT, 'package-lock.json'),
+      runtime: LAMBDA_RUNTIME,
+      architecture: LAMBDA_ARCHITECTURE,
+      memorySize: config.lambda.memoryMiB,
+      timeout: props.timeout ?? Duration.seconds(config.lambda.timeoutSeconds),
+      role: this.role,
+      logGroup: this.logGroup,
+      environment: {
+        ...requiredFunctionEnv(props.table, props.mail),
+        POWERTOOLS_SERVICE_NAME: props.name,
+        NODE_OPTIONS: '--enable-source-maps',
+        ...props.environment,
+      },
+      bundling: {
+        forceDockerBundling: false,
+        format: nodejs.OutputFormat.ESM,
+        target: 'node24',
+        platform: 'node',
+        mainFields: ['module', 'main'],
+        banner: ESM_REQUIRE_BANNER,
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        // Bundle the AWS SDK too: production runs the exact SDK version the tests ran against,
+        // instead of whatever version the managed runtime ships that week.
+        externalModules: [],
+      },
+    });
+
+    props.table.grantReadWriteData(this.function);
+    this.acknowledgePolicyFinding(TABLE_INDEX_WILDCARD_FINDING, TABLE_INDEX_WILDCARD_REASON);
+  }
+
+  /**
+   * Acknowledge one cdk-nag finding (rule id with its `[finding]` part) on this role's policy
+   * resource only, never on the function, the stack or the app.
+   */
+  acknowledgePolicyFinding(id: string, reason: string): void {
+    const policy = this.role.node.findChild('DefaultPolicy').node.defaultChild as iam.CfnPolicy;
+    Validations.of(policy).acknowledge({ id, reason });
+  }
+}

@@ -1,0 +1,287 @@
+import { Duration } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
+import { QUEUES, type QueueName } from '../../shared/ports/queue';
+import { config, WEBHOOK_ENV, type WebhookSettings } from '../config';
+import type { AreaExtras } from './area-functions';
+import type { Mail } from './mail';
+import { PlatformFunction } from './platform-function';
+
+/**
+ * Logical IDs of the two queues, pinned like the table's: a replaced delivery queue would lose every
+ * delivery still waiting for a retry, a replaced DLQ the dead ones nobody has looked at yet.
+ */
+export const DELIVERY_QUEUE_LOGICAL_ID = 'WebhookDeliveryQueue';
+export const DEAD_LETTER_QUEUE_LOGICAL_ID = 'WebhookDeadLetterQueue';
+
+/** Environment variable with the URL of a queue, as the Queue adapter reads it (`QUEUE_URL_WEBHOOKDELIVERIES`). */
+export const queueUrlEnv = (queue: QueueName): string => `QUEUE_URL_${queue.toUpperCase()}`;
+
+/**
+ * Every `WEBHOOK_*` variable of `WEBHOOK_ENV`, set to the value in `config.webhooks`: the functions
+ * read their numbers through `webhookSettings()`, like the local runtime, and both see config.ts.
+ */
+export function webhookEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, name] of Object.entries(WEBHOOK_ENV) as [keyof WebhookSettings, string][]) {
+    env[name] = String(config.webhooks[key]);
+  }
+  return env;
+}
+
+/** How long the delivery queue keeps a message (from its first enqueue; visibility changes do not reset it). */
+export const DELIVERY_RETENTION = Duration.days(4);
+/** How long the DLQ keeps a message (SQS maximum; longer than the delivery queue, as AWS advises). */
+export const DEAD_LETTER_RETENTION = Duration.days(14);
+/** SQS limit of a message's visibility timeout (and of ChangeMessageVisibility). */
+const SQS_MAX_VISIBILITY_SECONDS = 12 * 3600;
+
+/** Alarm thresholds (operators wire the actions). */
+export const DELIVERY_AGE_ALARM_SECONDS = 3600;
+export const FANOUT_ITERATOR_AGE_ALARM_MS = 10 * 60 * 1000;
+
+/**
+ * Worst case from the first enqueue until the redrive: every wait of the backoff schedule at its
+ * maximum (attempt n waits at most min(cap, base * 2^(n-1)); there are maxAttempts - 1 waits), plus
+ * every attempt holding the message for the full visibility timeout (worker crashed or timed out).
+ */
+export function worstCaseDeliverySpanSeconds(s: WebhookSettings): number {
+  let total = s.maxAttempts * s.visibilitySeconds;
+  for (let n = 1; n < s.maxAttempts; n++) total += Math.min(s.backoffCapSeconds, s.backoffBaseSeconds * 2 ** (n - 1));
+  return total;
+}
+
+/**
+ * Synth-time checks of the webhook numbers against SQS and Lambda: throws with the rule that broke.
+ * - visibility >= 6x the worker's timeout (AWS guidance for SQS event sources; a smaller value lets
+ *   a message reappear while a slow invocation still works on it, i.e. a duplicate delivery);
+ * - visibility and backoff cap within SQS's 12 h limit;
+ * - the whole retry schedule fits into the delivery queue's retention (else SQS deletes a message
+ *   before it reaches the DLQ, and the delivery is never marked dead).
+ */
+export function checkWebhookQueueSettings(s: WebhookSettings, retentionSeconds = DELIVERY_RETENTION.toSeconds()): void {
+  if (!Number.isInteger(s.maxAttempts) || s.maxAttempts < 1 || s.maxAttempts > 1000) {
+    throw new Error(`config.webhooks.maxAttempts=${s.maxAttempts} must be an integer 1-1000 (SQS maxReceiveCount)`);
+  }
+  if (s.visibilitySeconds < 6 * s.workerTimeoutSeconds) {
+    throw new Error(
+      `config.webhooks.visibilitySeconds=${s.visibilitySeconds} must be >= 6 x workerTimeoutSeconds ` +
+        `(${6 * s.workerTimeoutSeconds})`,
+    );
+  }
+  if (s.visibilitySeconds > SQS_MAX_VISIBILITY_SECONDS || s.backoffCapSeconds > SQS_MAX_VISIBILITY_SECONDS) {
+    throw new Error('config.webhooks.visibilitySeconds and backoffCapSeconds must be <= 12 h (SQS limit)');
+  }
+  const span = worstCaseDeliverySpanSeconds(s);
+  if (span >= retentionSeconds) {
+    throw new Error(`Worst-case retry span ${span}s does not fit into the delivery queue retention ${retentionSeconds}s`);
+  }
+}
+
+export interface WebhooksProps {
+  readonly table: dynamodb.ITable;
+  readonly mail: Mail;
+}
+
+const STREAM_LIST_WILDCARD_FINDING = 'AwsSolutions-IAM5[Resource::*]';
+const STREAM_LIST_WILDCARD_REASON =
+  'The DynamoDB stream event source (table.grantStreamRead) needs dynamodb:ListStreams, which supports no ' +
+  'resource-level permissions, so its resource is "*"; it only lists stream ARNs. Reading records ' +
+  '(DescribeStream, GetShardIterator, GetRecords) is limited to this table\'s stream ARN in a separate statement.';
+
+/**
+ * Webhook delivery pipeline (ARCHITECTURE.md section 5):
+ * table stream (outbox items only) -> fan-out -> delivery queue -> worker -> customer URL;
+ * after `maxAttempts` receives the redrive moves a message to the DLQ, whose consumer marks the
+ * delivery `dead`. Numbers come from `config.webhooks` (infra/config.ts).
+ *
+ * No VPC: the worker calls arbitrary customer URLs on the internet. SSRF is guarded in code
+ * (resolve once, refuse private/loopback/link-local/metadata ranges, connect to the checked
+ * address, no redirects); a VPC with a NAT gateway would add cost and a zonal dependency without
+ * restricting where the worker may connect to.
+ */
+export class Webhooks extends Construct {
+  readonly deliveryQueue: sqs.Queue;
+  readonly deadLetterQueue: sqs.Queue;
+  /** Table stream consumer: one delivery message per subscribed endpoint and outbox event. */
+  readonly fanout: nodejs.NodejsFunction;
+  /** Delivery queue consumer: calls the endpoint, schedules retries by changing visibility. */
+  readonly worker: nodejs.NodejsFunction;
+  /** DLQ consumer: marks deliveries dead. */
+  readonly deadLetterConsumer: nodejs.NodejsFunction;
+  readonly alarms: {
+    /** DLQ has a visible message (a delivery died, or the DLQ consumer keeps failing). */
+    readonly deadLetters: cloudwatch.Alarm;
+    /** A delivery waits for its first attempts for more than an hour (worker failing or throttled). */
+    readonly deliveryAge: cloudwatch.Alarm;
+    /** The fan-out falls behind the table stream (records are trimmed after 24 h). */
+    readonly fanoutIteratorAge: cloudwatch.Alarm;
+  };
+  /** For `AreaFunctions`: the `webhooks` area (replay, test ping) enqueues deliveries. */
+  readonly apiAreaExtras: AreaExtras;
+
+  constructor(scope: Construct, id: string, props: WebhooksProps) {
+    super(scope, id);
+    const w = config.webhooks;
+    checkWebhookQueueSettings({ ...w });
+    if (QUEUES.webhookDeliveries.deadLetter !== 'webhookDeadLetters' || QUEUES.webhookDeadLetters.deadLetter !== null) {
+      throw new Error('shared/ports/queue.ts QUEUES no longer matches the queues of infra/constructs/webhooks.ts');
+    }
+
+    // --- Queues -------------------------------------------------------------------------------
+    const deadLetterTimeout = Duration.seconds(config.lambda.timeoutSeconds);
+    // 6x its consumer's timeout, the same AWS guidance as for the delivery queue.
+    const deadLetterVisibility = Duration.seconds(6 * config.lambda.timeoutSeconds);
+    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
+      retentionPeriod: DEAD_LETTER_RETENTION,
+      visibilityTimeout: deadLetterVisibility,
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    (this.deadLetterQueue.node.defaultChild as sqs.CfnQueue).overrideLogicalId(DEAD_LETTER_QUEUE_LOGICAL_ID);
+
+    this.deliveryQueue = new sqs.Queue(this, 'DeliveryQueue', {
+      retentionPeriod: DELIVERY_RETENTION,
+      visibilityTimeout: Duration.seconds(w.visibilitySeconds),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      // Every receive is one attempt (the worker changes visibility for the backoff instead of
+      // deleting and re-sending), so maxReceiveCount bounds the attempts.
+      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: w.maxAttempts },
+    });
+    (this.deliveryQueue.node.defaultChild as sqs.CfnQueue).overrideLogicalId(DELIVERY_QUEUE_LOGICAL_ID);
+
+    // --- Functions ----------------------------------------------------------------------------
+    const deliveriesUrl = { [queueUrlEnv('webhookDeliveries')]: this.deliveryQueue.queueUrl };
+    const deadLettersUrl = { [queueUrlEnv('webhookDeadLetters')]: this.deadLetterQueue.queueUrl };
+    const common = { table: props.table, mail: props.mail };
+
+    const fanout = new PlatformFunction(this, 'Fanout', {
+      ...common,
+      name: 'webhook-fanout',
+      description: 'Loyalty platform: webhook fan-out (table stream -> delivery queue)',
+      environment: { ...webhookEnvironment(), ...deliveriesUrl },
+    });
+    const worker = new PlatformFunction(this, 'Worker', {
+      ...common,
+      name: 'webhook-worker',
+      description: 'Loyalty platform: webhook delivery worker',
+      timeout: Duration.seconds(w.workerTimeoutSeconds),
+      environment: { ...webhookEnvironment(), ...deliveriesUrl },
+    });
+    const deadLetter = new PlatformFunction(this, 'DeadLetter', {
+      ...common,
+      name: 'webhook-dlq',
+      description: 'Loyalty platform: webhook dead-letter consumer (marks deliveries dead)',
+      timeout: deadLetterTimeout,
+      environment: { ...webhookEnvironment(), ...deadLettersUrl },
+    });
+    this.fanout = fanout.function;
+    this.worker = worker.function;
+    this.deadLetterConsumer = deadLetter.function;
+
+    // --- Event sources ------------------------------------------------------------------------
+    // At-least-once, never drop: infinite retries (-1) and no maximum record age, with bisection
+    // and ReportBatchItemFailures so a failing record is narrowed down and only it (and what
+    // follows it in its shard) is retried. No on-failure destination: it would only receive the
+    // record's coordinates, and the record itself is gone from the stream after 24 h. A record
+    // that keeps failing blocks its shard; the IteratorAge alarm reports that long before the
+    // stream's 24 h retention.
+    this.fanout.addEventSource(
+      new DynamoEventSource(props.table, {
+        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+        batchSize: w.fanoutBatchSize,
+        bisectBatchOnError: true,
+        retryAttempts: -1,
+        reportBatchItemFailures: true,
+        filters: [lambda.FilterCriteria.filter(OUTBOX_STREAM_FILTER)],
+      }),
+    );
+    const streamMapping = this.fanout.node.children.find(
+      (c): c is lambda.EventSourceMapping => c instanceof lambda.EventSourceMapping,
+    );
+    if (!streamMapping) throw new Error('The fan-out has no stream event source mapping');
+    // CDK only accepts 60 s - 7 d; -1 (the service default) says "forever" in the template too.
+    (streamMapping.node.defaultChild as lambda.CfnEventSourceMapping).maximumRecordAgeInSeconds = -1;
+    // grantStreamRead (by the event source) adds dynamodb:ListStreams on "*".
+    fanout.acknowledgePolicyFinding(STREAM_LIST_WILDCARD_FINDING, STREAM_LIST_WILDCARD_REASON);
+
+    // The SQS event sources grant consume (Receive, Delete, ChangeMessageVisibility, GetQueueAttributes,
+    // GetQueueUrl) on their queue: the worker's backoff is a ChangeMessageVisibility call.
+    this.worker.addEventSource(
+      new SqsEventSource(this.deliveryQueue, { batchSize: w.workerBatchSize, reportBatchItemFailures: true }),
+    );
+    this.deadLetterConsumer.addEventSource(
+      new SqsEventSource(this.deadLetterQueue, { batchSize: w.workerBatchSize, reportBatchItemFailures: true }),
+    );
+
+    // --- Grants beyond the table (PlatformFunction grants read/write data to each) ------------
+    this.deliveryQueue.grantSendMessages(this.fanout);
+
+    this.apiAreaExtras = {
+      environment: { ...webhookEnvironment(), ...deliveriesUrl },
+      grant: (fn) => {
+        this.deliveryQueue.grantSendMessages(fn);
+      },
+    };
+
+    // cdk-nag: SSE (SQS2) and SSL (SQS4) are fixed above; AwsSolutions-SQS3 (no DLQ) does not fire
+    // on the DLQ because the rule recognises it as the delivery queue's dead-letter queue. The
+    // fan-out's ListStreams wildcard is acknowledged above, on its policy only.
+
+    // --- Alarms (no actions: operators wire SNS / chat) ---------------------------------------
+    this.alarms = {
+      deadLetters: new cloudwatch.Alarm(this, 'DeadLetterAlarm', {
+        alarmDescription:
+          'Webhook DLQ has messages: deliveries exhausted their attempts, or the DLQ consumer fails. ' +
+          'Check the DLQ consumer logs; the delivery log shows the attempts.',
+        metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
+          period: Duration.minutes(1),
+          statistic: cloudwatch.Stats.MAXIMUM,
+        }),
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+      // SQS leaves a message received three times or more out of this metric, so deliveries in
+      // their long backoff do not count; what remains is fresh deliveries nobody picks up.
+      deliveryAge: new cloudwatch.Alarm(this, 'DeliveryAgeAlarm', {
+        alarmDescription:
+          'Oldest webhook delivery message waits more than an hour: the worker is failing, throttled or disabled.',
+        metric: this.deliveryQueue.metricApproximateAgeOfOldestMessage({
+          period: Duration.minutes(5),
+          statistic: cloudwatch.Stats.MAXIMUM,
+        }),
+        threshold: DELIVERY_AGE_ALARM_SECONDS,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+      fanoutIteratorAge: new cloudwatch.Alarm(this, 'FanoutIteratorAgeAlarm', {
+        alarmDescription:
+          'Webhook fan-out is more than 10 minutes behind the table stream (a failing record blocks its shard; ' +
+          'stream records are trimmed after 24 h).',
+        metric: this.fanout.metric('IteratorAge', {
+          period: Duration.minutes(5),
+          statistic: cloudwatch.Stats.MAXIMUM,
+        }),
+        threshold: FANOUT_ITERATOR_AGE_ALARM_MS,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    };
+  }
+
+  /** Every function of the pipeline (for stack-wide environment such as PUBLIC_BASE_URL). */
+  get functions(): readonly nodejs.NodejsFunction[] {
+    return [this.fanout, this.worker, this.deadLetterConsumer];
+  }
+}

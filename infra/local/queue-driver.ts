@@ -1,0 +1,258 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import { config, webhookSettings, type WebhookSettings } from '../config';
+import { QUEUES, type QueueName } from '../../shared/ports/queue';
+import { runtimeConfig } from '../../shared/config';
+import {
+  claimLocalMessages,
+  deleteLocalMessage,
+  moveLocalMessageToDeadLetter,
+  type LocalQueueMessage,
+} from '../../shared/data/repositories/local-queue';
+import { logger } from '../../shared/http/logger';
+
+/**
+ * The local stand-in for SQS + Lambda's SQS event source mapping: polls the queues persisted in the
+ * local table (see `shared/data/repositories/local-queue.ts`) and invokes the same handler functions
+ * Lambda runs, with the same numbers CDK configures (`localQueueSpecs()`).
+ *
+ * Semantics kept: delay; visibility timeout (a received message is hidden for the queue's
+ * visibility, then comes back with its receive count raised); `batchItemFailures` (only the listed
+ * messages stay, the rest are deleted; an identifier not in the batch fails the whole batch, as
+ * Lambda does); a thrown error keeps the whole batch; `changeVisibility` by the handler; redrive: a
+ * receive that would be number maxReceiveCount + 1 moves the message to the dead-letter queue instead
+ * of delivering it. A message is never in two invocations at once while its visibility lasts (claims
+ * are conditional writes), even across drivers and processes.
+ *
+ * Not emulated: Lambda's timeout (a handler is never killed; as in AWS, one that outlives the
+ * visibility timeout lets its messages be received again), batching windows, retention.
+ */
+
+/** A Lambda SQS handler, as the worker functions export it. */
+export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
+
+export interface QueueConsumer {
+  handler: SqsHandler;
+  /** Messages per invocation at most (the event source mapping's BatchSize). */
+  batchSize: number;
+  /** Batches of this queue in flight at once, each its own poll loop (default 1). */
+  concurrency?: number;
+  /** Context of the invocations: function name and timeout (getRemainingTimeInMillis). */
+  functionName?: string;
+  timeoutSeconds?: number;
+}
+
+export interface QueueSpec {
+  /** Seconds a received message stays hidden (may be fractional locally, for tests). */
+  visibilitySeconds: number;
+  /** Redrive policy: the receive after `maxReceiveCount` receives moves the message to `deadLetter`. */
+  redrive?: { maxReceiveCount: number; deadLetter: string };
+}
+
+/** The queues as CDK declares them: redrive from QUEUES, numbers from config.ts (env-overridable locally). */
+export function localQueueSpecs(settings: WebhookSettings = webhookSettings()): Record<QueueName, QueueSpec> {
+  return {
+    webhookDeliveries: {
+      visibilitySeconds: settings.visibilitySeconds,
+      redrive: { maxReceiveCount: settings.maxAttempts, deadLetter: QUEUES.webhookDeliveries.deadLetter },
+    },
+    webhookDeadLetters: { visibilitySeconds: settings.visibilitySeconds },
+  };
+}
+
+/** Local-runtime environment variable: the idle poll interval of the queue driver (ms, default 100). */
+export const QUEUE_DRIVER_POLL_ENV = 'LOCAL_QUEUE_POLL_MS';
+
+export type DriverLog = (level: 'warn' | 'error', message: string, details: Record<string, unknown>) => void;
+
+const defaultLog: DriverLog = (level, message, details) => logger[level](message, details);
+
+export interface QueueDriverOptions<Q extends string> {
+  consumers: Partial<Record<Q, QueueConsumer>>;
+  /** Sleep this long when a queue has nothing visible (default 100 ms). */
+  pollMs?: number;
+  /** How long `stop()` waits for in-flight invocations before abandoning them (default 10 s). */
+  stopGraceMs?: number;
+  log?: DriverLog;
+}
+
+export interface QueueDriver {
+  /**
+   * Stops polling and waits for in-flight invocations to finish and settle (delete what succeeded),
+   * up to `graceMs` (default `stopGraceMs`). Invocations still running then are abandoned: their
+   * outcome is ignored, so their messages stay in flight and are received again once their visibility
+   * times out (at-least-once, exactly as after a crashed Lambda). Idempotent.
+   */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** An ARN-looking source name; region `local`, account zeros. */
+export const localQueueArn = (queue: string): string => `arn:aws:sqs:local:000000000000:${queue}`;
+
+/** The Lambda context the runtime passes to a handler. */
+export function lambdaContext(functionName: string, timeoutSeconds: number): Context {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: String(config.lambda.memoryMiB),
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/** One SQS record as Lambda delivers it. */
+export function toSqsRecord(queue: string, m: LocalQueueMessage, region: string): SQSRecord {
+  return {
+    messageId: m.messageId,
+    receiptHandle: m.receiptHandle ?? '',
+    body: m.body,
+    attributes: {
+      ApproximateReceiveCount: String(m.receiveCount),
+      SentTimestamp: String(m.sentAt),
+      SenderId: '000000000000',
+      ApproximateFirstReceiveTimestamp: String(m.firstReceivedAt ?? m.sentAt),
+      ...(m.deadLetterSourceQueue ? { DeadLetterQueueSourceArn: localQueueArn(m.deadLetterSourceQueue) } : {}),
+    },
+    messageAttributes: {},
+    md5OfBody: createHash('md5').update(m.body).digest('hex'),
+    eventSource: 'aws:sqs',
+    eventSourceARN: localQueueArn(queue),
+    awsRegion: region,
+  };
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function nap(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Runs `fn`, turning a synchronous throw into a rejection. */
+async function invoke<T>(fn: () => Promise<T> | T): Promise<T> {
+  return fn();
+}
+
+/**
+ * Starts polling. Production: `startQueueDriver({ consumers })` on `QueueName`s, the queues'
+ * settings from `localQueueSpecs()`. Tests: any queue names, with their `queues` specs.
+ */
+export function startQueueDriver(opts: QueueDriverOptions<QueueName> & { queues?: Partial<Record<QueueName, QueueSpec>> }): QueueDriver;
+export function startQueueDriver<Q extends string>(opts: QueueDriverOptions<Q> & { queues: Record<Q, QueueSpec> }): QueueDriver;
+export function startQueueDriver(opts: QueueDriverOptions<string> & { queues?: Record<string, QueueSpec | undefined> }): QueueDriver {
+  const pollMs = opts.pollMs ?? 100;
+  const log = opts.log ?? defaultLog;
+  const region = runtimeConfig().AWS_REGION;
+  const defaults = localQueueSpecs() as Record<string, QueueSpec>;
+  const abort = new AbortController();
+  let abandoned = false;
+
+  const loops: Promise<void>[] = [];
+  for (const [queue, consumer] of Object.entries(opts.consumers) as [string, QueueConsumer | undefined][]) {
+    if (!consumer) continue;
+    const spec = opts.queues?.[queue] ?? defaults[queue];
+    if (!spec) throw new Error(`queue ${queue}: no settings (pass them in \`queues\`)`);
+    if (!(consumer.batchSize >= 1 && consumer.batchSize <= 10_000)) throw new Error(`queue ${queue}: batchSize must be 1-10000`);
+    for (let i = 0; i < Math.max(1, consumer.concurrency ?? 1); i++) loops.push(pollLoop(queue, consumer, spec));
+  }
+
+  async function pollLoop(queue: string, consumer: QueueConsumer, spec: QueueSpec): Promise<void> {
+    while (!abort.signal.aborted) {
+      let delivered = 0;
+      try {
+        delivered = await pollOnce(queue, consumer, spec);
+      } catch (err) {
+        log('error', 'local queue driver: poll failed', { queue, error: err });
+      }
+      if (delivered === 0) await nap(pollMs, abort.signal);
+    }
+  }
+
+  /** One receive + invoke + settle round; returns how many messages it received. */
+  async function pollOnce(queue: string, consumer: QueueConsumer, spec: QueueSpec): Promise<number> {
+    const claimed = await claimLocalMessages(queue, { max: consumer.batchSize, visibilitySeconds: spec.visibilitySeconds });
+    if (claimed.length === 0) return 0;
+    const deliver: LocalQueueMessage[] = [];
+    for (const m of claimed) {
+      if (spec.redrive && m.receiveCount > spec.redrive.maxReceiveCount) {
+        try {
+          await moveLocalMessageToDeadLetter(queue, m, spec.redrive.deadLetter);
+        } catch (err) {
+          log('error', 'local queue driver: redrive failed', { queue, messageId: m.messageId, error: err });
+        }
+      } else deliver.push(m);
+    }
+    if (deliver.length === 0) return claimed.length;
+
+    const event: SQSEvent = { Records: deliver.map((m) => toSqsRecord(queue, m, region)) };
+    const functionName = consumer.functionName ?? `local-${queue}-consumer`;
+    let failed: Set<string>;
+    try {
+      const result = await invoke(() => consumer.handler(event, lambdaContext(functionName, consumer.timeoutSeconds ?? config.lambda.timeoutSeconds)));
+      failed = failuresOf(result, deliver);
+    } catch (err) {
+      log('error', 'local queue driver: handler failed, the batch stays on the queue', { queue, functionName, messages: deliver.length, error: err });
+      return claimed.length;
+    }
+    if (abandoned) return claimed.length;
+    await Promise.all(
+      deliver
+        .filter((m) => !failed.has(m.messageId))
+        .map(async (m) => {
+          try {
+            // false: the handle is stale (the message was received again after its visibility ran out).
+            await deleteLocalMessage(queue, m.receiptHandle!);
+          } catch (err) {
+            log('error', 'local queue driver: delete failed', { queue, messageId: m.messageId, error: err });
+          }
+        }),
+    );
+    return claimed.length;
+  }
+
+  /** The message ids to keep. Like Lambda: a malformed response or an unknown identifier fails the whole batch. */
+  function failuresOf(result: SQSBatchResponse | void, batch: LocalQueueMessage[]): Set<string> {
+    const ids = new Set(batch.map((m) => m.messageId));
+    const items = (result as SQSBatchResponse | undefined)?.batchItemFailures;
+    if (items === undefined || items === null) return new Set();
+    if (!Array.isArray(items) || items.some((f) => !f || typeof f.itemIdentifier !== 'string' || !ids.has(f.itemIdentifier))) {
+      log('warn', 'local queue driver: invalid batchItemFailures, the whole batch stays on the queue', { items });
+      return ids;
+    }
+    return new Set(items.map((f) => f.itemIdentifier));
+  }
+
+  const all = Promise.all(loops).then(() => undefined);
+  let stopped: Promise<void> | undefined;
+  return {
+    stop(graceMs = opts.stopGraceMs ?? 10_000) {
+      stopped ??= (async () => {
+        abort.abort();
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), graceMs)));
+        const outcome = await Promise.race([all.then(() => 'done' as const), timeout]);
+        clearTimeout(timer);
+        if (outcome === 'timeout') {
+          abandoned = true;
+          log('warn', 'local queue driver: stopped with invocations still running; their messages come back after the visibility timeout', {});
+        }
+      })();
+      return stopped;
+    },
+  };
+}

@@ -1,0 +1,174 @@
+import type { Attempt, DeliveryState } from '../../domain/webhooks/schemas';
+import type { EndpointRecord } from '../../domain/webhooks/types';
+import { notFound } from '../../domain/errors';
+import { keyOf, seqKey, skPrefix } from '../keys';
+import { deleteItem, getItem, isConditionFailed, prefixPage, putItem, StaleRead, transactWrite, updateItem, type Page } from '../table';
+
+/** Delivery log entries are kept 30 days. */
+const LOG_TTL_SECONDS = 30 * 24 * 3600;
+
+const strip = <T>({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest as T;
+const endpointKey = (workspaceId: string, endpointId: string) => keyOf('webhookEndpoint', { workspaceId, endpointId });
+
+export async function putEndpoint(e: EndpointRecord): Promise<void> {
+  await putItem({ Item: { ...endpointKey(e.workspaceId, e.id), entity: 'webhookEndpoint', ...e }, ConditionExpression: 'attribute_not_exists(pk)' });
+}
+
+export async function getEndpoint(workspaceId: string, endpointId: string): Promise<EndpointRecord | undefined> {
+  const item = await getItem<Record<string, unknown>>(endpointKey(workspaceId, endpointId));
+  return item ? strip<EndpointRecord>(item) : undefined;
+}
+
+/** Whole-item replace of an endpoint we read, conditional on its version. */
+export async function replaceEndpoint(next: EndpointRecord, expectedVersion: number): Promise<void> {
+  try {
+    await putItem({
+      Item: { ...endpointKey(next.workspaceId, next.id), entity: 'webhookEndpoint', ...next, version: expectedVersion + 1 },
+      ConditionExpression: 'version = :v',
+      ExpressionAttributeValues: { ':v': expectedVersion },
+    });
+  } catch (err) {
+    if (isConditionFailed(err)) throw new StaleRead('endpoint');
+    throw err;
+  }
+}
+
+export async function deleteEndpoint(workspaceId: string, endpointId: string): Promise<void> {
+  try {
+    await deleteItem({ Key: endpointKey(workspaceId, endpointId), ConditionExpression: 'attribute_exists(pk)' });
+  } catch (err) {
+    if (isConditionFailed(err)) throw notFound('Webhook endpoint');
+    throw err;
+  }
+}
+
+export async function listEndpoints(workspaceId: string, limit: number, cursor?: string): Promise<Page<EndpointRecord>> {
+  const page = await prefixPage<Record<string, unknown>>(keyOf('workspace', { workspaceId }).pk, skPrefix('webhookEndpoint'), { limit, cursor });
+  return { ...page, items: page.items.map((i) => strip<EndpointRecord>(i)) };
+}
+
+/** Every endpoint of a workspace (fan-out); a workspace has few, so one query page after another. */
+export async function allEndpoints(workspaceId: string): Promise<EndpointRecord[]> {
+  const out: EndpointRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listEndpoints(workspaceId, 100, cursor);
+    out.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+/** Health bookkeeping: the first failure since the last success opens the failing span. */
+export async function markFailing(workspaceId: string, endpointId: string, nowEpoch: number): Promise<number | undefined> {
+  try {
+    const out = await updateItem<{ failingSince?: number }>({
+      Key: endpointKey(workspaceId, endpointId),
+      UpdateExpression: 'SET failingSince = if_not_exists(failingSince, :now)',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':now': nowEpoch },
+    });
+    return out?.failingSince ?? undefined;
+  } catch (err) {
+    if (isConditionFailed(err)) return undefined;
+    throw err;
+  }
+}
+
+export async function markHealthy(workspaceId: string, endpointId: string): Promise<void> {
+  try {
+    await updateItem({
+      Key: endpointKey(workspaceId, endpointId),
+      UpdateExpression: 'REMOVE failingSince',
+      ConditionExpression: 'attribute_exists(failingSince)',
+      ReturnValues: 'NONE',
+    });
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err;
+  }
+}
+
+/** Disables an active endpoint that is still failing (a success meanwhile keeps it active). */
+export async function disableFailingEndpoint(workspaceId: string, endpointId: string, reason: string, nowIso: string): Promise<boolean> {
+  try {
+    await updateItem({
+      Key: endpointKey(workspaceId, endpointId),
+      UpdateExpression: 'SET #status = :disabled, disabledReason = :reason, updatedAt = :now, version = version + :one',
+      ConditionExpression: '#status = :active AND attribute_exists(failingSince)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':disabled': 'disabled', ':active': 'active', ':reason': reason, ':now': nowIso, ':one': 1 },
+      ReturnValues: 'NONE',
+    });
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}
+
+export interface DeliveryRecord {
+  deliveryId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  payload: string;
+  state: DeliveryState | 'pending';
+  attempts: number;
+  lastAttemptAt: string | null;
+  createdAt: string;
+}
+
+const deliveryKey = (workspaceId: string, endpointId: string, deliveryId: string) => keyOf('webhookDelivery', { workspaceId, endpointId, deliveryId });
+
+export async function getDelivery(workspaceId: string, endpointId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
+  const item = await getItem<Record<string, unknown>>(deliveryKey(workspaceId, endpointId, deliveryId));
+  return item ? strip<DeliveryRecord>(item) : undefined;
+}
+
+/** Records one attempt: the log entry and the delivery's current state, together. */
+export async function recordAttempt(workspaceId: string, endpointId: string, payload: string, entry: Attempt): Promise<void> {
+  const expiresAt = Math.floor(Date.parse(entry.at) / 1000) + LOG_TTL_SECONDS;
+  await transactWrite([
+    {
+      op: {
+        Put: {
+          Item: {
+            ...keyOf('webhookAttempt', { workspaceId, endpointId, at: entry.at, deliveryId: entry.deliveryId, attempt: seqKey(entry.attempt) }),
+            entity: 'webhookAttempt',
+            ...entry,
+            expiresAt,
+          },
+        },
+      },
+    },
+    {
+      op: {
+        Update: {
+          Key: deliveryKey(workspaceId, endpointId, entry.deliveryId),
+          UpdateExpression:
+            'SET entity = :e, deliveryId = :d, endpointId = :ep, eventId = :evt, eventType = :type, payload = if_not_exists(payload, :p), ' +
+            '#state = :state, attempts = :n, lastAttemptAt = :at, createdAt = if_not_exists(createdAt, :at), expiresAt = :x',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':e': 'webhookDelivery',
+            ':d': entry.deliveryId,
+            ':ep': endpointId,
+            ':evt': entry.eventId,
+            ':type': entry.eventType,
+            ':p': payload,
+            ':state': entry.state,
+            ':n': entry.attempt,
+            ':at': entry.at,
+            ':x': expiresAt,
+          },
+        },
+      },
+    },
+  ]);
+}
+
+export async function listAttempts(workspaceId: string, endpointId: string, limit: number, cursor?: string): Promise<Page<Attempt>> {
+  const { pk } = keyOf('webhookDelivery', { workspaceId, endpointId, deliveryId: 'x' });
+  const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('webhookAttempt'), { limit, cursor });
+  return { ...page, items: page.items.map(({ expiresAt: _x, ...i }) => strip<Attempt>(i)) };
+}

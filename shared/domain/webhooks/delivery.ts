@@ -1,0 +1,149 @@
+import type { WebhookSettings } from '../../../infra/config';
+import * as repo from '../../data/repositories/webhooks';
+import { logger } from '../../http/logger';
+import { newId } from '../../ids';
+import type { Egress, EgressResult } from '../../ports/egress';
+import { parseRetryAfter, retryDelaySeconds } from './backoff';
+import type { Attempt, DeliveryState } from './schemas';
+import { signatureHeader, signingSecrets } from './signing';
+import type { DeliveryMessage } from './types';
+
+export type AttemptVerdict =
+  | { kind: 'delivered' }
+  | { kind: 'retry'; retryAfterSeconds?: number; error: string | null }
+  | { kind: 'failed'; error: string | null };
+
+/**
+ * Spec 3.3: any 2xx is delivered; 429, 5xx, time-out and connection errors are retried; 3xx and
+ * every other 4xx fail for good, as does a target the SSRF guard refuses.
+ */
+export function classify(result: EgressResult, now = Date.now()): AttemptVerdict {
+  if (result.kind === 'refused') return { kind: 'failed', error: `refused: ${result.reason}` };
+  if (result.kind === 'error') return { kind: 'retry', error: result.timedOut ? `timed out: ${result.reason}` : result.reason };
+  const { status } = result;
+  if (status >= 200 && status < 300) return { kind: 'delivered' };
+  if (status === 429 || status >= 500) {
+    const honour = status === 429 || status === 503;
+    return { kind: 'retry', error: null, ...(honour ? { retryAfterSeconds: parseRetryAfter(result.headers['retry-after'], now) } : {}) };
+  }
+  return { kind: 'failed', error: status >= 300 && status < 400 ? 'redirects are not followed' : null };
+}
+
+export interface DeliveryDeps {
+  egress: Egress;
+  settings: WebhookSettings;
+  now?: () => Date;
+}
+
+/** What the queue consumer must do with the message after this attempt. */
+export type NextStep = { ack: true } | { ack: false; visibilitySeconds: number };
+
+/**
+ * One attempt of one delivery: sign, send through the SSRF-safe egress, classify, log the attempt,
+ * keep the endpoint's health, and say when (if ever) to try again. The attempt number is the
+ * queue's receive count, so the queue's maxReceiveCount bounds the attempts.
+ */
+export async function attemptDelivery(message: DeliveryMessage, attempt: number, deps: DeliveryDeps): Promise<NextStep> {
+  const now = deps.now ?? (() => new Date());
+  const started = now();
+  const endpoint = await repo.getEndpoint(message.workspaceId, message.endpointId);
+  if (!endpoint) return { ack: true }; // deleted: no further deliveries
+  const base = {
+    id: newId('att'),
+    deliveryId: message.deliveryId,
+    eventId: message.eventId,
+    eventType: message.eventType,
+    attempt,
+    trigger: message.trigger,
+  };
+  if (endpoint.status !== 'active') {
+    await repo.recordAttempt(message.workspaceId, message.endpointId, message.payload, {
+      ...base,
+      statusCode: null,
+      error: 'endpoint disabled; not sent',
+      durationMs: 0,
+      responseExcerpt: null,
+      nextRetryAt: null,
+      state: 'cancelled',
+      at: started.toISOString(),
+    });
+    return { ack: true };
+  }
+
+  const timestamp = Math.floor(started.getTime() / 1000);
+  const result = await deps.egress.post({
+    url: endpoint.url,
+    headers: {
+      'content-type': 'application/json',
+      'user-agent': 'LoyaltyPlatform-Webhooks/1',
+      'webhook-id': message.eventId,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signatureHeader(signingSecrets(endpoint.secrets, timestamp), message.eventId, timestamp, message.payload),
+    },
+    body: message.payload,
+    timeoutMs: deps.settings.deliveryTimeoutSeconds * 1000,
+    readCapBytes: deps.settings.responseReadCapBytes,
+    excerptBytes: deps.settings.responseExcerptBytes,
+  });
+  const verdict = classify(result, started.getTime());
+  const last = attempt >= deps.settings.maxAttempts;
+  const delay = verdict.kind === 'retry' && !last ? retryDelaySeconds(attempt, deps.settings, verdict.retryAfterSeconds) : undefined;
+  const state: DeliveryState = verdict.kind === 'delivered' ? 'delivered' : delay !== undefined ? 'retrying' : 'failed';
+  const entry: Attempt = {
+    ...base,
+    statusCode: result.kind === 'response' ? result.status : null,
+    error:
+      verdict.kind === 'delivered'
+        ? null
+        : verdict.kind === 'retry' && last
+          ? `${verdict.error ?? `HTTP ${result.kind === 'response' ? result.status : ''}`}; attempts exhausted, moving to the dead-letter queue`
+          : verdict.error,
+    durationMs: Math.round(result.durationMs),
+    responseExcerpt: result.kind === 'response' ? result.bodyExcerpt : null,
+    nextRetryAt: delay !== undefined ? new Date(started.getTime() + delay * 1000).toISOString() : null,
+    state,
+    at: started.toISOString(),
+  };
+  await repo.recordAttempt(message.workspaceId, message.endpointId, message.payload, entry);
+  await keepHealth(message.workspaceId, message.endpointId, verdict.kind === 'delivered', deps.settings, now());
+
+  if (verdict.kind !== 'retry') return { ack: true };
+  // The last attempt goes back at once, so the redrive moves it to the dead-letter queue now.
+  return { ack: false, visibilitySeconds: delay ?? 0 };
+}
+
+/** Svix's rule: an endpoint that has failed every attempt for a long span is disabled. */
+async function keepHealth(workspaceId: string, endpointId: string, ok: boolean, settings: WebhookSettings, now: Date): Promise<void> {
+  if (ok) {
+    await repo.markHealthy(workspaceId, endpointId);
+    return;
+  }
+  const nowEpoch = Math.floor(now.getTime() / 1000);
+  const since = await repo.markFailing(workspaceId, endpointId, nowEpoch);
+  if (since === undefined || nowEpoch - since < settings.disableAfterFailingSeconds) return;
+  const reason = `Every attempt failed since ${new Date(since * 1000).toISOString()}`;
+  if (await repo.disableFailingEndpoint(workspaceId, endpointId, reason, now.toISOString())) {
+    logger.warn('webhook.endpoint_disabled', { event: 'webhook.endpoint_disabled', workspaceId, endpointId, failingSince: since, reason });
+  }
+}
+
+/** The DLQ consumer's part: the delivery is dead; it stays replayable. */
+export async function markDead(message: DeliveryMessage, now = new Date()): Promise<void> {
+  const delivery = await repo.getDelivery(message.workspaceId, message.endpointId, message.deliveryId);
+  const attempts = delivery?.attempts ?? 0;
+  await repo.recordAttempt(message.workspaceId, message.endpointId, message.payload, {
+    id: newId('att'),
+    deliveryId: message.deliveryId,
+    eventId: message.eventId,
+    eventType: message.eventType,
+    attempt: attempts,
+    trigger: message.trigger,
+    statusCode: null,
+    error: `all ${attempts} attempts failed; dead (replay it once the receiver is fixed)`,
+    durationMs: 0,
+    responseExcerpt: null,
+    nextRetryAt: null,
+    state: 'dead',
+    at: now.toISOString(),
+  });
+}

@@ -1,0 +1,31 @@
+import { queueFromConfig } from '../../adapters/queue';
+import type { OutboxEvent } from '../../data/repositories/outbox';
+import { allEndpoints } from '../../data/repositories/webhooks';
+import { deliveryIdOf } from './delivery-id';
+import type { DeliveryMessage } from './types';
+
+/** The body of a delivery: exactly the spec 6.2 envelope, serialised once for every attempt. */
+export const envelopeOf = (e: OutboxEvent): string => JSON.stringify({ id: e.id, type: e.type, created_at: e.created_at, data: e.data });
+
+/**
+ * One queue message per (event, subscribed active endpoint). Running twice for the same outbox item
+ * (at-least-once) yields the same delivery ids, hence duplicates the receiver can drop by webhook-id.
+ */
+export async function fanOut(workspaceId: string, events: OutboxEvent[]): Promise<number> {
+  const endpoints = (await allEndpoints(workspaceId)).filter((e) => e.status === 'active');
+  const messages: DeliveryMessage[] = events.flatMap((event) =>
+    endpoints
+      .filter((e) => e.eventTypes.includes(event.type))
+      .map((e) => ({
+        workspaceId,
+        endpointId: e.id,
+        deliveryId: deliveryIdOf(event.id, e.id),
+        eventId: event.id,
+        eventType: event.type,
+        payload: envelopeOf(event),
+        trigger: 'event' as const,
+      })),
+  );
+  if (messages.length) await queueFromConfig().send('webhookDeliveries', messages.map((m) => ({ body: JSON.stringify(m) })));
+  return messages.length;
+}

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { isoDateTime } from '../common';
+import { EVENTS } from '../../events/registry';
+
+export const ENDPOINT_STATUSES = ['active', 'disabled'] as const;
+export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
+
+const eventKeys = Object.keys(EVENTS) as [keyof typeof EVENTS, ...(keyof typeof EVENTS)[]];
+
+const eventTypes = z
+  .array(z.enum(eventKeys, { message: 'not an event of the catalog (GET /api/v2/events/catalog)' }))
+  .min(1)
+  .max(eventKeys.length)
+  .refine((a) => new Set(a).size === a.length, { message: 'lists an event twice' });
+
+export const endpointUrlSchema = z.string().max(2048).describe('Where deliveries are POSTed: https (http://127.0.0.1 only on the local runtime)');
+
+export const createEndpointBody = z.strictObject({
+  url: endpointUrlSchema,
+  description: z.string().trim().max(500).default(''),
+  eventTypes,
+});
+
+export const updateEndpointBody = z.union([
+  z.strictObject({ action: z.literal('rotate_secret') }),
+  z
+    .strictObject({
+      url: endpointUrlSchema.optional(),
+      description: z.string().trim().max(500).optional(),
+      eventTypes: eventTypes.optional(),
+      status: z.enum(ENDPOINT_STATUSES).optional(),
+    })
+    .refine((b) => Object.keys(b).length > 0, { message: 'give at least one of url, description, eventTypes, status, or action' }),
+]);
+
+export type CreateEndpointInput = z.infer<typeof createEndpointBody>;
+export type UpdateEndpointInput = z.infer<typeof updateEndpointBody>;
+
+export const endpointSchema = z
+  .object({
+    id: z.string().describe('whe_...'),
+    url: z.string(),
+    description: z.string(),
+    eventTypes: z.array(z.string()),
+    status: z.enum(ENDPOINT_STATUSES),
+    disabledReason: z.string().nullable().describe('Why the platform disabled it (e.g. failing for 5 days)'),
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
+  })
+  .meta({ id: 'WebhookEndpoint' });
+
+export type Endpoint = z.infer<typeof endpointSchema>;
+
+export const DELIVERY_STATES = ['delivered', 'retrying', 'failed', 'dead', 'cancelled'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+export const attemptSchema = z
+  .object({
+    id: z.string(),
+    deliveryId: z.string().describe('dlv_...: one event to one endpoint; replay it by this id'),
+    eventId: z.string().describe('evt_...: the webhook-id header'),
+    eventType: z.string(),
+    attempt: z.number().int().describe('1 for the first try of a send (a replay starts again at 1)'),
+    trigger: z.enum(['event', 'replay', 'test']),
+    statusCode: z.number().int().nullable(),
+    error: z.string().nullable().describe('Why there was no usable answer (time-out, refused target, ...)'),
+    durationMs: z.number().int(),
+    responseExcerpt: z.string().nullable().describe('First 1 KB of the receiver’s answer'),
+    nextRetryAt: isoDateTime.nullable(),
+    state: z.enum(DELIVERY_STATES).describe('State of the delivery after this attempt'),
+    at: isoDateTime,
+  })
+  .meta({ id: 'WebhookAttempt' });
+
+export type Attempt = z.infer<typeof attemptSchema>;

@@ -1,0 +1,129 @@
+import { webhookSettings } from '../../../infra/config';
+import { checkTargetUrl } from '../../adapters/egress';
+import { queueFromConfig } from '../../adapters/queue';
+import { runtimeConfig } from '../../config';
+import * as repo from '../../data/repositories/webhooks';
+import { withOptimisticRetry } from '../../data/table';
+import { ID_PATTERN, newId } from '../../ids';
+import type { EgressPolicy } from '../../ports/egress';
+import { AppError, notFound, validationFailed } from '../errors';
+import { PING_EVENT } from './catalog';
+import { deliveryIdOf } from './delivery-id';
+import type { CreateEndpointInput, Endpoint, UpdateEndpointInput } from './schemas';
+import { newSecret } from './signing';
+import { toEndpoint, type DeliveryMessage, type EndpointRecord } from './types';
+
+export const egressPolicy = (): EgressPolicy => ({ allowLoopback: runtimeConfig().WEBHOOK_ALLOW_LOOPBACK === 'true' });
+
+function checkUrl(url: string): void {
+  const reason = checkTargetUrl(url, egressPolicy());
+  if (reason) throw validationFailed([{ in: 'body', field: 'url', message: reason }]);
+}
+
+const isEndpointId = (id: string) => ID_PATTERN('whe').test(id);
+
+async function loadEndpoint(workspaceId: string, endpointId: string): Promise<EndpointRecord> {
+  const endpoint = isEndpointId(endpointId) ? await repo.getEndpoint(workspaceId, endpointId) : undefined;
+  if (!endpoint) throw notFound('Webhook endpoint');
+  return endpoint;
+}
+
+export async function createEndpoint(workspaceId: string, input: CreateEndpointInput, now = new Date()): Promise<Endpoint & { secret: string }> {
+  checkUrl(input.url);
+  const at = now.toISOString();
+  const secret = newSecret();
+  const record: EndpointRecord = {
+    id: newId('whe'),
+    workspaceId,
+    url: input.url,
+    description: input.description,
+    eventTypes: input.eventTypes,
+    status: 'active',
+    disabledReason: null,
+    secrets: [{ value: secret, createdAt: at, expiresAt: null }],
+    createdAt: at,
+    updatedAt: at,
+    version: 1,
+  };
+  await repo.putEndpoint(record);
+  return { ...toEndpoint(record), secret };
+}
+
+export async function listEndpoints(workspaceId: string, limit: number, cursor?: string) {
+  const page = await repo.listEndpoints(workspaceId, limit, cursor);
+  return { items: page.items.map(toEndpoint), nextCursor: page.nextCursor ?? null };
+}
+
+/**
+ * Changes fields, or rotates the secret: the new secret is returned once; the old one keeps signing
+ * next to it for the overlap (24 h), so receivers can switch without dropping a delivery.
+ */
+export async function updateEndpoint(workspaceId: string, endpointId: string, input: UpdateEndpointInput, now = new Date()): Promise<Endpoint & { secret?: string }> {
+  if ('url' in input && input.url !== undefined) checkUrl(input.url);
+  return withOptimisticRetry(async () => {
+    const current = await loadEndpoint(workspaceId, endpointId);
+    const at = now.toISOString();
+    if ('action' in input) {
+      const secret = newSecret();
+      const overlapEnds = Math.floor(now.getTime() / 1000) + webhookSettings().rotationOverlapSeconds;
+      // Only the newest previous secret overlaps; anything older stops signing now.
+      const previous = current.secrets[0] ? [{ ...current.secrets[0], expiresAt: overlapEnds }] : [];
+      const next: EndpointRecord = { ...current, secrets: [{ value: secret, createdAt: at, expiresAt: null }, ...previous], updatedAt: at };
+      await repo.replaceEndpoint(next, current.version);
+      return { ...toEndpoint(next), secret };
+    }
+    const reactivated = input.status === 'active' && current.status === 'disabled';
+    const next: EndpointRecord = {
+      ...current,
+      ...(input.url !== undefined ? { url: input.url } : {}),
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.eventTypes !== undefined ? { eventTypes: input.eventTypes } : {}),
+      ...(input.status !== undefined ? { status: input.status, disabledReason: input.status === 'active' ? null : current.disabledReason } : {}),
+      // Re-enabling starts a fresh health span.
+      ...(reactivated ? { failingSince: undefined } : {}),
+      updatedAt: at,
+    };
+    await repo.replaceEndpoint(next, current.version);
+    return toEndpoint(next);
+  });
+}
+
+export async function deleteEndpoint(workspaceId: string, endpointId: string): Promise<void> {
+  if (!isEndpointId(endpointId)) throw notFound('Webhook endpoint');
+  await repo.deleteEndpoint(workspaceId, endpointId);
+}
+
+export async function listDeliveries(workspaceId: string, endpointId: string, limit: number, cursor?: string) {
+  await loadEndpoint(workspaceId, endpointId);
+  const page = await repo.listAttempts(workspaceId, endpointId, limit, cursor);
+  return { items: page.items, nextCursor: page.nextCursor ?? null };
+}
+
+async function enqueue(message: DeliveryMessage): Promise<void> {
+  await queueFromConfig().send('webhookDeliveries', [{ body: JSON.stringify(message) }]);
+}
+
+const refuseDisabled = (endpoint: EndpointRecord) => {
+  if (endpoint.status !== 'active') throw new AppError('CONFLICT', 'The endpoint is disabled; set status to active first');
+};
+
+/** Sends a recorded delivery again: same payload, same webhook-id. */
+export async function replayDelivery(workspaceId: string, endpointId: string, deliveryId: string) {
+  const endpoint = await loadEndpoint(workspaceId, endpointId);
+  const delivery = /^dlv_[0-9a-z]{26}$/.test(deliveryId) ? await repo.getDelivery(workspaceId, endpointId, deliveryId) : undefined;
+  if (!delivery) throw notFound('Delivery');
+  refuseDisabled(endpoint);
+  await enqueue({ workspaceId, endpointId, deliveryId, eventId: delivery.eventId, eventType: delivery.eventType, payload: delivery.payload, trigger: 'replay' });
+  return { deliveryId, eventId: delivery.eventId, state: 'pending' as const };
+}
+
+/** A `webhook.ping` to one endpoint, through the same queue, signing and log as real events. */
+export async function sendTestPing(workspaceId: string, endpointId: string, now = new Date()) {
+  const endpoint = await loadEndpoint(workspaceId, endpointId);
+  refuseDisabled(endpoint);
+  const eventId = newId('evt');
+  const payload = JSON.stringify({ id: eventId, type: PING_EVENT, created_at: now.toISOString(), data: { resource_id: endpointId } });
+  const deliveryId = deliveryIdOf(eventId, endpointId);
+  await enqueue({ workspaceId, endpointId, deliveryId, eventId, eventType: PING_EVENT, payload, trigger: 'test' });
+  return { deliveryId, eventId, state: 'pending' as const };
+}

@@ -1,0 +1,49 @@
+import type { Endpoint, EndpointStatus } from './schemas';
+
+export interface SigningSecret {
+  /** `whsec_<base64>`; signing uses the base64-decoded bytes after the prefix. */
+  value: string;
+  createdAt: string;
+  /** Epoch seconds after which this secret stops signing (set on the old secret at rotation). */
+  expiresAt: number | null;
+}
+
+export interface EndpointRecord {
+  id: string;
+  workspaceId: string;
+  url: string;
+  description: string;
+  eventTypes: string[];
+  status: EndpointStatus;
+  disabledReason: string | null;
+  /** Newest first. */
+  secrets: SigningSecret[];
+  /** Epoch seconds of the first failure since the last success (absent while healthy). */
+  failingSince?: number;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+}
+
+export const toEndpoint = (r: EndpointRecord): Endpoint => ({
+  id: r.id,
+  url: r.url,
+  description: r.description,
+  eventTypes: r.eventTypes,
+  status: r.status,
+  disabledReason: r.disabledReason,
+  createdAt: r.createdAt,
+  updatedAt: r.updatedAt,
+});
+
+/** What travels on the delivery queue: one event for one endpoint. */
+export interface DeliveryMessage {
+  workspaceId: string;
+  endpointId: string;
+  deliveryId: string;
+  eventId: string;
+  eventType: string;
+  /** The raw JSON body, sent byte for byte the same on every attempt and replay. */
+  payload: string;
+  trigger: 'event' | 'replay' | 'test';
+}

@@ -1,0 +1,232 @@
+import { Webhook } from 'standardwebhooks';
+import { afterAll, describe, expect, it } from 'vitest';
+import { EVENTS, STAGES } from '../../shared/events/registry';
+import { call } from '../support/api';
+import { newMember, newOrder, tenant, type Tenant } from '../support/fixtures';
+import { eventually, startReceiver } from '../support/receiver';
+
+/**
+ * The global platform runs with shrunk webhook numbers (test/support/global-setup.ts): 4 attempts,
+ * backoff base 1 s and cap 2 s, a 4 s rotation overlap, a 2 s delivery time-out.
+ */
+const receivers: { close(): Promise<void> }[] = [];
+afterAll(async () => Promise.all(receivers.map((r) => r.close())));
+
+async function receiver(...args: Parameters<typeof startReceiver>) {
+  const r = await startReceiver(...args);
+  receivers.push(r);
+  return r;
+}
+
+async function subscribe(t: Tenant, url: string, eventTypes: string[] = Object.keys(EVENTS)) {
+  const res = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url, description: 'test receiver', eventTypes } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data as { id: string; secret: string };
+}
+
+const attemptsOf = async (t: Tenant, endpointId: string) =>
+  (await call('GET', `/api/v2/webhooks/${endpointId}/deliveries?limit=200`, { token: t.key })).body.data as any[];
+
+const verify = (secret: string, r: { body: string; headers: Record<string, unknown> }) =>
+  new Webhook(secret).verify(r.body, {
+    'webhook-id': String(r.headers['webhook-id']),
+    'webhook-timestamp': String(r.headers['webhook-timestamp']),
+    'webhook-signature': String(r.headers['webhook-signature']),
+  });
+
+describe('webhook endpoints', () => {
+  it('create returns the secret once; list and patch never show it; delete removes', async () => {
+    const t = await tenant('wh-crud');
+    const r = await receiver();
+    const created = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: r.url, description: 'CRM', eventTypes: ['member.created'] } });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ url: r.url, description: 'CRM', eventTypes: ['member.created'], status: 'active' });
+    expect(created.body.data.id).toMatch(/^whe_/);
+    expect(created.body.data.secret).toMatch(/^whsec_/);
+    const list = await call('GET', '/api/v2/webhooks', { token: t.key });
+    expect(list.body.data.map((e: { id: string }) => e.id)).toEqual([created.body.data.id]);
+    expect(JSON.stringify(list.body)).not.toContain('whsec_');
+    const patched = await call('PATCH', `/api/v2/webhooks/${created.body.data.id}`, { token: t.key, body: { eventTypes: ['member.created', 'order.created'], status: 'disabled' } });
+    expect(patched.body.data).toMatchObject({ eventTypes: ['member.created', 'order.created'], status: 'disabled' });
+    expect(JSON.stringify(patched.body)).not.toContain('whsec_');
+    expect((await call('DELETE', `/api/v2/webhooks/${created.body.data.id}`, { token: t.key })).status).toBe(204);
+    expect((await call('GET', '/api/v2/webhooks', { token: t.key })).body.data).toEqual([]);
+    expect((await call('DELETE', `/api/v2/webhooks/${created.body.data.id}`, { token: t.key })).status).toBe(404);
+  });
+
+  it('refuses events outside the catalog and literal private or metadata addresses with 422', async () => {
+    const t = await tenant('wh-val');
+    const bad = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: 'https://example.com/hook', eventTypes: ['member.exploded'] } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details[0].field).toMatch(/^eventTypes/);
+    for (const url of ['https://10.0.0.1/hook', 'https://169.254.169.254/latest/meta-data', 'https://[::ffff:127.0.0.1]/x', 'ftp://example.com/x', 'not a url', 'https://user:pw@example.com/x']) {
+      const res = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url, eventTypes: ['member.created'] } });
+      expect(res.status, url).toBe(422);
+      expect(res.body.error.details[0].field).toBe('url');
+    }
+  });
+
+  it('the catalog lists every registered event with a spec stage, example payload and the signature headers', async () => {
+    const t = await tenant('wh-catalog');
+    const res = await call('GET', '/api/v2/events/catalog', { token: t.key });
+    expect(res.status).toBe(200);
+    expect(res.body.data.events.map((e: { event: string }) => e.event).sort()).toEqual(Object.keys(EVENTS).sort());
+    for (const e of res.body.data.events) {
+      expect(STAGES).toContain(e.stage);
+      expect(e.examplePayload).toMatchObject({ type: e.event, data: { resource_id: expect.any(String) } });
+    }
+    expect(Object.keys(res.body.data.payload.headers)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'content-type']);
+    expect(res.body.data.payload.schema.properties).toHaveProperty('data');
+  });
+});
+
+describe('webhook delivery', () => {
+  it('every catalog event fires: each arrives signed (standardwebhooks verifies), thin, with no personal data', async () => {
+    const t = await tenant('wh-all');
+    const r = await receiver();
+    const { secret } = await subscribe(t, r.url);
+    const m = await newMember(t.key, { firstName: 'Secretive', lastName: 'Person', phone: '+49 30 5550123' });
+    const o = await newOrder(t.key, m.id, { total: 700 });
+    await call('POST', `/api/v2/orders/${o.externalOrderId}/refund`, { token: t.key, body: { amount: 20 } });
+    await r.waitFor(5);
+    const bodies = r.received.map((x) => JSON.parse(x.body));
+    expect(new Set(bodies.map((b) => b.type))).toEqual(new Set(Object.keys(EVENTS)));
+    for (const x of r.received) {
+      const payload = verify(secret, x as never) as { id: string };
+      expect(payload.id).toBe(x.headers['webhook-id']);
+      expect(x.headers['content-type']).toBe('application/json');
+      expect(x.body).not.toMatch(new RegExp([m.email, 'Secretive', 'Person', '5550123'].join('|')));
+    }
+    const created = bodies.find((b) => b.type === 'member.created');
+    expect(created).toMatchObject({ id: expect.stringMatching(/^evt_/), data: { resource_id: m.id, member_ref: m.id } });
+    expect(created.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(Object.keys(created)).toEqual(['id', 'type', 'created_at', 'data']);
+    expect(bodies.find((b) => b.type === 'loyalty.tier_upgraded').data).toEqual({ resource_id: m.id, member_ref: m.id, tier: 'silver' });
+    expect(bodies.find((b) => b.type === 'order.created').data.amount_band).toBe('500-1000 EUR');
+  });
+
+  it('a tampered body or a timestamp outside 300 s fails verification', async () => {
+    const t = await tenant('wh-tamper');
+    const r = await receiver();
+    const { secret } = await subscribe(t, r.url, ['member.created']);
+    await newMember(t.key);
+    const [x] = await r.waitFor(1);
+    expect(() => verify(secret, x as never)).not.toThrow();
+    expect(() => verify(secret, { ...x!, body: x!.body.replace('member.created', 'member.deleted') } as never)).toThrow();
+    const old = { ...x!, headers: { ...x!.headers, 'webhook-timestamp': String(Number(x!.headers['webhook-timestamp']) - 301) } };
+    expect(() => verify(secret, old as never)).toThrow();
+  });
+
+  it('503 twice then 200: three attempts logged, one delivered, one webhook-id', async () => {
+    const t = await tenant('wh-retry');
+    const r = await receiver((n) => ({ status: n <= 2 ? 503 : 200 }));
+    const { id } = await subscribe(t, r.url, ['member.created']);
+    await newMember(t.key);
+    await r.waitFor(3);
+    const log = await eventually(async () => {
+      const a = await attemptsOf(t, id);
+      return a.length >= 3 ? a : undefined;
+    });
+    expect(new Set(r.received.map((x) => x.headers['webhook-id'])).size).toBe(1);
+    const ordered = [...log].reverse();
+    expect(ordered.map((a) => [a.attempt, a.statusCode, a.state])).toEqual([
+      [1, 503, 'retrying'],
+      [2, 503, 'retrying'],
+      [3, 200, 'delivered'],
+    ]);
+    expect(ordered[0].nextRetryAt).not.toBeNull();
+    expect(ordered[2].nextRetryAt).toBeNull();
+    expect(new Set(log.map((a) => a.deliveryId)).size).toBe(1);
+    expect(log[0].eventId).toBe(r.received[0]!.headers['webhook-id']);
+    await new Promise((res) => setTimeout(res, 1500));
+    expect(r.received).toHaveLength(3);
+  });
+
+  it('410 and 400 fail permanently after one attempt', async () => {
+    for (const status of [410, 400]) {
+      const t = await tenant(`wh-${status}`);
+      const r = await receiver(() => ({ status, body: 'x'.repeat(5000) }));
+      const { id } = await subscribe(t, r.url, ['member.created']);
+      await newMember(t.key);
+      await r.waitFor(1);
+      const [entry] = await eventually(async () => {
+        const a = await attemptsOf(t, id);
+        return a.length ? a : undefined;
+      });
+      expect(entry).toMatchObject({ attempt: 1, statusCode: status, state: 'failed', nextRetryAt: null });
+      expect(entry.responseExcerpt.length).toBe(1024);
+      await new Promise((res) => setTimeout(res, 2500));
+      expect(r.received).toHaveLength(1);
+    }
+  });
+
+  it('always 500: attempts up to the limit, then dead; a replay succeeds once the receiver recovers', async () => {
+    const t = await tenant('wh-dead');
+    let healthy = false;
+    const r = await receiver(() => ({ status: healthy ? 200 : 500 }));
+    const { id } = await subscribe(t, r.url, ['member.created']);
+    await newMember(t.key);
+    await r.waitFor(4);
+    const log = await eventually(async () => {
+      const a = await attemptsOf(t, id);
+      return a.some((x) => x.state === 'dead') ? a : undefined;
+    }, 20_000, 'the delivery to be dead');
+    const ordered = [...log].reverse();
+    expect(ordered.map((a) => a.state)).toEqual(['retrying', 'retrying', 'retrying', 'failed', 'dead']);
+    expect(ordered[3].error).toMatch(/dead-letter/);
+    expect(r.received).toHaveLength(4);
+
+    healthy = true;
+    const replay = await call('POST', `/api/v2/webhooks/${id}/deliveries/${ordered[0].deliveryId}/replay`, { token: t.key });
+    expect(replay.status).toBe(202);
+    await r.waitFor(5);
+    expect(r.received[4]!.headers['webhook-id']).toBe(r.received[0]!.headers['webhook-id']);
+    expect(r.received[4]!.body).toBe(r.received[0]!.body);
+    const after = await eventually(async () => {
+      const a = await attemptsOf(t, id);
+      return a[0]?.state === 'delivered' ? a : undefined;
+    });
+    expect(after[0]).toMatchObject({ trigger: 'replay', attempt: 1, statusCode: 200 });
+  });
+
+  it('a rotation signs with both secrets during the overlap, then only with the new one', async () => {
+    const t = await tenant('wh-rotate');
+    const r = await receiver();
+    const { id, secret: oldSecret } = await subscribe(t, r.url, ['member.created']);
+    const rotated = await call('PATCH', `/api/v2/webhooks/${id}`, { token: t.key, body: { action: 'rotate_secret' } });
+    expect(rotated.status).toBe(200);
+    const newSecret = rotated.body.data.secret;
+    expect(newSecret).toMatch(/^whsec_/);
+    expect(newSecret).not.toBe(oldSecret);
+    await newMember(t.key);
+    const [during] = await r.waitFor(1);
+    expect(String(during!.headers['webhook-signature']).split(' ')).toHaveLength(2);
+    expect(() => verify(oldSecret, during as never)).not.toThrow();
+    expect(() => verify(newSecret, during as never)).not.toThrow();
+    await new Promise((res) => setTimeout(res, 4500)); // the overlap of the test platform is 4 s
+    await newMember(t.key);
+    const after = (await r.waitFor(2))[1]!;
+    expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
+    expect(() => verify(newSecret, after as never)).not.toThrow();
+    expect(() => verify(oldSecret, after as never)).toThrow();
+  });
+
+  it('a test ping goes through the same pipeline; disabled and deleted endpoints get nothing', async () => {
+    const t = await tenant('wh-ping');
+    const r = await receiver();
+    const { id, secret } = await subscribe(t, r.url, ['member.created']);
+    const ping = await call('POST', `/api/v2/webhooks/${id}/test`, { token: t.key });
+    expect(ping.status).toBe(202);
+    const [x] = await r.waitFor(1);
+    expect(JSON.parse(x!.body)).toMatchObject({ type: 'webhook.ping', data: { resource_id: id } });
+    expect(() => verify(secret, x as never)).not.toThrow();
+
+    await call('PATCH', `/api/v2/webhooks/${id}`, { token: t.key, body: { status: 'disabled' } });
+    expect((await call('POST', `/api/v2/webhooks/${id}/test`, { token: t.key })).status).toBe(409);
+    await newMember(t.key);
+    await call('DELETE', `/api/v2/webhooks/${id}`, { token: t.key });
+    await newMember(t.key);
+    await new Promise((res) => setTimeout(res, 1500));
+    expect(r.received).toHaveLength(1);
+  });
+});

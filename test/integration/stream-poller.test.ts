@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
+import type { DriverLog } from '../../infra/local/queue-driver';
+import { matchesFilter, startStreamPoller, validateFilterPattern, type StreamHandler, type StreamPoller } from '../../infra/local/stream-poller';
+import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
+import { platformTable } from '../support/table';
+
+/**
+ * The stream poller, in this process, against the running platform's DynamoDB Local. Each test
+ * follows the stream as its own consumer (own checkpoints), writes items of its own fake workspace and
+ * only looks at those (the stream also carries everything else the test run writes).
+ */
+
+const pollers: StreamPoller[] = [];
+const logged: { level: string; message: string }[] = [];
+const log: DriverLog = (level, message) => void logged.push({ level, message });
+
+beforeAll(async () => {
+  const { runtime } = await platformTable();
+  Object.assign(process.env, { STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, AWS_REGION: 'eu-west-1' });
+});
+
+afterEach(async () => {
+  await Promise.all(pollers.splice(0).map((p) => p.stop(2000)));
+});
+
+function poll(handler: StreamHandler, consumer: string): StreamPoller {
+  const p = startStreamPoller({
+    handler,
+    filter: OUTBOX_STREAM_FILTER,
+    batchSize: 100,
+    pollMs: 50,
+    consumer,
+    shardRefreshMs: 500,
+    retryBackoffMs: { initial: 100, max: 400 },
+    log,
+  });
+  pollers.push(p);
+  return p;
+}
+
+async function until(what: string, cond: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** A fake workspace: its outbox-like items, and a handler view of only its records. */
+function workspace() {
+  const workspaceId = `ws_test${randomUUID().replaceAll('-', '')}`;
+  const key = (n: string) => ({ pk: `WS#${workspaceId}#OUTBOX#${n}`, sk: 'OUTBOX' });
+  const mine = (r: DynamoDBRecord) => (r.dynamodb?.NewImage ?? r.dynamodb?.OldImage)?.workspaceId?.S === workspaceId;
+  const nameOf = (r: DynamoDBRecord) => (r.dynamodb?.NewImage ?? r.dynamodb?.OldImage)?.name?.S;
+  return {
+    workspaceId,
+    key,
+    mine,
+    nameOf,
+    async put(name: string, entity = 'outbox') {
+      const { doc, tableName } = await platformTable();
+      await doc.send(new PutCommand({ TableName: tableName, Item: { ...key(name), entity, workspaceId, name, events: [{ id: `evt_${name}` }] } }));
+    },
+  };
+}
+
+describe('Lambda filter patterns (the supported subset)', () => {
+  it('matches nested objects and lists of allowed literals', () => {
+    const record = { eventName: 'INSERT', dynamodb: { NewImage: { entity: { S: 'outbox' }, tags: { SS: ['a', 'b'] } } } };
+    expect(matchesFilter(OUTBOX_STREAM_FILTER, record)).toBe(true);
+    expect(matchesFilter(OUTBOX_STREAM_FILTER, { ...record, eventName: 'MODIFY' })).toBe(false);
+    expect(matchesFilter(OUTBOX_STREAM_FILTER, { eventName: 'INSERT', dynamodb: { NewImage: { entity: { S: 'member' } } } })).toBe(false);
+    expect(matchesFilter(OUTBOX_STREAM_FILTER, { eventName: 'REMOVE', dynamodb: { OldImage: { entity: { S: 'outbox' } } } })).toBe(false);
+    expect(matchesFilter({ dynamodb: { NewImage: { tags: { SS: ['b', 'z'] } } } }, record)).toBe(true);
+    expect(matchesFilter({ missing: ['x'] }, record)).toBe(false);
+    expect(() => validateFilterPattern({ a: [{ prefix: 'x' }] })).toThrow(/only literal/);
+    expect(() => validateFilterPattern(OUTBOX_STREAM_FILTER)).not.toThrow();
+  });
+});
+
+describe('local stream poller', () => {
+  it('delivers a new outbox item as Lambda does, and nothing the filter drops', async () => {
+    const ws = workspace();
+    const seen: DynamoDBRecord[] = [];
+    const events: DynamoDBStreamEvent[] = [];
+    poll(async (event) => {
+      events.push(event);
+      seen.push(...event.Records.filter(ws.mine));
+    }, `test-${randomUUID()}`);
+
+    const { doc, tableName } = await platformTable();
+    await ws.put('first');
+    await ws.put('not-an-outbox', 'member');
+    await doc.send(new UpdateCommand({ TableName: tableName, Key: ws.key('first'), UpdateExpression: 'SET touched = :t', ExpressionAttributeValues: { ':t': true } }));
+    await doc.send(new DeleteCommand({ TableName: tableName, Key: ws.key('first') }));
+    await ws.put('sentinel');
+    await until('the sentinel', () => seen.some((r) => ws.nameOf(r) === 'sentinel'));
+
+    expect(seen.map((r) => [r.eventName, ws.nameOf(r)])).toEqual([
+      ['INSERT', 'first'],
+      ['INSERT', 'sentinel'],
+    ]);
+    const r = seen[0]!;
+    expect(r).toMatchObject({
+      eventID: expect.any(String),
+      eventName: 'INSERT',
+      eventVersion: '1.1',
+      eventSource: 'aws:dynamodb',
+      awsRegion: 'eu-west-1',
+      eventSourceARN: expect.stringMatching(new RegExp(`table/${tableName}/stream/`)),
+      dynamodb: {
+        Keys: { pk: { S: ws.key('first').pk }, sk: { S: 'OUTBOX' } },
+        NewImage: {
+          pk: { S: ws.key('first').pk },
+          entity: { S: 'outbox' },
+          workspaceId: { S: ws.workspaceId },
+          events: { L: [{ M: { id: { S: 'evt_first' } } }] },
+        },
+        SequenceNumber: expect.stringMatching(/^\d+$/),
+        StreamViewType: 'NEW_AND_OLD_IMAGES',
+      },
+    });
+    expect(r.dynamodb!.OldImage).toBeUndefined();
+    expect(Math.abs(r.dynamodb!.ApproximateCreationDateTime! - Date.now() / 1000)).toBeLessThan(300);
+    // The filter holds for every record of every invocation, not only ours.
+    for (const e of events) for (const rec of e.Records) expect(matchesFilter(OUTBOX_STREAM_FILTER, rec)).toBe(true);
+  });
+
+  it('retries from a batchItemFailure (or a throw) until it succeeds, skipping nothing after it', async () => {
+    const ws = workspace();
+    const processed: string[] = [];
+    let failuresOfB = 0;
+    let throwsOnC = 0;
+    poll(async (event): Promise<DynamoDBBatchResponse> => {
+      // A throw retries the whole batch (records before c included), so throw before doing anything.
+      if (event.Records.some((r) => ws.mine(r) && ws.nameOf(r) === 'c') && throwsOnC < 1) {
+        throwsOnC++;
+        throw new Error('c is not ready');
+      }
+      for (const r of event.Records) {
+        if (!ws.mine(r)) continue;
+        const name = ws.nameOf(r)!;
+        if (name === 'b' && failuresOfB < 2) {
+          failuresOfB++;
+          // Report the failure and stop here: whatever follows must come again.
+          return { batchItemFailures: [{ itemIdentifier: r.dynamodb!.SequenceNumber! }] };
+        }
+        processed.push(name);
+      }
+      return { batchItemFailures: [] };
+    }, `test-${randomUUID()}`);
+
+    for (const name of ['a', 'b', 'c', 'd']) await ws.put(name);
+    await until('all four', () => processed.includes('d'));
+    await sleep(300); // nothing is delivered again afterwards
+    expect(processed).toEqual(['a', 'b', 'c', 'd']);
+    expect(failuresOfB).toBe(2);
+    expect(throwsOnC).toBe(1);
+    expect(logged.some((l) => l.level === 'error' && /handler failed/.test(l.message))).toBe(true);
+  });
+
+  it('resumes after its checkpoint when restarted: nothing again, nothing lost', async () => {
+    const ws = workspace();
+    const consumer = `test-${randomUUID()}`;
+    const firstRun: string[] = [];
+    const first = poll(async (event) => void firstRun.push(...event.Records.filter(ws.mine).map((r) => ws.nameOf(r)!)), consumer);
+    await ws.put('before');
+    await until('before', () => firstRun.includes('before'));
+    await first.stop();
+
+    await ws.put('while-stopped');
+    const secondRun: string[] = [];
+    poll(async (event) => void secondRun.push(...event.Records.filter(ws.mine).map((r) => ws.nameOf(r)!)), consumer);
+    await until('while-stopped', () => secondRun.includes('while-stopped'));
+    await ws.put('after');
+    await until('after', () => secondRun.includes('after'));
+    expect(firstRun).toEqual(['before']);
+    expect(secondRun).toEqual(['while-stopped', 'after']);
+  });
+});
