@@ -123,6 +123,7 @@ async function startPipelines(): Promise<void> {
       webhookDeliveries: {
         handler: lazy(() => import('../functions/webhook-worker/handler')),
         batchSize: settings.workerBatchSize,
+        concurrency: settings.localWorkerConcurrency,
         functionName: 'loyalty-webhook-worker',
         timeoutSeconds: settings.workerTimeoutSeconds,
       },

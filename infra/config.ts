@@ -42,6 +42,8 @@ export const config = {
     workerTimeoutSeconds: 30,
     visibilitySeconds: 180,
     workerBatchSize: 10,
+    /** Parallel polling loops of the local queue driver (in AWS the event source mapping scales itself). */
+    localWorkerConcurrency: 4,
     fanoutBatchSize: 100,
     /** What is read of a receiver's answer, and what of it the delivery log keeps. */
     responseReadCapBytes: 64 * 1024,

@@ -105,7 +105,7 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number,
     at: started.toISOString(),
   };
   await repo.recordAttempt(message.workspaceId, message.endpointId, message.payload, entry);
-  await keepHealth(message.workspaceId, message.endpointId, verdict.kind === 'delivered', deps.settings, now());
+  await keepHealth(message.workspaceId, message.endpointId, verdict.kind === 'delivered', endpoint.failingSince, deps.settings, now());
 
   if (verdict.kind !== 'retry') return { ack: true };
   // The last attempt goes back at once, so the redrive moves it to the dead-letter queue now.
@@ -113,9 +113,17 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number,
 }
 
 /** Svix's rule: an endpoint that has failed every attempt for a long span is disabled. */
-async function keepHealth(workspaceId: string, endpointId: string, ok: boolean, settings: WebhookSettings, now: Date): Promise<void> {
+async function keepHealth(
+  workspaceId: string,
+  endpointId: string,
+  ok: boolean,
+  failingSince: number | undefined,
+  settings: WebhookSettings,
+  now: Date,
+): Promise<void> {
   if (ok) {
-    await repo.markHealthy(workspaceId, endpointId);
+    // A healthy endpoint costs no write; only the first success after failures clears the span.
+    if (failingSince !== undefined) await repo.markHealthy(workspaceId, endpointId);
     return;
   }
   const nowEpoch = Math.floor(now.getTime() / 1000);
