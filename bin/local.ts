@@ -15,8 +15,7 @@ const started = Date.now();
 let dynamo: RunningDynamo | undefined;
 let s3: RunningS3 | undefined;
 let server: import('node:http').Server | undefined;
-let queueDriver: import('../infra/local/queue-driver').QueueDriver | undefined;
-let streamPoller: import('../infra/local/stream-poller').StreamPoller | undefined;
+let pipelines: { stop(graceMs: number): Promise<void> } | undefined;
 let stopping: Promise<void> | undefined;
 
 /** Stops the server and every child process; idempotent, so a second signal does not race the first. */
@@ -25,7 +24,7 @@ function shutdown(code: number): Promise<void> {
     server?.closeAllConnections();
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
     // Before DynamoDB Local goes: they finish (or abandon) in-flight invocations and write checkpoints.
-    await Promise.all([queueDriver?.stop(5000), streamPoller?.stop(5000)]).catch(() => undefined);
+    await pipelines?.stop(5000).catch(() => undefined);
     await s3?.stop().catch(() => undefined);
     await dynamo?.stop();
     process.exit(code);
@@ -63,9 +62,10 @@ async function main(): Promise<void> {
   const { ensureTable } = await import('../shared/data/table-admin');
   const { ensureDemoWorkspace } = await import('../infra/local/demo');
   const { createHttpServer } = await import('../infra/local/http-server');
+  const { startPipelines } = await import('../infra/local/pipelines');
 
   const tableIsNew = await ensureTable();
-  await startPipelines();
+  pipelines = await startPipelines();
   server = createHttpServer();
   await new Promise<void>((r, j) => server!.once('error', j).listen(port, '127.0.0.1', () => r()));
   const actualPort = (server.address() as AddressInfo).port;
@@ -88,61 +88,6 @@ async function main(): Promise<void> {
   }
   console.log(`Data in ${dataDir} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   console.log(`Listening on http://127.0.0.1:${actualPort}`);
-}
-
-/**
- * SQS and the table stream, emulated: the queue driver feeds the queue consumers and the stream
- * poller the fan-out, calling the same handler modules Lambda runs (loaded on first use, like a cold
- * start). Numbers come from infra/config.ts; tests shrink them through the environment variables of
- * WEBHOOK_ENV there (e.g. WEBHOOK_MAX_ATTEMPTS, WEBHOOK_VISIBILITY_SECONDS) and the poll intervals
- * through LOCAL_QUEUE_POLL_MS / LOCAL_STREAM_POLL_MS (default 100 ms).
- */
-async function startPipelines(): Promise<void> {
-  const { startQueueDriver, QUEUE_DRIVER_POLL_ENV } = await import('../infra/local/queue-driver');
-  const { startStreamPoller, STREAM_POLLER_POLL_ENV } = await import('../infra/local/stream-poller');
-  const { webhookSettings, config } = await import('../infra/config');
-  const { OUTBOX_STREAM_FILTER } = await import('../shared/events/stream-filter');
-  const settings = webhookSettings();
-  const pollMs = (name: string) => Number(process.env[name] || 100);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const lazy = <F extends (...args: any[]) => Promise<any>>(load: () => Promise<{ handler: F }>) => {
-    let loaded: Promise<F> | undefined;
-    const handler = () =>
-      (loaded ??= load().then(
-        (m) => m.handler,
-        (err: unknown) => {
-          loaded = undefined; // a failed cold start is tried again on the next invocation
-          throw err;
-        },
-      ));
-    return ((...args: Parameters<F>) => handler().then((h) => h(...args))) as F;
-  };
-  queueDriver = startQueueDriver({
-    pollMs: pollMs(QUEUE_DRIVER_POLL_ENV),
-    consumers: {
-      webhookDeliveries: {
-        handler: lazy(() => import('../functions/webhook-worker/handler')),
-        batchSize: settings.workerBatchSize,
-        concurrency: settings.localWorkerConcurrency,
-        functionName: 'loyalty-webhook-worker',
-        timeoutSeconds: settings.workerTimeoutSeconds,
-      },
-      webhookDeadLetters: {
-        handler: lazy(() => import('../functions/webhook-dlq/handler')),
-        batchSize: settings.workerBatchSize,
-        functionName: 'loyalty-webhook-dlq',
-        timeoutSeconds: config.lambda.timeoutSeconds,
-      },
-    },
-  });
-  streamPoller = startStreamPoller({
-    handler: lazy(() => import('../functions/webhook-fanout/handler')),
-    filter: OUTBOX_STREAM_FILTER,
-    batchSize: settings.fanoutBatchSize,
-    pollMs: pollMs(STREAM_POLLER_POLL_ENV),
-    consumer: 'webhook-fanout',
-    functionName: 'loyalty-webhook-fanout',
-  });
 }
 
 main().catch((err) => {

@@ -32,7 +32,8 @@ export async function startDynamoLocal(dir: string, timeoutMs = 25_000): Promise
   await mkdir(dir, { recursive: true });
   const port = await freePort();
   process.env.DDB_LOCAL_TELEMETRY = '0'; // no phoning home from a dev machine or CI
-  const child = spawn({ path: dir, port, sharedDb: true, stdio: 'pipe' });
+  // Its own process group: a terminal's Ctrl-C reaches only us, and we stop the JVM after our last write.
+  const child = spawn({ path: dir, port, sharedDb: true, stdio: 'pipe', detached: true });
   // Drain the JVM's output (a full pipe would block it) and keep the tail for start-up errors.
   let output = '';
   const keep = (d: Buffer) => (output = (output + d.toString()).slice(-8192));

@@ -7,27 +7,34 @@ import type { HttpEvent, HttpResult } from '../../shared/http/types';
 export type HttpHandler = (event: HttpEvent, context: Context & any, opts: { signal: AbortSignal }) => Promise<HttpResult>;
 
 /**
- * The same handler modules Lambda runs, one per area, loaded on first use (like a cold start).
- * `Record<Area, ...>` makes the compiler insist on an entry for every area.
+ * A handler module loaded on first use, like a Lambda cold start; a failed load is tried again on
+ * the next invocation.
  */
-const loaders: Record<Area, () => Promise<{ handler: HttpHandler }>> = {
-  system: () => import('../../functions/system/handler'),
-  auth: () => import('../../functions/auth/handler'),
-  'api-keys': () => import('../../functions/api-keys/handler'),
-  program: () => import('../../functions/program/handler'),
-  stores: () => import('../../functions/stores/handler'),
-  members: () => import('../../functions/members/handler'),
-  orders: () => import('../../functions/orders/handler'),
-  webhooks: () => import('../../functions/webhooks/handler'),
-};
-
-const loaded = new Map<Area, Promise<HttpHandler>>();
-
-export function handlerOf(area: Area): Promise<HttpHandler> {
-  let h = loaded.get(area);
-  if (!h) {
-    h = loaders[area]().then((m) => m.handler);
-    loaded.set(area, h);
-  }
-  return h;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function lazy<F extends (...args: any[]) => Promise<any>>(load: () => Promise<{ handler: F }>): F {
+  let loaded: Promise<F> | undefined;
+  const get = () =>
+    (loaded ??= load().then(
+      (m) => m.handler,
+      (err: unknown) => {
+        loaded = undefined;
+        throw err;
+      },
+    ));
+  return ((...args: Parameters<F>) => get().then((h) => h(...args))) as F;
 }
+
+/**
+ * The same handler modules Lambda runs, one per area. `Record<Area, ...>` makes the compiler insist
+ * on an entry for every area.
+ */
+export const areaHandlers: Record<Area, HttpHandler> = {
+  system: lazy(() => import('../../functions/system/handler')),
+  auth: lazy(() => import('../../functions/auth/handler')),
+  'api-keys': lazy(() => import('../../functions/api-keys/handler')),
+  program: lazy(() => import('../../functions/program/handler')),
+  stores: lazy(() => import('../../functions/stores/handler')),
+  members: lazy(() => import('../../functions/members/handler')),
+  orders: lazy(() => import('../../functions/orders/handler')),
+  webhooks: lazy(() => import('../../functions/webhooks/handler')),
+};

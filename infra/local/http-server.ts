@@ -6,7 +6,7 @@ import { routeKey, type Area } from '../routes';
 import { matchRoute } from '../../shared/http/route-match';
 import { requestIdOf } from '../../shared/http/request-context';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
-import { handlerOf } from './handlers';
+import { areaHandlers } from './handlers';
 
 const TEXT_TYPES = /^(application\/([\w.+-]+\+)?json|application\/x-www-form-urlencoded|text\/)/i;
 
@@ -117,7 +117,7 @@ export function createHttpServer(): Server {
       const match = matchRoute(req.method ?? 'GET', url.pathname);
       const [area, key, params]: [Area, string, Record<string, string> | undefined] =
         match.kind === 'route' ? [match.route.area, routeKey(match.route), match.params] : ['system', '$default', undefined];
-      const handler = await handlerOf(area);
+      const handler = areaHandlers[area];
       send(res, await handler(toEvent(req, body, key, params), lambdaContext(area), { signal: new AbortController().signal }));
     } catch (err) {
       console.error('local http adapter failure', err);
