@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Context } from 'aws-lambda';
 import { config } from '../config';
 import { routeKey, type Area } from '../routes';
 import { matchRoute } from '../../shared/http/route-match';
 import { requestIdOf } from '../../shared/http/request-context';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
 import { areaHandlers } from './handlers';
+import { lambdaContext } from './lambda-runtime';
 
 const TEXT_TYPES = /^(application\/([\w.+-]+\+)?json|application\/x-www-form-urlencoded|text\/)/i;
 
@@ -67,24 +67,6 @@ export function toEvent(req: IncomingMessage, body: Buffer, routeKeyValue: strin
   };
 }
 
-function lambdaContext(area: Area): Context {
-  const deadline = Date.now() + config.lambda.timeoutSeconds * 1000;
-  const name = `loyalty-${area}`;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName: name,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${name}`,
-    memoryLimitInMB: String(config.lambda.memoryMiB),
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${name}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
 
 function send(res: ServerResponse, result: HttpResult): void {
   const headers: Record<string, string | string[]> = {};
@@ -118,7 +100,7 @@ export function createHttpServer(): Server {
       const [area, key, params]: [Area, string, Record<string, string> | undefined] =
         match.kind === 'route' ? [match.route.area, routeKey(match.route), match.params] : ['system', '$default', undefined];
       const handler = areaHandlers[area];
-      send(res, await handler(toEvent(req, body, key, params), lambdaContext(area), { signal: new AbortController().signal }));
+      send(res, await handler(toEvent(req, body, key, params), lambdaContext(`loyalty-${area}`), { signal: new AbortController().signal }));
     } catch (err) {
       console.error('local http adapter failure', err);
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });

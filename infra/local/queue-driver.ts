@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { config, webhookSettings, type WebhookSettings } from '../config';
 import { QUEUES, type QueueName } from '../../shared/ports/queue';
@@ -10,6 +10,7 @@ import {
   type LocalQueueMessage,
 } from '../../shared/data/repositories/local-queue';
 import { logger } from '../../shared/http/logger';
+import { lambdaContext, settleWithin } from './lambda-runtime';
 
 /**
  * The local stand-in for SQS + Lambda's SQS event source mapping: polls the queues persisted in the
@@ -89,24 +90,6 @@ export interface QueueDriver {
 /** An ARN-looking source name; region `local`, account zeros. */
 export const localQueueArn = (queue: string): string => `arn:aws:sqs:local:000000000000:${queue}`;
 
-/** The Lambda context the runtime passes to a handler. */
-export function lambdaContext(functionName: string, timeoutSeconds: number): Context {
-  const deadline = Date.now() + timeoutSeconds * 1000;
-  return {
-    callbackWaitsForEmptyEventLoop: false,
-    functionName,
-    functionVersion: '$LATEST',
-    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
-    memoryLimitInMB: String(config.lambda.memoryMiB),
-    awsRequestId: randomUUID(),
-    logGroupName: `/aws/lambda/${functionName}`,
-    logStreamName: 'local',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-  };
-}
 
 /** One SQS record as Lambda delivers it. */
 export function toSqsRecord(queue: string, m: LocalQueueMessage, region: string): SQSRecord {
@@ -243,11 +226,7 @@ export function startQueueDriver(opts: QueueDriverOptions<string> & { queues?: R
     stop(graceMs = opts.stopGraceMs ?? 10_000) {
       stopped ??= (async () => {
         abort.abort();
-        let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), graceMs)));
-        const outcome = await Promise.race([all.then(() => 'done' as const), timeout]);
-        clearTimeout(timer);
-        if (outcome === 'timeout') {
+        if (await settleWithin(all, graceMs)) {
           abandoned = true;
           log('warn', 'local queue driver: stopped with invocations still running; their messages come back after the visibility timeout', {});
         }

@@ -13,7 +13,8 @@ import {
   type StreamRecordJson,
   type StreamShard,
 } from '../../shared/data/stream-reader';
-import { lambdaContext, type DriverLog } from './queue-driver';
+import { lambdaContext, settleWithin } from './lambda-runtime';
+import type { DriverLog } from './queue-driver';
 import { logger } from '../../shared/http/logger';
 
 /**
@@ -349,11 +350,7 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
     stop(graceMs = opts.stopGraceMs ?? 10_000) {
       stopped ??= (async () => {
         abort.abort();
-        let timer: NodeJS.Timeout | undefined;
-        const timeout = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), graceMs)));
-        const outcome = await Promise.race([loop.then(() => 'done' as const), timeout]);
-        clearTimeout(timer);
-        if (outcome === 'timeout') {
+        if (await settleWithin(loop, graceMs)) {
           abandoned = true;
           log('warn', 'local stream poller: stopped with an invocation still running; its records come again on the next start', { consumer });
         }

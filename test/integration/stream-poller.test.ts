@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DriverLog } from '../../infra/local/queue-driver';
 import { matchesFilter, startStreamPoller, validateFilterPattern, type StreamHandler, type StreamPoller } from '../../infra/local/stream-poller';
 import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
