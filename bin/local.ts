@@ -57,6 +57,8 @@ async function main(): Promise<void> {
     MAIL_DIR: join(dataDir, 'mail'),
     // A development tool: webhooks may target receivers on this machine (off in AWS).
     WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
+    // DynamoDB Local answers slower than DynamoDB under load; give the fail-closed guard room.
+    OBJECTS_RATE_GUARD_TIMEOUT_MS: process.env.OBJECTS_RATE_GUARD_TIMEOUT_MS ?? '2000',
   });
 
   const { ensureTable } = await import('../shared/data/table-admin');

@@ -53,6 +53,16 @@ export const config = {
     /** After a secret rotation the old secret keeps signing next to the new one this long. */
     rotationOverlapSeconds: 24 * 3600,
   },
+  /**
+   * Custom objects. `rateGuard`: the per-API-key write-rate guard on record writes. Two fixed
+   * windows are counted in one transaction: at most `burst` writes in any 1-second window and at
+   * most `perSecond * windowSeconds` in any `windowSeconds` window (20/s sustained = 200 per 10 s).
+   * The guard fails closed: no answer from its store within `timeoutMs` refuses the write (503).
+   * Read through `rateGuardSettings()`, which the local runtime and tests may override.
+   */
+  objects: {
+    rateGuard: { perSecond: 20, burst: 40, windowSeconds: 10, timeoutMs: 300 },
+  },
   /** Password hashing (scrypt, memory-hard): N=2^15, r=8 -> 32 MiB per hash. */
   scrypt: { N: 2 ** 15, r: 8, p: 1, keyLength: 32, saltLength: 16 },
 } as const;
@@ -78,6 +88,28 @@ export function webhookSettings(env: Record<string, string | undefined> = proces
     if (raw === undefined || raw === '') continue;
     const value = Number(raw);
     if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got ${raw}`);
+    out[key] = value;
+  }
+  return out;
+}
+
+export type RateGuardSettings = { -readonly [K in keyof typeof config.objects.rateGuard]: number };
+
+/** Environment variables that may override a rate-guard number (local runtime and tests only). */
+export const RATE_GUARD_ENV: Partial<Record<keyof RateGuardSettings, string>> = {
+  perSecond: 'OBJECTS_RATE_PER_SECOND',
+  burst: 'OBJECTS_RATE_BURST',
+  timeoutMs: 'OBJECTS_RATE_GUARD_TIMEOUT_MS',
+};
+
+/** The write-rate guard numbers in force: config.ts, with the overrides the environment gives. */
+export function rateGuardSettings(env: Record<string, string | undefined> = process.env): RateGuardSettings {
+  const out = { ...config.objects.rateGuard } as RateGuardSettings;
+  for (const [key, name] of Object.entries(RATE_GUARD_ENV) as [keyof RateGuardSettings, string][]) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
     out[key] = value;
   }
   return out;

@@ -9,7 +9,7 @@ import type { Scope } from '../shared/domain/api-keys/scopes';
 export type AuthKind = 'apiKey' | 'session' | 'adminSession' | 'consumer' | 'applePass' | 'public';
 
 /** One Lambda function per area; the folder `functions/<area>/handler.ts` is its entry point. */
-export const AREAS = ['system', 'auth', 'api-keys', 'program', 'stores', 'members', 'orders', 'webhooks'] as const;
+export const AREAS = ['system', 'auth', 'api-keys', 'program', 'stores', 'members', 'orders', 'webhooks', 'objects'] as const;
 export type Area = (typeof AREAS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -80,6 +80,17 @@ export const routes: readonly RouteDef[] = [
   { method: 'GET', path: '/api/v2/webhooks/{id}/deliveries', area: 'webhooks', auth: ['apiKey'], scope: 'webhooks:manage', operationId: 'listWebhookDeliveries', summary: 'Delivery log: one entry per attempt' },
   { method: 'POST', path: '/api/v2/webhooks/{id}/deliveries/{deliveryId}/replay', area: 'webhooks', auth: ['apiKey'], scope: 'webhooks:manage', operationId: 'replayWebhookDelivery', summary: 'Send a delivery again (same webhook-id)' },
   { method: 'POST', path: '/api/v2/webhooks/{id}/test', area: 'webhooks', auth: ['apiKey'], scope: 'webhooks:manage', operationId: 'testWebhookEndpoint', summary: 'Send a ping event to the endpoint' },
+
+  // Custom objects: types are defined in the application (admin), records over the API (spec 4.1)
+  { method: 'GET', path: '/api/flash/objects/types', area: 'objects', auth: ['adminSession'], operationId: 'listObjectTypeDefinitions', summary: 'All object types of the workspace, drafts and hidden ones included' },
+  { method: 'PUT', path: '/api/flash/objects/types/{type}', area: 'objects', auth: ['adminSession'], operationId: 'putObjectTypeDefinition', summary: 'Create or replace an object type' },
+  { method: 'GET', path: '/api/v2/objects', area: 'objects', auth: ['apiKey'], scope: 'objects:read', operationId: 'listObjectTypes', summary: 'Published, API-visible object types' },
+  { method: 'GET', path: '/api/v2/objects/{type}', area: 'objects', auth: ['apiKey'], scope: 'objects:read', operationId: 'getObjectType', summary: 'One object type with its fields' },
+  { method: 'GET', path: '/api/v2/objects/{type}/records', area: 'objects', auth: ['apiKey'], scope: 'objects:read', operationId: 'listObjectRecords', summary: 'List, filter, search and sort records' },
+  { method: 'POST', path: '/api/v2/objects/{type}/records', area: 'objects', auth: ['apiKey'], scope: 'objects:write', operationId: 'createObjectRecord', summary: 'Create a record', idempotent: true },
+  { method: 'GET', path: '/api/v2/objects/{type}/records/{recordId}', area: 'objects', auth: ['apiKey'], scope: 'objects:read', operationId: 'getObjectRecord', summary: 'Get a record' },
+  { method: 'PATCH', path: '/api/v2/objects/{type}/records/{recordId}', area: 'objects', auth: ['apiKey'], scope: 'objects:write', operationId: 'updateObjectRecord', summary: 'Merge fields into a record, or replace it' },
+  { method: 'DELETE', path: '/api/v2/objects/{type}/records/{recordId}', area: 'objects', auth: ['apiKey'], scope: 'objects:write', operationId: 'deleteObjectRecord', summary: 'Soft-delete a record' },
 
   // The machine-readable contract
   { method: 'GET', path: '/api/v2/openapi.json', area: 'system', auth: ['public'], operationId: 'getOpenApi', summary: 'This API as an OpenAPI 3.1 document' },

@@ -37,4 +37,5 @@ export const areaHandlers: Record<Area, HttpHandler> = {
   members: lazy(() => import('../../functions/members/handler')),
   orders: lazy(() => import('../../functions/orders/handler')),
   webhooks: lazy(() => import('../../functions/webhooks/handler')),
+  objects: lazy(() => import('../../functions/objects/handler')),
 };

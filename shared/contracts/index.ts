@@ -3,6 +3,7 @@ import { apiKeysContract } from './api-keys';
 import { authContract } from './auth';
 import type { AreaContract } from './contract';
 import { membersContract } from './members';
+import { objectsContract } from './objects';
 import { ordersContract } from './orders';
 import { programContract } from './program';
 import { storesContract } from './stores';
@@ -19,4 +20,5 @@ export const CONTRACTS: Record<Area, AreaContract> = {
   members: membersContract,
   orders: ordersContract,
   webhooks: webhooksContract,
+  objects: objectsContract,
 };

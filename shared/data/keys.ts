@@ -37,6 +37,20 @@ export const ENTITIES = {
 
   idempotency: { pk: 'WS#{workspaceId}#IDEM#{key}', sk: 'IDEM' },
 
+  objectType: { pk: 'WS#{workspaceId}', sk: 'OBJTYPE#{type}' },
+  /**
+   * A custom-object record: its own partition; listed per type through three GSIs, one per sort
+   * order (created, updated, title). A soft delete removes the index keys, so a deleted record
+   * leaves every list and count while its data stays.
+   */
+  objectRecord: {
+    pk: 'WS#{workspaceId}#OBJREC#{type}#{recordId}',
+    sk: 'RECORD',
+    gsi1: { pk: 'WS#{workspaceId}#OBJ#{type}', sk: 'C#{createdAt}#{recordId}' },
+    gsi2: { pk: 'WS#{workspaceId}#OBJ#{type}', sk: 'U#{updatedAt}#{recordId}' },
+    gsi3: { pk: 'WS#{workspaceId}#OBJ#{type}', sk: 'T#{titleKey}#{recordId}' },
+  },
+
   webhookEndpoint: { pk: 'WS#{workspaceId}', sk: 'WEBHOOK#{endpointId}' },
   /** One event to one endpoint: state and the raw payload (for replays), in the endpoint's partition. */
   webhookDelivery: { pk: 'WS#{workspaceId}#WEBHOOK#{endpointId}', sk: 'DELIVERY#{deliveryId}' },
@@ -47,6 +61,12 @@ export const ENTITIES = {
    * transaction; the table stream carries it on to the webhook fan-out.
    */
   outbox: { pk: 'WS#{workspaceId}#OUTBOX#{batchId}', sk: 'OUTBOX' },
+
+  /**
+   * Write-rate guard: one counter per workspace, API key (or `user:<id>` for sessions) and fixed
+   * window; `window` names size and start (`1s:<epoch s>`, `10s:<epoch s>`). Expires via TTL.
+   */
+  rateWindow: { pk: 'WS#{workspaceId}#RATE#{keyId}#{window}', sk: 'RATE' },
 
   // Local runtime only (never written in AWS): the queue driver's messages and the stream poller's
   // checkpoints, kept in the table so a restart loses nothing.
@@ -61,17 +81,27 @@ export const ENTITIES = {
   loginThrottle: { pk: 'LOGINFAIL#{emailHash}#{window}', sk: 'LOGINFAIL', global: true },
 } as const satisfies Record<
   string,
-  { pk: string; sk: string; global?: true; local?: true; gsi1?: { pk: string; sk: string }; gsi2?: { pk: string; sk: string } }
+  {
+    pk: string;
+    sk: string;
+    global?: true;
+    local?: true;
+    gsi1?: { pk: string; sk: string };
+    gsi2?: { pk: string; sk: string };
+    gsi3?: { pk: string; sk: string };
+  }
 >;
 
 export type EntityName = keyof typeof ENTITIES;
+type GsiName = 'gsi1' | 'gsi2' | 'gsi3';
 
 type Placeholders<T extends string> = T extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never;
 type Layout<E extends EntityName> = (typeof ENTITIES)[E];
 type Templates<L> = L extends { pk: infer P extends string; sk: infer S extends string } ? P | S : never;
 type GsiTemplates<L> =
   | (L extends { gsi1: infer G } ? Templates<G> : never)
-  | (L extends { gsi2: infer G } ? Templates<G> : never);
+  | (L extends { gsi2: infer G } ? Templates<G> : never)
+  | (L extends { gsi3: infer G } ? Templates<G> : never);
 
 export type KeyParams<E extends EntityName> = Record<Placeholders<Templates<Layout<E>>>, string | number>;
 export type IndexParams<E extends EntityName> = Record<Placeholders<GsiTemplates<Layout<E>>>, string | number>;
@@ -97,10 +127,10 @@ export function keyOf<E extends EntityName>(entity: E, params: KeyParams<E>): Pr
 
 /** GSI key attributes of an entity (`gsi1pk`, `gsi1sk`, ...), to spread into its item. */
 export function indexKeysOf<E extends EntityName>(entity: E, params: IndexParams<E>): Record<string, string> {
-  const layout = ENTITIES[entity] as { gsi1?: { pk: string; sk: string }; gsi2?: { pk: string; sk: string } };
+  const layout = ENTITIES[entity] as Partial<Record<GsiName, { pk: string; sk: string }>>;
   const p = params as Record<string, string | number>;
   const out: Record<string, string> = {};
-  for (const gsi of ['gsi1', 'gsi2'] as const) {
+  for (const gsi of ['gsi1', 'gsi2', 'gsi3'] as const) {
     const t = layout[gsi];
     if (t) {
       out[`${gsi}pk`] = fill(t.pk, p);
@@ -111,8 +141,8 @@ export function indexKeysOf<E extends EntityName>(entity: E, params: IndexParams
 }
 
 /** The partition key of an entity's GSI, for queries. */
-export function indexPartition(entity: EntityName, gsi: 'gsi1' | 'gsi2', params: Record<string, string | number>): string {
-  const t = (ENTITIES[entity] as { gsi1?: { pk: string }; gsi2?: { pk: string } })[gsi];
+export function indexPartition(entity: EntityName, gsi: GsiName, params: Record<string, string | number>): string {
+  const t = (ENTITIES[entity] as Partial<Record<GsiName, { pk: string }>>)[gsi];
   if (!t) throw new Error(`${entity} has no ${gsi}`);
   return fill(t.pk, params);
 }

@@ -2,11 +2,39 @@ import {
   CreateTableCommand,
   DescribeTableCommand,
   ResourceNotFoundException,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
 import { documentClient, tableName } from './client';
 import { TABLE_SCHEMA } from './table-schema';
+
+const keySchema = (g: (typeof TABLE_SCHEMA.gsis)[number]) => [
+  { AttributeName: g.partitionKey, KeyType: 'HASH' as const },
+  { AttributeName: g.sortKey, KeyType: 'RANGE' as const },
+];
+
+/**
+ * A data directory made by an older version lacks the indexes added since: create them, one at a
+ * time as DynamoDB requires, the way a CloudFormation update would.
+ */
+async function addMissingIndexes(TableName: string, existing: Set<string>): Promise<void> {
+  const client = documentClient();
+  for (const g of TABLE_SCHEMA.gsis.filter((x) => !existing.has(x.indexName))) {
+    await client.send(
+      new UpdateTableCommand({
+        TableName,
+        AttributeDefinitions: [g.partitionKey, g.sortKey].map((AttributeName) => ({ AttributeName, AttributeType: 'S' as const })),
+        GlobalSecondaryIndexUpdates: [{ Create: { IndexName: g.indexName, KeySchema: keySchema(g), Projection: { ProjectionType: 'ALL' } } }],
+      }),
+    );
+    for (let i = 0; i < 300; i++) {
+      const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+      if (Table?.GlobalSecondaryIndexes?.find((x) => x.IndexName === g.indexName)?.IndexStatus === 'ACTIVE') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
 
 /**
  * Creates the single table the way CDK declares it, if it does not exist yet (local runtime only;
@@ -16,7 +44,8 @@ export async function ensureTable(): Promise<boolean> {
   const client = documentClient();
   const TableName = tableName();
   try {
-    await client.send(new DescribeTableCommand({ TableName }));
+    const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+    await addMissingIndexes(TableName, new Set((Table?.GlobalSecondaryIndexes ?? []).map((g) => g.IndexName!)));
     return false;
   } catch (err) {
     if (!(err instanceof ResourceNotFoundException)) throw err;
@@ -34,10 +63,7 @@ export async function ensureTable(): Promise<boolean> {
       ],
       GlobalSecondaryIndexes: TABLE_SCHEMA.gsis.map((g) => ({
         IndexName: g.indexName,
-        KeySchema: [
-          { AttributeName: g.partitionKey, KeyType: 'HASH' },
-          { AttributeName: g.sortKey, KeyType: 'RANGE' },
-        ],
+        KeySchema: keySchema(g),
         Projection: { ProjectionType: 'ALL' },
       })),
       StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },

@@ -6,6 +6,7 @@ import {
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
+  type DynamoDBDocumentClient,
   type DeleteCommandInput,
   type PutCommandInput,
   type QueryCommandInput,
@@ -118,6 +119,11 @@ export async function prefixPage<T extends object = Item>(
   });
 }
 
+/** A raw Query on the table (for callers that walk an index themselves). */
+export async function queryRaw(input: Omit<QueryCommandInput, 'TableName'>) {
+  return documentClient().send(new QueryCommand({ ...input, TableName: tableName() }));
+}
+
 export interface Page<T> {
   items: T[];
   /** Opaque cursor for the next page, absent on the last page. */
@@ -185,14 +191,22 @@ const withTable = (op: TransactOp): RawTransactItem => {
   return { [kind]: { ...body, TableName: tableName() } } as RawTransactItem;
 };
 
+export interface TransactOptions {
+  /** Defaults to the process's document client. */
+  client?: DynamoDBDocumentClient;
+  /** Aborts the SDK call and the backoff between clash retries (the call then rejects). */
+  abortSignal?: AbortSignal;
+}
+
 /**
  * All-or-nothing write. A failed condition maps to the step's own domain error; a clash with a
  * concurrent transaction is retried a few times with jitter, as AWS recommends.
  */
-export async function transactWrite(steps: TransactStep[], attempts = 4): Promise<void> {
+export async function transactWrite(steps: TransactStep[], attempts = 4, opts: TransactOptions = {}): Promise<void> {
+  const client = opts.client ?? documentClient();
   for (let attempt = 1; ; attempt++) {
     try {
-      await documentClient().send(new TransactWriteCommand({ TransactItems: steps.map((s) => withTable(s.op)) }));
+      await client.send(new TransactWriteCommand({ TransactItems: steps.map((s) => withTable(s.op)) }), { abortSignal: opts.abortSignal });
       for (const s of steps) s.onCommitted?.();
       return;
     } catch (err) {
@@ -203,7 +217,7 @@ export async function transactWrite(steps: TransactStep[], attempts = 4): Promis
       const clashed = reasons.some((r) => r.Code === 'TransactionConflict');
       if (!clashed) throw err;
       if (attempt >= attempts) throw new TransactionClash();
-      await sleep(Math.random() * 25 * 2 ** attempt);
+      await sleep(Math.random() * 25 * 2 ** attempt, undefined, { signal: opts.abortSignal });
     }
   }
 }

@@ -10,9 +10,12 @@ export type Stage = (typeof STAGES)[number];
  */
 export const eventDataSchema = z.strictObject({
   resource_id: z.string(),
-  member_ref: z.string().regex(/^mbr_/),
+  /** The member concerned; absent only for events about something no member owns (e.g. a record without a member reference). */
+  member_ref: z.string().regex(/^mbr_/).optional(),
   tier: z.string().optional(),
   amount_band: z.string().optional(),
+  /** Custom-object events: the object type key. */
+  object_type: z.string().optional(),
 });
 export type EventData = z.infer<typeof eventDataSchema>;
 
@@ -55,6 +58,24 @@ export const EVENTS = {
     stage: 'commerce',
     example: { resource_id: 'ord_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', amount_band: '10-25 EUR' },
     emittedBy: 'shared/domain/orders/service.ts (refundOrder)',
+  },
+  'object.record_created': {
+    label: 'Custom-object record created',
+    stage: 'engagement',
+    example: { resource_id: 'rec_01j9z3k4m5n6p7q8r9s0t1v2w3', object_type: 'repair_job', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3' },
+    emittedBy: 'shared/domain/objects/records.ts (createRecord)',
+  },
+  'object.record_updated': {
+    label: 'Custom-object record updated',
+    stage: 'engagement',
+    example: { resource_id: 'rec_01j9z3k4m5n6p7q8r9s0t1v2w3', object_type: 'repair_job', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3' },
+    emittedBy: 'shared/domain/objects/records.ts (updateRecord)',
+  },
+  'object.record_deleted': {
+    label: 'Custom-object record deleted',
+    stage: 'engagement',
+    example: { resource_id: 'rec_01j9z3k4m5n6p7q8r9s0t1v2w3', object_type: 'repair_job' },
+    emittedBy: 'shared/domain/objects/records.ts (deleteRecord)',
   },
 } as const satisfies Record<string, EventDefinition>;
 

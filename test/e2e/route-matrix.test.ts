@@ -11,7 +11,7 @@ import { newMember, newOrder, tenant, type Tenant } from '../support/fixtures';
 interface World {
   a: Tenant;
   b: Tenant;
-  ids: { memberId: string; storeId: string; externalOrderId: string; keyId: string; endpointId: string };
+  ids: { memberId: string; storeId: string; externalOrderId: string; keyId: string; endpointId: string; recordId: string };
 }
 
 let world: World;
@@ -23,10 +23,13 @@ beforeAll(async () => {
   const order = await newOrder(a.key, member.id, { storeId: store.body.data.id });
   const key = await createKey(a.token, { name: 'victim', preset: 'read-only' });
   const endpoint = await call('POST', '/api/v2/webhooks', { token: a.key, body: { url: 'https://hooks.example.com/a', eventTypes: ['member.created'] } });
+  const type = { label: 'Secret', status: 'published', apiVisible: true, fields: [{ key: 'title', type: 'text', required: true }] };
+  expect((await call('PUT', '/api/flash/objects/types/secret_thing', { token: a.token, body: type })).status).toBe(200);
+  const record = await call('POST', '/api/v2/objects/secret_thing/records', { token: a.key, body: { data: { title: 'A only' } } });
   world = {
     a,
     b,
-    ids: { memberId: member.id, storeId: store.body.data.id, externalOrderId: order.externalOrderId, keyId: key.id, endpointId: endpoint.body.data.id },
+    ids: { memberId: member.id, storeId: store.body.data.id, externalOrderId: order.externalOrderId, keyId: key.id, endpointId: endpoint.body.data.id, recordId: record.body.data.id },
   };
 });
 
@@ -47,6 +50,12 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
   'GET /api/v2/webhooks/{id}/deliveries': (i) => ({ path: `/api/v2/webhooks/${i.endpointId}/deliveries` }),
   'POST /api/v2/webhooks/{id}/deliveries/{deliveryId}/replay': (i) => ({ path: `/api/v2/webhooks/${i.endpointId}/deliveries/dlv_0123456789abcdefghjkmnpqrs/replay` }),
   'POST /api/v2/webhooks/{id}/test': (i) => ({ path: `/api/v2/webhooks/${i.endpointId}/test` }),
+  'GET /api/v2/objects/{type}': () => ({ path: '/api/v2/objects/secret_thing' }),
+  'GET /api/v2/objects/{type}/records': () => ({ path: '/api/v2/objects/secret_thing/records' }),
+  'POST /api/v2/objects/{type}/records': () => ({ path: '/api/v2/objects/secret_thing/records', body: { data: { title: 'B was here' } } }),
+  'GET /api/v2/objects/{type}/records/{recordId}': (i) => ({ path: `/api/v2/objects/secret_thing/records/${i.recordId}` }),
+  'PATCH /api/v2/objects/{type}/records/{recordId}': (i) => ({ path: `/api/v2/objects/secret_thing/records/${i.recordId}`, body: { data: { title: 'stolen' } } }),
+  'DELETE /api/v2/objects/{type}/records/{recordId}': (i) => ({ path: `/api/v2/objects/secret_thing/records/${i.recordId}` }),
   // Objects named in the body, not the path:
   'POST /api/v2/orders': (i) => ({
     path: '/api/v2/orders',
@@ -68,6 +77,7 @@ const NO_FOREIGN_OBJECT = new Set([
   'POST /api/v2/webhooks',
   'GET /api/v2/webhooks',
   'GET /api/v2/events/catalog',
+  'GET /api/v2/objects',
 ]);
 
 const keyed = routes.filter((r) => r.auth.includes('apiKey'));
@@ -98,6 +108,9 @@ describe('route matrix', () => {
     expect(after.body.data.firstName).toEqual(before.body.data.firstName);
     const endpoints = await call('GET', '/api/v2/webhooks', { token: world.a.key });
     expect(endpoints.body.data).toEqual([expect.objectContaining({ id: world.ids.endpointId, description: '' })]);
+    const record = await call('GET', `/api/v2/objects/secret_thing/records/${world.ids.recordId}`, { token: world.a.key });
+    expect(record.body.data.data).toEqual({ title: 'A only' });
+    expect((await call('GET', '/api/v2/objects/secret_thing/records', { token: world.a.key })).body.total).toBe(1);
   });
 
   it("lists never show another workspace's objects", async () => {

@@ -88,7 +88,12 @@ describe('webhook delivery', () => {
     const m = await newMember(t.key, { firstName: 'Secretive', lastName: 'Person', phone: '+49 30 5550123' });
     const o = await newOrder(t.key, m.id, { total: 700 });
     await call('POST', `/api/v2/orders/${o.externalOrderId}/refund`, { token: t.key, body: { amount: 20 } });
-    await r.waitFor(5);
+    const type = { label: 'Visit', status: 'published', apiVisible: true, fields: [{ key: 'note', type: 'text', required: true }, { key: 'guest', type: 'member_ref' }] };
+    expect((await call('PUT', '/api/flash/objects/types/visit', { token: t.token, body: type })).status).toBe(200);
+    const rec = await call('POST', '/api/v2/objects/visit/records', { token: t.key, body: { data: { note: 'Secretive Person visited', guest: m.id } } });
+    await call('PATCH', `/api/v2/objects/visit/records/${rec.body.data.id}`, { token: t.key, body: { data: { note: 'again' } } });
+    await call('DELETE', `/api/v2/objects/visit/records/${rec.body.data.id}`, { token: t.key });
+    await r.waitFor(8);
     const bodies = r.received.map((x) => JSON.parse(x.body));
     expect(new Set(bodies.map((b) => b.type))).toEqual(new Set(Object.keys(EVENTS)));
     for (const x of r.received) {
@@ -103,6 +108,7 @@ describe('webhook delivery', () => {
     expect(Object.keys(created)).toEqual(['id', 'type', 'created_at', 'data']);
     expect(bodies.find((b) => b.type === 'loyalty.tier_upgraded').data).toEqual({ resource_id: m.id, member_ref: m.id, tier: 'silver' });
     expect(bodies.find((b) => b.type === 'order.created').data.amount_band).toBe('500-1000 EUR');
+    expect(bodies.find((b) => b.type === 'object.record_created').data).toEqual({ resource_id: rec.body.data.id, object_type: 'visit', member_ref: m.id });
   });
 
   it('a tampered body or a timestamp outside 300 s fails verification', async () => {

@@ -325,7 +325,7 @@ describe('table', () => {
       SSESpecification: { SSEEnabled: true },
       DeletionProtectionEnabled: true,
     });
-    expect(TABLE_SCHEMA.gsis.map((g) => g.indexName)).toEqual(['gsi1', 'gsi2']);
+    expect(TABLE_SCHEMA.gsis.map((g) => g.indexName)).toEqual(['gsi1', 'gsi2', 'gsi3']);
   });
 
   it('all key attributes are strings', () => {

@@ -18,6 +18,10 @@ export default async function setup(project: TestProject) {
       WEBHOOK_BACKOFF_CAP_SECONDS: '2',
       WEBHOOK_ROTATION_OVERLAP_SECONDS: '4',
       WEBHOOK_DELIVERY_TIMEOUT_SECONDS: '2',
+      // The write-rate guard has its own tests (test/e2e/objects-guard.test.ts); here it stays out of the way.
+      OBJECTS_RATE_PER_SECOND: '1000',
+      OBJECTS_RATE_BURST: '2000',
+      OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000',
     },
   });
   project.provide('baseUrl', platform.baseUrl);

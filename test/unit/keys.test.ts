@@ -6,8 +6,8 @@ describe('key layouts', () => {
     for (const [name, layout] of Object.entries(ENTITIES)) {
       if ('global' in layout || 'local' in layout) continue;
       expect(layout.pk, name).toMatch(/^WS#\{workspaceId\}/);
-      for (const gsi of ['gsi1', 'gsi2'] as const) {
-        const t = (layout as { gsi1?: { pk: string }; gsi2?: { pk: string } })[gsi];
+      for (const gsi of ['gsi1', 'gsi2', 'gsi3'] as const) {
+        const t = (layout as Partial<Record<'gsi1' | 'gsi2' | 'gsi3', { pk: string }>>)[gsi];
         if (t) expect(t.pk, `${name}.${gsi}`).toMatch(/^WS#\{workspaceId\}#/);
       }
     }

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { KEY_PATTERN, putObjectTypeBody } from '../domain/objects/definitions';
+import { MAX_PAGE_SIZE } from '../domain/pagination';
+import { isoDateTime } from '../domain/common';
+import { contract, dataOf } from './contract';
+
+const typeParam = z.object({ type: z.string() });
+const recordParams = z.object({ type: z.string(), recordId: z.string() });
+
+const fieldSchema = z.object({
+  key: z.string(),
+  type: z.string(),
+  required: z.boolean(),
+  options: z.array(z.string()).optional(),
+  label: z.string().optional(),
+});
+const typeSummary = z.object({ type: z.string(), label: z.string(), description: z.string().nullable(), titleField: z.string().nullable() });
+const typeDetail = typeSummary.extend({ fields: z.array(fieldSchema) }).meta({ id: 'ObjectType' });
+const adminType = typeDetail.extend({
+  status: z.enum(['draft', 'published']),
+  apiVisible: z.boolean(),
+  recordCount: z.number().int(),
+  version: z.number().int(),
+  createdAt: isoDateTime,
+  updatedAt: isoDateTime,
+});
+
+const recordData = z.record(z.string(), z.unknown()).describe('Field key -> value, validated against the type');
+const listItem = z.object({ id: z.string().describe('rec_...'), data: recordData });
+const fullRecord = listItem.extend({ createdAt: isoDateTime, updatedAt: isoDateTime }).meta({ id: 'ObjectRecord' });
+
+export const OBJECT_LIST_DEFAULT_LIMIT = 50;
+
+/** Record list query: known parameters plus any number of `f_<fieldKey>` equality filters. */
+export const listRecordsQuery = z
+  .looseObject({
+    limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(OBJECT_LIST_DEFAULT_LIMIT).describe('Page size, 1-200 (default 50)'),
+    offset: z.coerce.number().int().min(0).max(100_000).default(0).describe('Matches to skip'),
+    sortBy: z.enum(['created_desc', 'created_asc', 'updated_desc', 'title_asc']).default('created_desc'),
+    q: z.string().trim().min(1).max(100).optional().describe('Free text: case-insensitive part of any text, email, url or enum field'),
+    memberId: z.string().optional().describe('Records whose member_ref field(s) name this member'),
+  })
+  .superRefine((q, ctx) => {
+    for (const key of Object.keys(q)) {
+      if (['limit', 'offset', 'sortBy', 'q', 'memberId'].includes(key)) continue;
+      if (!key.startsWith('f_') || !KEY_PATTERN.test(key.slice(2))) ctx.addIssue({ code: 'custom', path: [key], message: 'unknown parameter (filters are f_<fieldKey>)' });
+    }
+  });
+
+export const recordWriteBody = z.strictObject({
+  data: z.record(z.string(), z.unknown()).describe('Field values; on PATCH a field sent as null is removed'),
+});
+
+export const recordPatchBody = recordWriteBody.extend({
+  replace: z.boolean().optional().describe('true: overwrite the whole record, validated as a full record'),
+});
+
+export const objectsContract = contract({
+  'GET /api/flash/objects/types': { responses: { 200: dataOf(z.array(adminType)) } },
+  'PUT /api/flash/objects/types/{type}': {
+    params: z.object({ type: z.string().regex(KEY_PATTERN, { message: 'lower-case identifier, e.g. repair_job' }) }),
+    body: putObjectTypeBody,
+    responses: { 200: dataOf(adminType) },
+    description:
+      'Creates or replaces the type. While the type has records, a change that could invalidate them (field removed, retyped or made required, enum options removed, title field changed) is refused with 409.',
+  },
+  'GET /api/v2/objects': { responses: { 200: dataOf(z.array(typeSummary)) }, description: 'Published, API-visible types only.' },
+  'GET /api/v2/objects/{type}': { params: typeParam, responses: { 200: dataOf(typeDetail) } },
+  'GET /api/v2/objects/{type}/records': {
+    params: typeParam,
+    query: listRecordsQuery,
+    responses: { 200: z.object({ data: z.array(listItem), total: z.number().int().describe('All matches, not the page') }) },
+    description:
+      'Filters: `f_<fieldKey>=<value>` (URL-encoded; several AND together; an unknown field key is 422), `memberId`, `q`. Sorted by `sortBy`; paged by `offset` and `limit`.',
+  },
+  'POST /api/v2/objects/{type}/records': { params: typeParam, body: recordWriteBody, responses: { 201: dataOf(listItem) } },
+  'GET /api/v2/objects/{type}/records/{recordId}': { params: recordParams, responses: { 200: dataOf(fullRecord) } },
+  'PATCH /api/v2/objects/{type}/records/{recordId}': {
+    params: recordParams,
+    body: recordPatchBody,
+    responses: { 200: dataOf(fullRecord) },
+    description: 'Merges field by field (null removes a field); with `replace: true` overwrites the whole record. Answers the record after the change.',
+  },
+  'DELETE /api/v2/objects/{type}/records/{recordId}': {
+    params: recordParams,
+    responses: { 204: null },
+    description: 'Soft delete: the record leaves reads, lists and totals; its data is kept.',
+  },
+});

@@ -1,0 +1,83 @@
+import * as repo from '../../data/repositories/objects';
+import { withOptimisticRetry } from '../../data/table';
+import { AppError, notFound } from '../errors';
+import { breakingChanges, defaultTitleField, KEY_PATTERN, type putObjectTypeBody } from './definitions';
+import type { ObjectTypeRecord } from './types';
+import type { z } from 'zod';
+
+export type PutObjectTypeInput = z.infer<typeof putObjectTypeBody>;
+
+/**
+ * Creates or replaces a type. A change that could make existing records invalid (a field removed,
+ * retyped or made required, enum options removed, another title field) is refused with 409 while the
+ * type has live records; everything else applies at once. See docs/decisions.md.
+ */
+export async function putObjectType(workspaceId: string, type: string, input: PutObjectTypeInput, now = new Date()): Promise<ObjectTypeRecord> {
+  return withOptimisticRetry(async () => {
+    const previous = await repo.getObjectType(workspaceId, type);
+    const titleField = input.titleField ?? defaultTitleField(input.fields) ?? null;
+    const reasons = previous ? breakingChanges(previous.fields, input.fields, previous.titleField ?? undefined, titleField ?? undefined) : [];
+    const breaking = reasons.length > 0;
+    if (breaking && (previous?.recordCount ?? 0) > 0) {
+      throw new AppError(
+        'CONFLICT',
+        `This change could make the ${previous!.recordCount} existing record(s) invalid: ${reasons.join('; ')}. Make it compatible, or delete the records first.`,
+      );
+    }
+    const at = now.toISOString();
+    const next: ObjectTypeRecord = {
+      workspaceId,
+      type,
+      label: input.label,
+      description: input.description ?? null,
+      fields: input.fields,
+      titleField,
+      status: input.status,
+      apiVisible: input.apiVisible,
+      recordCount: previous?.recordCount ?? 0,
+      version: (previous?.version ?? 0) + 1,
+      createdAt: previous?.createdAt ?? at,
+      updatedAt: at,
+    };
+    await repo.putObjectType(next, previous, breaking);
+    return next;
+  });
+}
+
+export const listAllObjectTypes = (workspaceId: string) => repo.listObjectTypes(workspaceId);
+
+const exposed = (t: ObjectTypeRecord | undefined): t is ObjectTypeRecord => t !== undefined && t.status === 'published' && t.apiVisible;
+
+/** Spec 4.1: only published, API-visible types exist for the API; anything else is 404. */
+export async function apiObjectType(workspaceId: string, type: string): Promise<ObjectTypeRecord> {
+  const found = KEY_PATTERN.test(type) ? await repo.getObjectType(workspaceId, type) : undefined;
+  if (!exposed(found)) throw notFound('Object type');
+  return found;
+}
+
+export async function apiObjectTypes(workspaceId: string): Promise<ObjectTypeRecord[]> {
+  return (await repo.listObjectTypes(workspaceId)).filter(exposed);
+}
+
+export const typeSummary = (t: ObjectTypeRecord) => ({ type: t.type, label: t.label, description: t.description, titleField: t.titleField });
+
+export const typeDetail = (t: ObjectTypeRecord) => ({
+  ...typeSummary(t),
+  fields: t.fields.map((f) => ({
+    key: f.key,
+    type: f.type,
+    required: f.required ?? false,
+    ...(f.options ? { options: f.options } : {}),
+    ...(f.label ? { label: f.label } : {}),
+  })),
+});
+
+export const adminView = (t: ObjectTypeRecord) => ({
+  ...typeDetail(t),
+  status: t.status,
+  apiVisible: t.apiVisible,
+  recordCount: t.recordCount ?? 0,
+  version: t.version,
+  createdAt: t.createdAt,
+  updatedAt: t.updatedAt,
+});

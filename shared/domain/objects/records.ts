@@ -1,0 +1,266 @@
+import * as members from '../../data/repositories/members';
+import * as repo from '../../data/repositories/objects';
+import { transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
+import { event, publish } from '../../events/outbox';
+import { ID_PATTERN, newId } from '../../ids';
+import type { Principal } from '../auth/principal';
+import { notFound, validationFailed, type ErrorDetail } from '../errors';
+import type { FieldDef } from './definitions';
+import { apiObjectType } from './object-types';
+import { guardWrite } from './rate-guard';
+import type { ObjectTypeRecord, RecordItem } from './types';
+import { encodeFilterValue, titleKeyOf, validateRecordData } from './validator';
+
+/** Fields whose lower-cased copy feeds the free-text search `q`. */
+const SEARCHABLE = new Set(['text', 'email', 'url', 'enum']);
+
+export interface PublicRecord {
+  id: string;
+  data: Record<string, unknown>;
+}
+
+export interface FullRecord extends PublicRecord {
+  createdAt: string;
+  updatedAt: string;
+}
+
+const full = (r: RecordItem): FullRecord => ({ id: r.id, data: r.data, createdAt: r.createdAt, updatedAt: r.updatedAt });
+const isRecordId = (id: string) => ID_PATTERN('rec').test(id);
+
+function refuse(issues: { field: string; message: string }[]): never {
+  throw validationFailed(issues.map((i): ErrorDetail => ({ in: 'body', field: i.field ? `data.${i.field}` : 'data', message: i.message })));
+}
+
+/** `member_ref` values must name members of this workspace. */
+async function checkMemberRefs(workspaceId: string, type: ObjectTypeRecord, value: Record<string, unknown>): Promise<void> {
+  const issues: { field: string; message: string }[] = [];
+  await Promise.all(
+    type.fields
+      .filter((f) => f.type === 'member_ref' && typeof value[f.key] === 'string')
+      .map(async (f) => {
+        if (!(await members.getMember(workspaceId, value[f.key] as string))) issues.push({ field: f.key, message: 'no such member in this workspace' });
+      }),
+  );
+  if (issues.length) refuse(issues);
+}
+
+const searchCopy = (fields: FieldDef[], data: Record<string, unknown>): Record<string, string> =>
+  Object.fromEntries(fields.filter((f) => SEARCHABLE.has(f.type) && typeof data[f.key] === 'string').map((f) => [f.key, String(data[f.key]).toLowerCase()]));
+
+const memberRefOf = (type: ObjectTypeRecord, data: Record<string, unknown>): string | undefined => {
+  const f = type.fields.find((x) => x.type === 'member_ref' && typeof data[x.key] === 'string');
+  return f ? (data[f.key] as string) : undefined;
+};
+
+type RecordEventType = 'object.record_created' | 'object.record_updated' | 'object.record_deleted';
+
+const recordEvent = (kind: RecordEventType, type: ObjectTypeRecord, recordId: string, data: Record<string, unknown>) => {
+  const member = memberRefOf(type, data);
+  return event(kind, { resource_id: recordId, object_type: type.type, ...(member ? { member_ref: member } : {}) });
+};
+
+export async function createRecord(
+  principal: Principal,
+  typeKey: string,
+  body: { data: unknown },
+  seal?: (r: PublicRecord) => TransactStep,
+  now = new Date(),
+): Promise<PublicRecord> {
+  await guardWrite(principal);
+  const ws = principal.workspaceId;
+  return withOptimisticRetry(async () => {
+    const type = await apiObjectType(ws, typeKey);
+    const { issues, value } = validateRecordData(type.fields, body.data, 'full');
+    if (issues.length) refuse(issues);
+    await checkMemberRefs(ws, type, value);
+    const at = now.toISOString();
+    const record: RecordItem = { id: newId('rec'), workspaceId: ws, type: type.type, data: value, search: searchCopy(type.fields, value), createdAt: at, updatedAt: at };
+    const result = { id: record.id, data: record.data };
+    await transactWrite([
+      repo.putRecordStep(record, titleKeyOf(type.fields, type.titleField ?? undefined, value)),
+      // Conditional on the type version we validated against: a concurrent type change re-validates.
+      repo.countStep(ws, type.type, 1, type.version),
+      ...publish(ws, [recordEvent('object.record_created', type, record.id, value)]),
+      ...(seal ? [seal(result)] : []),
+    ]);
+    return result;
+  });
+}
+
+async function liveRecord(workspaceId: string, type: ObjectTypeRecord, recordId: string): Promise<RecordItem> {
+  const record = isRecordId(recordId) ? await repo.getRecord(workspaceId, type.type, recordId) : undefined;
+  if (!record || record.deletedAt) throw notFound('Record');
+  return record;
+}
+
+export async function getRecord(principal: Principal, typeKey: string, recordId: string): Promise<FullRecord> {
+  const type = await apiObjectType(principal.workspaceId, typeKey);
+  return full(await liveRecord(principal.workspaceId, type, recordId));
+}
+
+/**
+ * PATCH merges field by field: one SET or REMOVE per field in a single update, never a rewrite of
+ * the whole record, so two concurrent PATCHes of different fields both survive. `replace: true`
+ * writes the whole record after validating it as a full record.
+ */
+export async function updateRecord(
+  principal: Principal,
+  typeKey: string,
+  recordId: string,
+  body: { data: unknown; replace?: boolean },
+  now = new Date(),
+): Promise<FullRecord> {
+  await guardWrite(principal);
+  const ws = principal.workspaceId;
+  const type = await apiObjectType(ws, typeKey);
+  const current = await liveRecord(ws, type, recordId);
+  const replace = body.replace === true;
+  const { issues, value } = validateRecordData(type.fields, body.data, replace ? 'full' : 'patch');
+  if (issues.length) refuse(issues);
+  await checkMemberRefs(ws, type, value);
+  const at = now.toISOString();
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': at, ':u': `U#${at}#${recordId}` };
+  const sets = ['updatedAt = :now', 'gsi2sk = :u'];
+  const removes: string[] = [];
+  const touchesTitle = replace || (type.titleField !== null && type.titleField in value);
+  if (replace || Object.keys(value).length > 0) names['#data'] = 'data';
+  const searchTouched = replace || Object.keys(value).some((k) => type.fields.some((f) => f.key === k && SEARCHABLE.has(f.type)));
+  if (searchTouched) names['#search'] = 'search';
+  if (replace) {
+    sets.push('#data = :data', '#search = :search');
+    values[':data'] = value;
+    values[':search'] = searchCopy(type.fields, value);
+  } else {
+    Object.entries(value).forEach(([key, v], i) => {
+      names[`#f${i}`] = key;
+      const searchable = type.fields.find((f) => f.key === key && SEARCHABLE.has(f.type));
+      if (v === null) {
+        removes.push(`#data.#f${i}`, ...(searchable ? [`#search.#f${i}`] : []));
+      } else {
+        sets.push(`#data.#f${i} = :f${i}`);
+        values[`:f${i}`] = v;
+        if (searchable && typeof v === 'string') {
+          sets.push(`#search.#f${i} = :s${i}`);
+          values[`:s${i}`] = v.toLowerCase();
+        }
+      }
+    });
+  }
+  if (touchesTitle) {
+    // The title key follows the title field's new value (null: no title).
+    const titled = replace ? value : { [type.titleField!]: value[type.titleField!] ?? undefined };
+    values[':t'] = `T#${titleKeyOf(type.fields, type.titleField ?? undefined, titled)}#${recordId}`;
+    sets.push('gsi3sk = :t');
+  }
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: repo.recordKey(ws, type.type, recordId),
+          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
+          ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+          ExpressionAttributeValues: values,
+        },
+      },
+      onConditionFailed: () => notFound('Record'),
+    },
+    ...publish(ws, [recordEvent('object.record_updated', type, recordId, { ...current.data, ...value })]),
+  ]);
+  return full(await liveRecord(ws, type, recordId));
+}
+
+/** Soft delete: the data stays (with deletedAt); the index keys go, so lists and totals drop it. */
+export async function deleteRecord(principal: Principal, typeKey: string, recordId: string, now = new Date()): Promise<void> {
+  await guardWrite(principal);
+  const ws = principal.workspaceId;
+  const type = await apiObjectType(ws, typeKey);
+  const current = await liveRecord(ws, type, recordId);
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: repo.recordKey(ws, type.type, recordId),
+          UpdateExpression: 'SET deletedAt = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
+          ExpressionAttributeValues: { ':now': now.toISOString() },
+        },
+      },
+      onConditionFailed: () => notFound('Record'),
+    },
+    repo.countStep(ws, type.type, -1),
+    ...publish(ws, [recordEvent('object.record_deleted', type, recordId, current.data)]),
+  ]);
+}
+
+export const DEFAULT_LIMIT = 50;
+
+export interface RecordQuery {
+  limit: number;
+  offset: number;
+  sortBy: repo.SortBy;
+  q?: string;
+  memberId?: string;
+  /** `f_<key>` query parameters, key without the prefix, value URL-decoded. */
+  filters: Record<string, string>;
+}
+
+/** The filter of a list: every `f_` equality, the member, the free text; ANDed. */
+function buildFilter(type: ObjectTypeRecord, query: RecordQuery): repo.RecordFilter {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const parts: string[] = [];
+  const issues: ErrorDetail[] = [];
+  let n = 0;
+  for (const [key, raw] of Object.entries(query.filters)) {
+    const field = type.fields.find((f) => f.key === key);
+    if (!field) {
+      issues.push({ in: 'query', field: `f_${key}`, message: 'not a field of this object type' });
+      continue;
+    }
+    const encoded = encodeFilterValue(field, raw);
+    if (!encoded.ok) {
+      issues.push({ in: 'query', field: `f_${key}`, message: encoded.message });
+      continue;
+    }
+    names['#data'] = 'data';
+    names[`#k${n}`] = key;
+    values[`:k${n}`] = encoded.value;
+    parts.push(`#data.#k${n} = :k${n}`);
+    n++;
+  }
+  if (issues.length) throw validationFailed(issues);
+  if (query.memberId !== undefined) {
+    const refs = type.fields.filter((f) => f.type === 'member_ref');
+    if (refs.length === 0) parts.push('attribute_not_exists(pk)'); // no member field: nothing matches
+    else {
+      names['#data'] = 'data';
+      values[':member'] = query.memberId;
+      parts.push(`(${refs.map((f, i) => ((names[`#m${i}`] = f.key), `#data.#m${i} = :member`)).join(' OR ')})`);
+    }
+  }
+  if (query.q !== undefined) {
+    const searchable = type.fields.filter((f) => SEARCHABLE.has(f.type));
+    if (searchable.length === 0) parts.push('attribute_not_exists(pk)');
+    else {
+      names['#search'] = 'search';
+      values[':q'] = query.q.toLowerCase();
+      parts.push(`(${searchable.map((f, i) => ((names[`#s${i}`] = f.key), `contains(#search.#s${i}, :q)`)).join(' OR ')})`);
+    }
+  }
+  return { expression: parts.length ? parts.join(' AND ') : undefined, names, values };
+}
+
+/** `{ data: [{ id, data }], total }`; `total` counts every match, not the page. */
+export async function listRecords(principal: Principal, typeKey: string, query: RecordQuery): Promise<{ data: PublicRecord[]; total: number }> {
+  const type = await apiObjectType(principal.workspaceId, typeKey);
+  const filter = buildFilter(type, query);
+  const filtered = filter.expression !== undefined;
+  const window = await repo.recordWindow(principal.workspaceId, type.type, query.sortBy, filter, query.offset, query.limit, filtered);
+  return {
+    data: window.items.map((r) => ({ id: r.id, data: r.data })),
+    // Unfiltered, the live-record count kept on the type is the total: no counting pass.
+    total: filtered ? window.total! : (type.recordCount ?? 0),
+  };
+}
