@@ -38,6 +38,8 @@ export const ENTITIES = {
   idempotency: { pk: 'WS#{workspaceId}#IDEM#{key}', sk: 'IDEM' },
 
   objectType: { pk: 'WS#{workspaceId}', sk: 'OBJTYPE#{type}' },
+  /** Live records per value of a counted field (enum, boolean, member_ref): totals without counting. */
+  objectCounter: { pk: 'WS#{workspaceId}#OBJCOUNT#{type}', sk: '{field}#{value}' },
   /**
    * A custom-object record: its own partition; listed per type through three GSIs, one per sort
    * order (created, updated, title). A soft delete removes the index keys, so a deleted record

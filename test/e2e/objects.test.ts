@@ -200,6 +200,33 @@ describe('records', () => {
     expect((await call('GET', `${records()}?f_cost=abc`, { token: tt.key })).status).toBe(422);
   });
 
+  it('totals filtered by a counted field (enum, boolean, member) stay exact through patches, replaces, deletes and races', async () => {
+    const tt = await tenant('objects-counts');
+    const [m1, m2] = [await newMember(tt.key), await newMember(tt.key)];
+    expect((await putType(tt, 'repair_job', repairJob)).status).toBe(200);
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push((await create({ title: `r${i}`, state: ['open', 'done'][i % 2], paid: i < 3, customer: i < 4 ? m1.id : m2.id }, tt)).body.data.id);
+    const patch = (id: string, body: unknown) => call('PATCH', `${records()}/${id}`, { token: tt.key, body });
+    await patch(ids[0]!, { data: { state: 'in_progress' } });
+    await patch(ids[1]!, { data: { paid: null, customer: m2.id } });
+    await patch(ids[2]!, { replace: true, data: { title: 'replaced', state: 'done' } });
+    await call('DELETE', `${records()}/${ids[3]}`, { token: tt.key });
+    // Racing patches of one counted field: whatever wins, the counters must agree with the records.
+    await Promise.all(['open', 'done', 'in_progress', 'open'].map((state) => patch(ids[4]!, { data: { state } })));
+    const all = (await call('GET', `${records()}?limit=200`, { token: tt.key })).body.data as { data: Record<string, unknown> }[];
+    const expectCount = async (qs: string, predicate: (d: Record<string, unknown>) => boolean) => {
+      const res = await call('GET', `${records()}?${qs}`, { token: tt.key });
+      expect(res.body.total, qs).toBe(all.filter((r) => predicate(r.data)).length);
+      expect(res.body.data.length, qs).toBe(all.filter((r) => predicate(r.data)).length);
+    };
+    for (const state of ['open', 'done', 'in_progress']) await expectCount(`f_state=${state}`, (d) => d.state === state);
+    await expectCount('f_paid=true', (d) => d.paid === true);
+    await expectCount('f_paid=false', (d) => d.paid === false);
+    await expectCount(`memberId=${m1.id}`, (d) => d.customer === m1.id);
+    await expectCount(`f_customer=${m2.id}`, (d) => d.customer === m2.id);
+    await expectCount('f_state=done&f_paid=true', (d) => d.state === 'done' && d.paid === true);
+  });
+
   it('a key without objects:write gets 403; objects:read reads', async () => {
     const reader = await createKey(t.token, { name: 'reader', scopes: ['objects:read'] });
     const res = await call('POST', records(), { token: reader.key, body: { data: { title: 'x', state: 'open' } } });

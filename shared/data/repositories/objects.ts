@@ -122,8 +122,12 @@ export async function recordWindow(
   const items: RecordItem[] = [];
   let skipped = 0;
   let start: Record<string, unknown> | undefined;
+  // Unfiltered, every item read is a match: read exactly the window. Filtered, read in modest pages
+  // (never DynamoDB's default 1 MB) until the window is full.
+  const wanted = offset + limit;
   do {
-    const out = await queryRaw({ ...base, ExclusiveStartKey: start });
+    const remaining = wanted - skipped - items.length;
+    const out = await queryRaw({ ...base, Limit: filter.expression ? Math.max(remaining, 100) : remaining, ExclusiveStartKey: start });
     for (const raw of out.Items ?? []) {
       if (skipped < offset) skipped++;
       else if (items.length < limit) items.push(strip<RecordItem>(raw));
@@ -139,4 +143,30 @@ export async function recordWindow(
     start = out.LastEvaluatedKey;
   } while (start);
   return { items, total };
+}
+
+/** Counter moves of one write: +1/-1 per (field, value) of a counted field. */
+export interface CounterMove {
+  field: string;
+  value: unknown;
+  delta: 1 | -1;
+}
+
+const counterKey = (workspaceId: string, type: string, field: string, value: unknown) =>
+  keyOf('objectCounter', { workspaceId, type, field, value: JSON.stringify(value) });
+
+export function counterSteps(workspaceId: string, type: string, moves: CounterMove[]): TransactStep[] {
+  return moves.map((m) => ({
+    op: {
+      Update: {
+        Key: counterKey(workspaceId, type, m.field, m.value),
+        UpdateExpression: 'SET entity = :e ADD n :d',
+        ExpressionAttributeValues: { ':e': 'objectCounter', ':d': m.delta },
+      },
+    },
+  }));
+}
+
+export async function counterValue(workspaceId: string, type: string, field: string, value: unknown): Promise<number> {
+  return (await getItem<{ n?: number }>(counterKey(workspaceId, type, field, value)))?.n ?? 0;
 }

@@ -1,6 +1,6 @@
 import * as members from '../../data/repositories/members';
 import * as repo from '../../data/repositories/objects';
-import { transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
+import { StaleRead, transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import type { Principal } from '../auth/principal';
@@ -14,6 +14,44 @@ import { encodeFilterValue, titleKeyOf, validateRecordData } from './validator';
 /** Fields whose lower-cased copy feeds the free-text search `q`. */
 const SEARCHABLE = new Set(['text', 'email', 'url', 'enum']);
 
+/**
+ * Low-cardinality fields get a live-record counter per value, kept in each write's transaction, so
+ * the `total` of a list filtered by one of them is one read instead of a count over the type.
+ */
+const COUNTED = new Set(['enum', 'boolean', 'member_ref']);
+const MAX_COUNTED_FIELDS = 40;
+const countedFields = (type: ObjectTypeRecord) => type.fields.filter((f) => COUNTED.has(f.type)).slice(0, MAX_COUNTED_FIELDS);
+
+const present = (v: unknown) => v !== undefined && v !== null;
+
+/** Counter moves from one record state to another (either may be absent). */
+function counterMoves(type: ObjectTypeRecord, before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): repo.CounterMove[] {
+  const moves: repo.CounterMove[] = [];
+  for (const f of countedFields(type)) {
+    const [a, b] = [before?.[f.key], after?.[f.key]];
+    if (present(a) && present(b) && a === b) continue;
+    if (present(a)) moves.push({ field: f.key, value: a, delta: -1 });
+    if (present(b)) moves.push({ field: f.key, value: b, delta: 1 });
+  }
+  return moves;
+}
+
+/**
+ * Conditions that the counted fields still hold the values we read, so the counter moves we
+ * computed are exact; a concurrent change of one of them makes the write re-read and retry.
+ */
+function countedValueConditions(type: ObjectTypeRecord, data: Record<string, unknown>, names: Record<string, string>, values: Record<string, unknown>, keys?: string[]): string[] {
+  return countedFields(type)
+    .filter((f) => !keys || keys.includes(f.key))
+    .map((f, i) => {
+      names['#data'] = 'data';
+      names[`#c${i}`] = f.key;
+      if (!present(data[f.key])) return `attribute_not_exists(#data.#c${i})`;
+      values[`:c${i}`] = data[f.key];
+      return `#data.#c${i} = :c${i}`;
+    });
+}
+
 export interface PublicRecord {
   id: string;
   data: Record<string, unknown>;
@@ -23,6 +61,8 @@ export interface FullRecord extends PublicRecord {
   createdAt: string;
   updatedAt: string;
 }
+
+const pick = (data: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.filter((k) => k in data).map((k) => [k, data[k]]));
 
 const full = (r: RecordItem): FullRecord => ({ id: r.id, data: r.data, createdAt: r.createdAt, updatedAt: r.updatedAt });
 const isRecordId = (id: string) => ID_PATTERN('rec').test(id);
@@ -80,6 +120,7 @@ export async function createRecord(
       repo.putRecordStep(record, titleKeyOf(type.fields, type.titleField ?? undefined, value)),
       // Conditional on the type version we validated against: a concurrent type change re-validates.
       repo.countStep(ws, type.type, 1, type.version),
+      ...repo.counterSteps(ws, type.type, counterMoves(type, undefined, value)),
       ...publish(ws, [recordEvent('object.record_created', type, record.id, value)]),
       ...(seal ? [seal(result)] : []),
     ]);
@@ -112,86 +153,102 @@ export async function updateRecord(
 ): Promise<FullRecord> {
   await guardWrite(principal);
   const ws = principal.workspaceId;
-  const type = await apiObjectType(ws, typeKey);
-  const current = await liveRecord(ws, type, recordId);
-  const replace = body.replace === true;
-  const { issues, value } = validateRecordData(type.fields, body.data, replace ? 'full' : 'patch');
-  if (issues.length) refuse(issues);
-  await checkMemberRefs(ws, type, value);
-  const at = now.toISOString();
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':now': at, ':u': `U#${at}#${recordId}` };
-  const sets = ['updatedAt = :now', 'gsi2sk = :u'];
-  const removes: string[] = [];
-  const touchesTitle = replace || (type.titleField !== null && type.titleField in value);
-  if (replace || Object.keys(value).length > 0) names['#data'] = 'data';
-  const searchTouched = replace || Object.keys(value).some((k) => type.fields.some((f) => f.key === k && SEARCHABLE.has(f.type)));
-  if (searchTouched) names['#search'] = 'search';
-  if (replace) {
-    sets.push('#data = :data', '#search = :search');
-    values[':data'] = value;
-    values[':search'] = searchCopy(type.fields, value);
-  } else {
-    Object.entries(value).forEach(([key, v], i) => {
-      names[`#f${i}`] = key;
-      const searchable = type.fields.find((f) => f.key === key && SEARCHABLE.has(f.type));
-      if (v === null) {
-        removes.push(`#data.#f${i}`, ...(searchable ? [`#search.#f${i}`] : []));
-      } else {
-        sets.push(`#data.#f${i} = :f${i}`);
-        values[`:f${i}`] = v;
-        if (searchable && typeof v === 'string') {
-          sets.push(`#search.#f${i} = :s${i}`);
-          values[`:s${i}`] = v.toLowerCase();
+  return withOptimisticRetry(async () => {
+    const type = await apiObjectType(ws, typeKey);
+    const current = await liveRecord(ws, type, recordId);
+    const replace = body.replace === true;
+    const { issues, value } = validateRecordData(type.fields, body.data, replace ? 'full' : 'patch');
+    if (issues.length) refuse(issues);
+    await checkMemberRefs(ws, type, value);
+    const at = now.toISOString();
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':now': at, ':u': `U#${at}#${recordId}` };
+    const sets = ['updatedAt = :now', 'gsi2sk = :u'];
+    const removes: string[] = [];
+    const touchesTitle = replace || (type.titleField !== null && type.titleField in value);
+    if (replace || Object.keys(value).length > 0) names['#data'] = 'data';
+    const searchTouched = replace || Object.keys(value).some((k) => type.fields.some((f) => f.key === k && SEARCHABLE.has(f.type)));
+    if (searchTouched) names['#search'] = 'search';
+    if (replace) {
+      sets.push('#data = :data', '#search = :search');
+      values[':data'] = value;
+      values[':search'] = searchCopy(type.fields, value);
+    } else {
+      Object.entries(value).forEach(([key, v], i) => {
+        names[`#f${i}`] = key;
+        const searchable = type.fields.find((f) => f.key === key && SEARCHABLE.has(f.type));
+        if (v === null) {
+          removes.push(`#data.#f${i}`, ...(searchable ? [`#search.#f${i}`] : []));
+        } else {
+          sets.push(`#data.#f${i} = :f${i}`);
+          values[`:f${i}`] = v;
+          if (searchable && typeof v === 'string') {
+            sets.push(`#search.#f${i} = :s${i}`);
+            values[`:s${i}`] = v.toLowerCase();
+          }
         }
-      }
-    });
-  }
-  if (touchesTitle) {
-    // The title key follows the title field's new value (null: no title).
-    const titled = replace ? value : { [type.titleField!]: value[type.titleField!] ?? undefined };
-    values[':t'] = `T#${titleKeyOf(type.fields, type.titleField ?? undefined, titled)}#${recordId}`;
-    sets.push('gsi3sk = :t');
-  }
-  await transactWrite([
-    {
-      op: {
-        Update: {
-          Key: repo.recordKey(ws, type.type, recordId),
-          UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
-          ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-          ExpressionAttributeValues: values,
+      });
+    }
+    if (touchesTitle) {
+      // The title key follows the title field's new value (null: no title).
+      const titled = replace ? value : { [type.titleField!]: value[type.titleField!] ?? undefined };
+      values[':t'] = `T#${titleKeyOf(type.fields, type.titleField ?? undefined, titled)}#${recordId}`;
+      sets.push('gsi3sk = :t');
+    }
+    const after = replace ? value : { ...current.data, ...value };
+    const touched = replace ? undefined : Object.keys(value);
+    const moves = counterMoves(type, replace ? current.data : pick(current.data, touched!), replace ? value : pick(after, touched!));
+    // Even an unchanged value is guarded: setting it over a concurrent change would skew the counters.
+    const guards = countedValueConditions(type, current.data, names, values, touched);
+    await transactWrite([
+      {
+        op: {
+          Update: {
+            Key: repo.recordKey(ws, type.type, recordId),
+            UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+            ConditionExpression: ['attribute_exists(pk)', 'attribute_not_exists(deletedAt)', ...guards].join(' AND '),
+            ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+            ExpressionAttributeValues: values,
+          },
         },
+        // Deleted meanwhile, or a counted field changed: the retry re-reads (and answers 404 if gone).
+        onConditionFailed: () => new StaleRead('record'),
       },
-      onConditionFailed: () => notFound('Record'),
-    },
-    ...publish(ws, [recordEvent('object.record_updated', type, recordId, { ...current.data, ...value })]),
-  ]);
-  return full(await liveRecord(ws, type, recordId));
+      ...repo.counterSteps(ws, type.type, moves),
+      ...publish(ws, [recordEvent('object.record_updated', type, recordId, after)]),
+    ]);
+    return full(await liveRecord(ws, type, recordId));
+  });
 }
 
 /** Soft delete: the data stays (with deletedAt); the index keys go, so lists and totals drop it. */
 export async function deleteRecord(principal: Principal, typeKey: string, recordId: string, now = new Date()): Promise<void> {
   await guardWrite(principal);
   const ws = principal.workspaceId;
-  const type = await apiObjectType(ws, typeKey);
-  const current = await liveRecord(ws, type, recordId);
-  await transactWrite([
-    {
-      op: {
-        Update: {
-          Key: repo.recordKey(ws, type.type, recordId),
-          UpdateExpression: 'SET deletedAt = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk',
-          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(deletedAt)',
-          ExpressionAttributeValues: { ':now': now.toISOString() },
+  await withOptimisticRetry(async () => {
+    const type = await apiObjectType(ws, typeKey);
+    const current = await liveRecord(ws, type, recordId);
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = { ':now': now.toISOString() };
+    const guards = countedValueConditions(type, current.data, names, values);
+    await transactWrite([
+      {
+        op: {
+          Update: {
+            Key: repo.recordKey(ws, type.type, recordId),
+            UpdateExpression: 'SET deletedAt = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk',
+            ConditionExpression: ['attribute_exists(pk)', 'attribute_not_exists(deletedAt)', ...guards].join(' AND '),
+            ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+            ExpressionAttributeValues: values,
+          },
         },
+        onConditionFailed: () => new StaleRead('record'),
       },
-      onConditionFailed: () => notFound('Record'),
-    },
-    repo.countStep(ws, type.type, -1),
-    ...publish(ws, [recordEvent('object.record_deleted', type, recordId, current.data)]),
-  ]);
+      repo.countStep(ws, type.type, -1),
+      ...repo.counterSteps(ws, type.type, counterMoves(type, current.data, undefined)),
+      ...publish(ws, [recordEvent('object.record_deleted', type, recordId, current.data)]),
+    ]);
+  });
 }
 
 export const DEFAULT_LIMIT = 50;
@@ -252,15 +309,32 @@ function buildFilter(type: ObjectTypeRecord, query: RecordQuery): repo.RecordFil
   return { expression: parts.length ? parts.join(' AND ') : undefined, names, values };
 }
 
+/** The one counted (field, value) a list is filtered by, when that is its only condition. */
+function countedTotal(type: ObjectTypeRecord, query: RecordQuery): { field: string; value: unknown } | undefined {
+  const counted = countedFields(type);
+  const filters = Object.entries(query.filters);
+  if (query.q !== undefined) return undefined;
+  if (query.memberId !== undefined) {
+    const refs = type.fields.filter((f) => f.type === 'member_ref');
+    return filters.length === 0 && refs.length === 1 && counted.includes(refs[0]!) ? { field: refs[0]!.key, value: query.memberId } : undefined;
+  }
+  if (filters.length !== 1) return undefined;
+  const [key, raw] = filters[0]!;
+  const field = counted.find((f) => f.key === key);
+  const encoded = field ? encodeFilterValue(field, raw) : undefined;
+  return field && encoded?.ok ? { field: key, value: encoded.value } : undefined;
+}
+
 /** `{ data: [{ id, data }], total }`; `total` counts every match, not the page. */
 export async function listRecords(principal: Principal, typeKey: string, query: RecordQuery): Promise<{ data: PublicRecord[]; total: number }> {
   const type = await apiObjectType(principal.workspaceId, typeKey);
   const filter = buildFilter(type, query);
   const filtered = filter.expression !== undefined;
-  const window = await repo.recordWindow(principal.workspaceId, type.type, query.sortBy, filter, query.offset, query.limit, filtered);
+  const counted = filtered ? countedTotal(type, query) : undefined;
+  const window = await repo.recordWindow(principal.workspaceId, type.type, query.sortBy, filter, query.offset, query.limit, filtered && !counted);
   return {
     data: window.items.map((r) => ({ id: r.id, data: r.data })),
-    // Unfiltered, the live-record count kept on the type is the total: no counting pass.
-    total: filtered ? window.total! : (type.recordCount ?? 0),
+    // Unfiltered, the type's live-record count is the total; one counted filter, its counter.
+    total: !filtered ? (type.recordCount ?? 0) : counted ? await repo.counterValue(principal.workspaceId, type.type, counted.field, counted.value) : window.total!,
   };
 }
