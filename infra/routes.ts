@@ -9,7 +9,7 @@ import type { Scope } from '../shared/domain/api-keys/scopes';
 export type AuthKind = 'apiKey' | 'session' | 'adminSession' | 'consumer' | 'applePass' | 'public';
 
 /** One Lambda function per area; the folder `functions/<area>/handler.ts` is its entry point. */
-export const AREAS = ['system', 'auth', 'api-keys', 'program', 'stores', 'members', 'orders', 'webhooks', 'objects'] as const;
+export const AREAS = ['system', 'auth', 'api-keys', 'program', 'stores', 'members', 'orders', 'webhooks', 'objects', 'catalog', 'tags', 'captures', 'coupons', 'ambassador', 'tracking'] as const;
 export type Area = (typeof AREAS)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -91,6 +91,40 @@ export const routes: readonly RouteDef[] = [
   { method: 'GET', path: '/api/v2/objects/{type}/records/{recordId}', area: 'objects', auth: ['apiKey'], scope: 'objects:read', operationId: 'getObjectRecord', summary: 'Get a record' },
   { method: 'PATCH', path: '/api/v2/objects/{type}/records/{recordId}', area: 'objects', auth: ['apiKey'], scope: 'objects:write', operationId: 'updateObjectRecord', summary: 'Merge fields into a record, or replace it' },
   { method: 'DELETE', path: '/api/v2/objects/{type}/records/{recordId}', area: 'objects', auth: ['apiKey'], scope: 'objects:write', operationId: 'deleteObjectRecord', summary: 'Soft-delete a record' },
+
+  // Catalog (spec 4.8)
+  { method: 'GET', path: '/api/v2/products', area: 'catalog', auth: ['apiKey'], scope: 'catalog:read', operationId: 'listProducts', summary: 'List and filter products' },
+  { method: 'GET', path: '/api/v2/products/{id}', area: 'catalog', auth: ['apiKey'], scope: 'catalog:read', operationId: 'getProduct', summary: 'Get a product' },
+  { method: 'GET', path: '/api/v2/categories', area: 'catalog', auth: ['apiKey'], scope: 'catalog:read', operationId: 'listCategories', summary: 'List categories' },
+  { method: 'GET', path: '/api/v2/brands', area: 'catalog', auth: ['apiKey'], scope: 'catalog:read', operationId: 'listBrands', summary: 'List brands' },
+  { method: 'POST', path: '/api/v2/catalog/import', area: 'catalog', auth: ['apiKey'], scope: 'catalog:write', operationId: 'importCatalog', summary: 'Upsert up to 1,000 products with their categories and brands', idempotent: true },
+
+  // Member tags (spec 4.8)
+  { method: 'GET', path: '/api/v2/tags', area: 'tags', auth: ['apiKey'], scope: 'members:read', operationId: 'listTags', summary: "The workspace's tags with member counts" },
+  { method: 'GET', path: '/api/v2/members/{id}/tags', area: 'tags', auth: ['apiKey'], scope: 'members:read', operationId: 'listMemberTags', summary: "A member's tags" },
+  { method: 'POST', path: '/api/v2/members/{id}/tags', area: 'tags', auth: ['apiKey'], scope: 'members:write', operationId: 'tagMember', summary: 'Add tags to a member (idempotent)', idempotent: true },
+  { method: 'DELETE', path: '/api/v2/members/{id}/tags/{tagKey}', area: 'tags', auth: ['apiKey'], scope: 'members:write', operationId: 'untagMember', summary: 'Remove a tag from a member' },
+
+  // Captures (spec 4.8)
+  { method: 'POST', path: '/api/v2/captures', area: 'captures', auth: ['apiKey'], scope: 'members:write', operationId: 'createCapture', summary: 'Record a lead from a form or widget; matches or creates the member', idempotent: true },
+
+  // Coupons (spec 4.8)
+  { method: 'GET', path: '/api/v2/coupons', area: 'coupons', auth: ['apiKey'], scope: 'coupons:read', operationId: 'listCoupons', summary: 'List coupons' },
+  { method: 'GET', path: '/api/v2/coupons/pools', area: 'coupons', auth: ['apiKey'], scope: 'coupons:read', operationId: 'listCouponPools', summary: 'List coupon pools' },
+  { method: 'POST', path: '/api/v2/coupons/pools', area: 'coupons', auth: ['apiKey'], scope: 'coupons:write', operationId: 'createCouponPool', summary: 'Create a coupon pool', idempotent: true },
+  { method: 'POST', path: '/api/v2/coupons/issue', area: 'coupons', auth: ['apiKey'], scope: 'coupons:write', operationId: 'issueCoupon', summary: 'Issue a coupon from a pool to a member', idempotent: true },
+  { method: 'POST', path: '/api/v2/coupons/{id}/redeem', area: 'coupons', auth: ['apiKey'], scope: 'coupons:write', operationId: 'redeemCoupon', summary: 'Redeem a coupon (at most once)', idempotent: true },
+  { method: 'GET', path: '/api/v2/members/{id}/coupons', area: 'coupons', auth: ['apiKey'], scope: 'coupons:read', operationId: 'listMemberCoupons', summary: "A member's coupons" },
+  { method: 'POST', path: '/api/v2/members/{id}/redeem-coupon', area: 'coupons', auth: ['apiKey'], scope: 'coupons:write', operationId: 'redeemMemberCoupon', summary: "Redeem one of the member's coupons by code", idempotent: true },
+
+  // Ambassador program (spec 4.8)
+  { method: 'GET', path: '/api/v2/ambassador/candidates', area: 'ambassador', auth: ['apiKey'], scope: 'ambassador:read', operationId: 'listAmbassadorCandidates', summary: 'Members who qualify as ambassadors' },
+  { method: 'GET', path: '/api/v2/ambassador/metrics', area: 'ambassador', auth: ['apiKey'], scope: 'ambassador:read', operationId: 'getAmbassadorMetrics', summary: 'Referral codes, referred sign-ups and revenue' },
+  { method: 'POST', path: '/api/v2/ambassador/members/{id}/issue-code', area: 'ambassador', auth: ['apiKey'], scope: 'ambassador:write', operationId: 'issueReferralCode', summary: "Issue the member's referral code (idempotent)", idempotent: true },
+
+  // Tracking (spec 4.8)
+  { method: 'POST', path: '/api/v2/tracking/events', area: 'tracking', auth: ['apiKey'], scope: 'tracking:write', operationId: 'trackEvents', summary: 'Ingest up to 500 behavioural events', idempotent: true },
+  { method: 'GET', path: '/api/v2/tracking/stats', area: 'tracking', auth: ['apiKey'], scope: 'tracking:read', operationId: 'getTrackingStats', summary: 'Counts per event type and day' },
 
   // The machine-readable contract
   { method: 'GET', path: '/api/v2/openapi.json', area: 'system', auth: ['public'], operationId: 'getOpenApi', summary: 'This API as an OpenAPI 3.1 document' },

@@ -38,4 +38,10 @@ export const areaHandlers: Record<Area, HttpHandler> = {
   orders: lazy(() => import('../../functions/orders/handler')),
   webhooks: lazy(() => import('../../functions/webhooks/handler')),
   objects: lazy(() => import('../../functions/objects/handler')),
+  catalog: lazy(() => import('../../functions/catalog/handler')),
+  tags: lazy(() => import('../../functions/tags/handler')),
+  captures: lazy(() => import('../../functions/captures/handler')),
+  coupons: lazy(() => import('../../functions/coupons/handler')),
+  ambassador: lazy(() => import('../../functions/ambassador/handler')),
+  tracking: lazy(() => import('../../functions/tracking/handler')),
 };

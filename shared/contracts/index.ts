@@ -3,7 +3,13 @@ import { apiKeysContract } from './api-keys';
 import { authContract } from './auth';
 import type { AreaContract } from './contract';
 import { membersContract } from './members';
+import { ambassadorContract } from './ambassador';
+import { capturesContract } from './captures';
+import { catalogContract } from './catalog';
+import { couponsContract } from './coupons';
 import { objectsContract } from './objects';
+import { tagsContract } from './tags';
+import { trackingContract } from './tracking';
 import { ordersContract } from './orders';
 import { programContract } from './program';
 import { storesContract } from './stores';
@@ -21,4 +27,10 @@ export const CONTRACTS: Record<Area, AreaContract> = {
   orders: ordersContract,
   webhooks: webhooksContract,
   objects: objectsContract,
+  catalog: catalogContract,
+  tags: tagsContract,
+  captures: capturesContract,
+  coupons: couponsContract,
+  ambassador: ambassadorContract,
+  tracking: trackingContract,
 };

@@ -35,6 +35,54 @@ export const ENTITIES = {
   },
   refund: { pk: 'WS#{workspaceId}#ORDER#{externalOrderId}', sk: 'REFUND#{refundId}' },
 
+  // --- Catalog (issue 4) ---
+  /**
+   * A product: its own partition; listed newest first per workspace (gsi1) and per brand (gsi3,
+   * only set when the product has a brand). It stores a hash of its normalised content, so an
+   * unchanged re-import is a read, not a write.
+   */
+  product: {
+    pk: 'WS#{workspaceId}#PRODUCT#{productId}',
+    sk: 'PRODUCT',
+    gsi1: { pk: 'WS#{workspaceId}#PRODUCTS', sk: '{productId}' },
+    gsi3: { pk: 'WS#{workspaceId}#BRAND#{brandId}#PRODUCTS', sk: '{productId}' },
+  },
+  /** Sku (the merchant's product id, unique per workspace) -> product: the import's upsert key. */
+  productSku: { pk: 'WS#{workspaceId}#PRODUCT_SKU#{sku}', sk: 'LOOKUP' },
+  /**
+   * A product's entry in one of its categories: a copy of the product in the product's partition,
+   * indexed per category (gsi2), so a category filter is an index read however many categories a
+   * product has. Written and removed in the product's own transaction.
+   */
+  productCategory: {
+    pk: 'WS#{workspaceId}#PRODUCT#{productId}',
+    sk: 'CATEGORY#{categoryId}',
+    gsi2: { pk: 'WS#{workspaceId}#CATEGORY#{categoryId}#PRODUCTS', sk: '{productId}' },
+  },
+  /** Categories and brands are few per workspace: in the workspace partition, keyed by their unique key. */
+  catalogCategory: { pk: 'WS#{workspaceId}', sk: 'CATEGORY#{key}' },
+  catalogBrand: { pk: 'WS#{workspaceId}', sk: 'BRAND#{key}' },
+
+  // --- Coupons (issue 4) ---
+  /**
+   * A coupon pool in its own partition (its stock counters are a hot item) with the per-member
+   * counters of its per-member limit; gsi1 lists the workspace's pools.
+   */
+  couponPool: { pk: 'WS#{workspaceId}#CPOOL#{poolId}', sk: 'POOL', gsi1: { pk: 'WS#{workspaceId}#CPOOLS', sk: '{poolId}' } },
+  couponMemberCount: { pk: 'WS#{workspaceId}#CPOOL#{poolId}', sk: 'MEMBER#{memberId}' },
+  /** Part `chunk` of an uploaded code list (99 codes, in upload order); a partition each, so uploads spread. */
+  couponPoolCodes: { pk: 'WS#{workspaceId}#CPOOL#{poolId}#CODES#{chunk}', sk: 'CODES' },
+  /** A coupon: its own partition; listed by workspace (gsi1), member (gsi2) and pool (gsi3), newest first. */
+  coupon: {
+    pk: 'WS#{workspaceId}#COUPON#{couponId}',
+    sk: 'COUPON',
+    gsi1: { pk: 'WS#{workspaceId}#COUPONS', sk: '{couponId}' },
+    gsi2: { pk: 'WS#{workspaceId}#MEMBER#{memberId}#COUPONS', sk: '{couponId}' },
+    gsi3: { pk: 'WS#{workspaceId}#CPOOL#{poolId}#COUPONS', sk: '{couponId}' },
+  },
+  /** Code (upper-cased) -> coupon: unique per workspace, O(1) redeem by code; list codes are reserved here at upload. */
+  couponCode: { pk: 'WS#{workspaceId}#CPNCODE#{code}', sk: 'LOOKUP' },
+
   idempotency: { pk: 'WS#{workspaceId}#IDEM#{key}', sk: 'IDEM' },
 
   objectType: { pk: 'WS#{workspaceId}', sk: 'OBJTYPE#{type}' },
@@ -69,6 +117,33 @@ export const ENTITIES = {
    * window; `window` names size and start (`1s:<epoch s>`, `10s:<epoch s>`). Expires via TTL.
    */
   rateWindow: { pk: 'WS#{workspaceId}#RATE#{keyId}#{window}', sk: 'RATE' },
+
+  // --- Member tags, captures, ambassador program, tracking (issue 4) ---
+  /** One item per (member, tag) in the member's partition, written with the member's `tags` list. */
+  memberTag: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'TAG#{tag}' },
+  /** Members per tag, moved in the same transaction as every tag/untag: GET /tags is one Query. */
+  tagCounter: { pk: 'WS#{workspaceId}#TAGS', sk: 'TAG#{tag}' },
+  capture: { pk: 'WS#{workspaceId}#CAPTURE#{captureId}', sk: 'CAPTURE' },
+  /** The first capture of one identity + source (hashed) while its dedupe window is open. */
+  captureWindow: { pk: 'WS#{workspaceId}#CAPWIN#{fingerprint}', sk: 'CAPWIN' },
+  /** Normalised phone -> member, for members a capture created or matched (phone-only matching). */
+  capturePhone: { pk: 'WS#{workspaceId}#CAPPHONE#{phone}', sk: 'LOOKUP' },
+  /** A member's referral code and referred sign-ups, in the member's partition. */
+  ambassador: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'AMBASSADOR' },
+  /** Referral code -> member: unique per workspace. */
+  referralCode: { pk: 'WS#{workspaceId}#REFCODE#{code}', sk: 'REFCODE' },
+  /** Who referred a member (written at sign-up); gsi1 lists the workspace's referred members. */
+  referral: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'REFERRED_BY', gsi1: { pk: 'WS#{workspaceId}#REFERRALS', sk: '{memberId}' } },
+  /** Workspace counters of the ambassador program (codes issued, referred sign-ups). */
+  ambassadorStats: { pk: 'WS#{workspaceId}#AMBASSADOR', sk: 'STATS' },
+  /** A tracked event, keyed by the client's event id (the dedupe key); gsi1: a member's timeline. */
+  trackedEvent: {
+    pk: 'WS#{workspaceId}#TRACK#{eventId}',
+    sk: 'EVENT',
+    gsi1: { pk: 'WS#{workspaceId}#MEMBER#{memberId}#TRACK', sk: '{occurredAt}#{eventId}' },
+  },
+  /** Accepted events per UTC day and type, moved in the transaction that accepts them. */
+  trackCounter: { pk: 'WS#{workspaceId}#TRACKSTATS', sk: '{day}#{type}' },
 
   // Local runtime only (never written in AWS): the queue driver's messages and the stream poller's
   // checkpoints, kept in the table so a restart loses nothing.

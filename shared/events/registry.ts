@@ -16,6 +16,10 @@ export const eventDataSchema = z.strictObject({
   amount_band: z.string().optional(),
   /** Custom-object events: the object type key. */
   object_type: z.string().optional(),
+  /** member.tagged: the tag key (a workspace's own label, never personal data). */
+  tag: z.string().optional(),
+  /** Coupon events: the pool the coupon comes from. */
+  pool_id: z.string().optional(),
 });
 export type EventData = z.infer<typeof eventDataSchema>;
 
@@ -76,6 +80,36 @@ export const EVENTS = {
     stage: 'engagement',
     example: { resource_id: 'rec_01j9z3k4m5n6p7q8r9s0t1v2w3', object_type: 'repair_job' },
     emittedBy: 'shared/domain/objects/records.ts (deleteRecord)',
+  },
+  'member.tagged': {
+    label: 'Member tagged',
+    stage: 'engagement',
+    example: { resource_id: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', tag: 'vip' },
+    emittedBy: 'shared/domain/tags/service.ts (tagMember)',
+  },
+  'capture.created': {
+    label: 'Lead captured',
+    stage: 'acquisition',
+    example: { resource_id: 'cap_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3' },
+    emittedBy: 'shared/domain/captures/service.ts (createCapture)',
+  },
+  'coupon.issued': {
+    label: 'Coupon issued',
+    stage: 'engagement',
+    example: { resource_id: 'cpn_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', pool_id: 'cpl_01j9z3k4m5n6p7q8r9s0t1v2w3' },
+    emittedBy: 'shared/domain/coupons/service.ts (issueCoupon)',
+  },
+  'coupon.redeemed': {
+    label: 'Coupon redeemed',
+    stage: 'engagement',
+    example: { resource_id: 'cpn_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', pool_id: 'cpl_01j9z3k4m5n6p7q8r9s0t1v2w3' },
+    emittedBy: 'shared/domain/coupons/service.ts (redeemCoupon)',
+  },
+  'ambassador.code_issued': {
+    label: 'Referral code issued',
+    stage: 'advocacy',
+    example: { resource_id: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3' },
+    emittedBy: 'shared/domain/ambassador/service.ts (issueReferralCode)',
   },
 } as const satisfies Record<string, EventDefinition>;
 

@@ -11,7 +11,18 @@ import { newMember, newOrder, tenant, type Tenant } from '../support/fixtures';
 interface World {
   a: Tenant;
   b: Tenant;
-  ids: { memberId: string; storeId: string; externalOrderId: string; keyId: string; endpointId: string; recordId: string };
+  ids: {
+    memberId: string;
+    storeId: string;
+    externalOrderId: string;
+    keyId: string;
+    endpointId: string;
+    recordId: string;
+    productId: string;
+    poolId: string;
+    couponId: string;
+    couponCode: string;
+  };
 }
 
 let world: World;
@@ -26,10 +37,28 @@ beforeAll(async () => {
   const type = { label: 'Secret', status: 'published', apiVisible: true, fields: [{ key: 'title', type: 'text', required: true }] };
   expect((await call('PUT', '/api/flash/objects/types/secret_thing', { token: a.token, body: type })).status).toBe(200);
   const record = await call('POST', '/api/v2/objects/secret_thing/records', { token: a.key, body: { data: { title: 'A only' } } });
+  const imported = await call('POST', '/api/v2/catalog/import', { token: a.key, body: { products: [{ sku: 'A-1', name: 'A product' }] } });
+  const pool = await call('POST', '/api/v2/coupons/pools', {
+    token: a.key,
+    body: { name: 'A pool', discount: { type: 'percent', value: 10 }, codeConfig: { mode: 'generated' }, stock: 5 },
+  });
+  const coupon = await call('POST', '/api/v2/coupons/issue', { token: a.key, body: { poolId: pool.body.data.id, memberId: member.id } });
+  expect(coupon.status).toBe(201);
   world = {
     a,
     b,
-    ids: { memberId: member.id, storeId: store.body.data.id, externalOrderId: order.externalOrderId, keyId: key.id, endpointId: endpoint.body.data.id, recordId: record.body.data.id },
+    ids: {
+      memberId: member.id,
+      storeId: store.body.data.id,
+      externalOrderId: order.externalOrderId,
+      keyId: key.id,
+      endpointId: endpoint.body.data.id,
+      recordId: record.body.data.id,
+      productId: imported.body.data.results[0].productId,
+      poolId: pool.body.data.id,
+      couponId: coupon.body.data.id,
+      couponCode: coupon.body.data.code,
+    },
   };
 });
 
@@ -56,7 +85,16 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
   'GET /api/v2/objects/{type}/records/{recordId}': (i) => ({ path: `/api/v2/objects/secret_thing/records/${i.recordId}` }),
   'PATCH /api/v2/objects/{type}/records/{recordId}': (i) => ({ path: `/api/v2/objects/secret_thing/records/${i.recordId}`, body: { data: { title: 'stolen' } } }),
   'DELETE /api/v2/objects/{type}/records/{recordId}': (i) => ({ path: `/api/v2/objects/secret_thing/records/${i.recordId}` }),
+  'GET /api/v2/products/{id}': (i) => ({ path: `/api/v2/products/${i.productId}` }),
+  'GET /api/v2/members/{id}/tags': (i) => ({ path: `/api/v2/members/${i.memberId}/tags` }),
+  'POST /api/v2/members/{id}/tags': (i) => ({ path: `/api/v2/members/${i.memberId}/tags`, body: { tags: ['stolen'] } }),
+  'DELETE /api/v2/members/{id}/tags/{tagKey}': (i) => ({ path: `/api/v2/members/${i.memberId}/tags/vip` }),
+  'POST /api/v2/ambassador/members/{id}/issue-code': (i) => ({ path: `/api/v2/ambassador/members/${i.memberId}/issue-code`, body: {} }),
+  'POST /api/v2/coupons/{id}/redeem': (i) => ({ path: `/api/v2/coupons/${i.couponId}/redeem`, body: {} }),
+  'GET /api/v2/members/{id}/coupons': (i) => ({ path: `/api/v2/members/${i.memberId}/coupons` }),
+  'POST /api/v2/members/{id}/redeem-coupon': (i) => ({ path: `/api/v2/members/${i.memberId}/redeem-coupon`, body: { code: i.couponCode } }),
   // Objects named in the body, not the path:
+  'POST /api/v2/coupons/issue': (i) => ({ path: '/api/v2/coupons/issue', body: { poolId: i.poolId, memberId: i.memberId } }),
   'POST /api/v2/orders': (i) => ({
     path: '/api/v2/orders',
     body: { externalOrderId: `X-${Date.now()}`, memberId: i.memberId, currency: 'EUR', total: 10, occurredAt: '2026-11-01T10:00:00Z' },
@@ -78,6 +116,19 @@ const NO_FOREIGN_OBJECT = new Set([
   'GET /api/v2/webhooks',
   'GET /api/v2/events/catalog',
   'GET /api/v2/objects',
+  'GET /api/v2/products',
+  'GET /api/v2/categories',
+  'GET /api/v2/brands',
+  'POST /api/v2/catalog/import',
+  'GET /api/v2/tags',
+  'POST /api/v2/captures',
+  'GET /api/v2/coupons',
+  'GET /api/v2/coupons/pools',
+  'POST /api/v2/coupons/pools',
+  'GET /api/v2/ambassador/candidates',
+  'GET /api/v2/ambassador/metrics',
+  'POST /api/v2/tracking/events',
+  'GET /api/v2/tracking/stats',
 ]);
 
 const keyed = routes.filter((r) => r.auth.includes('apiKey'));
@@ -111,6 +162,10 @@ describe('route matrix', () => {
     const record = await call('GET', `/api/v2/objects/secret_thing/records/${world.ids.recordId}`, { token: world.a.key });
     expect(record.body.data.data).toEqual({ title: 'A only' });
     expect((await call('GET', '/api/v2/objects/secret_thing/records', { token: world.a.key })).body.total).toBe(1);
+    const coupon = await call('GET', `/api/v2/members/${world.ids.memberId}/coupons`, { token: world.a.key });
+    expect(coupon.body.data).toEqual([expect.objectContaining({ id: world.ids.couponId, status: 'issued' })]);
+    const tags = await call('GET', `/api/v2/members/${world.ids.memberId}/tags`, { token: world.a.key });
+    expect(tags.body.data.tags).toEqual([]);
   });
 
   it("lists never show another workspace's objects", async () => {

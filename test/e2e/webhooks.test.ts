@@ -93,14 +93,20 @@ describe('webhook delivery', () => {
     const rec = await call('POST', '/api/v2/objects/visit/records', { token: t.key, body: { data: { note: 'Secretive Person visited', guest: m.id } } });
     await call('PATCH', `/api/v2/objects/visit/records/${rec.body.data.id}`, { token: t.key, body: { data: { note: 'again' } } });
     await call('DELETE', `/api/v2/objects/visit/records/${rec.body.data.id}`, { token: t.key });
-    await r.waitFor(8);
+    const pool = await call('POST', '/api/v2/coupons/pools', { token: t.key, body: { name: 'Welcome', discount: { type: 'percent', value: 10 }, codeConfig: { mode: 'generated' }, stock: 5 } });
+    const coupon = await call('POST', '/api/v2/coupons/issue', { token: t.key, body: { poolId: pool.body.data.id, memberId: m.id } });
+    await call('POST', `/api/v2/coupons/${coupon.body.data.id}/redeem`, { token: t.key, body: {} });
+    await call('POST', `/api/v2/members/${m.id}/tags`, { token: t.key, body: { tags: ['vip'] } });
+    await call('POST', `/api/v2/ambassador/members/${m.id}/issue-code`, { token: t.key, body: {} });
+    await call('POST', '/api/v2/captures', { token: t.key, body: { email: 'lead@example.test', source: 'footer-form', consents: { marketingEmail: true } } });
+    await r.waitFor(14); // the capture creates a member too: member.created twice
     const bodies = r.received.map((x) => JSON.parse(x.body));
     expect(new Set(bodies.map((b) => b.type))).toEqual(new Set(Object.keys(EVENTS)));
     for (const x of r.received) {
       const payload = verify(secret, x as never) as { id: string };
       expect(payload.id).toBe(x.headers['webhook-id']);
       expect(x.headers['content-type']).toBe('application/json');
-      expect(x.body).not.toMatch(new RegExp([m.email, 'Secretive', 'Person', '5550123'].join('|')));
+      expect(x.body).not.toMatch(new RegExp([m.email, 'Secretive', 'Person', '5550123', 'lead@example', coupon.body.data.code].join('|')));
     }
     const created = bodies.find((b) => b.type === 'member.created');
     expect(created).toMatchObject({ id: expect.stringMatching(/^evt_/), data: { resource_id: m.id, member_ref: m.id } });

@@ -1,5 +1,6 @@
 import * as repo from '../../data/repositories/members';
-import { transactWrite, withOptimisticRetry, type Page } from '../../data/table';
+import type { OutboxEvent } from '../../data/repositories/outbox';
+import { transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { newId } from '../../ids';
 import { nextTier, tierFor } from '../program/arithmetic';
@@ -59,14 +60,27 @@ export async function newMemberRecord(workspaceId: string, input: CreateMemberIn
   };
 }
 
-export async function createMember(workspaceId: string, input: CreateMemberInput, opts: WriteOptions<Member> = {}, now = new Date()): Promise<Member> {
+/**
+ * The writes and the `member.created` event of a new member, for callers that enrol a member inside
+ * a transaction of their own (a capture): the steps include the unique e-mail/externalId lookups.
+ */
+export async function memberCreation(
+  workspaceId: string,
+  input: CreateMemberInput,
+  now = new Date(),
+): Promise<{ record: MemberRecord; member: Member; steps: TransactStep[]; events: OutboxEvent[] }> {
   const record = await newMemberRecord(workspaceId, input, now);
-  const member = toMember(record);
-  await transactWrite([
-    ...repo.createMemberSteps(record),
-    ...publish(workspaceId, [event('member.created', { resource_id: record.id, member_ref: record.id, tier: record.tier }, now)]),
-    ...sealSteps(opts, member),
-  ]);
+  return {
+    record,
+    member: toMember(record),
+    steps: repo.createMemberSteps(record),
+    events: [event('member.created', { resource_id: record.id, member_ref: record.id, tier: record.tier }, now)],
+  };
+}
+
+export async function createMember(workspaceId: string, input: CreateMemberInput, opts: WriteOptions<Member> = {}, now = new Date()): Promise<Member> {
+  const { member, steps, events } = await memberCreation(workspaceId, input, now);
+  await transactWrite([...steps, ...publish(workspaceId, events), ...sealSteps(opts, member)]);
   return member;
 }
 

@@ -1,0 +1,138 @@
+import * as repo from '../../data/repositories/captures';
+import * as members from '../../data/repositories/members';
+import type { OutboxEvent } from '../../data/repositories/outbox';
+import { StaleRead, transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
+import { event, publish } from '../../events/outbox';
+import { newId } from '../../ids';
+import { referralLink } from '../ambassador/service';
+import { sha256Hex } from '../auth/secrets';
+import { memberCreation } from '../members/service';
+import type { MemberRecord } from '../members/types';
+import type { WriteOptions } from '../write-options';
+import { CAPTURE_DEDUPE_WINDOW_SECONDS, normalisePhone, type Capture, type CreateCaptureInput } from './schemas';
+
+export interface CaptureResult {
+  capture: Capture;
+  duplicate: boolean;
+}
+
+const toCapture = ({ workspaceId: _w, ...c }: repo.CaptureRecord, duplicate: boolean): Capture => ({ ...c, duplicate });
+
+/**
+ * The identity of a submission: the e-mail when there is one, else the phone. Together with the
+ * source it names the dedupe window (hashed: no personal data in keys).
+ */
+const fingerprintOf = (input: CreateCaptureInput) =>
+  sha256Hex(`${input.email ? `e:${input.email}` : `p:${normalisePhone(input.phone!)}`}\n${input.source}`);
+
+const phoneOf = (m: MemberRecord | undefined) => (m?.phone ? normalisePhone(m.phone) : undefined);
+
+/**
+ * Records a lead. It matches an existing member (by e-mail; by phone only when the capture has no
+ * e-mail) or creates one, records the capture and emits `capture.created` (plus `member.created`
+ * for a new member), all in ONE transaction with the dedupe window: a submission of the same
+ * identity and source within the window answers the first capture with `duplicate: true` and
+ * writes nothing. A matched member is never changed by a capture.
+ */
+export async function createCapture(
+  workspaceId: string,
+  input: CreateCaptureInput,
+  opts: WriteOptions<CaptureResult> = {},
+  now = () => new Date(),
+): Promise<CaptureResult> {
+  const fingerprint = fingerprintOf(input);
+  const phone = input.phone ? normalisePhone(input.phone) : undefined;
+  return withOptimisticRetry(async () => {
+    const at = now();
+    const iso = at.toISOString();
+    const [window, byEmail, byPhone] = await Promise.all([
+      repo.getWindow(workspaceId, fingerprint),
+      input.email ? members.memberIdByEmail(workspaceId, input.email) : undefined,
+      phone ? repo.phoneOwner(workspaceId, phone) : undefined,
+    ]);
+    if (window && window.windowEndsAt > iso) {
+      const first = await repo.getCapture(workspaceId, window.captureId);
+      if (first) return { capture: toCapture(first, true), duplicate: true };
+    }
+
+    const phoneHolder = byPhone ? await members.getMember(workspaceId, byPhone) : undefined;
+    const phoneHolderValid = phoneHolder !== undefined && phoneOf(phoneHolder) === phone;
+    let matched: MemberRecord | undefined;
+    let matchedBy: Capture['matchedBy'] = null;
+    if (input.email) {
+      if (byEmail) {
+        matched = await members.getMember(workspaceId, byEmail);
+        if (!matched) throw new StaleRead('member');
+        matchedBy = 'email';
+      }
+    } else if (phoneHolderValid) {
+      matched = phoneHolder;
+      matchedBy = 'phone';
+    }
+
+    const captureId = newId('cap');
+    const steps: TransactStep[] = [];
+    const events: OutboxEvent[] = [];
+    let target: MemberRecord;
+    if (matched) {
+      target = matched;
+    } else {
+      const creation = await memberCreation(
+        workspaceId,
+        { email: input.email ?? null, phone: input.phone ?? null, firstName: input.firstName ?? null, lastName: input.lastName ?? null, customAttributes: input.attributes ?? {} },
+        at,
+      );
+      target = creation.record;
+      // A lookup taken meanwhile means someone enrolled this person concurrently: re-read and match.
+      steps.push(...creation.steps.map((s) => ({ ...s, onConditionFailed: () => new StaleRead('member') })));
+      events.push(...creation.events);
+    }
+
+    // Phone-only captures find members through this lookup; it follows the member's current phone.
+    if (phone && phoneOf(target) === phone && byPhone !== target.id && !phoneHolderValid) {
+      steps.push(repo.phoneLookupStep(workspaceId, phone, target.id, byPhone));
+    }
+
+    let referral: Capture['referral'] = null;
+    if (input.referralCode) {
+      if (matched) {
+        referral = { code: input.referralCode, outcome: 'existing_member', referrerId: null };
+      } else {
+        const link = await referralLink(workspaceId, input.referralCode, { memberId: target.id, captureId, at: iso });
+        referral = { code: input.referralCode, outcome: link.outcome, referrerId: link.referrerId };
+        steps.push(...link.steps);
+      }
+    }
+
+    const record: repo.CaptureRecord = {
+      id: captureId,
+      workspaceId,
+      memberId: target.id,
+      memberOutcome: matched ? 'matched' : 'created',
+      matchedBy,
+      source: input.source,
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      firstName: input.firstName ?? null,
+      lastName: input.lastName ?? null,
+      consents: {
+        marketingEmail: input.consents.marketingEmail ?? null,
+        marketingSms: input.consents.marketingSms ?? null,
+        terms: input.consents.terms ?? null,
+      },
+      attributes: input.attributes ?? {},
+      referral,
+      createdAt: iso,
+    };
+    const result: CaptureResult = { capture: toCapture(record, false), duplicate: false };
+    const endsAt = new Date(at.getTime() + CAPTURE_DEDUPE_WINDOW_SECONDS * 1000);
+    events.push(event('capture.created', { resource_id: captureId, member_ref: target.id }, at));
+    await transactWrite([
+      ...steps,
+      ...repo.captureSteps(record, { fingerprint, endsAt: endsAt.toISOString(), expiresAt: Math.floor(endsAt.getTime() / 1000) + 24 * 3600 }),
+      ...publish(workspaceId, events),
+      ...(opts.seal ? [opts.seal(result)] : []),
+    ]);
+    return result;
+  });
+}
