@@ -83,11 +83,7 @@ export interface Filter {
 }
 
 /** A FilterExpression ANDing the given conditions, with every name and value aliased. */
-export function filterExpression(filters: Filter[]): {
-  FilterExpression?: string;
-  ExpressionAttributeNames?: Record<string, string>;
-  ExpressionAttributeValues: Record<string, unknown>;
-} {
+export function filterExpression(filters: Filter[]): IndexFilter {
   const active = filters.filter((f) => f.op === 'absent' || f.value !== undefined);
   if (active.length === 0) return { ExpressionAttributeValues: {} };
   const names: Record<string, string> = {};
@@ -99,6 +95,31 @@ export function filterExpression(filters: Filter[]): {
     return f.op === '=' ? `#f${i} = :f${i}` : `contains(#f${i}, :f${i})`;
   });
   return { FilterExpression: parts.join(' AND '), ExpressionAttributeNames: names, ExpressionAttributeValues: values };
+}
+
+export interface IndexFilter {
+  FilterExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues: Record<string, unknown>;
+}
+
+/** One page of a GSI partition (newest first unless `forward`), narrowed by an optional filter. */
+export async function indexPage<T extends object = Item>(
+  index: 'gsi1' | 'gsi2' | 'gsi3',
+  partition: string,
+  opts: { limit: number; cursor?: string; filter?: IndexFilter; forward?: boolean },
+): Promise<Page<T>> {
+  const filter = opts.filter ?? { ExpressionAttributeValues: {} };
+  return queryPage<T>({
+    partition: { attr: `${index}pk`, value: partition },
+    cursor: opts.cursor,
+    limit: opts.limit,
+    IndexName: index,
+    KeyConditionExpression: `${index}pk = :pk`,
+    ...filter,
+    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': partition },
+    ScanIndexForward: opts.forward ?? false,
+  });
 }
 
 /** Newest-first page of the items of one partition whose sort key starts with `prefix`. */

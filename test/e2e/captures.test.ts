@@ -3,24 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { call, createKey, uniqueEmail } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
-import { platformTable } from '../support/table';
+import { outboxEvents, platformTable, workspaceItems } from '../support/table';
 
-async function itemsOf(workspaceId: string, entity: string): Promise<any[]> {
-  const { doc, tableName } = await platformTable();
-  const items: any[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await doc.send(
-      new ScanCommand({ TableName: tableName, FilterExpression: 'entity = :e AND workspaceId = :w', ExpressionAttributeValues: { ':e': entity, ':w': workspaceId }, ExclusiveStartKey: start }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
 
-const eventsOf = async (workspaceId: string, type: string): Promise<{ data: Record<string, unknown> }[]> =>
-  (await itemsOf(workspaceId, 'outbox')).flatMap((i) => i.events).filter((e: { type: string }) => e.type === type);
+const eventsOf = outboxEvents;
+const itemsOf = workspaceItems;
 
 const capture = (key: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
   call('POST', '/api/v2/captures', { token: key, body: { source: 'footer_form', consents: { marketingEmail: true }, ...body }, headers });
@@ -99,6 +86,7 @@ describe('captures', () => {
 
     // Once the window has passed, the same submission is a new capture of the member.
     const { doc, tableName } = await platformTable();
+    // The window item carries no workspace id, so it is found by its capture.
     const { Items = [] } = await doc.send(
       new ScanCommand({ TableName: tableName, FilterExpression: 'entity = :e AND captureId = :c', ExpressionAttributeValues: { ':e': 'captureWindow', ':c': first.body.data.id } }),
     );

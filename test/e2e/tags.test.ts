@@ -1,23 +1,9 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { call, createKey } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
-import { platformTable } from '../support/table';
+import { outboxEvents as eventsOf } from '../support/table';
 
-async function eventsOf(workspaceId: string, type: string): Promise<{ data: Record<string, unknown> }[]> {
-  const { doc, tableName } = await platformTable();
-  const items: any[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await doc.send(
-      new ScanCommand({ TableName: tableName, FilterExpression: 'entity = :e AND workspaceId = :w', ExpressionAttributeValues: { ':e': 'outbox', ':w': workspaceId }, ExclusiveStartKey: start }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items.flatMap((i) => i.events).filter((e: { type: string }) => e.type === type);
-}
 
 const keyWithout = async (token: string, scope: string) => (await createKey(token, { name: `no ${scope}`, scopes: SCOPES.filter((s) => s !== scope) })).key;
 

@@ -1,33 +1,11 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { EVENTS } from '../../shared/events/registry';
 import { call } from '../support/api';
 import { newMember, newOrder, tenant } from '../support/fixtures';
-import { platformTable } from '../support/table';
+import { outboxEvents, workspaceItems } from '../support/table';
 
-/** The outbox items of one workspace, straight from the table (what the stream will carry). */
-async function outboxOf(workspaceId: string): Promise<{ type: string; data: Record<string, unknown>; id: string; created_at: string }[]> {
-  return (await outboxItemsOf(workspaceId)).flatMap((item) => item.events);
-}
-
-async function outboxItemsOf(workspaceId: string): Promise<{ events: any[] }[]> {
-  const { doc, tableName } = await platformTable();
-  const items: any[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await doc.send(
-      new ScanCommand({
-        TableName: tableName,
-        FilterExpression: 'entity = :e AND workspaceId = :w',
-        ExpressionAttributeValues: { ':e': 'outbox', ':w': workspaceId },
-        ExclusiveStartKey: start,
-      }),
-    );
-    items.push(...(out.Items ?? []));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
+const outboxOf = (workspaceId: string) => outboxEvents(workspaceId);
+const outboxItemsOf = (workspaceId: string) => workspaceItems(workspaceId, 'outbox');
 
 describe('outbox events', () => {
   it('writes thin events with the changes that cause them, and only those', async () => {

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { keyOf } from '../../shared/data/keys';
 import { hashPassword } from '../../shared/domain/auth/password';
@@ -49,4 +49,37 @@ export async function addUser(workspaceId: string, role: Role): Promise<{ email:
     }),
   );
   return { email, password: PASSWORD };
+}
+
+/** Every item of one entity in a workspace, straight from the table (test inspection only: a Scan). */
+export async function workspaceItems(workspaceId: string, entity: string): Promise<any[]> {
+  const { doc, tableName } = await platformTable();
+  const items: any[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await doc.send(
+      new ScanCommand({
+        TableName: tableName,
+        FilterExpression: 'entity = :e AND workspaceId = :w',
+        ExpressionAttributeValues: { ':e': entity, ':w': workspaceId },
+        ExclusiveStartKey: start,
+      }),
+    );
+    items.push(...(out.Items ?? []));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
+export interface OutboxEventItem {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+/** The events a workspace's writes put in the outbox (what the stream carries to webhooks). */
+export async function outboxEvents(workspaceId: string, type?: string): Promise<OutboxEventItem[]> {
+  const events = (await workspaceItems(workspaceId, 'outbox')).flatMap((i) => i.events as OutboxEventItem[]);
+  return type ? events.filter((e) => e.type === type) : events;
 }

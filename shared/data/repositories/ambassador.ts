@@ -2,7 +2,7 @@ import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { MemberRecord } from '../../domain/members/types';
 import { documentClient, tableName } from '../client';
 import { indexKeysOf, indexPartition, keyOf, type PrimaryKey } from '../keys';
-import { getItem, queryPage, queryRaw, StaleRead, type Page, type TransactStep } from '../table';
+import { getItem, indexPage, queryRaw, StaleRead, type Page, type TransactStep } from '../table';
 
 export interface AmbassadorRecord {
   memberId: string;
@@ -171,16 +171,14 @@ export async function candidatePage(
   cursor?: string,
 ): Promise<Page<MemberRecord>> {
   const partition = indexPartition('member', 'gsi1', { workspaceId });
-  const page = await queryPage<Record<string, unknown>>({
-    partition: { attr: 'gsi1pk', value: partition },
-    cursor,
+  const page = await indexPage<Record<string, unknown>>('gsi1', partition, {
     limit,
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    FilterExpression: '#status = :active AND (lifetime >= :lp OR orderCount >= :oc)',
-    ExpressionAttributeNames: { '#status': 'status' },
-    ExpressionAttributeValues: { ':pk': partition, ':active': 'active', ':lp': rules.minLifetimePoints, ':oc': rules.minOrderCount },
-    ScanIndexForward: false,
+    cursor,
+    filter: {
+      FilterExpression: '#status = :active AND (lifetime >= :lp OR orderCount >= :oc)',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':active': 'active', ':lp': rules.minLifetimePoints, ':oc': rules.minOrderCount },
+    },
   });
   return { ...page, items: page.items.map(stripMember) };
 }

@@ -4,7 +4,7 @@ import type { CouponRecord, PoolRecord } from '../../domain/coupons/types';
 import { AppError, conflict } from '../../domain/errors';
 import { documentClient, tableName } from '../client';
 import { indexKeysOf, indexPartition, keyOf, seqKey, type PrimaryKey } from '../keys';
-import { getItem, queryPage, StaleRead, type Page, type TransactStep } from '../table';
+import { getItem, indexPage, queryPage, StaleRead, type Page, type TransactStep } from '../table';
 
 /** Storage of coupon pools, their code lists, per-member counters, coupons and code lookups. */
 
@@ -36,15 +36,7 @@ export async function getPool(workspaceId: string, poolId: string): Promise<Pool
 /** Newest first through gsi1. */
 export async function listPools(workspaceId: string, limit: number, cursor?: string): Promise<Page<PoolRecord>> {
   const partition = indexPartition('couponPool', 'gsi1', { workspaceId });
-  const page = await queryPage<Record<string, unknown>>({
-    partition: { attr: 'gsi1pk', value: partition },
-    cursor,
-    limit,
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ExpressionAttributeValues: { ':pk': partition },
-    ScanIndexForward: false,
-  });
+  const page = await indexPage<Record<string, unknown>>('gsi1', partition, { limit, cursor });
   return { ...page, items: page.items.map((i) => strip<PoolRecord>(i)) };
 }
 

@@ -1,7 +1,7 @@
 import type { LedgerEntryRecord, MemberRecord } from '../../domain/members/types';
 import { conflict } from '../../domain/errors';
 import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../keys';
-import { filterExpression, getItem, prefixPage, queryPage, StaleRead, type Page, type TransactStep } from '../table';
+import { filterExpression, getItem, indexPage, prefixPage, StaleRead, type Page, type TransactStep } from '../table';
 
 const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest }: Record<string, unknown>) => rest as T;
 
@@ -167,16 +167,7 @@ export async function listMembers(workspaceId: string, filters: MemberFilters, l
     { attr: 'tags', op: 'contains', value: filters.tag },
     { attr: 'searchText', op: 'contains', value: filters.q?.toLowerCase() },
   ]);
-  const page = await queryPage<Record<string, unknown>>({
-    partition: { attr: 'gsi1pk', value: partition },
-    cursor,
-    limit,
-    IndexName: 'gsi1',
-    KeyConditionExpression: 'gsi1pk = :pk',
-    ...filter,
-    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': partition },
-    ScanIndexForward: false,
-  });
+  const page = await indexPage<Record<string, unknown>>('gsi1', partition, { limit, cursor, filter });
   return { ...page, items: page.items.map((i) => strip<MemberRecord>(i)) };
 }
 
