@@ -1,9 +1,9 @@
-import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { call, createKey, uniqueEmail } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
-import { outboxEvents, platformTable, workspaceItems } from '../support/table';
+import { outboxEvents, platformTable, scanItems, workspaceItems } from '../support/table';
 
 
 const eventsOf = outboxEvents;
@@ -87,9 +87,7 @@ describe('captures', () => {
     // Once the window has passed, the same submission is a new capture of the member.
     const { doc, tableName } = await platformTable();
     // The window item carries no workspace id, so it is found by its capture.
-    const { Items = [] } = await doc.send(
-      new ScanCommand({ TableName: tableName, FilterExpression: 'entity = :e AND captureId = :c', ExpressionAttributeValues: { ':e': 'captureWindow', ':c': first.body.data.id } }),
-    );
+    const Items = await scanItems('entity = :e AND captureId = :c', { ':e': 'captureWindow', ':c': first.body.data.id });
     expect(Items).toHaveLength(1);
     await doc.send(
       new UpdateCommand({ TableName: tableName, Key: { pk: Items[0]!.pk, sk: Items[0]!.sk }, UpdateExpression: 'SET windowEndsAt = :past', ExpressionAttributeValues: { ':past': '2020-01-01T00:00:00.000Z' } }),

@@ -51,25 +51,22 @@ export async function addUser(workspaceId: string, role: Role): Promise<{ email:
   return { email, password: PASSWORD };
 }
 
-/** Every item of one entity in a workspace, straight from the table (test inspection only: a Scan). */
-export async function workspaceItems(workspaceId: string, entity: string): Promise<any[]> {
+/** Every item matching a filter, across all scan pages (test inspection only). */
+export async function scanItems(FilterExpression: string, ExpressionAttributeValues: Record<string, unknown>): Promise<any[]> {
   const { doc, tableName } = await platformTable();
   const items: any[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await doc.send(
-      new ScanCommand({
-        TableName: tableName,
-        FilterExpression: 'entity = :e AND workspaceId = :w',
-        ExpressionAttributeValues: { ':e': entity, ':w': workspaceId },
-        ExclusiveStartKey: start,
-      }),
-    );
+    const out = await doc.send(new ScanCommand({ TableName: tableName, FilterExpression, ExpressionAttributeValues, ExclusiveStartKey: start }));
     items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;
   } while (start);
   return items;
 }
+
+/** Every item of one entity in a workspace, straight from the table. */
+export const workspaceItems = (workspaceId: string, entity: string) =>
+  scanItems('entity = :e AND workspaceId = :w', { ':e': entity, ':w': workspaceId });
 
 export interface OutboxEventItem {
   id: string;
