@@ -5,6 +5,7 @@ import { Api } from './constructs/api';
 import { AreaFunctions } from './constructs/area-functions';
 import { Data } from './constructs/data';
 import { Mail } from './constructs/mail';
+import { Observability } from './constructs/observability';
 import { Webhooks } from './constructs/webhooks';
 
 /** Sender address if neither a prop nor the `mailFrom` context value says otherwise. */
@@ -20,13 +21,14 @@ export interface LoyaltyPlatformStackProps extends StackProps {
   readonly publicBaseUrl?: string;
 }
 
-/** The whole platform: table, area functions, HTTP API, webhook delivery pipeline. */
+/** The whole platform: table, area functions, HTTP API, webhook delivery pipeline, dashboard and alarms. */
 export class LoyaltyPlatformStack extends Stack {
   readonly data: Data;
   readonly mail: Mail;
   readonly webhooks: Webhooks;
   readonly areaFunctions: AreaFunctions;
   readonly api: Api;
+  readonly observability: Observability;
 
   constructor(scope: Construct, id: string, props: LoyaltyPlatformStackProps = {}) {
     super(scope, id, {
@@ -50,6 +52,18 @@ export class LoyaltyPlatformStack extends Stack {
     for (const fn of [...Object.values(this.areaFunctions.functions), ...this.webhooks.functions]) {
       fn.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
     }
+
+    // Operators' dashboard and alarms (no actions): every area function and the webhook pipeline.
+    this.observability = new Observability(this, 'Observability', {
+      api: this.api,
+      webhooks: this.webhooks,
+      functions: {
+        ...this.areaFunctions.functions,
+        'webhook-fanout': this.webhooks.fanout,
+        'webhook-worker': this.webhooks.worker,
+        'webhook-dlq': this.webhooks.deadLetterConsumer,
+      },
+    });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.endpoint, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'The single DynamoDB table' });
