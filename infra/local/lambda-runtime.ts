@@ -32,3 +32,17 @@ export async function settleWithin(work: Promise<unknown>, graceMs: number): Pro
   clearTimeout(timer);
   return outcome === 'timeout';
 }
+
+/** Resolves after `ms`, or at once when `signal` aborts (idle polling loops). */
+export function nap(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -10,7 +10,7 @@ import {
   type LocalQueueMessage,
 } from '../../shared/data/repositories/local-queue';
 import { logger } from '../../shared/http/logger';
-import { lambdaContext, settleWithin } from './lambda-runtime';
+import { lambdaContext, nap, settleWithin } from './lambda-runtime';
 
 /**
  * The local stand-in for SQS + Lambda's SQS event source mapping: polls the queues persisted in the
@@ -112,19 +112,6 @@ export function toSqsRecord(queue: string, m: LocalQueueMessage, region: string)
   };
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function nap(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** Runs `fn`, turning a synchronous throw into a rejection. */
 async function invoke<T>(fn: () => Promise<T> | T): Promise<T> {

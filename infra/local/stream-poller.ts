@@ -13,7 +13,7 @@ import {
   type StreamRecordJson,
   type StreamShard,
 } from '../../shared/data/stream-reader';
-import { lambdaContext, settleWithin } from './lambda-runtime';
+import { lambdaContext, nap, settleWithin } from './lambda-runtime';
 import type { DriverLog } from './queue-driver';
 import { logger } from '../../shared/http/logger';
 
@@ -132,18 +132,6 @@ const bySequence = (a: ShardState, b: ShardState): number => {
   return x < y ? -1 : x > y ? 1 : a.shard.shardId.localeCompare(b.shard.shardId);
 };
 
-function nap(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
   const filters: readonly FilterPattern[] = opts.filter === undefined ? [] : Array.isArray(opts.filter) ? opts.filter : [opts.filter as FilterPattern];
