@@ -1,6 +1,7 @@
 import { App, type AppProps, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
+import { config } from '../shared/config';
 import { Api } from './constructs/api';
 import { AreaFunctions } from './constructs/area-functions';
 import { Data } from './constructs/data';
@@ -9,7 +10,7 @@ import { Observability } from './constructs/observability';
 import { Webhooks } from './constructs/webhooks';
 
 /** Sender address if neither a prop nor the `mailFrom` context value says otherwise. */
-export const DEFAULT_MAIL_FROM = 'no-reply@loyalty.example';
+export const DEFAULT_MAIL_FROM = config.mail.defaultFrom;
 
 export interface LoyaltyPlatformStackProps extends StackProps {
   /** Plain address the platform sends e-mail from; must be (in) a verified SES identity. */

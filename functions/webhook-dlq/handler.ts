@@ -1,7 +1,7 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { markDead } from '../../shared/domain/webhooks/delivery';
 import type { DeliveryMessage } from '../../shared/domain/webhooks/types';
-import { logger } from '../../shared/http/logger';
+import { logger } from '../../shared/observability/logger';
 
 /** Dead-letter consumer: a delivery whose attempts ran out is marked `dead` (it stays replayable). */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {

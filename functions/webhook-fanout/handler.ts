@@ -2,7 +2,7 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { OutboxEvent } from '../../shared/data/repositories/outbox';
 import { fromStreamImage } from '../../shared/data/stream-image';
 import { fanOut } from '../../shared/domain/webhooks/fanout';
-import { logger } from '../../shared/http/logger';
+import { logger } from '../../shared/observability/logger';
 
 /**
  * Table stream consumer (filtered to new outbox items): one queue message per subscribed endpoint.

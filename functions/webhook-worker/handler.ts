@@ -1,11 +1,11 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { webhookSettings } from '../../infra/config';
+import { webhookSettings } from '../../shared/config';
 import { SafeEgress } from '../../shared/adapters/egress';
 import { queueFromConfig } from '../../shared/adapters/queue';
 import { attemptDelivery } from '../../shared/domain/webhooks/delivery';
 import { egressPolicy } from '../../shared/domain/webhooks/service';
 import type { DeliveryMessage } from '../../shared/domain/webhooks/types';
-import { logger } from '../../shared/http/logger';
+import { logger } from '../../shared/observability/logger';
 
 /**
  * Delivery worker (SQS consumer). Each message is one attempt; a retry is the same message made

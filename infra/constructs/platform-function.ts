@@ -9,7 +9,7 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { REQUIRED_FUNCTION_ENV } from '../../shared/config';
-import { config } from '../config';
+import { config } from '../../shared/config';
 import { TABLE_INDEX_WILDCARD_FINDING } from './data';
 import type { Mail } from './mail';
 

@@ -8,7 +8,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
 import { QUEUES, type QueueName } from '../../shared/ports/queue';
-import { config, WEBHOOK_ENV, type WebhookSettings } from '../config';
+import { config, environmentOf, WEBHOOK_NUMBERS, type WebhookSettings } from '../../shared/config';
 import type { AreaExtras } from './area-functions';
 import type { Mail } from './mail';
 import { PlatformFunction } from './platform-function';
@@ -27,13 +27,7 @@ export const queueUrlEnv = (queue: QueueName): string => `QUEUE_URL_${queue.toUp
  * Every `WEBHOOK_*` variable of `WEBHOOK_ENV`, set to the value in `config.webhooks`: the functions
  * read their numbers through `webhookSettings()`, like the local runtime, and both see config.ts.
  */
-export function webhookEnvironment(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, name] of Object.entries(WEBHOOK_ENV) as [keyof WebhookSettings, string][]) {
-    env[name] = String(config.webhooks[key]);
-  }
-  return env;
-}
+export const webhookEnvironment = (): Record<string, string> => environmentOf(WEBHOOK_NUMBERS);
 
 /** How long the delivery queue keeps a message (from its first enqueue; visibility changes do not reset it). */
 export const DELIVERY_RETENTION = Duration.days(4);

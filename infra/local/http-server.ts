@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { config } from '../config';
+import { config } from '../../shared/config';
 import { routeKey, type Area } from '../routes';
 import { matchRoute } from '../../shared/http/route-match';
 import { requestIdOf } from '../../shared/http/request-context';

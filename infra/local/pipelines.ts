@@ -1,4 +1,4 @@
-import { config, webhookSettings } from '../config';
+import { config, webhookSettings } from '../../shared/config';
 import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
 import { lazy } from './handlers';
 import { QUEUE_DRIVER_POLL_ENV, startQueueDriver } from './queue-driver';

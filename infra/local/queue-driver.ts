@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { config, webhookSettings, type WebhookSettings } from '../config';
+import { config, webhookSettings, type WebhookSettings } from '../../shared/config';
 import { QUEUES, type QueueName } from '../../shared/ports/queue';
 import { runtimeConfig } from '../../shared/config';
 import {
@@ -9,7 +9,7 @@ import {
   moveLocalMessageToDeadLetter,
   type LocalQueueMessage,
 } from '../../shared/data/repositories/local-queue';
-import { logger } from '../../shared/http/logger';
+import { logger } from '../../shared/observability/logger';
 import { lambdaContext, nap, settleWithin } from './lambda-runtime';
 
 /**

@@ -1,5 +1,5 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { config } from '../config';
+import { config } from '../../shared/config';
 import { runtimeConfig } from '../../shared/config';
 import {
   getStreamCheckpoint,
@@ -15,7 +15,7 @@ import {
 } from '../../shared/data/stream-reader';
 import { lambdaContext, nap, settleWithin } from './lambda-runtime';
 import type { DriverLog } from './queue-driver';
-import { logger } from '../../shared/http/logger';
+import { logger } from '../../shared/observability/logger';
 
 /**
  * The local stand-in for Lambda's DynamoDB-stream event source mapping: follows the table's stream

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { isTransientDependencyError } from '../data/errors';
 import { AppError } from '../domain/errors';
-import { logger } from './logger';
+import { logger } from '../observability/logger';
 import { toHttpResult } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 

@@ -3,7 +3,7 @@ import * as store from '../data/repositories/idempotency';
 import type { TransactStep } from '../data/table';
 import { sha256Hex } from '../domain/auth/secrets';
 import { AppError, badRequest } from '../domain/errors';
-import { logger } from './logger';
+import { logger } from '../observability/logger';
 import type { Reply } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 

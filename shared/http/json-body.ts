@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { config } from '../../infra/config';
+import { config } from '../config';
 import { AppError, badRequest } from '../domain/errors';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
-import { config } from '../../infra/config';
+import { config } from '../config';
 import { routeKey, routes, type Area, type AuthKind, type RouteDef } from '../../infra/routes';
 import { errorBody, type AreaContract, type RouteContract } from '../contracts/contract';
 import { CONTRACTS } from '../contracts/index';

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { newId } from '../ids';
-import { logger } from './logger';
+import { logger } from '../observability/logger';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 /** A caller's own request id is echoed when it is sane; otherwise we mint one. */

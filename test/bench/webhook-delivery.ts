@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { config } from '../../infra/config';
+import { config } from '../../shared/config';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { signatureHeader } from '../../shared/domain/webhooks/signing';
 import type { RunningPlatform } from '../support/platform';

@@ -5,7 +5,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REQUIRED_FUNCTION_ENV } from '../../shared/config';
 import { TABLE_SCHEMA } from '../../shared/data/table-schema';
-import { config } from '../../infra/config';
+import { config } from '../../shared/config';
 import { ACCESS_LOG_FORMAT } from '../../infra/constructs/api';
 import { PROJECT_ROOT } from '../../infra/constructs/area-functions';
 import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';

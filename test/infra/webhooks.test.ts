@@ -7,7 +7,7 @@ import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { REQUIRED_FUNCTION_ENV } from '../../shared/config';
 import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
-import { config, WEBHOOK_ENV, type WebhookSettings, webhookSettings } from '../../infra/config';
+import { config, WEBHOOK_ENV, type WebhookSettings, webhookSettings } from '../../shared/config';
 import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
 import { PROJECT_ROOT } from '../../infra/constructs/platform-function';
 import {

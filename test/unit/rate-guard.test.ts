@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { config, rateGuardSettings } from '../../infra/config';
+import { config, rateGuardSettings } from '../../shared/config';
 import { fixedWindow, guardKeyOf, rateWindows, retryAfterSeconds } from '../../shared/domain/objects/rate-guard';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0); // a multiple of 10 s

@@ -1,4 +1,4 @@
-import { config } from '../../../infra/config';
+import { config } from '../../config';
 import { getSession, getUser } from '../../data/repositories/accounts';
 import { findApiKeyByHash, touchApiKey } from '../../data/repositories/api-keys';
 import { unauthenticated } from '../errors';

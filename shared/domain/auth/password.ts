@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { config } from '../../../infra/config';
+import { config } from '../../config';
 
 const { N, r, p, keyLength, saltLength } = config.scrypt;
 

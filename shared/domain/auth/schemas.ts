@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { config } from '../../../infra/config';
+import { config } from '../../config';
 
 /** E-mail as stored and looked up: trimmed, lower case. */
 export const emailSchema = z

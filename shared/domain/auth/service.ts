@@ -1,4 +1,4 @@
-import { config } from '../../../infra/config';
+import { config } from '../../config';
 import { mailerFromConfig } from '../../adapters/mailer';
 import { runtimeConfig } from '../../config';
 import * as accounts from '../../data/repositories/accounts';

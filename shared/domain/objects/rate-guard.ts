@@ -1,6 +1,6 @@
-import { rateGuardSettings, type RateGuardSettings } from '../../../infra/config';
+import { rateGuardSettings, type RateGuardSettings } from '../../config';
 import { countRateWindows, type RateStoreClient } from '../../data/repositories/rate-windows';
-import { logger } from '../../http/logger';
+import { logger } from '../../observability/logger';
 import type { Principal } from '../auth/principal';
 import { AppError, rateLimited } from '../errors';
 

@@ -1,6 +1,6 @@
-import type { WebhookSettings } from '../../../infra/config';
+import type { WebhookSettings } from '../../config';
 import * as repo from '../../data/repositories/webhooks';
-import { logger } from '../../http/logger';
+import { logger } from '../../observability/logger';
 import { newId } from '../../ids';
 import type { Egress, EgressResult } from '../../ports/egress';
 import { parseRetryAfter, retryDelaySeconds } from './backoff';

@@ -1,4 +1,4 @@
-import { webhookSettings } from '../../../infra/config';
+import { webhookSettings } from '../../config';
 import { checkTargetUrl } from '../../adapters/egress';
 import { queueFromConfig } from '../../adapters/queue';
 import { runtimeConfig } from '../../config';

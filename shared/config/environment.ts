@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { config } from './static';
 
 /**
  * Runtime configuration of every function, from environment variables, parsed once.
@@ -12,7 +13,7 @@ const schema = z.object({
   S3_ENDPOINT: z.url().optional(),
   AWS_REGION: z.string().default('eu-west-1'),
   MAILER: z.enum(['file', 'ses']).default('ses'),
-  MAIL_FROM: z.string().default('no-reply@loyalty.example'),
+  MAIL_FROM: z.string().default(config.mail.defaultFrom),
   /** Where the file mailer writes (local runtime: DATA_DIR/mail). */
   MAIL_DIR: z.string().optional(),
   /** Lets webhooks target http://127.0.0.1 (the local runtime turns it on; never set in AWS). */

@@ -1,6 +1,6 @@
 /**
- * Numbers shared by the CDK stack and the local runtime. One module, so production and
- * `npm start` never drift apart.
+ * The static part of the configuration: numbers shared by the CDK stack, the functions and the
+ * local runtime. One module, so production and `npm start` never drift apart.
  */
 export const config = {
   /** Lambda runtime settings per area function. */
@@ -63,54 +63,10 @@ export const config = {
   objects: {
     rateGuard: { perSecond: 20, burst: 40, windowSeconds: 10, timeoutMs: 300 },
   },
+  mail: {
+    /** Sender when neither the `mailFrom` CDK context nor `MAIL_FROM` says otherwise. */
+    defaultFrom: 'no-reply@loyalty.example',
+  },
   /** Password hashing (scrypt, memory-hard): N=2^15, r=8 -> 32 MiB per hash. */
   scrypt: { N: 2 ** 15, r: 8, p: 1, keyLength: 32, saltLength: 16 },
 } as const;
-
-export type WebhookSettings = { -readonly [K in keyof typeof config.webhooks]: number };
-
-/** Environment variables that may override a webhook number (local runtime and tests only). */
-export const WEBHOOK_ENV: Partial<Record<keyof WebhookSettings, string>> = {
-  maxAttempts: 'WEBHOOK_MAX_ATTEMPTS',
-  backoffBaseSeconds: 'WEBHOOK_BACKOFF_BASE_SECONDS',
-  backoffCapSeconds: 'WEBHOOK_BACKOFF_CAP_SECONDS',
-  visibilitySeconds: 'WEBHOOK_VISIBILITY_SECONDS',
-  deliveryTimeoutSeconds: 'WEBHOOK_DELIVERY_TIMEOUT_SECONDS',
-  rotationOverlapSeconds: 'WEBHOOK_ROTATION_OVERLAP_SECONDS',
-  disableAfterFailingSeconds: 'WEBHOOK_DISABLE_AFTER_FAILING_SECONDS',
-};
-
-/** The webhook numbers in force: config.ts, with the overrides the environment gives. */
-export function webhookSettings(env: Record<string, string | undefined> = process.env): WebhookSettings {
-  const out = { ...config.webhooks } as WebhookSettings;
-  for (const [key, name] of Object.entries(WEBHOOK_ENV) as [keyof WebhookSettings, string][]) {
-    const raw = env[name];
-    if (raw === undefined || raw === '') continue;
-    const value = Number(raw);
-    if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got ${raw}`);
-    out[key] = value;
-  }
-  return out;
-}
-
-export type RateGuardSettings = { -readonly [K in keyof typeof config.objects.rateGuard]: number };
-
-/** Environment variables that may override a rate-guard number (local runtime and tests only). */
-export const RATE_GUARD_ENV: Partial<Record<keyof RateGuardSettings, string>> = {
-  perSecond: 'OBJECTS_RATE_PER_SECOND',
-  burst: 'OBJECTS_RATE_BURST',
-  timeoutMs: 'OBJECTS_RATE_GUARD_TIMEOUT_MS',
-};
-
-/** The write-rate guard numbers in force: config.ts, with the overrides the environment gives. */
-export function rateGuardSettings(env: Record<string, string | undefined> = process.env): RateGuardSettings {
-  const out = { ...config.objects.rateGuard } as RateGuardSettings;
-  for (const [key, name] of Object.entries(RATE_GUARD_ENV) as [keyof RateGuardSettings, string][]) {
-    const raw = env[name];
-    if (raw === undefined || raw === '') continue;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer, got ${raw}`);
-    out[key] = value;
-  }
-  return out;
-}

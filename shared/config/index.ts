@@ -1,0 +1,20 @@
+/**
+ * One configuration home: `static.ts` holds the numbers (CDK, functions and local runtime read the
+ * same ones), `environment.ts` what differs per deployment (parsed once), `overrides.ts` the one
+ * way an environment variable may replace a static number.
+ */
+export { config } from './static';
+export { REQUIRED_FUNCTION_ENV, runtimeConfig, type RuntimeConfig } from './environment';
+export {
+  environmentOf,
+  numbersOf,
+  RATE_GUARD_ENV,
+  RATE_GUARD_NUMBERS,
+  rateGuardSettings,
+  WEBHOOK_ENV,
+  WEBHOOK_NUMBERS,
+  webhookSettings,
+  type NumberGroup,
+  type RateGuardSettings,
+  type WebhookSettings,
+} from './overrides';

@@ -1,0 +1,72 @@
+import { config } from './static';
+
+/**
+ * The one override mechanism: a group of numbers from `static.ts` of which some may be replaced by
+ * environment variables (the local runtime and tests shrink retry waits and guard budgets). CDK
+ * writes the same variables with the static values, so Lambda and `npm start` read one path.
+ */
+export interface NumberGroup<K extends string> {
+  readonly defaults: Readonly<Record<K, number>>;
+  /** Overridable keys and their variable names. */
+  readonly env: Readonly<Partial<Record<K, string>>>;
+  /** What a valid override is, e.g. "a non-negative number". */
+  readonly rule: { readonly describe: string; readonly accepts: (n: number) => boolean };
+}
+
+const nonNegative = { describe: 'a non-negative number', accepts: (n: number) => Number.isFinite(n) && n >= 0 };
+const positiveInteger = { describe: 'a positive integer', accepts: (n: number) => Number.isInteger(n) && n >= 1 };
+
+export type WebhookSettings = { -readonly [K in keyof typeof config.webhooks]: number };
+export type RateGuardSettings = { -readonly [K in keyof typeof config.objects.rateGuard]: number };
+
+export const WEBHOOK_NUMBERS: NumberGroup<keyof WebhookSettings> = {
+  defaults: config.webhooks,
+  env: {
+    maxAttempts: 'WEBHOOK_MAX_ATTEMPTS',
+    backoffBaseSeconds: 'WEBHOOK_BACKOFF_BASE_SECONDS',
+    backoffCapSeconds: 'WEBHOOK_BACKOFF_CAP_SECONDS',
+    visibilitySeconds: 'WEBHOOK_VISIBILITY_SECONDS',
+    deliveryTimeoutSeconds: 'WEBHOOK_DELIVERY_TIMEOUT_SECONDS',
+    rotationOverlapSeconds: 'WEBHOOK_ROTATION_OVERLAP_SECONDS',
+    disableAfterFailingSeconds: 'WEBHOOK_DISABLE_AFTER_FAILING_SECONDS',
+  },
+  rule: nonNegative,
+};
+
+export const RATE_GUARD_NUMBERS: NumberGroup<keyof RateGuardSettings> = {
+  defaults: config.objects.rateGuard,
+  env: {
+    perSecond: 'OBJECTS_RATE_PER_SECOND',
+    burst: 'OBJECTS_RATE_BURST',
+    timeoutMs: 'OBJECTS_RATE_GUARD_TIMEOUT_MS',
+  },
+  rule: positiveInteger,
+};
+
+/** The numbers of a group in force: the static values with the environment's overrides. */
+export function numbersOf<K extends string>(group: NumberGroup<K>, env: Record<string, string | undefined> = process.env): Record<K, number> {
+  const out = { ...group.defaults } as Record<K, number>;
+  for (const [key, name] of Object.entries(group.env) as [K, string][]) {
+    const raw = env[name];
+    if (raw === undefined || raw === '') continue;
+    const value = Number(raw);
+    if (!group.rule.accepts(value)) throw new Error(`${name} must be ${group.rule.describe}, got ${raw}`);
+    out[key] = value;
+  }
+  return out;
+}
+
+/** Every variable of a group set to its static value (what CDK puts on a function). */
+export function environmentOf<K extends string>(group: NumberGroup<K>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, name] of Object.entries(group.env) as [K, string][]) out[name] = String(group.defaults[key]);
+  return out;
+}
+
+/** Environment variables that may override a webhook number. */
+export const WEBHOOK_ENV = WEBHOOK_NUMBERS.env;
+/** Environment variables that may override a rate-guard number. */
+export const RATE_GUARD_ENV = RATE_GUARD_NUMBERS.env;
+
+export const webhookSettings = (env?: Record<string, string | undefined>): WebhookSettings => numbersOf(WEBHOOK_NUMBERS, env);
+export const rateGuardSettings = (env?: Record<string, string | undefined>): RateGuardSettings => numbersOf(RATE_GUARD_NUMBERS, env);
