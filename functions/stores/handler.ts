@@ -1,18 +1,19 @@
-import { storesContract } from '../../shared/contracts/stores';
+import { storesArea } from '../../shared/contracts/stores';
 import * as stores from '../../shared/domain/stores/service';
 import { defineArea } from '../../shared/http/area';
-import { recorder } from '../../shared/http/idempotency';
+import { sealed } from '../../shared/http/operation';
 import { principalOf } from '../../shared/http/principal';
 import { created, ok } from '../../shared/http/responses';
 
-export const handler = defineArea('stores', storesContract, {
-  'GET /api/v2/stores': async ({ principal, query }) => {
+export const handler = defineArea(storesArea, {
+  listStores: async ({ principal, query }) => {
     const page = await stores.listStores(principalOf(principal).workspaceId, query.limit, query.cursor, query.status);
     return ok(page.items, { nextCursor: page.nextCursor ?? null });
   },
-  'POST /api/v2/stores': async ({ principal, body, context }) =>
-    created(await stores.createStore(principalOf(principal).workspaceId, body, { seal: recorder(context, created) })),
-  'GET /api/v2/stores/{id}': async ({ principal, params }) => ok(await stores.getStore(principalOf(principal).workspaceId, params.id)),
-  'PATCH /api/v2/stores/{id}': async ({ principal, params, body }) =>
+  createStore: sealed(created, ({ principal, body }, write) =>
+    stores.createStore(principalOf(principal).workspaceId, body, write),
+  ),
+  getStore: async ({ principal, params }) => ok(await stores.getStore(principalOf(principal).workspaceId, params.id)),
+  updateStore: async ({ principal, params, body }) =>
     ok(await stores.updateStore(principalOf(principal).workspaceId, params.id, body)),
 });

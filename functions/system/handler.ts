@@ -1,4 +1,4 @@
-import { systemContract } from '../../shared/contracts/system';
+import { systemArea } from '../../shared/contracts/system';
 import { AppError } from '../../shared/domain/errors';
 import { defineArea } from '../../shared/http/area';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
@@ -19,12 +19,10 @@ async function notRouted(event: HttpEvent): Promise<never> {
   throw new AppError('NOT_FOUND', `No endpoint ${method} ${path}`);
 }
 
-export const handler = defineArea(
-  'system',
-  systemContract,
+export const handler = defineArea(systemArea,
   {
     // The document itself is the body (no `{ data }` envelope), so tools can load the URL directly.
-    'GET /api/v2/openapi.json': async () => ({ status: 200, body: buildOpenApiDocument(), headers: { 'content-type': 'application/json' } }),
+    getOpenApi: async () => ({ status: 200, body: buildOpenApiDocument(), headers: { 'content-type': 'application/json' } }),
   },
   notRouted,
 );

@@ -1,10 +1,10 @@
-import { trackingContract } from '../../shared/contracts/tracking';
+import { trackingArea } from '../../shared/contracts/tracking';
 import * as tracking from '../../shared/domain/tracking/service';
 import { defineArea } from '../../shared/http/area';
 import { principalOf } from '../../shared/http/principal';
 import { ok } from '../../shared/http/responses';
 
-export const handler = defineArea('tracking', trackingContract, {
-  'POST /api/v2/tracking/events': async ({ principal, body }) => ok(await tracking.trackEvents(principalOf(principal).workspaceId, body.events)),
-  'GET /api/v2/tracking/stats': async ({ principal, query }) => ok(await tracking.stats(principalOf(principal).workspaceId, query)),
+export const handler = defineArea(trackingArea, {
+  trackEvents: async ({ principal, body }) => ok(await tracking.trackEvents(principalOf(principal).workspaceId, body.events)),
+  getTrackingStats: async ({ principal, query }) => ok(await tracking.stats(principalOf(principal).workspaceId, query)),
 });

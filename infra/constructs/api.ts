@@ -5,7 +5,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { AREAS, type Area, routeKey, routes } from '../routes';
+import { AREAS, type Area, routeKey, routes } from '../../shared/contracts/index';
 import { LOG_RETENTION } from './platform-function';
 
 export interface ApiProps {

@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import type { Area } from '../routes';
+import type { Area } from '../../shared/contracts/index';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
 
 /** A middy-wrapped Lambda handler, called the way the Lambda runtime calls it. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { config } from '../../shared/config';
-import { routeKey, type Area } from '../routes';
+import { routeKey, type Area } from '../../shared/contracts/index';
 import { matchRoute } from '../../shared/http/route-match';
 import { requestIdOf } from '../../shared/http/request-context';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { createApiKeyBody } from '../domain/api-keys/schemas';
 import { SCOPES } from '../domain/api-keys/scopes';
 import { pageQuery } from '../domain/pagination';
-import { contract, dataOf, isoDateTime, pageOf } from './contract';
+import { dataOf, isoDateTime, pageOf } from './contract';
+import { declareArea } from './endpoint';
 
 export const apiKeySchema = z
   .object({
@@ -16,12 +17,17 @@ export const apiKeySchema = z
   })
   .meta({ id: 'ApiKey' });
 
-export const apiKeysContract = contract({
-  'POST /api/v2/api-keys': {
-    body: createApiKeyBody,
-    responses: { 201: dataOf(apiKeySchema.extend({ key: z.string().describe('fl_live_... shown only in this response') })) },
-    description: 'Give exactly one of `preset` or `scopes`. A key may grant at most its own scopes.',
+export const apiKeysArea = declareArea({
+  area: 'api-keys',
+  access: { table: 'readWrite' },
+  endpoints: {
+    createApiKey: {
+      method: 'POST', path: '/api/v2/api-keys', auth: ['adminSession', 'apiKey'], scope: 'api_keys:manage', summary: 'Create an API key (plaintext shown once)',
+      body: createApiKeyBody,
+      responses: { 201: dataOf(apiKeySchema.extend({ key: z.string().describe('fl_live_... shown only in this response') })) },
+      description: 'Give exactly one of `preset` or `scopes`. A key may grant at most its own scopes.',
+    },
+    listApiKeys: { method: 'GET', path: '/api/v2/api-keys', auth: ['adminSession', 'apiKey'], scope: 'api_keys:manage', summary: 'List API keys', query: pageQuery, responses: { 200: pageOf(apiKeySchema) } },
+    revokeApiKey: { method: 'DELETE', path: '/api/v2/api-keys/{id}', auth: ['adminSession', 'apiKey'], scope: 'api_keys:manage', summary: 'Revoke an API key', params: z.object({ id: z.string() }), responses: { 204: null } },
   },
-  'GET /api/v2/api-keys': { query: pageQuery, responses: { 200: pageOf(apiKeySchema) } },
-  'DELETE /api/v2/api-keys/{id}': { params: z.object({ id: z.string() }), responses: { 204: null } },
 });

@@ -8,7 +8,8 @@ import {
   resetPasswordBody,
 } from '../domain/auth/schemas';
 import { ROLES } from '../domain/auth/types';
-import { contract, dataOf, errorBody, isoDateTime } from './contract';
+import { dataOf, errorBody, isoDateTime } from './contract';
+import { declareArea } from './endpoint';
 
 export const workspaceSchema = z.object({ id: z.string(), name: z.string(), createdAt: isoDateTime }).meta({ id: 'Workspace' });
 
@@ -28,24 +29,31 @@ const issuedSession = z.object({ token: z.string().describe('fl_sess_... bearer 
 const signedIn = dataOf(z.object({ workspace: workspaceSchema, user: userSchema, session: issuedSession }));
 const profile = dataOf(z.object({ user: userSchema, workspace: workspaceSchema, session: z.object({ expiresAt: isoDateTime }) }));
 
-export const authContract = contract({
-  'POST /api/v2/auth/register': { body: registerBody, responses: { 201: signedIn } },
-  'POST /api/v2/auth/login': {
-    body: loginBody,
-    responses: { 200: signedIn, 401: errorBody },
-    description: 'Wrong e-mail or password: 401 (one message for both). 5 failures for one e-mail in 15 minutes: 429 with Retry-After.',
-  },
-  'GET /api/v2/auth/profile': { responses: { 200: profile } },
-  'PATCH /api/v2/auth/profile': { body: profilePatchBody, responses: { 200: profile } },
-  'POST /api/v2/auth/change-password': { body: changePasswordBody, responses: { 204: null }, description: 'Signs out every other session of the user.' },
-  'POST /api/v2/auth/forgot-password': {
-    body: forgotPasswordBody,
-    responses: { 202: dataOf(z.object({ message: z.string() })) },
-    description: 'Always 202, whether the account exists or not. A single-use token valid for 1 hour is e-mailed to existing accounts.',
-  },
-  'POST /api/v2/auth/reset-password': {
-    body: resetPasswordBody,
-    responses: { 204: null, 410: errorBody },
-    description: 'Unknown token: 400. Used or expired token: 410. Signs out every session.',
+export const authArea = declareArea({
+  area: 'auth',
+  access: { table: 'readWrite', mail: true },
+  endpoints: {
+    register: { method: 'POST', path: '/api/v2/auth/register', auth: ['public'], summary: 'Create a workspace and its owner', body: registerBody, responses: { 201: signedIn } },
+    login: {
+      method: 'POST', path: '/api/v2/auth/login', auth: ['public'], summary: 'Start a session',
+      body: loginBody,
+      responses: { 200: signedIn, 401: errorBody },
+      description: 'Wrong e-mail or password: 401 (one message for both). 5 failures for one e-mail in 15 minutes: 429 with Retry-After.',
+    },
+    getProfile: { method: 'GET', path: '/api/v2/auth/profile', auth: ['session'], summary: 'The signed-in user, workspace and session', responses: { 200: profile } },
+    updateProfile: { method: 'PATCH', path: '/api/v2/auth/profile', auth: ['session'], summary: 'Change name or e-mail', body: profilePatchBody, responses: { 200: profile } },
+    changePassword: { method: 'POST', path: '/api/v2/auth/change-password', auth: ['session'], summary: 'Change password; revokes other sessions', body: changePasswordBody, responses: { 204: null }, description: 'Signs out every other session of the user.' },
+    forgotPassword: {
+      method: 'POST', path: '/api/v2/auth/forgot-password', auth: ['public'], summary: 'Mail a single-use reset token',
+      body: forgotPasswordBody,
+      responses: { 202: dataOf(z.object({ message: z.string() })) },
+      description: 'Always 202, whether the account exists or not. A single-use token valid for 1 hour is e-mailed to existing accounts.',
+    },
+    resetPassword: {
+      method: 'POST', path: '/api/v2/auth/reset-password', auth: ['public'], summary: 'Set a new password with a reset token',
+      body: resetPasswordBody,
+      responses: { 204: null, 410: errorBody },
+      description: 'Unknown token: 400. Used or expired token: 410. Signs out every session.',
+    },
   },
 });

@@ -1,36 +1,55 @@
-import type { Area } from '../../infra/routes';
-import { apiKeysContract } from './api-keys';
-import { authContract } from './auth';
-import type { AreaContract } from './contract';
-import { membersContract } from './members';
-import { ambassadorContract } from './ambassador';
-import { capturesContract } from './captures';
-import { catalogContract } from './catalog';
-import { couponsContract } from './coupons';
-import { objectsContract } from './objects';
-import { tagsContract } from './tags';
-import { trackingContract } from './tracking';
-import { ordersContract } from './orders';
-import { programContract } from './program';
-import { storesContract } from './stores';
-import { systemContract } from './system';
-import { webhooksContract } from './webhooks';
+import { ambassadorArea } from './ambassador';
+import { apiKeysArea } from './api-keys';
+import { authArea } from './auth';
+import { capturesArea } from './captures';
+import { catalogArea } from './catalog';
+import { couponsArea } from './coupons';
+import { routesOf, type RouteDef } from './endpoint';
+import { membersArea } from './members';
+import { objectsArea } from './objects';
+import { ordersArea } from './orders';
+import { programArea } from './program';
+import { storesArea } from './stores';
+import { systemArea } from './system';
+import { tagsArea } from './tags';
+import { trackingArea } from './tracking';
+import { webhooksArea } from './webhooks';
 
-/** Every area's contract: the source of the OpenAPI document. */
-export const CONTRACTS: Record<Area, AreaContract> = {
-  system: systemContract,
-  auth: authContract,
-  'api-keys': apiKeysContract,
-  program: programContract,
-  stores: storesContract,
-  members: membersContract,
-  orders: ordersContract,
-  webhooks: webhooksContract,
-  objects: objectsContract,
-  catalog: catalogContract,
-  tags: tagsContract,
-  captures: capturesContract,
-  coupons: couponsContract,
-  ambassador: ambassadorContract,
-  tracking: trackingContract,
-};
+export { routeKey, type AuthKind, type HttpMethod } from './endpoint';
+
+/**
+ * Every area's declaration. Everything else is derived from this list: the route table that CDK,
+ * the local server, the OpenAPI document and the route tests read, the area list, each function's
+ * grants. Adding an area is one declaration file here plus one `functions/<area>/handler.ts`.
+ */
+export const DECLARATIONS = [
+  systemArea,
+  authArea,
+  apiKeysArea,
+  programArea,
+  storesArea,
+  membersArea,
+  ordersArea,
+  webhooksArea,
+  objectsArea,
+  catalogArea,
+  tagsArea,
+  capturesArea,
+  couponsArea,
+  ambassadorArea,
+  trackingArea,
+] as const;
+
+export type Area = (typeof DECLARATIONS)[number]['area'];
+
+/** One Lambda function per area; the folder `functions/<area>/handler.ts` is its entry point. */
+export const AREAS: readonly Area[] = DECLARATIONS.map((d) => d.area);
+
+export const declarationOf = (area: Area) => DECLARATIONS.find((d) => d.area === area)!;
+
+/** THE route table, derived from the declarations. */
+export const routes: readonly RouteDef<Area>[] = DECLARATIONS.flatMap((d) => routesOf<Area>(d));
+
+export type { RouteDef } from './endpoint';
+
+export const routesOfArea = (area: Area): RouteDef<Area>[] => routes.filter((r) => r.area === area);

@@ -13,37 +13,46 @@ import {
 } from '../domain/members/schemas';
 import { orderSchema } from '../domain/orders/schemas';
 import { pageQuery } from '../domain/pagination';
-import { contract, dataOf, pageOf } from './contract';
+import { dataOf, pageOf } from './contract';
+import { declareArea } from './endpoint';
 
 const byId = z.object({ id: z.string() });
 const summary = z.object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), failed: z.number().int() });
 
-export const membersContract = contract({
-  'GET /api/v2/members': { query: listMembersQuery, responses: { 200: pageOf(memberSchema) } },
-  'POST /api/v2/members': {
-    body: createMemberBody,
-    responses: { 201: dataOf(memberSchema) },
-    description: 'E-mail and externalId are each unique per workspace (409 if taken).',
+export const membersArea = declareArea({
+  area: 'members',
+  access: { table: 'readWrite' },
+  endpoints: {
+    listMembers: { method: 'GET', path: '/api/v2/members', auth: ['apiKey'], scope: 'members:read', summary: 'List and filter members', query: listMembersQuery, responses: { 200: pageOf(memberSchema) } },
+    createMember: {
+      method: 'POST', path: '/api/v2/members', auth: ['apiKey'], scope: 'members:write', summary: 'Enrol a member', idempotent: true,
+      body: createMemberBody,
+      responses: { 201: dataOf(memberSchema) },
+      description: 'E-mail and externalId are each unique per workspace (409 if taken).',
+    },
+    upsertMembers: {
+      method: 'POST', path: '/api/v2/members/batch', auth: ['apiKey'], scope: 'members:write', summary: 'Upsert up to 500 members by e-mail or externalId', idempotent: true,
+      body: batchMembersBody,
+      responses: { 200: dataOf(z.object({ results: z.array(batchResultSchema), summary })) },
+      description: 'Upserts up to 500 members. Each item is matched by externalId, then e-mail; the response has one result per item, in order.',
+    },
+    getMember: { method: 'GET', path: '/api/v2/members/{id}', auth: ['apiKey'], scope: 'members:read', summary: 'Get a member', params: byId, responses: { 200: dataOf(memberSchema) } },
+    updateMember: { method: 'PATCH', path: '/api/v2/members/{id}', auth: ['apiKey'], scope: 'members:write', summary: 'Update a member', params: byId, body: updateMemberBody, responses: { 200: dataOf(memberSchema) } },
+    getMemberPoints: {
+      method: 'GET', path: '/api/v2/members/{id}/points', auth: ['apiKey'], scope: 'members:read', summary: 'Balance and ledger of a member',
+      params: byId,
+      query: pageQuery,
+      responses: { 200: dataOf(pointsBalanceSchema.extend({ entries: z.array(ledgerEntrySchema) })).extend({ nextCursor: z.string().nullable() }) },
+      description: 'Balance, pending and lifetime points, and a page of the ledger, newest first.',
+    },
+    changeMemberPoints: {
+      method: 'POST', path: '/api/v2/members/{id}/points', auth: ['apiKey'], scope: 'members:write', summary: 'Manually earn or deduct points', idempotent: true,
+      params: byId,
+      body: changePointsBody,
+      responses: { 201: dataOf(z.object({ entry: ledgerEntrySchema, points: pointsBalanceSchema, tier: z.string() })) },
+      description: 'A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.',
+    },
+    getMemberTier: { method: 'GET', path: '/api/v2/members/{id}/tier', auth: ['apiKey'], scope: 'members:read', summary: 'Current tier, next tier and progress', params: byId, responses: { 200: dataOf(tierStatusSchema) } },
+    listMemberReceipts: { method: 'GET', path: '/api/v2/members/{id}/receipts', auth: ['apiKey'], scope: 'members:read', summary: "The member's orders with points earned or reversed", params: byId, query: pageQuery, responses: { 200: pageOf(orderSchema) } },
   },
-  'POST /api/v2/members/batch': {
-    body: batchMembersBody,
-    responses: { 200: dataOf(z.object({ results: z.array(batchResultSchema), summary })) },
-    description: 'Upserts up to 500 members. Each item is matched by externalId, then e-mail; the response has one result per item, in order.',
-  },
-  'GET /api/v2/members/{id}': { params: byId, responses: { 200: dataOf(memberSchema) } },
-  'PATCH /api/v2/members/{id}': { params: byId, body: updateMemberBody, responses: { 200: dataOf(memberSchema) } },
-  'GET /api/v2/members/{id}/points': {
-    params: byId,
-    query: pageQuery,
-    responses: { 200: dataOf(pointsBalanceSchema.extend({ entries: z.array(ledgerEntrySchema) })).extend({ nextCursor: z.string().nullable() }) },
-    description: 'Balance, pending and lifetime points, and a page of the ledger, newest first.',
-  },
-  'POST /api/v2/members/{id}/points': {
-    params: byId,
-    body: changePointsBody,
-    responses: { 201: dataOf(z.object({ entry: ledgerEntrySchema, points: pointsBalanceSchema, tier: z.string() })) },
-    description: 'A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.',
-  },
-  'GET /api/v2/members/{id}/tier': { params: byId, responses: { 200: dataOf(tierStatusSchema) } },
-  'GET /api/v2/members/{id}/receipts': { params: byId, query: pageQuery, responses: { 200: pageOf(orderSchema) } },
 });

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { KEY_PATTERN, putObjectTypeBody } from '../domain/objects/definitions';
 import { MAX_PAGE_SIZE } from '../domain/pagination';
 import { isoDateTime } from '../domain/common';
-import { contract, dataOf } from './contract';
+import { dataOf } from './contract';
+import { declareArea } from './endpoint';
 
 const typeParam = z.object({ type: z.string() });
 const recordParams = z.object({ type: z.string(), recordId: z.string() });
@@ -55,35 +56,43 @@ export const recordPatchBody = recordWriteBody.extend({
   replace: z.boolean().optional().describe('true: overwrite the whole record, validated as a full record'),
 });
 
-export const objectsContract = contract({
-  'GET /api/flash/objects/types': { responses: { 200: dataOf(z.array(adminType)) } },
-  'PUT /api/flash/objects/types/{type}': {
-    params: z.object({ type: z.string().regex(KEY_PATTERN, { message: 'lower-case identifier, e.g. repair_job' }) }),
-    body: putObjectTypeBody,
-    responses: { 200: dataOf(adminType) },
-    description:
-      'Creates or replaces the type. While the type has records, a change that could invalidate them (field removed, retyped or made required, enum options removed, title field changed) is refused with 409.',
-  },
-  'GET /api/v2/objects': { responses: { 200: dataOf(z.array(typeSummary)) }, description: 'Published, API-visible types only.' },
-  'GET /api/v2/objects/{type}': { params: typeParam, responses: { 200: dataOf(typeDetail) } },
-  'GET /api/v2/objects/{type}/records': {
-    params: typeParam,
-    query: listRecordsQuery,
-    responses: { 200: z.object({ data: z.array(listItem), total: z.number().int().describe('All matches, not the page') }) },
-    description:
-      'Filters: `f_<fieldKey>=<value>` (URL-encoded; several AND together; an unknown field key is 422), `memberId`, `q`. Sorted by `sortBy`; paged by `offset` and `limit`.',
-  },
-  'POST /api/v2/objects/{type}/records': { params: typeParam, body: recordWriteBody, responses: { 201: dataOf(listItem) } },
-  'GET /api/v2/objects/{type}/records/{recordId}': { params: recordParams, responses: { 200: dataOf(fullRecord) } },
-  'PATCH /api/v2/objects/{type}/records/{recordId}': {
-    params: recordParams,
-    body: recordPatchBody,
-    responses: { 200: dataOf(fullRecord) },
-    description: 'Merges field by field (null removes a field); with `replace: true` overwrites the whole record. Answers the record after the change.',
-  },
-  'DELETE /api/v2/objects/{type}/records/{recordId}': {
-    params: recordParams,
-    responses: { 204: null },
-    description: 'Soft delete: the record leaves reads, lists and totals; its data is kept.',
+export const objectsArea = declareArea({
+  area: 'objects',
+  access: { table: 'readWrite' },
+  endpoints: {
+    listObjectTypeDefinitions: { method: 'GET', path: '/api/flash/objects/types', auth: ['adminSession'], summary: 'All object types of the workspace, drafts and hidden ones included', responses: { 200: dataOf(z.array(adminType)) } },
+    putObjectTypeDefinition: {
+      method: 'PUT', path: '/api/flash/objects/types/{type}', auth: ['adminSession'], summary: 'Create or replace an object type',
+      params: z.object({ type: z.string().regex(KEY_PATTERN, { message: 'lower-case identifier, e.g. repair_job' }) }),
+      body: putObjectTypeBody,
+      responses: { 200: dataOf(adminType) },
+      description:
+        'Creates or replaces the type. While the type has records, a change that could invalidate them (field removed, retyped or made required, enum options removed, title field changed) is refused with 409.',
+    },
+    listObjectTypes: { method: 'GET', path: '/api/v2/objects', auth: ['apiKey'], scope: 'objects:read', summary: 'Published, API-visible object types', responses: { 200: dataOf(z.array(typeSummary)) }, description: 'Published, API-visible types only.' },
+    getObjectType: { method: 'GET', path: '/api/v2/objects/{type}', auth: ['apiKey'], scope: 'objects:read', summary: 'One object type with its fields', params: typeParam, responses: { 200: dataOf(typeDetail) } },
+    listObjectRecords: {
+      method: 'GET', path: '/api/v2/objects/{type}/records', auth: ['apiKey'], scope: 'objects:read', summary: 'List, filter, search and sort records',
+      params: typeParam,
+      query: listRecordsQuery,
+      responses: { 200: z.object({ data: z.array(listItem), total: z.number().int().describe('All matches, not the page') }) },
+      description:
+        'Filters: `f_<fieldKey>=<value>` (URL-encoded; several AND together; an unknown field key is 422), `memberId`, `q`. Sorted by `sortBy`; paged by `offset` and `limit`.',
+    },
+    createObjectRecord: { method: 'POST', path: '/api/v2/objects/{type}/records', auth: ['apiKey'], scope: 'objects:write', summary: 'Create a record', idempotent: true, params: typeParam, body: recordWriteBody, responses: { 201: dataOf(listItem) } },
+    getObjectRecord: { method: 'GET', path: '/api/v2/objects/{type}/records/{recordId}', auth: ['apiKey'], scope: 'objects:read', summary: 'Get a record', params: recordParams, responses: { 200: dataOf(fullRecord) } },
+    updateObjectRecord: {
+      method: 'PATCH', path: '/api/v2/objects/{type}/records/{recordId}', auth: ['apiKey'], scope: 'objects:write', summary: 'Merge fields into a record, or replace it',
+      params: recordParams,
+      body: recordPatchBody,
+      responses: { 200: dataOf(fullRecord) },
+      description: 'Merges field by field (null removes a field); with `replace: true` overwrites the whole record. Answers the record after the change.',
+    },
+    deleteObjectRecord: {
+      method: 'DELETE', path: '/api/v2/objects/{type}/records/{recordId}', auth: ['apiKey'], scope: 'objects:write', summary: 'Soft-delete a record',
+      params: recordParams,
+      responses: { 204: null },
+      description: 'Soft delete: the record leaves reads, lists and totals; its data is kept.',
+    },
   },
 });

@@ -1,11 +1,17 @@
 import { programSchema, putProgramBody } from '../domain/program/schemas';
-import { contract, dataOf } from './contract';
+import { dataOf } from './contract';
+import { declareArea } from './endpoint';
 
-export const programContract = contract({
-  'GET /api/flash/program': { responses: { 200: dataOf(programSchema) } },
-  'PUT /api/flash/program': {
-    body: putProgramBody,
-    responses: { 200: dataOf(programSchema) },
-    description: 'Replaces the rules. Applies to what happens next: orders keep the earn rate they were recorded with, and tiers are recomputed at each member’s next points change.',
+export const programArea = declareArea({
+  area: 'program',
+  access: { table: 'readWrite' },
+  endpoints: {
+    getProgram: { method: 'GET', path: '/api/flash/program', auth: ['adminSession'], summary: 'The workspace loyalty program rules', responses: { 200: dataOf(programSchema) } },
+    putProgram: {
+      method: 'PUT', path: '/api/flash/program', auth: ['adminSession'], summary: 'Replace the loyalty program rules',
+      body: putProgramBody,
+      responses: { 200: dataOf(programSchema) },
+      description: 'Replaces the rules. Applies to what happens next: orders keep the earn rate they were recorded with, and tiers are recomputed at each member’s next points change.',
+    },
   },
 });

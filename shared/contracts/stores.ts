@@ -1,13 +1,18 @@
 import { z } from 'zod';
 import { createStoreBody, STORE_STATUSES, storeSchema, updateStoreBody } from '../domain/stores/schemas';
 import { pageQueryShape } from '../domain/pagination';
-import { contract, dataOf, pageOf } from './contract';
+import { dataOf, pageOf } from './contract';
+import { declareArea } from './endpoint';
 
 const byId = z.object({ id: z.string() });
 
-export const storesContract = contract({
-  'GET /api/v2/stores': { query: z.strictObject({ ...pageQueryShape, status: z.enum(STORE_STATUSES).optional() }), responses: { 200: pageOf(storeSchema) } },
-  'POST /api/v2/stores': { body: createStoreBody, responses: { 201: dataOf(storeSchema) } },
-  'GET /api/v2/stores/{id}': { params: byId, responses: { 200: dataOf(storeSchema) } },
-  'PATCH /api/v2/stores/{id}': { params: byId, body: updateStoreBody, responses: { 200: dataOf(storeSchema) } },
+export const storesArea = declareArea({
+  area: 'stores',
+  access: { table: 'readWrite' },
+  endpoints: {
+    listStores: { method: 'GET', path: '/api/v2/stores', auth: ['apiKey'], scope: 'stores:read', summary: 'List stores', query: z.strictObject({ ...pageQueryShape, status: z.enum(STORE_STATUSES).optional() }), responses: { 200: pageOf(storeSchema) } },
+    createStore: { method: 'POST', path: '/api/v2/stores', auth: ['apiKey'], scope: 'stores:write', summary: 'Create a store', idempotent: true, body: createStoreBody, responses: { 201: dataOf(storeSchema) } },
+    getStore: { method: 'GET', path: '/api/v2/stores/{id}', auth: ['apiKey'], scope: 'stores:read', summary: 'Get a store', params: byId, responses: { 200: dataOf(storeSchema) } },
+    updateStore: { method: 'PATCH', path: '/api/v2/stores/{id}', auth: ['apiKey'], scope: 'stores:write', summary: 'Update a store', params: byId, body: updateStoreBody, responses: { 200: dataOf(storeSchema) } },
+  },
 });

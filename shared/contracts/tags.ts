@@ -1,27 +1,35 @@
 import { z } from 'zod';
 import { listTagsQuery, memberTagParams, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from '../domain/tags/schemas';
-import { contract, dataOf, pageOf } from './contract';
+import { dataOf, pageOf } from './contract';
+import { declareArea } from './endpoint';
 
 const byId = z.object({ id: z.string() });
 
-export const tagsContract = contract({
-  'GET /api/v2/tags': {
-    query: listTagsQuery,
-    responses: { 200: pageOf(tagSchema) },
-    description: 'Tags carried by at least one member, by key, with the number of members that carry each (a counter kept with every tag change, not a count).',
-  },
-  'GET /api/v2/members/{id}/tags': { params: byId, responses: { 200: dataOf(memberTagsSchema) } },
-  'POST /api/v2/members/{id}/tags': {
-    params: byId,
-    body: tagMemberBody,
-    responses: { 200: dataOf(tagResultSchema) },
-    description:
-      'Adds tags to the member. Idempotent: tags the member already has change nothing and emit nothing; each newly added tag emits `member.tagged`. ' +
-      'A member carries at most 100 tags (409 beyond).',
-  },
-  'DELETE /api/v2/members/{id}/tags/{tagKey}': {
-    params: memberTagParams,
-    responses: { 204: null },
-    description: 'Removes the tag from the member. A tag the member does not carry is 404, like an unknown member.',
+export const tagsArea = declareArea({
+  area: 'tags',
+  access: { table: 'readWrite' },
+  endpoints: {
+    listTags: {
+      method: 'GET', path: '/api/v2/tags', auth: ['apiKey'], scope: 'members:read', summary: "The workspace's tags with member counts",
+      query: listTagsQuery,
+      responses: { 200: pageOf(tagSchema) },
+      description: 'Tags carried by at least one member, by key, with the number of members that carry each (a counter kept with every tag change, not a count).',
+    },
+    listMemberTags: { method: 'GET', path: '/api/v2/members/{id}/tags', auth: ['apiKey'], scope: 'members:read', summary: "A member's tags", params: byId, responses: { 200: dataOf(memberTagsSchema) } },
+    tagMember: {
+      method: 'POST', path: '/api/v2/members/{id}/tags', auth: ['apiKey'], scope: 'members:write', summary: 'Add tags to a member (idempotent)', idempotent: true,
+      params: byId,
+      body: tagMemberBody,
+      responses: { 200: dataOf(tagResultSchema) },
+      description:
+        'Adds tags to the member. Idempotent: tags the member already has change nothing and emit nothing; each newly added tag emits `member.tagged`. ' +
+        'A member carries at most 100 tags (409 beyond).',
+    },
+    untagMember: {
+      method: 'DELETE', path: '/api/v2/members/{id}/tags/{tagKey}', auth: ['apiKey'], scope: 'members:write', summary: 'Remove a tag from a member',
+      params: memberTagParams,
+      responses: { 204: null },
+      description: 'Removes the tag from the member. A tag the member does not carry is 404, like an unknown member.',
+    },
   },
 });

@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { AuthKind, RouteDef } from '../../infra/routes';
+import type { AuthKind, RouteDef } from '../contracts/endpoint';
 import { resolveBearer } from '../domain/auth/credentials';
 import type { Principal } from '../domain/auth/principal';
 import { isAdminRole } from '../domain/auth/types';

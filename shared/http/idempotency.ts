@@ -1,10 +1,10 @@
 import type { MiddlewareObj } from '@middy/core';
 import * as store from '../data/repositories/idempotency';
-import type { TransactStep } from '../data/table';
 import { sha256Hex } from '../domain/auth/secrets';
 import { AppError, badRequest } from '../domain/errors';
 import { logger } from '../observability/logger';
-import type { Reply } from './responses';
+import type { WriteOptions } from '../domain/write-options';
+import { toHttpResult, type Reply } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 /** Answers are kept 24 hours (Stripe's number). */
@@ -34,19 +34,23 @@ function canonical(value: unknown): string {
 
 const epoch = () => Math.floor(Date.now() / 1000);
 
-function replay(context: AppContext, routeKey: string, rec: store.IdempotencyRecord): HttpResult {
+/** Shapes a recorded domain result into the operation's answer (the operation's own `reply`). */
+export type ReplyOf = (operationId: string) => ((result: unknown) => Reply) | undefined;
+
+function replay(context: AppContext, routeKey: string, rec: store.IdempotencyRecord, replyOf: ReplyOf): HttpResult {
+  const shape = rec.result !== undefined ? replyOf(context.route?.operationId ?? '') : undefined;
+  let result: HttpResult;
+  if (rec.result !== undefined && shape) {
+    result = toHttpResult(shape(JSON.parse(rec.result)), context.requestId);
+  } else if (rec.response) {
+    result = { statusCode: rec.response.statusCode, headers: toHttpResult({ status: 200, body: null }, context.requestId).headers, body: rec.response.body };
+  } else {
+    throw new Error(`idempotency record of ${routeKey} has neither a result nor a response`);
+  }
+  result.headers = { ...result.headers, 'idempotent-replayed': 'true' };
   // An early answer skips the rest of the chain (middy), so it carries its own request id and log line.
-  logger.info('request', { requestId: context.requestId, routeKey, status: rec.response.statusCode, idempotentReplay: true });
-  return {
-    statusCode: rec.response.statusCode,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      'idempotent-replayed': 'true',
-      'x-request-id': context.requestId,
-    },
-    body: rec.response.body,
-  };
+  logger.info('request', { requestId: context.requestId, routeKey, status: result.statusCode, idempotentReplay: true });
+  return result;
 }
 
 const reused = () =>
@@ -57,11 +61,11 @@ const reused = () =>
 /**
  * `Idempotency-Key` with Stripe semantics on routes the route table marks `idempotent`: the same key
  * and request replay the first successful answer for 24 hours; the same key with another request
- * is 422. Exactly-once comes from the domain transaction itself, which records the answer as one of
- * its items (see `recorder`), so there is no lock to leak: of concurrent attempts one commits and
+ * is 422. Exactly-once comes from the domain transaction itself, which records the result as one of
+ * its items (see `sealFor`), so there is no lock to leak: of concurrent attempts one commits and
  * the others replay its answer. Failed attempts record nothing and leave the key free.
  */
-export function idempotency(): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
+export function idempotency(replyOf: ReplyOf): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   return {
     before: async ({ event, context }) => {
       const key = event.headers?.['idempotency-key'];
@@ -72,7 +76,7 @@ export function idempotency(): MiddlewareObj<HttpEvent, HttpResult, Error, AppCo
       const existing = await store.getRecord(workspaceId, key, epoch());
       if (existing) {
         if (existing.requestHash !== requestHash) throw reused();
-        return replay(context, event.routeKey, existing);
+        return replay(context, event.routeKey, existing, replyOf);
       }
       context.idempotency = { key, workspaceId, requestHash, recorded: false };
     },
@@ -95,29 +99,25 @@ export function idempotency(): MiddlewareObj<HttpEvent, HttpResult, Error, AppCo
         request.error = reused();
         return;
       }
-      return replay(context, event.routeKey, winner);
+      return replay(context, event.routeKey, winner, replyOf);
     },
   };
 }
 
 /**
- * For handlers whose effect is one transaction: builds the step that records the answer in that
- * same transaction. Undefined when the request carries no Idempotency-Key.
+ * What a sealed operation passes to its domain service: a step that records the result in the
+ * service's own transaction. Empty when the request carries no Idempotency-Key (or the route is
+ * not declared idempotent), so the service writes exactly what it would write anyway.
  */
-export function recorder<R>(context: AppContext, shape: (result: R) => Reply): ((result: R) => TransactStep) | undefined {
+export function sealFor<R>(context: AppContext): WriteOptions<R> {
   const idem = context.idempotency;
-  if (!idem) return undefined;
-  return (result) => {
-    const reply = shape(result);
-    const now = epoch();
-    return store.recordStep(
-      idem.workspaceId,
-      idem.key,
-      { requestHash: idem.requestHash, response: { statusCode: reply.status, body: reply.body === undefined ? '' : JSON.stringify(reply.body) }, expiresAt: now + KEEP_SECONDS },
-      now,
-      () => {
+  if (!idem) return {};
+  return {
+    seal: (result) => {
+      const now = epoch();
+      return store.recordStep(idem.workspaceId, idem.key, { requestHash: idem.requestHash, result: JSON.stringify(result), expiresAt: now + KEEP_SECONDS }, now, () => {
         idem.recorded = true;
-      },
-    );
+      });
+    },
   };
 }

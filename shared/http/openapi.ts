@@ -1,9 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import { config } from '../config';
-import { routeKey, routes, type Area, type AuthKind, type RouteDef } from '../../infra/routes';
-import { errorBody, type AreaContract, type RouteContract } from '../contracts/contract';
-import { CONTRACTS } from '../contracts/index';
+import { errorBody } from '../contracts/contract';
+import type { AuthKind, RouteContract, RouteDef } from '../contracts/endpoint';
+import { routes } from '../contracts/index';
 import { PRESETS, SCOPES } from '../domain/api-keys/scopes';
 import { isAdminRole, ROLES } from '../domain/auth/types';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors';
@@ -11,9 +11,9 @@ import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency';
 
 /**
- * The OpenAPI 3.1 document of the API, generated from the route table (`infra/routes.ts`: paths,
- * methods, auth, scopes, idempotency) and the zod contracts (`shared/contracts`: parameters, bodies,
- * responses) the handlers validate with. Nothing here is written by hand that the code already says.
+ * The OpenAPI 3.1 document of the API, generated from the endpoint declarations (`shared/contracts`:
+ * paths, methods, auth, scopes, idempotency, and the zod schemas of parameters, bodies and responses
+ * the handlers validate with). Nothing here is written by hand that the code already says.
  */
 
 // JSON Schema / OpenAPI objects are free-form JSON.
@@ -392,16 +392,14 @@ ${errorRows}
 `;
 }
 
-/** The document for a route table and its contracts (exported for tests; the API serves `buildOpenApiDocument`). */
-export function generateOpenApiDocument(table: readonly RouteDef[], contracts: Partial<Record<Area, AreaContract>>): Record<string, unknown> {
+/** The document for a route table (exported for tests; the API serves `buildOpenApiDocument`). */
+export function generateOpenApiDocument(table: readonly RouteDef[]): Record<string, unknown> {
   const pool = new SchemaPool();
   const paths: Json = {};
   const usedSchemes = new Set<string>();
   const tags: string[] = [];
   for (const route of table) {
-    const c = contracts[route.area]?.[routeKey(route)];
-    if (!c) throw new Error(`OpenAPI: no contract for ${routeKey(route)} in area ${route.area}`);
-    const op = operationOf(pool, route, c);
+    const op = operationOf(pool, route, route);
     for (const req of op.security as Json[]) for (const name of Object.keys(req)) usedSchemes.add(name);
     if (!tags.includes(route.area)) tags.push(route.area);
     paths[route.path] ??= {};
@@ -447,7 +445,7 @@ let cached: Record<string, unknown> | undefined;
 /** The OpenAPI 3.1 document, built once per process (it is served on every `GET /api/v2/openapi.json`). */
 export function buildOpenApiDocument(): Record<string, unknown> {
   if (!cached) {
-    cached = generateOpenApiDocument(routes, CONTRACTS);
+    cached = generateOpenApiDocument(routes);
   }
   return cached;
 }

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
-import type { RouteContract } from '../contracts/contract';
+import type { RouteContract } from '../contracts/endpoint';
 import type { Principal } from '../domain/auth/principal';
 import { badRequest } from '../domain/errors';
+import type { WriteOptions } from '../domain/write-options';
+import { sealFor } from './idempotency';
 import type { Reply } from './responses';
 import type { AppContext, HttpEvent } from './types';
 import { parseOrThrow } from '../domain/validation';
@@ -21,10 +23,29 @@ export interface OperationInput<C extends RouteContract> {
 
 export type OperationHandler<C extends RouteContract> = (input: OperationInput<C>) => Promise<Reply>;
 
+/**
+ * An operation whose effect is one domain transaction: `run` passes `write` to the service, which
+ * records the result in that same transaction when the request carries an Idempotency-Key, and
+ * `reply` shapes the result, also when a recorded result is replayed. The domain never sees HTTP.
+ */
+export interface SealedOperation<C extends RouteContract, R> {
+  reply: (result: R) => Reply;
+  run: (input: OperationInput<C>, write: WriteOptions<R>) => Promise<R>;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Operation<C extends RouteContract> = OperationHandler<C> | SealedOperation<C, any>;
+
+/** Binds a sealed operation's reply and run to one result type. */
+export const sealed = <R, C extends RouteContract>(
+  reply: (result: R) => Reply,
+  run: (input: OperationInput<C>, write: WriteOptions<R>) => Promise<R>,
+): SealedOperation<C, R> => ({ reply, run });
+
 /** Validates path, query and body against the route's contract, then calls its handler. */
 export async function runOperation<C extends RouteContract>(
   contract: C,
-  handle: OperationHandler<C>,
+  operation: Operation<C>,
   event: HttpEvent,
   context: AppContext,
 ): Promise<Reply> {
@@ -38,5 +59,6 @@ export async function runOperation<C extends RouteContract>(
     requestId: context.requestId,
     context,
   } as OperationInput<C>;
-  return handle(input);
+  if (typeof operation === 'function') return operation(input);
+  return operation.reply(await operation.run(input, sealFor(context)));
 }

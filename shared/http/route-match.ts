@@ -1,4 +1,7 @@
-import { routes, type HttpMethod, type RouteDef } from '../../infra/routes';
+import type { HttpMethod } from '../contracts/endpoint';
+import { routes } from '../contracts/index';
+
+type RouteDef = (typeof routes)[number];
 
 interface Compiled {
   route: RouteDef;

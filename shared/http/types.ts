@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { RouteDef } from '../../infra/routes';
+import type { RouteDef } from '../contracts/endpoint';
 import type { Principal } from '../domain/auth/principal';
 import type { IdempotencyContext } from './idempotency';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../infra/routes';
+import { routes } from '../../shared/contracts/index';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { call } from '../support/api';
 

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routeKey, routes } from '../../infra/routes';
+import { routeKey, routes } from '../../shared/contracts/index';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { call, createKey } from '../support/api';
 import { newMember, newOrder, tenant, type Tenant } from '../support/fixtures';

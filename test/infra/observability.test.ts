@@ -9,7 +9,7 @@ import {
   DASHBOARD_ROUTES,
 } from '../../infra/constructs/observability';
 import { DEAD_LETTER_QUEUE_LOGICAL_ID, DELIVERY_QUEUE_LOGICAL_ID } from '../../infra/constructs/webhooks';
-import { AREAS } from '../../infra/routes';
+import { AREAS } from '../../shared/contracts/index';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 
 type Resource = { Type: string; Properties?: Record<string, any> };

@@ -9,7 +9,7 @@ import { config } from '../../shared/config';
 import { ACCESS_LOG_FORMAT } from '../../infra/constructs/api';
 import { PROJECT_ROOT } from '../../infra/constructs/area-functions';
 import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
-import { AREAS, type Area, routeKey, routes } from '../../infra/routes';
+import { AREAS, type Area, routeKey, routes } from '../../shared/contracts/index';
 
 /** Functions outside the route table: the webhook pipeline (functions/<name>/handler.ts). */
 const WEBHOOK_PIPELINE_FUNCTIONS = ['webhook-fanout', 'webhook-worker', 'webhook-dlq'];

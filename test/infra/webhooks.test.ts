@@ -17,7 +17,7 @@ import {
   queueUrlEnv,
   worstCaseDeliverySpanSeconds,
 } from '../../infra/constructs/webhooks';
-import { AREAS, type Area } from '../../infra/routes';
+import { AREAS, type Area } from '../../shared/contracts/index';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 
 type Resource = { Type: string; Properties?: Record<string, any>; Metadata?: Record<string, any> };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routes, type RouteDef } from '../../infra/routes';
+import { routes, type RouteDef } from '../../shared/contracts/index';
 import type { Principal } from '../../shared/domain/auth/principal';
 import { AppError } from '../../shared/domain/errors';
 import { authorize } from '../../shared/http/authenticate';
@@ -16,7 +16,7 @@ const outcome = (route: RouteDef, p: Principal) => {
   }
 };
 
-const route = (auth: RouteDef['auth'], scope?: RouteDef['scope']): RouteDef => ({ method: 'GET', path: '/x', area: 'auth', auth, scope, operationId: 'x', summary: 'x' });
+const route = (auth: RouteDef['auth'], scope?: RouteDef['scope']): RouteDef => ({ method: 'GET', path: '/x', area: 'auth', auth, scope, operationId: 'x', summary: 'x', responses: {} });
 
 describe('authorize (route table auth kinds, roles and scopes)', () => {
   it('adminSession refuses the member role with 403 and accepts owner and admin', () => {

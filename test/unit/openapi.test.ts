@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { routeKey, routes, type RouteDef } from '../../infra/routes';
+import type { RouteContract } from '../../shared/contracts/endpoint';
+import { routeKey, routes, type RouteDef } from '../../shared/contracts/index';
 import { errorBody } from '../../shared/contracts/contract';
 import { ERROR_CODES } from '../../shared/domain/errors';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
@@ -257,12 +258,21 @@ describe('OpenAPI document', () => {
 });
 
 describe('schema ids across request and response', () => {
-  const route = (method: RouteDef['method'], path: string, operationId: string): RouteDef => ({ method, path, area: 'stores', auth: ['apiKey'], scope: 'stores:write', operationId, summary: operationId });
+  const route = (method: RouteDef['method'], path: string, operationId: string, contract: RouteContract): RouteDef => ({
+    method,
+    path,
+    area: 'stores',
+    auth: ['apiKey'],
+    scope: 'stores:write',
+    operationId,
+    summary: operationId,
+    ...contract,
+  });
 
   it('an id whose input and output forms differ gets an Input-suffixed request variant; all refs resolve', () => {
     const thing = z.object({ name: z.string(), size: z.coerce.number().int().default(1) }).meta({ id: 'OaThing' });
-    const table = [route('POST', '/api/v2/things', 'createThing')];
-    const d = generateOpenApiDocument(table, { stores: { 'POST /api/v2/things': { body: thing, responses: { 201: z.object({ data: thing }) } } } }) as Json;
+    const table = [route('POST', '/api/v2/things', 'createThing', { body: thing, responses: { 201: z.object({ data: thing }) } })];
+    const d = generateOpenApiDocument(table) as Json;
     expect(d.components.schemas.OaThing.required).toEqual(['name', 'size']);
     expect(d.components.schemas.OaThingInput.required).toEqual(['name']);
     const op = d.paths['/api/v2/things'].post;
@@ -272,21 +282,19 @@ describe('schema ids across request and response', () => {
 
   it('an id whose input and output forms agree is one component', () => {
     const same = z.strictObject({ name: z.string() }).meta({ id: 'OaSame' });
-    const d = generateOpenApiDocument([route('POST', '/api/v2/same', 'same')], { stores: { 'POST /api/v2/same': { body: same, responses: { 200: same } } } }) as Json;
+    const d = generateOpenApiDocument([route('POST', '/api/v2/same', 'same', { body: same, responses: { 200: same } })]) as Json;
     expect(Object.keys(d.components.schemas).filter((n) => n.startsWith('OaSame'))).toEqual(['OaSame']);
   });
 
   it('two different schemas with one id fail the build', () => {
     const a = z.object({ a: z.string() }).meta({ id: 'OaTwice' });
     const b = z.object({ b: z.string() }).meta({ id: 'OaTwice' });
-    const table = [route('GET', '/api/v2/a', 'getA'), route('GET', '/api/v2/b', 'getB')];
-    expect(() =>
-      generateOpenApiDocument(table, { stores: { 'GET /api/v2/a': { responses: { 200: a } }, 'GET /api/v2/b': { responses: { 200: b } } } }),
-    ).toThrow(/OaTwice/);
+    const table = [route('GET', '/api/v2/a', 'getA', { responses: { 200: a } }), route('GET', '/api/v2/b', 'getB', { responses: { 200: b } })];
+    expect(() => generateOpenApiDocument(table)).toThrow(/OaTwice/);
   });
 
   it('a contract may declare an error status of its own route', () => {
-    const d = generateOpenApiDocument([route('POST', '/api/v2/x', 'x')], { stores: { 'POST /api/v2/x': { responses: { 204: null, 410: errorBody } } } }) as Json;
+    const d = generateOpenApiDocument([route('POST', '/api/v2/x', 'x', { responses: { 204: null, 410: errorBody } })]) as Json;
     expect(d.paths['/api/v2/x'].post.responses['410']).toEqual({ $ref: '#/components/responses/Gone' });
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AREAS, routeKey, routes, routesOfArea } from '../../infra/routes';
+import { AREAS, routeKey, routes, routesOfArea } from '../../shared/contracts/index';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { matchRoute } from '../../shared/http/route-match';
 
 describe('route table', () => {
@@ -35,11 +36,18 @@ describe('route table', () => {
     ]);
   });
 
-  it('every area handler implements exactly its route-table entries', async () => {
+  it('every declared endpoint has exactly one handler, keyed by its operationId', async () => {
     for (const area of AREAS) {
-      const mod = (await import(`../../functions/${area}/handler.ts`)) as { handler: { contract?: Record<string, unknown> } };
-      expect(Object.keys(mod.handler.contract ?? {}).sort(), area).toEqual(routesOfArea(area).map(routeKey).sort());
+      const mod = (await import(`../../functions/${area}/handler.ts`)) as { handler: { operations: string[]; declaration: { area: string } } };
+      expect(mod.handler.declaration.area).toBe(area);
+      expect([...mod.handler.operations].sort(), area).toEqual(routesOfArea(area).map((r) => r.operationId).sort());
     }
+  });
+
+  it('every declared endpoint has exactly one OpenAPI operation with its operationId', () => {
+    const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, { operationId: string }>> };
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([m, op]) => `${m.toUpperCase()} ${path} ${op.operationId}`));
+    expect(documented.sort()).toEqual(routes.map((r) => `${routeKey(r)} ${r.operationId}`).sort());
   });
 });
 

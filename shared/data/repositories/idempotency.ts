@@ -9,7 +9,10 @@ export interface StoredResponse {
 
 export interface IdempotencyRecord {
   requestHash: string;
-  response: StoredResponse;
+  /** The HTTP answer, for requests answered outside a domain transaction (batches, duplicates). */
+  response?: StoredResponse;
+  /** The domain result as JSON, recorded inside the domain transaction; replays shape it again. */
+  result?: string;
   /** Epoch seconds; also the table's TTL attribute. */
   expiresAt: number;
 }

@@ -8,7 +8,7 @@ import { referralLink } from '../ambassador/service';
 import { sha256Hex } from '../auth/secrets';
 import { memberCreation } from '../members/service';
 import type { MemberRecord } from '../members/types';
-import type { WriteOptions } from '../write-options';
+import { sealSteps, type WriteOptions } from '../write-options';
 import { CAPTURE_DEDUPE_WINDOW_SECONDS, normalisePhone, type Capture, type CreateCaptureInput } from './schemas';
 
 export interface CaptureResult {
@@ -131,7 +131,7 @@ export async function createCapture(
       ...steps,
       ...repo.captureSteps(record, { fingerprint, endsAt: endsAt.toISOString(), expiresAt: Math.floor(endsAt.getTime() / 1000) + 24 * 3600 }),
       ...publish(workspaceId, events),
-      ...(opts.seal ? [opts.seal(result)] : []),
+      ...sealSteps(opts, result),
     ]);
     return result;
   });

@@ -8,6 +8,7 @@ import { changePoints, isMemberId, loadMember, NO_DELTA } from '../members/ledge
 import { codeKey, generateCode, isCodeShaped } from './codes';
 import type { Coupon, CouponPool, CouponStatus, CreatePoolInput, IssueCouponInput, RedeemInput } from './schemas';
 import { NEVER, poolStatus, toCoupon, toPool, type CouponRecord, type PoolRecord } from './types';
+import { sealSteps, type WriteOptions } from '../write-options';
 
 export const isPoolId = (id: string) => ID_PATTERN('cpl').test(id);
 export const isCouponId = (id: string) => ID_PATTERN('cpn').test(id);
@@ -28,7 +29,7 @@ const iso = (t: string | undefined) => (t ? new Date(t).toISOString() : null);
  * exists only once all its codes are in place. If a code is taken, what was reserved is released
  * and the answer is 409.
  */
-export async function createPool(workspaceId: string, input: CreatePoolInput, seal?: (p: CouponPool) => TransactStep, now = new Date()): Promise<CouponPool> {
+export async function createPool(workspaceId: string, input: CreatePoolInput, opts: WriteOptions<CouponPool> = {}, now = new Date()): Promise<CouponPool> {
   const at = now.toISOString();
   const list = input.codeConfig.mode === 'list' ? input.codeConfig.codes : null;
   const pool: PoolRecord = {
@@ -54,7 +55,7 @@ export async function createPool(workspaceId: string, input: CreatePoolInput, se
   const answer = toPool(pool, now);
   const reserved = list ? await reserveCodes(workspaceId, pool.id, list) : [];
   try {
-    await transactWrite([repo.putPoolStep(pool), ...(seal ? [seal(answer)] : [])]);
+    await transactWrite([repo.putPoolStep(pool), ...sealSteps(opts, answer)]);
   } catch (err) {
     if (reserved.length) await repo.releaseListChunks(workspaceId, pool.id, reserved);
     throw err;
@@ -177,7 +178,7 @@ export async function issueCoupon(
   workspaceId: string,
   input: IssueCouponInput,
   actor: { apiKeyId: string | null },
-  seal?: (c: Coupon) => TransactStep,
+  opts: WriteOptions<Coupon> = {},
   clock: () => Date = () => new Date(),
 ): Promise<Coupon> {
   if (!isPoolId(input.poolId)) throw notFound('Coupon pool');
@@ -223,7 +224,7 @@ export async function issueCoupon(
           },
         };
       },
-      seal,
+      opts,
       member,
     );
   }
@@ -238,7 +239,7 @@ export async function issueCoupon(
       repo.memberActiveStep(workspaceId, member.id),
       ...draft.steps,
       ...publish(workspaceId, draft.events),
-      ...(seal ? [seal(coupon)] : []),
+      ...sealSteps(opts, coupon),
     ]);
     return coupon;
   });
@@ -261,7 +262,7 @@ async function redeem(
   workspaceId: string,
   load: () => Promise<CouponRecord>,
   input: RedeemInput,
-  seal: ((c: Coupon) => TransactStep) | undefined,
+  opts: WriteOptions<Coupon>,
   clock: () => Date,
 ): Promise<Coupon> {
   return withOptimisticRetry(async () => {
@@ -277,7 +278,7 @@ async function redeem(
         repo.redeemStep(c, at, redemption),
         repo.countRedemptionStep(workspaceId, c.poolId),
         ...publish(workspaceId, [event('coupon.redeemed', { resource_id: c.id, member_ref: c.memberId, pool_id: c.poolId })]),
-        ...(seal ? [seal(after)] : []),
+        ...sealSteps(opts, after),
       ]);
     } catch (err) {
       if (!(err instanceof repo.RedeemRefused)) throw err;
@@ -294,7 +295,7 @@ export async function redeemCoupon(
   workspaceId: string,
   couponId: string,
   input: RedeemInput,
-  seal?: (c: Coupon) => TransactStep,
+  opts: WriteOptions<Coupon> = {},
   clock: () => Date = () => new Date(),
 ): Promise<Coupon> {
   const load = async () => {
@@ -302,7 +303,7 @@ export async function redeemCoupon(
     if (!c) throw notFound('Coupon');
     return c;
   };
-  return redeem(workspaceId, load, input, seal, clock);
+  return redeem(workspaceId, load, input, opts, clock);
 }
 
 /**
@@ -313,7 +314,7 @@ export async function redeemMemberCoupon(
   workspaceId: string,
   memberId: string,
   input: RedeemInput & { code: string },
-  seal?: (c: Coupon) => TransactStep,
+  opts: WriteOptions<Coupon> = {},
   clock: () => Date = () => new Date(),
 ): Promise<Coupon> {
   await loadMember(workspaceId, memberId);
@@ -325,7 +326,7 @@ export async function redeemMemberCoupon(
     if (!c || c.memberId !== memberId) throw notFound('Coupon');
     return c;
   };
-  return redeem(workspaceId, load, { externalOrderId: input.externalOrderId }, seal, clock);
+  return redeem(workspaceId, load, { externalOrderId: input.externalOrderId }, opts, clock);
 }
 
 // ---------------------------------------------------------------------------------------------

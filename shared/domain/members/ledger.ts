@@ -9,6 +9,7 @@ import type { ProgramRules } from '../program/schemas';
 import { rulesOf } from '../program/service';
 import type { LedgerEntry, LedgerType } from './schemas';
 import type { LedgerEntryRecord, MemberRecord } from './types';
+import { sealSteps, type WriteOptions } from '../write-options';
 
 /** Deltas of one points change. The balance delta becomes one ledger entry. */
 export interface PointsDelta {
@@ -70,7 +71,7 @@ export async function changePoints<R>(
   workspaceId: string,
   memberId: string,
   plan: (member: MemberRecord, rules: ProgramRules) => Promise<Planned<R>> | Planned<R>,
-  seal?: (result: R) => TransactStep,
+  opts: WriteOptions<R> = {},
   /** The member as the caller just read it: saves the first read; retries always read afresh. */
   preloaded?: MemberRecord,
   now: () => Date = () => new Date(),
@@ -125,7 +126,7 @@ export async function changePoints<R>(
         ...(entry && entry.amount > 0 ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
         ...(tierUpgraded ? [event('loyalty.tier_upgraded', { resource_id: memberId, member_ref: memberId, tier })] : []),
       ]),
-      ...(seal ? [seal(result)] : []),
+      ...sealSteps(opts, result),
     ];
     await transactWrite(steps);
     return result;

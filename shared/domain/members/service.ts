@@ -193,7 +193,7 @@ export async function changePointsManually(
         }),
       },
     }),
-    opts.seal,
+    opts,
   );
 }
 

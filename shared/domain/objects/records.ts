@@ -1,6 +1,6 @@
 import * as members from '../../data/repositories/members';
 import * as repo from '../../data/repositories/objects';
-import { StaleRead, transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
+import { StaleRead, transactWrite, withOptimisticRetry } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import type { Principal } from '../auth/principal';
@@ -10,6 +10,7 @@ import { apiObjectType } from './object-types';
 import { guardWrite } from './rate-guard';
 import type { ObjectTypeRecord, RecordItem } from './types';
 import { encodeFilterValue, titleKeyOf, validateRecordData } from './validator';
+import { sealSteps, type WriteOptions } from '../write-options';
 
 /** Fields whose lower-cased copy feeds the free-text search `q`. */
 const SEARCHABLE = new Set(['text', 'email', 'url', 'enum']);
@@ -103,7 +104,7 @@ export async function createRecord(
   principal: Principal,
   typeKey: string,
   body: { data: unknown },
-  seal?: (r: PublicRecord) => TransactStep,
+  opts: WriteOptions<PublicRecord> = {},
   now = new Date(),
 ): Promise<PublicRecord> {
   await guardWrite(principal);
@@ -122,7 +123,7 @@ export async function createRecord(
       repo.countStep(ws, type.type, 1, type.version),
       ...repo.counterSteps(ws, type.type, counterMoves(type, undefined, value)),
       ...publish(ws, [recordEvent('object.record_created', type, record.id, value)]),
-      ...(seal ? [seal(result)] : []),
+      ...sealSteps(opts, result),
     ]);
     return result;
   });

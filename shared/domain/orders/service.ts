@@ -1,7 +1,7 @@
 import * as members from '../../data/repositories/members';
 import * as repo from '../../data/repositories/orders';
 import { getStore } from '../../data/repositories/stores';
-import type { Page, TransactStep } from '../../data/table';
+import type { Page } from '../../data/table';
 import { event } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import { AppError, notFound, validationFailed } from '../errors';
@@ -13,6 +13,7 @@ import type { ProgramRules } from '../program/schemas';
 import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
 import { holdings, transition } from './points';
 import { toOrder, type OrderRecord } from './types';
+import type { WriteOptions } from '../write-options';
 
 export interface CreatedOrder {
   order: Order;
@@ -94,7 +95,7 @@ function newOrderPlan<R>(fields: NewOrder, rules: ProgramRules, now: string, res
  * Records an order and awards its points in the same transaction. The externalOrderId is unique
  * per workspace: a repeat (even a concurrent one) awards nothing and answers the recorded order.
  */
-export async function createOrder(workspaceId: string, input: CreateOrderInput, seal?: (r: CreatedOrder) => TransactStep, now = new Date()): Promise<CreatedOrder> {
+export async function createOrder(workspaceId: string, input: CreateOrderInput, opts: WriteOptions<CreatedOrder> = {}, now = new Date()): Promise<CreatedOrder> {
   // No read of the order first: the conditional put of the new order is the duplicate check.
   const member = await resolveMember(workspaceId, input);
   const memberId = member.id;
@@ -112,7 +113,7 @@ export async function createOrder(workspaceId: string, input: CreateOrderInput, 
           (order) => ({ order: toOrder(order), duplicate: false }),
         ),
       }),
-      seal,
+      opts,
       member,
     );
   } catch (err) {
@@ -139,7 +140,7 @@ export async function refundOrder(
   workspaceId: string,
   externalOrderId: string,
   input: { amount?: number; reason?: string },
-  seal?: (r: RefundResult) => TransactStep,
+  opts: WriteOptions<RefundResult> = {},
   now = new Date(),
 ): Promise<RefundResult> {
   const first = await repo.getOrder(workspaceId, externalOrderId);
@@ -184,7 +185,7 @@ export async function refundOrder(
         },
       };
     },
-    seal,
+    opts,
   );
 }
 

@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import type { Scope } from '../domain/api-keys/scopes';
+import type { QueueName } from '../ports/queue';
+
+/** How a caller proves who it is (see README "Authentication"). */
+export type AuthKind = 'apiKey' | 'session' | 'adminSession' | 'consumer' | 'applePass' | 'public';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * What one endpoint accepts and answers, as zod schemas. The handler validates requests with them
+ * and the OpenAPI document is generated from them, so the two cannot drift apart.
+ */
+export interface RouteContract {
+  body?: z.ZodType;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  /** Status -> response body schema (`null`: no body, e.g. 204). Errors are documented globally. */
+  responses: Record<number, z.ZodType | null>;
+  /** Longer description for the OpenAPI document. */
+  description?: string;
+}
+
+/** One endpoint, declared once: routing, auth and contract. Its key in the area is its operationId. */
+export interface Endpoint extends RouteContract {
+  method: HttpMethod;
+  /** API Gateway path template, e.g. `/api/v2/api-keys/{id}`. */
+  path: string;
+  /** Accepted credentials, in order of preference. */
+  auth: readonly AuthKind[];
+  /** Scope an API key needs. Sessions are checked by role instead. */
+  scope?: Scope;
+  summary: string;
+  /** Honors `Idempotency-Key` (Stripe semantics: same key + same body replays the first answer). */
+  idempotent?: true;
+}
+
+/**
+ * What an area's function touches; CDK grants exactly this and nothing else. `table`: `read` is
+ * GetItem/Query/BatchGetItem, `readWrite` adds writes and transactions (never Scan).
+ */
+export interface Access {
+  table: 'none' | 'read' | 'readWrite';
+  /** Queues the function sends to (and changes visibility on, for a worker's own queue). */
+  sendsTo?: readonly QueueName[];
+  /** Sends e-mail. */
+  mail?: true;
+}
+
+/** An area: one Lambda function (`functions/<area>/handler.ts`) serving the endpoints declared here. */
+export interface AreaDeclaration<N extends string = string, E extends Record<string, Endpoint> = Record<string, Endpoint>> {
+  area: N;
+  access: Access;
+  endpoints: E;
+}
+
+/** Keeps the literal area name and operation ids for the compiler. */
+export const declareArea = <const N extends string, E extends Record<string, Endpoint>>(d: AreaDeclaration<N, E>): AreaDeclaration<N, E> => d;
+
+/** A row of the route table: an endpoint with its operationId and area (derived, never written). */
+export interface RouteDef<A extends string = string> extends Endpoint {
+  operationId: string;
+  area: A;
+}
+
+/** API Gateway's route key for an endpoint, e.g. `GET /api/v2/api-keys`. */
+export const routeKey = (r: Pick<Endpoint, 'method' | 'path'>): string => `${r.method} ${r.path}`;
+
+/** The route-table rows of one area. */
+export const routesOf = <N extends string>(d: AreaDeclaration<N>): RouteDef<N>[] =>
+  Object.entries(d.endpoints).map(([operationId, e]) => ({ ...e, operationId, area: d.area }));
