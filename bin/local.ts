@@ -61,7 +61,7 @@ async function main(): Promise<void> {
     OBJECTS_RATE_GUARD_TIMEOUT_MS: process.env.OBJECTS_RATE_GUARD_TIMEOUT_MS ?? '2000',
   });
 
-  const { ensureTable } = await import('../shared/data/table-admin');
+  const { ensureTable } = await import('../infra/local/table-admin');
   const { ensureDemoWorkspace } = await import('../infra/local/demo');
   const { createHttpServer } = await import('../infra/local/http-server');
   const { startPipelines } = await import('../infra/local/pipelines');

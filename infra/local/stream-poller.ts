@@ -12,7 +12,7 @@ import {
   shardIterator,
   type StreamRecordJson,
   type StreamShard,
-} from '../../shared/data/stream-reader';
+} from './stream-reader';
 import { lambdaContext, nap, settleWithin } from './lambda-runtime';
 import type { DriverLog } from './queue-driver';
 import { logger } from '../../shared/observability/logger';

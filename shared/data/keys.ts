@@ -224,6 +224,22 @@ export function indexPartition(entity: EntityName, gsi: GsiName, params: Record<
   return fill(t.pk, params);
 }
 
+/**
+ * One GSI sort key of an entity: the attribute and its value, for a write that moves an existing
+ * item within that index (the partition stays).
+ */
+export function indexSortKey(entity: EntityName, gsi: GsiName, params: Record<string, string | number>): { attribute: string; value: string } {
+  const t = (ENTITIES[entity] as Partial<Record<GsiName, { sk: string }>>)[gsi];
+  if (!t) throw new Error(`${entity} has no ${gsi}`);
+  return { attribute: `${gsi}sk`, value: fill(t.sk, params) };
+}
+
+/** Every GSI key attribute an entity's items carry; removing them takes an item out of its indexes. */
+export function indexKeyAttributes(entity: EntityName): string[] {
+  const layout = ENTITIES[entity] as Partial<Record<GsiName, unknown>>;
+  return (['gsi1', 'gsi2', 'gsi3'] as const).filter((g) => layout[g]).flatMap((g) => [`${g}pk`, `${g}sk`]);
+}
+
 /** The sort-key prefix shared by all items of an entity in one partition (for begins_with queries). */
 export function skPrefix(entity: EntityName): string {
   const sk: string = ENTITIES[entity].sk;

@@ -24,7 +24,7 @@ describe('a data directory from an older version', () => {
       }),
     );
     Object.assign(process.env, { TABLE_NAME: TableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, STAGE: 'local' });
-    const { ensureTable } = await import('../../shared/data/table-admin');
+    const { ensureTable } = await import('../../infra/local/table-admin');
     expect(await ensureTable()).toBe(false);
     const { Table } = await client.send(new DescribeTableCommand({ TableName }));
     expect((Table!.GlobalSecondaryIndexes ?? []).map((g) => [g.IndexName, g.IndexStatus]).sort()).toEqual(TABLE_SCHEMA.gsis.map((g) => [g.indexName, 'ACTIVE']));

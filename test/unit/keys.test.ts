@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENTITIES, keyOf, skPrefix } from '../../shared/data/keys';
+import { ENTITIES, indexKeyAttributes, indexSortKey, keyOf, skPrefix } from '../../shared/data/keys';
 
 describe('key layouts', () => {
   it('every tenant entity is keyed by the workspace first', () => {
@@ -29,5 +29,18 @@ describe('key layouts', () => {
     expect(() => keyOf('user', { workspaceId: '', userId: 'usr_2' })).toThrow(/workspaceId/);
     expect(skPrefix('apiKey')).toBe('APIKEY#');
     expect(skPrefix('workspace')).toBe('WORKSPACE');
+  });
+
+  it('fills one GSI sort key, and lists the GSI key attributes an entity carries', () => {
+    expect(indexSortKey('objectRecord', 'gsi2', { updatedAt: '2026-01-02T03:04:05.000Z', recordId: 'rec_1' })).toEqual({
+      attribute: 'gsi2sk',
+      value: 'U#2026-01-02T03:04:05.000Z#rec_1',
+    });
+    expect(indexSortKey('objectRecord', 'gsi3', { titleKey: '2#', recordId: 'rec_1' })).toEqual({ attribute: 'gsi3sk', value: 'T#2##rec_1' });
+    expect(() => indexSortKey('objectRecord', 'gsi3', { recordId: 'rec_1' })).toThrow(/titleKey/);
+    expect(() => indexSortKey('member', 'gsi2', { memberId: 'mbr_1' })).toThrow(/no gsi2/);
+    expect(indexKeyAttributes('objectRecord')).toEqual(['gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk']);
+    expect(indexKeyAttributes('member')).toEqual(['gsi1pk', 'gsi1sk']);
+    expect(indexKeyAttributes('user')).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import type { ObjectTypeRecord, RecordItem } from '../../domain/objects/types';
 import { conflict } from '../../domain/errors';
-import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../keys';
+import { indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey, keyOf, skPrefix } from '../keys';
 import { getItem, prefixPage, putItem, isConditionFailed, StaleRead, queryRaw, type TransactStep } from '../table';
 
 const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _f, gsi3sk: _g, ...rest }: Record<string, unknown>) => rest as T;
@@ -58,7 +58,7 @@ export function countStep(workspaceId: string, type: string, delta: 1 | -1, type
   };
 }
 
-export const recordKey = (workspaceId: string, type: string, recordId: string) => keyOf('objectRecord', { workspaceId, type, recordId });
+const recordKey = (workspaceId: string, type: string, recordId: string) => keyOf('objectRecord', { workspaceId, type, recordId });
 
 export function putRecordStep(r: RecordItem, titleKey: string): TransactStep {
   return {
@@ -81,6 +81,121 @@ export async function getRecord(workspaceId: string, type: string, recordId: str
   return item ? strip<RecordItem>(item) : undefined;
 }
 
+/** A counted field's value the write expects the record to still hold (undefined: absent). */
+export interface ExpectedValue {
+  field: string;
+  value: unknown;
+}
+
+/** What a write does to a record's data and its lower-cased search copy. */
+export type RecordChange =
+  | { kind: 'replace'; data: Record<string, unknown>; search: Record<string, string> }
+  | {
+      kind: 'merge';
+      /**
+       * Per field: a value sets it, null removes it. `search`: the field's new search copy (null
+       * removes it; absent leaves it alone, for fields that are not searchable).
+       */
+      fields: { key: string; value: unknown; search?: string | null }[];
+    };
+
+export interface RecordUpdate {
+  updatedAt: string;
+  change: RecordChange;
+  /** The record's new title key, when the write changes its title. */
+  titleKey?: string;
+  /** The write applies only while the record still holds these values. */
+  expected: ExpectedValue[];
+}
+
+/** Conditions on the expected values; they share the caller's name and value maps. */
+function expectedConditions(expected: ExpectedValue[], names: Record<string, string>, values: Record<string, unknown>): string[] {
+  return expected.map(({ field, value }, i) => {
+    names['#data'] = 'data';
+    names[`#c${i}`] = field;
+    if (value === undefined) return `attribute_not_exists(#data.#c${i})`;
+    values[`:c${i}`] = value;
+    return `#data.#c${i} = :c${i}`;
+  });
+}
+
+const LIVE_RECORD = ['attribute_exists(pk)', 'attribute_not_exists(deletedAt)'];
+
+/**
+ * Updates a live record in one expression, field by field for a merge (never a rewrite of the whole
+ * data, so concurrent changes of different fields both survive). The updated and title indexes
+ * follow. Deleted meanwhile, or an expected value changed: StaleRead, so the caller re-reads.
+ */
+export function updateRecordStep(workspaceId: string, type: string, recordId: string, u: RecordUpdate): TransactStep {
+  const updated = indexSortKey('objectRecord', INDEX_OF_SORT.updated_desc.index, { updatedAt: u.updatedAt, recordId });
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': u.updatedAt, ':u': updated.value };
+  const sets = ['updatedAt = :now', `${updated.attribute} = :u`];
+  const removes: string[] = [];
+  if (u.change.kind === 'replace') {
+    Object.assign(names, { '#data': 'data', '#search': 'search' });
+    sets.push('#data = :data', '#search = :search');
+    Object.assign(values, { ':data': u.change.data, ':search': u.change.search });
+  } else {
+    u.change.fields.forEach(({ key, value, search }, i) => {
+      names['#data'] = 'data';
+      names[`#f${i}`] = key;
+      if (value === null) removes.push(`#data.#f${i}`);
+      else {
+        sets.push(`#data.#f${i} = :f${i}`);
+        values[`:f${i}`] = value;
+      }
+      if (search === undefined) return;
+      names['#search'] = 'search';
+      if (search === null) removes.push(`#search.#f${i}`);
+      else {
+        sets.push(`#search.#f${i} = :s${i}`);
+        values[`:s${i}`] = search;
+      }
+    });
+  }
+  if (u.titleKey !== undefined) {
+    const title = indexSortKey('objectRecord', INDEX_OF_SORT.title_asc.index, { titleKey: u.titleKey, recordId });
+    values[':t'] = title.value;
+    sets.push(`${title.attribute} = :t`);
+  }
+  const guards = expectedConditions(u.expected, names, values);
+  return {
+    op: {
+      Update: {
+        Key: recordKey(workspaceId, type, recordId),
+        UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
+        ConditionExpression: [...LIVE_RECORD, ...guards].join(' AND '),
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+      },
+    },
+    onConditionFailed: () => new StaleRead('record'),
+  };
+}
+
+/**
+ * Soft delete: marks the record deleted and drops its index keys, so it leaves every list while
+ * its data stays. Same conditions as an update.
+ */
+export function softDeleteRecordStep(workspaceId: string, type: string, recordId: string, deletedAt: string, expected: ExpectedValue[]): TransactStep {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = { ':now': deletedAt };
+  const guards = expectedConditions(expected, names, values);
+  return {
+    op: {
+      Update: {
+        Key: recordKey(workspaceId, type, recordId),
+        UpdateExpression: `SET deletedAt = :now REMOVE ${indexKeyAttributes('objectRecord').join(', ')}`,
+        ConditionExpression: [...LIVE_RECORD, ...guards].join(' AND '),
+        ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+      },
+    },
+    onConditionFailed: () => new StaleRead('record'),
+  };
+}
+
 export const INDEX_OF_SORT = {
   created_desc: { index: 'gsi1', forward: false },
   created_asc: { index: 'gsi1', forward: true },
@@ -90,10 +205,51 @@ export const INDEX_OF_SORT = {
 
 export type SortBy = keyof typeof INDEX_OF_SORT;
 
+/** Which records a list keeps; every part present must hold. */
+export interface RecordMatch {
+  /** The field holds exactly this value. */
+  equals: { field: string; value: unknown }[];
+  /** One of these fields holds the member id (no field: nothing matches). */
+  member?: { fields: string[]; memberId: string };
+  /** The search copy of one of these fields contains the text (no field: nothing matches). */
+  text?: { fields: string[]; contains: string };
+}
+
 export interface RecordFilter {
   expression?: string;
   names: Record<string, string>;
   values: Record<string, unknown>;
+}
+
+const NOTHING = 'attribute_not_exists(pk)';
+
+/** The FilterExpression of a match: its parts ANDed, each alternative list ORed. */
+export function recordFilter(match: RecordMatch): RecordFilter {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const parts = match.equals.map(({ field, value }, n) => {
+    names['#data'] = 'data';
+    names[`#k${n}`] = field;
+    values[`:k${n}`] = value;
+    return `#data.#k${n} = :k${n}`;
+  });
+  if (match.member) {
+    if (match.member.fields.length === 0) parts.push(NOTHING);
+    else {
+      names['#data'] = 'data';
+      values[':member'] = match.member.memberId;
+      parts.push(`(${match.member.fields.map((f, i) => ((names[`#m${i}`] = f), `#data.#m${i} = :member`)).join(' OR ')})`);
+    }
+  }
+  if (match.text) {
+    if (match.text.fields.length === 0) parts.push(NOTHING);
+    else {
+      names['#search'] = 'search';
+      values[':q'] = match.text.contains;
+      parts.push(`(${match.text.fields.map((f, i) => ((names[`#s${i}`] = f), `contains(#search.#s${i}, :q)`)).join(' OR ')})`);
+    }
+  }
+  return { expression: parts.length ? parts.join(' AND ') : undefined, names, values };
 }
 
 /**
@@ -104,12 +260,13 @@ export async function recordWindow(
   workspaceId: string,
   type: string,
   sortBy: SortBy,
-  filter: RecordFilter,
+  match: RecordMatch,
   offset: number,
   limit: number,
   countAll: boolean,
 ): Promise<{ items: RecordItem[]; total?: number }> {
   const { index, forward } = INDEX_OF_SORT[sortBy];
+  const filter = recordFilter(match);
   const partition = indexPartition('objectRecord', index, { workspaceId, type });
   const base = {
     IndexName: index,

@@ -1,6 +1,6 @@
 import * as members from '../../data/repositories/members';
 import * as repo from '../../data/repositories/objects';
-import { StaleRead, transactWrite, withOptimisticRetry } from '../../data/table';
+import { transactWrite, withOptimisticRetry } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import type { Principal } from '../auth/principal';
@@ -38,19 +38,14 @@ function counterMoves(type: ObjectTypeRecord, before: Record<string, unknown> | 
 }
 
 /**
- * Conditions that the counted fields still hold the values we read, so the counter moves we
- * computed are exact; a concurrent change of one of them makes the write re-read and retry.
+ * The values the counted fields held when we read, which the write expects to still hold, so the
+ * counter moves we computed are exact; a concurrent change of one of them makes the write re-read
+ * and retry.
  */
-function countedValueConditions(type: ObjectTypeRecord, data: Record<string, unknown>, names: Record<string, string>, values: Record<string, unknown>, keys?: string[]): string[] {
+function countedExpectations(type: ObjectTypeRecord, data: Record<string, unknown>, keys?: string[]): repo.ExpectedValue[] {
   return countedFields(type)
     .filter((f) => !keys || keys.includes(f.key))
-    .map((f, i) => {
-      names['#data'] = 'data';
-      names[`#c${i}`] = f.key;
-      if (!present(data[f.key])) return `attribute_not_exists(#data.#c${i})`;
-      values[`:c${i}`] = data[f.key];
-      return `#data.#c${i} = :c${i}`;
-    });
+    .map((f) => ({ field: f.key, value: present(data[f.key]) ? data[f.key] : undefined }));
 }
 
 export interface PublicRecord {
@@ -141,7 +136,7 @@ export async function getRecord(principal: Principal, typeKey: string, recordId:
 }
 
 /**
- * PATCH merges field by field: one SET or REMOVE per field in a single update, never a rewrite of
+ * PATCH merges field by field: each field set or removed in a single update, never a rewrite of
  * the whole record, so two concurrent PATCHes of different fields both survive. `replace: true`
  * writes the whole record after validating it as a full record.
  */
@@ -161,60 +156,31 @@ export async function updateRecord(
     const { issues, value } = validateRecordData(type.fields, body.data, replace ? 'full' : 'patch');
     if (issues.length) refuse(issues);
     await checkMemberRefs(ws, type, value);
-    const at = now.toISOString();
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ':now': at, ':u': `U#${at}#${recordId}` };
-    const sets = ['updatedAt = :now', 'gsi2sk = :u'];
-    const removes: string[] = [];
+    const searchable = (key: string) => type.fields.some((f) => f.key === key && SEARCHABLE.has(f.type));
+    const change: repo.RecordChange = replace
+      ? { kind: 'replace', data: value, search: searchCopy(type.fields, value) }
+      : {
+          kind: 'merge',
+          // A null removes the field, and its search copy with it.
+          fields: Object.entries(value).map(([key, v]) => ({
+            key,
+            value: v,
+            search: !searchable(key) ? undefined : v === null ? null : typeof v === 'string' ? v.toLowerCase() : undefined,
+          })),
+        };
     const touchesTitle = replace || (type.titleField !== null && type.titleField in value);
-    if (replace || Object.keys(value).length > 0) names['#data'] = 'data';
-    const searchTouched = replace || Object.keys(value).some((k) => type.fields.some((f) => f.key === k && SEARCHABLE.has(f.type)));
-    if (searchTouched) names['#search'] = 'search';
-    if (replace) {
-      sets.push('#data = :data', '#search = :search');
-      values[':data'] = value;
-      values[':search'] = searchCopy(type.fields, value);
-    } else {
-      Object.entries(value).forEach(([key, v], i) => {
-        names[`#f${i}`] = key;
-        const searchable = type.fields.find((f) => f.key === key && SEARCHABLE.has(f.type));
-        if (v === null) {
-          removes.push(`#data.#f${i}`, ...(searchable ? [`#search.#f${i}`] : []));
-        } else {
-          sets.push(`#data.#f${i} = :f${i}`);
-          values[`:f${i}`] = v;
-          if (searchable && typeof v === 'string') {
-            sets.push(`#search.#f${i} = :s${i}`);
-            values[`:s${i}`] = v.toLowerCase();
-          }
-        }
-      });
-    }
-    if (touchesTitle) {
-      // The title key follows the title field's new value (null: no title).
-      const titled = replace ? value : { [type.titleField!]: value[type.titleField!] ?? undefined };
-      values[':t'] = `T#${titleKeyOf(type.fields, type.titleField ?? undefined, titled)}#${recordId}`;
-      sets.push('gsi3sk = :t');
-    }
+    // The title key follows the title field's new value (null: no title).
+    const titleKey = touchesTitle
+      ? titleKeyOf(type.fields, type.titleField ?? undefined, replace ? value : { [type.titleField!]: value[type.titleField!] ?? undefined })
+      : undefined;
     const after = replace ? value : { ...current.data, ...value };
     const touched = replace ? undefined : Object.keys(value);
     const moves = counterMoves(type, replace ? current.data : pick(current.data, touched!), replace ? value : pick(after, touched!));
     // Even an unchanged value is guarded: setting it over a concurrent change would skew the counters.
-    const guards = countedValueConditions(type, current.data, names, values, touched);
+    const expected = countedExpectations(type, current.data, touched);
     await transactWrite([
-      {
-        op: {
-          Update: {
-            Key: repo.recordKey(ws, type.type, recordId),
-            UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-            ConditionExpression: ['attribute_exists(pk)', 'attribute_not_exists(deletedAt)', ...guards].join(' AND '),
-            ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-            ExpressionAttributeValues: values,
-          },
-        },
-        // Deleted meanwhile, or a counted field changed: the retry re-reads (and answers 404 if gone).
-        onConditionFailed: () => new StaleRead('record'),
-      },
+      // Deleted meanwhile, or a counted field changed: the retry re-reads (and answers 404 if gone).
+      repo.updateRecordStep(ws, type.type, recordId, { updatedAt: now.toISOString(), change, titleKey, expected }),
       ...repo.counterSteps(ws, type.type, moves),
       ...publish(ws, [recordEvent('object.record_updated', type, recordId, after)]),
     ]);
@@ -229,22 +195,8 @@ export async function deleteRecord(principal: Principal, typeKey: string, record
   await withOptimisticRetry(async () => {
     const type = await apiObjectType(ws, typeKey);
     const current = await liveRecord(ws, type, recordId);
-    const names: Record<string, string> = {};
-    const values: Record<string, unknown> = { ':now': now.toISOString() };
-    const guards = countedValueConditions(type, current.data, names, values);
     await transactWrite([
-      {
-        op: {
-          Update: {
-            Key: repo.recordKey(ws, type.type, recordId),
-            UpdateExpression: 'SET deletedAt = :now REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk',
-            ConditionExpression: ['attribute_exists(pk)', 'attribute_not_exists(deletedAt)', ...guards].join(' AND '),
-            ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
-            ExpressionAttributeValues: values,
-          },
-        },
-        onConditionFailed: () => new StaleRead('record'),
-      },
+      repo.softDeleteRecordStep(ws, type.type, recordId, now.toISOString(), countedExpectations(type, current.data)),
       repo.countStep(ws, type.type, -1),
       ...repo.counterSteps(ws, type.type, counterMoves(type, current.data, undefined)),
       ...publish(ws, [recordEvent('object.record_deleted', type, recordId, current.data)]),
@@ -264,13 +216,10 @@ export interface RecordQuery {
   filters: Record<string, string>;
 }
 
-/** The filter of a list: every `f_` equality, the member, the free text; ANDed. */
-function buildFilter(type: ObjectTypeRecord, query: RecordQuery): repo.RecordFilter {
-  const names: Record<string, string> = {};
-  const values: Record<string, unknown> = {};
-  const parts: string[] = [];
+/** The filter of a list: every `f_` equality, the member, the free text (case-insensitive); ANDed. */
+function buildMatch(type: ObjectTypeRecord, query: RecordQuery): repo.RecordMatch {
+  const equals: repo.RecordMatch['equals'] = [];
   const issues: ErrorDetail[] = [];
-  let n = 0;
   for (const [key, raw] of Object.entries(query.filters)) {
     const field = type.fields.find((f) => f.key === key);
     if (!field) {
@@ -282,33 +231,20 @@ function buildFilter(type: ObjectTypeRecord, query: RecordQuery): repo.RecordFil
       issues.push({ in: 'query', field: `f_${key}`, message: encoded.message });
       continue;
     }
-    names['#data'] = 'data';
-    names[`#k${n}`] = key;
-    values[`:k${n}`] = encoded.value;
-    parts.push(`#data.#k${n} = :k${n}`);
-    n++;
+    equals.push({ field: key, value: encoded.value });
   }
   if (issues.length) throw validationFailed(issues);
-  if (query.memberId !== undefined) {
-    const refs = type.fields.filter((f) => f.type === 'member_ref');
-    if (refs.length === 0) parts.push('attribute_not_exists(pk)'); // no member field: nothing matches
-    else {
-      names['#data'] = 'data';
-      values[':member'] = query.memberId;
-      parts.push(`(${refs.map((f, i) => ((names[`#m${i}`] = f.key), `#data.#m${i} = :member`)).join(' OR ')})`);
-    }
-  }
-  if (query.q !== undefined) {
-    const searchable = type.fields.filter((f) => SEARCHABLE.has(f.type));
-    if (searchable.length === 0) parts.push('attribute_not_exists(pk)');
-    else {
-      names['#search'] = 'search';
-      values[':q'] = query.q.toLowerCase();
-      parts.push(`(${searchable.map((f, i) => ((names[`#s${i}`] = f.key), `contains(#search.#s${i}, :q)`)).join(' OR ')})`);
-    }
-  }
-  return { expression: parts.length ? parts.join(' AND ') : undefined, names, values };
+  // A type without member (or searchable) fields matches nothing for `member_id` (or `q`).
+  const memberFields = type.fields.filter((f) => f.type === 'member_ref').map((f) => f.key);
+  const searchFields = type.fields.filter((f) => SEARCHABLE.has(f.type)).map((f) => f.key);
+  return {
+    equals,
+    ...(query.memberId !== undefined ? { member: { fields: memberFields, memberId: query.memberId } } : {}),
+    ...(query.q !== undefined ? { text: { fields: searchFields, contains: query.q.toLowerCase() } } : {}),
+  };
 }
+
+const isFiltered = (m: repo.RecordMatch) => m.equals.length > 0 || m.member !== undefined || m.text !== undefined;
 
 /** The one counted (field, value) a list is filtered by, when that is its only condition. */
 function countedTotal(type: ObjectTypeRecord, query: RecordQuery): { field: string; value: unknown } | undefined {
@@ -329,10 +265,10 @@ function countedTotal(type: ObjectTypeRecord, query: RecordQuery): { field: stri
 /** `{ data: [{ id, data }], total }`; `total` counts every match, not the page. */
 export async function listRecords(principal: Principal, typeKey: string, query: RecordQuery): Promise<{ data: PublicRecord[]; total: number }> {
   const type = await apiObjectType(principal.workspaceId, typeKey);
-  const filter = buildFilter(type, query);
-  const filtered = filter.expression !== undefined;
+  const match = buildMatch(type, query);
+  const filtered = isFiltered(match);
   const counted = filtered ? countedTotal(type, query) : undefined;
-  const window = await repo.recordWindow(principal.workspaceId, type.type, query.sortBy, filter, query.offset, query.limit, filtered && !counted);
+  const window = await repo.recordWindow(principal.workspaceId, type.type, query.sortBy, match, query.offset, query.limit, filtered && !counted);
   return {
     data: window.items.map((r) => ({ id: r.id, data: r.data })),
     // Unfiltered, the type's live-record count is the total; one counted filter, its counter.

@@ -42,7 +42,7 @@ export interface RecordValidation {
   issues: RecordIssue[];
   /**
    * The accepted values, normalised (e-mails). `full`: nulls dropped. `patch`: a null means
-   * "REMOVE this field". Keys with an issue are left out.
+   * "remove this field". Keys with an issue are left out.
    */
   value: Record<string, unknown>;
   /** Distinct member ids the value points at, to check against the workspace. */

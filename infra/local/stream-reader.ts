@@ -7,10 +7,10 @@ import {
   type AttributeValue,
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
-import { runtimeConfig } from '../config';
-import { documentClient, tableName } from './client';
-import { keyOf } from './keys';
-import { getItem, putItem } from './table';
+import { runtimeConfig } from '../../shared/config';
+import { documentClient, tableName } from '../../shared/data/client';
+import { keyOf } from '../../shared/data/keys';
+import { getItem, putItem } from '../../shared/data/table';
 
 /**
  * Reading the table's stream (local runtime only: in AWS the Lambda event source mapping does it),
