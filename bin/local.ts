@@ -53,14 +53,14 @@ async function main(): Promise<void> {
     S3_ENDPOINT: s3.endpoint,
     EXPORTS_BUCKET: LOCAL_BUCKETS.exports,
     AWS_REGION: process.env.AWS_REGION ?? 'eu-west-1',
-    MAILER: 'file',
-    MAIL_DIR: join(dataDir, 'mail'),
     // A development tool: webhooks may target receivers on this machine (off in AWS).
     WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
     // DynamoDB Local answers slower than DynamoDB under load; give the fail-closed guard room.
     OBJECTS_RATE_GUARD_TIMEOUT_MS: process.env.OBJECTS_RATE_GUARD_TIMEOUT_MS ?? '2000',
   });
 
+  const { provideLocalAdapters } = await import('../infra/local/adapters');
+  provideLocalAdapters(dataDir);
   const { ensureTable } = await import('../infra/local/table-admin');
   const { ensureDemoWorkspace } = await import('../infra/local/demo');
   const { createHttpServer } = await import('../infra/local/http-server');

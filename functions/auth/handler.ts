@@ -1,4 +1,5 @@
 import { authArea } from '../../shared/contracts/auth';
+import { mailerFromConfig } from '../../shared/adapters/mailer';
 import * as auth from '../../shared/domain/auth/service';
 import { defineArea } from '../../shared/http/area';
 import { sessionOf } from '../../shared/http/principal';
@@ -14,7 +15,7 @@ export const handler = defineArea(authArea, {
     return noContent();
   },
   forgotPassword: async ({ body }) => {
-    await auth.forgotPassword(body.email);
+    await auth.forgotPassword(body.email, mailerFromConfig());
     return accepted({ message: 'If an account exists for this e-mail, a reset token is on its way.' });
   },
   resetPassword: async ({ body }) => {

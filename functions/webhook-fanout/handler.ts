@@ -1,4 +1,5 @@
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import { queueFromConfig } from '../../shared/adapters/queue';
 import type { OutboxEvent } from '../../shared/data/repositories/outbox';
 import { fromStreamImage } from '../../shared/data/stream-image';
 import { fanOut } from '../../shared/domain/webhooks/fanout';
@@ -16,7 +17,7 @@ export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatch
       if (record.eventName !== 'INSERT' || !image) continue;
       const item = fromStreamImage<{ entity?: string; workspaceId: string; events?: OutboxEvent[] }>(image);
       if (item.entity !== 'outbox' || !item.events?.length) continue;
-      await fanOut(item.workspaceId, item.events);
+      await fanOut(item.workspaceId, item.events, queueFromConfig());
     } catch (err) {
       logger.error('webhook fan-out failed', { sequenceNumber: record.dynamodb?.SequenceNumber, error: err as Error });
       return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };

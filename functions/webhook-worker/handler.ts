@@ -1,9 +1,8 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { webhookSettings } from '../../shared/config';
-import { SafeEgress } from '../../shared/adapters/egress';
+import { egressFromConfig } from '../../shared/adapters/egress';
 import { queueFromConfig } from '../../shared/adapters/queue';
 import { attemptDelivery } from '../../shared/domain/webhooks/delivery';
-import { egressPolicy } from '../../shared/domain/webhooks/service';
 import type { DeliveryMessage } from '../../shared/domain/webhooks/types';
 import { logger } from '../../shared/observability/logger';
 
@@ -14,7 +13,7 @@ import { logger } from '../../shared/observability/logger';
  */
 export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
   const settings = webhookSettings();
-  const egress = new SafeEgress(egressPolicy());
+  const egress = egressFromConfig();
   const queue = queueFromConfig();
   const failures = await Promise.all(
     event.Records.map(async (record) => {

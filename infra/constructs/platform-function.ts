@@ -57,7 +57,6 @@ export function requiredFunctionEnv(table: dynamodb.ITable, mail: Mail): Record<
   return {
     STAGE: 'aws',
     TABLE_NAME: table.tableName,
-    MAILER: 'ses',
     MAIL_FROM: mail.fromAddress,
   } satisfies Record<(typeof REQUIRED_FUNCTION_ENV)[number], string>;
 }

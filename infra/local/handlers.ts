@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import type { Area } from '../../shared/contracts/index';
+import { AREAS, type Area } from '../../shared/contracts/index';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
 
 /** A middy-wrapped Lambda handler, called the way the Lambda runtime calls it. */
@@ -24,24 +24,7 @@ export function lazy<F extends (...args: any[]) => Promise<any>>(load: () => Pro
   return ((...args: Parameters<F>) => get().then((h) => h(...args))) as F;
 }
 
-/**
- * The same handler modules Lambda runs, one per area. `Record<Area, ...>` makes the compiler insist
- * on an entry for every area.
- */
-export const areaHandlers: Record<Area, HttpHandler> = {
-  system: lazy(() => import('../../functions/system/handler')),
-  auth: lazy(() => import('../../functions/auth/handler')),
-  'api-keys': lazy(() => import('../../functions/api-keys/handler')),
-  program: lazy(() => import('../../functions/program/handler')),
-  stores: lazy(() => import('../../functions/stores/handler')),
-  members: lazy(() => import('../../functions/members/handler')),
-  orders: lazy(() => import('../../functions/orders/handler')),
-  webhooks: lazy(() => import('../../functions/webhooks/handler')),
-  objects: lazy(() => import('../../functions/objects/handler')),
-  catalog: lazy(() => import('../../functions/catalog/handler')),
-  tags: lazy(() => import('../../functions/tags/handler')),
-  captures: lazy(() => import('../../functions/captures/handler')),
-  coupons: lazy(() => import('../../functions/coupons/handler')),
-  ambassador: lazy(() => import('../../functions/ambassador/handler')),
-  tracking: lazy(() => import('../../functions/tracking/handler')),
-};
+/** The same handler modules Lambda runs, one per declared area (`functions/<area>/handler.ts`). */
+export const areaHandlers = Object.fromEntries(
+  AREAS.map((area) => [area, lazy<HttpHandler>(() => import(`../../functions/${area}/handler.ts`))]),
+) as Record<Area, HttpHandler>;

@@ -8,13 +8,13 @@ import {
   deleteLocalMessage,
   moveLocalMessageToDeadLetter,
   type LocalQueueMessage,
-} from '../../shared/data/repositories/local-queue';
+} from './local-queue-store';
 import { logger } from '../../shared/observability/logger';
 import { lambdaContext, nap, settleWithin } from './lambda-runtime';
 
 /**
  * The local stand-in for SQS + Lambda's SQS event source mapping: polls the queues persisted in the
- * local table (see `shared/data/repositories/local-queue.ts`) and invokes the same handler functions
+ * local table (see `local-queue-store.ts`) and invokes the same handler functions
  * Lambda runs, with the same numbers CDK configures (`localQueueSpecs()`).
  *
  * Semantics kept: delay; visibility timeout (a received message is hidden for the queue's

@@ -4,6 +4,7 @@ import https from 'node:https';
 import { BlockList, isIP } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import type { Egress, EgressPolicy, EgressRequest, EgressResult } from '../ports/egress';
+import { runtimeConfig } from '../config';
 
 /**
  * SSRF-safe outbound HTTP (the `Egress` port).
@@ -211,6 +212,10 @@ export class SafeEgress implements Egress {
     private readonly lookup: EgressLookup = defaultLookup,
   ) {}
 
+  check(url: string): string | undefined {
+    return checkTargetUrl(url, this.policy);
+  }
+
   async post(request: EgressRequest): Promise<EgressResult> {
     const start = performance.now();
     const durationMs = () => elapsedSince(start);
@@ -352,4 +357,12 @@ export class SafeEgress implements Egress {
       req.end(body);
     });
   }
+}
+
+let egress: SafeEgress | undefined;
+
+/** The process's egress: loopback receivers only where the local runtime allows them. */
+export function egressFromConfig(): Egress {
+  egress ??= new SafeEgress({ allowLoopback: runtimeConfig().WEBHOOK_ALLOW_LOOPBACK === 'true' });
+  return egress;
 }

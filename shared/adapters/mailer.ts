@@ -1,15 +1,14 @@
-import { join } from 'node:path';
 import { runtimeConfig } from '../config';
 import type { Mailer } from '../ports/mailer';
-import { FileMailer } from './file-mailer';
+import { provided } from './provided';
 import { SesMailer } from './ses-mailer';
 
-let mailer: Mailer | undefined;
+let ses: Mailer | undefined;
 
+/** The process's mailer: the one the local runtime provides, else Amazon SES. */
 export function mailerFromConfig(): Mailer {
-  if (!mailer) {
-    const cfg = runtimeConfig();
-    mailer = cfg.MAILER === 'file' ? new FileMailer(cfg.MAIL_DIR ?? join(process.cwd(), '.data', 'mail')) : new SesMailer(cfg.MAIL_FROM, cfg.AWS_REGION);
-  }
-  return mailer;
+  if (provided.mailer) return provided.mailer;
+  const cfg = runtimeConfig();
+  ses ??= new SesMailer(cfg.MAIL_FROM, cfg.AWS_REGION);
+  return ses;
 }

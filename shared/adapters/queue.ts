@@ -1,15 +1,13 @@
 import { runtimeConfig } from '../config';
 import type { Queue } from '../ports/queue';
-import { LocalQueue } from './local-queue';
+import { provided } from './provided';
 import { SqsQueue } from './sqs-queue';
 
-let queue: Queue | undefined;
+let sqs: Queue | undefined;
 
-/** The process's queue: the local emulation when STAGE=local, Amazon SQS otherwise. */
+/** The process's queue: the one the local runtime provides, else Amazon SQS. */
 export function queueFromConfig(): Queue {
-  if (!queue) {
-    const cfg = runtimeConfig();
-    queue = cfg.STAGE === 'local' ? new LocalQueue() : new SqsQueue(cfg.AWS_REGION);
-  }
-  return queue;
+  if (provided.queue) return provided.queue;
+  sqs ??= new SqsQueue(runtimeConfig().AWS_REGION);
+  return sqs;
 }

@@ -12,10 +12,7 @@ const schema = z.object({
   DYNAMODB_ENDPOINT: z.url().optional(),
   S3_ENDPOINT: z.url().optional(),
   AWS_REGION: z.string().default('eu-west-1'),
-  MAILER: z.enum(['file', 'ses']).default('ses'),
   MAIL_FROM: z.string().default(config.mail.defaultFrom),
-  /** Where the file mailer writes (local runtime: DATA_DIR/mail). */
-  MAIL_DIR: z.string().optional(),
   /** Lets webhooks target http://127.0.0.1 (the local runtime turns it on; never set in AWS). */
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   /** Public base address, used in links sent by e-mail. */
@@ -32,4 +29,4 @@ export function runtimeConfig(): RuntimeConfig {
 }
 
 /** Names CDK must set on every function (the rest have defaults or are local-only). */
-export const REQUIRED_FUNCTION_ENV = ['STAGE', 'TABLE_NAME', 'MAILER', 'MAIL_FROM'] as const;
+export const REQUIRED_FUNCTION_ENV = ['STAGE', 'TABLE_NAME', 'MAIL_FROM'] as const;

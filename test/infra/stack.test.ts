@@ -221,7 +221,6 @@ describe('functions', () => {
     expect(vars).toMatchObject({
       STAGE: 'aws',
       TABLE_NAME: { Ref: TABLE_LOGICAL_ID },
-      MAILER: 'ses',
       MAIL_FROM: expect.stringMatching(/^[^@\s]+@[^@\s]+$/),
       POWERTOOLS_SERVICE_NAME: area,
       NODE_OPTIONS: '--enable-source-maps',

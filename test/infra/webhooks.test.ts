@@ -246,7 +246,6 @@ describe('pipeline functions', () => {
     expect(vars).toMatchObject({
       STAGE: 'aws',
       TABLE_NAME: { Ref: TABLE_LOGICAL_ID },
-      MAILER: 'ses',
       POWERTOOLS_SERVICE_NAME: name,
       NODE_OPTIONS: '--enable-source-maps',
     });

@@ -3,9 +3,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
 import { startQueueDriver, type DriverLog, type QueueDriver, type QueueSpec, type SqsHandler } from '../../infra/local/queue-driver';
-import { LocalQueue } from '../../shared/adapters/local-queue';
+import { tmpdir } from 'node:os';
+import { provideLocalAdapters } from '../../infra/local/adapters';
+import { LocalQueue } from '../../infra/local/local-queue';
 import { queueFromConfig } from '../../shared/adapters/queue';
-import { peekLocalMessages, purgeLocalQueue, ReceiptHandleInvalid } from '../../shared/data/repositories/local-queue';
+import { peekLocalMessages, purgeLocalQueue, ReceiptHandleInvalid } from '../../infra/local/local-queue-store';
 import { runtimeOf } from '../support/platform';
 
 /**
@@ -79,7 +81,8 @@ function recorder(decide: (r: SQSRecord, receipts: Receipt[]) => 'ok' | 'fail' =
 }
 
 describe('local queue driver', () => {
-  it('queueFromConfig() is the local queue when STAGE=local', () => {
+  it('queueFromConfig() is the local queue once the local runtime provides its adapters', () => {
+    provideLocalAdapters(tmpdir());
     expect(queueFromConfig()).toBeInstanceOf(LocalQueue);
   });
 

@@ -1,5 +1,4 @@
 import { config } from '../../config';
-import { mailerFromConfig } from '../../adapters/mailer';
 import { runtimeConfig } from '../../config';
 import * as accounts from '../../data/repositories/accounts';
 import { newId } from '../../ids';
@@ -8,6 +7,7 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import type { SessionPrincipal } from './principal';
 import { randomToken, sha256Hex, TOKEN_PREFIX } from './secrets';
 import type { SessionRecord, User, UserRecord, Workspace } from './types';
+import type { Mailer } from '../../ports/mailer';
 
 export interface IssuedSession {
   token: string;
@@ -124,14 +124,14 @@ export async function changePassword(
 }
 
 /** Always succeeds for the caller; a token is mailed only when the account exists. */
-export async function forgotPassword(email: string, now = new Date()): Promise<void> {
+export async function forgotPassword(email: string, mailer: Mailer, now = new Date()): Promise<void> {
   const user = await accounts.findUserByEmail(email);
   if (!user) return;
   const token = randomToken(TOKEN_PREFIX.resetToken);
   const expiresAt = epoch(now) + config.auth.resetTokenTtlSeconds;
   await accounts.putResetToken({ tokenHash: sha256Hex(token), workspaceId: user.workspaceId, userId: user.id, expiresAt });
   const minutes = Math.round(config.auth.resetTokenTtlSeconds / 60);
-  await mailerFromConfig().send({
+  await mailer.send({
     to: user.email,
     template: 'password_reset',
     subject: 'Reset your password',

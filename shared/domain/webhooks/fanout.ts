@@ -1,6 +1,6 @@
-import { queueFromConfig } from '../../adapters/queue';
 import type { OutboxEvent } from '../../data/repositories/outbox';
 import { allEndpoints } from '../../data/repositories/webhooks';
+import type { Queue } from '../../ports/queue';
 import { deliveryIdOf } from './delivery-id';
 import type { DeliveryMessage } from './types';
 
@@ -11,7 +11,7 @@ export const envelopeOf = (e: OutboxEvent): string => JSON.stringify({ id: e.id,
  * One queue message per (event, subscribed active endpoint). Running twice for the same outbox item
  * (at-least-once) yields the same delivery ids, hence duplicates the receiver can drop by webhook-id.
  */
-export async function fanOut(workspaceId: string, events: OutboxEvent[]): Promise<number> {
+export async function fanOut(workspaceId: string, events: OutboxEvent[], queue: Queue): Promise<number> {
   const endpoints = (await allEndpoints(workspaceId)).filter((e) => e.status === 'active');
   const messages: DeliveryMessage[] = events.flatMap((event) =>
     endpoints
@@ -26,6 +26,6 @@ export async function fanOut(workspaceId: string, events: OutboxEvent[]): Promis
         trigger: 'event' as const,
       })),
   );
-  if (messages.length) await queueFromConfig().send('webhookDeliveries', messages.map((m) => ({ body: JSON.stringify(m) })));
+  if (messages.length) await queue.send('webhookDeliveries', messages.map((m) => ({ body: JSON.stringify(m) })));
   return messages.length;
 }

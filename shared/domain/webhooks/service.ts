@@ -1,11 +1,9 @@
 import { webhookSettings } from '../../config';
-import { checkTargetUrl } from '../../adapters/egress';
-import { queueFromConfig } from '../../adapters/queue';
-import { runtimeConfig } from '../../config';
 import * as repo from '../../data/repositories/webhooks';
 import { withOptimisticRetry } from '../../data/table';
 import { ID_PATTERN, newId } from '../../ids';
-import type { EgressPolicy } from '../../ports/egress';
+import type { Egress } from '../../ports/egress';
+import type { Queue } from '../../ports/queue';
 import { AppError, notFound, validationFailed } from '../errors';
 import { PING_EVENT } from './catalog';
 import { deliveryIdOf } from './delivery-id';
@@ -13,10 +11,15 @@ import type { CreateEndpointInput, Endpoint, UpdateEndpointInput } from './schem
 import { newSecret } from './signing';
 import { toEndpoint, type DeliveryMessage, type EndpointRecord } from './types';
 
-export const egressPolicy = (): EgressPolicy => ({ allowLoopback: runtimeConfig().WEBHOOK_ALLOW_LOOPBACK === 'true' });
+/** What the endpoint operations reach beyond the table. */
+export interface WebhookPorts {
+  /** Refuses target URLs no delivery could reach (same rules as the delivery itself). */
+  egress: Pick<Egress, 'check'>;
+  queue: Queue;
+}
 
-function checkUrl(url: string): void {
-  const reason = checkTargetUrl(url, egressPolicy());
+function checkUrl(egress: WebhookPorts['egress'], url: string): void {
+  const reason = egress.check(url);
   if (reason) throw validationFailed([{ in: 'body', field: 'url', message: reason }]);
 }
 
@@ -28,8 +31,13 @@ async function loadEndpoint(workspaceId: string, endpointId: string): Promise<En
   return endpoint;
 }
 
-export async function createEndpoint(workspaceId: string, input: CreateEndpointInput, now = new Date()): Promise<Endpoint & { secret: string }> {
-  checkUrl(input.url);
+export async function createEndpoint(
+  workspaceId: string,
+  input: CreateEndpointInput,
+  ports: Pick<WebhookPorts, 'egress'>,
+  now = new Date(),
+): Promise<Endpoint & { secret: string }> {
+  checkUrl(ports.egress, input.url);
   const at = now.toISOString();
   const secret = newSecret();
   const record: EndpointRecord = {
@@ -58,8 +66,14 @@ export async function listEndpoints(workspaceId: string, limit: number, cursor?:
  * Changes fields, or rotates the secret: the new secret is returned once; the old one keeps signing
  * next to it for the overlap (24 h), so receivers can switch without dropping a delivery.
  */
-export async function updateEndpoint(workspaceId: string, endpointId: string, input: UpdateEndpointInput, now = new Date()): Promise<Endpoint & { secret?: string }> {
-  if ('url' in input && input.url !== undefined) checkUrl(input.url);
+export async function updateEndpoint(
+  workspaceId: string,
+  endpointId: string,
+  input: UpdateEndpointInput,
+  ports: Pick<WebhookPorts, 'egress'>,
+  now = new Date(),
+): Promise<Endpoint & { secret?: string }> {
+  if ('url' in input && input.url !== undefined) checkUrl(ports.egress, input.url);
   return withOptimisticRetry(async () => {
     const current = await loadEndpoint(workspaceId, endpointId);
     const at = now.toISOString();
@@ -99,8 +113,8 @@ export async function listDeliveries(workspaceId: string, endpointId: string, li
   return { items: page.items, nextCursor: page.nextCursor ?? null };
 }
 
-async function enqueue(message: DeliveryMessage): Promise<void> {
-  await queueFromConfig().send('webhookDeliveries', [{ body: JSON.stringify(message) }]);
+async function enqueue(queue: Queue, message: DeliveryMessage): Promise<void> {
+  await queue.send('webhookDeliveries', [{ body: JSON.stringify(message) }]);
 }
 
 const refuseDisabled = (endpoint: EndpointRecord) => {
@@ -108,22 +122,22 @@ const refuseDisabled = (endpoint: EndpointRecord) => {
 };
 
 /** Sends a recorded delivery again: same payload, same webhook-id. */
-export async function replayDelivery(workspaceId: string, endpointId: string, deliveryId: string) {
+export async function replayDelivery(workspaceId: string, endpointId: string, deliveryId: string, ports: Pick<WebhookPorts, 'queue'>) {
   const endpoint = await loadEndpoint(workspaceId, endpointId);
   const delivery = /^dlv_[0-9a-z]{26}$/.test(deliveryId) ? await repo.getDelivery(workspaceId, endpointId, deliveryId) : undefined;
   if (!delivery) throw notFound('Delivery');
   refuseDisabled(endpoint);
-  await enqueue({ workspaceId, endpointId, deliveryId, eventId: delivery.eventId, eventType: delivery.eventType, payload: delivery.payload, trigger: 'replay' });
+  await enqueue(ports.queue, { workspaceId, endpointId, deliveryId, eventId: delivery.eventId, eventType: delivery.eventType, payload: delivery.payload, trigger: 'replay' });
   return { deliveryId, eventId: delivery.eventId, state: 'pending' as const };
 }
 
 /** A `webhook.ping` to one endpoint, through the same queue, signing and log as real events. */
-export async function sendTestPing(workspaceId: string, endpointId: string, now = new Date()) {
+export async function sendTestPing(workspaceId: string, endpointId: string, ports: Pick<WebhookPorts, 'queue'>, now = new Date()) {
   const endpoint = await loadEndpoint(workspaceId, endpointId);
   refuseDisabled(endpoint);
   const eventId = newId('evt');
   const payload = JSON.stringify({ id: eventId, type: PING_EVENT, created_at: now.toISOString(), data: { resource_id: endpointId } });
   const deliveryId = deliveryIdOf(eventId, endpointId);
-  await enqueue({ workspaceId, endpointId, deliveryId, eventId, eventType: PING_EVENT, payload, trigger: 'test' });
+  await enqueue(ports.queue, { workspaceId, endpointId, deliveryId, eventId, eventType: PING_EVENT, payload, trigger: 'test' });
   return { deliveryId, eventId, state: 'pending' as const };
 }

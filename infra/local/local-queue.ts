@@ -1,5 +1,5 @@
-import type { OutgoingMessage, Queue, QueueName } from '../ports/queue';
-import { changeLocalMessageVisibility, sendLocalMessages } from '../data/repositories/local-queue';
+import type { OutgoingMessage, Queue, QueueName } from '../../shared/ports/queue';
+import { changeLocalMessageVisibility, sendLocalMessages } from './local-queue-store';
 
 /**
  * The `Queue` port on the local runtime's queue emulation (messages persisted in the local table;
@@ -8,7 +8,7 @@ import { changeLocalMessageVisibility, sendLocalMessages } from '../data/reposit
  * handle of an earlier receive throws `ReceiptHandleInvalid`, as SQS refuses it.
  *
  * `Q` widens the accepted queue names for tests (`new LocalQueue<string>()` on throw-away queues);
- * production code gets a `Queue` from `queueFromConfig()` and stays on `QueueName`.
+ * the local runtime provides it to the functions (`provideAdapters`), which stay on `QueueName`.
  */
 export class LocalQueue<Q extends string = QueueName> implements Queue {
   async send(queue: QueueName | Q, messages: OutgoingMessage[]): Promise<void> {

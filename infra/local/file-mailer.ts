@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { newId } from '../ids';
-import type { MailMessage, Mailer } from '../ports/mailer';
+import { newId } from '../../shared/ids';
+import type { MailMessage, Mailer } from '../../shared/ports/mailer';
 
 /** Development mailer: each message becomes a JSON file, and one log line says where. */
 export class FileMailer implements Mailer {

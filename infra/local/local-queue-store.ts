@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { DeleteCommand, QueryCommand, type QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
-import { documentClient, tableName } from '../client';
-import { keyOf, skPrefix } from '../keys';
-import { isConditionFailed, putItem, transactWrite, updateItem } from '../table';
+import { documentClient, tableName } from '../../shared/data/client';
+import { keyOf, skPrefix } from '../../shared/data/keys';
+import { isConditionFailed, putItem, transactWrite, updateItem } from '../../shared/data/table';
 
 /**
  * The local runtime's SQS stand-in, persisted in the single table (entity `localQueueMessage`,

@@ -1,0 +1,18 @@
+import type { Mailer } from '../ports/mailer';
+import type { Queue } from '../ports/queue';
+
+/**
+ * Adapters the local runtime supplies in place of the AWS ones (queue emulation, mail to files).
+ * It provides them once at start, before any function module runs; in Lambda nothing is provided and
+ * each adapter module builds its AWS implementation. So `shared/` holds only what Lambda runs.
+ */
+export interface ProvidedAdapters {
+  queue?: Queue;
+  mailer?: Mailer;
+}
+
+export const provided: ProvidedAdapters = {};
+
+export function provideAdapters(adapters: ProvidedAdapters): void {
+  Object.assign(provided, adapters);
+}
