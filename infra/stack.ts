@@ -7,7 +7,7 @@ import { AreaFunctions } from './constructs/area-functions';
 import { Data } from './constructs/data';
 import { Mail } from './constructs/mail';
 import { Observability } from './constructs/observability';
-import { Webhooks } from './constructs/webhooks';
+import { webhookEnvironment, Webhooks } from './constructs/webhooks';
 
 /** Sender address if neither a prop nor the `mailFrom` context value says otherwise. */
 export const DEFAULT_MAIL_FROM = config.mail.defaultFrom;
@@ -43,8 +43,9 @@ export class LoyaltyPlatformStack extends Stack {
     this.areaFunctions = new AreaFunctions(this, 'Functions', {
       table: this.data.table,
       mail: this.mail,
-      // Replay and test ping enqueue deliveries.
-      extras: { webhooks: this.webhooks.apiAreaExtras },
+      queues: { webhookDeliveries: this.webhooks.deliveryQueue, webhookDeadLetters: this.webhooks.deadLetterQueue },
+      // The webhook numbers the replay and test ping read.
+      extras: { webhooks: { environment: webhookEnvironment() } },
     });
     this.api = new Api(this, 'Api', { functions: this.areaFunctions.functions });
 

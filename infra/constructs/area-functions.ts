@@ -3,8 +3,10 @@ import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { AREAS, type Area } from '../../shared/contracts/index';
-import { type Mail, SES_IDENTITY_WILDCARD_FINDING, SES_IDENTITY_WILDCARD_REASON } from './mail';
+import { AREAS, declarationOf, type Area } from '../../shared/contracts/index';
+import type { QueueName } from '../../shared/ports/queue';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Mail } from './mail';
 import { functionEntry, PlatformFunction } from './platform-function';
 
 // Kept for existing importers; the definitions live in platform-function.ts.
@@ -12,9 +14,6 @@ export { LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME, LOG_RETENTION, PROJECT_ROOT } from
 
 /** Entry file of an area's Lambda function. */
 export const handlerEntry = (area: Area): string => functionEntry(area);
-
-/** Areas that send e-mail (password reset). Only they get `ses:SendEmail`. */
-const MAILING_AREAS: ReadonlySet<Area> = new Set<Area>(['auth']);
 
 /**
  * What one area needs beyond the table and the common environment, given by the construct that owns
@@ -30,13 +29,15 @@ export interface AreaExtras {
 export interface AreaFunctionsProps {
   readonly table: dynamodb.ITable;
   readonly mail: Mail;
+  /** The platform's queues; an area gets those its declaration sends to. */
+  readonly queues: Readonly<Record<QueueName, sqs.IQueue>>;
   /** Per-area extra environment and grants. */
   readonly extras?: Readonly<Partial<Record<Area, AreaExtras>>>;
 }
 
 /**
- * One Lambda function per area of the route table (`functions/<area>/handler.ts`), each with its own
- * role, log group and the least privileges its area needs.
+ * One Lambda function per declared area (`functions/<area>/handler.ts`), each with its own role, log
+ * group and exactly the access its declaration names.
  */
 export class AreaFunctions extends Construct {
   /** Area -> its function. */
@@ -59,13 +60,10 @@ export class AreaFunctions extends Construct {
         roleDescription: `Loyalty platform, area function "${area}"`,
         table: props.table,
         mail: props.mail,
+        access: declarationOf(area).access,
+        queues: props.queues,
         ...(extras?.environment ? { environment: extras.environment } : {}),
       });
-
-      if (MAILING_AREAS.has(area)) {
-        props.mail.grantSend(pf.function);
-        pf.acknowledgePolicyFinding(SES_IDENTITY_WILDCARD_FINDING, SES_IDENTITY_WILDCARD_REASON);
-      }
       extras?.grant?.(pf.function);
 
       functions[area] = pf.function;

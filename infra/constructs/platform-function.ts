@@ -9,6 +9,11 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { REQUIRED_FUNCTION_ENV } from '../../shared/config';
+import type { Access } from '../../shared/contracts/endpoint';
+import { queueUrlEnvName, type QueueName } from '../../shared/ports/queue';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { grantTable } from './access';
+import { SES_IDENTITY_WILDCARD_FINDING, SES_IDENTITY_WILDCARD_REASON } from './mail';
 import { config } from '../../shared/config';
 import { TABLE_INDEX_WILDCARD_FINDING } from './data';
 import type { Mail } from './mail';
@@ -36,8 +41,9 @@ const ESM_REQUIRE_BANNER =
   "import { createRequire as __loyaltyCreateRequire } from 'node:module'; const require = __loyaltyCreateRequire(import.meta.url);";
 
 const TABLE_INDEX_WILDCARD_REASON =
-  'grantReadWriteData covers <table>/index/* so the function can Query the GSIs gsi1 and gsi2 of the ' +
-  'single table (access patterns by secondary key). The wildcard matches only indexes of this one table.';
+  'The table grant covers <table>/index/* so the function can Query the GSIs of the single table ' +
+  '(access patterns by secondary key). The wildcard matches only indexes of this one table.';
+
 
 function retentionDays(days: number): logs.RetentionDays {
   if (!Object.values(logs.RetentionDays).includes(days)) {
@@ -74,6 +80,10 @@ export interface PlatformFunctionProps {
   readonly timeout?: Duration;
   /** Added to the required environment (`REQUIRED_FUNCTION_ENV`, service name, source maps). */
   readonly environment?: Readonly<Record<string, string>>;
+  /** What the function touches; it is granted exactly this. */
+  readonly access: Access;
+  /** The platform's queues, for the ones `access.sendsTo` names. */
+  readonly queues?: Readonly<Partial<Record<QueueName, sqs.IQueue>>>;
 }
 
 /**
@@ -141,8 +151,19 @@ export class PlatformFunction extends Construct {
       },
     });
 
-    props.table.grantReadWriteData(this.function);
-    this.acknowledgePolicyFinding(TABLE_INDEX_WILDCARD_FINDING, TABLE_INDEX_WILDCARD_REASON);
+    if (grantTable(this.role, props.table, props.access.table)) {
+      this.acknowledgePolicyFinding(TABLE_INDEX_WILDCARD_FINDING, TABLE_INDEX_WILDCARD_REASON);
+    }
+    for (const name of props.access.sendsTo ?? []) {
+      const queue = props.queues?.[name];
+      if (!queue) throw new Error(`Function "${props.name}" sends to queue ${name}, which the stack did not give it`);
+      queue.grantSendMessages(this.function);
+      this.function.addEnvironment(queueUrlEnvName(name), queue.queueUrl);
+    }
+    if (props.access.mail) {
+      props.mail.grantSend(this.function);
+      this.acknowledgePolicyFinding(SES_IDENTITY_WILDCARD_FINDING, SES_IDENTITY_WILDCARD_REASON);
+    }
   }
 
   /**

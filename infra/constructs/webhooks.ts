@@ -159,12 +159,14 @@ export class Webhooks extends Construct {
     const fanout = new PlatformFunction(this, 'Fanout', {
       ...common,
       name: 'webhook-fanout',
+      access: { table: 'read' },
       description: 'Loyalty platform: webhook fan-out (table stream -> delivery queue)',
       environment: { ...webhookEnvironment(), ...deliveriesUrl },
     });
     const worker = new PlatformFunction(this, 'Worker', {
       ...common,
       name: 'webhook-worker',
+      access: { table: 'readWrite' },
       description: 'Loyalty platform: webhook delivery worker',
       timeout: Duration.seconds(w.workerTimeoutSeconds),
       environment: { ...webhookEnvironment(), ...deliveriesUrl },
@@ -172,6 +174,7 @@ export class Webhooks extends Construct {
     const deadLetter = new PlatformFunction(this, 'DeadLetter', {
       ...common,
       name: 'webhook-dlq',
+      access: { table: 'readWrite' },
       description: 'Loyalty platform: webhook dead-letter consumer (marks deliveries dead)',
       timeout: deadLetterTimeout,
       environment: { ...webhookEnvironment(), ...deadLettersUrl },

@@ -1,14 +1,5 @@
 import { ChangeMessageVisibilityCommand, SQSClient, SendMessageBatchCommand, type SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
-import type { OutgoingMessage, Queue, QueueName } from '../ports/queue';
-
-/**
- * QueueName -> queue URL: the environment variable `QUEUE_URL_<NAME>`, NAME being the queue name
- * upper-cased (CDK sets one per queue a function uses):
- *
- *   webhookDeliveries  -> QUEUE_URL_WEBHOOKDELIVERIES
- *   webhookDeadLetters -> QUEUE_URL_WEBHOOKDEADLETTERS
- */
-export const queueUrlEnvName = (queue: QueueName): string => `QUEUE_URL_${queue.toUpperCase()}`;
+import { queueUrlEnvName, type OutgoingMessage, type Queue, type QueueName } from '../ports/queue';
 
 /** SendMessageBatch takes at most 10 entries. */
 const BATCH = 10;

@@ -6,6 +6,12 @@ export const QUEUES = {
 
 export type QueueName = keyof typeof QUEUES;
 
+/**
+ * QueueName -> the environment variable with its URL, `QUEUE_URL_<NAME>` (CDK sets one per queue a
+ * function sends to), e.g. webhookDeliveries -> QUEUE_URL_WEBHOOKDELIVERIES.
+ */
+export const queueUrlEnvName = (queue: QueueName): string => `QUEUE_URL_${queue.toUpperCase()}`;
+
 export interface OutgoingMessage {
   body: string;
   /** Seconds before the message becomes visible (SQS DelaySeconds, 0-900). */

@@ -9,7 +9,9 @@ import { config } from '../../shared/config';
 import { ACCESS_LOG_FORMAT } from '../../infra/constructs/api';
 import { PROJECT_ROOT } from '../../infra/constructs/area-functions';
 import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
-import { AREAS, type Area, routeKey, routes } from '../../shared/contracts/index';
+import { TABLE_ACTIONS } from '../../infra/constructs/access';
+import { AREAS, declarationOf, type Area, routeKey, routes } from '../../shared/contracts/index';
+import { queueUrlEnvName } from '../../shared/ports/queue';
 
 /** Functions outside the route table: the webhook pipeline (functions/<name>/handler.ts). */
 const WEBHOOK_PIPELINE_FUNCTIONS = ['webhook-fanout', 'webhook-worker', 'webhook-dlq'];
@@ -272,14 +274,33 @@ describe('least privilege', () => {
     for (const [id, role] of ofType('AWS::IAM::Role')) expect(role.Properties?.ManagedPolicyArns, id).toBeUndefined();
   });
 
-  it.each(AREAS.map((a) => [a]))('%s may read and write the table and write its own logs', (area) => {
+  it.each(AREAS.map((a) => [a]))('%s gets exactly the table actions its declaration names, and writes its own logs', (area) => {
     const actions = actionsOf(area);
-    expect(actions).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:Query', 'dynamodb:UpdateItem']));
+    expect(new Set(actions.filter((a) => a.startsWith('dynamodb:')))).toEqual(new Set(TABLE_ACTIONS[declarationOf(area).access.table]));
     expect(actions).toEqual(expect.arrayContaining(['logs:CreateLogStream', 'logs:PutLogEvents']));
     const logs = statementsOf(area).find((s) => [s.Action].flat().includes('logs:PutLogEvents'))!;
     const ownLogGroup = refOf(resources[functionIdOf(area)]?.Properties?.LoggingConfig?.LogGroup);
     expect(getAttOf(logs.Resource, 'Arn')).toBe(ownLogGroup);
     for (const s of statementsOf(area)) expect(s.Action).not.toBe('*');
+  });
+
+  it.each(AREAS.map((a) => [a]))('%s may send only to the queues its declaration names', (area) => {
+    const sends = statementsOf(area).filter((s) => [s.Action].flat().includes('sqs:SendMessage'));
+    const declared = declarationOf(area).access.sendsTo ?? [];
+    expect(sends).toHaveLength(declared.length);
+    const env = resources[functionIdOf(area)]?.Properties?.Environment?.Variables ?? {};
+    expect(Object.keys(env).filter((k) => k.startsWith('QUEUE_URL_')).sort()).toEqual(declared.map(queueUrlEnvName).sort());
+  });
+
+  it('no function gets Scan, DescribeTable or a dynamodb:* wildcard', () => {
+    const all = ofType('AWS::IAM::Policy').flatMap(([, p]) => (p.Properties?.PolicyDocument.Statement as Statement[]).flatMap((s) => [s.Action].flat()));
+    expect(all.length).toBeGreaterThan(0);
+    for (const action of ['dynamodb:Scan', 'dynamodb:DescribeTable', 'dynamodb:*']) expect(all).not.toContain(action);
+  });
+
+  it('the system function (404/405 and the OpenAPI document) has no table access at all', () => {
+    expect(declarationOf('system').access.table).toBe('none');
+    expect(actionsOf('system').filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
   });
 
   it('only auth may send e-mail, only from MAIL_FROM', () => {
