@@ -59,12 +59,8 @@ export class LoyaltyPlatformStack extends Stack {
     this.observability = new Observability(this, 'Observability', {
       api: this.api,
       webhooks: this.webhooks,
-      functions: {
-        ...this.areaFunctions.functions,
-        'webhook-fanout': this.webhooks.fanout,
-        'webhook-worker': this.webhooks.worker,
-        'webhook-dlq': this.webhooks.deadLetterConsumer,
-      },
+      // Every area and every row of the consumer table.
+      functions: { ...this.areaFunctions.functions, ...this.webhooks.consumerFunctions },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.endpoint, description: 'Base URL of the HTTP API' });

@@ -1,18 +1,34 @@
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { processQueueBatch } from '../../shared/consumers/processing';
+import { consumer } from '../../shared/consumers/table';
 import { markDead } from '../../shared/domain/webhooks/delivery';
-import type { DeliveryMessage } from '../../shared/domain/webhooks/types';
+import { deliveryMessageBody, describeIssues } from '../../shared/domain/webhooks/messages';
 import { logger } from '../../shared/observability/logger';
 
+const QUEUE = consumer('webhook-dlq').source;
+
 /** Dead-letter consumer: a delivery whose attempts ran out is marked `dead` (it stays replayable). */
-export const handler = async (event: SQSEvent): Promise<SQSBatchResponse> => {
-  const failures: { itemIdentifier: string }[] = [];
-  for (const record of event.Records) {
+export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
+  processQueueBatch(event, context, async (record) => {
+    const parsed = deliveryMessageBody.safeParse(record.body);
+    if (!parsed.success) {
+      // Logged and acknowledged: it names no delivery that could be marked dead, and failing it
+      // would receive it again every visibility timeout for the DLQ's 14 days. The worker already
+      // logged it on each of its receives; bodies are not logged.
+      logger.error('webhook.dead_letter_unreadable', {
+        event: 'webhook.dead_letter_unreadable',
+        queue: QUEUE,
+        messageId: record.messageId,
+        sourceQueue: record.attributes.DeadLetterQueueSourceArn,
+        bodyLength: record.body.length,
+        issues: describeIssues(parsed.error),
+      });
+      return;
+    }
     try {
-      await markDead(JSON.parse(record.body) as DeliveryMessage);
+      await markDead(parsed.data);
     } catch (err) {
       logger.error('marking a dead delivery failed', { messageId: record.messageId, error: err as Error });
-      failures.push({ itemIdentifier: record.messageId });
+      throw err;
     }
-  }
-  return { batchItemFailures: failures };
-};
+  });

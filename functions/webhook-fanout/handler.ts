@@ -1,27 +1,47 @@
-import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
+import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { queueFromConfig } from '../../shared/adapters/queue';
-import type { OutboxEvent } from '../../shared/data/repositories/outbox';
+import { processStreamInOrder } from '../../shared/consumers/processing';
 import { fromStreamImage } from '../../shared/data/stream-image';
 import { fanOut } from '../../shared/domain/webhooks/fanout';
+import { describeIssues, outboxStreamItemSchema } from '../../shared/domain/webhooks/messages';
 import { logger } from '../../shared/observability/logger';
+
+/**
+ * Logged and skipped, not failed: a stream record never changes, so a retry could only fail again,
+ * and it would block every later record of its shard until the stream trims it (24 h).
+ */
+function skipMalformed(record: DynamoDBRecord, issues: string[]): void {
+  logger.error('webhook.outbox_item_malformed', {
+    event: 'webhook.outbox_item_malformed',
+    sequenceNumber: record.dynamodb?.SequenceNumber,
+    keys: record.dynamodb?.Keys,
+    issues,
+  });
+}
 
 /**
  * Table stream consumer (filtered to new outbox items): one queue message per subscribed endpoint.
  * Records are handled in stream order; on a failure the rest is left for the retry, which starts at
  * the failed record (reportBatchItemFailures), so nothing is skipped and nothing is lost.
  */
-export const handler = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
-  for (const record of event.Records) {
+export const handler = async (event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> =>
+  processStreamInOrder(event, context, async (record) => {
+    const image = record.dynamodb?.NewImage;
+    if (record.eventName !== 'INSERT' || !image) return;
+    let item: Record<string, unknown>;
     try {
-      const image = record.dynamodb?.NewImage;
-      if (record.eventName !== 'INSERT' || !image) continue;
-      const item = fromStreamImage<{ entity?: string; workspaceId: string; events?: OutboxEvent[] }>(image);
-      if (item.entity !== 'outbox' || !item.events?.length) continue;
-      await fanOut(item.workspaceId, item.events, queueFromConfig());
+      item = fromStreamImage(image);
+    } catch (err) {
+      return skipMalformed(record, [(err as Error).message]);
+    }
+    if (item.entity !== 'outbox') return;
+    const parsed = outboxStreamItemSchema.safeParse(item);
+    if (!parsed.success) return skipMalformed(record, describeIssues(parsed.error));
+    if (parsed.data.events.length === 0) return;
+    try {
+      await fanOut(parsed.data.workspaceId, parsed.data.events, queueFromConfig());
     } catch (err) {
       logger.error('webhook fan-out failed', { sequenceNumber: record.dynamodb?.SequenceNumber, error: err as Error });
-      return { batchItemFailures: [{ itemIdentifier: record.dynamodb?.SequenceNumber ?? '' }] };
+      throw err;
     }
-  }
-  return { batchItemFailures: [] };
-};
+  });

@@ -1,15 +1,16 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as events from 'aws-cdk-lib/aws-events';
+import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
-import { QUEUES, type QueueName } from '../../shared/ports/queue';
+import { consumer, CONSUMERS, type ConsumerName, type ConsumerRow } from '../../shared/consumers/table';
+import { QUEUES, queueUrlEnvName, type QueueName } from '../../shared/ports/queue';
 import { config, environmentOf, WEBHOOK_NUMBERS, type WebhookSettings } from '../../shared/config';
-import type { AreaExtras } from './area-functions';
 import type { Mail } from './mail';
 import { PlatformFunction } from './platform-function';
 
@@ -21,7 +22,7 @@ export const DELIVERY_QUEUE_LOGICAL_ID = 'WebhookDeliveryQueue';
 export const DEAD_LETTER_QUEUE_LOGICAL_ID = 'WebhookDeadLetterQueue';
 
 /** Environment variable with the URL of a queue, as the Queue adapter reads it (`QUEUE_URL_WEBHOOKDELIVERIES`). */
-export const queueUrlEnv = (queue: QueueName): string => `QUEUE_URL_${queue.toUpperCase()}`;
+export const queueUrlEnv = queueUrlEnvName;
 
 /**
  * Every `WEBHOOK_*` variable of `WEBHOOK_ENV`, set to the value in `config.webhooks`: the functions
@@ -81,6 +82,8 @@ export function checkWebhookQueueSettings(s: WebhookSettings, retentionSeconds =
 export interface WebhooksProps {
   readonly table: dynamodb.ITable;
   readonly mail: Mail;
+  /** @default CONSUMERS (other rows only in tests: what a new row gets) */
+  readonly consumers?: readonly ConsumerRow[];
 }
 
 const STREAM_LIST_WILDCARD_FINDING = 'AwsSolutions-IAM5[Resource::*]';
@@ -93,7 +96,10 @@ const STREAM_LIST_WILDCARD_REASON =
  * Webhook delivery pipeline (ARCHITECTURE.md section 5):
  * table stream (outbox items only) -> fan-out -> delivery queue -> worker -> customer URL;
  * after `maxAttempts` receives the redrive moves a message to the DLQ, whose consumer marks the
- * delivery `dead`. Numbers come from `config.webhooks` (infra/config.ts).
+ * delivery `dead`. Numbers come from `config.webhooks` (shared/config).
+ *
+ * The functions are the rows of the consumer table (shared/consumers/table.ts), built here with
+ * their event source, schedule or workflow slot; the construct ids in the rows keep the logical IDs.
  *
  * No VPC: the worker calls arbitrary customer URLs on the internet. SSRF is guarded in code
  * (resolve once, refuse private/loopback/link-local/metadata ranges, connect to the checked
@@ -103,6 +109,10 @@ const STREAM_LIST_WILDCARD_REASON =
 export class Webhooks extends Construct {
   readonly deliveryQueue: sqs.Queue;
   readonly deadLetterQueue: sqs.Queue;
+  /** The function of every row of `CONSUMERS` (shared/consumers/table.ts), by name. */
+  readonly consumerFunctions: Readonly<Record<string, nodejs.NodejsFunction>>;
+  /** Functions of `workflowTask` rows by workflow and state, for the workflow's state machine. */
+  readonly workflowTasks: Readonly<Record<string, Readonly<Record<string, nodejs.NodejsFunction>>>>;
   /** Table stream consumer: one delivery message per subscribed endpoint and outbox event. */
   readonly fanout: nodejs.NodejsFunction;
   /** Delivery queue consumer: calls the endpoint, schedules retries by changing visibility. */
@@ -117,21 +127,15 @@ export class Webhooks extends Construct {
     /** The fan-out falls behind the table stream (records are trimmed after 24 h). */
     readonly fanoutIteratorAge: cloudwatch.Alarm;
   };
-  /** For `AreaFunctions`: the `webhooks` area (replay, test ping) enqueues deliveries. */
-  readonly apiAreaExtras: AreaExtras;
 
   constructor(scope: Construct, id: string, props: WebhooksProps) {
     super(scope, id);
     const w = config.webhooks;
     checkWebhookQueueSettings({ ...w });
-    if (QUEUES.webhookDeliveries.deadLetter !== 'webhookDeadLetters' || QUEUES.webhookDeadLetters.deadLetter !== null) {
-      throw new Error('shared/ports/queue.ts QUEUES no longer matches the queues of infra/constructs/webhooks.ts');
-    }
 
     // --- Queues -------------------------------------------------------------------------------
-    const deadLetterTimeout = Duration.seconds(config.lambda.timeoutSeconds);
     // 6x its consumer's timeout, the same AWS guidance as for the delivery queue.
-    const deadLetterVisibility = Duration.seconds(6 * config.lambda.timeoutSeconds);
+    const deadLetterVisibility = Duration.seconds(6 * consumer('webhook-dlq').timeoutSeconds);
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
       retentionPeriod: DEAD_LETTER_RETENTION,
       visibilityTimeout: deadLetterVisibility,
@@ -139,6 +143,7 @@ export class Webhooks extends Construct {
       enforceSSL: true,
     });
     (this.deadLetterQueue.node.defaultChild as sqs.CfnQueue).overrideLogicalId(DEAD_LETTER_QUEUE_LOGICAL_ID);
+    const queues = { webhookDeadLetters: this.deadLetterQueue } as Record<QueueName, sqs.Queue>;
 
     this.deliveryQueue = new sqs.Queue(this, 'DeliveryQueue', {
       retentionPeriod: DELIVERY_RETENTION,
@@ -146,87 +151,41 @@ export class Webhooks extends Construct {
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       // Every receive is one attempt (the worker changes visibility for the backoff instead of
-      // deleting and re-sending), so maxReceiveCount bounds the attempts.
-      deadLetterQueue: { queue: this.deadLetterQueue, maxReceiveCount: w.maxAttempts },
+      // deleting and re-sending), so maxReceiveCount bounds the attempts. The target is the one
+      // the local queue driver redrives to.
+      deadLetterQueue: { queue: queues[QUEUES.webhookDeliveries.deadLetter], maxReceiveCount: w.maxAttempts },
     });
     (this.deliveryQueue.node.defaultChild as sqs.CfnQueue).overrideLogicalId(DELIVERY_QUEUE_LOGICAL_ID);
+    queues.webhookDeliveries = this.deliveryQueue;
 
-    // --- Functions ----------------------------------------------------------------------------
-    const deliveriesUrl = { [queueUrlEnv('webhookDeliveries')]: this.deliveryQueue.queueUrl };
-    const deadLettersUrl = { [queueUrlEnv('webhookDeadLetters')]: this.deadLetterQueue.queueUrl };
-    const common = { table: props.table, mail: props.mail };
-
-    const fanout = new PlatformFunction(this, 'Fanout', {
-      ...common,
-      name: 'webhook-fanout',
-      access: { table: 'read' },
-      description: 'Loyalty platform: webhook fan-out (table stream -> delivery queue)',
-      environment: { ...webhookEnvironment(), ...deliveriesUrl },
-    });
-    const worker = new PlatformFunction(this, 'Worker', {
-      ...common,
-      name: 'webhook-worker',
-      access: { table: 'readWrite' },
-      description: 'Loyalty platform: webhook delivery worker',
-      timeout: Duration.seconds(w.workerTimeoutSeconds),
-      environment: { ...webhookEnvironment(), ...deliveriesUrl },
-    });
-    const deadLetter = new PlatformFunction(this, 'DeadLetter', {
-      ...common,
-      name: 'webhook-dlq',
-      access: { table: 'readWrite' },
-      description: 'Loyalty platform: webhook dead-letter consumer (marks deliveries dead)',
-      timeout: deadLetterTimeout,
-      environment: { ...webhookEnvironment(), ...deadLettersUrl },
-    });
-    this.fanout = fanout.function;
-    this.worker = worker.function;
-    this.deadLetterConsumer = deadLetter.function;
-
-    // --- Event sources ------------------------------------------------------------------------
-    // At-least-once, never drop: infinite retries (-1) and no maximum record age, with bisection
-    // and ReportBatchItemFailures so a failing record is narrowed down and only it (and what
-    // follows it in its shard) is retried. No on-failure destination: it would only receive the
-    // record's coordinates, and the record itself is gone from the stream after 24 h. A record
-    // that keeps failing blocks its shard; the IteratorAge alarm reports that long before the
-    // stream's 24 h retention.
-    this.fanout.addEventSource(
-      new DynamoEventSource(props.table, {
-        startingPosition: lambda.StartingPosition.TRIM_HORIZON,
-        batchSize: w.fanoutBatchSize,
-        bisectBatchOnError: true,
-        retryAttempts: -1,
-        reportBatchItemFailures: true,
-        filters: [lambda.FilterCriteria.filter(OUTBOX_STREAM_FILTER)],
-      }),
-    );
-    const streamMapping = this.fanout.node.children.find(
-      (c): c is lambda.EventSourceMapping => c instanceof lambda.EventSourceMapping,
-    );
-    if (!streamMapping) throw new Error('The fan-out has no stream event source mapping');
-    // CDK only accepts 60 s - 7 d; -1 (the service default) says "forever" in the template too.
-    (streamMapping.node.defaultChild as lambda.CfnEventSourceMapping).maximumRecordAgeInSeconds = -1;
-    // grantStreamRead (by the event source) adds dynamodb:ListStreams on "*".
-    fanout.acknowledgePolicyFinding(STREAM_LIST_WILDCARD_FINDING, STREAM_LIST_WILDCARD_REASON);
-
-    // The SQS event sources grant consume (Receive, Delete, ChangeMessageVisibility, GetQueueAttributes,
-    // GetQueueUrl) on their queue: the worker's backoff is a ChangeMessageVisibility call.
-    this.worker.addEventSource(
-      new SqsEventSource(this.deliveryQueue, { batchSize: w.workerBatchSize, reportBatchItemFailures: true }),
-    );
-    this.deadLetterConsumer.addEventSource(
-      new SqsEventSource(this.deadLetterQueue, { batchSize: w.workerBatchSize, reportBatchItemFailures: true }),
-    );
-
-    // --- Grants beyond the table (PlatformFunction grants read/write data to each) ------------
-    this.deliveryQueue.grantSendMessages(this.fanout);
-
-    this.apiAreaExtras = {
-      environment: { ...webhookEnvironment(), ...deliveriesUrl },
-      grant: (fn) => {
-        this.deliveryQueue.grantSendMessages(fn);
-      },
-    };
+    // --- Background consumers: one function and one event source (or schedule) per row ---------
+    const functions: Record<string, nodejs.NodejsFunction> = {};
+    const workflowTasks: Record<string, Record<string, nodejs.NodejsFunction>> = {};
+    for (const row of props.consumers ?? CONSUMERS) {
+      if (functions[row.name]) throw new Error(`consumer ${row.name} is declared twice`);
+      const ownQueue = row.kind === 'queue' ? [row.source] : [];
+      const fn = new PlatformFunction(this, row.constructId, {
+        table: props.table,
+        mail: props.mail,
+        name: row.name,
+        description: row.description,
+        timeout: Duration.seconds(row.timeoutSeconds),
+        environment: {
+          ...Object.assign({}, ...row.settings.map((group) => environmentOf(group))),
+          ...queueUrls(ownQueue, queues),
+        },
+        access: row.access,
+        queues,
+      });
+      functions[row.name] = fn.function;
+      this.addSource(fn, row, props.table, queues, workflowTasks);
+    }
+    this.consumerFunctions = functions;
+    this.workflowTasks = workflowTasks;
+    const pipeline = (name: ConsumerName) => functions[name] ?? fail(`the webhook pipeline needs the consumer ${name}`);
+    this.fanout = pipeline('webhook-fanout');
+    this.worker = pipeline('webhook-worker');
+    this.deadLetterConsumer = pipeline('webhook-dlq');
 
     // cdk-nag: SSE (SQS2) and SSL (SQS4) are fixed above; AwsSolutions-SQS3 (no DLQ) does not fire
     // on the DLQ because the rule recognises it as the delivery queue's dead-letter queue. The
@@ -277,8 +236,76 @@ export class Webhooks extends Construct {
     };
   }
 
-  /** Every function of the pipeline (for stack-wide environment such as PUBLIC_BASE_URL). */
+  /** Every background consumer (for stack-wide environment such as PUBLIC_BASE_URL). */
   get functions(): readonly nodejs.NodejsFunction[] {
-    return [this.fanout, this.worker, this.deadLetterConsumer];
+    return Object.values(this.consumerFunctions);
   }
+
+  /** The row's trigger: exactly one event source mapping, schedule rule or workflow task slot. */
+  private addSource(
+    fn: PlatformFunction,
+    row: ConsumerRow,
+    table: dynamodb.ITable,
+    queues: Record<QueueName, sqs.IQueue>,
+    workflowTasks: Record<string, Record<string, nodejs.NodejsFunction>>,
+  ): void {
+    switch (row.kind) {
+      case 'stream': {
+        // At-least-once, never drop: infinite retries (-1) and no maximum record age, with bisection
+        // and ReportBatchItemFailures so a failing record is narrowed down and only it (and what
+        // follows it in its shard) is retried. No on-failure destination: it would only receive the
+        // record's coordinates, and the record itself is gone from the stream after 24 h. A record
+        // that keeps failing blocks its shard; the IteratorAge alarm reports that long before the
+        // stream's 24 h retention.
+        fn.function.addEventSource(
+          new DynamoEventSource(table, {
+            startingPosition: lambda.StartingPosition.TRIM_HORIZON,
+            batchSize: row.batchSize,
+            bisectBatchOnError: true,
+            retryAttempts: -1,
+            reportBatchItemFailures: true,
+            ...(row.filter ? { filters: [lambda.FilterCriteria.filter(row.filter)] } : {}),
+          }),
+        );
+        const mapping = fn.function.node.children.find((c): c is lambda.EventSourceMapping => c instanceof lambda.EventSourceMapping);
+        if (!mapping) throw new Error(`${row.name} has no stream event source mapping`);
+        // CDK only accepts 60 s - 7 d; -1 (the service default) says "forever" in the template too.
+        (mapping.node.defaultChild as lambda.CfnEventSourceMapping).maximumRecordAgeInSeconds = -1;
+        // grantStreamRead (by the event source) adds dynamodb:ListStreams on "*".
+        fn.acknowledgePolicyFinding(STREAM_LIST_WILDCARD_FINDING, STREAM_LIST_WILDCARD_REASON);
+        return;
+      }
+      case 'queue':
+        // Grants consume (Receive, Delete, ChangeMessageVisibility, GetQueueAttributes, GetQueueUrl)
+        // on the queue: the worker's backoff is a ChangeMessageVisibility call.
+        fn.function.addEventSource(new SqsEventSource(queues[row.source], { batchSize: row.batchSize, reportBatchItemFailures: true }));
+        return;
+      case 'schedule':
+        new events.Rule(this, `${row.constructId}Schedule`, {
+          description: `Runs ${row.name} on ${row.source}`,
+          schedule: events.Schedule.expression(row.source),
+          targets: [new targets.LambdaFunction(fn.function)],
+        });
+        return;
+      case 'workflowTask': {
+        const tasks = (workflowTasks[row.source.workflow] ??= {});
+        if (tasks[row.source.state]) throw new Error(`${row.source.workflow}.${row.source.state} has two consumers`);
+        tasks[row.source.state] = fn.function;
+        return;
+      }
+      default: {
+        const unknown: never = row;
+        throw new Error(`unknown consumer kind in ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+}
+
+const fail = (message: string): never => {
+  throw new Error(message);
+};
+
+/** `QUEUE_URL_<NAME>` of each queue (as the Queue adapter reads them). */
+function queueUrls(names: readonly QueueName[], queues: Record<QueueName, sqs.IQueue>): Record<string, string> {
+  return Object.fromEntries(names.map((name) => [queueUrlEnv(name), queues[name].queueUrl]));
 }

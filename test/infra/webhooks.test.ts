@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type App, type CfnElement, Stack } from 'aws-cdk-lib';
+import { App as CdkApp, type App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
@@ -8,13 +8,18 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { REQUIRED_FUNCTION_ENV } from '../../shared/config';
 import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
 import { config, WEBHOOK_ENV, type WebhookSettings, webhookSettings } from '../../shared/config';
-import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
+import { CONSUMERS, type ConsumerRow } from '../../shared/consumers/table';
+import type { QueueName } from '../../shared/ports/queue';
+import { Data, TABLE_LOGICAL_ID } from '../../infra/constructs/data';
+import { Mail } from '../../infra/constructs/mail';
+import { localConsumerPlan } from '../../infra/local/pipelines';
 import { PROJECT_ROOT } from '../../infra/constructs/platform-function';
 import {
   checkWebhookQueueSettings,
   DEAD_LETTER_QUEUE_LOGICAL_ID,
   DELIVERY_QUEUE_LOGICAL_ID,
   queueUrlEnv,
+  Webhooks,
   worstCaseDeliverySpanSeconds,
 } from '../../infra/constructs/webhooks';
 import { TABLE_ACTIONS } from '../../infra/constructs/access';
@@ -173,6 +178,137 @@ describe('event sources', () => {
     expect(m.EventSourceArn).toEqual(getAtt(DEAD_LETTER_QUEUE_LOGICAL_ID, 'Arn'));
     expect(m.BatchSize).toBe(config.webhooks.workerBatchSize);
     expect(m.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+  });
+});
+
+describe('consumer table: one declaration, CDK and the local runtime derived from it', () => {
+  const rows = CONSUMERS as readonly ConsumerRow[];
+  const QUEUE_LOGICAL_IDS: Record<QueueName, string> = {
+    webhookDeliveries: DELIVERY_QUEUE_LOGICAL_ID,
+    webhookDeadLetters: DEAD_LETTER_QUEUE_LOGICAL_ID,
+  };
+  const fnIdOf = (row: ConsumerRow) => logicalId(stack.webhooks.consumerFunctions[row.name]!);
+  const rules = () => ofType('AWS::Events::Rule').filter(([, r]) => r.Properties?.ScheduleExpression !== undefined);
+  const ruleTargets = (fnId: string) =>
+    rules().filter(([, r]) => (r.Properties?.Targets as { Arn: unknown }[]).some((t) => JSON.stringify(t.Arn) === JSON.stringify(getAtt(fnId, 'Arn'))));
+
+  it.each(rows.map((r) => [r.name, r] as const))('%s: its function, timeout and exactly one event source or schedule as the row says', (_, row) => {
+    const fnId = fnIdOf(row);
+    const props = resources[fnId]!.Properties!;
+    expect(props.Timeout).toBe(row.timeoutSeconds);
+    expect(props.Environment.Variables.POWERTOOLS_SERVICE_NAME).toBe(row.name);
+    expect(existsSync(join(PROJECT_ROOT, 'functions', row.name, 'handler.ts'))).toBe(true);
+    const mine = mappings().filter(([, m]) => m.Properties?.FunctionName?.Ref === fnId);
+    switch (row.kind) {
+      case 'queue': {
+        expect(mine).toHaveLength(1);
+        expect(mine[0]![1].Properties).toMatchObject({
+          EventSourceArn: getAtt(QUEUE_LOGICAL_IDS[row.source], 'Arn'),
+          BatchSize: row.batchSize,
+          FunctionResponseTypes: ['ReportBatchItemFailures'],
+        });
+        expect(ruleTargets(fnId)).toEqual([]);
+        break;
+      }
+      case 'stream': {
+        expect(mine).toHaveLength(1);
+        const m = mine[0]![1].Properties!;
+        expect(m).toMatchObject({ EventSourceArn: getAtt(TABLE_LOGICAL_ID, 'StreamArn'), BatchSize: row.batchSize });
+        const patterns = ((m.FilterCriteria?.Filters ?? []) as { Pattern: string }[]).map((f) => JSON.parse(f.Pattern));
+        expect(patterns).toEqual(row.filter ? [row.filter] : []);
+        expect(ruleTargets(fnId)).toEqual([]);
+        break;
+      }
+      case 'schedule':
+        expect(mine).toEqual([]);
+        expect(ruleTargets(fnId).map(([, r]) => r.Properties?.ScheduleExpression)).toEqual([row.source]);
+        break;
+      case 'workflowTask':
+        expect(mine).toEqual([]);
+        expect(ruleTargets(fnId)).toEqual([]);
+        expect(stack.webhooks.workflowTasks[row.source.workflow]?.[row.source.state]).toBe(stack.webhooks.consumerFunctions[row.name]);
+        break;
+    }
+  });
+
+  it('no event source mapping or schedule without a row, and no background function outside the table', () => {
+    const rowFunctionIds = new Set(rows.map(fnIdOf));
+    for (const [id, m] of mappings()) expect(rowFunctionIds.has(m.Properties?.FunctionName?.Ref), id).toBe(true);
+    expect(mappings()).toHaveLength(rows.filter((r) => r.kind === 'queue' || r.kind === 'stream').length);
+    expect(rules()).toHaveLength(rows.filter((r) => r.kind === 'schedule').length);
+    const areaIds = new Set(AREAS.map((a) => logicalId(stack.areaFunctions.functions[a])));
+    for (const [id] of ofType('AWS::Lambda::Function')) expect(areaIds.has(id) || rowFunctionIds.has(id), id).toBe(true);
+    expect(Object.keys(stack.webhooks.consumerFunctions).sort()).toEqual(rows.map((r) => r.name).sort());
+  });
+
+  it('the local runtime registers every row exactly once with the same numbers, and nothing else', () => {
+    const loaded: string[] = [];
+    const plan = localConsumerPlan(rows, (name) => {
+      loaded.push(name);
+      return async () => undefined;
+    });
+    expect(loaded.sort()).toEqual(rows.map((r) => r.name).sort());
+    for (const row of rows) {
+      const functionName = `loyalty-${row.name}`;
+      switch (row.kind) {
+        case 'queue':
+          expect(plan.queues[row.source], row.name).toMatchObject({
+            functionName,
+            batchSize: row.batchSize,
+            timeoutSeconds: row.timeoutSeconds,
+          });
+          expect(plan.queues[row.source]!.concurrency, row.name).toBe(row.localConcurrency);
+          break;
+        case 'stream': {
+          const pollers = plan.streams.filter((p) => p.consumer === row.name);
+          expect(pollers).toHaveLength(1);
+          expect(pollers[0]).toMatchObject({ functionName, batchSize: row.batchSize, timeoutSeconds: row.timeoutSeconds, filter: row.filter });
+          break;
+        }
+        case 'schedule':
+          expect(plan.schedules.filter((s) => s.name === row.name).map((s) => s.expression)).toEqual([row.source]);
+          break;
+        case 'workflowTask':
+          expect(plan.workflowTasks[row.source.workflow]?.[row.source.state]).toBeTypeOf('function');
+          break;
+      }
+    }
+    const registrations =
+      Object.keys(plan.queues).length + plan.streams.length + plan.schedules.length + Object.values(plan.workflowTasks).flatMap(Object.keys).length;
+    expect(registrations).toBe(rows.length);
+  });
+
+  it('a new row is all a consumer needs: a schedule and a workflow task, in CDK and locally', () => {
+    // Existing entry folders stand in for the new rows' handler files: only the wiring is under test.
+    const base = { description: 'test row', timeoutSeconds: 60, settings: [], access: { table: 'readWrite' } } as const;
+    const rowsWithExtra: ConsumerRow[] = [
+      ...rows,
+      { ...base, name: 'system', constructId: 'NightlyExport', kind: 'schedule', source: 'cron(0 3 * * ? *)' },
+      { ...base, name: 'tags', constructId: 'ExportTask', kind: 'workflowTask', source: { workflow: 'export', state: 'WritePart' } },
+    ];
+    const plan = localConsumerPlan(rowsWithExtra, () => async () => undefined);
+    expect(plan.schedules.map((s) => [s.name, s.expression, s.timeoutSeconds])).toEqual([['system', 'cron(0 3 * * ? *)', 60]]);
+    expect(Object.keys(plan.workflowTasks.export ?? {})).toEqual(['WritePart']);
+
+    // CDK, without bundling: each row gets its function and its trigger, nothing else changes.
+    const testApp = new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } });
+    const testStack = new Stack(testApp, 'ConsumerRows');
+    const data = new Data(testStack, 'Data');
+    const webhooks = new Webhooks(testStack, 'Webhooks', {
+      table: data.table,
+      mail: new Mail(testStack, 'Mail', { fromAddress: 'no-reply@example.test' }),
+      consumers: rowsWithExtra,
+    });
+    expect(Object.keys(webhooks.consumerFunctions).sort()).toEqual(rowsWithExtra.map((r) => r.name).sort());
+    const t = Template.fromStack(testStack).toJSON().Resources as Record<string, Resource>;
+    const fnRef = (name: string) => ({ 'Fn::GetAtt': [testStack.resolve((webhooks.consumerFunctions[name]!.node.defaultChild as CfnElement).logicalId), 'Arn'] });
+    const scheduleRules = Object.values(t).filter((r) => r.Type === 'AWS::Events::Rule');
+    expect(scheduleRules).toHaveLength(1);
+    expect(scheduleRules[0]!.Properties).toMatchObject({ ScheduleExpression: 'cron(0 3 * * ? *)', Targets: [{ Arn: fnRef('system') }] });
+    expect(Object.values(t).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(3);
+    expect(webhooks.workflowTasks.export?.WritePart).toBe(webhooks.consumerFunctions.tags);
+    const timeoutOf = (name: string) => t[testStack.resolve((webhooks.consumerFunctions[name]!.node.defaultChild as CfnElement).logicalId)]!.Properties!.Timeout;
+    expect([timeoutOf('system'), timeoutOf('tags')]).toEqual([60, 60]);
   });
 });
 

@@ -36,14 +36,5 @@ export const toEndpoint = (r: EndpointRecord): Endpoint => ({
   updatedAt: r.updatedAt,
 });
 
-/** What travels on the delivery queue: one event for one endpoint. */
-export interface DeliveryMessage {
-  workspaceId: string;
-  endpointId: string;
-  deliveryId: string;
-  eventId: string;
-  eventType: string;
-  /** The raw JSON body, sent byte for byte the same on every attempt and replay. */
-  payload: string;
-  trigger: 'event' | 'replay' | 'test';
-}
+/** What travels on the delivery queue (its schema, checked by the consumers, is in messages.ts). */
+export type { DeliveryMessage } from './messages';

@@ -1,0 +1,113 @@
+import { config, type NumberGroup, WEBHOOK_NUMBERS } from '../config';
+import { OUTBOX_STREAM_FILTER } from '../events/stream-filter';
+import type { Access } from '../contracts/endpoint';
+import type { QueueName } from '../ports/queue';
+
+/**
+ * THE table of background consumers: every function that is not behind the HTTP API. CDK
+ * (`infra/constructs/webhooks.ts`: function, event source or schedule, grants) and the local runtime
+ * (`infra/local/pipelines.ts`: queue driver, stream poller, scheduler) are both derived from these
+ * rows, so a new consumer is a row here plus `functions/<name>/handler.ts` (plus its queue or
+ * workflow, if new). Numbers come from `shared/config`, never written here.
+ */
+
+/** Lambda filter pattern (the subset the local stream poller understands: objects and literal lists). */
+export type StreamFilter = { readonly [key: string]: StreamFilter | readonly (string | number | boolean | null)[] };
+
+interface ConsumerCommon {
+  /** Function name (`POWERTOOLS_SERVICE_NAME`, dashboards) and entry: `functions/<name>/handler.ts`. */
+  readonly name: string;
+  /**
+   * CDK construct id. Part of every logical ID of the function, its role, log group and event source
+   * mapping: changing it replaces them (a new stream mapping re-reads the stream from TRIM_HORIZON).
+   */
+  readonly constructId: string;
+  readonly description: string;
+  readonly timeoutSeconds: number;
+  /** Number groups the function reads through `numbersOf()`; CDK writes their variables. */
+  readonly settings: readonly NumberGroup<string>[];
+  /** What the function touches (table level, queues it sends to); CDK grants exactly this. */
+  readonly access: Access;
+}
+
+export interface QueueConsumerRow extends ConsumerCommon {
+  readonly kind: 'queue';
+  /** The queue consumed; its URL variable is set too (for `changeVisibility`). */
+  readonly source: QueueName;
+  readonly batchSize: number;
+  /** Parallel poll loops of the local queue driver (AWS scales the event source mapping itself). */
+  readonly localConcurrency?: number;
+}
+
+export interface StreamConsumerRow extends ConsumerCommon {
+  readonly kind: 'stream';
+  /** The single table's stream. */
+  readonly source: 'table';
+  readonly filter?: StreamFilter;
+  readonly batchSize: number;
+}
+
+export interface ScheduleConsumerRow extends ConsumerCommon {
+  readonly kind: 'schedule';
+  /** EventBridge schedule expression: `rate(...)` or `cron(...)` (UTC). */
+  readonly source: string;
+}
+
+export interface WorkflowTaskRow extends ConsumerCommon {
+  readonly kind: 'workflowTask';
+  /** The workflow (state machine) and its task state that invokes this function. */
+  readonly source: { readonly workflow: string; readonly state: string };
+}
+
+export type ConsumerRow = QueueConsumerRow | StreamConsumerRow | ScheduleConsumerRow | WorkflowTaskRow;
+export type ConsumerKind = ConsumerRow['kind'];
+
+const w = config.webhooks;
+
+export const CONSUMERS = [
+  {
+    name: 'webhook-fanout',
+    constructId: 'Fanout',
+    description: 'Loyalty platform: webhook fan-out (table stream -> delivery queue)',
+    kind: 'stream',
+    source: 'table',
+    filter: OUTBOX_STREAM_FILTER,
+    batchSize: w.fanoutBatchSize,
+    timeoutSeconds: config.lambda.timeoutSeconds,
+    settings: [WEBHOOK_NUMBERS],
+    // Reads the subscribed endpoints; writes nothing but queue messages.
+    access: { table: 'read', sendsTo: ['webhookDeliveries'] },
+  },
+  {
+    name: 'webhook-worker',
+    constructId: 'Worker',
+    description: 'Loyalty platform: webhook delivery worker',
+    kind: 'queue',
+    source: 'webhookDeliveries',
+    batchSize: w.workerBatchSize,
+    localConcurrency: w.localWorkerConcurrency,
+    timeoutSeconds: w.workerTimeoutSeconds,
+    settings: [WEBHOOK_NUMBERS],
+    access: { table: 'readWrite' },
+  },
+  {
+    name: 'webhook-dlq',
+    constructId: 'DeadLetter',
+    description: 'Loyalty platform: webhook dead-letter consumer (marks deliveries dead)',
+    kind: 'queue',
+    source: 'webhookDeadLetters',
+    batchSize: w.workerBatchSize,
+    timeoutSeconds: config.lambda.timeoutSeconds,
+    settings: [WEBHOOK_NUMBERS],
+    access: { table: 'readWrite' },
+  },
+] as const satisfies readonly ConsumerRow[];
+
+export type ConsumerName = (typeof CONSUMERS)[number]['name'];
+
+/** The row of a consumer (throws on a name that is not in the table). */
+export function consumer<N extends ConsumerName>(name: N): Extract<(typeof CONSUMERS)[number], { name: N }> {
+  const row = CONSUMERS.find((c) => c.name === name);
+  if (!row) throw new Error(`no consumer ${name}`);
+  return row as Extract<(typeof CONSUMERS)[number], { name: N }>;
+}

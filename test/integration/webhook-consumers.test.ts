@@ -1,0 +1,206 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { handler as deadLetterHandler } from '../../functions/webhook-dlq/handler';
+import { handler as fanoutHandler } from '../../functions/webhook-fanout/handler';
+import { handler as workerHandler } from '../../functions/webhook-worker/handler';
+import { startQueueDriver } from '../../infra/local/queue-driver';
+import { tmpdir } from 'node:os';
+import { provideLocalAdapters } from '../../infra/local/adapters';
+import { LocalQueue } from '../../infra/local/local-queue';
+import { peekLocalMessages, purgeLocalQueue } from '../../infra/local/local-queue-store';
+import { deliveryIdOf } from '../../shared/domain/webhooks/delivery-id';
+import type { DeliveryMessage } from '../../shared/domain/webhooks/types';
+import { newId } from '../../shared/ids';
+import { logger } from '../../shared/observability/logger';
+import { call } from '../support/api';
+import { tenant, type Tenant } from '../support/fixtures';
+import { eventually, startReceiver } from '../support/receiver';
+import { platformTable } from '../support/table';
+
+/**
+ * The three webhook consumers called in this process, as Lambda calls them, with batches that mix
+ * good records and malformed ones; real table (the platform's DynamoDB Local), real receivers.
+ */
+
+const receivers: { close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  const { runtime } = await platformTable();
+  Object.assign(process.env, {
+    STAGE: 'local',
+    TABLE_NAME: runtime.tableName,
+    DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint,
+    AWS_REGION: 'eu-west-1',
+    WEBHOOK_ALLOW_LOOPBACK: 'true',
+  });
+  // As the local runtime does at start: the consumers send to and change the emulated queues.
+  provideLocalAdapters(tmpdir());
+});
+
+afterAll(async () => Promise.all(receivers.map((r) => r.close())));
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+/** The structured error events logged (the logger still writes them). */
+const loggedErrors = () => {
+  const spy = vi.spyOn(logger, 'error');
+  return () => spy.mock.calls.map(([message, details]) => ({ message, ...(details as object) }));
+};
+
+async function subscribed(label: string) {
+  const t = await tenant(label);
+  const receiver = await startReceiver();
+  receivers.push(receiver);
+  const res = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: receiver.url, eventTypes: ['member.created'] } });
+  expect(res.status).toBe(201);
+  return { t, receiver, endpointId: res.body.data.id as string };
+}
+
+function deliveryMessage(t: Tenant, endpointId: string): DeliveryMessage {
+  const eventId = newId('evt');
+  return {
+    workspaceId: t.workspaceId,
+    endpointId,
+    deliveryId: deliveryIdOf(eventId, endpointId),
+    eventId,
+    eventType: 'member.created',
+    payload: JSON.stringify({ id: eventId, type: 'member.created', created_at: new Date().toISOString(), data: { resource_id: 'mbr_x' } }),
+    trigger: 'test',
+  };
+}
+
+const sqsRecord = (body: string, queue: string): SQSRecord => ({
+  messageId: randomUUID(),
+  receiptHandle: `not-used-${randomUUID()}`,
+  body,
+  attributes: {
+    ApproximateReceiveCount: '1',
+    SentTimestamp: String(Date.now()),
+    SenderId: '000000000000',
+    ApproximateFirstReceiveTimestamp: String(Date.now()),
+  },
+  messageAttributes: {},
+  md5OfBody: '',
+  eventSource: 'aws:sqs',
+  eventSourceARN: `arn:aws:sqs:local:000000000000:${queue}`,
+  awsRegion: 'eu-west-1',
+});
+
+const attemptsOf = async (t: Tenant, endpointId: string) =>
+  (await call('GET', `/api/v2/webhooks/${endpointId}/deliveries?limit=200`, { token: t.key })).body.data as { deliveryId: string; state: string }[];
+
+describe('delivery worker', () => {
+  it('a malformed body fails alone: the good message of its batch is delivered and acknowledged', async () => {
+    const { t, receiver, endpointId } = await subscribed('wk-malformed');
+    const good = deliveryMessage(t, endpointId);
+    const records = [
+      sqsRecord('{"workspaceId": "ws_', 'webhookDeliveries'),
+      sqsRecord(JSON.stringify(good), 'webhookDeliveries'),
+      sqsRecord(JSON.stringify({ ...good, trigger: 'someday', payload: 7 }), 'webhookDeliveries'),
+    ];
+    const logged = loggedErrors();
+    const result = await workerHandler({ Records: records });
+    expect(logged()).toEqual(
+      [records[0]!, records[2]!].map((r) =>
+        expect.objectContaining({ message: 'webhook.message_malformed', messageId: r.messageId, receiveCount: 1, issues: expect.any(Array) }),
+      ),
+    );
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual([records[0]!.messageId, records[2]!.messageId].sort());
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.headers['webhook-id']).toBe(good.eventId);
+    expect(receiver.received[0]!.body).toBe(good.payload);
+    expect(await attemptsOf(t, endpointId)).toEqual([expect.objectContaining({ deliveryId: good.deliveryId, state: 'delivered' })]);
+  });
+});
+
+describe('a body that can never parse, behind the local queue driver', () => {
+  it('is received maxReceiveCount times, redriven to the DLQ and dropped there, once; the good message is delivered once', async () => {
+    const { t, receiver, endpointId } = await subscribed('wk-redrive');
+    const good = deliveryMessage(t, endpointId);
+    // Throw-away queues (the runtime's own driver never polls them), the real handlers.
+    const q = `test-${randomUUID()}`;
+    const dlq = `test-${randomUUID()}`;
+    const logged = loggedErrors();
+    const driver = startQueueDriver({
+      consumers: { [q]: { handler: workerHandler, batchSize: 10 }, [dlq]: { handler: deadLetterHandler, batchSize: 10 } },
+      queues: { [q]: { visibilitySeconds: 0.2, redrive: { maxReceiveCount: 3, deadLetter: dlq } }, [dlq]: { visibilitySeconds: 0.2 } },
+      pollMs: 50,
+    });
+    try {
+      await new LocalQueue<string>().send(q, [{ body: 'v2:{"compressed":true}' }, { body: JSON.stringify(good) }]);
+      await eventually(async () => (logged().some((l) => l.message === 'webhook.dead_letter_unreadable') ? true : undefined), 20_000, 'the DLQ consumer');
+      await sleep(1000); // several DLQ visibility timeouts: it must not come back
+      const events = logged().map((l) => [l.message, (l as { receiveCount?: number }).receiveCount]);
+      expect(events).toEqual([
+        ['webhook.message_malformed', 1],
+        ['webhook.message_malformed', 2],
+        ['webhook.message_malformed', 3],
+        ['webhook.dead_letter_unreadable', undefined],
+      ]);
+      expect([...(await peekLocalMessages(q)), ...(await peekLocalMessages(dlq))]).toEqual([]);
+      expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual([good.eventId]);
+    } finally {
+      await driver.stop(2000);
+      await Promise.all([purgeLocalQueue(q), purgeLocalQueue(dlq)]);
+    }
+  });
+});
+
+describe('dead-letter consumer', () => {
+  it('marks the good message dead and drops the unreadable one (logged) instead of looping on it', async () => {
+    const { t, endpointId } = await subscribed('dlq-malformed');
+    const good = deliveryMessage(t, endpointId);
+    const records = [sqsRecord(JSON.stringify(good), 'webhookDeadLetters'), sqsRecord('["not", "a", "message"]', 'webhookDeadLetters')];
+    const logged = loggedErrors();
+    const result = await deadLetterHandler({ Records: records });
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(logged()).toEqual([expect.objectContaining({ message: 'webhook.dead_letter_unreadable', messageId: records[1]!.messageId })]);
+    expect(await attemptsOf(t, endpointId)).toEqual([expect.objectContaining({ deliveryId: good.deliveryId, state: 'dead' })]);
+  });
+});
+
+describe('fan-out', () => {
+  it('a malformed outbox item is skipped without blocking the records after it', async () => {
+    const { t, receiver, endpointId } = await subscribed('fo-malformed');
+    const event = { id: newId('evt'), type: 'member.created', created_at: new Date().toISOString(), data: { resource_id: 'mbr_y' } };
+    let seq = 1_000_000;
+    const record = (image: Record<string, unknown>): DynamoDBRecord => ({
+      eventID: randomUUID(),
+      eventName: 'INSERT',
+      eventSource: 'aws:dynamodb',
+      dynamodb: {
+        Keys: marshall({ pk: `WS#${t.workspaceId}#OUTBOX#${seq}`, sk: 'OUTBOX' }),
+        NewImage: marshall(image),
+        SequenceNumber: String(++seq),
+        StreamViewType: 'NEW_AND_OLD_IMAGES',
+      } as DynamoDBRecord['dynamodb'],
+    });
+    const item = { entity: 'outbox', workspaceId: t.workspaceId };
+    const logged = loggedErrors();
+    const result = await fanoutHandler({
+      Records: [
+        record({ ...item, events: [{ ...event, id: 'evt_not-an-id' }] }),
+        record({ ...item, events: 'not a list' }),
+        record({ ...item, events: [event] }),
+      ],
+    });
+    expect(result).toEqual({ batchItemFailures: [] });
+    expect(logged()).toEqual([
+      expect.objectContaining({ message: 'webhook.outbox_item_malformed', sequenceNumber: '1000001', issues: [expect.stringMatching(/^events\.0\.id: /)] }),
+      expect.objectContaining({ message: 'webhook.outbox_item_malformed', sequenceNumber: '1000002', issues: [expect.stringMatching(/^events: /)] }),
+    ]);
+    // The good item reached the delivery queue; the platform's own worker delivers it.
+    const [received] = await receiver.waitFor(1);
+    expect(received!.headers['webhook-id']).toBe(event.id);
+    const attempts = await eventually(async () => {
+      const list = await attemptsOf(t, endpointId);
+      return list.length ? list : undefined;
+    });
+    expect(attempts).toEqual([expect.objectContaining({ state: 'delivered' })]);
+    expect(receiver.received).toHaveLength(1);
+  });
+});
