@@ -2,19 +2,22 @@ import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import { Construct } from 'constructs';
+import { routeKey, routes } from '../../shared/contracts/index';
 import type { Api } from './api';
 import type { Webhooks } from './webhooks';
 
 /** Name of the operators' dashboard (one per account/region, like the stack). */
 export const DASHBOARD_NAME = 'LoyaltyPlatform';
 
-/** Busiest routes (route keys of infra/routes.ts) that get their own latency/5xx widget. */
-export const DASHBOARD_ROUTES = [
-  'POST /api/v2/orders',
-  'POST /api/v2/members',
-  'GET /api/v2/members',
-  'POST /api/v2/objects/{type}/records',
-] as const;
+/** Busiest operations (by operationId) that get their own latency/5xx widget. */
+const BUSIEST_OPERATIONS = ['createOrder', 'createMember', 'listMembers', 'createObjectRecord'];
+
+/** Their API Gateway route keys, derived from the endpoint declarations. */
+export const DASHBOARD_ROUTES: readonly string[] = BUSIEST_OPERATIONS.map((id) => {
+  const route = routes.find((r) => r.operationId === id);
+  if (!route) throw new Error(`dashboard: no endpoint with operationId ${id}`);
+  return routeKey(route);
+});
 
 /** Alarm thresholds (operators wire the actions). */
 export const API_5XX_RATE_THRESHOLD = 0.01;
