@@ -15,6 +15,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { grantTable } from './access';
 import { SES_IDENTITY_WILDCARD_FINDING, SES_IDENTITY_WILDCARD_REASON } from './mail';
 import { config } from '../../shared/config';
+import { BUNDLING } from '../bundling/options';
 import { TABLE_INDEX_WILDCARD_FINDING } from './data';
 import type { Mail } from './mail';
 
@@ -32,13 +33,6 @@ export const functionEntry = (name: string): string => join(PROJECT_ROOT, 'funct
 
 export const LAMBDA_RUNTIME = lambda.Runtime.NODEJS_24_X;
 export const LAMBDA_ARCHITECTURE = lambda.Architecture.ARM_64;
-
-/**
- * ESM bundles have no `require`; CommonJS dependencies bundled into them (parts of the AWS SDK,
- * middy plugins) call it. Define it once at the top of every bundle.
- */
-const ESM_REQUIRE_BANNER =
-  "import { createRequire as __loyaltyCreateRequire } from 'node:module'; const require = __loyaltyCreateRequire(import.meta.url);";
 
 const TABLE_INDEX_WILDCARD_REASON =
   'The table grant covers <table>/index/* so the function can Query the GSIs of the single table ' +
@@ -135,19 +129,20 @@ export class PlatformFunction extends Construct {
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
       },
+      // Every setting comes from BUNDLING (infra/bundling/options.ts), which the cold-start
+      // benchmark and the bundle-budget test build with too.
       bundling: {
         forceDockerBundling: false,
-        format: nodejs.OutputFormat.ESM,
-        target: 'node24',
-        platform: 'node',
-        mainFields: ['module', 'main'],
-        banner: ESM_REQUIRE_BANNER,
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        // Bundle the AWS SDK too: production runs the exact SDK version the tests ran against,
-        // instead of whatever version the managed runtime ships that week.
-        externalModules: [],
+        format: BUNDLING.format === 'esm' ? nodejs.OutputFormat.ESM : nodejs.OutputFormat.CJS,
+        target: BUNDLING.target,
+        platform: BUNDLING.platform,
+        mainFields: [...BUNDLING.mainFields],
+        banner: BUNDLING.banner,
+        minify: BUNDLING.minify,
+        sourceMap: BUNDLING.sourceMap,
+        sourcesContent: BUNDLING.sourcesContent,
+        externalModules: [...BUNDLING.external],
+        esbuildArgs: Object.fromEntries(Object.entries(BUNDLING.alias).map(([from, to]) => [`--alias:${from}`, to])),
       },
     });
 

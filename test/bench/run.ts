@@ -1,9 +1,12 @@
 /**
- * `npm run bench`: starts one local runtime (as `npm start` does, on a free port and a temp dir) and
- * runs each benchmark side by side with its baseline in the same run. Prints JSON.
+ * `npm run bench`: the cold-start benchmark (function bundles, no runtime needed), then one local
+ * runtime (as `npm start` does, on a free port and a temp dir) for the other benchmarks; each
+ * benchmark runs side by side with its baseline in the same run. Prints JSON.
+ * `npm run bench -- cold-start` (or any of the names below) runs only the named benchmarks.
  */
 import { startPlatform } from '../support/platform';
 import { authenticatedRead } from './authenticated-read';
+import { coldStart } from './cold-start';
 import { orderIntake } from './order-intake';
 import { objectList } from './object-list';
 import { webhookDelivery } from './webhook-delivery';
@@ -11,15 +14,29 @@ import { webhookDelivery } from './webhook-delivery';
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
-const platform = await startPlatform({ env: { POWERTOOLS_LOG_LEVEL: 'ERROR' } });
-try {
-  const results = [
-    await authenticatedRead(platform, { requests, concurrency }),
-    await orderIntake(platform, { requests: Number(process.env.BENCH_ORDERS ?? 3000), concurrency: Number(process.env.BENCH_ORDER_CONCURRENCY ?? 32) }),
-    await webhookDelivery(platform, { events: Number(process.env.BENCH_EVENTS ?? 500), endpoints: 4 }),
-    await objectList(platform, { records: Number(process.env.BENCH_RECORDS ?? 20_000), samples: Number(process.env.BENCH_SAMPLES ?? 30) }),
-  ];
-  console.log(JSON.stringify({ startupMs: platform.startupMs, results }, null, 2));
-} finally {
-  await platform.stop();
+const PLATFORM_BENCHES = ['authenticated-read', 'order-intake', 'webhook-delivery', 'object-list'] as const;
+const ALL = ['cold-start', ...PLATFORM_BENCHES];
+const only = process.argv.slice(2);
+const unknown = only.filter((n) => !ALL.includes(n));
+if (unknown.length) throw new Error(`Unknown benchmark ${unknown.join(', ')}; choose from ${ALL.join(', ')}`);
+const selected = (name: string) => only.length === 0 || only.includes(name);
+
+const results: unknown[] = [];
+if (selected('cold-start')) results.push(await coldStart({ runs: Number(process.env.BENCH_COLD_RUNS ?? 7) }));
+
+let startupMs: number | undefined;
+if (PLATFORM_BENCHES.some(selected)) {
+  const platform = await startPlatform({ env: { POWERTOOLS_LOG_LEVEL: 'ERROR' } });
+  startupMs = platform.startupMs;
+  try {
+    if (selected('authenticated-read')) results.push(await authenticatedRead(platform, { requests, concurrency }));
+    if (selected('order-intake'))
+      results.push(await orderIntake(platform, { requests: Number(process.env.BENCH_ORDERS ?? 3000), concurrency: Number(process.env.BENCH_ORDER_CONCURRENCY ?? 32) }));
+    if (selected('webhook-delivery')) results.push(await webhookDelivery(platform, { events: Number(process.env.BENCH_EVENTS ?? 500), endpoints: 4 }));
+    if (selected('object-list'))
+      results.push(await objectList(platform, { records: Number(process.env.BENCH_RECORDS ?? 20_000), samples: Number(process.env.BENCH_SAMPLES ?? 30) }));
+  } finally {
+    await platform.stop();
+  }
 }
+console.log(JSON.stringify({ startupMs, results }, null, 2));

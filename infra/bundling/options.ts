@@ -1,0 +1,102 @@
+import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
+
+/**
+ * How every Lambda function is bundled: one definition read by CDK (`PlatformFunction`, through
+ * its `bundling` props) and by the tools that build the same bundles with esbuild's JS API (the
+ * cold-start benchmark, the bundle-budget test), so they measure what ships.
+ *
+ * No aws-cdk-lib import here: the benchmark loads this file.
+ */
+
+/** Project root (where package.json lives). */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Largest accepted size of one function bundle (`index.mjs`, without its source map). */
+export const BUNDLE_BUDGET_KIB = 500;
+
+/**
+ * ESM bundles have no `require`; CommonJS dependencies bundled into them (parts of the AWS SDK,
+ * middy plugins) call it. Defined once at the top of every bundle.
+ */
+export const BUNDLE_BANNER =
+  "import { createRequire as __loyaltyCreateRequire } from 'node:module'; const require = __loyaltyCreateRequire(import.meta.url);";
+
+/**
+ * Modules left out of every bundle (esbuild `external`). Each one is reached only through a
+ * dynamic `import()` that never runs in Lambda, so leaving it out costs nothing at run time (the
+ * bundle-budget test fails if a bundle imports one statically):
+ * - the rest of the AWS SDK's default credential chain (about 110 KiB per bundle). The chain tries
+ *   the environment first, and Lambda always sets `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and
+ *   `AWS_SESSION_TOKEN`, so the other sources (SSO, ini profiles, credential_process, web
+ *   identity, container and instance metadata) and what they pull in (the STS, SSO and sign-in
+ *   clients, the XML and query protocols) are never loaded. Without credentials in the
+ *   environment, a call would fail with `Cannot find package '@aws-sdk/credential-provider-ini'`
+ *   instead of "Could not load credentials from any providers".
+ * - event streams (about 20 KiB per bundle): only operations that stream events use them (S3
+ *   SelectObjectContent, Bedrock, Transcribe...); DynamoDB, SQS and SES v2 have none. A client
+ *   that imports them statically (S3 does) fails the bundle-budget test: then take the entry out.
+ */
+export const LEFT_OUT_MODULES: readonly string[] = [
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-web-identity',
+  '@aws-sdk/credential-provider-http',
+  '@smithy/credential-provider-imds',
+  '@smithy/core/event-streams',
+];
+
+/**
+ * Import paths replaced in every bundle (esbuild `alias`, absolute targets): `zod` becomes zod
+ * without its 63 non-English locales (about 255 KiB per bundle) and its `z.compile` and
+ * `z.fromJSONSchema` machinery (about 45 KiB); see infra/bundling/zod/index.ts.
+ */
+export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
+  zod: fileURLToPath(new URL('./zod/index.ts', import.meta.url)),
+};
+
+/**
+ * The esbuild settings of every function. `PlatformFunction` maps each one to the CDK `bundling`
+ * prop of the same meaning; `esbuildOptions()` to esbuild's JS API.
+ */
+export const BUNDLING = {
+  format: 'esm',
+  target: 'node24',
+  platform: 'node',
+  mainFields: ['module', 'main'],
+  banner: BUNDLE_BANNER,
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  // The AWS SDK is bundled too (it is not in this list): production runs the exact SDK version
+  // the tests ran against, instead of whatever version the managed runtime ships that week.
+  external: LEFT_OUT_MODULES,
+  alias: BUNDLE_ALIASES,
+} as const;
+
+/**
+ * esbuild JS API options that produce the same `index.mjs` as CDK's bundling of one function.
+ * `entryPoints` maps an output folder name to an entry file; each bundle is written to
+ * `<outdir>/<name>/index.mjs` (with `index.mjs.map`), as in a CDK asset folder.
+ */
+export function esbuildOptions(entryPoints: Record<string, string>, outdir: string): BuildOptions {
+  return {
+    entryPoints: Object.fromEntries(Object.entries(entryPoints).map(([name, entry]) => [`${name}/index`, entry])),
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    absWorkingDir: ROOT, // CDK runs esbuild in the project root
+    bundle: true,
+    format: BUNDLING.format,
+    target: BUNDLING.target,
+    platform: BUNDLING.platform,
+    mainFields: [...BUNDLING.mainFields],
+    banner: { js: BUNDLING.banner },
+    minify: BUNDLING.minify,
+    sourcemap: BUNDLING.sourceMap,
+    sourcesContent: BUNDLING.sourcesContent,
+    external: [...BUNDLING.external],
+    alias: { ...BUNDLING.alias },
+    logLevel: 'warning',
+  };
+}

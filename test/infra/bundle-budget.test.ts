@@ -1,0 +1,138 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { App, Stack } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BuiltBundle, buildBundles, functionEntries } from '../../infra/bundling/build';
+import { BUNDLE_BUDGET_KIB, LEFT_OUT_MODULES } from '../../infra/bundling/options';
+import { Mail } from '../../infra/constructs/mail';
+import { PlatformFunction } from '../../infra/constructs/platform-function';
+import * as probeOnRealZod from './zod-probe';
+
+/**
+ * The function bundles, built once with esbuild's JS API and the options CDK uses
+ * (infra/bundling/options.ts): size budget, what they leave out, and zod inside them.
+ */
+
+const PROBE = '_zod-probe';
+const functions = functionEntries();
+let outdir: string;
+let bundles: Record<string, BuiltBundle>;
+
+beforeAll(async () => {
+  outdir = await mkdtemp(join(tmpdir(), 'loyalty-bundles-'));
+  ({ bundles } = await buildBundles({ ...functions, [PROBE]: fileURLToPath(new URL('./zod-probe.ts', import.meta.url)) }, outdir));
+});
+
+afterAll(async () => {
+  if (outdir) await rm(outdir, { recursive: true, force: true });
+});
+
+const kib = (bytes: number) => Math.round((bytes / 1024) * 10) / 10;
+const functionBundles = () => Object.entries(bundles).filter(([name]) => name in functions);
+
+/** The largest sources of a bundle, for the failure message. */
+const largestInputs = (bundle: BuiltBundle, n = 12) =>
+  Object.entries(bundle.inputs)
+    .sort(([, a], [, b]) => b - a)
+    .slice(0, n)
+    .map(([path, bytes]) => `  ${kib(bytes)} KiB ${path}`)
+    .join('\n');
+
+describe('function bundles', () => {
+  it('finds every functions/<name>/handler.ts', () => {
+    expect(Object.keys(functions)).toEqual(expect.arrayContaining(['auth', 'system', 'webhook-fanout', 'webhook-worker', 'webhook-dlq']));
+  });
+
+  it.each(Object.keys(functions).map((n) => [n]))(`%s is at most ${BUNDLE_BUDGET_KIB} KiB`, (name) => {
+    const bundle = bundles[name]!;
+    expect(
+      kib(bundle.bytes),
+      `${name}: ${kib(bundle.bytes)} KiB. Largest parts (see docs/performance.md, "Cold start"):\n${largestInputs(bundle)}`,
+    ).toBeLessThanOrEqual(BUNDLE_BUDGET_KIB);
+  });
+
+  it('import what they leave out only dynamically (never loaded when the function starts)', () => {
+    for (const [name, bundle] of functionBundles()) {
+      for (const { path, kind } of bundle.externalImports.filter((i) => !i.path.startsWith('node:'))) {
+        expect(LEFT_OUT_MODULES.some((m) => path === m || path.startsWith(`${m}/`)), `${name} imports ${path}`).toBe(true);
+        expect(
+          kind,
+          `${name} imports ${path} statically, so the function would fail to start: remove it from ` +
+            'LEFT_OUT_MODULES (infra/bundling/options.ts) or stop importing it',
+        ).toBe('dynamic-import');
+      }
+    }
+  });
+
+  it('hold zod with the English locale only', () => {
+    for (const [name, bundle] of functionBundles()) {
+      const locales = Object.keys(bundle.inputs).filter((p) => p.includes('/zod/v4/locales/'));
+      expect(locales.map((p) => p.replace(/.*\/zod\//, 'zod/')), name).toEqual(['zod/v4/locales/en.js']);
+    }
+  });
+
+  it('hold no function code that calls a zod member they leave out', () => {
+    const leftOut = /\bz\.(compile|withParser|fromJSONSchema)\b|\bcompileFn\b/;
+    for (const [name, bundle] of functionBundles()) {
+      for (const path of Object.keys(bundle.inputs).filter((p) => !p.includes('node_modules/') && !p.startsWith('infra/bundling/'))) {
+        const source = readFileSync(join(fileURLToPath(new URL('../../', import.meta.url)), path), 'utf8');
+        expect(leftOut.test(source), `${path} (in ${name}) uses a zod member left out of the bundles (infra/bundling/zod)`).toBe(false);
+      }
+    }
+  });
+});
+
+describe('zod in a bundle', () => {
+  let bundled: { members: ReturnType<typeof probeOnRealZod.members>; failures: unknown; jsonSchema: unknown; compileOutcome: string };
+
+  beforeAll(() => {
+    // A fresh process, as in Lambda: zod keeps its configuration (the locale) on globalThis.
+    const url = pathToFileURL(bundles[PROBE]!.file).href;
+    const code = `const m = await import(${JSON.stringify(url)}); process.stdout.write(JSON.stringify({ members: m.members(), failures: m.failures(), jsonSchema: m.jsonSchema(), compileOutcome: m.compileOutcome() }));`;
+    bundled = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }));
+  });
+
+  it('has every member of zod, with only the English locale', () => {
+    const real = probeOnRealZod.members();
+    expect(bundled.members.z).toEqual(real.z);
+    expect(bundled.members.core).toEqual(real.core);
+    expect(real.locales.length).toBeGreaterThan(1);
+    expect(bundled.members.locales).toEqual(['en']);
+  });
+
+  it('gives the same issues and English messages', () => {
+    expect(bundled.failures).toEqual(JSON.parse(JSON.stringify(probeOnRealZod.failures())));
+    expect(JSON.stringify(bundled.failures)).toContain('Invalid input: expected string, received undefined');
+  });
+
+  it('gives the same JSON Schema', () => {
+    expect(bundled.jsonSchema).toEqual(JSON.parse(JSON.stringify(probeOnRealZod.jsonSchema())));
+  });
+
+  it('throws with an explanation on a member it leaves out', () => {
+    expect(bundled.compileOutcome).toMatch(/z\.compile is left out of the Lambda bundles/);
+  });
+});
+
+describe('CDK bundling', () => {
+  it('ships the bundle built here, byte for byte (largest function)', () => {
+    const [name, bundle] = functionBundles().sort(([, a], [, b]) => b.bytes - a.bytes)[0]!;
+    const app = new App();
+    const stack = new Stack(app, 'BundleParity');
+    const table = new dynamodb.TableV2(stack, 'Table', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
+    const mail = new Mail(stack, 'Mail', { fromAddress: 'no-reply@example.com' });
+    new PlatformFunction(stack, 'Fn', { name, description: 'bundle parity', table, mail });
+    const assembly = app.synth();
+    const template = assembly.getStackArtifact(stack.artifactId).template as { Resources: Record<string, { Type: string; Properties: any }> };
+    const [fn] = Object.values(template.Resources).filter((r) => r.Type === 'AWS::Lambda::Function');
+    const s3Key = fn!.Properties.Code.S3Key as string;
+    const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));
+    const dir = join(assembly.directory, manifest.files[s3Key.replace(/\.zip$/, '')].source.path as string);
+    expect(readFileSync(join(dir, 'index.mjs')).equals(readFileSync(bundle.file)), `${name}: CDK's index.mjs differs from the esbuild JS API build`).toBe(true);
+  });
+});
