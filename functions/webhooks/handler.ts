@@ -1,4 +1,4 @@
-import { egressFromConfig } from '../../shared/adapters/egress';
+import { targetCheckFromConfig } from '../../shared/adapters/egress-address';
 import { queueFromConfig } from '../../shared/adapters/queue';
 import { webhooksArea } from '../../shared/contracts/webhooks';
 import { eventCatalog } from '../../shared/domain/webhooks/catalog';
@@ -8,7 +8,7 @@ import { principalOf } from '../../shared/http/principal';
 import { accepted, created, noContent, ok } from '../../shared/http/responses';
 
 // Adapters are built on first use (per container), not at import.
-const ports = { get egress() { return egressFromConfig(); }, get queue() { return queueFromConfig(); } };
+const ports = { get egress() { return targetCheckFromConfig(); }, get queue() { return queueFromConfig(); } };
 
 export const handler = defineArea(webhooksArea, {
   createWebhookEndpoint: async ({ principal, body }) => created(await webhooks.createEndpoint(principalOf(principal).workspaceId, body, ports)),

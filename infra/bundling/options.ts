@@ -48,15 +48,6 @@ export const LEFT_OUT_MODULES: readonly string[] = [
 ];
 
 /**
- * Import paths replaced in every bundle (esbuild `alias`, absolute targets): `zod` becomes zod
- * without its 63 non-English locales (about 255 KiB per bundle) and its `z.compile` and
- * `z.fromJSONSchema` machinery (about 45 KiB); see infra/bundling/zod/index.ts.
- */
-export const BUNDLE_ALIASES: Readonly<Record<string, string>> = {
-  zod: fileURLToPath(new URL('./zod/index.ts', import.meta.url)),
-};
-
-/**
  * The esbuild settings of every function. `PlatformFunction` maps each one to the CDK `bundling`
  * prop of the same meaning; `esbuildOptions()` to esbuild's JS API.
  */
@@ -72,7 +63,6 @@ export const BUNDLING = {
   // The AWS SDK is bundled too (it is not in this list): production runs the exact SDK version
   // the tests ran against, instead of whatever version the managed runtime ships that week.
   external: LEFT_OUT_MODULES,
-  alias: BUNDLE_ALIASES,
 } as const;
 
 /**
@@ -96,7 +86,6 @@ export function esbuildOptions(entryPoints: Record<string, string>, outdir: stri
     sourcemap: BUNDLING.sourceMap,
     sourcesContent: BUNDLING.sourcesContent,
     external: [...BUNDLING.external],
-    alias: { ...BUNDLING.alias },
     logLevel: 'warning',
   };
 }

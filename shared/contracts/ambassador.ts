@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { candidateSchema, candidatesQuery, metricsSchema, referralCodeSchema } from '../domain/ambassador/schemas';
 import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createApiKeyBody } from '../domain/api-keys/schemas';
 import { SCOPES } from '../domain/api-keys/scopes';
 import { pageQuery } from '../domain/pagination';

@@ -1,5 +1,5 @@
 /** Schema helpers shared by the area declarations. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const dataOf = <S extends z.ZodType>(schema: S) => z.object({ data: schema });
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Scope } from '../domain/api-keys/scopes';
 import type { QueueName } from '../ports/queue';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { KEY_PATTERN, putObjectTypeBody } from '../domain/objects/definitions';
 import { MAX_PAGE_SIZE } from '../domain/pagination';
 import { isoDateTime } from '../domain/common';

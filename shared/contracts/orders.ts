@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { externalOrderIdSchema, createOrderBody, listOrdersQuery, orderSchema, reconcileOrdersBody, reconcileResultSchema, refundBody } from '../domain/orders/schemas';
 import { isoDateTime } from '../domain/common';
 import { dataOf, pageOf } from './contract';

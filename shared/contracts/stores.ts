@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createStoreBody, STORE_STATUSES, storeSchema, updateStoreBody } from '../domain/stores/schemas';
 import { pageQueryShape } from '../domain/pagination';
 import { dataOf, pageOf } from './contract';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { listTagsQuery, memberTagParams, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from '../domain/tags/schemas';
 import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';

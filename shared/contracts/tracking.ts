@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { statsQuery, statsSchema, trackEventsBody, trackResultSchema, trackSummarySchema } from '../domain/tracking/schemas';
 import { dataOf } from './contract';
 import { declareArea } from './endpoint';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageQuery } from '../domain/pagination';
 import { attemptSchema, createEndpointBody, endpointSchema, updateEndpointBody } from '../domain/webhooks/schemas';
 import { dataOf, pageOf } from './contract';

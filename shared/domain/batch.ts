@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { AppError, validationFailed } from './errors';
 import { toDetails } from './validation';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** ISO 4217 currencies whose minor unit is not 2 decimals. */
 const EXPONENTS: Record<string, number> = {

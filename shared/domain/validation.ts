@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { type ErrorDetail, validationFailed } from './errors';
 
 /** Zod issues -> one detail per field path (the first message for that path wins). */

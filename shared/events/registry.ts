@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Spec 4.6: every event belongs to one stage of the customer journey. */
 export const STAGES = ['acquisition', 'engagement', 'loyalty', 'retention', 'commerce', 'advocacy'] as const;

@@ -1,5 +1,4 @@
-import { STATUS_CODES } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import { config } from '../config';
 import { errorBody } from '../contracts/contract';
 import type { AuthKind, RouteContract, RouteDef } from '../contracts/endpoint';
@@ -231,7 +230,14 @@ function errorStatuses(route: RouteDef, c: RouteContract): number[] {
   return [...statuses].sort((a, b) => a - b);
 }
 
-const reason = (status: number) => STATUS_CODES[status] ?? `Status ${status}`;
+/** Reason phrases of the statuses the API answers (a table, not node:http, which costs ~20 ms at load). */
+const REASONS: Record<number, string> = {
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content',
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
+  410: 'Gone', 413: 'Payload Too Large', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 503: 'Service Unavailable',
+};
+const reason = (status: number) => REASONS[status] ?? `Status ${status}`;
 
 function responsesOf(pool: SchemaPool, route: RouteDef, c: RouteContract, opId: string): Json {
   const out: Json = {};

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { RouteContract } from '../contracts/endpoint';
 import type { Principal } from '../domain/auth/principal';
 import { badRequest } from '../domain/errors';

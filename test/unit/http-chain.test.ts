@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../../shared/domain/errors';
 import { errorMapper } from '../../shared/http/error-mapper';
 import { requestContext } from '../../shared/http/request-context';

@@ -1,5 +1,6 @@
+import { STATUS_CODES } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RouteContract } from '../../shared/contracts/endpoint';
 import { routeKey, routes, type RouteDef } from '../../shared/contracts/index';
 import { errorBody } from '../../shared/contracts/contract';
@@ -193,6 +194,18 @@ describe('OpenAPI document', () => {
         else expect(deref(r).content?.['application/json']?.schema, `${method} ${path} ${status}`).toBeDefined();
       }
     }
+  });
+
+  it('names every error response by its standard reason phrase', () => {
+    let checked = 0;
+    for (const { op, method, path } of operations()) {
+      for (const [status, r] of Object.entries(op.responses as Json)) {
+        if (Number(status) < 400) continue;
+        expect(deref(r).description, `${method} ${path} ${status}`).toMatch(new RegExp(`^${STATUS_CODES[Number(status)]}: `));
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(routes.length);
   });
 
   it('every $ref resolves inside the document', () => {

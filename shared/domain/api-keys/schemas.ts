@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { PRESETS, SCOPES } from './scopes';
 
 export const createApiKeyBody = z

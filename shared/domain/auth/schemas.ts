@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { config } from '../../config';
 
 /** E-mail as stored and looked up: trimmed, lower case. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoDateTime } from '../common';
 import { amountSchema, currencySchema, toMinor } from '../money';
 import { pageQueryShape } from '../pagination';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { pageQueryShape } from '../pagination';
 import { emailSchema } from '../auth/schemas';
 import { isoDateTime } from '../common';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Object type definitions: the schema a workspace gives its custom objects (spec 2.1, 2.2). Pure:

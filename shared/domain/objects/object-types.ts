@@ -3,7 +3,7 @@ import { withOptimisticRetry } from '../../data/table';
 import { AppError, notFound } from '../errors';
 import { breakingChanges, defaultTitleField, KEY_PATTERN, type putObjectTypeBody } from './definitions';
 import type { ObjectTypeRecord } from './types';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 export type PutObjectTypeInput = z.infer<typeof putObjectTypeBody>;
 

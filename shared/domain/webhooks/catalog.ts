@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { eventDataSchema, EVENTS, type EventType } from '../../events/registry';
 
 /** The envelope every delivery carries (spec 6.2). */
