@@ -8,8 +8,9 @@ import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { consumer, CONSUMERS, type ConsumerName, type ConsumerRow } from '../../shared/consumers/table';
-import { QUEUES, queueUrlEnvName, type QueueName } from '../../shared/ports/queue';
+import { queueDeclarations } from '../../shared/consumers/queues';
+import { CONSUMERS, type ConsumerName, type ConsumerRow } from '../../shared/consumers/table';
+import { queueUrlEnvName, type QueueName } from '../../shared/ports/queue';
 import { config, environmentOf, WEBHOOK_NUMBERS, type WebhookSettings } from '../../shared/config';
 import type { Mail } from './mail';
 import { PlatformFunction } from './platform-function';
@@ -133,12 +134,12 @@ export class Webhooks extends Construct {
     const w = config.webhooks;
     checkWebhookQueueSettings({ ...w });
 
-    // --- Queues -------------------------------------------------------------------------------
-    // 6x its consumer's timeout, the same AWS guidance as for the delivery queue.
-    const deadLetterVisibility = Duration.seconds(6 * consumer('webhook-dlq').timeoutSeconds);
+    // --- Queues (numbers from queueDeclarations, as the local queue driver reads them) ----------
+    const declared = queueDeclarations({ ...w });
+    const deliveriesRedrive = declared.webhookDeliveries.redrive!;
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
       retentionPeriod: DEAD_LETTER_RETENTION,
-      visibilityTimeout: deadLetterVisibility,
+      visibilityTimeout: Duration.seconds(declared.webhookDeadLetters.visibilitySeconds),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
     });
@@ -147,13 +148,12 @@ export class Webhooks extends Construct {
 
     this.deliveryQueue = new sqs.Queue(this, 'DeliveryQueue', {
       retentionPeriod: DELIVERY_RETENTION,
-      visibilityTimeout: Duration.seconds(w.visibilitySeconds),
+      visibilityTimeout: Duration.seconds(declared.webhookDeliveries.visibilitySeconds),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       // Every receive is one attempt (the worker changes visibility for the backoff instead of
-      // deleting and re-sending), so maxReceiveCount bounds the attempts. The target is the one
-      // the local queue driver redrives to.
-      deadLetterQueue: { queue: queues[QUEUES.webhookDeliveries.deadLetter], maxReceiveCount: w.maxAttempts },
+      // deleting and re-sending), so maxReceiveCount bounds the attempts.
+      deadLetterQueue: { queue: queues[deliveriesRedrive.deadLetter], maxReceiveCount: deliveriesRedrive.maxReceiveCount },
     });
     (this.deliveryQueue.node.defaultChild as sqs.CfnQueue).overrideLogicalId(DELIVERY_QUEUE_LOGICAL_ID);
     queues.webhookDeliveries = this.deliveryQueue;

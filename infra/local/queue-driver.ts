@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import { config, webhookSettings, type WebhookSettings } from '../../shared/config';
-import { QUEUES, type QueueName } from '../../shared/ports/queue';
+import { queueDeclarations } from '../../shared/consumers/queues';
+import type { QueueName } from '../../shared/ports/queue';
 import { runtimeConfig } from '../../shared/config';
 import {
   claimLocalMessages,
@@ -50,16 +51,8 @@ export interface QueueSpec {
   redrive?: { maxReceiveCount: number; deadLetter: string };
 }
 
-/** The queues as CDK declares them: redrive from QUEUES, numbers from config.ts (env-overridable locally). */
-export function localQueueSpecs(settings: WebhookSettings = webhookSettings()): Record<QueueName, QueueSpec> {
-  return {
-    webhookDeliveries: {
-      visibilitySeconds: settings.visibilitySeconds,
-      redrive: { maxReceiveCount: settings.maxAttempts, deadLetter: QUEUES.webhookDeliveries.deadLetter },
-    },
-    webhookDeadLetters: { visibilitySeconds: settings.visibilitySeconds },
-  };
-}
+/** The queues as CDK declares them (`queueDeclarations`, env-overridable locally). */
+export const localQueueSpecs = (settings: WebhookSettings = webhookSettings()): Record<QueueName, QueueSpec> => queueDeclarations(settings);
 
 /** Local-runtime environment variable: the idle poll interval of the queue driver (ms, default 100). */
 export const QUEUE_DRIVER_POLL_ENV = 'LOCAL_QUEUE_POLL_MS';

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { config, webhookSettings } from '../../shared/config';
+import { queueDeclarations } from '../../shared/consumers/queues';
+import { consumer } from '../../shared/consumers/table';
+import { QUEUES } from '../../shared/ports/queue';
+import { localQueueSpecs } from '../../infra/local/queue-driver';
+
+describe('queue declarations (one home for CDK and the local queue driver)', () => {
+  it('the delivery queue: visibility and attempts from config, redrive to its dead-letter queue', () => {
+    expect(queueDeclarations({ ...config.webhooks }).webhookDeliveries).toEqual({
+      visibilitySeconds: config.webhooks.visibilitySeconds,
+      redrive: { maxReceiveCount: config.webhooks.maxAttempts, deadLetter: QUEUES.webhookDeliveries.deadLetter },
+    });
+  });
+
+  it("the dead-letter queue: 6x its consumer's timeout, no redrive", () => {
+    expect(queueDeclarations().webhookDeadLetters).toEqual({ visibilitySeconds: 6 * consumer('webhook-dlq').timeoutSeconds });
+  });
+
+  it('the local driver reads the same declarations, with the environment overrides', () => {
+    const env = { WEBHOOK_MAX_ATTEMPTS: '4', WEBHOOK_VISIBILITY_SECONDS: '2' };
+    expect(localQueueSpecs(webhookSettings(env))).toEqual(queueDeclarations(webhookSettings(env)));
+    expect(localQueueSpecs(webhookSettings(env)).webhookDeliveries.redrive?.maxReceiveCount).toBe(4);
+  });
+});
