@@ -32,7 +32,7 @@ export interface ObservabilityProps {
 }
 
 /**
- * Operators' CloudWatch dashboard and alarms (ARCHITECTURE.md section 9): API 4xx/5xx/latency
+ * Operators' CloudWatch dashboard and alarms: API 4xx/5xx/latency
  * (whole API and the busiest routes), Lambda errors/throttles/duration per function, webhook queue
  * depth/age, DLQ depth and fan-out IteratorAge. Alarms have no actions: operators wire SNS or chat.
  */

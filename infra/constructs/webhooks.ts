@@ -94,7 +94,7 @@ const STREAM_LIST_WILDCARD_REASON =
   '(DescribeStream, GetShardIterator, GetRecords) is limited to this table\'s stream ARN in a separate statement.';
 
 /**
- * Webhook delivery pipeline (ARCHITECTURE.md section 5):
+ * Webhook delivery pipeline:
  * table stream (outbox items only) -> fan-out -> delivery queue -> worker -> customer URL;
  * after `maxAttempts` receives the redrive moves a message to the DLQ, whose consumer marks the
  * delivery `dead`. Numbers come from `config.webhooks` (shared/config).
