@@ -7,18 +7,12 @@ import type { WriteOptions } from '../domain/write-options';
 import { toHttpResult, type Reply } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
+
 /** Answers are kept 24 hours (Stripe's number). */
 const KEEP_SECONDS = 24 * 3600;
 /** 1-255 visible ASCII characters (also published in the OpenAPI document). */
 export const IDEMPOTENCY_KEY_PATTERN = /^[!-~]{1,255}$/;
 
-export interface IdempotencyContext {
-  key: string;
-  workspaceId: string;
-  requestHash: string;
-  /** True once the answer was recorded inside the domain transaction. */
-  recorded: boolean;
-}
 
 /** JSON with sorted keys: the same body in another key order or spacing is the same request. */
 function canonical(value: unknown): string {

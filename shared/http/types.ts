@@ -1,7 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { RouteDef } from '../contracts/endpoint';
 import type { Principal } from '../domain/auth/principal';
-import type { IdempotencyContext } from './idempotency';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -16,4 +15,12 @@ export interface AppContext extends Context {
   body?: unknown;
   hasBody?: boolean;
   idempotency?: IdempotencyContext;
+}
+
+export interface IdempotencyContext {
+  key: string;
+  workspaceId: string;
+  requestHash: string;
+  /** True once the answer was recorded inside the domain transaction. */
+  recorded: boolean;
 }
