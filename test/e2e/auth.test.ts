@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, createKey, mailsTo, PASSWORD, registerAccount, uniqueEmail } from '../support/api';
+import { scanItems } from '../support/table';
 
 describe('auth: register, login, profile', () => {
   it('register -> login -> profile -> create API key -> use it', async () => {
@@ -52,11 +53,19 @@ describe('auth: register, login, profile', () => {
   it('20 parallel registrations of one e-mail create exactly one account', async () => {
     const email = uniqueEmail('race');
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => call('POST', '/api/v2/auth/register', { body: { workspaceName: `Race ${i}`, email, password: PASSWORD } })),
+      Array.from({ length: 20 }, (_, i) => call('POST', '/api/v2/auth/register', { body: { workspaceName: `Race ${i} ${email}`, email, password: PASSWORD } })),
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
+    // One user and one workspace in the table: the refused registrations left nothing behind.
+    const winner = results.find((r) => r.status === 201)!.body.data;
+    const users = await scanItems('entity = :e AND email = :m', { ':e': 'user', ':m': email });
+    expect(users.map((u) => [u.id, u.workspaceId])).toEqual([[winner.user.id, winner.workspace.id]]);
+    const workspaces = await scanItems('entity = :e AND contains(#n, :m)', { ':e': 'workspace', ':m': email }, { '#n': 'name' });
+    expect(workspaces.map((w) => w.id)).toEqual([winner.workspace.id]);
+    const login = await call('POST', '/api/v2/auth/login', { body: { email, password: PASSWORD } });
+    expect(login.body.data.workspace.id).toBe(winner.workspace.id);
   });
 
   it('enforces the password policy with a 422 naming the field', async () => {

@@ -1,6 +1,9 @@
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { keyOf } from '../../shared/data/keys';
 import { call, createKey } from '../support/api';
 import { newMember, tenant, type Tenant } from '../support/fixtures';
+import { platformTable } from '../support/table';
 
 const repairJob = {
   label: 'Repair job',
@@ -163,6 +166,11 @@ describe('records', () => {
     const list = await call('GET', `${records()}?limit=200&f_title=Doomed`, { token: t.key });
     expect(list.body).toEqual({ data: [], total: 0 });
     expect((await call('GET', records(), { token: t.key })).body.total).toBe(before);
+    // Soft: the item is still stored with its data, marked deleted and out of every index.
+    const { doc, tableName } = await platformTable();
+    const stored = (await doc.send(new GetCommand({ TableName: tableName, Key: keyOf('objectRecord', { workspaceId: t.workspaceId, type: 'repair_job', recordId: id }), ConsistentRead: true }))).Item;
+    expect(stored).toMatchObject({ id, data: { title: 'Doomed', state: 'open' }, deletedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(Object.keys(stored!).filter((k) => /^gsi\d(pk|sk)$/.test(k))).toEqual([]);
   });
 
   it('lists with sort orders, f_ filters (AND), memberId, q, offset/limit and a total of all matches', async () => {

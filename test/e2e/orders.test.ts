@@ -8,7 +8,7 @@ const refund = (key: string, ext: string, body: Record<string, unknown> = {}, he
   call('POST', `/api/v2/orders/${encodeURIComponent(ext)}/refund`, { token: key, body, headers });
 
 describe('orders', () => {
-  it('awards points by the program rules in the same write as the order', async () => {
+  it('awards points by the program rules: the order shows them and the member balance and order count include them', async () => {
     const t = await tenant('orders');
     const m = await newMember(t.key);
     const res = await order(t.key, { externalOrderId: orderId(), memberId: m.id, total: 59.9, items: [{ sku: 'CAP-1', quantity: 2, unitPrice: 29.95 }] });

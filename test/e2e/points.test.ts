@@ -101,6 +101,8 @@ describe('points ledger', () => {
     expect((await call('PATCH', `/api/v2/members/${m.id}`, { token: t.key, body: { status: 'unenrolled' } })).status).toBe(200);
     const earn = await points(t.key, m.id, { type: 'earn', amount: 5, reason: 'x' });
     expect(earn.status).toBe(409);
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 20, lifetime: 20 });
     expect((await points(t.key, m.id, { type: 'deduct', amount: 5, reason: 'x' })).status).toBe(201);
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 15, lifetime: 20 });
   });
 });

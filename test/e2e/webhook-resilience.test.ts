@@ -104,10 +104,18 @@ describe('endpoint disabling', () => {
       expect(list.disabledReason).toMatch(/failed since/);
       expect(p.output()).toContain('webhook.endpoint_disabled');
       const count = receiver.received.length;
-      await sleep(2500);
+      // The retry still queued comes back, finds the endpoint disabled and ends the delivery unsent:
+      // once that is logged nothing of it is left to arrive.
+      const newestAttempt = async () => (await api('GET', `/api/v2/webhooks/${endpoint.id}/deliveries?limit=200`, key)).body.data[0];
+      let newest = await newestAttempt();
+      const until = Date.now() + 20_000;
+      while (newest?.state !== 'cancelled') {
+        if (Date.now() > until) throw new Error(`no cancelled attempt logged: ${JSON.stringify(newest)}`);
+        await sleep(100);
+        newest = await newestAttempt();
+      }
+      expect(newest).toMatchObject({ state: 'cancelled', statusCode: null, error: 'endpoint disabled; not sent' });
       expect(receiver.received.length).toBe(count);
-      const log = (await api('GET', `/api/v2/webhooks/${endpoint.id}/deliveries?limit=200`, key)).body.data;
-      expect(log[0].state).toBe('cancelled');
     } finally {
       await receiver.close();
       await p.stop();

@@ -34,6 +34,17 @@ const verify = (secret: string, r: { body: string; headers: Record<string, unkno
     'webhook-signature': String(r.headers['webhook-signature']),
   });
 
+/**
+ * Waits until a later event, sent through the whole pipeline (outbox, stream, fan-out, queue,
+ * delivery) after everything the test did, has reached `r`: whatever the earlier events still had
+ * on its way has been handled by then, so the test can assert that nothing more arrived.
+ */
+async function drained(t: Tenant, r: { received: { body: string }[] }) {
+  const later = await newMember(t.key);
+  await eventually(async () => (r.received.some((x) => JSON.parse(x.body).data?.resource_id === later.id) ? true : undefined), 20_000, 'a later event');
+  return later.id as string;
+}
+
 describe('webhook endpoints', () => {
   it('create returns the secret once; list and patch never show it; delete removes', async () => {
     const t = await tenant('wh-crud');
@@ -150,8 +161,9 @@ describe('webhook delivery', () => {
     expect(ordered[2].nextRetryAt).toBeNull();
     expect(new Set(log.map((a) => a.deliveryId)).size).toBe(1);
     expect(log[0].eventId).toBe(r.received[0]!.headers['webhook-id']);
-    await new Promise((res) => setTimeout(res, 1500));
-    expect(r.received).toHaveLength(3);
+    await drained(t, r);
+    expect(r.received.filter((x) => x.headers['webhook-id'] === log[0].eventId)).toHaveLength(3);
+    expect(r.received).toHaveLength(4);
   });
 
   it('410 and 400 fail permanently after one attempt', async () => {
@@ -167,8 +179,9 @@ describe('webhook delivery', () => {
       });
       expect(entry).toMatchObject({ attempt: 1, statusCode: status, state: 'failed', nextRetryAt: null });
       expect(entry.responseExcerpt.length).toBe(1024);
-      await new Promise((res) => setTimeout(res, 2500));
-      expect(r.received).toHaveLength(1);
+      await drained(t, r);
+      expect(r.received.filter((x) => x.headers['webhook-id'] === entry.eventId)).toHaveLength(1);
+      expect(r.received).toHaveLength(2);
     }
   });
 
@@ -227,6 +240,8 @@ describe('webhook delivery', () => {
     const t = await tenant('wh-ping');
     const r = await receiver();
     const { id, secret } = await subscribe(t, r.url, ['member.created']);
+    const witness = await receiver();
+    await subscribe(t, witness.url, ['member.created']);
     const ping = await call('POST', `/api/v2/webhooks/${id}/test`, { token: t.key });
     expect(ping.status).toBe(202);
     const [x] = await r.waitFor(1);
@@ -235,10 +250,12 @@ describe('webhook delivery', () => {
 
     await call('PATCH', `/api/v2/webhooks/${id}`, { token: t.key, body: { status: 'disabled' } });
     expect((await call('POST', `/api/v2/webhooks/${id}/test`, { token: t.key })).status).toBe(409);
-    await newMember(t.key);
+    const whileDisabled = await newMember(t.key);
     await call('DELETE', `/api/v2/webhooks/${id}`, { token: t.key });
-    await newMember(t.key);
-    await new Promise((res) => setTimeout(res, 1500));
+    const afterDelete = await newMember(t.key);
+    // The other endpoint of the workspace got both events and a later one: their fan-out is done.
+    const later = await drained(t, witness);
+    expect(witness.received.map((x) => JSON.parse(x.body).data.resource_id).sort()).toEqual([whileDisabled.id, afterDelete.id, later].sort());
     expect(r.received).toHaveLength(1);
   });
 });

@@ -156,8 +156,10 @@ describe('local stream poller', () => {
 
     for (const name of ['a', 'b', 'c', 'd']) await ws.put(name);
     await until('all four', () => processed.includes('d'));
-    await sleep(300); // nothing is delivered again afterwards
-    expect(processed).toEqual(['a', 'b', 'c', 'd']);
+    // The shard is read in order: once a later record is through, nothing before it comes again.
+    await ws.put('e');
+    await until('the later record', () => processed.includes('e'));
+    expect(processed).toEqual(['a', 'b', 'c', 'd', 'e']);
     expect(failuresOfB).toBe(2);
     expect(throwsOnC).toBe(1);
     expect(logged.some((l) => l.level === 'error' && /handler failed/.test(l.message))).toBe(true);

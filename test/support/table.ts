@@ -52,12 +52,16 @@ export async function addUser(workspaceId: string, role: Role): Promise<{ email:
 }
 
 /** Every item matching a filter, across all scan pages (test inspection only). */
-export async function scanItems(FilterExpression: string, ExpressionAttributeValues: Record<string, unknown>): Promise<any[]> {
+export async function scanItems(
+  FilterExpression: string,
+  ExpressionAttributeValues: Record<string, unknown>,
+  ExpressionAttributeNames?: Record<string, string>,
+): Promise<any[]> {
   const { doc, tableName } = await platformTable();
   const items: any[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await doc.send(new ScanCommand({ TableName: tableName, FilterExpression, ExpressionAttributeValues, ExclusiveStartKey: start }));
+    const out = await doc.send(new ScanCommand({ TableName: tableName, FilterExpression, ExpressionAttributeValues, ExpressionAttributeNames, ExclusiveStartKey: start }));
     items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;
   } while (start);

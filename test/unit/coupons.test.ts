@@ -22,6 +22,7 @@ describe('coupon codes', () => {
 
   it('the lookup key ignores case and cannot carry a key separator', () => {
     expect(codeKey('summer-1')).toBe(codeKey('SUMMER-1'));
+    expect(codeKey('Summer-1')).toBe('SUMMER-1');
     expect(isCodeShaped('A#B#C')).toBe(false);
     expect(isCodeShaped('ab')).toBe(false);
   });

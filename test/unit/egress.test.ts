@@ -1,8 +1,8 @@
 import type { LookupAddress } from 'node:dns';
-import { createServer, type AddressInfo, type Server } from 'node:net';
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkTargetUrl, forbiddenAddressReason, SafeEgress, type EgressLookup } from '../../shared/adapters/egress';
+import { checkTargetUrl, forbiddenAddressReason, isLoopbackAddress, SafeEgress, type EgressLookup } from '../../shared/adapters/egress';
 import type { EgressRequest } from '../../shared/ports/egress';
 
 const STRICT = { allowLoopback: false };
@@ -70,7 +70,9 @@ describe('forbiddenAddressReason', () => {
     ['fd12:3456::1', /unique-local/],
     ['fd00:ec2::254', /metadata/],
     ['fe80::1', /link-local/],
-    ['fe80::1%eth0', /link-local/],
+    ['fe80::1%eth0', /^fe80::1 is a link-local address \(fe80::\/10\)$/], // named without the zone
+    ['fec0::1', /^fec0::1 is a site-local \(deprecated\) address/],
+    [' 10.0.0.1 ', /^10\.0\.0\.1 is a private address \(10\.0\.0\.0\/8\)$/], // trimmed
     ['febf::1', /link-local/],
     ['ff02::1', /multicast/],
     ['ff05::1:3', /multicast/],
@@ -107,6 +109,18 @@ describe('forbiddenAddressReason', () => {
     expect(forbiddenAddressReason('::7f00:1', STRICT)).toMatch(/IPv4-compatible/);
     expect(forbiddenAddressReason('example.com', STRICT)).toMatch(/not an IP address/);
     expect(forbiddenAddressReason('0177.0.0.1', STRICT)).toMatch(/not an IP address/);
+  });
+
+  it('strips brackets only as a pair', () => {
+    for (const address of ['[::1', '::1]', 'x::1]', '[::1x']) {
+      expect(forbiddenAddressReason(address, LOCAL), address).toBe(`${address} is not an IP address`);
+    }
+    expect(forbiddenAddressReason('[::1]', LOCAL)).toBeUndefined();
+  });
+
+  it('isLoopbackAddress: literal loopback addresses only', () => {
+    for (const address of ['127.0.0.1', '127.9.9.9', '::1', '[::1]']) expect(isLoopbackAddress(address), address).toBe(true);
+    for (const address of ['128.0.0.1', '::2', '::ffff:127.0.0.1', 'localhost', 'example.com', '']) expect(isLoopbackAddress(address), address).toBe(false);
   });
 
   it('property: every IPv4 address in 10/8, 172.16/12 and 192.168/16 is refused, as literal and as URL', () => {
@@ -212,16 +226,29 @@ describe('SafeEgress.post refusals (no connection is made)', () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
+  /**
+   * Connections the server has counted once a probe connection of our own has been accepted (and
+   * closed by it): the server accepts in order, so any connection opened earlier is counted too.
+   */
+  async function connectionsBeforeProbe(): Promise<number> {
+    await new Promise<void>((resolve, reject) => connect(port, '127.0.0.1').on('close', () => resolve()).on('error', reject));
+    return connections - 1;
+  }
+
   it('refuses a hostname that resolves to loopback when loopback is not allowed', async () => {
     const before = connections;
     const lookup = fakeLookup([v4('127.0.0.1')]);
+    const started = performance.now();
     const result = await new SafeEgress(STRICT, lookup).post(request(`https://rebind.example:${port}/hook`));
+    const elapsed = performance.now() - started;
     expect(result).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/^rebind\.example resolves to 127\.0\.0\.1 is a loopback address/) });
+    // Whole milliseconds of this call, lookup included.
+    expect(Number.isInteger(result.durationMs)).toBe(true);
     expect(result.durationMs).toBeGreaterThanOrEqual(0);
+    expect(result.durationMs).toBeLessThanOrEqual(Math.ceil(elapsed));
     expect(lookup).toHaveBeenCalledTimes(1);
     expect(lookup).toHaveBeenCalledWith('rebind.example', { all: true, verbatim: true });
-    await new Promise((r) => setTimeout(r, 50));
-    expect(connections).toBe(before);
+    expect(await connectionsBeforeProbe()).toBe(before);
   });
 
   it('refuses when any answer is forbidden, whatever its position (mixed rebinding answers)', async () => {
@@ -238,8 +265,7 @@ describe('SafeEgress.post refusals (no connection is made)', () => {
       expect(result, JSON.stringify(answers)).toMatchObject({ kind: 'refused', reason: expect.stringMatching(/^mixed\.example resolves to /) });
       expect(lookup).toHaveBeenCalledTimes(1);
     }
-    await new Promise((r) => setTimeout(r, 50));
-    expect(connections).toBe(before);
+    expect(await connectionsBeforeProbe()).toBe(before);
   });
 
   it('refuses bad URLs and forbidden literals without looking anything up', async () => {

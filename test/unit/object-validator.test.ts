@@ -155,8 +155,14 @@ describe('validateRecordData: values by type', () => {
     { type: 'boolean', ok: [true, false], bad: [['true', /true or false/], [0, /true or false/], [1, /true or false/]] },
     {
       type: 'date',
-      ok: ['2024-02-29', '2026-12-31', '0001-01-01', '2000-02-29'],
+      ok: ['2024-02-29', '2026-12-31', '0001-01-01', '2000-02-29', '2026-01-31'],
       bad: [
+        ['2024-01-01x', /YYYY-MM-DD/],
+        ['x2024-01-01', /YYYY-MM-DD/],
+        ['2024-04-31', /real calendar date/],
+        ['2024-00-10', /real calendar date/],
+        ['2024-01-00', /real calendar date/],
+        [['2024-01-01'], /YYYY-MM-DD/], // an array whose text would pass
         ['2024-02-30', /real calendar date/],
         ['2023-02-29', /real calendar date/],
         ['1900-02-29', /real calendar date/],
@@ -169,8 +175,17 @@ describe('validateRecordData: values by type', () => {
     },
     {
       type: 'datetime',
-      ok: ['2026-01-02T03:04:05Z', '2026-01-02T03:04:05+02:00', '2026-01-02T03:04:05.123456-05:30', '2024-02-29T23:59:59.9Z'],
+      ok: ['2026-01-02T03:04:05Z', '2026-01-02T03:04:05+02:00', '2026-01-02T03:04:05.123456-05:30', '2024-02-29T23:59:59.9Z', '2026-12-31T23:59:59+23:59', '2026-01-02T00:00:00-00:00'],
       bad: [
+        // Anchored at both ends: nothing before or after the date-time.
+        ['2026-01-02T03:04:05Zjunk', /ISO 8601/],
+        ['junk2026-01-02T03:04:05Z', /ISO 8601/],
+        ['2026-01-02T03:04:05+02:00junk', /ISO 8601/],
+        // No leap seconds; offsets are real offsets.
+        ['2026-12-31T23:59:60Z', /real date and time/],
+        ['2026-01-02T03:04:05+01:60', /real date and time/],
+        ['2026-01-02T03:04:05.Z', /ISO 8601/],
+        [['2026-01-02T03:04:05Z'], /ISO 8601/], // an array whose text would pass
         ['2026-01-02', /ISO 8601/],
         ['2026-01-02T03:04:05', /ISO 8601/],
         ['2026-01-02 03:04:05Z', /ISO 8601/],
@@ -187,8 +202,11 @@ describe('validateRecordData: values by type', () => {
     { type: 'email', ok: ['ann@example.com', 'a.b+c@sub.example.io'], bad: [['not-an-email', /e-mail/], ['a@b', /e-mail/], ['a..b@c.de', /e-mail/], [`${'a'.repeat(250)}@ex.io`, /e-mail/], [7, /e-mail/]] },
     {
       type: 'url',
-      ok: ['https://example.com', 'http://localhost:8080/a?b=c#d', `https://example.com/${'a'.repeat(2000)}`],
+      ok: ['https://example.com', 'http://localhost:8080/a?b=c#d', `https://example.com/${'a'.repeat(2000)}`, `https://example.com/${'a'.repeat(2048 - 20)}`],
       bad: [
+        ['http:https://example.com', /http or https/], // parses, as host "https": the scheme must be followed by //
+        [['https://example.com'], /http or https/],
+        [`https://example.com/${'a'.repeat(2048 - 19)}`, /at most 2048/],
         ['ftp://example.com', /http or https/],
         ['example.com', /http or https/],
         ['//example.com', /http or https/],
@@ -208,6 +226,7 @@ describe('validateRecordData: values by type', () => {
         ['mbr_01j9z3k4m5n6p7q8r9s0t1v2wi', /member id/],
         ['rec_01j9z3k4m5n6p7q8r9s0t1v2w3', /member id/],
         [123, /member id/],
+        [[MEMBER], /member id/],
       ],
     },
   ];
@@ -289,6 +308,25 @@ describe('validateRecordData: presence, nulls, unknown keys', () => {
     expect(new Set(r.issues.map((i) => i.field)).size).toBe(r.issues.length);
   });
 
+  it('a key whose value is undefined (only code makes those) counts as absent, in both modes', () => {
+    expect(validateRecordData(fields, { name: 'a', n: undefined }, 'full')).toEqual({ issues: [], value: { name: 'a' }, memberRefs: [] });
+    expect(validateRecordData(fields, { n: undefined }, 'patch')).toEqual({ issues: [], value: {}, memberRefs: [] });
+  });
+
+  it('what is not an object gets nothing back but the issue', () => {
+    expect(validateRecordData([f('m', 'member_ref')], [MEMBER], 'full')).toEqual({ issues: [{ field: '', message: 'must be an object' }], value: {}, memberRefs: [] });
+  });
+
+  it('an enum without options accepts nothing', () => {
+    expect(validateRecordData([{ key: 's', type: 'enum', required: false }], { s: 'open' }, 'full').issues).toEqual([{ field: 's', message: 'must be one of: ' }]);
+  });
+
+  it('up to 20 options are listed in full', () => {
+    const options = Array.from({ length: 20 }, (_, i) => `o${i}`);
+    const [issue] = validateRecordData([f('s', 'enum', { options })], { s: 'x' }, 'full').issues;
+    expect(issue!.message).toBe(`must be one of: ${options.join(', ')}`);
+  });
+
   it('long option lists are cut in the message', () => {
     const options = Array.from({ length: 30 }, (_, i) => `o${i}`);
     const [issue] = validateRecordData([f('s', 'enum', { options })], { s: 'x' }, 'full').issues;
@@ -312,6 +350,8 @@ describe('titleKeyOf', () => {
 
   it('missing, blank or no title field: 2#', () => {
     expect(titleKeyOf(fields, 'name', {})).toBe('2#');
+    expect(titleKeyOf(fields, 'name', Object.create({ name: 'Inherited' }) as Record<string, unknown>)).toBe('2#'); // own values only
+    expect(titleKeyOf([f('n', 'number')], undefined, { undefined: 'Not a title' })).toBe('2#'); // no title field: untitled
     expect(titleKeyOf(fields, 'name', { name: '   ' })).toBe('2#');
     expect(titleKeyOf([f('n', 'number')], undefined, { n: 1 })).toBe('2#');
   });
@@ -338,7 +378,7 @@ describe('encodeFilterValue', () => {
     }
     expect(encodeFilterValue(f('b', 'boolean'), 'true')).toEqual({ ok: true, value: true });
     expect(encodeFilterValue(f('b', 'boolean'), 'false')).toEqual({ ok: true, value: false });
-    expect(encodeFilterValue(f('b', 'boolean'), 'TRUE').ok).toBe(false);
+    expect(encodeFilterValue(f('b', 'boolean'), 'TRUE')).toEqual({ ok: false, message: 'must be true or false' });
     expect(encodeFilterValue(f('e', 'email'), ' Ann@Example.com')).toEqual({ ok: true, value: 'ann@example.com' });
     expect(encodeFilterValue(f('t', 'text'), ' Mixed Case ')).toEqual({ ok: true, value: ' Mixed Case ' });
     expect(encodeFilterValue(f('t', 'text'), '')).toEqual({ ok: true, value: '' });

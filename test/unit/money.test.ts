@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { amountBand, amountSchema, currencyExponent, currencySchema, fromMinor, toMinor } from '../../shared/domain/money';
+
+describe('money', () => {
+  it('minor units per currency: 0, 2 or 3 decimals', () => {
+    expect(['JPY', 'EUR', 'KWD', 'XYZ'].map(currencyExponent)).toEqual([0, 2, 3, 2]);
+    expect(fromMinor(1999, 'EUR')).toBe(19.99);
+    expect(fromMinor(1999, 'JPY')).toBe(1999);
+    expect(fromMinor(1999, 'KWD')).toBe(1.999);
+  });
+
+  it('toMinor forgives float noise in proportion to the amount, never a real extra decimal', () => {
+    // 1e9 + 0.1 + 0.2 is 1000000000.3000001 in floating point: noise of ~1e-7 on a billion.
+    expect(toMinor(1e9 + 0.1 + 0.2, 'EUR')).toBe(100_000_000_030);
+    expect(toMinor(0.1 + 0.2, 'EUR')).toBe(30);
+    expect(toMinor(1234.567, 'EUR')).toBeUndefined();
+    expect(toMinor(0.005, 'EUR')).toBeUndefined();
+    expect(toMinor(1.5, 'KWD')).toBe(1500);
+  });
+
+  it('the noise allowance is strict: an excess of exactly 1e-9 is refused, less is noise', () => {
+    expect(toMinor(1e-9, 'EUR')).toBeUndefined();
+    expect(toMinor(1e-10, 'EUR')).toBe(0);
+  });
+
+  it('bands: each band includes its lower bound and excludes its upper one', () => {
+    expect(amountBand(0, 'EUR')).toBe('0-10 EUR');
+    expect(amountBand(999, 'EUR')).toBe('0-10 EUR');
+    expect(amountBand(1000, 'EUR')).toBe('10-25 EUR');
+    expect(amountBand(2500, 'EUR')).toBe('25-50 EUR');
+    expect(amountBand(99_999, 'EUR')).toBe('500-1000 EUR');
+    expect(amountBand(100_000, 'EUR')).toBe('1000+ EUR');
+    expect(amountBand(1000, 'JPY')).toBe('1000+ JPY'); // 1000 yen, not 10.00
+  });
+
+  it('currency codes are exactly three upper-case letters', () => {
+    expect(currencySchema.safeParse('EUR').success).toBe(true);
+    for (const bad of ['EURO', 'XEUR', 'eur', 'EU', '']) {
+      const r = currencySchema.safeParse(bad);
+      expect(r.success, bad).toBe(false);
+      expect(r.error?.issues[0]?.message, bad).toBe('must be an ISO 4217 code such as EUR');
+    }
+  });
+
+  it('the schemas carry the descriptions the OpenAPI document shows', () => {
+    expect(currencySchema.description).toBe('ISO 4217 currency code');
+    expect(amountSchema.description).toBe('Amount in major units of the currency, e.g. 19.99');
+    expect(amountSchema.safeParse(1e12).success).toBe(true);
+    expect(amountSchema.safeParse(1e12 + 1).success).toBe(false);
+    expect(amountSchema.safeParse(-0.01).success).toBe(false);
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { AppError } from '../../shared/domain/errors';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageQuery, pageQueryShape } from '../../shared/domain/pagination';
+import { parseOrThrow, toDetails } from '../../shared/domain/validation';
+
+const schema = z.strictObject({ name: z.string().min(3, 'at least 3 characters').regex(/^[a-z]+$/, 'lower-case letters only'), n: z.number().optional() });
+
+describe('request validation details', () => {
+  it('the first message for a path wins', () => {
+    const r = schema.safeParse({ name: 'AB' });
+    expect(r.error!.issues.map((i) => i.message)).toEqual(['at least 3 characters', 'lower-case letters only']);
+    expect(toDetails('body', r.error!)).toEqual([{ in: 'body', field: 'name', message: 'at least 3 characters' }]);
+  });
+
+  it('unknown keys are reported one by one as "unknown field", under their own path', () => {
+    const nested = z.strictObject({ inner: z.strictObject({ a: z.number() }) });
+    const r = nested.safeParse({ inner: { a: 1, x: 1, y: 2 } });
+    expect(toDetails('query', r.error!)).toEqual([
+      { in: 'query', field: 'inner.x', message: 'unknown field' },
+      { in: 'query', field: 'inner.y', message: 'unknown field' },
+    ]);
+  });
+
+  it('parseOrThrow returns the parsed value, or throws a 422 with the details', () => {
+    expect(parseOrThrow(schema, { name: 'abc', n: 1 }, 'body')).toEqual({ name: 'abc', n: 1 });
+    expect(() => parseOrThrow(schema, { name: 'abc', n: 'x', extra: true }, 'body')).toThrow(
+      expect.objectContaining({
+        status: 422,
+        code: 'VALIDATION_FAILED',
+        details: [
+          { in: 'body', field: 'n', message: expect.any(String) },
+          { in: 'body', field: 'extra', message: 'unknown field' },
+        ],
+      }),
+    );
+    expect(() => parseOrThrow(schema, {}, 'body')).toThrow(AppError);
+  });
+});
+
+describe('page query', () => {
+  it('limit: 1-200, default 50; cursor: 1-2048 characters, optional', () => {
+    expect(pageQuery.parse({})).toEqual({ limit: DEFAULT_PAGE_SIZE });
+    expect(pageQuery.parse({ limit: '200', cursor: 'c'.repeat(2048) })).toEqual({ limit: MAX_PAGE_SIZE, cursor: 'c'.repeat(2048) });
+    expect(pageQuery.parse({ cursor: 'ab' })).toEqual({ limit: 50, cursor: 'ab' });
+    for (const bad of [{ limit: '0' }, { limit: '201' }, { limit: '1.5' }, { cursor: '' }, { cursor: 'c'.repeat(2049) }, { other: 1 }]) {
+      expect(pageQuery.safeParse(bad).success, JSON.stringify(bad).slice(0, 40)).toBe(false);
+    }
+  });
+
+  it('the parameters carry the descriptions the OpenAPI document shows', () => {
+    expect(pageQueryShape.limit.description).toBe('Page size, 1-200 (default 50)');
+    expect(pageQueryShape.cursor.description).toBe('The `nextCursor` of the previous page');
+  });
+});
