@@ -1,9 +1,9 @@
-import type { HttpMethod } from '../contracts/endpoint';
+import type { Endpoint, HttpMethod } from '../contracts/endpoint';
 import { routes } from '../contracts/index';
 
-type RouteDef = (typeof routes)[number];
+type Routable = Pick<Endpoint, 'method' | 'path'>;
 
-interface Compiled {
+interface Compiled<RouteDef extends Routable> {
   route: RouteDef;
   regex: RegExp;
   names: string[];
@@ -11,7 +11,7 @@ interface Compiled {
   literals: number;
 }
 
-const compile = (route: RouteDef): Compiled => {
+const compile = <RouteDef extends Routable>(route: RouteDef): Compiled<RouteDef> => {
   const names: string[] = [];
   const segments = route.path.split('/').slice(1);
   const pattern = segments
@@ -25,18 +25,21 @@ const compile = (route: RouteDef): Compiled => {
   return { route, regex: new RegExp(`^/${pattern}$`), names, literals: segments.filter((s) => !s.startsWith('{')).length };
 };
 
-const compiled = routes.map(compile);
-
-export type RouteMatch =
+export type RouteMatch<RouteDef extends Routable = (typeof routes)[number]> =
   | { kind: 'route'; route: RouteDef; params: Record<string, string> }
   | { kind: 'method_not_allowed'; allow: HttpMethod[] }
   | { kind: 'not_found' };
 
-/** Resolves a request the way API Gateway does: by method, then the most specific path template. */
-export function matchRoute(method: string, path: string): RouteMatch {
+/** A matcher over a route table that resolves a request the way API Gateway does: by method, then the most specific path template. */
+export function routeMatcher<RouteDef extends Routable>(table: readonly RouteDef[]): (method: string, path: string) => RouteMatch<RouteDef> {
+  const compiled = table.map((r) => compile(r));
+  return (method, path) => match(compiled, method, path);
+}
+
+function match<RouteDef extends Routable>(compiled: Compiled<RouteDef>[], method: string, path: string): RouteMatch<RouteDef> {
   const candidates = compiled
     .map((c) => ({ c, m: c.regex.exec(path) }))
-    .filter((x): x is { c: Compiled; m: RegExpExecArray } => x.m !== null);
+    .filter((x): x is { c: Compiled<RouteDef>; m: RegExpExecArray } => x.m !== null);
   if (candidates.length === 0) return { kind: 'not_found' };
   const forMethod = candidates.filter((x) => x.c.route.method === method).sort((a, b) => b.c.literals - a.c.literals);
   const best = forMethod[0];
@@ -55,3 +58,6 @@ export function matchRoute(method: string, path: string): RouteMatch {
   });
   return { kind: 'route', route: best.c.route, params };
 }
+
+/** The platform's route table (derived from the endpoint declarations). */
+export const matchRoute = routeMatcher(routes);

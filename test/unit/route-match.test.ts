@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute } from '../../shared/http/route-match';
+import { matchRoute, routeMatcher } from '../../shared/http/route-match';
 
 // Only the public behaviour of matchRoute on endpoints the API documents; which module declares the
 // routes does not matter here.
@@ -53,5 +53,39 @@ describe('route matching: methods', () => {
     expect(matchRoute('PUT', '/api/v2/members/batch')).toEqual({ kind: 'method_not_allowed', allow: ['GET', 'PATCH', 'POST'] });
     expect(matchRoute('DELETE', '/api/v2/openapi.json')).toEqual({ kind: 'method_not_allowed', allow: ['GET'] });
     expect(matchRoute('get', '/api/v2/openapi.json')).toEqual({ kind: 'method_not_allowed', allow: ['GET'] }); // methods are upper-case
+  });
+});
+
+describe('route matching: precedence and templates (on a table of its own)', () => {
+  const table = [
+    { method: 'GET', path: '/things/{id}' },
+    { method: 'GET', path: '/things/special' },
+    { method: 'GET', path: '/things/{id}/parts/{partId}' },
+    { method: 'GET', path: '/things/special/parts/{partId}' },
+    { method: 'GET', path: '/files/x{id}' },
+    { method: 'GET', path: '/docs/{name}.json' },
+  ] as const;
+
+  it('a literal segment wins over a parameter, whatever the order of the table', () => {
+    for (const order of [table, [...table].reverse()]) {
+      const match = routeMatcher(order);
+      expect(match('GET', '/things/special')).toEqual({ kind: 'route', route: { method: 'GET', path: '/things/special' }, params: {} });
+      expect(match('GET', '/things/other')).toEqual({ kind: 'route', route: { method: 'GET', path: '/things/{id}' }, params: { id: 'other' } });
+      expect(match('GET', '/things/special/parts/p1')).toEqual({
+        kind: 'route',
+        route: { method: 'GET', path: '/things/special/parts/{partId}' },
+        params: { partId: 'p1' },
+      });
+      expect(match('GET', '/things/t1/parts/p1')).toMatchObject({ route: { path: '/things/{id}/parts/{partId}' }, params: { id: 't1', partId: 'p1' } });
+    }
+  });
+
+  it('only a whole segment in braces is a parameter; anything else is literal text', () => {
+    const match = routeMatcher(table);
+    expect(match('GET', '/files/x{id}')).toEqual({ kind: 'route', route: { method: 'GET', path: '/files/x{id}' }, params: {} });
+    expect(match('GET', '/files/x42')).toEqual({ kind: 'not_found' });
+    expect(match('GET', '/files/42')).toEqual({ kind: 'not_found' });
+    expect(match('GET', '/docs/{name}.json')).toMatchObject({ kind: 'route', params: {} });
+    expect(match('GET', '/docs/readme')).toEqual({ kind: 'not_found' });
   });
 });
