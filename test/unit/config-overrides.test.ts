@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { config, environmentOf, RATE_GUARD_NUMBERS, rateGuardSettings, WEBHOOK_NUMBERS, webhookSettings } from '../../shared/config';
+
+describe('static numbers with environment overrides (one mechanism)', () => {
+  it('without overrides the static numbers are in force', () => {
+    expect(webhookSettings({})).toEqual(config.webhooks);
+    expect(rateGuardSettings({})).toEqual(config.objects.rateGuard);
+  });
+
+  it('each variable overrides exactly its own number; empty is no override', () => {
+    const names = {
+      maxAttempts: 'WEBHOOK_MAX_ATTEMPTS',
+      backoffBaseSeconds: 'WEBHOOK_BACKOFF_BASE_SECONDS',
+      backoffCapSeconds: 'WEBHOOK_BACKOFF_CAP_SECONDS',
+      visibilitySeconds: 'WEBHOOK_VISIBILITY_SECONDS',
+      deliveryTimeoutSeconds: 'WEBHOOK_DELIVERY_TIMEOUT_SECONDS',
+      rotationOverlapSeconds: 'WEBHOOK_ROTATION_OVERLAP_SECONDS',
+      disableAfterFailingSeconds: 'WEBHOOK_DISABLE_AFTER_FAILING_SECONDS',
+    } as const;
+    expect(WEBHOOK_NUMBERS.env).toEqual(names);
+    for (const [key, name] of Object.entries(names)) {
+      expect(webhookSettings({ [name]: '7' })).toEqual({ ...config.webhooks, [key]: 7 });
+      expect(webhookSettings({ [name]: '' })).toEqual(config.webhooks);
+    }
+    expect(RATE_GUARD_NUMBERS.env).toEqual({ perSecond: 'OBJECTS_RATE_PER_SECOND', burst: 'OBJECTS_RATE_BURST', timeoutMs: 'OBJECTS_RATE_GUARD_TIMEOUT_MS' });
+    expect(rateGuardSettings({ OBJECTS_RATE_BURST: '3' })).toEqual({ ...config.objects.rateGuard, burst: 3 });
+  });
+
+  it('webhook numbers: any finite non-negative number, fractions included (tests shrink waits below a second)', () => {
+    expect(webhookSettings({ WEBHOOK_VISIBILITY_SECONDS: '0' }).visibilitySeconds).toBe(0);
+    expect(webhookSettings({ WEBHOOK_VISIBILITY_SECONDS: '0.25' }).visibilitySeconds).toBe(0.25);
+    expect(() => webhookSettings({ WEBHOOK_MAX_ATTEMPTS: '-1' })).toThrow('WEBHOOK_MAX_ATTEMPTS must be a non-negative number, got -1');
+    expect(() => webhookSettings({ WEBHOOK_MAX_ATTEMPTS: 'many' })).toThrow('WEBHOOK_MAX_ATTEMPTS must be a non-negative number, got many');
+    expect(() => webhookSettings({ WEBHOOK_MAX_ATTEMPTS: 'Infinity' })).toThrow('must be a non-negative number, got Infinity');
+  });
+
+  it('rate-guard numbers: positive integers only', () => {
+    expect(rateGuardSettings({ OBJECTS_RATE_PER_SECOND: '1' }).perSecond).toBe(1);
+    expect(() => rateGuardSettings({ OBJECTS_RATE_PER_SECOND: '0' })).toThrow('OBJECTS_RATE_PER_SECOND must be a positive integer, got 0');
+    expect(() => rateGuardSettings({ OBJECTS_RATE_PER_SECOND: '1.5' })).toThrow('OBJECTS_RATE_PER_SECOND must be a positive integer, got 1.5');
+    expect(() => rateGuardSettings({ OBJECTS_RATE_PER_SECOND: '-3' })).toThrow('must be a positive integer, got -3');
+  });
+
+  it('CDK writes every overridable variable with its static value', () => {
+    expect(environmentOf(WEBHOOK_NUMBERS)).toEqual({
+      WEBHOOK_MAX_ATTEMPTS: String(config.webhooks.maxAttempts),
+      WEBHOOK_BACKOFF_BASE_SECONDS: String(config.webhooks.backoffBaseSeconds),
+      WEBHOOK_BACKOFF_CAP_SECONDS: String(config.webhooks.backoffCapSeconds),
+      WEBHOOK_VISIBILITY_SECONDS: String(config.webhooks.visibilitySeconds),
+      WEBHOOK_DELIVERY_TIMEOUT_SECONDS: String(config.webhooks.deliveryTimeoutSeconds),
+      WEBHOOK_ROTATION_OVERLAP_SECONDS: String(config.webhooks.rotationOverlapSeconds),
+      WEBHOOK_DISABLE_AFTER_FAILING_SECONDS: String(config.webhooks.disableAfterFailingSeconds),
+    });
+  });
+});
