@@ -2,7 +2,7 @@
  * The local runtime: `npm start`. DynamoDB Local + s3rver + the route table's handlers behind a
  * node:http server on 127.0.0.1:$PORT, data under $DATA_DIR. No AWS account, no Docker.
  */
-import { rmSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
         lock?.update({ dynamodbPid: pid });
         if (runtimeInfo) {
           runtimeInfo.dynamodbPid = pid;
-          void writeFile(runtimeFile, JSON.stringify(runtimeInfo, null, 2)).catch(() => undefined);
+          writeFileSync(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
         }
       },
     }),
