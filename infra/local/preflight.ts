@@ -3,7 +3,7 @@
  * the HTTP port is free, and a DynamoDB Local JVM left behind by a runtime that was killed is stopped.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -27,16 +27,23 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** The arguments of a live process from /proc (Linux), or undefined. */
+function procArgs(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  } catch {
+    return undefined;
+  }
+}
+
 /** The command line of a live process, or undefined where it cannot be read. */
 function commandLine(pid: number): string | undefined {
+  const args = procArgs(pid);
+  if (args) return args.join(' ');
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+    return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
   } catch {
-    try {
-      return execFileSync('ps', ['-o', 'command=', '-p', String(pid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
-    } catch {
-      return undefined;
-    }
+    return undefined;
   }
 }
 
@@ -147,19 +154,37 @@ export async function checkPortFree(port: number): Promise<void> {
   });
 }
 
+/** Whether `pid` is DynamoDB Local with exactly `dbPath` as its data directory. */
+function servesDataDir(pid: number, dbPath: string): boolean {
+  const args = procArgs(pid);
+  if (args) {
+    const at = args.indexOf('-dbPath');
+    return at >= 0 && args[at + 1] === dbPath && args.some((a) => a.endsWith('DynamoDBLocal.jar'));
+  }
+  const cmd = commandLine(pid);
+  return !!cmd && cmd.includes('DynamoDBLocal.jar') && (cmd.includes(`-dbPath ${dbPath} `) || cmd.endsWith(`-dbPath ${dbPath}`));
+}
+
 /**
  * Stops a DynamoDB Local JVM that an earlier runtime on this DATA_DIR left running (it was killed
- * and could not stop its child). Its pid comes from runtime.json or the stale lock, and is only
- * stopped if it really is DynamoDB Local serving this data directory. Returns the pid it stopped.
+ * and could not stop its child). Its pid comes from runtime.json or the stale lock, (on Linux, also
+ * found by scanning /proc), and is only stopped if it really is DynamoDB Local serving this data
+ * directory. Returns the pid it stopped.
  */
 export async function stopOrphanedDynamo(dataDir: string, previousLock?: LockContent): Promise<number[]> {
+  const dbPath = join(dataDir, 'dynamodb');
   const runtime = readJson<{ pid?: number; dynamodbPid?: number }>(join(dataDir, 'runtime.json'));
   const candidates = new Set([runtime?.dynamodbPid, previousLock?.dynamodbPid].filter((p): p is number => typeof p === 'number' && p > 0));
+  // On Linux also any DynamoDB Local on this data directory that nothing recorded (its runtime was
+  // killed before it wrote the pid down): we hold the lock, so no live runtime owns it.
+  try {
+    for (const name of readdirSync('/proc')) if (/^\d+$/.test(name)) candidates.add(Number(name));
+  } catch {
+    // no /proc: only the recorded pids
+  }
   const stopped: number[] = [];
   for (const pid of candidates) {
-    if (!isAlive(pid)) continue;
-    const cmd = commandLine(pid);
-    if (!cmd || !cmd.includes('DynamoDBLocal.jar') || !cmd.includes(join(dataDir, 'dynamodb'))) continue;
+    if (pid === process.pid || !isAlive(pid) || !servesDataDir(pid, dbPath)) continue;
     console.error(`Stopping DynamoDB Local (pid ${pid}) left running on ${dataDir} by a runtime that did not stop cleanly`);
     process.kill(pid, 'SIGTERM');
     const deadline = Date.now() + 5000;

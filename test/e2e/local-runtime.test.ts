@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -147,6 +147,26 @@ describe('local runtime (what npm start runs)', () => {
       expect(existsSync(join(first.dataDir, 'runtime.lock'))).toBe(false);
     } finally {
       await second?.stop('SIGTERM');
+    }
+  });
+
+  it('a JVM whose pid nothing recorded (runtime killed while starting) is found and stopped at the next start', async () => {
+    const first = await startPlatform();
+    let second: RunningPlatform | undefined;
+    try {
+      const { pid, dynamodbPid } = await first.runtime();
+      await first.stop('SIGKILL');
+      expect(await waitDead(pid)).toBe(true);
+      // As if it had died before writing anything down: no runtime.json, no lock.
+      await rm(join(first.dataDir, 'runtime.json'));
+      await rm(join(first.dataDir, 'runtime.lock'));
+      expect(isAlive(dynamodbPid)).toBe(true);
+
+      second = await startPlatform({ dataDir: first.dataDir });
+      expect(second.output()).toContain(`Stopping DynamoDB Local (pid ${dynamodbPid})`);
+      expect(await waitDead(dynamodbPid)).toBe(true);
+    } finally {
+      if (second) expect(await second.stop()).toBe(0);
     }
   });
 
