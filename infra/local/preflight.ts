@@ -95,7 +95,7 @@ export function acquireLock(dataDir: string, port: number): InstanceLock {
     const held = readJson<LockContent>(file);
     if (held && isRuntime(held.pid)) {
       throw new StartupError(
-        `Another local runtime already uses DATA_DIR ${dataDir} (pid ${held.pid}, port ${held.port ?? 'unknown'}${held.port ? `, http://127.0.0.1:${held.port}` : ''}): ` +
+        `Another local runtime already uses DATA_DIR ${dataDir} (pid ${held.pid}, ${held.port ? `port ${held.port}, http://127.0.0.1:${held.port}` : 'port not chosen yet: still starting'}): ` +
           `stop it first (kill ${held.pid}) or set DATA_DIR to another directory.`,
       );
     }
