@@ -65,7 +65,7 @@ function readJson<T>(file: string): T | undefined {
 function isRuntime(pid: unknown): pid is number {
   if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0 || pid === process.pid || !isAlive(pid)) return false;
   const cmd = commandLine(pid);
-  return cmd === undefined || cmd.includes('local.ts');
+  return cmd === undefined || cmd.includes('bin/local.ts');
 }
 
 export interface InstanceLock {
