@@ -2,15 +2,20 @@
  * The local runtime: `npm start`. DynamoDB Local + s3rver + the route table's handlers behind a
  * node:http server on 127.0.0.1:$PORT, data under $DATA_DIR. No AWS account, no Docker.
  */
+import { rmSync, writeFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { startDynamoLocal, type RunningDynamo } from '../infra/local/dynamodb-local';
+import { requireJava, startDynamoLocal, type RunningDynamo } from '../infra/local/dynamodb-local';
 import { LOCAL_BUCKETS, startS3rver, type RunningS3 } from '../infra/local/object-store';
+import { acquireLock, checkPortFree, parsePort, portProblem, StartupError, stopOrphanedDynamo, type InstanceLock } from '../infra/local/preflight';
 
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
-const port = Number(process.env.PORT ?? 3000);
+const runtimeFile = join(dataDir, 'runtime.json');
 const started = Date.now();
+
+let lock: InstanceLock | undefined;
+let runtimeInfo: Record<string, unknown> | undefined;
 
 let dynamo: RunningDynamo | undefined;
 let s3: RunningS3 | undefined;
@@ -27,6 +32,9 @@ function shutdown(code: number): Promise<void> {
     await pipelines?.stop(5000).catch(() => undefined);
     await s3?.stop().catch(() => undefined);
     await dynamo?.stop();
+    // A clean stop leaves nothing that says an instance runs (only the holder of the lock removes them).
+    if (lock && code === 0) rmSync(runtimeFile, { force: true });
+    lock?.release();
     process.exit(code);
   })();
   return stopping;
@@ -38,12 +46,34 @@ const parent = process.ppid;
 setInterval(() => {
   if (process.ppid !== parent) void shutdown(0);
 }, 1000).unref();
-// Last resort: never leave the JVM behind, whatever ends this process.
-process.on('exit', () => dynamo?.process.kill('SIGKILL'));
+// Last resort: the lock goes whatever ends this process (dynamodb-local kills its JVM on 'exit' too).
+process.on('exit', () => lock?.release());
 
 async function main(): Promise<void> {
+  // Checks before anything starts: each fails with one line saying what to do.
+  const port = parsePort(process.env.PORT);
   await mkdir(dataDir, { recursive: true });
-  [dynamo, s3] = await Promise.all([startDynamoLocal(join(dataDir, 'dynamodb')), startS3rver(join(dataDir, 's3'))]);
+  lock = acquireLock(dataDir, port);
+  await checkPortFree(port);
+  const java = requireJava();
+  await stopOrphanedDynamo(dataDir, lock.previous);
+  rmSync(runtimeFile, { force: true }); // describes an instance that is gone
+
+  [dynamo, s3] = await Promise.all([
+    startDynamoLocal(join(dataDir, 'dynamodb'), {
+      java,
+      // Supervision: a JVM that dies is started again on the same port; later starts must find the new one.
+      onRestart: (pid) => {
+        lock?.update({ dynamodbPid: pid });
+        if (runtimeInfo) {
+          runtimeInfo.dynamodbPid = pid;
+          writeFileSync(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
+        }
+      },
+    }),
+    startS3rver(join(dataDir, 's3')),
+  ]);
+  lock.update({ dynamodbPid: dynamo.process.pid });
 
   // Configuration of the handlers: set before any of them is loaded (they parse it once).
   Object.assign(process.env, {
@@ -69,15 +99,14 @@ async function main(): Promise<void> {
   const tableIsNew = await ensureTable();
   pipelines = await startPipelines();
   server = createHttpServer();
-  await new Promise<void>((r, j) => server!.once('error', j).listen(port, '127.0.0.1', () => r()));
+  await new Promise<void>((r, j) => server!.once('error', (err) => j(portProblem(err, port) ?? err)).listen(port, '127.0.0.1', () => r()));
   const actualPort = (server.address() as AddressInfo).port;
+  lock.update({ port: actualPort });
   process.env.PUBLIC_BASE_URL ??= `http://127.0.0.1:${actualPort}`;
   const demo = await ensureDemoWorkspace(dataDir, tableIsNew);
 
-  await writeFile(
-    join(dataDir, 'runtime.json'),
-    JSON.stringify({ pid: process.pid, dynamodbPid: dynamo.process.pid, port: actualPort, dynamodbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: process.env.TABLE_NAME }, null, 2),
-  );
+  runtimeInfo = { pid: process.pid, dynamodbPid: dynamo.process.pid, port: actualPort, dynamodbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: process.env.TABLE_NAME };
+  await writeFile(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
   if (demo) {
     console.log(
       [
@@ -93,6 +122,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  console.error('local runtime failed to start:', err);
+  if (err instanceof StartupError) console.error(`local runtime not started: ${err.message}`);
+  else console.error('local runtime failed to start:', err);
   void shutdown(1);
 });

@@ -94,3 +94,35 @@ export function documentClientFor(runtime: RuntimeInfo): DynamoDBDocumentClient 
 export async function runtimeOf(dataDir: string): Promise<RuntimeInfo> {
   return JSON.parse(await readFile(join(dataDir, 'runtime.json'), 'utf8')) as RuntimeInfo;
 }
+
+export interface FinishedRun {
+  /** null if it was still running at the time limit (then it was killed). */
+  code: number | null;
+  output: string;
+  ms: number;
+}
+
+/**
+ * Runs the local runtime expecting it to refuse to start: waits for it to exit (at most `timeoutMs`,
+ * then stops it and reports `code: null`). `env` values of `undefined` remove the variable.
+ */
+export async function runToExit(opts: { dataDir?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {}): Promise<FinishedRun> {
+  const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'loyalty-test-')));
+  const env: Record<string, string | undefined> = { ...process.env, PORT: '0', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'WARN', ...opts.env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const started = Date.now();
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin/local.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  // Over time: SIGTERM first, so a runtime that did start stops its JVM; SIGKILL if that is not enough.
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
+  }, opts.timeoutMs ?? 30_000);
+  const code = await new Promise<number | null>((r) => child.once('exit', (c) => r(c)));
+  clearTimeout(timer);
+  return { code: timedOut ? null : code, output, ms: Date.now() - started };
+}
