@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { KEY_PATTERN, putObjectTypeBody } from '../domain/objects/definitions';
+import { KEY_PATTERN, MAX_FIELDS, putObjectTypeBody } from '../domain/objects/definitions';
 import { MAX_PAGE_SIZE } from '../domain/pagination';
-import { isoDateTime } from '../domain/common';
+import { freeFormMap, isoDateTime } from '../domain/common';
 import { dataOf } from './contract';
 import { declareArea } from './endpoint';
 
@@ -49,7 +49,7 @@ export const listRecordsQuery = z
   });
 
 export const recordWriteBody = z.strictObject({
-  data: z.record(z.string(), z.unknown()).describe('Field values; on PATCH a field sent as null is removed'),
+  data: freeFormMap(z.string().max(64), z.unknown(), { max: MAX_FIELDS, noun: 'fields' }).describe('Field values; on PATCH a field sent as null is removed'),
 });
 
 export const recordPatchBody = recordWriteBody.extend({

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { pageQueryShape } from '../pagination';
 import { emailSchema } from '../auth/schemas';
-import { isoDateTime } from '../common';
+import { freeFormMap, isoDateTime } from '../common';
 
 export const MEMBER_STATUSES = ['active', 'unenrolled'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
@@ -22,9 +22,7 @@ const profileFields = {
   lastName: z.string().trim().min(1).max(100).nullable().optional(),
   phone: z.string().regex(/^\+?[0-9 ()-]{5,32}$/, { message: 'a phone number, ideally E.164 (+4930...)' }).nullable().optional(),
   birthDate: z.iso.date().nullable().optional().describe('YYYY-MM-DD'),
-  customAttributes: z
-    .record(attributeKey, attributeValue)
-    .refine((m) => Object.keys(m).length <= MAX_CUSTOM_ATTRIBUTES, { message: `at most ${MAX_CUSTOM_ATTRIBUTES} attributes` })
+  customAttributes: freeFormMap(attributeKey, attributeValue, { max: MAX_CUSTOM_ATTRIBUTES, noun: 'attributes' })
     .optional()
     .describe('Your own member fields. On PATCH keys merge one by one; a key sent as null is removed.'),
 };

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isoDateTime } from '../common';
+import { freeFormMap, isoDateTime } from '../common';
 
 export const MAX_TRACK_BATCH = 500;
 export const MAX_PROPERTIES = 20;
@@ -23,9 +23,7 @@ export const trackEventSchema = z
     memberId: z.string().min(1).max(64),
     type: z.string().regex(EVENT_TYPE, { message: 'an event type: a-z, 0-9, _ and ., starting with a letter, at most 64 characters' }),
     occurredAt: isoDateTime,
-    properties: z
-      .record(propertyKey, propertyValue)
-      .refine((m) => Object.keys(m).length <= MAX_PROPERTIES, { message: `at most ${MAX_PROPERTIES} properties` })
+    properties: freeFormMap(propertyKey, propertyValue, { max: MAX_PROPERTIES, noun: 'properties' })
       .optional(),
   })
   .superRefine((e, ctx) => {
