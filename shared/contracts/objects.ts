@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { KEY_PATTERN, MAX_FIELDS, putObjectTypeBody } from '../domain/objects/definitions';
-import { MAX_PAGE_SIZE } from '../domain/pagination';
+import { filterValue, MAX_PAGE_SIZE } from '../domain/pagination';
 import { freeFormMap, isoDateTime } from '../domain/common';
 import { dataOf } from './contract';
 import { declareArea } from './endpoint';
@@ -39,7 +39,7 @@ export const listRecordsQuery = z
     offset: z.coerce.number().int().min(0).max(100_000).default(0).describe('Matches to skip'),
     sortBy: z.enum(['created_desc', 'created_asc', 'updated_desc', 'title_asc']).default('created_desc'),
     q: z.string().trim().min(1).max(100).optional().describe('Free text: case-insensitive part of any text, email, url or enum field'),
-    memberId: z.string().optional().describe('Records whose member_ref field(s) name this member'),
+    memberId: filterValue().optional().describe('Records whose member_ref field(s) name this member'),
   })
   .superRefine((q, ctx) => {
     for (const key of Object.keys(q)) {

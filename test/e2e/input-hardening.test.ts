@@ -54,3 +54,33 @@ describe('free-form maps refuse reserved names', () => {
     }
   });
 });
+
+describe('list filters: an empty value is a 422 naming the parameter', () => {
+  it('every text filter of every list', async () => {
+    const t = await tenant('empty-filters');
+    const m = await newMember(t.key);
+    const cases: [string, string][] = [
+      ['/api/v2/members', 'email'],
+      ['/api/v2/members', 'externalId'],
+      ['/api/v2/members', 'tier'],
+      ['/api/v2/members', 'tag'],
+      ['/api/v2/members', 'q'],
+      ['/api/v2/orders', 'memberId'],
+      ['/api/v2/orders', 'storeId'],
+      ['/api/v2/coupons', 'poolId'],
+      ['/api/v2/coupons', 'memberId'],
+      [`/api/v2/members/${m.id}/coupons`, 'poolId'],
+      ['/api/v2/products', 'category'],
+      ['/api/v2/products', 'brand'],
+      ['/api/v2/products', 'q'],
+      ['/api/v2/categories', 'parentKey'],
+      ['/api/v2/tags', 'prefix'],
+      ['/api/v2/stores', 'cursor'],
+    ];
+    for (const [path, param] of cases) {
+      const res = await call('GET', `${path}?${param}=`, { token: t.key });
+      expect(res.status, `${path}?${param}=`).toBe(422);
+      expect(res.body.error.details, `${path}?${param}=`).toEqual([expect.objectContaining({ in: 'query', field: param })]);
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { pageQueryShape } from '../pagination';
+import { filterValue, pageQueryShape } from '../pagination';
 import { emailSchema } from '../auth/schemas';
 import { freeFormMap, isoDateTime } from '../common';
 
@@ -86,11 +86,11 @@ export type UpdateMemberInput = z.infer<typeof updateMemberBody>;
 
 export const listMembersQuery = z.strictObject({
   ...pageQueryShape,
-  email: z.string().trim().toLowerCase().optional().describe('Exact e-mail'),
-  externalId: z.string().optional().describe('Exact externalId'),
-  tier: z.string().optional(),
+  email: z.string().max(254).trim().toLowerCase().min(1, { message: 'must not be empty' }).optional().describe('Exact e-mail'),
+  externalId: filterValue(128).optional().describe('Exact externalId'),
+  tier: filterValue().optional(),
   status: z.enum(MEMBER_STATUSES).optional(),
-  tag: z.string().optional(),
+  tag: filterValue().optional(),
   q: z.string().trim().min(1).max(100).optional().describe('Free text: part of e-mail, name, phone or externalId (case-insensitive)'),
 });
 

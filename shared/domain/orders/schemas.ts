@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { pageQueryShape } from '../pagination';
+import { filterValue, pageQueryShape } from '../pagination';
 import { emailSchema } from '../auth/schemas';
 import { isoDateTime } from '../common';
 import { amountSchema, currencySchema } from '../money';
@@ -111,8 +111,8 @@ export type ReconcileOrderInput = z.infer<typeof reconcileOrderSchema>;
 
 export const listOrdersQuery = z.strictObject({
   ...pageQueryShape,
-  memberId: z.string().optional(),
-  storeId: z.string().optional(),
+  memberId: filterValue().optional(),
+  storeId: filterValue().optional(),
   status: z.enum(ORDER_STATUSES).optional(),
   from: isoDateTime.optional().describe('occurredAt >= from'),
   to: isoDateTime.optional().describe('occurredAt < to'),
