@@ -84,3 +84,95 @@ describe('list filters: an empty value is a 422 naming the parameter', () => {
     }
   });
 });
+
+describe('cursors are tamper-proof', () => {
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const withCursor = (path: string, cursor: string) => `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`;
+
+  it('a forged, truncated, modified or foreign cursor is a 400 on every cursor-paged list; a real one pages on', async () => {
+    const t = await tenant('cursors');
+    const ws = t.workspaceId;
+    const m = await newMember(t.key);
+    await newMember(t.key);
+    await newMember(t.key);
+    for (const name of ['A', 'B', 'C']) expect((await call('POST', '/api/v2/stores', { token: t.key, body: { name } })).status).toBe(201);
+    for (let i = 0; i < 3; i++) {
+      expect((await call('POST', `/api/v2/members/${m.id}/points`, { token: t.key, body: { type: 'earn', amount: 10, reason: 'x' } })).status).toBeLessThan(300);
+    }
+    const lists: { path: string; token: string }[] = [
+      { path: '/api/v2/stores', token: t.key },
+      { path: '/api/v2/api-keys', token: t.key },
+      { path: '/api/v2/webhooks', token: t.key },
+      { path: '/api/v2/categories', token: t.key },
+      { path: '/api/v2/brands', token: t.key },
+      { path: '/api/v2/members', token: t.key },
+      { path: '/api/v2/members?status=active', token: t.key },
+      { path: '/api/v2/ambassador/candidates', token: t.key },
+      { path: '/api/v2/orders', token: t.key },
+      { path: '/api/v2/tags', token: t.key },
+      { path: `/api/v2/members/${m.id}/points`, token: t.key },
+      { path: `/api/v2/members/${m.id}/coupons`, token: t.key },
+      { path: '/api/v2/products', token: t.key },
+      { path: '/api/v2/coupons/pools', token: t.key },
+      { path: '/api/v2/coupons', token: t.key },
+    ];
+
+    // Real cursors of three lists, to try on the others.
+    const firstPage = async (path: string) => {
+      const res = await call('GET', `${path}${path.includes('?') ? '&' : '?'}limit=1`, { token: t.key });
+      expect(res.status, path).toBe(200);
+      expect(res.body.nextCursor, path).toEqual(expect.any(String));
+      return res.body as { data: { id?: string }[]; nextCursor: string };
+    };
+    const stores = await firstPage('/api/v2/stores');
+    const members = await firstPage('/api/v2/members');
+    const points = await firstPage(`/api/v2/members/${m.id}/points`);
+
+    const [payload, sig] = members.nextCursor.split('.') as [string, string];
+    const forged = [
+      b64({ pk: `WS#${ws}` }),
+      b64({ pk: `WS#${ws}`, sk: 'STORE#' }),
+      b64({ pk: `WS#${ws}`, sk: 'x', gsi1pk: `WS#${ws}`, gsi1sk: 'x' }),
+      `${b64({ pk: `WS#${ws}`, sk: 'MBR#zzz' })}.${sig}`,
+      `${payload}.`,
+      payload,
+      members.nextCursor.slice(0, -3),
+      `${payload}.${sig.slice(0, -2)}${sig.endsWith('AA') ? 'BB' : 'AA'}`,
+      `${payload.slice(0, -2)}.${sig}`,
+      `${members.nextCursor}.x`,
+      'garbage',
+    ];
+    for (const { path, token } of lists) {
+      for (const cursor of forged) {
+        const res = await call('GET', withCursor(path, cursor), { token });
+        expect(res.status, `${path} with ${cursor}`).toBe(400);
+        expect(res.body.error).toMatchObject({ code: 'BAD_REQUEST', message: 'Invalid cursor' });
+      }
+      for (const [from, cursor] of [['/api/v2/stores', stores.nextCursor], ['/api/v2/members', members.nextCursor], [`/api/v2/members/${m.id}/points`, points.nextCursor]] as const) {
+        if (from === path) continue;
+        const res = await call('GET', withCursor(path, cursor), { token });
+        expect(res.status, `${path} with a cursor of ${from}`).toBe(400);
+        expect(res.body.error.code).toBe('BAD_REQUEST');
+      }
+    }
+
+    // A cursor continues only the query it came from: not with another filter, nor in another workspace.
+    expect((await call('GET', withCursor('/api/v2/members?status=active', members.nextCursor), { token: t.key })).status).toBe(400);
+    const other = await tenant('cursors-other');
+    expect((await call('GET', withCursor('/api/v2/members', members.nextCursor), { token: other.key })).status).toBe(400);
+
+    // Real cursors page on, to the end, without repeats.
+    for (const path of ['/api/v2/stores', '/api/v2/members', `/api/v2/members/${m.id}/points`]) {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res: any = await call('GET', `${path}?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: t.key });
+        expect(res.status, path).toBe(200);
+        seen.push(...(Array.isArray(res.body.data) ? res.body.data : res.body.data.entries).map((d: any) => JSON.stringify(d)));
+        cursor = res.body.nextCursor;
+      } while (cursor);
+      expect(seen.length, path).toBe(3);
+      expect(new Set(seen).size, path).toBe(3);
+    }
+  });
+});
