@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { describe, expect, inject, it } from 'vitest';
 import { call, uniqueEmail } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
 
@@ -174,5 +175,67 @@ describe('cursors are tamper-proof', () => {
       expect(seen.length, path).toBe(3);
       expect(new Set(seen).size, path).toBe(3);
     }
+  });
+});
+
+describe('the HTTP transport answers every refusal in the one JSON error shape', () => {
+  const target = () => new URL(inject('baseUrl'));
+
+  /** Sends raw bytes and reads the whole answer (the server closes the connection). */
+  const raw = (head: string, body?: { size: number; chunk?: number }) =>
+    new Promise<{ status: number; headers: string; body: string; error?: string }>((resolve) => {
+      const { hostname, port } = target();
+      const socket = connect(Number(port), hostname);
+      const received: Buffer[] = [];
+      let error: string | undefined;
+      socket.on('data', (d) => received.push(d));
+      socket.on('error', (e) => (error = (e as NodeJS.ErrnoException).code ?? e.message));
+      socket.on('close', () => {
+        const text = Buffer.concat(received).toString('utf8');
+        const [h = '', b = ''] = text.split('\r\n\r\n');
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(h)?.[1] ?? 0), headers: h, body: b, ...(error ? { error } : {}) });
+      });
+      socket.on('connect', async () => {
+        socket.write(head);
+        if (!body) return;
+        const piece = Buffer.alloc(body.chunk ?? 64 * 1024, 'a');
+        for (let sent = 0; sent < body.size && !socket.destroyed; sent += piece.length) {
+          if (!socket.write(piece.subarray(0, Math.min(piece.length, body.size - sent)))) await new Promise((r) => socket.once('drain', r));
+        }
+      });
+    });
+
+  const expectJsonError = (res: { status: number; headers: string; body: string }, status: number, code: string) => {
+    expect(res.status, res.headers).toBe(status);
+    expect(res.headers.toLowerCase()).toContain('content-type: application/json');
+    expect(JSON.parse(res.body)).toEqual({ error: { code, message: expect.any(String), requestId: expect.any(String) } });
+  };
+
+  it('a URL or headers over the limit: 431 JSON with a code', async () => {
+    const host = `host: ${target().host}\r\n`;
+    const longUrl = await raw(`GET /api/v2/stores?q=${'a'.repeat(40_000)} HTTP/1.1\r\n${host}\r\n`);
+    expectJsonError(longUrl, 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE');
+    const longHeader = await raw(`GET /api/v2/stores HTTP/1.1\r\n${host}x-big: ${'b'.repeat(40_000)}\r\n\r\n`);
+    expectJsonError(longHeader, 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE');
+    const manyHeaders = await raw(`GET /api/v2/stores HTTP/1.1\r\n${host}${Array.from({ length: 2000 }, (_, i) => `x-h${i}: ${'c'.repeat(20)}\r\n`).join('')}\r\n`);
+    expectJsonError(manyHeaders, 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE');
+    // Through an ordinary client too.
+    const viaFetch = await fetch(`${inject('baseUrl')}/api/v2/stores?q=${'a'.repeat(40_000)}`);
+    expect(viaFetch.status).toBe(431);
+    expect((await viaFetch.json()).error.code).toBe('REQUEST_HEADER_FIELDS_TOO_LARGE');
+  });
+
+  it('malformed HTTP: 400 JSON', async () => {
+    expectJsonError(await raw('THIS IS NOT HTTP\r\n\r\n'), 400, 'BAD_REQUEST');
+  });
+
+  it('a 7 MiB body: 413 JSON, read to the end, no reset', async () => {
+    const size = 7 * 1024 * 1024;
+    const res = await raw(`POST /api/v2/stores HTTP/1.1\r\nhost: ${target().host}\r\ncontent-type: application/json\r\ncontent-length: ${size}\r\n\r\n`, { size });
+    expect(res.error).toBeUndefined();
+    expectJsonError(res, 413, 'PAYLOAD_TOO_LARGE');
+    const viaFetch = await fetch(`${inject('baseUrl')}/api/v2/stores`, { method: 'POST', body: 'x'.repeat(size), headers: { 'content-type': 'application/json' } });
+    expect(viaFetch.status).toBe(413);
+    expect((await viaFetch.json()).error.code).toBe('PAYLOAD_TOO_LARGE');
   });
 });
