@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import { KEY_PATTERN, MAX_FIELDS, putObjectTypeBody } from '../domain/objects/definitions';
 import { filterValue, MAX_PAGE_SIZE } from '../domain/pagination';
-import { freeFormMap, isoDateTime } from '../domain/common';
+import { freeFormMap, ID_MAX_LENGTH, idSchema, isoDateTime } from '../domain/common';
 import { dataOf } from './contract';
 import { declareArea } from './endpoint';
 
-const typeParam = z.object({ type: z.string() });
-const recordParams = z.object({ type: z.string(), recordId: z.string() });
+const typeParam = z.object({ type: z.string().max(ID_MAX_LENGTH) });
+const recordParams = z.object({ type: z.string().max(ID_MAX_LENGTH), recordId: idSchema });
 
 const fieldSchema = z.object({
   key: z.string(),

@@ -28,3 +28,10 @@ export function freeFormMap<K extends z.ZodType<string, string>, V extends z.Zod
       .refine((m) => Object.keys(m).length <= opts.max, { message: `at most ${opts.max} ${opts.noun}` }),
   );
 }
+
+/** Request-side bounds (every request string and array is bounded; test/unit/openapi-bounds.test.ts). */
+export const ID_MAX_LENGTH = 64;
+/** An id in a path or body (`mbr_...`, `cpl_...`): 1-64 characters; longer is a 422, never a lookup. */
+export const idSchema = z.string().min(1).max(ID_MAX_LENGTH);
+/** Keys of a raw batch item that is validated item by item (`z.record(rawItemKey, z.unknown())`). */
+export const rawItemKey = z.string().max(256);

@@ -222,7 +222,7 @@ describe('the HTTP transport answers every refusal in the one JSON error shape',
     // Through an ordinary client too.
     const viaFetch = await fetch(`${inject('baseUrl')}/api/v2/stores?q=${'a'.repeat(40_000)}`);
     expect(viaFetch.status).toBe(431);
-    expect((await viaFetch.json()).error.code).toBe('REQUEST_HEADER_FIELDS_TOO_LARGE');
+    expect(((await viaFetch.json()) as any).error.code).toBe('REQUEST_HEADER_FIELDS_TOO_LARGE');
   });
 
   it('malformed HTTP: 400 JSON', async () => {
@@ -236,6 +236,22 @@ describe('the HTTP transport answers every refusal in the one JSON error shape',
     expectJsonError(res, 413, 'PAYLOAD_TOO_LARGE');
     const viaFetch = await fetch(`${inject('baseUrl')}/api/v2/stores`, { method: 'POST', body: 'x'.repeat(size), headers: { 'content-type': 'application/json' } });
     expect(viaFetch.status).toBe(413);
-    expect((await viaFetch.json()).error.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(((await viaFetch.json()) as any).error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+});
+
+describe('request strings are bounded', () => {
+  it('an over-long id in the path or body, or e-mail, is a 422 naming it', async () => {
+    const t = await tenant('bounds');
+    const long = `mbr_${'x'.repeat(80)}`;
+    const get = await call('GET', `/api/v2/members/${long}`, { token: t.key });
+    expect(get.status).toBe(422);
+    expect(get.body.error.details).toEqual([expect.objectContaining({ in: 'path', field: 'id' })]);
+    const issue = await call('POST', '/api/v2/coupons/issue', { token: t.key, body: { poolId: long, memberId: long } });
+    expect(issue.status).toBe(422);
+    expect(issue.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['memberId', 'poolId']);
+    const email = await call('POST', '/api/v2/members', { token: t.key, body: { email: `${'a'.repeat(300)}@example.test` } });
+    expect(email.status).toBe(422);
+    expect(email.body.error.details[0].field).toBe('email');
   });
 });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { freeFormMap, isoDateTime } from '../common';
+import { freeFormMap, isoDateTime, rawItemKey } from '../common';
 import { amountSchema, currencySchema, toMinor } from '../money';
 import { pageQueryShape } from '../pagination';
 
@@ -101,7 +101,7 @@ export const importCatalogBody = z.strictObject({
     .array(
       z.union([
         importProductSchema,
-        z.record(z.string(), z.unknown()).describe('Any other object is accepted by the request and reported as a failed item'),
+        z.record(rawItemKey, z.unknown()).describe('Any other object is accepted by the request and reported as a failed item'),
       ]),
     )
     .min(1)

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isoDateTime } from '../common';
+import { idSchema, isoDateTime } from '../common';
 import { amountSchema, currencySchema, toMinor } from '../money';
 import { filterValue, pageQueryShape } from '../pagination';
 
@@ -148,8 +148,8 @@ export const couponSchema = z
 export type Coupon = z.infer<typeof couponSchema>;
 
 export const issueCouponBody = z.strictObject({
-  poolId: z.string().describe('cpl_...'),
-  memberId: z.string().describe('mbr_...'),
+  poolId: idSchema.describe('cpl_...'),
+  memberId: idSchema.describe('mbr_...'),
 });
 export type IssueCouponInput = z.infer<typeof issueCouponBody>;
 

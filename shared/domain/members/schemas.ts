@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { filterValue, pageQueryShape } from '../pagination';
 import { emailSchema } from '../auth/schemas';
-import { freeFormMap, isoDateTime } from '../common';
+import { freeFormMap, isoDateTime, rawItemKey } from '../common';
 
 export const MEMBER_STATUSES = ['active', 'unenrolled'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
@@ -41,7 +41,7 @@ export const updateMemberBody = z
 export const MAX_BATCH = 500;
 export const batchMembersBody = z.strictObject({
   members: z
-    .array(z.record(z.string(), z.unknown()).describe('A CreateMember body; each is validated on its own and fails on its own'))
+    .array(z.record(rawItemKey, z.unknown()).describe('A CreateMember body; each is validated on its own and fails on its own'))
     .min(1)
     .max(MAX_BATCH)
     .describe('Matched by externalId first, then e-mail; created when neither matches'),

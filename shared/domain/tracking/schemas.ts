@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { freeFormMap, isoDateTime } from '../common';
+import { freeFormMap, isoDateTime, rawItemKey } from '../common';
 
 export const MAX_TRACK_BATCH = 500;
 export const MAX_PROPERTIES = 20;
@@ -39,7 +39,7 @@ export const trackEventsBody = z.strictObject({
   events: z
     .array(
       z
-        .record(z.string(), z.unknown())
+        .record(rawItemKey, z.unknown())
         .describe(
           'A TrackEvent: `{ eventId, memberId, type, occurredAt, properties? }`. eventId: your id of the event (1-128 of A-Z a-z 0-9 . _ : -), the dedupe key; ' +
             'memberId: a member of the workspace; type: `^[a-z][a-z0-9_.]{0,63}$` (e.g. `page.viewed`); occurredAt: RFC 3339 with offset, at most a day ahead and two years back; ' +
