@@ -1,4 +1,5 @@
-import { App, type AppProps, CfnOutput, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { App, type AppProps, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { config } from '../shared/config';
@@ -53,6 +54,22 @@ export class LoyaltyPlatformStack extends Stack {
     const publicBaseUrl = props.publicBaseUrl ?? this.api.endpoint;
     for (const fn of [...Object.values(this.areaFunctions.functions), ...this.webhooks.functions]) {
       fn.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
+    }
+
+    // Signs page cursors (shared/data/cursor.ts). A dynamic reference: CloudFormation resolves it at
+    // deploy time, so the value is in no template or cloud assembly. Not rotated: a new value only
+    // invalidates the cursors of listings under way (a 400 "Invalid cursor"; the client starts over).
+    const cursorSecret = new secretsmanager.Secret(this, 'CursorSecret', {
+      description: 'Loyalty platform: HMAC key of the list page cursors',
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Validations.of(cursorSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'An HMAC key of short-lived page cursors, read at deploy time into the functions; rotating it only restarts listings under way',
+    });
+    for (const fn of Object.values(this.areaFunctions.functions)) {
+      fn.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
     }
 
     // Operators' dashboard and alarms (no actions): every area function and the webhook pipeline.

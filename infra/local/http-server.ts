@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { config } from '../../shared/config';
+import type { ErrorCode } from '../../shared/domain/errors';
 import { routeKey, type Area } from '../../shared/contracts/index';
 import { matchRoute } from '../../shared/http/route-match';
 import { requestIdOf } from '../../shared/http/request-context';
@@ -10,17 +12,69 @@ import { lambdaContext } from './lambda-runtime';
 
 const TEXT_TYPES = /^(application\/([\w.+-]+\+)?json|application\/x-www-form-urlencoded|text\/)/i;
 
-class BodyTooLarge extends Error {}
+/**
+ * How much of an oversized body we read and discard before answering 413, so the client finishes
+ * sending and then reads the answer (closing on unread data resets the connection: the client sees
+ * EPIPE or ECONNRESET instead of the 413). Past this, or after `DISCARD_MS`, we answer and close.
+ */
+const DISCARD_LIMIT_BYTES = 64 * 1024 * 1024;
+const DISCARD_MS = 10_000;
 
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
+/** The body, or `tooLarge` once it passed `limit` (the rest was read and discarded, up to a bound). */
+function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; tooLarge: false } | { tooLarge: true; drained: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = Number(req.headers['content-length'] ?? 0) > DISCARD_LIMIT_BYTES;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (drained: boolean) => {
+      clearTimeout(timer);
+      req.removeAllListeners('data');
+      resolve({ tooLarge: true, drained });
+    };
+    if (tooLarge) return finish(false);
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (!tooLarge && size > limit) {
+        tooLarge = true;
+        chunks.length = 0;
+        timer = setTimeout(() => finish(false), DISCARD_MS);
+      }
+      if (tooLarge) {
+        if (size > DISCARD_LIMIT_BYTES) finish(false);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => (tooLarge ? finish(true) : resolve({ body: Buffer.concat(chunks), tooLarge: false })));
+    req.on('error', reject);
+  });
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const errorBody = (code: ErrorCode, message: string, requestId: string) => JSON.stringify({ error: { code, message, requestId } });
+
+/**
+ * Requests node:http refuses before they reach us (request line or headers over `maxHeaderSize`,
+ * malformed HTTP) still get the one JSON error shape, instead of node's bare 431/400 or a reset.
+ */
+function onClientError(err: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
   }
-  return Buffer.concat(chunks);
+  const requestId = `req_${randomUUID().replace(/-/g, '')}`;
+  const [status, reason, code, message]: [number, string, ErrorCode, string] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'REQUEST_HEADER_FIELDS_TOO_LARGE', 'The URL or the headers are too large']
+      : err.code === 'HPE_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'BAD_REQUEST', 'The request was not received in time']
+        : [400, 'Bad Request', 'BAD_REQUEST', 'Malformed HTTP request'];
+  const body = errorBody(code, message, requestId);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${JSON_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+      `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Builds the API Gateway HTTP API (payload 2.0) event that Lambda would receive. */
@@ -82,19 +136,20 @@ function send(res: ServerResponse, result: HttpResult): void {
  * and sends everything else to the `system` handler (404/405), exactly as the `$default` route does.
  */
 export function createHttpServer(): Server {
-  return createServer(async (req, res) => {
+  const server = createServer(async (req, res) => {
     try {
-      let body: Buffer;
-      try {
-        body = await readBody(req, config.http.transportMaxBodyBytes);
-      } catch (err) {
-        if (!(err instanceof BodyTooLarge)) throw err;
+      const read = await readBody(req, config.http.transportMaxBodyBytes);
+      if (read.tooLarge) {
         const requestId = requestIdOf({ headers: { 'x-request-id': String(req.headers['x-request-id'] ?? '') } });
-        res.writeHead(413, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, connection: 'close' });
-        res.end(JSON.stringify({ error: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body too large', requestId } }));
-        req.destroy();
+        const answer = errorBody('PAYLOAD_TOO_LARGE', 'Request body too large', requestId);
+        res.writeHead(413, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(answer), 'x-request-id': requestId, connection: 'close' });
+        // Answered once the body is read (or we gave up reading it); then the connection closes.
+        res.end(answer, () => {
+          if (!read.drained) req.destroy();
+        });
         return;
       }
+      const body = read.body;
       const url = new URL(req.url ?? '/', 'http://local');
       const match = matchRoute(req.method ?? 'GET', url.pathname);
       const [area, key, params]: [Area, string, Record<string, string> | undefined] =
@@ -107,4 +162,6 @@ export function createHttpServer(): Server {
       res.end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error', requestId: 'local-adapter' } }));
     }
   });
+  server.on('clientError', onClientError);
+  return server;
 }

@@ -15,6 +15,8 @@ const schema = z.object({
   MAIL_FROM: z.string().default(config.mail.defaultFrom),
   /** Lets webhooks target http://127.0.0.1 (the local runtime turns it on; never set in AWS). */
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
+  /** Signs page cursors (`shared/data/cursor.ts`); CDK sets it from a generated secret. Local: random per process. */
+  CURSOR_SECRET: z.string().min(32).optional(),
   /** Public base address, used in links sent by e-mail. */
   PUBLIC_BASE_URL: z.string().default('http://127.0.0.1:3000'),
 });

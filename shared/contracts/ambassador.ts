@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { idSchema } from '../domain/common';
 import { candidateSchema, candidatesQuery, metricsSchema, referralCodeSchema } from '../domain/ambassador/schemas';
 import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';
@@ -29,7 +30,7 @@ export const ambassadorArea = declareArea({
     },
     issueReferralCode: {
       method: 'POST', path: '/api/v2/ambassador/members/{id}/issue-code', auth: ['apiKey'], scope: 'ambassador:write', summary: "Issue the member's referral code (idempotent)", idempotent: true,
-      params: z.object({ id: z.string() }),
+      params: z.object({ id: idSchema }),
       query: noQuery,
       responses: { 201: dataOf(referralCodeSchema), 200: dataOf(referralCodeSchema) },
       description:

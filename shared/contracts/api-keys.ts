@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { idSchema } from '../domain/common';
 import { createApiKeyBody } from '../domain/api-keys/schemas';
 import { SCOPES } from '../domain/api-keys/scopes';
 import { pageQuery } from '../domain/pagination';
@@ -28,6 +29,6 @@ export const apiKeysArea = declareArea({
       description: 'Give exactly one of `preset` or `scopes`. A key may grant at most its own scopes.',
     },
     listApiKeys: { method: 'GET', path: '/api/v2/api-keys', auth: ['adminSession', 'apiKey'], scope: 'api_keys:manage', summary: 'List API keys', query: pageQuery, responses: { 200: pageOf(apiKeySchema) } },
-    revokeApiKey: { method: 'DELETE', path: '/api/v2/api-keys/{id}', auth: ['adminSession', 'apiKey'], scope: 'api_keys:manage', summary: 'Revoke an API key', params: z.object({ id: z.string() }), responses: { 204: null } },
+    revokeApiKey: { method: 'DELETE', path: '/api/v2/api-keys/{id}', auth: ['adminSession', 'apiKey'], scope: 'api_keys:manage', summary: 'Revoke an API key', params: z.object({ id: idSchema }), responses: { 204: null } },
   },
 });

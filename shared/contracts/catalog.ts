@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { idSchema } from '../domain/common';
 import {
   brandSchema,
   categorySchema,
@@ -13,7 +14,7 @@ import {
 import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';
 
-const byId = z.object({ id: z.string().describe('prd_...') });
+const byId = z.object({ id: idSchema.describe('prd_...') });
 
 export const catalogArea = declareArea({
   area: 'catalog',

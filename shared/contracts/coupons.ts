@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { idSchema } from '../domain/common';
 import {
   couponSchema,
   createPoolBody,
@@ -13,7 +14,7 @@ import { pageQuery } from '../domain/pagination';
 import { dataOf, errorBody, pageOf } from './contract';
 import { declareArea } from './endpoint';
 
-const byId = z.object({ id: z.string() });
+const byId = z.object({ id: idSchema });
 
 export const couponsArea = declareArea({
   area: 'coupons',

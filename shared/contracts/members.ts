@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { idSchema } from '../domain/common';
 import {
   batchMembersBody,
   batchResultSchema,
@@ -16,7 +17,7 @@ import { pageQuery } from '../domain/pagination';
 import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';
 
-const byId = z.object({ id: z.string() });
+const byId = z.object({ id: idSchema });
 const summary = z.object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), failed: z.number().int() });
 
 export const membersArea = declareArea({

@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { KEY_PATTERN, putObjectTypeBody } from '../domain/objects/definitions';
-import { MAX_PAGE_SIZE } from '../domain/pagination';
-import { isoDateTime } from '../domain/common';
+import { KEY_PATTERN, MAX_FIELDS, putObjectTypeBody } from '../domain/objects/definitions';
+import { filterValue, MAX_PAGE_SIZE } from '../domain/pagination';
+import { freeFormMap, ID_MAX_LENGTH, idSchema, isoDateTime } from '../domain/common';
 import { dataOf } from './contract';
 import { declareArea } from './endpoint';
 
-const typeParam = z.object({ type: z.string() });
-const recordParams = z.object({ type: z.string(), recordId: z.string() });
+const typeParam = z.object({ type: z.string().max(ID_MAX_LENGTH) });
+const recordParams = z.object({ type: z.string().max(ID_MAX_LENGTH), recordId: idSchema });
 
 const fieldSchema = z.object({
   key: z.string(),
@@ -39,7 +39,7 @@ export const listRecordsQuery = z
     offset: z.coerce.number().int().min(0).max(100_000).default(0).describe('Matches to skip'),
     sortBy: z.enum(['created_desc', 'created_asc', 'updated_desc', 'title_asc']).default('created_desc'),
     q: z.string().trim().min(1).max(100).optional().describe('Free text: case-insensitive part of any text, email, url or enum field'),
-    memberId: z.string().optional().describe('Records whose member_ref field(s) name this member'),
+    memberId: filterValue().optional().describe('Records whose member_ref field(s) name this member'),
   })
   .superRefine((q, ctx) => {
     for (const key of Object.keys(q)) {
@@ -49,7 +49,7 @@ export const listRecordsQuery = z
   });
 
 export const recordWriteBody = z.strictObject({
-  data: z.record(z.string(), z.unknown()).describe('Field values; on PATCH a field sent as null is removed'),
+  data: freeFormMap(z.string().max(64), z.unknown(), { max: MAX_FIELDS, noun: 'fields' }).describe('Field values; on PATCH a field sent as null is removed'),
 });
 
 export const recordPatchBody = recordWriteBody.extend({

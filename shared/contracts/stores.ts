@@ -1,10 +1,11 @@
 import * as z from 'zod';
+import { idSchema } from '../domain/common';
 import { createStoreBody, STORE_STATUSES, storeSchema, updateStoreBody } from '../domain/stores/schemas';
 import { pageQueryShape } from '../domain/pagination';
 import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';
 
-const byId = z.object({ id: z.string() });
+const byId = z.object({ id: idSchema });
 
 export const storesArea = declareArea({
   area: 'stores',

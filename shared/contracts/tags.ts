@@ -1,9 +1,10 @@
 import * as z from 'zod';
+import { idSchema } from '../domain/common';
 import { listTagsQuery, memberTagParams, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from '../domain/tags/schemas';
 import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';
 
-const byId = z.object({ id: z.string() });
+const byId = z.object({ id: idSchema });
 
 export const tagsArea = declareArea({
   area: 'tags',

@@ -1,10 +1,11 @@
 import * as z from 'zod';
+import { idSchema } from '../domain/common';
 import { pageQuery } from '../domain/pagination';
 import { attemptSchema, createEndpointBody, endpointSchema, updateEndpointBody } from '../domain/webhooks/schemas';
 import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';
 
-const byId = z.object({ id: z.string() });
+const byId = z.object({ id: idSchema });
 const withSecret = endpointSchema.extend({ secret: z.string().describe('whsec_...: shown only in this response') });
 const queued = dataOf(z.object({ deliveryId: z.string(), eventId: z.string(), state: z.literal('pending') }));
 
@@ -49,7 +50,7 @@ export const webhooksArea = declareArea({
     },
     replayWebhookDelivery: {
       method: 'POST', path: '/api/v2/webhooks/{id}/deliveries/{deliveryId}/replay', auth: ['apiKey'], scope: 'webhooks:manage', summary: 'Send a delivery again (same webhook-id)',
-      params: z.object({ id: z.string(), deliveryId: z.string() }),
+      params: z.object({ id: idSchema, deliveryId: idSchema }),
       responses: { 202: queued },
       description: 'Sends the recorded payload again with the same webhook-id.',
     },

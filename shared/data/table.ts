@@ -14,8 +14,9 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError, badRequest, conflict } from '../domain/errors';
+import { AppError, conflict } from '../domain/errors';
 import { documentClient, tableName } from './client';
+import { decodeCursor, encodeCursor } from './cursor';
 import type { PrimaryKey } from './keys';
 
 /** Thin typed wrappers over the document client; every call targets the single table. */
@@ -151,19 +152,6 @@ export interface Page<T> {
   nextCursor?: string;
 }
 
-const encodeCursor = (key: Record<string, unknown>): string => Buffer.from(JSON.stringify(key)).toString('base64url');
-
-function decodeCursor(cursor: string, pk: string, pkAttr: string): Record<string, unknown> {
-  try {
-    const key = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>;
-    // A cursor only continues the query it came from: never another partition (or workspace).
-    if (key && typeof key === 'object' && key[pkAttr] === pk) return key;
-  } catch {
-    /* fall through */
-  }
-  throw badRequest('Invalid cursor');
-}
-
 /** One page of a Query on the table or a GSI, resumable with an opaque cursor. */
 export async function queryPage<T extends object = Item>(
   input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'> & {
@@ -176,7 +164,7 @@ export async function queryPage<T extends object = Item>(
 ): Promise<Page<T>> {
   const { partition, cursor, limit, maxReads = 10, ...rest } = input;
   const items: T[] = [];
-  let startKey = cursor ? decodeCursor(cursor, partition.value, partition.attr) : undefined;
+  let startKey = cursor ? decodeCursor(cursor, rest, partition) : undefined;
   let reads = 0;
   // A filter may drop items, so keep reading until the page is full or the partition ends.
   do {
@@ -192,7 +180,7 @@ export async function queryPage<T extends object = Item>(
     items.push(...((out.Items ?? []) as T[]));
     startKey = out.LastEvaluatedKey;
   } while (startKey && items.length < limit && reads < maxReads);
-  return { items, ...(startKey ? { nextCursor: encodeCursor(startKey) } : {}) };
+  return { items, ...(startKey ? { nextCursor: encodeCursor(startKey, rest) } : {}) };
 }
 
 type RawTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

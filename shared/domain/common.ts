@@ -1,3 +1,37 @@
 import * as z from 'zod';
 
 export const isoDateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp');
+
+/** Names no free-form map accepts: they collide with JavaScript object internals. */
+export const RESERVED_MAP_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+const reserved = new Set(RESERVED_MAP_KEYS);
+export const RESERVED_KEY_MESSAGE = `reserved name (${RESERVED_MAP_KEYS.join(', ')} are refused)`;
+
+/**
+ * The one schema for a free-form map in a request (custom attributes, event properties, record
+ * data): keys and values as given, at most `max` keys, and the reserved names refused with a 422
+ * naming the key. The raw object is checked before the record parses it, so `__proto__` (which a
+ * record would silently drop) is refused too.
+ */
+export function freeFormMap<K extends z.ZodType<string, string>, V extends z.ZodType>(key: K, value: V, opts: { max: number; noun: string }) {
+  return z.preprocess(
+    (raw, ctx) => {
+      if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+        for (const k of Object.keys(raw)) {
+          if (reserved.has(k)) ctx.issues.push({ code: 'custom', message: RESERVED_KEY_MESSAGE, path: [k], input: raw });
+        }
+      }
+      return raw;
+    },
+    z
+      .record(key, value)
+      .refine((m) => Object.keys(m).length <= opts.max, { message: `at most ${opts.max} ${opts.noun}` }),
+  );
+}
+
+/** Request-side bounds (every request string and array is bounded; test/unit/openapi-bounds.test.ts). */
+export const ID_MAX_LENGTH = 64;
+/** An id in a path or body (`mbr_...`, `cpl_...`): 1-64 characters; longer is a 422, never a lookup. */
+export const idSchema = z.string().min(1).max(ID_MAX_LENGTH);
+/** Keys of a raw batch item that is validated item by item (`z.record(rawItemKey, z.unknown())`). */
+export const rawItemKey = z.string().max(256);

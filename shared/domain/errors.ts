@@ -22,6 +22,7 @@ export const ERROR_CODES = {
   VALIDATION_FAILED: { status: 422, meaning: 'Schema failure; one detail per field' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: 'The Idempotency-Key was used with a different request' },
   RATE_LIMITED: { status: 429, meaning: 'Too many requests; retry after the Retry-After seconds' },
+  REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, meaning: 'The URL or the request headers are too large (refused before routing)' },
   INTERNAL: { status: 500, meaning: 'Unexpected failure; quote the requestId to support' },
   SERVICE_UNAVAILABLE: { status: 503, meaning: 'A dependency could not answer; safe to retry' },
 } as const;

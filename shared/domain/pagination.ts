@@ -10,3 +10,9 @@ export const pageQueryShape = {
 };
 
 export const pageQuery = z.strictObject(pageQueryShape);
+
+/**
+ * A list filter's text value: absent means "no filter", and an empty value (`?email=`) is a 422,
+ * never an empty key part. Bounded like every request string.
+ */
+export const filterValue = (max = 64) => z.string().min(1, { message: 'must not be empty' }).max(max);

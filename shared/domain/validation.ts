@@ -13,7 +13,7 @@ export function toDetails(where: ErrorDetail['in'], error: z.ZodError): ErrorDet
     for (const path of paths) {
       const field = path.map(String).join('.');
       if (!byPath.has(field)) {
-        byPath.set(field, { in: where, field, message: issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message });
+        byPath.set(field, { in: where, field, message: issue.code === 'unrecognized_keys' ? 'unknown field' : issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message });
       }
     }
   }

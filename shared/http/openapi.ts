@@ -23,7 +23,8 @@ const SCHEMAS = '#/components/schemas/';
 const ADMIN_ROLES = ROLES.filter(isAdminRole);
 
 /** Error statuses an operation may answer beyond its contract's success statuses (see `errorStatuses`). */
-const COMMON_ERRORS = [400, 404, 409, 422, 429, 500, 503];
+/** Every operation may answer these (431: the URL plus headers over the transport's limit). */
+const COMMON_ERRORS = [400, 404, 409, 422, 429, 431, 500, 503];
 
 /**
  * Errors specific to one route that its contract does not declare yet. A contract may itself declare
@@ -41,6 +42,7 @@ const ERROR_RESPONSE_NAMES: Record<number, string> = {
   413: 'PayloadTooLarge',
   422: 'ValidationFailed',
   429: 'RateLimited',
+  431: 'RequestHeaderFieldsTooLarge',
   500: 'Internal',
   503: 'ServiceUnavailable',
 };
@@ -225,7 +227,8 @@ function errorStatuses(route: RouteDef, c: RouteContract): number[] {
     statuses.add(401);
     statuses.add(403);
   }
-  if (c.body) statuses.add(413);
+  // Any body is measured before it is parsed, so a POST/PUT/PATCH without a declared body can be 413 too.
+  if (c.body || ['POST', 'PUT', 'PATCH'].includes(route.method)) statuses.add(413);
   for (const s of Object.keys(c.responses).map(Number)) if (s >= 400) statuses.add(s);
   return [...statuses].sort((a, b) => a - b);
 }
@@ -234,7 +237,7 @@ function errorStatuses(route: RouteDef, c: RouteContract): number[] {
 const REASONS: Record<number, string> = {
   200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content',
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
-  410: 'Gone', 413: 'Payload Too Large', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
+  410: 'Gone', 413: 'Payload Too Large', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large',
   500: 'Internal Server Error', 503: 'Service Unavailable',
 };
 const reason = (status: number) => REASONS[status] ?? `Status ${status}`;

@@ -82,6 +82,7 @@ describe('suppressions', () => {
     const allowed: Record<string, string[]> = {
       'AwsSolutions-APIG4': ['AWS::ApiGatewayV2::Route'],
       'AwsSolutions-IAM5': ['AWS::IAM::Policy'],
+      'AwsSolutions-SMG4': ['AWS::SecretsManager::Secret'],
     };
     for (const { logicalId, type, s } of suppressions()) {
       const rule = s.id.replace(/\[.*$/, '');

@@ -14,6 +14,7 @@ export const DEFAULT_MIN_ORDER_COUNT = 3;
 
 export const referralCodeInput = z
   .string()
+  .max(64)
   .trim()
   .toUpperCase()
   .pipe(z.string().regex(REFERRAL_CODE, { message: 'a referral code: 4-32 letters and digits' }))

@@ -4,6 +4,7 @@ import { config } from '../../config';
 /** E-mail as stored and looked up: trimmed, lower case. */
 export const emailSchema = z
   .string()
+  .max(254, { message: 'must be at most 254 characters' })
   .trim()
   .toLowerCase()
   .pipe(z.email({ message: 'must be a valid e-mail address' }).max(254));

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { referralCodeInput } from '../ambassador/schemas';
 import { emailSchema } from '../auth/schemas';
-import { isoDateTime } from '../common';
+import { freeFormMap, isoDateTime } from '../common';
 
 /** Submissions of one identity from one source within this window are one capture. */
 export const CAPTURE_DEDUPE_WINDOW_SECONDS = 600;
@@ -37,9 +37,7 @@ export const createCaptureBody = z
         terms: z.boolean().optional(),
       })
       .describe('What the person agreed to on the form; a flag left out was not asked'),
-    attributes: z
-      .record(attributeKey, attributeValue)
-      .refine((m) => Object.keys(m).length <= MAX_CAPTURE_ATTRIBUTES, { message: `at most ${MAX_CAPTURE_ATTRIBUTES} attributes` })
+    attributes: freeFormMap(attributeKey, attributeValue, { max: MAX_CAPTURE_ATTRIBUTES, noun: 'attributes' })
       .optional()
       .describe("Further form fields; they become a new member's customAttributes"),
     referralCode: referralCodeInput.optional().describe("An ambassador's referral code: links a member this capture creates to the ambassador"),

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isoDateTime } from '../common';
+import { freeFormMap, isoDateTime, rawItemKey } from '../common';
 import { amountSchema, currencySchema, toMinor } from '../money';
 import { pageQueryShape } from '../pagination';
 
@@ -77,9 +77,7 @@ export const importProductSchema = z
     brand: importBrandSchema.nullable().optional(),
     imageUrl: httpUrl.nullable().optional(),
     url: httpUrl.nullable().optional().describe('The product page in your shop'),
-    attributes: z
-      .record(attributeKey, attributeValue)
-      .refine((m) => Object.keys(m).length <= MAX_PRODUCT_ATTRIBUTES, { message: `at most ${MAX_PRODUCT_ATTRIBUTES} attributes` })
+    attributes: freeFormMap(attributeKey, attributeValue, { max: MAX_PRODUCT_ATTRIBUTES, noun: 'attributes' })
       .optional()
       .describe('Your own product fields (size, colour, ...): strings, numbers or booleans'),
     status: z.enum(PRODUCT_STATUSES).optional().describe('Default active; archived products stay readable and listable'),
@@ -103,7 +101,7 @@ export const importCatalogBody = z.strictObject({
     .array(
       z.union([
         importProductSchema,
-        z.record(z.string(), z.unknown()).describe('Any other object is accepted by the request and reported as a failed item'),
+        z.record(rawItemKey, z.unknown()).describe('Any other object is accepted by the request and reported as a failed item'),
       ]),
     )
     .min(1)

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { isoDateTime } from '../common';
+import { idSchema, isoDateTime } from '../common';
 import { amountSchema, currencySchema, toMinor } from '../money';
-import { pageQueryShape } from '../pagination';
+import { filterValue, pageQueryShape } from '../pagination';
 
 /** Uploaded codes per list pool at most (one request body stays well under 1 MiB). */
 export const MAX_LIST_CODES = 10_000;
@@ -148,8 +148,8 @@ export const couponSchema = z
 export type Coupon = z.infer<typeof couponSchema>;
 
 export const issueCouponBody = z.strictObject({
-  poolId: z.string().describe('cpl_...'),
-  memberId: z.string().describe('mbr_...'),
+  poolId: idSchema.describe('cpl_...'),
+  memberId: idSchema.describe('mbr_...'),
 });
 export type IssueCouponInput = z.infer<typeof issueCouponBody>;
 
@@ -171,14 +171,14 @@ export const redeemByCodeBody = z.strictObject({
 
 export const listCouponsQuery = z.strictObject({
   ...pageQueryShape,
-  poolId: z.string().optional(),
-  memberId: z.string().optional(),
+  poolId: filterValue().optional(),
+  memberId: filterValue().optional(),
   status: z.enum(COUPON_STATUSES).optional(),
 });
 export type ListCouponsQuery = z.infer<typeof listCouponsQuery>;
 
 export const listMemberCouponsQuery = z.strictObject({
   ...pageQueryShape,
-  poolId: z.string().optional(),
+  poolId: filterValue().optional(),
   status: z.enum(COUPON_STATUSES).optional(),
 });

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { pageQueryShape } from '../pagination';
+import { filterValue, pageQueryShape } from '../pagination';
 import { emailSchema } from '../auth/schemas';
-import { isoDateTime } from '../common';
+import { freeFormMap, isoDateTime, rawItemKey } from '../common';
 
 export const MEMBER_STATUSES = ['active', 'unenrolled'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
@@ -22,9 +22,7 @@ const profileFields = {
   lastName: z.string().trim().min(1).max(100).nullable().optional(),
   phone: z.string().regex(/^\+?[0-9 ()-]{5,32}$/, { message: 'a phone number, ideally E.164 (+4930...)' }).nullable().optional(),
   birthDate: z.iso.date().nullable().optional().describe('YYYY-MM-DD'),
-  customAttributes: z
-    .record(attributeKey, attributeValue)
-    .refine((m) => Object.keys(m).length <= MAX_CUSTOM_ATTRIBUTES, { message: `at most ${MAX_CUSTOM_ATTRIBUTES} attributes` })
+  customAttributes: freeFormMap(attributeKey, attributeValue, { max: MAX_CUSTOM_ATTRIBUTES, noun: 'attributes' })
     .optional()
     .describe('Your own member fields. On PATCH keys merge one by one; a key sent as null is removed.'),
 };
@@ -43,7 +41,7 @@ export const updateMemberBody = z
 export const MAX_BATCH = 500;
 export const batchMembersBody = z.strictObject({
   members: z
-    .array(z.record(z.string(), z.unknown()).describe('A CreateMember body; each is validated on its own and fails on its own'))
+    .array(z.record(rawItemKey, z.unknown()).describe('A CreateMember body; each is validated on its own and fails on its own'))
     .min(1)
     .max(MAX_BATCH)
     .describe('Matched by externalId first, then e-mail; created when neither matches'),
@@ -88,11 +86,11 @@ export type UpdateMemberInput = z.infer<typeof updateMemberBody>;
 
 export const listMembersQuery = z.strictObject({
   ...pageQueryShape,
-  email: z.string().trim().toLowerCase().optional().describe('Exact e-mail'),
-  externalId: z.string().optional().describe('Exact externalId'),
-  tier: z.string().optional(),
+  email: z.string().max(254).trim().toLowerCase().min(1, { message: 'must not be empty' }).optional().describe('Exact e-mail'),
+  externalId: filterValue(128).optional().describe('Exact externalId'),
+  tier: filterValue().optional(),
   status: z.enum(MEMBER_STATUSES).optional(),
-  tag: z.string().optional(),
+  tag: filterValue().optional(),
   q: z.string().trim().min(1).max(100).optional().describe('Free text: part of e-mail, name, phone or externalId (case-insensitive)'),
 });
 

@@ -76,7 +76,7 @@ export const putObjectTypeBody = z
   .strictObject({
     label: labelSchema,
     fields: z.array(fieldDefSchema).min(1, { message: 'must define at least one field' }).max(MAX_FIELDS),
-    titleField: z.string().optional().describe('Key of the field that titles a record and orders `title_asc`; default: the first required text field, else the first text field'),
+    titleField: z.string().max(64).optional().describe('Key of the field that titles a record and orders `title_asc`; default: the first required text field, else the first text field'),
     status: z.enum(OBJECT_TYPE_STATUSES),
     apiVisible: z.boolean(),
     description: z.string().trim().max(1000).optional(),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { pageQueryShape } from '../pagination';
+import { filterValue, pageQueryShape } from '../pagination';
 import { emailSchema } from '../auth/schemas';
-import { isoDateTime } from '../common';
+import { idSchema, isoDateTime, rawItemKey } from '../common';
 import { amountSchema, currencySchema } from '../money';
 import { externalIdSchema } from '../members/schemas';
 
@@ -24,7 +24,7 @@ const itemSchema = z.strictObject({
 
 /** How an order names its member: our id, or a lookup by e-mail or externalId. */
 const memberRef = {
-  memberId: z.string().optional().describe('mbr_... (or use `member` to look the member up)'),
+  memberId: idSchema.optional().describe('mbr_... (or use `member` to look the member up)'),
   member: z
     .strictObject({ email: emailSchema.optional(), externalId: externalIdSchema.optional() })
     .refine((m) => Boolean(m.email) !== Boolean(m.externalId), { message: 'give exactly one of email or externalId' })
@@ -34,7 +34,7 @@ const memberRef = {
 const orderFields = {
   externalOrderId: externalOrderIdSchema,
   ...memberRef,
-  storeId: z.string().optional(),
+  storeId: idSchema.optional(),
   currency: currencySchema,
   total: amountSchema.describe('Order total in major units (e.g. 59.90); points are earned on it'),
   items: z.array(itemSchema).max(500).optional(),
@@ -62,7 +62,7 @@ export const reconcileOrderSchema = z
 export const MAX_ORDER_BATCH = 500;
 export const reconcileOrdersBody = z.strictObject({
   orders: z
-    .array(z.record(z.string(), z.unknown()).describe('A ReconcileOrder; each is validated on its own and fails on its own'))
+    .array(z.record(rawItemKey, z.unknown()).describe('A ReconcileOrder; each is validated on its own and fails on its own'))
     .min(1)
     .max(MAX_ORDER_BATCH),
 });
@@ -111,8 +111,8 @@ export type ReconcileOrderInput = z.infer<typeof reconcileOrderSchema>;
 
 export const listOrdersQuery = z.strictObject({
   ...pageQueryShape,
-  memberId: z.string().optional(),
-  storeId: z.string().optional(),
+  memberId: filterValue().optional(),
+  storeId: filterValue().optional(),
   status: z.enum(ORDER_STATUSES).optional(),
   from: isoDateTime.optional().describe('occurredAt >= from'),
   to: isoDateTime.optional().describe('occurredAt < to'),

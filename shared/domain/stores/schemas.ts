@@ -13,7 +13,7 @@ const addressSchema = z.strictObject({
   country: z.string().regex(/^[A-Z]{2}$/, { message: 'ISO 3166-1 alpha-2, e.g. DE' }),
 });
 
-const timezoneSchema = z.string().refine(
+const timezoneSchema = z.string().max(64).refine(
   (tz) => {
     try {
       new Intl.DateTimeFormat('en', { timeZone: tz });

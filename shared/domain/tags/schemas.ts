@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isoDateTime } from '../common';
+import { ID_MAX_LENGTH, idSchema, isoDateTime } from '../common';
 import { pageQueryShape } from '../pagination';
 
 /** Tag keys: lower-case slugs, so `VIP` and `vip` can never become two tags. */
@@ -24,7 +24,7 @@ export const tagMemberBody = z
   })
   .meta({ id: 'TagMember' });
 
-export const memberTagParams = z.object({ id: z.string(), tagKey: z.string() });
+export const memberTagParams = z.object({ id: idSchema, tagKey: z.string().max(ID_MAX_LENGTH) });
 
 export const listTagsQuery = z.strictObject({
   ...pageQueryShape,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isoDateTime } from '../common';
+import { freeFormMap, isoDateTime, rawItemKey } from '../common';
 
 export const MAX_TRACK_BATCH = 500;
 export const MAX_PROPERTIES = 20;
@@ -23,9 +23,7 @@ export const trackEventSchema = z
     memberId: z.string().min(1).max(64),
     type: z.string().regex(EVENT_TYPE, { message: 'an event type: a-z, 0-9, _ and ., starting with a letter, at most 64 characters' }),
     occurredAt: isoDateTime,
-    properties: z
-      .record(propertyKey, propertyValue)
-      .refine((m) => Object.keys(m).length <= MAX_PROPERTIES, { message: `at most ${MAX_PROPERTIES} properties` })
+    properties: freeFormMap(propertyKey, propertyValue, { max: MAX_PROPERTIES, noun: 'properties' })
       .optional(),
   })
   .superRefine((e, ctx) => {
@@ -41,7 +39,7 @@ export const trackEventsBody = z.strictObject({
   events: z
     .array(
       z
-        .record(z.string(), z.unknown())
+        .record(rawItemKey, z.unknown())
         .describe(
           'A TrackEvent: `{ eventId, memberId, type, occurredAt, properties? }`. eventId: your id of the event (1-128 of A-Z a-z 0-9 . _ : -), the dedupe key; ' +
             'memberId: a member of the workspace; type: `^[a-z][a-z0-9_.]{0,63}$` (e.g. `page.viewed`); occurredAt: RFC 3339 with offset, at most a day ahead and two years back; ' +
