@@ -1,24 +1,89 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { runtimeConfig } from '../config';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { config, runtimeConfig } from '../config';
+
+/**
+ * The deadline of the work in progress (an API request): every store call made inside
+ * `withStoreDeadline` is aborted when the signal fires, whichever repository made it.
+ */
+const deadlines = new AsyncLocalStorage<AbortSignal>();
+
+export function withStoreDeadline<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
+  return deadlines.run(signal, work);
+}
+
+/** The deadline signal of the current request, if any. */
+export const storeDeadline = (): AbortSignal | undefined => deadlines.getStore();
+
+type AnySignal = { aborted: boolean };
+type HandleOptions = { abortSignal?: AnySignal; [k: string]: unknown };
+type Handler = { handle: (request: unknown, options?: HandleOptions) => Promise<unknown> };
+
+/** Lets the request's deadline abort the HTTP call of every attempt (on top of the caller's own signal). */
+function honourDeadline(client: DynamoDBClient): void {
+  const handler = client.config.requestHandler as unknown as Handler;
+  const handle = handler.handle.bind(handler);
+  handler.handle = (request, options = {}) => {
+    const deadline = deadlines.getStore();
+    if (!deadline) return handle(request, options);
+    const own = options.abortSignal as AbortSignal | undefined;
+    return handle(request, { ...options, abortSignal: own ? AbortSignal.any([own, deadline]) : deadline });
+  };
+}
+
+export interface StoreClientOptions {
+  endpoint?: string;
+  region?: string;
+  /** SDK attempts per call (default `config.dynamodb.maxAttempts`). */
+  maxAttempts?: number;
+}
+
+/**
+ * A document client with the platform's time budget: `connectionTimeoutMs` to connect,
+ * `requestTimeoutMs` per attempt (a frozen store is a TimeoutError, never a hang), bounded attempts.
+ */
+export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDocumentClient {
+  const { connectionTimeoutMs, requestTimeoutMs, maxAttempts } = config.dynamodb;
+  const base = new DynamoDBClient({
+    region: opts.region ?? 'eu-west-1',
+    maxAttempts: opts.maxAttempts ?? maxAttempts,
+    requestHandler: {
+      connectionTimeout: connectionTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      socketTimeout: requestTimeoutMs,
+      throwOnRequestTimeout: true,
+    },
+    ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  honourDeadline(base);
+  return DynamoDBDocumentClient.from(base, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+}
 
 let doc: DynamoDBDocumentClient | undefined;
+let transactions: DynamoDBDocumentClient | undefined;
+
+const processOptions = (): StoreClientOptions => {
+  const cfg = runtimeConfig();
+  return { region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT };
+};
 
 /** The one document client of the process, created on first use (cold start pays once). */
 export function documentClient(): DynamoDBDocumentClient {
-  if (!doc) {
-    const cfg = runtimeConfig();
-    const base = new DynamoDBClient({
-      region: cfg.AWS_REGION,
-      ...(cfg.DYNAMODB_ENDPOINT
-        ? { endpoint: cfg.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {}),
-    });
-    doc = DynamoDBDocumentClient.from(base, {
-      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-    });
-  }
+  doc ??= createDocumentClient(processOptions());
   return doc;
+}
+
+/**
+ * The client `transactWrite` commits with: one attempt per call, because the transaction wrapper
+ * retries itself with the same `ClientRequestToken` and must see every attempt's failure to know
+ * whether a commit may have happened.
+ */
+export function transactionClient(): DynamoDBDocumentClient {
+  transactions ??= createDocumentClient({ ...processOptions(), maxAttempts: 1 });
+  return transactions;
 }
 
 export const tableName = (): string => runtimeConfig().TABLE_NAME;
