@@ -32,6 +32,8 @@ export const config = {
     connectionTimeoutMs: 1000,
     requestTimeoutMs: 2500,
     maxAttempts: 2,
+    /** Creating or migrating the table (local runtime only) is slow by nature and off the request path. */
+    adminRequestTimeoutMs: 60_000,
     /** Attempts of one transaction whose outcome is in doubt (same token), within the request deadline. */
     transactionConfirmAttempts: 3,
   },

@@ -17,18 +17,29 @@ export function withStoreDeadline<T>(signal: AbortSignal, work: () => Promise<T>
 export const storeDeadline = (): AbortSignal | undefined => deadlines.getStore();
 
 type AnySignal = { aborted: boolean };
-type HandleOptions = { abortSignal?: AnySignal; [k: string]: unknown };
-type Handler = { handle: (request: unknown, options?: HandleOptions) => Promise<unknown> };
+type HandleOptions = { abortSignal?: AnySignal; requestTimeout?: number; [k: string]: unknown };
+type Handler = { handle: (request: { headers?: Record<string, string> }, options?: HandleOptions) => Promise<unknown> };
 
-/** Lets the request's deadline abort the HTTP call of every attempt (on top of the caller's own signal). */
+/**
+ * Table administration (the local runtime creating or migrating its table; in AWS CloudFormation
+ * does it) is slow by nature and never on a request's path: it gets `adminRequestTimeoutMs`.
+ */
+const ADMIN_OPERATIONS = /^DynamoDB_\d+\.(CreateTable|UpdateTable|DeleteTable|UpdateTimeToLive)$/;
+
+/**
+ * Lets the request's deadline abort the HTTP call of every attempt (on top of the caller's own
+ * signal), and gives table administration its longer time-out.
+ */
 function honourDeadline(client: DynamoDBClient): void {
   const handler = client.config.requestHandler as unknown as Handler;
   const handle = handler.handle.bind(handler);
   handler.handle = (request, options = {}) => {
+    const target = request.headers?.['x-amz-target'] ?? '';
+    const opts: HandleOptions = ADMIN_OPERATIONS.test(target) ? { ...options, requestTimeout: config.dynamodb.adminRequestTimeoutMs } : options;
     const deadline = deadlines.getStore();
-    if (!deadline) return handle(request, options);
-    const own = options.abortSignal as AbortSignal | undefined;
-    return handle(request, { ...options, abortSignal: own ? AbortSignal.any([own, deadline]) : deadline });
+    if (!deadline) return handle(request, opts);
+    const own = opts.abortSignal as AbortSignal | undefined;
+    return handle(request, { ...opts, abortSignal: own ? AbortSignal.any([own, deadline]) : deadline });
   };
 }
 
@@ -50,8 +61,8 @@ export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDoc
     maxAttempts: opts.maxAttempts ?? maxAttempts,
     requestHandler: {
       connectionTimeout: connectionTimeoutMs,
+      // From sending the request to the answer's headers, per attempt; an error, not a warning.
       requestTimeout: requestTimeoutMs,
-      socketTimeout: requestTimeoutMs,
       throwOnRequestTimeout: true,
     },
     ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),

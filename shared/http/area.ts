@@ -45,7 +45,8 @@ export function defineArea<N extends string, E extends Record<string, Endpoint>>
       const reply = await runOperation(declaration.endpoints[operationId]!, handlers[operationId], event, context);
       return toHttpResult(reply, context.requestId);
     });
-  const handler = (event: HttpEvent, context: Context) => withinDeadline(event, context as AppContext, chain);
+  // middy's own third argument (its abort signal) is made by middy itself, so only event and context pass.
+  const handler = (event: HttpEvent, context: Context, _opts?: unknown) => withinDeadline(event, context as AppContext, chain);
   return Object.assign(handler, { declaration, operations: Object.keys(handlers) });
 }
 

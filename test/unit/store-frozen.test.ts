@@ -1,3 +1,4 @@
+import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../shared/config';
@@ -45,6 +46,24 @@ describe('a frozen store, at the data layer', () => {
     expect((err as AppError).status).toBe(503);
     expect((err as AppError).headers).toEqual({ 'retry-after': '1' });
     expect(Date.now() - started).toBeLessThan(2 * requestTimeoutMs + SLACK_MS);
+  }, 20_000);
+
+  it('table administration (local runtime start-up) is not cut at the per-attempt time-out', async () => {
+    const client = createDocumentClient({ endpoint: store.endpoint, maxAttempts: 1 });
+    const started = Date.now();
+    const err = await client
+      .send(
+        new CreateTableCommand({
+          TableName: 't',
+          BillingMode: 'PAY_PER_REQUEST',
+          AttributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+          KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+        }),
+        { abortSignal: AbortSignal.timeout(requestTimeoutMs + 1000) },
+      )
+      .catch((e: unknown) => e);
+    expect((err as Error).name).toBe('AbortError');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(requestTimeoutMs + 900);
   }, 20_000);
 });
 
