@@ -7,14 +7,24 @@ import { config, runtimeConfig } from '../config';
  * The deadline of the work in progress (an API request): every store call made inside
  * `withStoreDeadline` is aborted when the signal fires, whichever repository made it.
  */
-const deadlines = new AsyncLocalStorage<AbortSignal>();
+export interface StoreScope {
+  /** Fires at the request's deadline. */
+  signal: AbortSignal;
+  /** Transactions of this request committing now, or whose outcome is in doubt. */
+  unsettledCommits: number;
+}
 
-export function withStoreDeadline<T>(signal: AbortSignal, work: () => Promise<T>): Promise<T> {
-  return deadlines.run(signal, work);
+const deadlines = new AsyncLocalStorage<StoreScope>();
+
+export function withStoreDeadline<T>(scope: StoreScope, work: () => Promise<T>): Promise<T> {
+  return deadlines.run(scope, work);
 }
 
 /** The deadline signal of the current request, if any. */
-export const storeDeadline = (): AbortSignal | undefined => deadlines.getStore();
+export const storeDeadline = (): AbortSignal | undefined => deadlines.getStore()?.signal;
+
+/** The current request's scope, if any (the transaction wrapper reports unsettled commits to it). */
+export const storeScope = (): StoreScope | undefined => deadlines.getStore();
 
 type AnySignal = { aborted: boolean };
 type HandleOptions = { abortSignal?: AnySignal; requestTimeout?: number; [k: string]: unknown };
@@ -36,7 +46,7 @@ function honourDeadline(client: DynamoDBClient): void {
   handler.handle = (request, options = {}) => {
     const target = request.headers?.['x-amz-target'] ?? '';
     const opts: HandleOptions = ADMIN_OPERATIONS.test(target) ? { ...options, requestTimeout: config.dynamodb.adminRequestTimeoutMs } : options;
-    const deadline = deadlines.getStore();
+    const deadline = deadlines.getStore()?.signal;
     if (!deadline) return handle(request, opts);
     const own = opts.abortSignal as AbortSignal | undefined;
     return handle(request, { ...opts, abortSignal: own ? AbortSignal.any([own, deadline]) : deadline });

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../config';
 import { AppError, badRequest, conflict, outcomeUnknown } from '../domain/errors';
-import { documentClient, storeDeadline, tableName, transactionClient } from './client';
+import { documentClient, storeDeadline, storeScope, tableName, transactionClient } from './client';
 import { isTransientDependencyError, provesNotApplied } from './errors';
 import type { PrimaryKey } from './keys';
 
@@ -238,6 +238,20 @@ const abortedBeforeSending = (signal: AbortSignal | undefined): boolean => signa
  * Cancellations (failed conditions, clashes) are final answers of the store and rethrown as is.
  */
 async function commitOnce(client: DynamoDBDocumentClient, items: RawTransactItem[], opts: TransactOptions): Promise<void> {
+  // While this runs, the request's last-resort answer (see shared/http/area.ts) is OUTCOME_UNKNOWN.
+  const scope = storeScope();
+  if (scope) scope.unsettledCommits++;
+  try {
+    await confirmedCommit(client, items, opts);
+  } catch (err) {
+    // Settled as "not applied"; an unknown outcome stays unsettled for the rest of the request.
+    if (scope && !(err instanceof AppError && err.code === 'OUTCOME_UNKNOWN')) scope.unsettledCommits--;
+    throw err;
+  }
+  if (scope) scope.unsettledCommits--;
+}
+
+async function confirmedCommit(client: DynamoDBDocumentClient, items: RawTransactItem[], opts: TransactOptions): Promise<void> {
   const token = randomUUID();
   const attempts = opts.confirmAttempts ?? config.dynamodb.transactionConfirmAttempts;
   const signals = [opts.abortSignal, storeDeadline()].filter((s): s is AbortSignal => s !== undefined);

@@ -1,8 +1,8 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { config } from '../config';
-import { withStoreDeadline } from '../data/client';
-import { RETRY_AFTER_SECONDS } from '../domain/errors';
+import { withStoreDeadline, type StoreScope } from '../data/client';
+import { outcomeUnknown, RETRY_AFTER_SECONDS } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { routeKey, routesOf, type AreaDeclaration, type Endpoint } from '../contracts/endpoint';
 import { authenticate } from './authenticate';
@@ -72,6 +72,7 @@ async function withinDeadline(
 ): Promise<HttpResult> {
   const budget = requestBudgetMs(context);
   const controller = new AbortController();
+  const scope: StoreScope = { signal: controller.signal, unsettledCommits: 0 };
   const abortTimer = setTimeout(
     () => controller.abort(Object.assign(new Error(`The request deadline of ${budget} ms passed`), { name: 'TimeoutError' })),
     budget,
@@ -80,21 +81,19 @@ async function withinDeadline(
   const late = new Promise<HttpResult>((resolve) => {
     lastResort = setTimeout(() => {
       const requestId = context.requestId;
-      logger.warn('request deadline passed; answering 503', { requestId, routeKey: event.routeKey, budgetMs: budget });
-      const result = toHttpResult(
-        {
-          status: 503,
-          headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-          body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'Temporarily unavailable; retry shortly', requestId } },
-        },
-        requestId,
-      );
+      // A transaction still unsettled may have committed: say so rather than "not applied".
+      const unknown = scope.unsettledCommits > 0;
+      logger.warn('request deadline passed; answering 503', { requestId, routeKey: event.routeKey, budgetMs: budget, unsettledCommits: scope.unsettledCommits });
+      const body = unknown
+        ? { code: 'OUTCOME_UNKNOWN', message: outcomeUnknown().message, requestId }
+        : { code: 'SERVICE_UNAVAILABLE', message: 'Temporarily unavailable; retry shortly', requestId };
+      const result = toHttpResult({ status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, body: { error: body } }, requestId);
       result.headers = { ...result.headers, 'x-request-id': requestId };
       resolve(result);
     }, budget + DEADLINE_GRACE_MS);
   });
   try {
-    return await Promise.race([withStoreDeadline(controller.signal, () => chain(event, context)), late]);
+    return await Promise.race([withStoreDeadline(scope, () => chain(event, context)), late]);
   } finally {
     clearTimeout(abortTimer);
     clearTimeout(lastResort);
