@@ -15,27 +15,29 @@ export const config = {
     /** What the transport itself accepts before the handler sees it (Lambda's sync payload limit). */
     transportMaxBodyBytes: 6 * 1024 * 1024,
     /**
-     * Every API request answers within this many ms of arriving (well under the 15 s Lambda
-     * timeout): at the deadline every store call still in flight is aborted and the request answers
+     * Every API request answers within this many ms of arriving (3 s inside the 15 s Lambda
+     * timeout, so the answer is always ours, never Lambda's time-out): at the deadline every store call still in flight is aborted and the request answers
      * 503 (`SERVICE_UNAVAILABLE`, or `OUTCOME_UNKNOWN` for a write whose commit could not be
      * confirmed). Authentication and the idempotency lookup count against it too.
      */
-    requestDeadlineMs: 8000,
+    requestDeadlineMs: 12_000,
   },
   /**
    * The DynamoDB client. A store that does not answer costs at most `requestTimeoutMs` per attempt
-   * (`connectionTimeoutMs` to connect), and `maxAttempts` attempts per call (the SDK's own retries,
-   * same request each time). Transactions are retried by `transactWrite` itself, with the same
-   * `ClientRequestToken`, so that a commit whose answer was lost is confirmed, never applied twice.
+   * of a single-item call or query (`bulkRequestTimeoutMs` for transactions and batches, which touch
+   * up to 100 items; `connectionTimeoutMs` to connect), and `maxAttempts` attempts per call (the
+   * SDK's own retries, same request each time). Transactions are retried by `transactWrite` itself,
+   * with the same `ClientRequestToken`, so that a commit whose answer was lost is confirmed, never
+   * applied twice: `transactionConfirmAttempts` attempts in all, inside the request deadline.
    */
   dynamodb: {
     connectionTimeoutMs: 1000,
     requestTimeoutMs: 2500,
+    bulkRequestTimeoutMs: 5000,
     maxAttempts: 2,
     /** Creating or migrating the table (local runtime only) is slow by nature and off the request path. */
     adminRequestTimeoutMs: 60_000,
-    /** Attempts of one transaction whose outcome is in doubt (same token), within the request deadline. */
-    transactionConfirmAttempts: 3,
+    transactionConfirmAttempts: 2,
   },
   auth: {
     sessionTtlSeconds: 7 * 24 * 3600,

@@ -35,17 +35,26 @@ type Handler = { handle: (request: { headers?: Record<string, string> }, options
  * does it) is slow by nature and never on a request's path: it gets `adminRequestTimeoutMs`.
  */
 const ADMIN_OPERATIONS = /^DynamoDB_\d+\.(CreateTable|UpdateTable|DeleteTable|UpdateTimeToLive)$/;
+/** Calls touching up to 100 items (transactions, batches) get `bulkRequestTimeoutMs` per attempt. */
+const BULK_OPERATIONS = /^DynamoDB_\d+\.(TransactWriteItems|TransactGetItems|BatchWriteItem|BatchGetItem)$/;
+
+/** The per-attempt time-out of a call, by its operation (`undefined`: the client's `requestTimeoutMs`). */
+function attemptTimeoutOf(target: string): number | undefined {
+  if (ADMIN_OPERATIONS.test(target)) return config.dynamodb.adminRequestTimeoutMs;
+  if (BULK_OPERATIONS.test(target)) return config.dynamodb.bulkRequestTimeoutMs;
+  return undefined;
+}
 
 /**
  * Lets the request's deadline abort the HTTP call of every attempt (on top of the caller's own
- * signal), and gives table administration its longer time-out.
+ * signal), and gives transactions, batches and table administration their longer time-outs.
  */
 function honourDeadline(client: DynamoDBClient): void {
   const handler = client.config.requestHandler as unknown as Handler;
   const handle = handler.handle.bind(handler);
   handler.handle = (request, options = {}) => {
-    const target = request.headers?.['x-amz-target'] ?? '';
-    const opts: HandleOptions = ADMIN_OPERATIONS.test(target) ? { ...options, requestTimeout: config.dynamodb.adminRequestTimeoutMs } : options;
+    const timeout = attemptTimeoutOf(request.headers?.['x-amz-target'] ?? '');
+    const opts: HandleOptions = timeout !== undefined && options.requestTimeout === undefined ? { ...options, requestTimeout: timeout } : options;
     const deadline = deadlines.getStore()?.signal;
     if (!deadline) return handle(request, opts);
     const own = opts.abortSignal as AbortSignal | undefined;
