@@ -14,6 +14,30 @@ export const config = {
     maxBodyBytes: 1024 * 1024,
     /** What the transport itself accepts before the handler sees it (Lambda's sync payload limit). */
     transportMaxBodyBytes: 6 * 1024 * 1024,
+    /**
+     * Every API request answers within this many ms of arriving (3 s inside the 15 s Lambda
+     * timeout, so the answer is always ours, never Lambda's time-out): at the deadline every store call still in flight is aborted and the request answers
+     * 503 (`SERVICE_UNAVAILABLE`, or `OUTCOME_UNKNOWN` for a write whose commit could not be
+     * confirmed). Authentication and the idempotency lookup count against it too.
+     */
+    requestDeadlineMs: 12_000,
+  },
+  /**
+   * The DynamoDB client. A store that does not answer costs at most `requestTimeoutMs` per attempt
+   * of a single-item call or query (`bulkRequestTimeoutMs` for transactions and batches, which touch
+   * up to 100 items; `connectionTimeoutMs` to connect), and `maxAttempts` attempts per call (the
+   * SDK's own retries, same request each time). Transactions are retried by `transactWrite` itself,
+   * with the same `ClientRequestToken`, so that a commit whose answer was lost is confirmed, never
+   * applied twice: `transactionConfirmAttempts` attempts in all, inside the request deadline.
+   */
+  dynamodb: {
+    connectionTimeoutMs: 1000,
+    requestTimeoutMs: 2500,
+    bulkRequestTimeoutMs: 5000,
+    maxAttempts: 2,
+    /** Creating or migrating the table (local runtime only) is slow by nature and off the request path. */
+    adminRequestTimeoutMs: 60_000,
+    transactionConfirmAttempts: 2,
   },
   auth: {
     sessionTtlSeconds: 7 * 24 * 3600,

@@ -1,24 +1,119 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { runtimeConfig } from '../config';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { config, runtimeConfig } from '../config';
+
+/**
+ * The deadline of the work in progress (an API request): every store call made inside
+ * `withStoreDeadline` is aborted when the signal fires, whichever repository made it.
+ */
+export interface StoreScope {
+  /** Fires at the request's deadline. */
+  signal: AbortSignal;
+  /** Transactions of this request committing now, or whose outcome is in doubt. */
+  unsettledCommits: number;
+}
+
+const deadlines = new AsyncLocalStorage<StoreScope>();
+
+export function withStoreDeadline<T>(scope: StoreScope, work: () => Promise<T>): Promise<T> {
+  return deadlines.run(scope, work);
+}
+
+/** The deadline signal of the current request, if any. */
+export const storeDeadline = (): AbortSignal | undefined => deadlines.getStore()?.signal;
+
+/** The current request's scope, if any (the transaction wrapper reports unsettled commits to it). */
+export const storeScope = (): StoreScope | undefined => deadlines.getStore();
+
+type AnySignal = { aborted: boolean };
+type HandleOptions = { abortSignal?: AnySignal; requestTimeout?: number; [k: string]: unknown };
+type Handler = { handle: (request: { headers?: Record<string, string> }, options?: HandleOptions) => Promise<unknown> };
+
+/**
+ * Table administration (the local runtime creating or migrating its table; in AWS CloudFormation
+ * does it) is slow by nature and never on a request's path: it gets `adminRequestTimeoutMs`.
+ */
+const ADMIN_OPERATIONS = /^DynamoDB_\d+\.(CreateTable|UpdateTable|DeleteTable|UpdateTimeToLive)$/;
+/** Calls touching up to 100 items (transactions, batches) get `bulkRequestTimeoutMs` per attempt. */
+const BULK_OPERATIONS = /^DynamoDB_\d+\.(TransactWriteItems|TransactGetItems|BatchWriteItem|BatchGetItem)$/;
+
+/** The per-attempt time-out of a call, by its operation (`undefined`: the client's `requestTimeoutMs`). */
+function attemptTimeoutOf(target: string): number | undefined {
+  if (ADMIN_OPERATIONS.test(target)) return config.dynamodb.adminRequestTimeoutMs;
+  if (BULK_OPERATIONS.test(target)) return config.dynamodb.bulkRequestTimeoutMs;
+  return undefined;
+}
+
+/**
+ * Lets the request's deadline abort the HTTP call of every attempt (on top of the caller's own
+ * signal), and gives transactions, batches and table administration their longer time-outs.
+ */
+function honourDeadline(client: DynamoDBClient): void {
+  const handler = client.config.requestHandler as unknown as Handler;
+  const handle = handler.handle.bind(handler);
+  handler.handle = (request, options = {}) => {
+    const timeout = attemptTimeoutOf(request.headers?.['x-amz-target'] ?? '');
+    const opts: HandleOptions = timeout !== undefined && options.requestTimeout === undefined ? { ...options, requestTimeout: timeout } : options;
+    const deadline = deadlines.getStore()?.signal;
+    if (!deadline) return handle(request, opts);
+    const own = opts.abortSignal as AbortSignal | undefined;
+    return handle(request, { ...opts, abortSignal: own ? AbortSignal.any([own, deadline]) : deadline });
+  };
+}
+
+export interface StoreClientOptions {
+  endpoint?: string;
+  region?: string;
+  /** SDK attempts per call (default `config.dynamodb.maxAttempts`). */
+  maxAttempts?: number;
+}
+
+/**
+ * A document client with the platform's time budget: `connectionTimeoutMs` to connect,
+ * `requestTimeoutMs` per attempt (a frozen store is a TimeoutError, never a hang), bounded attempts.
+ */
+export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDocumentClient {
+  const { connectionTimeoutMs, requestTimeoutMs, maxAttempts } = config.dynamodb;
+  const base = new DynamoDBClient({
+    region: opts.region ?? 'eu-west-1',
+    maxAttempts: opts.maxAttempts ?? maxAttempts,
+    requestHandler: {
+      connectionTimeout: connectionTimeoutMs,
+      // From sending the request to the answer's headers, per attempt; an error, not a warning.
+      requestTimeout: requestTimeoutMs,
+      throwOnRequestTimeout: true,
+    },
+    ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+  });
+  honourDeadline(base);
+  return DynamoDBDocumentClient.from(base, {
+    marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+  });
+}
 
 let doc: DynamoDBDocumentClient | undefined;
+let transactions: DynamoDBDocumentClient | undefined;
+
+const processOptions = (): StoreClientOptions => {
+  const cfg = runtimeConfig();
+  return { region: cfg.AWS_REGION, endpoint: cfg.DYNAMODB_ENDPOINT };
+};
 
 /** The one document client of the process, created on first use (cold start pays once). */
 export function documentClient(): DynamoDBDocumentClient {
-  if (!doc) {
-    const cfg = runtimeConfig();
-    const base = new DynamoDBClient({
-      region: cfg.AWS_REGION,
-      ...(cfg.DYNAMODB_ENDPOINT
-        ? { endpoint: cfg.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {}),
-    });
-    doc = DynamoDBDocumentClient.from(base, {
-      marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
-    });
-  }
+  doc ??= createDocumentClient(processOptions());
   return doc;
+}
+
+/**
+ * The client `transactWrite` commits with: one attempt per call, because the transaction wrapper
+ * retries itself with the same `ClientRequestToken` and must see every attempt's failure to know
+ * whether a commit may have happened.
+ */
+export function transactionClient(): DynamoDBDocumentClient {
+  transactions ??= createDocumentClient({ ...processOptions(), maxAttempts: 1 });
+  return transactions;
 }
 
 export const tableName = (): string => runtimeConfig().TABLE_NAME;

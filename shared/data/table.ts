@@ -13,10 +13,13 @@ import {
   type TransactWriteCommandInput,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError, conflict } from '../domain/errors';
-import { documentClient, tableName } from './client';
+import { config } from '../config';
+import { AppError, conflict, outcomeUnknown } from '../domain/errors';
+import { documentClient, storeDeadline, storeScope, tableName, transactionClient } from './client';
 import { decodeCursor, encodeCursor } from './cursor';
+import { isTransientDependencyError, provesNotApplied } from './errors';
 import type { PrimaryKey } from './keys';
 
 /** Thin typed wrappers over the document client; every call targets the single table. */
@@ -201,21 +204,88 @@ const withTable = (op: TransactOp): RawTransactItem => {
 };
 
 export interface TransactOptions {
-  /** Defaults to the process's document client. */
+  /** Defaults to the process's transaction client (one SDK attempt per call). */
   client?: DynamoDBDocumentClient;
   /** Aborts the SDK call and the backoff between clash retries (the call then rejects). */
   abortSignal?: AbortSignal;
+  /** Attempts of one commit whose outcome is in doubt (default `config.dynamodb.transactionConfirmAttempts`). */
+  confirmAttempts?: number;
+}
+
+/** The request was aborted (deadline or caller) before this attempt was sent. */
+const abortedBeforeSending = (signal: AbortSignal | undefined): boolean => signal?.aborted === true;
+
+/**
+ * Commits one TransactWriteItems, making sure a failure means "not applied". Every attempt carries
+ * the same `ClientRequestToken`: DynamoDB treats identical calls with one token as one call for 10
+ * minutes (a repeat of a committed call succeeds without applying anything again). So when an
+ * attempt fails in a way that does not prove it was not applied (a time-out, a broken connection, a
+ * 5xx, an abort in flight), the commit is repeated with the token to learn the outcome. Resolves
+ * when committed (exactly once); rejects with the store's own error when nothing was applied, and
+ * with `OUTCOME_UNKNOWN` when the store could not say within the attempts or the deadline.
+ * Cancellations (failed conditions, clashes) are final answers of the store and rethrown as is.
+ */
+async function commitOnce(client: DynamoDBDocumentClient, items: RawTransactItem[], opts: TransactOptions): Promise<void> {
+  // While this runs, the request's last-resort answer (see shared/http/area.ts) is OUTCOME_UNKNOWN.
+  const scope = storeScope();
+  if (scope) scope.unsettledCommits++;
+  try {
+    await confirmedCommit(client, items, opts);
+  } catch (err) {
+    // Settled as "not applied"; an unknown outcome stays unsettled for the rest of the request.
+    if (scope && !(err instanceof AppError && err.code === 'OUTCOME_UNKNOWN')) scope.unsettledCommits--;
+    throw err;
+  }
+  if (scope) scope.unsettledCommits--;
+}
+
+async function confirmedCommit(client: DynamoDBDocumentClient, items: RawTransactItem[], opts: TransactOptions): Promise<void> {
+  const token = randomUUID();
+  const attempts = opts.confirmAttempts ?? config.dynamodb.transactionConfirmAttempts;
+  const signals = [opts.abortSignal, storeDeadline()].filter((s): s is AbortSignal => s !== undefined);
+  let inDoubt = false;
+  for (let attempt = 1; ; attempt++) {
+    if (signals.some(abortedBeforeSending)) {
+      const reason = signals.find((s) => s.aborted)!.reason;
+      if (inDoubt) throw outcomeUnknown(reason);
+      throw reason instanceof Error ? reason : Object.assign(new Error('Request aborted'), { name: 'AbortError' });
+    }
+    try {
+      await client.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: token }), { abortSignal: opts.abortSignal });
+      return;
+    } catch (err) {
+      // A cancellation is the store's definite answer for this token (nothing applied).
+      if (err instanceof TransactionCanceledException) throw err;
+      if (err instanceof Error && err.name === 'IdempotentParameterMismatchException') throw outcomeUnknown(err);
+      if (!isTransientDependencyError(err)) {
+        if (inDoubt) throw outcomeUnknown(err);
+        throw err;
+      }
+      if (!provesNotApplied(err)) inDoubt = true;
+      if (attempt >= attempts) {
+        if (inDoubt) throw outcomeUnknown(err);
+        throw err;
+      }
+      try {
+        await sleep(Math.random() * 50 * 2 ** attempt, undefined, { signal: signals.length ? AbortSignal.any(signals) : undefined });
+      } catch {
+        /* the abort is handled at the top of the loop */
+      }
+    }
+  }
 }
 
 /**
  * All-or-nothing write. A failed condition maps to the step's own domain error; a clash with a
- * concurrent transaction is retried a few times with jitter, as AWS recommends.
+ * concurrent transaction is retried a few times with jitter, as AWS recommends. A store that times
+ * out is asked again with the same request token (see `commitOnce`), so the caller learns whether
+ * the write was applied: success, a store error meaning "not applied", or `OUTCOME_UNKNOWN`.
  */
 export async function transactWrite(steps: TransactStep[], attempts = 4, opts: TransactOptions = {}): Promise<void> {
-  const client = opts.client ?? documentClient();
+  const client = opts.client ?? transactionClient();
   for (let attempt = 1; ; attempt++) {
     try {
-      await client.send(new TransactWriteCommand({ TransactItems: steps.map((s) => withTable(s.op)) }), { abortSignal: opts.abortSignal });
+      await commitOnce(client, steps.map((s) => withTable(s.op)), opts);
       for (const s of steps) s.onCommitted?.();
       return;
     } catch (err) {

@@ -24,7 +24,11 @@ export const ERROR_CODES = {
   RATE_LIMITED: { status: 429, meaning: 'Too many requests; retry after the Retry-After seconds' },
   REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, meaning: 'The URL or the request headers are too large (refused before routing)' },
   INTERNAL: { status: 500, meaning: 'Unexpected failure; quote the requestId to support' },
-  SERVICE_UNAVAILABLE: { status: 503, meaning: 'A dependency could not answer; safe to retry' },
+  SERVICE_UNAVAILABLE: { status: 503, meaning: 'A dependency could not answer; nothing was applied, safe to retry' },
+  OUTCOME_UNKNOWN: {
+    status: 503,
+    meaning: 'The store could not confirm whether the write was applied; retry with the same Idempotency-Key',
+  },
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -62,3 +66,22 @@ export const rateLimited = (retryAfterSeconds: number, message = 'Too many reque
   new AppError('RATE_LIMITED', message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const validationFailed = (details: ErrorDetail[]) =>
   new AppError('VALIDATION_FAILED', 'The request is invalid; see details', details);
+
+/** Seconds a client should wait before retrying a 503. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * A write whose commit the store could not confirm either way (e.g. it timed out after the request
+ * was sent). Retrying with the same Idempotency-Key is safe: a write that did commit is replayed,
+ * one that did not is applied once.
+ */
+export const outcomeUnknown = (cause?: unknown) =>
+  Object.assign(
+    new AppError(
+      'OUTCOME_UNKNOWN',
+      'The write could not be confirmed and may or may not have been applied; retry with the same Idempotency-Key',
+      undefined,
+      { 'retry-after': String(RETRY_AFTER_SECONDS) },
+    ),
+    { cause },
+  );

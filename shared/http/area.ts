@@ -1,4 +1,9 @@
 import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { config } from '../config';
+import { withStoreDeadline, type StoreScope } from '../data/client';
+import { outcomeUnknown, RETRY_AFTER_SECONDS } from '../domain/errors';
+import { logger } from '../observability/logger';
 import { routeKey, routesOf, type AreaDeclaration, type Endpoint } from '../contracts/endpoint';
 import { authenticate } from './authenticate';
 import { errorMapper } from './error-mapper';
@@ -27,7 +32,7 @@ export function defineArea<N extends string, E extends Record<string, Endpoint>>
     const op = handlers[operationId as keyof E] as Operation<Endpoint> | undefined;
     return op && typeof op !== 'function' ? op.reply : undefined;
   };
-  const handler = middy<HttpEvent, HttpResult, Error, AppContext>()
+  const chain = middy<HttpEvent, HttpResult, Error, AppContext>()
     .use(requestContext(declaration.area))
     .use(errorMapper())
     .use(authenticate(table, fallback !== undefined))
@@ -40,5 +45,57 @@ export function defineArea<N extends string, E extends Record<string, Endpoint>>
       const reply = await runOperation(declaration.endpoints[operationId]!, handlers[operationId], event, context);
       return toHttpResult(reply, context.requestId);
     });
+  // middy's own third argument (its abort signal) is made by middy itself, so only event and context pass.
+  const handler = (event: HttpEvent, context: Context, _opts?: unknown) => withinDeadline(event, context as AppContext, chain);
   return Object.assign(handler, { declaration, operations: Object.keys(handlers) });
+}
+
+/** Time the request still has: the platform's deadline, or less when Lambda's own timeout is nearer. */
+export function requestBudgetMs(context: Pick<Context, 'getRemainingTimeInMillis'>): number {
+  const lambdaLeft = typeof context.getRemainingTimeInMillis === 'function' ? context.getRemainingTimeInMillis() - 1000 : Infinity;
+  return Math.max(0, Math.min(config.http.requestDeadlineMs, lambdaLeft));
+}
+
+/** After the deadline the chain gets this long to answer by itself before the last-resort 503. */
+const DEADLINE_GRACE_MS = 500;
+
+/**
+ * Runs the whole chain, authentication and idempotency lookups included, under the request's
+ * deadline: when it passes, every store call still in flight is aborted (the chain then answers 503
+ * through the error mapper, or `OUTCOME_UNKNOWN` for an unconfirmed write). Should anything else
+ * still hold the chain, a bare 503 answers `DEADLINE_GRACE_MS` later; the caller never waits longer.
+ */
+async function withinDeadline(
+  event: HttpEvent,
+  context: AppContext,
+  chain: (event: HttpEvent, context: AppContext) => Promise<HttpResult>,
+): Promise<HttpResult> {
+  const budget = requestBudgetMs(context);
+  const controller = new AbortController();
+  const scope: StoreScope = { signal: controller.signal, unsettledCommits: 0 };
+  const abortTimer = setTimeout(
+    () => controller.abort(Object.assign(new Error(`The request deadline of ${budget} ms passed`), { name: 'TimeoutError' })),
+    budget,
+  );
+  let lastResort: NodeJS.Timeout | undefined;
+  const late = new Promise<HttpResult>((resolve) => {
+    lastResort = setTimeout(() => {
+      const requestId = context.requestId;
+      // A transaction still unsettled may have committed: say so rather than "not applied".
+      const unknown = scope.unsettledCommits > 0;
+      logger.warn('request deadline passed; answering 503', { requestId, routeKey: event.routeKey, budgetMs: budget, unsettledCommits: scope.unsettledCommits });
+      const body = unknown
+        ? { code: 'OUTCOME_UNKNOWN', message: outcomeUnknown().message, requestId }
+        : { code: 'SERVICE_UNAVAILABLE', message: 'Temporarily unavailable; retry shortly', requestId };
+      const result = toHttpResult({ status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, body: { error: body } }, requestId);
+      result.headers = { ...result.headers, 'x-request-id': requestId };
+      resolve(result);
+    }, budget + DEADLINE_GRACE_MS);
+  });
+  try {
+    return await Promise.race([withStoreDeadline(scope, () => chain(event, context)), late]);
+  } finally {
+    clearTimeout(abortTimer);
+    clearTimeout(lastResort);
+  }
 }

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { isTransientDependencyError } from '../data/errors';
-import { AppError } from '../domain/errors';
+import { AppError, RETRY_AFTER_SECONDS } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { toHttpResult } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
@@ -30,7 +30,7 @@ export function errorMapper(): MiddlewareObj<HttpEvent, HttpResult, Error, AppCo
         request.response = toHttpResult(
           {
             status: 503,
-            headers: { 'retry-after': '1' },
+            headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
             body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'Temporarily unavailable; retry shortly', requestId } },
           },
           requestId,

@@ -87,7 +87,15 @@ export function idempotency(replyOf: ReplyOf): MiddlewareObj<HttpEvent, HttpResu
       const idem = context.idempotency;
       if (!idem) return;
       // A concurrent attempt with this key may have committed first: its answer is the answer.
-      const winner = await store.getRecord(idem.workspaceId, idem.key, epoch());
+      // (So may this very request, when its commit could not be confirmed: OUTCOME_UNKNOWN.)
+      let winner: store.IdempotencyRecord | undefined;
+      try {
+        winner = await store.getRecord(idem.workspaceId, idem.key, epoch());
+      } catch (lookupError) {
+        // The store is unreachable or the deadline passed: the original error stands.
+        logger.warn('idempotency lookup after a failure did not answer', { requestId: context.requestId, error: lookupError as Error });
+        return;
+      }
       if (!winner) return;
       if (winner.requestHash !== idem.requestHash) {
         request.error = reused();

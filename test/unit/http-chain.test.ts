@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AppError } from '../../shared/domain/errors';
+import { AppError, outcomeUnknown } from '../../shared/domain/errors';
 import { errorMapper } from '../../shared/http/error-mapper';
 import { requestContext } from '../../shared/http/request-context';
 import type { AppContext, HttpEvent, HttpResult } from '../../shared/http/types';
@@ -65,5 +65,29 @@ describe('dependency failures', () => {
     expect(res.headers!['retry-after']).toBe('1');
     expect(JSON.parse(res.body!).error.code).toBe('SERVICE_UNAVAILABLE');
     expect(res.body).not.toContain('throughput');
+  });
+});
+
+describe('unreachable store and unknown outcomes', () => {
+  it('a refused connection is a retryable 503 that shows no address', async () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', errno: -111 });
+    const res = (await chain(() => {
+      throw refused;
+    })(event(), {} as AppContext)) as HttpResult;
+    expect(res.statusCode).toBe(503);
+    expect(res.headers!['retry-after']).toBe('1');
+    expect(JSON.parse(res.body!).error.code).toBe('SERVICE_UNAVAILABLE');
+    expect(res.body).not.toContain('127.0.0.1');
+  });
+
+  it('an unconfirmed write is 503 OUTCOME_UNKNOWN with Retry-After, telling to retry with the same key', async () => {
+    const res = (await chain(() => {
+      throw outcomeUnknown(Object.assign(new Error('timed out'), { name: 'TimeoutError' }));
+    })(event(), {} as AppContext)) as HttpResult;
+    expect(res.statusCode).toBe(503);
+    expect(res.headers!['retry-after']).toBe('1');
+    const { error } = JSON.parse(res.body!);
+    expect(error.code).toBe('OUTCOME_UNKNOWN');
+    expect(error.message).toMatch(/same Idempotency-Key/);
   });
 });
