@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { AppError } from '../../shared/domain/errors';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, pageQuery, pageQueryShape } from '../../shared/domain/pagination';
+import { DEFAULT_PAGE_SIZE, filterValue, MAX_PAGE_SIZE, pageQuery, pageQueryShape } from '../../shared/domain/pagination';
 import { parseOrThrow, toDetails } from '../../shared/domain/validation';
 
 const schema = z.strictObject({ name: z.string().min(3, 'at least 3 characters').regex(/^[a-z]+$/, 'lower-case letters only'), n: z.number().optional() });
@@ -51,5 +51,28 @@ describe('page query', () => {
   it('the parameters carry the descriptions the OpenAPI document shows', () => {
     expect(pageQueryShape.limit.description).toBe('Page size, 1-200 (default 50)');
     expect(pageQueryShape.cursor.description).toBe('The `nextCursor` of the previous page');
+  });
+});
+
+describe('list filter values', () => {
+  it('absent is no filter; empty is refused with its own message; 64 characters by default, or the given bound', () => {
+    expect(filterValue().optional().parse(undefined)).toBeUndefined();
+    expect(filterValue().parse('a')).toBe('a');
+    expect(filterValue().parse('x'.repeat(64))).toBe('x'.repeat(64));
+    expect(filterValue().safeParse('x'.repeat(65)).success).toBe(false);
+    expect(filterValue(3).safeParse('abcd').success).toBe(false);
+    expect(filterValue(3).parse('abc')).toBe('abc');
+    const empty = filterValue().safeParse('');
+    expect(empty.success).toBe(false);
+    expect(empty.error?.issues[0]?.message).toBe('must not be empty');
+  });
+});
+
+describe('details of a key that fails its own schema (invalid_key)', () => {
+  it('names the key check that failed, not zod’s generic message', () => {
+    const schema = z.record(z.string().regex(/^[a-z]+$/, { message: 'keys are lower-case letters' }), z.string());
+    const result = schema.safeParse({ Bad: 'x' });
+    expect(result.success).toBe(false);
+    expect(toDetails('body', result.error!)).toEqual([{ in: 'body', field: 'Bad', message: 'keys are lower-case letters' }]);
   });
 });
