@@ -19,7 +19,8 @@ async function notRouted(event: HttpEvent): Promise<never> {
   throw new AppError('NOT_FOUND', `No endpoint ${method} ${path}`);
 }
 
-export const handler = defineArea(systemArea,
+export const handler = defineArea(
+  systemArea,
   {
     // The document itself is the body (no `{ data }` envelope), so tools can load the URL directly.
     getOpenApi: async () => ({ status: 200, body: buildOpenApiDocument(), headers: { 'content-type': 'application/json' } }),
