@@ -452,6 +452,15 @@ describe('least privilege', () => {
     for (const id of [fanoutId(), workerId(), dlqId()]) for (const s of statementsOf(id)) expect(s.Action, id).not.toBe('*');
   });
 
+  it.each(CONSUMERS.map((r) => [r.name, r] as const))('consumer %s gets exactly the table actions and send rights its row declares', (_, row) => {
+    const id = logicalId(stack.webhooks.consumerFunctions[row.name]!);
+    expect(new Set(actionsOn(id, tableArn))).toEqual(new Set(TABLE_ACTIONS[row.access.table]));
+    const queueArns = { webhookDeliveries: deliveryArn, webhookDeadLetters: dlqArn } as const;
+    const sendsTo = (Object.keys(queueArns) as (keyof typeof queueArns)[]).filter((q) => actionsOn(id, queueArns[q]).includes('sqs:SendMessage'));
+    expect(sendsTo.sort()).toEqual([...((row.access as { sendsTo?: readonly string[] }).sendsTo ?? [])].sort());
+    expect(statementsOf(id).flatMap((s) => [s.Action].flat())).not.toContain('dynamodb:Scan');
+  });
+
   it('fan-out: reads the stream, sends to the delivery queue, nothing else on SQS', () => {
     expect(actionsOn(fanoutId(), streamArn)).toEqual(
       expect.arrayContaining(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']),
