@@ -5,6 +5,7 @@ import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { config } from '../../shared/config';
 import { AREAS, type Area, routeKey, routes } from '../../shared/contracts/index';
 import { LOG_RETENTION } from './platform-function';
 
@@ -54,6 +55,10 @@ export class Api extends Construct {
 
     this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
       description: 'Loyalty platform API',
+      // No CORS: the API is called server to server with secret keys, which must never sit in a
+      // browser, so API Gateway answers no preflight and browsers refuse cross-origin calls. The
+      // member-portal embed gets its own origin list when its consumer routes land.
+      corsPreflight: undefined,
       // The stage is created below with access logging; the default stage cannot take those options.
       createDefaultStage: false,
     });
@@ -69,6 +74,7 @@ export class Api extends Construct {
       autoDeploy: true,
       // Per-route 4xx/5xx/latency metrics for the operators' dashboard.
       detailedMetricsEnabled: true,
+      throttle: { rateLimit: config.throttle.default.ratePerSecond, burstLimit: config.throttle.default.burst },
       accessLogSettings: {
         destination: new apigw.LogGroupLogDestination(this.accessLogs),
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FORMAT)),
@@ -114,9 +120,22 @@ export class Api extends Construct {
       byKey.set(key, route);
     };
 
+    // Routes with a stricter throttle profile get their own route settings; the stage must then be
+    // deployed after those routes exist.
+    // CloudFormation's own casing: RouteSettings is a free-form map that CDK passes through as is.
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number; DetailedMetricsEnabled: boolean }> = {};
     for (const r of routes) {
       addRoute(routeKey(r), apigw.HttpRouteKey.with(r.path, apigw.HttpMethod[r.method]), r.area);
+      if (!r.throttle) continue;
+      const profile = config.throttle[r.throttle];
+      routeSettings[routeKey(r)] = {
+        ThrottlingRateLimit: profile.ratePerSecond,
+        ThrottlingBurstLimit: profile.burst,
+        DetailedMetricsEnabled: true,
+      };
+      this.stage.node.addDependency(byKey.get(routeKey(r))!);
     }
+    if (Object.keys(routeSettings).length) (this.stage.node.defaultChild as apigw.CfnStage).addPropertyOverride('RouteSettings', routeSettings);
     addRoute('$default', apigw.HttpRouteKey.DEFAULT, FALLBACK_AREA);
     this.routes = byKey;
   }

@@ -9,6 +9,16 @@ export const config = {
     timeoutSeconds: 15,
     logRetentionDays: 30,
   },
+  /**
+   * API Gateway stage throttling (token bucket per stage and route, requests per second and burst).
+   * `default` applies to every route; an endpoint may name a stricter profile in its declaration
+   * (`throttle`). Over the limit API Gateway answers 429 before any function runs.
+   */
+  throttle: {
+    default: { ratePerSecond: 500, burst: 1000 },
+    /** Public endpoints that take a credential or send mail: a brake on brute force and mail floods. */
+    credentialAttempts: { ratePerSecond: 10, burst: 20 },
+  },
   http: {
     /** Largest accepted request body; larger is 413 PAYLOAD_TOO_LARGE. */
     maxBodyBytes: 1024 * 1024,

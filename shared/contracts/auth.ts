@@ -33,9 +33,9 @@ export const authArea = declareArea({
   area: 'auth',
   access: { table: 'readWrite', mail: true },
   endpoints: {
-    register: { method: 'POST', path: '/api/v2/auth/register', auth: ['public'], summary: 'Create a workspace and its owner', body: registerBody, responses: { 201: signedIn } },
+    register: { method: 'POST', path: '/api/v2/auth/register', auth: ['public'], throttle: 'credentialAttempts', summary: 'Create a workspace and its owner', body: registerBody, responses: { 201: signedIn } },
     login: {
-      method: 'POST', path: '/api/v2/auth/login', auth: ['public'], summary: 'Start a session',
+      method: 'POST', path: '/api/v2/auth/login', auth: ['public'], throttle: 'credentialAttempts', summary: 'Start a session',
       body: loginBody,
       responses: { 200: signedIn, 401: errorBody },
       description: 'Wrong e-mail or password: 401 (one message for both). 5 failures for one e-mail in 15 minutes: 429 with Retry-After.',
@@ -44,13 +44,13 @@ export const authArea = declareArea({
     updateProfile: { method: 'PATCH', path: '/api/v2/auth/profile', auth: ['session'], summary: 'Change name or e-mail', body: profilePatchBody, responses: { 200: profile } },
     changePassword: { method: 'POST', path: '/api/v2/auth/change-password', auth: ['session'], summary: 'Change password; revokes other sessions', body: changePasswordBody, responses: { 204: null }, description: 'Signs out every other session of the user.' },
     forgotPassword: {
-      method: 'POST', path: '/api/v2/auth/forgot-password', auth: ['public'], summary: 'Mail a single-use reset token',
+      method: 'POST', path: '/api/v2/auth/forgot-password', auth: ['public'], throttle: 'credentialAttempts', summary: 'Mail a single-use reset token',
       body: forgotPasswordBody,
       responses: { 202: dataOf(z.object({ message: z.string() })) },
       description: 'Always 202, whether the account exists or not. A single-use token valid for 1 hour is e-mailed to existing accounts.',
     },
     resetPassword: {
-      method: 'POST', path: '/api/v2/auth/reset-password', auth: ['public'], summary: 'Set a new password with a reset token',
+      method: 'POST', path: '/api/v2/auth/reset-password', auth: ['public'], throttle: 'credentialAttempts', summary: 'Set a new password with a reset token',
       body: resetPasswordBody,
       responses: { 204: null, 410: errorBody },
       description: 'Unknown token: 400. Used or expired token: 410. Signs out every session.',

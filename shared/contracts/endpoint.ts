@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { config } from '../config';
 import type { Scope } from '../domain/api-keys/scopes';
 import type { QueueName } from '../ports/queue';
 
@@ -33,6 +34,8 @@ export interface Endpoint extends RouteContract {
   summary: string;
   /** Honors `Idempotency-Key` (Stripe semantics: same key + same body replays the first answer). */
   idempotent?: true;
+  /** A stricter API Gateway throttle profile than `default` (numbers in `config.throttle`). */
+  throttle?: Exclude<keyof typeof config.throttle, 'default'>;
 }
 
 /**

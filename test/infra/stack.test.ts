@@ -64,6 +64,29 @@ beforeAll(() => {
   assemblyDir = built.app.synth().directory;
 });
 
+describe('edge of the API', () => {
+  it('throttles the stage by default and the credential endpoints by their declared profile', () => {
+    const [, stage] = ofType('AWS::ApiGatewayV2::Stage')[0]!;
+    expect(stage.Properties?.DefaultRouteSettings).toMatchObject({
+      ThrottlingRateLimit: config.throttle.default.ratePerSecond,
+      ThrottlingBurstLimit: config.throttle.default.burst,
+    });
+    const throttled = routes.filter((r) => r.throttle);
+    expect(throttled.map((r) => r.operationId).sort()).toEqual(['forgotPassword', 'login', 'register', 'resetPassword']);
+    const settings = stage.Properties?.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
+    expect(Object.keys(settings).sort()).toEqual(throttled.map(routeKey).sort());
+    for (const r of throttled) {
+      expect(settings[routeKey(r)]).toMatchObject({ ThrottlingRateLimit: config.throttle[r.throttle!].ratePerSecond, ThrottlingBurstLimit: config.throttle[r.throttle!].burst });
+    }
+    expect(config.throttle.credentialAttempts.ratePerSecond).toBeLessThan(config.throttle.default.ratePerSecond);
+  });
+
+  it('answers no CORS preflight (server-to-server API with secret keys)', () => {
+    const [, api] = ofType('AWS::ApiGatewayV2::Api')[0]!;
+    expect(api.Properties?.CorsConfiguration).toBeUndefined();
+  });
+});
+
 describe('routes', () => {
   const routeResources = (): [string, Resource][] => ofType('AWS::ApiGatewayV2::Route');
   const routesByKey = (): Map<string, Resource[]> => {
