@@ -1,5 +1,4 @@
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -7,23 +6,18 @@ import { AREAS, declarationOf, type Area } from '../../shared/contracts/index';
 import type { QueueName } from '../../shared/ports/queue';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Mail } from './mail';
-import { functionEntry, PlatformFunction } from './platform-function';
+import { PlatformFunction } from './platform-function';
 
 // Kept for existing importers; the definitions live in platform-function.ts.
 export { LAMBDA_ARCHITECTURE, LAMBDA_RUNTIME, LOG_RETENTION, PROJECT_ROOT } from './platform-function';
 
-/** Entry file of an area's Lambda function. */
-export const handlerEntry = (area: Area): string => functionEntry(area);
-
 /**
- * What one area needs beyond the table and the common environment, given by the construct that owns
- * the resource (e.g. `Webhooks` gives the `webhooks` area the delivery queue for replay and test pings).
+ * What one area needs beyond its declared access and the common environment (e.g. the webhook
+ * numbers for the `webhooks` area). Grants come only from the declaration.
  */
 export interface AreaExtras {
   /** Added to the function's environment. */
   readonly environment?: Readonly<Record<string, string>>;
-  /** Grants on other resources; must not add wildcard findings (those need an acknowledgement). */
-  readonly grant?: (fn: lambda.IFunction) => void;
 }
 
 export interface AreaFunctionsProps {
@@ -64,7 +58,6 @@ export class AreaFunctions extends Construct {
         queues: props.queues,
         ...(extras?.environment ? { environment: extras.environment } : {}),
       });
-      extras?.grant?.(pf.function);
 
       functions[area] = pf.function;
       logGroups[area] = pf.logGroup;

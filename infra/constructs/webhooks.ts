@@ -22,8 +22,6 @@ import { PlatformFunction } from './platform-function';
 export const DELIVERY_QUEUE_LOGICAL_ID = 'WebhookDeliveryQueue';
 export const DEAD_LETTER_QUEUE_LOGICAL_ID = 'WebhookDeadLetterQueue';
 
-/** Environment variable with the URL of a queue, as the Queue adapter reads it (`QUEUE_URL_WEBHOOKDELIVERIES`). */
-export const queueUrlEnv = queueUrlEnvName;
 
 /**
  * Every `WEBHOOK_*` variable of `WEBHOOK_ENV`, set to the value in `config.webhooks`: the functions
@@ -307,5 +305,5 @@ const fail = (message: string): never => {
 
 /** `QUEUE_URL_<NAME>` of each queue (as the Queue adapter reads them). */
 function queueUrls(names: readonly QueueName[], queues: Record<QueueName, sqs.IQueue>): Record<string, string> {
-  return Object.fromEntries(names.map((name) => [queueUrlEnv(name), queues[name].queueUrl]));
+  return Object.fromEntries(names.map((name) => [queueUrlEnvName(name), queues[name].queueUrl]));
 }

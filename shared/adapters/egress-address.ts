@@ -153,11 +153,14 @@ export function checkTargetUrl(url: string, policy: EgressPolicy): string | unde
   return undefined;
 }
 
+/** This process's egress policy: loopback receivers only where the local runtime allows them. */
+export const egressPolicyFromConfig = (): EgressPolicy => ({ allowLoopback: runtimeConfig().WEBHOOK_ALLOW_LOOPBACK === 'true' });
+
 let check: Pick<Egress, 'check'> | undefined;
 
-/** URL checks under this process's policy (loopback receivers only where the local runtime allows them). */
+/** URL checks under this process's policy. */
 export function targetCheckFromConfig(): Pick<Egress, 'check'> {
-  const policy: EgressPolicy = { allowLoopback: runtimeConfig().WEBHOOK_ALLOW_LOOPBACK === 'true' };
+  const policy = egressPolicyFromConfig();
   check ??= { check: (url) => checkTargetUrl(url, policy) };
   return check;
 }

@@ -4,10 +4,9 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import type { Egress, EgressPolicy, EgressRequest, EgressResult } from '../ports/egress';
-import { bareAddress, checkTargetUrl, familyOf, forbiddenAddressReason, isLoopbackAddress } from './egress-address';
+import { bareAddress, checkTargetUrl, egressPolicyFromConfig, familyOf, forbiddenAddressReason, isLoopbackAddress } from './egress-address';
 
 export { checkTargetUrl, forbiddenAddressReason, isLoopbackAddress };
-import { runtimeConfig } from '../config';
 
 /**
  * SSRF-safe outbound HTTP (the `Egress` port).
@@ -221,6 +220,6 @@ let egress: SafeEgress | undefined;
 
 /** The process's egress: loopback receivers only where the local runtime allows them. */
 export function egressFromConfig(): Egress {
-  egress ??= new SafeEgress({ allowLoopback: runtimeConfig().WEBHOOK_ALLOW_LOOPBACK === 'true' });
+  egress ??= new SafeEgress(egressPolicyFromConfig());
   return egress;
 }

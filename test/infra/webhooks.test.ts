@@ -18,11 +18,11 @@ import {
   checkWebhookQueueSettings,
   DEAD_LETTER_QUEUE_LOGICAL_ID,
   DELIVERY_QUEUE_LOGICAL_ID,
-  queueUrlEnv,
   Webhooks,
   worstCaseDeliverySpanSeconds,
 } from '../../infra/constructs/webhooks';
 import { TABLE_ACTIONS } from '../../infra/constructs/access';
+import { queueUrlEnvName } from '../../shared/ports/queue';
 import { AREAS, type Area } from '../../shared/contracts/index';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 
@@ -395,8 +395,8 @@ describe('pipeline functions', () => {
   });
 
   it('queue URLs: fan-out and worker get the delivery queue, the DLQ consumer the DLQ', () => {
-    const deliveries = queueUrlEnv('webhookDeliveries');
-    const deadLetters = queueUrlEnv('webhookDeadLetters');
+    const deliveries = queueUrlEnvName('webhookDeliveries');
+    const deadLetters = queueUrlEnvName('webhookDeadLetters');
     expect(deliveries).toBe('QUEUE_URL_WEBHOOKDELIVERIES');
     expect(deadLetters).toBe('QUEUE_URL_WEBHOOKDEADLETTERS');
     const vars = (c: IConstruct) => resources[logicalId(c)]!.Properties!.Environment.Variables as Record<string, unknown>;
