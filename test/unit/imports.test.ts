@@ -45,4 +45,11 @@ describe('imports run downward', () => {
     const outside = [...offenders('shared', dynamo), ...offenders('functions', dynamo)].filter((o) => !o.startsWith('shared/data/'));
     expect(outside).toEqual([]);
   });
+
+  it('domain code writes no DynamoDB expression (they live in the repositories of shared/data)', () => {
+    const syntax = /\b(UpdateExpression|ConditionExpression|KeyConditionExpression|FilterExpression|ExpressionAttribute\w*|attribute_not_exists|attribute_exists)\b/;
+    const found = filesUnder('shared/domain').filter((f) => syntax.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(found).toEqual([]);
+    expect(syntax.test(readFileSync(join(ROOT, 'shared/data/repositories/objects.ts'), 'utf8'))).toBe(true);
+  });
 });
