@@ -685,6 +685,15 @@ describe('validator properties (random records against random schemas)', () => {
     );
   });
 
+  it('title keys fold the final and lunate sigma to σ, so Greek titles sort the same in any case', () => {
+    const fields = [f('t', 'text')];
+    const key = (t: string) => titleKeyOf(fields, 't', { t });
+    expect(key('ϲ')).toBe(key('Ϲ'));
+    expect(key('ΟΔΟΣ')).toBe(key('οδος'));
+    expect(key('ςς')).toBe('1#σσ\u0001');
+    expect(key('οδός')).toBe(key('ΟΔΌΣ'));
+  });
+
   it('title keys: titled records sort before untitled, case does not matter', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'grapheme' }), (a, b) => {

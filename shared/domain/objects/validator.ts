@@ -195,7 +195,9 @@ export function titleKeyOf(fields: readonly FieldDef[], titleField: string | nul
   const key = effectiveTitleField(fields, titleField);
   const raw = key === undefined || !Object.hasOwn(data, key) ? undefined : data[key];
   if (typeof raw !== 'string') return '2#';
-  const text = raw.normalize('NFKC').toLowerCase().normalize('NFKC').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  // Lower-casing alone is not case folding: the final sigma (also what the lunate sigma normalises
+  // to) folds to σ, so a title sorts the same however it is cased.
+  const text = raw.normalize('NFKC').toLowerCase().normalize('NFKC').replace(/ς/g, 'σ').replace(/[\u0000-\u001f\u007f]/g, '').trim();
   if (text === '') return '2#';
   return `1#${[...text].slice(0, MAX_TITLE_KEY_LENGTH).join('')}\u0001`;
 }
