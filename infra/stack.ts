@@ -1,6 +1,6 @@
 import { App, type AppProps, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { config } from '../shared/config';
 import { Api } from './constructs/api';
@@ -95,7 +95,7 @@ export interface BuildAppOptions {
 }
 
 /**
- * The CDK app with the platform stack and the cdk-nag AwsSolutions checks. No side effects: nothing
+ * The CDK app with the platform stack and the cdk-nag AwsSolutions and Serverless checks. No side effects: nothing
  * is synthesized until the caller (bin/app.ts, the CLI, a test) calls `app.synth()`.
  */
 export function buildApp(options: BuildAppOptions = {}): { app: App; stack: LoyaltyPlatformStack } {
@@ -107,7 +107,10 @@ export function buildApp(options: BuildAppOptions = {}): { app: App; stack: Loya
 
   // cdk-nag 3 is a policy-validation plugin: unacknowledged errors fail `cdk synth` / `app.synth()`.
   // Acknowledgements are also written to the template metadata (`cdk_nag.rules_to_suppress`).
-  Validations.of(app).addPlugins(new AwsSolutionsChecks(app, { writeSuppressionsToCloudFormation: true }));
+  Validations.of(app).addPlugins(
+    new AwsSolutionsChecks(app, { writeSuppressionsToCloudFormation: true }),
+    new ServerlessChecks(app, { writeSuppressionsToCloudFormation: true }),
+  );
 
   const mailFrom = app.node.tryGetContext('mailFrom') as string | undefined;
   const publicBaseUrl = app.node.tryGetContext('publicBaseUrl') as string | undefined;

@@ -56,6 +56,7 @@ export class AreaFunctions extends Construct {
         mail: props.mail,
         access: declarationOf(area).access,
         queues: props.queues,
+        invocation: { kind: 'synchronous' },
         ...(extras?.environment ? { environment: extras.environment } : {}),
       });
 

@@ -78,7 +78,48 @@ export interface PlatformFunctionProps {
   readonly access: Access;
   /** The platform's queues, for the ones `access.sendsTo` names. */
   readonly queues?: Readonly<Partial<Record<QueueName, sqs.IQueue>>>;
+  /**
+   * How the function is invoked, which decides where a failed invocation goes: `synchronous` (API
+   * Gateway or a workflow task: the caller gets the error), `eventSource` (an event source mapping: failed records stay
+   * in their queue or stream and follow its redrive), `asynchronous` (EventBridge: Lambda retries,
+   * then sends the event to `failureQueue`).
+   */
+  readonly invocation: Invocation;
+  /**
+   * cdk-nag findings on the role's policy that the caller's own grants cause (e.g. an event source's
+   * ListStreams on "*"), acknowledged with the function's own.
+   */
+  readonly policyFindings?: readonly PolicyFinding[];
 }
+
+/** A cdk-nag rule id with its `[finding]` part, and why the finding is acceptable. */
+export interface PolicyFinding {
+  readonly id: string;
+  readonly reason: string;
+}
+
+export type Invocation =
+  | { readonly kind: 'synchronous' }
+  | { readonly kind: 'eventSource' }
+  | { readonly kind: 'asynchronous'; readonly failureQueue: sqs.IQueue };
+
+/** Why a function that is not invoked asynchronously has no dead-letter queue of its own. */
+const NO_FUNCTION_DLQ_REASON: Record<Exclude<Invocation['kind'], 'asynchronous'>, string> = {
+  synchronous:
+    'Invoked synchronously (by API Gateway, or by a Step Functions task that waits for the result): the ' +
+    'caller receives the error and handles it. A function dead-letter ' +
+    'queue only receives events of asynchronous invocations, so it would never get a message.',
+  eventSource:
+    'Invoked by an event source mapping (SQS or the table stream): a failed record stays in its queue, whose ' +
+    'redrive policy moves it to a dead-letter queue, or in its stream shard. A function dead-letter queue ' +
+    'only receives events of asynchronous invocations.',
+};
+
+/** X-Ray's PutTraceSegments / PutTelemetryRecords support no resource-level permissions. */
+const XRAY_WILDCARD_FINDING = 'AwsSolutions-IAM5[Resource::*]';
+const XRAY_WILDCARD_REASON =
+  'Active tracing adds xray:PutTraceSegments and xray:PutTelemetryRecords, which support no resource-level ' +
+  'permissions, so their resource is "*"; they only write trace data.';
 
 /**
  * A `NodejsFunction` with its own retained log group and its own role (no managed policies),
@@ -123,6 +164,8 @@ export class PlatformFunction extends Construct {
       timeout: props.timeout ?? Duration.seconds(config.lambda.timeoutSeconds),
       role: this.role,
       logGroup: this.logGroup,
+      tracing: lambda.Tracing.ACTIVE,
+      ...(props.invocation.kind === 'asynchronous' ? { deadLetterQueue: props.invocation.failureQueue } : {}),
       environment: {
         ...requiredFunctionEnv(props.table, props.mail),
         POWERTOOLS_SERVICE_NAME: props.name,
@@ -145,8 +188,15 @@ export class PlatformFunction extends Construct {
       },
     });
 
+    const findings: PolicyFinding[] = [{ id: XRAY_WILDCARD_FINDING, reason: XRAY_WILDCARD_REASON }, ...(props.policyFindings ?? [])];
+    if (props.invocation.kind !== 'asynchronous') {
+      Validations.of(this.function.node.defaultChild as lambda.CfnFunction).acknowledge({
+        id: 'Serverless-LambdaDLQ',
+        reason: NO_FUNCTION_DLQ_REASON[props.invocation.kind],
+      });
+    }
     if (grantTable(this.role, props.table, props.access.table)) {
-      this.acknowledgePolicyFinding(TABLE_INDEX_WILDCARD_FINDING, TABLE_INDEX_WILDCARD_REASON);
+      findings.push({ id: TABLE_INDEX_WILDCARD_FINDING, reason: TABLE_INDEX_WILDCARD_REASON });
     }
     for (const name of props.access.sendsTo ?? []) {
       const queue = props.queues?.[name];
@@ -156,16 +206,20 @@ export class PlatformFunction extends Construct {
     }
     if (props.access.mail) {
       props.mail.grantSend(this.function);
-      this.acknowledgePolicyFinding(SES_IDENTITY_WILDCARD_FINDING, SES_IDENTITY_WILDCARD_REASON);
+      findings.push({ id: SES_IDENTITY_WILDCARD_FINDING, reason: SES_IDENTITY_WILDCARD_REASON });
     }
+    acknowledgeOnPolicy(this.role, findings);
   }
+}
 
-  /**
-   * Acknowledge one cdk-nag finding (rule id with its `[finding]` part) on this role's policy
-   * resource only, never on the function, the stack or the app.
-   */
-  acknowledgePolicyFinding(id: string, reason: string): void {
-    const policy = this.role.node.findChild('DefaultPolicy').node.defaultChild as iam.CfnPolicy;
-    Validations.of(policy).acknowledge({ id, reason });
-  }
+/**
+ * Acknowledges findings on the role's policy resource only, never on the function, the stack or
+ * the app. Only the first acknowledgement of an id counts, so the reasons of one id (X-Ray and
+ * ListStreams both need "*") are given together.
+ */
+function acknowledgeOnPolicy(role: iam.Role, findings: readonly PolicyFinding[]): void {
+  const policy = role.node.findChild('DefaultPolicy').node.defaultChild as iam.CfnPolicy;
+  const reasons = new Map<string, string[]>();
+  for (const f of findings) reasons.set(f.id, [...(reasons.get(f.id) ?? []), f.reason]);
+  for (const [id, list] of reasons) Validations.of(policy).acknowledge({ id, reason: list.join(' Also: ') });
 }

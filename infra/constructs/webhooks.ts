@@ -1,4 +1,4 @@
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as events from 'aws-cdk-lib/aws-events';
@@ -13,7 +13,7 @@ import { CONSUMERS, type ConsumerName, type ConsumerRow } from '../../shared/con
 import { queueUrlEnvName, type QueueName } from '../../shared/ports/queue';
 import { config, environmentOf, WEBHOOK_NUMBERS, type WebhookSettings } from '../../shared/config';
 import type { Mail } from './mail';
-import { PlatformFunction } from './platform-function';
+import { type Invocation, PlatformFunction } from './platform-function';
 
 /**
  * Logical IDs of the two queues, pinned like the table's: a replaced delivery queue would lose every
@@ -85,6 +85,15 @@ export interface WebhooksProps {
   readonly consumers?: readonly ConsumerRow[];
 }
 
+const STREAM_NO_DESTINATION_REASON =
+  'Deliberately none: an on-failure destination would only receive the coordinates of a failing stream record, ' +
+  'which is trimmed from the stream after 24 h. Retries are infinite with bisection, so a failing record blocks ' +
+  'its shard and the fan-out IteratorAge alarm reports it long before the stream retention.';
+const QUEUE_NO_DESTINATION_REASON =
+  'An SQS event source mapping takes no on-failure destination: a failed message returns to its queue and the ' +
+  "queue's redrive policy moves it to the dead-letter queue after maxReceiveCount receives (for the DLQ " +
+  'consumer: the message stays in the DLQ until its 14-day retention, with the DLQ alarm raised).';
+
 const STREAM_LIST_WILDCARD_FINDING = 'AwsSolutions-IAM5[Resource::*]';
 const STREAM_LIST_WILDCARD_REASON =
   'The DynamoDB stream event source (table.grantStreamRead) needs dynamodb:ListStreams, which supports no ' +
@@ -142,6 +151,12 @@ export class Webhooks extends Construct {
       enforceSSL: true,
     });
     (this.deadLetterQueue.node.defaultChild as sqs.CfnQueue).overrideLogicalId(DEAD_LETTER_QUEUE_LOGICAL_ID);
+    Validations.of(this.deadLetterQueue.node.defaultChild as sqs.CfnQueue).acknowledge({
+      id: 'Serverless-SQSRedrivePolicy',
+      reason:
+        'This is the dead-letter queue of the delivery queue. A message its consumer cannot handle stays here ' +
+        '(14-day retention, DLQ alarm raised); a further dead-letter queue would only move it one queue on.',
+    });
     const queues = { webhookDeadLetters: this.deadLetterQueue } as Record<QueueName, sqs.Queue>;
 
     this.deliveryQueue = new sqs.Queue(this, 'DeliveryQueue', {
@@ -174,6 +189,9 @@ export class Webhooks extends Construct {
         },
         access: row.access,
         queues,
+        invocation: this.invocationOf(row),
+        // grantStreamRead (by the stream event source) adds dynamodb:ListStreams on "*".
+        ...(row.kind === 'stream' ? { policyFindings: [{ id: STREAM_LIST_WILDCARD_FINDING, reason: STREAM_LIST_WILDCARD_REASON }] } : {}),
       });
       functions[row.name] = fn.function;
       this.addSource(fn, row, props.table, queues, workflowTasks);
@@ -234,6 +252,41 @@ export class Webhooks extends Construct {
     };
   }
 
+  /**
+   * Scheduled rows are invoked asynchronously by EventBridge: after Lambda's retries the event goes
+   * to one failure queue shared by every schedule (created with the first scheduled row).
+   */
+  private invocationOf(row: ConsumerRow): Invocation {
+    switch (row.kind) {
+      case 'stream':
+      case 'queue':
+        return { kind: 'eventSource' };
+      case 'workflowTask':
+        return { kind: 'synchronous' };
+      case 'schedule':
+        return { kind: 'asynchronous', failureQueue: this.scheduleFailures() };
+    }
+  }
+
+  private scheduleFailureQueue?: sqs.Queue;
+
+  private scheduleFailures(): sqs.Queue {
+    if (!this.scheduleFailureQueue) {
+      this.scheduleFailureQueue = new sqs.Queue(this, 'ScheduleFailureQueue', {
+        retentionPeriod: DEAD_LETTER_RETENTION,
+        encryption: sqs.QueueEncryption.SQS_MANAGED,
+        enforceSSL: true,
+      });
+      const reason =
+        'This queue is itself the dead-letter queue of the scheduled functions (their failed asynchronous ' +
+        'invocations); a dead-letter queue of its own would only move the same events one queue further.';
+      for (const id of ['AwsSolutions-SQS3', 'Serverless-SQSRedrivePolicy']) {
+        Validations.of(this.scheduleFailureQueue.node.defaultChild as sqs.CfnQueue).acknowledge({ id, reason });
+      }
+    }
+    return this.scheduleFailureQueue;
+  }
+
   /** Every background consumer (for stack-wide environment such as PUBLIC_BASE_URL). */
   get functions(): readonly nodejs.NodejsFunction[] {
     return Object.values(this.consumerFunctions);
@@ -265,24 +318,25 @@ export class Webhooks extends Construct {
             ...(row.filter ? { filters: [lambda.FilterCriteria.filter(row.filter)] } : {}),
           }),
         );
-        const mapping = fn.function.node.children.find((c): c is lambda.EventSourceMapping => c instanceof lambda.EventSourceMapping);
-        if (!mapping) throw new Error(`${row.name} has no stream event source mapping`);
+        const mapping = mappingOf(fn, row);
         // CDK only accepts 60 s - 7 d; -1 (the service default) says "forever" in the template too.
         (mapping.node.defaultChild as lambda.CfnEventSourceMapping).maximumRecordAgeInSeconds = -1;
-        // grantStreamRead (by the event source) adds dynamodb:ListStreams on "*".
-        fn.acknowledgePolicyFinding(STREAM_LIST_WILDCARD_FINDING, STREAM_LIST_WILDCARD_REASON);
+        acknowledgeNoDestination(mapping, STREAM_NO_DESTINATION_REASON);
         return;
       }
-      case 'queue':
+      case 'queue': {
         // Grants consume (Receive, Delete, ChangeMessageVisibility, GetQueueAttributes, GetQueueUrl)
         // on the queue: the worker's backoff is a ChangeMessageVisibility call.
         fn.function.addEventSource(new SqsEventSource(queues[row.source], { batchSize: row.batchSize, reportBatchItemFailures: true }));
+        acknowledgeNoDestination(mappingOf(fn, row), QUEUE_NO_DESTINATION_REASON);
         return;
+      }
       case 'schedule':
         new events.Rule(this, `${row.constructId}Schedule`, {
           description: `Runs ${row.name} on ${row.source}`,
           schedule: events.Schedule.expression(row.source),
-          targets: [new targets.LambdaFunction(fn.function)],
+          // EventBridge's own delivery failures go to the same failure queue as the function's.
+          targets: [new targets.LambdaFunction(fn.function, { deadLetterQueue: this.scheduleFailures(), retryAttempts: 2 })],
         });
         return;
       case 'workflowTask': {
@@ -297,6 +351,20 @@ export class Webhooks extends Construct {
       }
     }
   }
+}
+
+/** The one event source mapping of a stream or queue row's function. */
+function mappingOf(fn: PlatformFunction, row: ConsumerRow): lambda.EventSourceMapping {
+  const mappings = fn.function.node.children.filter((c): c is lambda.EventSourceMapping => c instanceof lambda.EventSourceMapping);
+  if (mappings.length !== 1) throw new Error(`${row.name} has ${mappings.length} event source mappings, expected one`);
+  return mappings[0]!;
+}
+
+function acknowledgeNoDestination(mapping: lambda.EventSourceMapping, reason: string): void {
+  Validations.of(mapping.node.defaultChild as lambda.CfnEventSourceMapping).acknowledge({
+    id: 'Serverless-LambdaEventSourceMappingDestination',
+    reason,
+  });
 }
 
 const fail = (message: string): never => {

@@ -107,7 +107,7 @@ describe('CDK bundling', () => {
     const stack = new Stack(app, 'BundleParity');
     const table = new dynamodb.TableV2(stack, 'Table', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
     const mail = new Mail(stack, 'Mail', { fromAddress: 'no-reply@example.com' });
-    new PlatformFunction(stack, 'Fn', { name, description: 'bundle parity', table, mail, access: { table: 'readWrite' } });
+    new PlatformFunction(stack, 'Fn', { name, description: 'bundle parity', table, mail, access: { table: 'readWrite' }, invocation: { kind: 'synchronous' } });
     const assembly = app.synth();
     const template = assembly.getStackArtifact(stack.artifactId).template as { Resources: Record<string, { Type: string; Properties: any }> };
     const [fn] = Object.values(template.Resources).filter((r) => r.Type === 'AWS::Lambda::Function');

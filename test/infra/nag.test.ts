@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { type App, Stack, Validations } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
-import { AwsSolutionsChecks } from 'cdk-nag';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
@@ -28,14 +29,39 @@ const suppressions = (): { logicalId: string; type: string; s: Suppression }[] =
     (r.Metadata?.cdk_nag?.rules_to_suppress ?? []).map((s) => ({ logicalId, type: r.Type, s })),
   );
 
-describe('cdk-nag AwsSolutions', () => {
-  it('reports no unacknowledged errors and no unacknowledged warnings', () => {
-    const report = new AwsSolutionsChecks().validateScope(app);
+describe('cdk-nag AwsSolutions and Serverless', () => {
+  it.each([
+    ['AwsSolutions', () => new AwsSolutionsChecks()],
+    ['Serverless', () => new ServerlessChecks()],
+  ] as const)('%s reports no unacknowledged errors and no unacknowledged warnings', (_, pack) => {
+    const report = pack().validateScope(app);
     const findings = report.violations.map(
       (v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
     );
     expect(findings).toEqual([]);
     expect(report.success).toBe(true);
+  });
+
+  it('fails synthesis on a new unacknowledged Serverless finding too', () => {
+    const { app: other, stack: otherStack } = buildApp();
+    new lambda.Function(otherStack, 'Untraced', {
+      runtime: lambda.Runtime.NODEJS_24_X,
+      handler: 'index.handler',
+      code: lambda.Code.fromInline('export const handler = async () => {};'),
+    });
+    expect(() => other.synth()).toThrow(/Serverless-LambdaDLQ/);
+  });
+
+  it('every function is traced, and only API Gateway, event sources and workflows invoke a function without a dead-letter queue', () => {
+    const functions = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
+    expect(functions.length).toBeGreaterThan(0);
+    for (const [logicalId, r] of functions) {
+      const props = (r as Resource & { Properties: { TracingConfig?: { Mode: string }; DeadLetterConfig?: unknown } }).Properties;
+      expect(props.TracingConfig, logicalId).toEqual({ Mode: 'Active' });
+      const dlqAck = r.Metadata?.cdk_nag?.rules_to_suppress?.find((s) => s.id === 'Serverless-LambdaDLQ');
+      expect(Boolean(props.DeadLetterConfig) !== Boolean(dlqAck), `${logicalId}: a DLQ or a reason for none`).toBe(true);
+      if (dlqAck) expect(dlqAck.reason).toMatch(/synchronously|event source mapping/);
+    }
   });
 
   it('the synthesized validation report is clean', () => {
@@ -67,7 +93,7 @@ describe('suppressions', () => {
   it('every suppression names a rule and gives a concrete reason', () => {
     expect(suppressions().length).toBeGreaterThan(0);
     for (const { logicalId, s } of suppressions()) {
-      expect(s.id, logicalId).toMatch(/^AwsSolutions-[A-Z]+\d+(\[.+\])?$/);
+      expect(s.id, logicalId).toMatch(/^(AwsSolutions-[A-Z]+\d+(\[.+\])?|Serverless-[A-Za-z]+)$/);
       expect(s.reason.trim().length, `${logicalId} ${s.id}`).toBeGreaterThanOrEqual(20);
     }
   });
@@ -83,6 +109,10 @@ describe('suppressions', () => {
       'AwsSolutions-APIG4': ['AWS::ApiGatewayV2::Route'],
       'AwsSolutions-IAM5': ['AWS::IAM::Policy'],
       'AwsSolutions-SMG4': ['AWS::SecretsManager::Secret'],
+      'AwsSolutions-SQS3': ['AWS::SQS::Queue'],
+      'Serverless-LambdaDLQ': ['AWS::Lambda::Function'],
+      'Serverless-LambdaEventSourceMappingDestination': ['AWS::Lambda::EventSourceMapping'],
+      'Serverless-SQSRedrivePolicy': ['AWS::SQS::Queue'],
     };
     for (const { logicalId, type, s } of suppressions()) {
       const rule = s.id.replace(/\[.*$/, '');

@@ -309,6 +309,15 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
     expect(webhooks.workflowTasks.export?.WritePart).toBe(webhooks.consumerFunctions.tags);
     const timeoutOf = (name: string) => t[testStack.resolve((webhooks.consumerFunctions[name]!.node.defaultChild as CfnElement).logicalId)]!.Properties!.Timeout;
     expect([timeoutOf('system'), timeoutOf('tags')]).toEqual([60, 60]);
+
+    // A scheduled run is asynchronous: its failures (EventBridge's and the function's) land in one failure queue.
+    const queues = Object.entries(t).filter(([, r]) => r.Type === 'AWS::SQS::Queue').map(([id]) => id);
+    const failureQueue = queues.find((id) => id.includes('ScheduleFailureQueue'));
+    expect(failureQueue).toBeDefined();
+    const fnProps = (name: string) => t[testStack.resolve((webhooks.consumerFunctions[name]!.node.defaultChild as CfnElement).logicalId)]!.Properties!;
+    expect(fnProps('system').DeadLetterConfig).toEqual({ TargetArn: { 'Fn::GetAtt': [failureQueue, 'Arn'] } });
+    expect(fnProps('tags').DeadLetterConfig).toBeUndefined();
+    expect(scheduleRules[0]!.Properties!.Targets[0]).toMatchObject({ DeadLetterConfig: { Arn: { 'Fn::GetAtt': [failureQueue, 'Arn'] } }, RetryPolicy: { MaximumRetryAttempts: 2 } });
   });
 });
 
@@ -468,9 +477,9 @@ describe('least privilege', () => {
     expect(actionsOn(fanoutId(), deliveryArn)).toContain('sqs:SendMessage');
     expect(sqsActions(fanoutId())).not.toContain('sqs:DeleteMessage');
     expect(actionsOn(fanoutId(), dlqArn)).toEqual([]);
-    // The only "*" resource is ListStreams (no resource-level permissions exist for it).
+    // The only "*" resources are ListStreams and the X-Ray writes (no resource-level permissions exist for them).
     const star = statementsOf(fanoutId()).filter((s) => s.Resource === '*');
-    expect(star.flatMap((s) => [s.Action].flat())).toEqual(['dynamodb:ListStreams']);
+    expect(star.flatMap((s) => [s.Action].flat()).sort()).toEqual(['dynamodb:ListStreams', 'xray:PutTelemetryRecords', 'xray:PutTraceSegments']);
   });
 
   it('worker: consumes the delivery queue and may change visibility (the backoff), cannot send', () => {
@@ -514,12 +523,19 @@ describe('cdk-nag', () => {
     expect(report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
   });
 
-  it('the ListStreams wildcard is acknowledged on the fan-out policy only', () => {
-    const withStar = ofType('AWS::IAM::Policy').filter(([, p]) =>
-      (p.Metadata?.cdk_nag?.rules_to_suppress as { id: string }[] | undefined)?.some((s) => s.id === 'AwsSolutions-IAM5[Resource::*]'),
-    );
-    expect(withStar).toHaveLength(1);
-    const [, policy] = withStar[0]!;
+  it('the ListStreams wildcard is acknowledged on the fan-out policy only; every other "*" is an X-Ray write', () => {
+    const starReason = (p: Resource) =>
+      (p.Metadata?.cdk_nag?.rules_to_suppress as { id: string; reason: string }[] | undefined)?.find((s) => s.id === 'AwsSolutions-IAM5[Resource::*]')?.reason;
+    const withListStreams = ofType('AWS::IAM::Policy').filter(([, p]) => starReason(p)?.includes('ListStreams'));
+    expect(withListStreams).toHaveLength(1);
+    for (const [, p] of ofType('AWS::IAM::Policy')) {
+      if (starReason(p)?.includes('ListStreams')) continue;
+      const statements = (p.Properties!.PolicyDocument as { Statement: { Resource: unknown; Action: string | string[] }[] }).Statement;
+      const starActions = statements.filter((st) => st.Resource === '*').flatMap((st) => [st.Action].flat());
+      expect(starActions.every((a) => a.startsWith('xray:Put'))).toBe(true);
+      if (starActions.length > 0) expect(starReason(p)).toContain('xray:PutTraceSegments');
+    }
+    const [, policy] = withListStreams[0]!;
     const fanoutRoleId = (resources[logicalId(stack.webhooks.fanout)]!.Properties!.Role as { 'Fn::GetAtt': [string, string] })[
       'Fn::GetAtt'
     ][0];
