@@ -32,6 +32,7 @@ function shutdown(code: number): Promise<void> {
     await pipelines?.stop(5000).catch(() => undefined);
     await s3?.stop().catch(() => undefined);
     await dynamo?.stop();
+    (await import('../infra/local/local-queue-store')).closeLocalQueueStore();
     // A clean stop leaves nothing that says an instance runs (only the holder of the lock removes them).
     if (lock && code === 0) rmSync(runtimeFile, { force: true });
     lock?.release();
@@ -87,6 +88,8 @@ async function main(): Promise<void> {
     WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
     // DynamoDB Local answers slower than DynamoDB under load; give the fail-closed guard room.
     OBJECTS_RATE_GUARD_TIMEOUT_MS: process.env.OBJECTS_RATE_GUARD_TIMEOUT_MS ?? '2000',
+    // The queue emulation's messages (SQLite, next to the table's data).
+    LOCAL_QUEUE_DB: join(dataDir, 'queues.sqlite'),
   });
 
   const { provideLocalAdapters } = await import('../infra/local/adapters');
@@ -105,7 +108,7 @@ async function main(): Promise<void> {
   process.env.PUBLIC_BASE_URL ??= `http://127.0.0.1:${actualPort}`;
   const demo = await ensureDemoWorkspace(dataDir, tableIsNew);
 
-  runtimeInfo = { pid: process.pid, dynamodbPid: dynamo.process.pid, port: actualPort, dynamodbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: process.env.TABLE_NAME };
+  runtimeInfo = { pid: process.pid, dynamodbPid: dynamo.process.pid, port: actualPort, dynamodbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: process.env.TABLE_NAME, queueDatabase: process.env.LOCAL_QUEUE_DB };
   await writeFile(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
   if (demo) {
     console.log(

@@ -11,11 +11,12 @@ import {
   type LocalQueueMessage,
 } from './local-queue-store';
 import { logger } from '../../shared/observability/logger';
-import { lambdaContext, nap, settleWithin } from './lambda-runtime';
+import { lambdaContext, settleWithin } from './lambda-runtime';
+import { sleepOn } from './queue-signal';
 
 /**
  * The local stand-in for SQS + Lambda's SQS event source mapping: polls the queues persisted in the
- * local table (see `local-queue-store.ts`) and invokes the same handler functions
+ * local queue database (see `local-queue-store.ts`) and invokes the same handler functions
  * Lambda runs, with the same numbers CDK configures (`localQueueSpecs()`).
  *
  * Semantics kept: delay; visibility timeout (a received message is hidden for the queue's
@@ -142,7 +143,8 @@ export function startQueueDriver(opts: QueueDriverOptions<string> & { queues?: R
       } catch (err) {
         log('error', 'local queue driver: poll failed', { queue, error: err });
       }
-      if (delivered === 0) await nap(pollMs, abort.signal);
+      // Idle: sleep until a send in this process wakes the queue, or the next poll (other processes).
+      if (delivered === 0) await sleepOn(queue, pollMs, abort.signal);
     }
   }
 

@@ -145,9 +145,8 @@ export const ENTITIES = {
   /** Accepted events per UTC day and type, moved in the transaction that accepts them. */
   trackCounter: { pk: 'WS#{workspaceId}#TRACKSTATS', sk: '{day}#{type}' },
 
-  // Local runtime only (never written in AWS): the queue driver's messages and the stream poller's
-  // checkpoints, kept in the table so a restart loses nothing.
-  localQueueMessage: { pk: 'LOCALQ#{queue}', sk: 'MSG#{messageId}', local: true },
+  // Local runtime only (never written in AWS): the stream poller's checkpoints, kept in the table
+  // (next to the stream they point into) so a restart loses nothing.
   localStreamCheckpoint: { pk: 'LOCALSTREAM#{shardId}', sk: 'CHECKPOINT', local: true },
 
   // Credential lookups (global by design, see above).

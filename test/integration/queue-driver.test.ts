@@ -11,7 +11,8 @@ import { peekLocalMessages, purgeLocalQueue, ReceiptHandleInvalid } from '../../
 import { runtimeOf } from '../support/platform';
 
 /**
- * The queue driver, in this process, against the running platform's DynamoDB Local. Every test uses
+ * The queue driver, in this process, against the running platform's queue database (a second
+ * process on the same SQLite file, as a second poller would be). Every test uses
  * throw-away queues (`test-<uuid>`), which the runtime's own driver never polls.
  */
 
@@ -25,7 +26,7 @@ const log: DriverLog = (level, message) => void logged.push({ level, message });
 beforeAll(async () => {
   const runtime = await runtimeOf(inject('dataDir'));
   // Read lazily by the modules under test (runtimeConfig parses on first use).
-  Object.assign(process.env, { STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, AWS_REGION: 'eu-west-1' });
+  Object.assign(process.env, { STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, LOCAL_QUEUE_DB: runtime.queueDatabase, AWS_REGION: 'eu-west-1' });
 });
 
 afterEach(async () => {

@@ -33,6 +33,7 @@ beforeAll(async () => {
     STAGE: 'local',
     TABLE_NAME: runtime.tableName,
     DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint,
+    LOCAL_QUEUE_DB: runtime.queueDatabase,
     AWS_REGION: 'eu-west-1',
     WEBHOOK_ALLOW_LOOPBACK: 'true',
   });

@@ -13,6 +13,8 @@ export interface RuntimeInfo {
   dynamodbEndpoint: string;
   s3Endpoint: string;
   tableName: string;
+  /** The local queue emulation's SQLite file (`LOCAL_QUEUE_DB`). */
+  queueDatabase: string;
 }
 
 export interface RunningPlatform {

@@ -13,9 +13,9 @@ describe('key layouts', () => {
     }
   });
 
-  it('local-runtime entities are only the queue driver and stream poller state', () => {
+  it('the only local-runtime entity is the stream poller state (queue messages live in the local queue database)', () => {
     const local = Object.entries(ENTITIES).filter(([, l]) => 'local' in l).map(([n]) => n).sort();
-    expect(local).toEqual(['localQueueMessage', 'localStreamCheckpoint']);
+    expect(local).toEqual(['localStreamCheckpoint']);
   });
 
   it('the only global entities are credential lookups, keyed by a hash or the login e-mail', () => {

@@ -1,0 +1,33 @@
+/**
+ * In-process wake-ups for the local pollers: a send (or a commit that the table stream will carry)
+ * wakes a poller that sleeps on the same name at once, instead of at its next poll. Polling stays
+ * the fallback for writes from other processes, so a missed signal only costs one poll interval.
+ */
+
+const sleepers = new Map<string, Set<() => void>>();
+
+/** Wakes everything sleeping on `name` now. */
+export function notifyQueue(name: string): void {
+  const waiting = sleepers.get(name);
+  if (!waiting) return;
+  sleepers.delete(name);
+  for (const wake of waiting) wake();
+}
+
+/** Resolves after `ms`, on `notifyQueue(name)`, or when `signal` aborts, whichever comes first. */
+export function sleepOn(name: string, ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      sleepers.get(name)?.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    let waiting = sleepers.get(name);
+    if (!waiting) sleepers.set(name, (waiting = new Set()));
+    waiting.add(done);
+  });
+}
