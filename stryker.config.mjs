@@ -33,6 +33,8 @@ export default {
     'shared/domain/webhooks/delivery-id.ts',
     // Only the classification; the rest of the file reads and writes the table.
     linesOf('shared/domain/webhooks/delivery.ts', /^export function classify\(/, /^}/),
+    'shared/domain/audit/catalog.ts',
+    'shared/domain/audit/entry.ts',
     'shared/data/keys.ts',
     'shared/http/route-match.ts',
     // The address and URL checks (SafeEgress itself does network I/O), up to the config-bound factory.

@@ -2,20 +2,20 @@ import { apiKeysArea } from '../../shared/contracts/api-keys';
 import * as apiKeys from '../../shared/domain/api-keys/service';
 import { notFound } from '../../shared/domain/errors';
 import { defineArea } from '../../shared/http/area';
-import { principalOf } from '../../shared/http/principal';
+import { auditOf, principalOf } from '../../shared/http/principal';
 import { created, noContent, ok } from '../../shared/http/responses';
 import { ID_PATTERN } from '../../shared/ids';
 
 export const handler = defineArea(apiKeysArea, {
-  createApiKey: async ({ body, principal }) => created(await apiKeys.createApiKey(principalOf(principal), body)),
+  createApiKey: async (input) => created(await apiKeys.createApiKey(principalOf(input.principal), input.body, auditOf(input))),
   listApiKeys: async ({ query, principal }) => {
     const page = await apiKeys.listApiKeys(principalOf(principal), query.limit, query.cursor);
     return ok(page.items, { nextCursor: page.nextCursor });
   },
-  revokeApiKey: async ({ params, principal }) => {
+  revokeApiKey: async (input) => {
     // A malformed id names nothing in any workspace.
-    if (!ID_PATTERN('key').test(params.id)) throw notFound('API key');
-    await apiKeys.revokeApiKey(principalOf(principal), params.id);
+    if (!ID_PATTERN('key').test(input.params.id)) throw notFound('API key');
+    await apiKeys.revokeApiKey(principalOf(input.principal), input.params.id, auditOf(input));
     return noContent();
   },
 });

@@ -3,7 +3,7 @@ import * as types from '../../shared/domain/objects/object-types';
 import * as records from '../../shared/domain/objects/records';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
-import { principalOf } from '../../shared/http/principal';
+import { auditOf, principalOf } from '../../shared/http/principal';
 import { created, noContent, ok } from '../../shared/http/responses';
 
 const filtersOf = (query: Record<string, unknown>) =>
@@ -11,8 +11,8 @@ const filtersOf = (query: Record<string, unknown>) =>
 
 export const handler = defineArea(objectsArea, {
   listObjectTypeDefinitions: async ({ principal }) => ok((await types.listAllObjectTypes(principalOf(principal).workspaceId)).map(types.adminView)),
-  putObjectTypeDefinition: async ({ principal, params, body }) =>
-    ok(types.adminView(await types.putObjectType(principalOf(principal).workspaceId, params.type, body))),
+  putObjectTypeDefinition: async (input) =>
+    ok(types.adminView(await types.putObjectType(principalOf(input.principal).workspaceId, input.params.type, input.body, auditOf(input)))),
   listObjectTypes: async ({ principal }) => ok((await types.apiObjectTypes(principalOf(principal).workspaceId)).map(types.typeSummary)),
   getObjectType: async ({ principal, params }) => ok(types.typeDetail(await types.apiObjectType(principalOf(principal).workspaceId, params.type))),
   listObjectRecords: async ({ principal, params, query }) => {

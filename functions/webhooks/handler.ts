@@ -4,22 +4,22 @@ import { webhooksArea } from '../../shared/contracts/webhooks';
 import { eventCatalog } from '../../shared/domain/webhooks/catalog';
 import * as webhooks from '../../shared/domain/webhooks/service';
 import { defineArea } from '../../shared/http/area';
-import { principalOf } from '../../shared/http/principal';
+import { auditOf, principalOf } from '../../shared/http/principal';
 import { accepted, created, noContent, ok } from '../../shared/http/responses';
 
 // Adapters are built on first use (per container), not at import.
 const ports = { get egress() { return targetCheckFromConfig(); }, get queue() { return queueFromConfig(); } };
 
 export const handler = defineArea(webhooksArea, {
-  createWebhookEndpoint: async ({ principal, body }) => created(await webhooks.createEndpoint(principalOf(principal).workspaceId, body, ports)),
+  createWebhookEndpoint: async (input) => created(await webhooks.createEndpoint(principalOf(input.principal).workspaceId, input.body, ports, auditOf(input))),
   listWebhookEndpoints: async ({ principal, query }) => {
     const page = await webhooks.listEndpoints(principalOf(principal).workspaceId, query.limit, query.cursor);
     return ok(page.items, { nextCursor: page.nextCursor });
   },
-  updateWebhookEndpoint: async ({ principal, params, body }) =>
-    ok(await webhooks.updateEndpoint(principalOf(principal).workspaceId, params.id, body, ports)),
-  deleteWebhookEndpoint: async ({ principal, params }) => {
-    await webhooks.deleteEndpoint(principalOf(principal).workspaceId, params.id);
+  updateWebhookEndpoint: async (input) =>
+    ok(await webhooks.updateEndpoint(principalOf(input.principal).workspaceId, input.params.id, input.body, ports, auditOf(input))),
+  deleteWebhookEndpoint: async (input) => {
+    await webhooks.deleteEndpoint(principalOf(input.principal).workspaceId, input.params.id, auditOf(input));
     return noContent();
   },
   getEventCatalog: async () => ok(eventCatalog()),

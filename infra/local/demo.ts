@@ -23,10 +23,13 @@ export async function ensureDemoWorkspace(dataDir: string, tableIsNew: boolean):
   if (!tableIsNew) return existsSync(file) ? (JSON.parse(await readFile(file, 'utf8')) as DemoCredentials) : undefined;
   const email = 'admin@demo.loyalty.local';
   const password = randomBytes(12).toString('base64url');
-  const { workspace, user } = await register({ workspaceName: 'Demo Workspace', email, password, name: 'Demo Admin' });
+  // Not a request: the seed's audit entries name this request id.
+  const requestId = 'local-demo-seed';
+  const { workspace, user } = await register({ workspaceName: 'Demo Workspace', email, password, name: 'Demo Admin' }, { requestId });
   const key = await createApiKey(
     { kind: 'session', workspaceId: workspace.id, userId: user.id, role: 'owner', tokenHash: '', expiresAt: 0 },
     { name: 'Demo key (all scopes)', scopes: [...SCOPES] },
+    { actor: { type: 'user', id: user.id }, requestId },
   );
   const demo: DemoCredentials = { workspaceId: workspace.id, email, password, apiKey: key.key };
   await writeFile(file, JSON.stringify(demo, null, 2), { mode: 0o600 });

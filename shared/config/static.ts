@@ -97,6 +97,14 @@ export const config = {
   objects: {
     rateGuard: { perSecond: 20, burst: 40, windowSeconds: 10, timeoutMs: 300 },
   },
+  /**
+   * The audit trail (`GET /api/flash/audit`). Each entry carries `expiresAt` = its time plus
+   * `retentionDays`, and the table's TTL deletes it after that (DynamoDB deletes expired items
+   * within a few days, so an entry may be listed a little longer, never shorter).
+   */
+  audit: {
+    retentionDays: 365,
+  },
   mail: {
     /** Sender when neither the `mailFrom` CDK context nor `MAIL_FROM` says otherwise. */
     defaultFrom: 'no-reply@loyalty.example',

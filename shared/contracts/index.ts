@@ -1,5 +1,6 @@
 import { ambassadorArea } from './ambassador';
 import { apiKeysArea } from './api-keys';
+import { auditArea } from './audit';
 import { authArea } from './auth';
 import { capturesArea } from './captures';
 import { catalogArea } from './catalog';
@@ -38,6 +39,7 @@ export const DECLARATIONS = [
   couponsArea,
   ambassadorArea,
   trackingArea,
+  auditArea,
 ] as const;
 
 export type Area = (typeof DECLARATIONS)[number]['area'];

@@ -145,6 +145,23 @@ export const ENTITIES = {
   /** Accepted events per UTC day and type, moved in the transaction that accepts them. */
   trackCounter: { pk: 'WS#{workspaceId}#TRACKSTATS', sk: '{day}#{type}' },
 
+  // --- Audit trail ---
+  /**
+   * One audit entry, append-only (written once, never updated), expiring by TTL. The table item sits
+   * in a partition per workspace and UTC day, so entries never pile into the workspace partition
+   * and one day is one Query. `entryId` is a time-ordered id (`aud_` + ULID), so every index lists
+   * newest first by reading backwards, and a time window is a key range: gsi1 is the workspace's
+   * whole trail, gsi2 one actor's entries (only actors with an id: anonymous entries are not in
+   * it), gsi3 one action's entries.
+   */
+  auditEntry: {
+    pk: 'WS#{workspaceId}#AUDIT#{day}',
+    sk: '{entryId}',
+    gsi1: { pk: 'WS#{workspaceId}#AUDIT', sk: '{entryId}' },
+    gsi2: { pk: 'WS#{workspaceId}#AUDIT_ACTOR#{actorId}', sk: '{entryId}' },
+    gsi3: { pk: 'WS#{workspaceId}#AUDIT_ACTION#{action}', sk: '{entryId}' },
+  },
+
   // Local runtime only (never written in AWS): the stream poller's checkpoints, kept in the table
   // (next to the stream they point into) so a restart loses nothing.
   localStreamCheckpoint: { pk: 'LOCALSTREAM#{shardId}', sk: 'CHECKPOINT', local: true },

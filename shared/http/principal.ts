@@ -1,3 +1,5 @@
+import { actorOf } from '../domain/audit/entry';
+import type { AuditContext } from '../domain/audit/service';
 import type { Principal, SessionPrincipal } from '../domain/auth/principal';
 import { unauthenticated } from '../domain/errors';
 
@@ -10,4 +12,9 @@ export function principalOf(p: Principal | undefined): Principal {
 export function sessionOf(p: Principal | undefined): SessionPrincipal {
   if (p?.kind !== 'session') throw unauthenticated('This endpoint needs a user session');
   return p;
+}
+
+/** Who acts in this request (the credential's ids) and the request id: what a change's audit entry needs. */
+export function auditOf(input: { principal: Principal | undefined; requestId: string }): AuditContext {
+  return { actor: actorOf(principalOf(input.principal)), requestId: input.requestId };
 }

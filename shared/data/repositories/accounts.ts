@@ -1,7 +1,7 @@
 import type { ResetTokenRecord, SessionRecord, User, UserRecord, Workspace } from '../../domain/auth/types';
 import { conflict, gone } from '../../domain/errors';
 import { keyOf } from '../keys';
-import { deleteItem, getItem, putItem, transactWrite, updateItem, type Item } from '../table';
+import { deleteItem, getItem, putItem, transactWrite, updateItem, type Item, type TransactStep } from '../table';
 
 /** Workspaces, users and everything that proves who a user is (e-mail, sessions, reset tokens). */
 
@@ -13,11 +13,15 @@ const strip = <T>(item: Item | undefined): T | undefined => {
 
 const emailTaken = () => conflict('An account with this e-mail already exists');
 
-export async function createWorkspaceWithOwner(input: {
-  workspace: Workspace;
-  owner: UserRecord;
-  session: SessionRecord;
-}): Promise<void> {
+/** `steps` (the audit entry) are items of the same transaction, here and in the writes below. */
+export async function createWorkspaceWithOwner(
+  input: {
+    workspace: Workspace;
+    owner: UserRecord;
+    session: SessionRecord;
+  },
+  steps: TransactStep[],
+): Promise<void> {
   const { workspace, owner, session } = input;
   await transactWrite([
     {
@@ -39,6 +43,7 @@ export async function createWorkspaceWithOwner(input: {
     },
     { op: { Put: { Item: { ...keyOf('user', { workspaceId: workspace.id, userId: owner.id }), entity: 'user', ...owner } } } },
     { op: { Put: { Item: { ...keyOf('session', { tokenHash: session.tokenHash }), entity: 'session', ...session } } } },
+    ...steps,
   ]);
 }
 
@@ -55,8 +60,9 @@ export async function findUserByEmail(email: string): Promise<UserRecord | undef
   return login ? getUser(login.workspaceId, login.userId) : undefined;
 }
 
-export async function putSession(session: SessionRecord): Promise<void> {
-  await putItem({ Item: { ...keyOf('session', { tokenHash: session.tokenHash }), entity: 'session', ...session } });
+/** A new session and `steps` (its audit entry), in one transaction. */
+export async function putSession(session: SessionRecord, steps: TransactStep[]): Promise<void> {
+  await transactWrite([{ op: { Put: { Item: { ...keyOf('session', { tokenHash: session.tokenHash }), entity: 'session', ...session } } } }, ...steps]);
 }
 
 export async function getSession(tokenHash: string): Promise<SessionRecord | undefined> {
@@ -70,6 +76,7 @@ export async function updateProfile(
   current: UserRecord,
   changes: { name?: string | null; email?: string },
   now: string,
+  steps: TransactStep[],
 ): Promise<void> {
   const sets = ['updatedAt = :now', 'version = version + :one'];
   const values: Record<string, unknown> = { ':now': now, ':one': 1, ':v': current.version };
@@ -117,6 +124,7 @@ export async function updateProfile(
           },
         ]
       : []),
+    ...steps,
   ]);
 }
 
@@ -128,7 +136,8 @@ export async function replacePassword(
   current: UserRecord,
   passwordHash: string,
   now: string,
-  keepSession?: string,
+  keepSession: string | undefined,
+  steps: TransactStep[],
 ): Promise<void> {
   const generation = current.sessionGeneration + 1;
   await transactWrite([
@@ -146,6 +155,7 @@ export async function replacePassword(
     ...(keepSession
       ? [{ op: { Update: { Key: keyOf('session', { tokenHash: keepSession }), UpdateExpression: 'SET generation = :g', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':g': generation } } } }]
       : []),
+    ...steps,
   ]);
 }
 
@@ -158,7 +168,7 @@ export async function getResetToken(tokenHash: string): Promise<ResetTokenRecord
 }
 
 /** Marks the token used and sets the password in one transaction, so a token works exactly once. */
-export async function consumeResetToken(token: ResetTokenRecord, user: UserRecord, passwordHash: string, now: Date): Promise<void> {
+export async function consumeResetToken(token: ResetTokenRecord, user: UserRecord, passwordHash: string, now: Date, steps: TransactStep[]): Promise<void> {
   const nowIso = now.toISOString();
   await transactWrite([
     {
@@ -182,6 +192,7 @@ export async function consumeResetToken(token: ResetTokenRecord, user: UserRecor
         },
       },
     },
+    ...steps,
   ]);
 }
 

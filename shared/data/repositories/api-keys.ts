@@ -1,13 +1,14 @@
 import type { ApiKeyLookup, ApiKeyRecord } from '../../domain/api-keys/types';
 import { notFound } from '../../domain/errors';
 import { keyOf, skPrefix } from '../keys';
-import { getItem, isConditionFailed, prefixPage, transactWrite, updateItem, type Page } from '../table';
+import { getItem, isConditionFailed, prefixPage, transactWrite, updateItem, type Page, type TransactStep } from '../table';
 
 /**
  * Each key is two items written together: the workspace's record (listing, audit) and a global
- * lookup item addressed by the key's SHA-256, so authentication is one consistent GetItem.
+ * lookup item addressed by the key's SHA-256, so authentication is one consistent GetItem. `steps`
+ * (the audit entry) join the same transaction.
  */
-export async function createApiKey(key: ApiKeyRecord): Promise<void> {
+export async function createApiKey(key: ApiKeyRecord, steps: TransactStep[]): Promise<void> {
   const lookup: ApiKeyLookup = { workspaceId: key.workspaceId, keyId: key.id, keyHash: key.keyHash, scopes: key.scopes };
   await transactWrite([
     {
@@ -26,6 +27,7 @@ export async function createApiKey(key: ApiKeyRecord): Promise<void> {
         },
       },
     },
+    ...steps,
   ]);
 }
 
@@ -41,8 +43,8 @@ export async function listApiKeys(workspaceId: string, limit: number, cursor?: s
   return { ...page, items: page.items.map(toRecord) };
 }
 
-/** Revocation removes the lookup item (next request: 401) and stamps the record, atomically. */
-export async function revokeApiKey(workspaceId: string, keyId: string, now: string): Promise<void> {
+/** Revocation removes the lookup item (next request: 401) and stamps the record, atomically (with `steps`). */
+export async function revokeApiKey(workspaceId: string, keyId: string, now: string, steps: TransactStep[]): Promise<void> {
   const record = await getItem<ApiKeyRecord>(keyOf('apiKey', { workspaceId, keyId }));
   if (!record || record.revokedAt) throw notFound('API key');
   await transactWrite([
@@ -58,6 +60,7 @@ export async function revokeApiKey(workspaceId: string, keyId: string, now: stri
       onConditionFailed: () => notFound('API key'),
     },
     { op: { Delete: { Key: keyOf('apiKeyHash', { keyHash: record.keyHash }) } } },
+    ...steps,
   ]);
 }
 

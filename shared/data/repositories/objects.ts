@@ -1,7 +1,7 @@
 import type { ObjectTypeRecord, RecordItem } from '../../domain/objects/types';
 import { conflict } from '../../domain/errors';
 import { indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey, keyOf, skPrefix } from '../keys';
-import { getItem, prefixPage, putItem, isConditionFailed, StaleRead, queryRaw, type TransactStep } from '../table';
+import { getItem, prefixPage, StaleRead, queryRaw, transactWrite, type TransactStep } from '../table';
 
 const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _f, gsi3sk: _g, ...rest }: Record<string, unknown>) => rest as T;
 
@@ -26,21 +26,25 @@ export async function listObjectTypes(workspaceId: string): Promise<ObjectTypeRe
 /**
  * Creates or replaces a type definition. A replacement is conditional on the version we read and,
  * when the change is breaking, on the type having no live record (checked in the same write).
+ * `steps` (its audit entry) join the same transaction.
  */
-export async function putObjectType(next: ObjectTypeRecord, previous: ObjectTypeRecord | undefined, breaking: boolean): Promise<void> {
+export async function putObjectType(next: ObjectTypeRecord, previous: ObjectTypeRecord | undefined, breaking: boolean, steps: TransactStep[]): Promise<void> {
   const condition = previous
     ? `version = :v${breaking ? ' AND (attribute_not_exists(recordCount) OR recordCount = :zero)' : ''}`
     : 'attribute_not_exists(pk)';
-  try {
-    await putItem({
-      Item: { ...typeKey(next.workspaceId, next.type), entity: 'objectType', ...next },
-      ConditionExpression: condition,
-      ExpressionAttributeValues: previous ? { ':v': previous.version, ...(breaking ? { ':zero': 0 } : {}) } : undefined,
-    });
-  } catch (err) {
-    if (!isConditionFailed(err)) throw err;
-    throw previous ? new StaleRead('object type') : conflict('The object type was created meanwhile; read it and retry');
-  }
+  await transactWrite([
+    {
+      op: {
+        Put: {
+          Item: { ...typeKey(next.workspaceId, next.type), entity: 'objectType', ...next },
+          ConditionExpression: condition,
+          ExpressionAttributeValues: previous ? { ':v': previous.version, ...(breaking ? { ':zero': 0 } : {}) } : undefined,
+        },
+      },
+      onConditionFailed: () => (previous ? new StaleRead('object type') : conflict('The object type was created meanwhile; read it and retry')),
+    },
+    ...steps,
+  ]);
 }
 
 /** Keeps the live-record count of a type, in the record's own transaction; guards the type version. */

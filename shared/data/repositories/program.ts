@@ -1,7 +1,7 @@
 import type { Program } from '../../domain/program/schemas';
 import { conflict } from '../../domain/errors';
 import { keyOf } from '../keys';
-import { getItem, isConditionFailed, putItem } from '../table';
+import { getItem, transactWrite, type TransactStep } from '../table';
 
 export async function getProgram(workspaceId: string): Promise<Program | undefined> {
   const item = await getItem<Program & { pk: string }>(keyOf('program', { workspaceId }));
@@ -9,16 +9,19 @@ export async function getProgram(workspaceId: string): Promise<Program | undefin
   return { earn: item.earn, tiers: item.tiers, version: item.version, updatedAt: item.updatedAt };
 }
 
-/** Whole-item replace under optimistic concurrency on `version`. */
-export async function putProgram(workspaceId: string, program: Program, expectedVersion: number): Promise<void> {
-  try {
-    await putItem({
-      Item: { ...keyOf('program', { workspaceId }), entity: 'program', ...program },
-      ConditionExpression: expectedVersion === 0 ? 'attribute_not_exists(pk)' : 'version = :v',
-      ExpressionAttributeValues: expectedVersion === 0 ? undefined : { ':v': expectedVersion },
-    });
-  } catch (err) {
-    if (isConditionFailed(err)) throw conflict('The program changed meanwhile; read it again (version) and retry');
-    throw err;
-  }
+/** Whole-item replace under optimistic concurrency on `version`, with `steps` (its audit entry) in the same transaction. */
+export async function putProgram(workspaceId: string, program: Program, expectedVersion: number, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    {
+      op: {
+        Put: {
+          Item: { ...keyOf('program', { workspaceId }), entity: 'program', ...program },
+          ConditionExpression: expectedVersion === 0 ? 'attribute_not_exists(pk)' : 'version = :v',
+          ExpressionAttributeValues: expectedVersion === 0 ? undefined : { ':v': expectedVersion },
+        },
+      },
+      onConditionFailed: () => conflict('The program changed meanwhile; read it again (version) and retry'),
+    },
+    ...steps,
+  ]);
 }

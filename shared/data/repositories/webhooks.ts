@@ -2,7 +2,7 @@ import type { Attempt, DeliveryState } from '../../domain/webhooks/schemas';
 import type { EndpointRecord } from '../../domain/webhooks/types';
 import { notFound } from '../../domain/errors';
 import { keyOf, seqKey, skPrefix } from '../keys';
-import { deleteItem, getItem, isConditionFailed, prefixPage, putItem, StaleRead, transactWrite, updateItem, type Page } from '../table';
+import { getItem, isConditionFailed, prefixPage, StaleRead, transactWrite, updateItem, type Page, type TransactStep } from '../table';
 
 /** Delivery log entries are kept 30 days. */
 const LOG_TTL_SECONDS = 30 * 24 * 3600;
@@ -10,8 +10,12 @@ const LOG_TTL_SECONDS = 30 * 24 * 3600;
 const strip = <T>({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest as T;
 const endpointKey = (workspaceId: string, endpointId: string) => keyOf('webhookEndpoint', { workspaceId, endpointId });
 
-export async function putEndpoint(e: EndpointRecord): Promise<void> {
-  await putItem({ Item: { ...endpointKey(e.workspaceId, e.id), entity: 'webhookEndpoint', ...e }, ConditionExpression: 'attribute_not_exists(pk)' });
+/** Endpoint changes take `steps` (their audit entry) into the same transaction. */
+export async function putEndpoint(e: EndpointRecord, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    { op: { Put: { Item: { ...endpointKey(e.workspaceId, e.id), entity: 'webhookEndpoint', ...e }, ConditionExpression: 'attribute_not_exists(pk)' } } },
+    ...steps,
+  ]);
 }
 
 export async function getEndpoint(workspaceId: string, endpointId: string): Promise<EndpointRecord | undefined> {
@@ -20,26 +24,27 @@ export async function getEndpoint(workspaceId: string, endpointId: string): Prom
 }
 
 /** Whole-item replace of an endpoint we read, conditional on its version. */
-export async function replaceEndpoint(next: EndpointRecord, expectedVersion: number): Promise<void> {
-  try {
-    await putItem({
-      Item: { ...endpointKey(next.workspaceId, next.id), entity: 'webhookEndpoint', ...next, version: expectedVersion + 1 },
-      ConditionExpression: 'version = :v',
-      ExpressionAttributeValues: { ':v': expectedVersion },
-    });
-  } catch (err) {
-    if (isConditionFailed(err)) throw new StaleRead('endpoint');
-    throw err;
-  }
+export async function replaceEndpoint(next: EndpointRecord, expectedVersion: number, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    {
+      op: {
+        Put: {
+          Item: { ...endpointKey(next.workspaceId, next.id), entity: 'webhookEndpoint', ...next, version: expectedVersion + 1 },
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeValues: { ':v': expectedVersion },
+        },
+      },
+      onConditionFailed: () => new StaleRead('endpoint'),
+    },
+    ...steps,
+  ]);
 }
 
-export async function deleteEndpoint(workspaceId: string, endpointId: string): Promise<void> {
-  try {
-    await deleteItem({ Key: endpointKey(workspaceId, endpointId), ConditionExpression: 'attribute_exists(pk)' });
-  } catch (err) {
-    if (isConditionFailed(err)) throw notFound('Webhook endpoint');
-    throw err;
-  }
+export async function deleteEndpoint(workspaceId: string, endpointId: string, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    { op: { Delete: { Key: endpointKey(workspaceId, endpointId), ConditionExpression: 'attribute_exists(pk)' } }, onConditionFailed: () => notFound('Webhook endpoint') },
+    ...steps,
+  ]);
 }
 
 export async function listEndpoints(workspaceId: string, limit: number, cursor?: string): Promise<Page<EndpointRecord>> {

@@ -1,5 +1,6 @@
 import * as repo from '../../data/repositories/api-keys';
 import { newId } from '../../ids';
+import { audited, type AuditContext } from '../audit/service';
 import type { Principal } from '../auth/principal';
 import { randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
 import { forbidden } from '../errors';
@@ -28,6 +29,7 @@ function grantable(principal: Principal): ReadonlySet<Scope> {
 export async function createApiKey(
   principal: Principal,
   input: CreateApiKeyInput,
+  audit: AuditContext,
   now = new Date(),
 ): Promise<ApiKey & { key: string }> {
   const requested = [...new Set<Scope>(input.scopes ?? PRESETS[input.preset!])];
@@ -46,7 +48,7 @@ export async function createApiKey(
     lastUsedAt: null,
     createdBy: principal.kind === 'apiKey' ? `key:${principal.keyId}` : `user:${principal.userId}`,
   };
-  await repo.createApiKey(record);
+  await repo.createApiKey(record, [audited(principal.workspaceId, audit, 'api_key.created', { type: 'apiKey', id: record.id }, now)]);
   return { ...toPublic(record), key };
 }
 
@@ -55,6 +57,6 @@ export async function listApiKeys(principal: Principal, limit: number, cursor?: 
   return { items: page.items.map(toPublic), nextCursor: page.nextCursor ?? null };
 }
 
-export async function revokeApiKey(principal: Principal, keyId: string, now = new Date()): Promise<void> {
-  await repo.revokeApiKey(principal.workspaceId, keyId, now.toISOString());
+export async function revokeApiKey(principal: Principal, keyId: string, audit: AuditContext, now = new Date()): Promise<void> {
+  await repo.revokeApiKey(principal.workspaceId, keyId, now.toISOString(), [audited(principal.workspaceId, audit, 'api_key.revoked', { type: 'apiKey', id: keyId }, now)]);
 }

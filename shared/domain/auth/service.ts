@@ -8,6 +8,7 @@ import type { SessionPrincipal } from './principal';
 import { randomToken, sha256Hex, TOKEN_PREFIX } from './secrets';
 import type { SessionRecord, User, UserRecord, Workspace } from './types';
 import type { Mailer } from '../../ports/mailer';
+import { audited, recordRefusal, type AuditContext } from '../audit/service';
 
 export interface IssuedSession {
   token: string;
@@ -37,8 +38,14 @@ function newSession(user: Pick<UserRecord, 'id' | 'workspaceId' | 'sessionGenera
   };
 }
 
+/** The request a public operation runs in: who acts is only known once the credential is checked. */
+export interface PublicRequest {
+  requestId: string;
+}
+
 export async function register(
   input: { workspaceName: string; email: string; password: string; name?: string },
+  request: PublicRequest,
   now = new Date(),
 ): Promise<{ workspace: Workspace; user: User; session: IssuedSession }> {
   const at = now.toISOString();
@@ -56,7 +63,8 @@ export async function register(
     version: 1,
   };
   const session = newSession(owner, now);
-  await accounts.createWorkspaceWithOwner({ workspace, owner, session: session.record });
+  const audit = audited(workspace.id, { actor: { type: 'user', id: owner.id }, requestId: request.requestId }, 'workspace.created', { type: 'workspace', id: workspace.id }, now);
+  await accounts.createWorkspaceWithOwner({ workspace, owner, session: session.record }, [audit]);
   return { workspace, user: publicUser(owner), session: session.issued };
 }
 
@@ -64,6 +72,7 @@ const throttleWindow = (now: Date) => Math.floor(epoch(now) / config.auth.loginF
 
 export async function login(
   input: { email: string; password: string },
+  request: PublicRequest,
   now = new Date(),
 ): Promise<{ session: IssuedSession; user: User; workspace: Workspace }> {
   const emailHash = sha256Hex(input.email);
@@ -76,13 +85,27 @@ export async function login(
   // Unknown e-mail and wrong password take the same time and give the same answer.
   const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !ok) {
-    await accounts.recordLoginFailure(emailHash, window, (window + 1) * config.auth.loginFailureWindowSeconds);
+    // The account's workspace learns of a wrong password; an unknown e-mail names no workspace, so
+    // it is only counted. Both writes run side by side, so the answer takes about one write's time
+    // whether the account exists or not. Throttled attempts (429, above) are not recorded, which
+    // bounds what anyone can add to a workspace's trail.
+    await Promise.all([
+      accounts.recordLoginFailure(emailHash, window, (window + 1) * config.auth.loginFailureWindowSeconds),
+      user
+        ? recordRefusal(
+            user.workspaceId,
+            { action: 'auth.login_failed', actor: { type: 'anonymous' }, target: { type: 'user', id: user.id }, requestId: request.requestId, reason: 'wrong_password' },
+            now,
+          )
+        : undefined,
+    ]);
     throw unauthenticated('Invalid e-mail or password');
   }
   const workspace = await accounts.getWorkspace(user.workspaceId);
   if (!workspace) throw unauthenticated('Invalid e-mail or password');
   const session = newSession(user, now);
-  await accounts.putSession(session.record);
+  const actor = { type: 'user', id: user.id } as const;
+  await accounts.putSession(session.record, [audited(user.workspaceId, { actor, requestId: request.requestId }, 'auth.login', { type: 'user', id: user.id }, now)]);
   await accounts.clearLoginFailures(emailHash, window);
   return { session: session.issued, user: publicUser(user), workspace };
 }
@@ -103,15 +126,18 @@ export async function profile(principal: SessionPrincipal) {
   };
 }
 
-export async function updateProfile(principal: SessionPrincipal, changes: { name?: string | null; email?: string }, now = new Date()) {
+export async function updateProfile(principal: SessionPrincipal, changes: { name?: string | null; email?: string }, audit: AuditContext, now = new Date()) {
   const user = await currentUser(principal);
-  await accounts.updateProfile(user, changes, now.toISOString());
+  const emailChanges = changes.email !== undefined && changes.email !== user.email;
+  const steps = emailChanges ? [audited(user.workspaceId, audit, 'auth.email_changed', { type: 'user', id: user.id }, now)] : [];
+  await accounts.updateProfile(user, changes, now.toISOString(), steps);
   return profile(principal);
 }
 
 export async function changePassword(
   principal: SessionPrincipal,
   input: { currentPassword: string; newPassword: string },
+  audit: AuditContext,
   now = new Date(),
 ): Promise<void> {
   const user = await currentUser(principal);
@@ -120,7 +146,8 @@ export async function changePassword(
       { in: 'body', field: 'currentPassword', message: 'does not match the current password' },
     ]);
   }
-  await accounts.replacePassword(user, await hashPassword(input.newPassword), now.toISOString(), principal.tokenHash);
+  const step = audited(user.workspaceId, audit, 'auth.password_changed', { type: 'user', id: user.id }, now);
+  await accounts.replacePassword(user, await hashPassword(input.newPassword), now.toISOString(), principal.tokenHash, [step]);
 }
 
 /** Always succeeds for the caller; a token is mailed only when the account exists. */
@@ -144,11 +171,14 @@ export async function forgotPassword(email: string, mailer: Mailer, now = new Da
   });
 }
 
-export async function resetPassword(input: { token: string; newPassword: string }, now = new Date()): Promise<void> {
+export async function resetPassword(input: { token: string; newPassword: string }, request: PublicRequest, now = new Date()): Promise<void> {
   const record = input.token.startsWith(TOKEN_PREFIX.resetToken) ? await accounts.getResetToken(sha256Hex(input.token)) : undefined;
   if (!record) throw badRequest('Invalid reset token');
   if (record.usedAt || record.expiresAt <= epoch(now)) throw gone('This reset token was already used or has expired');
   const user = await accounts.getUser(record.workspaceId, record.userId);
   if (!user) throw badRequest('Invalid reset token');
-  await accounts.consumeResetToken(record, user, await hashPassword(input.newPassword), now);
+  // The token proved who is acting: the user it was mailed to.
+  const ctx: AuditContext = { actor: { type: 'user', id: user.id }, requestId: request.requestId };
+  const step = audited(user.workspaceId, ctx, 'auth.password_reset', { type: 'user', id: user.id }, now);
+  await accounts.consumeResetToken(record, user, await hashPassword(input.newPassword), now, [step]);
 }

@@ -1,5 +1,6 @@
 import * as repo from '../../data/repositories/objects';
 import { withOptimisticRetry } from '../../data/table';
+import { audited, type AuditContext } from '../audit/service';
 import { AppError, notFound } from '../errors';
 import { breakingChanges, defaultTitleField, KEY_PATTERN, type putObjectTypeBody } from './definitions';
 import type { ObjectTypeRecord } from './types';
@@ -12,7 +13,7 @@ export type PutObjectTypeInput = z.infer<typeof putObjectTypeBody>;
  * retyped or made required, enum options removed, another title field) is refused with 409 while the
  * type has live records; everything else applies at once. See docs/decisions.md.
  */
-export async function putObjectType(workspaceId: string, type: string, input: PutObjectTypeInput, now = new Date()): Promise<ObjectTypeRecord> {
+export async function putObjectType(workspaceId: string, type: string, input: PutObjectTypeInput, audit: AuditContext, now = new Date()): Promise<ObjectTypeRecord> {
   return withOptimisticRetry(async () => {
     const previous = await repo.getObjectType(workspaceId, type);
     const titleField = input.titleField ?? defaultTitleField(input.fields) ?? null;
@@ -39,7 +40,8 @@ export async function putObjectType(workspaceId: string, type: string, input: Pu
       createdAt: previous?.createdAt ?? at,
       updatedAt: at,
     };
-    await repo.putObjectType(next, previous, breaking);
+    const action = previous ? 'object_type.updated' : 'object_type.created';
+    await repo.putObjectType(next, previous, breaking, [audited(workspaceId, audit, action, { type: 'objectType', id: type }, now)]);
     return next;
   });
 }

@@ -1,4 +1,5 @@
 import * as repo from '../../data/repositories/program';
+import { audited, type AuditContext } from '../audit/service';
 import { conflict } from '../errors';
 import { DEFAULT_RULES, type Program, type ProgramRules } from './schemas';
 
@@ -25,14 +26,14 @@ export async function rulesOf(workspaceId: string): Promise<ProgramRules> {
   return { earn, tiers };
 }
 
-export async function putProgram(workspaceId: string, input: ProgramRules & { version?: number }, now = new Date()): Promise<Program> {
+export async function putProgram(workspaceId: string, input: ProgramRules & { version?: number }, audit: AuditContext, now = new Date()): Promise<Program> {
   cache.delete(workspaceId);
   const current = (await repo.getProgram(workspaceId)) ?? defaults();
   if (input.version !== undefined && input.version !== current.version) {
     throw conflict(`The program is at version ${current.version}, not ${input.version}; read it again and retry`);
   }
   const next: Program = { earn: input.earn, tiers: input.tiers, version: current.version + 1, updatedAt: now.toISOString() };
-  await repo.putProgram(workspaceId, next, current.version);
+  await repo.putProgram(workspaceId, next, current.version, [audited(workspaceId, audit, 'program.updated', { type: 'program', id: workspaceId }, now)]);
   cache.set(workspaceId, { at: Date.now(), program: next });
   return next;
 }

@@ -4,6 +4,7 @@ import { withOptimisticRetry } from '../../data/table';
 import { ID_PATTERN, newId } from '../../ids';
 import type { Egress } from '../../ports/egress';
 import type { Queue } from '../../ports/queue';
+import { audited, type AuditContext } from '../audit/service';
 import { AppError, notFound, validationFailed } from '../errors';
 import { PING_EVENT } from './catalog';
 import { deliveryIdOf } from './delivery-id';
@@ -35,6 +36,7 @@ export async function createEndpoint(
   workspaceId: string,
   input: CreateEndpointInput,
   ports: Pick<WebhookPorts, 'egress'>,
+  audit: AuditContext,
   now = new Date(),
 ): Promise<Endpoint & { secret: string }> {
   checkUrl(ports.egress, input.url);
@@ -53,7 +55,7 @@ export async function createEndpoint(
     updatedAt: at,
     version: 1,
   };
-  await repo.putEndpoint(record);
+  await repo.putEndpoint(record, [audited(workspaceId, audit, 'webhook_endpoint.created', { type: 'webhookEndpoint', id: record.id }, now)]);
   return { ...toEndpoint(record), secret };
 }
 
@@ -71,19 +73,21 @@ export async function updateEndpoint(
   endpointId: string,
   input: UpdateEndpointInput,
   ports: Pick<WebhookPorts, 'egress'>,
+  audit: AuditContext,
   now = new Date(),
 ): Promise<Endpoint & { secret?: string }> {
   if ('url' in input && input.url !== undefined) checkUrl(ports.egress, input.url);
   return withOptimisticRetry(async () => {
     const current = await loadEndpoint(workspaceId, endpointId);
     const at = now.toISOString();
+    const target = { type: 'webhookEndpoint', id: current.id } as const;
     if ('action' in input) {
       const secret = newSecret();
       const overlapEnds = Math.floor(now.getTime() / 1000) + webhookSettings().rotationOverlapSeconds;
       // Only the newest previous secret overlaps; anything older stops signing now.
       const previous = current.secrets[0] ? [{ ...current.secrets[0], expiresAt: overlapEnds }] : [];
       const next: EndpointRecord = { ...current, secrets: [{ value: secret, createdAt: at, expiresAt: null }, ...previous], updatedAt: at };
-      await repo.replaceEndpoint(next, current.version);
+      await repo.replaceEndpoint(next, current.version, [audited(workspaceId, audit, 'webhook_endpoint.secret_rotated', target, now)]);
       return { ...toEndpoint(next), secret };
     }
     const reactivated = input.status === 'active' && current.status === 'disabled';
@@ -97,14 +101,14 @@ export async function updateEndpoint(
       ...(reactivated ? { failingSince: undefined } : {}),
       updatedAt: at,
     };
-    await repo.replaceEndpoint(next, current.version);
+    await repo.replaceEndpoint(next, current.version, [audited(workspaceId, audit, 'webhook_endpoint.updated', target, now)]);
     return toEndpoint(next);
   });
 }
 
-export async function deleteEndpoint(workspaceId: string, endpointId: string): Promise<void> {
+export async function deleteEndpoint(workspaceId: string, endpointId: string, audit: AuditContext, now = new Date()): Promise<void> {
   if (!isEndpointId(endpointId)) throw notFound('Webhook endpoint');
-  await repo.deleteEndpoint(workspaceId, endpointId);
+  await repo.deleteEndpoint(workspaceId, endpointId, [audited(workspaceId, audit, 'webhook_endpoint.deleted', { type: 'webhookEndpoint', id: endpointId }, now)]);
 }
 
 export async function listDeliveries(workspaceId: string, endpointId: string, limit: number, cursor?: string) {

@@ -1,0 +1,71 @@
+/**
+ * THE catalog of the audit trail: every action the platform records, with the kind of thing it
+ * acts on and when it is written. Action names are `<subject>.<past-tense verb>` in snake_case
+ * (`auth.login` and `auth.login_failed` name the attempt); nothing outside this list is ever
+ * written, and `GET /api/flash/audit?action=` accepts exactly these names.
+ */
+
+/** What an entry's `target` can be. */
+export const AUDIT_TARGET_TYPES = ['workspace', 'user', 'apiKey', 'webhookEndpoint', 'program', 'objectType'] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** Who can act: a signed-in user, an API key, or someone who proved nothing (a failed login). */
+export const AUDIT_ACTOR_TYPES = ['user', 'apiKey', 'anonymous'] as const;
+export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
+
+export const AUDIT_OUTCOMES = ['success', 'failure'] as const;
+export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
+
+/** Why a recorded attempt failed (`outcome: failure`). Short codes, never a message with data in it. */
+export const AUDIT_FAILURE_REASONS = ['wrong_password'] as const;
+export type AuditFailureReason = (typeof AUDIT_FAILURE_REASONS)[number];
+
+export const AUDIT_ACTIONS = [
+  'workspace.created',
+  'auth.login',
+  'auth.login_failed',
+  'auth.password_changed',
+  'auth.password_reset',
+  'auth.email_changed',
+  'api_key.created',
+  'api_key.revoked',
+  'webhook_endpoint.created',
+  'webhook_endpoint.updated',
+  'webhook_endpoint.secret_rotated',
+  'webhook_endpoint.deleted',
+  'program.updated',
+  'object_type.created',
+  'object_type.updated',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export interface AuditActionInfo {
+  /** The kind of `target` every entry of this action names. */
+  target: AuditTargetType;
+  /** `failure` only for actions that record a refused attempt. */
+  outcome: AuditOutcome;
+  /** When it is written (for the documentation). */
+  when: string;
+}
+
+export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
+  'workspace.created': { target: 'workspace', outcome: 'success', when: 'A workspace was registered (actor: its owner)' },
+  'auth.login': { target: 'user', outcome: 'success', when: 'A user signed in (actor and target: the user)' },
+  'auth.login_failed': {
+    target: 'user',
+    outcome: 'failure',
+    when: 'A login for an existing account was refused for a wrong password (actor: anonymous; target: the account)',
+  },
+  'auth.password_changed': { target: 'user', outcome: 'success', when: 'A user changed their password' },
+  'auth.password_reset': { target: 'user', outcome: 'success', when: 'A password was set with a reset token (actor: the user the token belongs to)' },
+  'auth.email_changed': { target: 'user', outcome: 'success', when: 'A user changed their login e-mail (never the address itself)' },
+  'api_key.created': { target: 'apiKey', outcome: 'success', when: 'An API key was created' },
+  'api_key.revoked': { target: 'apiKey', outcome: 'success', when: 'An API key was revoked' },
+  'webhook_endpoint.created': { target: 'webhookEndpoint', outcome: 'success', when: 'A webhook endpoint was created' },
+  'webhook_endpoint.updated': { target: 'webhookEndpoint', outcome: 'success', when: 'A webhook endpoint’s url, description, event types or status changed' },
+  'webhook_endpoint.secret_rotated': { target: 'webhookEndpoint', outcome: 'success', when: 'A webhook endpoint’s signing secret was rotated' },
+  'webhook_endpoint.deleted': { target: 'webhookEndpoint', outcome: 'success', when: 'A webhook endpoint was deleted' },
+  'program.updated': { target: 'program', outcome: 'success', when: 'The loyalty program rules were replaced (target id: the workspace id)' },
+  'object_type.created': { target: 'objectType', outcome: 'success', when: 'A custom object type was defined (target id: the type key)' },
+  'object_type.updated': { target: 'objectType', outcome: 'success', when: 'A custom object type definition was replaced' },
+};

@@ -1,0 +1,47 @@
+import * as repo from '../../data/repositories/audit';
+import type { TransactStep } from '../../data/table';
+import { logger } from '../../observability/logger';
+import type { AuditAction, AuditFailureReason } from './catalog';
+import { auditEntry, type AuditActor, type AuditEntry, type AuditTarget } from './entry';
+import type { ListAuditQuery } from './schemas';
+
+/** Who is acting and in which request: what a service needs to record its change. */
+export interface AuditContext {
+  actor: AuditActor;
+  requestId: string;
+}
+
+/**
+ * The audit entry of a change as a step of the change's own transaction: the entry is written
+ * exactly when the change commits, and a refused or failed change leaves none.
+ */
+export function audited(workspaceId: string, ctx: AuditContext, action: AuditAction, target: AuditTarget, now: Date): TransactStep {
+  return repo.auditStep(workspaceId, auditEntry({ action, actor: ctx.actor, target, requestId: ctx.requestId }, now));
+}
+
+/**
+ * A refused attempt that changes nothing (a failed login), written on its own. Best effort: a
+ * failure to write it is logged, never turned into the request's answer.
+ */
+export async function recordRefusal(
+  workspaceId: string,
+  input: { action: AuditAction; actor: AuditActor; target: AuditTarget; requestId: string; reason: AuditFailureReason },
+  now: Date,
+): Promise<void> {
+  try {
+    await repo.appendAuditEntry(workspaceId, auditEntry(input, now));
+  } catch (error) {
+    logger.error('audit entry not written', { requestId: input.requestId, workspaceId, action: input.action, error: error as Error });
+  }
+}
+
+export async function listAuditEntries(workspaceId: string, query: ListAuditQuery): Promise<{ items: AuditEntry[]; nextCursor: string | null }> {
+  const filters = {
+    action: query.action,
+    actorId: query.actor,
+    from: query.from !== undefined ? new Date(query.from) : undefined,
+    to: query.to !== undefined ? new Date(query.to) : undefined,
+  };
+  const page = await repo.listAuditEntries(workspaceId, filters, query.limit, query.cursor);
+  return { items: page.items, nextCursor: page.nextCursor ?? null };
+}
