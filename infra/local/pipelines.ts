@@ -4,6 +4,7 @@ import { lazy } from './handlers';
 import { QUEUE_DRIVER_POLL_ENV, startQueueDriver, type QueueConsumer, type SqsHandler } from './queue-driver';
 import { startScheduler, type LocalSchedule, type ScheduleHandler } from './scheduler';
 import { STREAM_POLLER_POLL_ENV, startStreamPoller, type StreamHandler, type StreamPollerOptions } from './stream-poller';
+import { wakeStreamPollersOnWrites } from './stream-wake';
 
 /**
  * SQS, the table stream and EventBridge schedules, emulated for every row of the consumer table
@@ -83,6 +84,7 @@ export async function startPipelines(): Promise<{ stop(graceMs: number): Promise
   const pollMs = (name: string) => Number(process.env[name] || 100);
   const plan = localConsumerPlan(CONSUMERS, loadHandler, pollMs);
   const queueDriver = startQueueDriver({ pollMs: pollMs(QUEUE_DRIVER_POLL_ENV), consumers: plan.queues });
+  wakeStreamPollersOnWrites();
   const streamPollers = plan.streams.map((options) => startStreamPoller(options));
   const scheduler = startScheduler({ schedules: plan.schedules });
   return {

@@ -13,7 +13,9 @@ import {
   type StreamRecordJson,
   type StreamShard,
 } from './stream-reader';
-import { lambdaContext, nap, settleWithin } from './lambda-runtime';
+import { lambdaContext, settleWithin } from './lambda-runtime';
+import { sleepOn } from './queue-signal';
+import { TABLE_WRITES } from './stream-wake';
 import type { DriverLog } from './queue-driver';
 import { logger } from '../../shared/observability/logger';
 
@@ -322,7 +324,8 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
       } catch (err) {
         log('error', 'local stream poller: poll failed', { consumer, error: err });
       }
-      if (!busy) await nap(pollMs, abort.signal);
+      // Idle: until a write of this process (see stream-wake.ts) or the next poll.
+      if (!busy) await sleepOn(TABLE_WRITES, pollMs, abort.signal);
     }
     for (const s of shards.values()) {
       try {

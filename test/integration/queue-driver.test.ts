@@ -115,6 +115,18 @@ describe('local queue driver', () => {
     await until('deleted after success', async () => (await peekLocalMessages(q)).length === 0);
   });
 
+  it('a send in this process wakes an idle driver at once, not at its next poll', async () => {
+    const q = newQueue();
+    const r = recorder();
+    const d = startQueueDriver({ consumers: { [q]: { handler: r.handler, batchSize: 10 } }, queues: { [q]: { visibilitySeconds: 30 } }, pollMs: 60_000, log });
+    drivers.push(d);
+    await sleep(300); // the first poll found nothing: the driver now sleeps for a minute
+    const sentAt = Date.now();
+    await queue.send(q, [{ body: 'wake up' }]);
+    await until('the message', () => r.receipts.length === 1, 5000);
+    expect(r.receipts[0]!.at - sentAt).toBeLessThan(2000);
+  });
+
   it('redelivers after the visibility timeout, counting receives', async () => {
     const q = newQueue();
     const r = recorder((_, receipts) => (receipts.length < 3 ? 'fail' : 'ok'));

@@ -6,6 +6,8 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DriverLog } from '../../infra/local/queue-driver';
 import { matchesFilter, startStreamPoller, validateFilterPattern, type StreamHandler, type StreamPoller } from '../../infra/local/stream-poller';
 import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
+import { wakeStreamPollersOnWrites } from '../../infra/local/stream-wake';
+import { putItem } from '../../shared/data/table';
 import { platformTable } from '../support/table';
 
 /**
@@ -128,6 +130,29 @@ describe('local stream poller', () => {
     expect(Math.abs(r.dynamodb!.ApproximateCreationDateTime! - Date.now() / 1000)).toBeLessThan(300);
     // The filter holds for every record of every invocation, not only ours.
     for (const e of events) for (const rec of e.Records) expect(matchesFilter(OUTBOX_STREAM_FILTER, rec)).toBe(true);
+  });
+
+  it('a write through the platform store client wakes an idle poller at once, not at its next poll', async () => {
+    wakeStreamPollersOnWrites();
+    const ws = workspace();
+    const seen: string[] = [];
+    const p = startStreamPoller({
+      handler: async (event) => void seen.push(...event.Records.filter(ws.mine).map((r) => ws.nameOf(r)!)),
+      filter: OUTBOX_STREAM_FILTER,
+      batchSize: 1000,
+      pollMs: 60_000,
+      consumer: `test-${randomUUID()}`,
+      log,
+    });
+    pollers.push(p);
+    const write = (name: string) => putItem({ Item: { ...ws.key(name), entity: 'outbox', workspaceId: ws.workspaceId, name, events: [{ id: `evt_${name}` }] } });
+    await write('first');
+    await until('the first item (read while catching up with the stream)', () => seen.includes('first'), 30_000);
+    await sleep(500); // caught up: the poller now sleeps for a minute
+    const writtenAt = Date.now();
+    await write('second');
+    await until('the second item', () => seen.includes('second'), 10_000);
+    expect(Date.now() - writtenAt).toBeLessThan(5000);
   });
 
   it('retries from a batchItemFailure (or a throw) until it succeeds, skipping nothing after it', async () => {
