@@ -240,6 +240,23 @@ describe('the HTTP transport answers every refusal in the one JSON error shape',
   });
 });
 
+describe('deeply nested bodies', () => {
+  it('are a 400 before anything walks them, also with an Idempotency-Key (was a 500: the fingerprint overflowed the stack)', async () => {
+    const t = await tenant('deep');
+    const m = await newMember(t.key);
+    const bodies = ['['.repeat(20_000) + ']'.repeat(20_000), '{"a":'.repeat(3000) + '1' + '}'.repeat(3000)];
+    for (const [path, rawBody] of bodies.flatMap((b) => [['/api/v2/members', b], ['/api/v2/tracking/events', b], [`/api/v2/members/${m.id}/points`, b]] as const)) {
+      const res = await call('POST', path, { token: t.key, rawBody, headers: { 'content-type': 'application/json', 'idempotency-key': `deep-${Math.random()}` } });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'BAD_REQUEST', message: 'JSON body nested deeper than 64 levels' });
+    }
+    // Nesting up to the limit is judged by the schema as usual.
+    const shallow = await call('POST', '/api/v2/members', { token: t.key, rawBody: JSON.stringify({ customAttributes: { a: JSON.parse('['.repeat(62) + ']'.repeat(62)) } }), headers: { 'content-type': 'application/json' } });
+    expect(shallow.status).toBe(422);
+    expect((await call('GET', '/api/v2/members', { token: t.key })).body.data).toHaveLength(1);
+  });
+});
+
 describe('request strings are bounded', () => {
   it('an over-long id in the path or body, or e-mail, is a 422 naming it', async () => {
     const t = await tenant('bounds');
