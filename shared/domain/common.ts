@@ -29,6 +29,20 @@ export function freeFormMap<K extends z.ZodType<string, string>, V extends z.Zod
   );
 }
 
+/** What DynamoDB can store as a number: 0, or a magnitude from 1e-130 to 1e125 (it refuses 1e126 and 1e-131). */
+export const MIN_NUMBER_MAGNITUDE = 1e-130;
+export const MAX_NUMBER_MAGNITUDE = 1e125;
+export const isStorableNumber = (n: number): boolean => {
+  const size = Math.abs(n);
+  return size === 0 || (size >= MIN_NUMBER_MAGNITUDE && size <= MAX_NUMBER_MAGNITUDE);
+};
+export const STORABLE_NUMBER_MESSAGE = `must be 0 or between ${MIN_NUMBER_MAGNITUDE} and ${MAX_NUMBER_MAGNITUDE} in magnitude`;
+/**
+ * A request number that is stored as given (free-form map values, rates, prices): finite and
+ * storable, so a value like 1e-300 is a 422 naming the field, not a write the store refuses (a 500).
+ */
+export const storableNumber = z.number().refine(isStorableNumber, { message: STORABLE_NUMBER_MESSAGE });
+
 /** Request-side bounds (every request string and array is bounded; test/unit/openapi-bounds.test.ts). */
 export const ID_MAX_LENGTH = 64;
 /** An id in a path or body (`mbr_...`, `cpl_...`): 1-64 characters; longer is a 422, never a lookup. */
