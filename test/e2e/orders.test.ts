@@ -94,6 +94,18 @@ describe('orders', () => {
     expect((await call('GET', '/api/v2/orders?status=pending', { token: t.key })).body.data).toHaveLength(1);
     const range = await call('GET', '/api/v2/orders?from=2026-01-15T00:00:00Z&to=2026-03-10T00:00:00Z', { token: t.key });
     expect(range.body.data.map((o: { occurredAt: string }) => o.occurredAt)).toEqual(['2026-02-10T00:00:00.000Z']);
+    // One bound alone, an empty range, and bounds the wrong way round (a 500 from the store once).
+    const since = await call('GET', '/api/v2/orders?from=2026-02-10T00:00:00Z', { token: t.key });
+    expect(since.body.data.map((o: { occurredAt: string }) => o.occurredAt)).toEqual(['2026-03-10T00:00:00.000Z', '2026-02-10T00:00:00.000Z']);
+    const until = await call('GET', '/api/v2/orders?to=2026-02-10T00:00:00Z', { token: t.key });
+    expect(until.body.data.map((o: { occurredAt: string }) => o.occurredAt)).toEqual(['2026-01-10T00:00:00.000Z']);
+    expect((await call('GET', `/api/v2/orders?memberId=${m1.id}&from=2026-02-10T00:00:00Z`, { token: t.key })).body.data).toHaveLength(1);
+    expect((await call('GET', '/api/v2/orders?from=9999-01-01T00:00:00Z', { token: t.key })).body.data).toEqual([]);
+    const empty = await call('GET', '/api/v2/orders?from=2026-02-10T00:00:00Z&to=2026-02-10T00:00:00Z', { token: t.key });
+    expect(empty.body).toEqual({ data: [], nextCursor: null });
+    const inverted = await call('GET', '/api/v2/orders?from=2026-03-01T00:00:00Z&to=2026-02-01T00:00:00Z', { token: t.key });
+    expect(inverted.status).toBe(422);
+    expect(inverted.body.error.details).toEqual([{ in: 'query', field: 'from', message: 'must not be after to' }]);
     const page1 = await call('GET', '/api/v2/orders?limit=2', { token: t.key });
     expect(page1.body.data).toHaveLength(2);
     const page2 = await call('GET', `/api/v2/orders?limit=2&cursor=${encodeURIComponent(page1.body.nextCursor)}`, { token: t.key });
