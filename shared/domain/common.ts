@@ -1,6 +1,17 @@
 import * as z from 'zod';
 
-export const isoDateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp');
+/** The instants a four-digit year can write in UTC: an offset may not carry a timestamp outside them. */
+const FIRST_INSTANT = Date.parse('0000-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * An RFC 3339 timestamp with offset. Stored and answered in UTC (`toISOString`), so it must name an
+ * instant of the years 0000-9999 in UTC: `0000-01-01T00:00:00+01:00` would become `-000001-...`.
+ */
+export const isoDateTime = z.iso
+  .datetime({ offset: true })
+  .refine((s) => Date.parse(s) >= FIRST_INSTANT && Date.parse(s) <= LAST_INSTANT, { message: 'must lie between 0000-01-01 and 9999-12-31 in UTC' })
+  .describe('ISO 8601 timestamp');
 
 /** Names no free-form map accepts: they collide with JavaScript object internals. */
 export const RESERVED_MAP_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];

@@ -48,6 +48,35 @@ describe('orders', () => {
     expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 1500 });
   });
 
+  it('a timestamp whose offset carries it outside the years 0000-9999 is a 422 (was stored as -000001-... and answered off the document)', async () => {
+    const t = await tenant('orders-years');
+    const m = await newMember(t.key);
+    for (const occurredAt of ['0000-01-01T00:00:00+01:00', '9999-12-31T23:00:00-05:00']) {
+      const res = await call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId: orderId(), memberId: m.id, currency: 'EUR', total: 1, occurredAt } });
+      expect(res.status, occurredAt).toBe(422);
+      expect(res.body.error.details).toEqual([{ in: 'body', field: 'occurredAt', message: 'must lie between 0000-01-01 and 9999-12-31 in UTC' }]);
+      const list = await call('GET', `/api/v2/orders?to=${encodeURIComponent(occurredAt)}`, { token: t.key });
+      expect(list.status, occurredAt).toBe(422);
+      expect(list.body.error.details[0].field).toBe('to');
+      const pool = await call('POST', '/api/v2/coupons/pools', {
+        token: t.key,
+        body: { name: 'P', discount: { type: 'percent', value: 5 }, codeConfig: { mode: 'generated' }, stock: 1, validUntil: occurredAt },
+      });
+      expect(pool.status, occurredAt).toBe(422);
+      expect(pool.body.error.details[0].field).toBe('validUntil');
+    }
+    // The first and last instants themselves are fine.
+    for (const occurredAt of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '0000-01-01T00:59:00+00:59']) {
+      const res = await call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId: orderId(), memberId: m.id, currency: 'EUR', total: 1, occurredAt } });
+      expect(res.status, occurredAt).toBe(201);
+    }
+    expect((await call('GET', '/api/v2/orders', { token: t.key })).body.data.map((o: { occurredAt: string }) => o.occurredAt)).toEqual([
+      '9999-12-31T23:59:59.999Z',
+      '0000-01-01T00:00:00.000Z',
+      '0000-01-01T00:00:00.000Z',
+    ]);
+  });
+
   it('a repeated externalOrderId is not a second award: the recorded order comes back marked duplicate', async () => {
     const t = await tenant('dup');
     const m = await newMember(t.key);
