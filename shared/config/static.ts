@@ -22,6 +22,12 @@ export const config = {
   http: {
     /** Largest accepted request body; larger is 413 PAYLOAD_TOO_LARGE. */
     maxBodyBytes: 1024 * 1024,
+    /**
+     * Deepest nesting of objects and arrays a JSON body may have; deeper is 400 BAD_REQUEST. No
+     * request schema comes near it, and everything that walks a body (the idempotency fingerprint,
+     * validation) may then recurse safely.
+     */
+    maxBodyDepth: 64,
     /** What the transport itself accepts before the handler sees it (Lambda's sync payload limit). */
     transportMaxBodyBytes: 6 * 1024 * 1024,
     /**

@@ -1,6 +1,17 @@
 import * as z from 'zod';
 
-export const isoDateTime = z.iso.datetime({ offset: true }).describe('ISO 8601 timestamp');
+/** The instants a four-digit year can write in UTC: an offset may not carry a timestamp outside them. */
+const FIRST_INSTANT = Date.parse('0000-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
+
+/**
+ * An RFC 3339 timestamp with offset. Stored and answered in UTC (`toISOString`), so it must name an
+ * instant of the years 0000-9999 in UTC: `0000-01-01T00:00:00+01:00` would become `-000001-...`.
+ */
+export const isoDateTime = z.iso
+  .datetime({ offset: true })
+  .refine((s) => Date.parse(s) >= FIRST_INSTANT && Date.parse(s) <= LAST_INSTANT, { message: 'must lie between 0000-01-01 and 9999-12-31 in UTC' })
+  .describe('ISO 8601 timestamp');
 
 /** Names no free-form map accepts: they collide with JavaScript object internals. */
 export const RESERVED_MAP_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
@@ -28,6 +39,20 @@ export function freeFormMap<K extends z.ZodType<string, string>, V extends z.Zod
       .refine((m) => Object.keys(m).length <= opts.max, { message: `at most ${opts.max} ${opts.noun}` }),
   );
 }
+
+/** What DynamoDB can store as a number: 0, or a magnitude from 1e-130 to 1e125 (it refuses 1e126 and 1e-131). */
+export const MIN_NUMBER_MAGNITUDE = 1e-130;
+export const MAX_NUMBER_MAGNITUDE = 1e125;
+export const isStorableNumber = (n: number): boolean => {
+  const size = Math.abs(n);
+  return size === 0 || (size >= MIN_NUMBER_MAGNITUDE && size <= MAX_NUMBER_MAGNITUDE);
+};
+export const STORABLE_NUMBER_MESSAGE = `must be 0 or between ${MIN_NUMBER_MAGNITUDE} and ${MAX_NUMBER_MAGNITUDE} in magnitude`;
+/**
+ * A request number that is stored as given (free-form map values, rates, prices): finite and
+ * storable, so a value like 1e-300 is a 422 naming the field, not a write the store refuses (a 500).
+ */
+export const storableNumber = z.number().refine(isStorableNumber, { message: STORABLE_NUMBER_MESSAGE });
 
 /** Request-side bounds (every request string and array is bounded; test/unit/openapi-bounds.test.ts). */
 export const ID_MAX_LENGTH = 64;

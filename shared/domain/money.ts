@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { isStorableNumber, STORABLE_NUMBER_MESSAGE } from './common';
 
 /** ISO 4217 currencies whose minor unit is not 2 decimals. */
 const EXPONENTS: Record<string, number> = {
@@ -14,8 +15,13 @@ export const currencySchema = z
   .regex(/^[A-Z]{3}$/, { message: 'must be an ISO 4217 code such as EUR' })
   .describe('ISO 4217 currency code');
 
-/** A non-negative amount in major units (e.g. 19.99), at most 1e12. */
-export const amountSchema = z.number().min(0).max(1e12).describe('Amount in major units of the currency, e.g. 19.99');
+/** A non-negative amount in major units (e.g. 19.99), at most 1e12 (and storable: not 1e-300). */
+export const amountSchema = z
+  .number()
+  .min(0)
+  .max(1e12)
+  .refine(isStorableNumber, { message: STORABLE_NUMBER_MESSAGE })
+  .describe('Amount in major units of the currency, e.g. 19.99');
 
 /**
  * Major units -> integer minor units, refusing more decimals than the currency has (so 19.999 EUR

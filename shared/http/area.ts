@@ -36,10 +36,12 @@ export function defineArea<N extends string, E extends Record<string, Endpoint>>
     .use(requestContext(declaration.area))
     .use(errorMapper())
     .use(authenticate(table, fallback !== undefined))
+    // A request no endpoint matches is answered (404/405) before its body is read: what the body
+    // holds, malformed, too large or too deep, is no business of a route that does not exist.
+    .use({ before: async ({ event }) => (event.routeKey === '$default' && fallback ? fallback(event) : undefined) })
     .use(jsonBody())
     .use(idempotency(replyOf))
     .handler(async (event, context) => {
-      if (event.routeKey === '$default' && fallback) return fallback(event);
       // authenticate() has resolved the route (an unknown routeKey never gets here).
       const operationId = context.route!.operationId as keyof E & string;
       const reply = await runOperation(declaration.endpoints[operationId]!, handlers[operationId], event, context);

@@ -4,10 +4,34 @@ import { AppError, badRequest } from '../domain/errors';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 /**
- * Decodes, size-checks and parses a JSON body. Requests without a body pass through. Every body is
- * JSON whatever its Content-Type says (so `curl -d` works); what does not parse is a 400.
+ * How deeply objects and arrays nest in a JSON text, counted without recursion (brackets inside
+ * strings do not count). Stops counting once past `limit`.
  */
-export function jsonBody(maxBytes: number = config.http.maxBodyBytes): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
+export function jsonDepthExceeds(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Decodes, size-checks and parses a JSON body. Requests without a body pass through. Every body is
+ * JSON whatever its Content-Type says (so `curl -d` works); what does not parse, or nests deeper
+ * than `maxDepth`, is a 400.
+ */
+export function jsonBody(
+  maxBytes: number = config.http.maxBodyBytes,
+  maxDepth: number = config.http.maxBodyDepth,
+): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   return {
     before: (request) => {
       const { body, isBase64Encoded } = request.event;
@@ -19,12 +43,16 @@ export function jsonBody(maxBytes: number = config.http.maxBodyBytes): Middlewar
       if (raw.byteLength > maxBytes) {
         throw new AppError('PAYLOAD_TOO_LARGE', `Request body is ${raw.byteLength} bytes; the limit is ${maxBytes}`);
       }
+      const text = raw.toString('utf8');
+      let parsed: unknown;
       try {
-        request.context.body = JSON.parse(raw.toString('utf8'));
-        request.context.hasBody = true;
+        parsed = JSON.parse(text);
       } catch (err) {
         throw badRequest(`Malformed JSON body: ${(err as Error).message}`);
       }
+      if (jsonDepthExceeds(text, maxDepth)) throw badRequest(`JSON body nested deeper than ${maxDepth} levels`);
+      request.context.body = parsed;
+      request.context.hasBody = true;
     },
   };
 }

@@ -361,7 +361,8 @@ handlers validate with, so it is exactly what the API accepts and answers.
 
 ## Conventions
 
-- Bodies are JSON (whatever the Content-Type says), at most ${config.http.maxBodyBytes / (1024 * 1024)} MiB (413 beyond).
+- Bodies are JSON (whatever the Content-Type says), at most ${config.http.maxBodyBytes / (1024 * 1024)} MiB (413 beyond)
+  and nested at most ${config.http.maxBodyDepth} levels deep (400 beyond).
   Successful responses are \`{ "data": ... }\`; 204 has no body.
 - Lists are cursor-paginated: \`?limit=\` (1-${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}) and \`?cursor=\` with the \`nextCursor\`
   of the previous page (\`null\` on the last page). Cursors are opaque and only continue the list they came from.

@@ -38,6 +38,18 @@ describe('HTTP conventions', () => {
     expect(keys.headers.get('allow')).toBe('DELETE');
   });
 
+  it('unknown paths and wrong methods answer 404/405 whatever the body (a bad body was a 400 or 413)', async () => {
+    const json = { 'content-type': 'application/json' };
+    for (const rawBody of ['{"a":', '['.repeat(100) + ']'.repeat(100), `"${'x'.repeat(1024 * 1024)}"`]) {
+      const unknown = await call('POST', '/api/v2/objects//records', { rawBody, headers: json });
+      expect(unknown.status).toBe(404);
+      expect(unknown.body.error.code).toBe('NOT_FOUND');
+      const wrong = await call('PUT', '/api/v2/auth/login', { rawBody, headers: json });
+      expect(wrong.status).toBe(405);
+      expect(wrong.headers.get('allow')).toBe('POST');
+    }
+  });
+
   it('every response carries x-request-id, echoing a sane one from the caller', async () => {
     const echoed = await call('GET', '/api/v2/auth/profile', { headers: { 'x-request-id': 'client-trace.42:a' } });
     expect(echoed.headers.get('x-request-id')).toBe('client-trace.42:a');

@@ -240,6 +240,70 @@ describe('the HTTP transport answers every refusal in the one JSON error shape',
   });
 });
 
+describe('deeply nested bodies', () => {
+  it('are a 400 before anything walks them, also with an Idempotency-Key (was a 500: the fingerprint overflowed the stack)', async () => {
+    const t = await tenant('deep');
+    const m = await newMember(t.key);
+    const bodies = ['['.repeat(20_000) + ']'.repeat(20_000), '{"a":'.repeat(3000) + '1' + '}'.repeat(3000)];
+    for (const [path, rawBody] of bodies.flatMap((b) => [['/api/v2/members', b], ['/api/v2/tracking/events', b], [`/api/v2/members/${m.id}/points`, b]] as const)) {
+      const res = await call('POST', path, { token: t.key, rawBody, headers: { 'content-type': 'application/json', 'idempotency-key': `deep-${Math.random()}` } });
+      expect(res.status, path).toBe(400);
+      expect(res.body.error).toMatchObject({ code: 'BAD_REQUEST', message: 'JSON body nested deeper than 64 levels' });
+    }
+    // Nesting up to the limit is judged by the schema as usual.
+    const shallow = await call('POST', '/api/v2/members', { token: t.key, rawBody: JSON.stringify({ customAttributes: { a: JSON.parse('['.repeat(62) + ']'.repeat(62)) } }), headers: { 'content-type': 'application/json' } });
+    expect(shallow.status).toBe(422);
+    expect((await call('GET', '/api/v2/members', { token: t.key })).body.data).toHaveLength(1);
+  });
+});
+
+describe('numbers the store cannot hold', () => {
+  it('are a 422 naming the field wherever a request number is stored as given (was a 500 from the store)', async () => {
+    const t = await tenant('numbers');
+    const m = await newMember(t.key);
+    for (const n of [1e-300, -1e-200, 1e200]) {
+      const body = (value: Record<string, unknown>) => ({ token: t.key, body: value });
+      const cases: [string, string, { token: string; body: unknown }, string][] = [
+        ['POST', '/api/v2/members', body({ email: uniqueEmail('n'), customAttributes: { x: n } }), 'customAttributes.x'],
+        ['PATCH', `/api/v2/members/${m.id}`, body({ customAttributes: { x: n } }), 'customAttributes.x'],
+        ['POST', '/api/v2/captures', body({ source: 'footer_form', email: uniqueEmail('n'), consents: {}, attributes: { x: n } }), 'attributes.x'],
+      ];
+      for (const [method, path, opts, field] of cases) {
+        const res = await call(method, path, opts);
+        expect(res.status, `${method} ${path} ${n}`).toBe(422);
+        expect(res.body.error.details, `${method} ${path} ${n}`).toEqual([expect.objectContaining({ field, message: 'must be 0 or between 1e-130 and 1e+125 in magnitude' })]);
+      }
+      // Batches judge each item on its own.
+      const batch = await call('POST', '/api/v2/members/batch', body({ members: [{ email: uniqueEmail('n'), customAttributes: { x: n } }] }));
+      expect(batch.body.data.results[0].outcome).toBe('failed');
+      const event = { eventId: `n-${Math.random()}`.replace('.', ''), memberId: m.id, type: 'page.viewed', occurredAt: new Date().toISOString(), properties: { x: n } };
+      const track = await call('POST', '/api/v2/tracking/events', body({ events: [event] }));
+      expect(track.status).toBeLessThan(500);
+      expect(JSON.stringify(track.body)).toContain('1e-130');
+      const imp = await call('POST', '/api/v2/catalog/import', body({ products: [{ sku: 'N-1', name: 'A', attributes: { x: n } }] }));
+      expect(imp.body.data.results[0].outcome).toBe('failed');
+    }
+    // Amounts and rates below the store's smallest magnitude (their upper bounds are lower anyway).
+    const tiny = 1e-300;
+    const order = await call('POST', '/api/v2/orders', {
+      token: t.key,
+      body: { externalOrderId: 'N-ORDER', memberId: m.id, currency: 'EUR', total: 1, occurredAt: '2026-11-01T10:00:00Z', items: [{ quantity: 1, unitPrice: tiny }] },
+    });
+    expect(order.status).toBe(422);
+    expect(order.body.error.details[0].field).toBe('items.0.unitPrice');
+    const pool = (discount: unknown) => call('POST', '/api/v2/coupons/pools', { token: t.key, body: { name: 'P', discount, codeConfig: { mode: 'generated' }, stock: 5 } });
+    expect((await pool({ type: 'percent', value: tiny })).body.error.details[0].field).toBe('discount.value');
+    expect((await pool({ type: 'fixed', amount: tiny, currency: 'EUR' })).body.error.details[0].field).toBe('discount.amount');
+    const program = await call('PUT', '/api/flash/program', {
+      token: t.token,
+      body: { earn: { pointsPerUnit: tiny, rounding: 'floor', currencyOverrides: { USD: tiny } }, tiers: { metric: 'order_count', levels: [{ key: 'base', name: 'Base', threshold: 0 }] } },
+    });
+    expect(program.status).toBe(422);
+    expect(program.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['earn.currencyOverrides.USD', 'earn.pointsPerUnit']);
+    expect((await call('GET', `/api/v2/members/${m.id}`, { token: t.key })).body.data.customAttributes).toEqual({});
+  });
+});
+
 describe('request strings are bounded', () => {
   it('an over-long id in the path or body, or e-mail, is a 422 naming it', async () => {
     const t = await tenant('bounds');

@@ -48,6 +48,35 @@ describe('orders', () => {
     expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 1500 });
   });
 
+  it('a timestamp whose offset carries it outside the years 0000-9999 is a 422 (was stored as -000001-... and answered off the document)', async () => {
+    const t = await tenant('orders-years');
+    const m = await newMember(t.key);
+    for (const occurredAt of ['0000-01-01T00:00:00+01:00', '9999-12-31T23:00:00-05:00']) {
+      const res = await call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId: orderId(), memberId: m.id, currency: 'EUR', total: 1, occurredAt } });
+      expect(res.status, occurredAt).toBe(422);
+      expect(res.body.error.details).toEqual([{ in: 'body', field: 'occurredAt', message: 'must lie between 0000-01-01 and 9999-12-31 in UTC' }]);
+      const list = await call('GET', `/api/v2/orders?to=${encodeURIComponent(occurredAt)}`, { token: t.key });
+      expect(list.status, occurredAt).toBe(422);
+      expect(list.body.error.details[0].field).toBe('to');
+      const pool = await call('POST', '/api/v2/coupons/pools', {
+        token: t.key,
+        body: { name: 'P', discount: { type: 'percent', value: 5 }, codeConfig: { mode: 'generated' }, stock: 1, validUntil: occurredAt },
+      });
+      expect(pool.status, occurredAt).toBe(422);
+      expect(pool.body.error.details[0].field).toBe('validUntil');
+    }
+    // The first and last instants themselves are fine.
+    for (const occurredAt of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '0000-01-01T00:59:00+00:59']) {
+      const res = await call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId: orderId(), memberId: m.id, currency: 'EUR', total: 1, occurredAt } });
+      expect(res.status, occurredAt).toBe(201);
+    }
+    expect((await call('GET', '/api/v2/orders', { token: t.key })).body.data.map((o: { occurredAt: string }) => o.occurredAt)).toEqual([
+      '9999-12-31T23:59:59.999Z',
+      '0000-01-01T00:00:00.000Z',
+      '0000-01-01T00:00:00.000Z',
+    ]);
+  });
+
   it('a repeated externalOrderId is not a second award: the recorded order comes back marked duplicate', async () => {
     const t = await tenant('dup');
     const m = await newMember(t.key);
@@ -94,6 +123,18 @@ describe('orders', () => {
     expect((await call('GET', '/api/v2/orders?status=pending', { token: t.key })).body.data).toHaveLength(1);
     const range = await call('GET', '/api/v2/orders?from=2026-01-15T00:00:00Z&to=2026-03-10T00:00:00Z', { token: t.key });
     expect(range.body.data.map((o: { occurredAt: string }) => o.occurredAt)).toEqual(['2026-02-10T00:00:00.000Z']);
+    // One bound alone, an empty range, and bounds the wrong way round (a 500 from the store once).
+    const since = await call('GET', '/api/v2/orders?from=2026-02-10T00:00:00Z', { token: t.key });
+    expect(since.body.data.map((o: { occurredAt: string }) => o.occurredAt)).toEqual(['2026-03-10T00:00:00.000Z', '2026-02-10T00:00:00.000Z']);
+    const until = await call('GET', '/api/v2/orders?to=2026-02-10T00:00:00Z', { token: t.key });
+    expect(until.body.data.map((o: { occurredAt: string }) => o.occurredAt)).toEqual(['2026-01-10T00:00:00.000Z']);
+    expect((await call('GET', `/api/v2/orders?memberId=${m1.id}&from=2026-02-10T00:00:00Z`, { token: t.key })).body.data).toHaveLength(1);
+    expect((await call('GET', '/api/v2/orders?from=9999-01-01T00:00:00Z', { token: t.key })).body.data).toEqual([]);
+    const empty = await call('GET', '/api/v2/orders?from=2026-02-10T00:00:00Z&to=2026-02-10T00:00:00Z', { token: t.key });
+    expect(empty.body).toEqual({ data: [], nextCursor: null });
+    const inverted = await call('GET', '/api/v2/orders?from=2026-03-01T00:00:00Z&to=2026-02-01T00:00:00Z', { token: t.key });
+    expect(inverted.status).toBe(422);
+    expect(inverted.body.error.details).toEqual([{ in: 'query', field: 'from', message: 'must not be after to' }]);
     const page1 = await call('GET', '/api/v2/orders?limit=2', { token: t.key });
     expect(page1.body.data).toHaveLength(2);
     const page2 = await call('GET', `/api/v2/orders?limit=2&cursor=${encodeURIComponent(page1.body.nextCursor)}`, { token: t.key });

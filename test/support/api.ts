@@ -13,8 +13,8 @@ export interface ApiResponse<T = any> {
 export interface CallOptions {
   token?: string;
   body?: unknown;
-  /** Sent as is (for malformed or oversized bodies). */
-  rawBody?: string;
+  /** Sent as is (for malformed or oversized bodies); bytes go without a Content-Type unless `headers` has one. */
+  rawBody?: string | Uint8Array;
   headers?: Record<string, string>;
 }
 
@@ -25,7 +25,7 @@ export interface CallOptions {
 export async function call<T = any>(method: string, path: string, opts: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  let body: string | undefined = opts.rawBody;
+  let body: string | Uint8Array | undefined = opts.rawBody;
   if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
     headers['content-type'] = 'application/json';

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { AppError, outcomeUnknown } from '../../shared/domain/errors';
 import { errorMapper } from '../../shared/http/error-mapper';
+import { jsonBody, jsonDepthExceeds } from '../../shared/http/json-body';
 import { requestContext } from '../../shared/http/request-context';
 import type { AppContext, HttpEvent, HttpResult } from '../../shared/http/types';
 import { toDetails } from '../../shared/domain/validation';
@@ -31,6 +32,42 @@ describe('error mapping', () => {
     expect(res.statusCode).toBe(429);
     expect(res.headers!['retry-after']).toBe('7');
     expect(JSON.parse(res.body!).error).toMatchObject({ code: 'RATE_LIMITED', message: 'slow down' });
+  });
+});
+
+describe('JSON bodies', () => {
+  const parse = (body: string) =>
+    middy<HttpEvent, HttpResult, Error, AppContext>()
+      .use(requestContext('test'))
+      .use(errorMapper())
+      .use(jsonBody(1024 * 1024, 64))
+      .handler(async (_, context) => ({ statusCode: 200, body: JSON.stringify({ parsed: context.hasBody }) }))({ ...event(), body } as HttpEvent, {} as AppContext) as Promise<HttpResult>;
+
+  it('counts nesting on the text, ignoring brackets inside strings', () => {
+    expect(jsonDepthExceeds('[[[]]]', 3)).toBe(false);
+    expect(jsonDepthExceeds('[[[[]]]]', 3)).toBe(true);
+    expect(jsonDepthExceeds('{"a":{"b":[1]}}', 3)).toBe(false);
+    expect(jsonDepthExceeds('{"a":{"b":[{}]}}', 3)).toBe(true);
+    expect(jsonDepthExceeds(JSON.stringify({ a: '[[[[{{{{' }), 1)).toBe(false);
+    expect(jsonDepthExceeds(JSON.stringify({ a: 'quote \\" [[[[' }), 1)).toBe(false);
+    expect(jsonDepthExceeds('[[],[],[],[]]', 2)).toBe(false);
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.integer({ min: 0, max: 8 }), (value, limit) => {
+        const depth = (v: unknown): number => (v && typeof v === 'object' ? 1 + Math.max(0, ...Object.values(v).map(depth)) : 0);
+        expect(jsonDepthExceeds(JSON.stringify(value), limit)).toBe(depth(value) > limit);
+      }),
+    );
+  });
+
+  it('a body nested deeper than the limit is a 400, at any depth, without overflowing the stack', async () => {
+    for (const depth of [65, 3000, 100_000]) {
+      for (const text of ['['.repeat(depth) + ']'.repeat(depth), '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)]) {
+        const res = await parse(text);
+        expect(res.statusCode, `${depth}`).toBe(400);
+        expect(JSON.parse(res.body!).error).toMatchObject({ code: 'BAD_REQUEST', message: 'JSON body nested deeper than 64 levels' });
+      }
+    }
+    expect((await parse('['.repeat(64) + ']'.repeat(64))).statusCode).toBe(200);
   });
 });
 

@@ -49,4 +49,12 @@ describe('money', () => {
     expect(amountSchema.safeParse(1e12 + 1).success).toBe(false);
     expect(amountSchema.safeParse(-0.01).success).toBe(false);
   });
+
+  it('amounts the store cannot hold are refused: 0 or at least 1e-130', () => {
+    expect(amountSchema.safeParse(0).success).toBe(true);
+    expect(amountSchema.safeParse(1e-130).success).toBe(true);
+    const tiny = amountSchema.safeParse(1e-300);
+    expect(tiny.success).toBe(false);
+    expect(tiny.error?.issues[0]?.message).toBe('must be 0 or between 1e-130 and 1e+125 in magnitude');
+  });
 });

@@ -70,12 +70,18 @@ export async function listOrders(workspaceId: string, filters: OrderFilters, lim
   const partition = indexPartition('order', gsi, { workspaceId, memberId: filters.memberId ?? '' });
   const values: Record<string, unknown> = { ':pk': partition };
   let keyCondition = `${gsi}pk = :pk`;
-  // Sort keys are `<occurredAt>#<id>`, so a range of ISO timestamps is a key range: [from, to).
-  const from = filters.from ?? '0000';
-  const to = filters.to ?? '9999';
-  if (filters.from || filters.to) {
+  // Sort keys are `<occurredAt>#<id>`, so a range of ISO timestamps is a key range: [from, to). An
+  // empty range is no query (DynamoDB refuses BETWEEN with the bounds the wrong way round).
+  const { from, to } = filters;
+  if (from && to && from >= to) return { items: [] };
+  if (from && to) {
     keyCondition += ` AND ${gsi}sk BETWEEN :from AND :to`;
+    Object.assign(values, { ':from': from, ':to': to });
+  } else if (from) {
+    keyCondition += ` AND ${gsi}sk >= :from`;
     values[':from'] = from;
+  } else if (to) {
+    keyCondition += ` AND ${gsi}sk < :to`;
     values[':to'] = to;
   }
   const filter = filterExpression([

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { referralCodeInput } from '../ambassador/schemas';
 import { emailSchema } from '../auth/schemas';
-import { freeFormMap, isoDateTime } from '../common';
+import { freeFormMap, isoDateTime, storableNumber } from '../common';
 
 /** Submissions of one identity from one source within this window are one capture. */
 export const CAPTURE_DEDUPE_WINDOW_SECONDS = 600;
@@ -16,7 +16,7 @@ export const phoneSchema = z
 export const normalisePhone = (phone: string): string => (phone.trim().startsWith('+') ? '+' : '') + phone.replace(/\D/g, '');
 
 const attributeKey = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, { message: 'identifier of at most 64 characters' });
-const attributeValue = z.union([z.string().max(1000), z.number(), z.boolean()]);
+const attributeValue = z.union([z.string().max(1000), storableNumber, z.boolean()]);
 
 export const CAPTURE_SOURCE = /^[a-z0-9][a-z0-9_.:-]{0,63}$/;
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { freeFormMap, isoDateTime, rawItemKey } from '../common';
+import { freeFormMap, isoDateTime, rawItemKey, storableNumber } from '../common';
 import { amountSchema, currencySchema, toMinor } from '../money';
 import { pageQueryShape } from '../pagination';
 
@@ -33,7 +33,7 @@ function isHttpUrl(value: string): boolean {
 const httpUrl = z.string().trim().max(2048).refine(isHttpUrl, { message: 'must be an http or https URL' });
 
 const attributeKey = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, { message: 'identifier of at most 64 characters' });
-const attributeValue = z.union([z.string().max(1000), z.number(), z.boolean()]);
+const attributeValue = z.union([z.string().max(1000), storableNumber, z.boolean()]);
 
 const priceInput = z
   .strictObject({ amount: amountSchema, currency: currencySchema })

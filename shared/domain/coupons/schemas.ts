@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { idSchema, isoDateTime } from '../common';
+import { idSchema, isoDateTime, isStorableNumber, STORABLE_NUMBER_MESSAGE } from '../common';
 import { amountSchema, currencySchema, toMinor } from '../money';
 import { filterValue, pageQueryShape } from '../pagination';
 
@@ -20,7 +20,7 @@ export const discountSchema = z
   .discriminatedUnion('type', [
     z.strictObject({
       type: z.literal('percent'),
-      value: z.number().gt(0).max(100).describe('Percent off, e.g. 15 or 12.5'),
+      value: z.number().gt(0).max(100).refine(isStorableNumber, { message: STORABLE_NUMBER_MESSAGE }).describe('Percent off, e.g. 15 or 12.5'),
     }),
     z.strictObject({
       type: z.literal('fixed'),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { filterValue, pageQueryShape } from '../pagination';
 import { emailSchema } from '../auth/schemas';
-import { freeFormMap, isoDateTime, rawItemKey } from '../common';
+import { freeFormMap, isoDateTime, rawItemKey, storableNumber } from '../common';
 
 export const MEMBER_STATUSES = ['active', 'unenrolled'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
@@ -11,7 +11,7 @@ export const externalIdSchema = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._:@#-]{0,127}$/, { message: 'letters, digits and . _ : @ # - (max 128)' })
   .describe("The member's id in your own system");
 
-const attributeValue = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
+const attributeValue = z.union([z.string().max(1000), storableNumber, z.boolean(), z.null()]);
 const attributeKey = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, { message: 'identifier of at most 64 characters' });
 export const MAX_CUSTOM_ATTRIBUTES = 50;
 

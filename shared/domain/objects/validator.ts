@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { ID_PATTERN } from '../../ids';
+import { isStorableNumber, STORABLE_NUMBER_MESSAGE } from '../common';
 import { effectiveTitleField, type FieldDef } from './definitions';
 
 /**
@@ -25,9 +26,6 @@ import { effectiveTitleField, type FieldDef } from './definitions';
 export const MAX_TEXT_LENGTH = 10_000;
 export const MAX_URL_LENGTH = 2048;
 export const MAX_TITLE_KEY_LENGTH = 200;
-/** What DynamoDB can store as a number (it refuses 1e126 and 1e-131). */
-export const MAX_NUMBER_MAGNITUDE = 1e125;
-export const MIN_NUMBER_MAGNITUDE = 1e-130;
 
 export type ValidationMode = 'full' | 'patch';
 
@@ -78,10 +76,7 @@ export function checkValue(field: Pick<FieldDef, 'type' | 'options'>, v: unknown
       return { ok: true, value: v };
     case 'number': {
       if (typeof v !== 'number' || !Number.isFinite(v)) return { ok: false, message: 'must be a number' };
-      const size = Math.abs(v);
-      return size === 0 || (size >= MIN_NUMBER_MAGNITUDE && size <= MAX_NUMBER_MAGNITUDE)
-        ? { ok: true, value: v }
-        : { ok: false, message: `must be 0 or between ${MIN_NUMBER_MAGNITUDE} and ${MAX_NUMBER_MAGNITUDE} in magnitude` };
+      return isStorableNumber(v) ? { ok: true, value: v } : { ok: false, message: STORABLE_NUMBER_MESSAGE };
     }
     case 'boolean':
       return typeof v === 'boolean' ? { ok: true, value: v } : { ok: false, message: 'must be true or false' };

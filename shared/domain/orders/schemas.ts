@@ -109,11 +109,13 @@ export type Order = z.infer<typeof orderSchema>;
 export type CreateOrderInput = z.infer<typeof createOrderBody>;
 export type ReconcileOrderInput = z.infer<typeof reconcileOrderSchema>;
 
-export const listOrdersQuery = z.strictObject({
-  ...pageQueryShape,
-  memberId: filterValue().optional(),
-  storeId: filterValue().optional(),
-  status: z.enum(ORDER_STATUSES).optional(),
-  from: isoDateTime.optional().describe('occurredAt >= from'),
-  to: isoDateTime.optional().describe('occurredAt < to'),
-});
+export const listOrdersQuery = z
+  .strictObject({
+    ...pageQueryShape,
+    memberId: filterValue().optional(),
+    storeId: filterValue().optional(),
+    status: z.enum(ORDER_STATUSES).optional(),
+    from: isoDateTime.optional().describe('occurredAt >= from'),
+    to: isoDateTime.optional().describe('occurredAt < to; not before from'),
+  })
+  .refine((q) => !q.from || !q.to || Date.parse(q.from) <= Date.parse(q.to), { message: 'must not be after to', path: ['from'] });

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isoDateTime } from '../common';
+import { isoDateTime, isStorableNumber, STORABLE_NUMBER_MESSAGE } from '../common';
 import { currencySchema } from '../money';
 
 export const ROUNDING = ['floor', 'round', 'ceil'] as const;
@@ -13,7 +13,8 @@ const rate = z
   .number()
   .min(0)
   .max(1000)
-  .refine((n) => Math.abs(Math.round(n * 10_000) - n * 10_000) < 1e-6, { message: 'at most 4 decimals' });
+  .refine((n) => Math.abs(Math.round(n * 10_000) - n * 10_000) < 1e-6, { message: 'at most 4 decimals' })
+  .refine(isStorableNumber, { message: STORABLE_NUMBER_MESSAGE });
 
 export const tierLevelSchema = z.strictObject({
   key: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, { message: 'lower-case identifier, e.g. gold' }),

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { freeFormMap, isoDateTime, rawItemKey } from '../common';
+import { freeFormMap, isoDateTime, rawItemKey, storableNumber } from '../common';
 
 export const MAX_TRACK_BATCH = 500;
 export const MAX_PROPERTIES = 20;
@@ -14,7 +14,7 @@ export const EVENT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 export const EVENT_TYPE = /^[a-z][a-z0-9_.]{0,63}$/;
 
 const propertyKey = z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, { message: 'identifier of at most 64 characters' });
-const propertyValue = z.union([z.string().max(256), z.number(), z.boolean(), z.null()]);
+const propertyValue = z.union([z.string().max(256), storableNumber, z.boolean(), z.null()]);
 
 /** One event as the client sends it; validated item by item, so one bad event fails alone. */
 export const trackEventSchema = z
