@@ -179,20 +179,25 @@ export async function claimLocalMessages(
 }
 
 async function claimOne(queue: string, seen: LocalQueueMessage, now: number, visibilityMs: number): Promise<LocalQueueMessage | undefined> {
+  const handle = encodeHandle(seen.messageId);
   try {
-    const item = await updateItem({
-      Key: keyOfMessage(queue, seen.messageId),
-      UpdateExpression:
-        'SET visibleAt = :until, receiveCount = receiveCount + :one, receiptHandle = :handle, firstReceivedAt = if_not_exists(firstReceivedAt, :now)',
-      ConditionExpression: 'attribute_exists(pk) AND visibleAt <= :now AND receiveCount = :seen',
-      ExpressionAttributeValues: {
-        ':until': now + visibilityMs,
-        ':one': 1,
-        ':handle': encodeHandle(seen.messageId),
-        ':now': now,
-        ':seen': seen.receiveCount,
+    const item = await updateItem(
+      {
+        Key: keyOfMessage(queue, seen.messageId),
+        UpdateExpression:
+          'SET visibleAt = :until, receiveCount = receiveCount + :one, receiptHandle = :handle, firstReceivedAt = if_not_exists(firstReceivedAt, :now)',
+        ConditionExpression: 'attribute_exists(pk) AND visibleAt <= :now AND receiveCount = :seen',
+        ExpressionAttributeValues: {
+          ':until': now + visibilityMs,
+          ':one': 1,
+          ':handle': handle,
+          ':now': now,
+          ':seen': seen.receiveCount,
+        },
       },
-    });
+      // A lost answer: the claim is sent again; once applied, its condition fails and the handle is ours.
+      { appliedIn: (stored) => stored?.receiptHandle === handle },
+    );
     return item ? toMessage(item) : undefined;
   } catch (err) {
     if (isConditionFailed(err)) return undefined; // someone else received or deleted it meanwhile
@@ -232,14 +237,18 @@ export async function changeLocalMessageVisibility(queue: string, receiptHandle:
     throw new RangeError(`VisibilityTimeout must be an integer 0-${SQS_LIMITS.maxVisibilitySeconds}, got ${seconds}`);
   }
   const messageId = messageIdOf(receiptHandle);
+  const until = now + seconds * 1000;
   try {
-    await updateItem({
-      Key: keyOfMessage(queue, messageId),
-      UpdateExpression: 'SET visibleAt = :until',
-      ConditionExpression: 'receiptHandle = :handle',
-      ExpressionAttributeValues: { ':until': now + seconds * 1000, ':handle': receiptHandle },
-      ReturnValues: 'NONE',
-    });
+    await updateItem(
+      {
+        Key: keyOfMessage(queue, messageId),
+        UpdateExpression: 'SET visibleAt = :until',
+        ConditionExpression: 'receiptHandle = :handle',
+        ExpressionAttributeValues: { ':until': until, ':handle': receiptHandle },
+        ReturnValues: 'NONE',
+      },
+      { appliedIn: (stored) => stored?.receiptHandle === receiptHandle && stored.visibleAt === until },
+    );
   } catch (err) {
     if (isConditionFailed(err)) throw new ReceiptHandleInvalid('the message does not exist or was received again since');
     throw err;

@@ -10,8 +10,8 @@ import { config, runtimeConfig } from '../config';
 export interface StoreScope {
   /** Fires at the request's deadline. */
   signal: AbortSignal;
-  /** Transactions of this request committing now, or whose outcome is in doubt. */
-  unsettledCommits: number;
+  /** Writes of this request (transactions and single items) in flight now, or whose outcome is in doubt. */
+  unsettledWrites: number;
 }
 
 const deadlines = new AsyncLocalStorage<StoreScope>();
@@ -93,7 +93,7 @@ export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDoc
 }
 
 let doc: DynamoDBDocumentClient | undefined;
-let transactions: DynamoDBDocumentClient | undefined;
+let writes: DynamoDBDocumentClient | undefined;
 
 const processOptions = (): StoreClientOptions => {
   const cfg = runtimeConfig();
@@ -107,13 +107,14 @@ export function documentClient(): DynamoDBDocumentClient {
 }
 
 /**
- * The client `transactWrite` commits with: one attempt per call, because the transaction wrapper
- * retries itself with the same `ClientRequestToken` and must see every attempt's failure to know
- * whether a commit may have happened.
+ * The client the write wrappers of `table.ts` send with (`transactWrite`, `putItem`, `updateItem`,
+ * `deleteItem`): one attempt per call, because they retry themselves (a transaction with the same
+ * `ClientRequestToken`, a single item only where a re-send can be recognised) and must see every
+ * attempt's failure to know whether the write may have been applied.
  */
-export function transactionClient(): DynamoDBDocumentClient {
-  transactions ??= createDocumentClient({ ...processOptions(), maxAttempts: 1 });
-  return transactions;
+export function writeClient(): DynamoDBDocumentClient {
+  writes ??= createDocumentClient({ ...processOptions(), maxAttempts: 1 });
+  return writes;
 }
 
 export const tableName = (): string => runtimeConfig().TABLE_NAME;

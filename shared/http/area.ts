@@ -72,7 +72,7 @@ async function withinDeadline(
 ): Promise<HttpResult> {
   const budget = requestBudgetMs(context);
   const controller = new AbortController();
-  const scope: StoreScope = { signal: controller.signal, unsettledCommits: 0 };
+  const scope: StoreScope = { signal: controller.signal, unsettledWrites: 0 };
   const abortTimer = setTimeout(
     () => controller.abort(Object.assign(new Error(`The request deadline of ${budget} ms passed`), { name: 'TimeoutError' })),
     budget,
@@ -81,9 +81,9 @@ async function withinDeadline(
   const late = new Promise<HttpResult>((resolve) => {
     lastResort = setTimeout(() => {
       const requestId = context.requestId;
-      // A transaction still unsettled may have committed: say so rather than "not applied".
-      const unknown = scope.unsettledCommits > 0;
-      logger.warn('request deadline passed; answering 503', { requestId, routeKey: event.routeKey, budgetMs: budget, unsettledCommits: scope.unsettledCommits });
+      // A write still unsettled may have been applied: say so rather than "not applied".
+      const unknown = scope.unsettledWrites > 0;
+      logger.warn('request deadline passed; answering 503', { requestId, routeKey: event.routeKey, budgetMs: budget, unsettledWrites: scope.unsettledWrites });
       const body = unknown
         ? { code: 'OUTCOME_UNKNOWN', message: outcomeUnknown().message, requestId }
         : { code: 'SERVICE_UNAVAILABLE', message: 'Temporarily unavailable; retry shortly', requestId };

@@ -1,5 +1,4 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
 import { config } from '../../shared/config';
 import { createDocumentClient } from '../../shared/data/client';
@@ -7,6 +6,7 @@ import { isTransientDependencyError } from '../../shared/data/errors';
 import { transactWrite, type TransactStep } from '../../shared/data/table';
 import { AppError } from '../../shared/domain/errors';
 import { newId } from '../../shared/ids';
+import { lossyProxy, type LossyProxy } from '../support/lossy-proxy';
 import { runtimeOf, type RuntimeInfo } from '../support/platform';
 import { platformTable } from '../support/table';
 
@@ -15,71 +15,6 @@ import { platformTable } from '../support/table';
  * TCP proxy that forwards a TransactWriteItems and swallows its answer: the write commits, the
  * client times out. The wrapper must learn the outcome with the same ClientRequestToken.
  */
-
-interface LossyProxy {
-  endpoint: string;
-  /** TransactWriteItems requests seen / whose answers were swallowed. */
-  transacts: number;
-  swallowed: number;
-  close(): Promise<void>;
-}
-
-const TRANSACT = 'DynamoDB_20120810.TransactWriteItems';
-
-/**
- * Forwards everything to `upstream`; the answers of the first `swallow` TransactWriteItems requests
- * are dropped. With `refuseAfterSwallow`, the proxy stops listening after the first swallow (the
- * store becomes unreachable: connections refused).
- */
-async function lossyProxy(upstream: URL, opts: { swallow: number; refuseAfterSwallow?: boolean }): Promise<LossyProxy> {
-  const sockets = new Set<Socket>();
-  let budget = opts.swallow;
-  const state = { transacts: 0, swallowed: 0 };
-  const server: Server = createServer((client) => {
-    const up = connect(Number(upstream.port), upstream.hostname);
-    sockets.add(client).add(up);
-    let swallowing = false;
-    client.on('data', (chunk: Buffer) => {
-      if (chunk.toString('latin1').includes(TRANSACT)) {
-        state.transacts++;
-        if (budget > 0) {
-          budget--;
-          state.swallowed++;
-          swallowing = true;
-          if (opts.refuseAfterSwallow) server.close();
-        }
-      }
-      up.write(chunk);
-    });
-    up.on('data', (chunk: Buffer) => {
-      if (!swallowing) client.write(chunk);
-    });
-    const end = () => {
-      client.destroy();
-      up.destroy();
-    };
-    for (const s of [client, up]) {
-      s.on('error', end);
-      s.on('close', end);
-      s.on('close', () => sockets.delete(s));
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    get transacts() {
-      return state.transacts;
-    },
-    get swallowed() {
-      return state.swallowed;
-    },
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => (server.listening ? server.close(() => r()) : r()));
-    },
-  };
-}
 
 let runtime: RuntimeInfo;
 const proxies: LossyProxy[] = [];
@@ -130,7 +65,7 @@ describe('a transaction whose answer is lost', () => {
     const committed = { count: 0 };
     await transactWrite(steps(key, committed), 4, { client });
     expect(proxy.swallowed).toBe(1);
-    expect(proxy.transacts).toBe(2);
+    expect(proxy.requests).toBe(2);
     expect(committed.count).toBe(1);
     // Applied once: a second application would make n = 2, and its condition would have failed (409).
     expect(await counterOf(key)).toBe(1);
@@ -144,7 +79,7 @@ describe('a transaction whose answer is lost', () => {
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe('OUTCOME_UNKNOWN');
     expect((err as AppError).headers).toEqual({ 'retry-after': '1' });
-    expect(proxy.transacts).toBe(config.dynamodb.transactionConfirmAttempts);
+    expect(proxy.requests).toBe(config.dynamodb.transactionConfirmAttempts);
     expect(committed.count).toBe(0);
     expect(await counterOf(key)).toBe(1);
   }, 30_000);
@@ -175,7 +110,7 @@ describe('a transaction whose answer is lost', () => {
     await transactWrite(steps(key, { count: 0 }), 4, { client });
     const err = await transactWrite(steps(key, { count: 0 }), 4, { client }).catch((e: unknown) => e);
     expect((err as AppError).code).toBe('CONFLICT');
-    expect(proxy.transacts).toBe(2);
+    expect(proxy.requests).toBe(2);
     expect(await counterOf(key)).toBe(1);
   }, 30_000);
 });

@@ -1,0 +1,68 @@
+import { connect, createServer, type Server, type Socket } from 'node:net';
+
+export interface LossyProxy {
+  endpoint: string;
+  /** Requests of the target operation seen / whose answers were swallowed. */
+  requests: number;
+  swallowed: number;
+  close(): Promise<void>;
+}
+
+export const TRANSACT = 'DynamoDB_20120810.TransactWriteItems';
+
+/**
+ * A TCP proxy in front of DynamoDB Local that forwards everything to `upstream`, and drops the
+ * answers of the first `swallow` requests of the `target` operation (its x-amz-target, default
+ * TransactWriteItems): the write is applied, the client times out. With `refuseAfterSwallow`, the
+ * proxy stops listening after the first swallow (the store becomes unreachable: connections refused).
+ */
+export async function lossyProxy(upstream: URL, opts: { swallow: number; refuseAfterSwallow?: boolean; target?: string }): Promise<LossyProxy> {
+  const target = opts.target ?? TRANSACT;
+  const sockets = new Set<Socket>();
+  let budget = opts.swallow;
+  const state = { requests: 0, swallowed: 0 };
+  const server: Server = createServer((client) => {
+    const up = connect(Number(upstream.port), upstream.hostname);
+    sockets.add(client).add(up);
+    let swallowing = false;
+    client.on('data', (chunk: Buffer) => {
+      if (chunk.toString('latin1').includes(target)) {
+        state.requests++;
+        if (budget > 0) {
+          budget--;
+          state.swallowed++;
+          swallowing = true;
+          if (opts.refuseAfterSwallow) server.close();
+        }
+      }
+      up.write(chunk);
+    });
+    up.on('data', (chunk: Buffer) => {
+      if (!swallowing) client.write(chunk);
+    });
+    const end = () => {
+      client.destroy();
+      up.destroy();
+    };
+    for (const s of [client, up]) {
+      s.on('error', end);
+      s.on('close', end);
+      s.on('close', () => sockets.delete(s));
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  return {
+    endpoint: `http://127.0.0.1:${port}`,
+    get requests() {
+      return state.requests;
+    },
+    get swallowed() {
+      return state.swallowed;
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((r) => (server.listening ? server.close(() => r()) : r()));
+    },
+  };
+}
