@@ -87,10 +87,18 @@ export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDoc
     ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
   honourDeadline(base);
-  return DynamoDBDocumentClient.from(base, {
+  const doc = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
+  if (opts.endpoint) localClients.add(doc);
+  return doc;
 }
+
+/** Clients of DynamoDB Local: an endpoint override, which only the local runtime (and tests) set. */
+const localClients = new WeakSet<DynamoDBDocumentClient>();
+
+/** Whether `client` talks to DynamoDB Local (whose transactions need `awaitLocalCommit` in table.ts). */
+export const talksToDynamoDbLocal = (client: DynamoDBDocumentClient): boolean => localClients.has(client);
 
 let doc: DynamoDBDocumentClient | undefined;
 let writes: DynamoDBDocumentClient | undefined;

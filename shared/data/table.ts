@@ -19,7 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { config } from '../config';
 import { AppError, conflict, outcomeUnknown } from '../domain/errors';
-import { documentClient, storeDeadline, storeScope, tableName, writeClient } from './client';
+import { documentClient, storeDeadline, storeScope, tableName, talksToDynamoDbLocal, writeClient } from './client';
 import { decodeCursor, encodeCursor } from './cursor';
 import { isTransientDependencyError, provesNotApplied } from './errors';
 import type { PrimaryKey } from './keys';
@@ -386,6 +386,7 @@ async function confirmedCommit(client: DynamoDBDocumentClient, items: RawTransac
     }
     try {
       await client.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: token }), { abortSignal: opts.abortSignal });
+      await awaitLocalCommit(client, items, opts.abortSignal);
       return;
     } catch (err) {
       // A cancellation is the store's definite answer for this token (nothing applied).
@@ -406,6 +407,39 @@ async function confirmedCommit(client: DynamoDBDocumentClient, items: RawTransac
         /* the abort is handled at the top of the loop */
       }
     }
+  }
+}
+
+/** The key of the item a transaction step writes or checks. */
+function keyOfItem(item: RawTransactItem): PrimaryKey | undefined {
+  const step = item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck;
+  if (!step) return undefined;
+  const source = ('Key' in step ? step.Key : (step as { Item?: Item }).Item) as Item | undefined;
+  return source ? { pk: source.pk, sk: source.sk } : undefined;
+}
+
+/**
+ * DynamoDB Local answers a TransactWriteItems before it has committed it: it queues the SQLite
+ * COMMIT without waiting for it (`SQLiteDBAccess.commitTransaction`), so a JVM killed just after the
+ * answer loses an acknowledged transaction (found by the store-fault tests). Its SQLite jobs run one
+ * after another on a single thread, and every read waits for its own job, so a read sent after the
+ * answer returns only once that COMMIT has run: a GetItem of the transaction's first item is the
+ * barrier. Until it answers the commit is in doubt, whatever the barrier's error says (a refused
+ * connection after the answer proves nothing about the transaction), so the caller confirms it with
+ * the same request token. DynamoDB itself is durable when it answers; this runs only locally.
+ */
+async function awaitLocalCommit(client: DynamoDBDocumentClient, items: RawTransactItem[], abortSignal?: AbortSignal): Promise<void> {
+  if (!talksToDynamoDbLocal(client)) return;
+  const key = items.length ? keyOfItem(items[0]!) : undefined;
+  if (!key) return;
+  try {
+    await client.send(new GetCommand({ TableName: tableName(), Key: key, ProjectionExpression: 'pk' }), { abortSignal });
+  } catch (err) {
+    // Transient, and on purpose without the barrier's error as its cause: that may be a refusal, which would read as "not applied".
+    throw Object.assign(new Error(`DynamoDB Local answered the transaction but its commit is not confirmed: ${(err as Error).message}`), {
+      name: 'CommitNotConfirmed',
+      $retryable: {},
+    });
   }
 }
 

@@ -30,7 +30,7 @@ afterEach(async () => {
   await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
 
-async function proxyFor(opts: { swallow: number; refuseAfterSwallow?: boolean }) {
+async function proxyFor(opts: { swallow: number; refuseAfterSwallow?: boolean; target?: string; dieAfterAnswer?: boolean }) {
   const proxy = await lossyProxy(new URL(runtime.dynamodbEndpoint), opts);
   proxies.push(proxy);
   return { proxy, client: createDocumentClient({ endpoint: proxy.endpoint, maxAttempts: 1 }) };
@@ -111,6 +111,45 @@ describe('a transaction whose answer is lost', () => {
     const err = await transactWrite(steps(key, { count: 0 }), 4, { client }).catch((e: unknown) => e);
     expect((err as AppError).code).toBe('CONFLICT');
     expect(proxy.requests).toBe(2);
+    expect(await counterOf(key)).toBe(1);
+  }, 30_000);
+});
+
+/**
+ * DynamoDB Local answers a TransactWriteItems before its SQLite COMMIT has run (a JVM killed just
+ * then loses the acknowledged transaction). The wrapper reads the first item back before it
+ * resolves (DynamoDB Local runs its SQLite jobs in order, so the read waits for the commit); until
+ * that read answers, the commit is in doubt.
+ */
+describe('against DynamoDB Local, a transaction resolves only once committed', () => {
+  const GET = 'DynamoDB_20120810.GetItem';
+
+  it('a commit is followed by one read of its first item before it resolves', async () => {
+    const { proxy, client } = await proxyFor({ swallow: 0, target: GET });
+    const key = counterKey();
+    await transactWrite(steps(key, { count: 0 }), 4, { client });
+    expect(proxy.requests).toBe(1);
+    expect(await counterOf(key)).toBe(1);
+  }, 30_000);
+
+  it('a commit whose read goes unanswered is confirmed again with the same token: success, applied once', async () => {
+    const { proxy, client } = await proxyFor({ swallow: 1, target: GET });
+    const key = counterKey();
+    const committed = { count: 0 };
+    await transactWrite(steps(key, committed), 4, { client });
+    expect(proxy.swallowed).toBe(1);
+    expect(proxy.requests).toBe(2);
+    expect(committed.count).toBe(1);
+    expect(await counterOf(key)).toBe(1);
+  }, 30_000);
+
+  it('a store that dies right after answering the commit is OUTCOME_UNKNOWN, not SERVICE_UNAVAILABLE', async () => {
+    const { proxy, client } = await proxyFor({ swallow: 0, target: 'DynamoDB_20120810.TransactWriteItems', dieAfterAnswer: true });
+    const key = counterKey();
+    const err = await transactWrite(steps(key, { count: 0 }), 4, { client }).catch((e: unknown) => e);
+    expect(proxy.requests).toBe(1);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('OUTCOME_UNKNOWN');
     expect(await counterOf(key)).toBe(1);
   }, 30_000);
 });

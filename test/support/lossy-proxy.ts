@@ -16,18 +16,30 @@ export const TRANSACT = 'DynamoDB_20120810.TransactWriteItems';
  * TransactWriteItems): the write is applied, the client times out. With `refuseAfterSwallow`, the
  * proxy stops listening after the first swallow (the store becomes unreachable: connections refused).
  */
-export async function lossyProxy(upstream: URL, opts: { swallow: number; refuseAfterSwallow?: boolean; target?: string }): Promise<LossyProxy> {
+export async function lossyProxy(
+  upstream: URL,
+  opts: {
+    swallow: number;
+    refuseAfterSwallow?: boolean;
+    target?: string;
+    /** Pass the first answer of the target on, then stop listening and cut every connection (the store died just after answering). */
+    dieAfterAnswer?: boolean;
+  },
+): Promise<LossyProxy> {
   const target = opts.target ?? TRANSACT;
   const sockets = new Set<Socket>();
   let budget = opts.swallow;
+  let died = false;
   const state = { requests: 0, swallowed: 0 };
   const server: Server = createServer((client) => {
     const up = connect(Number(upstream.port), upstream.hostname);
     sockets.add(client).add(up);
     let swallowing = false;
+    let dying = false;
     client.on('data', (chunk: Buffer) => {
       if (chunk.toString('latin1').includes(target)) {
         state.requests++;
+        if (opts.dieAfterAnswer && !died) dying = died = true;
         if (budget > 0) {
           budget--;
           state.swallowed++;
@@ -38,6 +50,13 @@ export async function lossyProxy(upstream: URL, opts: { swallow: number; refuseA
       up.write(chunk);
     });
     up.on('data', (chunk: Buffer) => {
+      if (dying) {
+        // The answer (saying the connection closes, so none is reused), then the end: new ones are refused.
+        server.close();
+        client.end(Buffer.from(chunk.toString('latin1').replace('\r\n', '\r\nConnection: close\r\n'), 'latin1'));
+        for (const s of sockets) if (s !== client) s.destroy();
+        return;
+      }
       if (!swallowing) client.write(chunk);
     });
     const end = () => {
