@@ -12,6 +12,11 @@ export interface StoreScope {
   signal: AbortSignal;
   /** Writes of this request (transactions and single items) in flight now, or whose outcome is in doubt. */
   unsettledWrites: number;
+  /**
+   * On DynamoDB Local: confirms that the request's transactions are committed (see `awaitLocalCommit`
+   * in table.ts). Set by each transaction; the request runs it once before it answers.
+   */
+  confirmLocalCommits?: () => Promise<void>;
 }
 
 const deadlines = new AsyncLocalStorage<StoreScope>();

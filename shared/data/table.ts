@@ -386,7 +386,10 @@ async function confirmedCommit(client: DynamoDBDocumentClient, items: RawTransac
     }
     try {
       await client.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: token }), { abortSignal: opts.abortSignal });
-      await awaitLocalCommit(client, items, opts.abortSignal);
+      // Inside a request, its transactions are confirmed once, before it answers (one read for all).
+      const scope = talksToDynamoDbLocal(client) ? storeScope() : undefined;
+      if (scope) scope.confirmLocalCommits = () => awaitLocalCommit(client, items);
+      else await awaitLocalCommit(client, items, opts.abortSignal);
       return;
     } catch (err) {
       // A cancellation is the store's definite answer for this token (nothing applied).
@@ -423,10 +426,13 @@ function keyOfItem(item: RawTransactItem): PrimaryKey | undefined {
  * COMMIT without waiting for it (`SQLiteDBAccess.commitTransaction`), so a JVM killed just after the
  * answer loses an acknowledged transaction (found by the store-fault tests). Its SQLite jobs run one
  * after another on a single thread, and every read waits for its own job, so a read sent after the
- * answer returns only once that COMMIT has run: a GetItem of the transaction's first item is the
- * barrier. Until it answers the commit is in doubt, whatever the barrier's error says (a refused
- * connection after the answer proves nothing about the transaction), so the caller confirms it with
- * the same request token. DynamoDB itself is durable when it answers; this runs only locally.
+ * answer returns only once that COMMIT (and every one queued before it) has run: a GetItem of the
+ * transaction's first item is the barrier. Until it answers the commit is in doubt, whatever the
+ * barrier's error says (a refused connection after the answer proves nothing about the
+ * transaction): outside a request the caller confirms it with the same request token; a request
+ * reads once, after its last transaction, before it answers, and answers `OUTCOME_UNKNOWN` if that
+ * read fails (`confirmLocalCommits`, shared/http/area.ts). DynamoDB itself is durable when it
+ * answers; this runs only locally.
  */
 async function awaitLocalCommit(client: DynamoDBDocumentClient, items: RawTransactItem[], abortSignal?: AbortSignal): Promise<void> {
   if (!talksToDynamoDbLocal(client)) return;
