@@ -2,13 +2,13 @@
  * The local runtime: `npm start`. DynamoDB Local + s3rver + the route table's handlers behind a
  * node:http server on 127.0.0.1:$PORT, data under $DATA_DIR. No AWS account, no Docker.
  */
-import { rmSync, writeFileSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { requireJava, startDynamoLocal, type RunningDynamo } from '../infra/local/dynamodb-local';
 import { LOCAL_BUCKETS, startS3rver, type RunningS3 } from '../infra/local/object-store';
-import { acquireLock, checkPortFree, parsePort, portProblem, StartupError, stopOrphanedDynamo, type InstanceLock } from '../infra/local/preflight';
+import { acquireLock, checkPortFree, parsePort, portProblem, StartupError, stopOrphanedDynamo, writeFileAtomic, type InstanceLock } from '../infra/local/preflight';
 
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const runtimeFile = join(dataDir, 'runtime.json');
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
         lock?.update({ dynamodbPid: pid });
         if (runtimeInfo) {
           runtimeInfo.dynamodbPid = pid;
-          writeFileSync(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
+          writeFileAtomic(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
         }
       },
     }),
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   const demo = await ensureDemoWorkspace(dataDir, tableIsNew);
 
   runtimeInfo = { pid: process.pid, dynamodbPid: dynamo.process.pid, port: actualPort, dynamodbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: process.env.TABLE_NAME, queueDatabase: process.env.LOCAL_QUEUE_DB };
-  await writeFile(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
+  writeFileAtomic(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
   if (demo) {
     console.log(
       [

@@ -3,7 +3,7 @@
  * the HTTP port is free, and a DynamoDB Local JVM left behind by a runtime that was killed is stopped.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -68,6 +68,17 @@ function isRuntime(pid: unknown): pid is number {
   return cmd === undefined || cmd.includes('bin/local.ts');
 }
 
+/**
+ * Replaces `file` whole: written next to it, then renamed over it. A reader (a second start reading
+ * the lock, a test reading `runtime.json` while the supervisor records a restarted JVM) sees the old
+ * content or the new one, never an empty or half-written file.
+ */
+export function writeFileAtomic(file: string, text: string): void {
+  const next = `${file}.${process.pid}.tmp`;
+  writeFileSync(next, text);
+  renameSync(next, file);
+}
+
 export interface InstanceLock {
   /** Records what a later start needs to name this instance or clean up after it. */
   update(fields: Partial<Omit<LockContent, 'pid'>>): void;
@@ -112,7 +123,7 @@ export function acquireLock(dataDir: string, port: number): InstanceLock {
     update(fields) {
       if (released) return;
       content = { ...content, ...fields };
-      writeFileSync(file, JSON.stringify(content));
+      writeFileAtomic(file, JSON.stringify(content));
     },
     release() {
       if (released) return;

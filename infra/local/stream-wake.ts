@@ -1,4 +1,4 @@
-import { documentClient, transactionClient } from '../../shared/data/client';
+import { documentClient, writeClient } from '../../shared/data/client';
 import { notifyQueue } from './queue-signal';
 
 /** The name the stream pollers sleep on: a write in this process wakes them. */
@@ -12,7 +12,7 @@ const WRITE_COMMANDS = /^(Put|Update|Delete|BatchWrite|TransactWrite)/;
  * waiting for the next poll (writes from other processes still arrive by polling).
  */
 export function wakeStreamPollersOnWrites(): void {
-  for (const client of [documentClient(), transactionClient()]) {
+  for (const client of [documentClient(), writeClient()]) {
     client.middlewareStack.add(
       (next, context) => async (args) => {
         const out = await next(args);

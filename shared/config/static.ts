@@ -42,7 +42,8 @@ export const config = {
    * The DynamoDB client. A store that does not answer costs at most `requestTimeoutMs` per attempt
    * of a single-item call or query (`bulkRequestTimeoutMs` for transactions and batches, which touch
    * up to 100 items; `connectionTimeoutMs` to connect), and `maxAttempts` attempts per call (the
-   * SDK's own retries, same request each time). Transactions are retried by `transactWrite` itself,
+   * SDK's own retries of reads; single-item writes count their attempts themselves, re-sending only
+   * what they can recognise as applied, see `putItem`). Transactions are retried by `transactWrite` itself,
    * with the same `ClientRequestToken`, so that a commit whose answer was lost is confirmed, never
    * applied twice: `transactionConfirmAttempts` attempts in all, inside the request deadline.
    */

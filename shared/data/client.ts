@@ -10,8 +10,13 @@ import { config, runtimeConfig } from '../config';
 export interface StoreScope {
   /** Fires at the request's deadline. */
   signal: AbortSignal;
-  /** Transactions of this request committing now, or whose outcome is in doubt. */
-  unsettledCommits: number;
+  /** Writes of this request (transactions and single items) in flight now, or whose outcome is in doubt. */
+  unsettledWrites: number;
+  /**
+   * On DynamoDB Local: confirms that the request's transactions are committed (see `awaitLocalCommit`
+   * in table.ts). Set by each transaction; the request runs it once before it answers.
+   */
+  confirmLocalCommits?: () => Promise<void>;
 }
 
 const deadlines = new AsyncLocalStorage<StoreScope>();
@@ -87,13 +92,21 @@ export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDoc
     ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   });
   honourDeadline(base);
-  return DynamoDBDocumentClient.from(base, {
+  const doc = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
+  if (opts.endpoint) localClients.add(doc);
+  return doc;
 }
 
+/** Clients of DynamoDB Local: an endpoint override, which only the local runtime (and tests) set. */
+const localClients = new WeakSet<DynamoDBDocumentClient>();
+
+/** Whether `client` talks to DynamoDB Local (whose transactions need `awaitLocalCommit` in table.ts). */
+export const talksToDynamoDbLocal = (client: DynamoDBDocumentClient): boolean => localClients.has(client);
+
 let doc: DynamoDBDocumentClient | undefined;
-let transactions: DynamoDBDocumentClient | undefined;
+let writes: DynamoDBDocumentClient | undefined;
 
 const processOptions = (): StoreClientOptions => {
   const cfg = runtimeConfig();
@@ -107,13 +120,14 @@ export function documentClient(): DynamoDBDocumentClient {
 }
 
 /**
- * The client `transactWrite` commits with: one attempt per call, because the transaction wrapper
- * retries itself with the same `ClientRequestToken` and must see every attempt's failure to know
- * whether a commit may have happened.
+ * The client the write wrappers of `table.ts` send with (`transactWrite`, `putItem`, `updateItem`,
+ * `deleteItem`): one attempt per call, because they retry themselves (a transaction with the same
+ * `ClientRequestToken`, a single item only where a re-send can be recognised) and must see every
+ * attempt's failure to know whether the write may have been applied.
  */
-export function transactionClient(): DynamoDBDocumentClient {
-  transactions ??= createDocumentClient({ ...processOptions(), maxAttempts: 1 });
-  return transactions;
+export function writeClient(): DynamoDBDocumentClient {
+  writes ??= createDocumentClient({ ...processOptions(), maxAttempts: 1 });
+  return writes;
 }
 
 export const tableName = (): string => runtimeConfig().TABLE_NAME;

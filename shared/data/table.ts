@@ -13,11 +13,13 @@ import {
   type TransactWriteCommandInput,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { isDeepStrictEqual } from 'node:util';
 import { config } from '../config';
 import { AppError, conflict, outcomeUnknown } from '../domain/errors';
-import { documentClient, storeDeadline, storeScope, tableName, transactionClient } from './client';
+import { documentClient, storeDeadline, storeScope, tableName, talksToDynamoDbLocal, writeClient } from './client';
 import { decodeCursor, encodeCursor } from './cursor';
 import { isTransientDependencyError, provesNotApplied } from './errors';
 import type { PrimaryKey } from './keys';
@@ -63,17 +65,158 @@ export async function getItem<T extends object = Item>(key: PrimaryKey, consiste
   return out.Item as T | undefined;
 }
 
-export async function putItem(input: Omit<PutCommandInput, 'TableName'>): Promise<void> {
-  await documentClient().send(new PutCommand({ ...input, TableName: tableName() }));
+/**
+ * Runs one write of the current request, counting it as unsettled while it runs and for the rest of
+ * the request when its outcome stays unknown (the request's last-resort answer is then
+ * `OUTCOME_UNKNOWN`, see shared/http/area.ts); a write settled either way is uncounted.
+ */
+async function unsettled<T>(write: () => Promise<T>): Promise<T> {
+  const scope = storeScope();
+  if (scope) scope.unsettledWrites++;
+  try {
+    const out = await write();
+    if (scope) scope.unsettledWrites--;
+    return out;
+  } catch (err) {
+    if (scope && !(err instanceof AppError && err.code === 'OUTCOME_UNKNOWN')) scope.unsettledWrites--;
+    throw err;
+  }
 }
 
-export async function updateItem<T extends object = Item>(input: Omit<UpdateCommandInput, 'TableName'>): Promise<T | undefined> {
-  const out = await documentClient().send(new UpdateCommand({ ReturnValues: 'ALL_NEW', ...input, TableName: tableName() }));
-  return out.Attributes as T | undefined;
+/** The error for a request aborted (deadline or caller) before an attempt was sent. */
+const abortedError = (reason: unknown): Error =>
+  reason instanceof Error ? reason : Object.assign(new Error('Request aborted'), { name: 'AbortError' });
+
+/** The item a failed condition was checked against (`ReturnValuesOnConditionCheckFailure: ALL_OLD`). */
+function storedItemOf(err: unknown): Item | undefined {
+  const raw = (err as { Item?: Record<string, any> }).Item;
+  return raw ? unmarshall(raw) : undefined;
 }
 
-export async function deleteItem(input: Omit<DeleteCommandInput, 'TableName'>): Promise<void> {
-  await documentClient().send(new DeleteCommand({ ...input, TableName: tableName() }));
+/** The item as the document client writes it and a read returns it (undefined attributes dropped, numbers normalised). */
+const asStored = (item: Item): Item => unmarshall(marshall(item, { removeUndefinedValues: true, convertClassInstanceToMap: false }));
+
+export interface ItemWriteOptions {
+  /** Defaults to the process's write client (one SDK attempt per call). */
+  client?: DynamoDBDocumentClient;
+}
+
+interface SingleWrite {
+  /** One attempt; `confirming`: a re-send after an attempt whose outcome is unknown. Resolves with the item's attributes, if asked. */
+  send(client: DynamoDBDocumentClient, confirming: boolean): Promise<Item | undefined>;
+  /** Whether the write may be sent again when an attempt's outcome is unknown (it then has the same effect). */
+  resendable: boolean;
+  /** After a re-send's condition failed: whether the item the store holds (undefined: none) shows the write applied. */
+  appliedIn(stored: Item | undefined): boolean;
+}
+
+/**
+ * One single-item write, making sure a failure means "not applied" (DynamoDB has no request token
+ * for these). An attempt failing in a way that does not prove it was not applied (a time-out, a
+ * broken connection, a 5xx) may still have been applied, or be applied later. Such a write is sent
+ * again only if a re-send is harmless and recognisable: the re-send asks for the stored item when
+ * its condition fails (`ALL_OLD`), and a condition failing because the lost attempt was applied
+ * shows that attempt's effect in it (`appliedIn`): the write succeeded, once. Anything else that
+ * cannot be settled is `OUTCOME_UNKNOWN`, and an in-doubt write that is not resendable is at once.
+ * Failures proving nothing was sent (refused connection, throttling) are retried, and finally
+ * rethrown as they are (503 SERVICE_UNAVAILABLE); so is a condition failing on a first attempt.
+ */
+async function settledWrite(w: SingleWrite, opts: ItemWriteOptions): Promise<Item | undefined> {
+  return unsettled(async () => {
+    const client = opts.client ?? writeClient();
+    const attempts = config.dynamodb.maxAttempts;
+    const deadline = storeDeadline();
+    let inDoubt = false;
+    for (let attempt = 1; ; attempt++) {
+      if (deadline?.aborted) {
+        if (inDoubt) throw outcomeUnknown(deadline.reason);
+        throw abortedError(deadline.reason);
+      }
+      try {
+        return await w.send(client, inDoubt);
+      } catch (err) {
+        if (inDoubt && isConditionFailed(err)) {
+          const stored = storedItemOf(err);
+          if (w.appliedIn(stored)) return stored;
+          throw outcomeUnknown(err);
+        }
+        if (isConditionFailed(err) || !isTransientDependencyError(err)) throw inDoubt ? outcomeUnknown(err) : err;
+        if (!provesNotApplied(err)) {
+          inDoubt = true;
+          if (!w.resendable) throw outcomeUnknown(err);
+        }
+        if (attempt >= attempts) throw inDoubt ? outcomeUnknown(err) : err;
+        try {
+          await sleep(Math.random() * 50 * 2 ** attempt, undefined, { signal: deadline });
+        } catch {
+          /* the abort is handled at the top of the loop */
+        }
+      }
+    }
+  });
+}
+
+const confirmingInput = (confirming: boolean) => (confirming ? { ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const } : {});
+
+/**
+ * A whole-item write. When an attempt's outcome is unknown it is sent again: an unconditional put
+ * just writes the same item again; a conditional one that now fails finds its own item stored if the
+ * lost attempt was applied (success), anything else is `OUTCOME_UNKNOWN` (see `settledWrite`).
+ */
+export async function putItem(input: Omit<PutCommandInput, 'TableName'>, opts: ItemWriteOptions = {}): Promise<void> {
+  const mine = asStored(input.Item ?? {});
+  const write: SingleWrite = {
+    resendable: true,
+    send: async (client, confirming) => {
+      await client.send(new PutCommand({ ...input, TableName: tableName(), ...confirmingInput(confirming) }));
+      return undefined;
+    },
+    appliedIn: (stored) => stored !== undefined && isDeepStrictEqual(stored, mine),
+  };
+  await settledWrite(write, opts);
+}
+
+export interface UpdateOptions<T> extends ItemWriteOptions {
+  /**
+   * For an update that may be sent again when an attempt's outcome is unknown: its expression gives
+   * the same item however often it runs, or its condition fails once it was applied. If the
+   * re-send's condition fails, says whether the stored item (undefined: none) shows the update
+   * applied. Without it, an update whose outcome is unknown is `OUTCOME_UNKNOWN` at once.
+   */
+  appliedIn?: (stored: T | undefined) => boolean;
+}
+
+/**
+ * Resolves with the item's attributes as `ReturnValues` asks (default ALL_NEW); after a re-send
+ * recognised as applied, with the item as stored.
+ */
+export async function updateItem<T extends object = Item>(input: Omit<UpdateCommandInput, 'TableName'>, opts: UpdateOptions<T> = {}): Promise<T | undefined> {
+  const { appliedIn } = opts;
+  const write: SingleWrite = {
+    resendable: appliedIn !== undefined,
+    send: async (client, confirming) => {
+      const out = await client.send(new UpdateCommand({ ReturnValues: 'ALL_NEW', ...input, TableName: tableName(), ...confirmingInput(confirming) }));
+      return out.Attributes;
+    },
+    appliedIn: (stored) => appliedIn?.(stored as T | undefined) ?? false,
+  };
+  return (await settledWrite(write, opts)) as T | undefined;
+}
+
+/**
+ * Deletes an item. When an attempt's outcome is unknown it is sent again; a conditional one that
+ * then fails because the item is gone counts as applied (the item is gone, as asked).
+ */
+export async function deleteItem(input: Omit<DeleteCommandInput, 'TableName'>, opts: ItemWriteOptions = {}): Promise<void> {
+  const write: SingleWrite = {
+    resendable: true,
+    send: async (client, confirming) => {
+      await client.send(new DeleteCommand({ ...input, TableName: tableName(), ...confirmingInput(confirming) }));
+      return undefined;
+    },
+    appliedIn: (stored) => stored === undefined,
+  };
+  await settledWrite(write, opts);
 }
 
 export const isConditionFailed = (err: unknown): boolean =>
@@ -225,18 +368,9 @@ const abortedBeforeSending = (signal: AbortSignal | undefined): boolean => signa
  * with `OUTCOME_UNKNOWN` when the store could not say within the attempts or the deadline.
  * Cancellations (failed conditions, clashes) are final answers of the store and rethrown as is.
  */
-async function commitOnce(client: DynamoDBDocumentClient, items: RawTransactItem[], opts: TransactOptions): Promise<void> {
+function commitOnce(client: DynamoDBDocumentClient, items: RawTransactItem[], opts: TransactOptions): Promise<void> {
   // While this runs, the request's last-resort answer (see shared/http/area.ts) is OUTCOME_UNKNOWN.
-  const scope = storeScope();
-  if (scope) scope.unsettledCommits++;
-  try {
-    await confirmedCommit(client, items, opts);
-  } catch (err) {
-    // Settled as "not applied"; an unknown outcome stays unsettled for the rest of the request.
-    if (scope && !(err instanceof AppError && err.code === 'OUTCOME_UNKNOWN')) scope.unsettledCommits--;
-    throw err;
-  }
-  if (scope) scope.unsettledCommits--;
+  return unsettled(() => confirmedCommit(client, items, opts));
 }
 
 async function confirmedCommit(client: DynamoDBDocumentClient, items: RawTransactItem[], opts: TransactOptions): Promise<void> {
@@ -248,10 +382,14 @@ async function confirmedCommit(client: DynamoDBDocumentClient, items: RawTransac
     if (signals.some(abortedBeforeSending)) {
       const reason = signals.find((s) => s.aborted)!.reason;
       if (inDoubt) throw outcomeUnknown(reason);
-      throw reason instanceof Error ? reason : Object.assign(new Error('Request aborted'), { name: 'AbortError' });
+      throw abortedError(reason);
     }
     try {
       await client.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: token }), { abortSignal: opts.abortSignal });
+      // Inside a request, its transactions are confirmed once, before it answers (one read for all).
+      const scope = talksToDynamoDbLocal(client) ? storeScope() : undefined;
+      if (scope) scope.confirmLocalCommits = () => awaitLocalCommit(client, items);
+      else await awaitLocalCommit(client, items, opts.abortSignal);
       return;
     } catch (err) {
       // A cancellation is the store's definite answer for this token (nothing applied).
@@ -275,6 +413,42 @@ async function confirmedCommit(client: DynamoDBDocumentClient, items: RawTransac
   }
 }
 
+/** The key of the item a transaction step writes or checks. */
+function keyOfItem(item: RawTransactItem): PrimaryKey | undefined {
+  const step = item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck;
+  if (!step) return undefined;
+  const source = ('Key' in step ? step.Key : (step as { Item?: Item }).Item) as Item | undefined;
+  return source ? { pk: source.pk, sk: source.sk } : undefined;
+}
+
+/**
+ * DynamoDB Local answers a TransactWriteItems before it has committed it: it queues the SQLite
+ * COMMIT without waiting for it (`SQLiteDBAccess.commitTransaction`), so a JVM killed just after the
+ * answer loses an acknowledged transaction (found by the store-fault tests). Its SQLite jobs run one
+ * after another on a single thread, and every read waits for its own job, so a read sent after the
+ * answer returns only once that COMMIT (and every one queued before it) has run: a GetItem of the
+ * transaction's first item is the barrier. Until it answers the commit is in doubt, whatever the
+ * barrier's error says (a refused connection after the answer proves nothing about the
+ * transaction): outside a request the caller confirms it with the same request token; a request
+ * reads once, after its last transaction, before it answers, and answers `OUTCOME_UNKNOWN` if that
+ * read fails (`confirmLocalCommits`, shared/http/area.ts). DynamoDB itself is durable when it
+ * answers; this runs only locally.
+ */
+async function awaitLocalCommit(client: DynamoDBDocumentClient, items: RawTransactItem[], abortSignal?: AbortSignal): Promise<void> {
+  if (!talksToDynamoDbLocal(client)) return;
+  const key = items.length ? keyOfItem(items[0]!) : undefined;
+  if (!key) return;
+  try {
+    await client.send(new GetCommand({ TableName: tableName(), Key: key, ProjectionExpression: 'pk' }), { abortSignal });
+  } catch (err) {
+    // Transient, and on purpose without the barrier's error as its cause: that may be a refusal, which would read as "not applied".
+    throw Object.assign(new Error(`DynamoDB Local answered the transaction but its commit is not confirmed: ${(err as Error).message}`), {
+      name: 'CommitNotConfirmed',
+      $retryable: {},
+    });
+  }
+}
+
 /**
  * All-or-nothing write. A failed condition maps to the step's own domain error; a clash with a
  * concurrent transaction is retried a few times with jitter, as AWS recommends. A store that times
@@ -282,7 +456,7 @@ async function confirmedCommit(client: DynamoDBDocumentClient, items: RawTransac
  * the write was applied: success, a store error meaning "not applied", or `OUTCOME_UNKNOWN`.
  */
 export async function transactWrite(steps: TransactStep[], attempts = 4, opts: TransactOptions = {}): Promise<void> {
-  const client = opts.client ?? transactionClient();
+  const client = opts.client ?? writeClient();
   for (let attempt = 1; ; attempt++) {
     try {
       await commitOnce(client, steps.map((s) => withTable(s.op)), opts);

@@ -61,6 +61,34 @@ export function requestBudgetMs(context: Pick<Context, 'getRemainingTimeInMillis
 /** After the deadline the chain gets this long to answer by itself before the last-resort 503. */
 const DEADLINE_GRACE_MS = 500;
 
+/** A 503 made here rather than by the error mapper: OUTCOME_UNKNOWN when a write may have been applied. */
+function unavailable(unknown: boolean, requestId: string): HttpResult {
+  const body = unknown
+    ? { code: 'OUTCOME_UNKNOWN', message: outcomeUnknown().message, requestId }
+    : { code: 'SERVICE_UNAVAILABLE', message: 'Temporarily unavailable; retry shortly', requestId };
+  const result = toHttpResult({ status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, body: { error: body } }, requestId);
+  result.headers = { ...result.headers, 'x-request-id': requestId };
+  return result;
+}
+
+/**
+ * On DynamoDB Local the request's transactions are confirmed committed before it answers (one read
+ * after the last one, see `awaitLocalCommit` in shared/data/table.ts), so an answer never reports a
+ * write a JVM killed just then would lose. If that read fails, what the request wrote is in doubt.
+ */
+async function confirmLocalCommits(scope: StoreScope, result: HttpResult, context: AppContext, routeKey: string): Promise<HttpResult> {
+  const confirm = scope.confirmLocalCommits;
+  if (!confirm) return result;
+  try {
+    await confirm();
+    scope.confirmLocalCommits = undefined;
+    return result;
+  } catch (error) {
+    logger.warn('the commits of the request could not be confirmed; answering 503 OUTCOME_UNKNOWN', { requestId: context.requestId, routeKey, status: result.statusCode, error: error as Error });
+    return unavailable(true, context.requestId);
+  }
+}
+
 /**
  * Runs the whole chain, authentication and idempotency lookups included, under the request's
  * deadline: when it passes, every store call still in flight is aborted (the chain then answers 503
@@ -74,7 +102,7 @@ async function withinDeadline(
 ): Promise<HttpResult> {
   const budget = requestBudgetMs(context);
   const controller = new AbortController();
-  const scope: StoreScope = { signal: controller.signal, unsettledCommits: 0 };
+  const scope: StoreScope = { signal: controller.signal, unsettledWrites: 0 };
   const abortTimer = setTimeout(
     () => controller.abort(Object.assign(new Error(`The request deadline of ${budget} ms passed`), { name: 'TimeoutError' })),
     budget,
@@ -82,20 +110,15 @@ async function withinDeadline(
   let lastResort: NodeJS.Timeout | undefined;
   const late = new Promise<HttpResult>((resolve) => {
     lastResort = setTimeout(() => {
-      const requestId = context.requestId;
-      // A transaction still unsettled may have committed: say so rather than "not applied".
-      const unknown = scope.unsettledCommits > 0;
-      logger.warn('request deadline passed; answering 503', { requestId, routeKey: event.routeKey, budgetMs: budget, unsettledCommits: scope.unsettledCommits });
-      const body = unknown
-        ? { code: 'OUTCOME_UNKNOWN', message: outcomeUnknown().message, requestId }
-        : { code: 'SERVICE_UNAVAILABLE', message: 'Temporarily unavailable; retry shortly', requestId };
-      const result = toHttpResult({ status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, body: { error: body } }, requestId);
-      result.headers = { ...result.headers, 'x-request-id': requestId };
-      resolve(result);
+      // A write still unsettled (or a commit not yet confirmed) may have been applied: say so rather than "not applied".
+      const unknown = scope.unsettledWrites > 0 || scope.confirmLocalCommits !== undefined;
+      logger.warn('request deadline passed; answering 503', { requestId: context.requestId, routeKey: event.routeKey, budgetMs: budget, unsettledWrites: scope.unsettledWrites });
+      resolve(unavailable(unknown, context.requestId));
     }, budget + DEADLINE_GRACE_MS);
   });
   try {
-    return await Promise.race([withStoreDeadline(scope, () => chain(event, context)), late]);
+    const answered = withStoreDeadline(scope, async () => confirmLocalCommits(scope, await chain(event, context), context, event.routeKey));
+    return await Promise.race([answered, late]);
   } finally {
     clearTimeout(abortTimer);
     clearTimeout(lastResort);

@@ -1,5 +1,4 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
 import { config } from '../../shared/config';
 import { createDocumentClient } from '../../shared/data/client';
@@ -7,6 +6,7 @@ import { isTransientDependencyError } from '../../shared/data/errors';
 import { transactWrite, type TransactStep } from '../../shared/data/table';
 import { AppError } from '../../shared/domain/errors';
 import { newId } from '../../shared/ids';
+import { lossyProxy, type LossyProxy } from '../support/lossy-proxy';
 import { runtimeOf, type RuntimeInfo } from '../support/platform';
 import { platformTable } from '../support/table';
 
@@ -15,71 +15,6 @@ import { platformTable } from '../support/table';
  * TCP proxy that forwards a TransactWriteItems and swallows its answer: the write commits, the
  * client times out. The wrapper must learn the outcome with the same ClientRequestToken.
  */
-
-interface LossyProxy {
-  endpoint: string;
-  /** TransactWriteItems requests seen / whose answers were swallowed. */
-  transacts: number;
-  swallowed: number;
-  close(): Promise<void>;
-}
-
-const TRANSACT = 'DynamoDB_20120810.TransactWriteItems';
-
-/**
- * Forwards everything to `upstream`; the answers of the first `swallow` TransactWriteItems requests
- * are dropped. With `refuseAfterSwallow`, the proxy stops listening after the first swallow (the
- * store becomes unreachable: connections refused).
- */
-async function lossyProxy(upstream: URL, opts: { swallow: number; refuseAfterSwallow?: boolean }): Promise<LossyProxy> {
-  const sockets = new Set<Socket>();
-  let budget = opts.swallow;
-  const state = { transacts: 0, swallowed: 0 };
-  const server: Server = createServer((client) => {
-    const up = connect(Number(upstream.port), upstream.hostname);
-    sockets.add(client).add(up);
-    let swallowing = false;
-    client.on('data', (chunk: Buffer) => {
-      if (chunk.toString('latin1').includes(TRANSACT)) {
-        state.transacts++;
-        if (budget > 0) {
-          budget--;
-          state.swallowed++;
-          swallowing = true;
-          if (opts.refuseAfterSwallow) server.close();
-        }
-      }
-      up.write(chunk);
-    });
-    up.on('data', (chunk: Buffer) => {
-      if (!swallowing) client.write(chunk);
-    });
-    const end = () => {
-      client.destroy();
-      up.destroy();
-    };
-    for (const s of [client, up]) {
-      s.on('error', end);
-      s.on('close', end);
-      s.on('close', () => sockets.delete(s));
-    }
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return {
-    endpoint: `http://127.0.0.1:${port}`,
-    get transacts() {
-      return state.transacts;
-    },
-    get swallowed() {
-      return state.swallowed;
-    },
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((r) => (server.listening ? server.close(() => r()) : r()));
-    },
-  };
-}
 
 let runtime: RuntimeInfo;
 const proxies: LossyProxy[] = [];
@@ -95,7 +30,7 @@ afterEach(async () => {
   await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
 
-async function proxyFor(opts: { swallow: number; refuseAfterSwallow?: boolean }) {
+async function proxyFor(opts: { swallow: number; refuseAfterSwallow?: boolean; target?: string; dieAfterAnswer?: boolean }) {
   const proxy = await lossyProxy(new URL(runtime.dynamodbEndpoint), opts);
   proxies.push(proxy);
   return { proxy, client: createDocumentClient({ endpoint: proxy.endpoint, maxAttempts: 1 }) };
@@ -130,7 +65,7 @@ describe('a transaction whose answer is lost', () => {
     const committed = { count: 0 };
     await transactWrite(steps(key, committed), 4, { client });
     expect(proxy.swallowed).toBe(1);
-    expect(proxy.transacts).toBe(2);
+    expect(proxy.requests).toBe(2);
     expect(committed.count).toBe(1);
     // Applied once: a second application would make n = 2, and its condition would have failed (409).
     expect(await counterOf(key)).toBe(1);
@@ -144,7 +79,7 @@ describe('a transaction whose answer is lost', () => {
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).code).toBe('OUTCOME_UNKNOWN');
     expect((err as AppError).headers).toEqual({ 'retry-after': '1' });
-    expect(proxy.transacts).toBe(config.dynamodb.transactionConfirmAttempts);
+    expect(proxy.requests).toBe(config.dynamodb.transactionConfirmAttempts);
     expect(committed.count).toBe(0);
     expect(await counterOf(key)).toBe(1);
   }, 30_000);
@@ -175,7 +110,46 @@ describe('a transaction whose answer is lost', () => {
     await transactWrite(steps(key, { count: 0 }), 4, { client });
     const err = await transactWrite(steps(key, { count: 0 }), 4, { client }).catch((e: unknown) => e);
     expect((err as AppError).code).toBe('CONFLICT');
-    expect(proxy.transacts).toBe(2);
+    expect(proxy.requests).toBe(2);
+    expect(await counterOf(key)).toBe(1);
+  }, 30_000);
+});
+
+/**
+ * DynamoDB Local answers a TransactWriteItems before its SQLite COMMIT has run (a JVM killed just
+ * then loses the acknowledged transaction). The wrapper reads the first item back before it
+ * resolves (DynamoDB Local runs its SQLite jobs in order, so the read waits for the commit); until
+ * that read answers, the commit is in doubt.
+ */
+describe('against DynamoDB Local, a transaction resolves only once committed', () => {
+  const GET = 'DynamoDB_20120810.GetItem';
+
+  it('a commit is followed by one read of its first item before it resolves', async () => {
+    const { proxy, client } = await proxyFor({ swallow: 0, target: GET });
+    const key = counterKey();
+    await transactWrite(steps(key, { count: 0 }), 4, { client });
+    expect(proxy.requests).toBe(1);
+    expect(await counterOf(key)).toBe(1);
+  }, 30_000);
+
+  it('a commit whose read goes unanswered is confirmed again with the same token: success, applied once', async () => {
+    const { proxy, client } = await proxyFor({ swallow: 1, target: GET });
+    const key = counterKey();
+    const committed = { count: 0 };
+    await transactWrite(steps(key, committed), 4, { client });
+    expect(proxy.swallowed).toBe(1);
+    expect(proxy.requests).toBe(2);
+    expect(committed.count).toBe(1);
+    expect(await counterOf(key)).toBe(1);
+  }, 30_000);
+
+  it('a store that dies right after answering the commit is OUTCOME_UNKNOWN, not SERVICE_UNAVAILABLE', async () => {
+    const { proxy, client } = await proxyFor({ swallow: 0, target: 'DynamoDB_20120810.TransactWriteItems', dieAfterAnswer: true });
+    const key = counterKey();
+    const err = await transactWrite(steps(key, { count: 0 }), 4, { client }).catch((e: unknown) => e);
+    expect(proxy.requests).toBe(1);
+    expect(err).toBeInstanceOf(AppError);
+    expect((err as AppError).code).toBe('OUTCOME_UNKNOWN');
     expect(await counterOf(key)).toBe(1);
   }, 30_000);
 });

@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findJava, requireJava } from '../../infra/local/dynamodb-local';
-import { acquireLock, checkPortFree, parsePort, StartupError } from '../../infra/local/preflight';
+import { acquireLock, checkPortFree, parsePort, StartupError, writeFileAtomic } from '../../infra/local/preflight';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'loyalty-preflight-'));
 
@@ -73,6 +73,20 @@ describe('local runtime: runtime.lock', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ pid: process.pid, port: 4000, dynamodbPid: 1234 });
     lock.release();
     expect(existsSync(file)).toBe(false);
+  });
+
+  it('updates replace the file whole (written aside, renamed over it), so a reader never sees it half-written', () => {
+    const data = dir();
+    const lock = acquireLock(data, 3000);
+    const file = join(data, 'runtime.lock');
+    const before = statSync(file).ino;
+    lock.update({ dynamodbPid: 4321 });
+    expect(statSync(file).ino).not.toBe(before);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ pid: process.pid, port: 3000, dynamodbPid: 4321 });
+    expect(readdirSync(data)).toEqual(['runtime.lock']);
+    writeFileAtomic(join(data, 'runtime.json'), '{"pid":1}');
+    expect(readdirSync(data).sort()).toEqual(['runtime.json', 'runtime.lock']);
+    lock.release();
   });
 
   it('a live local runtime holds it: refused, naming its pid and port', async () => {

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../shared/data/client';
 import { isTransientDependencyError, provesNotApplied } from '../../shared/data/errors';
-import { transactWrite } from '../../shared/data/table';
+import { putItem, transactWrite, updateItem } from '../../shared/data/table';
 import { AppError } from '../../shared/domain/errors';
 import type { HttpResult } from '../../shared/http/types';
 import { closedPort, httpEvent, SOME_API_KEY } from '../support/faulty-store';
@@ -35,6 +35,21 @@ describe('a store that refuses connections, at the data layer', () => {
     const err = await transactWrite([{ op: { Put: { Item: { pk: 'a', sk: 'b' } } } }], 4, { client }).catch((e: unknown) => e);
     expect(err).not.toBeInstanceOf(AppError);
     expect(isTransientDependencyError(err)).toBe(true);
+  });
+});
+
+describe('a store that refuses connections, single-item writes', () => {
+  it('a put or an update fails as unavailable, not as an unknown outcome (nothing was sent)', async () => {
+    const client = createDocumentClient({ endpoint, maxAttempts: 1 });
+    const errors = await Promise.all([
+      putItem({ Item: { pk: 'a', sk: 'b' }, ConditionExpression: 'attribute_not_exists(pk)' }, { client }).catch((e: unknown) => e),
+      updateItem({ Key: { pk: 'a', sk: 'b' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } }, { client }).catch((e: unknown) => e),
+    ]);
+    for (const err of errors) {
+      expect(err).not.toBeInstanceOf(AppError);
+      expect(isTransientDependencyError(err)).toBe(true);
+      expect(provesNotApplied(err)).toBe(true);
+    }
   });
 });
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../shared/config';
 import { createDocumentClient } from '../../shared/data/client';
 import { isTransientDependencyError } from '../../shared/data/errors';
-import { transactWrite } from '../../shared/data/table';
+import { putItem, transactWrite, updateItem } from '../../shared/data/table';
 import { AppError } from '../../shared/domain/errors';
 import type { HttpResult } from '../../shared/http/types';
 import { frozenStore, httpEvent, SOME_API_KEY, type FrozenStore } from '../support/faulty-store';
@@ -47,6 +47,24 @@ describe('a frozen store, at the data layer', () => {
     expect((err as AppError).headers).toEqual({ 'retry-after': '1' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(2 * bulkRequestTimeoutMs - 200);
     expect(Date.now() - started).toBeLessThan(2 * bulkRequestTimeoutMs + SLACK_MS);
+  }, 20_000);
+
+  it('a single-item write that was sent and never answered is OUTCOME_UNKNOWN, not SERVICE_UNAVAILABLE', async () => {
+    const client = createDocumentClient({ endpoint: store.endpoint, maxAttempts: 1 });
+    const started = Date.now();
+    // A put may be sent again (its re-send would recognise it); a counter may not: unknown after one attempt.
+    const [put, counter] = await Promise.all([
+      putItem({ Item: { pk: 'a', sk: 'b' }, ConditionExpression: 'attribute_not_exists(pk)' }, { client }).catch((e: unknown) => ({ err: e, took: Date.now() - started })),
+      updateItem({ Key: { pk: 'a', sk: 'c' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } }, { client }).catch((e: unknown) => ({ err: e, took: Date.now() - started })),
+    ]);
+    for (const { err } of [put, counter] as { err: unknown }[]) {
+      expect(err).toBeInstanceOf(AppError);
+      expect((err as AppError).code).toBe('OUTCOME_UNKNOWN');
+      expect((err as AppError).headers).toEqual({ 'retry-after': '1' });
+    }
+    expect((put as { took: number }).took).toBeGreaterThanOrEqual(maxAttempts * requestTimeoutMs - 200);
+    expect((put as { took: number }).took).toBeLessThan(maxAttempts * requestTimeoutMs + SLACK_MS);
+    expect((counter as { took: number }).took).toBeLessThan(requestTimeoutMs + SLACK_MS);
   }, 20_000);
 
   it('table administration (local runtime start-up) is not cut at the per-attempt time-out', async () => {

@@ -66,18 +66,23 @@ export async function revokeApiKey(workspaceId: string, keyId: string, now: stri
 
 /** Records use at most once per `resolutionSeconds`, so busy keys do not write on every request. */
 export async function touchApiKey(workspaceId: string, keyId: string, now: Date, resolutionSeconds: number): Promise<void> {
+  const stamp = now.toISOString();
   try {
-    await updateItem({
-      Key: keyOf('apiKey', { workspaceId, keyId }),
-      UpdateExpression: 'SET lastUsedAt = :now',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt = :null OR lastUsedAt < :before)',
-      ExpressionAttributeValues: {
-        ':now': now.toISOString(),
-        ':null': null,
-        ':before': new Date(now.getTime() - resolutionSeconds * 1000).toISOString(),
+    await updateItem<{ lastUsedAt?: string }>(
+      {
+        Key: keyOf('apiKey', { workspaceId, keyId }),
+        UpdateExpression: 'SET lastUsedAt = :now',
+        ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt = :null OR lastUsedAt < :before)',
+        ExpressionAttributeValues: {
+          ':now': stamp,
+          ':null': null,
+          ':before': new Date(now.getTime() - resolutionSeconds * 1000).toISOString(),
+        },
+        ReturnValues: 'NONE',
       },
-      ReturnValues: 'NONE',
-    });
+      // Sent again when an attempt's answer is lost: its own stamp then fails the condition.
+      { appliedIn: (stored) => stored?.lastUsedAt === stamp },
+    );
   } catch (err) {
     if (!isConditionFailed(err)) throw err;
   }

@@ -64,15 +64,22 @@ export async function allEndpoints(workspaceId: string): Promise<EndpointRecord[
   return out;
 }
 
-/** Health bookkeeping: the first failure since the last success opens the failing span. */
+/**
+ * Health bookkeeping: the first failure since the last success opens the failing span. These
+ * updates may be sent again when an attempt's answer is lost (each says how to recognise its own
+ * effect in the stored endpoint), so a lost answer is retried rather than reported unknown.
+ */
 export async function markFailing(workspaceId: string, endpointId: string, nowEpoch: number): Promise<number | undefined> {
   try {
-    const out = await updateItem<{ failingSince?: number }>({
-      Key: endpointKey(workspaceId, endpointId),
-      UpdateExpression: 'SET failingSince = if_not_exists(failingSince, :now)',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':now': nowEpoch },
-    });
+    const out = await updateItem<{ failingSince?: number }>(
+      {
+        Key: endpointKey(workspaceId, endpointId),
+        UpdateExpression: 'SET failingSince = if_not_exists(failingSince, :now)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': nowEpoch },
+      },
+      { appliedIn: (stored) => stored?.failingSince !== undefined },
+    );
     return out?.failingSince ?? undefined;
   } catch (err) {
     if (isConditionFailed(err)) return undefined;
@@ -82,12 +89,15 @@ export async function markFailing(workspaceId: string, endpointId: string, nowEp
 
 export async function markHealthy(workspaceId: string, endpointId: string): Promise<void> {
   try {
-    await updateItem({
-      Key: endpointKey(workspaceId, endpointId),
-      UpdateExpression: 'REMOVE failingSince',
-      ConditionExpression: 'attribute_exists(failingSince)',
-      ReturnValues: 'NONE',
-    });
+    await updateItem<{ failingSince?: number }>(
+      {
+        Key: endpointKey(workspaceId, endpointId),
+        UpdateExpression: 'REMOVE failingSince',
+        ConditionExpression: 'attribute_exists(failingSince)',
+        ReturnValues: 'NONE',
+      },
+      { appliedIn: (stored) => stored?.failingSince === undefined },
+    );
   } catch (err) {
     if (!isConditionFailed(err)) throw err;
   }
@@ -96,14 +106,18 @@ export async function markHealthy(workspaceId: string, endpointId: string): Prom
 /** Disables an active endpoint that is still failing (a success meanwhile keeps it active). */
 export async function disableFailingEndpoint(workspaceId: string, endpointId: string, reason: string, nowIso: string): Promise<boolean> {
   try {
-    await updateItem({
-      Key: endpointKey(workspaceId, endpointId),
-      UpdateExpression: 'SET #status = :disabled, disabledReason = :reason, updatedAt = :now, version = version + :one',
-      ConditionExpression: '#status = :active AND attribute_exists(failingSince)',
-      ExpressionAttributeNames: { '#status': 'status' },
-      ExpressionAttributeValues: { ':disabled': 'disabled', ':active': 'active', ':reason': reason, ':now': nowIso, ':one': 1 },
-      ReturnValues: 'NONE',
-    });
+    await updateItem<{ status?: string; disabledReason?: string; updatedAt?: string }>(
+      {
+        Key: endpointKey(workspaceId, endpointId),
+        UpdateExpression: 'SET #status = :disabled, disabledReason = :reason, updatedAt = :now, version = version + :one',
+        ConditionExpression: '#status = :active AND attribute_exists(failingSince)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':disabled': 'disabled', ':active': 'active', ':reason': reason, ':now': nowIso, ':one': 1 },
+        ReturnValues: 'NONE',
+      },
+      // Once applied, a re-send fails the condition (no longer active) and finds this very change.
+      { appliedIn: (stored) => stored?.status === 'disabled' && stored.disabledReason === reason && stored.updatedAt === nowIso },
+    );
     return true;
   } catch (err) {
     if (isConditionFailed(err)) return false;
