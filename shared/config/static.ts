@@ -49,6 +49,24 @@ export const config = {
     adminRequestTimeoutMs: 60_000,
     transactionConfirmAttempts: 2,
   },
+  /**
+   * Per-container caches of what most requests read and few change. A change made by the same
+   * process applies there at once; other containers (other Lambda functions and instances) see it
+   * within the number of ms given here. docs/performance.md ("Store calls per operation").
+   */
+  caches: {
+    /** Earn rules and tier ladder of a workspace (orders, points changes, new members). */
+    programRulesMs: 5_000,
+    /** A workspace's webhook endpoints as the fan-out sees them (which endpoint gets which event). */
+    webhookEndpointsMs: 5_000,
+    /**
+     * Object type definitions for record creation. Never stale in effect: the record's transaction
+     * is conditional on the type version it was validated against, and a changed type is read again.
+     */
+    objectTypesMs: 60_000,
+    /** Entries per cache at most (the oldest goes first). */
+    maxEntries: 1_000,
+  },
   auth: {
     sessionTtlSeconds: 7 * 24 * 3600,
     resetTokenTtlSeconds: 3600,

@@ -9,12 +9,13 @@ import { authenticatedRead } from './authenticated-read';
 import { coldStart } from './cold-start';
 import { orderIntake } from './order-intake';
 import { objectList } from './object-list';
+import { storeCalls } from './store-calls';
 import { webhookDelivery } from './webhook-delivery';
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
-const PLATFORM_BENCHES = ['authenticated-read', 'order-intake', 'webhook-delivery', 'object-list'] as const;
+const PLATFORM_BENCHES = ['authenticated-read', 'order-intake', 'webhook-delivery', 'object-list', 'store-calls'] as const;
 const ALL = ['cold-start', ...PLATFORM_BENCHES];
 const only = process.argv.slice(2);
 const unknown = only.filter((n) => !ALL.includes(n));
@@ -35,6 +36,7 @@ if (PLATFORM_BENCHES.some(selected)) {
     if (selected('webhook-delivery')) results.push(await webhookDelivery(platform, { events: Number(process.env.BENCH_EVENTS ?? 500), endpoints: 4 }));
     if (selected('object-list'))
       results.push(await objectList(platform, { records: Number(process.env.BENCH_RECORDS ?? 20_000), samples: Number(process.env.BENCH_SAMPLES ?? 30) }));
+    if (selected('store-calls')) results.push(await storeCalls(platform));
   } finally {
     await platform.stop();
   }

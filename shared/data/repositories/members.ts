@@ -138,6 +138,17 @@ export function ledgerEntryStep(workspaceId: string, entry: LedgerEntryRecord): 
   };
 }
 
+/**
+ * The member must exist when the transaction commits (no read before, no write to the member):
+ * existence checks folded into the transaction of the write that depends on them.
+ */
+export function memberExistsStep(workspaceId: string, memberId: string, onMissing: () => Error): TransactStep {
+  return {
+    op: { ConditionCheck: { Key: keyOf('member', { workspaceId, memberId }), ConditionExpression: 'attribute_exists(pk)' } },
+    onConditionFailed: onMissing,
+  };
+}
+
 export async function getMember(workspaceId: string, memberId: string): Promise<MemberRecord | undefined> {
   const item = await getItem<Record<string, unknown>>(keyOf('member', { workspaceId, memberId }));
   return item ? strip<MemberRecord>(item) : undefined;
