@@ -12,6 +12,8 @@ export interface StoreScope {
   signal: AbortSignal;
   /** Transactions of this request committing now, or whose outcome is in doubt. */
   unsettledCommits: number;
+  /** When the signal fires (epoch ms): retry loops start no attempt the deadline would cut off. */
+  deadlineAt?: number;
 }
 
 const deadlines = new AsyncLocalStorage<StoreScope>();

@@ -19,6 +19,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../config';
 import { AppError, conflict, outcomeUnknown, validationFailed } from '../domain/errors';
 import { documentClient, storeDeadline, storeScope, tableName, transactionClient } from './client';
+import { backoffMs, KeyedSerializer, mayRetry } from './contention';
 import { decodeCursor, encodeCursor } from './cursor';
 import { isTransientDependencyError, provesNotApplied } from './errors';
 import type { PrimaryKey } from './keys';
@@ -44,17 +45,39 @@ export class StaleRead extends AppError {
   }
 }
 
+const serializer = new KeyedSerializer();
+
 /**
- * Runs a read-compute-conditional-write unit until its conditions hold, with jittered backoff.
- * Only StaleRead and TransactionClash are retried; every other error is final.
+ * Runs `work` after the earlier work of the same key in this process is done, in arrival order
+ * (e.g. the changes of one member): they no longer race each other, only writers in other
+ * processes. `waited` tells whether earlier work ran meanwhile (what the caller read before is then
+ * likely stale). Waiting ends at the request's deadline, before `work` ran.
  */
-export async function withOptimisticRetry<T>(unit: () => Promise<T>, attempts = 40): Promise<T> {
+export function inKeyOrder<T>(key: string, work: (waited: boolean) => Promise<T>): Promise<T> {
+  return serializer.run(key, work, storeDeadline());
+}
+
+/** Milliseconds the current request has left (undefined outside a request). */
+const msLeft = (): number | undefined => {
+  const deadlineAt = storeScope()?.deadlineAt;
+  return deadlineAt === undefined ? undefined : deadlineAt - Date.now();
+};
+
+/**
+ * Runs a read-compute-conditional-write unit until its conditions hold, with full-jitter backoff
+ * (`config.dynamodb.contention`). Only StaleRead and TransactionClash are retried; every other error
+ * is final, and so is the last loss (attempts used up, or too little of the request's deadline left
+ * to start another attempt). The backoff ends at the request's deadline.
+ */
+export async function withOptimisticRetry<T>(unit: () => Promise<T>, attempts: number = config.dynamodb.contention.maxAttempts): Promise<T> {
+  const policy = config.dynamodb.contention;
+  const deadline = storeDeadline();
   for (let attempt = 1; ; attempt++) {
     try {
       return await unit();
     } catch (err) {
-      if (!(err instanceof StaleRead || err instanceof TransactionClash) || attempt >= attempts) throw err;
-      await sleep(Math.random() * Math.min(250, 4 * 2 ** Math.min(attempt, 8)));
+      if (!(err instanceof StaleRead || err instanceof TransactionClash) || !mayRetry(attempt, attempts, msLeft(), policy.reserveMs)) throw err;
+      await sleep(backoffMs(attempt, policy), undefined, { signal: deadline });
     }
   }
 }
@@ -305,7 +328,7 @@ export async function transactWrite(steps: TransactStep[], attempts = 4, opts: T
       const clashed = reasons.some((r) => r.Code === 'TransactionConflict');
       if (!clashed) throw err;
       if (attempt >= attempts) throw new TransactionClash();
-      await sleep(Math.random() * 25 * 2 ** attempt, undefined, { signal: opts.abortSignal });
+      await sleep(backoffMs(attempt, config.dynamodb.contention), undefined, { signal: opts.abortSignal });
     }
   }
 }
