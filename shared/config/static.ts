@@ -55,6 +55,34 @@ export const config = {
     /** Creating or migrating the table (local runtime only) is slow by nature and off the request path. */
     adminRequestTimeoutMs: 60_000,
     transactionConfirmAttempts: 2,
+    /**
+     * Lost races: a unit whose conditional write failed because another writer got there first
+     * re-reads and re-plans (`withOptimisticRetry`), and a transaction that met another one on the
+     * same item (TransactionConflict) is sent again. Both wait U(0, min(capMs, baseMs * 2^(n-1)))
+     * after the n-th loss (full jitter: the losers of one round spread over the whole window). At
+     * most `maxAttempts`; inside a request no new attempt starts with `reserveMs` or less of its
+     * deadline left, so the deadline never cuts off a commit (the answer is a definite 409 CONFLICT,
+     * nothing applied, rather than OUTCOME_UNKNOWN). docs/performance.md ("Hot members").
+     */
+    contention: { baseMs: 10, capMs: 400, maxAttempts: 40, reserveMs: 2000 },
+  },
+  /**
+   * Per-container caches of what most requests read and few change. A change made by the same
+   * process applies there at once; other containers (other Lambda functions and instances) see it
+   * within the number of ms given here. docs/performance.md ("Store calls per operation").
+   */
+  caches: {
+    /** Earn rules and tier ladder of a workspace (orders, points changes, new members). */
+    programRulesMs: 5_000,
+    /** A workspace's webhook endpoints as the fan-out sees them (which endpoint gets which event). */
+    webhookEndpointsMs: 5_000,
+    /**
+     * Object type definitions for record creation. Never stale in effect: the record's transaction
+     * is conditional on the type version it was validated against, and a changed type is read again.
+     */
+    objectTypesMs: 60_000,
+    /** Entries per cache at most (the oldest goes first). */
+    maxEntries: 1_000,
   },
   auth: {
     sessionTtlSeconds: 7 * 24 * 3600,

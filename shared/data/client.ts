@@ -17,6 +17,8 @@ export interface StoreScope {
    * in table.ts). Set by each transaction; the request runs it once before it answers.
    */
   confirmLocalCommits?: () => Promise<void>;
+  /** When the signal fires (epoch ms): retry loops start no attempt the deadline would cut off. */
+  deadlineAt?: number;
 }
 
 const deadlines = new AsyncLocalStorage<StoreScope>();

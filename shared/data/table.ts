@@ -18,8 +18,9 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { config } from '../config';
-import { AppError, conflict, outcomeUnknown } from '../domain/errors';
+import { AppError, conflict, outcomeUnknown, validationFailed } from '../domain/errors';
 import { documentClient, storeDeadline, storeScope, tableName, talksToDynamoDbLocal, writeClient } from './client';
+import { backoffMs, KeyedSerializer, mayRetry } from './contention';
 import { decodeCursor, encodeCursor } from './cursor';
 import { isTransientDependencyError, provesNotApplied } from './errors';
 import type { PrimaryKey } from './keys';
@@ -45,17 +46,39 @@ export class StaleRead extends AppError {
   }
 }
 
+const serializer = new KeyedSerializer();
+
 /**
- * Runs a read-compute-conditional-write unit until its conditions hold, with jittered backoff.
- * Only StaleRead and TransactionClash are retried; every other error is final.
+ * Runs `work` after the earlier work of the same key in this process is done, in arrival order
+ * (e.g. the changes of one member): they no longer race each other, only writers in other
+ * processes. `waited` tells whether earlier work ran meanwhile (what the caller read before is then
+ * likely stale). Waiting ends at the request's deadline, before `work` ran.
  */
-export async function withOptimisticRetry<T>(unit: () => Promise<T>, attempts = 40): Promise<T> {
+export function inKeyOrder<T>(key: string, work: (waited: boolean) => Promise<T>): Promise<T> {
+  return serializer.run(key, work, storeDeadline());
+}
+
+/** Milliseconds the current request has left (undefined outside a request). */
+const msLeft = (): number | undefined => {
+  const deadlineAt = storeScope()?.deadlineAt;
+  return deadlineAt === undefined ? undefined : deadlineAt - Date.now();
+};
+
+/**
+ * Runs a read-compute-conditional-write unit until its conditions hold, with full-jitter backoff
+ * (`config.dynamodb.contention`). Only StaleRead and TransactionClash are retried; every other error
+ * is final, and so is the last loss (attempts used up, or too little of the request's deadline left
+ * to start another attempt). The backoff ends at the request's deadline.
+ */
+export async function withOptimisticRetry<T>(unit: () => Promise<T>, attempts: number = config.dynamodb.contention.maxAttempts): Promise<T> {
+  const policy = config.dynamodb.contention;
+  const deadline = storeDeadline();
   for (let attempt = 1; ; attempt++) {
     try {
       return await unit();
     } catch (err) {
-      if (!(err instanceof StaleRead || err instanceof TransactionClash) || attempt >= attempts) throw err;
-      await sleep(Math.random() * Math.min(250, 4 * 2 ** Math.min(attempt, 8)));
+      if (!(err instanceof StaleRead || err instanceof TransactionClash) || !mayRetry(attempt, attempts, msLeft(), policy.reserveMs)) throw err;
+      await sleep(backoffMs(attempt, policy), undefined, { signal: deadline });
     }
   }
 }
@@ -273,13 +296,14 @@ export async function indexPage<T extends object = Item>(
 export async function prefixPage<T extends object = Item>(
   pk: string,
   prefix: string,
-  opts: { limit: number; cursor?: string; filters?: Filter[] },
+  opts: { limit: number; cursor?: string; filters?: Filter[]; consistent?: boolean },
 ): Promise<Page<T>> {
   const filter = filterExpression(opts.filters ?? []);
   return queryPage<T>({
     partition: { attr: 'pk', value: pk },
     cursor: opts.cursor,
     limit: opts.limit,
+    ...(opts.consistent ? { ConsistentRead: true } : {}),
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ...filter,
     ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': pk, ':prefix': prefix },
@@ -329,14 +353,21 @@ export async function queryPage<T extends object = Item>(
   return { items, ...(startKey ? { nextCursor: encodeCursor(startKey, rest) } : {}) };
 }
 
+/** Items one TransactWriteItems may hold. */
+export const MAX_TRANSACTION_ITEMS = 100;
+
 type RawTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 /** A transaction step without TableName: every step targets the single table. */
 export type TransactOp = { [K in keyof RawTransactItem]?: Omit<NonNullable<RawTransactItem[K]>, 'TableName'> };
 
 export interface TransactStep {
   op: TransactOp;
-  /** The error to raise when this step's condition fails (default: 409 CONFLICT). */
-  onConditionFailed?: () => Error;
+  /**
+   * The error to raise when this step's condition fails (default: 409 CONFLICT). `current` is the
+   * item as the failed condition saw it, when the step asked for it
+   * (`ReturnValuesOnConditionCheckFailure: 'ALL_OLD'`; undefined when the item does not exist).
+   */
+  onConditionFailed?: (current?: Item) => Error;
   /** Called once the transaction holding this step has committed. */
   onCommitted?: () => void;
 }
@@ -465,12 +496,30 @@ export async function transactWrite(steps: TransactStep[], attempts = 4, opts: T
     } catch (err) {
       if (!(err instanceof TransactionCanceledException)) throw err;
       const reasons = err.CancellationReasons ?? [];
-      const failed = reasons.findIndex((r) => r.Code === 'ConditionalCheckFailed');
-      if (failed !== -1) throw steps[failed]?.onConditionFailed?.() ?? conflict('The change conflicts with current state');
+      const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));
+      if (failed.length) throw conditionError(steps, reasons, failed);
       const clashed = reasons.some((r) => r.Code === 'TransactionConflict');
       if (!clashed) throw err;
       if (attempt >= attempts) throw new TransactionClash();
-      await sleep(Math.random() * 25 * 2 ** attempt, undefined, { signal: opts.abortSignal });
+      await sleep(backoffMs(attempt, config.dynamodb.contention), undefined, { signal: opts.abortSignal });
     }
   }
+}
+
+type CancellationReason = NonNullable<TransactionCanceledException['CancellationReasons']>[number];
+
+/**
+ * The error of a transaction whose conditions failed: the first failed step's. Validation failures
+ * found by several conditions (e.g. two references that name nothing) are reported together, one
+ * detail each, as the validator reports its own.
+ */
+function conditionError(steps: TransactStep[], reasons: CancellationReason[], failed: number[]): Error {
+  const errors = failed.map((i) => {
+    const item = reasons[i]?.Item;
+    return steps[i]?.onConditionFailed?.(item ? unmarshall(item as Parameters<typeof unmarshall>[0]) : undefined) ?? conflict('The change conflicts with current state');
+  });
+  const first = errors[0]!;
+  if (!(first instanceof AppError) || first.code !== 'VALIDATION_FAILED') return first;
+  const details = errors.flatMap((e) => (e instanceof AppError && e.code === 'VALIDATION_FAILED' ? (e.details ?? []) : []));
+  return validationFailed(details);
 }

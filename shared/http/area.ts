@@ -102,7 +102,7 @@ async function withinDeadline(
 ): Promise<HttpResult> {
   const budget = requestBudgetMs(context);
   const controller = new AbortController();
-  const scope: StoreScope = { signal: controller.signal, unsettledWrites: 0 };
+  const scope: StoreScope = { signal: controller.signal, unsettledWrites: 0, deadlineAt: Date.now() + budget };
   const abortTimer = setTimeout(
     () => controller.abort(Object.assign(new Error(`The request deadline of ${budget} ms passed`), { name: 'TimeoutError' })),
     budget,

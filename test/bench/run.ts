@@ -4,17 +4,20 @@
  * benchmark runs side by side with its baseline in the same run. Prints JSON.
  * `npm run bench -- cold-start` (or any of the names below) runs only the named benchmarks.
  */
+import { inProcess } from '../support/in-process';
 import { startPlatform } from '../support/platform';
 import { authenticatedRead } from './authenticated-read';
 import { coldStart } from './cold-start';
+import { hotMember } from './hot-member';
 import { orderIntake } from './order-intake';
 import { objectList } from './object-list';
+import { configureFor, storeCalls } from './store-calls';
 import { webhookDelivery } from './webhook-delivery';
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
-const PLATFORM_BENCHES = ['authenticated-read', 'order-intake', 'webhook-delivery', 'object-list'] as const;
+const PLATFORM_BENCHES = ['authenticated-read', 'order-intake', 'webhook-delivery', 'object-list', 'hot-member', 'store-calls'] as const;
 const ALL = ['cold-start', ...PLATFORM_BENCHES];
 const only = process.argv.slice(2);
 const unknown = only.filter((n) => !ALL.includes(n));
@@ -35,6 +38,13 @@ if (PLATFORM_BENCHES.some(selected)) {
     if (selected('webhook-delivery')) results.push(await webhookDelivery(platform, { events: Number(process.env.BENCH_EVENTS ?? 500), endpoints: 4 }));
     if (selected('object-list'))
       results.push(await objectList(platform, { records: Number(process.env.BENCH_RECORDS ?? 20_000), samples: Number(process.env.BENCH_SAMPLES ?? 30) }));
+    if (selected('store-calls')) results.push(await storeCalls(platform));
+    if (selected('hot-member')) {
+      await configureFor(platform, { quiet: true });
+      results.push(
+        await hotMember(platform, { changes: Number(process.env.BENCH_HOT_CHANGES ?? 40), rounds: Number(process.env.BENCH_HOT_ROUNDS ?? 3), inProcess }),
+      );
+    }
   } finally {
     await platform.stop();
   }

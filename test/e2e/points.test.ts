@@ -106,3 +106,64 @@ describe('points ledger', () => {
     expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 15, lifetime: 20 });
   });
 });
+
+describe('a hot member: many concurrent points changes on one member', () => {
+  /** Every ledger entry of a member, oldest first. */
+  async function ledgerOf(key: string, memberId: string): Promise<{ id: string; amount: number; balanceAfter: number }[]> {
+    const entries: { id: string; amount: number; balanceAfter: number }[] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await call('GET', `/api/v2/members/${memberId}/points?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: key });
+      entries.push(...page.body.data.entries);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    return entries.reverse();
+  }
+
+  it('40 changes at once, each with its own Idempotency-Key: all succeed, in one exact sequence of balances', async () => {
+    const t = await tenant('hot');
+    const m = await newMember(t.key);
+    // Distinct amounts: every change is told where in the sequence it landed by its balanceAfter.
+    const amounts = Array.from({ length: 40 }, (_, i) => i + 1);
+    const keys = amounts.map((a) => `hot-${m.id}-${a}`);
+    const results = await Promise.all(amounts.map((amount, i) => points(t.key, m.id, { type: 'earn', amount, reason: `hot ${amount}` }, { 'idempotency-key': keys[i]! })));
+    expect(results.map((r) => r.status)).toEqual(amounts.map(() => 201));
+
+    const total = amounts.reduce((s, a) => s + a, 0);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: total, pending: 0, lifetime: total });
+    const ledger = await ledgerOf(t.key, m.id);
+    expect(ledger).toHaveLength(40);
+    // In ledger order each balanceAfter is the running sum: no change was applied on a stale balance.
+    let running = 0;
+    for (const e of ledger) {
+      running += e.amount;
+      expect(e.balanceAfter).toBe(running);
+    }
+    // The answers are exactly the ledger: one entry each, distinct balances, a permutation of the amounts.
+    const answered = results.map((r) => r.body.data.entry);
+    expect(new Set(answered.map((e) => e.balanceAfter)).size).toBe(40);
+    expect([...answered].sort((a, b) => a.balanceAfter - b.balanceAfter)).toEqual(ledger.map((e) => expect.objectContaining({ id: e.id, amount: e.amount, balanceAfter: e.balanceAfter })));
+    expect(Math.max(...answered.map((e) => e.balanceAfter))).toBe(total);
+
+    // The same 40 requests again: every answer is the recorded one, nothing is applied twice.
+    const replays = await Promise.all(amounts.map((amount, i) => points(t.key, m.id, { type: 'earn', amount, reason: `hot ${amount}` }, { 'idempotency-key': keys[i]! })));
+    expect(replays.map((r) => [r.status, r.headers.get('idempotent-replayed')])).toEqual(amounts.map(() => [201, 'true']));
+    expect(replays.map((r) => r.body.data.entry)).toEqual(answered);
+    expect((await balanceOf(t.key, m.id)).balance).toBe(total);
+  });
+
+  it('40 deductions at once against a balance for 10 of them: 10 apply, 30 are refused, the balance never goes below zero', async () => {
+    const t = await tenant('hot-deduct');
+    const m = await newMember(t.key);
+    await points(t.key, m.id, { type: 'earn', amount: 100, reason: 'seed' });
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => points(t.key, m.id, { type: 'deduct', amount: 10, reason: `spend ${i}` }, { 'idempotency-key': `hot-deduct-${m.id}-${i}` })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(10);
+    const refused = results.filter((r) => r.status !== 201);
+    expect(refused.map((r) => [r.status, r.body.error.code])).toEqual(refused.map(() => [409, 'INSUFFICIENT_POINTS']));
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 0, pending: 0, lifetime: 100 });
+    const ledger = await ledgerOf(t.key, m.id);
+    expect(ledger.map((e) => e.balanceAfter)).toEqual([100, 90, 80, 70, 60, 50, 40, 30, 20, 10, 0]);
+  });
+});

@@ -1,7 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { CouponStatus } from '../../domain/coupons/schemas';
 import type { CouponRecord, PoolRecord } from '../../domain/coupons/types';
-import { AppError, conflict } from '../../domain/errors';
+import { AppError, conflict, notFound } from '../../domain/errors';
 import { documentClient, tableName } from '../client';
 import { indexKeysOf, indexPartition, keyOf, seqKey, type PrimaryKey } from '../keys';
 import { getItem, indexPage, queryPage, StaleRead, type Page, type TransactStep } from '../table';
@@ -90,7 +90,10 @@ export function memberLimitStep(workspaceId: string, poolId: string, memberId: s
   };
 }
 
-/** The member must still be enrolled when the coupon is issued (no write to the member). */
+/**
+ * The member must exist and still be enrolled when the coupon is issued (no write to the member,
+ * and no read before: the check is part of the issue's transaction). A missing member is 404.
+ */
 export function memberActiveStep(workspaceId: string, memberId: string): TransactStep {
   return {
     op: {
@@ -99,9 +102,10 @@ export function memberActiveStep(workspaceId: string, memberId: string): Transac
         ConditionExpression: '#status = :active',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':active': 'active' },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    onConditionFailed: () => conflict('The member is unenrolled; coupons can no longer be issued to it'),
+    onConditionFailed: (member) => (member ? conflict('The member is unenrolled; coupons can no longer be issued to it') : notFound('Member')),
   };
 }
 

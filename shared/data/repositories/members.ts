@@ -88,6 +88,16 @@ export function updateProfileSteps(current: MemberRecord, next: MemberRecord): T
   ];
 }
 
+/**
+ * The member's points state changed since we read it (or the member was unenrolled, for an award).
+ * Carries the member as the failed condition saw it, so the retry needs no read of its own.
+ */
+export class MemberChanged extends StaleRead {
+  constructor(readonly current: MemberRecord | undefined) {
+    super('member');
+  }
+}
+
 export interface BalanceState {
   balance: number;
   pending: number;
@@ -98,8 +108,8 @@ export interface BalanceState {
 
 /**
  * Sets the points state of a member we read at revision `current.rev`. The condition on `rev` makes
- * concurrent changes serialise (the loser re-reads); `requireActive` also refuses an award to a
- * member who was unenrolled meanwhile.
+ * concurrent changes serialise (the loser tries again on the member the failed condition returns);
+ * `requireActive` also refuses an award to a member who was unenrolled meanwhile.
  */
 export function balanceStep(current: MemberRecord, next: BalanceState, now: string, requireActive: boolean): TransactStep {
   return {
@@ -120,9 +130,10 @@ export function balanceStep(current: MemberRecord, next: BalanceState, now: stri
           ':now': now,
           ...(requireActive ? { ':active': 'active' } : {}),
         },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    onConditionFailed: () => new StaleRead('member'),
+    onConditionFailed: (item) => new MemberChanged(item ? strip<MemberRecord>(item) : undefined),
   };
 }
 
@@ -135,6 +146,17 @@ export function ledgerEntryStep(workspaceId: string, entry: LedgerEntryRecord): 
       },
     },
     onConditionFailed: () => new StaleRead('member'),
+  };
+}
+
+/**
+ * The member must exist when the transaction commits (no read before, no write to the member):
+ * existence checks folded into the transaction of the write that depends on them.
+ */
+export function memberExistsStep(workspaceId: string, memberId: string, onMissing: () => Error): TransactStep {
+  return {
+    op: { ConditionCheck: { Key: keyOf('member', { workspaceId, memberId }), ConditionExpression: 'attribute_exists(pk)' } },
+    onConditionFailed: onMissing,
   };
 }
 

@@ -47,17 +47,20 @@ export async function deleteEndpoint(workspaceId: string, endpointId: string, st
   ]);
 }
 
-export async function listEndpoints(workspaceId: string, limit: number, cursor?: string): Promise<Page<EndpointRecord>> {
-  const page = await prefixPage<Record<string, unknown>>(keyOf('workspace', { workspaceId }).pk, skPrefix('webhookEndpoint'), { limit, cursor });
+export async function listEndpoints(workspaceId: string, limit: number, cursor?: string, consistent = false): Promise<Page<EndpointRecord>> {
+  const page = await prefixPage<Record<string, unknown>>(keyOf('workspace', { workspaceId }).pk, skPrefix('webhookEndpoint'), { limit, cursor, consistent });
   return { ...page, items: page.items.map((i) => strip<EndpointRecord>(i)) };
 }
 
-/** Every endpoint of a workspace (fan-out); a workspace has few, so one query page after another. */
+/**
+ * Every endpoint of a workspace (fan-out), read consistently (the fan-out keeps it for a few
+ * seconds); a workspace has few, so one query page after another.
+ */
 export async function allEndpoints(workspaceId: string): Promise<EndpointRecord[]> {
   const out: EndpointRecord[] = [];
   let cursor: string | undefined;
   do {
-    const page = await listEndpoints(workspaceId, 100, cursor);
+    const page = await listEndpoints(workspaceId, 100, cursor, true);
     out.push(...page.items);
     cursor = page.nextCursor;
   } while (cursor);

@@ -182,10 +182,15 @@ export async function issueCoupon(
   clock: () => Date = () => new Date(),
 ): Promise<Coupon> {
   if (!isPoolId(input.poolId)) throw notFound('Coupon pool');
-  const member = await loadMember(workspaceId, input.memberId);
+  if (!isMemberId(input.memberId)) throw notFound('Member');
   const first = await repo.getPool(workspaceId, input.poolId);
+  const issuable = first !== undefined && poolStatus(first, clock()) === 'active';
+  // The member is read only when its balance is needed (a points cost) or the answer is a refusal
+  // (the member's 404 or 409 comes before the pool's); otherwise the issue's transaction checks
+  // that it exists and is enrolled.
+  const member = first?.pointsCost || !issuable ? await loadMember(workspaceId, input.memberId) : undefined;
   if (!first) throw notFound('Coupon pool');
-  if (member.status !== 'active') throw conflict('The member is unenrolled; coupons can no longer be issued to it');
+  if (member && member.status !== 'active') throw conflict('The member is unenrolled; coupons can no longer be issued to it');
   assertIssuable(first, clock());
 
   let preread: PoolRecord | undefined = first;
@@ -196,7 +201,7 @@ export async function issueCoupon(
     return pool;
   };
 
-  if (first.pointsCost) {
+  if (member && first.pointsCost) {
     return changePoints(
       workspaceId,
       member.id,
@@ -233,10 +238,10 @@ export async function issueCoupon(
     const now = clock();
     const pool = await freshPool();
     assertIssuable(pool, now);
-    const draft = await draftIssue(pool, member.id, now);
+    const draft = await draftIssue(pool, input.memberId, now);
     const coupon = toCoupon(draft.coupon, now);
     await transactWrite([
-      repo.memberActiveStep(workspaceId, member.id),
+      repo.memberActiveStep(workspaceId, input.memberId),
       ...draft.steps,
       ...publish(workspaceId, draft.events),
       ...sealSteps(opts, coupon),

@@ -1,5 +1,5 @@
 import * as repo from '../../data/repositories/members';
-import { transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
+import { inKeyOrder, transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
 import type { OutboxEvent } from '../../data/repositories/outbox';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
@@ -64,8 +64,12 @@ const rank = (key: string, rules: ProgramRules) => rules.tiers.levels.findIndex(
  * The one way a member's points change. Reads the member, lets `plan` decide, then writes the new
  * balance, the ledger entry, the recomputed tier, the events and the plan's own steps in ONE
  * transaction conditional on the member's revision. A concurrent change makes the condition fail;
- * the whole unit then re-reads and re-plans (optimistic concurrency), so balanceAfter is exact and
- * no update is ever applied on a stale read.
+ * the whole unit then re-plans on the member the failed condition returned (optimistic
+ * concurrency), so balanceAfter is exact and no update is ever applied on a stale read.
+ *
+ * The changes of one member made by this process run one after another (in arrival order), so
+ * they never race each other; only changes made by other processes can make the condition fail.
+ * docs/performance.md ("Hot members") has the figures and the limit.
  */
 export async function changePoints<R>(
   workspaceId: string,
@@ -76,8 +80,8 @@ export async function changePoints<R>(
   preloaded?: MemberRecord,
   now: () => Date = () => new Date(),
 ): Promise<R> {
-  let fresh = preloaded;
-  return withOptimisticRetry(async () => {
+  let fresh: MemberRecord | undefined;
+  const attempt = async (): Promise<R> => {
     const member = fresh ?? (await loadMember(workspaceId, memberId));
     fresh = undefined;
     const rules = await rulesOf(workspaceId);
@@ -128,8 +132,19 @@ export async function changePoints<R>(
       ]),
       ...sealSteps(opts, result),
     ];
-    await transactWrite(steps);
+    try {
+      await transactWrite(steps);
+    } catch (err) {
+      // The member as the failed condition saw it: the next attempt plans on it without a read.
+      if (err instanceof repo.MemberChanged && err.current) fresh = err.current;
+      throw err;
+    }
     return result;
+  };
+  return inKeyOrder(`member:${workspaceId}/${memberId}`, (waited) => {
+    // A member read before another change of this process ran is stale: read it again.
+    fresh = waited ? undefined : preloaded;
+    return withOptimisticRetry(attempt);
   });
 }
 

@@ -1,6 +1,8 @@
+import { config } from '../../config';
 import * as repo from '../../data/repositories/objects';
 import { withOptimisticRetry } from '../../data/table';
 import { audited, type AuditContext } from '../audit/service';
+import { TtlCache } from '../cache';
 import { AppError, notFound } from '../errors';
 import { breakingChanges, defaultTitleField, KEY_PATTERN, type putObjectTypeBody } from './definitions';
 import type { ObjectTypeRecord } from './types';
@@ -42,6 +44,7 @@ export async function putObjectType(workspaceId: string, type: string, input: Pu
     };
     const action = previous ? 'object_type.updated' : 'object_type.created';
     await repo.putObjectType(next, previous, breaking, [audited(workspaceId, audit, action, { type: 'objectType', id: type }, now)]);
+    writableTypes.invalidate(`${workspaceId}/${type}`);
     return next;
   });
 }
@@ -55,6 +58,23 @@ export async function apiObjectType(workspaceId: string, type: string): Promise<
   const found = KEY_PATTERN.test(type) ? await repo.getObjectType(workspaceId, type) : undefined;
   if (!exposed(found)) throw notFound('Object type');
   return found;
+}
+
+/**
+ * API-visible types as record creation last read them in this process (`config.caches.objectTypesMs`).
+ * Only for writes that are conditional on the type's version: a type changed since is refused by the
+ * write's condition, and the retry reads it afresh (`cached: false`). `fromCache` tells the caller
+ * whether to read it afresh before refusing anything because of it.
+ */
+const writableTypes = new TtlCache<ObjectTypeRecord>(config.caches.objectTypesMs, config.caches.maxEntries);
+
+export async function writableObjectType(workspaceId: string, type: string, cached: boolean): Promise<{ type: ObjectTypeRecord; fromCache: boolean }> {
+  const key = `${workspaceId}/${type}`;
+  const hit = cached ? writableTypes.get(key) : undefined;
+  if (hit) return { type: hit, fromCache: true };
+  const found = await apiObjectType(workspaceId, type);
+  writableTypes.set(key, found);
+  return { type: found, fromCache: false };
 }
 
 export async function apiObjectTypes(workspaceId: string): Promise<ObjectTypeRecord[]> {

@@ -1,12 +1,12 @@
 import * as members from '../../data/repositories/members';
 import * as repo from '../../data/repositories/objects';
-import { transactWrite, withOptimisticRetry } from '../../data/table';
+import { MAX_TRANSACTION_ITEMS, transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import type { Principal } from '../auth/principal';
 import { notFound, validationFailed, type ErrorDetail } from '../errors';
 import type { FieldDef } from './definitions';
-import { apiObjectType } from './object-types';
+import { apiObjectType, writableObjectType } from './object-types';
 import { guardWrite } from './rate-guard';
 import type { ObjectTypeRecord, RecordItem } from './types';
 import { encodeFilterValue, titleKeyOf, validateRecordData } from './validator';
@@ -67,18 +67,36 @@ function refuse(issues: { field: string; message: string }[]): never {
   throw validationFailed(issues.map((i): ErrorDetail => ({ in: 'body', field: i.field ? `data.${i.field}` : 'data', message: i.message })));
 }
 
-/** `member_ref` values must name members of this workspace. */
-async function checkMemberRefs(workspaceId: string, type: ObjectTypeRecord, value: Record<string, unknown>): Promise<void> {
-  const issues: { field: string; message: string }[] = [];
-  await Promise.all(
-    type.fields
-      .filter((f) => f.type === 'member_ref' && typeof value[f.key] === 'string')
-      .map(async (f) => {
-        if (!(await members.getMember(workspaceId, value[f.key] as string))) issues.push({ field: f.key, message: 'no such member in this workspace' });
-      }),
-  );
-  if (issues.length) refuse(issues);
+const NO_SUCH_MEMBER = 'no such member in this workspace';
+
+/** The fields of `value` that hold a member reference, by member id. */
+function memberRefsOf(type: ObjectTypeRecord, value: Record<string, unknown>): Map<string, string[]> {
+  const refs = new Map<string, string[]>();
+  for (const f of type.fields) {
+    const id = value[f.key];
+    if (f.type === 'member_ref' && typeof id === 'string') refs.set(id, [...(refs.get(id) ?? []), f.key]);
+  }
+  return refs;
 }
+
+/**
+ * The write's transaction with its `member_ref` values checked: they must name members of this
+ * workspace. Each member is one condition of the same transaction (no read before; a missing one
+ * refuses the write with one 422 detail per field). Should the conditions not fit in one
+ * transaction (a type with very many member fields), the members are read first instead.
+ */
+async function withMemberRefs(workspaceId: string, type: ObjectTypeRecord, value: Record<string, unknown>, steps: TransactStep[]): Promise<TransactStep[]> {
+  const refs = [...memberRefsOf(type, value)];
+  if (steps.length + refs.length <= MAX_TRANSACTION_ITEMS) {
+    const checks = refs.map(([id, keys]) => members.memberExistsStep(workspaceId, id, () => refuseRefs(keys)));
+    return [steps[0]!, ...checks, ...steps.slice(1)];
+  }
+  const missing = await Promise.all(refs.map(async ([id, keys]) => ((await members.getMember(workspaceId, id)) ? [] : keys)));
+  if (missing.flat().length) throw refuseRefs(missing.flat());
+  return steps;
+}
+
+const refuseRefs = (keys: string[]) => validationFailed(keys.map((k): ErrorDetail => ({ in: 'body', field: `data.${k}`, message: NO_SUCH_MEMBER })));
 
 const searchCopy = (fields: FieldDef[], data: Record<string, unknown>): Record<string, string> =>
   Object.fromEntries(fields.filter((f) => SEARCHABLE.has(f.type) && typeof data[f.key] === 'string').map((f) => [f.key, String(data[f.key]).toLowerCase()]));
@@ -104,22 +122,31 @@ export async function createRecord(
 ): Promise<PublicRecord> {
   await guardWrite(principal);
   const ws = principal.workspaceId;
+  let attempt = 0;
+  const validated = async (cached: boolean) => {
+    const { type, fromCache } = await writableObjectType(ws, typeKey, cached);
+    return { type, fromCache, ...validateRecordData(type.fields, body.data, 'full') };
+  };
   return withOptimisticRetry(async () => {
-    const type = await apiObjectType(ws, typeKey);
-    const { issues, value } = validateRecordData(type.fields, body.data, 'full');
+    // The first attempt may validate against the cached type: the write is conditional on its
+    // version. A refusal never rests on the cache: the stored type decides it.
+    let checked = await validated(++attempt === 1);
+    if (checked.issues.length && checked.fromCache) checked = await validated(false);
+    const { type, issues, value } = checked;
     if (issues.length) refuse(issues);
-    await checkMemberRefs(ws, type, value);
     const at = now.toISOString();
     const record: RecordItem = { id: newId('rec'), workspaceId: ws, type: type.type, data: value, search: searchCopy(type.fields, value), createdAt: at, updatedAt: at };
     const result = { id: record.id, data: record.data };
-    await transactWrite([
-      repo.putRecordStep(record, titleKeyOf(type.fields, type.titleField ?? undefined, value)),
-      // Conditional on the type version we validated against: a concurrent type change re-validates.
-      repo.countStep(ws, type.type, 1, type.version),
-      ...repo.counterSteps(ws, type.type, counterMoves(type, undefined, value)),
-      ...publish(ws, [recordEvent('object.record_created', type, record.id, value)]),
-      ...sealSteps(opts, result),
-    ]);
+    await transactWrite(
+      await withMemberRefs(ws, type, value, [
+        // Conditional on the type version we validated against: a concurrent type change re-validates.
+        repo.countStep(ws, type.type, 1, type.version),
+        repo.putRecordStep(record, titleKeyOf(type.fields, type.titleField ?? undefined, value)),
+        ...repo.counterSteps(ws, type.type, counterMoves(type, undefined, value)),
+        ...publish(ws, [recordEvent('object.record_created', type, record.id, value)]),
+        ...sealSteps(opts, result),
+      ]),
+    );
     return result;
   });
 }
@@ -155,7 +182,6 @@ export async function updateRecord(
     const replace = body.replace === true;
     const { issues, value } = validateRecordData(type.fields, body.data, replace ? 'full' : 'patch');
     if (issues.length) refuse(issues);
-    await checkMemberRefs(ws, type, value);
     const searchable = (key: string) => type.fields.some((f) => f.key === key && SEARCHABLE.has(f.type));
     const change: repo.RecordChange = replace
       ? { kind: 'replace', data: value, search: searchCopy(type.fields, value) }
@@ -178,12 +204,14 @@ export async function updateRecord(
     const moves = counterMoves(type, replace ? current.data : pick(current.data, touched!), replace ? value : pick(after, touched!));
     // Even an unchanged value is guarded: setting it over a concurrent change would skew the counters.
     const expected = countedExpectations(type, current.data, touched);
-    await transactWrite([
-      // Deleted meanwhile, or a counted field changed: the retry re-reads (and answers 404 if gone).
-      repo.updateRecordStep(ws, type.type, recordId, { updatedAt: now.toISOString(), change, titleKey, expected }),
-      ...repo.counterSteps(ws, type.type, moves),
-      ...publish(ws, [recordEvent('object.record_updated', type, recordId, after)]),
-    ]);
+    await transactWrite(
+      await withMemberRefs(ws, type, value, [
+        // Deleted meanwhile, or a counted field changed: the retry re-reads (and answers 404 if gone).
+        repo.updateRecordStep(ws, type.type, recordId, { updatedAt: now.toISOString(), change, titleKey, expected }),
+        ...repo.counterSteps(ws, type.type, moves),
+        ...publish(ws, [recordEvent('object.record_updated', type, recordId, after)]),
+      ]),
+    );
     return full(await liveRecord(ws, type, recordId));
   });
 }

@@ -145,11 +145,15 @@ export async function refundOrder(
 ): Promise<RefundResult> {
   const first = await repo.getOrder(workspaceId, externalOrderId);
   if (!first) throw notFound('Order');
+  // The first attempt plans on the order just read (the write is conditional on its version);
+  // a retry reads it again.
+  let preread: OrderRecord | undefined = first;
   return changePoints(
     workspaceId,
     first.memberId,
     async () => {
-      const order = (await repo.getOrder(workspaceId, externalOrderId))!;
+      const order = preread ?? (await repo.getOrder(workspaceId, externalOrderId))!;
+      preread = undefined;
       if (order.status === 'cancelled') throw new AppError('CONFLICT', 'The order is cancelled; there is nothing to refund');
       const remaining = order.totalMinor - order.refundedMinor;
       const amountMinor = input.amount === undefined ? remaining : minorOf(input.amount, order.currency, 'amount');

@@ -6,6 +6,7 @@ import type { Egress, EgressResult } from '../../ports/egress';
 import { parseRetryAfter, retryDelaySeconds } from './backoff';
 import type { Attempt, DeliveryState } from './schemas';
 import { signatureHeader, signingSecrets } from './signing';
+import { forgetSubscriptions } from './subscriptions';
 import type { DeliveryMessage } from './types';
 
 export type AttemptVerdict =
@@ -131,6 +132,7 @@ async function keepHealth(
   if (since === undefined || nowEpoch - since < settings.disableAfterFailingSeconds) return;
   const reason = `Every attempt failed since ${new Date(since * 1000).toISOString()}`;
   if (await repo.disableFailingEndpoint(workspaceId, endpointId, reason, now.toISOString())) {
+    forgetSubscriptions(workspaceId);
     logger.warn('webhook.endpoint_disabled', { event: 'webhook.endpoint_disabled', workspaceId, endpointId, failingSince: since, reason });
   }
 }

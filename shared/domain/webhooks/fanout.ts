@@ -1,7 +1,7 @@
 import type { OutboxEvent } from '../../data/repositories/outbox';
-import { allEndpoints } from '../../data/repositories/webhooks';
 import type { Queue } from '../../ports/queue';
 import { deliveryIdOf } from './delivery-id';
+import { subscriptions } from './subscriptions';
 import type { DeliveryMessage } from './types';
 
 /** The body of a delivery: exactly the spec 6.2 envelope, serialised once for every attempt. */
@@ -10,9 +10,10 @@ export const envelopeOf = (e: OutboxEvent): string => JSON.stringify({ id: e.id,
 /**
  * One queue message per (event, subscribed active endpoint). Running twice for the same outbox item
  * (at-least-once) yields the same delivery ids, hence duplicates the receiver can drop by webhook-id.
+ * The subscriptions come from the per-container cache (`./subscriptions`).
  */
 export async function fanOut(workspaceId: string, events: OutboxEvent[], queue: Queue): Promise<number> {
-  const endpoints = (await allEndpoints(workspaceId)).filter((e) => e.status === 'active');
+  const endpoints = (await subscriptions(workspaceId)).filter((e) => e.status === 'active');
   const messages: DeliveryMessage[] = events.flatMap((event) =>
     endpoints
       .filter((e) => e.eventTypes.includes(event.type))

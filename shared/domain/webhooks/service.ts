@@ -10,6 +10,7 @@ import { PING_EVENT } from './catalog';
 import { deliveryIdOf } from './delivery-id';
 import type { CreateEndpointInput, Endpoint, UpdateEndpointInput } from './schemas';
 import { newSecret } from './signing';
+import { forgetSubscriptions } from './subscriptions';
 import { toEndpoint, type DeliveryMessage, type EndpointRecord } from './types';
 
 /** What the endpoint operations reach beyond the table. */
@@ -56,6 +57,7 @@ export async function createEndpoint(
     version: 1,
   };
   await repo.putEndpoint(record, [audited(workspaceId, audit, 'webhook_endpoint.created', { type: 'webhookEndpoint', id: record.id }, now)]);
+  forgetSubscriptions(workspaceId);
   return { ...toEndpoint(record), secret };
 }
 
@@ -88,6 +90,7 @@ export async function updateEndpoint(
       const previous = current.secrets[0] ? [{ ...current.secrets[0], expiresAt: overlapEnds }] : [];
       const next: EndpointRecord = { ...current, secrets: [{ value: secret, createdAt: at, expiresAt: null }, ...previous], updatedAt: at };
       await repo.replaceEndpoint(next, current.version, [audited(workspaceId, audit, 'webhook_endpoint.secret_rotated', target, now)]);
+      forgetSubscriptions(workspaceId);
       return { ...toEndpoint(next), secret };
     }
     const reactivated = input.status === 'active' && current.status === 'disabled';
@@ -102,6 +105,7 @@ export async function updateEndpoint(
       updatedAt: at,
     };
     await repo.replaceEndpoint(next, current.version, [audited(workspaceId, audit, 'webhook_endpoint.updated', target, now)]);
+    forgetSubscriptions(workspaceId);
     return toEndpoint(next);
   });
 }
@@ -109,6 +113,7 @@ export async function updateEndpoint(
 export async function deleteEndpoint(workspaceId: string, endpointId: string, audit: AuditContext, now = new Date()): Promise<void> {
   if (!isEndpointId(endpointId)) throw notFound('Webhook endpoint');
   await repo.deleteEndpoint(workspaceId, endpointId, [audited(workspaceId, audit, 'webhook_endpoint.deleted', { type: 'webhookEndpoint', id: endpointId }, now)]);
+  forgetSubscriptions(workspaceId);
 }
 
 export async function listDeliveries(workspaceId: string, endpointId: string, limit: number, cursor?: string) {

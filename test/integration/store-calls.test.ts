@@ -1,0 +1,62 @@
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { configureFor, MINIMUM, OPERATIONS, measureStoreCalls, type Operation, type StoreCallRow } from '../bench/store-calls';
+import { runtimeOf } from '../support/platform';
+
+/**
+ * Store requests per operation may not grow: one call of each main operation, made in this process
+ * against the platform's DynamoDB Local with the benchmark-mode counter attached
+ * (`test/bench/store-calls.ts`, also `npm run bench -- store-calls`). The bounds are the counts the
+ * operations achieve today, each at the minimum of docs/performance.md; a change that adds a request
+ * (or an item) fails here and has to say why in that document.
+ */
+
+/** Upper bounds: requests, items read, items written (a warm container, Idempotency-Key on writes). */
+const BOUNDS: Record<Operation, [calls: number, itemsRead: number, itemsWritten: number]> = {
+  'authenticated GET': [2, 2, 0],
+  'create member': [3, 2, 4],
+  'create order': [4, 3, 5],
+  'points change': [4, 3, 4],
+  refund: [5, 4, 6],
+  'coupon issue': [4, 4, 5],
+  'coupon redeem': [4, 3, 4],
+  'object record create': [4, 3, 8],
+  'object record list': [3, 22, 0],
+  'webhook fan-out': [0, 0, 0],
+  'webhook delivery': [2, 1, 2],
+};
+
+let rows: StoreCallRow[];
+
+beforeAll(async () => {
+  await configureFor({ runtime: () => runtimeOf(inject('dataDir')) });
+  rows = await measureStoreCalls();
+}, 180_000);
+
+describe('DynamoDB requests per operation', () => {
+  it('measures every main operation', () => {
+    expect(rows.map((r) => r.operation)).toEqual([...OPERATIONS]);
+  });
+
+  it.each(OPERATIONS)('%s stays within its bounds', (operation) => {
+    const { measured } = rows.find((r) => r.operation === operation)!;
+    const [calls, itemsRead, itemsWritten] = BOUNDS[operation];
+    const seen = `${JSON.stringify(measured)}`;
+    expect(measured.calls, seen).toBeLessThanOrEqual(calls);
+    expect(measured.itemsRead, seen).toBeLessThanOrEqual(itemsRead);
+    expect(measured.itemsWritten, seen).toBeLessThanOrEqual(itemsWritten);
+  });
+
+  it('the bounds are the documented minimum: nothing above it is allowed to stay', () => {
+    for (const operation of OPERATIONS) {
+      const [calls, itemsRead, itemsWritten] = BOUNDS[operation];
+      expect({ operation, calls, itemsRead, itemsWritten }).toEqual({ operation, ...MINIMUM[operation] });
+    }
+  });
+
+  it('every write is one transaction: no operation commits its change in pieces', () => {
+    for (const operation of ['create member', 'create order', 'points change', 'refund', 'coupon issue', 'coupon redeem'] as const) {
+      const { measured } = rows.find((r) => r.operation === operation)!;
+      expect({ operation, ...measured.operations }).toEqual({ operation, GetItem: measured.calls - 1, TransactWriteItems: 1 });
+    }
+  });
+});
