@@ -1,5 +1,6 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentClient, writeClient } from './client';
+import { isLocalCommitBarrier } from './table';
 
 /**
  * Benchmark mode: an SDK middleware that counts the DynamoDB requests of this process, the items
@@ -123,6 +124,7 @@ export function countStoreCalls(clients: DynamoDBDocumentClient[] = [documentCli
       (next, context) => async (args) => {
         const operation = String(context.commandName ?? '').replace(/Command$/, '');
         const asked = args.input as Input;
+        if (isLocalCommitBarrier(operation, asked as { ProjectionExpression?: unknown })) return next(args);
         const input = REPORTS_CAPACITY.has(operation) && asked.ReturnConsumedCapacity === undefined ? { ...asked, ReturnConsumedCapacity: 'TOTAL' } : asked;
         try {
           const out = await next({ ...args, input });

@@ -465,12 +465,22 @@ function keyOfItem(item: RawTransactItem): PrimaryKey | undefined {
  * read fails (`confirmLocalCommits`, shared/http/area.ts). DynamoDB itself is durable when it
  * answers; this runs only locally.
  */
+/** Projection of the DynamoDB Local commit barrier; no other read projects only `pk`. */
+const LOCAL_COMMIT_BARRIER_PROJECTION = 'pk';
+
+/**
+ * The read that confirms a commit on DynamoDB Local (never sent to AWS): not part of an operation's
+ * cost, so the store-call counter leaves it out.
+ */
+export const isLocalCommitBarrier = (operation: string, input: { ProjectionExpression?: unknown }): boolean =>
+  operation === 'GetItem' && input.ProjectionExpression === LOCAL_COMMIT_BARRIER_PROJECTION;
+
 async function awaitLocalCommit(client: DynamoDBDocumentClient, items: RawTransactItem[], abortSignal?: AbortSignal): Promise<void> {
   if (!talksToDynamoDbLocal(client)) return;
   const key = items.length ? keyOfItem(items[0]!) : undefined;
   if (!key) return;
   try {
-    await client.send(new GetCommand({ TableName: tableName(), Key: key, ProjectionExpression: 'pk' }), { abortSignal });
+    await client.send(new GetCommand({ TableName: tableName(), Key: key, ProjectionExpression: LOCAL_COMMIT_BARRIER_PROJECTION }), { abortSignal });
   } catch (err) {
     // Transient, and on purpose without the barrier's error as its cause: that may be a refusal, which would read as "not applied".
     throw Object.assign(new Error(`DynamoDB Local answered the transaction but its commit is not confirmed: ${(err as Error).message}`), {

@@ -45,6 +45,8 @@ const OVERSIZE = 1024 * 1024 + 1;
  *   background delivery worker for events of earlier accepted requests (no request handler writes
  *   them), whenever a delivery happens to run.
  * - deletions by TTL (done by the store itself).
+ * - the audit entry of a failed login (`auth.login_failed`, outcome `failure`): recording the refusal
+ *   is what the audit trail is for. Every other audit entry still counts as a change.
  */
 const EXEMPT_ENTITIES = new Set(['rateWindow', 'webhookDelivery', 'webhookAttempt']);
 const EXEMPT_ATTRIBUTES: Record<string, string[]> = { apiKey: ['lastUsedAt'], webhookEndpoint: ['failingSince'] };
@@ -542,11 +544,14 @@ function withoutExempt(image: Json | undefined): Json | undefined {
   return out;
 }
 
+const recordsRefusedLogin = (item: Json | undefined): boolean =>
+  item?.entity === 'auditEntry' && item.action === 'auth.login_failed' && item.outcome === 'failure';
+
 /** The items of the two workspaces the writes since the last look changed (exemptions applied). */
 async function workspaceChanges(): Promise<string[]> {
   const writes = (await changes.drain()).filter((w) => !w.byTtl && ofWorkspaces(w.key, w.before, w.after));
   const relevant = writes
-    .filter((w) => !EXEMPT_ENTITIES.has(String((w.after ?? w.before)?.entity)))
+    .filter((w) => !EXEMPT_ENTITIES.has(String((w.after ?? w.before)?.entity)) && !recordsRefusedLogin(w.after ?? w.before))
     .map((w) => ({ ...w, before: withoutExempt(w.before), after: withoutExempt(w.after) }));
   return netChanges(relevant).map((c) => {
     const where = `${c.key.pk} ${c.key.sk}`;
