@@ -322,6 +322,34 @@ export interface Page<T> {
   nextCursor?: string;
 }
 
+/**
+ * The key condition of a partition narrowed to the half-open range [from, to) of its sort key
+ * (either bound optional). Callers pass bounds that sort before every key made at that instant
+ * (a bare timestamp or id prefix), so BETWEEN's inclusive end never takes an item at `to`.
+ * `undefined` for an empty range: DynamoDB refuses BETWEEN with the bounds the wrong way round.
+ */
+export function sortKeyRange(
+  index: string,
+  partition: string,
+  range: { from?: string | undefined; to?: string | undefined },
+): { KeyConditionExpression: string; values: Record<string, string> } | undefined {
+  const { from, to } = range;
+  const values: Record<string, string> = { ':pk': partition };
+  let condition = `${index}pk = :pk`;
+  if (from !== undefined && to !== undefined) {
+    if (from >= to) return undefined;
+    condition += ` AND ${index}sk BETWEEN :from AND :to`;
+    Object.assign(values, { ':from': from, ':to': to });
+  } else if (from !== undefined) {
+    condition += ` AND ${index}sk >= :from`;
+    values[':from'] = from;
+  } else if (to !== undefined) {
+    condition += ` AND ${index}sk < :to`;
+    values[':to'] = to;
+  }
+  return { KeyConditionExpression: condition, values };
+}
+
 /** One page of a Query on the table or a GSI, resumable with an opaque cursor. */
 export async function queryPage<T extends object = Item>(
   input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'> & {

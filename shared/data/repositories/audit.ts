@@ -3,7 +3,7 @@ import type { AuditAction } from '../../domain/audit/catalog';
 import type { AuditEntry } from '../../domain/audit/entry';
 import { idTimePrefix } from '../../ids';
 import { indexKeysOf, indexPartition, keyOf } from '../keys';
-import { filterExpression, putItem, queryPage, type Item, type Page, type TransactStep } from '../table';
+import { filterExpression, putItem, queryPage, sortKeyRange, type Item, type Page, type TransactStep } from '../table';
 
 /**
  * The audit trail: one item per entry, written once (the put is conditional on the key being new)
@@ -74,23 +74,21 @@ export async function listAuditEntries(workspaceId: string, filters: AuditFilter
     : filters.action
       ? (['gsi3', indexPartition('auditEntry', 'gsi3', { workspaceId, action: filters.action })] as const)
       : (['gsi1', indexPartition('auditEntry', 'gsi1', { workspaceId })] as const);
-  const values: Record<string, unknown> = { ':pk': partition };
-  let keyCondition = `${gsi}pk = :pk`;
-  if (filters.from || filters.to) {
-    keyCondition += ` AND ${gsi}sk BETWEEN :from AND :to`;
-    values[':from'] = filters.from ? idTimePrefix(ENTRY_PREFIX, filters.from.getTime()) : `${ENTRY_PREFIX}_`;
-    // The bare prefix of `to` sorts before every id made at `to`: the window excludes its end.
-    values[':to'] = filters.to ? idTimePrefix(ENTRY_PREFIX, filters.to.getTime()) : `${ENTRY_PREFIX}_~`;
-  }
+  // The bare id prefix of an instant sorts before every id made at it: [from, to) in time.
+  const range = sortKeyRange(gsi, partition, {
+    from: filters.from && idTimePrefix(ENTRY_PREFIX, filters.from.getTime()),
+    to: filters.to && idTimePrefix(ENTRY_PREFIX, filters.to.getTime()),
+  });
+  if (!range) return { items: [] };
   const filter = filterExpression([{ attr: 'action', op: '=', value: filters.actorId ? filters.action : undefined }]);
   const page = await queryPage<Item>({
     partition: { attr: `${gsi}pk`, value: partition },
     cursor,
     limit,
     IndexName: gsi,
-    KeyConditionExpression: keyCondition,
+    KeyConditionExpression: range.KeyConditionExpression,
     ...filter,
-    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ...values },
+    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ...range.values },
     ScanIndexForward: false,
   });
   return { ...page, items: page.items.map(toEntry) };

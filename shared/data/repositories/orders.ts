@@ -1,7 +1,7 @@
 import type { OrderRecord } from '../../domain/orders/types';
 import { AppError } from '../../domain/errors';
 import { indexKeysOf, indexPartition, keyOf } from '../keys';
-import { filterExpression, getItem, queryPage, StaleRead, type Page, type TransactStep } from '../table';
+import { filterExpression, getItem, queryPage, sortKeyRange, StaleRead, type Page, type TransactStep } from '../table';
 
 /** The externalOrderId was recorded meanwhile by a concurrent request. */
 export class DuplicateOrder extends AppError {
@@ -68,22 +68,9 @@ export interface OrderFilters {
 export async function listOrders(workspaceId: string, filters: OrderFilters, limit: number, cursor?: string): Promise<Page<OrderRecord>> {
   const gsi = filters.memberId ? 'gsi2' : 'gsi1';
   const partition = indexPartition('order', gsi, { workspaceId, memberId: filters.memberId ?? '' });
-  const values: Record<string, unknown> = { ':pk': partition };
-  let keyCondition = `${gsi}pk = :pk`;
-  // Sort keys are `<occurredAt>#<id>`, so a range of ISO timestamps is a key range: [from, to). An
-  // empty range is no query (DynamoDB refuses BETWEEN with the bounds the wrong way round).
-  const { from, to } = filters;
-  if (from && to && from >= to) return { items: [] };
-  if (from && to) {
-    keyCondition += ` AND ${gsi}sk BETWEEN :from AND :to`;
-    Object.assign(values, { ':from': from, ':to': to });
-  } else if (from) {
-    keyCondition += ` AND ${gsi}sk >= :from`;
-    values[':from'] = from;
-  } else if (to) {
-    keyCondition += ` AND ${gsi}sk < :to`;
-    values[':to'] = to;
-  }
+  // Sort keys are `<occurredAt>#<id>`, so a range of ISO timestamps is a key range: [from, to).
+  const range = sortKeyRange(gsi, partition, { from: filters.from || undefined, to: filters.to || undefined });
+  if (!range) return { items: [] };
   const filter = filterExpression([
     { attr: 'storeId', op: '=', value: filters.storeId },
     { attr: 'status', op: '=', value: filters.status },
@@ -93,9 +80,9 @@ export async function listOrders(workspaceId: string, filters: OrderFilters, lim
     cursor,
     limit,
     IndexName: gsi,
-    KeyConditionExpression: keyCondition,
+    KeyConditionExpression: range.KeyConditionExpression,
     ...filter,
-    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ...values },
+    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ...range.values },
     ScanIndexForward: false,
   });
   return { ...page, items: page.items.map(strip) };
