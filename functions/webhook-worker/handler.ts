@@ -5,6 +5,7 @@ import { queueFromConfig } from '../../shared/adapters/queue';
 import { consumer } from '../../shared/consumers/table';
 import { processQueueBatch } from '../../shared/consumers/processing';
 import { attemptDelivery } from '../../shared/domain/webhooks/delivery';
+import { deliveryBatch } from '../../shared/domain/webhooks/delivery-batch';
 import { deliveryMessageBody, describeIssues } from '../../shared/domain/webhooks/messages';
 import { logger } from '../../shared/observability/logger';
 
@@ -28,13 +29,24 @@ class MalformedMessage extends Error {
 /**
  * Delivery worker (SQS consumer). Each message is one attempt; a retry is the same message made
  * visible again after the backoff, so the queue's receive count is the attempt number and its
- * maxReceiveCount the limit. Records of a batch are sent in parallel (each has its own time-out).
+ * maxReceiveCount the limit. Records of a batch are sent in parallel (each has its own time-out)
+ * and share their store work (`deliveryBatch`: each endpoint read once, the attempts written together).
  */
 export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   const settings = webhookSettings();
   const egress = egressFromConfig();
   const queue = queueFromConfig();
+  const batch = deliveryBatch(event.Records.length);
   return processQueueBatch(event, context, async (record) => {
+    const store = batch.slot();
+    try {
+      await handleRecord(record, store);
+    } finally {
+      store.release();
+    }
+  });
+
+  async function handleRecord(record: SQSEvent['Records'][number], store: ReturnType<typeof batch.slot>): Promise<void> {
     const receiveCount = Number(record.attributes.ApproximateReceiveCount);
     const parsed = deliveryMessageBody.safeParse(record.body);
     if (!parsed.success) {
@@ -54,7 +66,7 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
     }
     let visibilitySeconds: number;
     try {
-      const next = await attemptDelivery(parsed.data, receiveCount, { egress, settings });
+      const next = await attemptDelivery(parsed.data, receiveCount, { egress, settings, store });
       if (next.ack) return;
       visibilitySeconds = next.visibilitySeconds;
       await queue.changeVisibility(QUEUE, record.receiptHandle, visibilitySeconds);
@@ -64,5 +76,5 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
       throw err;
     }
     throw new RetryScheduled(visibilitySeconds);
-  });
+  }
 };

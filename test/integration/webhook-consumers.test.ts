@@ -15,6 +15,7 @@ import { deliveryIdOf } from '../../shared/domain/webhooks/delivery-id';
 import type { DeliveryMessage } from '../../shared/domain/webhooks/types';
 import { newId } from '../../shared/ids';
 import { logger } from '../../shared/observability/logger';
+import { countStoreCalls } from '../../shared/data/store-calls';
 import { call } from '../support/api';
 import { tenant, type Tenant } from '../support/fixtures';
 import { eventually, startReceiver } from '../support/receiver';
@@ -114,6 +115,54 @@ describe('delivery worker', () => {
     expect(receiver.received).toHaveLength(1);
     expect(receiver.received[0]!.headers['webhook-id']).toBe(good.eventId);
     expect(receiver.received[0]!.body).toBe(good.payload);
+    expect(await attemptsOf(t, endpointId)).toEqual([expect.objectContaining({ deliveryId: good.deliveryId, state: 'delivered' })]);
+  });
+});
+
+describe('a batch of deliveries shares its store work', () => {
+  it('ten deliveries to two endpoints: each endpoint read once, every attempt logged by one transaction', async () => {
+    const a = await subscribed('wk-batch-a');
+    const b = await subscribed('wk-batch-b');
+    const messages = Array.from({ length: 10 }, (_, i) => (i % 2 ? deliveryMessage(b.t, b.endpointId) : deliveryMessage(a.t, a.endpointId)));
+    const counter = countStoreCalls();
+    const { result, totals } = await counter.during(() => workerHandler({ Records: messages.map((m) => sqsRecord(JSON.stringify(m), 'webhookDeliveries')) }));
+    expect(result.batchItemFailures).toEqual([]);
+    expect(totals.operations).toEqual({ GetItem: 2, TransactWriteItems: 1 });
+    expect(totals.itemsWritten).toBe(20);
+    expect(a.receiver.received).toHaveLength(5);
+    expect(b.receiver.received).toHaveLength(5);
+    const logged = [...(await attemptsOf(a.t, a.endpointId)), ...(await attemptsOf(b.t, b.endpointId))];
+    expect(logged.map((l) => l.deliveryId).sort()).toEqual(messages.map((m) => m.deliveryId).sort());
+    expect(new Set(logged.map((l) => l.state))).toEqual(new Set(['delivered']));
+  });
+
+  it('a message handed over twice in one batch is sent twice and its delivery recorded (one item may not appear twice in a transaction)', async () => {
+    const { t, receiver, endpointId } = await subscribed('wk-batch-twice');
+    const m = deliveryMessage(t, endpointId);
+    const other = deliveryMessage(t, endpointId);
+    const counter = countStoreCalls();
+    const { result, totals } = await counter.during(() =>
+      workerHandler({ Records: [m, m, other].map((x) => sqsRecord(JSON.stringify(x), 'webhookDeliveries')) }),
+    );
+    expect(result.batchItemFailures).toEqual([]);
+    expect(totals.operations).toEqual({ GetItem: 1, TransactWriteItems: 2 });
+    expect(receiver.received.map((r) => r.headers['webhook-id']).sort()).toEqual([m.eventId, m.eventId, other.eventId].sort());
+    expect((await attemptsOf(t, endpointId)).map((l) => [l.deliveryId, l.state]).sort()).toEqual(
+      [
+        [m.deliveryId, 'delivered'],
+        [other.deliveryId, 'delivered'],
+      ].sort(),
+    );
+  });
+
+  it('a record that fails before its write does not hold the others back', async () => {
+    const { t, receiver, endpointId } = await subscribed('wk-batch-fail');
+    const good = deliveryMessage(t, endpointId);
+    const records = [sqsRecord('not json', 'webhookDeliveries'), sqsRecord(JSON.stringify(good), 'webhookDeliveries')];
+    loggedErrors();
+    const result = await workerHandler({ Records: records });
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: records[0]!.messageId }]);
+    expect(receiver.received).toHaveLength(1);
     expect(await attemptsOf(t, endpointId)).toEqual([expect.objectContaining({ deliveryId: good.deliveryId, state: 'delivered' })]);
   });
 });

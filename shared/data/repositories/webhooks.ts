@@ -2,7 +2,7 @@ import type { Attempt, DeliveryState } from '../../domain/webhooks/schemas';
 import type { EndpointRecord } from '../../domain/webhooks/types';
 import { notFound } from '../../domain/errors';
 import { keyOf, seqKey, skPrefix } from '../keys';
-import { getItem, isConditionFailed, prefixPage, StaleRead, transactWrite, updateItem, type Page, type TransactStep } from '../table';
+import { getItem, isConditionFailed, MAX_TRANSACTION_ITEMS, prefixPage, StaleRead, transactWrite, updateItem, type Page, type TransactStep } from '../table';
 
 /** Delivery log entries are kept 30 days. */
 const LOG_TTL_SECONDS = 30 * 24 * 3600;
@@ -147,10 +147,10 @@ export async function getDelivery(workspaceId: string, endpointId: string, deliv
   return item ? strip<DeliveryRecord>(item) : undefined;
 }
 
-/** Records one attempt: the log entry and the delivery's current state, together. */
-export async function recordAttempt(workspaceId: string, endpointId: string, payload: string, entry: Attempt): Promise<void> {
+/** The log entry and the delivery's current state of one attempt: written together. */
+function attemptSteps(workspaceId: string, endpointId: string, payload: string, entry: Attempt): TransactStep[] {
   const expiresAt = Math.floor(Date.parse(entry.at) / 1000) + LOG_TTL_SECONDS;
-  await transactWrite([
+  return [
     {
       op: {
         Put: {
@@ -186,7 +186,43 @@ export async function recordAttempt(workspaceId: string, endpointId: string, pay
         },
       },
     },
-  ]);
+  ];
+}
+
+/** Records one attempt: the log entry and the delivery's current state, together. */
+export async function recordAttempt(workspaceId: string, endpointId: string, payload: string, entry: Attempt): Promise<void> {
+  await transactWrite(attemptSteps(workspaceId, endpointId, payload, entry));
+}
+
+export interface AttemptToRecord {
+  workspaceId: string;
+  endpointId: string;
+  payload: string;
+  entry: Attempt;
+}
+
+/**
+ * Records the attempts of one queue batch in as few transactions as they fit (each attempt's two
+ * items stay together), and answers one outcome per attempt, in order. A transaction may name an
+ * item once, so a delivery that appears twice (the queue handed one message over twice) goes into
+ * the next transaction.
+ */
+export function recordAttempts(attempts: readonly AttemptToRecord[]): Promise<void>[] {
+  const groups: { deliveries: Set<string>; steps: TransactStep[]; members: number[] }[] = [];
+  attempts.forEach((a, i) => {
+    const delivery = `${a.workspaceId}/${a.endpointId}/${a.entry.deliveryId}`;
+    let group = groups.find((g) => !g.deliveries.has(delivery) && g.steps.length + 2 <= MAX_TRANSACTION_ITEMS);
+    if (!group) groups.push((group = { deliveries: new Set(), steps: [], members: [] }));
+    group.deliveries.add(delivery);
+    group.members.push(i);
+    group.steps.push(...attemptSteps(a.workspaceId, a.endpointId, a.payload, a.entry));
+  });
+  const outcomes: Promise<void>[] = [];
+  for (const g of groups) {
+    const written = transactWrite(g.steps);
+    for (const i of g.members) outcomes[i] = written;
+  }
+  return outcomes;
 }
 
 export async function listAttempts(workspaceId: string, endpointId: string, limit: number, cursor?: string): Promise<Page<Attempt>> {

@@ -4,6 +4,7 @@ import { logger } from '../../observability/logger';
 import { newId } from '../../ids';
 import type { Egress, EgressResult } from '../../ports/egress';
 import { parseRetryAfter, retryDelaySeconds } from './backoff';
+import { singleAttemptStore, type AttemptStore } from './delivery-batch';
 import type { Attempt, DeliveryState } from './schemas';
 import { signatureHeader, signingSecrets } from './signing';
 import { forgetSubscriptions } from './subscriptions';
@@ -34,6 +35,8 @@ export interface DeliveryDeps {
   egress: Egress;
   settings: WebhookSettings;
   now?: () => Date;
+  /** Default: the attempt reads and writes on its own; a queue batch shares its reads and writes. */
+  store?: AttemptStore;
 }
 
 /** What the queue consumer must do with the message after this attempt. */
@@ -47,7 +50,8 @@ export type NextStep = { ack: true } | { ack: false; visibilitySeconds: number }
 export async function attemptDelivery(message: DeliveryMessage, attempt: number, deps: DeliveryDeps): Promise<NextStep> {
   const now = deps.now ?? (() => new Date());
   const started = now();
-  const endpoint = await repo.getEndpoint(message.workspaceId, message.endpointId);
+  const store = deps.store ?? singleAttemptStore;
+  const endpoint = await store.endpoint(message.workspaceId, message.endpointId);
   if (!endpoint) return { ack: true }; // deleted: no further deliveries
   const base = {
     id: newId('att'),
@@ -58,15 +62,20 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number,
     trigger: message.trigger,
   };
   if (endpoint.status !== 'active') {
-    await repo.recordAttempt(message.workspaceId, message.endpointId, message.payload, {
-      ...base,
-      statusCode: null,
-      error: 'endpoint disabled; not sent',
-      durationMs: 0,
-      responseExcerpt: null,
-      nextRetryAt: null,
-      state: 'cancelled',
-      at: started.toISOString(),
+    await store.record({
+      workspaceId: message.workspaceId,
+      endpointId: message.endpointId,
+      payload: message.payload,
+      entry: {
+        ...base,
+        statusCode: null,
+        error: 'endpoint disabled; not sent',
+        durationMs: 0,
+        responseExcerpt: null,
+        nextRetryAt: null,
+        state: 'cancelled',
+        at: started.toISOString(),
+      },
     });
     return { ack: true };
   }
@@ -105,7 +114,7 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number,
     state,
     at: started.toISOString(),
   };
-  await repo.recordAttempt(message.workspaceId, message.endpointId, message.payload, entry);
+  await store.record({ workspaceId: message.workspaceId, endpointId: message.endpointId, payload: message.payload, entry });
   await keepHealth(message.workspaceId, message.endpointId, verdict.kind === 'delivered', endpoint.failingSince, deps.settings, now());
 
   if (verdict.kind !== 'retry') return { ack: true };
