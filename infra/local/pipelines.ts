@@ -49,6 +49,7 @@ export function localConsumerPlan(
           handler: load(row.name) as SqsHandler,
           batchSize: row.batchSize,
           ...(row.localConcurrency ? { concurrency: row.localConcurrency } : {}),
+          ...(row.localBatchWindowMs ? { batchWindowMs: row.localBatchWindowMs } : {}),
         };
         break;
       case 'stream':

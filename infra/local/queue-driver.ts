@@ -40,6 +40,8 @@ export interface QueueConsumer {
   batchSize: number;
   /** Batches of this queue in flight at once, each its own poll loop (default 1). */
   concurrency?: number;
+  /** A partial batch waits up to this long for more visible messages before it is invoked (default 0). */
+  batchWindowMs?: number;
   /** Context of the invocations: function name and timeout (getRemainingTimeInMillis). */
   functionName?: string;
   timeoutSeconds?: number;
@@ -150,8 +152,15 @@ export function startQueueDriver(opts: QueueDriverOptions<string> & { queues?: R
 
   /** One receive + invoke + settle round; returns how many messages it received. */
   async function pollOnce(queue: string, consumer: QueueConsumer, spec: QueueSpec): Promise<number> {
-    const claimed = await claimLocalMessages(queue, { max: consumer.batchSize, visibilitySeconds: spec.visibilitySeconds });
+    const claim = (max: number) => claimLocalMessages(queue, { max, visibilitySeconds: spec.visibilitySeconds });
+    const claimed = await claim(consumer.batchSize);
     if (claimed.length === 0) return 0;
+    // Batching window: the claimed messages are hidden already, so waiting delays them by at most the window.
+    const windowEnds = Date.now() + (consumer.batchWindowMs ?? 0);
+    while (claimed.length < consumer.batchSize && Date.now() < windowEnds && !abort.signal.aborted) {
+      await sleepOn(queue, windowEnds - Date.now(), abort.signal);
+      claimed.push(...(await claim(consumer.batchSize - claimed.length)));
+    }
     const deliver: LocalQueueMessage[] = [];
     for (const m of claimed) {
       if (spec.redrive && m.receiveCount > spec.redrive.maxReceiveCount) {

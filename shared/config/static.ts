@@ -113,6 +113,12 @@ export const config = {
     workerBatchSize: 10,
     /** Parallel polling loops of the local queue driver (in AWS the event source mapping scales itself). */
     localWorkerConcurrency: 4,
+    /**
+     * The local queue driver wakes on every send, so a burst fanned out four messages at a time would
+     * be received four at a time; a partial batch waits this long for more (a local batching window;
+     * SQS long polling fills batches in AWS by itself).
+     */
+    localBatchWindowMs: 20,
     fanoutBatchSize: 100,
     /** What is read of a receiver's answer, and what of it the delivery log keeps. */
     responseReadCapBytes: 64 * 1024,

@@ -37,6 +37,8 @@ export interface QueueConsumerRow extends ConsumerCommon {
   readonly batchSize: number;
   /** Parallel poll loops of the local queue driver (AWS scales the event source mapping itself). */
   readonly localConcurrency?: number;
+  /** Local queue driver: how long a partial batch waits for more messages (ms, default 0). */
+  readonly localBatchWindowMs?: number;
 }
 
 export interface StreamConsumerRow extends ConsumerCommon {
@@ -86,6 +88,7 @@ export const CONSUMERS = [
     source: 'webhookDeliveries',
     batchSize: w.workerBatchSize,
     localConcurrency: w.localWorkerConcurrency,
+    localBatchWindowMs: w.localBatchWindowMs,
     timeoutSeconds: w.workerTimeoutSeconds,
     settings: [WEBHOOK_NUMBERS],
     access: { table: 'readWrite' },

@@ -1,5 +1,6 @@
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
+  BatchGetCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -87,6 +88,36 @@ export async function getItem<T extends object = Item>(key: PrimaryKey, consiste
   const out = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
   return out.Item as T | undefined;
 }
+
+/**
+ * Consistent BatchGetItem of any number of distinct keys: 100 per call, the calls in parallel,
+ * unprocessed keys retried with backoff; optionally only some attributes. Items come back in no
+ * particular order.
+ */
+export async function batchGetItems<T extends object = Item>(keys: readonly PrimaryKey[], attributes?: readonly string[]): Promise<T[]> {
+  const projection = attributes?.length
+    ? { ProjectionExpression: attributes.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#p${i}`, a])) }
+    : {};
+  const chunks: PrimaryKey[][] = [];
+  for (let i = 0; i < keys.length; i += BATCH_GET_MAX) chunks.push(keys.slice(i, i + BATCH_GET_MAX));
+  const pages = await Promise.all(
+    chunks.map(async (chunk) => {
+      const found: T[] = [];
+      let pending: PrimaryKey[] = chunk;
+      for (let round = 0; pending.length > 0; round++) {
+        if (round > 8) throw new Error('BatchGetItem kept leaving keys unprocessed');
+        if (round > 0) await sleep(Math.random() * Math.min(1000, 20 * 2 ** round));
+        const out = await documentClient().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true, ...projection } } }));
+        found.push(...((out.Responses?.[tableName()] ?? []) as T[]));
+        pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as PrimaryKey[];
+      }
+      return found;
+    }),
+  );
+  return pages.flat();
+}
+
+const BATCH_GET_MAX = 100;
 
 /**
  * Runs one write of the current request, counting it as unsettled while it runs and for the rest of

@@ -127,6 +127,25 @@ describe('local queue driver', () => {
     expect(r.receipts[0]!.at - sentAt).toBeLessThan(2000);
   });
 
+  it('a batching window gathers messages sent one after another into one invocation; without it the first one goes alone', async () => {
+    const sizes = async (batchWindowMs: number) => {
+      const q = newQueue();
+      const batches: number[] = [];
+      const handler: SqsHandler = async (event) => void batches.push(event.Records.length);
+      const d = startQueueDriver({ consumers: { [q]: { handler, batchSize: 10, batchWindowMs } }, queues: { [q]: { visibilitySeconds: 30 } }, pollMs: 60_000, log });
+      drivers.push(d);
+      await sleep(300); // idle: the next send wakes it
+      for (let i = 0; i < 5; i++) {
+        await queue.send(q, [{ body: `m${i}` }]);
+        await sleep(10);
+      }
+      await until('every message', () => batches.reduce((a, b) => a + b, 0) === 5, 5000);
+      return batches;
+    };
+    expect(await sizes(500)).toEqual([5]);
+    expect((await sizes(0))[0]).toBe(1);
+  });
+
   it('redelivers after the visibility timeout, counting receives', async () => {
     const q = newQueue();
     const r = recorder((_, receipts) => (receipts.length < 3 ? 'fail' : 'ok'));

@@ -1,8 +1,6 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
 import type { MemberRecord } from '../../domain/members/types';
-import { documentClient, tableName } from '../client';
-import { indexKeysOf, indexPartition, keyOf, type PrimaryKey } from '../keys';
-import { getItem, indexPage, queryRaw, StaleRead, type Page, type TransactStep } from '../table';
+import { indexKeysOf, indexPartition, keyOf } from '../keys';
+import { batchGetItems, getItem, indexPage, queryRaw, StaleRead, type Page, type TransactStep } from '../table';
 
 export interface AmbassadorRecord {
   memberId: string;
@@ -19,23 +17,6 @@ export interface ReferralRecord {
   createdAt: string;
 }
 
-/** Consistent BatchGetItem of any number of distinct keys (100 per call, unprocessed keys retried), optionally only some attributes. */
-export async function batchGet(keys: PrimaryKey[], attributes?: string[]): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
-  const projection = attributes?.length
-    ? { ProjectionExpression: attributes.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#p${i}`, a])) }
-    : {};
-  for (let i = 0; i < keys.length; i += 100) {
-    let pending: PrimaryKey[] = keys.slice(i, i + 100);
-    for (let round = 0; pending.length > 0; round++) {
-      const res = await documentClient().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true, ...projection } } }));
-      out.push(...((res.Responses?.[tableName()] ?? []) as Record<string, unknown>[]));
-      pending = (res.UnprocessedKeys?.[tableName()]?.Keys ?? []) as PrimaryKey[];
-      if (pending.length > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 20 * 2 ** round)));
-    }
-  }
-  return out;
-}
 
 const toAmbassador = (i: Record<string, unknown>): AmbassadorRecord => ({
   memberId: i.memberId as string,
@@ -50,7 +31,7 @@ export async function getAmbassador(workspaceId: string, memberId: string): Prom
 }
 
 export async function ambassadorsOf(workspaceId: string, memberIds: string[]): Promise<Map<string, AmbassadorRecord>> {
-  const items = await batchGet(memberIds.map((memberId) => keyOf('ambassador', { workspaceId, memberId })));
+  const items = await batchGetItems(memberIds.map((memberId) => keyOf('ambassador', { workspaceId, memberId })));
   return new Map(items.map((i) => [i.memberId as string, toAmbassador(i)]));
 }
 

@@ -1,9 +1,6 @@
-import { BatchGetCommand } from '@aws-sdk/lib-dynamodb';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { BrandRecord, CategoryRecord, ProductRecord } from '../../domain/catalog/types';
-import { documentClient, tableName } from '../client';
-import { indexKeysOf, indexPartition, keyOf, skPrefix, type PrimaryKey } from '../keys';
-import { filterExpression, getItem, queryPage, StaleRead, type Filter, type Page, type TransactStep } from '../table';
+import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../keys';
+import { batchGetItems, filterExpression, getItem, queryPage, StaleRead, type Filter, type Page, type TransactStep } from '../table';
 
 type Raw = Record<string, unknown>;
 
@@ -19,30 +16,6 @@ function strip<T>(item: Raw, extra: string[] = []): T {
 // Batch reads (the import reads what it compares against in pages of 100 keys, not one by one)
 // ---------------------------------------------------------------------------------------------
 
-const BATCH_GET_MAX = 100;
-
-/** Strongly consistent BatchGetItem over any number of keys (unprocessed keys are retried). */
-async function batchGet(keys: PrimaryKey[]): Promise<Raw[]> {
-  const chunks: PrimaryKey[][] = [];
-  for (let i = 0; i < keys.length; i += BATCH_GET_MAX) chunks.push(keys.slice(i, i + BATCH_GET_MAX));
-  const pages = await Promise.all(
-    chunks.map(async (chunk) => {
-      const found: Raw[] = [];
-      let pending: PrimaryKey[] = chunk;
-      for (let attempt = 0; pending.length > 0; attempt++) {
-        if (attempt > 0) await sleep(Math.random() * Math.min(1000, 20 * 2 ** attempt));
-        if (attempt > 8) throw new Error('BatchGetItem kept leaving keys unprocessed');
-        const out = await documentClient().send(
-          new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }),
-        );
-        found.push(...((out.Responses?.[tableName()] ?? []) as Raw[]));
-        pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as PrimaryKey[];
-      }
-      return found;
-    }),
-  );
-  return pages.flat();
-}
 
 // ---------------------------------------------------------------------------------------------
 // Products
@@ -119,9 +92,9 @@ export async function productIdBySku(workspaceId: string, sku: string): Promise<
 
 /** The stored products of the given skus (sku -> product), in two batched rounds of reads. */
 export async function productsBySku(workspaceId: string, skus: string[]): Promise<Map<string, ProductRecord>> {
-  const lookups = await batchGet(skus.map((sku) => keyOf('productSku', { workspaceId, sku })));
+  const lookups = await batchGetItems<Raw>(skus.map((sku) => keyOf('productSku', { workspaceId, sku })));
   const ids = lookups.map((l) => l.productId as string);
-  const products = await batchGet(ids.map((productId) => keyOf('product', { workspaceId, productId })));
+  const products = await batchGetItems<Raw>(ids.map((productId) => keyOf('product', { workspaceId, productId })));
   const byId = new Map(products.map((p) => [p.id as string, toProductRecord(p)]));
   const out = new Map<string, ProductRecord>();
   for (const id of ids) {
@@ -195,7 +168,7 @@ export const putBrandStep = (workspaceId: string, b: BrandRecord, expectedVersio
   putKeyedStep('catalogBrand', workspaceId, b, expectedVersion);
 
 async function keyedByKeys<T extends { key: string }>(entity: Keyed, workspaceId: string, keys: string[]): Promise<Map<string, T>> {
-  const items = await batchGet(keys.map((key) => keyOf(entity, { workspaceId, key })));
+  const items = await batchGetItems<Raw>(keys.map((key) => keyOf(entity, { workspaceId, key })));
   return new Map(items.map((i) => [i.key as string, strip<T>(i, ['workspaceId'])]));
 }
 

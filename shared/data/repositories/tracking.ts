@@ -1,6 +1,5 @@
 import { keyOf, indexKeysOf, type PrimaryKey } from '../keys';
-import { queryRaw, type TransactStep } from '../table';
-import { batchGet } from './ambassador';
+import { batchGetItems, queryRaw, type TransactStep } from '../table';
 
 export interface TrackedEventRecord {
   eventId: string;
@@ -22,14 +21,14 @@ export class AlreadyTracked extends Error {
 
 /** Which of these event ids are already stored. */
 export async function existingEventIds(workspaceId: string, eventIds: string[]): Promise<Set<string>> {
-  const items = await batchGet(eventIds.map((eventId) => keyOf('trackedEvent', { workspaceId, eventId })), ['eventId']);
+  const items = await batchGetItems(eventIds.map((eventId) => keyOf('trackedEvent', { workspaceId, eventId })), ['eventId']);
   return new Set(items.map((i) => i.eventId as string));
 }
 
 /** Which of these member ids name members of the workspace. */
 export async function existingMemberIds(workspaceId: string, memberIds: string[]): Promise<Set<string>> {
   const keys: PrimaryKey[] = memberIds.map((memberId) => keyOf('member', { workspaceId, memberId }));
-  const items = await batchGet(keys, ['id']);
+  const items = await batchGetItems(keys, ['id']);
   return new Set(items.map((i) => i.id as string));
 }
 

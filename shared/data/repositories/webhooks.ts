@@ -2,7 +2,7 @@ import type { Attempt, DeliveryState } from '../../domain/webhooks/schemas';
 import type { EndpointRecord } from '../../domain/webhooks/types';
 import { notFound } from '../../domain/errors';
 import { keyOf, seqKey, skPrefix } from '../keys';
-import { getItem, isConditionFailed, MAX_TRANSACTION_ITEMS, prefixPage, StaleRead, transactWrite, updateItem, type Page, type TransactStep } from '../table';
+import { batchGetItems, getItem, isConditionFailed, MAX_TRANSACTION_ITEMS, prefixPage, StaleRead, transactWrite, updateItem, type Page, type TransactStep } from '../table';
 
 /** Delivery log entries are kept 30 days. */
 const LOG_TTL_SECONDS = 30 * 24 * 3600;
@@ -21,6 +21,12 @@ export async function putEndpoint(e: EndpointRecord, steps: TransactStep[]): Pro
 export async function getEndpoint(workspaceId: string, endpointId: string): Promise<EndpointRecord | undefined> {
   const item = await getItem<Record<string, unknown>>(endpointKey(workspaceId, endpointId));
   return item ? strip<EndpointRecord>(item) : undefined;
+}
+
+/** Several endpoints in one consistent read; the ones that do not exist are left out. */
+export async function getEndpoints(ids: readonly { workspaceId: string; endpointId: string }[]): Promise<EndpointRecord[]> {
+  const items = await batchGetItems<Record<string, unknown>>(ids.map((i) => endpointKey(i.workspaceId, i.endpointId)));
+  return items.map((i) => strip<EndpointRecord>(i));
 }
 
 /** Whole-item replace of an endpoint we read, conditional on its version. */

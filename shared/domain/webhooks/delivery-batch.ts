@@ -20,8 +20,8 @@ export interface BatchSlot extends AttemptStore {
 }
 
 /**
- * The attempts of one queue batch share their store work: each endpoint is read once (consistently,
- * as a single attempt reads it), and the attempts are written together, in one transaction where
+ * The attempts of one queue batch share their store work: their endpoints are read together, each
+ * once (consistently, as a single attempt reads it), and the attempts are written together, in one transaction where
  * they fit, once every record of the batch has either reached its write or finished without one.
  * On a fast receiver this makes a batch of 10 one write instead of 10; a slow one holds the write
  * back no longer than the batch itself runs. No record waits for another before its write, so the
@@ -30,6 +30,21 @@ export interface BatchSlot extends AttemptStore {
  */
 export function deliveryBatch(size: number): { slot(): BatchSlot } {
   const endpoints = new Map<string, Promise<EndpointRecord | undefined>>();
+  // Endpoints asked for in the same turn of the event loop (the records of a batch start together)
+  // are read by one BatchGetItem.
+  let asked: { workspaceId: string; endpointId: string; resolve: (e: EndpointRecord | undefined) => void; reject: (err: unknown) => void }[] = [];
+  const readAsked = () => {
+    const wanted = asked;
+    asked = [];
+    repo.getEndpoints(wanted).then(
+      (found) => {
+        for (const w of wanted) w.resolve(found.find((e) => e.workspaceId === w.workspaceId && e.id === w.endpointId));
+      },
+      (err) => {
+        for (const w of wanted) w.reject(err);
+      },
+    );
+  };
   const waiting: { attempt: AttemptToRecord; resolve: () => void; reject: (err: unknown) => void }[] = [];
   let outstanding = size;
 
@@ -53,7 +68,13 @@ export function deliveryBatch(size: number): { slot(): BatchSlot } {
         endpoint(workspaceId, endpointId) {
           const key = `${workspaceId}/${endpointId}`;
           let read = endpoints.get(key);
-          if (!read) endpoints.set(key, (read = repo.getEndpoint(workspaceId, endpointId)));
+          if (!read) {
+            read = new Promise((resolve, reject) => {
+              if (asked.length === 0) setImmediate(readAsked);
+              asked.push({ workspaceId, endpointId, resolve, reject });
+            });
+            endpoints.set(key, read);
+          }
           return read;
         },
         record(attempt) {
