@@ -77,6 +77,26 @@ describe('webhook endpoints', () => {
     }
   });
 
+  it('["*"] subscribes to every event; "*" next to named events is a 422', async () => {
+    const t = await tenant('wh-star');
+    const all = await receiver();
+    const some = await receiver();
+    const star = await subscribe(t, all.url, ['*']);
+    await subscribe(t, some.url, ['order.created']);
+    const listed = (await call('GET', '/api/v2/webhooks', { token: t.key })).body.data as { id: string; eventTypes: string[] }[];
+    expect(listed.find((e) => e.id === star.id)?.eventTypes).toEqual(['*']);
+    const m = await newMember(t.key);
+    await newOrder(t.key, m.id, { total: 50 });
+    await some.waitFor(1);
+    await all.waitFor(3); // member.created, order.created, loyalty.points_earned
+    const types = all.received.map((x) => JSON.parse(x.body).type);
+    expect(types).toEqual(expect.arrayContaining(['member.created', 'order.created', 'loyalty.points_earned']));
+    expect(some.received.map((x) => JSON.parse(x.body).type)).toEqual(['order.created']);
+    const mixed = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: all.url, eventTypes: ['*', 'member.created'] } });
+    expect(mixed.status).toBe(422);
+    expect(mixed.body.error.details[0]).toMatchObject({ field: 'eventTypes', message: expect.stringContaining('list it alone') });
+  });
+
   it('the catalog lists every registered event with a spec stage, example payload and the signature headers', async () => {
     const t = await tenant('wh-catalog');
     const res = await call('GET', '/api/v2/events/catalog', { token: t.key });

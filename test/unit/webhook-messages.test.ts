@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newId } from '../../shared/ids';
+import { createEndpointBody, subscribesTo } from '../../shared/domain/webhooks/schemas';
 import { deliveryIdOf } from '../../shared/domain/webhooks/delivery-id';
 import {
   deliveryMessageBody,
@@ -83,5 +84,26 @@ describe('outbox stream item schema', () => {
     ['an event whose data is a list', { ...outboxItem, events: [{ ...outboxItem.events[0], data: ['x'] }] }],
   ])('rejects %s', (_, value) => {
     expect(outboxStreamItemSchema.safeParse(value).success).toBe(false);
+  });
+});
+
+describe('subscriptions', () => {
+  it('an endpoint takes the events it lists, or every event with "*"', () => {
+    expect(subscribesTo(['member.created'], 'member.created')).toBe(true);
+    expect(subscribesTo(['member.created'], 'order.created')).toBe(false);
+    expect(subscribesTo(['*'], 'order.created')).toBe(true);
+    expect(subscribesTo(['*'], 'an.event.added.later')).toBe(true);
+    expect(subscribesTo([], 'member.created')).toBe(false);
+  });
+
+  it('"*" is accepted alone only; named events stay checked against the catalog', () => {
+    const body = (eventTypes: unknown) => createEndpointBody.safeParse({ url: 'https://example.com/hook', eventTypes });
+    expect(body(['*']).success).toBe(true);
+    expect(body(['member.created', 'order.created']).success).toBe(true);
+    expect(body(['*', 'member.created']).error?.issues[0]?.message).toBe('"*" takes every event: list it alone');
+    expect(body(['*', '*']).success).toBe(false);
+    expect(body(['member.exploded']).success).toBe(false);
+    expect(body(['**']).success).toBe(false);
+    expect(body([]).success).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import type { OutboxEvent } from '../../data/repositories/outbox';
 import type { Queue } from '../../ports/queue';
 import { deliveryIdOf } from './delivery-id';
+import { subscribesTo } from './schemas';
 import { subscriptions } from './subscriptions';
 import type { DeliveryMessage } from './types';
 
@@ -16,7 +17,7 @@ export async function fanOut(workspaceId: string, events: OutboxEvent[], queue: 
   const endpoints = (await subscriptions(workspaceId)).filter((e) => e.status === 'active');
   const messages: DeliveryMessage[] = events.flatMap((event) =>
     endpoints
-      .filter((e) => e.eventTypes.includes(event.type))
+      .filter((e) => subscribesTo(e.eventTypes, event.type))
       .map((e) => ({
         workspaceId,
         endpointId: e.id,

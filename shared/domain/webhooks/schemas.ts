@@ -7,11 +7,19 @@ export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
 
 const eventKeys = Object.keys(EVENTS) as [keyof typeof EVENTS, ...(keyof typeof EVENTS)[]];
 
+/** Subscribes an endpoint to every event of the catalog, those added later included. */
+export const ALL_EVENTS = '*';
+
 const eventTypes = z
-  .array(z.enum(eventKeys, { message: 'not an event of the catalog (GET /api/v2/events/catalog)' }))
+  .array(z.union([z.enum(eventKeys), z.literal(ALL_EVENTS)], { message: `not an event of the catalog (GET /api/v2/events/catalog), nor "${ALL_EVENTS}"` }))
   .min(1)
   .max(eventKeys.length)
-  .refine((a) => new Set(a).size === a.length, { message: 'lists an event twice' });
+  .refine((a) => new Set(a).size === a.length, { message: 'lists an event twice' })
+  .refine((a) => !a.includes(ALL_EVENTS) || a.length === 1, { message: `"${ALL_EVENTS}" takes every event: list it alone` })
+  .describe(`Events to deliver, from the catalog; ["${ALL_EVENTS}"] for every event, including events added later`);
+
+/** Whether an endpoint subscribed to `subscribed` takes an event of `type`. */
+export const subscribesTo = (subscribed: readonly string[], type: string): boolean => subscribed.includes(ALL_EVENTS) || subscribed.includes(type);
 
 export const endpointUrlSchema = z.string().max(2048).describe('Where deliveries are POSTed: https (http://127.0.0.1 only on the local runtime)');
 
