@@ -1,5 +1,9 @@
 import type * as z from 'zod';
 import { type ErrorDetail, validationFailed } from './errors';
+import { installValidationMessages } from './validation-messages';
+
+// Every process that reports validation failures speaks with the same words.
+installValidationMessages();
 
 /** Zod issues -> one detail per field path (the first message for that path wins). */
 export function toDetails(where: ErrorDetail['in'], error: z.ZodError): ErrorDetail[] {
