@@ -166,7 +166,7 @@ export const commerceTools = [
   defineTool({
     name: 'get_product',
     title: 'Get a product',
-    description: 'One product by id (prd_...).',
+    description: 'One product by id (prd_...): sku, name, description, price, categories, brand, attributes and status.',
     scope: 'catalog:read',
     rest: 'getProduct',
     service: catalog.getProduct,
