@@ -59,7 +59,7 @@ export const objectTools = [
   defineTool({
     name: 'get_object_record',
     title: 'Get a custom object record',
-    description: 'One record with its data and timestamps.',
+    description: 'One record of a custom object type with its field data and its created and updated timestamps.',
     scope: 'objects:read',
     rest: 'getObjectRecord',
     service: records.getRecord,
