@@ -9,7 +9,7 @@ describe('MCP writes pass the per-key write-rate guard', () => {
     try {
       const api = async (method: string, path: string, token?: string, body?: unknown) => {
         const res = await fetch(p.baseUrl + path, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
-        return { status: res.status, body: await res.json().catch(() => undefined) };
+        return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
       };
       const reg = await api('POST', '/api/v2/auth/register', undefined, { workspaceName: 'Guard', email: `mcp-guard-${Date.now()}@example.test`, password: 'long enough password' });
       const session = reg.body.data.session.token as string;
