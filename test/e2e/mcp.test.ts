@@ -66,6 +66,19 @@ describe('MCP transport and handshake', () => {
     }
   });
 
+  it('answers a bare request without any handshake (stateless), with one JSON body; a notification with 202', async () => {
+    const list = await call('POST', '/api/mcp', { token: t.key, body: { jsonrpc: '2.0', id: 'x-1', method: 'tools/list' } });
+    expect(list.status).toBe(200);
+    expect(list.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(list.headers.get('mcp-session-id')).toBeNull();
+    expect(list.body).toMatchObject({ jsonrpc: '2.0', id: 'x-1', result: { tools: expect.any(Array) } });
+    const batch = await call('POST', '/api/mcp', { token: t.key, body: [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }] });
+    expect(batch.body).toEqual([expect.objectContaining({ id: 1, result: {} }), expect.objectContaining({ id: 2, result: {} })]);
+    const notification = await call('POST', '/api/mcp', { token: t.key, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
+    expect(notification.status).toBe(202);
+    expect(notification.body).toBeUndefined();
+  });
+
   it('keeps the API conventions: request id echoed, malformed JSON and oversized bodies in the error shape', async () => {
     const malformed = await call('POST', '/api/mcp', { token: t.key, rawBody: '{"jsonrpc":', headers: { 'x-request-id': 'mcp-conv-1', 'content-type': 'application/json' } });
     expect(malformed.status).toBe(400);
@@ -327,6 +340,11 @@ describe('MCP audit', () => {
     await client.callTool({ name: 'earn_points', arguments: { memberId: member.id, amount: 'many' } }).catch(() => undefined);
     toolError(await client.callTool({ name: 'create_order', arguments: { order: {} } }));
     await client.callTool({ name: 'made_up_tool', arguments: {} }).catch(() => undefined);
+    const foreign = await newMember(other.key);
+    expect(toolError(await client.callTool({ name: 'get_member', arguments: { memberId: foreign.id } })).code).toBe('NOT_FOUND');
+    const replayed = { memberId: member.id, amount: 2, reason: 'again', idempotencyKey: `audit-${member.id}` };
+    check('earn_points', await client.callTool({ name: 'earn_points', arguments: replayed }));
+    check('earn_points', await client.callTool({ name: 'earn_points', arguments: replayed }));
 
     const res = await call('GET', `/api/flash/audit?actor=${key.id}&limit=50`, { token: t.token });
     expect(res.status).toBe(200);
@@ -341,6 +359,9 @@ describe('MCP audit', () => {
       ['mcp.tool_called', 'tools/call', 'earn_points', 'failure', 'invalid', null],
       ['mcp.tool_called', 'tools/call', 'create_order', 'failure', 'refused', 'FORBIDDEN'],
       ['mcp.tool_called', 'tools/call', 'made_up_tool', 'failure', 'invalid', null],
+      ['mcp.tool_called', 'tools/call', 'get_member', 'failure', 'tool_error', 'NOT_FOUND'],
+      ['mcp.tool_called', 'tools/call', 'earn_points', 'success', null, null],
+      ['mcp.tool_called', 'tools/call', 'earn_points', 'success', null, null],
     ]);
     for (const e of entries) {
       expect(e.actor).toEqual({ type: 'apiKey', id: key.id });
@@ -349,7 +370,7 @@ describe('MCP audit', () => {
       expect(e.target).toEqual(e.action === 'mcp.tool_called' ? { type: 'mcpTool', id: e.mcp.tool } : { type: 'mcpServer', id: t.workspaceId });
     }
     const text = JSON.stringify(entries);
-    for (const leak of ['SECRET-REASON-TEXT', member.id, member.email, 'many']) expect(text).not.toContain(leak);
+    for (const leak of ['SECRET-REASON-TEXT', member.id, member.email, foreign.id, 'many', 'audit-']) expect(text).not.toContain(leak);
     // Admins filter them like any action; another workspace sees none.
     expect((await call('GET', '/api/flash/audit?action=mcp.tool_called', { token: t.token })).body.data.length).toBeGreaterThanOrEqual(5);
     expect((await call('GET', `/api/flash/audit?actor=${key.id}`, { token: other.token })).body.data).toEqual([]);
