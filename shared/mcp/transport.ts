@@ -62,7 +62,25 @@ export function sdkRequest(url: string, headers: Record<string, string | undefin
   return new Request(url, { method: 'POST', headers: forwarded, body: JSON.stringify(body) });
 }
 
+/**
+ * `subscriptions/listen` (2026-07-28) is answered by the SDK with an SSE stream meant to stay open
+ * for change notifications, whatever the response mode: a stateless function answering with one
+ * JSON body cannot hold one, and the server announces no list changes anyway. It is refused as an
+ * unknown method, in JSON.
+ */
+const LISTEN = 'subscriptions/listen';
+function refuseListen(body: unknown): { status: number; contentType: string; body: string } | undefined {
+  const messages = Array.isArray(body) ? body : [body];
+  const listens = messages.filter((m) => (m as { method?: unknown } | null)?.method === LISTEN) as { id?: unknown }[];
+  if (listens.length === 0) return undefined;
+  const error = (id: unknown) => ({ jsonrpc: '2.0', id: id ?? null, error: { code: -32601, message: `Method not found: ${LISTEN} (this server is stateless and keeps no streams)` } });
+  const answer = Array.isArray(body) ? listens.map((m) => error(m.id)) : error(listens[0]!.id);
+  return { status: 200, contentType: 'application/json', body: JSON.stringify(answer) };
+}
+
 export async function serveMcp(request: Request, parsedBody: unknown, state: McpRequestState): Promise<{ status: number; contentType: string | null; body: string }> {
+  const refused = refuseListen(parsedBody);
+  if (refused) return refused;
   const response = (await isLegacyRequest(request.clone(), parsedBody))
     ? await serveLegacy(request, parsedBody, state)
     : await modernHandler().fetch(request, { authInfo: authInfoOf(state), parsedBody });

@@ -56,6 +56,21 @@ describe('MCP transport and handshake', () => {
     check('get_member', await client.callTool({ name: 'get_member', arguments: { memberId: member.id } }));
   });
 
+  it('refuses subscriptions/listen in JSON at once instead of answering with a stream', async () => {
+    const listen = {
+      jsonrpc: '2.0',
+      id: 7,
+      method: 'subscriptions/listen',
+      params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'e2e', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+    };
+    const started = Date.now();
+    const res = await call('POST', '/api/mcp', { token: t.key, body: listen, headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' } });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body).toMatchObject({ id: 7, error: { code: -32601 } });
+  });
+
   it('answers GET and DELETE with 405 at once (no stream, no session)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await call(method, '/api/mcp', { token: t.key, headers: { accept: 'text/event-stream' } });
