@@ -46,7 +46,10 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
    * tool runs; `service` the domain service counts it itself (record writes), so it counts once.
    */
   writes?: 'guard' | 'service';
-  /** Takes an `idempotencyKey` (REST `Idempotency-Key` semantics); `run` gets the sealing step. */
+  /**
+   * Takes an `idempotencyKey` (REST `Idempotency-Key` semantics); `run` gets the sealing step and
+   * must return the service's result as it is, since a replay answers the recorded result instead.
+   */
   idempotent?: true;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   run: (ctx: ToolContext, args: z.output<I>, write: WriteOptions<any>) => Promise<unknown>;
