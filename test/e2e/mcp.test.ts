@@ -282,6 +282,8 @@ describe('MCP tools, one call of each', () => {
     const { client } = await mcpClient(base(), readOnly.key);
     expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain('events://catalog');
     await expect(client.readResource({ uri: 'events://catalog' })).rejects.toThrow(/webhooks:manage/);
+    const audit = await call('GET', `/api/flash/audit?actor=${readOnly.id}&action=mcp.method_called`, { token: t.token });
+    expect(audit.body.data.find((e: any) => e.mcp.method === 'resources/read')).toMatchObject({ outcome: 'failure', reason: 'refused', mcp: { errorCode: 'FORBIDDEN' } });
   });
 });
 
