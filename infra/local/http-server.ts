@@ -87,6 +87,8 @@ export function toEvent(req: IncomingMessage, body: Buffer, routeKeyValue: strin
   }
   const query: Record<string, string> = {};
   for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  // As API Gateway does: the scheme the caller used (here always plain http).
+  headers['x-forwarded-proto'] = 'http';
   const now = new Date();
   const isText = body.length === 0 || TEXT_TYPES.test(headers['content-type'] ?? 'application/json');
   return {

@@ -17,7 +17,7 @@ export const auditArea = declareArea({
       query: listAuditQuery,
       responses: { 200: pageOf(auditEntrySchema) },
       description:
-        'Who did what, when, to what, with which outcome and in which request: sign-ins (and wrong passwords for existing accounts), password and e-mail changes, API keys, webhook endpoints, program rules and object types. ' +
+        'Who did what, when, to what, with which outcome and in which request: sign-ins (and wrong passwords for existing accounts), password and e-mail changes, API keys, webhook endpoints, program rules, object types and every MCP call (its method, tool, outcome and duration; never its arguments). ' +
         `Never a secret, token, password, e-mail address, name or IP address. Filters: \`action\` (one of the catalog), \`actor\` (a usr_ or key_ id), \`from\`/\`to\` (occurredAt). Entries are kept ${config.audit.retentionDays} days.`,
     },
   },

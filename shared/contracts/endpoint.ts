@@ -3,8 +3,11 @@ import type { config } from '../config';
 import type { Scope } from '../domain/api-keys/scopes';
 import type { QueueName } from '../ports/queue';
 
-/** How a caller proves who it is (see README "Authentication"). */
-export type AuthKind = 'apiKey' | 'session' | 'adminSession' | 'consumer' | 'applePass' | 'public';
+/**
+ * How a caller proves who it is (see README "Authentication"). `apiKeyPerTool`: any valid API key;
+ * the operation itself checks the scope of each thing it does (the MCP server, scope per tool).
+ */
+export type AuthKind = 'apiKey' | 'apiKeyPerTool' | 'session' | 'adminSession' | 'consumer' | 'applePass' | 'public';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -6,6 +6,7 @@ import { capturesArea } from './captures';
 import { catalogArea } from './catalog';
 import { couponsArea } from './coupons';
 import { routesOf, type RouteDef } from './endpoint';
+import { mcpArea } from './mcp';
 import { membersArea } from './members';
 import { objectsArea } from './objects';
 import { ordersArea } from './orders';
@@ -40,6 +41,8 @@ export const DECLARATIONS = [
   ambassadorArea,
   trackingArea,
   auditArea,
+  // The MCP server: its own area (function), additive to the REST areas above.
+  mcpArea,
 ] as const;
 
 export type Area = (typeof DECLARATIONS)[number]['area'];

@@ -96,3 +96,6 @@ export const objectsArea = declareArea({
     },
   },
 });
+
+/** The answer shapes, for the MCP tools that call the same services. */
+export { typeSummary as objectTypeSummarySchema, typeDetail as objectTypeSchema, listItem as objectRecordItemSchema, fullRecord as objectRecordSchema };

@@ -95,7 +95,7 @@ async function confirmLocalCommits(scope: StoreScope, result: HttpResult, contex
  * through the error mapper, or `OUTCOME_UNKNOWN` for an unconfirmed write). Should anything else
  * still hold the chain, a bare 503 answers `DEADLINE_GRACE_MS` later; the caller never waits longer.
  */
-async function withinDeadline(
+export async function withinDeadline(
   event: HttpEvent,
   context: AppContext,
   chain: (event: HttpEvent, context: AppContext) => Promise<HttpResult>,

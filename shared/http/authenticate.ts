@@ -14,6 +14,7 @@ const bearerOf = (event: HttpEvent): string | undefined => {
 
 const CREDENTIAL_NAMES: Record<AuthKind, string> = {
   apiKey: 'an API key',
+  apiKeyPerTool: 'an API key',
   session: 'a user session',
   adminSession: 'an owner or admin session',
   consumer: 'a consumer session',
@@ -25,6 +26,8 @@ const CREDENTIAL_NAMES: Record<AuthKind, string> = {
 export function authorize(route: RouteDef, principal: Principal): void {
   const accepts = route.auth;
   if (principal.kind === 'apiKey') {
+    // Any key passes here; the operation checks the scope of each tool it runs.
+    if (accepts.includes('apiKeyPerTool')) return;
     if (!accepts.includes('apiKey')) {
       throw forbidden(`This endpoint needs ${accepts.map((k) => CREDENTIAL_NAMES[k]).join(' or ')}, not an API key`);
     }

@@ -114,6 +114,10 @@ export function idempotency(replyOf: ReplyOf): MiddlewareObj<HttpEvent, HttpResu
 export function sealFor<R>(context: AppContext): WriteOptions<R> {
   const idem = context.idempotency;
   if (!idem) return {};
+  return sealWith(idem);
+}
+
+function sealWith<R>(idem: NonNullable<AppContext['idempotency']>): WriteOptions<R> {
   return {
     seal: (result) => {
       const now = epoch();
@@ -122,4 +126,37 @@ export function sealFor<R>(context: AppContext): WriteOptions<R> {
       });
     },
   };
+}
+
+/** The recorded domain result of a key, or 422 if the key was used for another request. */
+function recordedResult(rec: store.IdempotencyRecord, requestHash: string): unknown {
+  if (rec.requestHash !== requestHash || rec.result === undefined) throw reused();
+  return JSON.parse(rec.result);
+}
+
+/**
+ * The same semantics outside the HTTP chain (an MCP tool call): `request` is the canonical form of
+ * what is asked (the tool and its arguments), the result is recorded in the domain transaction
+ * through `write`, and a key seen before replays its recorded result (or is 422 when it was used
+ * for another request). Keys share the workspace's records with the REST API.
+ */
+export async function runIdempotent<R>(
+  workspaceId: string,
+  key: string,
+  request: unknown,
+  run: (write: WriteOptions<R>) => Promise<R>,
+): Promise<{ result: R; replayed: boolean }> {
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw badRequest('The idempotency key must be 1-255 visible ASCII characters');
+  const requestHash = sha256Hex(canonical(request));
+  const existing = await store.getRecord(workspaceId, key, epoch());
+  if (existing) return { result: recordedResult(existing, requestHash) as R, replayed: true };
+  const idem = { key, workspaceId, requestHash, recorded: false };
+  try {
+    return { result: await run(sealWith<R>(idem)), replayed: false };
+  } catch (error) {
+    // As in the middleware: a concurrent attempt with this key may have committed first.
+    const winner = await store.getRecord(workspaceId, key, epoch()).catch(() => undefined);
+    if (!winner) throw error;
+    return { result: recordedResult(winner, requestHash) as R, replayed: true };
+  }
 }

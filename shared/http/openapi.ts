@@ -184,6 +184,7 @@ function parametersOf(pool: SchemaPool, route: RouteDef, c: RouteContract, opId:
 
 const CREDENTIALS: Record<AuthKind, string> = {
   apiKey: 'an API key',
+  apiKeyPerTool: 'an API key (its scopes decide which tools it may list and call)',
   session: 'a user session',
   adminSession: `a session of an ${ADMIN_ROLES.join(' or ')}`,
   consumer: 'a consumer (member) session',
@@ -194,6 +195,7 @@ const CREDENTIALS: Record<AuthKind, string> = {
 /** Security scheme name per auth kind (an admin session is a session checked for its role). */
 const SCHEME_OF: Record<Exclude<AuthKind, 'public'>, string> = {
   apiKey: 'apiKey',
+  apiKeyPerTool: 'apiKey',
   session: 'session',
   adminSession: 'session',
   consumer: 'consumerSession',

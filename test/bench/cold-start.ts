@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildBundles, functionEntries } from '../../infra/bundling/build';
-import { BUNDLE_BUDGET_KIB } from '../../infra/bundling/options';
+import { BUNDLE_BUDGET_EXCEPTIONS_KIB, BUNDLE_BUDGET_KIB, bundleBudgetKib } from '../../infra/bundling/options';
 
 /**
  * Cold start of every function (`functions/<name>/handler.ts`): size of its bundle and the time a
@@ -123,14 +123,14 @@ export async function coldStart(opts: { runs: number }) {
     return {
       name: 'cold start: bundle size and module load per function vs a DynamoDB-client-only bundle',
       runs: opts.runs,
-      targets: { maxSizeKiB: BUNDLE_BUDGET_KIB, maxLoadRatio: 2 },
+      targets: { maxSizeKiB: BUNDLE_BUDGET_KIB, maxSizeExceptionsKiB: BUNDLE_BUDGET_EXCEPTIONS_KIB, maxLoadRatio: 2 },
       dynamodbClientOnly: baseline,
       emptyModule: figures(EMPTY),
       functions: perFunction,
       maxSizeKiB,
       maxLoadRatio,
       maxLoadCpuRatio,
-      withinTargets: maxSizeKiB <= BUNDLE_BUDGET_KIB && maxLoadRatio <= 2,
+      withinTargets: Object.entries(perFunction).every(([name, f]) => f.sizeKiB <= bundleBudgetKib(name)) && maxLoadRatio <= 2,
     };
   } finally {
     await rm(outdir, { recursive: true, force: true });

@@ -46,7 +46,9 @@ const OVERSIZE = 1024 * 1024 + 1;
  *   them), whenever a delivery happens to run.
  * - deletions by TTL (done by the store itself).
  * - the audit entry of a failed login (`auth.login_failed`, outcome `failure`): recording the refusal
- *   is what the audit trail is for. Every other audit entry still counts as a change.
+ *   is what the audit trail is for. The same for the entry of a refused MCP call (`mcp.*`, outcome
+ *   `failure`): every JSON-RPC call is audited, refused ones included. Every other audit entry still
+ *   counts as a change.
  */
 const EXEMPT_ENTITIES = new Set(['rateWindow', 'webhookDelivery', 'webhookAttempt']);
 const EXEMPT_ATTRIBUTES: Record<string, string[]> = { apiKey: ['lastUsedAt'], webhookEndpoint: ['failingSince'] };
@@ -545,7 +547,7 @@ function withoutExempt(image: Json | undefined): Json | undefined {
 }
 
 const recordsRefusedLogin = (item: Json | undefined): boolean =>
-  item?.entity === 'auditEntry' && item.action === 'auth.login_failed' && item.outcome === 'failure';
+  item?.entity === 'auditEntry' && (item.action === 'auth.login_failed' || String(item.action).startsWith('mcp.')) && item.outcome === 'failure';
 
 /** The items of the two workspaces the writes since the last look changed (exemptions applied). */
 async function workspaceChanges(): Promise<string[]> {

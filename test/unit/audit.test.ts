@@ -43,6 +43,8 @@ describe('audit catalog', () => {
       'program.updated': 'program success',
       'object_type.created': 'objectType success',
       'object_type.updated': 'objectType success',
+      'mcp.method_called': 'mcpServer either',
+      'mcp.tool_called': 'mcpTool either',
     });
     expect(Object.keys(AUDIT_CATALOG).sort()).toEqual([...AUDIT_ACTIONS].sort());
     expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);
@@ -58,9 +60,9 @@ describe('audit catalog', () => {
 
   it('pins the names of actors, targets, outcomes and failure reasons', () => {
     expect(AUDIT_ACTOR_TYPES).toEqual(['user', 'apiKey', 'anonymous']);
-    expect(AUDIT_TARGET_TYPES).toEqual(['workspace', 'user', 'apiKey', 'webhookEndpoint', 'program', 'objectType']);
+    expect(AUDIT_TARGET_TYPES).toEqual(['workspace', 'user', 'apiKey', 'webhookEndpoint', 'program', 'objectType', 'mcpTool', 'mcpServer']);
     expect(AUDIT_OUTCOMES).toEqual(['success', 'failure']);
-    expect(AUDIT_FAILURE_REASONS).toEqual(['wrong_password']);
+    expect(AUDIT_FAILURE_REASONS).toEqual(['wrong_password', 'tool_error', 'refused', 'invalid']);
   });
 
   it('is documented: every action in the README', () => {

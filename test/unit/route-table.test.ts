@@ -9,7 +9,7 @@ describe('route table', () => {
     const keys = routes.map(routeKey);
     expect(new Set(keys).size).toBe(keys.length);
     for (const r of routes) {
-      expect(r.path, routeKey(r)).toMatch(/^\/api\/(v2|flash|consumer|wallet|mcp)(\/|$)/);
+      expect(r.path, routeKey(r)).toMatch(/^(\/api\/(v2|flash|consumer|wallet|mcp)|\/\.well-known\/oauth-protected-resource)(\/|$)/);
       expect(r.auth.length).toBeGreaterThan(0);
       if (r.auth.includes('public')) expect(r.auth).toEqual(['public']);
       if (r.auth.includes('apiKey')) expect(SCOPES, routeKey(r)).toContain(r.scope);

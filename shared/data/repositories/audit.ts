@@ -61,6 +61,7 @@ const toEntry = (i: Item): AuditEntry => ({
   actor: i.actor.type === 'anonymous' ? { type: 'anonymous' } : { type: i.actor.type, id: i.actor.id },
   target: { type: i.target.type, id: i.target.id },
   requestId: i.requestId,
+  ...(i.mcp ? { mcp: { method: i.mcp.method, tool: i.mcp.tool ?? null, durationMs: i.mcp.durationMs, errorCode: i.mcp.errorCode ?? null } } : {}),
 });
 
 /**

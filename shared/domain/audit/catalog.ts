@@ -6,7 +6,7 @@
  */
 
 /** What an entry's `target` can be. */
-export const AUDIT_TARGET_TYPES = ['workspace', 'user', 'apiKey', 'webhookEndpoint', 'program', 'objectType'] as const;
+export const AUDIT_TARGET_TYPES = ['workspace', 'user', 'apiKey', 'webhookEndpoint', 'program', 'objectType', 'mcpTool', 'mcpServer'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Who can act: a signed-in user, an API key, or someone who proved nothing (a failed login). */
@@ -16,8 +16,15 @@ export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
 export const AUDIT_OUTCOMES = ['success', 'failure'] as const;
 export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 
+/**
+ * How an MCP call ended, when it did not succeed: a domain error answered as a tool error, refused
+ * before the tool ran (the key lacks the tool's scope, or the write-rate guard said no), or invalid
+ * (unknown tool or method, arguments the tool's schema refuses).
+ */
+export const MCP_FAILURE_REASONS = ['tool_error', 'refused', 'invalid'] as const;
+
 /** Why a recorded attempt failed (`outcome: failure`). Short codes, never a message with data in it. */
-export const AUDIT_FAILURE_REASONS = ['wrong_password'] as const;
+export const AUDIT_FAILURE_REASONS = ['wrong_password', ...MCP_FAILURE_REASONS] as const;
 export type AuditFailureReason = (typeof AUDIT_FAILURE_REASONS)[number];
 
 export const AUDIT_ACTIONS = [
@@ -36,14 +43,16 @@ export const AUDIT_ACTIONS = [
   'program.updated',
   'object_type.created',
   'object_type.updated',
+  'mcp.method_called',
+  'mcp.tool_called',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditActionInfo {
   /** The kind of `target` every entry of this action names. */
   target: AuditTargetType;
-  /** `failure` only for actions that record a refused attempt. */
-  outcome: AuditOutcome;
+  /** `failure` only for actions that record a refused attempt; `either` for MCP calls (a reason says why one failed). */
+  outcome: AuditOutcome | 'either';
   /** When it is written (for the documentation). */
   when: string;
 }
@@ -68,4 +77,15 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   'program.updated': { target: 'program', outcome: 'success', when: 'The loyalty program rules were replaced (target id: the workspace id)' },
   'object_type.created': { target: 'objectType', outcome: 'success', when: 'A custom object type was defined (target id: the type key)' },
   'object_type.updated': { target: 'objectType', outcome: 'success', when: 'A custom object type definition was replaced' },
+  // The MCP server audits every JSON-RPC call at its transport, refused ones included.
+  'mcp.method_called': {
+    target: 'mcpServer',
+    outcome: 'either',
+    when: 'An MCP JSON-RPC call other than a tool call (initialize, tools/list, resources/read...) was answered (target id: the workspace id)',
+  },
+  'mcp.tool_called': {
+    target: 'mcpTool',
+    outcome: 'either',
+    when: 'An MCP tool was called, whether it ran, failed with a domain error or was refused (target id: the tool name)',
+  },
 };

@@ -17,6 +17,17 @@ export interface AuditTarget {
   id: string;
 }
 
+/**
+ * What an MCP call's entry adds: the JSON-RPC method, the tool (for `tools/call`), how long the
+ * request took and, for a tool error, the error code of the REST error table. Never an argument.
+ */
+export interface McpCallDetail {
+  method: string;
+  tool: string | null;
+  durationMs: number;
+  errorCode: string | null;
+}
+
 export interface AuditEntry {
   /** `aud_...`, time-ordered: it sorts by `occurredAt`. */
   id: string;
@@ -28,6 +39,8 @@ export interface AuditEntry {
   actor: AuditActor;
   target: AuditTarget;
   requestId: string;
+  /** Only on `mcp.*` entries. */
+  mcp?: McpCallDetail;
 }
 
 export interface AuditInput {
@@ -35,8 +48,10 @@ export interface AuditInput {
   actor: AuditActor;
   target: AuditTarget;
   requestId: string;
-  /** Required exactly for the catalog's failure actions. */
+  /** Required exactly for the catalog's failure actions; for `either` actions, present when the attempt failed. */
   reason?: AuditFailureReason;
+  /** Required exactly for `mcp.*` actions. */
+  mcp?: McpCallDetail;
 }
 
 /** Who made a change, as the audit trail names them: the ids of the credential, never the credential. */
@@ -78,17 +93,35 @@ export function auditEntry(input: AuditInput, now: Date, id: string = newId('aud
   const info = Object.hasOwn(AUDIT_CATALOG, input.action) ? AUDIT_CATALOG[input.action] : undefined;
   if (!info) throw new Error(`${input.action} is not in the audit catalog`);
   if (input.target.type !== info.target) throw new Error(`${input.action} targets a ${info.target}, not a ${input.target.type}`);
-  const failure = info.outcome === 'failure';
+  const failure = info.outcome === 'either' ? input.reason !== undefined : info.outcome === 'failure';
   if (failure !== (input.reason !== undefined)) throw new Error(`${input.action} ${failure ? 'needs a' : 'takes no'} reason`);
   if (input.reason !== undefined && !AUDIT_FAILURE_REASONS.includes(input.reason)) throw new Error(`${input.reason} is not an audit failure reason`);
+  const isMcp = input.action.startsWith('mcp.');
+  if (isMcp !== (input.mcp !== undefined)) throw new Error(`${input.action} ${isMcp ? 'needs' : 'takes no'} MCP call details`);
   return {
     id,
     occurredAt: now.toISOString(),
     action: input.action,
-    outcome: info.outcome,
+    outcome: failure ? 'failure' : 'success',
     reason: input.reason ?? null,
     actor: actorEntry(input.actor),
     target: { type: info.target, id: plainValue(input.target.id) },
     requestId: plainValue(input.requestId),
+    ...(input.mcp ? { mcp: mcpDetail(input.mcp) } : {}),
+  };
+}
+
+/** A JSON-RPC method name as the caller sent it, kept only when it looks like one (`tools/call`). */
+const METHOD_NAME = /^[a-z][A-Za-z0-9_/]{0,63}$/;
+/** The REST error table's codes (`INSUFFICIENT_POINTS`). */
+const ERROR_CODE = /^[A-Z][A-Z_]{0,63}$/;
+
+/** Built field by field like the rest of the entry: names and numbers only, anything else redacted. */
+function mcpDetail(d: McpCallDetail): McpCallDetail {
+  return {
+    method: typeof d.method === 'string' && METHOD_NAME.test(d.method) ? d.method : REDACTED,
+    tool: d.tool === null ? null : plainValue(d.tool),
+    durationMs: Number.isFinite(d.durationMs) ? Math.max(0, Math.round(d.durationMs)) : 0,
+    errorCode: d.errorCode === null ? null : typeof d.errorCode === 'string' && ERROR_CODE.test(d.errorCode) ? d.errorCode : REDACTED,
   };
 }

@@ -23,6 +23,15 @@ export const auditEntrySchema = z
     actor: actorSchema,
     target: z.object({ type: z.enum(AUDIT_TARGET_TYPES), id: z.string().describe('The id of the thing acted on (for a program: the workspace id; for an object type: its key)') }),
     requestId: z.string().describe('The x-request-id of the request that made the change'),
+    mcp: z
+      .object({
+        method: z.string().describe('The JSON-RPC method, e.g. tools/call'),
+        tool: z.string().nullable().describe('The tool called (tools/call), else null'),
+        durationMs: z.number().int().describe('How long the MCP request took'),
+        errorCode: z.string().nullable().describe('For a tool error: the error code of the REST error table'),
+      })
+      .optional()
+      .describe('Only on mcp.* entries: the call, never its arguments'),
   })
   .meta({ id: 'AuditEntry' });
 

@@ -2,7 +2,7 @@ import * as repo from '../../data/repositories/audit';
 import type { TransactStep } from '../../data/table';
 import { logger } from '../../observability/logger';
 import type { AuditAction, AuditFailureReason } from './catalog';
-import { auditEntry, type AuditActor, type AuditEntry, type AuditTarget } from './entry';
+import { auditEntry, type AuditActor, type AuditEntry, type AuditInput, type AuditTarget } from './entry';
 import type { ListAuditQuery } from './schemas';
 
 /** Who is acting and in which request: what a service needs to record its change. */
@@ -44,4 +44,16 @@ export async function listAuditEntries(workspaceId: string, query: ListAuditQuer
   };
   const page = await repo.listAuditEntries(workspaceId, filters, query.limit, query.cursor);
   return { items: page.items, nextCursor: page.nextCursor ?? null };
+}
+
+/**
+ * An entry that belongs to no transaction of its own (an MCP call, audited at the transport), written
+ * on its own. Best effort like a refusal: a failure to write it is logged, never the answer.
+ */
+export async function recordCall(workspaceId: string, input: AuditInput, now: Date): Promise<void> {
+  try {
+    await repo.appendAuditEntry(workspaceId, auditEntry(input, now));
+  } catch (error) {
+    logger.error('audit entry not written', { requestId: input.requestId, workspaceId, action: input.action, error: error as Error });
+  }
 }

@@ -1,0 +1,104 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import type { Context } from 'aws-lambda';
+import { mcpArea } from '../contracts/mcp';
+import { routeKey, routesOf, type RouteDef } from '../contracts/endpoint';
+import { SCOPES } from '../domain/api-keys/scopes';
+import { resolveBearer } from '../domain/auth/credentials';
+import { AppError, badRequest } from '../domain/errors';
+import { withinDeadline } from '../http/area';
+import { errorMapper } from '../http/error-mapper';
+import { jsonBody } from '../http/json-body';
+import { requestContext } from '../http/request-context';
+import { toHttpResult } from '../http/responses';
+import type { AppContext, HttpEvent, HttpResult } from '../http/types';
+import { auditMessages, messagesOf } from './audit';
+import type { ApiKeyPrincipal } from './registry';
+import { toolScopes } from './server';
+import type { McpRequestState } from './state';
+import { sdkRequest, serveMcp, toResult } from './transport';
+
+/**
+ * The `mcp` area's Lambda handler: the HTTP conventions of the API (request id, body limit and
+ * depth, error shape, deadline) around the MCP transport. Authentication is its own step: the MCP
+ * authorization spec wants a 401 with a `WWW-Authenticate: Bearer` challenge pointing at the
+ * protected-resource metadata for anything that is not a valid API key (sessions included).
+ */
+
+const MCP_PATH = '/api/mcp';
+const METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
+
+/** Scheme and host the caller used (API Gateway sets x-forwarded-proto; so does the local server). */
+export function baseUrlOf(event: HttpEvent): string {
+  const proto = event.headers?.['x-forwarded-proto']?.split(',')[0]?.trim() || 'https';
+  const host = event.headers?.host ?? event.requestContext.domainName;
+  return `${proto}://${host}`;
+}
+
+export function protectedResourceMetadata(base: string) {
+  return {
+    resource: `${base}${MCP_PATH}`,
+    resource_name: 'Loyalty platform MCP server',
+    bearer_methods_supported: ['header'],
+    scopes_supported: SCOPES.filter((s) => toolScopes().includes(s)),
+    resource_documentation: `${base}/api/v2/openapi.json`,
+  };
+}
+
+const bearerOf = (event: HttpEvent): string | undefined => event.headers?.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+
+function challenged(event: HttpEvent, message: string, invalidToken: boolean): AppError {
+  const params = [`resource_metadata="${baseUrlOf(event)}${METADATA_PATH}"`];
+  // RFC 6750: no error code when the request carried no credential at all.
+  if (invalidToken) params.unshift('error="invalid_token"', `error_description="${message}"`);
+  return new AppError('UNAUTHENTICATED', message, undefined, { 'www-authenticate': `Bearer ${params.join(', ')}` });
+}
+
+/** API keys only; everything else, sessions included, is a 401 with the challenge. */
+function mcpAuthentication(routes: ReadonlyMap<string, RouteDef>): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
+  return {
+    before: async ({ event, context }) => {
+      const route = routes.get(event.routeKey);
+      if (!route) throw new Error(`route ${event.routeKey} is not in the route table`);
+      context.route = route;
+      if (route.auth.includes('public')) return;
+      const token = bearerOf(event);
+      if (!token) throw challenged(event, 'Missing credential: send Authorization: Bearer <API key>', false);
+      let principal;
+      try {
+        principal = await resolveBearer(token);
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'UNAUTHENTICATED') throw challenged(event, 'Missing or invalid credential', true);
+        throw error;
+      }
+      if (principal.kind !== 'apiKey') throw challenged(event, 'The MCP server takes a workspace API key (fl_live_...), not a session', true);
+      context.principal = principal;
+    },
+  };
+}
+
+async function callMcp(event: HttpEvent, context: AppContext): Promise<HttpResult> {
+  if (!context.hasBody) throw badRequest('A JSON body is required');
+  const principal = context.principal as ApiKeyPrincipal;
+  const state: McpRequestState = {
+    ctx: { principal, workspaceId: principal.workspaceId, requestId: context.requestId },
+    outcomes: new Map(),
+  };
+  const answer = await serveMcp(sdkRequest(`${baseUrlOf(event)}${MCP_PATH}`, event.headers ?? {}, context.body), context.body, state);
+  await auditMessages(state, messagesOf(context.body), answer, Date.now() - context.startedAt);
+  return toResult(answer, context.requestId);
+}
+
+export function mcpHandler() {
+  const routes = new Map(routesOf(mcpArea).map((r) => [routeKey(r), r]));
+  const chain = middy<HttpEvent, HttpResult, Error, AppContext>()
+    .use(requestContext(mcpArea.area))
+    .use(errorMapper())
+    .use(mcpAuthentication(routes))
+    .use(jsonBody())
+    .handler(async (event, context) => {
+      if (context.route!.operationId === 'callMcp') return callMcp(event, context);
+      return toHttpResult({ status: 200, body: protectedResourceMetadata(baseUrlOf(event)) }, context.requestId);
+    });
+  const handler = (event: HttpEvent, context: Context, _opts?: unknown) => withinDeadline(event, context as AppContext, chain);
+  return Object.assign(handler, { declaration: mcpArea, operations: Object.keys(mcpArea.endpoints) });
+}

@@ -1,0 +1,72 @@
+import { recordCall } from '../domain/audit/service';
+import type { ErrorCode } from '../domain/errors';
+import { idKey, type CallOutcome, type McpRequestState } from './state';
+
+/**
+ * The audit of the JSON-RPC layer: one entry per request or notification of the HTTP request,
+ * refused ones included (unknown tool, bad arguments, missing scope), with the method, the tool,
+ * the outcome, the duration and the request id. The arguments are never read here.
+ */
+
+interface RpcMessage {
+  id?: string | number;
+  method: string;
+  params?: { name?: unknown };
+}
+
+interface RpcAnswer {
+  id?: string | number | null;
+  result?: unknown;
+  error?: { code?: number };
+}
+
+const isMessage = (m: unknown): m is RpcMessage =>
+  typeof m === 'object' && m !== null && (m as { jsonrpc?: unknown }).jsonrpc === '2.0' && typeof (m as { method?: unknown }).method === 'string';
+
+/** The JSON-RPC requests and notifications of a body (one message or a batch). */
+export const messagesOf = (body: unknown): RpcMessage[] => (Array.isArray(body) ? body : [body]).filter(isMessage);
+
+function answersOf(text: string): Map<string, RpcAnswer> {
+  const answers = new Map<string, RpcAnswer>();
+  try {
+    const parsed = text ? (JSON.parse(text) as unknown) : undefined;
+    for (const a of Array.isArray(parsed) ? parsed : [parsed]) {
+      if (a && typeof a === 'object' && 'id' in a) answers.set(idKey((a as RpcAnswer).id ?? undefined), a as RpcAnswer);
+    }
+  } catch {
+    // Not JSON (an HTTP-level refusal): the status decides below.
+  }
+  return answers;
+}
+
+export async function auditMessages(
+  state: McpRequestState,
+  messages: RpcMessage[],
+  answer: { status: number; body: string },
+  durationMs: number,
+  now = new Date(),
+): Promise<void> {
+  const answers = answersOf(answer.body);
+  const { ctx } = state;
+  await Promise.all(
+    messages.map((m) => {
+      const noted = m.id !== undefined ? state.outcomes.get(idKey(m.id)) : undefined;
+      const rpcError = m.id !== undefined && answers.get(idKey(m.id))?.error !== undefined;
+      const { outcome, errorCode }: { outcome: CallOutcome; errorCode: ErrorCode | null } =
+        noted ?? { outcome: rpcError || answer.status >= 400 ? 'invalid' : 'ok', errorCode: null };
+      const tool = m.method === 'tools/call' ? (typeof m.params?.name === 'string' ? m.params.name : '') : null;
+      return recordCall(
+        ctx.workspaceId,
+        {
+          action: tool === null ? 'mcp.method_called' : 'mcp.tool_called',
+          actor: { type: 'apiKey', id: ctx.principal.keyId },
+          target: tool === null ? { type: 'mcpServer', id: ctx.workspaceId } : { type: 'mcpTool', id: tool },
+          requestId: ctx.requestId,
+          ...(outcome === 'ok' ? {} : { reason: outcome }),
+          mcp: { method: m.method, tool, durationMs, errorCode: outcome === 'tool_error' || outcome === 'refused' ? errorCode : null },
+        },
+        now,
+      );
+    }),
+  );
+}

@@ -1,0 +1,197 @@
+import * as z from 'zod';
+import * as members from '../../domain/members/service';
+import {
+  createMemberBody,
+  ledgerEntrySchema,
+  listMembersQuery,
+  memberSchema,
+  pointsBalanceSchema,
+  tierStatusSchema,
+  updateMemberBody,
+} from '../../domain/members/schemas';
+import * as tags from '../../domain/tags/service';
+import { listTagsQuery, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from '../../domain/tags/schemas';
+import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResult, READ_ONLY, write } from '../registry';
+
+/** Members, points, tiers and tags: the tools of the `members:*` scopes. */
+
+const q = listMembersQuery.shape;
+const pointsResult = z.object({ entry: ledgerEntrySchema, points: pointsBalanceSchema, tier: z.string() });
+
+const pointsChange = (type: 'earn' | 'deduct') =>
+  defineTool({
+    name: `${type}_points`,
+    title: type === 'earn' ? 'Give points to a member' : 'Take points from a member',
+    description:
+      type === 'earn'
+        ? 'Credits points to a member manually (a goodwill gesture, a correction), with a reason kept in the ledger. Not for orders: create_order awards their points. An unenrolled member earns nothing (CONFLICT). Pass an idempotencyKey so a retry cannot give the points twice.'
+        : 'Debits points from a member manually, with a reason kept in the ledger. Never below zero: more than the balance is refused with INSUFFICIENT_POINTS and nothing changes. Pass an idempotencyKey so a retry cannot take the points twice.',
+    scope: 'members:write',
+    rest: 'changeMemberPoints',
+    service: members.changePointsManually,
+    input: z.strictObject({
+      memberId: memberIdArg,
+      amount: z.number().int().min(1).max(1e9).describe('Whole points, at least 1'),
+      reason: z.string().trim().min(1).max(500).describe('Why, in words the member could be shown (kept in the ledger)'),
+      idempotencyKey: idempotencyKeyArg,
+    }),
+    output: pointsResult,
+    annotations: write({ destructive: false, idempotent: false }),
+    writes: 'guard',
+    idempotent: true,
+    run: (ctx, a, w) =>
+      members.changePointsManually(ctx.workspaceId, a.memberId, { type, amount: a.amount, reason: a.reason }, { apiKeyId: ctx.principal.keyId }, w),
+  });
+
+export const memberTools = [
+  defineTool({
+    name: 'find_members',
+    title: 'Find members',
+    description:
+      'Finds members, newest first: by exact e-mail or externalId (your own customer id), by tier, status or tag, or by free text (part of e-mail, name, phone or externalId). Give no filter to list all. Returns pages: pass nextCursor back as cursor.',
+    scope: 'members:read',
+    rest: 'listMembers',
+    service: members.listMembers,
+    input: z.strictObject({ ...pageArgs, email: q.email, externalId: q.externalId, tier: q.tier, status: q.status, tag: q.tag, q: q.q }),
+    output: pageOf(memberSchema),
+    annotations: READ_ONLY,
+    run: async (ctx, a) => pageResult(await members.listMembers(ctx.workspaceId, a)),
+  }),
+  defineTool({
+    name: 'get_member',
+    title: 'Get a member',
+    description: 'One member by id: profile, custom attributes, points balance (balance, pending, lifetime), tier, tags and status.',
+    scope: 'members:read',
+    rest: 'getMember',
+    service: members.getMember,
+    input: z.strictObject({ memberId: memberIdArg }),
+    output: memberSchema,
+    annotations: READ_ONLY,
+    run: (ctx, a) => members.getMember(ctx.workspaceId, a.memberId),
+  }),
+  defineTool({
+    name: 'create_member',
+    title: 'Enrol a member',
+    description:
+      'Enrols a new member. Give an e-mail or an externalId (or both); each is unique in the workspace (CONFLICT if taken: use find_members first). Pass an idempotencyKey so a retry cannot enrol twice.',
+    scope: 'members:write',
+    rest: 'createMember',
+    service: members.createMember,
+    input: z.strictObject({ member: createMemberBody.describe('The profile: email and/or externalId, names, phone, birthDate, customAttributes'), idempotencyKey: idempotencyKeyArg }),
+    output: memberSchema,
+    annotations: write({ destructive: false, idempotent: false }),
+    writes: 'guard',
+    idempotent: true,
+    run: (ctx, a, w) => members.createMember(ctx.workspaceId, a.member, w),
+  }),
+  defineTool({
+    name: 'update_member',
+    title: 'Update a member',
+    description:
+      "Changes a member's profile: only the fields given change; customAttributes merge key by key (null removes a key). To end a membership use unenroll_member.",
+    scope: 'members:write',
+    rest: 'updateMember',
+    service: members.updateMember,
+    input: z.strictObject({ memberId: memberIdArg, changes: updateMemberBody.describe('The fields to change (at least one)') }),
+    output: memberSchema,
+    annotations: write({ destructive: false, idempotent: true }),
+    writes: 'guard',
+    run: (ctx, a) => members.updateMember(ctx.workspaceId, a.memberId, a.changes),
+  }),
+  defineTool({
+    name: 'unenroll_member',
+    title: 'Unenrol a member',
+    description:
+      'Ends a membership: the member keeps its history but earns nothing more and gets no coupons; wallet passes stop working. Only on an explicit request of the member or the merchant.',
+    scope: 'members:write',
+    rest: 'updateMember',
+    service: members.updateMember,
+    input: z.strictObject({ memberId: memberIdArg }),
+    output: memberSchema,
+    annotations: write({ destructive: true, idempotent: true }),
+    writes: 'guard',
+    run: (ctx, a) => members.updateMember(ctx.workspaceId, a.memberId, { status: 'unenrolled' }),
+  }),
+  defineTool({
+    name: 'get_points',
+    title: "A member's points and ledger",
+    description: 'Balance, pending and lifetime points of a member, with a page of the ledger (newest first: earns, deductions, refund reversals, adjustments).',
+    scope: 'members:read',
+    rest: 'getMemberPoints',
+    service: members.pointsOf,
+    input: z.strictObject({ memberId: memberIdArg, ...pageArgs }),
+    output: pointsBalanceSchema.extend({ entries: z.array(ledgerEntrySchema), nextCursor: z.string().nullable() }),
+    annotations: READ_ONLY,
+    run: async (ctx, a) => {
+      const { data, nextCursor } = await members.pointsOf(ctx.workspaceId, a.memberId, a.limit, a.cursor);
+      return { ...data, nextCursor };
+    },
+  }),
+  pointsChange('earn'),
+  pointsChange('deduct'),
+  defineTool({
+    name: 'get_tier_status',
+    title: "A member's tier",
+    description: 'The tier a member holds, the next tier, the metric it is measured by (lifetime points or completed orders), what is still missing and the progress (0-1).',
+    scope: 'members:read',
+    rest: 'getMemberTier',
+    service: members.tierStatus,
+    input: z.strictObject({ memberId: memberIdArg }),
+    output: tierStatusSchema,
+    annotations: READ_ONLY,
+    run: (ctx, a) => members.tierStatus(ctx.workspaceId, a.memberId),
+  }),
+  defineTool({
+    name: 'list_tags',
+    title: 'List tags',
+    description: "The workspace's tags (those at least one member carries), by key, with how many members carry each.",
+    scope: 'members:read',
+    rest: 'listTags',
+    service: tags.listTags,
+    input: z.strictObject({ ...pageArgs, prefix: listTagsQuery.shape.prefix }),
+    output: pageOf(tagSchema),
+    annotations: READ_ONLY,
+    run: async (ctx, a) => pageResult(await tags.listTags(ctx.workspaceId, a)),
+  }),
+  defineTool({
+    name: 'get_member_tags',
+    title: "A member's tags",
+    description: 'The tags a member carries, with when each was added.',
+    scope: 'members:read',
+    rest: 'listMemberTags',
+    service: tags.memberTags,
+    input: z.strictObject({ memberId: memberIdArg }),
+    output: memberTagsSchema,
+    annotations: READ_ONLY,
+    run: (ctx, a) => tags.memberTags(ctx.workspaceId, a.memberId),
+  }),
+  defineTool({
+    name: 'tag_member',
+    title: 'Tag a member',
+    description: 'Adds tags (lower-case keys like vip or newsletter_2026) to a member. Tags it already carries change nothing. Returns all its tags and which were added.',
+    scope: 'members:write',
+    rest: 'tagMember',
+    service: tags.tagMember,
+    input: z.strictObject({ memberId: memberIdArg, tags: tagMemberBody.shape.tags }),
+    output: tagResultSchema,
+    annotations: write({ destructive: false, idempotent: true }),
+    writes: 'guard',
+    run: (ctx, a) => tags.tagMember(ctx.workspaceId, a.memberId, a.tags),
+  }),
+  defineTool({
+    name: 'untag_member',
+    title: 'Remove a tag from a member',
+    description: 'Removes one tag from a member. A tag the member does not carry is NOT_FOUND.',
+    scope: 'members:write',
+    rest: 'untagMember',
+    service: tags.untagMember,
+    input: z.strictObject({ memberId: memberIdArg, tag: z.string().min(1).max(64).describe('The tag key to remove') }),
+    output: z.object({ memberId: z.string(), removed: z.string() }),
+    annotations: write({ destructive: true, idempotent: true }),
+    writes: 'guard',
+    run: async (ctx, a) => {
+      await tags.untagMember(ctx.workspaceId, a.memberId, a.tag);
+      return { memberId: a.memberId, removed: a.tag };
+    },
+  }),
+];
