@@ -15,6 +15,8 @@ import { systemArea } from './system';
 import { tagsArea } from './tags';
 import { trackingArea } from './tracking';
 import { webhooksArea } from './webhooks';
+// Member portal sessions and wallet cards.
+import { portalArea } from './portal';
 
 export { routeKey, type AuthKind, type HttpMethod } from './endpoint';
 
@@ -40,6 +42,8 @@ export const DECLARATIONS = [
   ambassadorArea,
   trackingArea,
   auditArea,
+  // Member portal sessions and wallet cards.
+  portalArea,
 ] as const;
 
 export type Area = (typeof DECLARATIONS)[number]['area'];

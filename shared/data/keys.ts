@@ -172,6 +172,10 @@ export const ENTITIES = {
   session: { pk: 'SESSION#{tokenHash}', sk: 'SESSION', global: true },
   resetToken: { pk: 'RESET#{tokenHash}', sk: 'RESET', global: true },
   loginThrottle: { pk: 'LOGINFAIL#{emailHash}#{window}', sk: 'LOGINFAIL', global: true },
+
+  // --- Member portal sessions and wallet passes ---
+  /** A member portal (consumer) session, by the SHA-256 of its token: names one workspace and member. */
+  consumerSession: { pk: 'CSESSION#{tokenHash}', sk: 'CSESSION', global: true },
 } as const satisfies Record<
   string,
   {

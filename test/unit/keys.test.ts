@@ -20,7 +20,7 @@ describe('key layouts', () => {
 
   it('the only global entities are credential lookups, keyed by a hash or the login e-mail', () => {
     const global = Object.entries(ENTITIES).filter(([, l]) => 'global' in l);
-    expect(global.map(([n]) => n).sort()).toEqual(['apiKeyHash', 'loginEmail', 'loginThrottle', 'resetToken', 'session']);
+    expect(global.map(([n]) => n).sort()).toEqual(['apiKeyHash', 'consumerSession', 'loginEmail', 'loginThrottle', 'resetToken', 'session']);
     for (const [, layout] of global) expect(layout.pk).toMatch(/\{(keyHash|tokenHash|email|emailHash)\}/);
   });
 
