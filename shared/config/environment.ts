@@ -44,5 +44,13 @@ export function runtimeConfig(): RuntimeConfig {
   return cached;
 }
 
+/**
+ * Parses the environment again on next use. Only the local runtime calls it: it learns its own
+ * address (`PUBLIC_BASE_URL` with `PORT=0`) after the handlers may have read the configuration.
+ */
+export function reloadRuntimeConfig(): void {
+  cached = undefined;
+}
+
 /** Names CDK must set on every function (the rest have defaults or are local-only). */
 export const REQUIRED_FUNCTION_ENV = ['STAGE', 'TABLE_NAME', 'MAIL_FROM'] as const;

@@ -20,6 +20,8 @@ export interface RouteContract {
   responses: Record<number, z.ZodType | null>;
   /** Longer description for the OpenAPI document. */
   description?: string;
+  /** Success statuses that (also) answer with a non-JSON body: status -> its media type. */
+  binaryResponses?: Record<number, string>;
 }
 
 /** One endpoint, declared once: routing, auth and contract. Its key in the area is its operationId. */

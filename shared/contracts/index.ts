@@ -17,6 +17,7 @@ import { trackingArea } from './tracking';
 import { webhooksArea } from './webhooks';
 // Member portal sessions and wallet cards.
 import { portalArea } from './portal';
+import { walletArea } from './wallet';
 
 export { routeKey, type AuthKind, type HttpMethod } from './endpoint';
 
@@ -44,6 +45,7 @@ export const DECLARATIONS = [
   auditArea,
   // Member portal sessions and wallet cards.
   portalArea,
+  walletArea,
 ] as const;
 
 export type Area = (typeof DECLARATIONS)[number]['area'];

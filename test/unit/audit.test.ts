@@ -106,7 +106,7 @@ describe('plainValue: ids pass, anything else is redacted', () => {
   });
 
   it('knows every secret prefix of the platform', () => {
-    expect(SECRET_PREFIXES).toEqual(['fl_live_', 'fl_sess_', 'fl_reset_', 'whsec_']);
+    expect(SECRET_PREFIXES).toEqual(['fl_live_', 'fl_sess_', 'fl_reset_', 'fl_cs_', 'whsec_']);
   });
 });
 
