@@ -121,6 +121,9 @@ export interface RawResponse {
   bytes: Buffer;
 }
 
+/** Every 5xx any wallet test client saw (`METHOD path status`): the suites assert there were none. */
+export const serverErrors: string[] = [];
+
 /** A client of one platform instance; every answer must be one its OpenAPI document describes. */
 export function clientOf(baseUrl: string) {
   return async function request(method: string, path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<RawResponse> {
@@ -136,6 +139,7 @@ export function clientOf(baseUrl: string) {
     const contentType = res.headers.get('content-type');
     let parsed: any = bytes.length ? bytes : undefined;
     if (bytes.length && /^application\/json/.test(contentType ?? '')) parsed = JSON.parse(bytes.toString('utf8'));
+    if (res.status >= 500) serverErrors.push(`${method} ${path} ${res.status}`);
     assertDocumentedResponse({ method, path, status: res.status, body: parsed, contentType });
     return { status: res.status, headers: res.headers, body: parsed, bytes };
   };

@@ -162,3 +162,60 @@ export async function listDeviceRegistrations(deviceHash: string, passTypeId: st
     ExpressionAttributeValues: { ':pk': key.pk, ':prefix': `REG#${passTypeId}#` },
   });
 }
+
+/**
+ * Claims the push of one content version to one device: true for the one caller that moves the
+ * registration's `pushedHash` to `hash`, so a device gets each version once however many workers
+ * look at the member. A push that must be retried gives its claim back (`releaseRegistrationPush`).
+ */
+export async function claimRegistrationPush(r: WalletRegistrationRecord, hash: string): Promise<boolean> {
+  try {
+    await updateItem({
+      Key: registrationKey(r),
+      UpdateExpression: 'SET pushedHash = :h',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(pushedHash) OR pushedHash <> :h)',
+      ExpressionAttributeValues: { ':h': hash },
+    });
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}
+
+export async function releaseRegistrationPush(r: WalletRegistrationRecord, hash: string): Promise<void> {
+  try {
+    await updateItem({ Key: registrationKey(r), UpdateExpression: 'REMOVE pushedHash', ConditionExpression: 'pushedHash = :h', ExpressionAttributeValues: { ':h': hash } }, { appliedIn: () => true });
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err;
+  }
+}
+
+/** The same claim for a pass kept up to date on the platform's side (Google's loyalty object). */
+export async function claimPassSync(pass: WalletPassRecord, hash: string): Promise<boolean> {
+  try {
+    await updateItem({
+      Key: passKey(pass),
+      UpdateExpression: 'SET syncedHash = :h',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(syncedHash) OR syncedHash <> :h)',
+      ExpressionAttributeValues: { ':h': hash },
+    });
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}
+
+export async function releasePassSync(pass: WalletPassRecord, hash: string): Promise<void> {
+  try {
+    await updateItem({ Key: passKey(pass), UpdateExpression: 'REMOVE syncedHash', ConditionExpression: 'syncedHash = :h', ExpressionAttributeValues: { ':h': hash } }, { appliedIn: () => true });
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err;
+  }
+}
+
+/** Marks a pass as synced with `hash` without a claim (the issue call has just sent the object). */
+export async function markPassSynced(pass: WalletPassRecord, hash: string): Promise<void> {
+  await updateItem({ Key: passKey(pass), UpdateExpression: 'SET syncedHash = :h', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':h': hash } }, { appliedIn: (s) => (s as { syncedHash?: string } | undefined)?.syncedHash === hash });
+}

@@ -78,7 +78,7 @@ export async function registerDevice(
   const key = { workspaceId: pass.workspaceId, memberId: pass.memberId, serial: pass.serial, deviceHash: sha256Hex(input.deviceId) };
   const known = await repo.getRegistration(key);
   if (known && known.pushToken === input.pushToken) return 'existing';
-  await repo.putRegistration({ ...key, passTypeId: input.passTypeId, deviceId: input.deviceId, pushToken: input.pushToken, createdAt: known?.createdAt ?? now.toISOString() });
+  await repo.putRegistration({ ...key, passTypeId: input.passTypeId, deviceId: input.deviceId, pushToken: input.pushToken, createdAt: known?.createdAt ?? now.toISOString(), pushedHash: pass.contentHash });
   return known ? 'existing' : 'created';
 }
 

@@ -119,6 +119,7 @@ async function issueGoogle(google: NonNullable<Awaited<ReturnType<WalletServices
   const obj = await google.wallet.upsertObject(loyaltyObjectOf(google.issuerId, caller.workspaceId, pass.serial, card.content));
   if (obj.kind !== 'ok') throw unavailable('Google Wallet');
   if (pass.contentHash !== hash) await repo.updatePassContent(pass, hash, nextLastModified(pass.lastModified, now.getTime()));
+  await repo.markPassSynced(pass, hash);
   const origin = new URL(publicBaseUrl).origin;
   const saveUrl = await google.wallet.saveUrl({ id: googleObjectId(google.issuerId, pass.serial), classId: googleClassId(google.issuerId, caller.workspaceId) }, [origin]);
   return { platform: 'google', serial: pass.serial, saveUrl };

@@ -34,4 +34,6 @@ export interface WalletRegistrationRecord {
   deviceHash: string;
   pushToken: string;
   createdAt: string;
+  /** The content version this device was last told about (it registered holding the then current one). */
+  pushedHash?: string;
 }
