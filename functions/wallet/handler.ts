@@ -1,4 +1,5 @@
-import { walletFromConfig } from '../../shared/adapters/wallet';
+import { walletFromConfig as walletServices } from '../../shared/adapters/wallet';
+import { PassKitSigner } from '../../shared/adapters/wallet/pkpass-signer';
 import { runtimeConfig } from '../../shared/config';
 import { walletArea } from '../../shared/contracts/wallet';
 import * as apple from '../../shared/domain/wallet/apple-web-service';
@@ -10,6 +11,8 @@ import { noContent, type Reply } from '../../shared/http/responses';
 import { logger } from '../../shared/observability/logger';
 
 const PKPASS = 'application/vnd.apple.pkpass';
+/** This function signs passes: the signer is passkit-generator. */
+const walletFromConfig = () => walletServices((apple) => new PassKitSigner(apple));
 const empty = (status: number, headers?: Record<string, string>): Reply => ({ status, ...(headers ? { headers } : {}) });
 
 export const handler = defineArea(walletArea, {

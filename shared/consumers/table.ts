@@ -125,7 +125,7 @@ export const CONSUMERS = [
     localConcurrency: config.wallet.push.localConcurrency,
     timeoutSeconds: config.wallet.push.workerTimeoutSeconds,
     settings: [],
-    access: { table: 'readWrite' },
+    access: { table: 'readWrite', walletCredentials: true },
   },
 ] as const satisfies readonly ConsumerRow[];
 

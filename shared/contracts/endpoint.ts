@@ -50,6 +50,8 @@ export interface Access {
   sendsTo?: readonly QueueName[];
   /** Sends e-mail. */
   mail?: true;
+  /** Reads the wallet credentials (Apple pass signing, APNs, Google service account) from Secrets Manager. */
+  walletCredentials?: true;
 }
 
 /** An area: one Lambda function (`functions/<area>/handler.ts`) serving the endpoints declared here. */

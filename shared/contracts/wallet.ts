@@ -15,7 +15,7 @@ const registrationParams = z.object({ deviceId, passTypeId, serial });
 
 export const walletArea = declareArea({
   area: 'wallet',
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', walletCredentials: true },
   endpoints: {
     issueWalletPass: {
       method: 'POST', path: '/api/consumer/wallet/issue', auth: ['consumer'], summary: "Issue the signed-in member's wallet card",

@@ -1,10 +1,9 @@
 import { runtimeConfig } from '../../config';
-import type { WalletCredentialSource, WalletServices } from '../../ports/wallet';
+import type { AppleWalletCredentials, WalletCredentialSource, WalletServices, WalletSigner } from '../../ports/wallet';
 import { provided } from '../provided';
 import { Http2ApnsClient } from './apns';
 import { SecretsManagerWalletCredentials } from './credentials';
 import { RestGoogleWallet, serviceAccountTokenProvider } from './google';
-import { PassKitSigner } from './pkpass-signer';
 
 let services: WalletServices | undefined;
 
@@ -15,8 +14,19 @@ function credentialSource(): WalletCredentialSource {
   return arn ? new SecretsManagerWalletCredentials(arn) : { load: async () => ({}) };
 }
 
-/** The process's wallet clients, built once from configuration (credentials read on first use). */
-export function walletFromConfig(): WalletServices {
+/** Functions that never sign a pass (the push worker) leave passkit-generator out of their bundle. */
+const noSigner = (): WalletSigner => ({
+  sign: async () => {
+    throw new Error('this function signs no passes');
+  },
+});
+
+/**
+ * The process's wallet clients, built once from configuration (credentials read on first use).
+ * `signer` makes the pass signer from the Apple credentials: given by the functions that sign
+ * (`PassKitSigner`), so only they bundle passkit-generator.
+ */
+export function walletFromConfig(signer: (apple: AppleWalletCredentials) => WalletSigner = noSigner): WalletServices {
   if (services) return services;
   const cfg = runtimeConfig();
   const source = credentialSource();
@@ -32,7 +42,7 @@ export function walletFromConfig(): WalletServices {
       apple = {
         passTypeIdentifier: creds.passTypeIdentifier,
         teamIdentifier: creds.teamIdentifier,
-        signer: new PassKitSigner(creds),
+        signer: signer(creds),
         apns: new Http2ApnsClient(cfg.APNS_URL, creds.apns, { certPem: creds.signerCertPem, keyPem: creds.signerKeyPem }),
       };
       return apple;
