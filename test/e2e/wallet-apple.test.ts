@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../support/platform';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClientFor, startPlatform, type RunningPlatform } from '../support/platform';
 import {
   clientOf,
   portalSession,
@@ -284,6 +285,33 @@ describe("Apple's pass web service", () => {
     const reg = `${V1}/devices/${device(5)}/registrations/${passTypeId}/${serial}`;
     expect((await request('POST', reg, { headers: auth, body: { pushToken: pushToken(5) } })).status).toBe(410);
     expect((await request('GET', `${V1}/devices/${device(5)}/registrations/${passTypeId}`)).status).toBe(204);
+  });
+
+  it('answers 410 for the serial of a removed member (its member item gone)', async () => {
+    const { member, serial, auth } = await issued();
+    const runtime = await platform.runtime();
+    await documentClientFor(runtime).send(new DeleteCommand({ TableName: runtime.tableName, Key: { pk: `WS#${shop.workspaceId}#MEMBER#${member.id}`, sk: 'MEMBER' } }));
+    expect((await request('GET', `${V1}/passes/${passTypeId}/${serial}`, { headers: auth })).status).toBe(410);
+    expect((await request('POST', `${V1}/devices/${device(8)}/registrations/${passTypeId}/${serial}`, { headers: auth, body: { pushToken: pushToken(8) } })).status).toBe(410);
+  });
+
+  it('retireMemberPasses (for erasure) makes every serial of the member answer 410 and removes its registrations', async () => {
+    const { member, serial, auth } = await issued();
+    const reg = `${V1}/devices/${device(9)}/registrations/${passTypeId}/${serial}`;
+    expect((await request('POST', reg, { headers: auth, body: { pushToken: pushToken(9) } })).status).toBe(201);
+    const runtime = await platform.runtime();
+    Object.assign(process.env, { STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, AWS_REGION: 'eu-west-1' });
+    const { retireMemberPasses } = await import('../../shared/domain/wallet/service');
+    await retireMemberPasses(shop.workspaceId, member.id);
+    // The member is still enrolled: the 410 comes from the retired serial alone.
+    expect((await request('GET', `/api/v2/members/${member.id}`, { token: shop.key })).body.data.status).toBe('active');
+    expect((await request('GET', `${V1}/passes/${passTypeId}/${serial}`, { headers: auth })).status).toBe(410);
+    expect((await request('POST', reg, { headers: auth, body: { pushToken: pushToken(9) } })).status).toBe(410);
+    expect((await request('GET', `${V1}/devices/${device(9)}/registrations/${passTypeId}`)).status).toBe(204);
+    const before = apns.pushes.length;
+    await earn(member.id, 3);
+    await new Promise((r) => setTimeout(r, 4000));
+    expect(apns.pushes.slice(before).filter((p) => p.pushToken === pushToken(9))).toEqual([]);
   });
 
   it('gives malformed ids, tags and bodies a clear 4xx and unknown serials a 404', async () => {

@@ -4,6 +4,7 @@ import * as repo from '../../data/repositories/wallet';
 import type { WalletServices } from '../../ports/wallet';
 import { cardOf } from './card';
 import { contentHash } from './content';
+import { serialHashOf } from './service';
 import { loyaltyObjectChanges, googleObjectId } from './google-objects';
 import { nextLastModified } from './updates';
 
@@ -77,6 +78,8 @@ export async function refreshMemberPasses(services: WalletServices, ref: MemberR
   const card = await cardOf(member);
   const hash = contentHash(card.content, card.branding);
   for (const pass of passes) {
+    // A retired pass (its member being removed) is never shown again: nothing to tell anyone.
+    if ((await repo.getSerial(serialHashOf(pass.serial)))?.goneAt) continue;
     // Whoever records the version (this worker, another one, or a device's fetch), the claims below
     // see that each device is told about it exactly once.
     if (pass.contentHash !== hash) await repo.updatePassContent(pass, hash, nextLastModified(pass.lastModified, now.getTime()));
