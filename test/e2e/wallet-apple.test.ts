@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentClientFor, startPlatform, type RunningPlatform } from '../support/platform';
 import {
   clientOf,
@@ -97,6 +97,20 @@ describe('member portal sessions', () => {
     expect((await request('POST', '/api/consumer/wallet/issue', { body: { platform: 'apple' } })).status).toBe(401);
   });
 
+  it('stop working when they expire (401, like an unknown one)', async () => {
+    const member = await walletMember(request, shop.key);
+    const session = await portalSession(request, shop.key, member.id);
+    expect((await issue(session)).status).toBe(200);
+    const runtime = await platform.runtime();
+    const key = { pk: `CSESSION#${createHash('sha256').update(session).digest('hex')}`, sk: 'CSESSION' };
+    const stored = await documentClientFor(runtime).send(new GetCommand({ TableName: runtime.tableName, Key: key }));
+    // Stored as its SHA-256 only: the token itself is nowhere in the item.
+    expect(JSON.stringify(stored.Item)).not.toContain(session);
+    expect(stored.Item).toMatchObject({ workspaceId: shop.workspaceId, memberId: member.id });
+    await documentClientFor(runtime).send(new UpdateCommand({ TableName: runtime.tableName, Key: key, UpdateExpression: 'SET expiresAt = :past', ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 } }));
+    expect((await issue(session)).status).toBe(401);
+  });
+
   it('stop working once the member is unenrolled', async () => {
     const member = await walletMember(request, shop.key);
     const session = await portalSession(request, shop.key, member.id);
@@ -153,6 +167,16 @@ describe('issuing an Apple pass', () => {
     const first = JSON.parse(unpackPass((await issue(session)).bytes).files['pass.json']!.toString());
     const second = JSON.parse(unpackPass((await issue(session)).bytes).files['pass.json']!.toString());
     expect(second.serialNumber).toBe(first.serialNumber);
+    expect(second.authenticationToken).not.toBe(first.authenticationToken);
+    // Tokens are stored as their SHA-256 only.
+    const runtime = await platform.runtime();
+    const stored = await documentClientFor(runtime).send(
+      new GetCommand({ TableName: runtime.tableName, Key: { pk: `WS#${shop.workspaceId}#MEMBER#${member.id}`, sk: 'WALLETPASS#apple' } }),
+    );
+    const hash = (t: string) => createHash('sha256').update(t).digest('hex');
+    expect(stored.Item!.authTokenHashes).toEqual([hash(first.authenticationToken), hash(second.authenticationToken)]);
+    expect(JSON.stringify(stored.Item)).not.toContain(first.authenticationToken);
+    expect(JSON.stringify(stored.Item)).not.toContain(second.authenticationToken);
     for (const token of [first.authenticationToken, second.authenticationToken]) {
       const res = await request('GET', `${V1}/passes/${passTypeId}/${first.serialNumber}`, { headers: { authorization: `ApplePass ${token}` } });
       expect(res.status).toBe(200);
