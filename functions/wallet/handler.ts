@@ -3,11 +3,12 @@ import { PassKitSigner } from '../../shared/adapters/wallet/pkpass-signer';
 import { runtimeConfig } from '../../shared/config';
 import { walletArea } from '../../shared/contracts/wallet';
 import * as apple from '../../shared/domain/wallet/apple-web-service';
+import { getWalletBranding, putWalletBranding } from '../../shared/domain/wallet/branding';
 import { issuePass } from '../../shared/domain/wallet/service';
 import { httpDate } from '../../shared/domain/wallet/updates';
 import { defineArea } from '../../shared/http/area';
-import { consumerOf } from '../../shared/http/principal';
-import { noContent, type Reply } from '../../shared/http/responses';
+import { auditOf, consumerOf, principalOf } from '../../shared/http/principal';
+import { noContent, ok, type Reply } from '../../shared/http/responses';
 import { logger } from '../../shared/observability/logger';
 
 const PKPASS = 'application/vnd.apple.pkpass';
@@ -48,6 +49,8 @@ export const handler = defineArea(walletArea, {
     if (latest.notModified) return empty(304, lastModified);
     return { status: 200, headers: lastModified, raw: { contentType: PKPASS, bytes: latest.file } };
   },
+  getWalletBranding: async ({ principal }) => ok(await getWalletBranding(principalOf(principal).workspaceId)),
+  putWalletBranding: async (input) => ok(await putWalletBranding(principalOf(input.principal).workspaceId, input.body, auditOf(input))),
   logPassDevice: async ({ body }) => {
     for (const line of apple.deviceLogLines(body.logs)) logger.info('wallet.device_log', { event: 'wallet.device_log', line });
     return empty(200);

@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { config } from '../config';
 import { TAG_PATTERN } from '../domain/wallet/updates';
-import { errorBody } from './contract';
+import { brandingBody, brandingSchema } from '../domain/wallet/branding';
+import { dataOf, errorBody } from './contract';
 import { declareArea } from './endpoint';
 
 const PKPASS = 'application/vnd.apple.pkpass';
@@ -59,6 +60,17 @@ export const walletArea = declareArea({
       responses: { 200: null, 304: null, 410: errorBody },
       binaryResponses: { 200: PKPASS },
       description: 'The signed pass with `Last-Modified` (when its content last changed); 304 for an `If-Modified-Since` at or after it; 410 when its member is removed or unenrolled.',
+    },
+    getWalletBranding: {
+      method: 'GET', path: '/api/flash/wallet/branding', auth: ['adminSession'], summary: "The wallet cards' branding",
+      responses: { 200: dataOf(brandingSchema) },
+      description: 'Colours (`#rrggbb`) and logo (PNG, base64) of the cards; the defaults where nothing is set. The name on the card is the workspace name.',
+    },
+    putWalletBranding: {
+      method: 'PUT', path: '/api/flash/wallet/branding', auth: ['adminSession'], summary: "Replace the wallet cards' branding",
+      body: brandingBody,
+      responses: { 200: dataOf(brandingSchema) },
+      description: 'Replaces the whole branding (a field left out or null goes back to its default). Cards show it from their next update. Audited (`wallet_branding.updated`).',
     },
     logPassDevice: {
       method: 'POST', path: '/api/wallet/apple/v1/log', auth: ['public'], summary: 'Devices report problems with the web service',

@@ -150,6 +150,8 @@ export const ENTITIES = {
   walletPass: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'WALLETPASS#{platform}' },
   /** A device registered for updates of a pass (push token), in the member's partition. */
   walletRegistration: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'WALLETREG#{serial}#{deviceHash}' },
+  /** The workspace's card branding (colours, logo), one small item. */
+  walletBranding: { pk: 'WS#{workspaceId}', sk: 'WALLETBRANDING' },
 
   // --- Audit trail ---
   /**

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { solidPng } from '../../shared/domain/wallet/png';
 import { documentClientFor, startPlatform, type RunningPlatform } from '../support/platform';
 import {
   clientOf,
@@ -192,6 +193,33 @@ describe('issuing an Apple pass', () => {
     // The body cannot choose the member: the card is the session's member's.
     expect(json.barcodes[0].message).toBe(stranger.id);
     expect(json.organizationName).toBe('wallet-intruder shop');
+  });
+
+  it("shows the workspace's branding: colours and logo from its settings (owner or admin), audited", async () => {
+    const other = await walletTenant(request, 'wallet-brand');
+    const defaults = await request('GET', '/api/flash/wallet/branding', { token: other.token });
+    expect(defaults.body.data).toEqual({ backgroundColor: '#111827', foregroundColor: '#ffffff', labelColor: '#d1d5db', logoPng: null, updatedAt: null });
+    const logo = solidPng(160, 50, [200, 30, 40]);
+    const put = await request('PUT', '/api/flash/wallet/branding', {
+      token: other.token,
+      body: { backgroundColor: '#C81E28', foregroundColor: '#000000', logoPng: logo.toString('base64') },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body.data).toMatchObject({ backgroundColor: '#c81e28', foregroundColor: '#000000', labelColor: '#d1d5db' });
+    const member = await walletMember(request, other.key);
+    const pass = unpackPass((await issue(await portalSession(request, other.key, member.id))).bytes);
+    const json = JSON.parse(pass.files['pass.json']!.toString());
+    expect(json).toMatchObject({ backgroundColor: 'rgb(200, 30, 40)', foregroundColor: 'rgb(0, 0, 0)', labelColor: 'rgb(209, 213, 219)', organizationName: 'wallet-brand shop' });
+    expect(pass.files['logo.png']!.equals(logo)).toBe(true);
+    expect(verifyPassSignature(pass.dir, wwdr)).toMatchObject({ ok: true });
+
+    const audit = await request('GET', '/api/flash/audit?action=wallet_branding.updated', { token: other.token });
+    expect(audit.body.data).toEqual([expect.objectContaining({ action: 'wallet_branding.updated', target: { type: 'workspace', id: other.workspaceId } })]);
+    // Not a PNG, a bad colour, or the wrong credential: refused, nothing changed.
+    expect((await request('PUT', '/api/flash/wallet/branding', { token: other.token, body: { logoPng: Buffer.from('GIF89a not a png at all').toString('base64') } })).status).toBe(422);
+    expect((await request('PUT', '/api/flash/wallet/branding', { token: other.token, body: { backgroundColor: 'red' } })).status).toBe(422);
+    expect((await request('PUT', '/api/flash/wallet/branding', { token: other.key, body: {} })).status).toBe(403);
+    expect((await request('GET', '/api/flash/wallet/branding', { token: other.token })).body.data.backgroundColor).toBe('#c81e28');
   });
 
   it('refuses a body without a valid platform with a 422, writing nothing', async () => {

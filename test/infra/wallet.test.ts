@@ -120,14 +120,16 @@ describe('wallet routes', () => {
     for (const key of declared) expect(keys, key).toContain(key);
   });
 
-  it("has Apple's five pass web service calls and the consumer issue call", () => {
+  it("has Apple's five pass web service calls, the consumer issue call and the branding settings", () => {
     expect(routesOfArea('wallet').map(routeKey).sort()).toEqual([
       'DELETE /api/wallet/apple/v1/devices/{deviceId}/registrations/{passTypeId}/{serial}',
+      'GET /api/flash/wallet/branding',
       'GET /api/wallet/apple/v1/devices/{deviceId}/registrations/{passTypeId}',
       'GET /api/wallet/apple/v1/passes/{passTypeId}/{serial}',
       'POST /api/consumer/wallet/issue',
       'POST /api/wallet/apple/v1/devices/{deviceId}/registrations/{passTypeId}/{serial}',
       'POST /api/wallet/apple/v1/log',
+      'PUT /api/flash/wallet/branding',
     ]);
   });
 });

@@ -43,6 +43,7 @@ describe('audit catalog', () => {
       'program.updated': 'program success',
       'object_type.created': 'objectType success',
       'object_type.updated': 'objectType success',
+      'wallet_branding.updated': 'workspace success',
     });
     expect(Object.keys(AUDIT_CATALOG).sort()).toEqual([...AUDIT_ACTIONS].sort());
     expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);

@@ -2,7 +2,7 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { WalletPlatform } from '../../ports/wallet';
 import type { WalletPassRecord, WalletRegistrationRecord, WalletSerialRecord } from '../../domain/wallet/types';
 import { keyOf } from '../keys';
-import { deleteItem, getItem, isConditionFailed, queryRaw, transactWrite, updateItem, type Item } from '../table';
+import { deleteItem, getItem, isConditionFailed, queryRaw, transactWrite, updateItem, type Item, type TransactStep } from '../table';
 
 /** Wallet passes, their serial lookups and device registrations. */
 
@@ -218,4 +218,22 @@ export async function releasePassSync(pass: WalletPassRecord, hash: string): Pro
 /** Marks a pass as synced with `hash` without a claim (the issue call has just sent the object). */
 export async function markPassSynced(pass: WalletPassRecord, hash: string): Promise<void> {
   await updateItem({ Key: passKey(pass), UpdateExpression: 'SET syncedHash = :h', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':h': hash } }, { appliedIn: (s) => (s as { syncedHash?: string } | undefined)?.syncedHash === hash });
+}
+
+/** The workspace's card branding as stored (colours `#rrggbb`, logo PNG base64). */
+export interface WalletBrandingRecord {
+  backgroundColor: string | null;
+  foregroundColor: string | null;
+  labelColor: string | null;
+  logoPng: string | null;
+  updatedAt: string;
+}
+
+export async function getBranding(workspaceId: string): Promise<WalletBrandingRecord | undefined> {
+  return strip<WalletBrandingRecord>(await getItem(keyOf('walletBranding', { workspaceId })));
+}
+
+/** Replaces the branding, with `steps` (its audit entry) in the same transaction. */
+export async function putBranding(workspaceId: string, branding: WalletBrandingRecord, steps: TransactStep[]): Promise<void> {
+  await transactWrite([{ op: { Put: { Item: { ...keyOf('walletBranding', { workspaceId }), entity: 'walletBranding', ...branding } } } }, ...steps]);
 }

@@ -36,6 +36,8 @@ export const AUDIT_ACTIONS = [
   'program.updated',
   'object_type.created',
   'object_type.updated',
+  // Wallet cards
+  'wallet_branding.updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -68,4 +70,5 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   'program.updated': { target: 'program', outcome: 'success', when: 'The loyalty program rules were replaced (target id: the workspace id)' },
   'object_type.created': { target: 'objectType', outcome: 'success', when: 'A custom object type was defined (target id: the type key)' },
   'object_type.updated': { target: 'objectType', outcome: 'success', when: 'A custom object type definition was replaced' },
+  'wallet_branding.updated': { target: 'workspace', outcome: 'success', when: "The wallet cards' branding (colours, logo) was replaced (target id: the workspace id)" },
 };

@@ -51,7 +51,7 @@ export function applePassFiles(input: ApplePassInput): Record<string, Buffer> {
     'pass.json': Buffer.from(JSON.stringify(applePassJson(input))),
     'icon.png': solidPng(29, 29, bg),
     'icon@2x.png': solidPng(58, 58, bg),
-    'logo.png': solidPng(160, 50, bg),
-    'logo@2x.png': solidPng(320, 100, bg),
+    'logo.png': input.branding.logo ?? solidPng(160, 50, bg),
+    'logo@2x.png': input.branding.logo ?? solidPng(320, 100, bg),
   };
 }

@@ -9,6 +9,8 @@ export interface Branding {
   background: Rgb;
   foreground: Rgb;
   label: Rgb;
+  /** The workspace's logo (PNG); without one the card gets a plain one in its background colour. */
+  logo?: Buffer;
 }
 
 /** Default card colours (the workspace's name is always its own). */
@@ -30,6 +32,7 @@ export const hexRgb = (rgb: Rgb): string => `#${rgb.map((c) => c.toString(16).pa
 
 /** Fingerprint of what a card shows: equal fingerprints mean nothing to update or push. */
 export function contentHash(content: CardContent, branding: Branding): string {
-  const canonical = JSON.stringify([content.memberId, content.holderName, content.points, content.tierKey, content.tierName, content.active, branding.name, branding.background, branding.foreground, branding.label]);
+  const logo = branding.logo ? createHash('sha256').update(branding.logo).digest('hex') : null;
+  const canonical = JSON.stringify([content.memberId, content.holderName, content.points, content.tierKey, content.tierName, content.active, branding.name, branding.background, branding.foreground, branding.label, logo]);
   return createHash('sha256').update(canonical).digest('hex');
 }
