@@ -195,3 +195,16 @@ describe('Google loyalty objects', () => {
     });
   });
 });
+
+describe('the wallet secret', () => {
+  it('takes either platform alone, and refuses a malformed document', async () => {
+    const { parseWalletSecret } = await import('../../shared/adapters/wallet/credentials');
+    const google = { issuerId: '3388000000012345678', serviceAccount: { client_email: 'a@b.iam.gserviceaccount.com', private_key: 'KEY' } };
+    expect(parseWalletSecret(JSON.stringify({ google }))).toEqual({ google });
+    // The placeholder CDK creates configures nothing.
+    expect(parseWalletSecret(JSON.stringify({ placeholder: 'x' }))).toEqual({});
+    expect(() => parseWalletSecret(JSON.stringify({ google: { ...google, issuerId: 'not digits' } }))).toThrow();
+    expect(() => parseWalletSecret(JSON.stringify({ apple: { passTypeIdentifier: 'p', apns: { mode: 'token' } } }))).toThrow();
+    expect(() => parseWalletSecret('not json')).toThrow();
+  });
+});
