@@ -106,6 +106,8 @@ async function main(): Promise<void> {
   const actualPort = (server.address() as AddressInfo).port;
   lock.update({ port: actualPort });
   process.env.PUBLIC_BASE_URL ??= `http://127.0.0.1:${actualPort}`;
+  // Read before the port was known (PORT=0): links and pass web service URLs must name this one.
+  (await import('../shared/config')).reloadRuntimeConfig();
   const demo = await ensureDemoWorkspace(dataDir, tableIsNew);
 
   runtimeInfo = { pid: process.pid, dynamodbPid: dynamo.process.pid, port: actualPort, dynamodbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: process.env.TABLE_NAME, queueDatabase: process.env.LOCAL_QUEUE_DB };

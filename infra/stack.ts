@@ -9,6 +9,7 @@ import { Data } from './constructs/data';
 import { Mail } from './constructs/mail';
 import { Observability } from './constructs/observability';
 import { webhookEnvironment, Webhooks } from './constructs/webhooks';
+import { Wallet } from './constructs/wallet';
 
 /** Sender address if neither a prop nor the `mailFrom` context value says otherwise. */
 export const DEFAULT_MAIL_FROM = config.mail.defaultFrom;
@@ -31,6 +32,8 @@ export class LoyaltyPlatformStack extends Stack {
   readonly areaFunctions: AreaFunctions;
   readonly api: Api;
   readonly observability: Observability;
+  /** Wallet cards: push queue + DLQ (alarmed) and the credentials secret. */
+  readonly wallet: Wallet;
 
   constructor(scope: Construct, id: string, props: LoyaltyPlatformStackProps = {}) {
     super(scope, id, {
@@ -40,11 +43,13 @@ export class LoyaltyPlatformStack extends Stack {
 
     this.data = new Data(this, 'Data');
     this.mail = new Mail(this, 'Mail', { fromAddress: props.mailFrom ?? DEFAULT_MAIL_FROM });
-    this.webhooks = new Webhooks(this, 'Webhooks', { table: this.data.table, mail: this.mail });
+    this.wallet = new Wallet(this, 'Wallet');
+    this.webhooks = new Webhooks(this, 'Webhooks', { table: this.data.table, mail: this.mail, queues: this.wallet.queues, walletSecret: this.wallet.secret });
     this.areaFunctions = new AreaFunctions(this, 'Functions', {
       table: this.data.table,
       mail: this.mail,
-      queues: { webhookDeliveries: this.webhooks.deliveryQueue, webhookDeadLetters: this.webhooks.deadLetterQueue },
+      queues: { webhookDeliveries: this.webhooks.deliveryQueue, webhookDeadLetters: this.webhooks.deadLetterQueue, ...this.wallet.queues },
+      walletSecret: this.wallet.secret,
       // The webhook numbers the replay and test ping read.
       extras: { webhooks: { environment: webhookEnvironment() } },
     });

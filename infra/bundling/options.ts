@@ -16,13 +16,25 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const BUNDLE_BUDGET_KIB = 500;
 
 /**
- * Functions allowed more, each with its reason. `mcp`: the MCP SDK (about 330 KiB minified, of
- * which its default JSON Schema validator, Ajv, is 150 KiB and loaded by the SDK whether used or
- * not) on top of every domain service the tools call.
+ * Functions allowed a larger bundle, each with its reason. Only what cannot be had smaller belongs
+ * here; every other function keeps `BUNDLE_BUDGET_KIB`.
  */
-export const BUNDLE_BUDGET_EXCEPTIONS_KIB: Readonly<Record<string, number>> = { mcp: 850 };
+export const BUNDLE_BUDGET_EXCEPTIONS: Readonly<Record<string, { readonly kib: number; readonly reason: string }>> = {
+  mcp: {
+    kib: 850,
+    reason:
+      'The MCP SDK (about 330 KiB minified, of which its default JSON Schema validator, Ajv, is 150 KiB and loaded ' +
+      'by the SDK whether used or not) on top of every domain service the tools call.',
+  },
+  wallet: {
+    kib: 950,
+    reason:
+      'Signs Apple passes with passkit-generator, which brings node-forge (PKCS#7, ~290 KiB) and joi (pass.json ' +
+      'validation, ~150 KiB). Only the wallet area loads it; the wallet push worker is built without it.',
+  },
+};
 
-export const bundleBudgetKib = (name: string): number => BUNDLE_BUDGET_EXCEPTIONS_KIB[name] ?? BUNDLE_BUDGET_KIB;
+export const bundleBudgetKib = (name: string): number => BUNDLE_BUDGET_EXCEPTIONS[name]?.kib ?? BUNDLE_BUDGET_KIB;
 
 /**
  * ESM bundles have no `require`; CommonJS dependencies bundled into them (parts of the AWS SDK,

@@ -4,6 +4,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { AREAS, declarationOf, type Area } from '../../shared/contracts/index';
 import type { QueueName } from '../../shared/ports/queue';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Mail } from './mail';
 import { PlatformFunction } from './platform-function';
@@ -25,6 +26,8 @@ export interface AreaFunctionsProps {
   readonly mail: Mail;
   /** The platform's queues; an area gets those its declaration sends to. */
   readonly queues: Readonly<Record<QueueName, sqs.IQueue>>;
+  /** The wallet credentials secret (areas whose access names `walletCredentials`). */
+  readonly walletSecret?: secretsmanager.ISecret;
   /** Per-area extra environment and grants. */
   readonly extras?: Readonly<Partial<Record<Area, AreaExtras>>>;
 }
@@ -56,6 +59,7 @@ export class AreaFunctions extends Construct {
         mail: props.mail,
         access: declarationOf(area).access,
         queues: props.queues,
+        ...(props.walletSecret ? { walletSecret: props.walletSecret } : {}),
         invocation: { kind: 'synchronous' },
         ...(extras?.environment ? { environment: extras.environment } : {}),
       });

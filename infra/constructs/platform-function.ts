@@ -5,6 +5,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -78,6 +79,8 @@ export interface PlatformFunctionProps {
   readonly access: Access;
   /** The platform's queues, for the ones `access.sendsTo` names. */
   readonly queues?: Readonly<Partial<Record<QueueName, sqs.IQueue>>>;
+  /** The wallet credentials secret, for functions whose access names `walletCredentials`. */
+  readonly walletSecret?: secretsmanager.ISecret;
   /**
    * How the function is invoked, which decides where a failed invocation goes: `synchronous` (API
    * Gateway or a workflow task: the caller gets the error), `eventSource` (an event source mapping: failed records stay
@@ -203,6 +206,11 @@ export class PlatformFunction extends Construct {
       if (!queue) throw new Error(`Function "${props.name}" sends to queue ${name}, which the stack did not give it`);
       queue.grantSendMessages(this.function);
       this.function.addEnvironment(queueUrlEnvName(name), queue.queueUrl);
+    }
+    if (props.access.walletCredentials) {
+      if (!props.walletSecret) throw new Error(`Function "${props.name}" reads the wallet credentials, which the stack did not give it`);
+      props.walletSecret.grantRead(this.function);
+      this.function.addEnvironment('WALLET_SECRET_ARN', props.walletSecret.secretArn);
     }
     if (props.access.mail) {
       props.mail.grantSend(this.function);

@@ -6,6 +6,7 @@ import * as targets from 'aws-cdk-lib/aws-events-targets';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { queueDeclarations } from '../../shared/consumers/queues';
@@ -83,6 +84,10 @@ export interface WebhooksProps {
   readonly mail: Mail;
   /** @default CONSUMERS (other rows only in tests: what a new row gets) */
   readonly consumers?: readonly ConsumerRow[];
+  /** Queues of other pipelines that consumer rows consume or send to (e.g. the wallet push queues). */
+  readonly queues?: Readonly<Partial<Record<QueueName, sqs.Queue>>>;
+  /** The wallet credentials secret, for rows whose access names `walletCredentials`. */
+  readonly walletSecret?: secretsmanager.ISecret;
 }
 
 const STREAM_NO_DESTINATION_REASON =
@@ -157,7 +162,7 @@ export class Webhooks extends Construct {
         'This is the dead-letter queue of the delivery queue. A message its consumer cannot handle stays here ' +
         '(14-day retention, DLQ alarm raised); a further dead-letter queue would only move it one queue on.',
     });
-    const queues = { webhookDeadLetters: this.deadLetterQueue } as Record<QueueName, sqs.Queue>;
+    const queues = { ...props.queues, webhookDeadLetters: this.deadLetterQueue } as Record<QueueName, sqs.Queue>;
 
     this.deliveryQueue = new sqs.Queue(this, 'DeliveryQueue', {
       retentionPeriod: DELIVERY_RETENTION,
@@ -189,6 +194,7 @@ export class Webhooks extends Construct {
         },
         access: row.access,
         queues,
+        ...(props.walletSecret ? { walletSecret: props.walletSecret } : {}),
         invocation: this.invocationOf(row),
         // grantStreamRead (by the stream event source) adds dynamodb:ListStreams on "*".
         ...(row.kind === 'stream' ? { policyFindings: [{ id: STREAM_LIST_WILDCARD_FINDING, reason: STREAM_LIST_WILDCARD_REASON }] } : {}),

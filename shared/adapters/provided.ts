@@ -1,5 +1,6 @@
 import type { Mailer } from '../ports/mailer';
 import type { Queue } from '../ports/queue';
+import type { WalletCredentialSource } from '../ports/wallet';
 
 /**
  * Adapters the local runtime supplies in place of the AWS ones (queue emulation, mail to files).
@@ -9,6 +10,10 @@ import type { Queue } from '../ports/queue';
 export interface ProvidedAdapters {
   queue?: Queue;
   mailer?: Mailer;
+  /** Wallet credentials from files (development credentials in DATA_DIR/wallet/). */
+  walletCredentials?: WalletCredentialSource;
+  /** OAuth access token for the Google Wallet API (a static one for a local fake API). */
+  googleAccessToken?: () => Promise<string>;
 }
 
 export const provided: ProvidedAdapters = {};

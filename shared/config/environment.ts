@@ -19,6 +19,20 @@ const schema = z.object({
   CURSOR_SECRET: z.string().min(32).optional(),
   /** Public base address, used in links sent by e-mail. */
   PUBLIC_BASE_URL: z.string().default('http://127.0.0.1:3000'),
+
+  // --- Wallet cards ---
+  /** APNs base URL; an `http://` one means cleartext HTTP/2 (a local fake, local runtime only). */
+  APNS_URL: z.url().default('https://api.push.apple.com'),
+  /** Google Wallet REST API base (loyalty classes and objects). */
+  GOOGLE_WALLET_API_URL: z.url().default('https://walletobjects.googleapis.com/walletobjects/v1'),
+  /** Platforms with credentials, comma-separated; a platform left out answers WALLET_NOT_CONFIGURED. */
+  WALLET_PLATFORMS: z
+    .string()
+    .default('apple,google')
+    .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(['apple', 'google']))),
+  /** The Secrets Manager secret with the wallet credentials (AWS). */
+  WALLET_SECRET_ARN: z.string().min(1).optional(),
 });
 
 export type RuntimeConfig = z.infer<typeof schema>;
@@ -28,6 +42,14 @@ let cached: RuntimeConfig | undefined;
 export function runtimeConfig(): RuntimeConfig {
   cached ??= schema.parse(process.env);
   return cached;
+}
+
+/**
+ * Parses the environment again on next use. Only the local runtime calls it: it learns its own
+ * address (`PUBLIC_BASE_URL` with `PORT=0`) after the handlers may have read the configuration.
+ */
+export function reloadRuntimeConfig(): void {
+  cached = undefined;
 }
 
 /** Names CDK must set on every function (the rest have defaults or are local-only). */

@@ -4,7 +4,7 @@
  * way an environment variable may replace a static number.
  */
 export { config } from './static';
-export { REQUIRED_FUNCTION_ENV, runtimeConfig, type RuntimeConfig } from './environment';
+export { reloadRuntimeConfig, REQUIRED_FUNCTION_ENV, runtimeConfig, type RuntimeConfig } from './environment';
 export {
   environmentOf,
   numbersOf,

@@ -150,6 +150,46 @@ export const config = {
     /** Sender when neither the `mailFrom` CDK context nor `MAIL_FROM` says otherwise. */
     defaultFrom: 'no-reply@loyalty.example',
   },
+  // --- Member portal sessions and wallet cards ---
+  /**
+   * Member portal (consumer) sessions: minted by the workspace's server for one member, short-lived
+   * because they sit in a browser (the embed asks for a new one when it expires).
+   */
+  portal: {
+    sessionTtlSeconds: 30 * 60,
+  },
+  /**
+   * Wallet cards. `push`: the wallet push queue between the table stream (a member's points, tier or
+   * status changed) and the APNs / Google Wallet calls. Messages wait `coalesceSeconds` before they
+   * become visible, so a burst of changes of one member leads to one refresh (the pass content is
+   * compared before anything is sent); a failed attempt (APNs 429/5xx, Google 5xx) comes back after
+   * U(0, min(cap, base * 2^(n-1))) seconds, and after `maxReceiveCount` receives the message moves
+   * to the dead-letter queue, which has an alarm.
+   */
+  wallet: {
+    /** Random bytes of a pass's `authenticationToken` (base64url: 32 characters, Apple asks >= 16). */
+    authTokenBytes: 24,
+    /** Re-issuing a pass keeps the earlier tokens valid (copies on other devices) up to this many. */
+    maxTokensPerPass: 5,
+    /** Device log lines accepted per `POST /log` call, and characters kept of each. */
+    maxLogLines: 100,
+    maxLogLineLength: 1000,
+    /** Time-out of one call to APNs or the Google Wallet API. */
+    peerTimeoutMs: 5_000,
+    /** APNs provider tokens are valid 1 h; a new one is minted after this many seconds. */
+    apnsTokenRefreshSeconds: 45 * 60,
+    push: {
+      coalesceSeconds: 2,
+      batchSize: 10,
+      workerTimeoutSeconds: 30,
+      visibilitySeconds: 180,
+      maxReceiveCount: 6,
+      backoffBaseSeconds: 5,
+      backoffCapSeconds: 300,
+      streamBatchSize: 100,
+      localConcurrency: 2,
+    },
+  },
   /** Password hashing (scrypt, memory-hard): N=2^15, r=8 -> 32 MiB per hash. */
   scrypt: { N: 2 ** 15, r: 8, p: 1, keyLength: 32, saltLength: 16 },
 } as const;

@@ -1,4 +1,4 @@
-import { webhookSettings, type WebhookSettings } from '../config';
+import { config, webhookSettings, type WebhookSettings } from '../config';
 import { QUEUES, type QueueName } from '../ports/queue';
 import { consumer } from './table';
 
@@ -21,5 +21,12 @@ export function queueDeclarations(settings: WebhookSettings = webhookSettings())
       redrive: { maxReceiveCount: settings.maxAttempts, deadLetter: QUEUES.webhookDeliveries.deadLetter },
     },
     webhookDeadLetters: { visibilitySeconds: 6 * consumer('webhook-dlq').timeoutSeconds },
+    // --- Wallet cards: a failed push comes back after its backoff; maxReceiveCount bounds the attempts.
+    walletPushes: {
+      visibilitySeconds: config.wallet.push.visibilitySeconds,
+      redrive: { maxReceiveCount: config.wallet.push.maxReceiveCount, deadLetter: QUEUES.walletPushes.deadLetter },
+    },
+    // No consumer: what lands here stays for operators (14 days, alarmed).
+    walletPushDeadLetters: { visibilitySeconds: config.wallet.push.visibilitySeconds },
   };
 }

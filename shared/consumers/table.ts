@@ -1,5 +1,5 @@
 import { config, type NumberGroup, WEBHOOK_NUMBERS } from '../config';
-import { OUTBOX_STREAM_FILTER } from '../events/stream-filter';
+import { MEMBER_CHANGE_STREAM_FILTER, OUTBOX_STREAM_FILTER } from '../events/stream-filter';
 import type { Access } from '../contracts/endpoint';
 import type { QueueName } from '../ports/queue';
 
@@ -103,6 +103,32 @@ export const CONSUMERS = [
     timeoutSeconds: config.lambda.timeoutSeconds,
     settings: [WEBHOOK_NUMBERS],
     access: { table: 'readWrite' },
+  },
+  // --- Wallet cards ---
+  {
+    name: 'wallet-changes',
+    constructId: 'WalletChanges',
+    description: 'Loyalty platform: wallet changes (member points, tier or status changed -> wallet push queue)',
+    kind: 'stream',
+    source: 'table',
+    filter: MEMBER_CHANGE_STREAM_FILTER,
+    batchSize: config.wallet.push.streamBatchSize,
+    timeoutSeconds: config.lambda.timeoutSeconds,
+    settings: [],
+    // Decides from the stream images alone; writes nothing but queue messages.
+    access: { table: 'none', sendsTo: ['walletPushes'] },
+  },
+  {
+    name: 'wallet-push',
+    constructId: 'WalletPush',
+    description: 'Loyalty platform: wallet push worker (APNs pushes, Google Wallet object updates)',
+    kind: 'queue',
+    source: 'walletPushes',
+    batchSize: config.wallet.push.batchSize,
+    localConcurrency: config.wallet.push.localConcurrency,
+    timeoutSeconds: config.wallet.push.workerTimeoutSeconds,
+    settings: [],
+    access: { table: 'readWrite', walletCredentials: true },
   },
 ] as const satisfies readonly ConsumerRow[];
 

@@ -23,6 +23,8 @@ export interface RouteContract {
   responses: Record<number, z.ZodType | null>;
   /** Longer description for the OpenAPI document. */
   description?: string;
+  /** Success statuses that (also) answer with a non-JSON body: status -> its media type. */
+  binaryResponses?: Record<number, string>;
 }
 
 /** One endpoint, declared once: routing, auth and contract. Its key in the area is its operationId. */
@@ -51,6 +53,8 @@ export interface Access {
   sendsTo?: readonly QueueName[];
   /** Sends e-mail. */
   mail?: true;
+  /** Reads the wallet credentials (Apple pass signing, APNs, Google service account) from Secrets Manager. */
+  walletCredentials?: true;
 }
 
 /** An area: one Lambda function (`functions/<area>/handler.ts`) serving the endpoints declared here. */

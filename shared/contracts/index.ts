@@ -16,6 +16,9 @@ import { systemArea } from './system';
 import { tagsArea } from './tags';
 import { trackingArea } from './tracking';
 import { webhooksArea } from './webhooks';
+// Member portal sessions and wallet cards.
+import { portalArea } from './portal';
+import { walletArea } from './wallet';
 
 export { routeKey, type AuthKind, type HttpMethod } from './endpoint';
 
@@ -43,6 +46,9 @@ export const DECLARATIONS = [
   auditArea,
   // The MCP server: its own area (function), additive to the REST areas above.
   mcpArea,
+  // Member portal sessions and wallet cards.
+  portalArea,
+  walletArea,
 ] as const;
 
 export type Area = (typeof DECLARATIONS)[number]['area'];

@@ -145,6 +145,14 @@ export const ENTITIES = {
   /** Accepted events per UTC day and type, moved in the transaction that accepts them. */
   trackCounter: { pk: 'WS#{workspaceId}#TRACKSTATS', sk: '{day}#{type}' },
 
+  // --- Wallet cards ---
+  /** A member's pass on one platform (one per member and platform: the serial never changes). */
+  walletPass: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'WALLETPASS#{platform}' },
+  /** A device registered for updates of a pass (push token), in the member's partition. */
+  walletRegistration: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'WALLETREG#{serial}#{deviceHash}' },
+  /** The workspace's card branding (colours, logo), one small item. */
+  walletBranding: { pk: 'WS#{workspaceId}', sk: 'WALLETBRANDING' },
+
   // --- Audit trail ---
   /**
    * One audit entry, append-only (written once, never updated), expiring by TTL. The table item sits
@@ -172,6 +180,16 @@ export const ENTITIES = {
   session: { pk: 'SESSION#{tokenHash}', sk: 'SESSION', global: true },
   resetToken: { pk: 'RESET#{tokenHash}', sk: 'RESET', global: true },
   loginThrottle: { pk: 'LOGINFAIL#{emailHash}#{window}', sk: 'LOGINFAIL', global: true },
+
+  // --- Member portal sessions and wallet passes ---
+  /** A member portal (consumer) session, by the SHA-256 of its token: names one workspace and member. */
+  consumerSession: { pk: 'CSESSION#{tokenHash}', sk: 'CSESSION', global: true },
+  /**
+   * Apple's pass web service names a pass by serial only, and a device by the id it chose, never the
+   * workspace: these two lookups find them. Keyed by the SHA-256 of the serial / device id.
+   */
+  walletSerial: { pk: 'WALLETSERIAL#{serialHash}', sk: 'WALLETSERIAL', global: true },
+  walletDevice: { pk: 'WALLETDEVICE#{deviceHash}', sk: 'REG#{passTypeId}#{serial}', global: true },
 } as const satisfies Record<
   string,
   {

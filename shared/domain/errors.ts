@@ -24,6 +24,8 @@ export const ERROR_CODES = {
   RATE_LIMITED: { status: 429, meaning: 'Too many requests; retry after the Retry-After seconds' },
   REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, meaning: 'The URL or the request headers are too large (refused before routing)' },
   INTERNAL: { status: 500, meaning: 'Unexpected failure; quote the requestId to support' },
+  // --- Wallet cards ---
+  WALLET_NOT_CONFIGURED: { status: 501, meaning: 'Wallet cards of the requested platform are not configured on this platform (no credentials)' },
   SERVICE_UNAVAILABLE: { status: 503, meaning: 'A dependency could not answer; nothing was applied, safe to retry' },
   OUTCOME_UNKNOWN: {
     status: 503,

@@ -4,6 +4,7 @@ import { resolveBearer } from '../domain/auth/credentials';
 import type { Principal } from '../domain/auth/principal';
 import { isAdminRole } from '../domain/auth/types';
 import { AppError, forbidden, unauthenticated } from '../domain/errors';
+import { isConsumerToken, resolveConsumerSession } from '../domain/portal/sessions';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 const bearerOf = (event: HttpEvent): string | undefined => {
@@ -58,8 +59,19 @@ export function authenticate(
       if (!route) throw new Error(`route ${request.event.routeKey} is not in the route table`);
       request.context.route = route;
       if (route.auth.includes('public')) return;
+      // The pass web service checks `Authorization: ApplePass <token>` against the pass it names.
+      if (route.auth.includes('applePass')) return;
       const token = bearerOf(request.event);
       if (!token) throw unauthenticated('Missing credential: send Authorization: Bearer <token>');
+      if (isConsumerToken(token)) {
+        // Resolved first either way: an invalid one is a 401, a valid one on another route a 403.
+        const consumer = await resolveConsumerSession(token);
+        if (!route.auth.includes('consumer')) {
+          throw forbidden(`This endpoint needs ${route.auth.map((k) => CREDENTIAL_NAMES[k]).join(' or ')}, not a consumer session`);
+        }
+        request.context.consumer = consumer;
+        return;
+      }
       const principal = await resolveBearer(token);
       request.context.principal = principal;
       authorize(route, principal);

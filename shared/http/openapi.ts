@@ -44,6 +44,7 @@ const ERROR_RESPONSE_NAMES: Record<number, string> = {
   429: 'RateLimited',
   431: 'RequestHeaderFieldsTooLarge',
   500: 'Internal',
+  501: 'NotConfigured',
   503: 'ServiceUnavailable',
 };
 
@@ -237,10 +238,10 @@ function errorStatuses(route: RouteDef, c: RouteContract): number[] {
 
 /** Reason phrases of the statuses the API answers (a table, not node:http, which costs ~20 ms at load). */
 const REASONS: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content',
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 304: 'Not Modified',
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
   410: 'Gone', 413: 'Payload Too Large', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large',
-  500: 'Internal Server Error', 503: 'Service Unavailable',
+  500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable',
 };
 const reason = (status: number) => REASONS[status] ?? `Status ${status}`;
 
@@ -251,10 +252,15 @@ function responsesOf(pool: SchemaPool, route: RouteDef, c: RouteContract, opId: 
   const statuses = Object.keys(c.responses).map(Number);
   for (const status of statuses.filter((s) => s < 400).sort((a, b) => a - b)) {
     const schema = c.responses[status];
+    const binary = c.binaryResponses?.[status];
+    const content: Json = {
+      ...(schema ? { 'application/json': { schema: pool.convert(schema, 'output', `${opId} ${status} response`) } } : {}),
+      ...(binary ? { [binary]: { schema: { type: 'string', format: 'binary' } } } : {}),
+    };
     out[String(status)] = {
       description: (schema && schema.description) || reason(status),
       headers: successHeaders,
-      ...(schema ? { content: { 'application/json': { schema: pool.convert(schema, 'output', `${opId} ${status} response`) } } } : {}),
+      ...(Object.keys(content).length ? { content } : {}),
     };
   }
   for (const status of errorStatuses(route, c)) {

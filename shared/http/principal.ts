@@ -2,6 +2,7 @@ import { actorOf } from '../domain/audit/entry';
 import type { AuditContext } from '../domain/audit/service';
 import type { Principal, SessionPrincipal } from '../domain/auth/principal';
 import { unauthenticated } from '../domain/errors';
+import type { ConsumerPrincipal } from '../domain/portal/sessions';
 
 /** For routes whose auth kinds guarantee a principal (the middleware already checked). */
 export function principalOf(p: Principal | undefined): Principal {
@@ -17,4 +18,10 @@ export function sessionOf(p: Principal | undefined): SessionPrincipal {
 /** Who acts in this request (the credential's ids) and the request id: what a change's audit entry needs. */
 export function auditOf(input: { principal: Principal | undefined; requestId: string }): AuditContext {
   return { actor: actorOf(principalOf(input.principal)), requestId: input.requestId };
+}
+
+/** The member portal session of a consumer route (the middleware already resolved it). */
+export function consumerOf(context: { consumer?: ConsumerPrincipal }): ConsumerPrincipal {
+  if (!context.consumer) throw unauthenticated('This endpoint needs a consumer session');
+  return context.consumer;
 }

@@ -11,6 +11,8 @@ export interface Reply {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A body that is not JSON (e.g. a signed pass file), sent as is with its own content type. */
+  raw?: { contentType: string; bytes: Buffer };
 }
 
 export const ok = (data: unknown, extra: Record<string, unknown> = {}): Reply => ({ status: 200, body: { data, ...extra } });
@@ -20,6 +22,9 @@ export const noContent = (): Reply => ({ status: 204 });
 
 export function toHttpResult(reply: Reply, requestId: string): HttpResult {
   const headers = { ...BASE_HEADERS, ...reply.headers, 'x-request-id': requestId };
+  if (reply.raw) {
+    return { statusCode: reply.status, headers: { ...headers, 'content-type': reply.raw.contentType }, body: reply.raw.bytes.toString('base64'), isBase64Encoded: true };
+  }
   if (reply.body === undefined) {
     const { 'content-type': _ct, ...rest } = headers;
     return { statusCode: reply.status, headers: rest, body: '' };

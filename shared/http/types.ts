@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { RouteDef } from '../contracts/endpoint';
 import type { Principal } from '../domain/auth/principal';
+import type { ConsumerPrincipal } from '../domain/portal/sessions';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -11,6 +12,8 @@ export interface AppContext extends Context {
   startedAt: number;
   route?: RouteDef;
   principal?: Principal;
+  /** A member portal session (consumer routes only); never set together with `principal`. */
+  consumer?: ConsumerPrincipal;
   /** Parsed JSON body (undefined when the request had none). */
   body?: unknown;
   hasBody?: boolean;

@@ -2,6 +2,9 @@
 export const QUEUES = {
   webhookDeliveries: { deadLetter: 'webhookDeadLetters' },
   webhookDeadLetters: { deadLetter: null },
+  // --- Wallet cards ---
+  walletPushes: { deadLetter: 'walletPushDeadLetters' },
+  walletPushDeadLetters: { deadLetter: null },
 } as const;
 
 export type QueueName = keyof typeof QUEUES;

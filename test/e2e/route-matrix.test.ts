@@ -93,6 +93,7 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
   'POST /api/v2/coupons/{id}/redeem': (i) => ({ path: `/api/v2/coupons/${i.couponId}/redeem`, body: {} }),
   'GET /api/v2/members/{id}/coupons': (i) => ({ path: `/api/v2/members/${i.memberId}/coupons` }),
   'POST /api/v2/members/{id}/redeem-coupon': (i) => ({ path: `/api/v2/members/${i.memberId}/redeem-coupon`, body: { code: i.couponCode } }),
+  'POST /api/v2/members/{id}/portal-sessions': (i) => ({ path: `/api/v2/members/${i.memberId}/portal-sessions` }),
   // Objects named in the body, not the path:
   'POST /api/v2/coupons/issue': (i) => ({ path: '/api/v2/coupons/issue', body: { poolId: i.poolId, memberId: i.memberId } }),
   'POST /api/v2/orders': (i) => ({

@@ -48,6 +48,8 @@ const allFunctions = () => [
   { name: 'webhook-fanout', fn: stack.webhooks.fanout },
   { name: 'webhook-worker', fn: stack.webhooks.worker },
   { name: 'webhook-dlq', fn: stack.webhooks.deadLetterConsumer },
+  { name: 'wallet-changes', fn: stack.webhooks.consumerFunctions['wallet-changes']! },
+  { name: 'wallet-push', fn: stack.webhooks.consumerFunctions['wallet-push']! },
 ];
 
 describe('dashboard', () => {

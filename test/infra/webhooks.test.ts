@@ -21,6 +21,7 @@ import {
   Webhooks,
   worstCaseDeliverySpanSeconds,
 } from '../../infra/constructs/webhooks';
+import { Wallet, WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID } from '../../infra/constructs/wallet';
 import { TABLE_ACTIONS } from '../../infra/constructs/access';
 import { queueUrlEnvName } from '../../shared/ports/queue';
 import { AREAS, type Area } from '../../shared/contracts/index';
@@ -79,9 +80,9 @@ const mappingOf = (fnId: string): Record<string, any> => {
 };
 
 describe('queues', () => {
-  it('are exactly the delivery queue and its DLQ, with pinned logical IDs', () => {
+  it('are exactly the delivery queue and its DLQ (plus the wallet push queue and its DLQ), with pinned logical IDs', () => {
     expect(ofType('AWS::SQS::Queue').map(([id]) => id).sort()).toEqual(
-      [DEAD_LETTER_QUEUE_LOGICAL_ID, DELIVERY_QUEUE_LOGICAL_ID].sort(),
+      [DEAD_LETTER_QUEUE_LOGICAL_ID, DELIVERY_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID, WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID].sort(),
     );
     expect(logicalId(stack.webhooks.deliveryQueue)).toBe(DELIVERY_QUEUE_LOGICAL_ID);
     expect(logicalId(stack.webhooks.deadLetterQueue)).toBe(DEAD_LETTER_QUEUE_LOGICAL_ID);
@@ -145,8 +146,10 @@ describe('queues', () => {
 });
 
 describe('event sources', () => {
-  it('there are exactly three mappings: stream -> fan-out, deliveries -> worker, DLQ -> DLQ consumer', () => {
-    expect(mappings()).toHaveLength(3);
+  it('there are exactly three webhook mappings: stream -> fan-out, deliveries -> worker, DLQ -> DLQ consumer (plus the wallet two)', () => {
+    expect(mappings()).toHaveLength(5);
+    const wallet = [logicalId(stack.webhooks.consumerFunctions['wallet-changes']!), logicalId(stack.webhooks.consumerFunctions['wallet-push']!)];
+    expect(mappings().filter(([, m]) => !wallet.includes((m.Properties?.FunctionName as { Ref: string }).Ref))).toHaveLength(3);
   });
 
   it('the fan-out reads the table stream, outbox inserts only, and never drops a record', () => {
@@ -186,6 +189,8 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
   const QUEUE_LOGICAL_IDS: Record<QueueName, string> = {
     webhookDeliveries: DELIVERY_QUEUE_LOGICAL_ID,
     webhookDeadLetters: DEAD_LETTER_QUEUE_LOGICAL_ID,
+    walletPushes: WALLET_PUSH_QUEUE_LOGICAL_ID,
+    walletPushDeadLetters: WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID,
   };
   const fnIdOf = (row: ConsumerRow) => logicalId(stack.webhooks.consumerFunctions[row.name]!);
   const rules = () => ofType('AWS::Events::Rule').filter(([, r]) => r.Properties?.ScheduleExpression !== undefined);
@@ -294,10 +299,13 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
     const testApp = new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } });
     const testStack = new Stack(testApp, 'ConsumerRows');
     const data = new Data(testStack, 'Data');
+    const wallet = new Wallet(testStack, 'Wallet');
     const webhooks = new Webhooks(testStack, 'Webhooks', {
       table: data.table,
       mail: new Mail(testStack, 'Mail', { fromAddress: 'no-reply@example.test' }),
       consumers: rowsWithExtra,
+      queues: wallet.queues,
+      walletSecret: wallet.secret,
     });
     expect(Object.keys(webhooks.consumerFunctions).sort()).toEqual(rowsWithExtra.map((r) => r.name).sort());
     const t = Template.fromStack(testStack).toJSON().Resources as Record<string, Resource>;
@@ -305,7 +313,7 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
     const scheduleRules = Object.values(t).filter((r) => r.Type === 'AWS::Events::Rule');
     expect(scheduleRules).toHaveLength(1);
     expect(scheduleRules[0]!.Properties).toMatchObject({ ScheduleExpression: 'cron(0 3 * * ? *)', Targets: [{ Arn: fnRef('system') }] });
-    expect(Object.values(t).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(3);
+    expect(Object.values(t).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(rows.filter((r) => r.kind === 'stream' || r.kind === 'queue').length);
     expect(webhooks.workflowTasks.export?.WritePart).toBe(webhooks.consumerFunctions.tags);
     const timeoutOf = (name: string) => t[testStack.resolve((webhooks.consumerFunctions[name]!.node.defaultChild as CfnElement).logicalId)]!.Properties!.Timeout;
     expect([timeoutOf('system'), timeoutOf('tags')]).toEqual([60, 60]);
@@ -464,7 +472,12 @@ describe('least privilege', () => {
   it.each(CONSUMERS.map((r) => [r.name, r] as const))('consumer %s gets exactly the table actions and send rights its row declares', (_, row) => {
     const id = logicalId(stack.webhooks.consumerFunctions[row.name]!);
     expect(new Set(actionsOn(id, tableArn))).toEqual(new Set(TABLE_ACTIONS[row.access.table]));
-    const queueArns = { webhookDeliveries: deliveryArn, webhookDeadLetters: dlqArn } as const;
+    const queueArns = {
+      webhookDeliveries: deliveryArn,
+      webhookDeadLetters: dlqArn,
+      walletPushes: getAtt(WALLET_PUSH_QUEUE_LOGICAL_ID, 'Arn'),
+      walletPushDeadLetters: getAtt(WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, 'Arn'),
+    } as const;
     const sendsTo = (Object.keys(queueArns) as (keyof typeof queueArns)[]).filter((q) => actionsOn(id, queueArns[q]).includes('sqs:SendMessage'));
     expect(sendsTo.sort()).toEqual([...((row.access as { sendsTo?: readonly string[] }).sendsTo ?? [])].sort());
     expect(statementsOf(id).flatMap((s) => [s.Action].flat())).not.toContain('dynamodb:Scan');
@@ -523,11 +536,12 @@ describe('cdk-nag', () => {
     expect(report.violations.map((v) => `${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
   });
 
-  it('the ListStreams wildcard is acknowledged on the fan-out policy only; every other "*" is an X-Ray write', () => {
+  it('the ListStreams wildcard is acknowledged on the policies of the stream consumers only (the fan-out, and the wallet changes consumer); every other "*" is an X-Ray write', () => {
     const starReason = (p: Resource) =>
       (p.Metadata?.cdk_nag?.rules_to_suppress as { id: string; reason: string }[] | undefined)?.find((s) => s.id === 'AwsSolutions-IAM5[Resource::*]')?.reason;
     const withListStreams = ofType('AWS::IAM::Policy').filter(([, p]) => starReason(p)?.includes('ListStreams'));
-    expect(withListStreams).toHaveLength(1);
+    const streamRows = CONSUMERS.filter((r) => r.kind === 'stream');
+    expect(withListStreams).toHaveLength(streamRows.length);
     for (const [, p] of ofType('AWS::IAM::Policy')) {
       if (starReason(p)?.includes('ListStreams')) continue;
       const statements = (p.Properties!.PolicyDocument as { Statement: { Resource: unknown; Action: string | string[] }[] }).Statement;
@@ -535,10 +549,9 @@ describe('cdk-nag', () => {
       expect(starActions.every((a) => a.startsWith('xray:Put'))).toBe(true);
       if (starActions.length > 0) expect(starReason(p)).toContain('xray:PutTraceSegments');
     }
-    const [, policy] = withListStreams[0]!;
-    const fanoutRoleId = (resources[logicalId(stack.webhooks.fanout)]!.Properties!.Role as { 'Fn::GetAtt': [string, string] })[
-      'Fn::GetAtt'
-    ][0];
-    expect(policy.Properties?.Roles).toEqual([{ Ref: fanoutRoleId }]);
+    const roleOf = (fn: IConstruct) => (resources[logicalId(fn)]!.Properties!.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const expected = streamRows.map((r) => [{ Ref: roleOf(stack.webhooks.consumerFunctions[r.name]!) }]);
+    expect(withListStreams.map(([, policy]) => policy.Properties?.Roles)).toEqual(expect.arrayContaining(expected));
+    expect(expected).toContainEqual([{ Ref: roleOf(stack.webhooks.fanout) }]);
   });
 });

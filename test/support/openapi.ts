@@ -134,6 +134,9 @@ export class ResponseValidator {
       );
     }
     const { obj: response, at } = this.deref(entry, responsesAt === '#' ? '#' : `${responsesAt}${pointer(String(res.status)).slice(1)}`);
+    // A documented non-JSON body (e.g. a signed pass file) is accepted by its media type alone.
+    const mediaType = res.contentType?.split(';')[0]?.trim().toLowerCase();
+    if (res.body !== undefined && mediaType && mediaType !== 'application/json' && response.content?.[mediaType]) return;
     const media = response.content?.['application/json'];
     if (res.body === undefined) {
       if (media) throw new OpenApiMismatch(`OpenAPI: ${label} answered ${res.status} without a body, but the document describes a JSON body`);

@@ -45,6 +45,7 @@ describe('audit catalog', () => {
       'object_type.updated': 'objectType success',
       'mcp.method_called': 'mcpServer either',
       'mcp.tool_called': 'mcpTool either',
+      'wallet_branding.updated': 'workspace success',
     });
     expect(Object.keys(AUDIT_CATALOG).sort()).toEqual([...AUDIT_ACTIONS].sort());
     expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);
@@ -108,7 +109,7 @@ describe('plainValue: ids pass, anything else is redacted', () => {
   });
 
   it('knows every secret prefix of the platform', () => {
-    expect(SECRET_PREFIXES).toEqual(['fl_live_', 'fl_sess_', 'fl_reset_', 'whsec_']);
+    expect(SECRET_PREFIXES).toEqual(['fl_live_', 'fl_sess_', 'fl_reset_', 'fl_cs_', 'whsec_']);
   });
 });
 

@@ -20,8 +20,8 @@ describe('key layouts', () => {
 
   it('the only global entities are credential lookups, keyed by a hash or the login e-mail', () => {
     const global = Object.entries(ENTITIES).filter(([, l]) => 'global' in l);
-    expect(global.map(([n]) => n).sort()).toEqual(['apiKeyHash', 'loginEmail', 'loginThrottle', 'resetToken', 'session']);
-    for (const [, layout] of global) expect(layout.pk).toMatch(/\{(keyHash|tokenHash|email|emailHash)\}/);
+    expect(global.map(([n]) => n).sort()).toEqual(['apiKeyHash', 'consumerSession', 'loginEmail', 'loginThrottle', 'resetToken', 'session', 'walletDevice', 'walletSerial']);
+    for (const [, layout] of global) expect(layout.pk).toMatch(/\{(keyHash|tokenHash|email|emailHash|serialHash|deviceHash)\}/);
   });
 
   it('fills templates and refuses a missing part', () => {

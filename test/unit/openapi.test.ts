@@ -141,7 +141,16 @@ describe('OpenAPI document', () => {
       const expected: Json[] = [];
       if (!r.auth.includes('public')) {
         for (const kind of r.auth) {
-          const req = kind === 'apiKey' ? { apiKey: r.scope ? [r.scope] : [] } : kind === 'apiKeyPerTool' ? { apiKey: [] } : { session: [] };
+          const req =
+            kind === 'apiKey'
+              ? { apiKey: r.scope ? [r.scope] : [] }
+              : kind === 'apiKeyPerTool'
+                ? { apiKey: [] }
+                : kind === 'consumer'
+                  ? { consumerSession: [] }
+                  : kind === 'applePass'
+                    ? { applePass: [] }
+                    : { session: [] };
           if (!expected.some((e) => JSON.stringify(e) === JSON.stringify(req))) expected.push(req);
         }
       }
@@ -191,9 +200,13 @@ describe('OpenAPI document', () => {
 
   it('documents 204 answers without content and others with a JSON schema', () => {
     for (const { op, method, path } of operations()) {
+      const route = routes.find((r) => r.method === method.toUpperCase() && r.path === path)!;
       for (const [status, r] of Object.entries(op.responses as Json)) {
-        // 202 without a body: the MCP server's answer to a notification (the protocol says so).
-        if (status === '204' || (status === '202' && path === '/api/mcp')) expect(deref(r).content, `${method} ${path}`).toBeUndefined();
+        const declared = route.responses[Number(status)];
+        const binary = route.binaryResponses?.[Number(status)];
+        // 204, and success answers a protocol defines without a body (Apple's pass web service: 200, 201, 304).
+        if (status === '204' || (declared === null && !binary)) expect(deref(r).content, `${method} ${path} ${status}`).toBeUndefined();
+        else if (binary) expect(deref(r).content?.[binary]?.schema, `${method} ${path} ${status}`).toEqual({ type: 'string', format: 'binary' });
         else expect(deref(r).content?.['application/json']?.schema, `${method} ${path} ${status}`).toBeDefined();
       }
     }

@@ -45,6 +45,8 @@ export const AUDIT_ACTIONS = [
   'object_type.updated',
   'mcp.method_called',
   'mcp.tool_called',
+  // Wallet cards
+  'wallet_branding.updated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -88,4 +90,5 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     outcome: 'either',
     when: 'An MCP tool was called, whether it ran, failed with a domain error or was refused (target id: the tool name)',
   },
+  'wallet_branding.updated': { target: 'workspace', outcome: 'success', when: "The wallet cards' branding (colours, logo) was replaced (target id: the workspace id)" },
 };

@@ -16,4 +16,6 @@ export const TOKEN_PREFIX = {
   apiKey: 'fl_live_',
   session: 'fl_sess_',
   resetToken: 'fl_reset_',
+  /** A member portal (consumer) session, minted by the workspace's server. */
+  consumerSession: 'fl_cs_',
 } as const;

@@ -1,0 +1,84 @@
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { queueDeclarations } from '../../shared/consumers/queues';
+
+/** Logical IDs of the wallet push queues, pinned: a replaced queue would lose the pushes waiting in it. */
+export const WALLET_PUSH_QUEUE_LOGICAL_ID = 'WalletPushQueue';
+export const WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID = 'WalletPushDeadLetterQueue';
+/** Pinned too: replacing the secret would drop the credentials operators put in it. */
+export const WALLET_SECRET_LOGICAL_ID = 'WalletCredentialsSecret';
+
+/** A push older than this is no use to anyone (devices fetch the latest pass anyway). */
+export const WALLET_PUSH_RETENTION = Duration.days(1);
+export const WALLET_PUSH_DEAD_LETTER_RETENTION = Duration.days(14);
+
+/**
+ * Wallet cards: the push queue between the wallet changes consumer (table stream) and the push
+ * worker, its dead-letter queue with an alarm, and the Secrets Manager secret holding the wallet
+ * credentials (filled by operators: see docs/infra.md; until then both platforms answer
+ * WALLET_NOT_CONFIGURED). The consumers themselves are rows of the consumer table.
+ */
+export class Wallet extends Construct {
+  readonly pushQueue: sqs.Queue;
+  readonly pushDeadLetterQueue: sqs.Queue;
+  readonly secret: secretsmanager.Secret;
+  readonly alarms: { readonly pushDeadLetters: cloudwatch.Alarm };
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+    const declared = queueDeclarations();
+    const redrive = declared.walletPushes.redrive!;
+
+    this.pushDeadLetterQueue = new sqs.Queue(this, 'PushDeadLetterQueue', {
+      retentionPeriod: WALLET_PUSH_DEAD_LETTER_RETENTION,
+      visibilityTimeout: Duration.seconds(declared.walletPushDeadLetters.visibilitySeconds),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+    });
+    (this.pushDeadLetterQueue.node.defaultChild as sqs.CfnQueue).overrideLogicalId(WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID);
+    Validations.of(this.pushDeadLetterQueue.node.defaultChild as sqs.CfnQueue).acknowledge({
+      id: 'Serverless-SQSRedrivePolicy',
+      reason: 'This is the dead-letter queue of the wallet push queue: what lands here stays for operators (14 days, alarmed).',
+    });
+
+    this.pushQueue = new sqs.Queue(this, 'PushQueue', {
+      retentionPeriod: WALLET_PUSH_RETENTION,
+      visibilityTimeout: Duration.seconds(declared.walletPushes.visibilitySeconds),
+      encryption: sqs.QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      deadLetterQueue: { queue: this.pushDeadLetterQueue, maxReceiveCount: redrive.maxReceiveCount },
+    });
+    (this.pushQueue.node.defaultChild as sqs.CfnQueue).overrideLogicalId(WALLET_PUSH_QUEUE_LOGICAL_ID);
+
+    // A JSON document `{ apple?: {...}, google?: {...} }`; the generated placeholder configures nothing.
+    this.secret = new secretsmanager.Secret(this, 'Credentials', {
+      description: 'Loyalty platform: wallet credentials (Apple pass type certificate and key, WWDR, APNs key; Google service account). See docs/infra.md',
+      generateSecretString: { secretStringTemplate: '{}', generateStringKey: 'placeholder', excludePunctuation: true },
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    (this.secret.node.defaultChild as secretsmanager.CfnSecret).overrideLogicalId(WALLET_SECRET_LOGICAL_ID);
+    Validations.of(this.secret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason: 'Certificates and keys issued by Apple and Google: they are renewed in their consoles and pasted in, not rotated by a Lambda',
+    });
+
+    this.alarms = {
+      pushDeadLetters: new cloudwatch.Alarm(this, 'PushDeadLetterAlarm', {
+        alarmDescription:
+          'Wallet push DLQ has messages: pushes to APNs or updates of Google Wallet objects failed every attempt. Check the wallet-push logs.',
+        metric: this.pushDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
+        threshold: 0,
+        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+        evaluationPeriods: 1,
+        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+      }),
+    };
+  }
+
+  get queues() {
+    return { walletPushes: this.pushQueue, walletPushDeadLetters: this.pushDeadLetterQueue };
+  }
+}

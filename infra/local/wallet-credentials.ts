@@ -1,0 +1,106 @@
+import { execFileSync } from 'node:child_process';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { WalletCredentials, WalletCredentialSource } from '../../shared/ports/wallet';
+
+/**
+ * Development credentials of both pass platforms, generated on the first start into
+ * `DATA_DIR/wallet/` and read from there afterwards, so a newcomer can issue both kinds of card at
+ * once and a test can verify signatures against them:
+ *
+ * - `wwdr.pem` (+ `wwdr-key.pem`): a self-signed CA playing Apple's WWDR intermediate;
+ * - `pass-type.pem` + `pass-type-key.pem`: a pass-type certificate signed by it (openssl);
+ * - `apns-key.p8`: an ES256 key for APNs provider tokens;
+ * - `google-service-account.json`: a service-account key file (RSA);
+ * - `wallet.json`: the identifiers (pass type id, team id, APNs key id, Google issuer id).
+ *
+ * Real devices need Apple's WWDR G4 and a pass-type certificate from Apple: replace the files.
+ */
+
+export const WALLET_FILES = {
+  wwdr: 'wwdr.pem',
+  wwdrKey: 'wwdr-key.pem',
+  signerCert: 'pass-type.pem',
+  signerKey: 'pass-type-key.pem',
+  apnsKey: 'apns-key.p8',
+  googleServiceAccount: 'google-service-account.json',
+  identifiers: 'wallet.json',
+} as const;
+
+interface Identifiers {
+  passTypeIdentifier: string;
+  teamIdentifier: string;
+  apnsKeyId: string;
+  googleIssuerId: string;
+}
+
+const openssl = (args: string[], cwd: string) => execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+
+/** Writes the credentials into `dir` unless they are already there (aside first, then renamed: never half a set). */
+export function ensureWalletCredentials(dir: string): void {
+  if (existsSync(join(dir, WALLET_FILES.identifiers))) return;
+  const work = `${dir}.tmp-${process.pid}`;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  const ids: Identifiers = {
+    passTypeIdentifier: 'pass.dev.loyalty.local',
+    teamIdentifier: 'LOCALTEAM1',
+    apnsKeyId: randomBytes(5).toString('hex').toUpperCase(),
+    googleIssuerId: `33880000${String(Date.now()).slice(-11)}`,
+  };
+  openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', WALLET_FILES.wwdrKey, '-out', WALLET_FILES.wwdr, '-days', '3650',
+    '-subj', '/CN=Local Development WWDR CA/O=Loyalty platform (development)',
+    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], work);
+  openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', WALLET_FILES.signerKey, '-out', 'pass-type.csr',
+    '-subj', `/UID=${ids.passTypeIdentifier}/CN=Pass Type ID: ${ids.passTypeIdentifier}/OU=${ids.teamIdentifier}/O=Loyalty platform (development)`], work);
+  writeFileSync(join(work, 'pass-type.ext'), 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n');
+  openssl(['x509', '-req', '-in', 'pass-type.csr', '-CA', WALLET_FILES.wwdr, '-CAkey', WALLET_FILES.wwdrKey, '-set_serial', `0x${randomBytes(8).toString('hex')}`,
+    '-out', WALLET_FILES.signerCert, '-days', '3650', '-extfile', 'pass-type.ext'], work);
+  rmSync(join(work, 'pass-type.csr'));
+  rmSync(join(work, 'pass-type.ext'));
+
+  const apns = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  writeFileSync(join(work, WALLET_FILES.apnsKey), apns.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  const google = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const serviceAccount = {
+    type: 'service_account',
+    project_id: 'loyalty-local',
+    private_key_id: randomBytes(20).toString('hex'),
+    private_key: google.privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    client_email: 'wallet-issuer@loyalty-local.iam.gserviceaccount.com',
+    token_uri: 'https://oauth2.googleapis.com/token',
+  };
+  writeFileSync(join(work, WALLET_FILES.googleServiceAccount), JSON.stringify(serviceAccount, null, 2));
+  writeFileSync(join(work, WALLET_FILES.identifiers), JSON.stringify(ids, null, 2));
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(work, dir);
+}
+
+/** Reads the files as the platform's credentials (once per process). */
+export class FileWalletCredentials implements WalletCredentialSource {
+  #loaded: Promise<WalletCredentials> | undefined;
+
+  constructor(private readonly dir: string) {}
+
+  load(): Promise<WalletCredentials> {
+    this.#loaded ??= Promise.resolve().then(() => this.read());
+    return this.#loaded;
+  }
+
+  private read(): WalletCredentials {
+    const file = (name: string) => readFileSync(join(this.dir, name), 'utf8');
+    const ids = JSON.parse(file(WALLET_FILES.identifiers)) as Identifiers;
+    return {
+      apple: {
+        passTypeIdentifier: ids.passTypeIdentifier,
+        teamIdentifier: ids.teamIdentifier,
+        wwdrPem: file(WALLET_FILES.wwdr),
+        signerCertPem: file(WALLET_FILES.signerCert),
+        signerKeyPem: file(WALLET_FILES.signerKey),
+        apns: { mode: 'token', keyId: ids.apnsKeyId, teamId: ids.teamIdentifier, keyPem: file(WALLET_FILES.apnsKey) },
+      },
+      google: { issuerId: ids.googleIssuerId, serviceAccount: JSON.parse(file(WALLET_FILES.googleServiceAccount)) },
+    };
+  }
+}
