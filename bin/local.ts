@@ -20,7 +20,7 @@ let runtimeInfo: Record<string, unknown> | undefined;
 let dynamo: RunningDynamo | undefined;
 let s3: RunningS3 | undefined;
 let server: import('node:http').Server | undefined;
-let pipelines: { stop(graceMs: number): Promise<void> } | undefined;
+let pipelines: { stop(graceMs: number): Promise<void>; workflowTasks: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> } | undefined;
 let stopping: Promise<void> | undefined;
 
 /** Stops the server and every child process; idempotent, so a second signal does not race the first. */
@@ -101,6 +101,11 @@ async function main(): Promise<void> {
 
   const tableIsNew = await ensureTable();
   pipelines = await startPipelines();
+  // Workflows run in this process, their Task states calling the handlers of the consumer table.
+  const { LocalWorkflows } = await import('../infra/local/workflows');
+  const { provideAdapters } = await import('../shared/adapters/provided');
+  const retryMs = process.env.LOCAL_WORKFLOW_RETRY_MS;
+  provideAdapters({ workflows: new LocalWorkflows(pipelines.workflowTasks, retryMs ? { retryIntervalMs: Number(retryMs) } : {}) });
   server = createHttpServer();
   await new Promise<void>((r, j) => server!.once('error', (err) => j(portProblem(err, port) ?? err)).listen(port, '127.0.0.1', () => r()));
   const actualPort = (server.address() as AddressInfo).port;

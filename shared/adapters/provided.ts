@@ -1,5 +1,7 @@
 import type { Mailer } from '../ports/mailer';
+import type { ObjectStore } from '../ports/object-store';
 import type { Queue } from '../ports/queue';
+import type { Workflows } from '../ports/workflows';
 
 /**
  * Adapters the local runtime supplies in place of the AWS ones (queue emulation, mail to files).
@@ -9,6 +11,10 @@ import type { Queue } from '../ports/queue';
 export interface ProvidedAdapters {
   queue?: Queue;
   mailer?: Mailer;
+  /** The local runtime runs workflows in process (aws-local-stepfunctions). */
+  workflows?: Workflows;
+  /** Only tests replace the export bucket (the local runtime uses S3 against s3rver). */
+  objectStore?: ObjectStore;
 }
 
 export const provided: ProvidedAdapters = {};

@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import type { config } from '../config';
 import type { Scope } from '../domain/api-keys/scopes';
 import type { QueueName } from '../ports/queue';
+import type { WorkflowName } from '../ports/workflows';
 
 /** How a caller proves who it is (see README "Authentication"). */
 export type AuthKind = 'apiKey' | 'session' | 'adminSession' | 'consumer' | 'applePass' | 'public';
@@ -48,6 +49,11 @@ export interface Access {
   sendsTo?: readonly QueueName[];
   /** Sends e-mail. */
   mail?: true;
+  // --- Data exports ---
+  /** The export bucket: `read` gets objects and signs download links; `readWrite` also writes and deletes them. */
+  exportsBucket?: 'read' | 'readWrite';
+  /** Workflows (state machines) the function starts. */
+  startsWorkflows?: readonly WorkflowName[];
 }
 
 /** An area: one Lambda function (`functions/<area>/handler.ts`) serving the endpoints declared here. */

@@ -15,6 +15,8 @@ import { systemArea } from './system';
 import { tagsArea } from './tags';
 import { trackingArea } from './tracking';
 import { webhooksArea } from './webhooks';
+// Data exports
+import { exportsArea } from './exports';
 
 export { routeKey, type AuthKind, type HttpMethod } from './endpoint';
 
@@ -40,6 +42,8 @@ export const DECLARATIONS = [
   ambassadorArea,
   trackingArea,
   auditArea,
+  // Data exports
+  exportsArea,
 ] as const;
 
 export type Area = (typeof DECLARATIONS)[number]['area'];

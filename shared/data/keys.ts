@@ -162,6 +162,17 @@ export const ENTITIES = {
     gsi3: { pk: 'WS#{workspaceId}#AUDIT_ACTION#{action}', sk: '{entryId}' },
   },
 
+  // --- Data exports ---
+  /** An export job (workspace archive or operational file): few per workspace, newest first by id. */
+  exportJob: { pk: 'WS#{workspaceId}', sk: 'EXPORT#{jobId}' },
+  /**
+   * The workspace's one pending or running archive job: created with the job by a conditional put
+   * (so parallel requests create one job), removed when the job ends or is found past its deadline.
+   */
+  exportArchiveLock: { pk: 'WS#{workspaceId}', sk: 'EXPORT_ACTIVE' },
+  /** The workspace's export-signing secrets (completion notices), current and rotating out. */
+  exportSigningSecret: { pk: 'WS#{workspaceId}', sk: 'EXPORT_SIGNING' },
+
   // Local runtime only (never written in AWS): the stream poller's checkpoints, kept in the table
   // (next to the stream they point into) so a restart loses nothing.
   localStreamCheckpoint: { pk: 'LOCALSTREAM#{shardId}', sk: 'CHECKPOINT', local: true },

@@ -6,7 +6,17 @@
  */
 
 /** What an entry's `target` can be. */
-export const AUDIT_TARGET_TYPES = ['workspace', 'user', 'apiKey', 'webhookEndpoint', 'program', 'objectType'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'workspace',
+  'user',
+  'apiKey',
+  'webhookEndpoint',
+  'program',
+  'objectType',
+  // Data exports
+  'exportJob',
+  'exportSigningSecret',
+] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Who can act: a signed-in user, an API key, or someone who proved nothing (a failed login). */
@@ -36,6 +46,10 @@ export const AUDIT_ACTIONS = [
   'program.updated',
   'object_type.created',
   'object_type.updated',
+  // Data exports
+  'export.requested',
+  'export.link_issued',
+  'export.signing_secret_rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -68,4 +82,16 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   'program.updated': { target: 'program', outcome: 'success', when: 'The loyalty program rules were replaced (target id: the workspace id)' },
   'object_type.created': { target: 'objectType', outcome: 'success', when: 'A custom object type was defined (target id: the type key)' },
   'object_type.updated': { target: 'objectType', outcome: 'success', when: 'A custom object type definition was replaced' },
+  // Data exports
+  'export.requested': {
+    target: 'exportJob',
+    outcome: 'success',
+    when: 'A workspace archive or operational export was requested (also when the request returned the archive job already under way)',
+  },
+  'export.link_issued': { target: 'exportJob', outcome: 'success', when: 'A download link of a completed export was issued' },
+  'export.signing_secret_rotated': {
+    target: 'exportSigningSecret',
+    outcome: 'success',
+    when: 'The export-signing secret was created or rotated (target id: the workspace id)',
+  },
 };

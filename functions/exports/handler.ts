@@ -1,0 +1,30 @@
+import { targetCheckFromConfig } from '../../shared/adapters/egress-address';
+import { objectStoreFromConfig } from '../../shared/adapters/object-store';
+import { workflowsFromConfig } from '../../shared/adapters/workflows';
+import { exportsArea } from '../../shared/contracts/exports';
+import * as jobs from '../../shared/domain/exports/jobs';
+import { rotateSigningSecret } from '../../shared/domain/exports/signing-secrets';
+import { defineArea } from '../../shared/http/area';
+import { auditOf, principalOf } from '../../shared/http/principal';
+import { accepted, created, ok } from '../../shared/http/responses';
+
+// Adapters are built on first use (per container), not at import.
+const ports = {
+  get workflows() { return workflowsFromConfig(); },
+  get objectStore() { return objectStoreFromConfig(); },
+  get egress() { return targetCheckFromConfig(); },
+};
+
+const LISTED_JOBS = 50;
+
+export const handler = defineArea(exportsArea, {
+  startWorkspaceExport: async (input) => accepted(await jobs.startArchiveExport(principalOf(input.principal).workspaceId, ports, auditOf(input))),
+  listWorkspaceExports: async ({ principal }) => ok(await jobs.listArchiveJobs(principalOf(principal).workspaceId, LISTED_JOBS)),
+  getExportDownload: async (input) => {
+    const { url } = await jobs.downloadLink(principalOf(input.principal).workspaceId, input.params.id, ports, auditOf(input));
+    return ok({ url });
+  },
+  startOperationalExport: async (input) => accepted(await jobs.startOperationalExport(principalOf(input.principal).workspaceId, input.body, ports, auditOf(input))),
+  getOperationalExport: async ({ principal, params }) => ok(await jobs.getOperationalJob(principalOf(principal).workspaceId, params.id)),
+  rotateExportSigningSecret: async (input) => created(await rotateSigningSecret(principalOf(input.principal).workspaceId, auditOf(input))),
+});
