@@ -164,6 +164,8 @@ export const config = {
     /** Multipart upload: bytes per part and parts in flight (memory ~ partBytes x (queue + 1)). */
     uploadPartBytes: 5 * 1024 * 1024,
     uploadQueueSize: 2,
+    /** The schedules' tick: a run is started at most this long after its local hour. */
+    scheduleTickMinutes: 15,
     /** Completion notices: per-attempt time-out; the retries are the workflow's (export.asl.json). */
     noticeTimeoutSeconds: 10,
   },

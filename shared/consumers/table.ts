@@ -127,6 +127,16 @@ export const CONSUMERS = [
   ...exportTask('export-rows', 'ExportRows', 'WriteRows', 'an operational CSV/JSONL file', EXPORT_STEP_TIMEOUT_SECONDS, { table: 'read', exportsBucket: 'readWrite' }),
   ...exportTask('export-complete', 'ExportComplete', 'MarkCompleted', 'running -> completed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
   ...exportTask('export-fail', 'ExportFail', 'MarkFailed', 'pending/running -> failed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
+  {
+    name: 'export-scheduler',
+    constructId: 'ExportScheduler',
+    description: 'Loyalty platform: export schedules tick (starts every due scheduled export once per period)',
+    kind: 'schedule',
+    source: `rate(${config.exports.scheduleTickMinutes} minutes)`,
+    timeoutSeconds: 60,
+    settings: [EXPORT_NUMBERS] as readonly NumberGroup<string>[],
+    access: { table: 'readWrite', startsWorkflows: ['export'] },
+  },
   ...exportTask('export-notify', 'ExportNotify', 'Notify', 'signed completion notice', config.lambda.timeoutSeconds, { table: 'read', exportsBucket: 'read' }),
 ] as const satisfies readonly ConsumerRow[];
 

@@ -1,8 +1,9 @@
 import * as z from 'zod';
 import { config } from '../config';
 import { idSchema } from '../domain/common';
-import { dataHandlingSchema, exportJobSchema, operationalExportBody, operationalJobSchema } from '../domain/exports/schemas';
-import { dataOf } from './contract';
+import { createScheduleBody, dataHandlingSchema, exportJobSchema, exportScheduleSchema, operationalExportBody, operationalJobSchema } from '../domain/exports/schemas';
+import { pageQuery } from '../domain/pagination';
+import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';
 
 const byId = z.object({ id: idSchema });
@@ -52,6 +53,25 @@ export const exportsArea = declareArea({
       method: 'POST', path: '/api/flash/exports/signing-secret', auth: ['adminSession'], summary: 'Create or rotate the export-signing secret (shown once)',
       responses: { 201: dataOf(z.object({ secret: z.string().describe('whsec_...: shown only in this response'), createdAt: z.string() })) },
       description: 'Signs completion notices the Standard Webhooks way. After a rotation the previous secret keeps signing next to the new one for 24 hours. Audited.',
+    },
+    createExportSchedule: {
+      method: 'POST', path: '/api/flash/exports/schedules', auth: ['adminSession'], summary: 'Schedule a daily or weekly operational export',
+      body: createScheduleBody,
+      responses: { 201: dataOf(exportScheduleSchema) },
+      description:
+        'Runs once per period at `hour` in `timezone` (every day, or on `weekday`), starting with the first such time after its creation; a run that was missed (or seen twice) starts once. ' +
+        'Each run is an operational export job (and notifies `webhookUrl`, like POST /api/flash/exports). Audited.',
+    },
+    listExportSchedules: {
+      method: 'GET', path: '/api/flash/exports/schedules', auth: ['adminSession'], summary: 'The workspace export schedules',
+      query: pageQuery,
+      responses: { 200: pageOf(exportScheduleSchema) },
+    },
+    deleteExportSchedule: {
+      method: 'DELETE', path: '/api/flash/exports/schedules/{id}', auth: ['adminSession'], summary: 'Delete an export schedule',
+      params: byId,
+      responses: { 204: null },
+      description: 'No further runs; runs already started finish. Audited.',
     },
   },
 });

@@ -172,6 +172,8 @@ export const ENTITIES = {
   exportArchiveLock: { pk: 'WS#{workspaceId}', sk: 'EXPORT_ACTIVE' },
   /** The workspace's export-signing secrets (completion notices), current and rotating out. */
   exportSigningSecret: { pk: 'WS#{workspaceId}', sk: 'EXPORT_SIGNING' },
+  /** An export schedule (few per workspace); `lastPeriod` is the period it last ran, the claim of each run. */
+  exportSchedule: { pk: 'WS#{workspaceId}', sk: 'EXPORTSCHED#{scheduleId}' },
 
   // Local runtime only (never written in AWS): the stream poller's checkpoints, kept in the table
   // (next to the stream they point into) so a restart loses nothing.
@@ -183,6 +185,15 @@ export const ENTITIES = {
   session: { pk: 'SESSION#{tokenHash}', sk: 'SESSION', global: true },
   resetToken: { pk: 'RESET#{tokenHash}', sk: 'RESET', global: true },
   loginThrottle: { pk: 'LOGINFAIL#{emailHash}#{window}', sk: 'LOGINFAIL', global: true },
+
+  /**
+   * The one index the export scheduler's tick reads: a pointer (workspace id, schedule id, nothing
+   * else) per export schedule, written and removed in the schedule's own transaction. Global by
+   * design like the credential lookups: a scheduled run has no credential to take a workspace
+   * from. Nothing here is reachable from the API; the tick reads the schedule itself from its
+   * workspace partition.
+   */
+  exportScheduleIndex: { pk: 'EXPORT_SCHEDULES', sk: '{workspaceId}#{scheduleId}', scheduler: true },
 } as const satisfies Record<
   string,
   {
@@ -190,6 +201,8 @@ export const ENTITIES = {
     sk: string;
     global?: true;
     local?: true;
+    /** The scheduler's index of due work (see exportScheduleIndex). */
+    scheduler?: true;
     gsi1?: { pk: string; sk: string };
     gsi2?: { pk: string; sk: string };
     gsi3?: { pk: string; sk: string };

@@ -132,7 +132,7 @@ describe('workspace export (spec 4.4)', () => {
       { email: uniqueEmail('ines'), firstName: 'Ingeborg', lastName: 'Wolkenstein', customAttributes: { favourite: 'pistachio-gelato' } },
       { email: uniqueEmail('ugo'), firstName: 'Ugolino', lastName: 'Brambilla' },
     ];
-    const members = [];
+    const members: any[] = [];
     for (const body of personal) members.push(await member(t.key, body));
     await order(t.key, members[0].id, 19.99);
     await order(t.key, members[1].id, 5);
@@ -270,7 +270,7 @@ describe('operational export (spec 4.5)', () => {
 
   it('members and orders in CSV and JSONL: parsed back with a real CSV parser, same rows both ways', async () => {
     const t = await tenant('operational');
-    const ms = [];
+    const ms: any[] = [];
     for (const body of tricky) ms.push(await member(t.key, { email: uniqueEmail('op'), ...body }));
     const orders = [await order(t.key, ms[0].id, 12.34), await order(t.key, ms[1].id, 7)];
     const files: Record<string, string> = {};
@@ -381,5 +381,36 @@ describe('operational export (spec 4.5)', () => {
       const s3 = new S3Client({ endpoint: runtime.s3Endpoint, forcePathStyle: true, region: 'eu-west-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
       await s3.send(new CreateBucketCommand({ Bucket: LOCAL_BUCKETS.exports }));
     }
+  });
+});
+
+describe('export schedules API', () => {
+  it('creates, lists and deletes schedules (audited); refuses bad rules with 422', async () => {
+    const t = await tenant('schedules');
+    const bad = [
+      { entity: 'members', format: 'csv', frequency: 'weekly', hour: 6, timezone: 'Europe/Berlin' },
+      { entity: 'members', format: 'csv', frequency: 'daily', hour: 6, timezone: 'Mars/Olympus' },
+      { entity: 'members', format: 'csv', frequency: 'daily', hour: 24, timezone: 'UTC' },
+      { entity: 'coupons', format: 'csv', frequency: 'daily', hour: 6, timezone: 'UTC' },
+    ];
+    for (const body of bad) expect((await api('POST', '/api/flash/exports/schedules', { token: t.token, body })).status, JSON.stringify(body)).toBe(422);
+    const created = await api('POST', '/api/flash/exports/schedules', {
+      token: t.token,
+      body: { entity: 'orders', format: 'jsonl', frequency: 'weekly', weekday: 'monday', hour: 7, timezone: 'Europe/Berlin' },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ entity: 'orders', format: 'jsonl', frequency: 'weekly', weekday: 'monday', hour: 7, lastPeriod: null });
+    const id = created.body.data.id as string;
+    const list = await api('GET', '/api/flash/exports/schedules', { token: t.token });
+    expect(list.body.data.map((s: { id: string }) => s.id)).toEqual([id]);
+    const other = await tenant('schedules-other');
+    expect((await api('GET', '/api/flash/exports/schedules', { token: other.token })).body.data).toEqual([]);
+    expect((await api('DELETE', `/api/flash/exports/schedules/${id}`, { token: other.token })).status).toBe(404);
+    expect((await api('DELETE', `/api/flash/exports/schedules/${id}`, { token: t.key })).status).toBe(403);
+    expect((await api('DELETE', `/api/flash/exports/schedules/${id}`, { token: t.token })).status).toBe(204);
+    expect((await api('DELETE', `/api/flash/exports/schedules/${id}`, { token: t.token })).status).toBe(404);
+    const actions = (await auditActions(t.token)).map((e) => e.action);
+    expect(actions).toContain('export_schedule.created');
+    expect(actions).toContain('export_schedule.deleted');
   });
 });

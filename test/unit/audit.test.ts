@@ -47,6 +47,8 @@ describe('audit catalog', () => {
       'export.requested': 'exportJob success',
       'export.link_issued': 'exportJob success',
       'export.signing_secret_rotated': 'exportSigningSecret success',
+      'export_schedule.created': 'exportSchedule success',
+      'export_schedule.deleted': 'exportSchedule success',
     });
     expect(Object.keys(AUDIT_CATALOG).sort()).toEqual([...AUDIT_ACTIONS].sort());
     expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);
@@ -62,7 +64,7 @@ describe('audit catalog', () => {
 
   it('pins the names of actors, targets, outcomes and failure reasons', () => {
     expect(AUDIT_ACTOR_TYPES).toEqual(['user', 'apiKey', 'anonymous']);
-    expect(AUDIT_TARGET_TYPES).toEqual(['workspace', 'user', 'apiKey', 'webhookEndpoint', 'program', 'objectType', 'exportJob', 'exportSigningSecret']);
+    expect(AUDIT_TARGET_TYPES).toEqual(['workspace', 'user', 'apiKey', 'webhookEndpoint', 'program', 'objectType', 'exportJob', 'exportSigningSecret', 'exportSchedule']);
     expect(AUDIT_OUTCOMES).toEqual(['success', 'failure']);
     expect(AUDIT_FAILURE_REASONS).toEqual(['wrong_password']);
   });

@@ -1,4 +1,4 @@
-import type { ExportJobRecord } from '../../domain/exports/types';
+import type { ExportJobRecord, ExportScheduleRecord } from '../../domain/exports/types';
 import type { SigningSecret } from '../../domain/webhooks/types';
 import { indexPartition, keyOf, skPrefix } from '../keys';
 import { deleteItem, getItem, isConditionFailed, prefixPage, queryRaw, StaleRead, transactWrite, updateItem, type Item, type Page, type TransactStep } from '../table';
@@ -182,6 +182,86 @@ export async function putSigningSecrets(workspaceId: string, secrets: SigningSec
       },
       onConditionFailed: () => new StaleRead('export-signing secret'),
     },
+    ...steps,
+  ]);
+}
+
+// --- Export schedules ---
+
+
+const scheduleKey = (workspaceId: string, scheduleId: string) => keyOf('exportSchedule', { workspaceId, scheduleId });
+const scheduleIndexKey = (workspaceId: string, scheduleId: string) => keyOf('exportScheduleIndex', { workspaceId, scheduleId });
+
+/** The schedule, its pointer in the scheduler's index and `steps` (the audit entry), together. */
+export async function createSchedule(s: ExportScheduleRecord, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    { op: { Put: { Item: { ...scheduleKey(s.workspaceId, s.id), entity: 'exportSchedule', ...s }, ConditionExpression: 'attribute_not_exists(pk)' } } },
+    { op: { Put: { Item: { ...scheduleIndexKey(s.workspaceId, s.id), entity: 'exportScheduleIndex', workspaceId: s.workspaceId, scheduleId: s.id } } } },
+    ...steps,
+  ]);
+}
+
+export async function deleteSchedule(workspaceId: string, scheduleId: string, steps: TransactStep[], onMissing: () => Error): Promise<void> {
+  await transactWrite([
+    { op: { Delete: { Key: scheduleKey(workspaceId, scheduleId), ConditionExpression: 'attribute_exists(pk)' } }, onConditionFailed: onMissing },
+    { op: { Delete: { Key: scheduleIndexKey(workspaceId, scheduleId) } } },
+    ...steps,
+  ]);
+}
+
+export async function getSchedule(workspaceId: string, scheduleId: string): Promise<ExportScheduleRecord | undefined> {
+  const item = await getItem<Record<string, unknown>>(scheduleKey(workspaceId, scheduleId));
+  return item ? strip<ExportScheduleRecord>(item) : undefined;
+}
+
+export async function listSchedules(workspaceId: string, limit: number, cursor?: string): Promise<Page<ExportScheduleRecord>> {
+  const page = await prefixPage<Record<string, unknown>>(keyOf('workspace', { workspaceId }).pk, skPrefix('exportSchedule'), { limit, cursor });
+  return { ...page, items: page.items.map((i) => strip<ExportScheduleRecord>(i)) };
+}
+
+/** Every schedule pointer, page by page (the tick). */
+export async function* schedulePointers(pageSize: number): AsyncGenerator<{ workspaceId: string; scheduleId: string }[]> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await queryRaw({
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': keyOf('exportScheduleIndex', { workspaceId: '-', scheduleId: '-' }).pk },
+      Limit: pageSize,
+      ExclusiveStartKey: startKey,
+    });
+    const items = (out.Items ?? []).map((i) => ({ workspaceId: String(i.workspaceId), scheduleId: String(i.scheduleId) }));
+    if (items.length) yield items;
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+}
+
+/** Thrown when the period was claimed already (or the schedule is gone): nothing to run. */
+export class PeriodTaken extends Error {
+  constructor() {
+    super('this period has run already');
+    this.name = 'PeriodTaken';
+  }
+}
+
+/**
+ * Claims `period` of a schedule and creates its job in one transaction: the schedule's
+ * `lastPeriod` moves forward only if it is before `period`, so however many ticks find the period
+ * due, one creates its job.
+ */
+export async function claimPeriod(s: ExportScheduleRecord, period: string, job: ExportJobRecord, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: scheduleKey(s.workspaceId, s.id),
+          UpdateExpression: 'SET lastPeriod = :p, lastJobId = :j',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(lastPeriod) OR lastPeriod = :none OR lastPeriod < :p)',
+          ExpressionAttributeValues: { ':p': period, ':j': job.id, ':none': null },
+        },
+      },
+      onConditionFailed: () => new PeriodTaken(),
+    },
+    jobPut(job),
     ...steps,
   ]);
 }

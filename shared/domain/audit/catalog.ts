@@ -16,6 +16,7 @@ export const AUDIT_TARGET_TYPES = [
   // Data exports
   'exportJob',
   'exportSigningSecret',
+  'exportSchedule',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
@@ -50,6 +51,8 @@ export const AUDIT_ACTIONS = [
   'export.requested',
   'export.link_issued',
   'export.signing_secret_rotated',
+  'export_schedule.created',
+  'export_schedule.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -94,4 +97,6 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     outcome: 'success',
     when: 'The export-signing secret was created or rotated (target id: the workspace id)',
   },
+  'export_schedule.created': { target: 'exportSchedule', outcome: 'success', when: 'An export schedule was created (its runs are recorded as export.requested by its creator)' },
+  'export_schedule.deleted': { target: 'exportSchedule', outcome: 'success', when: 'An export schedule was deleted' },
 };

@@ -23,7 +23,7 @@ export interface ExportPorts {
 
 const epoch = (d: Date) => Math.floor(d.getTime() / 1000);
 
-function newJob(workspaceId: string, kind: ExportJobRecord['kind'], now: Date, extra: Partial<ExportJobRecord> = {}): ExportJobRecord {
+export function newJob(workspaceId: string, kind: ExportJobRecord['kind'], now: Date, extra: Partial<ExportJobRecord> = {}): ExportJobRecord {
   return {
     id: newId('exp', now.getTime()),
     workspaceId,
@@ -48,7 +48,7 @@ function newJob(workspaceId: string, kind: ExportJobRecord['kind'], now: Date, e
  * Starts the job's workflow. A start that fails leaves no job waiting for a run that never comes:
  * the job is failed with the reason (and the archive lock released).
  */
-async function startWorkflow(job: ExportJobRecord, workflows: Workflows): Promise<ExportJobRecord> {
+export async function startWorkflow(job: ExportJobRecord, workflows: Workflows): Promise<ExportJobRecord> {
   try {
     await workflows.start('export', job.id, { workspaceId: job.workspaceId, jobId: job.id, kind: job.kind });
     return job;
@@ -90,15 +90,18 @@ export async function startArchiveExport(
   return { id: job.id, status: 'pending', deduped: false };
 }
 
+/** A notice target: the webhooks' address rules, and a secret to sign with. */
+export async function checkNoticeUrl(workspaceId: string, url: string, ports: Pick<ExportPorts, 'egress'>): Promise<void> {
+  const reason = ports.egress.check(url);
+  if (reason) throw validationFailed([{ in: 'body', field: 'webhookUrl', message: reason }]);
+  if (!(await secrets.hasSigningSecret(workspaceId))) {
+    throw validationFailed([{ in: 'body', field: 'webhookUrl', message: 'needs an export-signing secret: create one with POST /api/flash/exports/signing-secret' }]);
+  }
+}
+
 /** Operational export (spec 4.5): a job of its own per request; the file is CSV or JSONL. */
 export async function startOperationalExport(workspaceId: string, input: OperationalExportInput, ports: Pick<ExportPorts, 'workflows' | 'egress'>, audit: AuditContext, now = new Date()) {
-  if (input.webhookUrl !== undefined) {
-    const reason = ports.egress.check(input.webhookUrl);
-    if (reason) throw validationFailed([{ in: 'body', field: 'webhookUrl', message: reason }]);
-    if (!(await secrets.hasSigningSecret(workspaceId))) {
-      throw validationFailed([{ in: 'body', field: 'webhookUrl', message: 'needs an export-signing secret: create one with POST /api/flash/exports/signing-secret' }]);
-    }
-  }
+  if (input.webhookUrl !== undefined) await checkNoticeUrl(workspaceId, input.webhookUrl, ports);
   const job = newJob(workspaceId, 'operational', now, { dataset: input.entity, format: input.format, webhookUrl: input.webhookUrl ?? null });
   await repo.createJob(job, [audited(workspaceId, audit, 'export.requested', { type: 'exportJob', id: job.id }, now)]);
   await startWorkflow(job, ports.workflows);

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { WEEKDAYS } from './schedule-time';
 
 /** Spec 2.5 / 3.1: the states of an export job. */
 export const EXPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
@@ -43,3 +44,34 @@ export const operationalExportBody = z.strictObject({
   webhookUrl: z.string().min(1).max(2048).optional().describe('https URL notified (signed) when the run completes or fails'),
 });
 export type OperationalExportInput = z.infer<typeof operationalExportBody>;
+
+// --- Schedules ---
+
+export const createScheduleBody = z
+  .strictObject({
+    entity: z.enum(OPERATIONAL_ENTITIES),
+    format: z.enum(OPERATIONAL_FORMATS),
+    frequency: z.enum(['daily', 'weekly']),
+    weekday: z.enum(WEEKDAYS).optional().describe('Weekly schedules only (required there)'),
+    hour: z.number().int().min(0).max(23).describe('Local hour of the run, 0-23'),
+    timezone: z.string().min(1).max(64).describe('IANA time zone, e.g. Europe/Berlin'),
+    webhookUrl: z.string().min(1).max(2048).optional(),
+  });
+export type CreateScheduleInput = z.infer<typeof createScheduleBody>;
+
+export const exportScheduleSchema = z
+  .object({
+    id: z.string().describe('esc_...'),
+    entity: z.enum(OPERATIONAL_ENTITIES),
+    format: z.enum(OPERATIONAL_FORMATS),
+    frequency: z.enum(['daily', 'weekly']),
+    weekday: z.enum(WEEKDAYS).nullable(),
+    hour: z.number().int(),
+    timezone: z.string(),
+    webhookUrl: z.string().nullable(),
+    lastPeriod: z.string().nullable().describe('Local date (YYYY-MM-DD) of the period it last ran; null before its first run'),
+    lastJobId: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'ExportSchedule' });
+export type ExportSchedule = z.infer<typeof exportScheduleSchema>;

@@ -1,4 +1,5 @@
-import type { ArchiveSection, ExportJob, ExportStatus, OperationalEntity, OperationalFormat, OperationalJob } from './schemas';
+import type { ArchiveSection, ExportJob, ExportSchedule, ExportStatus, OperationalEntity, OperationalFormat, OperationalJob } from './schemas';
+import type { Weekday } from './schedule-time';
 
 /** One section of an archive as built: where its part is and what the manifest says of it. */
 export interface SectionPart {
@@ -49,4 +50,42 @@ export const operationalKey = (workspaceId: string, jobId: string, entity: strin
 export function downloadFilename(r: ExportJobRecord): string {
   const day = r.createdAt.slice(0, 10);
   return r.kind === 'archive' ? `workspace-export-${day}-${r.id}.json` : `${r.dataset}-${day}-${r.id}.${r.format}`;
+}
+
+/** An export schedule as stored. */
+export interface ExportScheduleRecord {
+  id: string;
+  workspaceId: string;
+  /** What it exports (answered as `entity`). */
+  dataset: OperationalEntity;
+  format: OperationalFormat;
+  frequency: 'daily' | 'weekly';
+  weekday: Weekday | null;
+  hour: number;
+  timezone: string;
+  webhookUrl: string | null;
+  /** The first period it runs (the first run time after its creation). */
+  firstPeriod: string;
+  /** The period it last ran (null: not yet), and that run's job. */
+  lastPeriod: string | null;
+  lastJobId: string | null;
+  /** The user who created it: the actor of its runs' audit entries. */
+  createdBy: string;
+  createdAt: string;
+}
+
+export function toSchedule(r: ExportScheduleRecord): ExportSchedule {
+  return {
+    id: r.id,
+    entity: r.dataset,
+    format: r.format,
+    frequency: r.frequency,
+    weekday: r.weekday,
+    hour: r.hour,
+    timezone: r.timezone,
+    webhookUrl: r.webhookUrl,
+    lastPeriod: r.lastPeriod,
+    lastJobId: r.lastJobId,
+    createdAt: r.createdAt,
+  };
 }
