@@ -1,5 +1,5 @@
 import { targetCheckFromConfig } from '../../shared/adapters/egress-address';
-import { objectStoreFromConfig } from '../../shared/adapters/object-store';
+import { linkSignerFromConfig } from '../../shared/adapters/link-signer';
 import { workflowsFromConfig } from '../../shared/adapters/workflows';
 import { exportsArea } from '../../shared/contracts/exports';
 import * as jobs from '../../shared/domain/exports/jobs';
@@ -12,7 +12,7 @@ import { accepted, created, noContent, ok } from '../../shared/http/responses';
 // Adapters are built on first use (per container), not at import.
 const ports = {
   get workflows() { return workflowsFromConfig(); },
-  get objectStore() { return objectStoreFromConfig(); },
+  get objectStore() { return linkSignerFromConfig(); },
   get egress() { return targetCheckFromConfig(); },
 };
 

@@ -16,3 +16,4 @@ export function objectStoreFromConfig(): ObjectStore {
   }
   return store;
 }
+

@@ -1,8 +1,8 @@
 import { DeleteObjectsCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Readable } from 'node:stream';
 import type { ObjectStore, ObjectWrite, SignedLinkOptions } from '../ports/object-store';
+import { S3LinkSigner } from './s3-link-signer';
 
 export interface S3ObjectStoreOptions {
   bucket: string;
@@ -15,9 +15,6 @@ export interface S3ObjectStoreOptions {
 
 /** s3rver accepts only its own default key pair. */
 const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-
-/** A safe `filename="..."` value: printable ASCII without quotes or backslashes. */
-const dispositionOf = (filename: string): string => `attachment; filename="${filename.replace(/[^\x20-\x7e]|["\\]/g, '_')}"`;
 
 export class S3ObjectStore implements ObjectStore {
   private readonly client: S3Client;
@@ -64,8 +61,11 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
+  /** Links are the link signer's (the same presigned GET, without the S3 client). */
   signedGetUrl(key: string, options: SignedLinkOptions): Promise<string> {
-    const command = new GetObjectCommand({ Bucket: this.opts.bucket, Key: key, ResponseContentDisposition: dispositionOf(options.filename) });
-    return getSignedUrl(this.client, command, { expiresIn: options.expiresInSeconds });
+    this.signer ??= new S3LinkSigner(this.opts);
+    return this.signer.signedGetUrl(key, options);
   }
+
+  private signer?: S3LinkSigner;
 }

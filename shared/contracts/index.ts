@@ -17,6 +17,8 @@ import { trackingArea } from './tracking';
 import { webhooksArea } from './webhooks';
 // Data exports
 import { exportsArea } from './exports';
+// Data-subject export and erasure
+import { privacyArea } from './privacy';
 
 export { routeKey, type AuthKind, type HttpMethod } from './endpoint';
 
@@ -44,6 +46,8 @@ export const DECLARATIONS = [
   auditArea,
   // Data exports
   exportsArea,
+  // Data-subject export and erasure
+  privacyArea,
 ] as const;
 
 export type Area = (typeof DECLARATIONS)[number]['area'];

@@ -123,7 +123,8 @@ export const ENTITIES = {
   memberTag: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'TAG#{tag}' },
   /** Members per tag, moved in the same transaction as every tag/untag: GET /tags is one Query. */
   tagCounter: { pk: 'WS#{workspaceId}#TAGS', sk: 'TAG#{tag}' },
-  capture: { pk: 'WS#{workspaceId}#CAPTURE#{captureId}', sk: 'CAPTURE' },
+  /** A capture; gsi1 lists a member's captures (data-subject export and erasure find them there). */
+  capture: { pk: 'WS#{workspaceId}#CAPTURE#{captureId}', sk: 'CAPTURE', gsi1: { pk: 'WS#{workspaceId}#MEMBER#{memberId}#CAPTURES', sk: '{captureId}' } },
   /** The first capture of one identity + source (hashed) while its dedupe window is open. */
   captureWindow: { pk: 'WS#{workspaceId}#CAPWIN#{fingerprint}', sk: 'CAPWIN' },
   /** Normalised phone -> member, for members a capture created or matched (phone-only matching). */
@@ -172,6 +173,8 @@ export const ENTITIES = {
   exportArchiveLock: { pk: 'WS#{workspaceId}', sk: 'EXPORT_ACTIVE' },
   /** The workspace's export-signing secrets (completion notices), current and rotating out. */
   exportSigningSecret: { pk: 'WS#{workspaceId}', sk: 'EXPORT_SIGNING' },
+  /** A member's erasure: written once, in the erasure's transaction (its time, and what makes a repeat a no-op). */
+  memberErasure: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'ERASED' },
   /** An export schedule (few per workspace); `lastPeriod` is the period it last ran, the claim of each run. */
   exportSchedule: { pk: 'WS#{workspaceId}', sk: 'EXPORTSCHED#{scheduleId}' },
 

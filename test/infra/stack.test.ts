@@ -13,9 +13,10 @@ import { TABLE_ACTIONS } from '../../infra/constructs/access';
 import { AREAS, declarationOf, type Area, routeKey, routes } from '../../shared/contracts/index';
 import { queueUrlEnvName } from '../../shared/ports/queue';
 
-/** Functions outside the route table: the webhook pipeline (functions/<name>/handler.ts). */
-const WEBHOOK_PIPELINE_FUNCTIONS = ['webhook-fanout', 'webhook-worker', 'webhook-dlq'];
+/** Functions outside the route table: the rows of the consumer table (functions/<name>/handler.ts). */
+const WEBHOOK_PIPELINE_FUNCTIONS = CONSUMERS.map((c) => c.name as string);
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+import { CONSUMERS } from '../../shared/consumers/table';
 
 type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 
@@ -227,8 +228,10 @@ describe('functions', () => {
         Handler: 'index.handler',
         MemorySize: config.lambda.memoryMiB,
       });
-      // The webhook worker has its own timeout (config.webhooks.workerTimeoutSeconds, webhooks.test.ts).
-      if (id !== logicalId(stack.webhooks.worker)) expect(f.Properties?.Timeout, id).toBe(config.lambda.timeoutSeconds);
+      // Background consumers have their row's timeout (the webhook worker config.webhooks.workerTimeoutSeconds,
+      // webhooks.test.ts; the long export steps Lambda's maximum); every other function the configured one.
+      const row = CONSUMERS.find((c) => c.name === f.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
+      expect(f.Properties?.Timeout, id).toBe(row ? row.timeoutSeconds : config.lambda.timeoutSeconds);
     }
   });
 

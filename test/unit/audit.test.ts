@@ -49,6 +49,9 @@ describe('audit catalog', () => {
       'export.signing_secret_rotated': 'exportSigningSecret success',
       'export_schedule.created': 'exportSchedule success',
       'export_schedule.deleted': 'exportSchedule success',
+      // Data-subject export and erasure
+      'member.personal_data_exported': 'member success',
+      'member.erased': 'member success',
     });
     expect(Object.keys(AUDIT_CATALOG).sort()).toEqual([...AUDIT_ACTIONS].sort());
     expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);
@@ -64,7 +67,7 @@ describe('audit catalog', () => {
 
   it('pins the names of actors, targets, outcomes and failure reasons', () => {
     expect(AUDIT_ACTOR_TYPES).toEqual(['user', 'apiKey', 'anonymous']);
-    expect(AUDIT_TARGET_TYPES).toEqual(['workspace', 'user', 'apiKey', 'webhookEndpoint', 'program', 'objectType', 'exportJob', 'exportSigningSecret', 'exportSchedule']);
+    expect(AUDIT_TARGET_TYPES).toEqual(['workspace', 'user', 'apiKey', 'webhookEndpoint', 'program', 'objectType', 'exportJob', 'exportSigningSecret', 'exportSchedule', 'member']);
     expect(AUDIT_OUTCOMES).toEqual(['success', 'failure']);
     expect(AUDIT_FAILURE_REASONS).toEqual(['wrong_password']);
   });

@@ -17,6 +17,8 @@ export const AUDIT_TARGET_TYPES = [
   'exportJob',
   'exportSigningSecret',
   'exportSchedule',
+  // Data-subject export and erasure
+  'member',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
@@ -53,6 +55,9 @@ export const AUDIT_ACTIONS = [
   'export.signing_secret_rotated',
   'export_schedule.created',
   'export_schedule.deleted',
+  // Data-subject export and erasure
+  'member.personal_data_exported',
+  'member.erased',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -99,4 +104,7 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   },
   'export_schedule.created': { target: 'exportSchedule', outcome: 'success', when: 'An export schedule was created (its runs are recorded as export.requested by its creator)' },
   'export_schedule.deleted': { target: 'exportSchedule', outcome: 'success', when: 'An export schedule was deleted' },
+  // Data-subject export and erasure
+  'member.personal_data_exported': { target: 'member', outcome: 'success', when: "A member's personal data was exported (GET /api/v2/members/{id}/personal-data)" },
+  'member.erased': { target: 'member', outcome: 'success', when: "A member's personal data was erased (once; a repeated erasure records nothing)" },
 };

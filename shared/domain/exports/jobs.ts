@@ -6,8 +6,8 @@ import { logger } from '../../observability/logger';
 import type { Egress } from '../../ports/egress';
 import type { ObjectStore } from '../../ports/object-store';
 import type { Workflows } from '../../ports/workflows';
-import { audited, type AuditContext } from '../audit/service';
-import { appendAudit } from './audit';
+import { audited, recordAccess, type AuditContext } from '../audit/service';
+
 import { AppError, notFound, validationFailed } from '../errors';
 import { dataHandling } from './data-handling';
 import type { OperationalExportInput } from './schemas';
@@ -83,7 +83,7 @@ export async function startArchiveExport(
     );
   } catch (err) {
     if (!(err instanceof repo.ArchiveJobActive)) throw err;
-    await appendAudit(workspaceId, audit, 'export.requested', { type: 'exportJob', id: err.jobId }, now);
+    await recordAccess(workspaceId, audit, 'export.requested', { type: 'exportJob', id: err.jobId }, now);
     return { id: err.jobId, status: 'pending', deduped: true };
   }
   await startWorkflow(job, ports.workflows);
@@ -159,7 +159,7 @@ export async function downloadLink(workspaceId: string, jobId: string, ports: Pi
   if (job.status !== 'completed' || !job.objectKey) {
     throw new AppError('EXPORT_NOT_COMPLETED', `The export job is ${job.status}; a download link exists only for a completed job`);
   }
-  await appendAudit(workspaceId, audit, 'export.link_issued', { type: 'exportJob', id: job.id }, now, { required: true });
+  await recordAccess(workspaceId, audit, 'export.link_issued', { type: 'exportJob', id: job.id }, now, { required: true });
   const ttl = exportSettings().linkTtlSeconds;
   const url = await ports.objectStore.signedGetUrl(job.objectKey, { expiresInSeconds: ttl, filename: downloadFilename(job) });
   return { url, expiresAt: new Date(now.getTime() + ttl * 1000).toISOString() };
