@@ -52,7 +52,7 @@ export class Exports extends Construct {
       // Exports can be made again; the archives must not outlive the stack.
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    Validations.of(this.bucket).acknowledge({
+    Validations.of(this.bucket.node.defaultChild as s3.CfnBucket).acknowledge({
       id: 'AwsSolutions-S1',
       reason:
         'Every request for an export and every download link is recorded in the platform audit trail (with actor and request id); ' +
