@@ -86,26 +86,48 @@ export async function eraseMember(workspaceId: string, memberId: string, audit: 
   return result;
 }
 
-/** Everything outside the member item: idempotent, so a repeat finishes what an interrupted run left. */
+/** What a scrub of the member's related data gets: the member and the phones it was known by. */
+export interface ErasureContext {
+  workspaceId: string;
+  memberId: string;
+  phones: Set<string>;
+}
+
+/**
+ * Everything outside the member item, one entry per kind of member data (like the sections of the
+ * personal-data export): each idempotent, so a repeat finishes what an interrupted run left. A new
+ * kind of member data adds its scrub here (wallet passes: turn them gone, so their serials answer 410).
+ */
+export const ERASURE_SCRUBS: Record<string, (ctx: ErasureContext) => Promise<void>> = {
+  captures: async ({ workspaceId, memberId, phones }) => {
+    for (const { key, item } of await repo.memberIndexed(workspaceId, memberId, 'captures')) {
+      if (item.phone) phones.add(normalisePhone(String(item.phone)));
+      if (item.email || item.phone) {
+        const fingerprint = fingerprintOf({ email: item.email ?? undefined, phone: item.phone ?? undefined, source: String(item.source) });
+        await repo.removeItem(keyOf('captureWindow', { workspaceId, fingerprint }));
+      }
+      await repo.scrub(key, { email: null, phone: null, firstName: null, lastName: null, attributes: {} });
+    }
+  },
+  // After captures: they add the phones the member was captured with.
+  phoneLookups: async ({ workspaceId, phones }) => {
+    for (const phone of phones) await repo.removeItem(keyOf('capturePhone', { workspaceId, phone }));
+  },
+  trackingEvents: async ({ workspaceId, memberId }) => {
+    for (const { key, item } of await repo.memberIndexed(workspaceId, memberId, 'trackingEvents')) {
+      if (item.properties && Object.keys(item.properties).length) await repo.scrub(key, { properties: {} });
+    }
+  },
+  ledgerReasons: async ({ workspaceId, memberId }) => {
+    for (const entry of await repo.ledgerItems(workspaceId, memberId)) {
+      if (entry.reason !== null && entry.reason !== undefined) {
+        await repo.scrub(keyOf('ledgerEntry', { workspaceId, memberId, seq: seqKey(Number(entry.rev)) }), { reason: null });
+      }
+    }
+  },
+};
+
 async function scrubRelated(workspaceId: string, memberId: string, phones: Set<string>): Promise<void> {
-  for (const { key, item } of await repo.memberIndexed(workspaceId, memberId, 'captures')) {
-    if (item.phone) phones.add(normalisePhone(String(item.phone)));
-    if (item.email || item.phone) {
-      const fingerprint = fingerprintOf({ email: item.email ?? undefined, phone: item.phone ?? undefined, source: String(item.source) });
-      await repo.removeItem(keyOf('captureWindow', { workspaceId, fingerprint }));
-    }
-    await repo.scrub(key, { email: null, phone: null, firstName: null, lastName: null, attributes: {} });
-  }
-  for (const phone of phones) {
-    const lookup = keyOf('capturePhone', { workspaceId, phone });
-    await repo.removeItem(lookup);
-  }
-  for (const { key, item } of await repo.memberIndexed(workspaceId, memberId, 'trackingEvents')) {
-    if (item.properties && Object.keys(item.properties).length) await repo.scrub(key, { properties: {} });
-  }
-  for (const entry of await repo.ledgerItems(workspaceId, memberId)) {
-    if (entry.reason !== null && entry.reason !== undefined) {
-      await repo.scrub(keyOf('ledgerEntry', { workspaceId, memberId, seq: seqKey(Number(entry.rev)) }), { reason: null });
-    }
-  }
+  const ctx = { workspaceId, memberId, phones };
+  for (const scrub of Object.values(ERASURE_SCRUBS)) await scrub(ctx);
 }
