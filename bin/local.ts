@@ -20,7 +20,8 @@ let runtimeInfo: Record<string, unknown> | undefined;
 let dynamo: RunningDynamo | undefined;
 let s3: RunningS3 | undefined;
 let server: import('node:http').Server | undefined;
-let pipelines: { stop(graceMs: number): Promise<void> } | undefined;
+let pipelines: { stop(graceMs: number): Promise<void>; workflowTasks: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> } | undefined;
+let workflows: { stop(graceMs: number): Promise<void> } | undefined;
 let stopping: Promise<void> | undefined;
 
 /** Stops the server and every child process; idempotent, so a second signal does not race the first. */
@@ -30,6 +31,8 @@ function shutdown(code: number): Promise<void> {
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
     // Before DynamoDB Local goes: they finish (or abandon) in-flight invocations and write checkpoints.
     await pipelines?.stop(5000).catch(() => undefined);
+    // Executions still running are cut off (their jobs are failed by their deadline when next read).
+    await workflows?.stop(2000).catch(() => undefined);
     await s3?.stop().catch(() => undefined);
     await dynamo?.stop();
     (await import('../infra/local/local-queue-store')).closeLocalQueueStore();
@@ -101,6 +104,13 @@ async function main(): Promise<void> {
 
   const tableIsNew = await ensureTable();
   pipelines = await startPipelines();
+  // Workflows run in this process, their Task states calling the handlers of the consumer table.
+  const { LocalWorkflows } = await import('../infra/local/workflows');
+  const { provideAdapters } = await import('../shared/adapters/provided');
+  const retryMs = process.env.LOCAL_WORKFLOW_RETRY_MS;
+  const localWorkflows = new LocalWorkflows(pipelines.workflowTasks, retryMs ? { retryIntervalMs: Number(retryMs) } : {});
+  workflows = localWorkflows;
+  provideAdapters({ workflows: localWorkflows });
   server = createHttpServer();
   await new Promise<void>((r, j) => server!.once('error', (err) => j(portProblem(err, port) ?? err)).listen(port, '127.0.0.1', () => r()));
   const actualPort = (server.address() as AddressInfo).port;

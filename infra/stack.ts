@@ -10,6 +10,10 @@ import { Mail } from './constructs/mail';
 import { Observability } from './constructs/observability';
 import { webhookEnvironment, Webhooks } from './constructs/webhooks';
 import { Wallet } from './constructs/wallet';
+// Data exports
+import { Exports } from './constructs/exports';
+import { DECLARATIONS } from '../shared/contracts/index';
+import { CONSUMERS } from '../shared/consumers/table';
 
 /** Sender address if neither a prop nor the `mailFrom` context value says otherwise. */
 export const DEFAULT_MAIL_FROM = config.mail.defaultFrom;
@@ -34,6 +38,7 @@ export class LoyaltyPlatformStack extends Stack {
   readonly observability: Observability;
   /** Wallet cards: push queue + DLQ (alarmed) and the credentials secret. */
   readonly wallet: Wallet;
+  readonly exports: Exports;
 
   constructor(scope: Construct, id: string, props: LoyaltyPlatformStackProps = {}) {
     super(scope, id, {
@@ -75,6 +80,14 @@ export class LoyaltyPlatformStack extends Stack {
     });
     for (const fn of Object.values(this.areaFunctions.functions)) {
       fn.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
+    }
+
+    // --- Data exports: the bucket and the export workflow; grants from the declared access ---
+    this.exports = new Exports(this, 'Exports', { tasks: this.webhooks.workflowTasks.export ?? {} });
+    for (const d of DECLARATIONS) this.exports.grant(this.areaFunctions.functions[d.area], d.access);
+    for (const row of CONSUMERS) {
+      const fn = this.webhooks.consumerFunctions[row.name];
+      if (fn) this.exports.grant(fn, row.access);
     }
 
     // Operators' dashboard and alarms (no actions): every area function and the webhook pipeline.

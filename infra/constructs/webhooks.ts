@@ -276,6 +276,11 @@ export class Webhooks extends Construct {
 
   private scheduleFailureQueue?: sqs.Queue;
 
+  /** The failure queue of scheduled runs, if the table has a schedule row. */
+  get scheduleFailureQueueIfAny(): sqs.Queue | undefined {
+    return this.scheduleFailureQueue;
+  }
+
   private scheduleFailures(): sqs.Queue {
     if (!this.scheduleFailureQueue) {
       this.scheduleFailureQueue = new sqs.Queue(this, 'ScheduleFailureQueue', {

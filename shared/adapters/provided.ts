@@ -1,6 +1,8 @@
 import type { Mailer } from '../ports/mailer';
+import type { ObjectStore } from '../ports/object-store';
 import type { Queue } from '../ports/queue';
 import type { WalletCredentialSource } from '../ports/wallet';
+import type { Workflows } from '../ports/workflows';
 
 /**
  * Adapters the local runtime supplies in place of the AWS ones (queue emulation, mail to files).
@@ -14,6 +16,10 @@ export interface ProvidedAdapters {
   walletCredentials?: WalletCredentialSource;
   /** OAuth access token for the Google Wallet API (a static one for a local fake API). */
   googleAccessToken?: () => Promise<string>;
+  /** The local runtime runs workflows in process (aws-local-stepfunctions). */
+  workflows?: Workflows;
+  /** Only tests replace the export bucket (the local runtime uses S3 against s3rver). */
+  objectStore?: ObjectStore;
 }
 
 export const provided: ProvidedAdapters = {};

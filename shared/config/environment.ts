@@ -17,6 +17,11 @@ const schema = z.object({
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   /** Signs page cursors (`shared/data/cursor.ts`); CDK sets it from a generated secret. Local: random per process. */
   CURSOR_SECRET: z.string().min(32).optional(),
+  // --- Data exports ---
+  /** The bucket of export archives and files (CDK sets it on the functions that declare it). */
+  EXPORTS_BUCKET: z.string().min(1).optional(),
+  /** ARN of the export workflow's state machine (AWS only; locally the workflow runs in process). */
+  WORKFLOW_ARN_EXPORT: z.string().min(1).optional(),
   /** Public base address, used in links sent by e-mail. */
   PUBLIC_BASE_URL: z.string().default('http://127.0.0.1:3000'),
 

@@ -7,6 +7,9 @@ export { config } from './static';
 export { reloadRuntimeConfig, REQUIRED_FUNCTION_ENV, runtimeConfig, type RuntimeConfig } from './environment';
 export {
   environmentOf,
+  EXPORT_NUMBERS,
+  exportSettings,
+  type ExportSettings,
   numbersOf,
   RATE_GUARD_ENV,
   RATE_GUARD_NUMBERS,

@@ -18,6 +18,7 @@ const positiveInteger = { describe: 'a positive integer', accepts: (n: number) =
 
 export type WebhookSettings = { -readonly [K in keyof typeof config.webhooks]: number };
 export type RateGuardSettings = { -readonly [K in keyof typeof config.objects.rateGuard]: number };
+export type ExportSettings = { -readonly [K in keyof typeof config.exports]: number };
 
 export const WEBHOOK_NUMBERS: NumberGroup<keyof WebhookSettings> = {
   defaults: config.webhooks,
@@ -70,3 +71,18 @@ export const RATE_GUARD_ENV = RATE_GUARD_NUMBERS.env;
 
 export const webhookSettings = (env?: Record<string, string | undefined>): WebhookSettings => numbersOf(WEBHOOK_NUMBERS, env);
 export const rateGuardSettings = (env?: Record<string, string | undefined>): RateGuardSettings => numbersOf(RATE_GUARD_NUMBERS, env);
+
+// --- Data exports ---
+export const EXPORT_NUMBERS: NumberGroup<keyof ExportSettings> = {
+  defaults: config.exports,
+  env: {
+    archiveSectionCap: 'EXPORT_ARCHIVE_SECTION_CAP',
+    operationalRowCap: 'EXPORT_OPERATIONAL_ROW_CAP',
+    linkTtlSeconds: 'EXPORT_LINK_TTL_SECONDS',
+    jobDeadlineSeconds: 'EXPORT_JOB_DEADLINE_SECONDS',
+    noticeTimeoutSeconds: 'EXPORT_NOTICE_TIMEOUT_SECONDS',
+  },
+  rule: positiveInteger,
+};
+
+export const exportSettings = (env?: Record<string, string | undefined>): ExportSettings => numbersOf(EXPORT_NUMBERS, env);

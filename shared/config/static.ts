@@ -146,6 +146,35 @@ export const config = {
   audit: {
     retentionDays: 365,
   },
+  /**
+   * Data exports (workspace archive and operational CSV/JSONL exports). Read through
+   * `exportSettings()`, which the local runtime and tests may shrink with `EXPORT_*` variables.
+   */
+  exports: {
+    /** Records per archive section at most; a larger section is cut there and says `capped: true`. */
+    archiveSectionCap: 100_000,
+    /** Rows of one operational export at most (spec: about 200,000). */
+    operationalRowCap: 200_000,
+    /** Lifetime of a signed download link (a fresh one is minted per request). */
+    linkTtlSeconds: 600,
+    /** Archives and exported files are deleted by the bucket's lifecycle rule this many days after they are written. */
+    retentionDays: 7,
+    /**
+     * A job still pending or running this long after it was created is failed when next read (a
+     * crashed runner never leaves it `running`, and the workspace can start another one). Longer
+     * than the workflow's own time-out.
+     */
+    jobDeadlineSeconds: 3 * 3600,
+    /** Items per DynamoDB Query page while exporting. */
+    readPageSize: 1000,
+    /** Multipart upload: bytes per part and parts in flight (memory ~ partBytes x (queue + 1)). */
+    uploadPartBytes: 5 * 1024 * 1024,
+    uploadQueueSize: 2,
+    /** The schedules' tick: a run is started at most this long after its local hour. */
+    scheduleTickMinutes: 15,
+    /** Completion notices: per-attempt time-out; the retries are the workflow's (export.asl.json). */
+    noticeTimeoutSeconds: 10,
+  },
   mail: {
     /** Sender when neither the `mailFrom` CDK context nor `MAIL_FROM` says otherwise. */
     defaultFrom: 'no-reply@loyalty.example',

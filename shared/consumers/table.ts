@@ -1,4 +1,4 @@
-import { config, type NumberGroup, WEBHOOK_NUMBERS } from '../config';
+import { config, EXPORT_NUMBERS, type NumberGroup, WEBHOOK_NUMBERS } from '../config';
 import { MEMBER_CHANGE_STREAM_FILTER, OUTBOX_STREAM_FILTER } from '../events/stream-filter';
 import type { Access } from '../contracts/endpoint';
 import type { QueueName } from '../ports/queue';
@@ -66,6 +66,25 @@ export type ConsumerKind = ConsumerRow['kind'];
 
 const w = config.webhooks;
 
+// --- Data exports ---
+/** The longest export steps (a section, the archive, an operational file) get Lambda's maximum. */
+export const EXPORT_STEP_TIMEOUT_SECONDS = 900;
+
+function exportTask<N extends string>(name: N, constructId: string, state: string, what: string, timeoutSeconds: number, access: Access) {
+  return [
+    {
+      name,
+      constructId,
+      description: `Loyalty platform: export workflow, ${state} (${what})`,
+      kind: 'workflowTask',
+      source: { workflow: 'export', state },
+      timeoutSeconds,
+      settings: [EXPORT_NUMBERS, WEBHOOK_NUMBERS] as readonly NumberGroup<string>[],
+      access,
+    },
+  ] as const;
+}
+
 export const CONSUMERS = [
   {
     name: 'webhook-fanout',
@@ -130,6 +149,24 @@ export const CONSUMERS = [
     settings: [],
     access: { table: 'readWrite', walletCredentials: true },
   },
+  // --- Data exports: the Task states of the export workflow (infra/workflows/export.asl.json) ---
+  ...exportTask('export-begin', 'ExportBegin', 'Begin', 'pending -> running', config.lambda.timeoutSeconds, { table: 'readWrite' }),
+  ...exportTask('export-section', 'ExportSection', 'BuildSection', 'one archive section staged in the bucket', EXPORT_STEP_TIMEOUT_SECONDS, { table: 'read', exportsBucket: 'readWrite' }),
+  ...exportTask('export-assemble', 'ExportAssemble', 'Assemble', 'the archive streamed from its sections', EXPORT_STEP_TIMEOUT_SECONDS, { table: 'none', exportsBucket: 'readWrite' }),
+  ...exportTask('export-rows', 'ExportRows', 'WriteRows', 'an operational CSV/JSONL file', EXPORT_STEP_TIMEOUT_SECONDS, { table: 'read', exportsBucket: 'readWrite' }),
+  ...exportTask('export-complete', 'ExportComplete', 'MarkCompleted', 'running -> completed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
+  ...exportTask('export-fail', 'ExportFail', 'MarkFailed', 'pending/running -> failed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
+  {
+    name: 'export-scheduler',
+    constructId: 'ExportScheduler',
+    description: 'Loyalty platform: export schedules tick (starts every due scheduled export once per period)',
+    kind: 'schedule',
+    source: `rate(${config.exports.scheduleTickMinutes} minutes)`,
+    timeoutSeconds: 60,
+    settings: [EXPORT_NUMBERS] as readonly NumberGroup<string>[],
+    access: { table: 'readWrite', startsWorkflows: ['export'] },
+  },
+  ...exportTask('export-notify', 'ExportNotify', 'Notify', 'signed completion notice', config.lambda.timeoutSeconds, { table: 'read', exportsBucket: 'read' }),
 ] as const satisfies readonly ConsumerRow[];
 
 export type ConsumerName = (typeof CONSUMERS)[number]['name'];

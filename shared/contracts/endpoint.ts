@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import type { config } from '../config';
 import type { Scope } from '../domain/api-keys/scopes';
 import type { QueueName } from '../ports/queue';
+import type { WorkflowName } from '../ports/workflows';
 
 /**
  * How a caller proves who it is (see README "Authentication"). `apiKeyPerTool`: any valid API key;
@@ -55,6 +56,11 @@ export interface Access {
   mail?: true;
   /** Reads the wallet credentials (Apple pass signing, APNs, Google service account) from Secrets Manager. */
   walletCredentials?: true;
+  // --- Data exports ---
+  /** The export bucket: `read` gets objects and signs download links; `readWrite` also writes and deletes them. */
+  exportsBucket?: 'read' | 'readWrite';
+  /** Workflows (state machines) the function starts. */
+  startsWorkflows?: readonly WorkflowName[];
 }
 
 /** An area: one Lambda function (`functions/<area>/handler.ts`) serving the endpoints declared here. */

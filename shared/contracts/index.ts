@@ -19,6 +19,10 @@ import { webhooksArea } from './webhooks';
 // Member portal sessions and wallet cards.
 import { portalArea } from './portal';
 import { walletArea } from './wallet';
+// Data exports
+import { exportsArea } from './exports';
+// Data-subject export and erasure
+import { privacyArea } from './privacy';
 
 export { routeKey, type AuthKind, type HttpMethod } from './endpoint';
 
@@ -49,6 +53,10 @@ export const DECLARATIONS = [
   // Member portal sessions and wallet cards.
   portalArea,
   walletArea,
+  // Data exports
+  exportsArea,
+  // Data-subject export and erasure
+  privacyArea,
 ] as const;
 
 export type Area = (typeof DECLARATIONS)[number]['area'];

@@ -123,7 +123,8 @@ export const ENTITIES = {
   memberTag: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'TAG#{tag}' },
   /** Members per tag, moved in the same transaction as every tag/untag: GET /tags is one Query. */
   tagCounter: { pk: 'WS#{workspaceId}#TAGS', sk: 'TAG#{tag}' },
-  capture: { pk: 'WS#{workspaceId}#CAPTURE#{captureId}', sk: 'CAPTURE' },
+  /** A capture; gsi1 lists a member's captures (data-subject export and erasure find them there). */
+  capture: { pk: 'WS#{workspaceId}#CAPTURE#{captureId}', sk: 'CAPTURE', gsi1: { pk: 'WS#{workspaceId}#MEMBER#{memberId}#CAPTURES', sk: '{captureId}' } },
   /** The first capture of one identity + source (hashed) while its dedupe window is open. */
   captureWindow: { pk: 'WS#{workspaceId}#CAPWIN#{fingerprint}', sk: 'CAPWIN' },
   /** Normalised phone -> member, for members a capture created or matched (phone-only matching). */
@@ -170,6 +171,21 @@ export const ENTITIES = {
     gsi3: { pk: 'WS#{workspaceId}#AUDIT_ACTION#{action}', sk: '{entryId}' },
   },
 
+  // --- Data exports ---
+  /** An export job (workspace archive or operational file): few per workspace, newest first by id. */
+  exportJob: { pk: 'WS#{workspaceId}', sk: 'EXPORT#{jobId}' },
+  /**
+   * The workspace's one pending or running archive job: created with the job by a conditional put
+   * (so parallel requests create one job), removed when the job ends or is found past its deadline.
+   */
+  exportArchiveLock: { pk: 'WS#{workspaceId}', sk: 'EXPORT_ACTIVE' },
+  /** The workspace's export-signing secrets (completion notices), current and rotating out. */
+  exportSigningSecret: { pk: 'WS#{workspaceId}', sk: 'EXPORT_SIGNING' },
+  /** A member's erasure: written once, in the erasure's transaction (its time, and what makes a repeat a no-op). */
+  memberErasure: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'ERASED' },
+  /** An export schedule (few per workspace); `lastPeriod` is the period it last ran, the claim of each run. */
+  exportSchedule: { pk: 'WS#{workspaceId}', sk: 'EXPORTSCHED#{scheduleId}' },
+
   // Local runtime only (never written in AWS): the stream poller's checkpoints, kept in the table
   // (next to the stream they point into) so a restart loses nothing.
   localStreamCheckpoint: { pk: 'LOCALSTREAM#{shardId}', sk: 'CHECKPOINT', local: true },
@@ -190,6 +206,14 @@ export const ENTITIES = {
    */
   walletSerial: { pk: 'WALLETSERIAL#{serialHash}', sk: 'WALLETSERIAL', global: true },
   walletDevice: { pk: 'WALLETDEVICE#{deviceHash}', sk: 'REG#{passTypeId}#{serial}', global: true },
+  /**
+   * The one index the export scheduler's tick reads: a pointer (workspace id, schedule id, nothing
+   * else) per export schedule, written and removed in the schedule's own transaction. Global by
+   * design like the credential lookups: a scheduled run has no credential to take a workspace
+   * from. Nothing here is reachable from the API; the tick reads the schedule itself from its
+   * workspace partition.
+   */
+  exportScheduleIndex: { pk: 'EXPORT_SCHEDULES', sk: '{workspaceId}#{scheduleId}', scheduler: true },
 } as const satisfies Record<
   string,
   {
@@ -197,6 +221,8 @@ export const ENTITIES = {
     sk: string;
     global?: true;
     local?: true;
+    /** The scheduler's index of due work (see exportScheduleIndex). */
+    scheduler?: true;
     gsi1?: { pk: string; sk: string };
     gsi2?: { pk: string; sk: string };
     gsi3?: { pk: string; sk: string };

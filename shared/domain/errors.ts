@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   POOL_NOT_ACTIVE: { status: 409, meaning: 'The coupon pool is switched off or outside its validity window' },
   COUPON_LIMIT_REACHED: { status: 409, meaning: 'The member already holds as many coupons of this pool as it allows' },
   COUPON_ALREADY_REDEEMED: { status: 409, meaning: 'The coupon was already redeemed (a coupon is redeemed at most once)' },
+  // Data exports
+  EXPORT_NOT_COMPLETED: { status: 409, meaning: 'A download link was asked for an export job that has not completed' },
   GONE: { status: 410, meaning: 'The object existed but is used up or removed (e.g. a used reset token)' },
   COUPON_EXPIRED: { status: 410, meaning: 'The coupon expired before it was redeemed' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'Request body over 1 MiB' },

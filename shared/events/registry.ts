@@ -111,6 +111,13 @@ export const EVENTS = {
     example: { resource_id: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3' },
     emittedBy: 'shared/domain/ambassador/service.ts (issueReferralCode)',
   },
+  // Data-subject erasure
+  'member.erased': {
+    label: 'Member personal data erased',
+    stage: 'retention',
+    example: { resource_id: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3' },
+    emittedBy: 'shared/domain/privacy/erasure.ts (eraseMember, once per member)',
+  },
 } as const satisfies Record<string, EventDefinition>;
 
 export type EventType = keyof typeof EVENTS;

@@ -11,13 +11,14 @@ import { coldStart } from './cold-start';
 import { hotMember } from './hot-member';
 import { orderIntake } from './order-intake';
 import { objectList } from './object-list';
+import { operationalExport } from './operational-export';
 import { configureFor, storeCalls } from './store-calls';
 import { webhookDelivery } from './webhook-delivery';
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
-const PLATFORM_BENCHES = ['authenticated-read', 'order-intake', 'webhook-delivery', 'object-list', 'hot-member', 'store-calls'] as const;
+const PLATFORM_BENCHES = ['authenticated-read', 'order-intake', 'webhook-delivery', 'object-list', 'hot-member', 'store-calls', 'operational-export'] as const;
 const ALL = ['cold-start', ...PLATFORM_BENCHES];
 const only = process.argv.slice(2);
 const unknown = only.filter((n) => !ALL.includes(n));
@@ -39,6 +40,7 @@ if (PLATFORM_BENCHES.some(selected)) {
     if (selected('object-list'))
       results.push(await objectList(platform, { records: Number(process.env.BENCH_RECORDS ?? 20_000), samples: Number(process.env.BENCH_SAMPLES ?? 30) }));
     if (selected('store-calls')) results.push(await storeCalls(platform));
+    if (selected('operational-export')) results.push(await operationalExport(platform, { members: Number(process.env.BENCH_EXPORT_MEMBERS ?? 200_000) }));
     if (selected('hot-member')) {
       await configureFor(platform, { quiet: true });
       results.push(

@@ -44,6 +44,10 @@ const OVERSIZE = 1024 * 1024 + 1;
  * - `webhookDelivery` / `webhookAttempt` items and `webhookEndpoint.failingSince`: written by the
  *   background delivery worker for events of earlier accepted requests (no request handler writes
  *   them), whenever a delivery happens to run.
+ * - the export workflow's progress on jobs of earlier accepted requests (`exportJob` status, times,
+ *   counts, file, error) and the release of the workspace's archive lock (`exportArchiveLock`) when
+ *   such a job ends, written by the workflow's steps whenever they run (no request handler writes
+ *   them; a request creates a job and its lock, which still counts as a change).
  * - deletions by TTL (done by the store itself).
  * - the audit entry of a failed login (`auth.login_failed`, outcome `failure`): recording the refusal
  *   is what the audit trail is for. The same for the entry of a refused MCP call (`mcp.*`, outcome
@@ -51,7 +55,11 @@ const OVERSIZE = 1024 * 1024 + 1;
  *   counts as a change.
  */
 const EXEMPT_ENTITIES = new Set(['rateWindow', 'webhookDelivery', 'webhookAttempt']);
-const EXEMPT_ATTRIBUTES: Record<string, string[]> = { apiKey: ['lastUsedAt'], webhookEndpoint: ['failingSince'] };
+const EXEMPT_ATTRIBUTES: Record<string, string[]> = {
+  apiKey: ['lastUsedAt'],
+  webhookEndpoint: ['failingSince'],
+  exportJob: ['status', 'startedAt', 'completedAt', 'rowCount', 'objectKey', 'capped', 'error'],
+};
 
 type Json = Record<string, any>;
 
@@ -549,11 +557,14 @@ function withoutExempt(image: Json | undefined): Json | undefined {
 const recordsRefusedLogin = (item: Json | undefined): boolean =>
   item?.entity === 'auditEntry' && (item.action === 'auth.login_failed' || String(item.action).startsWith('mcp.')) && item.outcome === 'failure';
 
+/** The export workflow freeing the archive lock when a job ends (its creation still counts). */
+const releasesArchiveLock = (w: { before?: Json; after?: Json }): boolean => w.after === undefined && w.before?.entity === 'exportArchiveLock';
+
 /** The items of the two workspaces the writes since the last look changed (exemptions applied). */
 async function workspaceChanges(): Promise<string[]> {
   const writes = (await changes.drain()).filter((w) => !w.byTtl && ofWorkspaces(w.key, w.before, w.after));
   const relevant = writes
-    .filter((w) => !EXEMPT_ENTITIES.has(String((w.after ?? w.before)?.entity)) && !recordsRefusedLogin(w.after ?? w.before))
+    .filter((w) => !EXEMPT_ENTITIES.has(String((w.after ?? w.before)?.entity)) && !recordsRefusedLogin(w.after ?? w.before) && !releasesArchiveLock(w))
     .map((w) => ({ ...w, before: withoutExempt(w.before), after: withoutExempt(w.after) }));
   return netChanges(relevant).map((c) => {
     const where = `${c.key.pk} ${c.key.sk}`;

@@ -90,6 +90,9 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
   'POST /api/v2/members/{id}/tags': (i) => ({ path: `/api/v2/members/${i.memberId}/tags`, body: { tags: ['stolen'] } }),
   'DELETE /api/v2/members/{id}/tags/{tagKey}': (i) => ({ path: `/api/v2/members/${i.memberId}/tags/vip` }),
   'POST /api/v2/ambassador/members/{id}/issue-code': (i) => ({ path: `/api/v2/ambassador/members/${i.memberId}/issue-code`, body: {} }),
+  // Data-subject export and erasure
+  'GET /api/v2/members/{id}/personal-data': (i) => ({ path: `/api/v2/members/${i.memberId}/personal-data` }),
+  'POST /api/v2/members/{id}/erasure': (i) => ({ path: `/api/v2/members/${i.memberId}/erasure` }),
   'POST /api/v2/coupons/{id}/redeem': (i) => ({ path: `/api/v2/coupons/${i.couponId}/redeem`, body: {} }),
   'GET /api/v2/members/{id}/coupons': (i) => ({ path: `/api/v2/members/${i.memberId}/coupons` }),
   'POST /api/v2/members/{id}/redeem-coupon': (i) => ({ path: `/api/v2/members/${i.memberId}/redeem-coupon`, body: { code: i.couponCode } }),

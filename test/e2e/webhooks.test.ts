@@ -130,7 +130,8 @@ describe('webhook delivery', () => {
     await call('POST', `/api/v2/members/${m.id}/tags`, { token: t.key, body: { tags: ['vip'] } });
     await call('POST', `/api/v2/ambassador/members/${m.id}/issue-code`, { token: t.key, body: {} });
     await call('POST', '/api/v2/captures', { token: t.key, body: { email: 'lead@example.test', source: 'footer-form', consents: { marketingEmail: true } } });
-    await r.waitFor(14); // the capture creates a member too: member.created twice
+    expect((await call('POST', `/api/v2/members/${m.id}/erasure`, { token: t.key })).status).toBe(200);
+    await r.waitFor(15); // the capture creates a member too: member.created twice
     const bodies = r.received.map((x) => JSON.parse(x.body));
     expect(new Set(bodies.map((b) => b.type))).toEqual(new Set(Object.keys(EVENTS)));
     for (const x of r.received) {

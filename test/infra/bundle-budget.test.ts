@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { builtinModules } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,6 @@ import { App, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltBundle, buildBundles, functionEntries } from '../../infra/bundling/build';
-import { builtinModules } from 'node:module';
 import { BUNDLE_BUDGET_EXCEPTIONS, BUNDLE_BUDGET_KIB, bundleBudgetKib, LEFT_OUT_MODULES } from '../../infra/bundling/options';
 import { Mail } from '../../infra/constructs/mail';
 import { PlatformFunction } from '../../infra/constructs/platform-function';
@@ -57,6 +57,10 @@ describe('function bundles', () => {
     ).toBeLessThanOrEqual(budget);
   });
 
+  it('names its exceptions: the MCP server, the wallet area and the export steps that write to the bucket', () => {
+    expect(Object.keys(BUNDLE_BUDGET_EXCEPTIONS).sort()).toEqual(['export-assemble', 'export-rows', 'export-section', 'mcp', 'wallet']);
+  });
+
   it('grants exceptions to the budget only to existing functions that need them, each with its reason', () => {
     for (const [name, { kib: allowed, reason }] of Object.entries(BUNDLE_BUDGET_EXCEPTIONS)) {
       expect(functions, name).toHaveProperty(name);
@@ -69,7 +73,7 @@ describe('function bundles', () => {
 
   it('import what they leave out only dynamically (never loaded when the function starts)', () => {
     for (const [name, bundle] of functionBundles()) {
-      // Node's built-in modules (some dependencies require them without the `node:` prefix) are always there.
+      // Node's own modules (with or without the `node:` prefix: lib-storage imports `events`) are no left-out packages.
       for (const { path, kind } of bundle.externalImports.filter((i) => !i.path.startsWith('node:') && !builtinModules.includes(i.path))) {
         expect(LEFT_OUT_MODULES.some((m) => path === m || path.startsWith(`${m}/`)), `${name} imports ${path}`).toBe(true);
         expect(

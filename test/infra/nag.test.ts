@@ -113,6 +113,8 @@ describe('suppressions', () => {
       'Serverless-LambdaDLQ': ['AWS::Lambda::Function'],
       'Serverless-LambdaEventSourceMappingDestination': ['AWS::Lambda::EventSourceMapping'],
       'Serverless-SQSRedrivePolicy': ['AWS::SQS::Queue'],
+      // Data exports: the export bucket's access logging
+      'AwsSolutions-S1': ['AWS::S3::Bucket'],
     };
     for (const { logicalId, type, s } of suppressions()) {
       const rule = s.id.replace(/\[.*$/, '');

@@ -1,4 +1,5 @@
 import { type CfnElement, Stack } from 'aws-cdk-lib';
+import { CONSUMERS } from '../../shared/consumers/table';
 import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -48,8 +49,8 @@ const allFunctions = () => [
   { name: 'webhook-fanout', fn: stack.webhooks.fanout },
   { name: 'webhook-worker', fn: stack.webhooks.worker },
   { name: 'webhook-dlq', fn: stack.webhooks.deadLetterConsumer },
-  { name: 'wallet-changes', fn: stack.webhooks.consumerFunctions['wallet-changes']! },
-  { name: 'wallet-push', fn: stack.webhooks.consumerFunctions['wallet-push']! },
+  // Data exports: the other rows of the consumer table.
+  ...CONSUMERS.filter((c) => !c.name.startsWith('webhook-')).map((c) => ({ name: c.name as string, fn: stack.webhooks.consumerFunctions[c.name]! })),
 ];
 
 describe('dashboard', () => {

@@ -13,11 +13,10 @@ import { TABLE_ACTIONS } from '../../infra/constructs/access';
 import { AREAS, declarationOf, type Area, routeKey, routes } from '../../shared/contracts/index';
 import { queueUrlEnvName } from '../../shared/ports/queue';
 
-/** Functions outside the route table: the webhook pipeline (functions/<name>/handler.ts). */
-const WEBHOOK_PIPELINE_FUNCTIONS = ['webhook-fanout', 'webhook-worker', 'webhook-dlq'];
-/** The wallet push pipeline (rows of the consumer table too). */
-const WALLET_PIPELINE_FUNCTIONS = ['wallet-changes', 'wallet-push'];
+/** Functions outside the route table: the rows of the consumer table (functions/<name>/handler.ts). */
+const CONSUMER_FUNCTIONS = CONSUMERS.map((c) => c.name as string);
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+import { CONSUMERS } from '../../shared/consumers/table';
 
 type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 
@@ -212,10 +211,10 @@ describe('functions', () => {
     expect(resources[functionIdOf(area)]?.Type).toBe('AWS::Lambda::Function');
   });
 
-  it('has exactly one function per area plus the webhook pipeline (and the wallet push pipeline), and no other (e.g. custom-resource) functions', () => {
-    expect(fns()).toHaveLength(AREAS.length + WEBHOOK_PIPELINE_FUNCTIONS.length + WALLET_PIPELINE_FUNCTIONS.length);
+  it('has exactly one function per area plus one per row of the consumer table, and no other (e.g. custom-resource) functions', () => {
+    expect(fns()).toHaveLength(AREAS.length + CONSUMER_FUNCTIONS.length);
     const services = fns().map(([, f]) => f.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
-    expect([...services].sort()).toEqual([...AREAS, ...WEBHOOK_PIPELINE_FUNCTIONS, ...WALLET_PIPELINE_FUNCTIONS].sort());
+    expect([...services].sort()).toEqual([...AREAS, ...CONSUMER_FUNCTIONS].sort());
     template.resourceCountIs('AWS::Lambda::LayerVersion', 0);
     expect(ofType('AWS::CloudFormation::CustomResource')).toHaveLength(0);
     expect(Object.values(resources).filter((r) => r.Type.startsWith('Custom::'))).toHaveLength(0);
@@ -229,10 +228,10 @@ describe('functions', () => {
         Handler: 'index.handler',
         MemorySize: config.lambda.memoryMiB,
       });
-      // The webhook worker has its own timeout (config.webhooks.workerTimeoutSeconds, webhooks.test.ts),
-      // and so has the wallet push worker (config.wallet.push.workerTimeoutSeconds, wallet.test.ts).
-      if (id === logicalId(stack.webhooks.consumerFunctions['wallet-push']!)) expect(f.Properties?.Timeout, id).toBe(config.wallet.push.workerTimeoutSeconds);
-      else if (id !== logicalId(stack.webhooks.worker)) expect(f.Properties?.Timeout, id).toBe(config.lambda.timeoutSeconds);
+      // Background consumers have their row's timeout (the webhook worker config.webhooks.workerTimeoutSeconds,
+      // webhooks.test.ts; the long export steps Lambda's maximum); every other function the configured one.
+      const row = CONSUMERS.find((c) => c.name === f.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
+      expect(f.Properties?.Timeout, id).toBe(row ? row.timeoutSeconds : config.lambda.timeoutSeconds);
     }
   });
 

@@ -80,9 +80,18 @@ const mappingOf = (fnId: string): Record<string, any> => {
 };
 
 describe('queues', () => {
-  it('are exactly the delivery queue and its DLQ (plus the wallet push queue and its DLQ), with pinned logical IDs', () => {
+  it('are exactly the delivery queue and its DLQ, the wallet push queue and its DLQ, with pinned logical IDs', () => {
+    // Plus, once the consumer table has a schedule row, the failure queue of scheduled runs.
+    const scheduleFailures = stack.webhooks.scheduleFailureQueueIfAny;
+    expect(CONSUMERS.some((c) => c.kind === 'schedule')).toBe(scheduleFailures !== undefined);
     expect(ofType('AWS::SQS::Queue').map(([id]) => id).sort()).toEqual(
-      [DEAD_LETTER_QUEUE_LOGICAL_ID, DELIVERY_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID, WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID].sort(),
+      [
+        DEAD_LETTER_QUEUE_LOGICAL_ID,
+        DELIVERY_QUEUE_LOGICAL_ID,
+        WALLET_PUSH_QUEUE_LOGICAL_ID,
+        WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID,
+        ...(scheduleFailures ? [logicalId(scheduleFailures)] : []),
+      ].sort(),
     );
     expect(logicalId(stack.webhooks.deliveryQueue)).toBe(DELIVERY_QUEUE_LOGICAL_ID);
     expect(logicalId(stack.webhooks.deadLetterQueue)).toBe(DEAD_LETTER_QUEUE_LOGICAL_ID);
@@ -289,11 +298,12 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
     const rowsWithExtra: ConsumerRow[] = [
       ...rows,
       { ...base, name: 'system', constructId: 'NightlyExport', kind: 'schedule', source: 'cron(0 3 * * ? *)' },
-      { ...base, name: 'tags', constructId: 'ExportTask', kind: 'workflowTask', source: { workflow: 'export', state: 'WritePart' } },
+      { ...base, name: 'tags', constructId: 'ExportTask', kind: 'workflowTask', source: { workflow: 'nightly', state: 'WritePart' } },
     ];
     const plan = localConsumerPlan(rowsWithExtra, () => async () => undefined);
-    expect(plan.schedules.map((s) => [s.name, s.expression, s.timeoutSeconds])).toEqual([['system', 'cron(0 3 * * ? *)', 60]]);
-    expect(Object.keys(plan.workflowTasks.export ?? {})).toEqual(['WritePart']);
+    const tableSchedules = rows.flatMap((r) => (r.kind === 'schedule' ? [[r.name, r.source, r.timeoutSeconds]] : []));
+    expect(plan.schedules.map((s) => [s.name, s.expression, s.timeoutSeconds])).toEqual([...tableSchedules, ['system', 'cron(0 3 * * ? *)', 60]]);
+    expect(Object.keys(plan.workflowTasks.nightly ?? {})).toEqual(['WritePart']);
 
     // CDK, without bundling: each row gets its function and its trigger, nothing else changes.
     const testApp = new CdkApp({ context: { 'aws:cdk:bundling-stacks': [] } });
@@ -310,11 +320,13 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
     expect(Object.keys(webhooks.consumerFunctions).sort()).toEqual(rowsWithExtra.map((r) => r.name).sort());
     const t = Template.fromStack(testStack).toJSON().Resources as Record<string, Resource>;
     const fnRef = (name: string) => ({ 'Fn::GetAtt': [testStack.resolve((webhooks.consumerFunctions[name]!.node.defaultChild as CfnElement).logicalId), 'Arn'] });
-    const scheduleRules = Object.values(t).filter((r) => r.Type === 'AWS::Events::Rule');
+    // The table's own schedule rows have their rules too; the new row adds exactly one.
+    const scheduleRules = Object.values(t).filter((r) => r.Type === 'AWS::Events::Rule' && r.Properties?.ScheduleExpression === 'cron(0 3 * * ? *)');
     expect(scheduleRules).toHaveLength(1);
+    expect(Object.values(t).filter((r) => r.Type === 'AWS::Events::Rule')).toHaveLength(1 + rows.filter((r) => r.kind === 'schedule').length);
     expect(scheduleRules[0]!.Properties).toMatchObject({ ScheduleExpression: 'cron(0 3 * * ? *)', Targets: [{ Arn: fnRef('system') }] });
     expect(Object.values(t).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(rows.filter((r) => r.kind === 'stream' || r.kind === 'queue').length);
-    expect(webhooks.workflowTasks.export?.WritePart).toBe(webhooks.consumerFunctions.tags);
+    expect(webhooks.workflowTasks.nightly?.WritePart).toBe(webhooks.consumerFunctions.tags);
     const timeoutOf = (name: string) => t[testStack.resolve((webhooks.consumerFunctions[name]!.node.defaultChild as CfnElement).logicalId)]!.Properties!.Timeout;
     expect([timeoutOf('system'), timeoutOf('tags')]).toEqual([60, 60]);
 
@@ -542,10 +554,17 @@ describe('cdk-nag', () => {
     const withListStreams = ofType('AWS::IAM::Policy').filter(([, p]) => starReason(p)?.includes('ListStreams'));
     const streamRows = CONSUMERS.filter((r) => r.kind === 'stream');
     expect(withListStreams).toHaveLength(streamRows.length);
+    // The export workflow's role: X-Ray tracing and the set-up of its log delivery, neither with resource-level permissions.
+    const machineRole = logicalId(stack.exports.stateMachine.role);
     for (const [, p] of ofType('AWS::IAM::Policy')) {
       if (starReason(p)?.includes('ListStreams')) continue;
       const statements = (p.Properties!.PolicyDocument as { Statement: { Resource: unknown; Action: string | string[] }[] }).Statement;
       const starActions = statements.filter((st) => st.Resource === '*').flatMap((st) => [st.Action].flat());
+      if ((p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === machineRole)) {
+        for (const a of starActions) expect(a).toMatch(/^(xray:(PutTraceSegments|PutTelemetryRecords|GetSamplingRules|GetSamplingTargets)|logs:(CreateLogDelivery|GetLogDelivery|UpdateLogDelivery|DeleteLogDelivery|ListLogDeliveries|PutResourcePolicy|DescribeResourcePolicies|DescribeLogGroups))$/);
+        expect(starReason(p)).toContain('X-Ray');
+        continue;
+      }
       expect(starActions.every((a) => a.startsWith('xray:Put'))).toBe(true);
       if (starActions.length > 0) expect(starReason(p)).toContain('xray:PutTraceSegments');
     }

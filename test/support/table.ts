@@ -17,8 +17,13 @@ export async function platformTable(): Promise<{ doc: DynamoDBDocumentClient; ta
  * Adds a user with the given role to a workspace, as a future invitation flow will: the user item
  * and its login e-mail item, written together.
  */
-export async function addUser(workspaceId: string, role: Role): Promise<{ email: string; password: string }> {
-  const { doc, tableName } = await platformTable();
+export async function addUser(
+  workspaceId: string,
+  role: Role,
+  /** Another platform instance's table (default: the shared platform's). */
+  table?: { doc: DynamoDBDocumentClient; tableName: string },
+): Promise<{ email: string; password: string }> {
+  const { doc, tableName } = table ?? (await platformTable());
   const email = uniqueEmail(role);
   const userId = newId('usr');
   const now = new Date().toISOString();

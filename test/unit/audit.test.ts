@@ -46,6 +46,15 @@ describe('audit catalog', () => {
       'mcp.method_called': 'mcpServer either',
       'mcp.tool_called': 'mcpTool either',
       'wallet_branding.updated': 'workspace success',
+      // Data exports
+      'export.requested': 'exportJob success',
+      'export.link_issued': 'exportJob success',
+      'export.signing_secret_rotated': 'exportSigningSecret success',
+      'export_schedule.created': 'exportSchedule success',
+      'export_schedule.deleted': 'exportSchedule success',
+      // Data-subject export and erasure
+      'member.personal_data_exported': 'member success',
+      'member.erased': 'member success',
     });
     expect(Object.keys(AUDIT_CATALOG).sort()).toEqual([...AUDIT_ACTIONS].sort());
     expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);
@@ -61,7 +70,20 @@ describe('audit catalog', () => {
 
   it('pins the names of actors, targets, outcomes and failure reasons', () => {
     expect(AUDIT_ACTOR_TYPES).toEqual(['user', 'apiKey', 'anonymous']);
-    expect(AUDIT_TARGET_TYPES).toEqual(['workspace', 'user', 'apiKey', 'webhookEndpoint', 'program', 'objectType', 'mcpTool', 'mcpServer']);
+    expect(AUDIT_TARGET_TYPES).toEqual([
+      'workspace',
+      'user',
+      'apiKey',
+      'webhookEndpoint',
+      'program',
+      'objectType',
+      'mcpTool',
+      'mcpServer',
+      'exportJob',
+      'exportSigningSecret',
+      'exportSchedule',
+      'member',
+    ]);
     expect(AUDIT_OUTCOMES).toEqual(['success', 'failure']);
     expect(AUDIT_FAILURE_REASONS).toEqual(['wrong_password', 'tool_error', 'refused', 'invalid']);
   });

@@ -4,7 +4,7 @@ import { ENTITIES, indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey
 describe('key layouts', () => {
   it('every tenant entity is keyed by the workspace first', () => {
     for (const [name, layout] of Object.entries(ENTITIES)) {
-      if ('global' in layout || 'local' in layout) continue;
+      if ('global' in layout || 'local' in layout || 'scheduler' in layout) continue;
       expect(layout.pk, name).toMatch(/^WS#\{workspaceId\}/);
       for (const gsi of ['gsi1', 'gsi2', 'gsi3'] as const) {
         const t = (layout as Partial<Record<'gsi1' | 'gsi2' | 'gsi3', { pk: string }>>)[gsi];
@@ -22,6 +22,15 @@ describe('key layouts', () => {
     const global = Object.entries(ENTITIES).filter(([, l]) => 'global' in l);
     expect(global.map(([n]) => n).sort()).toEqual(['apiKeyHash', 'consumerSession', 'loginEmail', 'loginThrottle', 'resetToken', 'session', 'walletDevice', 'walletSerial']);
     for (const [, layout] of global) expect(layout.pk).toMatch(/\{(keyHash|tokenHash|email|emailHash|serialHash|deviceHash)\}/);
+  });
+
+  it('the only scheduler index is the export schedules pointer: one partition, ids only, no data', () => {
+    const scheduler = Object.entries(ENTITIES).filter(([, l]) => 'scheduler' in l);
+    expect(scheduler.map(([n]) => n)).toEqual(['exportScheduleIndex']);
+    const [, layout] = scheduler[0]!;
+    expect(layout.pk).toBe('EXPORT_SCHEDULES');
+    expect(layout.sk).toBe('{workspaceId}#{scheduleId}');
+    expect(Object.keys(layout).sort()).toEqual(['pk', 'scheduler', 'sk']);
   });
 
   it('fills templates and refuses a missing part', () => {

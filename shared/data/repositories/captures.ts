@@ -1,5 +1,5 @@
 import type { Capture } from '../../domain/captures/schemas';
-import { keyOf } from '../keys';
+import { indexKeysOf, keyOf } from '../keys';
 import { getItem, StaleRead, type TransactStep } from '../table';
 
 export type CaptureRecord = Omit<Capture, 'duplicate'> & { workspaceId: string };
@@ -12,7 +12,7 @@ export interface CaptureWindow {
 export async function getCapture(workspaceId: string, captureId: string): Promise<CaptureRecord | undefined> {
   const item = await getItem<Record<string, unknown>>(keyOf('capture', { workspaceId, captureId }));
   if (!item) return undefined;
-  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
+  const { pk: _pk, sk: _sk, entity: _e, gsi1pk: _gp, gsi1sk: _gs, ...rest } = item;
   return rest as unknown as CaptureRecord;
 }
 
@@ -30,7 +30,15 @@ export async function phoneOwner(workspaceId: string, phone: string): Promise<st
  */
 export function captureSteps(c: CaptureRecord, window: { fingerprint: string; endsAt: string; expiresAt: number }): TransactStep[] {
   return [
-    { op: { Put: { Item: { ...keyOf('capture', { workspaceId: c.workspaceId, captureId: c.id }), entity: 'capture', ...c }, ConditionExpression: 'attribute_not_exists(pk)' } } },
+    {
+      op: {
+        Put: {
+          // gsi1: the member's captures (what the data-subject export and erasure read).
+          Item: { ...keyOf('capture', { workspaceId: c.workspaceId, captureId: c.id }), ...indexKeysOf('capture', { workspaceId: c.workspaceId, memberId: c.memberId, captureId: c.id }), entity: 'capture', ...c },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
     {
       op: {
         Put: {

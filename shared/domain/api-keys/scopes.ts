@@ -19,6 +19,8 @@ export const SCOPES = [
   'webhooks:manage',
   'api_keys:manage',
   'privacy:read',
+  // Data-subject erasure
+  'privacy:write',
   'consent:read',
 ] as const;
 

@@ -6,7 +6,23 @@
  */
 
 /** What an entry's `target` can be. */
-export const AUDIT_TARGET_TYPES = ['workspace', 'user', 'apiKey', 'webhookEndpoint', 'program', 'objectType', 'mcpTool', 'mcpServer'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'workspace',
+  'user',
+  'apiKey',
+  'webhookEndpoint',
+  'program',
+  'objectType',
+  // The MCP server
+  'mcpTool',
+  'mcpServer',
+  // Data exports
+  'exportJob',
+  'exportSigningSecret',
+  'exportSchedule',
+  // Data-subject export and erasure
+  'member',
+] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /** Who can act: a signed-in user, an API key, or someone who proved nothing (a failed login). */
@@ -47,6 +63,15 @@ export const AUDIT_ACTIONS = [
   'mcp.tool_called',
   // Wallet cards
   'wallet_branding.updated',
+  // Data exports
+  'export.requested',
+  'export.link_issued',
+  'export.signing_secret_rotated',
+  'export_schedule.created',
+  'export_schedule.deleted',
+  // Data-subject export and erasure
+  'member.personal_data_exported',
+  'member.erased',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -91,4 +116,21 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     when: 'An MCP tool was called, whether it ran, failed with a domain error or was refused (target id: the tool name)',
   },
   'wallet_branding.updated': { target: 'workspace', outcome: 'success', when: "The wallet cards' branding (colours, logo) was replaced (target id: the workspace id)" },
+  // Data exports
+  'export.requested': {
+    target: 'exportJob',
+    outcome: 'success',
+    when: 'A workspace archive or operational export was requested (also when the request returned the archive job already under way)',
+  },
+  'export.link_issued': { target: 'exportJob', outcome: 'success', when: 'A download link of a completed export was issued' },
+  'export.signing_secret_rotated': {
+    target: 'exportSigningSecret',
+    outcome: 'success',
+    when: 'The export-signing secret was created or rotated (target id: the workspace id)',
+  },
+  'export_schedule.created': { target: 'exportSchedule', outcome: 'success', when: 'An export schedule was created (its runs are recorded as export.requested by its creator)' },
+  'export_schedule.deleted': { target: 'exportSchedule', outcome: 'success', when: 'An export schedule was deleted' },
+  // Data-subject export and erasure
+  'member.personal_data_exported': { target: 'member', outcome: 'success', when: "A member's personal data was exported (GET /api/v2/members/{id}/personal-data)" },
+  'member.erased': { target: 'member', outcome: 'success', when: "A member's personal data was erased (once; a repeated erasure records nothing)" },
 };

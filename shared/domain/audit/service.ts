@@ -35,6 +35,27 @@ export async function recordRefusal(
   }
 }
 
+/**
+ * A request that changes nothing but is recorded (an export request answered with the job under
+ * way, a download link, a personal-data export), written on its own. `required`: the request fails
+ * if the entry cannot be written (nothing leaves unrecorded); otherwise the failure is logged.
+ */
+export async function recordAccess(
+  workspaceId: string,
+  ctx: AuditContext,
+  action: AuditAction,
+  target: AuditTarget,
+  now: Date,
+  opts: { required?: boolean } = {},
+): Promise<void> {
+  try {
+    await repo.appendAuditEntry(workspaceId, auditEntry({ action, actor: ctx.actor, target, requestId: ctx.requestId }, now));
+  } catch (error) {
+    if (opts.required) throw error;
+    logger.error('audit entry not written', { requestId: ctx.requestId, workspaceId, action, error: error as Error });
+  }
+}
+
 export async function listAuditEntries(workspaceId: string, query: ListAuditQuery): Promise<{ items: AuditEntry[]; nextCursor: string | null }> {
   const filters = {
     action: query.action,

@@ -22,7 +22,7 @@ const toCapture = ({ workspaceId: _w, ...c }: repo.CaptureRecord, duplicate: boo
  * The identity of a submission: the e-mail when there is one, else the phone. Together with the
  * source it names the dedupe window (hashed: no personal data in keys).
  */
-const fingerprintOf = (input: CreateCaptureInput) =>
+export const fingerprintOf = (input: Pick<CreateCaptureInput, 'email' | 'phone' | 'source'>) =>
   sha256Hex(`${input.email ? `e:${input.email}` : `p:${normalisePhone(input.phone!)}`}\n${input.source}`);
 
 const phoneOf = (m: MemberRecord | undefined) => (m?.phone ? normalisePhone(m.phone) : undefined);

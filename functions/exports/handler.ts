@@ -1,0 +1,43 @@
+import { targetCheckFromConfig } from '../../shared/adapters/egress-address';
+import { linkSignerFromConfig } from '../../shared/adapters/link-signer';
+import { workflowsFromConfig } from '../../shared/adapters/workflows';
+import { exportsArea } from '../../shared/contracts/exports';
+import * as jobs from '../../shared/domain/exports/jobs';
+import * as schedules from '../../shared/domain/exports/schedules';
+import { rotateSigningSecret } from '../../shared/domain/exports/signing-secrets';
+import { defineArea } from '../../shared/http/area';
+import { auditOf, principalOf } from '../../shared/http/principal';
+import { accepted, created, noContent, ok } from '../../shared/http/responses';
+
+// Adapters are built on first use (per container), not at import.
+const ports = {
+  get workflows() { return workflowsFromConfig(); },
+  get objectStore() { return linkSignerFromConfig(); },
+  get egress() { return targetCheckFromConfig(); },
+};
+
+const LISTED_JOBS = 50;
+
+export const handler = defineArea(exportsArea, {
+  startWorkspaceExport: async (input) => accepted(await jobs.startArchiveExport(principalOf(input.principal).workspaceId, ports, auditOf(input))),
+  listWorkspaceExports: async ({ principal }) => ok(await jobs.listArchiveJobs(principalOf(principal).workspaceId, LISTED_JOBS)),
+  getExportDownload: async (input) => {
+    const { url } = await jobs.downloadLink(principalOf(input.principal).workspaceId, input.params.id, ports, auditOf(input));
+    return ok({ url });
+  },
+  startOperationalExport: async (input) => accepted(await jobs.startOperationalExport(principalOf(input.principal).workspaceId, input.body, ports, auditOf(input))),
+  getOperationalExport: async ({ principal, params }) => ok(await jobs.getOperationalJob(principalOf(principal).workspaceId, params.id)),
+  rotateExportSigningSecret: async (input) => created(await rotateSigningSecret(principalOf(input.principal).workspaceId, auditOf(input))),
+  createExportSchedule: async (input) => {
+    const principal = principalOf(input.principal);
+    return created(await schedules.createSchedule(principal.workspaceId, input.body, principal, ports, auditOf(input)));
+  },
+  listExportSchedules: async ({ principal, query }) => {
+    const page = await schedules.listSchedules(principalOf(principal).workspaceId, query.limit, query.cursor);
+    return ok(page.items, { nextCursor: page.nextCursor });
+  },
+  deleteExportSchedule: async (input) => {
+    await schedules.deleteSchedule(principalOf(input.principal).workspaceId, input.params.id, auditOf(input));
+    return noContent();
+  },
+});

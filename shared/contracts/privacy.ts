@@ -1,0 +1,51 @@
+import * as z from 'zod';
+import { idSchema } from '../domain/common';
+import { dataOf } from './contract';
+import { declareArea } from './endpoint';
+
+const byId = z.object({ id: idSchema });
+
+/**
+ * The data-subject export and erasure of one member (spec 2.6: personal data is served per member,
+ * never in the workspace archive). An area of its own: it reads across the member's data and, for
+ * an erasure, rewrites it.
+ */
+export const privacyArea = declareArea({
+  area: 'privacy',
+  access: { table: 'readWrite' },
+  endpoints: {
+    getMemberPersonalData: {
+      method: 'GET', path: '/api/v2/members/{id}/personal-data', auth: ['apiKey'], scope: 'privacy:read', summary: 'Everything the platform holds about one member',
+      params: byId,
+      responses: {
+        200: dataOf(
+          z
+            .object({
+              memberId: z.string(),
+              generatedAt: z.string(),
+              erasedAt: z.string().nullable().describe('When the member was erased; null if never'),
+              profile: z.record(z.string(), z.unknown()),
+              pointsLedger: z.array(z.record(z.string(), z.unknown())),
+              orders: z.array(z.record(z.string(), z.unknown())),
+              coupons: z.array(z.record(z.string(), z.unknown())),
+              tags: z.array(z.object({ key: z.string(), taggedAt: z.string().nullable() })),
+              captures: z.array(z.record(z.string(), z.unknown())),
+              trackingEvents: z.array(z.record(z.string(), z.unknown())),
+              customObjectRecords: z.array(z.object({ type: z.string(), id: z.string(), data: z.record(z.string(), z.unknown()), createdAt: z.string(), updatedAt: z.string() })),
+            })
+            .catchall(z.unknown()),
+        ),
+      },
+      description:
+        'One JSON document: profile with custom attributes, points ledger, orders, coupons, tags, captures, tracking events and the custom-object records that reference the member. Only this workspace\'s data. Audited (member.personal_data_exported).',
+    },
+    eraseMember: {
+      method: 'POST', path: '/api/v2/members/{id}/erasure', auth: ['apiKey'], scope: 'privacy:write', summary: "Erase a member's personal data (idempotent)",
+      params: byId,
+      responses: { 200: dataOf(z.object({ memberId: z.string(), erasedAt: z.string(), alreadyErased: z.boolean() })) },
+      description:
+        'Removes the personal data everywhere it is stored (profile, custom attributes, capture payloads, tracking properties, ledger reasons) and unenrolls the member; keeps the pseudonymous points ledger and order totals, so balances and reports still add up. ' +
+        'Emits a thin member.erased event and is audited, once: a repeat answers the first erasedAt with alreadyErased: true.',
+    },
+  },
+});

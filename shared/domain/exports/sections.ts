@@ -1,0 +1,73 @@
+import type { Item } from '../../data/table';
+import { fromMinor } from '../money';
+import type { ExportSource } from '../../data/repositories/exports';
+import type { ArchiveSection } from './schemas';
+import { poolStatus, type PoolRecord } from '../coupons/types';
+
+/**
+ * What each archive section holds, as data: the list it reads, the only attributes it reads from
+ * the table, and the record it writes. Per-member personal data (e-mail, names, phone, birth date,
+ * custom attributes, external ids) and every secret are not among the attributes read, so they
+ * cannot reach an archive; the members section is pseudonymous.
+ */
+export interface SectionDefinition {
+  source: ExportSource;
+  attributes: readonly string[];
+  record: (item: Item, now: Date) => Record<string, unknown>;
+  /** One line for the archive's data-handling notes. */
+  holds: string;
+}
+
+export const SECTIONS: Readonly<Record<ArchiveSection, SectionDefinition>> = {
+  members: {
+    source: 'members',
+    attributes: ['id', 'status', 'tier', 'balance', 'pending', 'lifetime', 'orderCount', 'tags', 'createdAt', 'updatedAt'],
+    record: (m) => ({
+      id: m.id,
+      status: m.status,
+      tier: m.tier,
+      points: { balance: m.balance, pending: m.pending, lifetime: m.lifetime },
+      orderCount: m.orderCount ?? 0,
+      tagCount: Array.isArray(m.tags) ? m.tags.length : 0,
+      createdAt: m.createdAt,
+      updatedAt: m.updatedAt,
+    }),
+    holds: 'members: pseudonymous records (member id, status, tier, points balance/pending/lifetime, order and tag counts, created and updated dates)',
+  },
+  orders: {
+    source: 'orders',
+    attributes: ['id', 'externalOrderId', 'memberId', 'storeId', 'currency', 'totalMinor', 'refundedMinor', 'status', 'earned', 'reversed', 'items', 'occurredAt', 'createdAt'],
+    record: (o) => ({
+      id: o.id,
+      externalOrderId: o.externalOrderId,
+      memberId: o.memberId,
+      storeId: o.storeId ?? null,
+      currency: o.currency,
+      total: fromMinor(o.totalMinor, o.currency),
+      refundedTotal: fromMinor(o.refundedMinor ?? 0, o.currency),
+      status: o.status,
+      itemCount: Array.isArray(o.items) ? o.items.length : 0,
+      points: { earned: o.earned ?? 0, reversed: o.reversed ?? 0 },
+      occurredAt: o.occurredAt,
+      createdAt: o.createdAt,
+    }),
+    holds: 'orders: order id, your order id, member id, store id, currency, total and refunded total, status, item count, points earned and reversed, dates (no line items)',
+  },
+  campaigns: {
+    source: 'couponPools',
+    attributes: ['id', 'name', 'discount', 'stock', 'issued', 'redeemed', 'remaining', 'validFrom', 'validUntil', 'perMemberLimit', 'pointsCost', 'active', 'createdAt'],
+    record: (p, now) => ({
+      id: p.id,
+      name: p.name,
+      discount: p.discount,
+      status: poolStatus(p as PoolRecord, now),
+      counts: { stock: p.stock, issued: p.issued, redeemed: p.redeemed, remaining: p.remaining },
+      validFrom: p.validFrom ?? null,
+      validUntil: p.validUntil ?? null,
+      perMemberLimit: p.perMemberLimit ?? null,
+      pointsCost: p.pointsCost ?? null,
+      createdAt: p.createdAt,
+    }),
+    holds: 'campaigns: coupon pools with their discount, validity, status and counts (stock, issued, redeemed, remaining); never coupon codes',
+  },
+};

@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Stack, type CfnElement } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import type { IConstruct } from 'constructs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { taskFunctionVariable, WORKFLOW_DIR } from '../../infra/constructs/exports';
+import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+import { config } from '../../shared/config';
+import { CONSUMERS } from '../../shared/consumers/table';
+import { DECLARATIONS } from '../../shared/contracts/index';
+import { workflowArnEnvName } from '../../shared/ports/workflows';
+
+/** The export bucket, the export workflow from its ASL file, its alarm, and grants from the declarations. */
+
+type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string };
+let stack: LoyaltyPlatformStack;
+let resources: Record<string, Resource>;
+
+beforeAll(() => {
+  ({ stack } = buildApp({ context: { 'aws:cdk:bundling-stacks': [] } }));
+  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+});
+
+const logicalId = (c: IConstruct): string => Stack.of(stack).resolve(((c.node.defaultChild ?? c) as CfnElement).logicalId) as string;
+const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+const fnOf = (name: string) => resources[logicalId(name in stack.areaFunctions.functions ? stack.areaFunctions.functions[name as never] : stack.webhooks.consumerFunctions[name]!)]!;
+const policiesOf = (fnName: string) => {
+  const role = fnOf(fnName).Properties!.Role['Fn::GetAtt'][0];
+  return ofType('AWS::IAM::Policy').filter(([, p]) => p.Properties!.Roles.some((r: { Ref: string }) => r.Ref === role)).flatMap(([, p]) => p.Properties!.PolicyDocument.Statement);
+};
+const actionsOf = (fnName: string): string[] => policiesOf(fnName).flatMap((s: { Action: string | string[] }) => [s.Action].flat());
+
+describe('export workflow', () => {
+  it('the state machine definition is the ASL file, byte for byte, with its Task functions substituted', () => {
+    const [, machine] = ofType('AWS::StepFunctions::StateMachine')[0]!;
+    const asl = readFileSync(join(WORKFLOW_DIR, 'export.asl.json'), 'utf8');
+    expect(machine.Properties!.DefinitionString).toBe(asl);
+    const states = CONSUMERS.flatMap((c) => (c.kind === 'workflowTask' && c.source.workflow === 'export' ? [c] : []));
+    const expected = Object.fromEntries(states.map((c) => [taskFunctionVariable(c.source.state), { 'Fn::GetAtt': [logicalId(stack.webhooks.consumerFunctions[c.name]!), 'Arn'] }]));
+    expect(machine.Properties!.DefinitionSubstitutions).toEqual(expected);
+    // Every `${...}` in the file is a Task state's function, and every Task state has one.
+    const variables = [...asl.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]).sort();
+    expect([...new Set(variables)]).toEqual(Object.keys(expected).sort());
+    expect(machine.Properties!.TracingConfiguration).toEqual({ Enabled: true });
+  });
+
+  it('the notices are retried like webhook deliveries (attempts, base, cap, full jitter)', () => {
+    const asl = JSON.parse(readFileSync(join(WORKFLOW_DIR, 'export.asl.json'), 'utf8'));
+    const retry = asl.States.Notify.Retry.find((r: { ErrorEquals: string[] }) => r.ErrorEquals.includes('ExportNoticeRetryable'));
+    expect(retry).toEqual({
+      ErrorEquals: ['ExportNoticeRetryable', 'States.Timeout'],
+      IntervalSeconds: config.webhooks.backoffBaseSeconds,
+      MaxAttempts: config.webhooks.maxAttempts - 1,
+      BackoffRate: 2,
+      MaxDelaySeconds: config.webhooks.backoffCapSeconds,
+      JitterStrategy: 'FULL',
+    });
+  });
+
+  it('alarms on failed, timed-out or aborted executions (no actions: operators wire them)', () => {
+    const alarm = resources[logicalId(stack.exports.alarms.workflowFailures)]!.Properties!;
+    expect(alarm).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 1, TreatMissingData: 'notBreaching' });
+    expect(JSON.stringify(alarm.Metrics)).toContain('ExecutionsFailed');
+    expect(JSON.stringify(alarm.Metrics)).toContain('ExecutionsTimedOut');
+    expect(alarm.AlarmActions).toBeUndefined();
+  });
+});
+
+describe('export bucket', () => {
+  it('is encrypted, private, TLS only, and expires files after the documented retention', () => {
+    const [id, bucket] = ofType('AWS::S3::Bucket')[0]!;
+    expect(bucket!.Properties).toMatchObject({
+      BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
+      PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
+      LifecycleConfiguration: { Rules: [{ ExpirationInDays: config.exports.retentionDays, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }] },
+    });
+    const policy = ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Properties!.Bucket.Ref === id)![1];
+    expect(policy.Properties!.PolicyDocument.Statement).toContainEqual(
+      expect.objectContaining({ Effect: 'Deny', Action: 's3:*', Condition: { Bool: { 'aws:SecureTransport': 'false' } } }),
+    );
+  });
+
+  it('grants follow the declarations: writers write, link signers read, starters start, nobody else', () => {
+    const all = [...DECLARATIONS.map((d) => ({ name: d.area as string, access: d.access })), ...CONSUMERS.map((c) => ({ name: c.name as string, access: c.access }))];
+    for (const { name, access } of all) {
+      const actions = actionsOf(name);
+      const env = fnOf(name).Properties!.Environment.Variables;
+      const bucket = 'exportsBucket' in access ? access.exportsBucket : undefined;
+      expect(actions.includes('s3:PutObject'), `${name} writes`).toBe(bucket === 'readWrite');
+      expect(actions.includes('s3:GetObject'), `${name} reads`).toBe(bucket !== undefined);
+      expect(actions.filter((a) => a.startsWith('s3:') && !['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'].includes(a)), name).toEqual([]);
+      expect('EXPORTS_BUCKET' in env, name).toBe(bucket !== undefined);
+      const starts = 'startsWorkflows' in access && (access.startsWorkflows ?? []).includes('export');
+      expect(actions.includes('states:StartExecution'), `${name} starts`).toBe(starts);
+      expect(workflowArnEnvName('export') in env, name).toBe(starts);
+    }
+  });
+});
