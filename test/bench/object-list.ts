@@ -1,6 +1,7 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { performance } from 'node:perf_hooks';
 import { indexKeysOf, keyOf } from '../../shared/data/keys';
+import { valueEntryItem } from '../../shared/data/repositories/objects';
 import { titleKeyOf } from '../../shared/domain/objects/validator';
 import { newId } from '../../shared/ids';
 import { documentClientFor, type RunningPlatform } from '../support/platform';
@@ -33,7 +34,8 @@ export async function objectList(platform: RunningPlatform, opts: { records: num
   ] as const;
   await json('PUT', '/api/flash/objects/types/job', { label: 'Job', status: 'published', apiVisible: true, titleField: 'title', fields }, session);
 
-  // Seed straight into the table, in the records' own layout (through the API it would only take longer).
+  // Seed straight into the table, in the records' own layout with the value entry of their enum
+  // field (a copy of the record), as the service writes them (through the API it would only take longer).
   const runtime = await platform.runtime();
   const doc = documentClientFor(runtime);
   const states = ['open', 'in_progress', 'done', 'archived'];
@@ -52,10 +54,13 @@ export async function objectList(platform: RunningPlatform, opts: { records: num
       search: { title: data.title.toLowerCase(), state: data.state },
       createdAt: at,
       updatedAt: at,
+      rev: 1,
     };
   });
+  const entries = items.map((r) => valueEntryItem(r, titleKeyOf(fields as never, 'title', r.data), { field: 'state', value: r.data.state }));
+  const rows: Record<string, unknown>[] = [...items, ...entries];
   const chunks = [];
-  for (let i = 0; i < items.length; i += 25) chunks.push(items.slice(i, i + 25));
+  for (let i = 0; i < rows.length; i += 25) chunks.push(rows.slice(i, i + 25));
   for (let i = 0; i < chunks.length; i += 8) {
     await Promise.all(chunks.slice(i, i + 8).map((c) => doc.send(new BatchWriteCommand({ RequestItems: { [runtime.tableName]: c.map((Item) => ({ PutRequest: { Item } })) } }))));
   }

@@ -38,6 +38,9 @@ export async function putObjectType(workspaceId: string, type: string, input: Pu
       status: input.status,
       apiVisible: input.apiVisible,
       recordCount: previous?.recordCount ?? 0,
+      // Records written before value entries existed have none: such a type keeps querying its
+      // sort index for filtered lists until it has no live record.
+      valueIndex: !previous || previous.valueIndex === true || (previous.recordCount ?? 0) === 0,
       version: (previous?.version ?? 0) + 1,
       createdAt: previous?.createdAt ?? at,
       updatedAt: at,
