@@ -6,7 +6,7 @@ import { ID_PATTERN, newId } from '../../ids';
 import type { Principal } from '../auth/principal';
 import { notFound, validationFailed, type ErrorDetail } from '../errors';
 import type { FieldDef } from './definitions';
-import { apiObjectType, writableObjectType } from './object-types';
+import { apiObjectType, objectTypeHint, rememberObjectType, writableObjectType } from './object-types';
 import { guardWrite } from './rate-guard';
 import type { ObjectTypeRecord, RecordItem } from './types';
 import { encodeFilterValue, titleKeyOf, validateRecordData } from './validator';
@@ -344,24 +344,48 @@ function countedTotal(type: ObjectTypeRecord, query: RecordQuery): { field: stri
   return field && encoded?.ok ? { field: key, value: encoded.value } : undefined;
 }
 
+/** The one indexed value a list is filtered by, when the type's value entries can serve it. */
+function indexedValue(type: ObjectTypeRecord, query: RecordQuery): { field: string; value: unknown } | undefined {
+  const counted = countedTotal(type, query);
+  return counted && type.valueIndex && indexedFields(type).some((f) => f.key === counted.field) ? counted : undefined;
+}
+
+type IndexedRead = { key: string; window: Promise<PublicRecord[]>; total: Promise<number> };
+
+/** The entries' window and the counter of one value, read side by side (rejections kept for whoever awaits them). */
+function readIndexed(ws: string, type: string, wanted: { field: string; value: unknown }, query: RecordQuery): IndexedRead {
+  const window = repo.valueWindow(ws, type, query.sortBy, wanted, query.offset, query.limit);
+  const total = repo.counterValue(ws, type, wanted.field, wanted.value);
+  for (const p of [window, total]) p.catch(() => undefined);
+  return { key: JSON.stringify([wanted.field, wanted.value]), window, total };
+}
+
 /**
  * `{ data: [{ id, data }], total }`; `total` counts every match, not the page. Filtered by exactly
- * one indexed value, the window comes from that value's entries
- * and the total from its counter, read side by side; any other filter queries the sort index.
+ * one indexed value, the window comes from that value's entries and the total from its counter,
+ * read side by side; any other filter queries the sort index. When this process has read the type
+ * before, those two reads start at once, beside the type's own read (which decides everything:
+ * visibility, the filter's validity, whether the entries serve it; reads started on a stale
+ * definition are dropped).
  */
 export async function listRecords(principal: Principal, typeKey: string, query: RecordQuery): Promise<{ data: PublicRecord[]; total: number }> {
   const ws = principal.workspaceId;
+  const hint = objectTypeHint(ws, typeKey);
+  const hinted = hint ? indexedValue(hint, query) : undefined;
+  const early = hinted ? readIndexed(ws, typeKey, hinted, query) : undefined;
   const type = await apiObjectType(ws, typeKey);
+  rememberObjectType(type);
   const match = buildMatch(type, query);
   const filtered = isFiltered(match);
-  const counted = filtered ? countedTotal(type, query) : undefined;
-  const page = (items: RecordItem[]) => items.map((r) => ({ id: r.id, data: r.data }));
-  const counter = counted ? repo.counterValue(ws, type.type, counted.field, counted.value) : undefined;
-  if (counted && counter && type.valueIndex && indexedFields(type).some((f) => f.key === counted.field)) {
-    const [data, total] = await Promise.all([repo.valueWindow(ws, type.type, query.sortBy, counted, query.offset, query.limit), counter]);
+  const indexed = filtered ? indexedValue(type, query) : undefined;
+  if (indexed) {
+    const reads = early?.key === JSON.stringify([indexed.field, indexed.value]) ? early : readIndexed(ws, type.type, indexed, query);
+    const [data, total] = await Promise.all([reads.window, reads.total]);
     return { data, total };
   }
+  const counted = filtered ? countedTotal(type, query) : undefined;
+  const counter = counted ? repo.counterValue(ws, type.type, counted.field, counted.value) : undefined;
   const [window, total] = await Promise.all([repo.recordWindow(ws, type.type, query.sortBy, match, query.offset, query.limit, filtered && !counted), counter]);
   // Unfiltered, the type's live-record count is the total; one counted filter, its counter.
-  return { data: page(window.items), total: !filtered ? (type.recordCount ?? 0) : (total ?? window.total!) };
+  return { data: window.items.map((r) => ({ id: r.id, data: r.data })), total: !filtered ? (type.recordCount ?? 0) : (total ?? window.total!) };
 }
