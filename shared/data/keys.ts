@@ -100,6 +100,20 @@ export const ENTITIES = {
     gsi2: { pk: 'WS#{workspaceId}#OBJ#{type}', sk: 'U#{updatedAt}#{recordId}' },
     gsi3: { pk: 'WS#{workspaceId}#OBJ#{type}', sk: 'T#{titleKey}#{recordId}' },
   },
+  /**
+   * A record's entry under the value one of its indexed fields holds (`value` as JSON), in the
+   * record's partition, rewritten in each of the record's transactions: the three GSIs list the
+   * records of one (type, field, value) in the record's three orders, so a list filtered by that
+   * value reads only its window. It carries a copy of the record's data (unless the record is
+   * large: then the record is fetched by key).
+   */
+  objectRecordValue: {
+    pk: 'WS#{workspaceId}#OBJREC#{type}#{recordId}',
+    sk: 'VALUE#{field}',
+    gsi1: { pk: 'WS#{workspaceId}#OBJV#{type}#{field}#{value}', sk: 'C#{createdAt}#{recordId}' },
+    gsi2: { pk: 'WS#{workspaceId}#OBJV#{type}#{field}#{value}', sk: 'U#{updatedAt}#{recordId}' },
+    gsi3: { pk: 'WS#{workspaceId}#OBJV#{type}#{field}#{value}', sk: 'T#{titleKey}#{recordId}' },
+  },
 
   webhookEndpoint: { pk: 'WS#{workspaceId}', sk: 'WEBHOOK#{endpointId}' },
   /** One event to one endpoint: state and the raw payload (for replays), in the endpoint's partition. */

@@ -90,36 +90,6 @@ export async function getItem<T extends object = Item>(key: PrimaryKey, consiste
 }
 
 /**
- * Consistent BatchGetItem of any number of distinct keys: 100 per call, the calls in parallel,
- * unprocessed keys retried with backoff; optionally only some attributes. Items come back in no
- * particular order.
- */
-export async function batchGetItems<T extends object = Item>(keys: readonly PrimaryKey[], attributes?: readonly string[]): Promise<T[]> {
-  const projection = attributes?.length
-    ? { ProjectionExpression: attributes.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#p${i}`, a])) }
-    : {};
-  const chunks: PrimaryKey[][] = [];
-  for (let i = 0; i < keys.length; i += BATCH_GET_MAX) chunks.push(keys.slice(i, i + BATCH_GET_MAX));
-  const pages = await Promise.all(
-    chunks.map(async (chunk) => {
-      const found: T[] = [];
-      let pending: PrimaryKey[] = chunk;
-      for (let round = 0; pending.length > 0; round++) {
-        if (round > 8) throw new Error('BatchGetItem kept leaving keys unprocessed');
-        if (round > 0) await sleep(Math.random() * Math.min(1000, 20 * 2 ** round));
-        const out = await documentClient().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true, ...projection } } }));
-        found.push(...((out.Responses?.[tableName()] ?? []) as T[]));
-        pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as PrimaryKey[];
-      }
-      return found;
-    }),
-  );
-  return pages.flat();
-}
-
-const BATCH_GET_MAX = 100;
-
-/**
  * Runs one write of the current request, counting it as unsettled while it runs and for the rest of
  * the request when its outcome stays unknown (the request's last-resort answer is then
  * `OUTCOME_UNKNOWN`, see shared/http/area.ts); a write settled either way is uncounted.
@@ -340,6 +310,41 @@ export async function prefixPage<T extends object = Item>(
     ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': pk, ':prefix': prefix },
     ScanIndexForward: false,
   });
+}
+
+/**
+ * The items of any number of keys, in the order of the keys (missing ones left out): one
+ * BatchGetItem per 100 keys, sent side by side; keys left unprocessed are asked again with
+ * backoff. Consistent unless asked otherwise; optionally only some attributes (each key's `pk` and
+ * `sk` are always read, to put the items in order).
+ */
+export async function batchGetItems<T extends object = Item>(
+  keys: readonly PrimaryKey[],
+  opts: { consistent?: boolean; attributes?: readonly string[] } = {},
+): Promise<T[]> {
+  const attributes = opts.attributes?.length ? [...new Set(['pk', 'sk', ...opts.attributes])] : undefined;
+  const projection = attributes
+    ? { ProjectionExpression: attributes.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#p${i}`, a])) }
+    : {};
+  const found = new Map<string, Item>();
+  const id = (k: { pk: unknown; sk: unknown }) => `${String(k.pk)}\u0000${String(k.sk)}`;
+  const chunks: PrimaryKey[][] = [];
+  for (let i = 0; i < keys.length; i += 100) chunks.push(keys.slice(i, i + 100));
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      let pending: PrimaryKey[] = chunk;
+      for (let round = 0; pending.length > 0; round++) {
+        if (round > 8) throw new Error('BatchGetItem kept leaving keys unprocessed');
+        if (round > 0) await sleep(Math.random() * Math.min(1000, 20 * 2 ** round), undefined, { signal: storeDeadline() });
+        const out = await documentClient().send(
+          new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: opts.consistent ?? true, ...projection } } }),
+        );
+        for (const item of out.Responses?.[tableName()] ?? []) found.set(id(item as PrimaryKey), item);
+        pending = (out.UnprocessedKeys?.[tableName()]?.Keys ?? []) as PrimaryKey[];
+      }
+    }),
+  );
+  return keys.flatMap((k) => (found.has(id(k)) ? [found.get(id(k)) as T] : []));
 }
 
 /** A raw Query on the table (for callers that walk an index themselves). */

@@ -34,6 +34,7 @@ export const OPERATIONS = [
   'coupon redeem',
   'object record create',
   'object record list',
+  'object record list (filtered)',
   'webhook fan-out',
   'webhook delivery',
 ] as const;
@@ -62,10 +63,12 @@ export const MINIMUM: Record<Operation, Minimum> = {
   // Key + idempotency + coupon; one transaction: coupon, pool counter, outbox, idempotency record.
   'coupon redeem': { calls: 4, itemsRead: 3, itemsWritten: 4 },
   // Key + idempotency; the write-rate guard's transaction (2 windows); one transaction: type count,
-  // member check, record, 2 value counters (state, owner), outbox, idempotency record.
-  'object record create': { calls: 4, itemsRead: 3, itemsWritten: 8 },
+  // member check, record, 2 value counters and 2 value entries (state, owner), outbox, idempotency record.
+  'object record create': { calls: 4, itemsRead: 3, itemsWritten: 10 },
   // Key + the type (definition and live count) + one query of the page (20 items).
   'object record list': { calls: 3, itemsRead: 22, itemsWritten: 0 },
+  // Key + the type + the value's counter (the total) + one query of the value's entries (10 of them).
+  'object record list (filtered)': { calls: 4, itemsRead: 13, itemsWritten: 0 },
   // Subscriptions from the per-container cache.
   'webhook fan-out': { calls: 0, itemsRead: 0, itemsWritten: 0 },
   // The endpoint (URL, secrets, health) + one transaction: attempt log entry and delivery state.
@@ -152,6 +155,9 @@ export async function measureStoreCalls(): Promise<StoreCallRow[]> {
   const record = async () =>
     expectStatus('record', await api('POST', `/api/v2/objects/${type}/records`, { data: { title: `Job ${++seq}`, state: 'open', owner: holder } }, idem()), 201);
   for (let i = 0; i < 20; i++) await record();
+  // Records of another value, listed by the filtered list (created last, so an index scan would read past all the others).
+  for (let i = 0; i < 12; i++)
+    expectStatus('record', await api('POST', `/api/v2/objects/${type}/records`, { data: { title: `Done ${++seq}`, state: 'done' } }, idem()), 201);
   // Subscribed to an event none of the operations above emits: the platform's own pipeline sends nothing.
   const endpoints: string[] = [];
   for (const n of [1, 2]) {
@@ -169,6 +175,10 @@ export async function measureStoreCalls(): Promise<StoreCallRow[]> {
     'coupon redeem': async () => expectStatus('redeem', await api('POST', `/api/v2/coupons/${toRedeem.shift()}/redeem`, {}, idem()), 200),
     'object record create': record,
     'object record list': async () => expectStatus('list', await api('GET', `/api/v2/objects/${type}/records?limit=20`), 200),
+    'object record list (filtered)': async () => {
+      const list = expectStatus('filtered list', await api('GET', `/api/v2/objects/${type}/records?f_state=done&sortBy=title_asc&limit=10`), 200);
+      if (list.data.length !== 10 || list.total !== 12) throw new Error(`filtered list: ${list.data.length} records, total ${list.total}`);
+    },
     'webhook fan-out': async () => {
       const queue = new KeptQueue();
       const sent = await fanOut(workspaceId, [event('capture.created', { resource_id: `cap_${run}` })], queue);

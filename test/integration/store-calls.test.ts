@@ -19,8 +19,9 @@ const BOUNDS: Record<Operation, [calls: number, itemsRead: number, itemsWritten:
   refund: [5, 4, 6],
   'coupon issue': [4, 4, 5],
   'coupon redeem': [4, 3, 4],
-  'object record create': [4, 3, 8],
+  'object record create': [4, 3, 10],
   'object record list': [3, 22, 0],
+  'object record list (filtered)': [4, 13, 0],
   'webhook fan-out': [0, 0, 0],
   'webhook delivery': [2, 1, 2],
 };

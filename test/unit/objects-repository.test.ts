@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordFilter, softDeleteRecordStep, updateRecordStep } from '../../shared/data/repositories/objects';
+import { deleteValueEntryStep, putValueEntryStep, recordFilter, softDeleteRecordStep, updateRecordStep, valueEntryItem } from '../../shared/data/repositories/objects';
 import { StaleRead } from '../../shared/data/table';
 
 const KEY = { pk: 'WS#ws_1#OBJREC#order_note#rec_1', sk: 'RECORD' };
@@ -123,5 +123,56 @@ describe('objects repository: list filters', () => {
       names: {},
       values: {},
     });
+  });
+});
+
+describe('objects repository: revisions and value entries', () => {
+  it('a write that moves value entries applies only at the revision it read, and moves it on', () => {
+    const step = updateRecordStep('ws_1', 'order_note', 'rec_1', { updatedAt: AT, change: { kind: 'merge', fields: [] }, expected: [], revision: { read: 4 } });
+    expect(step.op.Update).toMatchObject({
+      UpdateExpression: 'SET updatedAt = :now, gsi2sk = :u, rev = :nextRev',
+      ConditionExpression: `${LIVE} AND rev = :rev`,
+      ExpressionAttributeValues: { ':now': AT, ':u': `U#${AT}#rec_1`, ':rev': 4, ':nextRev': 5 },
+    });
+    // A record from before revisions has none: the write requires that, and starts them.
+    const legacy = updateRecordStep('ws_1', 'order_note', 'rec_1', { updatedAt: AT, change: { kind: 'merge', fields: [] }, expected: [], revision: { read: undefined } });
+    expect(legacy.op.Update).toMatchObject({ ConditionExpression: `${LIVE} AND attribute_not_exists(rev)`, ExpressionAttributeValues: { ':nextRev': 1 } });
+    expect(legacy.op.Update!.ExpressionAttributeValues).not.toHaveProperty(':rev');
+  });
+
+  it('a soft delete is guarded by the revision too', () => {
+    const step = softDeleteRecordStep('ws_1', 'order_note', 'rec_1', AT, [], { read: 2 });
+    expect(step.op.Update).toMatchObject({
+      UpdateExpression: 'SET deletedAt = :now, rev = :nextRev REMOVE gsi1pk, gsi1sk, gsi2pk, gsi2sk, gsi3pk, gsi3sk',
+      ConditionExpression: `${LIVE} AND rev = :rev`,
+      ExpressionAttributeValues: { ':now': AT, ':rev': 2, ':nextRev': 3 },
+    });
+  });
+
+  it("a value entry lives in the record's partition and lists it under (type, field, value) in the record's three orders", () => {
+    const owner = { workspaceId: 'ws_1', type: 'order_note', id: 'rec_1', createdAt: AT, updatedAt: '2026-02-03T00:00:00.000Z', data: { title: 'Hi', status: 'open' } };
+    const partition = 'WS#ws_1#OBJV#order_note#status#"open"';
+    const item = {
+      pk: KEY.pk,
+      sk: 'VALUE#status',
+      gsi1pk: partition,
+      gsi1sk: `C#${AT}#rec_1`,
+      gsi2pk: partition,
+      gsi2sk: 'U#2026-02-03T00:00:00.000Z#rec_1',
+      gsi3pk: partition,
+      gsi3sk: 'T#1#hi\u0001#rec_1',
+      entity: 'objectRecordValue',
+      id: 'rec_1',
+      data: { title: 'Hi', status: 'open' },
+    };
+    expect(valueEntryItem(owner, '1#hi\u0001', { field: 'status', value: 'open' })).toEqual(item);
+    expect(putValueEntryStep(owner, '1#hi\u0001', { field: 'status', value: 'open' }).op).toEqual({ Put: { Item: item } });
+    // Values are keyed as JSON: true and "true" are different values.
+    expect(valueEntryItem(owner, '2#', { field: 'paid', value: true }).gsi1pk).toBe('WS#ws_1#OBJV#order_note#paid#true');
+    expect(valueEntryItem(owner, '2#', { field: 'paid', value: 'true' }).gsi1pk).toBe('WS#ws_1#OBJV#order_note#paid#"true"');
+    // A large record's entries hold no copy: the list fetches it by key.
+    const { data: _data, ...keysOnly } = owner;
+    expect(valueEntryItem(keysOnly, '2#', { field: 'status', value: 'open' })).not.toHaveProperty('data');
+    expect(deleteValueEntryStep('ws_1', 'order_note', 'rec_1', 'status').op).toEqual({ Delete: { Key: { pk: KEY.pk, sk: 'VALUE#status' } } });
   });
 });

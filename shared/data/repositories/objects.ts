@@ -1,7 +1,7 @@
 import type { ObjectTypeRecord, RecordItem } from '../../domain/objects/types';
 import { conflict } from '../../domain/errors';
-import { indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey, keyOf, skPrefix } from '../keys';
-import { getItem, prefixPage, StaleRead, queryRaw, transactWrite, type TransactStep } from '../table';
+import { ENTITIES, indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey, keyOf, skPrefix } from '../keys';
+import { batchGetItems, getItem, prefixPage, StaleRead, queryRaw, transactWrite, type TransactStep } from '../table';
 
 const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _f, gsi3sk: _g, ...rest }: Record<string, unknown>) => rest as T;
 
@@ -73,12 +73,61 @@ export function putRecordStep(r: RecordItem, titleKey: string): TransactStep {
           ...indexKeysOf('objectRecord', { workspaceId: r.workspaceId, type: r.type, recordId: r.id, createdAt: r.createdAt, updatedAt: r.updatedAt, titleKey }),
           entity: 'objectRecord',
           ...r,
+          rev: 1,
         },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
   };
 }
+
+/** A value an indexed field of a record holds: the record is listed under it. */
+export interface IndexedValue {
+  field: string;
+  value: unknown;
+}
+
+/** The record a value entry lists: its keys and orders, and the copy of its data (if any). */
+export interface EntryOwner {
+  workspaceId: string;
+  type: string;
+  id: string;
+  createdAt: string;
+  updatedAt: string;
+  /** Left out for a large record (the list then fetches it by key). */
+  data?: Record<string, unknown>;
+}
+
+const valueEntryKey = (workspaceId: string, type: string, recordId: string, field: string) =>
+  keyOf('objectRecordValue', { workspaceId, type, recordId, field });
+
+/** The entry of a record under one value: the record's three orders, its id and the copy of its data. */
+export function valueEntryItem(r: EntryOwner, titleKey: string, v: IndexedValue): Record<string, unknown> {
+  return {
+    ...valueEntryKey(r.workspaceId, r.type, r.id, v.field),
+    ...indexKeysOf('objectRecordValue', {
+      workspaceId: r.workspaceId,
+      type: r.type,
+      recordId: r.id,
+      field: v.field,
+      value: JSON.stringify(v.value),
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      titleKey,
+    }),
+    entity: 'objectRecordValue',
+    id: r.id,
+    ...(r.data ? { data: r.data } : {}),
+  };
+}
+
+/** Writes (or rewrites: another value, order or data) a record's entry under a value. */
+export const putValueEntryStep = (r: EntryOwner, titleKey: string, v: IndexedValue): TransactStep => ({ op: { Put: { Item: valueEntryItem(r, titleKey, v) } } });
+
+/** Removes a record's entry under a field's value (the field lost its value, or the record is deleted). */
+export const deleteValueEntryStep = (workspaceId: string, type: string, recordId: string, field: string): TransactStep => ({
+  op: { Delete: { Key: valueEntryKey(workspaceId, type, recordId, field) } },
+});
 
 export async function getRecord(workspaceId: string, type: string, recordId: string): Promise<RecordItem | undefined> {
   const item = await getItem<Record<string, unknown>>(recordKey(workspaceId, type, recordId));
@@ -110,6 +159,21 @@ export interface RecordUpdate {
   titleKey?: string;
   /** The write applies only while the record still holds these values. */
   expected: ExpectedValue[];
+  /**
+   * For a write that moves the record's value entries (or could make them stale): the revision it
+   * read (undefined: a record from before revisions). The write applies only at that revision and
+   * moves it on, so entries computed from a stale read never commit.
+   */
+  revision?: { read: number | undefined };
+}
+
+/** The revision guard of a write (condition and SET); shares the caller's value map. */
+function revisionGuard(revision: { read: number | undefined } | undefined, values: Record<string, unknown>): { condition: string[]; set: string[] } {
+  if (!revision) return { condition: [], set: [] };
+  values[':nextRev'] = (revision.read ?? 0) + 1;
+  if (revision.read === undefined) return { condition: ['attribute_not_exists(rev)'], set: ['rev = :nextRev'] };
+  values[':rev'] = revision.read;
+  return { condition: ['rev = :rev'], set: ['rev = :nextRev'] };
 }
 
 /** Conditions on the expected values; they share the caller's name and value maps. */
@@ -164,12 +228,14 @@ export function updateRecordStep(workspaceId: string, type: string, recordId: st
     sets.push(`${title.attribute} = :t`);
   }
   const guards = expectedConditions(u.expected, names, values);
+  const rev = revisionGuard(u.revision, values);
+  sets.push(...rev.set);
   return {
     op: {
       Update: {
         Key: recordKey(workspaceId, type, recordId),
         UpdateExpression: `SET ${sets.join(', ')}${removes.length ? ` REMOVE ${removes.join(', ')}` : ''}`,
-        ConditionExpression: [...LIVE_RECORD, ...guards].join(' AND '),
+        ConditionExpression: [...LIVE_RECORD, ...guards, ...rev.condition].join(' AND '),
         ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
         ExpressionAttributeValues: values,
       },
@@ -180,18 +246,26 @@ export function updateRecordStep(workspaceId: string, type: string, recordId: st
 
 /**
  * Soft delete: marks the record deleted and drops its index keys, so it leaves every list while
- * its data stays. Same conditions as an update.
+ * its data stays (its value entries go in the same transaction). Same conditions as an update.
  */
-export function softDeleteRecordStep(workspaceId: string, type: string, recordId: string, deletedAt: string, expected: ExpectedValue[]): TransactStep {
+export function softDeleteRecordStep(
+  workspaceId: string,
+  type: string,
+  recordId: string,
+  deletedAt: string,
+  expected: ExpectedValue[],
+  revision?: { read: number | undefined },
+): TransactStep {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = { ':now': deletedAt };
   const guards = expectedConditions(expected, names, values);
+  const rev = revisionGuard(revision, values);
   return {
     op: {
       Update: {
         Key: recordKey(workspaceId, type, recordId),
-        UpdateExpression: `SET deletedAt = :now REMOVE ${indexKeyAttributes('objectRecord').join(', ')}`,
-        ConditionExpression: [...LIVE_RECORD, ...guards].join(' AND '),
+        UpdateExpression: `SET ${['deletedAt = :now', ...rev.set].join(', ')} REMOVE ${indexKeyAttributes('objectRecord').join(', ')}`,
+        ConditionExpression: [...LIVE_RECORD, ...guards, ...rev.condition].join(' AND '),
         ...(Object.keys(names).length ? { ExpressionAttributeNames: names } : {}),
         ExpressionAttributeValues: values,
       },
@@ -304,6 +378,52 @@ export async function recordWindow(
     start = out.LastEvaluatedKey;
   } while (start);
   return { items, total };
+}
+
+/**
+ * A window of the live records holding one value of an indexed field, in a sort order, skipping
+ * `offset`: one Query of that value's entries (`offset` entries are read to be skipped, keys only
+ * while nothing of them is kept). Entries carry the record's data; the few that do not (large
+ * records) are fetched with one BatchGetItem, and left out if the record no longer holds the value.
+ */
+export async function valueWindow(
+  workspaceId: string,
+  type: string,
+  sortBy: SortBy,
+  wanted: IndexedValue,
+  offset: number,
+  limit: number,
+): Promise<{ id: string; data: Record<string, unknown> }[]> {
+  const { index, forward } = INDEX_OF_SORT[sortBy];
+  const partition = indexPartition('objectRecordValue', index, { workspaceId, type, field: wanted.field, value: JSON.stringify(wanted.value) });
+  const entries: Record<string, unknown>[] = [];
+  let seen = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const skipping = offset - seen;
+    const out = await queryRaw({
+      IndexName: index,
+      KeyConditionExpression: `${index}pk = :pk`,
+      ExpressionAttributeValues: { ':pk': partition },
+      ScanIndexForward: forward,
+      // The skipped entries first (keys only: their data is not needed), then the window.
+      ...(skipping > 0 ? { ProjectionExpression: `pk, sk, ${index}pk, ${index}sk`, Limit: skipping } : { Limit: offset + limit - seen }),
+      ExclusiveStartKey: start,
+    });
+    for (const entry of out.Items ?? []) if (seen++ >= offset) entries.push(entry);
+    start = out.LastEvaluatedKey;
+  } while (start && seen < offset + limit);
+  const large = entries.filter((e) => e.data === undefined).map((e) => ({ pk: e.pk as string, sk: ENTITIES.objectRecord.sk }));
+  const fetched = new Map(
+    (large.length ? await batchGetItems<Record<string, unknown>>(large, { consistent: false }) : [])
+      .map((raw) => strip<RecordItem>(raw))
+      .filter((r) => !r.deletedAt && r.data[wanted.field] === wanted.value)
+      .map((r) => [r.id, r.data]),
+  );
+  return entries.flatMap((e) => {
+    const data = (e.data as Record<string, unknown> | undefined) ?? fetched.get(e.id as string);
+    return data ? [{ id: e.id as string, data }] : [];
+  });
 }
 
 /** Counter moves of one write: +1/-1 per (field, value) of a counted field. */

@@ -21,14 +21,14 @@ export class AlreadyTracked extends Error {
 
 /** Which of these event ids are already stored. */
 export async function existingEventIds(workspaceId: string, eventIds: string[]): Promise<Set<string>> {
-  const items = await batchGetItems(eventIds.map((eventId) => keyOf('trackedEvent', { workspaceId, eventId })), ['eventId']);
+  const items = await batchGetItems(eventIds.map((eventId) => keyOf('trackedEvent', { workspaceId, eventId })), { attributes: ['eventId'] });
   return new Set(items.map((i) => i.eventId as string));
 }
 
 /** Which of these member ids name members of the workspace. */
 export async function existingMemberIds(workspaceId: string, memberIds: string[]): Promise<Set<string>> {
   const keys: PrimaryKey[] = memberIds.map((memberId) => keyOf('member', { workspaceId, memberId }));
-  const items = await batchGetItems(keys, ['id']);
+  const items = await batchGetItems(keys, { attributes: ['id'] });
   return new Set(items.map((i) => i.id as string));
 }
 

@@ -38,6 +38,9 @@ export async function putObjectType(workspaceId: string, type: string, input: Pu
       status: input.status,
       apiVisible: input.apiVisible,
       recordCount: previous?.recordCount ?? 0,
+      // Records written before value entries existed have none: such a type keeps querying its
+      // sort index for filtered lists until it has no live record.
+      valueIndex: !previous || previous.valueIndex === true || (previous.recordCount ?? 0) === 0,
       version: (previous?.version ?? 0) + 1,
       createdAt: previous?.createdAt ?? at,
       updatedAt: at,
@@ -76,6 +79,15 @@ export async function writableObjectType(workspaceId: string, type: string, cach
   writableTypes.set(key, found);
   return { type: found, fromCache: false };
 }
+
+/**
+ * The type as this process last read it (possibly stale), or undefined: only a hint of what a read
+ * will need, e.g. to start a list's reads while the type itself is read afresh. Nothing may rest on it.
+ */
+export const objectTypeHint = (workspaceId: string, type: string): ObjectTypeRecord | undefined => writableTypes.get(`${workspaceId}/${type}`);
+
+/** Keeps a type just read afresh (it is at least as new as what the cache holds). */
+export const rememberObjectType = (t: ObjectTypeRecord): void => writableTypes.set(`${t.workspaceId}/${t.type}`, t);
 
 export async function apiObjectTypes(workspaceId: string): Promise<ObjectTypeRecord[]> {
   return (await repo.listObjectTypes(workspaceId)).filter(exposed);

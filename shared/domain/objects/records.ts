@@ -6,7 +6,7 @@ import { ID_PATTERN, newId } from '../../ids';
 import type { Principal } from '../auth/principal';
 import { notFound, validationFailed, type ErrorDetail } from '../errors';
 import type { FieldDef } from './definitions';
-import { apiObjectType, writableObjectType } from './object-types';
+import { apiObjectType, objectTypeHint, rememberObjectType, writableObjectType } from './object-types';
 import { guardWrite } from './rate-guard';
 import type { ObjectTypeRecord, RecordItem } from './types';
 import { encodeFilterValue, titleKeyOf, validateRecordData } from './validator';
@@ -24,6 +24,54 @@ const MAX_COUNTED_FIELDS = 40;
 const countedFields = (type: ObjectTypeRecord) => type.fields.filter((f) => COUNTED.has(f.type)).slice(0, MAX_COUNTED_FIELDS);
 
 const present = (v: unknown) => v !== undefined && v !== null;
+
+/**
+ * Indexed fields: the counted ones. Each value lists its records through value entries rewritten
+ * in every write's transaction, so a list filtered by one value reads only its window. Only for
+ * types with at most 16 counted fields: a replace rewriting every entry and moving two counters
+ * per field must fit one transaction (100 items) with the record and its outbox item; a type with
+ * more has none (its filtered lists query the sort index).
+ */
+const MAX_INDEXED_FIELDS = 16;
+function indexedFields(type: ObjectTypeRecord): FieldDef[] {
+  const counted = type.fields.filter((f) => COUNTED.has(f.type));
+  return counted.length <= MAX_INDEXED_FIELDS ? counted : [];
+}
+
+/**
+ * Entries copy the record's data up to this size (JSON, UTF-8): 16 copies and the record stay
+ * within a transaction's 4 MB. A larger record's entries hold its keys only and the list fetches it.
+ */
+const MAX_ENTRY_COPY_BYTES = 64 * 1024;
+
+const titleKeyFor = (type: ObjectTypeRecord, data: Record<string, unknown>) => titleKeyOf(type.fields, type.titleField ?? undefined, data);
+
+/** The stored data after a merge (a null removes the field). */
+const withoutNulls = (data: Record<string, unknown>) => Object.fromEntries(Object.entries(data).filter(([, v]) => present(v)));
+
+/**
+ * The value entries of a record going from `before` to `after` (either absent: created, deleted):
+ * every entry of the new state is written whole (value, orders and data copy all follow the
+ * record), an entry whose field lost its value is removed.
+ */
+function entrySteps(
+  type: ObjectTypeRecord,
+  record: { workspaceId: string; type: string; id: string; createdAt: string },
+  before: Record<string, unknown> | undefined,
+  after: { data: Record<string, unknown>; updatedAt: string } | undefined,
+): TransactStep[] {
+  const fields = indexedFields(type);
+  if (fields.length === 0) return [];
+  const data = after ? withoutNulls(after.data) : undefined;
+  const copy = data && Buffer.byteLength(JSON.stringify(data)) <= MAX_ENTRY_COPY_BYTES ? data : undefined;
+  const { workspaceId, type: typeKey, id, createdAt } = record;
+  const owner = after ? { workspaceId, type: typeKey, id, createdAt, updatedAt: after.updatedAt, ...(copy ? { data: copy } : {}) } : undefined;
+  const titleKey = data ? titleKeyFor(type, data) : undefined;
+  return fields.flatMap((f) => {
+    if (data && present(data[f.key])) return [repo.putValueEntryStep(owner!, titleKey!, { field: f.key, value: data[f.key] })];
+    return present(before?.[f.key]) ? [repo.deleteValueEntryStep(record.workspaceId, record.type, record.id, f.key)] : [];
+  });
+}
 
 /** Counter moves from one record state to another (either may be absent). */
 function counterMoves(type: ObjectTypeRecord, before: Record<string, unknown> | undefined, after: Record<string, unknown> | undefined): repo.CounterMove[] {
@@ -141,8 +189,9 @@ export async function createRecord(
       await withMemberRefs(ws, type, value, [
         // Conditional on the type version we validated against: a concurrent type change re-validates.
         repo.countStep(ws, type.type, 1, type.version),
-        repo.putRecordStep(record, titleKeyOf(type.fields, type.titleField ?? undefined, value)),
+        repo.putRecordStep(record, titleKeyFor(type, value)),
         ...repo.counterSteps(ws, type.type, counterMoves(type, undefined, value)),
+        ...entrySteps(type, record, undefined, { data: value, updatedAt: at }),
         ...publish(ws, [recordEvent('object.record_created', type, record.id, value)]),
         ...sealSteps(opts, result),
       ]),
@@ -204,11 +253,15 @@ export async function updateRecord(
     const moves = counterMoves(type, replace ? current.data : pick(current.data, touched!), replace ? value : pick(after, touched!));
     // Even an unchanged value is guarded: setting it over a concurrent change would skew the counters.
     const expected = countedExpectations(type, current.data, touched);
+    // The write applies only at the revision it read: the value entries it writes (values, orders,
+    // data copy) were computed from that read, so a concurrent write makes it re-read and retry.
+    const updatedAt = now.toISOString();
     await transactWrite(
       await withMemberRefs(ws, type, value, [
-        // Deleted meanwhile, or a counted field changed: the retry re-reads (and answers 404 if gone).
-        repo.updateRecordStep(ws, type.type, recordId, { updatedAt: now.toISOString(), change, titleKey, expected }),
+        // Deleted meanwhile, a counted field or the revision changed: the retry re-reads (and answers 404 if gone).
+        repo.updateRecordStep(ws, type.type, recordId, { updatedAt, change, titleKey, expected, revision: { read: current.rev } }),
         ...repo.counterSteps(ws, type.type, moves),
+        ...entrySteps(type, current, current.data, { data: after, updatedAt }),
         ...publish(ws, [recordEvent('object.record_updated', type, recordId, after)]),
       ]),
     );
@@ -224,9 +277,10 @@ export async function deleteRecord(principal: Principal, typeKey: string, record
     const type = await apiObjectType(ws, typeKey);
     const current = await liveRecord(ws, type, recordId);
     await transactWrite([
-      repo.softDeleteRecordStep(ws, type.type, recordId, now.toISOString(), countedExpectations(type, current.data)),
+      repo.softDeleteRecordStep(ws, type.type, recordId, now.toISOString(), countedExpectations(type, current.data), { read: current.rev }),
       repo.countStep(ws, type.type, -1),
       ...repo.counterSteps(ws, type.type, counterMoves(type, current.data, undefined)),
+      ...entrySteps(type, current, current.data, undefined),
       ...publish(ws, [recordEvent('object.record_deleted', type, recordId, current.data)]),
     ]);
   });
@@ -290,16 +344,48 @@ function countedTotal(type: ObjectTypeRecord, query: RecordQuery): { field: stri
   return field && encoded?.ok ? { field: key, value: encoded.value } : undefined;
 }
 
-/** `{ data: [{ id, data }], total }`; `total` counts every match, not the page. */
+/** The one indexed value a list is filtered by, when the type's value entries can serve it. */
+function indexedValue(type: ObjectTypeRecord, query: RecordQuery): { field: string; value: unknown } | undefined {
+  const counted = countedTotal(type, query);
+  return counted && type.valueIndex && indexedFields(type).some((f) => f.key === counted.field) ? counted : undefined;
+}
+
+type IndexedRead = { key: string; window: Promise<PublicRecord[]>; total: Promise<number> };
+
+/** The entries' window and the counter of one value, read side by side (rejections kept for whoever awaits them). */
+function readIndexed(ws: string, type: string, wanted: { field: string; value: unknown }, query: RecordQuery): IndexedRead {
+  const window = repo.valueWindow(ws, type, query.sortBy, wanted, query.offset, query.limit);
+  const total = repo.counterValue(ws, type, wanted.field, wanted.value);
+  for (const p of [window, total]) p.catch(() => undefined);
+  return { key: JSON.stringify([wanted.field, wanted.value]), window, total };
+}
+
+/**
+ * `{ data: [{ id, data }], total }`; `total` counts every match, not the page. Filtered by exactly
+ * one indexed value, the window comes from that value's entries and the total from its counter,
+ * read side by side; any other filter queries the sort index. When this process has read the type
+ * before, those two reads start at once, beside the type's own read (which decides everything:
+ * visibility, the filter's validity, whether the entries serve it; reads started on a stale
+ * definition are dropped).
+ */
 export async function listRecords(principal: Principal, typeKey: string, query: RecordQuery): Promise<{ data: PublicRecord[]; total: number }> {
-  const type = await apiObjectType(principal.workspaceId, typeKey);
+  const ws = principal.workspaceId;
+  const hint = objectTypeHint(ws, typeKey);
+  const hinted = hint ? indexedValue(hint, query) : undefined;
+  const early = hinted ? readIndexed(ws, typeKey, hinted, query) : undefined;
+  const type = await apiObjectType(ws, typeKey);
+  rememberObjectType(type);
   const match = buildMatch(type, query);
   const filtered = isFiltered(match);
+  const indexed = filtered ? indexedValue(type, query) : undefined;
+  if (indexed) {
+    const reads = early?.key === JSON.stringify([indexed.field, indexed.value]) ? early : readIndexed(ws, type.type, indexed, query);
+    const [data, total] = await Promise.all([reads.window, reads.total]);
+    return { data, total };
+  }
   const counted = filtered ? countedTotal(type, query) : undefined;
-  const window = await repo.recordWindow(principal.workspaceId, type.type, query.sortBy, match, query.offset, query.limit, filtered && !counted);
-  return {
-    data: window.items.map((r) => ({ id: r.id, data: r.data })),
-    // Unfiltered, the type's live-record count is the total; one counted filter, its counter.
-    total: !filtered ? (type.recordCount ?? 0) : counted ? await repo.counterValue(principal.workspaceId, type.type, counted.field, counted.value) : window.total!,
-  };
+  const counter = counted ? repo.counterValue(ws, type.type, counted.field, counted.value) : undefined;
+  const [window, total] = await Promise.all([repo.recordWindow(ws, type.type, query.sortBy, match, query.offset, query.limit, filtered && !counted), counter]);
+  // Unfiltered, the type's live-record count is the total; one counted filter, its counter.
+  return { data: window.items.map((r) => ({ id: r.id, data: r.data })), total: !filtered ? (type.recordCount ?? 0) : (total ?? window.total!) };
 }

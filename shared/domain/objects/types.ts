@@ -12,6 +12,11 @@ export interface ObjectTypeRecord {
   apiVisible: boolean;
   /** Live (not deleted) records, kept in each record's own transaction. */
   recordCount?: number;
+  /**
+   * Every live record has its value entries (the type was created, or had no live record, since
+   * they exist), so filtered lists may read them. Without it, filtered lists query the sort index.
+   */
+  valueIndex?: boolean;
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -27,4 +32,9 @@ export interface RecordItem {
   createdAt: string;
   updatedAt: string;
   deletedAt?: string;
+  /**
+   * Moved on by every write that moves the record's value entries (title, indexed fields, delete),
+   * which applies only at the revision it read. Absent on records from before revisions.
+   */
+  rev?: number;
 }
