@@ -1,5 +1,6 @@
 import { walletFromConfig as walletServices } from '../../shared/adapters/wallet';
 import { PassKitSigner } from '../../shared/adapters/wallet/pkpass-signer';
+import type { AppleWalletCredentials } from '../../shared/ports/wallet';
 import { runtimeConfig } from '../../shared/config';
 import { walletArea } from '../../shared/contracts/wallet';
 import * as apple from '../../shared/domain/wallet/apple-web-service';
@@ -13,7 +14,8 @@ import { logger } from '../../shared/observability/logger';
 
 const PKPASS = 'application/vnd.apple.pkpass';
 /** This function signs passes: the signer is passkit-generator. */
-const walletFromConfig = () => walletServices((apple) => new PassKitSigner(apple));
+const passKitSigner = (apple: AppleWalletCredentials) => new PassKitSigner(apple);
+const walletFromConfig = () => walletServices(passKitSigner);
 const empty = (status: number, headers?: Record<string, string>): Reply => ({ status, ...(headers ? { headers } : {}) });
 
 export const handler = defineArea(walletArea, {

@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import forge from 'node-forge';
 import type { WalletCredentials, WalletCredentialSource } from '../../shared/ports/wallet';
 
 /**
@@ -10,7 +10,7 @@ import type { WalletCredentials, WalletCredentialSource } from '../../shared/por
  * once and a test can verify signatures against them:
  *
  * - `wwdr.pem` (+ `wwdr-key.pem`): a self-signed CA playing Apple's WWDR intermediate;
- * - `pass-type.pem` + `pass-type-key.pem`: a pass-type certificate signed by it (openssl);
+ * - `pass-type.pem` + `pass-type-key.pem`: a pass-type certificate signed by it;
  * - `apns-key.p8`: an ES256 key for APNs provider tokens;
  * - `google-service-account.json`: a service-account key file (RSA);
  * - `wallet.json`: the identifiers (pass type id, team id, APNs key id, Google issuer id).
@@ -35,7 +35,30 @@ interface Identifiers {
   googleIssuerId: string;
 }
 
-const openssl = (args: string[], cwd: string) => execFileSync('openssl', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+interface Issued {
+  cert: forge.pki.Certificate;
+  key: forge.pki.rsa.PrivateKey;
+  certPem: string;
+  keyPem: string;
+}
+
+/**
+ * An RSA certificate valid for ten years, self-signed or signed by `issuer`. node-forge (pure
+ * JavaScript) rather than the openssl command: the local runtime needs nothing but Node and Java.
+ */
+function certificate(opts: { subject: forge.pki.CertificateField[]; extensions: object[]; issuer?: Issued }): Issued {
+  const keys = forge.pki.rsa.generateKeyPair({ bits: 2048 });
+  const cert = forge.pki.createCertificate();
+  cert.publicKey = keys.publicKey;
+  cert.serialNumber = `01${randomBytes(8).toString('hex')}`;
+  cert.validity.notBefore = new Date(Date.now() - 60_000);
+  cert.validity.notAfter = new Date(Date.now() + 3650 * 24 * 3600 * 1000);
+  cert.setSubject(opts.subject);
+  cert.setIssuer(opts.issuer ? opts.issuer.cert.subject.attributes : opts.subject);
+  cert.setExtensions([...opts.extensions, { name: 'subjectKeyIdentifier' }]);
+  cert.sign(opts.issuer ? opts.issuer.key : keys.privateKey, forge.md.sha256.create());
+  return { cert, key: keys.privateKey, certPem: forge.pki.certificateToPem(cert), keyPem: forge.pki.privateKeyToPem(keys.privateKey) };
+}
 
 /** Writes the credentials into `dir` unless they are already there (aside first, then renamed: never half a set). */
 export function ensureWalletCredentials(dir: string): void {
@@ -49,16 +72,31 @@ export function ensureWalletCredentials(dir: string): void {
     apnsKeyId: randomBytes(5).toString('hex').toUpperCase(),
     googleIssuerId: `33880000${String(Date.now()).slice(-11)}`,
   };
-  openssl(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', WALLET_FILES.wwdrKey, '-out', WALLET_FILES.wwdr, '-days', '3650',
-    '-subj', '/CN=Local Development WWDR CA/O=Loyalty platform (development)',
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign'], work);
-  openssl(['req', '-newkey', 'rsa:2048', '-nodes', '-keyout', WALLET_FILES.signerKey, '-out', 'pass-type.csr',
-    '-subj', `/UID=${ids.passTypeIdentifier}/CN=Pass Type ID: ${ids.passTypeIdentifier}/OU=${ids.teamIdentifier}/O=Loyalty platform (development)`], work);
-  writeFileSync(join(work, 'pass-type.ext'), 'basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=clientAuth\n');
-  openssl(['x509', '-req', '-in', 'pass-type.csr', '-CA', WALLET_FILES.wwdr, '-CAkey', WALLET_FILES.wwdrKey, '-set_serial', `0x${randomBytes(8).toString('hex')}`,
-    '-out', WALLET_FILES.signerCert, '-days', '3650', '-extfile', 'pass-type.ext'], work);
-  rmSync(join(work, 'pass-type.csr'));
-  rmSync(join(work, 'pass-type.ext'));
+  const ca = certificate({
+    subject: [{ name: 'commonName', value: 'Local Development WWDR CA' }, { name: 'organizationName', value: 'Loyalty platform (development)' }],
+    extensions: [
+      { name: 'basicConstraints', cA: true, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    ],
+  });
+  const signer = certificate({
+    subject: [
+      { type: '0.9.2342.19200300.100.1.1', value: ids.passTypeIdentifier },
+      { name: 'commonName', value: `Pass Type ID: ${ids.passTypeIdentifier}` },
+      { name: 'organizationalUnitName', value: ids.teamIdentifier },
+      { name: 'organizationName', value: 'Loyalty platform (development)' },
+    ],
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, critical: true },
+      { name: 'extKeyUsage', clientAuth: true },
+    ],
+    issuer: ca,
+  });
+  writeFileSync(join(work, WALLET_FILES.wwdr), ca.certPem);
+  writeFileSync(join(work, WALLET_FILES.wwdrKey), ca.keyPem);
+  writeFileSync(join(work, WALLET_FILES.signerCert), signer.certPem);
+  writeFileSync(join(work, WALLET_FILES.signerKey), signer.keyPem);
 
   const apns = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   writeFileSync(join(work, WALLET_FILES.apnsKey), apns.privateKey.export({ type: 'pkcs8', format: 'pem' }));

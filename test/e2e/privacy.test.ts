@@ -1,9 +1,10 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { call, uniqueEmail } from '../support/api';
 import { newMember, newOrder, tenant, type Tenant } from '../support/fixtures';
 import { platformTable } from '../support/table';
+import { clientOf, portalSession, unpackPass } from '../support/wallet';
 
 /**
  * The data-subject export and erasure (spec 2.6) against the running platform: the export holds the
@@ -136,5 +137,35 @@ describe('data-subject export and erasure', () => {
     expect((await call('POST', `/api/v2/members/${m.id}/erasure`, { token: reader.body.data.key })).status).toBe(403);
     expect((await call('GET', `/api/v2/members/${m.id}/personal-data`, { token: reader.body.data.key })).status).toBe(200);
     expect((await call('GET', `/api/v2/members/${m.id}`, { token: t.key })).body.data.email).not.toBeNull();
+  });
+});
+
+describe('wallet passes in the data-subject export and erasure', () => {
+  it('the export lists the pass and its devices (no tokens); erasure makes the pass 410 and removes its registrations', async () => {
+    const t = await tenant('privacy-wallet');
+    const request = clientOf(inject('baseUrl'));
+    const m = await newMember(t.key);
+    const session = await portalSession(request, t.key, m.id);
+    const issued = await request('POST', '/api/consumer/wallet/issue', { token: session, body: { platform: 'apple' } });
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+    const pass = JSON.parse(unpackPass(issued.body as Buffer).files['pass.json']!.toString('utf8'));
+    const auth = { authorization: `ApplePass ${pass.authenticationToken}` };
+    const deviceId = `device${randomUUID().replace(/-/g, '')}`;
+    const pushToken = `${randomUUID().replace(/-/g, '')}${randomUUID().replace(/-/g, '')}`;
+    const registration = `/api/wallet/apple/v1/devices/${deviceId}/registrations/${pass.passTypeIdentifier}/${pass.serialNumber}`;
+    expect((await request('POST', registration, { headers: auth, body: { pushToken } })).status).toBe(201);
+
+    const exported = (await call('GET', `/api/v2/members/${m.id}/personal-data`, { token: t.key })).body.data;
+    expect(exported.walletPasses).toEqual([
+      expect.objectContaining({ platform: 'apple', serial: pass.serialNumber, devices: [expect.objectContaining({ deviceLibraryIdentifier: deviceId })] }),
+    ]);
+    expect(JSON.stringify(exported)).not.toContain(pushToken);
+    expect(JSON.stringify(exported)).not.toContain(pass.authenticationToken);
+
+    expect((await call('POST', `/api/v2/members/${m.id}/erasure`, { token: t.key })).status).toBe(200);
+    expect((await request('GET', `/api/wallet/apple/v1/passes/${pass.passTypeIdentifier}/${pass.serialNumber}`, { headers: auth })).status).toBe(410);
+    expect((await request('POST', registration, { headers: auth, body: { pushToken } })).status).toBe(410);
+    expect((await wholeTable()).filter((i) => i.includes(pushToken))).toEqual([]);
+    expect((await call('GET', `/api/v2/members/${m.id}/personal-data`, { token: t.key })).body.data.walletPasses[0].devices).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import { createServer as createHttp2Server, type Http2Server } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { assertDocumentedResponse } from './openapi';
 
@@ -177,14 +178,34 @@ export async function portalSession(request: Client, key: string, memberId: stri
   return res.body.data.token;
 }
 
-/** The files of a .pkpass (a zip), unpacked with `unzip` into a fresh directory. */
+/**
+ * The files of a .pkpass (a zip), unpacked into a fresh directory. Read here with zlib (central
+ * directory, stored or deflated entries: what pass zips hold), so the tests need no unzip command.
+ */
 export function unpackPass(bytes: Buffer): { dir: string; files: Record<string, Buffer> } {
   const dir = mkdtempSync(join(tmpdir(), 'pkpass-'));
-  writeFileSync(join(dir, 'pass.pkpass'), bytes);
-  execFileSync('unzip', ['-q', 'pass.pkpass', '-d', 'files'], { cwd: dir });
   const files: Record<string, Buffer> = {};
-  for (const name of readdirSync(join(dir, 'files'))) files[name] = readFileSync(join(dir, 'files', name));
-  return { dir: join(dir, 'files'), files };
+  let end = bytes.length - 22;
+  while (end >= 0 && bytes.readUInt32LE(end) !== 0x06054b50) end--;
+  if (end < 0) throw new Error('not a zip: no end of central directory');
+  let at = bytes.readUInt32LE(end + 16);
+  for (let n = bytes.readUInt16LE(end + 10); n > 0; n--) {
+    if (bytes.readUInt32LE(at) !== 0x02014b50) throw new Error('zip: broken central directory');
+    const method = bytes.readUInt16LE(at + 10);
+    const size = bytes.readUInt32LE(at + 20);
+    const nameLength = bytes.readUInt16LE(at + 28);
+    const local = bytes.readUInt32LE(at + 42);
+    const name = bytes.subarray(at + 46, at + 46 + nameLength).toString('utf8');
+    at += 46 + nameLength + bytes.readUInt16LE(at + 30) + bytes.readUInt16LE(at + 32);
+    const start = local + 30 + bytes.readUInt16LE(local + 26) + bytes.readUInt16LE(local + 28);
+    const raw = bytes.subarray(start, start + size);
+    if (name.endsWith('/')) continue;
+    if (method !== 0 && method !== 8) throw new Error(`zip: ${name} uses compression method ${method}`);
+    files[name] = method === 8 ? inflateRawSync(raw) : Buffer.from(raw);
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), files[name]!);
+  }
+  return { dir, files };
 }
 
 /** `openssl smime -verify` of the pass's detached signature over manifest.json against a CA file. */

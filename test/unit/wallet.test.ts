@@ -208,3 +208,18 @@ describe('the wallet secret', () => {
     expect(() => parseWalletSecret('not json')).toThrow();
   });
 });
+
+describe('wallet clients per process', () => {
+  it('a function without a signer (the push worker) does not hand its clients to one that signs: the local runtime runs both in one process', async () => {
+    Object.assign(process.env, { STAGE: 'local', TABLE_NAME: 'unused', AWS_REGION: 'eu-west-1', WALLET_PLATFORMS: 'apple' });
+    const { provideAdapters } = await import('../../shared/adapters/provided');
+    const { walletFromConfig } = await import('../../shared/adapters/wallet');
+    const apple = { passTypeIdentifier: 'pass.test', teamIdentifier: 'TEAM', wwdrPem: '', signerCertPem: '', signerKeyPem: '', apns: { kind: 'token', keyId: 'K', teamId: 'T', keyPem: '' } };
+    provideAdapters({ walletCredentials: { load: async () => ({ apple }) as never } });
+    const signature = Buffer.from('signed');
+    const signing = (_: unknown) => ({ sign: async () => signature });
+    await expect((await walletFromConfig().apple())!.signer.sign({} as never)).rejects.toThrow('signs no passes');
+    expect(await (await walletFromConfig(signing).apple())!.signer.sign({} as never)).toBe(signature);
+    expect(walletFromConfig(signing)).toBe(walletFromConfig(signing));
+  });
+});

@@ -5,7 +5,11 @@ import { Http2ApnsClient } from './apns';
 import { SecretsManagerWalletCredentials } from './credentials';
 import { RestGoogleWallet, serviceAccountTokenProvider } from './google';
 
-let services: WalletServices | undefined;
+/**
+ * Per signer factory: in AWS a process is one function, but the local runtime runs every function in
+ * one process, where the push worker (no signer) must not hand its clients to the wallet area.
+ */
+const built = new Map<(apple: AppleWalletCredentials) => WalletSigner, WalletServices>();
 
 /** Credentials from the local runtime's files, else from the Secrets Manager secret (none: nothing configured). */
 function credentialSource(): WalletCredentialSource {
@@ -27,13 +31,14 @@ const noSigner = (): WalletSigner => ({
  * (`PassKitSigner`), so only they bundle passkit-generator.
  */
 export function walletFromConfig(signer: (apple: AppleWalletCredentials) => WalletSigner = noSigner): WalletServices {
-  if (services) return services;
+  const known = built.get(signer);
+  if (known) return known;
   const cfg = runtimeConfig();
   const source = credentialSource();
   const enabled = new Set(cfg.WALLET_PLATFORMS);
   let apple: Awaited<ReturnType<WalletServices['apple']>>;
   let google: Awaited<ReturnType<WalletServices['google']>>;
-  services = {
+  const services: WalletServices = {
     apple: async () => {
       if (!enabled.has('apple')) return undefined;
       if (apple) return apple;
@@ -57,5 +62,6 @@ export function walletFromConfig(signer: (apple: AppleWalletCredentials) => Wall
       return google;
     },
   };
+  built.set(signer, services);
   return services;
 }

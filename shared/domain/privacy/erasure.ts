@@ -7,6 +7,7 @@ import { audited, type AuditContext } from '../audit/service';
 import { fingerprintOf } from '../captures/service';
 import { normalisePhone } from '../captures/schemas';
 import type { MemberRecord } from '../members/types';
+import { retireMemberPasses } from '../wallet/service';
 import { loadMember } from './personal-data';
 
 /**
@@ -15,7 +16,8 @@ import { loadMember } from './personal-data';
  * - Goes: the profile's e-mail, external id, names, phone, birth date and custom attributes (and the
  *   lookups keyed by the e-mail, external id and phone); the personal fields and attributes of the
  *   member's captures (and their dedupe windows); the properties of the member's tracking events;
- *   the free-text reasons of the member's ledger entries.
+ *   the free-text reasons of the member's ledger entries; the device registrations (push tokens) of
+ *   the member's wallet passes, whose serials answer 410 from then on.
  * - Stays, pseudonymous: the member id, status (unenrolled), tier, balance, pending and lifetime
  *   points, order count and tags; the ledger amounts; orders with their totals, refunds and points;
  *   coupons; referral links; tracking event types and times; custom-object records that reference
@@ -118,6 +120,8 @@ export const ERASURE_SCRUBS: Record<string, (ctx: ErasureContext) => Promise<voi
       if (item.properties && Object.keys(item.properties).length) await repo.scrub(key, { properties: {} });
     }
   },
+  // Every serial of the member answers 410 from now on and its device registrations (push tokens) go.
+  walletPasses: async ({ workspaceId, memberId }) => retireMemberPasses(workspaceId, memberId),
   ledgerReasons: async ({ workspaceId, memberId }) => {
     for (const entry of await repo.ledgerItems(workspaceId, memberId)) {
       if (entry.reason !== null && entry.reason !== undefined) {

@@ -7,6 +7,7 @@ import { toCoupon, type CouponRecord } from '../coupons/types';
 import { notFound } from '../errors';
 import { toMember, type MemberRecord } from '../members/types';
 import { toOrder, type OrderRecord } from '../orders/types';
+import { passesOfMember } from '../wallet/service';
 
 /**
  * The data-subject export (spec 2.6: personal data is served per member, never in the workspace
@@ -52,7 +53,7 @@ export const PERSONAL_DATA_SECTIONS: Record<string, PersonalDataSection> = {
     }
     return out;
   },
-  // Wallet passes join here as one more section (their store is being built): `walletPasses`.
+  walletPasses: async ({ workspaceId, member }) => passesOfMember(workspaceId, member.id),
 };
 
 export async function loadMember(workspaceId: string, memberId: string): Promise<MemberRecord> {

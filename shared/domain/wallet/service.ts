@@ -137,6 +137,24 @@ export async function retireMemberPasses(workspaceId: string, memberId: string, 
   }
 }
 
+/**
+ * A member's passes as the data-subject export shows them: platform, serial, when issued and last
+ * changed, and the devices registered for updates (the device's own id and when; never its push
+ * token or the pass's authentication tokens, which are credentials).
+ */
+export async function passesOfMember(workspaceId: string, memberId: string) {
+  const passes = await repo.listMemberPasses(workspaceId, memberId);
+  return Promise.all(
+    passes.map(async (p) => ({
+      platform: p.platform,
+      serial: p.serial,
+      issuedAt: p.createdAt,
+      lastUpdatedAt: new Date(p.lastModified).toISOString(),
+      devices: (await repo.listPassRegistrations(workspaceId, memberId, p.serial)).map((r) => ({ deviceLibraryIdentifier: r.deviceId, registeredAt: r.createdAt })),
+    })),
+  );
+}
+
 /** Whether a serial's member is gone: unknown, removed or unenrolled (its serial answers 410). */
 export async function memberOfPass(workspaceId: string, memberId: string): Promise<MemberRecord | undefined> {
   const member = await getMember(workspaceId, memberId);
