@@ -2,6 +2,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { queueWithDeadLetter } from './queue-with-dead-letter';
 import { Construct } from 'constructs';
 import { queueDeclarations } from '../../shared/consumers/queues';
 
@@ -32,26 +33,19 @@ export class Wallet extends Construct {
     const declared = queueDeclarations();
     const redrive = declared.walletPushes.redrive!;
 
-    this.pushDeadLetterQueue = new sqs.Queue(this, 'PushDeadLetterQueue', {
-      retentionPeriod: WALLET_PUSH_DEAD_LETTER_RETENTION,
-      visibilityTimeout: Duration.seconds(declared.walletPushDeadLetters.visibilitySeconds),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+    const pair = queueWithDeadLetter(this, {
+      queue: { id: 'PushQueue', logicalId: WALLET_PUSH_QUEUE_LOGICAL_ID, retention: WALLET_PUSH_RETENTION, visibilitySeconds: declared.walletPushes.visibilitySeconds },
+      deadLetter: {
+        id: 'PushDeadLetterQueue',
+        logicalId: WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID,
+        retention: WALLET_PUSH_DEAD_LETTER_RETENTION,
+        visibilitySeconds: declared.walletPushDeadLetters.visibilitySeconds,
+        whyNoRedrive: 'This is the dead-letter queue of the wallet push queue: what lands here stays for operators (14 days, alarmed).',
+      },
+      maxReceiveCount: redrive.maxReceiveCount,
     });
-    (this.pushDeadLetterQueue.node.defaultChild as sqs.CfnQueue).overrideLogicalId(WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID);
-    Validations.of(this.pushDeadLetterQueue.node.defaultChild as sqs.CfnQueue).acknowledge({
-      id: 'Serverless-SQSRedrivePolicy',
-      reason: 'This is the dead-letter queue of the wallet push queue: what lands here stays for operators (14 days, alarmed).',
-    });
-
-    this.pushQueue = new sqs.Queue(this, 'PushQueue', {
-      retentionPeriod: WALLET_PUSH_RETENTION,
-      visibilityTimeout: Duration.seconds(declared.walletPushes.visibilitySeconds),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      deadLetterQueue: { queue: this.pushDeadLetterQueue, maxReceiveCount: redrive.maxReceiveCount },
-    });
-    (this.pushQueue.node.defaultChild as sqs.CfnQueue).overrideLogicalId(WALLET_PUSH_QUEUE_LOGICAL_ID);
+    this.pushQueue = pair.queue;
+    this.pushDeadLetterQueue = pair.deadLetter;
 
     // A JSON document `{ apple?: {...}, google?: {...} }`; the generated placeholder configures nothing.
     this.secret = new secretsmanager.Secret(this, 'Credentials', {

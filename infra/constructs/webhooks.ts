@@ -8,6 +8,7 @@ import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { queueWithDeadLetter } from './queue-with-dead-letter';
 import { Construct } from 'constructs';
 import { queueDeclarations } from '../../shared/consumers/queues';
 import { CONSUMERS, type ConsumerName, type ConsumerRow } from '../../shared/consumers/table';
@@ -149,32 +150,25 @@ export class Webhooks extends Construct {
     // --- Queues (numbers from queueDeclarations, as the local queue driver reads them) ----------
     const declared = queueDeclarations({ ...w });
     const deliveriesRedrive = declared.webhookDeliveries.redrive!;
-    this.deadLetterQueue = new sqs.Queue(this, 'DeadLetterQueue', {
-      retentionPeriod: DEAD_LETTER_RETENTION,
-      visibilityTimeout: Duration.seconds(declared.webhookDeadLetters.visibilitySeconds),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
+    if (deliveriesRedrive.deadLetter !== 'webhookDeadLetters') throw new Error('the delivery queue redrives to webhookDeadLetters');
+    // Every receive is one attempt (the worker changes visibility for the backoff instead of
+    // deleting and re-sending), so maxReceiveCount bounds the attempts.
+    const pair = queueWithDeadLetter(this, {
+      queue: { id: 'DeliveryQueue', logicalId: DELIVERY_QUEUE_LOGICAL_ID, retention: DELIVERY_RETENTION, visibilitySeconds: declared.webhookDeliveries.visibilitySeconds },
+      deadLetter: {
+        id: 'DeadLetterQueue',
+        logicalId: DEAD_LETTER_QUEUE_LOGICAL_ID,
+        retention: DEAD_LETTER_RETENTION,
+        visibilitySeconds: declared.webhookDeadLetters.visibilitySeconds,
+        whyNoRedrive:
+          'This is the dead-letter queue of the delivery queue. A message its consumer cannot handle stays here ' +
+          '(14-day retention, DLQ alarm raised); a further dead-letter queue would only move it one queue on.',
+      },
+      maxReceiveCount: deliveriesRedrive.maxReceiveCount,
     });
-    (this.deadLetterQueue.node.defaultChild as sqs.CfnQueue).overrideLogicalId(DEAD_LETTER_QUEUE_LOGICAL_ID);
-    Validations.of(this.deadLetterQueue.node.defaultChild as sqs.CfnQueue).acknowledge({
-      id: 'Serverless-SQSRedrivePolicy',
-      reason:
-        'This is the dead-letter queue of the delivery queue. A message its consumer cannot handle stays here ' +
-        '(14-day retention, DLQ alarm raised); a further dead-letter queue would only move it one queue on.',
-    });
-    const queues = { ...props.queues, webhookDeadLetters: this.deadLetterQueue } as Record<QueueName, sqs.Queue>;
-
-    this.deliveryQueue = new sqs.Queue(this, 'DeliveryQueue', {
-      retentionPeriod: DELIVERY_RETENTION,
-      visibilityTimeout: Duration.seconds(declared.webhookDeliveries.visibilitySeconds),
-      encryption: sqs.QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      // Every receive is one attempt (the worker changes visibility for the backoff instead of
-      // deleting and re-sending), so maxReceiveCount bounds the attempts.
-      deadLetterQueue: { queue: queues[deliveriesRedrive.deadLetter], maxReceiveCount: deliveriesRedrive.maxReceiveCount },
-    });
-    (this.deliveryQueue.node.defaultChild as sqs.CfnQueue).overrideLogicalId(DELIVERY_QUEUE_LOGICAL_ID);
-    queues.webhookDeliveries = this.deliveryQueue;
+    this.deadLetterQueue = pair.deadLetter;
+    this.deliveryQueue = pair.queue;
+    const queues = { ...props.queues, webhookDeadLetters: this.deadLetterQueue, webhookDeliveries: this.deliveryQueue } as Record<QueueName, sqs.Queue>;
 
     // --- Background consumers: one function and one event source (or schedule) per row ---------
     const functions: Record<string, nodejs.NodejsFunction> = {};
