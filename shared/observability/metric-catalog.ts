@@ -6,6 +6,12 @@
  */
 export const METRICS_NAMESPACE = 'LoyaltyPlatform';
 
+/**
+ * The `service` dimension of every business metric: one value for the whole platform (not the
+ * function's name), so an order recorded through REST and through MCP is one series.
+ */
+export const METRICS_SERVICE = 'loyalty-platform';
+
 /** The dashboard row a metric belongs to. */
 export type Capability = 'api' | 'points-orders' | 'webhooks' | 'wallet' | 'exports' | 'mcp' | 'audit';
 
