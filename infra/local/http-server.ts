@@ -9,6 +9,7 @@ import { requestIdOf } from '../../shared/http/request-context';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
 import { areaHandlers } from './handlers';
 import { lambdaContext } from './lambda-runtime';
+import { say } from './log-output';
 
 const TEXT_TYPES = /^(application\/([\w.+-]+\+)?json|application\/x-www-form-urlencoded|text\/)/i;
 
@@ -159,7 +160,7 @@ export function createHttpServer(): Server {
       const handler = areaHandlers[area];
       send(res, await handler(toEvent(req, body, key, params), lambdaContext(`loyalty-${area}`), { signal: new AbortController().signal }));
     } catch (err) {
-      console.error('local http adapter failure', err);
+      say.error('local http adapter failure', { error: err });
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error', requestId: 'local-adapter' } }));
     }

@@ -13,6 +13,17 @@ export function requestIdOf(event: Pick<HttpEvent, 'headers'>): string {
 
 type Request = { context: AppContext; response: HttpResult | null | undefined; event: HttpEvent };
 
+/** The `code` of an error answer (the one error body), so the access line says which error it was. */
+export function errorCodeOf(response: HttpResult | null | undefined): string | undefined {
+  if (!response || (response.statusCode ?? 200) < 400 || typeof response.body !== 'string' || response.isBase64Encoded) return undefined;
+  try {
+    const code = (JSON.parse(response.body) as { error?: { code?: unknown } } | null)?.error?.code;
+    return typeof code === 'string' ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Outermost middleware: request id, the `x-request-id` header and one access log line per request.
  * Log fields are passed per call, not appended to the shared logger, because the local runtime
@@ -27,7 +38,10 @@ export function requestContext(area: string): MiddlewareObj<HttpEvent, HttpResul
       area,
       method: event.requestContext?.http?.method,
       routeKey: event.routeKey,
+      // The path as called (the route key has the template); never the query string.
+      path: event.rawPath,
       status: response?.statusCode,
+      errorCode: errorCodeOf(response),
       durationMs: Date.now() - context.startedAt,
       workspaceId: context.principal?.workspaceId,
     });
