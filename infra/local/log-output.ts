@@ -40,7 +40,8 @@ export async function step<T>(message: string, run: () => Promise<T> | T, phase:
  * Partial writes wait for their newline; the rest is flushed when the process exits.
  */
 export function renderStream(stream: NodeJS.WriteStream, opts: { colors: boolean }): () => void {
-  const write = stream.write.bind(stream) as (chunk: string, cb?: (err?: Error | null) => void) => boolean;
+  const original = stream.write;
+  const write = (text: string, cb?: (err?: Error | null) => void): boolean => (original as (t: string, c?: typeof cb) => boolean).call(stream, text, cb);
   let pending = '';
   const patched = (chunk: unknown, encoding?: unknown, cb?: unknown): boolean => {
     const done = (typeof encoding === 'function' ? encoding : cb) as ((err?: Error | null) => void) | undefined;
@@ -62,7 +63,7 @@ export function renderStream(stream: NodeJS.WriteStream, opts: { colors: boolean
   return () => {
     flush();
     process.off('exit', flush);
-    stream.write = write as typeof stream.write;
+    stream.write = original;
   };
 }
 
