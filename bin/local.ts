@@ -158,7 +158,7 @@ async function main(): Promise<void> {
   runtimeInfo = { pid: process.pid, dynamodbPid: dynamo.process.pid, port: actualPort, dynamodbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: process.env.TABLE_NAME, queueDatabase: process.env.LOCAL_QUEUE_DB };
   writeFileAtomic(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
   if (demo) {
-    say.info(tableIsNew ? 'Created the demo workspace:' : 'Demo workspace (kept from the first start):', {
+    say.info(tableIsNew ? 'Created the demo workspace' : 'Demo workspace (kept from the first start)', {
       credentials: { adminEmail: demo.email, adminPassword: demo.password, apiKeyWithAllScopes: demo.apiKey },
     });
   }
