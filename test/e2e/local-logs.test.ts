@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../support/platform';
+import { runToExit, startPlatform, type RunningPlatform } from '../support/platform';
 
 /** Waits until the output has a line matching `pattern` (the child's pipe may lag the answer). */
 async function lineOf(p: RunningPlatform, pattern: RegExp, ms = 10_000): Promise<string> {
@@ -56,5 +56,13 @@ describe('local runtime logs (LOG_FORMAT=pretty)', () => {
     } finally {
       if (!stopped) await p.stop();
     }
+  });
+
+  it('an unknown LOG_FORMAT is refused before anything starts, in one line', async () => {
+    const run = await runToExit({ env: { LOG_FORMAT: 'yaml' }, timeoutMs: 30_000 });
+    expect(run.code, run.output).toBe(1);
+    const lines = run.output.split('\n').filter(Boolean);
+    expect(lines, run.output).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'ERROR', message: expect.stringContaining('LOG_FORMAT=yaml is not a log format: use json or pretty') });
   });
 });
