@@ -24,6 +24,24 @@ export function errorCodeOf(response: HttpResult | null | undefined): string | u
   }
 }
 
+/** The access line: one per request, its shape declared once (the local HTTP adapter writes it too). */
+export interface AccessLine {
+  requestId: string;
+  apiRequestId?: string;
+  area?: string;
+  method?: string;
+  routeKey?: string;
+  /** The path as called (the route key has the template); never the query string. */
+  path?: string;
+  status?: number;
+  /** The `code` of an error answer. */
+  errorCode?: string;
+  durationMs: number;
+  workspaceId?: string;
+}
+
+export const logAccess = (line: AccessLine): void => logger.info('request', { ...line });
+
 /**
  * Outermost middleware: request id, the `x-request-id` header and one access log line per request.
  * Log fields are passed per call, not appended to the shared logger, because the local runtime
@@ -32,13 +50,12 @@ export function errorCodeOf(response: HttpResult | null | undefined): string | u
 export function requestContext(area: string): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   const finish = ({ context, response, event }: Request) => {
     if (response) response.headers = { ...response.headers, 'x-request-id': context.requestId };
-    logger.info('request', {
+    logAccess({
       requestId: context.requestId,
       apiRequestId: event.requestContext?.requestId,
       area,
       method: event.requestContext?.http?.method,
       routeKey: event.routeKey,
-      // The path as called (the route key has the template); never the query string.
       path: event.rawPath,
       status: response?.statusCode,
       errorCode: errorCodeOf(response),

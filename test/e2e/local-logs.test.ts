@@ -35,15 +35,19 @@ describe('local runtime logs (LOG_FORMAT=pretty)', () => {
       expect((await fetch(`${p.baseUrl}/api/v2/api-keys`, { headers: auth })).status).toBe(200);
       expect((await fetch(`${p.baseUrl}/api/v2/stores`, { method: 'POST', headers: auth, body: '{}' })).status).toBe(422);
       expect((await fetch(`${p.baseUrl}/api/v2/no-such-thing`)).status).toBe(404);
+      // Refused by the local HTTP adapter itself (over API Gateway's payload limit), before any handler.
+      expect((await fetch(`${p.baseUrl}/api/v2/stores`, { method: 'POST', headers: auth, body: 'x'.repeat(7 * 1024 * 1024) })).status).toBe(413);
       await lineOf(p, /GET \/api\/v2\/api-keys 200/);
       await lineOf(p, /POST \/api\/v2\/stores 422/);
       await lineOf(p, /GET \/api\/v2\/no-such-thing 404/);
+      await lineOf(p, /POST \/api\/v2\/stores 413/);
 
       const requests = p.output().split('\n').filter((l) => /^\S+ (GET|POST) \/api/.test(l));
       expect(requests).toEqual([
         expect.stringMatching(new RegExp(`^${CLOCK} GET /api/v2/api-keys 200 \\d+ms$`)),
         expect.stringMatching(new RegExp(`^${CLOCK} POST /api/v2/stores 422 \\d+ms VALIDATION_FAILED$`)),
         expect.stringMatching(new RegExp(`^${CLOCK} GET /api/v2/no-such-thing 404 \\d+ms NOT_FOUND$`)),
+        expect.stringMatching(new RegExp(`^${CLOCK} POST /api/v2/stores 413 \\d+ms PAYLOAD_TOO_LARGE$`)),
       ]);
 
       expect(await p.stop('SIGTERM')).toBe(0);
