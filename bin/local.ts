@@ -35,8 +35,8 @@ if (logFormat === 'pretty') {
 /** Stops the server and every child process, saying each step; idempotent, so a second signal does not race the first. */
 function shutdown(code: number): Promise<void> {
   stopping ??= (async () => {
-    const started = [server, pipelines, workflows, s3, dynamo].some(Boolean);
-    if (started) say.info('Stopping…');
+    const anythingStarted = [server, pipelines, workflows, s3, dynamo].some(Boolean);
+    if (anythingStarted) say.info('Stopping…');
     const s = server;
     if (s) {
       await step('HTTP closed', async () => {
@@ -55,7 +55,7 @@ function shutdown(code: number): Promise<void> {
     const d = dynamo;
     if (d) await step('DynamoDB Local stopped', () => d.stop(), 'stop');
     (await import('../infra/local/local-queue-store')).closeLocalQueueStore();
-    if (started) say.info('Stopped');
+    if (anythingStarted) say.info('Stopped');
     // A clean stop leaves nothing that says an instance runs (only the holder of the lock removes them).
     if (lock && code === 0) rmSync(runtimeFile, { force: true });
     lock?.release();
