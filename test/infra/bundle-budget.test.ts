@@ -86,6 +86,14 @@ describe('function bundles', () => {
     }
   });
 
+  it('carry the lean log formatter but none of the local runtime (its pretty log format included)', () => {
+    for (const [name, bundle] of functionBundles()) {
+      const inputs = Object.keys(bundle.inputs);
+      expect(inputs.filter((p) => p.includes('infra/local/')), name).toEqual([]);
+      expect(inputs.some((p) => p.endsWith('shared/observability/log-formatter.ts')), name).toBe(true);
+    }
+  });
+
   it('hold zod with the English locale only (zod is imported as a namespace, so unused members are shaken out)', () => {
     for (const [name, bundle] of functionBundles()) {
       const locales = Object.keys(bundle.inputs).filter((p) => p.includes('/zod/v4/locales/'));
