@@ -1,4 +1,4 @@
-import { routes, type AuthKind } from '../../shared/contracts';
+import type { AuthKind, Endpoint } from '../../shared/contracts/endpoint';
 import { ApiError, CommandError, UsageError } from './errors';
 import { storedSession } from './sessions';
 import { baseUrlOf, type GlobalOptions } from './settings';
@@ -15,18 +15,13 @@ export interface Page<T> {
   nextCursor: string | null;
 }
 
-const routeOf = (operationId: string) => {
-  const route = routes.find((r) => r.operationId === operationId);
-  if (!route) throw new Error(`no such operation: ${operationId}`);
-  return route;
-};
-
 const NO_API_KEY = 'No API key: set LOYALTY_API_KEY=fl_live_... or pass --api-key (an admin creates one with `loyalty keys create` or in the application)';
 const NO_SESSION = 'This command needs an owner or admin session: run `loyalty login --email <you>` or set LOYALTY_SESSION_TOKEN=fl_sess_...';
 
 /**
- * The API as the tool sees it: requests by operationId, so method, path and accepted credentials come
- * from the route table (`shared/contracts`) and cannot drift from the server. A route that takes an
+ * The API as the tool sees it: each request names the endpoint's declaration (`shared/contracts/<area>.ts`),
+ * so method, path and accepted credentials cannot drift from the server. Only the areas a command
+ * uses are loaded, which keeps start-up short. A route that takes an
  * API key gets one when it is given; otherwise a session (LOYALTY_SESSION_TOKEN, else `loyalty login`).
  */
 export class Client {
@@ -48,11 +43,10 @@ export class Client {
     throw new UsageError(auth.includes('apiKey') ? NO_API_KEY : NO_SESSION);
   }
 
-  async call<T = any>(operationId: string, opts: CallOptions = {}): Promise<T> {
-    const route = routeOf(operationId);
+  async call<T = any>(route: Endpoint, opts: CallOptions = {}): Promise<T> {
     const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = opts.params?.[name];
-      if (value === undefined) throw new Error(`missing path parameter ${name} of ${operationId}`);
+      if (value === undefined) throw new Error(`missing path parameter ${name} of ${route.path}`);
       return encodeURIComponent(value);
     });
     const url = new URL(this.baseUrl + path);
@@ -90,11 +84,11 @@ export class Client {
   }
 
   /** Every item of a cursor-paged list, following `nextCursor`. */
-  async all<T>(operationId: string, opts: CallOptions = {}): Promise<T[]> {
+  async all<T>(route: Endpoint, opts: CallOptions = {}): Promise<T[]> {
     const items: T[] = [];
     let cursor: string | undefined;
     do {
-      const page = await this.call<Page<T>>(operationId, { ...opts, query: { limit: 200, ...opts.query, cursor } });
+      const page = await this.call<Page<T>>(route, { ...opts, query: { limit: 200, ...opts.query, cursor } });
       items.push(...page.data);
       cursor = page.nextCursor ?? undefined;
     } while (cursor);

@@ -1,5 +1,3 @@
-import ora from 'ora';
-
 export interface Spinner {
   update(text: string): void;
   stop(): void;
@@ -37,8 +35,10 @@ export class Output {
     for (const r of cells) this.line(fmt(r));
   }
 
-  spinner(text: string): Spinner {
+  /** Loaded only for a terminal: scripts do not pay for it. */
+  async spinner(text: string): Promise<Spinner> {
     if (this.json || !process.stdout.isTTY) return { update: () => undefined, stop: () => undefined };
+    const { default: ora } = await import('ora');
     const s = ora({ text, stream: process.stdout }).start();
     return { update: (t) => void (s.text = t), stop: () => void s.stop() };
   }

@@ -12,7 +12,8 @@ import { eventually, startReceiver } from '../support/receiver';
 
 /**
  * The `loyalty` command-line tool, run as a child process (bin/loyalty.mjs) against the test
- * platform: one invocation per command, human and --json output, exit codes.
+ * platform: one invocation per command, human and --json output, exit codes. The tests share one
+ * workspace and touch nothing another one reads, so they run concurrently (each waits on child processes).
  */
 let t: Tenant;
 let configDir: string;
@@ -30,7 +31,7 @@ const run = (args: string[], env: Record<string, string | undefined> = {}, stdin
 const asSession = (args: string[]) => run(args, { LOYALTY_API_KEY: undefined, LOYALTY_SESSION_TOKEN: t.token });
 const json = (r: { stdout: string }) => JSON.parse(r.stdout);
 
-describe('loyalty keys', () => {
+describe.concurrent('loyalty keys', () => {
   it('creates, lists and revokes a key; the revoked key is refused with the API error and its request id', async () => {
     const created = await run(['keys', 'create', '--name', 'reporting', '--preset', 'read-only', '--json']);
     expect(created.code, created.stderr).toBe(0);
@@ -61,7 +62,7 @@ describe('loyalty keys', () => {
   });
 });
 
-describe('loyalty members and points', () => {
+describe.concurrent('loyalty members and points', () => {
   it('gets a member and finds one by e-mail or external id', async () => {
     const m = await newMember(t.key, { externalId: 'cli-ext-1', firstName: 'Ada' });
     const got = await run(['members', 'get', m.id]);
@@ -97,7 +98,7 @@ describe('loyalty members and points', () => {
   });
 });
 
-describe('loyalty objects apply', () => {
+describe.concurrent('loyalty objects apply', () => {
   it('defines types from YAML, says there is nothing to change the second time, then applies only the difference', async () => {
     const file = join(configDir, 'types.yaml');
     const yaml = (options: string) => `types:
@@ -141,7 +142,7 @@ describe('loyalty objects apply', () => {
   });
 });
 
-describe('loyalty login', () => {
+describe.concurrent('loyalty login', () => {
   it('stores the session owner-only and later commands use it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'loyalty-cli-login-'));
     const login = await cli(['login', '--email', t.email, '--password-stdin'], { env: { LOYALTY_CONFIG_DIR: dir }, stdin: `${PASSWORD}\n` });
@@ -168,7 +169,7 @@ describe('loyalty login', () => {
   });
 });
 
-describe('loyalty events and webhooks', () => {
+describe.concurrent('loyalty events and webhooks', () => {
   it('lists the event catalog', async () => {
     const r = await run(['events', 'list']);
     expect(r.code, r.stderr).toBe(0);
@@ -180,7 +181,7 @@ describe('loyalty events and webhooks', () => {
   it('webhooks deliveries --follow prints a test delivery as it appears, and stops on Ctrl-C', async () => {
     const receiver = await startReceiver();
     closers.push(receiver.close);
-    const endpoint = (await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: receiver.url, eventTypes: ['member.created'] } })).body.data;
+    const endpoint = (await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: receiver.url, eventTypes: ['order.refunded'] } })).body.data; // no other test refunds
     const follow = startCli(['webhooks', 'deliveries', endpoint.id, '--follow', '--interval', '200'], { env: { LOYALTY_API_KEY: t.key } });
     await follow.waitForOutput(/Following delivery attempts/);
     expect(follow.output()).not.toContain('webhook.ping');
@@ -221,7 +222,7 @@ describe('loyalty events and webhooks', () => {
   });
 });
 
-describe('loyalty exports', () => {
+describe.concurrent('loyalty exports', () => {
   it('exports start --wait --output downloads the completed file', async () => {
     const m = await newMember(t.key, { externalId: 'cli-export' });
     const file = join(configDir, 'members.csv');
@@ -241,7 +242,7 @@ describe('loyalty exports', () => {
   });
 });
 
-describe('loyalty errors and exits', () => {
+describe.concurrent('loyalty errors and exits', () => {
   it('a missing API key says how to set it (exit 2)', async () => {
     const r = await cli(['members', 'get', 'mbr_x']);
     expect(r.code).toBe(2);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { webhooksArea } from '../../../shared/contracts/webhooks';
 import { contextOf } from '../context';
 
 export function registerEvents(program: Command): void {
@@ -9,7 +10,7 @@ export function registerEvents(program: Command): void {
     .description('the events that fire, with their stage')
     .action(async (_o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      const { data } = await client.call('getEventCatalog');
+      const { data } = await client.call(webhooksArea.endpoints.getEventCatalog);
       out.result(data.events, () => out.table(data.events, ['event', 'stage', 'label']));
     });
 }

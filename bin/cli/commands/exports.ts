@@ -5,6 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OPERATIONAL_ENTITIES, OPERATIONAL_FORMATS } from '../../../shared/domain/exports/schemas';
 import type { Client } from '../client';
+import { exportsArea } from '../../../shared/contracts/exports';
 import { contextOf } from '../context';
 import { CommandError, UsageError } from '../errors';
 import type { Output } from '../output';
@@ -14,11 +15,11 @@ type Job = { id: string; status: string; rowCount: number | null; capped: boolea
 const POLL_MS = 500;
 
 async function waitFor(client: Client, out: Output, id: string, timeoutMs: number): Promise<Job> {
-  const spinner = out.spinner(`Export ${id}: pending`);
+  const spinner = await out.spinner(`Export ${id}: pending`);
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
-      const { data: job } = await client.call<{ data: Job }>('getOperationalExport', { params: { id } });
+      const { data: job } = await client.call<{ data: Job }>(exportsArea.endpoints.getOperationalExport, { params: { id } });
       if (job.status === 'completed') return job;
       if (job.status === 'failed') throw new CommandError(`Export ${id} failed: ${job.error ?? 'no reason given'}`);
       if (Date.now() > deadline) throw new CommandError(`Export ${id} is still ${job.status} after ${timeoutMs / 1000} s; check it later with \`loyalty exports get ${id}\``);
@@ -32,7 +33,7 @@ async function waitFor(client: Client, out: Output, id: string, timeoutMs: numbe
 
 /** Fetches a fresh presigned link and streams the file to `file`. */
 async function download(client: Client, id: string, file: string): Promise<number> {
-  const { data } = await client.call<{ data: { url: string } }>('getExportDownload', { params: { id } });
+  const { data } = await client.call<{ data: { url: string } }>(exportsArea.endpoints.getExportDownload, { params: { id } });
   const res = await fetch(data.url).catch((e: Error) => {
     throw new CommandError(`Could not download export ${id}: ${e.message}`);
   });
@@ -64,7 +65,7 @@ export function registerExports(program: Command): void {
       if (o.output && !o.wait) throw new UsageError('--output needs --wait (the file exists only once the job completes)');
       const timeoutMs = seconds(o.timeout);
       const { client, out } = contextOf(cmd);
-      const { data: started } = await client.call('startOperationalExport', { body: { entity: o.entity, format: o.format } });
+      const { data: started } = await client.call(exportsArea.endpoints.startOperationalExport, { body: { entity: o.entity, format: o.format } });
       if (!o.wait) return out.result(started, () => out.line(`Started export ${started.id} (${o.entity}, ${o.format}); follow it with \`loyalty exports get ${started.id}\``));
       const job = await waitFor(client, out, started.id, timeoutMs);
       const bytes = o.output ? await download(client, job.id, o.output) : undefined;
@@ -79,7 +80,7 @@ export function registerExports(program: Command): void {
     .description('an operational export job')
     .action(async (id: string, _o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      const { data } = await client.call<{ data: Job }>('getOperationalExport', { params: { id } });
+      const { data } = await client.call<{ data: Job }>(exportsArea.endpoints.getOperationalExport, { params: { id } });
       out.result(data, () => out.line(`${data.id}  ${data.entity}  ${data.format}  ${data.status}${data.rowCount === null ? '' : `  ${data.rowCount} rows`}${data.error ? `  ${data.error}` : ''}`));
     });
 

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
 import { PRESETS, SCOPES } from '../../../shared/domain/api-keys/scopes';
+import { apiKeysArea } from '../../../shared/contracts/api-keys';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 
@@ -18,7 +19,7 @@ export function registerKeys(program: Command): void {
       if ((o.preset === undefined) === (o.scopes === undefined)) throw new UsageError('Give exactly one of --preset or --scopes');
       const { client, out } = contextOf(cmd);
       const body = o.preset ? { name: o.name, preset: o.preset } : { name: o.name, scopes: o.scopes!.split(',').map((s) => s.trim()).filter(Boolean) };
-      const { data } = await client.call('createApiKey', { body });
+      const { data } = await client.call(apiKeysArea.endpoints.createApiKey, { body });
       out.result(data, () => {
         out.line(`Created ${data.id} (${data.name}) with ${data.scopes.join(', ')}`);
         out.line(data.key);
@@ -31,7 +32,7 @@ export function registerKeys(program: Command): void {
     .description('list API keys (without their secrets)')
     .action(async (_o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      const items = await client.all<Record<string, unknown>>('listApiKeys');
+      const items = await client.all<Record<string, unknown>>(apiKeysArea.endpoints.listApiKeys);
       out.result(items, () => (items.length ? out.table(items, COLUMNS) : out.line('No API keys.')));
     });
 
@@ -40,7 +41,7 @@ export function registerKeys(program: Command): void {
     .description('revoke an API key: it gets 401 from the next request on')
     .action(async (id: string, _o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      await client.call('revokeApiKey', { params: { id } });
+      await client.call(apiKeysArea.endpoints.revokeApiKey, { params: { id } });
       out.result({ id, revoked: true }, () => out.line(`Revoked ${id}`));
     });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { text } from 'node:stream/consumers';
+import { authArea } from '../../../shared/contracts/auth';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 import { forgetSession, storeSession } from '../sessions';
@@ -44,7 +45,7 @@ export function registerLogin(program: Command): void {
       else if (process.stdin.isTTY) password = await promptHidden('Password: ');
       else throw new UsageError('No terminal to ask for the password: pipe it in with --password-stdin');
       const { client, out } = contextOf(cmd);
-      const { data } = await client.call('login', { body: { email: o.email, password } });
+      const { data } = await client.call(authArea.endpoints.login, { body: { email: o.email, password } });
       const file = await storeSession(client.baseUrl, { token: data.session.token, email: data.user.email, expiresAt: data.session.expiresAt });
       out.result(
         { user: data.user, workspace: data.workspace, expiresAt: data.session.expiresAt, storedIn: file },

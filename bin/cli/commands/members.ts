@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
+import { membersArea } from '../../../shared/contracts/members';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 import type { Output } from '../output';
@@ -34,7 +35,7 @@ export function registerMembers(program: Command): void {
     .description('a member with points, tier and status')
     .action(async (id: string, _o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      const { data } = await client.call('getMember', { params: { id } });
+      const { data } = await client.call(membersArea.endpoints.getMember, { params: { id } });
       out.result(data, () => printMember(out, data));
     });
 
@@ -46,7 +47,7 @@ export function registerMembers(program: Command): void {
     .action(async (o: { email?: string; externalId?: string }, cmd: Command) => {
       if (!o.email && !o.externalId) throw new UsageError('Give --email or --external-id');
       const { client, out } = contextOf(cmd);
-      const items = await client.all<Member>('listMembers', { query: { email: o.email, externalId: o.externalId } });
+      const items = await client.all<Member>(membersArea.endpoints.listMembers, { query: { email: o.email, externalId: o.externalId } });
       out.result(items, () => (items.length ? out.table(items.map(row), COLUMNS) : out.line('No member matches.')));
     });
 
@@ -61,7 +62,7 @@ export function registerMembers(program: Command): void {
         const amount = positiveInteger(amountText);
         const { client, out } = contextOf(cmd);
         const idempotencyKey = o.idempotencyKey ?? randomUUID();
-        const { data } = await client.call('changeMemberPoints', {
+        const { data } = await client.call(membersArea.endpoints.changeMemberPoints, {
           params: { id: memberId },
           body: { type, amount, reason: o.reason },
           headers: { 'idempotency-key': idempotencyKey },

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
+import { objectsArea } from '../../../shared/contracts/objects';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
-import { parseDefinitions, planChanges, type DefinedType } from '../object-types';
+import type { DefinedType } from '../object-types';
 
 export function registerObjects(program: Command): void {
   const objects = program.command('objects').description('custom object types (owner or admin session)');
@@ -15,16 +16,17 @@ export function registerObjects(program: Command): void {
       const text = await readFile(file, 'utf8').catch((e: NodeJS.ErrnoException) => {
         throw new UsageError(`Cannot read ${file}: ${e.code ?? e.message}`);
       });
+      const { parseDefinitions, planChanges } = await import('../object-types');
       const desired = parseDefinitions(text, file);
       const { client, out } = contextOf(cmd);
-      const { data: current } = await client.call<{ data: DefinedType[] }>('listObjectTypeDefinitions');
+      const { data: current } = await client.call<{ data: DefinedType[] }>(objectsArea.endpoints.listObjectTypeDefinitions);
       const plan = planChanges(desired, current);
       const unchanged = desired.filter((d) => !plan.some((p) => p.type === d.type)).map((d) => d.type);
       if (!o.dryRun) {
         // One type at a time, in file order: a refusal (409 while records exist) stops before the rest.
         for (const change of plan) {
           const { type, ...body } = change.definition;
-          await client.call('putObjectTypeDefinition', { params: { type }, body });
+          await client.call(objectsArea.endpoints.putObjectTypeDefinition, { params: { type }, body });
         }
       }
       const result = { applied: !o.dryRun && plan.length > 0, changes: plan.map(({ definition: _, ...c }) => c), unchanged };

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { webhooksArea } from '../../../shared/contracts/webhooks';
 import { contextOf, interrupted } from '../context';
 import { UsageError } from '../errors';
 import { startForwarder } from '../forwarder';
@@ -51,7 +52,7 @@ export function registerWebhooks(program: Command): void {
     .description('the subscribed endpoints (without secrets)')
     .action(async (_o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      const items = await client.all<Record<string, unknown>>('listWebhookEndpoints');
+      const items = await client.all<Record<string, unknown>>(webhooksArea.endpoints.listWebhookEndpoints);
       out.result(items, () => (items.length ? out.table(items, ['id', 'url', 'status', 'eventTypes']) : out.line('No webhook endpoints.')));
     });
 
@@ -60,7 +61,7 @@ export function registerWebhooks(program: Command): void {
     .description('send a webhook.ping to the endpoint through the whole pipeline')
     .action(async (endpointId: string, _o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      const { data } = await client.call('testWebhookEndpoint', { params: { id: endpointId } });
+      const { data } = await client.call(webhooksArea.endpoints.testWebhookEndpoint, { params: { id: endpointId } });
       out.result(data, () => out.line(`Queued webhook.ping to ${endpointId}: delivery ${data.deliveryId}, webhook-id ${data.eventId}`));
     });
 
@@ -72,7 +73,7 @@ export function registerWebhooks(program: Command): void {
     .action(async (endpointId: string, o: { follow?: boolean; interval: string }, cmd: Command) => {
       const intervalMs = positiveMs(o.interval, '--interval');
       const { client, out } = contextOf(cmd);
-      const page = async () => (await client.call('listWebhookDeliveries', { params: { id: endpointId }, query: { limit: 200 } })).data as Attempt[];
+      const page = async () => (await client.call(webhooksArea.endpoints.listWebhookDeliveries, { params: { id: endpointId }, query: { limit: 200 } })).data as Attempt[];
       await deliveries(out, page, o.follow === true, intervalMs);
     });
 
@@ -97,7 +98,7 @@ export function registerWebhooks(program: Command): void {
       let endpoint: { id: string; secret: string };
       try {
         const eventTypes = o.events.split(',').map((e) => e.trim()).filter(Boolean);
-        ({ data: endpoint } = await client.call('createWebhookEndpoint', { body: { url: forwarder.url, description: 'loyalty webhooks listen (temporary)', eventTypes } }));
+        ({ data: endpoint } = await client.call(webhooksArea.endpoints.createWebhookEndpoint, { body: { url: forwarder.url, description: 'loyalty webhooks listen (temporary)', eventTypes } }));
       } catch (e) {
         await forwarder.close();
         throw e;
@@ -108,7 +109,7 @@ export function registerWebhooks(program: Command): void {
       );
       await stop;
       try {
-        await client.call('deleteWebhookEndpoint', { params: { id: endpoint.id } });
+        await client.call(webhooksArea.endpoints.deleteWebhookEndpoint, { params: { id: endpoint.id } });
         out.line(`Deleted endpoint ${endpoint.id}`);
       } finally {
         await forwarder.close();
