@@ -23,14 +23,14 @@ import type { paths } from './schema';
 const client = createClient<paths>({ baseUrl: process.env.BASE_URL, headers: { authorization: \`Bearer \${process.env.API_KEY}\` } });
 
 const created = await client.POST('/api/v2/members', { body: { email: 'typed-client@example.test', firstName: 'Typed' } });
-if (!created.data) throw new Error(JSON.stringify(created.error));
+if (!created.data) throw new Error(created.error.error.code);
 const memberId: string = created.data.data.id;
 
 const earned = await client.POST('/api/v2/members/{id}/points', {
-  params: { path: { id: memberId }, header: { 'Idempotency-Key': 'typed-client-earn-1' } },
+  params: { path: { id: memberId }, header: { 'Idempotency-Key': crypto.randomUUID() } },
   body: { type: 'earn', amount: 120, reason: 'typed client' },
 });
-if (!earned.data) throw new Error(JSON.stringify(earned.error));
+if (!earned.data) throw new Error(earned.error.error.code);
 const balance: number = earned.data.data.points.balance;
 console.log(JSON.stringify({ memberId, balance, tier: earned.data.data.tier }));
 `;
