@@ -13,7 +13,8 @@ import { eventually, startReceiver } from '../support/receiver';
 /**
  * The `loyalty` command-line tool, run as a child process (bin/loyalty.mjs) against the test
  * platform: one invocation per command, human and --json output, exit codes. The tests share one
- * workspace and touch nothing another one reads, so they run concurrently (each waits on child processes).
+ * workspace and touch nothing another one reads, so they run concurrently (each waits on child processes),
+ * with generous time-outs for a busy machine.
  */
 let t: Tenant;
 let configDir: string;
@@ -31,7 +32,7 @@ const run = (args: string[], env: Record<string, string | undefined> = {}, stdin
 const asSession = (args: string[]) => run(args, { LOYALTY_API_KEY: undefined, LOYALTY_SESSION_TOKEN: t.token });
 const json = (r: { stdout: string }) => JSON.parse(r.stdout);
 
-describe.concurrent('loyalty keys', () => {
+describe.concurrent('loyalty keys', { timeout: 180_000 }, () => {
   it('creates, lists and revokes a key; the revoked key is refused with the API error and its request id', async () => {
     const created = await run(['keys', 'create', '--name', 'reporting', '--preset', 'read-only', '--json']);
     expect(created.code, created.stderr).toBe(0);
@@ -62,7 +63,7 @@ describe.concurrent('loyalty keys', () => {
   });
 });
 
-describe.concurrent('loyalty members and points', () => {
+describe.concurrent('loyalty members and points', { timeout: 180_000 }, () => {
   it('gets a member and finds one by e-mail or external id', async () => {
     const m = await newMember(t.key, { externalId: 'cli-ext-1', firstName: 'Ada' });
     const got = await run(['members', 'get', m.id]);
@@ -98,7 +99,7 @@ describe.concurrent('loyalty members and points', () => {
   });
 });
 
-describe.concurrent('loyalty objects apply', () => {
+describe.concurrent('loyalty objects apply', { timeout: 180_000 }, () => {
   it('defines types from YAML, says there is nothing to change the second time, then applies only the difference', async () => {
     const file = join(configDir, 'types.yaml');
     const yaml = (options: string) => `types:
@@ -142,7 +143,7 @@ describe.concurrent('loyalty objects apply', () => {
   });
 });
 
-describe.concurrent('loyalty login', () => {
+describe.concurrent('loyalty login', { timeout: 180_000 }, () => {
   it('stores the session owner-only and later commands use it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'loyalty-cli-login-'));
     const login = await cli(['login', '--email', t.email, '--password-stdin'], { env: { LOYALTY_CONFIG_DIR: dir }, stdin: `${PASSWORD}\n` });
@@ -169,7 +170,7 @@ describe.concurrent('loyalty login', () => {
   });
 });
 
-describe.concurrent('loyalty events and webhooks', () => {
+describe.concurrent('loyalty events and webhooks', { timeout: 180_000 }, () => {
   it('lists the event catalog', async () => {
     const r = await run(['events', 'list']);
     expect(r.code, r.stderr).toBe(0);
@@ -222,7 +223,7 @@ describe.concurrent('loyalty events and webhooks', () => {
   });
 });
 
-describe.concurrent('loyalty exports', () => {
+describe.concurrent('loyalty exports', { timeout: 180_000 }, () => {
   it('exports start --wait --output downloads the completed file', async () => {
     const m = await newMember(t.key, { externalId: 'cli-export' });
     const file = join(configDir, 'members.csv');
@@ -242,7 +243,7 @@ describe.concurrent('loyalty exports', () => {
   });
 });
 
-describe.concurrent('loyalty errors and exits', () => {
+describe.concurrent('loyalty errors and exits', { timeout: 180_000 }, () => {
   it('a missing API key says how to set it (exit 2)', async () => {
     const r = await cli(['members', 'get', 'mbr_x']);
     expect(r.code).toBe(2);

@@ -48,7 +48,7 @@ export function startCli(args: readonly string[], opts: CliOptions = {}) {
   const closed = new Promise<number | null>((r) => child.once('close', (c) => r(c)));
   return {
     output: () => stdout,
-    async waitForOutput(pattern: RegExp, timeoutMs = 20_000): Promise<RegExpMatchArray> {
+    async waitForOutput(pattern: RegExp, timeoutMs = 60_000): Promise<RegExpMatchArray> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const m = stdout.match(pattern);
