@@ -16,7 +16,8 @@ export interface Page<T> {
 }
 
 const NO_API_KEY = 'No API key: set LOYALTY_API_KEY=fl_live_... or pass --api-key (an admin creates one with `loyalty keys create` or in the application)';
-const NO_SESSION = 'This command needs an owner or admin session: run `loyalty login --email <you>` or set LOYALTY_SESSION_TOKEN=fl_sess_...';
+const NO_SESSION_HOW = 'run `loyalty login --email <you>` or set LOYALTY_SESSION_TOKEN=fl_sess_...';
+const NO_SESSION = `This command needs an owner or admin session: ${NO_SESSION_HOW}`;
 
 /**
  * The API as the tool sees it: each request names the endpoint's declaration (`shared/contracts/<area>.ts`),
@@ -40,7 +41,8 @@ export class Client {
       const token = process.env.LOYALTY_SESSION_TOKEN || (await storedSession(this.baseUrl))?.token;
       if (token) return token;
     }
-    throw new UsageError(auth.includes('apiKey') ? NO_API_KEY : NO_SESSION);
+    const takesSession = auth.includes('session') || auth.includes('adminSession');
+    throw new UsageError(auth.includes('apiKey') ? (takesSession ? `${NO_API_KEY}; or sign in: ${NO_SESSION_HOW}` : NO_API_KEY) : NO_SESSION);
   }
 
   async call<T = any>(route: Endpoint, opts: CallOptions = {}): Promise<T> {

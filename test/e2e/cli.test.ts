@@ -248,6 +248,10 @@ describe.concurrent('loyalty errors and exits', { timeout: 180_000 }, () => {
     const r = await cli(['members', 'get', 'mbr_x']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('No API key: set LOYALTY_API_KEY=fl_live_... or pass --api-key');
+    // keys take either credential, and the message names both
+    const keys = await cli(['keys', 'list']);
+    expect(keys.code).toBe(2);
+    expect(keys.stderr).toContain('or sign in: run `loyalty login --email <you>` or set LOYALTY_SESSION_TOKEN');
   });
 
   it('usage errors exit 2: unknown command, missing argument, bad number', async () => {

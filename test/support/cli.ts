@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { inject } from 'vitest';
 
@@ -16,9 +17,19 @@ export interface CliOptions {
   stdin?: string;
 }
 
+// A folder that does not exist: no stored session unless a test gives its own.
+const NO_CONFIG = join(tmpdir(), `loyalty-cli-no-config-${process.pid}`);
+
 /** The environment of one invocation: the test platform's base URL, nothing inherited that could sign it in. */
 function envOf(opts: CliOptions): NodeJS.ProcessEnv {
-  const env: Record<string, string | undefined> = { ...process.env, LOYALTY_BASE_URL: inject('baseUrl'), LOYALTY_API_KEY: undefined, LOYALTY_SESSION_TOKEN: undefined, ...opts.env };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    LOYALTY_BASE_URL: inject('baseUrl'),
+    LOYALTY_API_KEY: undefined,
+    LOYALTY_SESSION_TOKEN: undefined,
+    LOYALTY_CONFIG_DIR: NO_CONFIG,
+    ...opts.env,
+  };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
   return env;
 }
