@@ -1,5 +1,6 @@
 import { parse as parseYaml } from 'yaml';
 import { effectiveTitleField, putObjectTypeBody, typeKeySchema, type FieldDef, type ObjectTypeDefinition } from '../../shared/domain/objects/definitions';
+import { toDetails } from '../../shared/domain/validation';
 import { UsageError } from './errors';
 
 /** A type as `GET /api/flash/objects/types` answers it (the parts a definition sets). */
@@ -23,8 +24,9 @@ export interface TypeChange {
 
 /**
  * The definitions of a file: YAML or JSON (YAML reads both), holding `{ types: [...] }`, a list, or
- * one definition. Each is checked with the API's own body schema, so the file is refused with every
- * problem named before anything is sent, and compared in the form the API stores.
+ * one definition. Each is checked with the API's own body schema and worded as the API words it, so
+ * the file is refused with every problem named before anything is sent, and compared in the form the
+ * API stores.
  */
 export function parseDefinitions(text: string, fileName: string): ObjectTypeDefinition[] {
   let doc: unknown;
@@ -49,7 +51,7 @@ export function parseDefinitions(text: string, fileName: string): ObjectTypeDefi
     else if (seen.has(key.data)) problems.push(`types.${i}.type: "${key.data}" is defined twice`);
     else seen.add(key.data);
     const body = putObjectTypeBody.safeParse(rest);
-    if (!body.success) for (const issue of body.error.issues) problems.push(`types.${i}.${issue.path.join('.')}: ${issue.message}`);
+    if (!body.success) for (const d of toDetails('body', body.error)) problems.push(`types.${i}${d.field ? `.${d.field}` : ''}: ${d.message}`);
     return key.success && body.success ? [{ ...body.data, type: key.data }] : [];
   });
   if (problems.length) throw new UsageError(`${fileName} is not a valid definition:\n  ${problems.join('\n  ')}`);

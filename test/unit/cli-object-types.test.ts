@@ -50,6 +50,10 @@ describe('object type files', () => {
     expect(e!.message).toContain('types.0.type: must start with a-z');
     expect(e!.message).toContain('types.1.fields: must define at least one field');
     expect(e!.message).toContain('types.3.type: "repair_job" is defined twice');
+    // Worded as the API words validation details.
+    expect(() => parseDefinitions(JSON.stringify({ type: 'a', fields: [{ key: 'x', type: 'text', colour: 'red' }] }), 'f.json')).toThrow(
+      /types\.0\.label: required\n {2}types\.0\.fields\.0\.colour: unknown field\n {2}types\.0\.status: required\n {2}types\.0\.apiVisible: required/,
+    );
     expect(() => parseDefinitions('types: [', 'f.yaml')).toThrow(/f\.yaml is not valid YAML or JSON/);
     expect(() => parseDefinitions('[]', 'f.json')).toThrow(/defines no object types/);
   });
