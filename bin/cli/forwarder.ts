@@ -47,8 +47,8 @@ export async function startForwarder(target: URL, onForwarded: (f: Forwarded) =>
         res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
         res.end(text);
       } catch (e) {
-        const cause = (e as { cause?: { code?: string } }).cause;
-        const error = cause?.code ?? (e as Error).message;
+        const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+        const error = cause?.code ?? cause?.message ?? (e as Error).message;
         onForwarded({ ...seen, status: undefined, error });
         res.writeHead(502, { 'content-type': 'text/plain' });
         res.end(`could not reach ${target.href}: ${error}`);

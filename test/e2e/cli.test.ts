@@ -221,6 +221,22 @@ describe.concurrent('loyalty events and webhooks', { timeout: 180_000 }, () => {
     expect(stopped.code, stopped.stderr).toBe(0);
     expect((await call('GET', '/api/v2/webhooks', { token: t.key })).body.data.map((e: { id: string }) => e.id)).not.toContain(ready.endpointId);
   });
+  it('webhooks listen answers the platform 502 when the forward target is down, and says so', async () => {
+    // A port nothing listens on any more.
+    const gone = await startReceiver();
+    await gone.close();
+    const listen = startCli(['webhooks', 'listen', '--forward-to', gone.url, '--events', 'member.created', '--json'], { env: { LOYALTY_API_KEY: t.key } });
+    const ready = JSON.parse((await listen.waitForOutput(/^\{"ready":true.*\}$/m))[0]);
+    await newMember(t.key);
+    const line = JSON.parse((await listen.waitForOutput(/^\{"webhookId":.*"error":.*\}$/m))[0]);
+    expect(line).toMatchObject({ eventType: 'member.created', error: 'ECONNREFUSED' });
+    const attempts = await eventually(async () => {
+      const log = (await call('GET', `/api/v2/webhooks/${ready.endpointId}/deliveries`, { token: t.key })).body.data as { statusCode: number | null }[];
+      return log.length ? log : undefined;
+    });
+    expect(attempts[0]!.statusCode).toBe(502);
+    expect((await listen.stop('SIGINT')).code).toBe(0);
+  });
 });
 
 describe.concurrent('loyalty exports', { timeout: 180_000 }, () => {
