@@ -35,9 +35,12 @@ export class Output {
     for (const r of cells) this.line(fmt(r));
   }
 
-  /** Loaded only for a terminal: scripts do not pay for it. */
+  /**
+   * Loaded only for a terminal: scripts do not pay for it. A terminal that reports no width (some
+   * pseudo-terminals) gets none either: the spinner's line arithmetic would flood it.
+   */
   async spinner(text: string): Promise<Spinner> {
-    if (this.json || !process.stdout.isTTY) return { update: () => undefined, stop: () => undefined };
+    if (this.json || !process.stdout.isTTY || !process.stdout.columns) return { update: () => undefined, stop: () => undefined };
     const { default: ora } = await import('ora');
     const s = ora({ text, stream: process.stdout }).start();
     return { update: (t) => void (s.text = t), stop: () => void s.stop() };

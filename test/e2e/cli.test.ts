@@ -250,6 +250,20 @@ describe.concurrent('loyalty exports', { timeout: 180_000 }, () => {
     expect(csv.split('\n')[0]).toMatch(/^id,externalId,email,/);
     expect(csv).toContain(`${m.id},cli-export,${m.email}`);
     expect(r.stdout).toContain(`Wrote ${file} (${Buffer.byteLength(csv)} bytes)`);
+    // Not a terminal: no spinner, nothing but the lines.
+    expect(r.stdout).not.toContain('\u001b[');
+  });
+
+  it('shows a spinner while waiting when stdout is a terminal', async () => {
+    // `script` (util-linux) gives the command a pseudo-terminal, 80 columns wide.
+    const entry = resolve(import.meta.dirname, '../../bin/loyalty.mjs');
+    const command = `stty cols 80 rows 24; '${process.execPath}' '${entry}' exports start --entity orders --wait`;
+    const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], {
+      env: { ...process.env, LOYALTY_BASE_URL: inject('baseUrl'), LOYALTY_SESSION_TOKEN: t.token, LOYALTY_API_KEY: '' },
+    });
+    expect(stdout).toContain('\u001b[?25l'); // the spinner hides the cursor while it spins
+    expect(stdout).toMatch(/Export exp_\S+: (pending|running)/);
+    expect(stdout).toMatch(/Export exp_\S+ completed: \d+ rows/);
   });
 
   it('needs an admin session: an API key alone is refused with how to sign in (exit 2)', async () => {
