@@ -15,6 +15,8 @@ import { Wallet } from './constructs/wallet';
 import { Exports } from './constructs/exports';
 import { DECLARATIONS } from '../shared/contracts/index';
 import { CONSUMERS } from '../shared/consumers/table';
+import type { QueueName } from '../shared/ports/queue';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 
 /** Sender address if neither a prop nor the `mailFrom` context value says otherwise. */
 export const DEFAULT_MAIL_FROM = config.mail.defaultFrom;
@@ -42,6 +44,8 @@ export class LoyaltyPlatformStack extends Stack {
   /** Wallet cards: push queue + DLQ (alarmed) and the credentials secret. */
   readonly wallet: Wallet;
   readonly exports: Exports;
+  /** Every declared queue (`shared/ports/queue.ts`) by name. */
+  readonly queues: Readonly<Record<QueueName, sqs.Queue>>;
   /** The one topic every alarm of the stack notifies (ALARM and OK). */
   readonly alarmTopic: AlarmTopic;
 
@@ -55,10 +59,11 @@ export class LoyaltyPlatformStack extends Stack {
     this.mail = new Mail(this, 'Mail', { fromAddress: props.mailFrom ?? DEFAULT_MAIL_FROM });
     this.wallet = new Wallet(this, 'Wallet');
     this.webhooks = new Webhooks(this, 'Webhooks', { table: this.data.table, mail: this.mail, queues: this.wallet.queues, walletSecret: this.wallet.secret });
+    this.queues = { webhookDeliveries: this.webhooks.deliveryQueue, webhookDeadLetters: this.webhooks.deadLetterQueue, ...this.wallet.queues };
     this.areaFunctions = new AreaFunctions(this, 'Functions', {
       table: this.data.table,
       mail: this.mail,
-      queues: { webhookDeliveries: this.webhooks.deliveryQueue, webhookDeadLetters: this.webhooks.deadLetterQueue, ...this.wallet.queues },
+      queues: this.queues,
       walletSecret: this.wallet.secret,
       // The webhook numbers the replay and test ping read.
       extras: { webhooks: { environment: webhookEnvironment() } },
@@ -101,7 +106,7 @@ export class LoyaltyPlatformStack extends Stack {
       table: this.data.table,
       // Every area and every row of the consumer table.
       functions: { ...this.areaFunctions.functions, ...this.webhooks.consumerFunctions },
-      queues: { webhookDeliveries: this.webhooks.deliveryQueue, webhookDeadLetters: this.webhooks.deadLetterQueue, ...this.wallet.queues },
+      queues: this.queues,
       ...(this.webhooks.scheduleFailureQueueIfAny ? { scheduleFailureQueue: this.webhooks.scheduleFailureQueueIfAny } : {}),
       stateMachines: { export: this.exports.stateMachine },
       schedules: this.webhooks.schedules,
