@@ -418,7 +418,6 @@ export class Observability extends Construct {
         left: [ruleMetric(rule, 'Invocations', oneMinute, 'invocations'), ruleMetric(rule, 'FailedInvocations', oneMinute, 'failed')],
         width: 6,
       });
-    const consumerCapability = (name: string) => functionCapability(name);
 
     const apiWidgets: cloudwatch.IWidget[] = [
       new cloudwatch.GraphWidget({
@@ -455,9 +454,9 @@ export class Observability extends Construct {
       ...byCapability(Object.entries(props.queues) as [QueueName, sqs.IQueue][], (k) => QUEUE_CAPABILITY[k as QueueName], capability).flatMap(([key, queue]) =>
         queueWidgets(key as QueueName, queue),
       ),
-      ...byCapability(Object.entries(streams), consumerCapability, capability).map(([name, al]) => alarmGraph(`${name}: IteratorAge (ms)`, al)),
+      ...byCapability(Object.entries(streams), functionCapability, capability).map(([name, al]) => alarmGraph(`${name}: IteratorAge (ms)`, al)),
       ...(Object.keys(WORKFLOWS) as WorkflowName[]).filter((w) => WORKFLOW_CAPABILITY[w] === capability).flatMap(workflowWidgets),
-      ...byCapability(Object.entries(props.schedules), consumerCapability, capability).map(([name, rule]) => scheduleWidget(name, rule)),
+      ...byCapability(Object.entries(props.schedules), functionCapability, capability).map(([name, rule]) => scheduleWidget(name, rule)),
       ...businessMetricWidgets(capability),
     ];
 
