@@ -385,9 +385,14 @@ describe('alarms', () => {
     expect(props.Threshold).toBeLessThanOrEqual(3600 * 1000);
   });
 
-  it('are the three webhook alarms, and no alarm has actions (operators wire them)', () => {
-    expect(ofType('AWS::CloudWatch::Alarm').filter(([id]) => id.startsWith('Webhooks'))).toHaveLength(3);
-    for (const [id, a] of ofType('AWS::CloudWatch::Alarm')) expect(a.Properties?.AlarmActions, id).toBeUndefined();
+  it('are the three webhook alarms, each notifying the alarm topic on ALARM and OK', () => {
+    const own = ofType('AWS::CloudWatch::Alarm').filter(([id]) => id.startsWith('Webhooks'));
+    expect(own).toHaveLength(3);
+    const topic = { Ref: logicalId(stack.alarmTopic.topic) };
+    for (const [id, a] of own) {
+      expect(a.Properties?.AlarmActions, id).toEqual([topic]);
+      expect(a.Properties?.OKActions, id).toEqual([topic]);
+    }
   });
 });
 
