@@ -1,33 +1,20 @@
 import type { ambassadorArea } from '../ambassador';
 import type { AreaExamples } from './types';
-import * as W from './world';
+import { ambassadorCandidate, ambassadorMetrics, ids, referralCode } from './world';
 
 export const ambassadorExamples: AreaExamples<typeof ambassadorArea> = {
   listAmbassadorCandidates: {
-    query: { minLifetimePoints: 120, minOrderCount: 1 },
-    responses: {
-      200: {
-        data: [W.ambassadorCandidate],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
+    summary: 'Members with at least 300 lifetime points or 5 orders',
+    query: { minLifetimePoints: 300, minOrderCount: 5, limit: 50 },
+    responses: { 200: { data: [ambassadorCandidate], nextCursor: null } },
   },
-  getAmbassadorMetrics: {
-    responses: {
-      200: {
-        data: W.ambassadorMetrics,
-      },
-    },
-  },
+  getAmbassadorMetrics: { responses: { 200: { data: ambassadorMetrics } } },
   issueReferralCode: {
-    params: { id: "TODO_id" },
+    params: { id: ids.member },
     responses: {
-      200: {
-        data: W.referralCode,
-      },
-      201: {
-        data: W.referralCode,
-      },
+      201: { data: referralCode },
+      // Asked again: the member's existing code.
+      200: { data: { ...referralCode, referredSignups: 1 } },
     },
   },
 };

@@ -1,41 +1,13 @@
 import type { apiKeysArea } from '../api-keys';
 import type { AreaExamples } from './types';
-import * as W from './world';
+import { apiKey, ids } from './world';
 
 export const apiKeysExamples: AreaExamples<typeof apiKeysArea> = {
   createApiKey: {
-    request: {
-      name: "TODO_name",
-      preset: "read-only",
-      scopes: ["stores:read"],
-    },
-    responses: {
-      201: {
-        data: {
-          id: "TODO_id",
-          name: "TODO_name",
-          scopes: ["stores:read"],
-          prefix: "TODO_prefix",
-          createdAt: "2026-03-14T09:30:00.000Z",
-          lastUsedAt: "2026-03-14T09:30:00.000Z",
-          createdBy: "TODO_createdBy",
-          key: "TODO_key",
-        },
-      },
-    },
+    summary: 'A key for the checkout: members and orders only',
+    request: { name: 'Checkout integration', scopes: ['members:read', 'members:write', 'orders:read', 'orders:write'] },
+    responses: { 201: { data: { ...apiKey, lastUsedAt: null, key: 'fl_live_3kq9Vb7nX2mT5rW8yP1cH4jL6dF0sG9zA3eK7uQ2wN' } } },
   },
-  listApiKeys: {
-    responses: {
-      200: {
-        data: [W.apiKey],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
-  },
-  revokeApiKey: {
-    params: { id: "TODO_id" },
-    responses: {
-
-    },
-  },
+  listApiKeys: { query: { limit: 50 }, responses: { 200: { data: [apiKey], nextCursor: null } } },
+  revokeApiKey: { params: { id: ids.apiKey }, responses: {} },
 };

@@ -1,15 +1,11 @@
 import type { auditArea } from '../audit';
 import type { AreaExamples } from './types';
-import * as W from './world';
+import { auditEntry, ids } from './world';
 
 export const auditExamples: AreaExamples<typeof auditArea> = {
   listAuditEntries: {
-    query: { action: "workspace.created", actor: "TODO_actor", from: "2026-03-14T09:30:00.000Z", to: "2026-03-14T09:30:00.000Z" },
-    responses: {
-      200: {
-        data: [W.auditEntry],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
+    summary: 'API keys one user created in March',
+    query: { action: 'api_key.created', actor: ids.user, from: '2026-03-01T00:00:00Z', to: '2026-04-01T00:00:00Z', limit: 50 },
+    responses: { 200: { data: [auditEntry], nextCursor: null } },
   },
 };

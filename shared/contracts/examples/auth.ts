@@ -1,104 +1,30 @@
 import type { authArea } from '../auth';
 import type { AreaExamples } from './types';
-import * as W from './world';
+import { at, user, workspace } from './world';
+
+const session = { token: 'fl_sess_Zk3qP9xW2mR7tV4yB8nC1dF6gH0jK5lM3sQ2uA9eE7r', expiresAt: '2026-03-27T10:00:00.000Z' };
+const password = 'correct horse battery staple';
 
 export const authExamples: AreaExamples<typeof authArea> = {
   register: {
-    request: {
-      workspaceName: "TODO_workspaceName",
-      email: "ada.lovelace@example.com",
-      password: "TODO_password",
-      name: "TODO_name",
-    },
-    responses: {
-      201: {
-        data: {
-          workspace: W.workspace,
-          user: W.user,
-          session: {
-            token: "TODO_token",
-            expiresAt: "2026-03-14T09:30:00.000Z",
-          },
-        },
-      },
-    },
+    summary: 'Open a workspace and sign in as its owner',
+    request: { workspaceName: 'Northwind Coffee', email: user.email, password, name: 'Grace Hopper' },
+    responses: { 201: { data: { workspace, user, session: { ...session, expiresAt: '2026-03-09T08:15:00.000Z' } } } },
   },
   login: {
-    request: {
-      email: "ada.lovelace@example.com",
-      password: "TODO_password",
-    },
-    responses: {
-      200: {
-        data: {
-          workspace: W.workspace,
-          user: W.user,
-          session: {
-            token: "TODO_token",
-            expiresAt: "2026-03-14T09:30:00.000Z",
-          },
-        },
-      },
-    },
+    request: { email: user.email, password },
+    responses: { 200: { data: { workspace, user, session } } },
   },
-  getProfile: {
-    responses: {
-      200: {
-        data: {
-          user: W.user,
-          workspace: W.workspace,
-          session: {
-            expiresAt: "2026-03-14T09:30:00.000Z",
-          },
-        },
-      },
-    },
-  },
+  getProfile: { responses: { 200: { data: { user, workspace, session: { expiresAt: session.expiresAt } } } } },
   updateProfile: {
-    request: {
-      name: "TODO_name",
-      email: "ada.lovelace@example.com",
-    },
-    responses: {
-      200: {
-        data: {
-          user: W.user,
-          workspace: W.workspace,
-          session: {
-            expiresAt: "2026-03-14T09:30:00.000Z",
-          },
-        },
-      },
-    },
+    summary: 'Change the display name',
+    request: { name: 'Rear Admiral Grace Hopper' },
+    responses: { 200: { data: { user: { ...user, name: 'Rear Admiral Grace Hopper', updatedAt: at.now }, workspace, session: { expiresAt: session.expiresAt } } } },
   },
-  changePassword: {
-    request: {
-      currentPassword: "TODO_currentPassword",
-      newPassword: "TODO_newPassword",
-    },
-    responses: {
-
-    },
-  },
+  changePassword: { request: { currentPassword: password, newPassword: 'a longer passphrase 2026' }, responses: {} },
   forgotPassword: {
-    request: {
-      email: "ada.lovelace@example.com",
-    },
-    responses: {
-      202: {
-        data: {
-          message: "TODO_message",
-        },
-      },
-    },
+    request: { email: user.email },
+    responses: { 202: { data: { message: 'If an account exists for this e-mail, a reset link is on its way' } } },
   },
-  resetPassword: {
-    request: {
-      token: "TODO_token",
-      newPassword: "TODO_newPassword",
-    },
-    responses: {
-
-    },
-  },
+  resetPassword: { request: { token: 'fl_reset_Qm8vT2xR5kW9pZ3nB7cF1hJ4dL6sG0yA2eU8iO5wX1t', newPassword: 'a longer passphrase 2026' }, responses: {} },
 };

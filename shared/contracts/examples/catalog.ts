@@ -1,92 +1,41 @@
 import type { catalogArea } from '../catalog';
 import type { AreaExamples } from './types';
-import * as W from './world';
+import { brand, catalogImportResult, category, ids, product } from './world';
 
 export const catalogExamples: AreaExamples<typeof catalogArea> = {
   listProducts: {
-    query: { category: "TODO_category", brand: "TODO_brand", status: "active", q: "TODO_q" },
-    responses: {
-      200: {
-        data: [W.product],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
+    summary: 'Active coffee beans of one brand',
+    query: { category: category.key, brand: brand.key, status: 'active', q: 'ethiopia', limit: 50 },
+    responses: { 200: { data: [product], nextCursor: null } },
   },
-  getProduct: {
-    params: { id: "prd_01jpz8k3m2q7v5x9c4t6r8w2ya" },
-    responses: {
-      200: {
-        data: W.product,
-      },
-    },
-  },
-  listCategories: {
-    query: { parentKey: "TODO_parentKey" },
-    responses: {
-      200: {
-        data: [W.category],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
-  },
-  listBrands: {
-    responses: {
-      200: {
-        data: [W.brand],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
-  },
+  getProduct: { params: { id: ids.product }, responses: { 200: { data: product } } },
+  listCategories: { query: { parentKey: 'coffee' }, responses: { 200: { data: [category], nextCursor: null } } },
+  listBrands: { query: { limit: 50 }, responses: { 200: { data: [brand], nextCursor: null } } },
   importCatalog: {
+    summary: 'Import a product with its category and brand',
     request: {
-      products: [{
-              sku: "TODO_sku",
-              name: "TODO_name",
-              description: "TODO_description",
-              price: {
-                  amount: 59.9,
-                  currency: "EUR",
-                },
-              category: {
-                    key: "TODO_key",
-                    name: "TODO_name",
-                    parentKey: undefined,
-                  },
-              categories: [{
-                    key: "TODO_key",
-                    name: "TODO_name",
-                    parentKey: undefined,
-                  }],
-              brand: {
-                    key: "TODO_key",
-                    name: "TODO_name",
-                  },
-              imageUrl: "https://shop.example.com/hooks/loyalty",
-              url: "https://shop.example.com/hooks/loyalty",
-              attributes: {},
-              status: "active",
-            }],
+      products: [
+        {
+          sku: product.sku,
+          name: product.name,
+          description: product.description ?? undefined,
+          price: { amount: 14.95, currency: 'EUR' },
+          category: { key: category.key, name: category.name, parentKey: 'coffee' },
+          brand: { key: brand.key, name: brand.name },
+          imageUrl: product.imageUrl ?? undefined,
+          url: product.url ?? undefined,
+          attributes: { origin: 'Ethiopia', roast: 'light', weightGrams: 250 },
+          status: 'active',
+        },
+      ],
     },
     responses: {
       200: {
         data: {
-          results: [W.catalogImportResult],
-          summary: {
-            created: 1,
-            updated: 1,
-            unchanged: 1,
-            failed: 1,
-          },
-          categories: {
-            created: 1,
-            updated: 1,
-            unchanged: 1,
-          },
-          brands: {
-            created: 1,
-            updated: 1,
-            unchanged: 1,
-          },
+          results: [catalogImportResult],
+          summary: { created: 1, updated: 0, unchanged: 0, failed: 0 },
+          categories: { created: 1, updated: 0, unchanged: 1 },
+          brands: { created: 0, updated: 0, unchanged: 1 },
         },
       },
     },

@@ -1,92 +1,40 @@
 import type { couponsArea } from '../coupons';
 import type { AreaExamples } from './types';
-import * as W from './world';
+import { coupon, couponPool, ids, redeemedCoupon } from './world';
 
 export const couponsExamples: AreaExamples<typeof couponsArea> = {
   listCoupons: {
-    query: { poolId: "cpl_01jpz8k3m2q7v5x9c4t6r8w2ya", memberId: "mbr_01jpz8k3m2q7v5x9c4t6r8w2ya", status: "issued" },
-    responses: {
-      200: {
-        data: [W.coupon],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
+    summary: "A member's unused coupons of one pool",
+    query: { poolId: ids.pool, memberId: ids.member, status: 'issued', limit: 50 },
+    responses: { 200: { data: [coupon], nextCursor: null } },
   },
-  listCouponPools: {
-    responses: {
-      200: {
-        data: [W.couponPool],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
-  },
+  listCouponPools: { query: { limit: 50 }, responses: { 200: { data: [couponPool], nextCursor: null } } },
   createCouponPool: {
+    summary: '1000 generated codes for 15% off, one per member, for 100 points each',
     request: {
-      name: "TODO_name",
-      discount: {
-            type: "percent",
-            value: 1,
-          },
-      codeConfig: {
-          mode: "generated",
-          prefix: "TODO_prefix",
-          length: 1,
-        },
-      stock: 1,
-      validFrom: "2026-03-14T09:30:00.000Z",
-      validUntil: "2026-03-14T09:30:00.000Z",
+      name: couponPool.name,
+      discount: { type: 'percent', value: 15 },
+      codeConfig: { mode: 'generated', prefix: 'SPRING-' },
+      stock: 1000,
+      validFrom: '2026-03-01T00:00:00Z',
+      validUntil: '2026-05-31T22:00:00Z',
       perMemberLimit: 1,
-      pointsCost: 120,
-      active: true,
+      pointsCost: 100,
     },
-    responses: {
-      201: {
-        data: W.couponPool,
-      },
-    },
+    responses: { 201: { data: { ...couponPool, issued: 0, remaining: 1000 } } },
   },
-  issueCoupon: {
-    request: {
-      poolId: "cpl_01jpz8k3m2q7v5x9c4t6r8w2ya",
-      memberId: "mbr_01jpz8k3m2q7v5x9c4t6r8w2ya",
-    },
-    responses: {
-      201: {
-        data: W.coupon,
-      },
-    },
-  },
+  issueCoupon: { request: { poolId: ids.pool, memberId: ids.member }, responses: { 201: { data: coupon } } },
   redeemCoupon: {
-    request: {
-      externalOrderId: "TODO_externalOrderId",
-    },
-    params: { id: "TODO_id" },
-    responses: {
-      200: {
-        data: W.coupon,
-      },
-    },
+    summary: 'Redeem at checkout, naming the order',
+    params: { id: ids.coupon },
+    request: { externalOrderId: 'WEB-100391' },
+    responses: { 200: { data: redeemedCoupon } },
   },
-  listMemberCoupons: {
-    query: { poolId: "cpl_01jpz8k3m2q7v5x9c4t6r8w2ya", status: "issued" },
-    params: { id: "TODO_id" },
-    responses: {
-      200: {
-        data: [W.coupon],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
-  },
+  listMemberCoupons: { params: { id: ids.member }, query: { status: 'issued', limit: 50 }, responses: { 200: { data: [coupon], nextCursor: null } } },
   redeemMemberCoupon: {
-    request: {
-      code: "TODO_code",
-      externalOrderId: "TODO_externalOrderId",
-    },
-    params: { id: "TODO_id" },
-    responses: {
-      200: {
-        data: W.coupon,
-      },
-    },
+    summary: 'Redeem the code the member typed in',
+    params: { id: ids.member },
+    request: { code: coupon.code, externalOrderId: 'WEB-100391' },
+    responses: { 200: { data: redeemedCoupon } },
   },
 };

@@ -1,136 +1,56 @@
 import type { membersArea } from '../members';
 import type { AreaExamples } from './types';
-import * as W from './world';
+import { at, email, ids, member, newMember, orderEntry, refundedOrder, tierStatus, welcomeEntry } from './world';
 
 export const membersExamples: AreaExamples<typeof membersArea> = {
   listMembers: {
-    query: { email: "ada.lovelace@example.com", externalId: "TODO_externalId", tier: "TODO_tier", status: "active", tag: "TODO_tag", q: "TODO_q" },
-    responses: {
-      200: {
-        data: [W.member],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
+    summary: 'Bronze members tagged vip',
+    query: { tier: 'bronze', status: 'active', tag: 'vip', limit: 20 },
+    responses: { 200: { data: [member], nextCursor: null } },
   },
   createMember: {
-    request: {
-        email: "ada.lovelace@example.com",
-        externalId: "TODO_externalId",
-        firstName: "TODO_firstName",
-        lastName: "TODO_lastName",
-        phone: "TODO_phone",
-        birthDate: "TODO_birthDate",
-        customAttributes: {},
-      },
-    responses: {
-      201: {
-        data: W.member,
-      },
-    },
+    summary: 'Enrol Ada with her CRM id',
+    request: { email, externalId: 'crm-10042', firstName: 'Ada', lastName: 'Lovelace', phone: '+4930901820', birthDate: '1990-12-10', customAttributes: { favouriteDrink: 'flat white', newsletter: true } },
+    responses: { 201: { data: newMember } },
   },
   upsertMembers: {
+    summary: 'Sync two CRM contacts: one new, one already known',
     request: {
-      members: [{}],
+      members: [
+        { externalId: 'crm-10043', email: 'alan.turing@example.com', firstName: 'Alan', lastName: 'Turing' },
+        { externalId: 'crm-10042', email, phone: '+4930901820' },
+      ],
     },
     responses: {
       200: {
         data: {
-          results: [{
-              index: 1,
-              outcome: "created",
-              memberId: "mbr_01jpz8k3m2q7v5x9c4t6r8w2ya",
-              error: {
-                  code: "TODO_code",
-                  message: "TODO_message",
-                  details: [{}],
-                },
-            }],
-          summary: {
-            created: 1,
-            updated: 1,
-            unchanged: 1,
-            failed: 1,
-          },
+          results: [
+            { index: 0, outcome: 'created', memberId: ids.secondMember, error: null },
+            { index: 1, outcome: 'unchanged', memberId: ids.member, error: null },
+          ],
+          summary: { created: 1, updated: 0, unchanged: 1, failed: 0 },
         },
       },
     },
   },
-  getMember: {
-    params: { id: "TODO_id" },
-    responses: {
-      200: {
-        data: W.member,
-      },
-    },
-  },
+  getMember: { params: { id: ids.member }, responses: { 200: { data: member } } },
   updateMember: {
-    request: {
-      email: "ada.lovelace@example.com",
-      externalId: "TODO_externalId",
-      firstName: "TODO_firstName",
-      lastName: "TODO_lastName",
-      phone: "TODO_phone",
-      birthDate: "TODO_birthDate",
-      customAttributes: {},
-      status: "active",
-    },
-    params: { id: "TODO_id" },
-    responses: {
-      200: {
-        data: W.member,
-      },
-    },
+    summary: 'Change a phone number and one custom attribute',
+    params: { id: ids.member },
+    request: { phone: '+4930901899', customAttributes: { favouriteDrink: 'cortado' } },
+    responses: { 200: { data: { ...member, phone: '+4930901899', customAttributes: { ...member.customAttributes, favouriteDrink: 'cortado' }, updatedAt: at.now } } },
   },
   getMemberPoints: {
-    params: { id: "TODO_id" },
-    responses: {
-      200: {
-        data: {
-          balance: 120,
-          pending: 1,
-          lifetime: 1,
-          entries: [W.ledgerEntry],
-        },
-        nextCursor: "TODO_nextCursor",
-      },
-    },
+    params: { id: ids.member },
+    query: { limit: 2 },
+    responses: { 200: { data: { ...member.points, entries: [orderEntry, welcomeEntry] }, nextCursor: null } },
   },
   changeMemberPoints: {
-    request: {
-      type: "earn",
-      amount: 1,
-      reason: "TODO_reason",
-    },
-    params: { id: "TODO_id" },
-    responses: {
-      201: {
-        data: {
-          entry: W.ledgerEntry,
-          points: {
-            balance: 120,
-            pending: 1,
-            lifetime: 1,
-          },
-          tier: "TODO_tier",
-        },
-      },
-    },
+    summary: 'Award a welcome bonus',
+    params: { id: ids.member },
+    request: { type: 'earn', amount: 250, reason: 'Welcome bonus' },
+    responses: { 201: { data: { entry: welcomeEntry, points: { balance: 250, pending: 0, lifetime: 250 }, tier: 'bronze' } } },
   },
-  getMemberTier: {
-    params: { id: "TODO_id" },
-    responses: {
-      200: {
-        data: W.tierStatus,
-      },
-    },
-  },
-  listMemberReceipts: {
-    params: { id: "TODO_id" },
-    responses: {
-      200: {
-        data: [W.order],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
-  },
+  getMemberTier: { params: { id: ids.member }, responses: { 200: { data: tierStatus } } },
+  listMemberReceipts: { params: { id: ids.member }, query: { limit: 20 }, responses: { 200: { data: [refundedOrder], nextCursor: null } } },
 };

@@ -1,144 +1,50 @@
 import type { objectsArea } from '../objects';
 import type { AreaExamples } from './types';
-import * as W from './world';
+import { at, ids, objectRecord, objectType } from './world';
+
+const definition = { ...objectType, status: 'published', apiVisible: true, recordCount: 1280, version: 2, createdAt: '2026-03-03T09:00:00.000Z', updatedAt: at.now } as const;
+const summary = { type: objectType.type, label: objectType.label, description: objectType.description, titleField: objectType.titleField };
+const recordParams = { type: objectType.type, recordId: ids.record };
 
 export const objectsExamples: AreaExamples<typeof objectsArea> = {
-  listObjectTypeDefinitions: {
-    responses: {
-      200: {
-        data: [{
-            type: "TODO_type",
-            label: "TODO_label",
-            description: "TODO_description",
-            titleField: "TODO_titleField",
-            fields: [{
-                key: "TODO_key",
-                type: "TODO_type",
-                required: true,
-                options: ["TODO_options"],
-                label: "TODO_label",
-              }],
-            status: "draft",
-            apiVisible: true,
-            recordCount: 1,
-            version: 1,
-            createdAt: "2026-03-14T09:30:00.000Z",
-            updatedAt: "2026-03-14T09:30:00.000Z",
-          }],
-      },
-    },
-  },
+  listObjectTypeDefinitions: { responses: { 200: { data: [definition] } } },
   putObjectTypeDefinition: {
+    summary: 'Define vehicles, published to the API',
+    params: { type: objectType.type },
     request: {
-      label: "TODO_label",
-      fields: [{
-          key: "TODO_key",
-          type: "text",
-          required: true,
-          options: ["TODO_options"],
-          label: "TODO_label",
-        }],
-      titleField: "TODO_titleField",
-      status: "draft",
+      label: 'Vehicle',
+      description: "A member's registered car, for service reminders",
+      fields: [
+        { key: 'plate', type: 'text', required: true, label: 'Number plate' },
+        { key: 'model', type: 'text', label: 'Model' },
+        { key: 'fuel', type: 'enum', options: ['petrol', 'diesel', 'electric'], label: 'Fuel' },
+        { key: 'owner', type: 'member_ref', required: true, label: 'Owner' },
+      ],
+      titleField: 'plate',
+      status: 'published',
       apiVisible: true,
-      description: "TODO_description",
     },
-    params: { type: "TODO_type" },
-    responses: {
-      200: {
-        data: {
-          type: "TODO_type",
-          label: "TODO_label",
-          description: "TODO_description",
-          titleField: "TODO_titleField",
-          fields: [{
-              key: "TODO_key",
-              type: "TODO_type",
-              required: true,
-              options: ["TODO_options"],
-              label: "TODO_label",
-            }],
-          status: "draft",
-          apiVisible: true,
-          recordCount: 1,
-          version: 1,
-          createdAt: "2026-03-14T09:30:00.000Z",
-          updatedAt: "2026-03-14T09:30:00.000Z",
-        },
-      },
-    },
+    responses: { 200: { data: definition } },
   },
-  listObjectTypes: {
-    responses: {
-      200: {
-        data: [{
-            type: "TODO_type",
-            label: "TODO_label",
-            description: "TODO_description",
-            titleField: "TODO_titleField",
-          }],
-      },
-    },
-  },
-  getObjectType: {
-    params: { type: "TODO_type" },
-    responses: {
-      200: {
-        data: W.objectType,
-      },
-    },
-  },
+  listObjectTypes: { responses: { 200: { data: [summary] } } },
+  getObjectType: { params: { type: objectType.type }, responses: { 200: { data: objectType } } },
   listObjectRecords: {
-    query: { offset: 1, sortBy: "created_desc", q: "TODO_q", memberId: "mbr_01jpz8k3m2q7v5x9c4t6r8w2ya" },
-    params: { type: "TODO_type" },
-    responses: {
-      200: {
-        data: [{
-            id: "rec_01jpz8k3m2q7v5x9c4t6r8w2ya",
-            data: {},
-          }],
-        total: 1,
-      },
-    },
+    summary: "A member's electric vehicles",
+    params: { type: objectType.type },
+    query: { memberId: ids.member, f_fuel: 'electric', sortBy: 'title_asc', limit: 20 },
+    responses: { 200: { data: [{ id: objectRecord.id, data: objectRecord.data }], total: 1 } },
   },
   createObjectRecord: {
-    request: {
-      data: {},
-    },
-    params: { type: "TODO_type" },
-    responses: {
-      201: {
-        data: {
-          id: "rec_01jpz8k3m2q7v5x9c4t6r8w2ya",
-          data: {},
-        },
-      },
-    },
+    params: { type: objectType.type },
+    request: { data: objectRecord.data },
+    responses: { 201: { data: { id: objectRecord.id, data: objectRecord.data } } },
   },
-  getObjectRecord: {
-    params: { type: "TODO_type", recordId: "rec_01jpz8k3m2q7v5x9c4t6r8w2ya" },
-    responses: {
-      200: {
-        data: W.objectRecord,
-      },
-    },
-  },
+  getObjectRecord: { params: recordParams, responses: { 200: { data: objectRecord } } },
   updateObjectRecord: {
-    request: {
-      data: {},
-      replace: true,
-    },
-    params: { type: "TODO_type", recordId: "rec_01jpz8k3m2q7v5x9c4t6r8w2ya" },
-    responses: {
-      200: {
-        data: W.objectRecord,
-      },
-    },
+    summary: 'Change one field, keep the others',
+    params: recordParams,
+    request: { data: { model: 'Difference Engine S' } },
+    responses: { 200: { data: { ...objectRecord, data: { ...objectRecord.data, model: 'Difference Engine S' }, updatedAt: at.now } } },
   },
-  deleteObjectRecord: {
-    params: { type: "TODO_type", recordId: "rec_01jpz8k3m2q7v5x9c4t6r8w2ya" },
-    responses: {
-
-    },
-  },
+  deleteObjectRecord: { params: recordParams, responses: {} },
 };

@@ -1,92 +1,55 @@
 import type { ordersArea } from '../orders';
 import type { AreaExamples } from './types';
-import * as W from './world';
+import { at, ids, order, refund, refundedOrder } from './world';
+
+const createOrder = {
+  externalOrderId: 'WEB-100234',
+  memberId: ids.member,
+  storeId: ids.store,
+  currency: 'EUR',
+  total: 59.9,
+  items: [
+    { sku: 'BEAN-ETH-250', name: 'Ethiopia Yirgacheffe 250 g', quantity: 2, unitPrice: 14.95 },
+    { sku: 'MUG-BLK', name: 'Stoneware mug, black', quantity: 1, unitPrice: 30 },
+  ],
+  occurredAt: '2026-03-14T12:05:00+01:00',
+};
 
 export const ordersExamples: AreaExamples<typeof ordersArea> = {
   listOrders: {
-    query: { memberId: "mbr_01jpz8k3m2q7v5x9c4t6r8w2ya", storeId: "sto_01jpz8k3m2q7v5x9c4t6r8w2ya", status: "pending", from: "2026-03-14T09:30:00.000Z", to: "2026-03-14T09:30:00.000Z" },
-    responses: {
-      200: {
-        data: [W.order],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
+    summary: "A member's completed orders of one week",
+    query: { memberId: ids.member, status: 'completed', from: '2026-03-09T00:00:00Z', to: '2026-03-16T00:00:00Z', limit: 50 },
+    responses: { 200: { data: [order], nextCursor: null } },
   },
-  createOrder: { summary: "x",
-    request: {
-      externalOrderId: "TODO_externalOrderId",
-      memberId: "mbr_01jpz8k3m2q7v5x9c4t6r8w2ya",
-      member: {
-        email: "ada.lovelace@example.com",
-        externalId: "TODO_externalId",
-      },
-      storeId: "sto_01jpz8k3m2q7v5x9c4t6r8w2ya",
-      currency: "EUR",
-      total: 59.9,
-      items: [{
-          sku: "TODO_sku",
-          name: "TODO_name",
-          quantity: 1,
-          unitPrice: 59.9,
-          productId: "prd_01jpz8k3m2q7v5x9c4t6r8w2ya",
-          category: "TODO_category",
-        }],
-      occurredAt: "2026-03-14T09:30:00.000Z",
-      status: "pending",
-    },
-    responses: {
-      200: {
-        data: W.order,
-        duplicate: true,
-      },
-      201: {
-        data: W.order,
-        duplicate: false,
-      },
-    },
+  createOrder: {
+    summary: 'Record a completed web order of 59.90 EUR',
+    request: createOrder,
+    responses: { 201: { data: order, duplicate: false }, 200: { data: order, duplicate: true } },
   },
   reconcileOrders: {
+    summary: 'Reconcile the day: one order refunded in the shop system, one unknown here',
     request: {
-      orders: [{}],
+      orders: [
+        { ...createOrder, status: 'completed', refundedTotal: 30 },
+        { externalOrderId: 'POS-BER01-5521', member: { email: 'alan.turing@example.com' }, storeId: ids.store, currency: 'EUR', total: 7.4, status: 'completed', occurredAt: '2026-03-14T16:20:00+01:00' },
+      ],
     },
     responses: {
       200: {
         data: {
-          results: [{
-              index: 1,
-              externalOrderId: "TODO_externalOrderId",
-              outcome: "created",
-              orderId: "ord_01jpz8k3m2q7v5x9c4t6r8w2ya",
-              pointsDelta: 120,
-              error: {
-                  code: "TODO_code",
-                  message: "TODO_message",
-                  details: [{}],
-                },
-            }],
-          summary: {
-            created: 1,
-            updated: 1,
-            unchanged: 1,
-            failed: 1,
-          },
+          results: [
+            { index: 0, externalOrderId: 'WEB-100234', outcome: 'updated', orderId: ids.order, pointsDelta: -29, error: null },
+            { index: 1, externalOrderId: 'POS-BER01-5521', outcome: 'created', orderId: 'ord_01jpz8p6r8t0v2x4z6b8d0f2hk', pointsDelta: 7, error: null },
+          ],
+          summary: { created: 1, updated: 1, unchanged: 0, failed: 0 },
         },
       },
     },
   },
   refundOrder: {
-    request: {
-      amount: 59.9,
-      reason: "TODO_reason",
-    },
-    params: { externalOrderId: "TODO_externalOrderId" },
-    responses: {
-      200: {
-        data: {
-          order: W.order,
-          refund: W.refund,
-        },
-      },
-    },
+    summary: 'Refund the broken mug (30.00 EUR)',
+    params: { externalOrderId: 'WEB-100234' },
+    request: { amount: 30, reason: 'Mug arrived broken' },
+    responses: { 200: { data: { order: { ...refundedOrder, updatedAt: at.refunded }, refund } } },
   },
 };

@@ -1,46 +1,30 @@
 import type { privacyArea } from '../privacy';
 import type { AreaExamples } from './types';
+import { at, coupon, ids, member, memberTag, objectRecord, objectType, orderEntry, refundedOrder, welcomeEntry } from './world';
 
 export const privacyExamples: AreaExamples<typeof privacyArea> = {
   getMemberPersonalData: {
-    params: { id: "TODO_id" },
+    params: { id: ids.member },
     responses: {
       200: {
         data: {
-          memberId: "mbr_01jpz8k3m2q7v5x9c4t6r8w2ya",
-          generatedAt: "TODO_generatedAt",
-          erasedAt: "TODO_erasedAt",
-          profile: {},
-          pointsLedger: [{}],
-          orders: [{}],
-          coupons: [{}],
-          tags: [{
-              key: "TODO_key",
-              taggedAt: "TODO_taggedAt",
-            }],
-          captures: [{}],
-          trackingEvents: [{}],
-          customObjectRecords: [{
-              type: "TODO_type",
-              id: "TODO_id",
-              data: {},
-              createdAt: "TODO_createdAt",
-              updatedAt: "TODO_updatedAt",
-            }],
+          memberId: ids.member,
+          generatedAt: at.now,
+          erasedAt: null,
+          profile: member,
+          pointsLedger: [orderEntry, welcomeEntry],
+          orders: [refundedOrder],
+          coupons: [coupon],
+          tags: [memberTag],
+          captures: [],
+          trackingEvents: [{ eventId: 'web-7f3a2c91', type: 'page_view', occurredAt: '2026-03-14T10:58:10.000Z', properties: { path: '/products/bean-eth-250' } }],
+          customObjectRecords: [{ type: objectType.type, ...objectRecord }],
         },
       },
     },
   },
   eraseMember: {
-    params: { id: "TODO_id" },
-    responses: {
-      200: {
-        data: {
-          memberId: "mbr_01jpz8k3m2q7v5x9c4t6r8w2ya",
-          erasedAt: "TODO_erasedAt",
-          alreadyErased: true,
-        },
-      },
-    },
+    params: { id: ids.member },
+    responses: { 200: { data: { memberId: ids.member, erasedAt: at.now, alreadyErased: false } } },
   },
 };

@@ -1,36 +1,18 @@
 import type { programArea } from '../program';
 import type { AreaExamples } from './types';
-import * as W from './world';
+import { at, program } from './world';
 
 export const programExamples: AreaExamples<typeof programArea> = {
-  getProgram: {
-    responses: {
-      200: {
-        data: W.program,
-      },
-    },
-  },
+  getProgram: { responses: { 200: { data: program } } },
   putProgram: {
+    summary: 'Add a Platinum tier, only if nobody changed the rules since version 3',
     request: {
-      earn: {
-        pointsPerUnit: 1,
-        rounding: "floor",
-        currencyOverrides: {},
-      },
-      tiers: {
-        metric: "lifetime_points",
-        levels: [{
-            key: "TODO_key",
-            name: "TODO_name",
-            threshold: 1,
-          }],
-      },
-      version: 1,
+      earn: { pointsPerUnit: 1, rounding: 'floor', currencyOverrides: { CHF: 0.9 } },
+      tiers: { metric: 'lifetime_points', levels: [...program.tiers.levels, { key: 'platinum', name: 'Platinum', threshold: 5000 }] },
+      version: 3,
     },
     responses: {
-      200: {
-        data: W.program,
-      },
+      200: { data: { ...program, tiers: { ...program.tiers, levels: [...program.tiers.levels, { key: 'platinum', name: 'Platinum', threshold: 5000 }] }, version: 4, updatedAt: at.now } },
     },
   },
 };

@@ -1,68 +1,24 @@
 import type { storesArea } from '../stores';
 import type { AreaExamples } from './types';
-import * as W from './world';
+import { at, ids, store } from './world';
 
 export const storesExamples: AreaExamples<typeof storesArea> = {
-  listStores: {
-    query: { status: "active" },
-    responses: {
-      200: {
-        data: [W.store],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
-  },
+  listStores: { query: { status: 'active', limit: 50 }, responses: { 200: { data: [store], nextCursor: null } } },
   createStore: {
     request: {
-      name: "TODO_name",
-      code: "TODO_code",
-      address: {
-          line1: "TODO_line1",
-          line2: "TODO_line2",
-          city: "TODO_city",
-          postalCode: "TODO_postalCode",
-          region: "TODO_region",
-          country: "TODO_country",
-        },
-      timezone: "TODO_timezone",
-      currency: "EUR",
-      status: "active",
+      name: 'Northwind Coffee Berlin Mitte',
+      code: 'BER-01',
+      address: { line1: 'Rosenthaler Str. 40', city: 'Berlin', postalCode: '10178', country: 'DE' },
+      timezone: 'Europe/Berlin',
+      currency: 'EUR',
     },
-    responses: {
-      201: {
-        data: W.store,
-      },
-    },
+    responses: { 201: { data: store } },
   },
-  getStore: {
-    params: { id: "TODO_id" },
-    responses: {
-      200: {
-        data: W.store,
-      },
-    },
-  },
+  getStore: { params: { id: ids.store }, responses: { 200: { data: store } } },
   updateStore: {
-    request: {
-      name: "TODO_name",
-      code: "TODO_code",
-      address: {
-          line1: "TODO_line1",
-          line2: "TODO_line2",
-          city: "TODO_city",
-          postalCode: "TODO_postalCode",
-          region: "TODO_region",
-          country: "TODO_country",
-        },
-      timezone: "TODO_timezone",
-      currency: "EUR",
-      status: "active",
-    },
-    params: { id: "TODO_id" },
-    responses: {
-      200: {
-        data: W.store,
-      },
-    },
+    summary: 'Close a store',
+    params: { id: ids.store },
+    request: { status: 'closed' },
+    responses: { 200: { data: { ...store, status: 'closed', updatedAt: at.now } } },
   },
 };

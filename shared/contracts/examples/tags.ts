@@ -1,40 +1,15 @@
 import type { tagsArea } from '../tags';
 import type { AreaExamples } from './types';
-import * as W from './world';
+import { ids, memberTags, tag, tagMemberResult } from './world';
 
 export const tagsExamples: AreaExamples<typeof tagsArea> = {
-  listTags: {
-    query: { prefix: "TODO_prefix" },
-    responses: {
-      200: {
-        data: [W.tag],
-        nextCursor: "TODO_nextCursor",
-      },
-    },
-  },
-  listMemberTags: {
-    params: { id: "TODO_id" },
-    responses: {
-      200: {
-        data: W.memberTags,
-      },
-    },
-  },
+  listTags: { query: { prefix: 'vi', limit: 50 }, responses: { 200: { data: [tag], nextCursor: null } } },
+  listMemberTags: { params: { id: ids.member }, responses: { 200: { data: memberTags } } },
   tagMember: {
-    request: {
-        tags: ["TODO_tags"],
-      },
-    params: { id: "TODO_id" },
-    responses: {
-      200: {
-        data: W.tagMemberResult,
-      },
-    },
+    summary: 'Tag a member (tags she already has stay as they are)',
+    params: { id: ids.member },
+    request: { tags: ['vip', 'newsletter'] },
+    responses: { 200: { data: tagMemberResult } },
   },
-  untagMember: {
-    params: { id: "TODO_id", tagKey: "TODO_tagKey" },
-    responses: {
-
-    },
-  },
+  untagMember: { params: { id: ids.member, tagKey: 'newsletter' }, responses: {} },
 };

@@ -16,6 +16,7 @@ import { apiKeySchema } from '../api-keys';
 import { userSchema, workspaceSchema } from '../auth';
 import { fullRecord, typeDetail } from '../objects';
 import { refundSchema } from '../orders';
+import { deliveryIdOf } from '../../domain/webhooks/delivery-id';
 import { outputOf } from './types';
 
 /**
@@ -35,7 +36,6 @@ export const ids = {
   order: 'ord_01jpz8n4d6f8g0h2j4k6m8n0pe',
   refund: 'rfd_01jpz8q8s0t2v4w6x8y0z2a4bf',
   webhook: 'whe_01jpz8c7e9g1h3j5k7m9n1p3qg',
-  delivery: 'att_01jpz8r2t4v6w8x0y2z4a6b8ch',
   event: 'evt_01jpz8n4d6f8g0h2j4k6m8n0pj',
   record: 'rec_01jpz8s6v8x0z2b4d6f8h0k2mk',
   product: 'prd_01jpz8d1f3h5k7m9p1r3t5v7xm',
@@ -49,6 +49,9 @@ export const ids = {
   export: 'exp_01jpz8x2c4e6g8j0m2p4s6v8yw',
   schedule: 'esc_01jpz8f9k1n3q5t7w9y1b3d5gx',
 } as const;
+
+/** One event to one endpoint is one delivery, whose id is derived from both. */
+export const delivery = deliveryIdOf(ids.event, ids.webhook);
 
 export const at = {
   workspaceCreated: '2026-03-02T08:15:00.000Z',
@@ -219,7 +222,7 @@ export const webhookEndpoint = outputOf(endpointSchema, {
 
 export const webhookAttempt = outputOf(attemptSchema, {
   id: 'att_01jpz8r2t4v6w8x0y2z4a6b8cj',
-  deliveryId: ids.delivery,
+  deliveryId: delivery,
   eventId: ids.event,
   eventType: 'order.created',
   attempt: 1,
@@ -241,13 +244,14 @@ export const objectType = outputOf(typeDetail, {
   fields: [
     { key: 'plate', type: 'text', required: true, label: 'Number plate' },
     { key: 'model', type: 'text', required: false, label: 'Model' },
-    { key: 'fuel', type: 'select', required: false, options: ['petrol', 'diesel', 'electric'], label: 'Fuel' },
+    { key: 'fuel', type: 'enum', required: false, options: ['petrol', 'diesel', 'electric'], label: 'Fuel' },
+    { key: 'owner', type: 'member_ref', required: true, label: 'Owner' },
   ],
 });
 
 export const objectRecord = outputOf(fullRecord, {
   id: ids.record,
-  data: { plate: 'B-AL 1815', model: 'Analytical Engine GT', fuel: 'electric', memberId: ids.member },
+  data: { plate: 'B-AL 1815', model: 'Analytical Engine GT', fuel: 'electric', owner: ids.member },
   createdAt: '2026-03-15T12:00:00.000Z',
   updatedAt: '2026-03-15T12:00:00.000Z',
 });
