@@ -12,7 +12,7 @@ export const capturesExamples: AreaExamples<typeof capturesArea> = {
       source: 'instore-tablet',
       consents: { marketingEmail: true, marketingSms: false, terms: true },
       attributes: { store: 'BER-01' },
-      referralCode: 'ADA-7K3Q',
+      referralCode: 'ADA7K3QX',
     },
     responses: {
       201: { data: capture },

@@ -316,7 +316,7 @@ export const capture = outputOf(captureSchema, {
   lastName: 'Turing',
   consents: { marketingEmail: true, marketingSms: false, terms: true },
   attributes: { store: 'BER-01' },
-  referral: { code: 'ADA-7K3Q', outcome: 'linked', referrerId: ids.member },
+  referral: { code: 'ADA7K3QX', outcome: 'linked', referrerId: ids.member },
   createdAt: at.now,
 });
 
@@ -371,7 +371,7 @@ export const ambassadorCandidate = outputOf(candidateSchema, {
   lifetimePoints: 309,
   orderCount: 1,
   qualifiesBy: ['lifetime_points'],
-  referralCode: 'ADA-7K3Q',
+  referralCode: 'ADA7K3QX',
   referredSignups: 1,
 });
 
@@ -382,7 +382,7 @@ export const ambassadorMetrics = outputOf(metricsSchema, {
   referredRevenueComplete: true,
 });
 
-export const referralCode = outputOf(referralCodeSchema, { memberId: ids.member, code: 'ADA-7K3Q', issuedAt: at.now, referredSignups: 0 });
+export const referralCode = outputOf(referralCodeSchema, { memberId: ids.member, code: 'ADA7K3QX', issuedAt: at.now, referredSignups: 0 });
 
 export const trackEventResult = outputOf(trackResultSchema, { index: 0, eventId: 'web-7f3a2c91', outcome: 'accepted', error: null });
 

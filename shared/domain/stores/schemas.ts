@@ -26,7 +26,7 @@ const timezoneSchema = z.string().max(64).refine(
 );
 
 const storeFields = {
-  name: z.string().trim().min(1).max(120),
+  name: z.string().trim().min(1).max(120).describe('Display name, e.g. Northwind Coffee Berlin Mitte'),
   code: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, { message: 'letters, digits, dot, dash or underscore (max 64)' }).nullable().optional().describe("The merchant's own store code"),
   address: addressSchema.nullable().optional(),
   timezone: timezoneSchema.nullable().optional(),
