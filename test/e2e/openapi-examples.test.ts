@@ -1,0 +1,127 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ids } from '../../shared/contracts/examples/world';
+import { call } from '../support/api';
+import { tenant, type Tenant } from '../support/fixtures';
+
+type Json = Record<string, any>;
+
+/**
+ * The documented examples, sent as they are to the running platform: read from the document it
+ * serves, with only the example ids swapped for the ones this workspace minted. The answers must be
+ * 2xx, and where the examples tell a story (points, tiers, outcomes) the platform must tell the same.
+ */
+
+let doc: Json;
+const opById = new Map<string, { method: string; path: string; op: Json }>();
+
+beforeAll(async () => {
+  doc = (await call('GET', '/api/v2/openapi.json')).body;
+  for (const [path, item] of Object.entries(doc.paths as Json)) for (const [method, op] of Object.entries(item as Json)) opById.set(op.operationId, { method: method.toUpperCase(), path, op });
+});
+
+const exampleOf = (holder: Json | undefined): any => {
+  const first = Object.values((holder?.examples ?? {}) as Json)[0];
+  if (!first) throw new Error('no example documented');
+  return structuredClone(first.value);
+};
+
+/** The example ids of the document replaced by this workspace's real ones. */
+function swapIds<T>(value: T, real: Map<string, string>): T {
+  let text = JSON.stringify(value);
+  for (const [example, actual] of real) text = text.split(example).join(actual);
+  return JSON.parse(text) as T;
+}
+
+/** Sends an operation's documented request: its path and query parameter examples and its body example. */
+async function sendExample(t: Tenant, operationId: string, real: Map<string, string>) {
+  const { method, path, op } = opById.get(operationId)!;
+  const params = (op.parameters ?? []) as Json[];
+  let url = path;
+  for (const p of params.filter((p) => p.in === 'path')) {
+    expect(p.example, `${operationId}: path parameter ${p.name} has an example`).toBeDefined();
+    url = url.replace(`{${p.name}}`, encodeURIComponent(swapIds(String(p.example), real)));
+  }
+  const query = new URLSearchParams();
+  for (const p of params.filter((p) => p.in === 'query' && p.example !== undefined)) query.set(p.name, swapIds(String(p.example), real));
+  const body = op.requestBody ? swapIds(exampleOf(op.requestBody.content['application/json']), real) : undefined;
+  const res = await call(method, query.size ? `${url}?${query}` : url, { token: t.key, body });
+  expect(res.status, `${operationId}: ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(200);
+  expect(res.status, `${operationId}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
+  return { status: res.status, body: res.body, documented: (status: number) => exampleOf(op.responses[String(status)].content['application/json']) };
+}
+
+describe('documented examples against the running platform', () => {
+  it('enrol a member, award points, record an order, list and refund it: each documented request is accepted as documented', async () => {
+    const t = await tenant('examples');
+    const real = new Map<string, string>();
+
+    const store = await sendExample(t, 'createStore', real);
+    expect(store.status).toBe(201);
+    real.set(ids.store, store.body.data.id);
+
+    const created = await sendExample(t, 'createMember', real);
+    expect(created.status).toBe(201);
+    const { id: _id, createdAt: _c, updatedAt: _u, ...enrolled } = created.documented(201).data;
+    expect(created.body.data).toMatchObject(enrolled);
+    real.set(ids.member, created.body.data.id);
+
+    const points = await sendExample(t, 'changeMemberPoints', real);
+    expect(points.status).toBe(201);
+    expect(points.body.data.points).toEqual(points.documented(201).data.points);
+    expect(points.body.data.tier).toBe(points.documented(201).data.tier);
+
+    const order = await sendExample(t, 'createOrder', real);
+    expect(order.status).toBe(201);
+    const documentedOrder = order.documented(201).data;
+    expect(order.body.data).toMatchObject({ externalOrderId: documentedOrder.externalOrderId, total: documentedOrder.total, points: documentedOrder.points, occurredAt: documentedOrder.occurredAt, memberId: real.get(ids.member), storeId: real.get(ids.store) });
+    real.set(ids.order, order.body.data.id);
+
+    // Sent again, the same order is the documented 200: recorded once, nothing awarded twice.
+    const again = await sendExample(t, 'createOrder', real);
+    expect(again.status).toBe(200);
+    expect(again.body.duplicate).toBe(again.documented(200).duplicate);
+
+    const listed = await sendExample(t, 'listOrders', real);
+    expect(listed.body.data.map((o: Json) => o.id)).toEqual([real.get(ids.order)]);
+
+    const member = await sendExample(t, 'getMember', real);
+    expect(member.body.data.points).toEqual(member.documented(200).data.points);
+    expect(member.body.data.orderCount).toBe(member.documented(200).data.orderCount);
+    const ledger = await sendExample(t, 'getMemberPoints', real);
+    expect(ledger.body.data.entries.map((e: Json) => [e.type, e.amount, e.balanceAfter])).toEqual(
+      ledger.documented(200).data.entries.map((e: Json) => [e.type, e.amount, e.balanceAfter]),
+    );
+    const tier = await sendExample(t, 'getMemberTier', real);
+    expect(tier.body.data).toEqual(tier.documented(200).data);
+
+    const refund = await sendExample(t, 'refundOrder', real);
+    const documentedRefund = refund.documented(200).data;
+    expect(refund.body.data.refund).toMatchObject({ amount: documentedRefund.refund.amount, pointsReversed: documentedRefund.refund.pointsReversed, reason: documentedRefund.refund.reason });
+    expect(refund.body.data.order).toMatchObject({ refundedTotal: documentedRefund.order.refundedTotal, refundStatus: documentedRefund.order.refundStatus, points: documentedRefund.order.points });
+
+    await sendExample(t, 'updateMember', real);
+    await sendExample(t, 'listMembers', real);
+    const tagged = await sendExample(t, 'tagMember', real);
+    expect(tagged.body.data.tags.map((tag: Json) => tag.key).sort()).toEqual(['newsletter', 'vip']);
+    await sendExample(t, 'listMemberReceipts', real);
+  });
+
+  it('upsert members and reconcile orders in batches: the documented outcomes', async () => {
+    const t = await tenant('examples-batch');
+    const real = new Map<string, string>();
+    real.set(ids.store, (await sendExample(t, 'createStore', real)).body.data.id);
+    real.set(ids.member, (await sendExample(t, 'createMember', real)).body.data.id);
+    real.set(ids.order, (await sendExample(t, 'createOrder', real)).body.data.id);
+
+    const upserted = await sendExample(t, 'upsertMembers', real);
+    expect(upserted.body.data.summary).toEqual(upserted.documented(200).data.summary);
+    expect(upserted.body.data.results.map((r: Json) => r.outcome)).toEqual(upserted.documented(200).data.results.map((r: Json) => r.outcome));
+
+    const reconciled = await sendExample(t, 'reconcileOrders', real);
+    const documented = reconciled.documented(200).data;
+    expect(reconciled.body.data.summary).toEqual(documented.summary);
+    expect(reconciled.body.data.results.map((r: Json) => [r.externalOrderId, r.outcome, r.pointsDelta])).toEqual(
+      documented.results.map((r: Json) => [r.externalOrderId, r.outcome, r.pointsDelta]),
+    );
+  });
+});
