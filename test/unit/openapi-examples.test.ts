@@ -49,23 +49,29 @@ describe('OpenAPI examples', () => {
 
   it("validates every example against its schema in the document (the document's own JSON Schema)", () => {
     const failures: string[] = [];
+    let checked = 0;
     for (const b of bodies) {
       const validate = compileAt(ajv, b.schemaAt);
       for (const value of b.values) {
+        checked++;
         if (!validate(value)) failures.push(`${b.what}: ${ajv.errorsText(validate.errors)}`);
       }
     }
+    expect(checked).toBeGreaterThanOrEqual(bodies.length);
     expect(failures).toEqual([]);
   });
 
   it('parses every example with the zod schema the handler validates with (refinements included)', () => {
     const failures: string[] = [];
+    let checked = 0;
     for (const b of bodies) {
       for (const value of b.values) {
+        checked++;
         const parsed = b.zod.safeParse(value);
         if (!parsed.success) failures.push(`${b.what}: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
       }
     }
+    expect(checked).toBeGreaterThanOrEqual(bodies.length);
     expect(failures).toEqual([]);
   });
 
@@ -87,6 +93,13 @@ describe('OpenAPI examples', () => {
     }
     expect(seen).toBeGreaterThan(20);
     expect(failures).toEqual([]);
+  });
+
+  it('has an example for every path parameter, so a documented request can be sent as shown', () => {
+    const missing = routes.flatMap((r) =>
+      ((opOf(r).parameters ?? []) as Json[]).filter((p) => p.in === 'path' && p.example === undefined).map((p) => `${r.operationId} ${p.name}`),
+    );
+    expect(missing).toEqual([]);
   });
 
   it('declares examples for exactly the operations of the route table', () => {

@@ -10,7 +10,7 @@ export type OperationExamples<E extends Endpoint> = { summary?: string } & (E ex
   ? { request: z.input<B> }
   : unknown) &
   (E extends { query: infer Q extends z.ZodType } ? { query?: Partial<z.input<Q>> } : unknown) &
-  (E extends { params: infer P extends z.ZodType } ? { params?: z.input<P> } : unknown) & { responses: SuccessExamples<E['responses']> };
+  (E extends { params: infer P extends z.ZodType } ? { params: z.input<P> } : unknown) & { responses: SuccessExamples<E['responses']> };
 
 /** One example per 2xx status that answers JSON (a `null` schema, e.g. 204, has no body to show). */
 type SuccessExamples<R> = {
