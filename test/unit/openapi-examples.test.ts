@@ -128,15 +128,21 @@ describe('OpenAPI request bodies: what to send', () => {
       return { r, schema: (ref.$ref ? resolvePointer(doc, ref.$ref) : ref) as Json };
     });
 
-  it('describes every required top-level field of every request body', () => {
-    const undocumented = requestSchemas.flatMap(({ r, schema }) =>
-      ((schema.required ?? []) as string[])
-        .filter((name) => {
-          const prop = schema.properties[name];
-          return !(prop.description || (prop.$ref && (resolvePointer(doc, prop.$ref) as Json)?.description));
-        })
-        .map((name) => `${r.operationId}.${name}`),
-    );
+  it('describes every required field of every request body, nested ones included (a constant discriminator says itself)', () => {
+    const deref = (s: Json | undefined): Json | undefined => (s?.$ref ? deref(resolvePointer(doc, s.$ref) as Json) : s);
+    const undocumented: string[] = [];
+    const walk = (node: Json | undefined, where: string, depth: number): void => {
+      const s = deref(node);
+      if (!s || depth > 8) return;
+      for (const key of ['anyOf', 'oneOf', 'allOf']) for (const branch of (s[key] ?? []) as Json[]) walk(branch, where, depth + 1);
+      if (s.items) walk(s.items, `${where}[]`, depth + 1);
+      for (const name of (s.required ?? []) as string[]) {
+        const prop = s.properties?.[name];
+        if (!(prop?.description || deref(prop)?.description || deref(prop)?.const !== undefined)) undocumented.push(`${where}.${name}`);
+      }
+      for (const [name, prop] of Object.entries((s.properties ?? {}) as Json)) walk(prop, `${where}.${name}`, depth + 1);
+    };
+    for (const { r } of requestSchemas) walk(opOf(r).requestBody.content['application/json'].schema, r.operationId, 0);
     expect(undocumented).toEqual([]);
   });
 

@@ -30,8 +30,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 export const fieldDefSchema = z
   .strictObject({
-    key: fieldKeySchema,
-    type: z.enum(FIELD_TYPES, { message: `must be one of: ${FIELD_TYPES.join(', ')}` }),
+    key: fieldKeySchema.describe('The key of the value in record data, e.g. plate'),
+    type: z.enum(FIELD_TYPES, { message: `must be one of: ${FIELD_TYPES.join(', ')}` }).describe('The value type; enum fields list their options'),
     required: z.boolean().default(false),
     options: z
       .array(z.string().min(1, { message: 'must not be empty' }).max(MAX_ENUM_OPTION_LENGTH))

@@ -16,7 +16,7 @@ export const externalOrderIdSchema = z
 const itemSchema = z.strictObject({
   sku: z.string().max(100).optional(),
   name: z.string().max(200).optional(),
-  quantity: z.number().int().min(1).max(100_000),
+  quantity: z.number().int().min(1).max(100_000).describe('Units of this item, 1-100000'),
   unitPrice: amountSchema.optional(),
   productId: z.string().max(100).optional(),
   category: z.string().max(100).optional(),

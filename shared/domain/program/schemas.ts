@@ -17,8 +17,8 @@ const rate = z
   .refine(isStorableNumber, { message: STORABLE_NUMBER_MESSAGE });
 
 export const tierLevelSchema = z.strictObject({
-  key: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, { message: 'lower-case identifier, e.g. gold' }),
-  name: z.string().trim().min(1).max(60),
+  key: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, { message: 'lower-case identifier, e.g. gold' }).describe('Lower-case identifier, answered as a member\'s `tier`, e.g. gold'),
+  name: z.string().trim().min(1).max(60).describe('Display name, e.g. Gold'),
   threshold: z.number().int().min(0).max(1e12).describe('Metric value from which the tier applies'),
 });
 
