@@ -12,7 +12,7 @@ export const catalogExamples: AreaExamples<typeof catalogArea> = {
   listCategories: { query: { parentKey: 'coffee' }, responses: { 200: { data: [category], nextCursor: null } } },
   listBrands: { query: { limit: 50 }, responses: { 200: { data: [brand], nextCursor: null } } },
   importCatalog: {
-    summary: 'Import a product with its category and brand',
+    summary: 'A first import: one product, its two categories and its brand',
     request: {
       products: [
         {
@@ -20,7 +20,10 @@ export const catalogExamples: AreaExamples<typeof catalogArea> = {
           name: product.name,
           description: product.description ?? undefined,
           price: { amount: 14.95, currency: 'EUR' },
-          category: { key: category.key, name: category.name, parentKey: 'coffee' },
+          categories: [
+            { key: category.key, name: category.name, parentKey: 'coffee' },
+            { key: 'coffee', name: 'Coffee' },
+          ],
           brand: { key: brand.key, name: brand.name },
           imageUrl: product.imageUrl ?? undefined,
           url: product.url ?? undefined,
@@ -34,8 +37,8 @@ export const catalogExamples: AreaExamples<typeof catalogArea> = {
         data: {
           results: [catalogImportResult],
           summary: { created: 1, updated: 0, unchanged: 0, failed: 0 },
-          categories: { created: 1, updated: 0, unchanged: 1 },
-          brands: { created: 0, updated: 0, unchanged: 1 },
+          categories: { created: 2, updated: 0, unchanged: 0 },
+          brands: { created: 1, updated: 0, unchanged: 0 },
         },
       },
     },
