@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ids } from '../../shared/contracts/examples/world';
-import { call } from '../support/api';
-import { tenant, type Tenant } from '../support/fixtures';
+import { ids, user } from '../../shared/contracts/examples/world';
+import { call, uniqueEmail } from '../support/api';
+import { tenant } from '../support/fixtures';
 
 type Json = Record<string, any>;
 
@@ -33,7 +33,7 @@ function swapIds<T>(value: T, real: Map<string, string>): T {
 }
 
 /** Sends an operation's documented request: its path and query parameter examples and its body example. */
-async function sendExample(t: Tenant, operationId: string, real: Map<string, string>, token = t.key) {
+async function sendExample(token: string | undefined, operationId: string, real: Map<string, string>) {
   const { method, path, op } = opById.get(operationId)!;
   const params = (op.parameters ?? []) as Json[];
   let url = path;
@@ -55,69 +55,69 @@ describe('documented examples against the running platform', () => {
     const t = await tenant('examples');
     const real = new Map<string, string>();
 
-    const store = await sendExample(t, 'createStore', real);
+    const store = await sendExample(t.key, 'createStore', real);
     expect(store.status).toBe(201);
     real.set(ids.store, store.body.data.id);
 
-    const created = await sendExample(t, 'createMember', real);
+    const created = await sendExample(t.key, 'createMember', real);
     expect(created.status).toBe(201);
     const { id: _id, createdAt: _c, updatedAt: _u, ...enrolled } = created.documented(201).data;
     expect(created.body.data).toMatchObject(enrolled);
     real.set(ids.member, created.body.data.id);
 
-    const points = await sendExample(t, 'changeMemberPoints', real);
+    const points = await sendExample(t.key, 'changeMemberPoints', real);
     expect(points.status).toBe(201);
     expect(points.body.data.points).toEqual(points.documented(201).data.points);
     expect(points.body.data.tier).toBe(points.documented(201).data.tier);
 
-    const order = await sendExample(t, 'createOrder', real);
+    const order = await sendExample(t.key, 'createOrder', real);
     expect(order.status).toBe(201);
     const documentedOrder = order.documented(201).data;
     expect(order.body.data).toMatchObject({ externalOrderId: documentedOrder.externalOrderId, total: documentedOrder.total, points: documentedOrder.points, occurredAt: documentedOrder.occurredAt, memberId: real.get(ids.member), storeId: real.get(ids.store) });
     real.set(ids.order, order.body.data.id);
 
     // Sent again, the same order is the documented 200: recorded once, nothing awarded twice.
-    const again = await sendExample(t, 'createOrder', real);
+    const again = await sendExample(t.key, 'createOrder', real);
     expect(again.status).toBe(200);
     expect(again.body.duplicate).toBe(again.documented(200).duplicate);
 
-    const listed = await sendExample(t, 'listOrders', real);
+    const listed = await sendExample(t.key, 'listOrders', real);
     expect(listed.body.data.map((o: Json) => o.id)).toEqual([real.get(ids.order)]);
 
-    const member = await sendExample(t, 'getMember', real);
+    const member = await sendExample(t.key, 'getMember', real);
     expect(member.body.data.points).toEqual(member.documented(200).data.points);
     expect(member.body.data.orderCount).toBe(member.documented(200).data.orderCount);
-    const ledger = await sendExample(t, 'getMemberPoints', real);
+    const ledger = await sendExample(t.key, 'getMemberPoints', real);
     expect(ledger.body.data.entries.map((e: Json) => [e.type, e.amount, e.balanceAfter])).toEqual(
       ledger.documented(200).data.entries.map((e: Json) => [e.type, e.amount, e.balanceAfter]),
     );
-    const tier = await sendExample(t, 'getMemberTier', real);
+    const tier = await sendExample(t.key, 'getMemberTier', real);
     expect(tier.body.data).toEqual(tier.documented(200).data);
 
-    const refund = await sendExample(t, 'refundOrder', real);
+    const refund = await sendExample(t.key, 'refundOrder', real);
     const documentedRefund = refund.documented(200).data;
     expect(refund.body.data.refund).toMatchObject({ amount: documentedRefund.refund.amount, pointsReversed: documentedRefund.refund.pointsReversed, reason: documentedRefund.refund.reason });
     expect(refund.body.data.order).toMatchObject({ refundedTotal: documentedRefund.order.refundedTotal, refundStatus: documentedRefund.order.refundStatus, points: documentedRefund.order.points });
 
-    await sendExample(t, 'updateMember', real);
-    await sendExample(t, 'listMembers', real);
-    const tagged = await sendExample(t, 'tagMember', real);
+    await sendExample(t.key, 'updateMember', real);
+    await sendExample(t.key, 'listMembers', real);
+    const tagged = await sendExample(t.key, 'tagMember', real);
     expect(tagged.body.data.tags.map((tag: Json) => tag.key).sort()).toEqual(['newsletter', 'vip']);
-    await sendExample(t, 'listMemberReceipts', real);
+    await sendExample(t.key, 'listMemberReceipts', real);
   });
 
   it('upsert members and reconcile orders in batches: the documented outcomes', async () => {
     const t = await tenant('examples-batch');
     const real = new Map<string, string>();
-    real.set(ids.store, (await sendExample(t, 'createStore', real)).body.data.id);
-    real.set(ids.member, (await sendExample(t, 'createMember', real)).body.data.id);
-    real.set(ids.order, (await sendExample(t, 'createOrder', real)).body.data.id);
+    real.set(ids.store, (await sendExample(t.key, 'createStore', real)).body.data.id);
+    real.set(ids.member, (await sendExample(t.key, 'createMember', real)).body.data.id);
+    real.set(ids.order, (await sendExample(t.key, 'createOrder', real)).body.data.id);
 
-    const upserted = await sendExample(t, 'upsertMembers', real);
+    const upserted = await sendExample(t.key, 'upsertMembers', real);
     expect(upserted.body.data.summary).toEqual(upserted.documented(200).data.summary);
     expect(upserted.body.data.results.map((r: Json) => r.outcome)).toEqual(upserted.documented(200).data.results.map((r: Json) => r.outcome));
 
-    const reconciled = await sendExample(t, 'reconcileOrders', real);
+    const reconciled = await sendExample(t.key, 'reconcileOrders', real);
     const documented = reconciled.documented(200).data;
     expect(reconciled.body.data.summary).toEqual(documented.summary);
     expect(reconciled.body.data.results.map((r: Json) => [r.externalOrderId, r.outcome, r.pointsDelta])).toEqual(
@@ -128,32 +128,68 @@ describe('documented examples against the running platform', () => {
   it('import the catalog, find it with the documented filters; sign up a referred member; define, write and filter custom objects', async () => {
     const t = await tenant('examples-more');
     const real = new Map<string, string>();
-    real.set(ids.member, (await sendExample(t, 'createMember', real)).body.data.id);
+    real.set(ids.member, (await sendExample(t.key, 'createMember', real)).body.data.id);
 
-    const imported = await sendExample(t, 'importCatalog', real);
+    const imported = await sendExample(t.key, 'importCatalog', real);
     real.set(ids.product, imported.body.data.results[0].productId);
     expect(imported.body.data, JSON.stringify(imported.body.data)).toEqual(swapIds(imported.documented(200).data, real));
-    const products = await sendExample(t, 'listProducts', real);
+    const products = await sendExample(t.key, 'listProducts', real);
     expect(products.body.data.map((p: Json) => p.sku)).toEqual(products.documented(200).data.map((p: Json) => p.sku));
-    const categories = await sendExample(t, 'listCategories', real);
+    const categories = await sendExample(t.key, 'listCategories', real);
     expect(categories.body.data.map((c: Json) => c.key)).toEqual(categories.documented(200).data.map((c: Json) => c.key));
 
     // Ada's referral code is minted by the platform; the documented one stands for it.
-    const code = await sendExample(t, 'issueReferralCode', real);
+    const code = await sendExample(t.key, 'issueReferralCode', real);
     expect(code.status).toBe(201);
     real.set(code.documented(201).data.code, code.body.data.code);
-    const capture = await sendExample(t, 'createCapture', real);
+    const capture = await sendExample(t.key, 'createCapture', real);
     expect(capture.status).toBe(201);
     const documentedCapture = capture.documented(201).data;
     expect(capture.body.data).toMatchObject({ memberOutcome: documentedCapture.memberOutcome, referral: { outcome: documentedCapture.referral.outcome, referrerId: real.get(ids.member) } });
 
-    await sendExample(t, 'putObjectTypeDefinition', real, t.token);
-    const record = await sendExample(t, 'createObjectRecord', real);
+    await sendExample(t.token, 'putObjectTypeDefinition', real);
+    const record = await sendExample(t.key, 'createObjectRecord', real);
     expect(record.status).toBe(201);
     real.set(ids.record, record.body.data.id);
-    const records = await sendExample(t, 'listObjectRecords', real);
+    const records = await sendExample(t.key, 'listObjectRecords', real);
     expect(records.body.data.map((r: Json) => r.id)).toEqual([record.body.data.id]);
-    const updated = await sendExample(t, 'updateObjectRecord', real);
+    const updated = await sendExample(t.key, 'updateObjectRecord', real);
     expect(updated.body.data.data).toEqual(swapIds(updated.documented(200).data.data, real));
+  });
+
+  it('open a workspace, sign in, make an API key, set the rules, brand the cards and schedule an export, as documented', async () => {
+    // The owner's documented e-mail is taken by whoever ran this before; a fresh one stands for it.
+    const real = new Map<string, string>([[user.email, uniqueEmail('grace')]]);
+    const registered = await sendExample(undefined, 'register', real);
+    expect(registered.status).toBe(201);
+    expect(registered.body.data.user).toMatchObject({ name: user.name, role: user.role });
+    const login = await sendExample(undefined, 'login', real);
+    const session: string = login.body.data.session.token;
+    expect(session).toMatch(/^fl_sess_/);
+
+    await sendExample(session, 'getProfile', real);
+    const profile = await sendExample(session, 'updateProfile', real);
+    expect(profile.body.data.user.name).toBe(profile.documented(200).data.user.name);
+
+    const key = await sendExample(session, 'createApiKey', real);
+    expect(key.body.data.scopes).toEqual(key.documented(201).data.scopes);
+    expect(key.body.data.key).toMatch(/^fl_live_/);
+    const keys = await sendExample(session, 'listApiKeys', real);
+    expect(keys.body.data.map((k: Json) => k.name)).toEqual(keys.documented(200).data.map((k: Json) => k.name));
+
+    const rules = await sendExample(session, 'putProgram', real);
+    const { updatedAt: _at, ...documentedRules } = rules.documented(200).data;
+    expect(rules.body.data).toMatchObject(documentedRules);
+
+    const branding = await sendExample(session, 'putWalletBranding', real);
+    const { updatedAt: _b, ...documentedBranding } = branding.documented(200).data;
+    expect(branding.body.data).toMatchObject(documentedBranding);
+
+    // A schedule that notifies a webhook signs with the workspace's export-signing secret: made first.
+    await sendExample(session, 'rotateExportSigningSecret', real);
+    const schedule = await sendExample(session, 'createExportSchedule', real);
+    const { id: _id, createdAt: _c, ...documentedSchedule } = schedule.documented(201).data;
+    expect(schedule.body.data).toMatchObject(documentedSchedule);
+    await sendExample(session, 'listExportSchedules', real);
   });
 });

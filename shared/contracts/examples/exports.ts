@@ -32,7 +32,7 @@ export const exportsExamples: AreaExamples<typeof exportsArea> = {
   },
   rotateExportSigningSecret: { responses: { 201: { data: { secret: 'whsec_Tg4nW8qK2xR6vZ0mB3cF7hJ1dL5sP9yA4eU2iO8wX6k=', createdAt: at.now } } } },
   createExportSchedule: {
-    summary: 'Every Monday at 06:00 Berlin time: orders as JSONL',
+    summary: 'Every Monday at 06:00 Berlin time: orders as JSONL, announced to a webhook (signed: needs the export-signing secret)',
     request: { entity: 'orders', format: 'jsonl', frequency: 'weekly', weekday: 'monday', hour: 6, timezone: 'Europe/Berlin', webhookUrl: 'https://hooks.example.com/exports' },
     responses: { 201: { data: exportSchedule } },
   },

@@ -98,7 +98,7 @@ export const program = outputOf(programSchema, {
       { key: 'gold', name: 'Gold', threshold: 2000 },
     ],
   },
-  version: 3,
+  version: 1,
   updatedAt: '2026-03-05T14:00:00.000Z',
 });
 
@@ -412,9 +412,9 @@ export const auditEntry = outputOf(auditEntrySchema, {
 });
 
 export const walletBranding = outputOf(brandingSchema, {
-  backgroundColor: '#1F3A5F',
-  foregroundColor: '#FFFFFF',
-  labelColor: '#C9D6E8',
+  backgroundColor: '#1f3a5f',
+  foregroundColor: '#ffffff',
+  labelColor: '#c9d6e8',
   logoPng: null,
   updatedAt: '2026-03-04T09:00:00.000Z',
 });
