@@ -125,7 +125,7 @@ describe('documented examples against the running platform', () => {
     );
   });
 
-  it('import the catalog, find it with the documented filters; sign up a referred member; define, write and filter custom objects', async () => {
+  it('import the catalog, find it with the documented filters; sign up a referred member; issue and redeem a coupon; define, write and filter custom objects', async () => {
     const t = await tenant('examples-more');
     const real = new Map<string, string>();
     real.set(ids.member, (await sendExample(t.key, 'createMember', real)).body.data.id);
@@ -146,6 +146,23 @@ describe('documented examples against the running platform', () => {
     expect(capture.status).toBe(201);
     const documentedCapture = capture.documented(201).data;
     expect(capture.body.data).toMatchObject({ memberOutcome: documentedCapture.memberOutcome, referral: { outcome: documentedCapture.referral.outcome, referrerId: real.get(ids.member) } });
+
+    // Ada spends 100 of her welcome points on a coupon and redeems the code at checkout.
+    await sendExample(t.key, 'changeMemberPoints', real);
+    const pool = await sendExample(t.key, 'createCouponPool', real);
+    const { id: _pool, createdAt: _pc, validFrom: _vf, ...documentedPool } = pool.documented(201).data;
+    expect(pool.body.data).toMatchObject(documentedPool);
+    real.set(ids.pool, pool.body.data.id);
+    const issued = await sendExample(t.key, 'issueCoupon', real);
+    real.set(ids.coupon, issued.body.data.id);
+    real.set(issued.documented(201).data.code, issued.body.data.code);
+    expect(issued.body.data.code).toMatch(/^LOYAL-[0-9A-Z]{8}$/);
+    const held = await sendExample(t.key, 'listCoupons', real);
+    expect(held.body.data.map((c: Json) => c.id)).toEqual([issued.body.data.id]);
+    const redeemed = await sendExample(t.key, 'redeemMemberCoupon', real);
+    expect(redeemed.body.data).toMatchObject({ status: 'redeemed', redemption: redeemed.documented(200).data.redemption });
+    const balance = await call('GET', `/api/v2/members/${real.get(ids.member)}`, { token: t.key });
+    expect(balance.body.data.points.balance).toBe(250 - pool.documented(201).data.pointsCost);
 
     await sendExample(t.token, 'putObjectTypeDefinition', real);
     const record = await sendExample(t.key, 'createObjectRecord', real);

@@ -10,14 +10,13 @@ export const couponsExamples: AreaExamples<typeof couponsArea> = {
   },
   listCouponPools: { query: { limit: 50 }, responses: { 200: { data: [couponPool], nextCursor: null } } },
   createCouponPool: {
-    summary: '1000 generated codes for 15% off, one per member, for 100 points each',
+    summary: '1000 generated codes for 15% off, one per member, for 100 points each, valid until withdrawn',
     request: {
       name: couponPool.name,
       discount: { type: 'percent', value: 15 },
-      codeConfig: { mode: 'generated', prefix: 'SPRING-' },
+      codeConfig: { mode: 'generated', prefix: 'LOYAL-' },
       stock: 1000,
       validFrom: '2026-03-01T00:00:00Z',
-      validUntil: '2026-05-31T22:00:00Z',
       perMemberLimit: 1,
       pointsCost: 100,
     },
