@@ -51,7 +51,7 @@ async function sendExample(token: string | undefined, operationId: string, real:
 }
 
 describe('documented examples against the running platform', () => {
-  it('enrol a member, award points, record an order, list and refund it: each documented request is accepted as documented', async () => {
+  it('enrol a member, award points, record an order, list and refund it, find her as an ambassador candidate: each documented request is accepted as documented', async () => {
     const t = await tenant('examples');
     const real = new Map<string, string>();
 
@@ -94,6 +94,10 @@ describe('documented examples against the running platform', () => {
     const tier = await sendExample(t.key, 'getMemberTier', real);
     expect(tier.body.data).toEqual(tier.documented(200).data);
 
+    // With 309 lifetime points (before the refund) Ada is an ambassador candidate by the documented threshold.
+    const candidates = await sendExample(t.key, 'listAmbassadorCandidates', real);
+    expect(candidates.body.data.map((c: Json) => [c.memberId, c.qualifiesBy])).toEqual([[real.get(ids.member), candidates.documented(200).data[0].qualifiesBy]]);
+
     const refund = await sendExample(t.key, 'refundOrder', real);
     const documentedRefund = refund.documented(200).data;
     expect(refund.body.data.refund).toMatchObject({ amount: documentedRefund.refund.amount, pointsReversed: documentedRefund.refund.pointsReversed, reason: documentedRefund.refund.reason });
@@ -104,6 +108,12 @@ describe('documented examples against the running platform', () => {
     const tagged = await sendExample(t.key, 'tagMember', real);
     expect(tagged.body.data.tags.map((tag: Json) => tag.key).sort()).toEqual(['newsletter', 'vip']);
     await sendExample(t.key, 'listMemberReceipts', real);
+
+    await sendExample(t.key, 'getStore', real);
+    const stores = await sendExample(t.key, 'listStores', real);
+    expect(stores.body.data.map((s: Json) => s.id)).toEqual([real.get(ids.store)]);
+    const closed = await sendExample(t.key, 'updateStore', real);
+    expect(closed.body.data.status).toBe(closed.documented(200).data.status);
   });
 
   it('upsert members and reconcile orders in batches: the documented outcomes', async () => {
@@ -208,5 +218,15 @@ describe('documented examples against the running platform', () => {
     const { id: _id, createdAt: _c, ...documentedSchedule } = schedule.documented(201).data;
     expect(schedule.body.data).toMatchObject(documentedSchedule);
     await sendExample(session, 'listExportSchedules', real);
+
+    await sendExample(session, 'getProgram', real);
+    // The audit trail shows the key the owner made, filtered as documented.
+    real.set(user.id, registered.body.data.user.id);
+    // The documented window is in the example's past; this run's entries are now.
+    const documentedQuery = Object.fromEntries((opById.get('listAuditEntries')!.op.parameters as Json[]).map((p) => [p.name, p.example]));
+    real.set(documentedQuery.from, new Date(Date.now() - 3_600_000).toISOString());
+    real.set(documentedQuery.to, new Date(Date.now() + 3_600_000).toISOString());
+    const audit = await sendExample(session, 'listAuditEntries', real);
+    expect(audit.body.data.map((e: Json) => [e.action, e.target.id])).toEqual([['api_key.created', key.body.data.id]]);
   });
 });
