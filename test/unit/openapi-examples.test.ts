@@ -4,6 +4,9 @@ import { routes, type RouteDef } from '../../shared/contracts/index';
 import { EXAMPLES, examplesOf } from '../../shared/contracts/examples/index';
 import type { OperationExamples } from '../../shared/contracts/examples/types';
 import type { ordersArea } from '../../shared/contracts/orders';
+import { importProductSchema } from '../../shared/domain/catalog/schemas';
+import { createMemberBody } from '../../shared/domain/members/schemas';
+import { reconcileOrderSchema } from '../../shared/domain/orders/schemas';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { ajvFor, compileAt, pointer, resolvePointer } from '../support/openapi';
 
@@ -100,6 +103,21 @@ describe('OpenAPI examples', () => {
       ((opOf(r).parameters ?? []) as Json[]).filter((p) => p.in === 'path' && p.example === undefined).map((p) => `${r.operationId} ${p.name}`),
     );
     expect(missing).toEqual([]);
+  });
+
+  it('documents batch items that their own item schema accepts (the body schema takes any object per item)', () => {
+    const batches: [string, readonly unknown[], z.ZodType][] = [
+      ['upsertMembers', EXAMPLES.members.upsertMembers.request.members, createMemberBody],
+      ['reconcileOrders', EXAMPLES.orders.reconcileOrders.request.orders, reconcileOrderSchema],
+      ['importCatalog', EXAMPLES.catalog.importCatalog.request.products, importProductSchema],
+    ];
+    const failures = batches.flatMap(([op, items, schema]) =>
+      items.flatMap((item, i) => {
+        const parsed = schema.safeParse(item);
+        return parsed.success ? [] : [`${op} item ${i}: ${parsed.error.message}`];
+      }),
+    );
+    expect(failures).toEqual([]);
   });
 
   it('declares examples for exactly the operations of the route table', () => {

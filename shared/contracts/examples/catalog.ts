@@ -1,3 +1,5 @@
+import type * as z from 'zod';
+import type { importProductSchema } from '../../domain/catalog/schemas';
 import type { catalogArea } from '../catalog';
 import type { AreaExamples } from './types';
 import { brand, catalogImportResult, category, ids, product } from './world';
@@ -30,7 +32,7 @@ export const catalogExamples: AreaExamples<typeof catalogArea> = {
           attributes: { origin: 'Ethiopia', roast: 'light', weightGrams: 250 },
           status: 'active',
         },
-      ],
+      ] satisfies z.input<typeof importProductSchema>[],
     },
     responses: {
       200: {

@@ -1,3 +1,5 @@
+import type * as z from 'zod';
+import type { createMemberBody } from '../../domain/members/schemas';
 import type { membersArea } from '../members';
 import type { AreaExamples } from './types';
 import { at, email, ids, member, newMember, orderEntry, refundedOrder, tierStatus, welcomeEntry } from './world';
@@ -19,7 +21,7 @@ export const membersExamples: AreaExamples<typeof membersArea> = {
       members: [
         { externalId: 'crm-10043', email: 'alan.turing@example.com', firstName: 'Alan', lastName: 'Turing' },
         { externalId: 'crm-10042', email, phone: '+4930901820' },
-      ],
+      ] satisfies z.input<typeof createMemberBody>[],
     },
     responses: {
       200: {

@@ -1,3 +1,5 @@
+import type * as z from 'zod';
+import type { reconcileOrderSchema } from '../../domain/orders/schemas';
 import type { ordersArea } from '../orders';
 import type { AreaExamples } from './types';
 import { at, ids, order, refund, refundedOrder } from './world';
@@ -32,7 +34,7 @@ export const ordersExamples: AreaExamples<typeof ordersArea> = {
       orders: [
         { ...createOrder, status: 'completed', refundedTotal: 30 },
         { externalOrderId: 'POS-BER01-5521', member: { email: 'alan.turing@example.com' }, storeId: ids.store, currency: 'EUR', total: 7.4, status: 'completed', occurredAt: '2026-03-14T16:20:00+01:00' },
-      ],
+      ] satisfies z.input<typeof reconcileOrderSchema>[],
     },
     responses: {
       200: {
