@@ -135,7 +135,7 @@ describe('documented examples against the running platform', () => {
     );
   });
 
-  it('import the catalog, find it with the documented filters; sign up a referred member; issue and redeem a coupon; define, write and filter custom objects', async () => {
+  it('import the catalog, find it with the documented filters; sign up a referred member; issue and redeem a coupon; track storefront events; define, write and filter custom objects', async () => {
     const t = await tenant('examples-more');
     const real = new Map<string, string>();
     real.set(ids.member, (await sendExample(t.key, 'createMember', real)).body.data.id);
@@ -173,6 +173,18 @@ describe('documented examples against the running platform', () => {
     expect(redeemed.body.data).toMatchObject({ status: 'redeemed', redemption: redeemed.documented(200).data.redemption });
     const balance = await call('GET', `/api/v2/members/${real.get(ids.member)}`, { token: t.key });
     expect(balance.body.data.points.balance).toBe(250 - pool.documented(201).data.pointsCost);
+
+    // Storefront events: the documented times are moved to this run's (events are accepted up to two years back).
+    const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+    const tracked = opById.get('trackEvents')!.op;
+    for (const [i, e] of (exampleOf(tracked.requestBody.content['application/json']).events as Json[]).entries()) real.set(e.occurredAt, new Date(Date.now() - (2 - i) * 60_000).toISOString());
+    const statsQuery = Object.fromEntries((opById.get('getTrackingStats')!.op.parameters as Json[]).map((p) => [p.name, p.example]));
+    real.set(statsQuery.from, day(Date.now() - 86_400_000));
+    real.set(statsQuery.to, day(Date.now() + 86_400_000));
+    const events = await sendExample(t.key, 'trackEvents', real);
+    expect(events.body.data.summary).toEqual(events.documented(200).data.summary);
+    const stats = await sendExample(t.key, 'getTrackingStats', real);
+    expect(stats.body.data.totals).toEqual([{ type: statsQuery.type, count: 1 }]);
 
     await sendExample(t.token, 'putObjectTypeDefinition', real);
     const record = await sendExample(t.key, 'createObjectRecord', real);

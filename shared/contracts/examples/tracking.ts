@@ -16,8 +16,8 @@ export const trackingExamples: AreaExamples<typeof trackingArea> = {
     responses: {
       200: {
         data: {
-          results: [trackEventResult, { index: 1, eventId: 'web-7f3a2c92', outcome: 'duplicate', error: null }],
-          summary: { accepted: 1, duplicate: 1, failed: 0 },
+          results: [trackEventResult, { index: 1, eventId: 'web-7f3a2c92', outcome: 'accepted', error: null }],
+          summary: { accepted: 2, duplicate: 0, failed: 0 },
         },
       },
     },
