@@ -7,8 +7,9 @@ type Json = Record<string, any>;
 
 /**
  * The documented examples, sent as they are to the running platform: read from the document it
- * serves, with only the example ids swapped for the ones this workspace minted. The answers must be
- * 2xx, and where the examples tell a story (points, tiers, outcomes) the platform must tell the same.
+ * serves, with only what the platform mints (ids, codes) or time moves (windows, event times) swapped
+ * for this run's. The answers must be 2xx, and where the examples tell a story (points, tiers,
+ * outcomes) the platform must tell the same.
  */
 
 let doc: Json;
@@ -25,7 +26,7 @@ const exampleOf = (holder: Json | undefined): any => {
   return structuredClone(first.value);
 };
 
-/** The example ids of the document replaced by this workspace's real ones. */
+/** The documented values replaced by this run's real ones (example -> real, as exact strings). */
 function swapIds<T>(value: T, real: Map<string, string>): T {
   let text = JSON.stringify(value);
   for (const [example, actual] of real) text = text.split(example).join(actual);
