@@ -8,6 +8,7 @@ import { isAdminRole, ROLES } from '../domain/auth/types';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency';
+import { addExamples } from './openapi-examples';
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the endpoint declarations (`shared/contracts`:
@@ -423,6 +424,7 @@ export function generateOpenApiDocument(table: readonly RouteDef[]): Record<stri
     paths[route.path] ??= {};
     paths[route.path][route.method.toLowerCase()] = op;
   }
+  addExamples(paths);
   const responses = errorResponses(pool);
   const { schemas, rename } = pool.finish();
   const doc: Json = {
