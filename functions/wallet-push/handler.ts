@@ -8,6 +8,7 @@ import { inKeyOrder } from '../../shared/data/table';
 import { retryDelaySeconds } from '../../shared/domain/webhooks/backoff';
 import { pushMessageSchema, refreshMemberPasses } from '../../shared/domain/wallet/push';
 import { logger } from '../../shared/observability/logger';
+import { traced } from '../../shared/observability/tracing';
 
 const QUEUE = consumer('wallet-push').source;
 
@@ -25,7 +26,7 @@ class RetryScheduled extends Error {
  * that must be retried (APNs 429/5xx, Google 5xx, no answer) keeps the message, made visible again
  * after exponential backoff with full jitter; after maxReceiveCount receives it moves to the DLQ.
  */
-export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   const services = walletFromConfig();
   const queue = queueFromConfig();
   return processQueueBatch(event, context, async (record) => {
@@ -46,3 +47,5 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
     throw new RetryScheduled(seconds);
   });
 };
+
+export const handler = traced(handle);

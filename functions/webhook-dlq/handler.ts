@@ -4,11 +4,12 @@ import { consumer } from '../../shared/consumers/table';
 import { markDead } from '../../shared/domain/webhooks/delivery';
 import { deliveryMessageBody, describeIssues } from '../../shared/domain/webhooks/messages';
 import { logger } from '../../shared/observability/logger';
+import { traced } from '../../shared/observability/tracing';
 
 const QUEUE = consumer('webhook-dlq').source;
 
 /** Dead-letter consumer: a delivery whose attempts ran out is marked `dead` (it stays replayable). */
-export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
+const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
   processQueueBatch(event, context, async (record) => {
     const parsed = deliveryMessageBody.safeParse(record.body);
     if (!parsed.success) {
@@ -32,3 +33,5 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
       throw err;
     }
   });
+
+export const handler = traced(handle);

@@ -5,6 +5,7 @@ import { fromStreamImage } from '../../shared/data/stream-image';
 import { fanOut } from '../../shared/domain/webhooks/fanout';
 import { describeIssues, outboxStreamItemSchema } from '../../shared/domain/webhooks/messages';
 import { logger } from '../../shared/observability/logger';
+import { traced } from '../../shared/observability/tracing';
 
 /**
  * Logged and skipped, not failed: a stream record never changes, so a retry could only fail again,
@@ -24,7 +25,7 @@ function skipMalformed(record: DynamoDBRecord, issues: string[]): void {
  * Records are handled in stream order; on a failure the rest is left for the retry, which starts at
  * the failed record (reportBatchItemFailures), so nothing is skipped and nothing is lost.
  */
-export const handler = async (event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> =>
+const handle = async (event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> =>
   processStreamInOrder(event, context, async (record) => {
     const image = record.dynamodb?.NewImage;
     if (record.eventName !== 'INSERT' || !image) return;
@@ -45,3 +46,5 @@ export const handler = async (event: DynamoDBStreamEvent, context?: Context): Pr
       throw err;
     }
   });
+
+export const handler = traced(handle);

@@ -8,6 +8,7 @@ import { attemptDelivery } from '../../shared/domain/webhooks/delivery';
 import { deliveryBatch } from '../../shared/domain/webhooks/delivery-batch';
 import { deliveryMessageBody, describeIssues } from '../../shared/domain/webhooks/messages';
 import { logger } from '../../shared/observability/logger';
+import { traced } from '../../shared/observability/tracing';
 
 const QUEUE = consumer('webhook-worker').source;
 
@@ -32,7 +33,7 @@ class MalformedMessage extends Error {
  * maxReceiveCount the limit. Records of a batch are sent in parallel (each has its own time-out)
  * and share their store work (`deliveryBatch`: each endpoint read once, the attempts written together).
  */
-export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   const settings = webhookSettings();
   const egress = egressFromConfig();
   const queue = queueFromConfig();
@@ -78,3 +79,5 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
     throw new RetryScheduled(visibilitySeconds);
   }
 };
+
+export const handler = traced(handle);
