@@ -5,8 +5,8 @@ import { fromStreamImage } from '../../shared/data/stream-image';
 import type { MemberImage } from '../../shared/domain/wallet/push';
 import { changedMember, coalesce, type MemberRef } from '../../shared/domain/wallet/push';
 
-/** Only the attributes a card shows are read from an image (the rest of a member may hold anything). */
-const CARD_ATTRIBUTES = ['entity', 'workspaceId', 'id', 'balance', 'tier', 'status'] as const;
+/** Only the attributes a card shows (and the request behind the change) are read from an image (the rest of a member may hold anything). */
+const CARD_ATTRIBUTES = ['entity', 'workspaceId', 'id', 'balance', 'tier', 'status', 'lastRequestId'] as const;
 const cardImage = (image: Record<string, unknown> | undefined): MemberImage | undefined =>
   image ? fromStreamImage<MemberImage>(Object.fromEntries(CARD_ATTRIBUTES.filter((a) => a in image).map((a) => [a, image[a]]))) : undefined;
 import { logger } from '../../shared/observability/logger';

@@ -6,7 +6,8 @@ import { processQueueBatch } from '../../shared/consumers/processing';
 import { consumer } from '../../shared/consumers/table';
 import { inKeyOrder } from '../../shared/data/table';
 import { retryDelaySeconds } from '../../shared/domain/webhooks/backoff';
-import { pushMessageSchema, refreshMemberPasses } from '../../shared/domain/wallet/push';
+import { pushMessageSchema, refreshMemberPasses, reportRefresh } from '../../shared/domain/wallet/push';
+import { correlated } from '../../shared/observability/correlation';
 import { logger } from '../../shared/observability/logger';
 import { traced } from '../../shared/observability/tracing';
 
@@ -39,7 +40,8 @@ const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchRespo
     const ref = parsed.data;
     // Messages of one member in one batch run one after another (the second finds nothing to send).
     const result = await inKeyOrder(`wallet:${ref.workspaceId}/${ref.memberId}`, () => refreshMemberPasses(services, ref));
-    logger.info('wallet.passes_refreshed', { ...ref, ...result });
+    reportRefresh(ref, result);
+    logger.info('wallet.passes_refreshed', { ...correlated(ref.requestId), workspaceId: ref.workspaceId, memberId: ref.memberId, ...result });
     if (!result.retry) return;
     const attempt = Number(record.attributes.ApproximateReceiveCount);
     const seconds = retryDelaySeconds(attempt, config.wallet.push);

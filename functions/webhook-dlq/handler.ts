@@ -3,6 +3,7 @@ import { processQueueBatch } from '../../shared/consumers/processing';
 import { consumer } from '../../shared/consumers/table';
 import { markDead } from '../../shared/domain/webhooks/delivery';
 import { deliveryMessageBody, describeIssues } from '../../shared/domain/webhooks/messages';
+import { correlated } from '../../shared/observability/correlation';
 import { logger } from '../../shared/observability/logger';
 import { traced } from '../../shared/observability/tracing';
 
@@ -29,7 +30,7 @@ const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchRespo
     try {
       await markDead(parsed.data);
     } catch (err) {
-      logger.error('marking a dead delivery failed', { messageId: record.messageId, error: err as Error });
+      logger.error('marking a dead delivery failed', { ...correlated(parsed.data.requestId), messageId: record.messageId, endpointId: parsed.data.endpointId, error: err as Error });
       throw err;
     }
   });

@@ -4,6 +4,7 @@ import { processStreamInOrder } from '../../shared/consumers/processing';
 import { fromStreamImage } from '../../shared/data/stream-image';
 import { fanOut } from '../../shared/domain/webhooks/fanout';
 import { describeIssues, outboxStreamItemSchema } from '../../shared/domain/webhooks/messages';
+import { correlated } from '../../shared/observability/correlation';
 import { logger } from '../../shared/observability/logger';
 import { traced } from '../../shared/observability/tracing';
 
@@ -40,9 +41,9 @@ const handle = async (event: DynamoDBStreamEvent, context?: Context): Promise<Dy
     if (!parsed.success) return skipMalformed(record, describeIssues(parsed.error));
     if (parsed.data.events.length === 0) return;
     try {
-      await fanOut(parsed.data.workspaceId, parsed.data.events, queueFromConfig());
+      await fanOut(parsed.data.workspaceId, parsed.data.events, queueFromConfig(), parsed.data.requestId);
     } catch (err) {
-      logger.error('webhook fan-out failed', { sequenceNumber: record.dynamodb?.SequenceNumber, error: err as Error });
+      logger.error('webhook fan-out failed', { ...correlated(parsed.data.requestId), sequenceNumber: record.dynamodb?.SequenceNumber, error: err as Error });
       throw err;
     }
   });

@@ -7,6 +7,7 @@ import { processQueueBatch } from '../../shared/consumers/processing';
 import { attemptDelivery } from '../../shared/domain/webhooks/delivery';
 import { deliveryBatch } from '../../shared/domain/webhooks/delivery-batch';
 import { deliveryMessageBody, describeIssues } from '../../shared/domain/webhooks/messages';
+import { correlated } from '../../shared/observability/correlation';
 import { logger } from '../../shared/observability/logger';
 import { traced } from '../../shared/observability/tracing';
 
@@ -73,7 +74,7 @@ const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchRespo
       await queue.changeVisibility(QUEUE, record.receiptHandle, visibilitySeconds);
     } catch (err) {
       // Unexpected (e.g. the table is unavailable): the message returns after its visibility timeout.
-      logger.error('webhook delivery failed unexpectedly', { messageId: record.messageId, error: err as Error });
+      logger.error('webhook delivery failed unexpectedly', { ...correlated(parsed.data.requestId), messageId: record.messageId, endpointId: parsed.data.endpointId, error: err as Error });
       throw err;
     }
     throw new RetryScheduled(visibilitySeconds);
