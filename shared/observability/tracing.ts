@@ -50,10 +50,12 @@ export function traced<E, R, A extends unknown[]>(handler: (event: E, ...args: A
     await loadTracer();
     const t = activeTracer();
     if (!t) return handler(event, ...args);
-    const context = args[0] as Partial<Context> | undefined;
     const parent = t.getSegment();
-    const segment = parent?.addNewSubsegment(`## ${context?.functionName ?? process.env.AWS_LAMBDA_FUNCTION_NAME ?? 'handler'}`);
-    if (segment) t.setSegment(segment);
+    // Lambda always provides the facade segment; without one there is nothing to attach to.
+    if (!parent) return handler(event, ...args);
+    const context = args[0] as Partial<Context> | undefined;
+    const segment = parent.addNewSubsegment(`## ${context?.functionName ?? process.env.AWS_LAMBDA_FUNCTION_NAME ?? 'handler'}`);
+    t.setSegment(segment);
     t.annotateColdStart();
     t.addServiceNameAnnotation();
     try {
@@ -62,10 +64,8 @@ export function traced<E, R, A extends unknown[]>(handler: (event: E, ...args: A
       t.addErrorAsMetadata(error as Error);
       throw error;
     } finally {
-      if (segment && parent) {
-        segment.close();
-        t.setSegment(parent);
-      }
+      segment.close();
+      t.setSegment(parent);
     }
   };
 }
