@@ -19,7 +19,7 @@ afterAll(() => {
 describe('tracing in Lambda', () => {
   it('loads the tracer on the first traced invocation, runs the handler, and captures SDK clients', async () => {
     expect(activeTracer()).toBeUndefined();
-    const handler = traced(async (event: { n: number }) => event.n * 2);
+    const handler = traced(async (event: { n: number }, _context?: { functionName: string }) => event.n * 2);
     expect(await handler({ n: 21 }, { functionName: 'loyalty-test' })).toBe(42);
     await loadTracer();
     expect(activeTracer()).toBeDefined();
@@ -27,6 +27,6 @@ describe('tracing in Lambda', () => {
     const before = client.middlewareStack.identify().length;
     traceClient(client);
     expect(client.middlewareStack.identify().length).toBeGreaterThan(before);
-    await expect(traced(async () => Promise.reject(new Error('boom')))({}, { functionName: 'loyalty-test' })).rejects.toThrow('boom');
+    await expect(traced(async (_event: object, _context?: { functionName: string }) => Promise.reject(new Error('boom')))({}, { functionName: 'loyalty-test' })).rejects.toThrow('boom');
   });
 });
