@@ -338,7 +338,7 @@ describe('metrics, event log lines and the correlation id of a delivery', () => 
     const { t, endpointId } = await subscribed('obs-dead');
     const requestId = `req-obs-${randomUUID()}`;
     const m = withRequest(deliveryMessage(t, endpointId), requestId);
-    const spy = vi.spyOn(logger, 'warn');
+    const spy = vi.spyOn(logger, 'info');
     const { metrics } = await metricsDuring(() => deadLetterHandler({ Records: [sqsRecord(JSON.stringify(m), 'webhookDeadLetters')] }));
     expect(metrics).toEqual([expect.objectContaining({ name: 'WebhookDeliveriesDead', value: 1 })]);
     expect(spy.mock.calls.filter(([msg]) => msg === 'webhook.dead').map(([, d]) => d)).toEqual([

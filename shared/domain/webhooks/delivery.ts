@@ -214,7 +214,7 @@ export async function markDead(message: DeliveryMessage, now = new Date()): Prom
     at: now.toISOString(),
   });
   emitMetric('webhookDeliveriesDead', 1);
-  logger.warn('webhook.dead', {
+  logger.info('webhook.dead', {
     event: 'webhook.dead',
     ...correlated(message.requestId),
     workspaceId: message.workspaceId,
