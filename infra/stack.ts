@@ -105,11 +105,19 @@ export class LoyaltyPlatformStack extends Stack {
 
 export const STACK_ID = 'LoyaltyPlatform';
 
+/** CDK's context key naming the stacks whose assets are bundled (`[]`: none, `['**']`: all). */
+export const BUNDLING_STACKS_CONTEXT = 'aws:cdk:bundling-stacks';
+
 export interface BuildAppOptions {
   /** Extra context (e.g. `{ mailFrom: 'no-reply@example.com' }`), as `-c key=value` would give. */
   readonly context?: Record<string, unknown>;
   /** Cloud assembly directory; default: the CLI's (`cdk.out`) or a temporary directory. */
   readonly outdir?: string;
+  /**
+   * Bundle every function even where the environment's context says not to (the infra tests skip
+   * bundling by default through `CDK_CONTEXT_JSON`; the tests that read the bundles ask for them).
+   */
+  readonly bundle?: boolean;
 }
 
 /**
@@ -120,6 +128,7 @@ export function buildApp(options: BuildAppOptions = {}): { app: App; stack: Loya
   const appProps: AppProps = {
     ...(options.context ? { context: options.context } : {}),
     ...(options.outdir ? { outdir: options.outdir } : {}),
+    ...(options.bundle ? { postCliContext: { [BUNDLING_STACKS_CONTEXT]: ['**'] } } : {}),
   };
   const app = new App(appProps);
 
