@@ -5,11 +5,12 @@ import { fromStreamImage } from '../../shared/data/stream-image';
 import type { MemberImage } from '../../shared/domain/wallet/push';
 import { changedMember, coalesce, type MemberRef } from '../../shared/domain/wallet/push';
 
-/** Only the attributes a card shows are read from an image (the rest of a member may hold anything). */
-const CARD_ATTRIBUTES = ['entity', 'workspaceId', 'id', 'balance', 'tier', 'status'] as const;
+/** Only the attributes a card shows (and the request behind the change) are read from an image (the rest of a member may hold anything). */
+const CARD_ATTRIBUTES = ['entity', 'workspaceId', 'id', 'balance', 'tier', 'status', 'lastRequestId'] as const;
 const cardImage = (image: Record<string, unknown> | undefined): MemberImage | undefined =>
   image ? fromStreamImage<MemberImage>(Object.fromEntries(CARD_ATTRIBUTES.filter((a) => a in image).map((a) => [a, image[a]]))) : undefined;
 import { logger } from '../../shared/observability/logger';
+import { traced } from '../../shared/observability/tracing';
 
 /** SQS takes at most 10 messages per SendMessageBatch. */
 const SEND_BATCH = 10;
@@ -21,7 +22,7 @@ const SEND_BATCH = 10;
  * effect (the worker compares content), so a failed send reports the batch's records from the first
  * one on, and the retry starts there.
  */
-export const handler = async (event: DynamoDBStreamEvent, _context?: Context): Promise<DynamoDBBatchResponse> => {
+const handle = async (event: DynamoDBStreamEvent, _context?: Context): Promise<DynamoDBBatchResponse> => {
   const refs: MemberRef[] = [];
   for (const record of event.Records) {
     try {
@@ -43,3 +44,5 @@ export const handler = async (event: DynamoDBStreamEvent, _context?: Context): P
   }
   return { batchItemFailures: [] };
 };
+
+export const handler = traced(handle);

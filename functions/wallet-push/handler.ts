@@ -6,8 +6,10 @@ import { processQueueBatch } from '../../shared/consumers/processing';
 import { consumer } from '../../shared/consumers/table';
 import { inKeyOrder } from '../../shared/data/table';
 import { retryDelaySeconds } from '../../shared/domain/webhooks/backoff';
-import { pushMessageSchema, refreshMemberPasses } from '../../shared/domain/wallet/push';
+import { pushMessageSchema, refreshMemberPasses, reportRefresh } from '../../shared/domain/wallet/push';
+import { correlated } from '../../shared/observability/correlation';
 import { logger } from '../../shared/observability/logger';
+import { traced } from '../../shared/observability/tracing';
 
 const QUEUE = consumer('wallet-push').source;
 
@@ -25,7 +27,7 @@ class RetryScheduled extends Error {
  * that must be retried (APNs 429/5xx, Google 5xx, no answer) keeps the message, made visible again
  * after exponential backoff with full jitter; after maxReceiveCount receives it moves to the DLQ.
  */
-export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   const services = walletFromConfig();
   const queue = queueFromConfig();
   return processQueueBatch(event, context, async (record) => {
@@ -38,7 +40,8 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
     const ref = parsed.data;
     // Messages of one member in one batch run one after another (the second finds nothing to send).
     const result = await inKeyOrder(`wallet:${ref.workspaceId}/${ref.memberId}`, () => refreshMemberPasses(services, ref));
-    logger.info('wallet.passes_refreshed', { ...ref, ...result });
+    reportRefresh(ref, result);
+    logger.info('wallet.passes_refreshed', { ...correlated(ref.requestId), workspaceId: ref.workspaceId, memberId: ref.memberId, ...result });
     if (!result.retry) return;
     const attempt = Number(record.attributes.ApproximateReceiveCount);
     const seconds = retryDelaySeconds(attempt, config.wallet.push);
@@ -46,3 +49,5 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
     throw new RetryScheduled(seconds);
   });
 };
+
+export const handler = traced(handle);

@@ -3,12 +3,14 @@ import { processQueueBatch } from '../../shared/consumers/processing';
 import { consumer } from '../../shared/consumers/table';
 import { markDead } from '../../shared/domain/webhooks/delivery';
 import { deliveryMessageBody, describeIssues } from '../../shared/domain/webhooks/messages';
+import { correlated } from '../../shared/observability/correlation';
 import { logger } from '../../shared/observability/logger';
+import { traced } from '../../shared/observability/tracing';
 
 const QUEUE = consumer('webhook-dlq').source;
 
 /** Dead-letter consumer: a delivery whose attempts ran out is marked `dead` (it stays replayable). */
-export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
+const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> =>
   processQueueBatch(event, context, async (record) => {
     const parsed = deliveryMessageBody.safeParse(record.body);
     if (!parsed.success) {
@@ -28,7 +30,9 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
     try {
       await markDead(parsed.data);
     } catch (err) {
-      logger.error('marking a dead delivery failed', { messageId: record.messageId, error: err as Error });
+      logger.error('marking a dead delivery failed', { ...correlated(parsed.data.requestId), messageId: record.messageId, endpointId: parsed.data.endpointId, error: err as Error });
       throw err;
     }
   });
+
+export const handler = traced(handle);

@@ -4,7 +4,9 @@ import { processStreamInOrder } from '../../shared/consumers/processing';
 import { fromStreamImage } from '../../shared/data/stream-image';
 import { fanOut } from '../../shared/domain/webhooks/fanout';
 import { describeIssues, outboxStreamItemSchema } from '../../shared/domain/webhooks/messages';
+import { correlated } from '../../shared/observability/correlation';
 import { logger } from '../../shared/observability/logger';
+import { traced } from '../../shared/observability/tracing';
 
 /**
  * Logged and skipped, not failed: a stream record never changes, so a retry could only fail again,
@@ -24,7 +26,7 @@ function skipMalformed(record: DynamoDBRecord, issues: string[]): void {
  * Records are handled in stream order; on a failure the rest is left for the retry, which starts at
  * the failed record (reportBatchItemFailures), so nothing is skipped and nothing is lost.
  */
-export const handler = async (event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> =>
+const handle = async (event: DynamoDBStreamEvent, context?: Context): Promise<DynamoDBBatchResponse> =>
   processStreamInOrder(event, context, async (record) => {
     const image = record.dynamodb?.NewImage;
     if (record.eventName !== 'INSERT' || !image) return;
@@ -39,9 +41,11 @@ export const handler = async (event: DynamoDBStreamEvent, context?: Context): Pr
     if (!parsed.success) return skipMalformed(record, describeIssues(parsed.error));
     if (parsed.data.events.length === 0) return;
     try {
-      await fanOut(parsed.data.workspaceId, parsed.data.events, queueFromConfig());
+      await fanOut(parsed.data.workspaceId, parsed.data.events, queueFromConfig(), parsed.data.requestId);
     } catch (err) {
-      logger.error('webhook fan-out failed', { sequenceNumber: record.dynamodb?.SequenceNumber, error: err as Error });
+      logger.error('webhook fan-out failed', { ...correlated(parsed.data.requestId), sequenceNumber: record.dynamodb?.SequenceNumber, error: err as Error });
       throw err;
     }
   });
+
+export const handler = traced(handle);

@@ -7,7 +7,9 @@ import { processQueueBatch } from '../../shared/consumers/processing';
 import { attemptDelivery } from '../../shared/domain/webhooks/delivery';
 import { deliveryBatch } from '../../shared/domain/webhooks/delivery-batch';
 import { deliveryMessageBody, describeIssues } from '../../shared/domain/webhooks/messages';
+import { correlated } from '../../shared/observability/correlation';
 import { logger } from '../../shared/observability/logger';
+import { traced } from '../../shared/observability/tracing';
 
 const QUEUE = consumer('webhook-worker').source;
 
@@ -32,7 +34,7 @@ class MalformedMessage extends Error {
  * maxReceiveCount the limit. Records of a batch are sent in parallel (each has its own time-out)
  * and share their store work (`deliveryBatch`: each endpoint read once, the attempts written together).
  */
-export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
+const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchResponse> => {
   const settings = webhookSettings();
   const egress = egressFromConfig();
   const queue = queueFromConfig();
@@ -72,9 +74,11 @@ export const handler = async (event: SQSEvent, context?: Context): Promise<SQSBa
       await queue.changeVisibility(QUEUE, record.receiptHandle, visibilitySeconds);
     } catch (err) {
       // Unexpected (e.g. the table is unavailable): the message returns after its visibility timeout.
-      logger.error('webhook delivery failed unexpectedly', { messageId: record.messageId, error: err as Error });
+      logger.error('webhook delivery failed unexpectedly', { ...correlated(parsed.data.requestId), messageId: record.messageId, endpointId: parsed.data.endpointId, error: err as Error });
       throw err;
     }
     throw new RetryScheduled(visibilitySeconds);
   }
 };
+
+export const handler = traced(handle);

@@ -3,6 +3,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { Readable } from 'node:stream';
 import type { ObjectStore, ObjectWrite, SignedLinkOptions } from '../ports/object-store';
 import { S3LinkSigner } from './s3-link-signer';
+import { traceClient } from '../observability/tracing';
 
 export interface S3ObjectStoreOptions {
   bucket: string;
@@ -20,10 +21,12 @@ export class S3ObjectStore implements ObjectStore {
   private readonly client: S3Client;
 
   constructor(private readonly opts: S3ObjectStoreOptions) {
-    this.client = new S3Client({
-      region: opts.region,
-      ...(opts.endpoint ? { endpoint: opts.endpoint, forcePathStyle: true, credentials: S3RVER_CREDENTIALS } : {}),
-    });
+    this.client = traceClient(
+      new S3Client({
+        region: opts.region,
+        ...(opts.endpoint ? { endpoint: opts.endpoint, forcePathStyle: true, credentials: S3RVER_CREDENTIALS } : {}),
+      }),
+    );
   }
 
   async upload(write: ObjectWrite): Promise<{ bytes: number }> {

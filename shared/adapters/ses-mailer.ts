@@ -1,11 +1,12 @@
 import { SESv2Client, SendEmailCommand } from '@aws-sdk/client-sesv2';
 import type { MailMessage, Mailer } from '../ports/mailer';
+import { traceClient } from '../observability/tracing';
 
 export class SesMailer implements Mailer {
   private readonly client: SESv2Client;
 
   constructor(private readonly from: string, region: string) {
-    this.client = new SESv2Client({ region });
+    this.client = traceClient(new SESv2Client({ region }));
   }
 
   async send(message: MailMessage): Promise<void> {

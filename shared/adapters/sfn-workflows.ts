@@ -1,12 +1,13 @@
 import { ExecutionAlreadyExists, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { workflowArnEnvName, type WorkflowName, type Workflows } from '../ports/workflows';
+import { traceClient } from '../observability/tracing';
 
 /** Step Functions: one StartExecution per job, named after the job (a repeat is refused, not run twice). */
 export class SfnWorkflows implements Workflows {
   private readonly client: SFNClient;
 
   constructor(region: string, private readonly env: Record<string, string | undefined> = process.env) {
-    this.client = new SFNClient({ region });
+    this.client = traceClient(new SFNClient({ region }));
   }
 
   async start(workflow: WorkflowName, name: string, input: Record<string, unknown>): Promise<void> {

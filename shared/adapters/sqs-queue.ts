@@ -1,5 +1,6 @@
 import { ChangeMessageVisibilityCommand, SQSClient, SendMessageBatchCommand, type SendMessageBatchRequestEntry } from '@aws-sdk/client-sqs';
 import { queueUrlEnvName, type OutgoingMessage, type Queue, type QueueName } from '../ports/queue';
+import { traceClient } from '../observability/tracing';
 
 /** SendMessageBatch takes at most 10 entries. */
 const BATCH = 10;
@@ -15,7 +16,7 @@ export class SqsQueue implements Queue {
     private readonly env: Record<string, string | undefined> = process.env,
     client?: SQSClient,
   ) {
-    this.client = client ?? new SQSClient({ region });
+    this.client = client ?? traceClient(new SQSClient({ region }));
   }
 
   urlOf(queue: QueueName): string {

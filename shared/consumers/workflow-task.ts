@@ -1,5 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { logger } from '../observability/logger';
+import { traced } from '../observability/tracing';
 
 /**
  * A workflow Task's Lambda handler (`arn:aws:states:::lambda:invoke`): the state's input is the
@@ -7,12 +8,12 @@ import { logger } from '../observability/logger';
  * code the workflow's Retry and Catch match (Lambda reports it as `errorType`).
  */
 export function workflowTask<R>(state: string, step: (input: unknown) => Promise<R>) {
-  return async (event: unknown, _context?: Context): Promise<R> => {
+  return traced(async (event: unknown, _context?: Context): Promise<R> => {
     try {
       return await step(event);
     } catch (error) {
       logger.warn('workflow step failed', { state, error: error as Error });
       throw error;
     }
-  };
+  });
 }

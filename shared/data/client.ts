@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { config, runtimeConfig } from '../config';
+import { traceClient } from '../observability/tracing';
 
 /**
  * The deadline of the work in progress (an API request): every store call made inside
@@ -82,7 +83,7 @@ export interface StoreClientOptions {
  */
 export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDocumentClient {
   const { connectionTimeoutMs, requestTimeoutMs, maxAttempts } = config.dynamodb;
-  const base = new DynamoDBClient({
+  const base = traceClient(new DynamoDBClient({
     region: opts.region ?? 'eu-west-1',
     maxAttempts: opts.maxAttempts ?? maxAttempts,
     requestHandler: {
@@ -92,7 +93,7 @@ export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDoc
       throwOnRequestTimeout: true,
     },
     ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  });
+  }));
   honourDeadline(base);
   const doc = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

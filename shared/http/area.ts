@@ -3,14 +3,16 @@ import type { Context } from 'aws-lambda';
 import { config } from '../config';
 import { withStoreDeadline, type StoreScope } from '../data/client';
 import { outcomeUnknown, RETRY_AFTER_SECONDS } from '../domain/errors';
+import { withCorrelation } from '../observability/correlation';
 import { logger } from '../observability/logger';
+import { traced } from '../observability/tracing';
 import { routeKey, routesOf, type AreaDeclaration, type Endpoint } from '../contracts/endpoint';
 import { authenticate } from './authenticate';
 import { errorMapper } from './error-mapper';
 import { idempotency } from './idempotency';
 import { jsonBody } from './json-body';
 import { runOperation, type Operation } from './operation';
-import { requestContext } from './request-context';
+import { requestContext, requestIdOf } from './request-context';
 import { toHttpResult } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
@@ -48,7 +50,7 @@ export function defineArea<N extends string, E extends Record<string, Endpoint>>
       return toHttpResult(reply, context.requestId);
     });
   // middy's own third argument (its abort signal) is made by middy itself, so only event and context pass.
-  const handler = (event: HttpEvent, context: Context, _opts?: unknown) => withinDeadline(event, context as AppContext, chain);
+  const handler = traced((event: HttpEvent, context: Context, _opts?: unknown) => withinDeadline(event, context as AppContext, chain));
   return Object.assign(handler, { declaration, operations: Object.keys(handlers) });
 }
 
@@ -116,8 +118,13 @@ export async function withinDeadline(
       resolve(unavailable(unknown, context.requestId));
     }, budget + DEADLINE_GRACE_MS);
   });
+  // The request id is settled here, before the chain, so everything the request causes (outbox
+  // items, queue messages, member changes) can carry it as the correlation id.
+  context.requestId = requestIdOf(event);
   try {
-    const answered = withStoreDeadline(scope, async () => confirmLocalCommits(scope, await chain(event, context), context, event.routeKey));
+    const answered = withCorrelation(context.requestId, () =>
+      withStoreDeadline(scope, async () => confirmLocalCommits(scope, await chain(event, context), context, event.routeKey)),
+    );
     return await Promise.race([answered, late]);
   } finally {
     clearTimeout(abortTimer);

@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { newId } from '../ids';
 import { logger } from '../observability/logger';
+import { emitMetric } from '../observability/metrics';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 /** A caller's own request id is echoed when it is sane; otherwise we mint one. */
@@ -10,6 +11,10 @@ export function requestIdOf(event: Pick<HttpEvent, 'headers'>): string {
   const given = event.headers?.['x-request-id'];
   return given && SANE_REQUEST_ID.test(given) ? given : newId('req');
 }
+
+/** The outcome class of a status, the `outcome` dimension of `ApiRequests` (a 1xx/3xx counts with 2xx: not an error). */
+export const outcomeClassOf = (status: number | undefined): '2xx' | '4xx' | '5xx' =>
+  status === undefined || status >= 500 ? '5xx' : status >= 400 ? '4xx' : '2xx';
 
 type Request = { context: AppContext; response: HttpResult | null | undefined; event: HttpEvent };
 
@@ -62,10 +67,13 @@ export function requestContext(area: string): MiddlewareObj<HttpEvent, HttpResul
       durationMs: Date.now() - context.startedAt,
       workspaceId: context.principal?.workspaceId,
     });
+    // A request no declared endpoint matches (404/405) counts under one name, not its path.
+    emitMetric('apiRequests', 1, { operation: context.route?.operationId ?? 'unmatched', outcome: outcomeClassOf(response?.statusCode) });
   };
   return {
     before: ({ context, event }) => {
-      context.requestId = requestIdOf(event);
+      // Usually settled already by `withinDeadline` (which makes it the correlation id).
+      context.requestId ||= requestIdOf(event);
       context.startedAt = Date.now();
     },
     after: finish,

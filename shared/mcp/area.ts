@@ -10,6 +10,7 @@ import { errorMapper } from '../http/error-mapper';
 import { jsonBody } from '../http/json-body';
 import { requestContext } from '../http/request-context';
 import { toHttpResult } from '../http/responses';
+import { traced } from '../observability/tracing';
 import type { AppContext, HttpEvent, HttpResult } from '../http/types';
 import { auditMessages, messagesOf } from './audit';
 import type { ApiKeyPrincipal } from './registry';
@@ -99,6 +100,6 @@ export function mcpHandler() {
       if (context.route!.operationId === 'callMcp') return callMcp(event, context);
       return toHttpResult({ status: 200, body: protectedResourceMetadata(baseUrlOf(event)) }, context.requestId);
     });
-  const handler = (event: HttpEvent, context: Context, _opts?: unknown) => withinDeadline(event, context as AppContext, chain);
+  const handler = traced((event: HttpEvent, context: Context, _opts?: unknown) => withinDeadline(event, context as AppContext, chain));
   return Object.assign(handler, { declaration: mcpArea, operations: Object.keys(mcpArea.endpoints) });
 }

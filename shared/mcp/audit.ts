@@ -1,11 +1,13 @@
 import { recordCall } from '../domain/audit/service';
 import type { ErrorCode } from '../domain/errors';
+import { emitMetric } from '../observability/metrics';
 import { idKey, type CallOutcome, type McpRequestState } from './state';
 
 /**
  * The audit of the JSON-RPC layer: one entry per request or notification of the HTTP request,
  * refused ones included (unknown tool, bad arguments, missing scope), with the method, the tool,
- * the outcome, the duration and the request id. The arguments are never read here.
+ * the outcome, the duration and the request id, each also counted as `McpCalls` by outcome. The
+ * arguments are never read here.
  */
 
 interface RpcMessage {
@@ -55,6 +57,8 @@ export async function auditMessages(
       const { outcome, errorCode }: { outcome: CallOutcome; errorCode: ErrorCode | null } =
         noted ?? { outcome: rpcError || answer.status >= 400 ? 'invalid' : 'ok', errorCode: null };
       const tool = m.method === 'tools/call' ? (typeof m.params?.name === 'string' ? m.params.name : '') : null;
+      // One per JSON-RPC call, by outcome (the tool name is not a dimension: callers choose it).
+      emitMetric('mcpCalls', 1, { outcome });
       return recordCall(
         ctx.workspaceId,
         {

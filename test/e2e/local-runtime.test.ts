@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { isMetricLine } from '../../infra/local/log-format';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { METRICS_NAMESPACE } from '../../shared/observability/metric-catalog';
 import { isAlive, runToExit, startPlatform, type RunningPlatform } from '../support/platform';
 
 async function waitDead(pid: number, ms = 10_000): Promise<boolean> {
@@ -64,7 +66,13 @@ describe('local runtime (what npm start runs)', () => {
       expect(await waitDead(java)).toBe(true);
     }
     for (const run of [first.output(), second.output()]) {
-      const lines = run.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const all = run.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      // Business metrics are EMF documents on the same stream (as on AWS), not log lines: their
+      // `service` is a metric dimension. Every other line is a log line without noise fields.
+      const metrics = all.filter(isMetricLine);
+      expect(metrics.map((m) => m.ApiRequests)).toContain(1);
+      for (const m of metrics) expect((m._aws as { CloudWatchMetrics: { Namespace: string }[] }).CloudWatchMetrics[0]!.Namespace).toBe(METRICS_NAMESPACE);
+      const lines = all.filter((l) => !isMetricLine(l));
       for (const line of lines) {
         expect(Object.keys(line).slice(0, 3)).toEqual(['level', 'message', 'timestamp']);
         for (const noise of ['service', 'sampling_rate', 'cold_start', 'function_name', 'function_arn', 'xray_trace_id']) expect(line).not.toHaveProperty(noise);

@@ -280,3 +280,27 @@ describe('webhook delivery', () => {
     expect(r.received).toHaveLength(1);
   });
 });
+
+describe('the request id of the change, in the delivery log', () => {
+  it('an event caused by a request carries that request id (x-request-id) into its delivery log entry; a replay carries its own', async () => {
+    const t = await tenant('wh-request-id');
+    const r = await receiver();
+    const { id } = await subscribe(t, r.url, ['member.created']);
+    const requestId = `e2e-corr-${Date.now().toString(36)}`;
+    const created = await call('POST', '/api/v2/members', { token: t.key, body: { email: `corr-${requestId}@example.com` }, headers: { 'x-request-id': requestId } });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('x-request-id')).toBe(requestId);
+    const [entry] = await eventually(async () => {
+      const list = await attemptsOf(t, id);
+      return list.length ? list : undefined;
+    });
+    expect(entry).toMatchObject({ eventType: 'member.created', state: 'delivered', trigger: 'event', requestId });
+    expect(JSON.parse(r.received[0]!.body).data.resource_id).toBe(created.body.data.id);
+
+    const replayId = `e2e-replay-${Date.now().toString(36)}`;
+    const replay = await call('POST', `/api/v2/webhooks/${id}/deliveries/${entry.deliveryId}/replay`, { token: t.key, headers: { 'x-request-id': replayId } });
+    expect(replay.status).toBe(202);
+    const replayed = await eventually(async () => (await attemptsOf(t, id)).find((a) => a.trigger === 'replay'));
+    expect(replayed).toMatchObject({ state: 'delivered', requestId: replayId });
+  });
+});

@@ -8,6 +8,9 @@ import { LOCAL_BUCKETS } from '../../infra/local/object-store';
 import { objectStoreFromConfig } from '../../shared/adapters/object-store';
 import { getJob } from '../../shared/data/repositories/exports';
 import { startArchiveExport } from '../../shared/domain/exports/jobs';
+import { markCompleted } from '../../shared/domain/exports/workflow';
+import { captureMetrics } from '../../shared/observability/metrics';
+import { metricOf } from '../support/metrics';
 import type { Workflows } from '../../shared/ports/workflows';
 import { call } from '../support/api';
 import { newMember, newOrder, tenant } from '../support/fixtures';
@@ -68,6 +71,26 @@ async function archiveOf(key: string): Promise<string> {
 }
 
 describe('export workflow (infra/workflows/export.asl.json under aws-local-stepfunctions)', () => {
+  it('a finished run is counted once: ExportRuns{completed}, its rows and duration; a repeated MarkCompleted counts nothing', async () => {
+    const { t, jobId, input } = await arranged(1);
+    const capture = captureMetrics();
+    try {
+      await runWorkflow(definition, tasks(), input, { name: jobId }).result;
+      const job = (await getJob(t.workspaceId, jobId))!;
+      const runMetrics = () => capture.documents().map(metricOf).filter((m) => m.name.startsWith('Export'));
+      expect(runMetrics().map((m) => [m.name, m.name === 'ExportDuration' ? 'ms' : m.value, m.dimensions.outcome])).toEqual([
+        ['ExportRuns', 1, 'completed'],
+        ['ExportRows', job.rowCount, undefined],
+        ['ExportDuration', 'ms', undefined],
+      ]);
+      expect(runMetrics()[2]!.value).toBe(Date.parse(job.completedAt!) - Date.parse(job.createdAt));
+      await expect(markCompleted({ ...input, result: { objectKey: job.objectKey, rowCount: job.rowCount, capped: false } })).rejects.toMatchObject({ name: 'ExportJobNotRunning' });
+      expect(runMetrics()).toHaveLength(3);
+    } finally {
+      capture.stop();
+    }
+  });
+
   it('happy path: running -> sections -> archive with the manifest first -> completed with rowCount', async () => {
     const { t, members, jobId, input } = await arranged(2);
     expect((await getJob(t.workspaceId, jobId))!.status).toBe('pending');

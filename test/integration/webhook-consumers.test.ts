@@ -11,10 +11,16 @@ import { tmpdir } from 'node:os';
 import { provideLocalAdapters } from '../../infra/local/adapters';
 import { LocalQueue } from '../../infra/local/local-queue';
 import { peekLocalMessages, purgeLocalQueue } from '../../infra/local/local-queue-store';
+import { egressFromConfig } from '../../shared/adapters/egress';
+import { webhookSettings } from '../../shared/config';
+import { attemptDelivery } from '../../shared/domain/webhooks/delivery';
 import { deliveryIdOf } from '../../shared/domain/webhooks/delivery-id';
 import type { DeliveryMessage } from '../../shared/domain/webhooks/types';
 import { newId } from '../../shared/ids';
 import { logger } from '../../shared/observability/logger';
+import { METRICS_SERVICE } from '../../shared/observability/metric-catalog';
+import { captureMetrics } from '../../shared/observability/metrics';
+import { metricOf } from '../support/metrics';
 import { countStoreCalls } from '../../shared/data/store-calls';
 import { call } from '../support/api';
 import { tenant, type Tenant } from '../support/fixtures';
@@ -253,5 +259,119 @@ describe('fan-out', () => {
     });
     expect(attempts).toEqual([expect.objectContaining({ state: 'delivered' })]);
     expect(receiver.received).toHaveLength(1);
+  });
+});
+
+describe('metrics, event log lines and the correlation id of a delivery', () => {
+  /** The EMF documents emitted while `work` runs, as { name: value } plus their dimensions. */
+  async function metricsDuring<T>(work: () => Promise<T>) {
+    const capture = captureMetrics();
+    try {
+      const result = await work();
+      return { result, metrics: capture.documents().map(metricOf) };
+    } finally {
+      capture.stop();
+    }
+  }
+  const infoLines = () => {
+    const spy = vi.spyOn(logger, 'info');
+    return (event: string) => spy.mock.calls.filter(([, d]) => (d as { event?: string } | undefined)?.event === event).map(([, d]) => d as Record<string, unknown>);
+  };
+  const withRequest = (m: DeliveryMessage, requestId: string, createdAgoMs = 0): DeliveryMessage => {
+    const created = new Date(Date.now() - createdAgoMs).toISOString();
+    return { ...m, trigger: 'event', requestId, payload: JSON.stringify({ ...JSON.parse(m.payload), created_at: created }) };
+  };
+  const attemptLog = async (t: Tenant, endpointId: string) =>
+    (await call('GET', `/api/v2/webhooks/${endpointId}/deliveries?limit=200`, { token: t.key })).body.data as Record<string, unknown>[];
+
+  it('a delivered event: one WebhookDeliveriesOk, its latency from the event, webhook.delivered with the correlation id, requestId in the log entry', async () => {
+    const { t, endpointId } = await subscribed('obs-delivered');
+    const requestId = `req-obs-${randomUUID()}`;
+    const m = withRequest(deliveryMessage(t, endpointId), requestId, 1500);
+    const lines = infoLines();
+    const { result, metrics } = await metricsDuring(() => workerHandler({ Records: [sqsRecord(JSON.stringify(m), 'webhookDeliveries')] }));
+    expect(result.batchItemFailures).toEqual([]);
+    expect(metrics.filter((x) => x.name.startsWith('Webhook')).map((x) => x.name).sort()).toEqual(['WebhookDeliveriesOk', 'WebhookDeliveryLatency']);
+    expect(metrics.find((x) => x.name === 'WebhookDeliveriesOk')).toMatchObject({ value: 1, dimensions: { service: METRICS_SERVICE } });
+    const latency = metrics.find((x) => x.name === 'WebhookDeliveryLatency')!;
+    expect(latency.unit).toBe('Milliseconds');
+    expect(latency.value).toBeGreaterThanOrEqual(1500);
+    expect(latency.value).toBeLessThan(60_000);
+    expect(lines('webhook.delivered')).toEqual([
+      expect.objectContaining({ correlationId: requestId, endpointId, eventType: 'member.created', attempt: 1, status: 200, durationMs: expect.any(Number) }),
+    ]);
+    expect(await attemptLog(t, endpointId)).toEqual([expect.objectContaining({ deliveryId: m.deliveryId, state: 'delivered', requestId })]);
+  });
+
+  it('a refused delivery (4xx) counts WebhookDeliveriesFailed once and logs webhook.failed; an older message without requestId still parses', async () => {
+    const t = await tenant('obs-failed');
+    const receiver = await startReceiver(() => ({ status: 410 }));
+    receivers.push(receiver);
+    const endpointId = (await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: receiver.url, eventTypes: ['member.created'] } })).body.data.id as string;
+    const m = deliveryMessage(t, endpointId); // no requestId: as a producer before this field wrote it
+    const lines = infoLines();
+    const { metrics } = await metricsDuring(() => workerHandler({ Records: [sqsRecord(JSON.stringify(m), 'webhookDeliveries')] }));
+    expect(metrics.filter((x) => x.name.startsWith('Webhook'))).toEqual([expect.objectContaining({ name: 'WebhookDeliveriesFailed', value: 1 })]);
+    expect(lines('webhook.failed')).toEqual([expect.objectContaining({ endpointId, status: 410, final: 'permanent' })]);
+    expect(lines('webhook.failed')[0]).not.toHaveProperty('correlationId');
+    const [entry] = await attemptLog(t, endpointId);
+    expect(entry).toMatchObject({ state: 'failed', statusCode: 410 });
+    expect(entry).not.toHaveProperty('requestId');
+  });
+
+  it('a failing attempt to be retried counts WebhookDeliveriesRetried and logs webhook.retry_scheduled with the correlation id', async () => {
+    const t = await tenant('obs-retry');
+    const receiver = await startReceiver(() => ({ status: 503 }));
+    receivers.push(receiver);
+    const endpointId = (await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: receiver.url, eventTypes: ['member.created'] } })).body.data.id as string;
+    const requestId = `req-obs-${randomUUID()}`;
+    const m = withRequest(deliveryMessage(t, endpointId), requestId);
+    const lines = infoLines();
+    const { result, metrics } = await metricsDuring(() => attemptDelivery(m, 1, { egress: egressFromConfig(), settings: webhookSettings() }));
+    expect(result).toMatchObject({ ack: false });
+    expect(metrics.filter((x) => x.name.startsWith('Webhook'))).toEqual([expect.objectContaining({ name: 'WebhookDeliveriesRetried', value: 1 })]);
+    expect(lines('webhook.retry_scheduled')).toEqual([expect.objectContaining({ correlationId: requestId, endpointId, attempt: 1, status: 503 })]);
+    expect(await attemptLog(t, endpointId)).toEqual([expect.objectContaining({ state: 'retrying', requestId })]);
+  });
+
+  it('a dead-lettered delivery counts WebhookDeliveriesDead once and logs webhook.dead with the correlation id', async () => {
+    const { t, endpointId } = await subscribed('obs-dead');
+    const requestId = `req-obs-${randomUUID()}`;
+    const m = withRequest(deliveryMessage(t, endpointId), requestId);
+    const spy = vi.spyOn(logger, 'info');
+    const { metrics } = await metricsDuring(() => deadLetterHandler({ Records: [sqsRecord(JSON.stringify(m), 'webhookDeadLetters')] }));
+    expect(metrics).toEqual([expect.objectContaining({ name: 'WebhookDeliveriesDead', value: 1 })]);
+    expect(spy.mock.calls.filter(([msg]) => msg === 'webhook.dead').map(([, d]) => d)).toEqual([
+      expect.objectContaining({ event: 'webhook.dead', correlationId: requestId, endpointId }),
+    ]);
+    expect(await attemptLog(t, endpointId)).toEqual([expect.objectContaining({ state: 'dead', requestId })]);
+  });
+
+  it('the fan-out carries the outbox item requestId into the delivery message', async () => {
+    const { t, endpointId } = await subscribed('obs-fanout');
+    const requestId = `req-obs-${randomUUID()}`;
+    const event = { id: newId('evt'), type: 'member.created', created_at: new Date().toISOString(), data: { resource_id: 'mbr_z' } };
+    const result = await fanoutHandler({
+      Records: [
+        {
+          eventID: randomUUID(),
+          eventName: 'INSERT',
+          eventSource: 'aws:dynamodb',
+          dynamodb: {
+            Keys: marshall({ pk: `WS#${t.workspaceId}#OUTBOX#x`, sk: 'OUTBOX' }),
+            NewImage: marshall({ entity: 'outbox', workspaceId: t.workspaceId, events: [event], requestId }),
+            SequenceNumber: '2000001',
+            StreamViewType: 'NEW_AND_OLD_IMAGES',
+          } as DynamoDBRecord['dynamodb'],
+        },
+      ],
+    });
+    expect(result).toEqual({ batchItemFailures: [] });
+    // The platform's own worker delivers it.
+    const attempts = await eventually(async () => {
+      const list = await attemptLog(t, endpointId);
+      return list.length ? list : undefined;
+    });
+    expect(attempts).toEqual([expect.objectContaining({ eventId: event.id, state: 'delivered', requestId })]);
   });
 });

@@ -155,10 +155,28 @@ describe('wallet push: which stream records matter, and coalescing', () => {
     expect(coalesce([])).toEqual([]);
   });
 
+  it('carries the request id the member item recorded for its change (a removal carries none)', () => {
+    const ref = { workspaceId: 'ws_1', memberId: 'mbr_1' };
+    expect(changedMember('MODIFY', member, { ...member, balance: 11, lastRequestId: 'req-1' })).toEqual({ ...ref, requestId: 'req-1' });
+    expect(changedMember('REMOVE', { ...member, lastRequestId: 'req-1' }, undefined)).toEqual(ref);
+  });
+
+  it('a coalesced burst carries the request id of the member\'s latest change', () => {
+    const a1 = { workspaceId: 'ws_1', memberId: 'mbr_a', requestId: 'req-1' };
+    const b = { workspaceId: 'ws_1', memberId: 'mbr_b', requestId: 'req-2' };
+    const a3 = { workspaceId: 'ws_1', memberId: 'mbr_a', requestId: 'req-3' };
+    const aNone = { workspaceId: 'ws_1', memberId: 'mbr_a' };
+    expect(coalesce([a1, b, a3])).toEqual([a3, b]);
+    // A change no request made (e.g. a scheduled one) is the latest: the push names no request.
+    expect(coalesce([a1, aNone])).toEqual([aNone]);
+  });
+
   it('accepts exactly the message the stream consumer sends', () => {
     expect(pushMessageSchema.safeParse({ workspaceId: 'ws_1', memberId: 'mbr_1' }).success).toBe(true);
     expect(pushMessageSchema.safeParse({ workspaceId: 'ws_1' }).success).toBe(false);
     expect(pushMessageSchema.safeParse({ workspaceId: 'ws_1', memberId: 'mbr_1', extra: 1 }).success).toBe(false);
+    expect(pushMessageSchema.safeParse({ workspaceId: 'ws_1', memberId: 'mbr_1', requestId: 'req_1' }).success).toBe(true);
+    expect(pushMessageSchema.safeParse({ workspaceId: 'ws_1', memberId: 'mbr_1', requestId: 'no spaces' }).success).toBe(false);
   });
 });
 

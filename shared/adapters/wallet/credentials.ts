@@ -2,6 +2,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import * as z from 'zod';
 import { runtimeConfig } from '../../config';
 import type { WalletCredentials, WalletCredentialSource } from '../../ports/wallet';
+import { traceClient } from '../../observability/tracing';
 
 /**
  * The wallet secret: one JSON document with a section per platform (either may be missing, which
@@ -43,7 +44,7 @@ export class SecretsManagerWalletCredentials implements WalletCredentialSource {
 
   constructor(
     private readonly secretId: string,
-    private readonly client = new SecretsManagerClient({ region: runtimeConfig().AWS_REGION }),
+    private readonly client = traceClient(new SecretsManagerClient({ region: runtimeConfig().AWS_REGION })),
   ) {}
 
   load(): Promise<WalletCredentials> {

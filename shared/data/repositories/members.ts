@@ -1,16 +1,32 @@
 import type { LedgerEntryRecord, MemberRecord } from '../../domain/members/types';
 import { conflict } from '../../domain/errors';
 import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../keys';
+import { correlationId } from '../../observability/correlation';
 import { filterExpression, getItem, indexPage, prefixPage, StaleRead, type Page, type TransactStep } from '../table';
 
-const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest }: Record<string, unknown>) => rest as T;
+const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, lastRequestId: _r, ...rest }: Record<string, unknown>) =>
+  rest as T;
 
-const memberItem = (m: MemberRecord) => ({
-  ...keyOf('member', { workspaceId: m.workspaceId, memberId: m.id }),
-  ...indexKeysOf('member', { workspaceId: m.workspaceId, memberId: m.id }),
-  entity: 'member',
-  ...m,
-});
+/**
+ * Every write of a member records the request that made it (`lastRequestId`), or removes the one
+ * of an earlier change when no request made this one: the table stream carries it to the wallet
+ * push, which has no outbox item to read it from.
+ */
+const requestIdSet = (): { set: string; remove: string; values: Record<string, string> } => {
+  const id = correlationId();
+  return id ? { set: ', lastRequestId = :rid', remove: '', values: { ':rid': id } } : { set: '', remove: ' REMOVE lastRequestId', values: {} };
+};
+
+const memberItem = (m: MemberRecord) => {
+  const id = correlationId();
+  return {
+    ...keyOf('member', { workspaceId: m.workspaceId, memberId: m.id }),
+    ...indexKeysOf('member', { workspaceId: m.workspaceId, memberId: m.id }),
+    entity: 'member',
+    ...m,
+    ...(id ? { lastRequestId: id } : {}),
+  };
+};
 
 const lookupPut = (entity: 'memberEmail' | 'memberExternalId', workspaceId: string, value: string, memberId: string, what: string): TransactStep => ({
   op: {
@@ -55,6 +71,7 @@ export function updateProfileSteps(current: MemberRecord, next: MemberRecord): T
           ...(after ? [lookupPut(entity, current.workspaceId, after, current.id, what)] : []),
           ...(before ? [lookupDelete(entity, current.workspaceId, before, current.id)] : []),
         ];
+  const rid = requestIdSet();
   return [
     {
       op: {
@@ -62,7 +79,7 @@ export function updateProfileSteps(current: MemberRecord, next: MemberRecord): T
           Key: keyOf('member', { workspaceId: current.workspaceId, memberId: current.id }),
           UpdateExpression:
             'SET email = :email, externalId = :ext, firstName = :fn, lastName = :ln, phone = :phone, birthDate = :bd, ' +
-            '#status = :status, customAttributes = :ca, searchText = :st, updatedAt = :now, version = :next',
+            `#status = :status, customAttributes = :ca, searchText = :st, updatedAt = :now, version = :next${rid.set}${rid.remove}`,
           ConditionExpression: 'version = :v',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -78,6 +95,7 @@ export function updateProfileSteps(current: MemberRecord, next: MemberRecord): T
             ':now': next.updatedAt,
             ':v': current.version,
             ':next': current.version + 1,
+            ...rid.values,
           },
         },
       },
@@ -112,11 +130,12 @@ export interface BalanceState {
  * `requireActive` also refuses an award to a member who was unenrolled meanwhile.
  */
 export function balanceStep(current: MemberRecord, next: BalanceState, now: string, requireActive: boolean): TransactStep {
+  const rid = requestIdSet();
   return {
     op: {
       Update: {
         Key: keyOf('member', { workspaceId: current.workspaceId, memberId: current.id }),
-        UpdateExpression: 'SET balance = :b, pending = :p, lifetime = :l, orderCount = :oc, tier = :t, rev = :next, updatedAt = :now',
+        UpdateExpression: `SET balance = :b, pending = :p, lifetime = :l, orderCount = :oc, tier = :t, rev = :next, updatedAt = :now${rid.set}${rid.remove}`,
         ConditionExpression: requireActive ? 'rev = :rev AND #status = :active' : 'rev = :rev',
         ...(requireActive ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
         ExpressionAttributeValues: {
@@ -128,6 +147,7 @@ export function balanceStep(current: MemberRecord, next: BalanceState, now: stri
           ':rev': current.rev,
           ':next': current.rev + 1,
           ':now': now,
+          ...rid.values,
           ...(requireActive ? { ':active': 'active' } : {}),
         },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

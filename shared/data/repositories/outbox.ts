@@ -1,3 +1,4 @@
+import { correlationId } from '../../observability/correlation';
 import { keyOf } from '../keys';
 import type { TransactStep } from '../table';
 
@@ -14,10 +15,13 @@ export interface OutboxEvent {
 /**
  * The events of one change as ONE item of the transaction that makes the change: both commit or
  * neither does (no dual writes), at the cost of a single extra item however many events there are.
+ * The item records the request that made the change (`requestId`, absent when no HTTP request
+ * did), which the fan-out carries to every delivery.
  */
 export function outboxStep(workspaceId: string, events: OutboxEvent[]): TransactStep[] {
   if (events.length === 0) return [];
   const first = events[0]!;
+  const requestId = correlationId();
   return [
     {
       op: {
@@ -27,6 +31,7 @@ export function outboxStep(workspaceId: string, events: OutboxEvent[]): Transact
             entity: 'outbox',
             workspaceId,
             events,
+            ...(requestId ? { requestId } : {}),
             expiresAt: Math.floor(Date.parse(first.created_at) / 1000) + OUTBOX_TTL_SECONDS,
           },
           ConditionExpression: 'attribute_not_exists(pk)',

@@ -1,6 +1,7 @@
 import * as repo from '../../data/repositories/audit';
 import type { TransactStep } from '../../data/table';
 import { logger } from '../../observability/logger';
+import { emitMetric } from '../../observability/metrics';
 import type { AuditAction, AuditFailureReason } from './catalog';
 import { auditEntry, type AuditActor, type AuditEntry, type AuditInput, type AuditTarget } from './entry';
 import type { ListAuditQuery } from './schemas';
@@ -16,8 +17,11 @@ export interface AuditContext {
  * exactly when the change commits, and a refused or failed change leaves none.
  */
 export function audited(workspaceId: string, ctx: AuditContext, action: AuditAction, target: AuditTarget, now: Date): TransactStep {
-  return repo.auditStep(workspaceId, auditEntry({ action, actor: ctx.actor, target, requestId: ctx.requestId }, now));
+  return { ...repo.auditStep(workspaceId, auditEntry({ action, actor: ctx.actor, target, requestId: ctx.requestId }, now)), onCommitted: countAuditWrite };
 }
+
+/** Counted once the entry is stored: with its transaction's commit, or after its own write. */
+const countAuditWrite = () => emitMetric('auditWrites', 1);
 
 /**
  * A refused attempt that changes nothing (a failed login), written on its own. Best effort: a
@@ -30,6 +34,7 @@ export async function recordRefusal(
 ): Promise<void> {
   try {
     await repo.appendAuditEntry(workspaceId, auditEntry(input, now));
+    countAuditWrite();
   } catch (error) {
     logger.error('audit entry not written', { requestId: input.requestId, workspaceId, action: input.action, error: error as Error });
   }
@@ -50,6 +55,7 @@ export async function recordAccess(
 ): Promise<void> {
   try {
     await repo.appendAuditEntry(workspaceId, auditEntry({ action, actor: ctx.actor, target, requestId: ctx.requestId }, now));
+    countAuditWrite();
   } catch (error) {
     if (opts.required) throw error;
     logger.error('audit entry not written', { requestId: ctx.requestId, workspaceId, action, error: error as Error });
@@ -74,6 +80,7 @@ export async function listAuditEntries(workspaceId: string, query: ListAuditQuer
 export async function recordCall(workspaceId: string, input: AuditInput, now: Date): Promise<void> {
   try {
     await repo.appendAuditEntry(workspaceId, auditEntry(input, now));
+    countAuditWrite();
   } catch (error) {
     logger.error('audit entry not written', { requestId: input.requestId, workspaceId, action: input.action, error: error as Error });
   }

@@ -13,6 +13,7 @@ import { dataHandling } from './data-handling';
 import type { OperationalExportInput } from './schemas';
 import * as secrets from './signing-secrets';
 import { downloadFilename, toJob, toOperationalJob, type ExportJobRecord } from './types';
+import { reportRunFinished } from './run-finished';
 
 /** What starting and downloading exports reach beyond the table. */
 export interface ExportPorts {
@@ -59,6 +60,7 @@ export async function startWorkflow(job: ExportJobRecord, workflows: Workflows):
       error: 'The export could not be started; request it again',
       completedAt: new Date().toISOString(),
     });
+    if (failed) reportRunFinished(failed);
     if (job.kind === 'archive') await repo.releaseArchiveLock(job.workspaceId, job.id);
     return failed ?? job;
   }
@@ -119,6 +121,7 @@ async function settleOverdue(job: ExportJobRecord, now: Date): Promise<ExportJob
     error: `The export did not finish within ${Math.round(exportSettings().jobDeadlineSeconds / 60)} minutes and was stopped; request it again`,
     completedAt: now.toISOString(),
   });
+  if (failed) reportRunFinished(failed);
   if (job.kind === 'archive') await repo.releaseArchiveLock(job.workspaceId, job.id);
   return failed ?? (await repo.getJob(job.workspaceId, job.id)) ?? job;
 }

@@ -7,6 +7,7 @@ import { ID_PATTERN } from '../../ids';
 import type { ObjectStore } from '../../ports/object-store';
 import { COLUMNS, jsonlLine } from './columns';
 import { ARCHIVE_SECTIONS } from './schemas';
+import { reportRunFinished } from './run-finished';
 import { SECTIONS } from './sections';
 import { archiveKey, operationalKey, sectionPartKey, type ExportJobRecord, type SectionPart } from './types';
 
@@ -135,6 +136,7 @@ export async function markCompleted(input: unknown, now = new Date()) {
     capped: ref.result.capped,
     completedAt: now.toISOString(),
   });
+  if (job) reportRunFinished(job);
   await repo.releaseArchiveLock(ref.workspaceId, ref.jobId);
   if (!job) throw stepError('ExportJobNotRunning', 'The export job was no longer running when it completed');
   return { workspaceId: ref.workspaceId, jobId: ref.jobId, status: 'completed' as const };
@@ -158,11 +160,12 @@ export function describeFailure(failure: { Error?: string; Cause?: string } | un
 /** MarkFailed (every Catch leads here): pending or running -> failed with `error`; frees the archive lock. */
 export async function markFailed(input: unknown, now = new Date()) {
   const ref = parse(jobRef.extend({ failure: z.object({ Error: z.string().optional(), Cause: z.string().optional() }).optional() }).loose(), input);
-  await repo.transition(ref.workspaceId, ref.jobId, ['pending', 'running'], {
+  const failed = await repo.transition(ref.workspaceId, ref.jobId, ['pending', 'running'], {
     status: 'failed',
     error: `The export failed: ${describeFailure(ref.failure)}`,
     completedAt: now.toISOString(),
   });
+  if (failed) reportRunFinished(failed);
   await repo.releaseArchiveLock(ref.workspaceId, ref.jobId);
   return { workspaceId: ref.workspaceId, jobId: ref.jobId, status: 'failed' as const };
 }

@@ -10,6 +10,7 @@ import { rulesOf } from '../program/service';
 import type { LedgerEntry, LedgerType } from './schemas';
 import type { LedgerEntryRecord, MemberRecord } from './types';
 import { sealSteps, type WriteOptions } from '../write-options';
+import { emitMetric } from '../../observability/metrics';
 
 /** Deltas of one points change. The balance delta becomes one ledger entry. */
 export interface PointsDelta {
@@ -123,7 +124,7 @@ export async function changePoints<R>(
     const result = p.result({ member: after, entry: publicEntry, tierUpgraded });
     const steps: TransactStep[] = [
       repo.balanceStep(member, { ...next, tier }, at, p.requireActive ?? false),
-      ...(entry ? [repo.ledgerEntryStep(workspaceId, entry)] : []),
+      ...(entry ? [{ ...repo.ledgerEntryStep(workspaceId, entry), onCommitted: () => countPoints(entry.amount) }] : []),
       ...(p.steps ?? []),
       ...publish(workspaceId, [
         ...(p.events ?? []),
@@ -146,6 +147,12 @@ export async function changePoints<R>(
     fresh = waited ? undefined : preloaded;
     return withOptimisticRetry(attempt);
   });
+}
+
+/** Points credited or debited by a committed ledger entry (debits as a positive amount). */
+function countPoints(amount: number): void {
+  if (amount > 0) emitMetric('pointsEarned', amount);
+  else if (amount < 0) emitMetric('pointsDeducted', -amount);
 }
 
 export function toLedgerEntry(r: LedgerEntryRecord): LedgerEntry {

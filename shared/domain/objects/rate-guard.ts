@@ -1,6 +1,7 @@
 import { rateGuardSettings, type RateGuardSettings } from '../../config';
 import { countRateWindows, type RateStoreClient } from '../../data/repositories/rate-windows';
 import { logger } from '../../observability/logger';
+import { emitMetric } from '../../observability/metrics';
 import type { Principal } from '../auth/principal';
 import { AppError, rateLimited } from '../errors';
 
@@ -93,9 +94,11 @@ export async function guardWrite(
       timeoutMs: settings.timeoutMs,
       error: err instanceof Error ? { name: err.name, message: err.message } : String(err),
     });
+    emitMetric('writeGuardRefusals', 1);
     throw new AppError('SERVICE_UNAVAILABLE', 'The write-rate guard could not decide; the write was refused', undefined, { 'retry-after': '1' });
   }
   if (refused === undefined) return;
+  emitMetric('writeGuardRefusals', 1);
   const window = windows[refused]!;
   throw rateLimited(
     retryAfterSeconds(window, now),

@@ -1,6 +1,9 @@
 import * as z from 'zod';
 import { getMember } from '../../data/repositories/members';
 import * as repo from '../../data/repositories/wallet';
+import { correlated } from '../../observability/correlation';
+import { logger } from '../../observability/logger';
+import { emitMetric } from '../../observability/metrics';
 import type { WalletServices } from '../../ports/wallet';
 import { cardOf } from './card';
 import { contentHash } from './content';
@@ -24,11 +27,15 @@ export interface MemberImage {
   balance?: unknown;
   tier?: unknown;
   status?: unknown;
+  /** The request that made the member's last change (`shared/data/repositories/members.ts`). */
+  lastRequestId?: unknown;
 }
 
 export interface MemberRef {
   workspaceId: string;
   memberId: string;
+  /** The request behind the change (for coalesced changes: the latest one); the push's correlation id. */
+  requestId?: string;
 }
 
 /**
@@ -38,24 +45,39 @@ export interface MemberRef {
 export function changedMember(eventName: string | undefined, oldImage: MemberImage | undefined, newImage: MemberImage | undefined): MemberRef | undefined {
   const image = newImage ?? oldImage;
   if (!image || image.entity !== 'member' || typeof image.workspaceId !== 'string' || typeof image.id !== 'string') return undefined;
-  const ref = { workspaceId: image.workspaceId, memberId: image.id };
+  const ref: MemberRef = { workspaceId: image.workspaceId, memberId: image.id };
+  // A removal has no new image, hence no request of its own recorded: it carries none.
   if (eventName === 'REMOVE') return ref;
   if (eventName !== 'MODIFY' || !oldImage || !newImage) return undefined;
   const moved = (['balance', 'tier', 'status'] as const).some((f) => oldImage[f] !== newImage[f]);
-  return moved ? ref : undefined;
+  if (!moved) return undefined;
+  return typeof newImage.lastRequestId === 'string' ? { ...ref, requestId: newImage.lastRequestId } : ref;
 }
 
-/** One entry per member, in first-seen order: a burst in one batch becomes one message. */
+/**
+ * One entry per member, in first-seen order: a burst in one batch becomes one message, carrying the
+ * request id of the member's latest change in the batch (the push shows that change's state).
+ */
 export function coalesce(refs: readonly MemberRef[]): MemberRef[] {
   const seen = new Map<string, MemberRef>();
   for (const r of refs) {
     const key = `${r.workspaceId}/${r.memberId}`;
-    if (!seen.has(key)) seen.set(key, r);
+    const first = seen.get(key);
+    if (!first) seen.set(key, r);
+    else if (r.requestId !== first.requestId) {
+      const { requestId: _earlier, ...rest } = first;
+      seen.set(key, r.requestId ? { ...rest, requestId: r.requestId } : rest);
+    }
   }
   return [...seen.values()];
 }
 
-export const pushMessageSchema = z.strictObject({ workspaceId: z.string().min(1).max(64), memberId: z.string().min(1).max(64) });
+/** Older messages have no `requestId`; it is the correlation id of the push's log lines. */
+export const pushMessageSchema = z.strictObject({
+  workspaceId: z.string().min(1).max(64),
+  memberId: z.string().min(1).max(64),
+  requestId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional(),
+});
 
 export interface RefreshResult {
   /** Devices pushed (Apple) and objects patched (Google). */
@@ -111,4 +133,25 @@ export async function refreshMemberPasses(services: WalletServices, ref: MemberR
     }
   }
   return result;
+}
+
+/**
+ * The metrics and log lines of one member's refresh, once its pushes are done: pushes sent (APNs
+ * devices told, Google objects patched) and registrations removed, each line with the request
+ * behind the change as `correlationId`. Never a token, a serial or a member's data.
+ */
+export function reportRefresh(ref: MemberRef, result: RefreshResult): void {
+  const base = { ...correlated(ref.requestId), workspaceId: ref.workspaceId, memberId: ref.memberId };
+  const sent = [
+    { platform: 'apple', devices: result.pushed },
+    { platform: 'google', devices: result.patched },
+  ].filter((s) => s.devices > 0);
+  for (const s of sent) {
+    emitMetric('walletPushesSent', s.devices);
+    logger.info('wallet.push_sent', { event: 'wallet.push_sent', ...base, ...s });
+  }
+  if (result.removed > 0) {
+    emitMetric('walletRegistrationsRemoved', result.removed);
+    logger.info('wallet.registration_removed', { event: 'wallet.registration_removed', ...base, platform: 'apple', devices: result.removed });
+  }
 }

@@ -1,6 +1,8 @@
 import type { WebhookSettings } from '../../config';
 import * as repo from '../../data/repositories/webhooks';
+import { correlated } from '../../observability/correlation';
 import { logger } from '../../observability/logger';
+import { emitMetric } from '../../observability/metrics';
 import { newId } from '../../ids';
 import type { Egress, EgressResult } from '../../ports/egress';
 import { parseRetryAfter, retryDelaySeconds } from './backoff';
@@ -60,6 +62,7 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number,
     eventType: message.eventType,
     attempt,
     trigger: message.trigger,
+    ...(message.requestId ? { requestId: message.requestId } : {}),
   };
   if (endpoint.status !== 'active') {
     await store.record({
@@ -115,11 +118,55 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number,
     at: started.toISOString(),
   };
   await store.record({ workspaceId: message.workspaceId, endpointId: message.endpointId, payload: message.payload, entry });
+  reportAttempt(message, entry, verdict.kind === 'failed', now());
   await keepHealth(message.workspaceId, message.endpointId, verdict.kind === 'delivered', endpoint.failingSince, deps.settings, now());
 
   if (verdict.kind !== 'retry') return { ack: true };
   // The last attempt goes back at once, so the redrive moves it to the dead-letter queue now.
   return { ack: false, visibilitySeconds: delay ?? 0 };
+}
+
+/** When the event happened (its envelope's `created_at`), for the delivery latency. */
+function eventTimeOf(payload: string): number | undefined {
+  try {
+    const at = Date.parse((JSON.parse(payload) as { created_at?: unknown }).created_at as string);
+    return Number.isFinite(at) ? at : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The metric and the log line of a recorded attempt (called once its entry is committed). A last
+ * attempt that ran out of retries is logged `webhook.failed` but counted by the dead-letter consumer
+ * as dead, so `WebhookDeliveriesFailed` holds only the permanent refusals. The latency is measured
+ * for sends of events only: a replay or a test call is not the event's first journey.
+ */
+function reportAttempt(message: DeliveryMessage, entry: Attempt, permanent: boolean, now: Date): void {
+  const line = {
+    ...correlated(message.requestId),
+    workspaceId: message.workspaceId,
+    endpointId: message.endpointId,
+    deliveryId: message.deliveryId,
+    eventType: message.eventType,
+    trigger: message.trigger,
+    attempt: entry.attempt,
+    status: entry.statusCode,
+    durationMs: entry.durationMs,
+  };
+  if (entry.state === 'delivered') {
+    emitMetric('webhookDeliveriesOk', 1);
+    const eventAt = message.trigger === 'event' ? eventTimeOf(message.payload) : undefined;
+    const latencyMs = eventAt === undefined ? undefined : Math.max(0, now.getTime() - eventAt);
+    if (latencyMs !== undefined) emitMetric('webhookDeliveryLatency', latencyMs);
+    logger.info('webhook.delivered', { event: 'webhook.delivered', ...line, ...(latencyMs !== undefined ? { latencyMs } : {}) });
+  } else if (entry.state === 'retrying') {
+    emitMetric('webhookDeliveriesRetried', 1);
+    logger.info('webhook.retry_scheduled', { event: 'webhook.retry_scheduled', ...line, error: entry.error, nextRetryAt: entry.nextRetryAt });
+  } else if (entry.state === 'failed') {
+    if (permanent) emitMetric('webhookDeliveriesFailed', 1);
+    logger.info('webhook.failed', { event: 'webhook.failed', ...line, error: entry.error, final: permanent ? 'permanent' : 'attempts_exhausted' });
+  }
 }
 
 /** Svix's rule: an endpoint that has failed every attempt for a long span is disabled. */
@@ -142,7 +189,7 @@ async function keepHealth(
   const reason = `Every attempt failed since ${new Date(since * 1000).toISOString()}`;
   if (await repo.disableFailingEndpoint(workspaceId, endpointId, reason, now.toISOString())) {
     forgetSubscriptions(workspaceId);
-    logger.warn('webhook.endpoint_disabled', { event: 'webhook.endpoint_disabled', workspaceId, endpointId, failingSince: since, reason });
+    logger.warn('webhook.endpoint_disabled', { event: 'webhook.endpoint_disabled', ...correlated(), workspaceId, endpointId, failingSince: since, reason });
   }
 }
 
@@ -157,6 +204,7 @@ export async function markDead(message: DeliveryMessage, now = new Date()): Prom
     eventType: message.eventType,
     attempt: attempts,
     trigger: message.trigger,
+    ...(message.requestId ? { requestId: message.requestId } : {}),
     statusCode: null,
     error: `all ${attempts} attempts failed; dead (replay it once the receiver is fixed)`,
     durationMs: 0,
@@ -164,5 +212,16 @@ export async function markDead(message: DeliveryMessage, now = new Date()): Prom
     nextRetryAt: null,
     state: 'dead',
     at: now.toISOString(),
+  });
+  emitMetric('webhookDeliveriesDead', 1);
+  logger.info('webhook.dead', {
+    event: 'webhook.dead',
+    ...correlated(message.requestId),
+    workspaceId: message.workspaceId,
+    endpointId: message.endpointId,
+    deliveryId: message.deliveryId,
+    eventType: message.eventType,
+    trigger: message.trigger,
+    attempt: attempts,
   });
 }

@@ -11,9 +11,10 @@ export const envelopeOf = (e: OutboxEvent): string => JSON.stringify({ id: e.id,
 /**
  * One queue message per (event, subscribed active endpoint). Running twice for the same outbox item
  * (at-least-once) yields the same delivery ids, hence duplicates the receiver can drop by webhook-id.
- * The subscriptions come from the per-container cache (`./subscriptions`).
+ * The subscriptions come from the per-container cache (`./subscriptions`). `requestId` is the
+ * outbox item's: the request that made the change, carried into every delivery.
  */
-export async function fanOut(workspaceId: string, events: OutboxEvent[], queue: Queue): Promise<number> {
+export async function fanOut(workspaceId: string, events: OutboxEvent[], queue: Queue, requestId?: string): Promise<number> {
   const endpoints = (await subscriptions(workspaceId)).filter((e) => e.status === 'active');
   const messages: DeliveryMessage[] = events.flatMap((event) =>
     endpoints
@@ -26,6 +27,7 @@ export async function fanOut(workspaceId: string, events: OutboxEvent[], queue: 
         eventType: event.type,
         payload: envelopeOf(event),
         trigger: 'event' as const,
+        ...(requestId ? { requestId } : {}),
       })),
   );
   if (messages.length) await queue.send('webhookDeliveries', messages.map((m) => ({ body: JSON.stringify(m) })));

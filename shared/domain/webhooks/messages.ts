@@ -9,6 +9,9 @@ import { ID_PATTERN } from '../../ids';
 
 const id = (prefix: string) => z.string().regex(ID_PATTERN(prefix), `expected a ${prefix}_ id`);
 
+/** The `x-request-id` of the HTTP request that caused the work (the shape the HTTP layer accepts). */
+export const requestIdSchema = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/);
+
 /** What travels on the delivery queue (and, after the redrive, the DLQ): one event for one endpoint. */
 export const deliveryMessageSchema = z.object({
   workspaceId: id('ws'),
@@ -19,6 +22,8 @@ export const deliveryMessageSchema = z.object({
   /** The raw JSON body, sent byte for byte the same on every attempt and replay. */
   payload: z.string().min(1),
   trigger: z.enum(['event', 'replay', 'test']),
+  /** The request that caused the event (or asked for the replay or test); absent in older messages and for events no request caused. */
+  requestId: requestIdSchema.optional(),
 });
 
 export type DeliveryMessage = z.infer<typeof deliveryMessageSchema>;
@@ -36,6 +41,7 @@ export const outboxStreamItemSchema = z.object({
   entity: z.literal('outbox'),
   workspaceId: id('ws'),
   events: z.array(outboxEventSchema),
+  requestId: requestIdSchema.optional(),
 });
 
 export type OutboxStreamItem = z.infer<typeof outboxStreamItemSchema>;

@@ -77,6 +77,10 @@ export const attemptSchema = z
     nextRetryAt: isoDateTime.nullable(),
     state: z.enum(DELIVERY_STATES).describe('State of the delivery after this attempt'),
     at: isoDateTime,
+    requestId: z
+      .string()
+      .optional()
+      .describe('The x-request-id of the API request that caused this attempt (the change behind the event, or the replay or test call); absent when no API request did'),
   })
   .meta({ id: 'WebhookAttempt' });
 

@@ -12,6 +12,7 @@ import type { CreateEndpointInput, Endpoint, UpdateEndpointInput } from './schem
 import { newSecret } from './signing';
 import { forgetSubscriptions } from './subscriptions';
 import { toEndpoint, type DeliveryMessage, type EndpointRecord } from './types';
+import { correlationId } from '../../observability/correlation';
 
 /** What the endpoint operations reach beyond the table. */
 export interface WebhookPorts {
@@ -123,7 +124,9 @@ export async function listDeliveries(workspaceId: string, endpointId: string, li
 }
 
 async function enqueue(queue: Queue, message: DeliveryMessage): Promise<void> {
-  await queue.send('webhookDeliveries', [{ body: JSON.stringify(message) }]);
+  // A replay or test is caused by the request asking for it: its id follows the send.
+  const requestId = correlationId();
+  await queue.send('webhookDeliveries', [{ body: JSON.stringify({ ...message, ...(requestId ? { requestId } : {}) }) }]);
 }
 
 const refuseDisabled = (endpoint: EndpointRecord) => {
