@@ -1,13 +1,14 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
+import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
 import { REQUIRED_FUNCTION_ENV } from '../../shared/config';
 import type { Access } from '../../shared/contracts/endpoint';
@@ -128,6 +129,27 @@ export const POWERTOOLS_ENV = {
   POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
 } as const;
 
+/**
+ * The Powertools Lambda layer of exactly the version the bundles are built against: it carries the
+ * Tracer and the X-Ray SDK, which are left out of the bundles (infra/bundling/options.ts) and
+ * imported on the first traced invocation. AWS publishes each version's layer ARN per region
+ * under this public SSM parameter, resolved at deploy time, so synthesis stays offline.
+ */
+export const POWERTOOLS_VERSION = (
+  JSON.parse(readFileSync(join(PROJECT_ROOT, 'node_modules/@aws-lambda-powertools/tracer/package.json'), 'utf8')) as { version: string }
+).version;
+export const POWERTOOLS_LAYER_PARAMETER = `/aws/service/powertools/typescript/generic/all/${POWERTOOLS_VERSION}`;
+
+/** One layer reference (one template parameter) per stack, shared by every function. */
+function powertoolsLayer(scope: Construct): lambda.ILayerVersion {
+  const stack = Stack.of(scope);
+  const id = 'PowertoolsLayer';
+  return (
+    (stack.node.tryFindChild(id) as lambda.ILayerVersion | undefined) ??
+    lambda.LayerVersion.fromLayerVersionArn(stack, id, ssm.StringParameter.valueForStringParameter(stack, POWERTOOLS_LAYER_PARAMETER))
+  );
+}
+
 /** X-Ray's PutTraceSegments / PutTelemetryRecords support no resource-level permissions. */
 const XRAY_WILDCARD_FINDING = 'AwsSolutions-IAM5[Resource::*]';
 const XRAY_WILDCARD_REASON =
@@ -178,6 +200,7 @@ export class PlatformFunction extends Construct {
       role: this.role,
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,
+      layers: [powertoolsLayer(this)],
       ...(props.invocation.kind === 'asynchronous' ? { deadLetterQueue: props.invocation.failureQueue } : {}),
       environment: {
         ...requiredFunctionEnv(props.table, props.mail),

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import type { Context } from 'aws-lambda';
 import { logger } from './logger';
@@ -23,12 +24,14 @@ export const tracingWanted = (env: NodeJS.ProcessEnv = process.env): boolean =>
 /** Loads the tracer once, when tracing is wanted; resolves either way. */
 export function loadTracer(): Promise<void> {
   if (!tracingWanted()) return Promise.resolve();
-  loading ??= import('@aws-lambda-powertools/tracer').then(
-    ({ Tracer }) => {
+  loading ??= Promise.resolve()
+    .then(() => {
+      // Required, not imported: CommonJS resolution honours NODE_PATH, which Lambda points at the
+      // layers (/opt/nodejs/node_modules); an ES import from the bundle would look only beside it.
+      const { Tracer } = createRequire(import.meta.url)('@aws-lambda-powertools/tracer') as typeof import('@aws-lambda-powertools/tracer');
       tracer = new Tracer({ serviceName: process.env.POWERTOOLS_SERVICE_NAME ?? 'loyalty-platform', captureHTTPsRequests: false });
-    },
-    (error: unknown) => logger.warn('tracing is off: @aws-lambda-powertools/tracer could not be loaded', { error: error as Error }),
-  );
+    })
+    .catch((error: unknown) => logger.warn('tracing is off: @aws-lambda-powertools/tracer could not be loaded', { error: error as Error }));
   return loading;
 }
 

@@ -8,6 +8,7 @@ import { TABLE_SCHEMA } from '../../shared/data/table-schema';
 import { config } from '../../shared/config';
 import { ACCESS_LOG_FORMAT } from '../../infra/constructs/api';
 import { PROJECT_ROOT } from '../../infra/constructs/area-functions';
+import { POWERTOOLS_LAYER_PARAMETER, POWERTOOLS_VERSION } from '../../infra/constructs/platform-function';
 import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
 import { TABLE_ACTIONS } from '../../infra/constructs/access';
 import { AREAS, declarationOf, type Area, routeKey, routes } from '../../shared/contracts/index';
@@ -268,6 +269,21 @@ describe('functions', () => {
       (a) => resources[functionIdOf(a)]?.Properties?.LoggingConfig?.LogGroup?.Ref,
     );
     expect(others).not.toContain(logGroupId);
+  });
+
+  it('every function is traced and carries the Powertools layer of the version it was bundled against', () => {
+    // The tracer is left out of the bundles and loaded from the layer: without it tracing stays off.
+    const [parameterId] = Object.entries(template.toJSON().Parameters as Record<string, { Type: string; Default: string }>).find(
+      ([, p]) => p.Default === POWERTOOLS_LAYER_PARAMETER,
+    )!;
+    expect(POWERTOOLS_LAYER_PARAMETER).toBe(`/aws/service/powertools/typescript/generic/all/${POWERTOOLS_VERSION}`);
+    expect(POWERTOOLS_VERSION).toMatch(/^2\.\d+\.\d+$/);
+    const functions = ofType('AWS::Lambda::Function');
+    expect(functions.length).toBe(AREAS.length + CONSUMER_FUNCTIONS.length);
+    for (const [id, fn] of functions) {
+      expect(fn.Properties?.TracingConfig, id).toEqual({ Mode: 'Active' });
+      expect(fn.Properties?.Layers, id).toEqual([{ Ref: parameterId }]);
+    }
   });
 
   it('every log group has a retention', () => {
