@@ -5,6 +5,7 @@ import { registerKeys } from './commands/keys';
 import { registerLogin } from './commands/login';
 import { registerMembers } from './commands/members';
 import { registerObjects } from './commands/objects';
+import { registerOrders } from './commands/orders';
 import { registerWebhooks } from './commands/webhooks';
 import { ApiError, CommandError, EXIT, UsageError } from './errors';
 import { DEFAULT_BASE_URL } from './settings';
@@ -22,6 +23,7 @@ export function buildProgram(): Command {
   registerKeys(program);
   registerObjects(program);
   registerMembers(program);
+  registerOrders(program);
   registerEvents(program);
   registerWebhooks(program);
   registerExports(program);

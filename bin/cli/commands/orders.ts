@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import type { Command } from 'commander';
+import { membersArea } from '../../../shared/contracts/members';
+import { ordersArea } from '../../../shared/contracts/orders';
+import type { Client } from '../client';
+import { contextOf } from '../context';
+import { ApiError, UsageError } from '../errors';
+import type { Output } from '../output';
+
+type Order = Record<string, any>;
+type Points = { balance: number; pending: number; lifetime: number };
+
+const COLUMNS = ['id', 'externalOrderId', 'memberId', 'total', 'currency', 'status', 'refundStatus', 'points', 'occurredAt'] as const;
+const row = (o: Order) => ({ ...o, points: o.points.net });
+
+/** A decimal in major units as people type it (59.90); the API checks the currency's decimals. */
+const amountOf = (value: string, what: string): number => {
+  if (!/^\d{1,13}(\.\d{1,6})?$/.test(value)) throw new UsageError(`${what} must be an amount such as 59.90 (got "${value}")`);
+  return Number(value);
+};
+
+/** `sku:quantity[:unitPrice]`; the sku may itself hold colons, the numbers are the last fields. */
+const itemOf = (value: string, items: Record<string, unknown>[] = []): Record<string, unknown>[] => {
+  const m = /^(.+?):(\d{1,6})(?::([^:]+))?$/.exec(value);
+  if (!m) throw new UsageError(`--item must be sku:quantity[:unitPrice], e.g. MUG-BLK:1:30.00 (got "${value}")`);
+  const [, sku, quantity, unitPrice] = m;
+  return [...items, { sku, quantity: Number(quantity), ...(unitPrice === undefined ? {} : { unitPrice: amountOf(unitPrice, '--item unit price') }) }];
+};
+
+/**
+ * The member's points after the order: the order's answer does not carry them. A key without
+ * members:read still records orders, so the balance is then left out rather than failing the command.
+ */
+async function pointsOf(client: Client, memberId: string): Promise<Points | null> {
+  try {
+    return (await client.call(membersArea.endpoints.getMember, { params: { id: memberId } })).data.points;
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 403) return null;
+    throw e;
+  }
+}
+
+const money = (amount: number, currency: string) => `${amount} ${currency}`;
+
+function printOrder(out: Output, o: Order): void {
+  out.line(`${o.id}  ${o.externalOrderId}`);
+  out.line(`  member       ${o.memberId}`);
+  out.line(`  total        ${money(o.total, o.currency)}${o.refundedTotal ? ` (refunded ${money(o.refundedTotal, o.currency)}, ${o.refundStatus})` : ''}`);
+  out.line(`  status       ${o.status}`);
+  out.line(`  points       ${o.points.earned} earned${o.points.pending ? ' (pending)' : ''}${o.points.reversed ? `, ${o.points.reversed} reversed` : ''}`);
+  out.line(`  occurredAt   ${o.occurredAt}`);
+}
+
+export function registerOrders(program: Command): void {
+  const orders = program.command('orders').description('orders and their points (API key with orders:read / orders:write)');
+
+  orders
+    .command('create')
+    .description('record an order and award its points')
+    .requiredOption('--member <memberId>', 'the member (mbr_...)')
+    .requiredOption('--total <amount>', 'order total in major units, e.g. 59.90')
+    .requiredOption('--currency <code>', 'ISO 4217 code, e.g. EUR')
+    .option('--external-id <id>', "the order's id in your system; default: a new one")
+    .option('--occurred-at <iso>', 'when the order was placed (ISO 8601 with offset); default: now')
+    .option('--item <sku:qty:unitPrice>', 'an order line; repeat for more', itemOf)
+    .option('--idempotency-key <key>', 'reuse to retry safely; default: a new one per invocation')
+    .action(async (o: { member: string; total: string; currency: string; externalId?: string; occurredAt?: string; item?: Record<string, unknown>[]; idempotencyKey?: string }, cmd: Command) => {
+      const total = amountOf(o.total, '--total');
+      const { client, out } = contextOf(cmd);
+      const idempotencyKey = o.idempotencyKey ?? randomUUID();
+      const body = {
+        externalOrderId: o.externalId ?? `cli-${randomUUID()}`,
+        memberId: o.member,
+        currency: o.currency,
+        total,
+        occurredAt: o.occurredAt ?? new Date().toISOString(),
+        ...(o.item ? { items: o.item } : {}),
+      };
+      const { data, duplicate } = await client.call(ordersArea.endpoints.createOrder, { body, headers: { 'idempotency-key': idempotencyKey } });
+      const memberPoints = await pointsOf(client, data.memberId);
+      out.result({ ...data, duplicate, memberPoints, idempotencyKey }, () => {
+        out.line(duplicate ? `Already recorded: ${data.externalOrderId} is ${data.id}; nothing was awarded again` : `Recorded order ${data.id}`);
+        printOrder(out, data);
+        out.line(`  balance      ${memberPoints ? `${memberPoints.balance} (pending ${memberPoints.pending})` : '- (the key lacks members:read)'}`);
+        out.line(`Idempotency-Key: ${idempotencyKey}`);
+      });
+    });
+
+  orders
+    .command('list')
+    .description("orders, newest first; a member's with --member")
+    .option('--member <memberId>', 'only this member (mbr_...)')
+    .action(async (o: { member?: string }, cmd: Command) => {
+      const { client, out } = contextOf(cmd);
+      const items = await client.all<Order>(ordersArea.endpoints.listOrders, { query: { memberId: o.member } });
+      out.result(items, () => (items.length ? out.table(items.map(row), COLUMNS) : out.line('No orders.')));
+    });
+
+  orders
+    .command('refund <externalOrderId>')
+    .description("refund an order (by its id in your system) fully or partly and reverse its points")
+    .option('--amount <amount>', 'amount to refund, e.g. 30.00; default: everything still refundable')
+    .option('--reason <reason>', 'why, kept with the refund')
+    .option('--idempotency-key <key>', 'reuse to retry safely; default: a new one per invocation')
+    .action(async (externalOrderId: string, o: { amount?: string; reason?: string; idempotencyKey?: string }, cmd: Command) => {
+      const amount = o.amount === undefined ? undefined : amountOf(o.amount, '--amount');
+      const { client, out } = contextOf(cmd);
+      const idempotencyKey = o.idempotencyKey ?? randomUUID();
+      const { data } = await client.call(ordersArea.endpoints.refundOrder, {
+        params: { externalOrderId },
+        body: { ...(amount === undefined ? {} : { amount }), ...(o.reason ? { reason: o.reason } : {}) },
+        headers: { 'idempotency-key': idempotencyKey },
+      });
+      out.result({ ...data, idempotencyKey }, () => {
+        const { order, refund } = data;
+        out.line(`Refunded ${money(refund.amount, order.currency)} of ${order.externalOrderId} (${order.id}): ${refund.pointsReversed} points reversed, refund ${refund.id}`);
+        printOrder(out, order);
+        out.line(`Idempotency-Key: ${idempotencyKey}`);
+      });
+    });
+}
