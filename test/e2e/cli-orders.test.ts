@@ -39,7 +39,7 @@ describe.concurrent('loyalty orders', { timeout: 180_000 }, () => {
     const earned = Number(created.stdout.match(/^ {2}points +(\d+) earned$/m)?.[1]);
     expect(earned).toBeGreaterThan(0);
     expect(created.stdout).toMatch(new RegExp(`^ {2}member +${member.id}$`, 'm'));
-    expect(created.stdout).toMatch(/^ {2}total +59\.9 EUR$/m);
+    expect(created.stdout).toMatch(/^ {2}total +59\.90 EUR$/m);
     expect(created.stdout).toMatch(new RegExp(`^ {2}balance +${earned} \\(pending 0\\)$`, 'm'));
     expect(created.stdout).toMatch(/^Idempotency-Key: [0-9a-f-]{36}$/m);
 
@@ -58,12 +58,13 @@ describe.concurrent('loyalty orders', { timeout: 180_000 }, () => {
   it('create --json: the order, its points, the member balance and the Idempotency-Key; a replayed key is the same order', async () => {
     const member = await newMember(t.key);
     const externalId = orderId('CLI');
-    const args = ['orders', 'create', '--member', member.id, '--total', '100', '--currency', 'EUR', '--external-id', externalId, '--occurred-at', '2026-11-01T10:00:00+01:00', '--idempotency-key', `key-${externalId}`, '--json'];
+    const args = ['orders', 'create', '--member', member.id, '--total', '100', '--currency', 'EUR', '--external-id', externalId, '--occurred-at', '2026-11-01T10:00:00+01:00', '--idempotency-key', `key-${externalId}`, '--item', 'GIFT:BOX:2:3.50', '--item', 'CARD:1', '--json'];
     const first = await run(args);
     expect(first.code, first.stderr).toBe(0);
     const order = json(first);
     expect(order).toMatchObject({ id: expect.stringMatching(/^ord_/), externalOrderId: externalId, memberId: member.id, total: 100, currency: 'EUR', duplicate: false, idempotencyKey: `key-${externalId}` });
     expect(order.occurredAt).toBe('2026-11-01T09:00:00.000Z');
+    expect(order.items).toEqual([{ sku: 'GIFT:BOX', quantity: 2, unitPrice: 3.5 }, { sku: 'CARD', quantity: 1 }]);
     expect(order.memberPoints.balance).toBe(order.points.earned);
     const again = json(await run(args));
     expect(again.id).toBe(order.id);
@@ -88,7 +89,7 @@ describe.concurrent('loyalty orders', { timeout: 180_000 }, () => {
     const table = await run(['orders', 'list', '--member', member.id]);
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/^ID\s+EXTERNALORDERID\s+MEMBERID\s+TOTAL\s+CURRENCY\s+STATUS\s+REFUNDSTATUS\s+POINTS\s+OCCURREDAT$/m);
-    expect(table.stdout).toMatch(new RegExp(`^${b.id}\\s+${b.externalOrderId}\\s+${member.id}\\s+30\\s+EUR\\s+completed\\s+none\\s+${b.points.net}\\s`, 'm'));
+    expect(table.stdout).toMatch(new RegExp(`^${b.id}\\s+${b.externalOrderId}\\s+${member.id}\\s+30\\.00\\s+EUR\\s+completed\\s+none\\s+${b.points.net}\\s`, 'm'));
     expect(table.stdout).not.toContain(c.id);
     expect(json(await run(['orders', 'list', '--json'])).map((o: { id: string }) => o.id)).toContain(c.id);
     const none = await newMember(t.key);
@@ -101,8 +102,8 @@ describe.concurrent('loyalty orders', { timeout: 180_000 }, () => {
 
     const part = await run(['orders', 'refund', order.externalOrderId, '--amount', '30.00', '--reason', 'broken mug']);
     expect(part.code, part.stderr).toBe(0);
-    expect(part.stdout).toMatch(new RegExp(`^Refunded 30 EUR of ${order.externalOrderId} \\(${order.id}\\): \\d+ points reversed, refund rfd_\\S+$`, 'm'));
-    expect(part.stdout).toMatch(/^ {2}total +59\.9 EUR \(refunded 30 EUR, partial\)$/m);
+    expect(part.stdout).toMatch(new RegExp(`^Refunded 30\\.00 EUR of ${order.externalOrderId} \\(${order.id}\\): \\d+ points reversed, refund rfd_\\S+$`, 'm'));
+    expect(part.stdout).toMatch(/^ {2}total +59\.90 EUR \(refunded 30\.00 EUR, partial\)$/m);
 
     const tooMuch = await run(['orders', 'refund', order.externalOrderId, '--amount', '30']);
     expect(tooMuch.code).toBe(1);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { membersArea } from '../../../shared/contracts/members';
 import { ordersArea } from '../../../shared/contracts/orders';
+import { currencyExponent } from '../../../shared/domain/money';
 import type { Client } from '../client';
 import { contextOf } from '../context';
 import { ApiError, UsageError } from '../errors';
@@ -10,8 +11,12 @@ import type { Output } from '../output';
 type Order = Record<string, any>;
 type Points = { balance: number; pending: number; lifetime: number };
 
+/** In the currency's own decimals (59.90 EUR, 1200 JPY), as a receipt shows it. */
+const decimal = (amount: number, currency: string) => amount.toFixed(currencyExponent(currency));
+const money = (amount: number, currency: string) => `${decimal(amount, currency)} ${currency}`;
+
 const COLUMNS = ['id', 'externalOrderId', 'memberId', 'total', 'currency', 'status', 'refundStatus', 'points', 'occurredAt'] as const;
-const row = (o: Order) => ({ ...o, points: o.points.net });
+const row = (o: Order) => ({ ...o, total: decimal(o.total, o.currency), points: o.points.net });
 
 /** A decimal in major units as people type it (59.90); the API checks the currency's decimals. */
 const amountOf = (value: string, what: string): number => {
@@ -40,8 +45,6 @@ async function pointsOf(client: Client, memberId: string): Promise<Points | null
   }
 }
 
-const money = (amount: number, currency: string) => `${amount} ${currency}`;
-
 function printOrder(out: Output, o: Order): void {
   out.line(`${o.id}  ${o.externalOrderId}`);
   out.line(`  member       ${o.memberId}`);
@@ -62,7 +65,7 @@ export function registerOrders(program: Command): void {
     .requiredOption('--currency <code>', 'ISO 4217 code, e.g. EUR')
     .option('--external-id <id>', "the order's id in your system; default: a new one")
     .option('--occurred-at <iso>', 'when the order was placed (ISO 8601 with offset); default: now')
-    .option('--item <sku:qty:unitPrice>', 'an order line; repeat for more', itemOf)
+    .option('--item <sku:qty[:unitPrice]>', 'an order line; repeat for more', itemOf)
     .option('--idempotency-key <key>', 'reuse to retry safely; default: a new one per invocation')
     .action(async (o: { member: string; total: string; currency: string; externalId?: string; occurredAt?: string; item?: Record<string, unknown>[]; idempotencyKey?: string }, cmd: Command) => {
       const total = amountOf(o.total, '--total');
@@ -98,7 +101,7 @@ export function registerOrders(program: Command): void {
 
   orders
     .command('refund <externalOrderId>')
-    .description("refund an order (by its id in your system) fully or partly and reverse its points")
+    .description('refund an order (by its id in your system) fully or partly and reverse its points')
     .option('--amount <amount>', 'amount to refund, e.g. 30.00; default: everything still refundable')
     .option('--reason <reason>', 'why, kept with the refund')
     .option('--idempotency-key <key>', 'reuse to retry safely; default: a new one per invocation')
