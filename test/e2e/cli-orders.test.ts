@@ -75,6 +75,8 @@ describe.concurrent('loyalty orders', { timeout: 180_000 }, () => {
     const noBalance = await run(['orders', 'create', '--member', member.id, '--total', '5', '--currency', 'EUR'], { LOYALTY_API_KEY: ordersOnly });
     expect(noBalance.code, noBalance.stderr).toBe(0);
     expect(noBalance.stdout).toMatch(/^ {2}balance +- \(the key lacks members:read\)$/m);
+    const noBalanceJson = json(await run(['orders', 'create', '--member', member.id, '--total', '5', '--currency', 'EUR', '--json'], { LOYALTY_API_KEY: ordersOnly }));
+    expect(noBalanceJson).toMatchObject({ memberId: member.id, total: 5, duplicate: false, memberPoints: null });
   });
 
   it("lists orders, a member's with --member", async () => {

@@ -33,15 +33,15 @@ const itemOf = (value: string, items: Record<string, unknown>[] = []): Record<st
 };
 
 /**
- * The member's points after the order: the order's answer does not carry them. A key without
- * members:read still records orders, so the balance is then left out rather than failing the command.
+ * The member's points after the order, or why they are missing: the order's answer does not carry
+ * them. The order is recorded by then, so a failed look-up (a key without members:read, the network)
+ * must not fail the command: a retry without the same external id would record a second order.
  */
-async function pointsOf(client: Client, memberId: string): Promise<Points | null> {
+async function pointsOf(client: Client, memberId: string): Promise<Points | string> {
   try {
     return (await client.call(membersArea.endpoints.getMember, { params: { id: memberId } })).data.points;
   } catch (e) {
-    if (e instanceof ApiError && e.status === 403) return null;
-    throw e;
+    return e instanceof ApiError && e.status === 403 ? 'the key lacks members:read' : `not read: ${(e as Error).message}`;
   }
 }
 
@@ -80,11 +80,12 @@ export function registerOrders(program: Command): void {
         ...(o.item ? { items: o.item } : {}),
       };
       const { data, duplicate } = await client.call(ordersArea.endpoints.createOrder, { body, headers: { 'idempotency-key': idempotencyKey } });
-      const memberPoints = await pointsOf(client, data.memberId);
+      const points = await pointsOf(client, data.memberId);
+      const memberPoints = typeof points === 'string' ? null : points;
       out.result({ ...data, duplicate, memberPoints, idempotencyKey }, () => {
         out.line(duplicate ? `Already recorded: ${data.externalOrderId} is ${data.id}; nothing was awarded again` : `Recorded order ${data.id}`);
         printOrder(out, data);
-        out.line(`  balance      ${memberPoints ? `${memberPoints.balance} (pending ${memberPoints.pending})` : '- (the key lacks members:read)'}`);
+        out.line(`  balance      ${memberPoints ? `${memberPoints.balance} (pending ${memberPoints.pending})` : `- (${points})`}`);
         out.line(`Idempotency-Key: ${idempotencyKey}`);
       });
     });
