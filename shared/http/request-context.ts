@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { newId } from '../ids';
 import { logger } from '../observability/logger';
+import { originOf } from './origin';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 /** A caller's own request id is echoed when it is sane; otherwise we mint one. */
@@ -36,6 +37,7 @@ export function requestContext(area: string): MiddlewareObj<HttpEvent, HttpResul
     before: ({ context, event }) => {
       context.requestId = requestIdOf(event);
       context.startedAt = Date.now();
+      context.origin = originOf(event);
     },
     after: finish,
     onError: finish,
