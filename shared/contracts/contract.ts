@@ -19,7 +19,7 @@ export const errorBody = z
       requestId: z.string().describe('The request id (also in the X-Request-Id header); quote it when asking for support'),
       docUrl: z
         .string()
-        .describe("Link to this code's section of the API reference page (`/docs#<code in lower case>`): what it means and what to do"),
+        .describe("Link to this code's section of the API reference page, e.g. `https://<host>/docs#api/description/not-found`: what it means and what to do"),
     }),
   })
   .meta({ id: 'Error' });

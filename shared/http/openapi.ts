@@ -8,7 +8,7 @@ import { isAdminRole, ROLES } from '../domain/auth/types';
 import { ERROR_ADVICE, ERROR_CODES, RETRY_AFTER_SECONDS, type ErrorCode } from '../domain/errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency';
-import { errorAnchor, errorHeading, REFERENCE_PATH } from './reference';
+import { docUrlOf, errorAnchor, errorHeading } from './reference';
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the endpoint declarations (`shared/contracts`:
@@ -418,7 +418,7 @@ one applies and the others replay its answer. Failed attempts change nothing and
 
 Every error is \`{ "error": { "code", "message", "details"?, "requestId", "docUrl" } }\` (schema \`Error\`);
 \`details\` lists one entry per offending field (\`in\`: body, query, path or header), and \`docUrl\` links to the
-code's section below (\`${REFERENCE_PATH}#<code in lower case>\`). Decide on \`code\`, never on \`message\`, whose wording may change.
+code's section below (e.g. \`${docUrlOf('NOT_FOUND')}\`, absolute in answers). Decide on \`code\`, never on \`message\`, whose wording may change.
 
 | Status | Code | Meaning |
 |---|---|---|

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { notFound } from '../domain/errors';
-import { OPENAPI_PATH, REFERENCE_PATH } from './reference';
+import { OPENAPI_PATH, REFERENCE_DOCUMENT_SLUG, REFERENCE_PATH } from './reference';
 import { RENDERER_ASSET } from './reference-assets';
 import type { Reply } from './responses';
 
@@ -18,14 +18,14 @@ import type { Reply } from './responses';
 export const REFERENCE_ASSETS_PATH = `${REFERENCE_PATH}/assets`;
 
 /**
- * The renderer's settings: the live document; headings addressed by their plain slug, so an error
- * code's section is `/docs#<code in lower case>` (`docUrlOf`); everything that would reach a
- * third-party service (Scalar's fonts, telemetry, AI agent, MCP and proxy) off.
+ * The renderer's settings: the live document under a fixed slug (the first part of every anchor,
+ * so `docUrlOf` links stay valid); everything that would reach a third-party service (Scalar's
+ * fonts, telemetry, AI agent, MCP integration) off.
  */
 const START_SCRIPT = `Scalar.createApiReference('#reference', {
   url: ${JSON.stringify(OPENAPI_PATH)},
   title: 'Loyalty platform API',
-  slug: 'api',
+  slug: ${JSON.stringify(REFERENCE_DOCUMENT_SLUG)},
   withDefaultFonts: false,
   telemetry: false,
   agent: { disabled: true },
@@ -35,7 +35,6 @@ const START_SCRIPT = `Scalar.createApiReference('#reference', {
   documentDownloadType: 'json',
   orderRequiredPropertiesFirst: true,
   defaultOpenFirstTag: true,
-  generateHeadingSlug: function (heading) { return heading.slug; },
 });
 `;
 
@@ -123,6 +122,7 @@ export function referencePageReply(): Reply {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta property="csp-nonce" content="${nonce}">
+<link rel="icon" href="data:,">
 <title>Loyalty platform API reference</title>
 </head>
 <body>
