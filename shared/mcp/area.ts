@@ -77,7 +77,7 @@ async function callMcp(event: HttpEvent, context: AppContext): Promise<HttpResul
   if (!context.hasBody) throw badRequest('A JSON body is required');
   const principal = context.principal as ApiKeyPrincipal;
   const state: McpRequestState = {
-    ctx: { principal, workspaceId: principal.workspaceId, requestId: context.requestId },
+    ctx: { principal, workspaceId: principal.workspaceId, requestId: context.requestId, origin: context.origin },
     outcomes: new Map(),
   };
   const answer = await serveMcp(sdkRequest(`${baseUrlOf(event)}${MCP_PATH}`, event.headers ?? {}, context.body), context.body, state);
