@@ -43,7 +43,7 @@ afterAll(async () => {
 
 describe('API reference page (headless Chromium)', () => {
   it('renders the operations of the live document, and a screenshot is kept', async () => {
-    await expect(page.getByRole('heading', { name: 'Loyalty platform API', level: 1 })).toBeTruthy();
+    await page.getByRole('heading', { name: 'Loyalty platform API', level: 1 }).waitFor({ state: 'visible', timeout: 30_000 });
     // The first tag opens by itself: its operations show their summaries.
     for (const operationId of ['getOpenApi', 'getReference', 'getApiIndex']) {
       await page.getByText(summaryOf(operationId), { exact: true }).first().waitFor({ state: 'visible', timeout: 30_000 });

@@ -11,7 +11,8 @@ import { chromium, type BrowserContext } from 'playwright-core';
  * makes it work on a machine without outside network.
  */
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** Debian's `chromium` package, unless `CHROMIUM_PATH` names another binary. */
+export const chromiumPath = (): string => process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
 const ARGS = [
   '--headless',
@@ -26,14 +27,15 @@ const ARGS = [
 
 /** A browser with a fresh user-data directory; `close()` removes it. Fails with how to install Chromium when it is missing. */
 export async function launchChromium(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
-  if (!existsSync(CHROMIUM_PATH)) {
+  const executablePath = chromiumPath();
+  if (!existsSync(executablePath)) {
     throw new Error(
-      `Chromium is missing at ${CHROMIUM_PATH}; the reference page is tested in a real browser. ` +
+      `Chromium is missing at ${executablePath}; the reference page is tested in a real browser. ` +
         'Install it with `sudo apt-get install -y chromium` (Debian/Ubuntu; .ci/run does this), or set CHROMIUM_PATH to a Chromium binary.',
     );
   }
   const profile = await mkdtemp(join(tmpdir(), 'loyalty-chromium-'));
-  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, headless: true, args: ARGS });
+  const context = await chromium.launchPersistentContext(profile, { executablePath, headless: true, args: ARGS });
   return {
     context,
     close: async () => {
