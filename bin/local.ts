@@ -7,6 +7,8 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { requireJava, startDynamoLocal, type RunningDynamo } from '../infra/local/dynamodb-local';
+import { colorsOf, LOG_FORMAT_ENV, logFormatOf } from '../infra/local/log-format';
+import { renderOutputPretty, say, step } from '../infra/local/log-output';
 import { LOCAL_BUCKETS, startS3rver, type RunningS3 } from '../infra/local/object-store';
 import { acquireLock, checkPortFree, parsePort, portProblem, StartupError, stopOrphanedDynamo, writeFileAtomic, type InstanceLock } from '../infra/local/preflight';
 
@@ -24,18 +26,36 @@ let pipelines: { stop(graceMs: number): Promise<void>; workflowTasks: Record<str
 let workflows: { stop(graceMs: number): Promise<void> } | undefined;
 let stopping: Promise<void> | undefined;
 
-/** Stops the server and every child process; idempotent, so a second signal does not race the first. */
+// The format is decided before anything is printed; an unknown LOG_FORMAT is refused in main().
+const logFormat = logFormatOf(process.env, process.stdout.isTTY === true);
+if (logFormat === 'pretty') {
+  renderOutputPretty({ stdout: colorsOf(process.env, process.stdout.isTTY === true), stderr: colorsOf(process.env, process.stderr.isTTY === true) });
+}
+
+/** Stops the server and every child process, saying each step; idempotent, so a second signal does not race the first. */
 function shutdown(code: number): Promise<void> {
   stopping ??= (async () => {
-    server?.closeAllConnections();
-    await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+    const anythingStarted = [server, pipelines, workflows, s3, dynamo].some(Boolean);
+    if (anythingStarted) say.info('Stopping…');
+    const s = server;
+    if (s) {
+      await step('HTTP closed', async () => {
+        s.closeAllConnections();
+        await new Promise<void>((r) => s.close(() => r()));
+      }, 'stop');
+    }
     // Before DynamoDB Local goes: they finish (or abandon) in-flight invocations and write checkpoints.
-    await pipelines?.stop(5000).catch(() => undefined);
+    const p = pipelines;
+    if (p) await step('pipelines drained', () => p.stop(5000).catch(() => undefined), 'stop');
     // Executions still running are cut off (their jobs are failed by their deadline when next read).
-    await workflows?.stop(2000).catch(() => undefined);
-    await s3?.stop().catch(() => undefined);
-    await dynamo?.stop();
+    const w = workflows;
+    if (w) await step('workflows stopped', () => w.stop(2000).catch(() => undefined), 'stop');
+    const o = s3;
+    if (o) await step('object store stopped', () => o.stop().catch(() => undefined), 'stop');
+    const d = dynamo;
+    if (d) await step('DynamoDB Local stopped', () => d.stop(), 'stop');
     (await import('../infra/local/local-queue-store')).closeLocalQueueStore();
+    if (anythingStarted) say.info('Stopped');
     // A clean stop leaves nothing that says an instance runs (only the holder of the lock removes them).
     if (lock && code === 0) rmSync(runtimeFile, { force: true });
     lock?.release();
@@ -54,30 +74,41 @@ setInterval(() => {
 process.on('exit', () => lock?.release());
 
 async function main(): Promise<void> {
+  if (!logFormat) throw new StartupError(`${LOG_FORMAT_ENV}=${process.env[LOG_FORMAT_ENV]} is not a log format: use json or pretty`);
   // Checks before anything starts: each fails with one line saying what to do.
-  const port = parsePort(process.env.PORT);
-  await mkdir(dataDir, { recursive: true });
-  lock = acquireLock(dataDir, port);
-  await checkPortFree(port);
-  const java = requireJava();
-  await stopOrphanedDynamo(dataDir, lock.previous);
-  rmSync(runtimeFile, { force: true }); // describes an instance that is gone
+  const { port, java } = await step('checks (port, data directory, Java)', async () => {
+    const port = parsePort(process.env.PORT);
+    await mkdir(dataDir, { recursive: true });
+    lock = acquireLock(dataDir, port);
+    await checkPortFree(port);
+    const java = requireJava();
+    await stopOrphanedDynamo(dataDir, lock.previous);
+    rmSync(runtimeFile, { force: true }); // describes an instance that is gone
+    return { port, java };
+  });
+  const held = lock!;
 
-  [dynamo, s3] = await Promise.all([
-    startDynamoLocal(join(dataDir, 'dynamodb'), {
-      java,
-      // Supervision: a JVM that dies is started again on the same port; later starts must find the new one.
-      onRestart: (pid) => {
-        lock?.update({ dynamodbPid: pid });
-        if (runtimeInfo) {
-          runtimeInfo.dynamodbPid = pid;
-          writeFileAtomic(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
-        }
-      },
+  // Side by side; each says when it is up. Assigned as each comes up, so a failure of the other still stops it.
+  await Promise.all([
+    step('DynamoDB Local', async () => {
+      dynamo = await startDynamoLocal(join(dataDir, 'dynamodb'), {
+        java,
+        // Supervision: a JVM that dies is started again on the same port; later starts must find the new one.
+        onRestart: (pid) => {
+          lock?.update({ dynamodbPid: pid });
+          if (runtimeInfo) {
+            runtimeInfo.dynamodbPid = pid;
+            writeFileAtomic(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
+          }
+        },
+      });
     }),
-    startS3rver(join(dataDir, 's3')),
+    step('object store (s3rver)', async () => {
+      s3 = await startS3rver(join(dataDir, 's3'));
+    }),
   ]);
-  lock.update({ dynamodbPid: dynamo.process.pid });
+  if (!dynamo || !s3) throw new Error('DynamoDB Local or the object store did not start');
+  held.update({ dynamodbPid: dynamo.process.pid });
 
   // Configuration of the handlers: set before any of them is loaded (they parse it once).
   Object.assign(process.env, {
@@ -97,47 +128,46 @@ async function main(): Promise<void> {
 
   const { provideLocalAdapters } = await import('../infra/local/adapters');
   provideLocalAdapters(dataDir);
-  const { ensureTable } = await import('../infra/local/table-admin');
-  const { ensureDemoWorkspace } = await import('../infra/local/demo');
-  const { createHttpServer } = await import('../infra/local/http-server');
-  const { startPipelines } = await import('../infra/local/pipelines');
 
-  const tableIsNew = await ensureTable();
-  pipelines = await startPipelines();
-  // Workflows run in this process, their Task states calling the handlers of the consumer table.
-  const { LocalWorkflows } = await import('../infra/local/workflows');
-  const { provideAdapters } = await import('../shared/adapters/provided');
-  const retryMs = process.env.LOCAL_WORKFLOW_RETRY_MS;
-  const localWorkflows = new LocalWorkflows(pipelines.workflowTasks, retryMs ? { retryIntervalMs: Number(retryMs) } : {});
-  workflows = localWorkflows;
-  provideAdapters({ workflows: localWorkflows });
-  server = createHttpServer();
-  await new Promise<void>((r, j) => server!.once('error', (err) => j(portProblem(err, port) ?? err)).listen(port, '127.0.0.1', () => r()));
-  const actualPort = (server.address() as AddressInfo).port;
-  lock.update({ port: actualPort });
+  const tableIsNew = await step('table', async () => (await import('../infra/local/table-admin')).ensureTable());
+  await step('pipelines (queue driver, stream pollers, scheduler, workflows)', async () => {
+    const running = await (await import('../infra/local/pipelines')).startPipelines();
+    pipelines = running;
+    // Workflows run in this process, their Task states calling the handlers of the consumer table.
+    const { LocalWorkflows } = await import('../infra/local/workflows');
+    const { provideAdapters } = await import('../shared/adapters/provided');
+    const retryMs = process.env.LOCAL_WORKFLOW_RETRY_MS;
+    const localWorkflows = new LocalWorkflows(running.workflowTasks, retryMs ? { retryIntervalMs: Number(retryMs) } : {});
+    workflows = localWorkflows;
+    provideAdapters({ workflows: localWorkflows });
+  });
+  const actualPort = await step('HTTP', async () => {
+    const { createHttpServer } = await import('../infra/local/http-server');
+    const s = createHttpServer();
+    server = s;
+    await new Promise<void>((r, j) => s.once('error', (err) => j(portProblem(err, port) ?? err)).listen(port, '127.0.0.1', () => r()));
+    return (s.address() as AddressInfo).port;
+  });
+  held.update({ port: actualPort });
   process.env.PUBLIC_BASE_URL ??= `http://127.0.0.1:${actualPort}`;
   // Read before the port was known (PORT=0): links and pass web service URLs must name this one.
   (await import('../shared/config')).reloadRuntimeConfig();
-  const demo = await ensureDemoWorkspace(dataDir, tableIsNew);
+  const { ensureDemoWorkspace } = await import('../infra/local/demo');
+  const demo = await step('demo workspace', () => ensureDemoWorkspace(dataDir, tableIsNew));
 
   runtimeInfo = { pid: process.pid, dynamodbPid: dynamo.process.pid, port: actualPort, dynamodbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: process.env.TABLE_NAME, queueDatabase: process.env.LOCAL_QUEUE_DB };
   writeFileAtomic(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
   if (demo) {
-    console.log(
-      [
-        tableIsNew ? 'Created the demo workspace:' : 'Demo workspace (kept from the first start):',
-        `  admin e-mail:    ${demo.email}`,
-        `  admin password:  ${demo.password}`,
-        `  API key (all scopes): ${demo.apiKey}`,
-      ].join('\n'),
-    );
+    say.info(tableIsNew ? 'Created the demo workspace' : 'Demo workspace (kept from the first start)', {
+      credentials: { adminEmail: demo.email, adminPassword: demo.password, apiKeyWithAllScopes: demo.apiKey },
+    });
   }
-  console.log(`Data in ${dataDir} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  console.log(`Listening on http://127.0.0.1:${actualPort}`);
+  say.info(`Data in ${dataDir} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  say.info(`Listening on http://127.0.0.1:${actualPort}`);
 }
 
 main().catch((err) => {
-  if (err instanceof StartupError) console.error(`local runtime not started: ${err.message}`);
-  else console.error('local runtime failed to start:', err);
+  if (err instanceof StartupError) say.error(`local runtime not started: ${err.message}`);
+  else say.error('local runtime failed to start', { error: err });
   void shutdown(1);
 });

@@ -1,8 +1,9 @@
-import { App, type AppProps, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { App, type AppProps, Aspects, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { config } from '../shared/config';
+import { alarmEmailOf, config } from '../shared/config';
+import { AlarmTopic, NotifyOnEveryAlarm } from './constructs/alarm-topic';
 import { Api } from './constructs/api';
 import { AreaFunctions } from './constructs/area-functions';
 import { Data } from './constructs/data';
@@ -14,6 +15,8 @@ import { Wallet } from './constructs/wallet';
 import { Exports } from './constructs/exports';
 import { DECLARATIONS } from '../shared/contracts/index';
 import { CONSUMERS } from '../shared/consumers/table';
+import type { QueueName } from '../shared/ports/queue';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 
 /** Sender address if neither a prop nor the `mailFrom` context value says otherwise. */
 export const DEFAULT_MAIL_FROM = config.mail.defaultFrom;
@@ -26,6 +29,8 @@ export interface LoyaltyPlatformStackProps extends StackProps {
    * @default the API's execute-api endpoint
    */
   readonly publicBaseUrl?: string;
+  /** Subscribed to the alarm topic by e-mail. @default none (subscribe chat or paging by hand) */
+  readonly alarmEmail?: string;
 }
 
 /** The whole platform: table, area functions, HTTP API, webhook delivery pipeline, dashboard and alarms. */
@@ -39,6 +44,10 @@ export class LoyaltyPlatformStack extends Stack {
   /** Wallet cards: push queue + DLQ (alarmed) and the credentials secret. */
   readonly wallet: Wallet;
   readonly exports: Exports;
+  /** Every declared queue (`shared/ports/queue.ts`) by name. */
+  readonly queues: Readonly<Record<QueueName, sqs.Queue>>;
+  /** The one topic every alarm of the stack notifies (ALARM and OK). */
+  readonly alarmTopic: AlarmTopic;
 
   constructor(scope: Construct, id: string, props: LoyaltyPlatformStackProps = {}) {
     super(scope, id, {
@@ -50,10 +59,11 @@ export class LoyaltyPlatformStack extends Stack {
     this.mail = new Mail(this, 'Mail', { fromAddress: props.mailFrom ?? DEFAULT_MAIL_FROM });
     this.wallet = new Wallet(this, 'Wallet');
     this.webhooks = new Webhooks(this, 'Webhooks', { table: this.data.table, mail: this.mail, queues: this.wallet.queues, walletSecret: this.wallet.secret });
+    this.queues = { webhookDeliveries: this.webhooks.deliveryQueue, webhookDeadLetters: this.webhooks.deadLetterQueue, ...this.wallet.queues };
     this.areaFunctions = new AreaFunctions(this, 'Functions', {
       table: this.data.table,
       mail: this.mail,
-      queues: { webhookDeliveries: this.webhooks.deliveryQueue, webhookDeadLetters: this.webhooks.deadLetterQueue, ...this.wallet.queues },
+      queues: this.queues,
       walletSecret: this.wallet.secret,
       // The webhook numbers the replay and test ping read.
       extras: { webhooks: { environment: webhookEnvironment() } },
@@ -90,26 +100,52 @@ export class LoyaltyPlatformStack extends Stack {
       if (fn) this.exports.grant(fn, row.access);
     }
 
-    // Operators' dashboard and alarms (no actions): every area function and the webhook pipeline.
+    // Operators' dashboard and alarms: everything that runs. The pipelines' own alarms are reused.
     this.observability = new Observability(this, 'Observability', {
       api: this.api,
-      webhooks: this.webhooks,
+      table: this.data.table,
       // Every area and every row of the consumer table.
       functions: { ...this.areaFunctions.functions, ...this.webhooks.consumerFunctions },
+      queues: this.queues,
+      ...(this.webhooks.scheduleFailureQueueIfAny ? { scheduleFailureQueue: this.webhooks.scheduleFailureQueueIfAny } : {}),
+      stateMachines: { export: this.exports.stateMachine },
+      schedules: this.webhooks.schedules,
+      existingAlarms: {
+        queues: {
+          webhookDeliveries: { oldestMessage: this.webhooks.alarms.deliveryAge },
+          webhookDeadLetters: { notEmpty: this.webhooks.alarms.deadLetters },
+          walletPushDeadLetters: { notEmpty: this.wallet.alarms.pushDeadLetters },
+        },
+        stateMachines: { export: this.exports.alarms.workflowFailures },
+        streams: { 'webhook-fanout': this.webhooks.alarms.fanoutIteratorAge },
+      },
     });
+
+    // Every alarm of the stack, wherever it is built, notifies the one topic on ALARM and on OK.
+    this.alarmTopic = new AlarmTopic(this, 'Alarms', props.alarmEmail ? { email: props.alarmEmail } : {});
+    Aspects.of(this).add(new NotifyOnEveryAlarm(this.alarmTopic.topic));
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.endpoint, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'The single DynamoDB table' });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topic.topicArn, description: 'Every alarm notifies this topic; subscribe chat or paging to it' });
   }
 }
 
 export const STACK_ID = 'LoyaltyPlatform';
+
+/** CDK's context key naming the stacks whose assets are bundled (`[]`: none, `['**']`: all). */
+export const BUNDLING_STACKS_CONTEXT = 'aws:cdk:bundling-stacks';
 
 export interface BuildAppOptions {
   /** Extra context (e.g. `{ mailFrom: 'no-reply@example.com' }`), as `-c key=value` would give. */
   readonly context?: Record<string, unknown>;
   /** Cloud assembly directory; default: the CLI's (`cdk.out`) or a temporary directory. */
   readonly outdir?: string;
+  /**
+   * Bundle every function even where the environment's context says not to (the infra tests skip
+   * bundling by default through `CDK_CONTEXT_JSON`; the tests that read the bundles ask for them).
+   */
+  readonly bundle?: boolean;
 }
 
 /**
@@ -120,6 +156,7 @@ export function buildApp(options: BuildAppOptions = {}): { app: App; stack: Loya
   const appProps: AppProps = {
     ...(options.context ? { context: options.context } : {}),
     ...(options.outdir ? { outdir: options.outdir } : {}),
+    ...(options.bundle ? { postCliContext: { [BUNDLING_STACKS_CONTEXT]: ['**'] } } : {}),
   };
   const app = new App(appProps);
 
@@ -132,11 +169,14 @@ export function buildApp(options: BuildAppOptions = {}): { app: App; stack: Loya
 
   const mailFrom = app.node.tryGetContext('mailFrom') as string | undefined;
   const publicBaseUrl = app.node.tryGetContext('publicBaseUrl') as string | undefined;
+  // `-c alarmEmail=...`, else ALARM_EMAIL; checked to be an address.
+  const alarmEmail = alarmEmailOf(app.node.tryGetContext('alarmEmail'));
   // Environment-agnostic on purpose: the template is the same whoever synthesizes it (tests, CI,
   // a developer); `cdk deploy` targets the account/region of the current AWS credentials.
   const stack = new LoyaltyPlatformStack(app, STACK_ID, {
     ...(mailFrom ? { mailFrom } : {}),
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
+    ...(alarmEmail ? { alarmEmail } : {}),
   });
   return { app, stack };
 }

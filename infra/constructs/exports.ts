@@ -12,6 +12,7 @@ import { config } from '../../shared/config';
 import type { Access } from '../../shared/contracts/endpoint';
 import { WORKFLOWS, workflowArnEnvName, type WorkflowName } from '../../shared/ports/workflows';
 import { LOG_RETENTION } from './platform-function';
+import { alarmDescription } from './runbook';
 
 /** Where the ASL files live: one per workflow, the same file the local runtime runs. */
 export const WORKFLOW_DIR = join(import.meta.dirname, '..', 'workflows');
@@ -98,7 +99,10 @@ export class Exports extends Construct {
     });
     this.alarms = {
       workflowFailures: new cloudwatch.Alarm(this, 'WorkflowFailures', {
-        alarmDescription: 'An export job failed (its error is on the job; the execution history says which step)',
+        alarmDescription: alarmDescription(
+          'An export workflow execution failed, timed out or was aborted (the job carries its error; the execution history says which step).',
+          'workflowFailures',
+        ),
         metric: failures,
         threshold: 0,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,

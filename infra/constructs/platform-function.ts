@@ -17,6 +17,7 @@ import { grantTable } from './access';
 import { SES_IDENTITY_WILDCARD_FINDING, SES_IDENTITY_WILDCARD_REASON } from './mail';
 import { config } from '../../shared/config';
 import { BUNDLING, SHIPPED_FILES } from '../bundling/options';
+import { METRICS_NAMESPACE } from '../../shared/observability/metric-catalog';
 import { TABLE_INDEX_WILDCARD_FINDING } from './data';
 import type { Mail } from './mail';
 
@@ -118,6 +119,15 @@ const NO_FUNCTION_DLQ_REASON: Record<Exclude<Invocation['kind'], 'asynchronous'>
     'only receives events of asynchronous invocations.',
 };
 
+/**
+ * Powertools Metrics and Tracer settings of every function: business metrics go to the catalog's
+ * namespace; traces never carry response bodies (they hold personal data).
+ */
+export const POWERTOOLS_ENV = {
+  POWERTOOLS_METRICS_NAMESPACE: METRICS_NAMESPACE,
+  POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+} as const;
+
 /** X-Ray's PutTraceSegments / PutTelemetryRecords support no resource-level permissions. */
 const XRAY_WILDCARD_FINDING = 'AwsSolutions-IAM5[Resource::*]';
 const XRAY_WILDCARD_REASON =
@@ -172,6 +182,7 @@ export class PlatformFunction extends Construct {
       environment: {
         ...requiredFunctionEnv(props.table, props.mail),
         POWERTOOLS_SERVICE_NAME: props.name,
+        ...POWERTOOLS_ENV,
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,
       },

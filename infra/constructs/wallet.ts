@@ -5,6 +5,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { queueWithDeadLetter } from './queue-with-dead-letter';
 import { Construct } from 'constructs';
 import { queueDeclarations } from '../../shared/consumers/queues';
+import { alarmDescription } from './runbook';
 
 /** Logical IDs of the wallet push queues, pinned: a replaced queue would lose the pushes waiting in it. */
 export const WALLET_PUSH_QUEUE_LOGICAL_ID = 'WalletPushQueue';
@@ -61,8 +62,10 @@ export class Wallet extends Construct {
 
     this.alarms = {
       pushDeadLetters: new cloudwatch.Alarm(this, 'PushDeadLetterAlarm', {
-        alarmDescription:
+        alarmDescription: alarmDescription(
           'Wallet push DLQ has messages: pushes to APNs or updates of Google Wallet objects failed every attempt. Check the wallet-push logs.',
+          'deadLetterNotEmpty',
+        ),
         metric: this.pushDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
         threshold: 0,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,

@@ -16,6 +16,7 @@ import { queueUrlEnvName, type QueueName } from '../../shared/ports/queue';
 import { config, environmentOf, WEBHOOK_NUMBERS, type WebhookSettings } from '../../shared/config';
 import type { Mail } from './mail';
 import { type Invocation, PlatformFunction } from './platform-function';
+import { alarmDescription } from './runbook';
 
 /**
  * Logical IDs of the two queues, pinned like the table's: a replaced delivery queue would lose every
@@ -38,9 +39,9 @@ export const DEAD_LETTER_RETENTION = Duration.days(14);
 /** SQS limit of a message's visibility timeout (and of ChangeMessageVisibility). */
 const SQS_MAX_VISIBILITY_SECONDS = 12 * 3600;
 
-/** Alarm thresholds (operators wire the actions). */
-export const DELIVERY_AGE_ALARM_SECONDS = 3600;
-export const FANOUT_ITERATOR_AGE_ALARM_MS = 10 * 60 * 1000;
+/** Alarm thresholds (config.alarms); every alarm notifies the stack's alarm topic. */
+export const DELIVERY_AGE_ALARM_SECONDS = config.alarms.queueOldestMessageSeconds.webhookDeliveries;
+export const FANOUT_ITERATOR_AGE_ALARM_MS = config.alarms.streamIteratorAgeMs;
 
 /**
  * Worst case from the first enqueue until the redrive: every wait of the backoff schedule at its
@@ -125,6 +126,8 @@ export class Webhooks extends Construct {
   readonly deadLetterQueue: sqs.Queue;
   /** The function of every row of `CONSUMERS` (shared/consumers/table.ts), by name. */
   readonly consumerFunctions: Readonly<Record<string, nodejs.NodejsFunction>>;
+  /** The EventBridge rule of every `schedule` row, by consumer name. */
+  readonly schedules: Readonly<Record<string, events.Rule>> = {};
   /** Functions of `workflowTask` rows by workflow and state, for the workflow's state machine. */
   readonly workflowTasks: Readonly<Record<string, Readonly<Record<string, nodejs.NodejsFunction>>>>;
   /** Table stream consumer: one delivery message per subscribed endpoint and outbox event. */
@@ -207,12 +210,14 @@ export class Webhooks extends Construct {
     // on the DLQ because the rule recognises it as the delivery queue's dead-letter queue. The
     // fan-out's ListStreams wildcard is acknowledged above, on its policy only.
 
-    // --- Alarms (no actions: operators wire SNS / chat) ---------------------------------------
+    // --- Alarms (the stack gives every alarm its actions on the alarm topic) ------------------
     this.alarms = {
       deadLetters: new cloudwatch.Alarm(this, 'DeadLetterAlarm', {
-        alarmDescription:
+        alarmDescription: alarmDescription(
           'Webhook DLQ has messages: deliveries exhausted their attempts, or the DLQ consumer fails. ' +
-          'Check the DLQ consumer logs; the delivery log shows the attempts.',
+            'Check the DLQ consumer logs; the delivery log shows the attempts.',
+          'deadLetterNotEmpty',
+        ),
         metric: this.deadLetterQueue.metricApproximateNumberOfMessagesVisible({
           period: Duration.minutes(1),
           statistic: cloudwatch.Stats.MAXIMUM,
@@ -225,8 +230,10 @@ export class Webhooks extends Construct {
       // SQS leaves a message received three times or more out of this metric, so deliveries in
       // their long backoff do not count; what remains is fresh deliveries nobody picks up.
       deliveryAge: new cloudwatch.Alarm(this, 'DeliveryAgeAlarm', {
-        alarmDescription:
+        alarmDescription: alarmDescription(
           'Oldest webhook delivery message waits more than an hour: the worker is failing, throttled or disabled.',
+          'queueOldestMessage',
+        ),
         metric: this.deliveryQueue.metricApproximateAgeOfOldestMessage({
           period: Duration.minutes(5),
           statistic: cloudwatch.Stats.MAXIMUM,
@@ -237,9 +244,11 @@ export class Webhooks extends Construct {
         treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
       }),
       fanoutIteratorAge: new cloudwatch.Alarm(this, 'FanoutIteratorAgeAlarm', {
-        alarmDescription:
+        alarmDescription: alarmDescription(
           'Webhook fan-out is more than 10 minutes behind the table stream (a failing record blocks its shard; ' +
-          'stream records are trimmed after 24 h).',
+            'stream records are trimmed after 24 h).',
+          'streamIteratorAge',
+        ),
         metric: this.fanout.metric('IteratorAge', {
           period: Duration.minutes(5),
           statistic: cloudwatch.Stats.MAXIMUM,
@@ -337,7 +346,7 @@ export class Webhooks extends Construct {
         return;
       }
       case 'schedule':
-        new events.Rule(this, `${row.constructId}Schedule`, {
+        (this.schedules as Record<string, events.Rule>)[row.name] = new events.Rule(this, `${row.constructId}Schedule`, {
           description: `Runs ${row.name} on ${row.source}`,
           schedule: events.Schedule.expression(row.source),
           // EventBridge's own delivery failures go to the same failure queue as the function's.

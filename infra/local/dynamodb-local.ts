@@ -5,6 +5,7 @@ import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { say } from './log-output';
 import { freePort } from './ports';
 import { StartupError } from './preflight';
 
@@ -20,7 +21,7 @@ export interface DynamoOptions {
   java?: string;
   timeoutMs?: number;
   /** Where supervision reports (the JVM died, it is back). */
-  log?: (line: string) => void;
+  log?: (level: 'info' | 'warn', line: string) => void;
   /** Called with the new JVM's pid after a restart. */
   onRestart?: (pid: number) => void;
 }
@@ -147,7 +148,7 @@ async function waitServing(jvm: Jvm, port: number, timeoutMs: number): Promise<b
  * port and data directory (with back-off while it keeps failing), so the endpoint comes back.
  */
 export async function startDynamoLocal(dir: string, opts: DynamoOptions = {}): Promise<RunningDynamo> {
-  const { timeoutMs = 25_000, log = (line: string) => console.error(line), onRestart } = opts;
+  const { timeoutMs = 25_000, log = (level, line) => say[level](line), onRestart } = opts;
   const java = opts.java ?? requireJava();
   const dist = distribution();
   await mkdir(dir, { recursive: true });
@@ -168,14 +169,14 @@ export async function startDynamoLocal(dir: string, opts: DynamoOptions = {}): P
   const supervise = (current: Jvm) => {
     void current.exited.then(async ({ code, signal }) => {
       if (stopping) return;
-      log(`DynamoDB Local (pid ${current.child.pid}) exited unexpectedly (${signal ?? `exit code ${code}`}); restarting it on port ${port} with the same data`);
+      log('warn', `DynamoDB Local (pid ${current.child.pid}) exited unexpectedly (${signal ?? `exit code ${code}`}); restarting it on port ${port} with the same data`);
       const since = Date.now();
       for (let attempt = 1; !stopping; attempt++) {
         const next = launchJvm(java, dist, dir, port);
         jvm = next;
         if (await waitServing(next, port, timeoutMs * 2)) {
           if (stopping) return void (await stopJvm(next));
-          log(`DynamoDB Local is back (pid ${next.child.pid}, ${((Date.now() - since) / 1000).toFixed(1)} s after it died)`);
+          log('info', `DynamoDB Local is back (pid ${next.child.pid}, ${((Date.now() - since) / 1000).toFixed(1)} s after it died)`);
           onRestart?.(next.child.pid!);
           supervise(next);
           return;
@@ -183,7 +184,7 @@ export async function startDynamoLocal(dir: string, opts: DynamoOptions = {}): P
         await stopJvm(next);
         if (stopping) return;
         const wait = Math.min(30_000, 1000 * 2 ** (attempt - 1));
-        log(`DynamoDB Local restart ${attempt} failed; next try in ${wait / 1000} s:\n${next.output().slice(-1000)}`);
+        log('warn', `DynamoDB Local restart ${attempt} failed; next try in ${wait / 1000} s:\n${next.output().slice(-1000)}`);
         await sleep(wait);
       }
     });

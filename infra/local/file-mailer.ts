@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { newId } from '../../shared/ids';
+import { say } from './log-output';
 import type { MailMessage, Mailer } from '../../shared/ports/mailer';
 
 /** Development mailer: each message becomes a JSON file, and one log line says where. */
@@ -11,6 +12,6 @@ export class FileMailer implements Mailer {
     await mkdir(this.dir, { recursive: true });
     const file = join(this.dir, `${newId('mail')}.json`);
     await writeFile(file, JSON.stringify({ ...message, sentAt: new Date().toISOString() }, null, 2));
-    console.log(`[mail] ${message.template} to ${message.to} -> ${file}\n${message.text}`);
+    say.info('mail written', { template: message.template, to: message.to, file, text: message.text });
   }
 }

@@ -7,10 +7,11 @@ import { routeKey, type Area } from '../../shared/contracts/index';
 import { errorBodyOf } from '../../shared/http/error-body';
 import { originOf } from '../../shared/http/origin';
 import { matchRoute } from '../../shared/http/route-match';
-import { requestIdOf } from '../../shared/http/request-context';
+import { logAccess, requestIdOf } from '../../shared/http/request-context';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
 import { areaHandlers } from './handlers';
 import { lambdaContext } from './lambda-runtime';
+import { say } from './log-output';
 
 const TEXT_TYPES = /^(application\/([\w.+-]+\+)?json|application\/x-www-form-urlencoded|text\/)/i;
 
@@ -145,11 +146,15 @@ function send(res: ServerResponse, result: HttpResult): void {
  */
 export function createHttpServer(): Server {
   const server = createServer(async (req, res) => {
+    const startedAt = Date.now();
     try {
       const read = await readBody(req, config.http.transportMaxBodyBytes);
       if (read.tooLarge) {
         const requestId = requestIdOf({ headers: { 'x-request-id': String(req.headers['x-request-id'] ?? '') } });
         const answer = errorBody('PAYLOAD_TOO_LARGE', 'Request body too large', requestId, req.headers.host);
+        // Refused here as API Gateway would refuse it; the access line still says so.
+        const path = new URL(req.url ?? '/', 'http://local').pathname;
+        logAccess({ requestId, method: req.method, path, status: 413, errorCode: 'PAYLOAD_TOO_LARGE', durationMs: Date.now() - startedAt });
         res.writeHead(413, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(answer), 'x-request-id': requestId, connection: 'close' });
         // Answered once the body is read (or we gave up reading it); then the connection closes.
         res.end(answer, () => {
@@ -165,7 +170,7 @@ export function createHttpServer(): Server {
       const handler = areaHandlers[area];
       send(res, await handler(toEvent(req, body, key, params), lambdaContext(`loyalty-${area}`), { signal: new AbortController().signal }));
     } catch (err) {
-      console.error('local http adapter failure', err);
+      say.error('local http adapter failure', { error: err });
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
       res.end(errorBody('INTERNAL', 'Internal error', 'local-adapter', req.headers.host));
     }

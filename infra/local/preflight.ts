@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { say } from './log-output';
 
 /** A start-up failure with a message meant for a person: printed as is, without a stack trace. */
 export class StartupError extends Error {
@@ -196,7 +197,7 @@ export async function stopOrphanedDynamo(dataDir: string, previousLock?: LockCon
   const stopped: number[] = [];
   for (const pid of candidates) {
     if (pid === process.pid || !isAlive(pid) || !servesDataDir(pid, dbPath)) continue;
-    console.error(`Stopping DynamoDB Local (pid ${pid}) left running on ${dataDir} by a runtime that did not stop cleanly`);
+    say.warn(`Stopping DynamoDB Local (pid ${pid}) left running on ${dataDir} by a runtime that did not stop cleanly`);
     process.kill(pid, 'SIGTERM');
     const deadline = Date.now() + 5000;
     while (isAlive(pid) && Date.now() < deadline) await sleep(50);

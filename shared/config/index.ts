@@ -4,6 +4,7 @@
  * way an environment variable may replace a static number.
  */
 export { config } from './static';
+export { alarmEmailOf } from './deployment';
 export { reloadRuntimeConfig, REQUIRED_FUNCTION_ENV, runtimeConfig, type RuntimeConfig } from './environment';
 export {
   environmentOf,

@@ -219,6 +219,38 @@ export const config = {
       localConcurrency: 2,
     },
   },
+  /**
+   * Thresholds of the operators' alarms (the stack's dashboard and alarms; every alarm notifies the
+   * one alarm topic and names its runbook section in docs/operations.md). Counts are the Sum over
+   * `periodMinutes`; an alarm fires when its value is above the threshold for one period.
+   */
+  alarms: {
+    periodMinutes: 5,
+    /** 5xx answers / requests of the whole API. */
+    api5xxRate: 0.01,
+    /** p99 latency of the whole API over `apiLatencyPeriodMinutes`, ms. */
+    apiP99LatencyMs: 3000,
+    apiLatencyPeriodMinutes: 15,
+    /** Errors (uncaught exceptions, timeouts) and throttled invocations of one function. */
+    functionErrors: 0,
+    functionThrottles: 0,
+    /**
+     * Age of the oldest message of a work queue, seconds: nobody picks its messages up. The webhook
+     * deliveries wait out backoffs of up to 6 h, but SQS leaves a message received three times or
+     * more out of the metric, so an hour means fresh deliveries are stuck.
+     */
+    queueOldestMessageSeconds: { webhookDeliveries: 3600, walletPushes: 15 * 60 },
+    /** Age of the oldest message of a dead-letter queue: half of its 14-day retention, time left to replay it. */
+    deadLetterOldestMessageSeconds: 7 * 24 * 3600,
+    /** A table stream consumer this far behind the stream (records are trimmed after 24 h), ms. */
+    streamIteratorAgeMs: 10 * 60 * 1000,
+    /** Read or write throttle events of the table and its indexes. */
+    tableThrottleEvents: 0,
+    /** DynamoDB system errors (HTTP 500 of the service) of the operations the platform calls. */
+    tableSystemErrors: 0,
+    /** Invocations of a schedule's target that failed for good (after EventBridge's retries). */
+    scheduleFailedInvocations: 0,
+  },
   /** Password hashing (scrypt, memory-hard): N=2^15, r=8 -> 32 MiB per hash. */
   scrypt: { N: 2 ** 15, r: 8, p: 1, keyLength: 32, saltLength: 16 },
 } as const;

@@ -20,7 +20,7 @@ export const jsonRpcMessage = z
   })
   .meta({ id: 'JsonRpcRequest' });
 
-const jsonRpcResponse = z
+export const jsonRpcResponse = z
   .object({
     jsonrpc: z.literal('2.0'),
     id: jsonRpcId,

@@ -16,7 +16,7 @@ const fieldSchema = z.object({
   label: z.string().optional(),
 });
 const typeSummary = z.object({ type: z.string(), label: z.string(), description: z.string().nullable(), titleField: z.string().nullable() });
-const typeDetail = typeSummary.extend({ fields: z.array(fieldSchema) }).meta({ id: 'ObjectType' });
+export const typeDetail = typeSummary.extend({ fields: z.array(fieldSchema) }).meta({ id: 'ObjectType' });
 const adminType = typeDetail.extend({
   status: z.enum(['draft', 'published']),
   apiVisible: z.boolean(),
@@ -28,7 +28,7 @@ const adminType = typeDetail.extend({
 
 const recordData = z.record(z.string(), z.unknown()).describe('Field key -> value, validated against the type');
 const listItem = z.object({ id: z.string().describe('rec_...'), data: recordData });
-const fullRecord = listItem.extend({ createdAt: isoDateTime, updatedAt: isoDateTime }).meta({ id: 'ObjectRecord' });
+export const fullRecord = listItem.extend({ createdAt: isoDateTime, updatedAt: isoDateTime }).meta({ id: 'ObjectRecord' });
 
 export const OBJECT_LIST_DEFAULT_LIMIT = 50;
 

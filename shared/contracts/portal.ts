@@ -4,7 +4,7 @@ import { idSchema, isoDateTime } from '../domain/common';
 import { dataOf } from './contract';
 import { declareArea } from './endpoint';
 
-const portalSessionSchema = z
+export const portalSessionSchema = z
   .object({
     token: z.string().describe('`fl_cs_...`: send as `Authorization: Bearer <token>` on the consumer routes. Shown only here'),
     expiresAt: isoDateTime,

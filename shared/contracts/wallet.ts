@@ -22,7 +22,7 @@ export const walletArea = declareArea({
   endpoints: {
     issueWalletPass: {
       method: 'POST', path: '/api/consumer/wallet/issue', auth: ['consumer'], summary: "Issue the signed-in member's wallet card",
-      body: z.object({ platform: z.enum(['apple', 'google']) }),
+      body: z.object({ platform: z.enum(['apple', 'google']).describe('apple: answers the .pkpass file; google: answers a save link') }),
       responses: {
         200: z.object({ saveUrl: z.string().describe('`https://pay.google.com/gp/v/save/<JWT>`: send the member there to save the card') }).meta({ id: 'GoogleWalletSaveLink' }),
         410: errorBody,
@@ -76,7 +76,7 @@ export const walletArea = declareArea({
     },
     logPassDevice: {
       method: 'POST', path: '/api/wallet/apple/v1/log', auth: ['public'], summary: 'Devices report problems with the web service',
-      body: z.object({ logs: z.array(z.string().max(config.wallet.maxLogLineLength)).max(config.wallet.maxLogLines) }),
+      body: z.object({ logs: z.array(z.string().max(config.wallet.maxLogLineLength)).max(config.wallet.maxLogLines).describe('Log lines of the device (Apple\'s protocol)') }),
       responses: { 200: null },
       description: 'Kept in the service logs for operators.',
     },

@@ -11,7 +11,7 @@ const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 export const isoDateTime = z.iso
   .datetime({ offset: true })
   .refine((s) => Date.parse(s) >= FIRST_INSTANT && Date.parse(s) <= LAST_INSTANT, { message: 'must lie between 0000-01-01 and 9999-12-31 in UTC' })
-  .describe('ISO 8601 timestamp');
+  .describe('ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z');
 
 /** Names no free-form map accepts: they collide with JavaScript object internals. */
 export const RESERVED_MAP_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];

@@ -8,6 +8,7 @@ import { isAdminRole, ROLES } from '../domain/auth/types';
 import { ERROR_ADVICE, ERROR_CODES, RETRY_AFTER_SECONDS, type ErrorCode } from '../domain/errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency';
+import { addExamples } from './openapi-examples';
 import { docUrlOf, errorAnchor, errorHeading } from './reference';
 
 /**
@@ -444,6 +445,7 @@ export function generateOpenApiDocument(
     paths[route.path] ??= {};
     paths[route.path][route.method.toLowerCase()] = op;
   }
+  addExamples(paths);
   const responses = errorResponses(pool);
   const { schemas, rename } = pool.finish();
   const doc: Json = {

@@ -2,6 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keyOf } from '../../shared/data/keys';
 import { sha256Hex } from '../../shared/domain/auth/secrets';
 import { documentClientFor, type RunningPlatform } from '../support/platform';
+import { cpuCeiling, withCpu } from './cpu';
 import { load } from './harness';
 
 /**
@@ -24,12 +25,12 @@ export async function authenticatedRead(platform: RunningPlatform, opts: { reque
   const doc = documentClientFor(runtime);
   const { pk } = keyOf('workspace', { workspaceId });
 
-  const api = await load(opts.requests, opts.concurrency, async () => {
+  const api = await withCpu(runtime, opts.requests, () => load(opts.requests, opts.concurrency, async () => {
     const res = await fetch(`${platform.baseUrl}/api/v2/api-keys?limit=10`, { headers: { authorization: `Bearer ${key}` } });
     await res.arrayBuffer();
     return res.status === 200;
-  });
-  const raw = await load(opts.requests, opts.concurrency, async () => {
+  }));
+  const raw = await withCpu(runtime, opts.requests, () => load(opts.requests, opts.concurrency, async () => {
     await doc.send(new GetCommand({ TableName: runtime.tableName, Key: keyOf('apiKeyHash', { keyHash: sha256Hex(key) }), ConsistentRead: true }));
     const out = await doc.send(
       new QueryCommand({
@@ -41,11 +42,14 @@ export async function authenticatedRead(platform: RunningPlatform, opts: { reque
       }),
     );
     return (out.Items?.length ?? 0) > 0;
-  });
+  }));
   return {
     name: 'authenticated read: HTTP API vs raw GetItem+Query',
-    api,
-    rawDynamo: raw,
-    throughputRatio: Math.round((api.perSecond / raw.perSecond) * 100) / 100,
+    api: api.result,
+    rawDynamo: raw.result,
+    throughputRatio: Math.round((api.result.perSecond / raw.result.perSecond) * 100) / 100,
+    target: '>= 0.8',
+    cpuMsPerRequest: { api: api.cpuMsPerRequest, rawDynamo: raw.cpuMsPerRequest },
+    cpuBoundCeiling: cpuCeiling(api.cpuMsPerRequest, raw.cpuMsPerRequest),
   };
 }

@@ -48,7 +48,8 @@ describe('local runtime (what npm start runs)', () => {
     expect(await waitDead(pid)).toBe(true);
     expect(await waitDead(dynamodbPid)).toBe(true);
 
-    const second = await startPlatform({ dataDir: first.dataDir });
+    // JSON lines, as on AWS, with the request lines in (the first start shows the default when piped).
+    const second = await startPlatform({ dataDir: first.dataDir, env: { LOG_FORMAT: 'json', POWERTOOLS_LOG_LEVEL: 'INFO' } });
     try {
       expect(second.output()).not.toContain('Created the demo workspace');
       const again = await json(`${second.baseUrl}/api/v2/auth/login`, { method: 'POST', body: JSON.stringify({ email: demo.email, password: demo.password }) });
@@ -62,6 +63,21 @@ describe('local runtime (what npm start runs)', () => {
       expect(await second.stop('SIGINT')).toBe(0);
       expect(await waitDead(java)).toBe(true);
     }
+    for (const run of [first.output(), second.output()]) {
+      const lines = run.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      for (const line of lines) {
+        expect(Object.keys(line).slice(0, 3)).toEqual(['level', 'message', 'timestamp']);
+        for (const noise of ['service', 'sampling_rate', 'cold_start', 'function_name', 'function_arn', 'xray_trace_id']) expect(line).not.toHaveProperty(noise);
+      }
+      expect(lines.map((l) => l.message)).toContain('Stopped');
+    }
+    const requests = second.output().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.message === 'request');
+    expect(requests).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ method: 'POST', path: '/api/v2/auth/login', status: 200 }),
+        expect.objectContaining({ method: 'GET', path: '/api/v2/api-keys', status: 200 }),
+      ]),
+    );
   });
 
   it('without Java it exits within seconds, saying what to install', async () => {

@@ -14,6 +14,7 @@ import { type BuiltBundle, buildBundles, functionEntries } from '../../infra/bun
 import { BUNDLE_BUDGET_EXCEPTIONS, BUNDLE_BUDGET_KIB, bundleBudgetKib, LEFT_OUT_MODULES, SHIPPED_FILES } from '../../infra/bundling/options';
 import { Mail } from '../../infra/constructs/mail';
 import { PlatformFunction } from '../../infra/constructs/platform-function';
+import { BUNDLING_STACKS_CONTEXT } from '../../infra/stack';
 import * as probeOnRealZod from './zod-probe';
 
 /**
@@ -107,6 +108,14 @@ describe('function bundles', () => {
     }
   });
 
+  it('carry the lean log formatter but none of the local runtime (its pretty log format included)', () => {
+    for (const [name, bundle] of functionBundles()) {
+      const inputs = Object.keys(bundle.inputs);
+      expect(inputs.filter((p) => p.includes('infra/local/')), name).toEqual([]);
+      expect(inputs.some((p) => p.endsWith('shared/observability/log-formatter.ts')), name).toBe(true);
+    }
+  });
+
   it('hold zod with the English locale only (zod is imported as a namespace, so unused members are shaken out)', () => {
     for (const [name, bundle] of functionBundles()) {
       const locales = Object.keys(bundle.inputs).filter((p) => p.includes('/zod/v4/locales/'));
@@ -170,7 +179,7 @@ describe('zod in a bundle', () => {
 
 /** The folder of the asset CDK builds for one function (its bundling, commandHooks included). */
 function cdkAssetDir(name: string): string {
-  const app = new App();
+  const app = new App({ postCliContext: { [BUNDLING_STACKS_CONTEXT]: ['**'] } });
   const stack = new Stack(app, 'BundleParity');
   const table = new dynamodb.TableV2(stack, 'Table', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
   const mail = new Mail(stack, 'Mail', { fromAddress: 'no-reply@example.com' });

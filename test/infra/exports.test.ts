@@ -58,12 +58,14 @@ describe('export workflow', () => {
     });
   });
 
-  it('alarms on failed, timed-out or aborted executions (no actions: operators wire them)', () => {
+  it('alarms on failed, timed-out or aborted executions, notifying the alarm topic', () => {
     const alarm = resources[logicalId(stack.exports.alarms.workflowFailures)]!.Properties!;
     expect(alarm).toMatchObject({ Threshold: 0, ComparisonOperator: 'GreaterThanThreshold', EvaluationPeriods: 1, TreatMissingData: 'notBreaching' });
     expect(JSON.stringify(alarm.Metrics)).toContain('ExecutionsFailed');
     expect(JSON.stringify(alarm.Metrics)).toContain('ExecutionsTimedOut');
-    expect(alarm.AlarmActions).toBeUndefined();
+    const topic = { Ref: logicalId(stack.alarmTopic.topic) };
+    expect(alarm.AlarmActions).toEqual([topic]);
+    expect(alarm.OKActions).toEqual([topic]);
   });
 });
 

@@ -113,6 +113,8 @@ describe('suppressions', () => {
       'Serverless-LambdaDLQ': ['AWS::Lambda::Function'],
       'Serverless-LambdaEventSourceMappingDestination': ['AWS::Lambda::EventSourceMapping'],
       'Serverless-SQSRedrivePolicy': ['AWS::SQS::Queue'],
+      // The alarm e-mail subscription, when an address is configured
+      'Serverless-SNSRedrivePolicy': ['AWS::SNS::Subscription'],
       // Data exports: the export bucket's access logging
       'AwsSolutions-S1': ['AWS::S3::Bucket'],
     };

@@ -58,7 +58,8 @@ const functionOfRoute = (route: Resource): string => {
 const functionIdOf = (area: Area): string => logicalId(stack.areaFunctions.functions[area]);
 
 beforeAll(() => {
-  const built = buildApp();
+  // The one synthesis of the infra tests that bundles every function (the others skip bundling).
+  const built = buildApp({ bundle: true });
   stack = built.stack;
   template = Template.fromStack(stack); // synthesizes (and bundles) once for this file
   resources = template.toJSON().Resources as Record<string, Resource>;
@@ -275,8 +276,11 @@ describe('functions', () => {
     }
   });
 
-  it.each(AREAS.map((a) => [a]))('%s is bundled as minified ESM with a require shim and source map', (area) => {
-    const s3Key = resources[functionIdOf(area)]?.Properties?.Code?.S3Key as string;
+  // Every function: the areas and the consumers (the webhook pipeline's among them).
+  it.each([...AREAS, ...CONSUMER_FUNCTIONS].map((n) => [n]))('%s is bundled as minified ESM with a require shim and source map', (name) => {
+    const fn = (AREAS as readonly string[]).includes(name) ? stack.areaFunctions.functions[name as Area] : stack.webhooks.consumerFunctions[name];
+    expect(fn, name).toBeDefined();
+    const s3Key = resources[logicalId(fn!)]?.Properties?.Code?.S3Key as string;
     const manifest = JSON.parse(readFileSync(join(assemblyDir, `${stack.artifactId}.assets.json`), 'utf8'));
     const dir = join(assemblyDir, manifest.files[s3Key.replace(/\.zip$/, '')].source.path as string);
     const code = readFileSync(join(dir, 'index.mjs'), 'utf8');

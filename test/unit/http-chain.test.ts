@@ -1,11 +1,12 @@
 import middy from '@middy/core';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { AppError, outcomeUnknown } from '../../shared/domain/errors';
 import { errorMapper } from '../../shared/http/error-mapper';
 import { jsonBody, jsonDepthExceeds } from '../../shared/http/json-body';
-import { requestContext } from '../../shared/http/request-context';
+import { errorCodeOf, requestContext } from '../../shared/http/request-context';
+import { logger } from '../../shared/observability/logger';
 import type { AppContext, HttpEvent, HttpResult } from '../../shared/http/types';
 import { toDetails } from '../../shared/domain/validation';
 
@@ -33,6 +34,36 @@ describe('error mapping', () => {
     expect(res.statusCode).toBe(429);
     expect(res.headers!['retry-after']).toBe('7');
     expect(JSON.parse(res.body!).error).toMatchObject({ code: 'RATE_LIMITED', message: 'slow down' });
+  });
+});
+
+describe('access log line', () => {
+  const accessLine = async (handler: () => Promise<HttpResult>) => {
+    const info = vi.spyOn(logger, 'info');
+    const served = middy<HttpEvent, HttpResult, Error, AppContext>().use(requestContext('orders')).use(errorMapper()).handler(handler);
+    await served({ ...event(), routeKey: 'POST /api/v2/orders', rawPath: '/api/v2/orders', requestContext: { http: { method: 'POST' } } } as unknown as HttpEvent, {} as AppContext);
+    const line = info.mock.calls.find(([message]) => message === 'request')?.[1] as Record<string, unknown>;
+    info.mockRestore();
+    return line;
+  };
+
+  it('names the path as called and, for an error answer, its code', async () => {
+    const failed = await accessLine(async () => {
+      throw new AppError('VALIDATION_FAILED', 'The request is invalid; see details');
+    });
+    expect(failed).toMatchObject({ method: 'POST', routeKey: 'POST /api/v2/orders', path: '/api/v2/orders', status: 422, errorCode: 'VALIDATION_FAILED', area: 'orders' });
+    const ok = await accessLine(async () => ({ statusCode: 201, body: JSON.stringify({ data: { error: { code: 'NOT_AN_ERROR' } } }) }));
+    expect(ok).toMatchObject({ status: 201, path: '/api/v2/orders' });
+    expect(ok.errorCode).toBeUndefined();
+  });
+
+  it('reads the code only from the one error body', () => {
+    expect(errorCodeOf({ statusCode: 404, body: JSON.stringify({ error: { code: 'NOT_FOUND', message: 'x' } }) })).toBe('NOT_FOUND');
+    expect(errorCodeOf({ statusCode: 500, body: 'not json' })).toBeUndefined();
+    expect(errorCodeOf({ statusCode: 400, body: 'null' })).toBeUndefined();
+    expect(errorCodeOf({ statusCode: 400, body: 'eyJlcnJvciI6e319', isBase64Encoded: true })).toBeUndefined();
+    expect(errorCodeOf({ statusCode: 200, body: JSON.stringify({ error: { code: 'X' } }) })).toBeUndefined();
+    expect(errorCodeOf(undefined)).toBeUndefined();
   });
 });
 

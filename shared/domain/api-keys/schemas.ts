@@ -3,7 +3,7 @@ import { PRESETS, SCOPES } from './scopes';
 
 export const createApiKeyBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(100),
+    name: z.string().trim().min(1).max(100).describe('What the key is for, e.g. Checkout integration'),
     preset: z.enum(Object.keys(PRESETS) as [keyof typeof PRESETS]).optional(),
     scopes: z.array(z.enum(SCOPES)).min(1).max(SCOPES.length).optional(),
   })

@@ -17,21 +17,27 @@ export const passwordSchema = z
 const nameSchema = z.string().trim().min(1).max(120);
 
 export const registerBody = z.strictObject({
-  workspaceName: z.string().trim().min(1).max(120),
-  email: emailSchema,
-  password: passwordSchema,
+  workspaceName: z.string().trim().min(1).max(120).describe('Your company or brand, e.g. Northwind Coffee'),
+  email: emailSchema.describe('The owner\'s e-mail: the login of the new workspace'),
+  password: passwordSchema.describe(`The owner's password, ${config.auth.minPasswordLength}-256 characters`),
   name: nameSchema.optional(),
 });
 
 /** Login takes any string as password: the policy applies when one is set, not when one is tried. */
-export const loginBody = z.strictObject({ email: emailSchema, password: z.string().min(1).max(256) });
+export const loginBody = z.strictObject({ email: emailSchema.describe('The e-mail you registered with'), password: z.string().min(1).max(256).describe('Your password') });
 
 export const profilePatchBody = z
   .strictObject({ name: nameSchema.nullable().optional(), email: emailSchema.optional() })
   .refine((b) => b.name !== undefined || b.email !== undefined, { message: 'give at least one of name, email' });
 
-export const changePasswordBody = z.strictObject({ currentPassword: z.string().min(1).max(256), newPassword: passwordSchema });
+export const changePasswordBody = z.strictObject({
+  currentPassword: z.string().min(1).max(256).describe('The password you signed in with'),
+  newPassword: passwordSchema.describe(`${config.auth.minPasswordLength}-256 characters`),
+});
 
-export const forgotPasswordBody = z.strictObject({ email: emailSchema });
+export const forgotPasswordBody = z.strictObject({ email: emailSchema.describe('The e-mail of the account; the answer is the same whether it exists or not') });
 
-export const resetPasswordBody = z.strictObject({ token: z.string().min(1).max(200), newPassword: passwordSchema });
+export const resetPasswordBody = z.strictObject({
+  token: z.string().min(1).max(200).describe('The fl_reset_... token of the reset e-mail'),
+  newPassword: passwordSchema.describe(`${config.auth.minPasswordLength}-256 characters`),
+});

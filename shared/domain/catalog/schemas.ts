@@ -42,7 +42,7 @@ const priceInput = z
 export const importCategorySchema = z
   .strictObject({
     key: catalogKeySchema.describe('Your own category key, unique per workspace (case-sensitive)'),
-    name: z.string().trim().min(1).max(200),
+    name: z.string().trim().min(1).max(200).describe('Display name, e.g. Coffee beans'),
     parentKey: catalogKeySchema
       .nullable()
       .optional()
@@ -54,7 +54,7 @@ export const importCategorySchema = z
 export const importBrandSchema = z
   .strictObject({
     key: catalogKeySchema.describe('Your own brand key, unique per workspace (case-sensitive)'),
-    name: z.string().trim().min(1).max(200),
+    name: z.string().trim().min(1).max(200).describe('Display name, e.g. Northwind Roastery'),
   })
   .meta({ id: 'ImportBrand' });
 
@@ -65,7 +65,7 @@ export const importBrandSchema = z
 export const importProductSchema = z
   .strictObject({
     sku: skuSchema,
-    name: z.string().trim().min(1).max(300),
+    name: z.string().trim().min(1).max(300).describe('Product name as members see it'),
     description: z.string().trim().max(5000).nullable().optional(),
     price: priceInput.nullable().optional().describe('Regular price in major units; left out or null: no price'),
     category: importCategorySchema.nullable().optional().describe('The product’s one category (or use `categories`); left out or null: none'),

@@ -32,7 +32,7 @@ export const discountSchema = z
       sku: z.string().trim().min(1).max(100).optional().describe('The item given away; omitted: any eligible item'),
     }),
   ])
-  .meta({ id: 'CouponDiscount' });
+  .meta({ id: 'CouponDiscount', description: 'What a coupon takes off: a percentage, a fixed amount in a currency, or a free item' });
 export type Discount = z.infer<typeof discountSchema>;
 
 const codeConfigInput = z.discriminatedUnion('mode', [
@@ -57,7 +57,7 @@ const codeConfigInput = z.discriminatedUnion('mode', [
 
 export const createPoolBody = z
   .strictObject({
-    name: z.string().trim().min(1).max(200),
+    name: z.string().trim().min(1).max(200).describe('Shown to staff and in reports, e.g. Spring 15% off'),
     discount: discountSchema,
     codeConfig: codeConfigInput.describe('Generate random codes, or hand out an uploaded list'),
     stock: z

@@ -38,9 +38,12 @@ export type OperationalJob = z.infer<typeof operationalJobSchema>;
 
 export const dataHandlingSchema = z.object({ summary: z.string(), facts: z.array(z.string()) });
 
+const entityField = z.enum(OPERATIONAL_ENTITIES).describe('What to export');
+const formatField = z.enum(OPERATIONAL_FORMATS).describe('csv: one header row, then one row per record; jsonl: one JSON object per line');
+
 export const operationalExportBody = z.strictObject({
-  entity: z.enum(OPERATIONAL_ENTITIES),
-  format: z.enum(OPERATIONAL_FORMATS),
+  entity: entityField,
+  format: formatField,
   webhookUrl: z.string().min(1).max(2048).optional().describe('https URL notified (signed) when the run completes or fails'),
 });
 export type OperationalExportInput = z.infer<typeof operationalExportBody>;
@@ -49,9 +52,9 @@ export type OperationalExportInput = z.infer<typeof operationalExportBody>;
 
 export const createScheduleBody = z
   .strictObject({
-    entity: z.enum(OPERATIONAL_ENTITIES),
-    format: z.enum(OPERATIONAL_FORMATS),
-    frequency: z.enum(['daily', 'weekly']),
+    entity: entityField,
+    format: formatField,
+    frequency: z.enum(['daily', 'weekly']).describe('daily: every day at `hour`; weekly: on `weekday` at `hour`'),
     weekday: z.enum(WEEKDAYS).optional().describe('Weekly schedules only (required there)'),
     hour: z.number().int().min(0).max(23).describe('Local hour of the run, 0-23'),
     timezone: z.string().min(1).max(64).describe('IANA time zone, e.g. Europe/Berlin'),

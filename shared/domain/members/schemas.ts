@@ -117,9 +117,9 @@ export const ledgerEntrySchema = z
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
 export const changePointsBody = z.strictObject({
-  type: z.enum(['earn', 'deduct']),
-  amount: z.number().int().min(1).max(1e9),
-  reason: z.string().trim().min(1).max(500),
+  type: z.enum(['earn', 'deduct']).describe('earn adds points, deduct takes them away'),
+  amount: z.number().int().min(1).max(1e9).describe('Whole points, always positive; the type gives the direction'),
+  reason: z.string().trim().min(1).max(500).describe('Shown in the ledger, e.g. Welcome bonus'),
 });
 
 export const tierStatusSchema = z

@@ -30,8 +30,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 export const fieldDefSchema = z
   .strictObject({
-    key: fieldKeySchema,
-    type: z.enum(FIELD_TYPES, { message: `must be one of: ${FIELD_TYPES.join(', ')}` }),
+    key: fieldKeySchema.describe('The key of the value in record data, e.g. plate'),
+    type: z.enum(FIELD_TYPES, { message: `must be one of: ${FIELD_TYPES.join(', ')}` }).describe('The value type; enum fields list their options'),
     required: z.boolean().default(false),
     options: z
       .array(z.string().min(1, { message: 'must not be empty' }).max(MAX_ENUM_OPTION_LENGTH))
@@ -74,11 +74,11 @@ export type ObjectTypeStatus = (typeof OBJECT_TYPE_STATUSES)[number];
 /** Body of `PUT /api/flash/objects/types/{type}` (admin session): creates or replaces a type. */
 export const putObjectTypeBody = z
   .strictObject({
-    label: labelSchema,
-    fields: z.array(fieldDefSchema).min(1, { message: 'must define at least one field' }).max(MAX_FIELDS),
+    label: labelSchema.describe('Display name of the type, e.g. Vehicle'),
+    fields: z.array(fieldDefSchema).min(1, { message: 'must define at least one field' }).max(MAX_FIELDS).describe('The fields of a record, in display order'),
     titleField: z.string().max(64).optional().describe('Key of the field that titles a record and orders `title_asc`; default: the first required text field, else the first text field'),
-    status: z.enum(OBJECT_TYPE_STATUSES),
-    apiVisible: z.boolean(),
+    status: z.enum(OBJECT_TYPE_STATUSES).describe('Only published types with apiVisible are served under /api/v2/objects'),
+    apiVisible: z.boolean().describe('Whether API keys see the type and its records'),
     description: z.string().trim().max(1000).optional(),
   })
   .superRefine(

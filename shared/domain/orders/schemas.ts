@@ -16,7 +16,7 @@ export const externalOrderIdSchema = z
 const itemSchema = z.strictObject({
   sku: z.string().max(100).optional(),
   name: z.string().max(200).optional(),
-  quantity: z.number().int().min(1).max(100_000),
+  quantity: z.number().int().min(1).max(100_000).describe('Units of this item, 1-100000'),
   unitPrice: amountSchema.optional(),
   productId: z.string().max(100).optional(),
   category: z.string().max(100).optional(),
@@ -38,7 +38,9 @@ const orderFields = {
   currency: currencySchema,
   total: amountSchema.describe('Order total in major units (e.g. 59.90); points are earned on it'),
   items: z.array(itemSchema).max(500).optional(),
-  occurredAt: isoDateTime,
+  occurredAt: isoDateTime.describe(
+    'When the order was placed (not when you send it): an ISO 8601 date-time with its offset, e.g. 2026-03-14T12:05:00+01:00',
+  ),
 };
 
 const oneMemberRef = (b: { memberId?: string; member?: unknown }) => (b.memberId === undefined) !== (b.member === undefined);
@@ -64,7 +66,8 @@ export const reconcileOrdersBody = z.strictObject({
   orders: z
     .array(z.record(rawItemKey, z.unknown()).describe('A ReconcileOrder; each is validated on its own and fails on its own'))
     .min(1)
-    .max(MAX_ORDER_BATCH),
+    .max(MAX_ORDER_BATCH)
+    .describe(`1-${MAX_ORDER_BATCH} orders as your system of record has them now, matched by externalOrderId`),
 });
 
 export const reconcileResultSchema = z.object({

@@ -17,8 +17,8 @@ const rate = z
   .refine(isStorableNumber, { message: STORABLE_NUMBER_MESSAGE });
 
 export const tierLevelSchema = z.strictObject({
-  key: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, { message: 'lower-case identifier, e.g. gold' }),
-  name: z.string().trim().min(1).max(60),
+  key: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, { message: 'lower-case identifier, e.g. gold' }).describe('Lower-case identifier, answered as a member\'s `tier`, e.g. gold'),
+  name: z.string().trim().min(1).max(60).describe('Display name, e.g. Gold'),
   threshold: z.number().int().min(0).max(1e12).describe('Metric value from which the tier applies'),
 });
 
@@ -27,11 +27,11 @@ export const programRulesSchema = z.strictObject({
     pointsPerUnit: rate.describe('Points per 1 unit of currency spent (e.g. 1 point per 1.00 EUR)'),
     rounding: z.enum(ROUNDING).describe('How fractional points of one order are rounded'),
     currencyOverrides: z.record(currencySchema, rate).default({}).describe('Per-currency points per unit, overriding pointsPerUnit'),
-  }),
+  }).describe('How orders earn points'),
   tiers: z
     .strictObject({
       metric: z.enum(TIER_METRICS).describe('lifetime_points: points ever earned net of reversals (spending does not lower it); order_count: completed orders'),
-      levels: z.array(tierLevelSchema).min(1).max(20),
+      levels: z.array(tierLevelSchema).min(1).max(20).describe('1-20 tiers, the first at threshold 0, thresholds increasing'),
     })
     .superRefine((t, ctx) => {
       if (t.levels[0]?.threshold !== 0) ctx.addIssue({ code: 'custom', path: ['levels', 0, 'threshold'], message: 'the first level starts at 0' });
@@ -42,7 +42,8 @@ export const programRulesSchema = z.strictObject({
         const prev = t.levels[i - 1];
         if (prev && l.threshold <= prev.threshold) ctx.addIssue({ code: 'custom', path: ['levels', i, 'threshold'], message: 'thresholds must increase' });
       });
-    }),
+    })
+    .describe('The tiers and what moves a member up'),
 });
 
 export type ProgramRules = z.infer<typeof programRulesSchema>;

@@ -5,12 +5,12 @@ import { currencySchema } from '../money';
 export const STORE_STATUSES = ['active', 'closed'] as const;
 
 const addressSchema = z.strictObject({
-  line1: z.string().trim().min(1).max(200),
+  line1: z.string().trim().min(1).max(200).describe('Street and number, e.g. Rosenthaler Str. 40'),
   line2: z.string().trim().max(200).nullable().optional(),
-  city: z.string().trim().min(1).max(100),
+  city: z.string().trim().min(1).max(100).describe('e.g. Berlin'),
   postalCode: z.string().trim().max(20).nullable().optional(),
   region: z.string().trim().max(100).nullable().optional(),
-  country: z.string().regex(/^[A-Z]{2}$/, { message: 'ISO 3166-1 alpha-2, e.g. DE' }),
+  country: z.string().regex(/^[A-Z]{2}$/, { message: 'ISO 3166-1 alpha-2, e.g. DE' }).describe('ISO 3166-1 alpha-2 code, upper case, e.g. DE'),
 });
 
 const timezoneSchema = z.string().max(64).refine(
@@ -26,7 +26,7 @@ const timezoneSchema = z.string().max(64).refine(
 );
 
 const storeFields = {
-  name: z.string().trim().min(1).max(120),
+  name: z.string().trim().min(1).max(120).describe('Display name, e.g. Northwind Coffee Berlin Mitte'),
   code: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, { message: 'letters, digits, dot, dash or underscore (max 64)' }).nullable().optional().describe("The merchant's own store code"),
   address: addressSchema.nullable().optional(),
   timezone: timezoneSchema.nullable().optional(),

@@ -47,7 +47,8 @@ export const trackEventsBody = z.strictObject({
         ),
     )
     .min(1)
-    .max(MAX_TRACK_BATCH),
+    .max(MAX_TRACK_BATCH)
+    .describe(`1-${MAX_TRACK_BATCH} events, each accepted or refused on its own`),
 });
 
 export const TRACK_OUTCOMES = ['accepted', 'duplicate', 'failed'] as const;

@@ -1,0 +1,16 @@
+import type { Command } from 'commander';
+import { webhooksArea } from '../../../shared/contracts/webhooks';
+import { contextOf } from '../context';
+
+export function registerEvents(program: Command): void {
+  program
+    .command('events')
+    .description('the webhook event catalog (API key with webhooks:manage)')
+    .command('list')
+    .description('the events that fire, with their stage')
+    .action(async (_o: unknown, cmd: Command) => {
+      const { client, out } = contextOf(cmd);
+      const { data } = await client.call(webhooksArea.endpoints.getEventCatalog);
+      out.result(data.events, () => out.table(data.events, ['event', 'stage', 'label']));
+    });
+}

@@ -1,0 +1,47 @@
+import { type Command, Option } from 'commander';
+import { PRESETS, SCOPES } from '../../../shared/domain/api-keys/scopes';
+import { apiKeysArea } from '../../../shared/contracts/api-keys';
+import { contextOf } from '../context';
+import { UsageError } from '../errors';
+
+const COLUMNS = ['id', 'name', 'prefix', 'scopes', 'createdAt', 'lastUsedAt'] as const;
+
+export function registerKeys(program: Command): void {
+  const keys = program.command('keys').description('API keys (an admin session, or an API key with api_keys:manage)');
+
+  keys
+    .command('create')
+    .description('create an API key; its secret is shown once')
+    .requiredOption('--name <name>', 'what the key is for')
+    .addOption(new Option('--preset <preset>', 'every :read scope, or every :read and :write scope').choices(Object.keys(PRESETS)))
+    .option('--scopes <scopes>', `comma-separated scopes (${SCOPES.join(', ')})`)
+    .action(async (o: { name: string; preset?: string; scopes?: string }, cmd: Command) => {
+      if ((o.preset === undefined) === (o.scopes === undefined)) throw new UsageError('Give exactly one of --preset or --scopes');
+      const { client, out } = contextOf(cmd);
+      const body = o.preset ? { name: o.name, preset: o.preset } : { name: o.name, scopes: o.scopes!.split(',').map((s) => s.trim()).filter(Boolean) };
+      const { data } = await client.call(apiKeysArea.endpoints.createApiKey, { body });
+      out.result(data, () => {
+        out.line(`Created ${data.id} (${data.name}) with ${data.scopes.join(', ')}`);
+        out.line(data.key);
+        out.line('Store the key now: it is not shown again.');
+      });
+    });
+
+  keys
+    .command('list')
+    .description('list API keys (without their secrets)')
+    .action(async (_o: unknown, cmd: Command) => {
+      const { client, out } = contextOf(cmd);
+      const items = await client.all<Record<string, unknown>>(apiKeysArea.endpoints.listApiKeys);
+      out.result(items, () => (items.length ? out.table(items, COLUMNS) : out.line('No API keys.')));
+    });
+
+  keys
+    .command('revoke <id>')
+    .description('revoke an API key: it gets 401 from the next request on')
+    .action(async (id: string, _o: unknown, cmd: Command) => {
+      const { client, out } = contextOf(cmd);
+      await client.call(apiKeysArea.endpoints.revokeApiKey, { params: { id } });
+      out.result({ id, revoked: true }, () => out.line(`Revoked ${id}`));
+    });
+}

@@ -1,0 +1,64 @@
+import type { Command } from 'commander';
+import { text } from 'node:stream/consumers';
+import { authArea } from '../../../shared/contracts/auth';
+import { contextOf } from '../context';
+import { UsageError } from '../errors';
+import { forgetSession, storeSession } from '../sessions';
+
+/** Reads a password from the terminal without echoing it. */
+function promptHidden(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  process.stderr.write(prompt);
+  stdin.setRawMode(true);
+  stdin.resume();
+  return new Promise((resolve, reject) => {
+    let value = '';
+    const done = (err?: Error) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off('data', onData);
+      process.stderr.write('\n');
+      if (err) reject(err);
+      else resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const ch of chunk.toString('utf8')) {
+        if (ch === '\r' || ch === '\n') return done();
+        if (ch === '\u0003') return done(new UsageError('Cancelled'));
+        if (ch === '\u007f' || ch === '\b') value = value.slice(0, -1);
+        else value += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+export function registerLogin(program: Command): void {
+  program
+    .command('login')
+    .description('sign in and keep the session (7 days) for commands that need one: objects, exports, keys')
+    .requiredOption('--email <email>')
+    .option('--password-stdin', 'read the password from standard input (scripts); otherwise it is asked for')
+    .action(async (o: { email: string; passwordStdin?: boolean }, cmd: Command) => {
+      let password: string;
+      if (o.passwordStdin) password = (await text(process.stdin)).replace(/\r?\n$/, '');
+      else if (process.stdin.isTTY) password = await promptHidden('Password: ');
+      else throw new UsageError('No terminal to ask for the password: pipe it in with --password-stdin');
+      const { client, out } = contextOf(cmd);
+      const { data } = await client.call(authArea.endpoints.login, { body: { email: o.email, password } });
+      const file = await storeSession(client.baseUrl, { token: data.session.token, email: data.user.email, expiresAt: data.session.expiresAt });
+      out.result(
+        { user: data.user, workspace: data.workspace, expiresAt: data.session.expiresAt, storedIn: file },
+        () => out.line(`Signed in as ${data.user.email} (${data.user.role}) to ${data.workspace.name} at ${client.baseUrl}; session kept in ${file} until ${data.session.expiresAt}`),
+      );
+    });
+
+  program
+    .command('logout')
+    .description('forget the stored session of the base URL')
+    .action(async (_o: unknown, cmd: Command) => {
+      const { client, out } = contextOf(cmd);
+      const forgotten = await forgetSession(client.baseUrl);
+      out.result({ forgotten }, () => out.line(forgotten ? `Forgot the session of ${client.baseUrl}` : `No stored session for ${client.baseUrl}`));
+    });
+}

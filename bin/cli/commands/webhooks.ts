@@ -1,0 +1,118 @@
+import type { Command } from 'commander';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { webhooksArea } from '../../../shared/contracts/webhooks';
+import { contextOf, interrupted } from '../context';
+import { UsageError } from '../errors';
+import { startForwarder } from '../forwarder';
+import type { Output } from '../output';
+
+type Attempt = Record<string, any>;
+
+const attemptLine = (a: Attempt) =>
+  [a.at, a.eventType, a.eventId, `attempt ${a.attempt}`, a.statusCode ?? a.error ?? '-', `${a.durationMs}ms`, a.state, a.nextRetryAt ? `next ${a.nextRetryAt}` : '']
+    .filter(Boolean)
+    .join('  ');
+
+const positiveMs = (value: string, what: string): number => {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 100) throw new UsageError(`${what} must be a whole number of milliseconds, at least 100`);
+  return n;
+};
+
+/** Prints the log's attempts oldest first, then (following) every attempt that appears later, until interrupted. */
+async function deliveries(out: Output, fetchPage: () => Promise<Attempt[]>, follow: boolean, intervalMs: number): Promise<void> {
+  const first = (await fetchPage()).reverse();
+  if (!follow) {
+    out.result(first, () => (first.length ? first.forEach((a) => out.line(attemptLine(a))) : out.line('No deliveries yet.')));
+    return;
+  }
+  const seen = new Set<string>();
+  const show = (a: Attempt) => {
+    seen.add(a.id);
+    out.item(a, attemptLine(a));
+  };
+  first.forEach(show);
+  out.line(`Following delivery attempts every ${intervalMs} ms; Ctrl-C to stop.`);
+  const stop = interrupted();
+  let stopped = false;
+  void stop.then(() => (stopped = true));
+  while (!stopped) {
+    await Promise.race([sleep(intervalMs), stop]);
+    if (stopped) break;
+    // Newest first: the page holds everything new unless more than a page arrived within one interval.
+    (await fetchPage()).reverse().filter((a) => !seen.has(a.id)).forEach(show);
+  }
+}
+
+export function registerWebhooks(program: Command): void {
+  const webhooks = program.command('webhooks').description('webhook endpoints and deliveries (API key with webhooks:manage)');
+
+  webhooks
+    .command('list')
+    .description('the subscribed endpoints (without secrets)')
+    .action(async (_o: unknown, cmd: Command) => {
+      const { client, out } = contextOf(cmd);
+      const items = await client.all<Record<string, unknown>>(webhooksArea.endpoints.listWebhookEndpoints);
+      out.result(items, () => (items.length ? out.table(items, ['id', 'url', 'status', 'eventTypes']) : out.line('No webhook endpoints.')));
+    });
+
+  webhooks
+    .command('test <endpointId>')
+    .description('send a webhook.ping to the endpoint through the whole pipeline')
+    .action(async (endpointId: string, _o: unknown, cmd: Command) => {
+      const { client, out } = contextOf(cmd);
+      const { data } = await client.call(webhooksArea.endpoints.testWebhookEndpoint, { params: { id: endpointId } });
+      out.result(data, () => out.line(`Queued webhook.ping to ${endpointId}: delivery ${data.deliveryId}, webhook-id ${data.eventId}`));
+    });
+
+  webhooks
+    .command('deliveries <endpointId>')
+    .description('the delivery log of an endpoint, oldest first; --follow keeps printing new attempts')
+    .option('--follow', 'poll the log and print new attempts as they appear, until Ctrl-C')
+    .option('--interval <ms>', 'polling interval with --follow', '1000')
+    .action(async (endpointId: string, o: { follow?: boolean; interval: string }, cmd: Command) => {
+      const intervalMs = positiveMs(o.interval, '--interval');
+      const { client, out } = contextOf(cmd);
+      const page = async () => (await client.call(webhooksArea.endpoints.listWebhookDeliveries, { params: { id: endpointId }, query: { limit: 200 } })).data as Attempt[];
+      await deliveries(out, page, o.follow === true, intervalMs);
+    });
+
+  webhooks
+    .command('listen')
+    .description('forward deliveries to a local URL through a temporary endpoint (local runtime)')
+    .requiredOption('--forward-to <url>', 'where each signed delivery is POSTed, headers and body unchanged')
+    .option('--events <events>', 'comma-separated event types', '*')
+    .action(async (o: { forwardTo: string; events: string }, cmd: Command) => {
+      let target: URL;
+      try {
+        target = new URL(o.forwardTo);
+      } catch {
+        throw new UsageError(`--forward-to must be a URL, e.g. http://127.0.0.1:4000/webhooks (got "${o.forwardTo}")`);
+      }
+      const { client, out } = contextOf(cmd);
+      // Listening from the start, so a Ctrl-C while the endpoint is being created still deletes it.
+      const stop = interrupted();
+      const forwarder = await startForwarder(target, (f) =>
+        out.item(f, `${new Date().toISOString()}  ${f.eventType}  ${f.webhookId}  -> ${f.status ?? `failed: ${f.error}`}`),
+      );
+      let endpoint: { id: string; secret: string };
+      try {
+        const eventTypes = o.events.split(',').map((e) => e.trim()).filter(Boolean);
+        ({ data: endpoint } = await client.call(webhooksArea.endpoints.createWebhookEndpoint, { body: { url: forwarder.url, description: 'loyalty webhooks listen (temporary)', eventTypes } }));
+      } catch (e) {
+        await forwarder.close();
+        throw e;
+      }
+      out.item(
+        { ready: true, endpointId: endpoint.id, secret: endpoint.secret, listeningOn: forwarder.url, forwardTo: target.href },
+        `Ready: endpoint ${endpoint.id} delivers to ${forwarder.url}, forwarded to ${target.href}\nSigning secret: ${endpoint.secret}\nCtrl-C to stop (the endpoint is deleted).`,
+      );
+      await stop;
+      try {
+        await client.call(webhooksArea.endpoints.deleteWebhookEndpoint, { params: { id: endpoint.id } });
+        out.line(`Deleted endpoint ${endpoint.id}`);
+      } finally {
+        await forwarder.close();
+      }
+    });
+}

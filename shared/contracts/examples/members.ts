@@ -1,0 +1,58 @@
+import type * as z from 'zod';
+import type { createMemberBody } from '../../domain/members/schemas';
+import type { membersArea } from '../members';
+import type { AreaExamples } from './types';
+import { at, email, ids, member, newMember, orderEntry, refundedOrder, tierStatus, welcomeEntry } from './world';
+
+export const membersExamples: AreaExamples<typeof membersArea> = {
+  listMembers: {
+    summary: 'Bronze members tagged vip',
+    query: { tier: 'bronze', status: 'active', tag: 'vip', limit: 20 },
+    responses: { 200: { data: [member], nextCursor: null } },
+  },
+  createMember: {
+    summary: 'Enrol Ada with her CRM id',
+    request: { email, externalId: 'crm-10042', firstName: 'Ada', lastName: 'Lovelace', phone: '+4930901820', birthDate: '1990-12-10', customAttributes: { favouriteDrink: 'flat white', newsletter: true } },
+    responses: { 201: { data: newMember } },
+  },
+  upsertMembers: {
+    summary: 'Sync two CRM contacts: one new, one already known',
+    request: {
+      members: [
+        { externalId: 'crm-10043', email: 'alan.turing@example.com', firstName: 'Alan', lastName: 'Turing' },
+        { externalId: 'crm-10042', email, phone: '+4930901820' },
+      ] satisfies z.input<typeof createMemberBody>[],
+    },
+    responses: {
+      200: {
+        data: {
+          results: [
+            { index: 0, outcome: 'created', memberId: ids.secondMember, error: null },
+            { index: 1, outcome: 'unchanged', memberId: ids.member, error: null },
+          ],
+          summary: { created: 1, updated: 0, unchanged: 1, failed: 0 },
+        },
+      },
+    },
+  },
+  getMember: { params: { id: ids.member }, responses: { 200: { data: member } } },
+  updateMember: {
+    summary: 'Change a phone number and one custom attribute',
+    params: { id: ids.member },
+    request: { phone: '+4930901899', customAttributes: { favouriteDrink: 'cortado' } },
+    responses: { 200: { data: { ...member, phone: '+4930901899', customAttributes: { ...member.customAttributes, favouriteDrink: 'cortado' }, updatedAt: at.now } } },
+  },
+  getMemberPoints: {
+    params: { id: ids.member },
+    query: { limit: 2 },
+    responses: { 200: { data: { ...member.points, entries: [orderEntry, welcomeEntry] }, nextCursor: null } },
+  },
+  changeMemberPoints: {
+    summary: 'Award a welcome bonus',
+    params: { id: ids.member },
+    request: { type: 'earn', amount: 250, reason: 'Welcome bonus' },
+    responses: { 201: { data: { entry: welcomeEntry, points: { balance: 250, pending: 0, lifetime: 250 }, tier: 'bronze' } } },
+  },
+  getMemberTier: { params: { id: ids.member }, responses: { 200: { data: tierStatus } } },
+  listMemberReceipts: { params: { id: ids.member }, query: { limit: 20 }, responses: { 200: { data: [refundedOrder], nextCursor: null } } },
+};

@@ -1,0 +1,34 @@
+import { eventCatalog } from '../../domain/webhooks/catalog';
+import type { webhooksArea } from '../webhooks';
+import type { AreaExamples } from './types';
+import { at, delivery, ids, webhookAttempt, webhookEndpoint } from './world';
+
+const secret = 'whsec_Kx3mQ9vT2pW7rZ5nB8cF1hJ4dL6sG0yA2eU8iO5wX1t=';
+
+export const webhooksExamples: AreaExamples<typeof webhooksArea> = {
+  createWebhookEndpoint: {
+    summary: 'Send member, points and order events to the CRM',
+    request: { url: webhookEndpoint.url, description: webhookEndpoint.description, eventTypes: ['member.created', 'loyalty.points_earned', 'order.created', 'order.refunded'] },
+    responses: { 201: { data: { ...webhookEndpoint, secret } } },
+  },
+  listWebhookEndpoints: { query: { limit: 50 }, responses: { 200: { data: [webhookEndpoint], nextCursor: null } } },
+  updateWebhookEndpoint: {
+    summary: 'Rotate the signing secret (the old one keeps signing for 24 hours)',
+    params: { id: ids.webhook },
+    request: { action: 'rotate_secret' },
+    responses: { 200: { data: { ...webhookEndpoint, updatedAt: at.now, secret: 'whsec_Pn7wR2tY5kM9qX3vB6cH1jF4dL8sG0zA2eU8iO5wE3r=' } } },
+  },
+  deleteWebhookEndpoint: { params: { id: ids.webhook }, responses: {} },
+  // The catalog is fixed by the platform, so its example is the real answer.
+  getEventCatalog: { responses: { 200: { data: eventCatalog() } } },
+  listWebhookDeliveries: { params: { id: ids.webhook }, query: { limit: 50 }, responses: { 200: { data: [webhookAttempt], nextCursor: null } } },
+  replayWebhookDelivery: {
+    params: { id: ids.webhook, deliveryId: delivery },
+    responses: { 202: { data: { deliveryId: delivery, eventId: ids.event, state: 'pending' } } },
+  },
+  testWebhookEndpoint: {
+    summary: 'Send a webhook.ping event',
+    params: { id: ids.webhook },
+    responses: { 202: { data: { deliveryId: 'dlv_7k2m9q4v8x1c5t3r6w0y2b4d6f', eventId: 'evt_01jpz8y6a8c0e2g4j6m8p0r2tv', state: 'pending' } } },
+  },
+};
