@@ -22,7 +22,8 @@ export const BUNDLE_BUDGET_KIB = 500;
  */
 export const BUNDLE_BUDGET_EXCEPTIONS: Readonly<Record<string, { readonly kib: number; readonly reason: string }>> = {
   mcp: {
-    kib: 850,
+    // 852 KiB with the error bodies' docUrl and the areas' descriptions (their contracts are bundled for the tool schemas).
+    kib: 860,
     reason:
       'The MCP SDK (about 330 KiB minified, of which its default JSON Schema validator, Ajv, is 150 KiB and loaded ' +
       'by the SDK whether used or not) on top of every domain service the tools call.',
