@@ -2,16 +2,24 @@ import { systemArea } from '../../shared/contracts/system';
 import { AppError } from '../../shared/domain/errors';
 import { defineArea } from '../../shared/http/area';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
+import { OPENAPI_PATH, REFERENCE_PATH } from '../../shared/http/reference';
+import { referenceAssetReply, referencePageReply } from '../../shared/http/reference-page';
+import { ok, type Reply } from '../../shared/http/responses';
 import { matchRoute } from '../../shared/http/route-match';
-import type { HttpEvent } from '../../shared/http/types';
+import type { AppContext, HttpEvent } from '../../shared/http/types';
+
+const apiIndex = (origin: string | undefined): Reply =>
+  ok({ reference: `${origin ?? ''}${REFERENCE_PATH}`, openapi: `${origin ?? ''}${OPENAPI_PATH}` });
 
 /**
  * API Gateway's `$default` route (everything the route table does not name: 405 with `Allow` for a
- * known path with another method, else 404) and the platform's own documents.
+ * known path with another method, else 404), plus the base path with a trailing slash, which no
+ * route can be declared for.
  */
-async function notRouted(event: HttpEvent): Promise<never> {
+async function notRouted(event: HttpEvent, context: AppContext): Promise<Reply> {
   const method = event.requestContext.http.method;
   const path = event.rawPath;
+  if (method === 'GET' && path === '/api/v2/') return apiIndex(context.origin);
   const match = matchRoute(method, path);
   if (match.kind === 'method_not_allowed') {
     throw new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, undefined, { allow: match.allow.join(', ') });
@@ -23,7 +31,11 @@ export const handler = defineArea(
   systemArea,
   {
     // The document itself is the body (no `{ data }` envelope), so tools can load the URL directly.
-    getOpenApi: async () => ({ status: 200, body: buildOpenApiDocument(), headers: { 'content-type': 'application/json' } }),
+    getOpenApi: async ({ context }) => ({ status: 200, body: buildOpenApiDocument(context.origin), headers: { 'content-type': 'application/json' } }),
+    getReference: async () => referencePageReply(),
+    getReferenceAsset: async ({ params, headers }) => referenceAssetReply(params.file, headers['accept-encoding']),
+    getRoot: async () => ({ status: 302, headers: { location: REFERENCE_PATH } }),
+    getApiIndex: async ({ context }) => apiIndex(context.origin),
   },
   notRouted,
 );

@@ -1,8 +1,8 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { esbuildOptions } from './options';
+import { esbuildOptions, SHIPPED_FILES } from './options';
 
 /**
  * Builds function bundles with esbuild's JS API and the options CDK uses (`./options.ts`), in one
@@ -32,6 +32,20 @@ export interface BuiltBundle {
   inputs: Record<string, number>;
   /** Imports left in the bundle (node builtins and `LEFT_OUT_MODULES`), with how they are imported. */
   externalImports: { path: string; kind: esbuild.ImportKind | 'file-loader' }[];
+  /** Files shipped next to the bundle (`SHIPPED_FILES`), by destination, with their bytes. */
+  shipped: Record<string, number>;
+}
+
+/** Copies a function's `SHIPPED_FILES` into its bundle folder, as CDK's bundling does. */
+export function copyShippedFiles(name: string, bundleDir: string): Record<string, number> {
+  const shipped: Record<string, number> = {};
+  for (const file of SHIPPED_FILES[name] ?? []) {
+    const target = join(bundleDir, file.to);
+    mkdirSync(dirname(target), { recursive: true });
+    copyFileSync(join(ROOT, file.from), target);
+    shipped[file.to] = statSync(target).size;
+  }
+  return shipped;
 }
 
 /**
@@ -53,6 +67,7 @@ export async function buildBundles(
       bytes: output.bytes,
       inputs: Object.fromEntries(Object.entries(output.inputs).map(([path, { bytesInOutput }]) => [path, bytesInOutput])),
       externalImports: output.imports.filter((i) => i.external).map(({ path, kind }) => ({ path, kind })),
+      shipped: copyShippedFiles(name, join(outdir, name)),
     };
   }
   return { bundles, metafile: result.metafile };

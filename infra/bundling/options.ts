@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { BuildOptions } from 'esbuild';
+import { RENDERER_ASSET } from '../../shared/http/reference-assets';
 
 /**
  * How every Lambda function is bundled: one definition read by CDK (`PlatformFunction`, through
@@ -21,6 +22,7 @@ export const BUNDLE_BUDGET_KIB = 500;
  */
 export const BUNDLE_BUDGET_EXCEPTIONS: Readonly<Record<string, { readonly kib: number; readonly reason: string }>> = {
   mcp: {
+    // About 865 KiB: the business metrics and the error bodies' docUrl with the areas' descriptions came last.
     kib: 870,
     reason:
       'The MCP SDK (about 330 KiB minified, of which its default JSON Schema validator, Ajv, is 150 KiB and loaded ' +
@@ -48,6 +50,34 @@ export const BUNDLE_BUDGET_EXCEPTIONS: Readonly<Record<string, { readonly kib: n
 };
 
 export const bundleBudgetKib = (name: string): number => BUNDLE_BUDGET_EXCEPTIONS[name]?.kib ?? BUNDLE_BUDGET_KIB;
+
+/** A file shipped next to a function's bundle (read at run time) rather than inside it. */
+export interface ShippedFile {
+  /** Source, relative to the project root. */
+  readonly from: string;
+  /** Destination, relative to the bundle's folder (where `index.mjs` is). */
+  readonly to: string;
+  /** Largest accepted size. */
+  readonly kib: number;
+  readonly reason: string;
+}
+
+/**
+ * Files shipped next to a function's bundle, per function, each with its reason and budget. They
+ * cost nothing at cold start (read on first use only), unlike the same bytes inside `index.mjs`.
+ */
+export const SHIPPED_FILES: Readonly<Record<string, readonly ShippedFile[]>> = {
+  [RENDERER_ASSET.function]: [
+    {
+      from: `node_modules/${RENDERER_ASSET.package}/${RENDERER_ASSET.file}`,
+      to: RENDERER_ASSET.shippedAs,
+      kib: 6000,
+      reason:
+        "The API reference page's renderer (Scalar's standalone browser bundle, JS and CSS in one file, about 4.7 MiB). " +
+        'Served to browsers, never loaded by the function itself; inside index.mjs it would be parsed at every cold start.',
+    },
+  ],
+};
 
 /**
  * ESM bundles have no `require`; CommonJS dependencies bundled into them (parts of the AWS SDK,

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -17,7 +17,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { grantTable } from './access';
 import { SES_IDENTITY_WILDCARD_FINDING, SES_IDENTITY_WILDCARD_REASON } from './mail';
 import { config } from '../../shared/config';
-import { BUNDLING } from '../bundling/options';
+import { BUNDLING, SHIPPED_FILES } from '../bundling/options';
 import { METRICS_NAMESPACE } from '../../shared/observability/metric-catalog';
 import { TABLE_INDEX_WILDCARD_FINDING } from './data';
 import type { Mail } from './mail';
@@ -222,6 +222,7 @@ export class PlatformFunction extends Construct {
         sourceMap: BUNDLING.sourceMap,
         sourcesContent: BUNDLING.sourcesContent,
         externalModules: [...BUNDLING.external],
+        ...shippedFilesHooks(props.name),
       },
     });
 
@@ -252,6 +253,21 @@ export class PlatformFunction extends Construct {
     }
     acknowledgeOnPolicy(this.role, findings);
   }
+}
+
+/** Copies the function's `SHIPPED_FILES` next to its bundle once esbuild has written it (local bundling runs these in a shell). */
+function shippedFilesHooks(name: string): Pick<nodejs.BundlingOptions, 'commandHooks'> {
+  const files = SHIPPED_FILES[name];
+  if (!files?.length) return {};
+  const quote = (path: string) => `"${path.replace(/(["\\$`])/g, '\\$1')}"`;
+  return {
+    commandHooks: {
+      beforeBundling: () => [],
+      beforeInstall: () => [],
+      afterBundling: (inputDir, outputDir) =>
+        files.flatMap((f) => [`mkdir -p ${quote(dirname(join(outputDir, f.to)))}`, `cp ${quote(join(inputDir, f.from))} ${quote(join(outputDir, f.to))}`]),
+    },
+  };
 }
 
 /**

@@ -4,6 +4,8 @@ import type { Duplex } from 'node:stream';
 import { config } from '../../shared/config';
 import type { ErrorCode } from '../../shared/domain/errors';
 import { routeKey, type Area } from '../../shared/contracts/index';
+import { errorBodyOf } from '../../shared/http/error-body';
+import { originOf } from '../../shared/http/origin';
 import { matchRoute } from '../../shared/http/route-match';
 import { logAccess, requestIdOf } from '../../shared/http/request-context';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
@@ -53,7 +55,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<{ body: Buffer; 
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const errorBody = (code: ErrorCode, message: string, requestId: string) => JSON.stringify({ error: { code, message, requestId } });
+const errorBody = (code: ErrorCode, message: string, requestId: string, host: string | undefined) =>
+  JSON.stringify(errorBodyOf({ code, message, requestId, origin: originOf({ headers: { host, 'x-forwarded-proto': 'http' } }) }));
 
 /**
  * Requests node:http refuses before they reach us (request line or headers over `maxHeaderSize`,
@@ -71,7 +74,10 @@ function onClientError(err: NodeJS.ErrnoException & { bytesParsed?: number }, so
       : err.code === 'HPE_REQUEST_TIMEOUT' || err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Request Timeout', 'BAD_REQUEST', 'The request was not received in time']
         : [400, 'Bad Request', 'BAD_REQUEST', 'Malformed HTTP request'];
-  const body = errorBody(code, message, requestId);
+  // No request to read a Host from: the address the client connected to.
+  const local = socket as Duplex & { localAddress?: string; localPort?: number };
+  const host = local.localAddress && local.localPort ? `${local.localAddress.includes(':') ? `[${local.localAddress}]` : local.localAddress}:${local.localPort}` : undefined;
+  const body = errorBody(code, message, requestId, host);
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${JSON_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
       `x-request-id: ${requestId}\r\nconnection: close\r\n\r\n${body}`,
@@ -145,7 +151,7 @@ export function createHttpServer(): Server {
       const read = await readBody(req, config.http.transportMaxBodyBytes);
       if (read.tooLarge) {
         const requestId = requestIdOf({ headers: { 'x-request-id': String(req.headers['x-request-id'] ?? '') } });
-        const answer = errorBody('PAYLOAD_TOO_LARGE', 'Request body too large', requestId);
+        const answer = errorBody('PAYLOAD_TOO_LARGE', 'Request body too large', requestId, req.headers.host);
         // Refused here as API Gateway would refuse it; the access line still says so.
         const path = new URL(req.url ?? '/', 'http://local').pathname;
         logAccess({ requestId, method: req.method, path, status: 413, errorCode: 'PAYLOAD_TOO_LARGE', durationMs: Date.now() - startedAt });
@@ -166,7 +172,7 @@ export function createHttpServer(): Server {
     } catch (err) {
       say.error('local http adapter failure', { error: err });
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ error: { code: 'INTERNAL', message: 'Internal error', requestId: 'local-adapter' } }));
+      res.end(errorBody('INTERNAL', 'Internal error', 'local-adapter', req.headers.host));
     }
   });
   server.on('clientError', onClientError);

@@ -9,6 +9,8 @@ const noQuery = z.strictObject({});
 
 export const ambassadorArea = declareArea({
   area: 'ambassador',
+  description:
+    'The ambassador (referral) program: members who qualify as ambassadors, their referral codes, and the sign-ups and revenue their referrals bring.',
   access: { table: 'readWrite' },
   endpoints: {
     listAmbassadorCandidates: {

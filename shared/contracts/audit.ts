@@ -10,6 +10,8 @@ import { declareArea } from './endpoint';
  */
 export const auditArea = declareArea({
   area: 'audit',
+  description:
+    'The workspace audit trail: who changed what, when, and through which credential, newest first.',
   access: { table: 'read' },
   endpoints: {
     listAuditEntries: {

@@ -31,6 +31,8 @@ const profile = dataOf(z.object({ user: userSchema, workspace: workspaceSchema, 
 
 export const authArea = declareArea({
   area: 'auth',
+  description:
+    'Workspaces and their users: register, sign in, manage the profile and password. Sessions (`fl_sess_...`) come from here.',
   access: { table: 'readWrite', mail: true },
   endpoints: {
     register: { method: 'POST', path: '/api/v2/auth/register', auth: ['public'], throttle: 'credentialAttempts', summary: 'Create a workspace and its owner', body: registerBody, responses: { 201: signedIn } },

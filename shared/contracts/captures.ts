@@ -4,6 +4,8 @@ import { declareArea } from './endpoint';
 
 export const capturesArea = declareArea({
   area: 'captures',
+  description:
+    'Leads from forms and widgets: a capture matches an existing member by e-mail or enrols a new one.',
   access: { table: 'readWrite' },
   endpoints: {
     createCapture: {

@@ -18,6 +18,8 @@ const byId = z.object({ id: idSchema.describe('prd_...') });
 
 export const catalogArea = declareArea({
   area: 'catalog',
+  description:
+    'The product catalog (products, categories, brands) that orders and points rules refer to, upserted in bulk from your shop.',
   access: { table: 'readWrite' },
   endpoints: {
     listProducts: {

@@ -16,7 +16,10 @@ export const errorBody = z
       details: z
         .array(z.object({ in: z.enum(['body', 'query', 'path', 'header']), field: z.string(), message: z.string() }))
         .optional(),
-      requestId: z.string(),
+      requestId: z.string().describe('The request id (also in the X-Request-Id header); quote it when asking for support'),
+      docUrl: z
+        .string()
+        .describe("Link to this code's section of the API reference page, e.g. `https://<host>/docs#api/description/not-found`: what it means and what to do"),
     }),
   })
   .meta({ id: 'Error' });

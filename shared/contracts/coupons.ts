@@ -18,6 +18,8 @@ const byId = z.object({ id: idSchema });
 
 export const couponsArea = declareArea({
   area: 'coupons',
+  description:
+    'Coupon pools and the coupons issued from them to members; a coupon is redeemed at most once.',
   access: { table: 'readWrite' },
   endpoints: {
     listCoupons: {

@@ -66,6 +66,8 @@ export interface Access {
 /** An area: one Lambda function (`functions/<area>/handler.ts`) serving the endpoints declared here. */
 export interface AreaDeclaration<N extends string = string, E extends Record<string, Endpoint> = Record<string, Endpoint>> {
   area: N;
+  /** What the area is for, in a sentence or two: the description of its tag in the OpenAPI document. */
+  description: string;
   access: Access;
   endpoints: E;
 }

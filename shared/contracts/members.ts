@@ -22,6 +22,8 @@ const summary = z.object({ created: z.number().int(), updated: z.number().int(),
 
 export const membersArea = declareArea({
   area: 'members',
+  description:
+    'Loyalty members: enrolment, profile, custom attributes, points balance and ledger, manual points changes and tier progress.',
   access: { table: 'readWrite' },
   endpoints: {
     listMembers: { method: 'GET', path: '/api/v2/members', auth: ['apiKey'], scope: 'members:read', summary: 'List and filter members', query: listMembersQuery, responses: { 200: pageOf(memberSchema) } },

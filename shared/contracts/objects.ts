@@ -58,6 +58,8 @@ export const recordPatchBody = recordWriteBody.extend({
 
 export const objectsArea = declareArea({
   area: 'objects',
+  description:
+    'Custom objects: object types you define (fields, indexes) and their records, to keep your own data next to members.',
   access: { table: 'readWrite' },
   endpoints: {
     listObjectTypeDefinitions: { method: 'GET', path: '/api/flash/objects/types', auth: ['adminSession'], summary: 'All object types of the workspace, drafts and hidden ones included', responses: { 200: dataOf(z.array(adminType)) } },

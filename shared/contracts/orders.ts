@@ -18,6 +18,8 @@ export const refundSchema = z
 
 export const ordersArea = declareArea({
   area: 'orders',
+  description:
+    'Orders from your shop: recording one awards its points; refunds reverse them; reconciliation aligns orders with your system of record.',
   access: { table: 'readWrite' },
   endpoints: {
     listOrders: { method: 'GET', path: '/api/v2/orders', auth: ['apiKey'], scope: 'orders:read', summary: 'List and filter orders', query: listOrdersQuery, responses: { 200: pageOf(orderSchema) } },

@@ -14,6 +14,8 @@ export const portalSessionSchema = z
 /** Member portal sessions: what the workspace's server mints for the member portal embed. */
 export const portalArea = declareArea({
   area: 'portal',
+  description:
+    'Member portal sessions (`fl_cs_...`): short-lived credentials bound to one member, for a portal or embed acting on that member only.',
   access: { table: 'readWrite' },
   endpoints: {
     createPortalSession: {

@@ -12,6 +12,8 @@ const byId = z.object({ id: idSchema });
  */
 export const privacyArea = declareArea({
   area: 'privacy',
+  description:
+    'Data-subject requests: everything the platform holds about one member, and erasure.',
   access: { table: 'readWrite' },
   endpoints: {
     getMemberPersonalData: {

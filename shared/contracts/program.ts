@@ -4,6 +4,8 @@ import { declareArea } from './endpoint';
 
 export const programArea = declareArea({
   area: 'program',
+  description:
+    'The loyalty program\'s rules of a workspace: how points are earned and the tiers members climb.',
   access: { table: 'readWrite' },
   endpoints: {
     getProgram: { method: 'GET', path: '/api/flash/program', auth: ['adminSession'], summary: 'The workspace loyalty program rules', responses: { 200: dataOf(programSchema) } },

@@ -9,6 +9,8 @@ const byId = z.object({ id: idSchema });
 
 export const storesArea = declareArea({
   area: 'stores',
+  description:
+    'Stores (physical or online) that orders and members belong to.',
   access: { table: 'readWrite' },
   endpoints: {
     listStores: { method: 'GET', path: '/api/v2/stores', auth: ['apiKey'], scope: 'stores:read', summary: 'List stores', query: z.strictObject({ ...pageQueryShape, status: z.enum(STORE_STATUSES).optional() }), responses: { 200: pageOf(storeSchema) } },

@@ -8,6 +8,8 @@ const byId = z.object({ id: idSchema });
 
 export const tagsArea = declareArea({
   area: 'tags',
+  description:
+    'Free-form tags on members, to segment them; adding is idempotent.',
   access: { table: 'readWrite' },
   endpoints: {
     listTags: {

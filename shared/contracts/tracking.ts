@@ -5,6 +5,8 @@ import { declareArea } from './endpoint';
 
 export const trackingArea = declareArea({
   area: 'tracking',
+  description:
+    'Behavioural events (page views, clicks, custom events) ingested in batches, and their daily counts.',
   access: { table: 'readWrite' },
   endpoints: {
     trackEvents: {

@@ -16,6 +16,8 @@ const registrationParams = z.object({ deviceId, passTypeId, serial });
 
 export const walletArea = declareArea({
   area: 'wallet',
+  description:
+    'Apple Wallet and Google Wallet loyalty cards, and Apple\'s pass web service (device registration and pass updates).',
   access: { table: 'readWrite', walletCredentials: true },
   endpoints: {
     issueWalletPass: {

@@ -11,6 +11,8 @@ const queued = dataOf(z.object({ deliveryId: z.string(), eventId: z.string(), st
 
 export const webhooksArea = declareArea({
   area: 'webhooks',
+  description:
+    'Signed webhooks: subscribe endpoints to events, inspect the delivery log, redeliver and ping.',
   access: { table: 'readWrite', sendsTo: ['webhookDeliveries'] },
   endpoints: {
     createWebhookEndpoint: {

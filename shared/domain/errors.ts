@@ -37,6 +37,34 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/** What a caller should do about each code: the reference page's section on the code says it. */
+export const ERROR_ADVICE: Record<ErrorCode, string> = {
+  BAD_REQUEST: 'Fix the request as the message says (send valid JSON, pass back a cursor unchanged, ask for a new reset token); repeating it unchanged fails again.',
+  UNAUTHENTICATED: 'Send `Authorization: Bearer <token>` with a valid API key or session. One message covers missing, unknown, expired and revoked credentials, so check which one you sent; sign in again if a session expired.',
+  FORBIDDEN: 'The credential is valid but may not do this: use a key with the scope the message names, a session of an owner or admin, or the kind of credential the operation lists.',
+  NOT_FOUND: "Check the path and the id. Objects of another workspace are not found either, so check that the credential belongs to the object's workspace.",
+  METHOD_NOT_ALLOWED: 'Use one of the methods the `Allow` header lists for this path.',
+  CONFLICT: 'Read the current state (the message says what conflicts), then decide whether to retry; a concurrent change may simply be retried.',
+  INSUFFICIENT_POINTS: "Deduct at most the member's balance (`GET /api/v2/members/{id}/points`).",
+  REFUND_EXCEEDS_REMAINING: "Refund at most what is left to refund on the order; the order shows what was refunded already.",
+  POOL_EXHAUSTED: 'Add codes to the pool, or issue from another pool.',
+  POOL_NOT_ACTIVE: "Switch the pool on, or issue within its `validFrom`-`validUntil` window.",
+  COUPON_LIMIT_REACHED: "The member holds the pool's `perMemberLimit` coupons already; nothing to retry.",
+  COUPON_ALREADY_REDEEMED: 'A coupon is redeemed at most once; nothing to retry.',
+  EXPORT_NOT_COMPLETED: "Wait until the export job's `status` is `completed` (poll the job), then ask for the link again.",
+  GONE: 'The object was used up or expired (e.g. a used password-reset token): start over (ask for a new token).',
+  COUPON_EXPIRED: "The coupon's `validUntil` has passed; it can no longer be redeemed.",
+  PAYLOAD_TOO_LARGE: 'Send at most 1 MiB of body; split bulk requests into several.',
+  VALIDATION_FAILED: 'Each entry of `details` names a field (`in`: body, query, path or header) and says what to send; fix those fields and send again.',
+  IDEMPOTENCY_KEY_REUSED: 'Use a new `Idempotency-Key` for a different request; reuse a key only to retry the very same request.',
+  RATE_LIMITED: 'Wait the `Retry-After` seconds, then retry.',
+  REQUEST_HEADER_FIELDS_TOO_LARGE: 'Shorten the URL (fewer or shorter query parameters) or the headers.',
+  INTERNAL: 'Retry later; if it persists, contact support with the `requestId`.',
+  WALLET_NOT_CONFIGURED: 'Wallet cards of this platform (`apple`, `google`) are not set up on this installation: ask its operator, or use the other platform.',
+  SERVICE_UNAVAILABLE: 'Nothing was applied: retry after the `Retry-After` seconds.',
+  OUTCOME_UNKNOWN: 'Retry with the same `Idempotency-Key`: a write that did commit is then replayed, never applied twice.',
+};
+
 export interface ErrorDetail {
   /** Where the offending value is: `body`, `query`, `path` or `header`. */
   in: 'body' | 'query' | 'path' | 'header';

@@ -8,12 +8,14 @@ import { logger } from '../observability/logger';
 import { traced } from '../observability/tracing';
 import { routeKey, routesOf, type AreaDeclaration, type Endpoint } from '../contracts/endpoint';
 import { authenticate } from './authenticate';
+import { errorBodyOf } from './error-body';
 import { errorMapper } from './error-mapper';
 import { idempotency } from './idempotency';
+import { originOf } from './origin';
 import { jsonBody } from './json-body';
 import { runOperation, type Operation } from './operation';
 import { requestContext, requestIdOf } from './request-context';
-import { toHttpResult } from './responses';
+import { toHttpResult, type Reply } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 export type AreaHandlers<E extends Record<string, Endpoint>> = { [K in keyof E]: Operation<E[K]> };
@@ -26,8 +28,11 @@ export type AreaHandlers<E extends Record<string, Endpoint>> = { [K in keyof E]:
 export function defineArea<N extends string, E extends Record<string, Endpoint>>(
   declaration: AreaDeclaration<N, E>,
   handlers: AreaHandlers<E>,
-  /** Answers API Gateway's `$default` route (requests no declared endpoint matches). */
-  fallback?: (event: HttpEvent) => Promise<never>,
+  /**
+   * Answers API Gateway's `$default` route (requests no declared endpoint matches): mostly by
+   * throwing (404/405), or with a reply for a path no route can be declared for (a trailing slash).
+   */
+  fallback?: (event: HttpEvent, context: AppContext) => Promise<Reply>,
 ) {
   const table = new Map(routesOf(declaration).map((r) => [routeKey(r), r]));
   const replyOf = (operationId: string) => {
@@ -40,7 +45,10 @@ export function defineArea<N extends string, E extends Record<string, Endpoint>>
     .use(authenticate(table, fallback !== undefined))
     // A request no endpoint matches is answered (404/405) before its body is read: what the body
     // holds, malformed, too large or too deep, is no business of a route that does not exist.
-    .use({ before: async ({ event }) => (event.routeKey === '$default' && fallback ? fallback(event) : undefined) })
+    .use({
+      before: async ({ event, context }) =>
+        event.routeKey === '$default' && fallback ? toHttpResult(await fallback(event, context), context.requestId) : undefined,
+    })
     .use(jsonBody())
     .use(idempotency(replyOf))
     .handler(async (event, context) => {
@@ -64,11 +72,11 @@ export function requestBudgetMs(context: Pick<Context, 'getRemainingTimeInMillis
 const DEADLINE_GRACE_MS = 500;
 
 /** A 503 made here rather than by the error mapper: OUTCOME_UNKNOWN when a write may have been applied. */
-function unavailable(unknown: boolean, requestId: string): HttpResult {
+function unavailable(unknown: boolean, requestId: string, origin: string | undefined): HttpResult {
   const body = unknown
-    ? { code: 'OUTCOME_UNKNOWN', message: outcomeUnknown().message, requestId }
-    : { code: 'SERVICE_UNAVAILABLE', message: 'Temporarily unavailable; retry shortly', requestId };
-  const result = toHttpResult({ status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, body: { error: body } }, requestId);
+    ? errorBodyOf({ code: 'OUTCOME_UNKNOWN', message: outcomeUnknown().message, requestId, origin })
+    : errorBodyOf({ code: 'SERVICE_UNAVAILABLE', message: 'Temporarily unavailable; retry shortly', requestId, origin });
+  const result = toHttpResult({ status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, body }, requestId);
   result.headers = { ...result.headers, 'x-request-id': requestId };
   return result;
 }
@@ -87,7 +95,7 @@ async function confirmLocalCommits(scope: StoreScope, result: HttpResult, contex
     return result;
   } catch (error) {
     logger.warn('the commits of the request could not be confirmed; answering 503 OUTCOME_UNKNOWN', { requestId: context.requestId, routeKey, status: result.statusCode, error: error as Error });
-    return unavailable(true, context.requestId);
+    return unavailable(true, context.requestId, context.origin);
   }
 }
 
@@ -115,7 +123,7 @@ export async function withinDeadline(
       // A write still unsettled (or a commit not yet confirmed) may have been applied: say so rather than "not applied".
       const unknown = scope.unsettledWrites > 0 || scope.confirmLocalCommits !== undefined;
       logger.warn('request deadline passed; answering 503', { requestId: context.requestId, routeKey: event.routeKey, budgetMs: budget, unsettledWrites: scope.unsettledWrites });
-      resolve(unavailable(unknown, context.requestId));
+      resolve(unavailable(unknown, context.requestId, originOf(event)));
     }, budget + DEADLINE_GRACE_MS);
   });
   // The request id is settled here, before the chain, so everything the request causes (outbox

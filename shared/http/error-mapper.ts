@@ -2,6 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { isTransientDependencyError } from '../data/errors';
 import { AppError, RETRY_AFTER_SECONDS } from '../domain/errors';
 import { logger } from '../observability/logger';
+import { errorBodyOf } from './error-body';
 import { toHttpResult } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
@@ -13,13 +14,13 @@ export function errorMapper(): MiddlewareObj<HttpEvent, HttpResult, Error, AppCo
   return {
     onError: (request) => {
       const err = request.error;
-      const requestId = request.context.requestId;
+      const { requestId, origin } = request.context;
       if (err instanceof AppError) {
         request.response = toHttpResult(
           {
             status: err.status,
             headers: err.headers,
-            body: { error: { code: err.code, message: err.message, ...(err.details ? { details: err.details } : {}), requestId } },
+            body: errorBodyOf({ code: err.code, message: err.message, details: err.details, requestId, origin }),
           },
           requestId,
         );
@@ -31,7 +32,7 @@ export function errorMapper(): MiddlewareObj<HttpEvent, HttpResult, Error, AppCo
           {
             status: 503,
             headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
-            body: { error: { code: 'SERVICE_UNAVAILABLE', message: 'Temporarily unavailable; retry shortly', requestId } },
+            body: errorBodyOf({ code: 'SERVICE_UNAVAILABLE', message: 'Temporarily unavailable; retry shortly', requestId, origin }),
           },
           requestId,
         );
@@ -39,7 +40,7 @@ export function errorMapper(): MiddlewareObj<HttpEvent, HttpResult, Error, AppCo
       }
       logger.error('unhandled error', { requestId, error: err as Error });
       request.response = toHttpResult(
-        { status: 500, body: { error: { code: 'INTERNAL', message: 'Internal error', requestId } } },
+        { status: 500, body: errorBodyOf({ code: 'INTERNAL', message: 'Internal error', requestId, origin }) },
         requestId,
       );
     },

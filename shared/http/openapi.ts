@@ -2,13 +2,14 @@ import * as z from 'zod';
 import { config } from '../config';
 import { errorBody } from '../contracts/contract';
 import type { AuthKind, RouteContract, RouteDef } from '../contracts/endpoint';
-import { routes } from '../contracts/index';
+import { DECLARATIONS, routes } from '../contracts/index';
 import { PRESETS, SCOPES } from '../domain/api-keys/scopes';
 import { isAdminRole, ROLES } from '../domain/auth/types';
-import { ERROR_CODES, type ErrorCode } from '../domain/errors';
+import { ERROR_ADVICE, ERROR_CODES, RETRY_AFTER_SECONDS, type ErrorCode } from '../domain/errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency';
 import { addExamples } from './openapi-examples';
+import { docUrlOf, errorAnchor, errorHeading } from './reference';
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the endpoint declarations (`shared/contracts`:
@@ -239,7 +240,7 @@ function errorStatuses(route: RouteDef, c: RouteContract): number[] {
 
 /** Reason phrases of the statuses the API answers (a table, not node:http, which costs ~20 ms at load). */
 const REASONS: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 304: 'Not Modified',
+  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 302: 'Found', 304: 'Not Modified',
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
   410: 'Gone', 413: 'Payload Too Large', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large',
   500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable',
@@ -305,6 +306,20 @@ function operationOf(pool: SchemaPool, route: RouteDef, c: RouteContract): Json 
 // Shared components and the document's prose
 // ---------------------------------------------------------------------------------------------
 
+/** A code as a link to its section of the reference page (a fragment: the page renders this document). */
+const codeLink = (code: ErrorCode) => `[\`${code}\`](#${errorAnchor(code)})`;
+
+/** One section per error code; its heading's anchor is what `docUrl` points to. */
+function errorSections(): string {
+  return (Object.keys(ERROR_CODES) as ErrorCode[])
+    .map((code) => {
+      const { status, meaning } = ERROR_CODES[code];
+      const retry = status === 429 || status === 503 ? ` The answer carries \`Retry-After\` (seconds; ${RETRY_AFTER_SECONDS} for a 503).` : '';
+      return `### ${errorHeading(code)}\n\n**HTTP ${status} ${reason(status)}.** ${meaning}.${retry}\n\n${ERROR_ADVICE[code]}`;
+    })
+    .join('\n\n');
+}
+
 function errorResponses(pool: SchemaPool): Json {
   const errorRef = pool.convert(errorBody, 'output', 'the error body');
   const out: Json = {};
@@ -315,7 +330,7 @@ function errorResponses(pool: SchemaPool): Json {
     if (status === 429 || status === 503) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
     if (status === 405) headers.Allow = { $ref: '#/components/headers/Allow' };
     out[name] = {
-      description: `${reason(status)}: ${codes.map((c) => `\`${c}\` (${ERROR_CODES[c].meaning})`).join('; ')}`,
+      description: `${reason(status)}: ${codes.map((c) => `${codeLink(c)} (${ERROR_CODES[c].meaning})`).join('; ')}`,
       headers,
       content: {
         'application/json': {
@@ -360,7 +375,7 @@ function securitySchemes(used: Set<string>): Json {
 
 function infoDescription(): string {
   const errorRows = (Object.keys(ERROR_CODES) as ErrorCode[])
-    .map((code) => `| ${ERROR_CODES[code].status} | \`${code}\` | ${ERROR_CODES[code].meaning} |`)
+    .map((code) => `| ${ERROR_CODES[code].status} | ${codeLink(code)} | ${ERROR_CODES[code].meaning} |`)
     .join('\n');
   const presets = Object.entries(PRESETS)
     .map(([name, scopes]) => `\`${name}\`: ${scopes.map((s) => `\`${s}\``).join(', ')}`)
@@ -402,17 +417,23 @@ one applies and the others replay its answer. Failed attempts change nothing and
 
 ## Errors
 
-Every error is \`{ "error": { "code", "message", "details"?, "requestId" } }\` (schema \`Error\`);
-\`details\` lists one entry per offending field (\`in\`: body, query, path or header).
+Every error is \`{ "error": { "code", "message", "details"?, "requestId", "docUrl" } }\` (schema \`Error\`);
+\`details\` lists one entry per offending field (\`in\`: body, query, path or header), and \`docUrl\` links to the
+code's section below (e.g. \`${docUrlOf('NOT_FOUND')}\`, absolute in answers). Decide on \`code\`, never on \`message\`, whose wording may change.
 
 | Status | Code | Meaning |
 |---|---|---|
 ${errorRows}
+
+${errorSections()}
 `;
 }
 
 /** The document for a route table (exported for tests; the API serves `buildOpenApiDocument`). */
-export function generateOpenApiDocument(table: readonly RouteDef[]): Record<string, unknown> {
+export function generateOpenApiDocument(
+  table: readonly RouteDef[],
+  areas: readonly { area: string; description: string }[] = DECLARATIONS,
+): Record<string, unknown> {
   const pool = new SchemaPool();
   const paths: Json = {};
   const usedSchemes = new Set<string>();
@@ -431,7 +452,10 @@ export function generateOpenApiDocument(table: readonly RouteDef[]): Record<stri
     openapi: '3.1.0',
     info: { title: 'Loyalty platform API', version: '2.0.0', description: infoDescription() },
     servers: [{ url: '/' }],
-    tags: tags.map((name) => ({ name })),
+    tags: tags.map((name) => {
+      const description = areas.find((a) => a.area === name)?.description;
+      return { name, ...(description ? { description } : {}) };
+    }),
     paths,
     components: {
       schemas,
@@ -462,10 +486,14 @@ export function generateOpenApiDocument(table: readonly RouteDef[]): Record<stri
 
 let cached: Record<string, unknown> | undefined;
 
-/** The OpenAPI 3.1 document, built once per process (it is served on every `GET /api/v2/openapi.json`). */
-export function buildOpenApiDocument(): Record<string, unknown> {
+/**
+ * The OpenAPI 3.1 document, built once per process (it is served on every `GET /api/v2/openapi.json`).
+ * `servers` names the origin the caller reached the platform at (`originOf`), so the reference
+ * page's requests and generated clients go there; without one it stays relative (`/`).
+ */
+export function buildOpenApiDocument(origin?: string): Record<string, unknown> {
   if (!cached) {
     cached = generateOpenApiDocument(routes);
   }
-  return cached;
+  return origin ? { ...cached, servers: [{ url: origin, description: 'This platform, as the document was fetched from it' }] } : cached;
 }

@@ -2,6 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { newId } from '../ids';
 import { logger } from '../observability/logger';
 import { emitMetric } from '../observability/metrics';
+import { originOf } from './origin';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 /** A caller's own request id is echoed when it is sane; otherwise we mint one. */
@@ -75,6 +76,7 @@ export function requestContext(area: string): MiddlewareObj<HttpEvent, HttpResul
       // Usually settled already by `withinDeadline` (which makes it the correlation id).
       context.requestId ||= requestIdOf(event);
       context.startedAt = Date.now();
+      context.origin = originOf(event);
     },
     after: finish,
     onError: finish,

@@ -10,6 +10,8 @@ export type HttpResult = APIGatewayProxyStructuredResultV2;
 export interface AppContext extends Context {
   requestId: string;
   startedAt: number;
+  /** The platform's origin as the caller reached it (`originOf`), for absolute links; unset when unknown. */
+  origin?: string;
   route?: RouteDef;
   principal?: Principal;
   /** A member portal session (consumer routes only); never set together with `principal`. */

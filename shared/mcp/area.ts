@@ -8,6 +8,7 @@ import { AppError, badRequest } from '../domain/errors';
 import { withinDeadline } from '../http/area';
 import { errorMapper } from '../http/error-mapper';
 import { jsonBody } from '../http/json-body';
+import { originOf } from '../http/origin';
 import { requestContext } from '../http/request-context';
 import { toHttpResult } from '../http/responses';
 import { traced } from '../observability/tracing';
@@ -28,12 +29,8 @@ import { sdkRequest, serveMcp, toResult } from './transport';
 const MCP_PATH = '/api/mcp';
 const METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
 
-/** Scheme and host the caller used (API Gateway sets x-forwarded-proto; so does the local server). */
-export function baseUrlOf(event: HttpEvent): string {
-  const proto = event.headers?.['x-forwarded-proto']?.split(',')[0]?.trim() || 'https';
-  const host = event.headers?.host ?? event.requestContext.domainName;
-  return `${proto}://${host}`;
-}
+/** Scheme and host the caller used (`originOf`); API Gateway's own domain when the Host header is unusable. */
+export const baseUrlOf = (event: HttpEvent): string => originOf(event) ?? `https://${event.requestContext.domainName}`;
 
 export function protectedResourceMetadata(base: string) {
   return {
@@ -81,12 +78,12 @@ async function callMcp(event: HttpEvent, context: AppContext): Promise<HttpResul
   if (!context.hasBody) throw badRequest('A JSON body is required');
   const principal = context.principal as ApiKeyPrincipal;
   const state: McpRequestState = {
-    ctx: { principal, workspaceId: principal.workspaceId, requestId: context.requestId },
+    ctx: { principal, workspaceId: principal.workspaceId, requestId: context.requestId, origin: context.origin },
     outcomes: new Map(),
   };
   const answer = await serveMcp(sdkRequest(`${baseUrlOf(event)}${MCP_PATH}`, event.headers ?? {}, context.body), context.body, state);
   await auditMessages(state, messagesOf(context.body), answer, Date.now() - context.startedAt);
-  return toResult(answer, context.requestId);
+  return toResult(answer, context.requestId, context.origin);
 }
 
 export function mcpHandler() {

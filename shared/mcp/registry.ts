@@ -17,6 +17,8 @@ export interface ToolContext {
   principal: ApiKeyPrincipal;
   workspaceId: string;
   requestId: string;
+  /** The platform's origin as the caller reached it (`originOf`), for the `docUrl` of tool errors. */
+  origin?: string;
 }
 
 /** Every hint set explicitly: clients assume the worst for a missing one (not read-only, destructive). */

@@ -4,9 +4,10 @@ import { isTransientDependencyError } from '../data/errors';
 import { AppError, type ErrorCode } from '../domain/errors';
 import { guardWrite } from '../domain/objects/rate-guard';
 import { toDetails } from '../domain/validation';
+import { errorBodyOf } from '../http/error-body';
 import { runIdempotent } from '../http/idempotency';
 import { logger } from '../observability/logger';
-import { IDEMPOTENCY_KEY_ARG, type ToolDefinition } from './registry';
+import { IDEMPOTENCY_KEY_ARG, type ToolContext, type ToolDefinition } from './registry';
 import { listResources, readResource, resourceTemplates } from './resources';
 import { note as noteOutcome, type CallOutcome, type McpRequestState } from './state';
 import { TOOLS, toolNamed } from './tools';
@@ -49,9 +50,9 @@ function jsonSchemas(tool: ToolDefinition) {
 
 export const visibleTools = (scopes: readonly string[]): ToolDefinition[] => TOOLS.filter((t) => scopes.includes(t.scope));
 
-/** A domain error as a tool result: the code and message of the REST error table, never internals. */
-function errorResult(error: AppError): CallToolResult {
-  const body = { error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) } };
+/** A domain error as a tool result: the REST error body (code, message, request id, docUrl), never internals. */
+function errorResult(ctx: ToolContext, error: AppError): CallToolResult {
+  const body = errorBodyOf({ code: error.code, message: error.message, details: error.details, requestId: ctx.requestId, origin: ctx.origin });
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
@@ -73,7 +74,7 @@ async function callTool(state: McpRequestState, params: { name: string; argument
   // The listing hides what the key may not use; a call by name is checked here all the same.
   if (!state.ctx.principal.scopes.includes(tool.scope)) {
     note('refused', 'FORBIDDEN');
-    return errorResult(new AppError('FORBIDDEN', `This API key lacks the scope ${tool.scope}`));
+    return errorResult(state.ctx, new AppError('FORBIDDEN', `This API key lacks the scope ${tool.scope}`));
   }
   const parsed = tool.input.safeParse(params.arguments ?? {});
   if (!parsed.success) {
@@ -92,7 +93,7 @@ async function callTool(state: McpRequestState, params: { name: string; argument
       } catch (error) {
         const refusal = asAppError(error, state, tool.name);
         note('refused', refusal.code);
-        return errorResult(refusal);
+        return errorResult(state.ctx, refusal);
       }
     }
     const result =
@@ -104,14 +105,14 @@ async function callTool(state: McpRequestState, params: { name: string; argument
     if (!checked.success) {
       logger.error('MCP tool answer does not match its output schema', { requestId: state.ctx.requestId, tool: tool.name, issues: checked.error.issues.map((i) => i.path.join('.')) });
       note('tool_error', 'INTERNAL');
-      return errorResult(new AppError('INTERNAL', 'Internal error'));
+      return errorResult(state.ctx, new AppError('INTERNAL', 'Internal error'));
     }
     note('ok');
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
   } catch (error) {
     const failure = asAppError(error, state, tool.name);
     note('tool_error', failure.code);
-    return errorResult(failure);
+    return errorResult(state.ctx, failure);
   }
 }
 

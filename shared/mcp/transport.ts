@@ -1,5 +1,6 @@
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
 import { logger } from '../observability/logger';
+import { errorBodyOf } from '../http/error-body';
 import { toHttpResult } from '../http/responses';
 import type { HttpResult } from '../http/types';
 import { buildServer } from './server';
@@ -92,14 +93,14 @@ export async function serveMcp(request: Request, parsedBody: unknown, state: Mcp
  * of the protocol layer (a 4xx before any method ran) gets the API's error shape with the
  * protocol's message, and a 5xx a bare INTERNAL (never internals).
  */
-export function toResult(answer: { status: number; contentType: string | null; body: string }, requestId: string): HttpResult {
+export function toResult(answer: { status: number; contentType: string | null; body: string }, requestId: string, origin?: string): HttpResult {
   if (answer.status >= 500) {
     logger.error('MCP request failed in the protocol layer', { requestId, status: answer.status });
-    return toHttpResult({ status: 500, body: { error: { code: 'INTERNAL', message: 'Internal error', requestId } } }, requestId);
+    return toHttpResult({ status: 500, body: errorBodyOf({ code: 'INTERNAL', message: 'Internal error', requestId, origin }) }, requestId);
   }
   if (answer.status >= 400) {
     const message = protocolMessage(answer.body) ?? 'The MCP request was refused';
-    return toHttpResult({ status: 400, body: { error: { code: 'BAD_REQUEST', message: `MCP: ${message}`, requestId } } }, requestId);
+    return toHttpResult({ status: 400, body: errorBodyOf({ code: 'BAD_REQUEST', message: `MCP: ${message}`, requestId, origin }) }, requestId);
   }
   if (!answer.body) return toHttpResult({ status: answer.status }, requestId);
   const result = toHttpResult({ status: answer.status, body: null }, requestId);

@@ -208,7 +208,9 @@ describe('the HTTP transport answers every refusal in the one JSON error shape',
   const expectJsonError = (res: { status: number; headers: string; body: string }, status: number, code: string) => {
     expect(res.status, res.headers).toBe(status);
     expect(res.headers.toLowerCase()).toContain('content-type: application/json');
-    expect(JSON.parse(res.body)).toEqual({ error: { code, message: expect.any(String), requestId: expect.any(String) } });
+    // Refused before any request exists: the link to the reference is built from the address the client connected to.
+    const docUrl = `${inject('baseUrl')}/docs#api/description/${code.toLowerCase().replace(/_/g, '-')}`;
+    expect(JSON.parse(res.body)).toEqual({ error: { code, message: expect.any(String), requestId: expect.any(String), docUrl } });
   };
 
   it('a URL or headers over the limit: 431 JSON with a code', async () => {

@@ -288,11 +288,11 @@ describe('MCP tools, one call of each', () => {
 });
 
 describe('MCP refusals', () => {
-  it('a domain error is a tool result with isError and the REST code and message (INSUFFICIENT_POINTS); nothing changes', async () => {
+  it('a domain error is a tool result with isError and the REST error body (INSUFFICIENT_POINTS, same message and docUrl); nothing changes', async () => {
     const member = await newMember(t.key);
     const rest = await call('POST', `/api/v2/members/${member.id}/points`, { token: t.key, body: { type: 'deduct', amount: 5, reason: 'x' } });
     const error = toolError(await all.callTool({ name: 'deduct_points', arguments: { memberId: member.id, amount: 5, reason: 'x' } }));
-    expect(error).toEqual({ code: 'INSUFFICIENT_POINTS', message: rest.body.error.message });
+    expect(error).toEqual({ code: 'INSUFFICIENT_POINTS', message: rest.body.error.message, requestId: expect.any(String), docUrl: rest.body.error.docUrl });
     expect(await balance(t.key, member.id)).toBe(0);
   });
 

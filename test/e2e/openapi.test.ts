@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { routes } from '../../shared/contracts/index';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { call } from '../support/api';
@@ -11,7 +11,9 @@ describe('OpenAPI document', () => {
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.data).toBeUndefined(); // the document itself, not wrapped in { data }
     // What every e2e response is validated against (test/support/openapi.ts) is what clients download.
-    expect(res.body).toEqual(buildOpenApiDocument());
+    // Its `servers` entry is the origin the request reached.
+    expect(res.body).toEqual(buildOpenApiDocument(inject('baseUrl')));
+    expect(res.body.servers).toEqual([{ url: inject('baseUrl'), description: expect.any(String) }]);
   });
 
   it('lists every /api/v2 route of the route table', async () => {

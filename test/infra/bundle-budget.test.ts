@@ -1,15 +1,17 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { builtinModules } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { RENDERER_ASSET } from '../../shared/http/reference-assets';
 import { App, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltBundle, buildBundles, functionEntries } from '../../infra/bundling/build';
-import { BUNDLE_BUDGET_EXCEPTIONS, BUNDLE_BUDGET_KIB, bundleBudgetKib, LEFT_OUT_MODULES } from '../../infra/bundling/options';
+import { BUNDLE_BUDGET_EXCEPTIONS, BUNDLE_BUDGET_KIB, bundleBudgetKib, LEFT_OUT_MODULES, SHIPPED_FILES } from '../../infra/bundling/options';
 import { Mail } from '../../infra/constructs/mail';
 import { PlatformFunction } from '../../infra/constructs/platform-function';
 import { BUNDLING_STACKS_CONTEXT } from '../../infra/stack';
@@ -72,6 +74,26 @@ describe('function bundles', () => {
     }
   });
 
+  it('ship the files SHIPPED_FILES declares next to the bundle, each within its budget and with its reason', () => {
+    expect(Object.keys(SHIPPED_FILES)).toEqual([RENDERER_ASSET.function]);
+    for (const [name, files] of Object.entries(SHIPPED_FILES)) {
+      expect(functions, name).toHaveProperty(name);
+      for (const file of files) {
+        expect(file.reason.length, `${name}: ${file.to}`).toBeGreaterThan(40);
+        const bytes = bundles[name]!.shipped[file.to];
+        expect(bytes, `${name}: ${file.to} was not shipped`).toBeGreaterThan(0);
+        expect(kib(bytes!), `${name}: ${file.to} is ${kib(bytes!)} KiB`).toBeLessThanOrEqual(file.kib);
+      }
+    }
+    for (const [name, bundle] of functionBundles()) if (!(name in SHIPPED_FILES)) expect(bundle.shipped, name).toEqual({});
+  });
+
+  it('keep the reference page renderer out of every bundle (it is a shipped file of the system function)', () => {
+    for (const [name, bundle] of functionBundles()) {
+      expect(Object.keys(bundle.inputs).filter((p) => p.includes(RENDERER_ASSET.package)), name).toEqual([]);
+    }
+  });
+
   it('import what they leave out only dynamically (never loaded when the function starts)', () => {
     for (const [name, bundle] of functionBundles()) {
       // Node's own modules (with or without the `node:` prefix: lib-storage imports `events`) are no left-out packages.
@@ -105,6 +127,36 @@ describe('function bundles', () => {
   });
 });
 
+describe('the system bundle', () => {
+  it('serves the reference page renderer from the file shipped next to it (no node_modules in Lambda), gzipped', () => {
+    const url = pathToFileURL(bundles[RENDERER_ASSET.function]!.file).href;
+    const event = {
+      version: '2.0', routeKey: 'GET /docs/assets/{file}', rawPath: '/docs/assets/api-reference.js',
+      headers: { host: 'api.example.com', 'x-forwarded-proto': 'https', 'accept-encoding': 'gzip' },
+      pathParameters: { file: 'api-reference.js' },
+      requestContext: { domainName: 'api.example.com', http: { method: 'GET', path: '/docs/assets/api-reference.js' } },
+      isBase64Encoded: false,
+    };
+    const code =
+      `const { handler } = await import(${JSON.stringify(url)}); ` +
+      `const r = await handler(${JSON.stringify(event)}, { getRemainingTimeInMillis: () => 15000 }); ` +
+      `const { gunzipSync } = await import('node:zlib'); ` +
+      `process.stdout.write(JSON.stringify({ status: r.statusCode, encoding: r.headers['content-encoding'], base64Length: r.body.length, ` +
+      `sha: (await import('node:crypto')).createHash('sha256').update(gunzipSync(Buffer.from(r.body, 'base64'))).digest('hex') }));`;
+    // A fresh process outside the project, as in Lambda: only the bundle folder is there.
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], {
+      encoding: 'utf8',
+      cwd: outdir,
+      env: { PATH: process.env.PATH, STAGE: 'aws', TABLE_NAME: 't', MAIL_FROM: 'no-reply@example.com', AWS_REGION: 'eu-west-1', POWERTOOLS_LOG_LEVEL: 'SILENT' },
+    });
+    const answer = JSON.parse(out.slice(out.indexOf('{"status"')));
+    const source = readFileSync(fileURLToPath(new URL(`../../node_modules/${RENDERER_ASSET.package}/${RENDERER_ASSET.file}`, import.meta.url)));
+    expect(answer).toMatchObject({ status: 200, encoding: 'gzip', sha: createHash('sha256').update(source).digest('hex') });
+    // Under Lambda's 6 MB limit of a synchronous answer.
+    expect(answer.base64Length).toBeLessThan(6_000_000);
+  });
+});
+
 describe('zod in a bundle', () => {
   let bundled: { failures: unknown; jsonSchema: unknown };
 
@@ -125,20 +177,34 @@ describe('zod in a bundle', () => {
   });
 });
 
+/** The folder of the asset CDK builds for one function (its bundling, commandHooks included). */
+function cdkAssetDir(name: string): string {
+  const app = new App({ postCliContext: { [BUNDLING_STACKS_CONTEXT]: ['**'] } });
+  const stack = new Stack(app, 'BundleParity');
+  const table = new dynamodb.TableV2(stack, 'Table', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
+  const mail = new Mail(stack, 'Mail', { fromAddress: 'no-reply@example.com' });
+  new PlatformFunction(stack, 'Fn', { name, description: 'bundle parity', table, mail, access: { table: 'readWrite' }, invocation: { kind: 'synchronous' } });
+  const assembly = app.synth();
+  const template = assembly.getStackArtifact(stack.artifactId).template as { Resources: Record<string, { Type: string; Properties: any }> };
+  const [fn] = Object.values(template.Resources).filter((r) => r.Type === 'AWS::Lambda::Function');
+  const s3Key = fn!.Properties.Code.S3Key as string;
+  const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));
+  return join(assembly.directory, manifest.files[s3Key.replace(/\.zip$/, '')].source.path as string);
+}
+
 describe('CDK bundling', () => {
   it('ships the bundle built here, byte for byte (largest function)', () => {
     const [name, bundle] = functionBundles().sort(([, a], [, b]) => b.bytes - a.bytes)[0]!;
-    const app = new App({ postCliContext: { [BUNDLING_STACKS_CONTEXT]: ['**'] } });
-    const stack = new Stack(app, 'BundleParity');
-    const table = new dynamodb.TableV2(stack, 'Table', { partitionKey: { name: 'pk', type: dynamodb.AttributeType.STRING } });
-    const mail = new Mail(stack, 'Mail', { fromAddress: 'no-reply@example.com' });
-    new PlatformFunction(stack, 'Fn', { name, description: 'bundle parity', table, mail, access: { table: 'readWrite' }, invocation: { kind: 'synchronous' } });
-    const assembly = app.synth();
-    const template = assembly.getStackArtifact(stack.artifactId).template as { Resources: Record<string, { Type: string; Properties: any }> };
-    const [fn] = Object.values(template.Resources).filter((r) => r.Type === 'AWS::Lambda::Function');
-    const s3Key = fn!.Properties.Code.S3Key as string;
-    const manifest = JSON.parse(readFileSync(join(assembly.directory, `${stack.artifactId}.assets.json`), 'utf8'));
-    const dir = join(assembly.directory, manifest.files[s3Key.replace(/\.zip$/, '')].source.path as string);
+    const dir = cdkAssetDir(name);
     expect(readFileSync(join(dir, 'index.mjs')).equals(readFileSync(bundle.file)), `${name}: CDK's index.mjs differs from the esbuild JS API build`).toBe(true);
+  });
+
+  it('ships the files SHIPPED_FILES declares next to the bundle, byte for byte', () => {
+    for (const [name, files] of Object.entries(SHIPPED_FILES)) {
+      const dir = cdkAssetDir(name);
+      for (const file of files) {
+        expect(readFileSync(join(dir, file.to)).equals(readFileSync(join(bundles[name]!.file, '..', file.to))), `${name}: ${file.to}`).toBe(true);
+      }
+    }
   });
 });

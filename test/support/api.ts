@@ -30,7 +30,8 @@ export async function call<T = any>(method: string, path: string, opts: CallOpti
     body = JSON.stringify(opts.body);
     headers['content-type'] = 'application/json';
   }
-  const res = await fetch(inject('baseUrl') + path, { method, headers, body });
+  // Redirects are answers too (`GET /` is a 302): checked as sent, never followed.
+  const res = await fetch(inject('baseUrl') + path, { method, headers, body, redirect: 'manual' });
   const text = await res.text();
   let parsed: unknown = text;
   try {

@@ -37,7 +37,7 @@ export function outputChecker(tools: { name: string; outputSchema?: Record<strin
 }
 
 /** The error of a tool result with `isError`: the REST error table's code and message. */
-export function toolError(result: { isError?: boolean; content?: unknown }): { code: string; message: string } {
+export function toolError(result: { isError?: boolean; content?: unknown }): { code: string; message: string; requestId?: string; docUrl?: string } {
   expect(result.isError, JSON.stringify(result)).toBe(true);
   const [first] = result.content as { type: string; text: string }[];
   return JSON.parse(first!.text).error;

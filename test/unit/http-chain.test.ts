@@ -22,7 +22,8 @@ describe('error mapping', () => {
     })(event({ 'x-request-id': 'r-1' }), {} as AppContext)) as HttpResult;
     expect(res.statusCode).toBe(500);
     expect(res.body).not.toMatch(/ECONNREFUSED|secret|10\.1/);
-    expect(JSON.parse(res.body!)).toEqual({ error: { code: 'INTERNAL', message: 'Internal error', requestId: 'r-1' } });
+    // No Host in the event: the link to the reference is relative.
+    expect(JSON.parse(res.body!)).toEqual({ error: { code: 'INTERNAL', message: 'Internal error', requestId: 'r-1', docUrl: '/docs#api/description/internal' } });
     expect(res.headers!['x-request-id']).toBe('r-1');
   });
 

@@ -282,7 +282,9 @@ describe('OpenAPI document', () => {
     expect(apiKey).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'fl_live_...' });
     expect(session).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'fl_sess_...' });
     for (const scope of SCOPES) expect(apiKey.description).toContain(`\`${scope}\``);
-    for (const [code, { status }] of Object.entries(ERROR_CODES)) expect(doc.info.description).toContain(`| ${status} | \`${code}\` |`);
+    for (const [code, { status }] of Object.entries(ERROR_CODES)) {
+      expect(doc.info.description).toContain(`| ${status} | [\`${code}\`](#api/description/${code.toLowerCase().replace(/_/g, '-')}) |`);
+    }
   });
 });
 
@@ -355,7 +357,7 @@ describe('response validator (test/support/openapi.ts)', () => {
     status: 'active', tier: 'bronze', points: { balance: 0, pending: 0, lifetime: 0 }, orderCount: 0,
     customAttributes: {}, tags: [], createdAt: ts, updatedAt: ts,
   };
-  const error = (code: string) => ({ error: { code, message: 'x', requestId: 'req_1' } });
+  const error = (code: string) => ({ error: { code, message: 'x', requestId: 'req_1', docUrl: `/docs#api/description/${code.toLowerCase()}` } });
 
   it('accepts documented answers, query strings included', () => {
     v.check({ method: 'GET', path: '/api/v2/members/mbr_1', status: 200, body: { data: member } });

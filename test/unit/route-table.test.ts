@@ -9,7 +9,8 @@ describe('route table', () => {
     const keys = routes.map(routeKey);
     expect(new Set(keys).size).toBe(keys.length);
     for (const r of routes) {
-      expect(r.path, routeKey(r)).toMatch(/^(\/api\/(v2|flash|consumer|wallet|mcp)|\/\.well-known\/oauth-protected-resource)(\/|$)/);
+      // The API's prefixes, plus the platform's own documents: `/` (a redirect) and the reference page `/docs`.
+      expect(r.path, routeKey(r)).toMatch(/^(\/api\/(v2|flash|consumer|wallet|mcp)|\/\.well-known\/oauth-protected-resource|\/docs)(\/|$)|^\/$/);
       expect(r.auth.length).toBeGreaterThan(0);
       if (r.auth.includes('public')) expect(r.auth).toEqual(['public']);
       if (r.auth.includes('apiKey')) expect(SCOPES, routeKey(r)).toContain(r.scope);

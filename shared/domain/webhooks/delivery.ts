@@ -136,6 +136,16 @@ function eventTimeOf(payload: string): number | undefined {
   }
 }
 
+/** What every log line about a delivery names (never its payload). */
+const deliveryLogFields = (message: DeliveryMessage) => ({
+  ...correlated(message.requestId),
+  workspaceId: message.workspaceId,
+  endpointId: message.endpointId,
+  deliveryId: message.deliveryId,
+  eventType: message.eventType,
+  trigger: message.trigger,
+});
+
 /**
  * The metric and the log line of a recorded attempt (called once its entry is committed). A last
  * attempt that ran out of retries is logged `webhook.failed` but counted by the dead-letter consumer
@@ -144,12 +154,7 @@ function eventTimeOf(payload: string): number | undefined {
  */
 function reportAttempt(message: DeliveryMessage, entry: Attempt, permanent: boolean, now: Date): void {
   const line = {
-    ...correlated(message.requestId),
-    workspaceId: message.workspaceId,
-    endpointId: message.endpointId,
-    deliveryId: message.deliveryId,
-    eventType: message.eventType,
-    trigger: message.trigger,
+    ...deliveryLogFields(message),
     attempt: entry.attempt,
     status: entry.statusCode,
     durationMs: entry.durationMs,
@@ -216,12 +221,7 @@ export async function markDead(message: DeliveryMessage, now = new Date()): Prom
   emitMetric('webhookDeliveriesDead', 1);
   logger.info('webhook.dead', {
     event: 'webhook.dead',
-    ...correlated(message.requestId),
-    workspaceId: message.workspaceId,
-    endpointId: message.endpointId,
-    deliveryId: message.deliveryId,
-    eventType: message.eventType,
-    trigger: message.trigger,
+    ...deliveryLogFields(message),
     attempt: attempts,
   });
 }

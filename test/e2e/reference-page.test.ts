@@ -1,0 +1,103 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import { routes } from '../../shared/contracts/index';
+import { call } from '../support/api';
+import { launchChromium } from '../support/browser';
+
+/**
+ * The reference page in headless Chromium, on the local runtime: it renders the live document,
+ * its search finds operations, error answers' `docUrl` lead to their section, it runs under its
+ * own Content-Security-Policy and asks no host but the platform for anything.
+ */
+
+const OUTPUT = fileURLToPath(new URL('../output/', import.meta.url));
+const base = inject('baseUrl');
+const summaryOf = (operationId: string) => routes.find((r) => r.operationId === operationId)!.summary;
+
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let page: Page;
+const requested: string[] = [];
+const cspViolations: string[] = [];
+
+/** A new tab on a page of the platform (a fresh load: a hash change alone would not reload the page). */
+async function open(path: string): Promise<Page> {
+  const tab = await browser.context.newPage();
+  tab.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
+  await tab.goto(`${base}${path}`, { waitUntil: 'load' });
+  return tab;
+}
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  browser.context.on('request', (request) => requested.push(request.url()));
+  page = await open('/docs');
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('API reference page (headless Chromium)', () => {
+  it('renders the operations of the live document, and a screenshot is kept', async () => {
+    await page.getByRole('heading', { name: 'Loyalty platform API', level: 1 }).waitFor({ state: 'visible', timeout: 30_000 });
+    // The first tag opens by itself: its operations show their summaries.
+    for (const operationId of ['getOpenApi', 'getReference', 'getApiIndex']) {
+      await page.getByText(summaryOf(operationId), { exact: true }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    }
+    // Every tag of the document is in the sidebar.
+    for (const area of ['orders', 'members', 'webhooks']) {
+      await expect(page.getByRole('button', { name: new RegExp(`Group - ${area}$`) }).count()).resolves.toBe(1);
+    }
+    await mkdir(OUTPUT, { recursive: true });
+    const file = `${OUTPUT}reference-page.png`;
+    await page.screenshot({ path: file });
+    expect((await stat(file)).size).toBeGreaterThan(10_000);
+  });
+
+  it('finds createOrder with its search box', async () => {
+    await page.getByRole('button', { name: /Open Search/ }).click();
+    await page.keyboard.type('createOrder');
+    const results = page.getByRole('dialog');
+    await results.getByText(summaryOf('createOrder')).first().waitFor({ state: 'visible', timeout: 15_000 });
+    const first = (await results.innerText()).split(/Operation:/)[1] ?? '';
+    expect(first).toContain(summaryOf('createOrder'));
+    expect(first).toContain('/api/v2/orders');
+    await page.screenshot({ path: `${OUTPUT}reference-search.png` });
+    await page.keyboard.press('Escape');
+  });
+
+  it('marks required body fields as required', async () => {
+    const tab = await open('/docs#api/tag/orders/POST/api/v2/orders');
+    const operation = tab.locator('[id="api/tag/orders/POST/api/v2/orders"]');
+    await operation.getByText('externalOrderId', { exact: true }).first().waitFor({ state: 'visible', timeout: 30_000 });
+    // Each required property carries the renderer's "required" badge.
+    const text = await operation.innerText();
+    expect(text).toMatch(/externalOrderId\s+Type:\s+string\s+required/);
+  });
+
+  it("follows an error answer's docUrl to the section on its code", async () => {
+    const res = await call('GET', '/api/v2/nothing-here');
+    expect(res.body.error.docUrl).toBe(`${base}/docs#api/description/not-found`);
+    const tab = await open(new URL(res.body.error.docUrl).pathname + new URL(res.body.error.docUrl).hash);
+    const heading = tab.getByRole('heading', { name: 'NOT_FOUND', exact: true });
+    await heading.waitFor({ state: 'visible', timeout: 30_000 });
+    await expect
+      .poll(async () => {
+        const box = await heading.boundingBox();
+        return box !== null && box.y >= 0 && box.y < (tab.viewportSize()?.height ?? 720);
+      }, { timeout: 15_000 })
+      .toBe(true);
+  });
+
+  it('asked no host but the platform for anything, and broke no rule of its Content-Security-Policy', () => {
+    expect(requested.length).toBeGreaterThan(3);
+    const own = new URL(base).host;
+    expect([...new Set(requested.map((url) => new URL(url).host))]).toEqual([own]);
+    expect(requested).toContain(`${base}/api/v2/openapi.json`);
+    expect(cspViolations).toEqual([]);
+  });
+});
