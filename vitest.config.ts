@@ -1,8 +1,18 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that start, kill and time local runtimes of their own (lifecycle, start-up refusals, store
+ * faults, log output): they run after everything else, one at a time, so their deadlines are not
+ * measured against a machine busy with other test files.
+ */
+const SOLO = ['test/e2e/local-runtime.test.ts', 'test/e2e/store-faults.test.ts', 'test/e2e/local-logs.test.ts'];
+
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
+    // Two files at a time (vitest would take one on 2 cores): the platform tests mostly wait on the
+    // local runtime and its JVM, so a second file uses the time the first spends waiting.
+    maxWorkers: 2,
     projects: [
       { test: { name: 'unit', include: ['test/unit/**/*.test.ts'], env: { POWERTOOLS_LOG_LEVEL: 'SILENT' } } },
       {
@@ -20,7 +30,18 @@ export default defineConfig({
         test: {
           name: 'platform',
           include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          exclude: SOLO,
           globalSetup: ['test/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          name: 'platform-solo',
+          include: SOLO,
+          sequence: { groupOrder: 1 },
+          maxWorkers: 1,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
