@@ -2,7 +2,7 @@ import { systemArea } from '../../shared/contracts/system';
 import { AppError } from '../../shared/domain/errors';
 import { defineArea } from '../../shared/http/area';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
-import { OPENAPI_PATH, REFERENCE_PATH } from '../../shared/http/reference';
+import { API_BASE_WITH_SLASH, OPENAPI_PATH, REFERENCE_PATH } from '../../shared/http/reference';
 import { referenceAssetReply, referencePageReply } from '../../shared/http/reference-page';
 import { ok, type Reply } from '../../shared/http/responses';
 import { matchRoute } from '../../shared/http/route-match';
@@ -19,7 +19,7 @@ const apiIndex = (origin: string | undefined): Reply =>
 async function notRouted(event: HttpEvent, context: AppContext): Promise<Reply> {
   const method = event.requestContext.http.method;
   const path = event.rawPath;
-  if (method === 'GET' && path === '/api/v2/') return apiIndex(context.origin);
+  if (method === 'GET' && path === API_BASE_WITH_SLASH) return apiIndex(context.origin);
   const match = matchRoute(method, path);
   if (match.kind === 'method_not_allowed') {
     throw new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, undefined, { allow: match.allow.join(', ') });

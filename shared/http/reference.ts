@@ -9,6 +9,12 @@ import type { ErrorCode } from '../domain/errors';
 export const REFERENCE_PATH = '/docs';
 export const OPENAPI_PATH = '/api/v2/openapi.json';
 
+/**
+ * The base path with a trailing slash: answered like the base path (`getApiIndex`) by the `$default`
+ * route, since no route can be declared with a trailing slash.
+ */
+export const API_BASE_WITH_SLASH = '/api/v2/';
+
 /** The document's slug on the page (the renderer's `slug` setting), the first part of every anchor. */
 export const REFERENCE_DOCUMENT_SLUG = 'api';
 

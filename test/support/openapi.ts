@@ -2,6 +2,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { matchRoute } from '../../shared/http/route-match';
+import { API_BASE_WITH_SLASH } from '../../shared/http/reference';
 
 /**
  * Checks HTTP answers against the published OpenAPI document (built in-process from the same route
@@ -106,7 +107,10 @@ export class ResponseValidator {
   /** Throws an `OpenApiMismatch` unless the document lists this status for the request with this body. */
   check(res: ObservedResponse): void {
     const method = res.method.toUpperCase();
-    const pathname = new URL(res.path, 'http://document.invalid').pathname;
+    // The path as the URL parser sends it (dot segments, `%2e%2e` among them, are resolved), and the
+    // base path with a trailing slash as the `$default` route answers it.
+    const sent = new URL(res.path, 'http://document.invalid').pathname;
+    const pathname = sent === API_BASE_WITH_SLASH ? API_BASE_WITH_SLASH.slice(0, -1) : sent;
     const match = matchRoute(method, pathname);
     const what = `${method} ${res.path}`;
 
@@ -120,9 +124,10 @@ export class ResponseValidator {
       responsesAt = pointer('paths', match.route.path, method.toLowerCase(), 'responses');
       label = `${what} (${op.operationId})`;
     } else {
-      // Unknown paths and other methods are answered by the system function in the error format.
+      // Unknown paths and other methods are answered by the system function in the error format;
+      // a URL over the transport's limit is refused before any routing (431), whatever its path.
       const [status, name] = match.kind === 'not_found' ? [404, 'NotFound'] : [405, 'MethodNotAllowed'];
-      responses = { [status]: { $ref: `#/components/responses/${name}` } };
+      responses = { [status]: { $ref: `#/components/responses/${name}` }, 431: { $ref: '#/components/responses/RequestHeaderFieldsTooLarge' } };
       responsesAt = '#';
       label = `${what} (${match.kind === 'not_found' ? 'no such path' : 'method not allowed'})`;
     }
