@@ -40,4 +40,4 @@ export async function load(requests: number, concurrency: number, op: (i: number
  * requests; measured cold, whichever path runs first pays for it (the read API ran at 0.66 of the
  * raw calls cold, 0.92 on a second round in the same process).
  */
-export const warmupRequests = (requests: number): number => Math.min(requests, Number(process.env.BENCH_WARMUP ?? 500));
+export const warmupRequests = (requests: number): number => Math.min(requests, Number(process.env.BENCH_WARMUP ?? 1000));
