@@ -225,7 +225,8 @@ export async function sendLocalMessages(
       return messageId;
     }),
   );
-  if (messages.some((m) => !m.delaySeconds)) notifyQueue(queue);
+  // Delayed ones too: a driver in a long idle sleep wakes and sleeps again until the delay ends.
+  notifyQueue(queue);
   return ids;
 }
 
