@@ -136,6 +136,7 @@ interface Store {
   deleteByHandle: StatementSync;
   changeVisibility: StatementSync;
   purge: StatementSync;
+  nextVisible: StatementSync;
 }
 
 let store: { path: string; s: Store } | undefined;
@@ -176,6 +177,7 @@ function open(): Store {
     deleteByHandle: db.prepare('DELETE FROM messages WHERE queue = ? AND message_id = ? AND receipt_handle = ?'),
     changeVisibility: db.prepare('UPDATE messages SET visible_at = ? WHERE queue = ? AND message_id = ? AND receipt_handle = ?'),
     purge: db.prepare('DELETE FROM messages WHERE queue = ?'),
+    nextVisible: db.prepare('SELECT min(visible_at) AS at FROM messages WHERE queue = ?'),
   };
   store = { path, s };
   return s;
@@ -223,7 +225,8 @@ export async function sendLocalMessages(
       return messageId;
     }),
   );
-  if (messages.some((m) => !m.delaySeconds)) notifyQueue(queue);
+  // Delayed ones too: a driver in a long idle sleep wakes and sleeps again until the delay ends.
+  notifyQueue(queue);
   return ids;
 }
 
@@ -250,6 +253,12 @@ export async function claimLocalMessages(
   const now = opts.now ?? Date.now();
   const rows = open().claim.all({ queue, now, until: now + Math.round(opts.visibilitySeconds * 1000), max: opts.max }) as unknown as Row[];
   return rows.map(toMessage).sort((a, b) => a.visibleAt - b.visibleAt || (a.messageId < b.messageId ? -1 : 1));
+}
+
+/** When the next message of the queue becomes visible (ms since the epoch; past if one is visible now), or undefined when it is empty. */
+export function nextLocalVisibleAt(queue: string): number | undefined {
+  const row = open().nextVisible.get(queue) as { at: number | null } | undefined;
+  return row?.at ?? undefined;
 }
 
 /**

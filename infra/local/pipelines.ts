@@ -1,7 +1,7 @@
 import { CONSUMERS, type ConsumerRow } from '../../shared/consumers/table';
 import type { QueueName } from '../../shared/ports/queue';
 import { lazy } from './handlers';
-import { QUEUE_DRIVER_POLL_ENV, startQueueDriver, type QueueConsumer, type SqsHandler } from './queue-driver';
+import { IDLE_POLL_MAX_ENV, QUEUE_DRIVER_POLL_ENV, startQueueDriver, type QueueConsumer, type SqsHandler } from './queue-driver';
 import { startScheduler, type LocalSchedule, type ScheduleHandler } from './scheduler';
 import { STREAM_POLLER_POLL_ENV, startStreamPoller, type StreamHandler, type StreamPollerOptions } from './stream-poller';
 import { wakeStreamPollersOnWrites } from './stream-wake';
@@ -12,7 +12,8 @@ import { wakeStreamPollersOnWrites } from './stream-wake';
  * stream consumer and the scheduler the schedules, calling the same handler modules Lambda runs.
  * Numbers come from shared/config; tests shrink them through the environment variables of
  * WEBHOOK_ENV there (e.g. WEBHOOK_MAX_ATTEMPTS, WEBHOOK_VISIBILITY_SECONDS) and the poll intervals
- * through LOCAL_QUEUE_POLL_MS / LOCAL_STREAM_POLL_MS (default 100 ms).
+ * through LOCAL_QUEUE_POLL_MS / LOCAL_STREAM_POLL_MS (default 100 ms), which idle polls double up to
+ * LOCAL_IDLE_POLL_MAX_MS (default 1000 ms).
  */
 
 /** A handler module (`functions/<name>/handler.ts`), loaded on first use like a cold start. */
@@ -84,9 +85,11 @@ export function localConsumerPlan(
 export async function startPipelines(): Promise<{ stop(graceMs: number): Promise<void>; workflowTasks: LocalConsumerPlan['workflowTasks'] }> {
   const pollMs = (name: string) => Number(process.env[name] || 100);
   const plan = localConsumerPlan(CONSUMERS, loadHandler, pollMs);
-  const queueDriver = startQueueDriver({ pollMs: pollMs(QUEUE_DRIVER_POLL_ENV), consumers: plan.queues });
+  // Idle pollers back off to this: this process's writes wake them at once, other processes' wait up to it.
+  const idlePollMaxMs = Number(process.env[IDLE_POLL_MAX_ENV] || 1000);
+  const queueDriver = startQueueDriver({ pollMs: pollMs(QUEUE_DRIVER_POLL_ENV), idlePollMaxMs, consumers: plan.queues });
   wakeStreamPollersOnWrites();
-  const streamPollers = plan.streams.map((options) => startStreamPoller(options));
+  const streamPollers = plan.streams.map((options) => startStreamPoller({ ...options, idlePollMaxMs }));
   const scheduler = startScheduler({ schedules: plan.schedules });
   return {
     workflowTasks: plan.workflowTasks,

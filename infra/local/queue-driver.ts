@@ -7,12 +7,13 @@ import { runtimeConfig } from '../../shared/config';
 import {
   claimLocalMessages,
   deleteLocalMessage,
+  nextLocalVisibleAt,
   moveLocalMessageToDeadLetter,
   type LocalQueueMessage,
 } from './local-queue-store';
 import { logger } from '../../shared/observability/logger';
 import { lambdaContext, settleWithin } from './lambda-runtime';
-import { sleepOn } from './queue-signal';
+import { idleBackoff, sleepOn } from './queue-signal';
 
 /**
  * The local stand-in for SQS + Lambda's SQS event source mapping: polls the queues persisted in the
@@ -60,6 +61,9 @@ export const localQueueSpecs = (settings: WebhookSettings = webhookSettings()): 
 /** Local-runtime environment variable: the idle poll interval of the queue driver (ms, default 100). */
 export const QUEUE_DRIVER_POLL_ENV = 'LOCAL_QUEUE_POLL_MS';
 
+/** Local-runtime environment variable: the longest idle sleep of the queue driver and stream pollers (ms, default 1000). */
+export const IDLE_POLL_MAX_ENV = 'LOCAL_IDLE_POLL_MAX_MS';
+
 export type DriverLog = (level: 'warn' | 'error', message: string, details: Record<string, unknown>) => void;
 
 const defaultLog: DriverLog = (level, message, details) => logger[level](message, details);
@@ -68,6 +72,12 @@ export interface QueueDriverOptions<Q extends string> {
   consumers: Partial<Record<Q, QueueConsumer>>;
   /** Sleep this long when a queue has nothing visible (default 100 ms). */
   pollMs?: number;
+  /**
+   * Each poll that finds nothing doubles the sleep, up to this (default `pollMs`: no growth). A send
+   * in this process wakes the queue at once, and a sleep never outlasts the next message that
+   * becomes visible by itself (delay, visibility timeout), so only sends of other processes wait.
+   */
+  idlePollMaxMs?: number;
   /** How long `stop()` waits for in-flight invocations before abandoning them (default 10 s). */
   stopGraceMs?: number;
   log?: DriverLog;
@@ -138,6 +148,7 @@ export function startQueueDriver(opts: QueueDriverOptions<string> & { queues?: R
   }
 
   async function pollLoop(queue: string, consumer: QueueConsumer, spec: QueueSpec): Promise<void> {
+    const backoff = idleBackoff(pollMs, opts.idlePollMaxMs ?? pollMs);
     while (!abort.signal.aborted) {
       let delivered = 0;
       try {
@@ -145,8 +156,23 @@ export function startQueueDriver(opts: QueueDriverOptions<string> & { queues?: R
       } catch (err) {
         log('error', 'local queue driver: poll failed', { queue, error: err });
       }
-      // Idle: sleep until a send in this process wakes the queue, or the next poll (other processes).
-      if (delivered === 0) await sleepOn(queue, pollMs, abort.signal);
+      if (delivered > 0) {
+        backoff.busy();
+        continue;
+      }
+      // Idle: sleep until a send in this process wakes the queue, a message becomes visible by
+      // itself, or the next poll (sends of other processes).
+      await sleepOn(queue, idleSleepMs(queue, backoff.idle()), abort.signal);
+    }
+  }
+
+  /** `ms`, or less when a message of the queue becomes visible sooner. */
+  function idleSleepMs(queue: string, ms: number): number {
+    try {
+      const visibleAt = nextLocalVisibleAt(queue);
+      return visibleAt === undefined ? ms : Math.max(1, Math.min(ms, visibleAt - Date.now()));
+    } catch {
+      return pollMs;
     }
   }
 

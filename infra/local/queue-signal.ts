@@ -31,3 +31,24 @@ export function sleepOn(name: string, ms: number, signal: AbortSignal): Promise<
     waiting.add(done);
   });
 }
+
+/**
+ * How long an idle poller sleeps before it polls again: `minMs` after a poll that found work,
+ * doubling with each poll that found none, up to `maxMs`. Wake-ups bring this process's sends and
+ * writes at once; the longer sleeps only delay what another process wrote (a handful of polls per
+ * second of a whole idle runtime cost a tenth of a core in SQLite and DynamoDB Local).
+ */
+export function idleBackoff(minMs: number, maxMs: number): { idle(): number; busy(): void } {
+  const ceiling = Math.max(minMs, maxMs);
+  let next = minMs;
+  return {
+    idle() {
+      const ms = next;
+      next = Math.min(ceiling, next * 2);
+      return ms;
+    },
+    busy() {
+      next = minMs;
+    },
+  };
+}

@@ -14,7 +14,7 @@ import {
   type StreamShard,
 } from './stream-reader';
 import { lambdaContext, settleWithin } from './lambda-runtime';
-import { sleepOn } from './queue-signal';
+import { idleBackoff, sleepOn } from './queue-signal';
 import { TABLE_WRITES } from './stream-wake';
 import type { DriverLog } from './queue-driver';
 import { logger } from '../../shared/observability/logger';
@@ -56,6 +56,12 @@ export interface StreamPollerOptions {
   batchSize: number;
   /** Sleep this long when no shard had records (default 100 ms). */
   pollMs?: number;
+  /**
+   * Each pass that finds no records doubles the sleep, up to this (default `pollMs`: no growth).
+   * A write of this process wakes the poller at once and a shard's retry is never slept past, so
+   * only writes of other processes wait.
+   */
+  idlePollMaxMs?: number;
   /** Checkpoint namespace: pollers with different names follow the stream independently (default `webhook-fanout`). */
   consumer?: string;
   functionName?: string;
@@ -316,6 +322,14 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
     return busy;
   }
 
+  const idle = idleBackoff(pollMs, opts.idlePollMaxMs ?? pollMs);
+  /** `ms`, or less when a shard waiting to retry is due sooner. */
+  const untilRetry = (ms: number): number => {
+    let due = Date.now() + ms;
+    for (const s of shards.values()) if (s.retryAt > Date.now()) due = Math.min(due, s.retryAt);
+    return Math.max(1, due - Date.now());
+  };
+
   const loop = (async () => {
     while (!abort.signal.aborted) {
       let busy = false;
@@ -324,8 +338,12 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
       } catch (err) {
         log('error', 'local stream poller: poll failed', { consumer, error: err });
       }
-      // Idle: until a write of this process (see stream-wake.ts) or the next poll.
-      if (!busy) await sleepOn(TABLE_WRITES, pollMs, abort.signal);
+      if (busy) {
+        idle.busy();
+        continue;
+      }
+      // Idle: until a write of this process (see stream-wake.ts), a shard's retry or the next poll.
+      await sleepOn(TABLE_WRITES, untilRetry(idle.idle()), abort.signal);
     }
     for (const s of shards.values()) {
       try {

@@ -18,26 +18,35 @@ const stdoutSink: MetricSink = (emf) => {
 let sink: MetricSink = stdoutSink;
 
 /**
+ * The one Metrics instance of the process. Building one per emission cost more than the emission
+ * (it reads the environment and creates its own Console each time). Sharing it is safe because an
+ * emission is synchronous from its first dimension to `clearMetrics`: concurrent requests of the
+ * local runtime cannot interleave inside it, so no dimension state leaks between them.
+ */
+let shared: Metrics | undefined;
+
+/**
  * Emits one business metric of the catalog, by key, as its own EMF document (Powertools'
  * serialisation, namespace `METRICS_NAMESPACE`, `service` = `METRICS_SERVICE` plus the metric's
- * declared dimensions). One Metrics instance per emission: the local runtime serves concurrent
- * requests and consumers from one process, so no dimension state is shared between them. Call it
- * after the write it counts is committed. A metric never fails the work it counts.
+ * declared dimensions). Call it after the write it counts is committed. A metric never fails the
+ * work it counts.
  */
 export function emitMetric<K extends BusinessMetricKey>(key: K, value: number, ...dims: [DimensionNames<K>] extends [never] ? [] : [DimensionsOf<K>]): void {
   const metric: Metric<K> = businessMetrics[key];
+  if (process.env.POWERTOOLS_METRICS_DISABLED === 'true') return;
   try {
-    if (process.env.POWERTOOLS_METRICS_DISABLED === 'true') return;
-    const metrics = new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE });
+    const metrics = (shared ??= new Metrics({ namespace: METRICS_NAMESPACE, serviceName: METRICS_SERVICE }));
     const dimensions = (dims[0] ?? {}) as Record<string, string>;
     const declared = 'dimensions' in metric ? (metric.dimensions as readonly string[]) : [];
     for (const name of declared) metrics.addDimension(name, dimensions[name] ?? 'unknown');
     metrics.addMetric(metric.name, UNITS[metric.unit], value);
-    const emf = JSON.stringify(metrics.serializeMetrics());
-    metrics.clearMetrics();
-    sink(emf);
+    sink(JSON.stringify(metrics.serializeMetrics()));
   } catch {
     // Counting is best effort; the business write has already happened.
+  } finally {
+    // The next emission starts from the service dimension alone, whatever happened to this one.
+    shared?.clearMetrics();
+    shared?.clearDimensions();
   }
 }
 

@@ -3,7 +3,7 @@ import { keyOf } from '../../shared/data/keys';
 import { sha256Hex } from '../../shared/domain/auth/secrets';
 import { documentClientFor, type RunningPlatform } from '../support/platform';
 import { cpuCeiling, withCpu } from './cpu';
-import { load } from './harness';
+import { load, warmupRequests } from './harness';
 
 /**
  * An authenticated list read through the local HTTP API (`GET /api/v2/api-keys?limit=10`: key
@@ -25,12 +25,12 @@ export async function authenticatedRead(platform: RunningPlatform, opts: { reque
   const doc = documentClientFor(runtime);
   const { pk } = keyOf('workspace', { workspaceId });
 
-  const api = await withCpu(runtime, opts.requests, () => load(opts.requests, opts.concurrency, async () => {
+  const apiRead = async () => {
     const res = await fetch(`${platform.baseUrl}/api/v2/api-keys?limit=10`, { headers: { authorization: `Bearer ${key}` } });
     await res.arrayBuffer();
     return res.status === 200;
-  }));
-  const raw = await withCpu(runtime, opts.requests, () => load(opts.requests, opts.concurrency, async () => {
+  };
+  const rawRead = async () => {
     await doc.send(new GetCommand({ TableName: runtime.tableName, Key: keyOf('apiKeyHash', { keyHash: sha256Hex(key) }), ConsistentRead: true }));
     const out = await doc.send(
       new QueryCommand({
@@ -42,7 +42,12 @@ export async function authenticatedRead(platform: RunningPlatform, opts: { reque
       }),
     );
     return (out.Items?.length ?? 0) > 0;
-  }));
+  };
+  // Both paths warm, so neither pays the other's JIT compilation (see warmupRequests).
+  await load(warmupRequests(opts.requests), opts.concurrency, apiRead);
+  await load(warmupRequests(opts.requests), opts.concurrency, rawRead);
+  const api = await withCpu(runtime, opts.requests, () => load(opts.requests, opts.concurrency, apiRead));
+  const raw = await withCpu(runtime, opts.requests, () => load(opts.requests, opts.concurrency, rawRead));
   return {
     name: 'authenticated read: HTTP API vs raw GetItem+Query',
     api: api.result,

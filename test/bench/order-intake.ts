@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { documentClientFor, type RunningPlatform } from '../support/platform';
 import { cpuCeiling, withCpu } from './cpu';
-import { load } from './harness';
+import { load, warmupRequests } from './harness';
 
 /**
  * Order intake through the local HTTP API (`POST /api/v2/orders` with an Idempotency-Key: order +
@@ -30,12 +30,13 @@ export async function orderIntake(platform: RunningPlatform, opts: { requests: n
 
   const runId = randomUUID().slice(0, 8);
   const runtime = await platform.runtime();
-  const api = await withCpu(runtime, opts.requests, () => load(opts.requests, opts.concurrency, async (i) => {
+  // `run` keeps the warm-up's orders, keys and items apart from the measured ones.
+  const order = (run: string) => async (i: number) => {
     const res = await fetch(`${platform.baseUrl}/api/v2/orders`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'idempotency-key': `${runId}-${i}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'idempotency-key': `${run}-${i}` },
       body: JSON.stringify({
-        externalOrderId: `B-${runId}-${i}`,
+        externalOrderId: `B-${run}-${i}`,
         memberId: members[i % members.length],
         currency: 'EUR',
         total: 42.5,
@@ -45,9 +46,27 @@ export async function orderIntake(platform: RunningPlatform, opts: { requests: n
     });
     await res.arrayBuffer();
     return res.status === 201;
-  }));
-
+  };
   const doc = documentClientFor(runtime);
+  // Context, not the target's baseline: one raw transaction of the five items an order writes
+  // (member, ledger entry, order, outbox, idempotency record) shows what DynamoDB Local itself allows.
+  const item = (pk: string) => ({ pk, sk: 'X', payload: 'x'.repeat(400) });
+  const transaction = (run: string) => async (i: number) => {
+    await doc.send(
+      new TransactWriteCommand({
+        TransactItems: ['M', 'L', 'O', 'E', 'I'].map((k) => ({
+          Put: { TableName: runtime.tableName, Item: item(`BENCHTX#${run}#${i}#${k}`), ConditionExpression: 'attribute_not_exists(pk)' },
+        })),
+      }),
+    );
+    return true;
+  };
+  // Both paths warm, so neither pays the other's JIT compilation (see warmupRequests).
+  await load(warmupRequests(opts.requests), opts.concurrency, order(`${runId}-warm`));
+  await load(warmupRequests(opts.requests), opts.concurrency, transaction(`${runId}-warm`));
+  const api = await withCpu(runtime, opts.requests, () => load(opts.requests, opts.concurrency, order(runId)));
+  const rawTransaction = await withCpu(runtime, opts.requests, () => load(opts.requests, opts.concurrency, transaction(runId)));
+  // Context: a plain PutItem of the order alone.
   const raw = await load(opts.requests, opts.concurrency, async (i) => {
     await doc.send(
       new PutCommand({
@@ -67,19 +86,6 @@ export async function orderIntake(platform: RunningPlatform, opts: { requests: n
     );
     return true;
   });
-  // Context, not the target's baseline: one raw transaction of the five items an order writes
-  // (member, ledger entry, order, outbox, idempotency record) shows what DynamoDB Local itself allows.
-  const item = (pk: string) => ({ pk, sk: 'X', payload: 'x'.repeat(400) });
-  const rawTransaction = await withCpu(runtime, opts.requests, () => load(opts.requests, opts.concurrency, async (i) => {
-    await doc.send(
-      new TransactWriteCommand({
-        TransactItems: ['M', 'L', 'O', 'E', 'I'].map((k) => ({
-          Put: { TableName: runtime.tableName, Item: item(`BENCHTX#${runId}#${i}#${k}`), ConditionExpression: 'attribute_not_exists(pk)' },
-        })),
-      }),
-    );
-    return true;
-  }));
   const ratio = (a: number, b: number) => Math.round((a / b) * 100) / 100;
   return {
     name: 'order intake: POST /api/v2/orders vs raw PutItem',

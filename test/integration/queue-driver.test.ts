@@ -127,6 +127,19 @@ describe('local queue driver', () => {
     expect(r.receipts[0]!.at - sentAt).toBeLessThan(2000);
   });
 
+  it('an idle driver backs off its polls, yet receives a delayed message when its delay ends', async () => {
+    const q = newQueue();
+    const r = recorder();
+    const d = startQueueDriver({ consumers: { [q]: { handler: r.handler, batchSize: 10 } }, queues: { [q]: { visibilitySeconds: 30 } }, pollMs: 50, idlePollMaxMs: 60_000, log });
+    drivers.push(d);
+    await sleep(3300); // idle sleeps of 50, 100, ... 1600 ms: the one now running ends about 3 s after the send
+    const sentAt = Date.now();
+    await queue.send(q, [{ body: 'delayed', delaySeconds: 1 }]);
+    await until('the message', () => r.receipts.length === 1, 5000);
+    expect(r.receipts[0]!.at - sentAt).toBeGreaterThanOrEqual(1000);
+    expect(r.receipts[0]!.at - sentAt).toBeLessThan(1600);
+  });
+
   it('a batching window gathers messages sent one after another into one invocation; without it the first one goes alone', async () => {
     const sizes = async (batchWindowMs: number) => {
       const q = newQueue();

@@ -55,6 +55,19 @@ describe('emitMetric', () => {
     expect(dims.map((d) => `${d.operation}:${d.outcome}`).sort()).toEqual(['op0:2xx', 'op1:4xx', 'op2:5xx']);
   });
 
+  it('starts every emission clean, even after one that failed half-way', () => {
+    const failing = captureMetrics();
+    const throwing = vi.spyOn(JSON, 'stringify').mockImplementationOnce(() => {
+      throw new Error('boom');
+    });
+    expect(() => emitMetric('apiRequests', 1, { operation: 'failed', outcome: '5xx' })).not.toThrow();
+    throwing.mockRestore();
+    failing.stop();
+    const emitted = capture();
+    emitMetric('exportDuration', 7);
+    expect(emitted()).toEqual([{ namespace: METRICS_NAMESPACE, name: 'ExportDuration', unit: 'Milliseconds', value: 7, dimensions: { service: METRICS_SERVICE } }]);
+  });
+
   it('declares no dimension that could name a workspace, member or endpoint', () => {
     for (const m of Object.values(businessMetrics)) {
       for (const d of ('dimensions' in m ? m.dimensions : []) as readonly string[]) expect(d).not.toMatch(/workspace|member|endpoint|id$/i);
