@@ -117,6 +117,7 @@ export async function objectList(platform: RunningPlatform, opts: { records: num
     unfilteredWithTotal: unfiltered,
     rawQuery50: raw,
     p50Ratio: round(api.p50Ms / raw.p50Ms),
+    target: 'p50Ratio <= 2',
     unfilteredP50Ratio: round(unfiltered.p50Ms / raw.p50Ms),
   };
 }
