@@ -258,8 +258,10 @@ describe.concurrent('loyalty exports', { timeout: 180_000 }, () => {
     // `script` (util-linux) gives the command a pseudo-terminal, 80 columns wide.
     const entry = resolve(import.meta.dirname, '../../bin/loyalty.mjs');
     const command = `stty cols 80 rows 24; '${process.execPath}' '${entry}' exports start --entity orders --wait`;
+    // The spinner stays off wherever `CI` is set (a CI log is no terminal): this run is one, so without it.
+    const { CI: _ci, ...inherited } = process.env;
     const { stdout } = await promisify(execFile)('script', ['-qec', command, '/dev/null'], {
-      env: { ...process.env, LOYALTY_BASE_URL: inject('baseUrl'), LOYALTY_SESSION_TOKEN: t.token, LOYALTY_API_KEY: '' },
+      env: { ...inherited, LOYALTY_BASE_URL: inject('baseUrl'), LOYALTY_SESSION_TOKEN: t.token, LOYALTY_API_KEY: '' },
     });
     expect(stdout).toContain('\u001b[?25l'); // the spinner hides the cursor while it spins
     expect(stdout).toMatch(/Export exp_\S+: (pending|running)/);
