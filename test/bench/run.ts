@@ -15,6 +15,10 @@ import { operationalExport } from './operational-export';
 import { configureFor, storeCalls } from './store-calls';
 import { webhookDelivery } from './webhook-delivery';
 
+// The in-process benchmarks (store calls, hot member) run the domain here: their metric lines would
+// interleave with the JSON on stdout. The runtime started below emits its metrics as in production.
+process.env.POWERTOOLS_METRICS_DISABLED = 'true';
+
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
@@ -30,7 +34,7 @@ if (selected('cold-start')) results.push(await coldStart({ runs: Number(process.
 
 let startupMs: number | undefined;
 if (PLATFORM_BENCHES.some(selected)) {
-  const platform = await startPlatform({ env: { POWERTOOLS_LOG_LEVEL: 'ERROR' } });
+  const platform = await startPlatform({ env: { POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'false' } });
   startupMs = platform.startupMs;
   try {
     if (selected('authenticated-read')) results.push(await authenticatedRead(platform, { requests, concurrency }));
