@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
@@ -284,6 +284,17 @@ describe.concurrent('loyalty errors and exits', { timeout: 180_000 }, () => {
     const keys = await cli(['keys', 'list']);
     expect(keys.code).toBe(2);
     expect(keys.stderr).toContain('or sign in: run `loyalty login --email <you>` or set LOYALTY_SESSION_TOKEN');
+  });
+
+  it('a reader that closes the pipe early (| head -1) ends the command quietly, exit 0', async () => {
+    const entry = resolve(import.meta.dirname, '../../bin/loyalty.mjs');
+    const child = spawn(process.execPath, [entry, '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy(); // closed before the tool writes anything: its writes meet EPIPE
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((r) => child.once('close', (c) => r(c)));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it('usage errors exit 2: unknown command, missing argument, bad number', async () => {
