@@ -20,6 +20,7 @@ export const ERROR_CODES = {
   EXPORT_NOT_COMPLETED: { status: 409, meaning: 'A download link was asked for an export job that has not completed' },
   GONE: { status: 410, meaning: 'The object existed but is used up or removed (e.g. a used reset token)' },
   COUPON_EXPIRED: { status: 410, meaning: 'The coupon expired before it was redeemed' },
+  MEMBER_ERASED: { status: 410, meaning: 'The member was erased (right to erasure); it takes no more writes' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'Request body over 1 MiB' },
   VALIDATION_FAILED: { status: 422, meaning: 'Schema failure; one detail per field' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: 'The Idempotency-Key was used with a different request' },
@@ -54,6 +55,7 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
   EXPORT_NOT_COMPLETED: "Wait until the export job's `status` is `completed` (poll the job), then ask for the link again.",
   GONE: 'The object was used up or expired (e.g. a used password-reset token): start over (ask for a new token).',
   COUPON_EXPIRED: "The coupon's `validUntil` has passed; it can no longer be redeemed.",
+  MEMBER_ERASED: 'Erasure is final: the member keeps only pseudonymous history. To enrol the same person again, create a new member (the e-mail and externalId are free again).',
   PAYLOAD_TOO_LARGE: 'Send at most 1 MiB of body; split bulk requests into several.',
   VALIDATION_FAILED: 'Each entry of `details` names a field (`in`: body, query, path or header) and says what to send; fix those fields and send again.',
   IDEMPOTENCY_KEY_REUSED: 'Use a new `Idempotency-Key` for a different request; reuse a key only to retry the very same request.',
@@ -94,6 +96,7 @@ export const forbidden = (message: string) => new AppError('FORBIDDEN', message)
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const gone = (message: string) => new AppError('GONE', message);
+export const memberErased = () => new AppError('MEMBER_ERASED', 'The member was erased; it takes no more writes (enrol the person as a new member)');
 export const rateLimited = (retryAfterSeconds: number, message = 'Too many requests') =>
   new AppError('RATE_LIMITED', message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const validationFailed = (details: ErrorDetail[]) =>

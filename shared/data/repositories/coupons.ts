@@ -5,6 +5,7 @@ import { AppError, conflict, notFound } from '../../domain/errors';
 import { documentClient, tableName } from '../client';
 import { indexKeysOf, indexPartition, keyOf, seqKey, type PrimaryKey } from '../keys';
 import { getItem, indexPage, queryPage, StaleRead, type Page, type TransactStep } from '../table';
+import { erasedOr } from './members';
 
 /** Storage of coupon pools, their code lists, per-member counters, coupons and code lookups. */
 
@@ -105,7 +106,7 @@ export function memberActiveStep(workspaceId: string, memberId: string): Transac
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    onConditionFailed: (member) => (member ? conflict('The member is unenrolled; coupons can no longer be issued to it') : notFound('Member')),
+    onConditionFailed: erasedOr((member) => (member ? conflict('The member is unenrolled; coupons can no longer be issued to it') : notFound('Member'))),
   };
 }
 

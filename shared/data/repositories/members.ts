@@ -1,8 +1,21 @@
 import type { LedgerEntryRecord, MemberRecord } from '../../domain/members/types';
-import { conflict } from '../../domain/errors';
+import { conflict, memberErased } from '../../domain/errors';
 import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../keys';
 import { correlationId } from '../../observability/correlation';
-import { filterExpression, getItem, indexPage, prefixPage, StaleRead, type Page, type TransactStep } from '../table';
+import { filterExpression, getItem, indexPage, prefixPage, StaleRead, type Item, type Page, type TransactStep } from '../table';
+
+/**
+ * Erasure is terminal: every write of the member item (profile, points, tags) and every check a
+ * write of the member's other data makes on it holds only while the member carries no `erasedAt`.
+ * A write that fails it is refused with MEMBER_ERASED, whatever else its condition checked.
+ */
+export const NOT_ERASED = 'attribute_not_exists(erasedAt)';
+
+/** The error of a failed condition on the member item: MEMBER_ERASED when the member was erased. */
+export const erasedOr =
+  (otherwise: (member: Item | undefined) => Error) =>
+  (member?: Item): Error =>
+    member?.erasedAt ? memberErased() : otherwise(member);
 
 const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, lastRequestId: _r, ...rest }: Record<string, unknown>) =>
   rest as T;
@@ -79,8 +92,8 @@ export function updateProfileSteps(current: MemberRecord, next: MemberRecord): T
           Key: keyOf('member', { workspaceId: current.workspaceId, memberId: current.id }),
           UpdateExpression:
             'SET email = :email, externalId = :ext, firstName = :fn, lastName = :ln, phone = :phone, birthDate = :bd, ' +
-            `#status = :status, customAttributes = :ca, searchText = :st, updatedAt = :now, version = :next${rid.set}${rid.remove}`,
-          ConditionExpression: 'version = :v',
+            `#status = :status, customAttributes = :ca, searchText = :st, updatedAt = :now, version = :next${next.erasedAt ? ', erasedAt = :erased' : ''}${rid.set}${rid.remove}`,
+          ConditionExpression: `version = :v AND ${NOT_ERASED}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':email': next.email,
@@ -95,11 +108,13 @@ export function updateProfileSteps(current: MemberRecord, next: MemberRecord): T
             ':now': next.updatedAt,
             ':v': current.version,
             ':next': current.version + 1,
+            ...(next.erasedAt ? { ':erased': next.erasedAt } : {}),
             ...rid.values,
           },
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         },
       },
-      onConditionFailed: () => new StaleRead('member'),
+      onConditionFailed: erasedOr(() => new StaleRead('member')),
     },
     ...swap('memberEmail', current.email, next.email, 'e-mail'),
     ...swap('memberExternalId', current.externalId, next.externalId, 'externalId'),
@@ -136,7 +151,7 @@ export function balanceStep(current: MemberRecord, next: BalanceState, now: stri
       Update: {
         Key: keyOf('member', { workspaceId: current.workspaceId, memberId: current.id }),
         UpdateExpression: `SET balance = :b, pending = :p, lifetime = :l, orderCount = :oc, tier = :t, rev = :next, updatedAt = :now${rid.set}${rid.remove}`,
-        ConditionExpression: requireActive ? 'rev = :rev AND #status = :active' : 'rev = :rev',
+        ConditionExpression: requireActive ? `rev = :rev AND #status = :active AND ${NOT_ERASED}` : `rev = :rev AND ${NOT_ERASED}`,
         ...(requireActive ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
         ExpressionAttributeValues: {
           ':b': next.balance,
@@ -153,7 +168,7 @@ export function balanceStep(current: MemberRecord, next: BalanceState, now: stri
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    onConditionFailed: (item) => new MemberChanged(item ? strip<MemberRecord>(item) : undefined),
+    onConditionFailed: erasedOr((item) => new MemberChanged(item ? strip<MemberRecord>(item) : undefined)),
   };
 }
 
@@ -177,6 +192,14 @@ export function memberExistsStep(workspaceId: string, memberId: string, onMissin
   return {
     op: { ConditionCheck: { Key: keyOf('member', { workspaceId, memberId }), ConditionExpression: 'attribute_exists(pk)' } },
     onConditionFailed: onMissing,
+  };
+}
+
+/** A write of the member's other data (a coupon's redemption, a pass) holds only while the member is not erased. */
+export function memberNotErasedStep(workspaceId: string, memberId: string): TransactStep {
+  return {
+    op: { ConditionCheck: { Key: keyOf('member', { workspaceId, memberId }), ConditionExpression: NOT_ERASED } },
+    onConditionFailed: () => memberErased(),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { MemberRecord } from '../../domain/members/types';
 import type { MemberTag, Tag } from '../../domain/tags/schemas';
 import { keyOf, skPrefix } from '../keys';
+import { erasedOr, NOT_ERASED } from './members';
 import { queryPage, queryRaw, StaleRead, type Page, type TransactStep } from '../table';
 
 /**
@@ -19,11 +20,12 @@ function memberTagsStep(current: MemberRecord, tags: string[], now: string): Tra
       Update: {
         Key: memberKey(current),
         UpdateExpression: 'SET tags = :tags, updatedAt = :now, version = :next',
-        ConditionExpression: 'version = :v',
+        ConditionExpression: `version = :v AND ${NOT_ERASED}`,
         ExpressionAttributeValues: { ':tags': tags, ':now': now, ':v': current.version, ':next': current.version + 1 },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    onConditionFailed: () => new StaleRead('member'),
+    onConditionFailed: erasedOr(() => new StaleRead('member')),
   };
 }
 

@@ -4,7 +4,7 @@ import { listOrders } from '../../data/repositories/orders';
 import { transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { conflict } from '../errors';
-import { loadMember } from '../members/ledger';
+import { loadWritableMember } from '../members/ledger';
 import { fromMinor } from '../money';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { CODE_ALPHABET, CODE_LENGTH, QUALIFIERS, type AmbassadorMetrics, type Candidate, type ReferralCode } from './schemas';
@@ -26,7 +26,7 @@ export async function issueReferralCode(
   now = () => new Date(),
 ): Promise<{ code: ReferralCode; issued: boolean }> {
   return withOptimisticRetry(async () => {
-    const [member, existing] = await Promise.all([loadMember(workspaceId, memberId), repo.getAmbassador(workspaceId, memberId)]);
+    const [member, existing] = await Promise.all([loadWritableMember(workspaceId, memberId), repo.getAmbassador(workspaceId, memberId)]);
     if (existing) return { code: toReferralCode(existing), issued: false };
     if (member.status !== 'active') throw conflict('The member is unenrolled; no referral code can be issued');
     const at = now();

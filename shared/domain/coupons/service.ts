@@ -1,10 +1,11 @@
+import * as members from '../../data/repositories/members';
 import * as repo from '../../data/repositories/coupons';
 import type { OutboxEvent } from '../../data/repositories/outbox';
 import { StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import { AppError, conflict, notFound } from '../errors';
-import { changePoints, isMemberId, loadMember, NO_DELTA } from '../members/ledger';
+import { changePoints, isMemberId, loadMember, loadWritableMember, NO_DELTA } from '../members/ledger';
 import { codeKey, generateCode, isCodeShaped } from './codes';
 import type { Coupon, CouponPool, CouponStatus, CreatePoolInput, IssueCouponInput, RedeemInput } from './schemas';
 import { NEVER, poolStatus, toCoupon, toPool, type CouponRecord, type PoolRecord } from './types';
@@ -188,7 +189,7 @@ export async function issueCoupon(
   // The member is read only when its balance is needed (a points cost) or the answer is a refusal
   // (the member's 404 or 409 comes before the pool's); otherwise the issue's transaction checks
   // that it exists and is enrolled.
-  const member = first?.pointsCost || !issuable ? await loadMember(workspaceId, input.memberId) : undefined;
+  const member = first?.pointsCost || !issuable ? await loadWritableMember(workspaceId, input.memberId) : undefined;
   if (!first) throw notFound('Coupon pool');
   if (member && member.status !== 'active') throw conflict('The member is unenrolled; coupons can no longer be issued to it');
   assertIssuable(first, clock());
@@ -281,6 +282,7 @@ async function redeem(
     try {
       await transactWrite([
         repo.redeemStep(c, at, redemption),
+        members.memberNotErasedStep(workspaceId, c.memberId),
         repo.countRedemptionStep(workspaceId, c.poolId),
         ...publish(workspaceId, [event('coupon.redeemed', { resource_id: c.id, member_ref: c.memberId, pool_id: c.poolId })]),
         ...sealSteps(opts, after),
@@ -322,7 +324,7 @@ export async function redeemMemberCoupon(
   opts: WriteOptions<Coupon> = {},
   clock: () => Date = () => new Date(),
 ): Promise<Coupon> {
-  await loadMember(workspaceId, memberId);
+  await loadWritableMember(workspaceId, memberId);
   const lookup = isCodeShaped(input.code) ? await repo.getCodeLookup(workspaceId, codeKey(input.code)) : undefined;
   if (!lookup?.couponId || lookup.memberId !== memberId) throw notFound('Coupon');
   const couponId = lookup.couponId;

@@ -3,7 +3,7 @@ import { inKeyOrder, transactWrite, withOptimisticRetry, type TransactStep } fro
 import type { OutboxEvent } from '../../data/repositories/outbox';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
-import { AppError, notFound } from '../errors';
+import { AppError, memberErased, notFound } from '../errors';
 import { tierFor } from '../program/arithmetic';
 import type { ProgramRules } from '../program/schemas';
 import { rulesOf } from '../program/service';
@@ -55,6 +55,20 @@ export async function loadMember(workspaceId: string, memberId: string): Promise
   return member;
 }
 
+/**
+ * The member a write is about to change: an erased member is refused before any planning
+ * (MEMBER_ERASED). The same refusal is a condition of every write's transaction on the member
+ * item, so a write racing the erasure is refused too.
+ */
+export async function loadWritableMember(workspaceId: string, memberId: string): Promise<MemberRecord> {
+  return writable(await loadMember(workspaceId, memberId));
+}
+
+export function writable(member: MemberRecord): MemberRecord {
+  if (member.erasedAt) throw memberErased();
+  return member;
+}
+
 const metricValue = (m: Pick<MemberRecord, 'lifetime' | 'orderCount'>, rules: ProgramRules) =>
   rules.tiers.metric === 'order_count' ? m.orderCount : m.lifetime;
 
@@ -83,7 +97,7 @@ export async function changePoints<R>(
 ): Promise<R> {
   let fresh: MemberRecord | undefined;
   const attempt = async (): Promise<R> => {
-    const member = fresh ?? (await loadMember(workspaceId, memberId));
+    const member = writable(fresh ?? (await loadMember(workspaceId, memberId)));
     fresh = undefined;
     const rules = await rulesOf(workspaceId);
     const planned = await plan(member, rules);

@@ -6,7 +6,7 @@ import { newId } from '../../ids';
 import { nextTier, tierFor } from '../program/arithmetic';
 import { rulesOf } from '../program/service';
 import { sealSteps, type WriteOptions } from '../write-options';
-import { changePoints, loadMember, NO_DELTA, toLedgerEntry } from './ledger';
+import { changePoints, loadMember, loadWritableMember, NO_DELTA, toLedgerEntry } from './ledger';
 import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from './schemas';
 import { searchTextOf, toMember, type MemberRecord } from './types';
 
@@ -105,7 +105,7 @@ export async function updateMemberRecord(
   now = new Date(),
 ): Promise<{ member: MemberRecord; changed: boolean }> {
   return withOptimisticRetry(async () => {
-    const current = await loadMember(workspaceId, memberId);
+    const current = await loadWritableMember(workspaceId, memberId);
     const profile = applyProfile(current, input);
     const status = input.status ?? current.status;
     if (sameProfile({ ...current }, { ...profile, status })) return { member: current, changed: false };

@@ -23,6 +23,8 @@ export interface MemberRecord {
   /** Profile version: every profile change is conditional on it. */
   version: number;
   searchText: string;
+  /** Set by the erasure, never removed: every later write of the member is refused (MEMBER_ERASED). */
+  erasedAt?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -3,7 +3,7 @@ import { getMember } from '../../data/repositories/members';
 import { getConsumerSession, putConsumerSession } from '../../data/repositories/portal-sessions';
 import { digestsEqual, randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
 import { AppError, unauthenticated } from '../errors';
-import { loadMember } from '../members/ledger';
+import { loadWritableMember } from '../members/ledger';
 
 /**
  * Member portal (consumer) sessions. The workspace's own server mints one for a member it has
@@ -24,7 +24,7 @@ export const isConsumerToken = (token: string): boolean => token.startsWith(TOKE
 
 /** A new session for an active member of the workspace: the token is shown once, stored as SHA-256. */
 export async function createPortalSession(workspaceId: string, memberId: string, now = new Date()): Promise<{ token: string; expiresAt: string }> {
-  const member = await loadMember(workspaceId, memberId);
+  const member = await loadWritableMember(workspaceId, memberId);
   if (member.status !== 'active') throw new AppError('CONFLICT', 'The member is unenrolled; a portal session needs an active member');
   const token = randomToken(TOKEN_PREFIX.consumerSession);
   const expiresAt = Math.floor(now.getTime() / 1000) + config.portal.sessionTtlSeconds;

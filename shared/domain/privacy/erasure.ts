@@ -54,6 +54,7 @@ const scrubbedProfile = (m: MemberRecord, at: string): MemberRecord => ({
   customAttributes: {},
   searchText: '',
   status: 'unenrolled',
+  erasedAt: at,
   updatedAt: at,
 });
 
@@ -64,15 +65,18 @@ export async function eraseMember(workspaceId: string, memberId: string, audit: 
   const previous = await repo.getErasure(workspaceId, memberId);
   if (previous) {
     result = { memberId, erasedAt: previous.erasedAt, alreadyErased: true };
+    // A member erased before erasure was terminal: it gets its mark now.
+    if (!first.erasedAt) await repo.commit(members.updateProfileSteps(first, scrubbedProfile(first, previous.erasedAt)));
   } else {
     const at = now.toISOString();
     try {
       await withOptimisticRetry(async () => {
         const current = (await members.getMember(workspaceId, memberId)) ?? first;
         if (current.phone) phones.add(normalisePhone(current.phone));
+        // The marker first: a concurrent erasure fails on it (AlreadyErased) before the profile's own condition.
         await repo.commit([
-          ...members.updateProfileSteps(current, scrubbedProfile(current, at)),
           repo.erasureMarkerStep(workspaceId, memberId, at, () => new AlreadyErased()),
+          ...members.updateProfileSteps(current, scrubbedProfile(current, at)),
           audited(workspaceId, audit, 'member.erased', { type: 'member', id: memberId }, now),
           ...publish(workspaceId, [event('member.erased', { resource_id: memberId, member_ref: memberId }, now)]),
         ]);

@@ -2,7 +2,7 @@ import * as repo from '../../data/repositories/tags';
 import { transactWrite, withOptimisticRetry, type Page } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { conflict, notFound } from '../errors';
-import { loadMember } from '../members/ledger';
+import { loadMember, loadWritableMember } from '../members/ledger';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { MAX_TAGS_PER_MEMBER, TAG_KEY, type MemberTag, type Tag, type TagMemberResult } from './schemas';
 
@@ -32,7 +32,7 @@ export async function tagMember(
 ): Promise<TagMemberResult> {
   const wanted = [...new Set(requested)];
   return withOptimisticRetry(async () => {
-    const [member, current] = await Promise.all([loadMember(workspaceId, memberId), repo.memberTagsOf(workspaceId, memberId)]);
+    const [member, current] = await Promise.all([loadWritableMember(workspaceId, memberId), repo.memberTagsOf(workspaceId, memberId)]);
     const added = wanted.filter((t) => !member.tags.includes(t)).sort(byKey);
     if (added.length === 0) return { memberId, tags: current, added };
     const tags = [...new Set([...member.tags, ...added])].sort(byKey);
@@ -59,7 +59,7 @@ export async function tagMember(
 /** Removes one tag; a tag the member does not carry (or a malformed key) is 404, like an unknown member. */
 export async function untagMember(workspaceId: string, memberId: string, tag: string, now = () => new Date()): Promise<void> {
   await withOptimisticRetry(async () => {
-    const member = await loadMember(workspaceId, memberId);
+    const member = await loadWritableMember(workspaceId, memberId);
     if (!TAG_KEY.test(tag) || !member.tags.includes(tag)) throw notFound('Tag');
     await transactWrite(repo.removeTagSteps(member, member.tags.filter((t) => t !== tag), tag, now().toISOString()));
   });

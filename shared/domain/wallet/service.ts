@@ -6,7 +6,7 @@ import { newId } from '../../ids';
 import type { WalletPlatform, WalletServices } from '../../ports/wallet';
 import { sha256Hex } from '../auth/secrets';
 import { AppError } from '../errors';
-import { loadMember } from '../members/ledger';
+import { loadWritableMember } from '../members/ledger';
 import type { MemberRecord } from '../members/types';
 import { applePassFiles } from './apple-pass';
 import { cardOf } from './card';
@@ -48,7 +48,7 @@ export async function issuePass(services: WalletServices, caller: Caller, platfo
 }
 
 async function activeMember(caller: Caller): Promise<MemberRecord> {
-  const member = await loadMember(caller.workspaceId, caller.memberId);
+  const member = await loadWritableMember(caller.workspaceId, caller.memberId);
   if (member.status !== 'active') throw new AppError('GONE', 'The member is unenrolled');
   return member;
 }
