@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idSchema } from '../domain/common';
 import { candidateSchema, candidatesQuery, metricsSchema, referralCodeSchema } from '../domain/ambassador/schemas';
-import { dataOf, pageOf } from './contract';
+import { dataOf, pageOf, errorBody } from './contract';
 import { declareArea } from './endpoint';
 
 /** These routes take no query parameters: an unknown one is a 422, not silently ignored. */
@@ -34,7 +34,7 @@ export const ambassadorArea = declareArea({
       method: 'POST', path: '/api/v2/ambassador/members/{id}/issue-code', auth: ['apiKey'], scope: 'ambassador:write', summary: "Issue the member's referral code (idempotent)", idempotent: true,
       params: z.object({ id: idSchema }),
       query: noQuery,
-      responses: { 201: dataOf(referralCodeSchema), 200: dataOf(referralCodeSchema) },
+      responses: { 201: dataOf(referralCodeSchema), 200: dataOf(referralCodeSchema), 410: errorBody },
       description:
         "Issues the member's referral code: 201 the first time (emits `ambassador.code_issued`), 200 with the same code on every later call. " +
         'Codes are unique in the workspace. An unenrolled member without a code gets 409.',

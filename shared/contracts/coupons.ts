@@ -46,7 +46,7 @@ export const couponsArea = declareArea({
     issueCoupon: {
       method: 'POST', path: '/api/v2/coupons/issue', auth: ['apiKey'], scope: 'coupons:write', summary: 'Issue a coupon from a pool to a member', idempotent: true,
       body: issueCouponBody,
-      responses: { 201: dataOf(couponSchema) },
+      responses: { 201: dataOf(couponSchema), 410: errorBody },
       description:
         'Issues one coupon to the member in one transaction: stock (never below zero; 409 POOL_EXHAUSTED), the per-member limit ' +
         '(409 COUPON_LIMIT_REACHED), the validity window and switch (409 POOL_NOT_ACTIVE) and, if the pool has a points cost, ' +

@@ -14,7 +14,7 @@ import {
 } from '../domain/members/schemas';
 import { orderSchema } from '../domain/orders/schemas';
 import { pageQuery } from '../domain/pagination';
-import { dataOf, pageOf } from './contract';
+import { dataOf, pageOf, errorBody } from './contract';
 import { declareArea } from './endpoint';
 
 const byId = z.object({ id: idSchema });
@@ -40,7 +40,7 @@ export const membersArea = declareArea({
       description: 'Upserts up to 500 members. Each item is matched by externalId, then e-mail; the response has one result per item, in order.',
     },
     getMember: { method: 'GET', path: '/api/v2/members/{id}', auth: ['apiKey'], scope: 'members:read', summary: 'Get a member', params: byId, responses: { 200: dataOf(memberSchema) } },
-    updateMember: { method: 'PATCH', path: '/api/v2/members/{id}', auth: ['apiKey'], scope: 'members:write', summary: 'Update a member', params: byId, body: updateMemberBody, responses: { 200: dataOf(memberSchema) } },
+    updateMember: { method: 'PATCH', path: '/api/v2/members/{id}', auth: ['apiKey'], scope: 'members:write', summary: 'Update a member', params: byId, body: updateMemberBody, responses: { 200: dataOf(memberSchema), 410: errorBody } },
     getMemberPoints: {
       method: 'GET', path: '/api/v2/members/{id}/points', auth: ['apiKey'], scope: 'members:read', summary: 'Balance and ledger of a member',
       params: byId,
@@ -52,7 +52,7 @@ export const membersArea = declareArea({
       method: 'POST', path: '/api/v2/members/{id}/points', auth: ['apiKey'], scope: 'members:write', summary: 'Manually earn or deduct points', idempotent: true,
       params: byId,
       body: changePointsBody,
-      responses: { 201: dataOf(z.object({ entry: ledgerEntrySchema, points: pointsBalanceSchema, tier: z.string() })) },
+      responses: { 201: dataOf(z.object({ entry: ledgerEntrySchema, points: pointsBalanceSchema, tier: z.string() })), 410: errorBody },
       description: 'A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.',
     },
     getMemberTier: { method: 'GET', path: '/api/v2/members/{id}/tier', auth: ['apiKey'], scope: 'members:read', summary: 'Current tier, next tier and progress', params: byId, responses: { 200: dataOf(tierStatusSchema) } },

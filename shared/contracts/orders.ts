@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { externalOrderIdSchema, createOrderBody, listOrdersQuery, orderSchema, reconcileOrdersBody, reconcileResultSchema, refundBody } from '../domain/orders/schemas';
 import { isoDateTime } from '../domain/common';
-import { dataOf, pageOf } from './contract';
+import { dataOf, pageOf, errorBody } from './contract';
 import { declareArea } from './endpoint';
 
 const summary = z.object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), failed: z.number().int() });
@@ -29,6 +29,7 @@ export const ordersArea = declareArea({
       responses: {
         201: dataOf(orderSchema).extend({ duplicate: z.literal(false) }),
         200: dataOf(orderSchema).extend({ duplicate: z.literal(true).describe('The externalOrderId was already recorded: this is that order, nothing was awarded again') }),
+        410: errorBody,
       },
     },
     reconcileOrders: {
@@ -41,7 +42,7 @@ export const ordersArea = declareArea({
       method: 'POST', path: '/api/v2/orders/{externalOrderId}/refund', auth: ['apiKey'], scope: 'orders:write', summary: 'Refund an order fully or partly and reverse its points', idempotent: true,
       params: z.object({ externalOrderId: externalOrderIdSchema }),
       body: refundBody,
-      responses: { 200: dataOf(z.object({ order: orderSchema, refund: refundSchema })) },
+      responses: { 200: dataOf(z.object({ order: orderSchema, refund: refundSchema })), 410: errorBody },
       description: 'Reverses the proportional points. More than what is left to refund: 409 REFUND_EXCEEDS_REMAINING.',
     },
   },

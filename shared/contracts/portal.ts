@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { config } from '../config';
 import { idSchema, isoDateTime } from '../domain/common';
-import { dataOf } from './contract';
+import { dataOf, errorBody } from './contract';
 import { declareArea } from './endpoint';
 
 export const portalSessionSchema = z
@@ -21,7 +21,7 @@ export const portalArea = declareArea({
     createPortalSession: {
       method: 'POST', path: '/api/v2/members/{id}/portal-sessions', auth: ['apiKey'], scope: 'members:write', summary: 'Mint a member portal session for a member',
       params: z.object({ id: idSchema }),
-      responses: { 201: dataOf(portalSessionSchema) },
+      responses: { 201: dataOf(portalSessionSchema), 410: errorBody },
       description:
         `A short-lived (${config.portal.sessionTtlSeconds / 60} minutes) consumer session bound to this workspace and member, for the member portal embed. ` +
         'Consumer routes (e.g. `POST /api/consumer/wallet/issue`) take workspace and member from it. An unenrolled member gets 409, and its existing sessions stop working.',

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idSchema } from '../domain/common';
 import { listTagsQuery, memberTagParams, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from '../domain/tags/schemas';
-import { dataOf, pageOf } from './contract';
+import { dataOf, pageOf, errorBody } from './contract';
 import { declareArea } from './endpoint';
 
 const byId = z.object({ id: idSchema });
@@ -23,7 +23,7 @@ export const tagsArea = declareArea({
       method: 'POST', path: '/api/v2/members/{id}/tags', auth: ['apiKey'], scope: 'members:write', summary: 'Add tags to a member (idempotent)', idempotent: true,
       params: byId,
       body: tagMemberBody,
-      responses: { 200: dataOf(tagResultSchema) },
+      responses: { 200: dataOf(tagResultSchema), 410: errorBody },
       description:
         'Adds tags to the member. Idempotent: tags the member already has change nothing and emit nothing; each newly added tag emits `member.tagged`. ' +
         'A member carries at most 100 tags (409 beyond).',
@@ -31,7 +31,7 @@ export const tagsArea = declareArea({
     untagMember: {
       method: 'DELETE', path: '/api/v2/members/{id}/tags/{tagKey}', auth: ['apiKey'], scope: 'members:write', summary: 'Remove a tag from a member',
       params: memberTagParams,
-      responses: { 204: null },
+      responses: { 204: null, 410: errorBody },
       description: 'Removes the tag from the member. A tag the member does not carry is 404, like an unknown member.',
     },
   },

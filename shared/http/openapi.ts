@@ -232,6 +232,8 @@ function errorStatuses(route: RouteDef, c: RouteContract): number[] {
     statuses.add(401);
     statuses.add(403);
   }
+  // A member portal session dies with its member's erasure: 410 MEMBER_ERASED.
+  if (route.auth.includes('consumer')) statuses.add(410);
   // Any body is measured before it is parsed, so a POST/PUT/PATCH without a declared body can be 413 too.
   if (c.body || ['POST', 'PUT', 'PATCH'].includes(route.method)) statuses.add(413);
   for (const s of Object.keys(c.responses).map(Number)) if (s >= 400) statuses.add(s);

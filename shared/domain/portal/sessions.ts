@@ -2,7 +2,7 @@ import { config } from '../../config';
 import { getMember } from '../../data/repositories/members';
 import { getConsumerSession, putConsumerSession } from '../../data/repositories/portal-sessions';
 import { digestsEqual, randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
-import { AppError, unauthenticated } from '../errors';
+import { AppError, memberErased, unauthenticated } from '../errors';
 import { loadWritableMember } from '../members/ledger';
 
 /**
@@ -34,7 +34,8 @@ export async function createPortalSession(workspaceId: string, memberId: string,
 
 /**
  * The session of a presented `fl_cs_` token. Unknown, expired, or of a member that is no longer
- * active (unenrolled or removed): 401 with the one message every bad credential gets.
+ * active (unenrolled or removed): 401 with the one message every bad credential gets; of an erased
+ * member: 410 MEMBER_ERASED.
  */
 export async function resolveConsumerSession(token: string, now = new Date()): Promise<ConsumerPrincipal> {
   if (!TOKEN_SHAPE.test(token.slice(TOKEN_PREFIX.consumerSession.length))) throw unauthenticated(INVALID);
@@ -43,6 +44,8 @@ export async function resolveConsumerSession(token: string, now = new Date()): P
   // TTL deletion is lazy, so expiry is checked here, not left to DynamoDB.
   if (!session || !digestsEqual(session.tokenHash, hash) || session.expiresAt <= now.getTime() / 1000) throw unauthenticated(INVALID);
   const member = await getMember(session.workspaceId, session.memberId);
+  // The session's own member was erased: said plainly, since only that member holds the token.
+  if (member?.erasedAt) throw memberErased();
   if (!member || member.status !== 'active') throw unauthenticated(INVALID);
   return { kind: 'consumer', workspaceId: session.workspaceId, memberId: session.memberId, expiresAt: session.expiresAt };
 }
