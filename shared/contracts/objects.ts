@@ -14,6 +14,7 @@ const fieldSchema = z.object({
   required: z.boolean(),
   options: z.array(z.string()).optional(),
   label: z.string().optional(),
+  personal: z.boolean().optional().describe("Present (true) on fields marked as personal data: cleared by the referenced member's erasure"),
 });
 const typeSummary = z.object({ type: z.string(), label: z.string(), description: z.string().nullable(), titleField: z.string().nullable() });
 export const typeDetail = typeSummary.extend({ fields: z.array(fieldSchema) }).meta({ id: 'ObjectType' });

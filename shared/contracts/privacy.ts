@@ -33,7 +33,18 @@ export const privacyArea = declareArea({
               tags: z.array(z.object({ key: z.string(), taggedAt: z.string().nullable() })),
               captures: z.array(z.record(z.string(), z.unknown())),
               trackingEvents: z.array(z.record(z.string(), z.unknown())),
-              customObjectRecords: z.array(z.object({ type: z.string(), id: z.string(), data: z.record(z.string(), z.unknown()), createdAt: z.string(), updatedAt: z.string() })),
+              customObjectRecords: z.array(
+                z.object({
+                  type: z.string(),
+                  id: z.string(),
+                  data: z.record(z.string(), z.unknown()),
+                  personalFields: z
+                    .array(z.string())
+                    .describe("Keys of the record's personal values (fields marked personal, e-mail fields, e-mail- or phone-like text): what the member's erasure clears"),
+                  createdAt: z.string(),
+                  updatedAt: z.string(),
+                }),
+              ),
             })
             .catchall(z.unknown()),
         ),
@@ -46,7 +57,8 @@ export const privacyArea = declareArea({
       params: byId,
       responses: { 200: dataOf(z.object({ memberId: z.string(), erasedAt: z.string(), alreadyErased: z.boolean() })) },
       description:
-        'Removes the personal data everywhere it is stored (profile, custom attributes, capture payloads, tracking properties, ledger reasons) and unenrolls the member; keeps the pseudonymous points ledger and order totals, so balances and reports still add up. ' +
+        'Removes the personal data everywhere it is stored (profile, custom attributes, capture payloads, tracking properties, ledger reasons, the personal fields of custom-object records that reference the member) and unenrolls the member; keeps the pseudonymous points ledger and order totals, so balances and reports still add up. ' +
+        'Terminal: every later write to the member answers 410 MEMBER_ERASED; its e-mail and externalId are free again, so enrolling the person again makes a new member. ' +
         'Emits a thin member.erased event and is audited, once: a repeat answers the first erasedAt with alreadyErased: true.',
     },
   },

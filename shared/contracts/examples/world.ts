@@ -243,7 +243,7 @@ export const objectType = outputOf(typeDetail, {
   description: "A member's registered car, for service reminders",
   titleField: 'plate',
   fields: [
-    { key: 'plate', type: 'text', required: true, label: 'Number plate' },
+    { key: 'plate', type: 'text', required: true, label: 'Number plate', personal: true },
     { key: 'model', type: 'text', required: false, label: 'Model' },
     { key: 'fuel', type: 'enum', required: false, options: ['petrol', 'diesel', 'electric'], label: 'Fuel' },
     { key: 'owner', type: 'member_ref', required: true, label: 'Owner' },

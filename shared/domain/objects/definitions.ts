@@ -39,6 +39,12 @@ export const fieldDefSchema = z
       .max(MAX_ENUM_OPTIONS)
       .optional(),
     label: labelSchema.optional(),
+    personal: z
+      .boolean()
+      .optional()
+      .describe(
+        "true: the field holds personal data of the member the record references (a name, an address, a note about the person). The member's erasure clears it in every record that references the member, and the member's personal-data export lists it. E-mail fields, and text values that look like an e-mail address or a phone number, count as personal without the flag.",
+      ),
   })
   // Runs even when another property failed, so every offending property is reported at once.
   .superRefine(

@@ -103,6 +103,7 @@ export const typeDetail = (t: ObjectTypeRecord) => ({
     required: f.required ?? false,
     ...(f.options ? { options: f.options } : {}),
     ...(f.label ? { label: f.label } : {}),
+    ...(f.personal ? { personal: true } : {}),
   })),
 });
 

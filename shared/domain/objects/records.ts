@@ -211,6 +211,23 @@ export async function getRecord(principal: Principal, typeKey: string, recordId:
   return full(await liveRecord(principal.workspaceId, type, recordId));
 }
 
+/** A merge of `value` into a record: a null removes the field, and its search copy with it. */
+function mergeChange(type: ObjectTypeRecord, value: Record<string, unknown>): repo.RecordChange {
+  const searchable = (key: string) => type.fields.some((f) => f.key === key && SEARCHABLE.has(f.type));
+  return {
+    kind: 'merge',
+    fields: Object.entries(value).map(([key, v]) => ({
+      key,
+      value: v,
+      search: !searchable(key) ? undefined : v === null ? null : typeof v === 'string' ? v.toLowerCase() : undefined,
+    })),
+  };
+}
+
+/** The title key after a merge that sets or removes the title field (null: no title); undefined when it leaves it alone. */
+const mergedTitleKey = (type: ObjectTypeRecord, value: Record<string, unknown>) =>
+  type.titleField !== null && type.titleField in value ? titleKeyOf(type.fields, type.titleField, { [type.titleField]: value[type.titleField] ?? undefined }) : undefined;
+
 /**
  * PATCH merges field by field: each field set or removed in a single update, never a rewrite of
  * the whole record, so two concurrent PATCHes of different fields both survive. `replace: true`
@@ -231,23 +248,8 @@ export async function updateRecord(
     const replace = body.replace === true;
     const { issues, value } = validateRecordData(type.fields, body.data, replace ? 'full' : 'patch');
     if (issues.length) refuse(issues);
-    const searchable = (key: string) => type.fields.some((f) => f.key === key && SEARCHABLE.has(f.type));
-    const change: repo.RecordChange = replace
-      ? { kind: 'replace', data: value, search: searchCopy(type.fields, value) }
-      : {
-          kind: 'merge',
-          // A null removes the field, and its search copy with it.
-          fields: Object.entries(value).map(([key, v]) => ({
-            key,
-            value: v,
-            search: !searchable(key) ? undefined : v === null ? null : typeof v === 'string' ? v.toLowerCase() : undefined,
-          })),
-        };
-    const touchesTitle = replace || (type.titleField !== null && type.titleField in value);
-    // The title key follows the title field's new value (null: no title).
-    const titleKey = touchesTitle
-      ? titleKeyOf(type.fields, type.titleField ?? undefined, replace ? value : { [type.titleField!]: value[type.titleField!] ?? undefined })
-      : undefined;
+    const change: repo.RecordChange = replace ? { kind: 'replace', data: value, search: searchCopy(type.fields, value) } : mergeChange(type, value);
+    const titleKey = replace ? titleKeyOf(type.fields, type.titleField ?? undefined, value) : mergedTitleKey(type, value);
     const after = replace ? value : { ...current.data, ...value };
     const touched = replace ? undefined : Object.keys(value);
     const moves = counterMoves(type, replace ? current.data : pick(current.data, touched!), replace ? value : pick(after, touched!));
@@ -388,4 +390,50 @@ export async function listRecords(principal: Principal, typeKey: string, query: 
   const [window, total] = await Promise.all([repo.recordWindow(ws, type.type, query.sortBy, match, query.offset, query.limit, filtered && !counted), counter]);
   // Unfiltered, the type's live-record count is the total; one counted filter, its counter.
   return { data: window.items.map((r) => ({ id: r.id, data: r.data })), total: !filtered ? (type.recordCount ?? 0) : (total ?? window.total!) };
+}
+
+/**
+ * Erasure of a member's personal data from one record that references it: the given fields are
+ * removed (even required ones: no validation) with everything that copies them, in one
+ * transaction like any PATCH: the search copies (so free-text search no longer finds them), the
+ * value entries' data copies, the title key and the counters. Idempotent: a record without those
+ * fields (or deleted meanwhile) is left alone.
+ */
+export async function clearRecordFields(workspaceId: string, type: ObjectTypeRecord, recordId: string, keys: string[], now = new Date()): Promise<void> {
+  await withOptimisticRetry(async () => {
+    const current = await repo.getRecord(workspaceId, type.type, recordId);
+    const held = current && !current.deletedAt ? keys.filter((k) => present(current.data[k])) : [];
+    if (!current || held.length === 0) return;
+    const value = Object.fromEntries(held.map((k) => [k, null]));
+    const after = withoutNulls({ ...current.data, ...value });
+    const updatedAt = now.toISOString();
+    await transactWrite([
+      repo.updateRecordStep(workspaceId, type.type, recordId, {
+        updatedAt,
+        change: mergeChange(type, value),
+        titleKey: mergedTitleKey(type, value),
+        expected: countedExpectations(type, current.data, held),
+        revision: { read: current.rev },
+      }),
+      ...repo.counterSteps(workspaceId, type.type, counterMoves(type, pick(current.data, held), {})),
+      ...entrySteps(type, current, current.data, { data: after, updatedAt }),
+      ...publish(workspaceId, [recordEvent('object.record_updated', type, recordId, after)]),
+    ]);
+  });
+}
+
+/** The live records of every type whose member reference fields name the member, oldest first per type. */
+export async function recordsReferencing(workspaceId: string, memberId: string): Promise<{ type: ObjectTypeRecord; record: RecordItem }[]> {
+  const out: { type: ObjectTypeRecord; record: RecordItem }[] = [];
+  for (const type of await repo.listObjectTypes(workspaceId)) {
+    const fields = type.fields.filter((f) => f.type === 'member_ref').map((f) => f.key);
+    if (fields.length === 0) continue;
+    for (let offset = 0; ; ) {
+      const { items } = await repo.recordWindow(workspaceId, type.type, 'created_asc', { equals: [], member: { fields, memberId } }, offset, 200, false);
+      out.push(...items.map((record) => ({ type, record })));
+      if (items.length < 200) break;
+      offset += items.length;
+    }
+  }
+  return out;
 }

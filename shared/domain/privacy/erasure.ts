@@ -7,6 +7,8 @@ import { audited, type AuditContext } from '../audit/service';
 import { fingerprintOf } from '../captures/service';
 import { normalisePhone } from '../captures/schemas';
 import type { MemberRecord } from '../members/types';
+import { personalFieldsOf } from '../objects/personal-fields';
+import { clearRecordFields, recordsReferencing } from '../objects/records';
 import { retireMemberPasses } from '../wallet/service';
 import { loadMember } from './personal-data';
 
@@ -14,15 +16,21 @@ import { loadMember } from './personal-data';
  * Erasure of one member's personal data (the right to erasure). What goes and what stays:
  *
  * - Goes: the profile's e-mail, external id, names, phone, birth date and custom attributes (and the
- *   lookups keyed by the e-mail, external id and phone); the personal fields and attributes of the
+ *   lookups keyed by the e-mail, external id and phone, so the person may enrol again as a new
+ *   member); the personal fields of the custom-object records that reference the member (marked
+ *   `personal`, e-mail fields, e-mail- or phone-like text; with their search copies and value
+ *   entries); the personal fields and attributes of the
  *   member's captures (and their dedupe windows); the properties of the member's tracking events;
  *   the free-text reasons of the member's ledger entries; the device registrations (push tokens) of
  *   the member's wallet passes, whose serials answer 410 from then on.
  * - Stays, pseudonymous: the member id, status (unenrolled), tier, balance, pending and lifetime
  *   points, order count and tags; the ledger amounts; orders with their totals, refunds and points;
- *   coupons; referral links; tracking event types and times; custom-object records that reference
- *   the member id. Balances still equal their ledger sums and the workspace's reports still add up,
+ *   coupons; referral links; tracking event types and times; the other fields of custom-object
+ *   records that reference the member id. Balances still equal their ledger sums and the workspace's reports still add up,
  *   while nothing left names or contacts the person.
+ *
+ * Terminal: the member item keeps `erasedAt`, and every later write of the member is refused
+ * (MEMBER_ERASED; see the members repository).
  *
  * Idempotent: the first erasure writes a marker in the same transaction as the profile change, the
  * audit entry (`member.erased`) and the thin `member.erased` event; a repeat answers the same
@@ -126,6 +134,13 @@ export const ERASURE_SCRUBS: Record<string, (ctx: ErasureContext) => Promise<voi
   },
   // Every serial of the member answers 410 from now on and its device registrations (push tokens) go.
   walletPasses: async ({ workspaceId, memberId }) => retireMemberPasses(workspaceId, memberId),
+  // The personal fields of every record whose member reference names the member; the reference stays.
+  customObjectRecords: async ({ workspaceId, memberId }) => {
+    for (const { type, record } of await recordsReferencing(workspaceId, memberId)) {
+      const keys = personalFieldsOf(type.fields, record.data);
+      if (keys.length) await clearRecordFields(workspaceId, type, record.id, keys);
+    }
+  },
   ledgerReasons: async ({ workspaceId, memberId }) => {
     for (const entry of await repo.ledgerItems(workspaceId, memberId)) {
       if (entry.reason !== null && entry.reason !== undefined) {

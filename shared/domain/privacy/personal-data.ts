@@ -1,10 +1,11 @@
 import * as members from '../../data/repositories/members';
-import { listObjectTypes, recordWindow } from '../../data/repositories/objects';
 import * as repo from '../../data/repositories/privacy';
 import type { Item } from '../../data/table';
 import { ID_PATTERN } from '../../ids';
 import { toCoupon, type CouponRecord } from '../coupons/types';
 import { notFound } from '../errors';
+import { personalFieldsOf } from '../objects/personal-fields';
+import { recordsReferencing } from '../objects/records';
 import { toMember, type MemberRecord } from '../members/types';
 import { toOrder, type OrderRecord } from '../orders/types';
 import { passesOfMember } from '../wallet/service';
@@ -38,21 +39,16 @@ export const PERSONAL_DATA_SECTIONS: Record<string, PersonalDataSection> = {
   captures: async ({ workspaceId, member }) => items(await repo.memberIndexed(workspaceId, member.id, 'captures')).map(withoutWorkspace),
   trackingEvents: async ({ workspaceId, member }) =>
     items(await repo.memberIndexed(workspaceId, member.id, 'trackingEvents')).map(({ workspaceId: _w, day: _d, ...e }) => e),
-  customObjectRecords: async ({ workspaceId, member }) => {
-    const out: { type: string; id: string; data: Record<string, unknown>; createdAt: string; updatedAt: string }[] = [];
-    for (const type of await listObjectTypes(workspaceId)) {
-      const fields = type.fields.filter((f) => f.type === 'member_ref').map((f) => f.key);
-      if (fields.length === 0) continue;
-      let offset = 0;
-      for (;;) {
-        const { items: page } = await recordWindow(workspaceId, type.type, 'created_asc', { equals: [], member: { fields, memberId: member.id } }, offset, 200, false);
-        out.push(...page.map((r) => ({ type: type.type, id: r.id, data: r.data, createdAt: r.createdAt, updatedAt: r.updatedAt })));
-        if (page.length < 200) break;
-        offset += page.length;
-      }
-    }
-    return out;
-  },
+  // Each record names its personal fields: what the member's erasure clears.
+  customObjectRecords: async ({ workspaceId, member }) =>
+    (await recordsReferencing(workspaceId, member.id)).map(({ type, record: r }) => ({
+      type: type.type,
+      id: r.id,
+      data: r.data,
+      personalFields: personalFieldsOf(type.fields, r.data),
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+    })),
   walletPasses: async ({ workspaceId, member }) => passesOfMember(workspaceId, member.id),
 };
 
