@@ -1,9 +1,8 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { call, uniqueEmail } from '../support/api';
 import { newMember, newOrder, tenant, type Tenant } from '../support/fixtures';
-import { platformTable } from '../support/table';
+import { wholeTable } from '../support/table';
 import { clientOf, portalSession, unpackPass } from '../support/wallet';
 
 /**
@@ -12,18 +11,6 @@ import { clientOf, portalSession, unpackPass } from '../support/wallet';
  * whole table finds none of the erased values, balances still equal their ledger sums, and a
  * repeat changes nothing.
  */
-
-async function wholeTable(): Promise<string[]> {
-  const { doc, tableName } = await platformTable();
-  const items: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await doc.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start }));
-    for (const i of out.Items ?? []) items.push(JSON.stringify(i));
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return items;
-}
 
 /** A member with data in every place the platform stores member data, all values unique to it. */
 async function richMember(t: Tenant) {

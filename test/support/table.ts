@@ -13,6 +13,19 @@ export async function platformTable(): Promise<{ doc: DynamoDBDocumentClient; ta
   return { doc: documentClientFor(runtime), tableName: runtime.tableName, runtime };
 }
 
+/** Every item of the shared table, as JSON text: what a check that a value is stored nowhere scans. */
+export async function wholeTable(): Promise<string[]> {
+  const { doc, tableName } = await platformTable();
+  const items: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await doc.send(new ScanCommand({ TableName: tableName, ExclusiveStartKey: start }));
+    for (const i of out.Items ?? []) items.push(JSON.stringify(i));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return items;
+}
+
 /**
  * Adds a user with the given role to a workspace, as a future invitation flow will: the user item
  * and its login e-mail item, written together.

@@ -16,7 +16,7 @@ const EMAIL = /[^\s@<>()[\],;:"]+@[^\s@<>()[\],;:"]+\.[a-z]{2,}/i;
  * or an international number (`+` then 7-15 digits) inside a text. A bare digit run inside a text
  * (an order number, a year) does not count.
  */
-const PHONE_WHOLE = /^\+?[0-9][0-9 ()./-]{5,22}[0-9]$/;
+const PHONE_WHOLE = /^\+?[0-9(][0-9 ()./-]{5,22}[0-9]$/;
 const PHONE_INSIDE = /(^|[^\w+])\+[0-9][0-9 ()./-]{5,22}[0-9]/;
 /** Dates (`2026-11-27`, `27.11.2026`) have the shape of a phone number but are not one. */
 const DATE = /^(\d{4}[-./]\d{1,2}[-./]\d{1,2}|\d{1,2}[-./]\d{1,2}[-./]\d{4})$/;
