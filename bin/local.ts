@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { requireJava, startDynamoLocal, type RunningDynamo } from '../infra/local/dynamodb-local';
-import { colorsOf, LOG_FORMAT_ENV, logFormatOf } from '../infra/local/log-format';
+import { colorsOf, LOG_FORMAT_ENV, logFormatOf, metricsShownOf } from '../infra/local/log-format';
 import { renderOutputPretty, say, step } from '../infra/local/log-output';
 import { LOCAL_BUCKETS, startS3rver, type RunningS3 } from '../infra/local/object-store';
 import { acquireLock, checkPortFree, parsePort, portProblem, StartupError, stopOrphanedDynamo, writeFileAtomic, type InstanceLock } from '../infra/local/preflight';
@@ -29,7 +29,7 @@ let stopping: Promise<void> | undefined;
 // The format is decided before anything is printed; an unknown LOG_FORMAT is refused in main().
 const logFormat = logFormatOf(process.env, process.stdout.isTTY === true);
 if (logFormat === 'pretty') {
-  renderOutputPretty({ stdout: colorsOf(process.env, process.stdout.isTTY === true), stderr: colorsOf(process.env, process.stderr.isTTY === true) });
+  renderOutputPretty({ stdout: colorsOf(process.env, process.stdout.isTTY === true), stderr: colorsOf(process.env, process.stderr.isTTY === true) }, metricsShownOf(process.env));
 }
 
 /** Stops the server and every child process, saying each step; idempotent, so a second signal does not race the first. */
