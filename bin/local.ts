@@ -2,6 +2,7 @@
  * The local runtime: `npm start`. DynamoDB Local + s3rver + the route table's handlers behind a
  * node:http server on 127.0.0.1:$PORT, data under $DATA_DIR. No AWS account, no Docker.
  */
+import './node-check';
 import { rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -159,11 +160,15 @@ async function main(): Promise<void> {
   writeFileAtomic(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
   if (demo) {
     say.info(tableIsNew ? 'Created the demo workspace' : 'Demo workspace (kept from the first start)', {
-      credentials: { adminEmail: demo.email, adminPassword: demo.password, apiKeyWithAllScopes: demo.apiKey },
+      credentials: { adminEmail: demo.email, adminPassword: demo.password, apiKey: demo.apiKey },
     });
   }
   say.info(`Data in ${dataDir} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  say.info(`Listening on http://127.0.0.1:${actualPort}`);
+  const base = `http://127.0.0.1:${actualPort}`;
+  const { readyBanner, printBanner } = await import('../infra/local/ready-banner');
+  const { REFERENCE_PATH } = await import('../shared/http/reference');
+  printBanner(readyBanner(base, demo?.apiKey, { reference: REFERENCE_PATH }), logFormat === 'pretty', say.info);
+  say.info(`Listening on ${base}`);
 }
 
 main().catch((err) => {

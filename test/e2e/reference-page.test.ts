@@ -29,7 +29,7 @@ async function open(path: string): Promise<Page> {
   tab.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
-  await tab.goto(`${base}${path}`, { waitUntil: 'load' });
+  await tab.goto(`${base}${path}`, { waitUntil: 'load', timeout: 120_000 });
   return tab;
 }
 
@@ -46,7 +46,8 @@ afterAll(async () => {
 /** The heading of a code's section is visible in the viewport once the page has settled. */
 async function expectSectionInView(tab: Page, code: string): Promise<void> {
   const heading = tab.getByRole('heading', { name: code, exact: true });
-  await heading.waitFor({ state: 'visible', timeout: 30_000 });
+  // A fresh load renders the whole document first: slow on a busy machine.
+  await heading.waitFor({ state: 'visible', timeout: 120_000 });
   await expect
     .poll(async () => {
       const box = await heading.boundingBox();
@@ -111,7 +112,7 @@ describe('API reference page (headless Chromium)', () => {
     } finally {
       await tab.close();
     }
-  });
+  }, 180_000);
 
   it('asked no host but the platform for anything, and broke no rule of its Content-Security-Policy', () => {
     expect(requested.length).toBeGreaterThan(3);
