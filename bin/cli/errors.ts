@@ -12,6 +12,8 @@ export class ApiError extends Error {
     message: string,
     readonly requestId: string | undefined,
     readonly details: { in?: string; field?: string; message?: string }[] = [],
+    /** The reference section on the code (the error body's `docUrl`). */
+    readonly docUrl?: string,
   ) {
     super(message);
   }
