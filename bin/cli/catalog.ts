@@ -17,6 +17,7 @@ export const COMMANDS = {
   orders: { description: 'orders and their points (API key with orders:read / orders:write)', load: async (): Promise<Registrar> => (await import('./commands/orders')).registerOrders },
   events: { description: 'the webhook event catalog (API key with webhooks:manage)', load: async (): Promise<Registrar> => (await import('./commands/events')).registerEvents },
   webhooks: { description: 'webhook endpoints and deliveries (API key with webhooks:manage)', load: async (): Promise<Registrar> => (await import('./commands/webhooks')).registerWebhooks },
+  trigger: { description: 'send a sample event to your subscribed endpoints (API key with webhooks:manage)', load: async (): Promise<Registrar> => (await import('./commands/webhooks')).registerWebhooks },
   exports: { description: 'operational exports of members or orders (owner or admin session)', load: async (): Promise<Registrar> => (await import('./commands/exports')).registerExports },
 } as const;
 

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call } from '../support/api';
 import { cli, startCli } from '../support/cli';
 import { tenant, type Tenant } from '../support/fixtures';
-import { startReceiver } from '../support/receiver';
+import { eventually, startReceiver } from '../support/receiver';
+import { Webhook } from 'standardwebhooks';
 
 /**
  * The `loyalty` commands a newcomer's walkthrough needs, against the test platform as child
@@ -42,7 +43,9 @@ describe.concurrent('the walkthrough from the start banner', { timeout: 240_000 
     const created = JSON.parse((await step('members create', ['members', 'create', '--email', email, '--first-name', 'Ada', '--json'])).stdout);
     expect(created).toMatchObject({ email, firstName: 'Ada' });
     const order = await step('orders create', ['orders', 'create', '--member', created.id, '--total', '59.90', '--currency', 'EUR', '--item', 'MUG-BLK:2:29.95']);
-    expect(order.stdout).toMatch(/Recorded order ord_\S+, points 59 earned, balance 59/);
+    expect(order.stdout).toMatch(/^Recorded order ord_\S+$/m);
+    expect(order.stdout).toMatch(/^\s+points\s+59 earned$/m);
+    expect(order.stdout).toMatch(/^\s+balance\s+59 \(pending 0\)$/m);
     const earned = await step('points earn', ['points', 'earn', created.id, '100', '--reason', 'welcome']);
     expect(earned.stdout).toContain('balance 159');
     const got = await step('members get', ['members', 'get', created.id]);
@@ -89,6 +92,28 @@ describe.concurrent('loyalty members, webhooks delete, keys revoke', { timeout: 
     const revoked = await run(['keys', 'revoke', key.id, '--yes']);
     expect(revoked.code).toBe(0);
     expect((await call('GET', '/api/v2/members', { token: key.key })).status).toBe(401);
+  });
+});
+
+describe.concurrent('loyalty trigger', { timeout: 180_000 }, () => {
+  it('sends a signed sample of the event to each active endpoint subscribed to it, and only to those', async () => {
+    const w = await tenant('cli-trigger');
+    const subscribed = await startReceiver();
+    const other = await startReceiver();
+    closers.push(() => subscribed.close(), () => other.close());
+    const made = await call('POST', '/api/v2/webhooks', { token: w.key, body: { url: subscribed.url, eventTypes: ['order.created'] } });
+    await call('POST', '/api/v2/webhooks', { token: w.key, body: { url: other.url, eventTypes: ['member.created'] } });
+    const r = await cli(['trigger', 'order.created', '--json'], { env: { LOYALTY_API_KEY: w.key } });
+    expect(r.code, r.stderr).toBe(0);
+    const sent = JSON.parse(r.stdout);
+    expect(sent).toMatchObject({ eventType: 'order.created', deliveries: [{ endpointId: made.body.data.id }] });
+    const got = await eventually(async () => subscribed.received[0], 60_000, 'the sample delivery');
+    new Webhook(made.body.data.secret).verify(got.body, got.headers as Record<string, string>);
+    expect(JSON.parse(got.body)).toMatchObject({ id: sent.eventId, type: 'order.created' });
+    expect(other.received).toEqual([]);
+    const unknown = await cli(['trigger', 'order.exploded'], { env: { LOYALTY_API_KEY: w.key } });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('VALIDATION_FAILED');
   });
 });
 

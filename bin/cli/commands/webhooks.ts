@@ -76,6 +76,25 @@ async function removeStaleListeners(client: Client): Promise<string[]> {
 }
 
 export function registerWebhooks(program: Command): void {
+  examples(
+    program
+      .command('trigger <event>')
+      .description(describe('trigger'))
+      .action(async (eventType: string, _o: unknown, cmd: Command) => {
+        const { client, out } = contextOf(cmd);
+        const { data } = await client.call(webhooksArea.endpoints.triggerWebhookEvent, { body: { eventType } });
+        out.result(data, () =>
+          out.line(
+            data.deliveries.length
+              ? `Sent a sample ${data.eventType} (webhook-id ${data.eventId}) to ${data.deliveries.map((d: { endpointId: string }) => d.endpointId).join(', ')}`
+              : `No active endpoint subscribes to ${data.eventType}: nothing sent (subscribe one with \`loyalty webhooks listen\` or POST /api/v2/webhooks)`,
+          ),
+        );
+      }),
+    'loyalty trigger order.created',
+    'loyalty trigger member.created --json',
+  );
+
   const webhooks = program.command('webhooks').description(describe('webhooks'));
 
   webhooks
