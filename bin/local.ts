@@ -2,12 +2,13 @@
  * The local runtime: `npm start`. DynamoDB Local + s3rver + the route table's handlers behind a
  * node:http server on 127.0.0.1:$PORT, data under $DATA_DIR. No AWS account, no Docker.
  */
+import './node-check';
 import { rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { requireJava, startDynamoLocal, type RunningDynamo } from '../infra/local/dynamodb-local';
-import { colorsOf, LOG_FORMAT_ENV, logFormatOf } from '../infra/local/log-format';
+import { colorsOf, LOG_FORMAT_ENV, logFormatOf, metricsShownOf } from '../infra/local/log-format';
 import { renderOutputPretty, say, step } from '../infra/local/log-output';
 import { LOCAL_BUCKETS, startS3rver, type RunningS3 } from '../infra/local/object-store';
 import { acquireLock, checkPortFree, parsePort, portProblem, StartupError, stopOrphanedDynamo, writeFileAtomic, type InstanceLock } from '../infra/local/preflight';
@@ -29,7 +30,7 @@ let stopping: Promise<void> | undefined;
 // The format is decided before anything is printed; an unknown LOG_FORMAT is refused in main().
 const logFormat = logFormatOf(process.env, process.stdout.isTTY === true);
 if (logFormat === 'pretty') {
-  renderOutputPretty({ stdout: colorsOf(process.env, process.stdout.isTTY === true), stderr: colorsOf(process.env, process.stderr.isTTY === true) });
+  renderOutputPretty({ stdout: colorsOf(process.env, process.stdout.isTTY === true), stderr: colorsOf(process.env, process.stderr.isTTY === true) }, metricsShownOf(process.env));
 }
 
 /** Stops the server and every child process, saying each step; idempotent, so a second signal does not race the first. */
@@ -159,11 +160,15 @@ async function main(): Promise<void> {
   writeFileAtomic(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
   if (demo) {
     say.info(tableIsNew ? 'Created the demo workspace' : 'Demo workspace (kept from the first start)', {
-      credentials: { adminEmail: demo.email, adminPassword: demo.password, apiKeyWithAllScopes: demo.apiKey },
+      credentials: { adminEmail: demo.email, adminPassword: demo.password, apiKey: demo.apiKey },
     });
   }
   say.info(`Data in ${dataDir} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  say.info(`Listening on http://127.0.0.1:${actualPort}`);
+  const base = `http://127.0.0.1:${actualPort}`;
+  const { readyBanner, printBanner } = await import('../infra/local/ready-banner');
+  const { REFERENCE_PATH } = await import('../shared/http/reference');
+  printBanner(readyBanner(base, demo?.apiKey, { reference: REFERENCE_PATH }), logFormat === 'pretty', say.info);
+  say.info(`Listening on ${base}`);
 }
 
 main().catch((err) => {

@@ -63,7 +63,11 @@ export class Client {
       res = await fetch(url, { method: route.method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
     } catch (e) {
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-      throw new CommandError(`Could not reach ${this.baseUrl}: ${cause?.code ?? cause?.message ?? (e as Error).message}`);
+      throw new CommandError(
+        `Could not reach ${this.baseUrl}: ${cause?.code ?? cause?.message ?? (e as Error).message}. ` +
+          'Is the platform running there? Point the tool at it with --base-url <url> or LOYALTY_BASE_URL ' +
+          '(`npm start` prints the line to paste: export LOYALTY_BASE_URL=... LOYALTY_API_KEY=...)',
+      );
     }
     const text = await res.text();
     let parsed: any;
@@ -80,6 +84,7 @@ export class Client {
         err?.message ?? (text.slice(0, 200) || res.statusText),
         err?.requestId ?? res.headers.get('x-request-id') ?? undefined,
         Array.isArray(err?.details) ? err.details : [],
+        typeof err?.docUrl === 'string' ? err.docUrl : undefined,
       );
     }
     return parsed as T;

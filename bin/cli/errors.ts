@@ -4,7 +4,7 @@ export const EXIT = { ok: 0, api: 1, usage: 2 } as const;
 /** The caller asked for something the tool cannot do as asked (bad argument, missing credential). */
 export class UsageError extends Error {}
 
-/** The API answered with its error shape (README "Errors"). */
+/** The API answered with its error shape (docs/api.md "Errors"). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -12,6 +12,8 @@ export class ApiError extends Error {
     message: string,
     readonly requestId: string | undefined,
     readonly details: { in?: string; field?: string; message?: string }[] = [],
+    /** The reference section on the code (the error body's `docUrl`). */
+    readonly docUrl?: string,
   ) {
     super(message);
   }

@@ -5,6 +5,26 @@ export interface Spinner {
 
 const cell = (v: unknown): string => (v === null || v === undefined ? '-' : Array.isArray(v) ? v.join(',') : String(v));
 
+/** The widest a table row may be: a 120-column terminal. */
+export const TABLE_WIDTH = 120;
+
+/** A field name as a column header: words apart, upper case. */
+export const headerOf = (column: string): string => column.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toUpperCase();
+
+const clip = (value: string, width: number): string => (value.length <= width ? value : `${value.slice(0, Math.max(0, width - 1))}…`);
+
+/** Narrows the widest column, one character at a time, until the row fits (never below its header). */
+function fitWidths(widths: number[], headers: readonly string[]): number[] {
+  const fitted = [...widths];
+  const total = () => fitted.reduce((a, b) => a + b, 0) + 2 * (fitted.length - 1);
+  while (total() > TABLE_WIDTH) {
+    const widest = fitted.indexOf(Math.max(...fitted));
+    if (fitted[widest]! <= Math.max(headers[widest]!.length, 8)) break;
+    fitted[widest]!--;
+  }
+  return fitted;
+}
+
 /**
  * What a command prints: the API's data as JSON with `--json` (one document, or one line per item for
  * commands that stream), short lines and tables otherwise. Spinners only on a terminal, never with --json.
@@ -27,11 +47,16 @@ export class Output {
     if (!this.json) process.stdout.write(text + '\n');
   }
 
+  /**
+   * Columns headed in words (`externalOrderId` -> `EXTERNAL ORDER ID`); the widest columns are cut
+   * (ending in `…`) until a row fits `TABLE_WIDTH`. `--json` has every value whole.
+   */
   table(rows: readonly Record<string, unknown>[], columns: readonly string[]): void {
+    const headers = columns.map(headerOf);
     const cells = rows.map((r) => columns.map((c) => cell(r[c])));
-    const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((r) => r[i]!.length)));
-    const fmt = (r: readonly string[]) => r.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
-    this.line(fmt(columns.map((c) => c.toUpperCase())));
+    const widths = fitWidths(headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length))), headers);
+    const fmt = (r: readonly string[]) => r.map((v, i) => clip(v, widths[i]!).padEnd(widths[i]!)).join('  ').trimEnd();
+    this.line(fmt(headers));
     for (const r of cells) this.line(fmt(r));
   }
 

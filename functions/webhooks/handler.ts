@@ -29,5 +29,6 @@ export const handler = defineArea(webhooksArea, {
   },
   replayWebhookDelivery: async ({ principal, params }) =>
     accepted(await webhooks.replayDelivery(principalOf(principal).workspaceId, params.id, params.deliveryId, ports)),
+  triggerWebhookEvent: async ({ principal, body }) => accepted(await webhooks.triggerSampleEvent(principalOf(principal).workspaceId, body.eventType, ports)),
   testWebhookEndpoint: async ({ principal, params }) => accepted(await webhooks.sendTestPing(principalOf(principal).workspaceId, params.id, ports)),
 });

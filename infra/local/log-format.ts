@@ -186,6 +186,23 @@ export function renderPretty(line: Line, opts: { colors: boolean }): string {
   return renderMessage(line, paint);
 }
 
+export const LOG_METRICS_ENV = 'LOG_METRICS';
+
+/** Metric lines (EMF) are for CloudWatch; a person at a terminal sees them only when asking (`LOG_METRICS=1`). */
+export const metricsShownOf = (env: NodeJS.ProcessEnv): boolean => ['1', 'true', 'yes'].includes(env[LOG_METRICS_ENV]?.trim().toLowerCase() ?? '');
+
+/** Whether a line of output is a metric line (a JSON object with an EMF directive). */
+export function isMetricText(text: string): boolean {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('{') || !trimmed.includes('"_aws"')) return false;
+  try {
+    const parsed: unknown = JSON.parse(trimmed);
+    return isPlainObject(parsed) && isMetricLine(parsed);
+  } catch {
+    return false;
+  }
+}
+
 /** One line of output in pretty mode: JSON objects are rendered, anything else passes unchanged. */
 export function prettyLine(text: string, opts: { colors: boolean }): string {
   const trimmed = text.trim();

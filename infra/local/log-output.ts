@@ -1,4 +1,4 @@
-import { prettyLine } from './log-format';
+import { isMetricText, prettyLine } from './log-format';
 
 /**
  * Where the local runtime's output goes. Everything is written as JSON lines (the handlers' logger,
@@ -36,10 +36,12 @@ export async function step<T>(message: string, run: () => Promise<T> | T, phase:
 }
 
 /**
- * Renders what is written to `stream` line by line (JSON lines pretty, anything else unchanged).
+ * Renders what is written to `stream` line by line (JSON lines pretty, anything else unchanged);
+ * metric lines are left out unless `metrics` asks for them.
  * Partial writes wait for their newline; the rest is flushed when the process exits.
  */
-export function renderStream(stream: NodeJS.WriteStream, opts: { colors: boolean }): () => void {
+export function renderStream(stream: NodeJS.WriteStream, opts: { colors: boolean; metrics?: boolean }): () => void {
+  const shown = (l: string) => opts.metrics === true || !isMetricText(l);
   const original = stream.write;
   const write = (text: string, cb?: (err?: Error | null) => void): boolean => (original as (t: string, c?: typeof cb) => boolean).call(stream, text, cb);
   let pending = '';
@@ -48,15 +50,16 @@ export function renderStream(stream: NodeJS.WriteStream, opts: { colors: boolean
     pending += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString(typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
     const lines = pending.split('\n');
     pending = lines.pop()!;
-    if (lines.length === 0) {
+    const kept = lines.filter(shown);
+    if (kept.length === 0) {
       if (done) queueMicrotask(() => done());
       return true;
     }
-    return write(lines.map((l) => `${prettyLine(l, opts)}\n`).join(''), done);
+    return write(kept.map((l) => `${prettyLine(l, opts)}\n`).join(''), done);
   };
   stream.write = patched as typeof stream.write;
   const flush = () => {
-    if (pending) write(`${prettyLine(pending, opts)}\n`);
+    if (pending && shown(pending)) write(`${prettyLine(pending, opts)}\n`);
     pending = '';
   };
   process.on('exit', flush);
@@ -68,7 +71,7 @@ export function renderStream(stream: NodeJS.WriteStream, opts: { colors: boolean
 }
 
 /** Pretty mode for the whole process: both streams render, each with its own colour decision. */
-export function renderOutputPretty(colors: { stdout: boolean; stderr: boolean }): () => void {
-  const undo = [renderStream(process.stdout, { colors: colors.stdout }), renderStream(process.stderr, { colors: colors.stderr })];
+export function renderOutputPretty(colors: { stdout: boolean; stderr: boolean }, metrics = false): () => void {
+  const undo = [renderStream(process.stdout, { colors: colors.stdout, metrics }), renderStream(process.stderr, { colors: colors.stderr, metrics })];
   return () => undo.forEach((u) => u());
 }

@@ -5,7 +5,7 @@ import type { QueueName } from '../ports/queue';
 import type { WorkflowName } from '../ports/workflows';
 
 /**
- * How a caller proves who it is (see README "Authentication"). `apiKeyPerTool`: any valid API key;
+ * How a caller proves who it is (see docs/api.md "Authentication"). `apiKeyPerTool`: any valid API key;
  * the operation itself checks the scope of each thing it does (the MCP server, scope per tool).
  */
 export type AuthKind = 'apiKey' | 'apiKeyPerTool' | 'session' | 'adminSession' | 'consumer' | 'applePass' | 'public';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idSchema } from '../domain/common';
 import { pageQuery } from '../domain/pagination';
-import { attemptSchema, createEndpointBody, endpointSchema, updateEndpointBody } from '../domain/webhooks/schemas';
+import { attemptSchema, createEndpointBody, endpointSchema, triggerEventBody, triggeredSchema, updateEndpointBody } from '../domain/webhooks/schemas';
 import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';
 
@@ -55,6 +55,11 @@ export const webhooksArea = declareArea({
       params: z.object({ id: idSchema, deliveryId: idSchema }),
       responses: { 202: queued },
       description: 'Sends the recorded payload again with the same webhook-id.',
+    },
+    triggerWebhookEvent: {
+      method: 'POST', path: '/api/v2/webhooks/trigger', auth: ['apiKey'], scope: 'webhooks:manage', summary: 'Send a sample event to the subscribed endpoints',
+      body: triggerEventBody, responses: { 202: dataOf(triggeredSchema) },
+      description: "Queues one delivery of a sample of the event (its catalog example as `data`) to every active endpoint subscribed to it; nothing in the workspace changes. Logged as `trigger: test`.",
     },
     testWebhookEndpoint: { method: 'POST', path: '/api/v2/webhooks/{id}/test', auth: ['apiKey'], scope: 'webhooks:manage', summary: 'Send a ping event to the endpoint', params: byId, responses: { 202: queued }, description: 'Queues a `webhook.ping` event to this endpoint.' },
   },

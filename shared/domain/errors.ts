@@ -110,11 +110,20 @@ export const RETRY_AFTER_SECONDS = 1;
  * was sent). Retrying with the same Idempotency-Key is safe: a write that did commit is replayed,
  * one that did not is applied once.
  */
+/**
+ * The message of `OUTCOME_UNKNOWN` for the request at hand: only a request that sent an
+ * Idempotency-Key can be retried blindly; without one, the caller must look before sending again.
+ */
+export const outcomeUnknownMessage = (sentIdempotencyKey: boolean): string =>
+  sentIdempotencyKey
+    ? 'The write could not be confirmed and may or may not have been applied; retry with the same Idempotency-Key'
+    : 'The write could not be confirmed and may or may not have been applied; read the object back before sending it again';
+
 export const outcomeUnknown = (cause?: unknown) =>
   Object.assign(
     new AppError(
       'OUTCOME_UNKNOWN',
-      'The write could not be confirmed and may or may not have been applied; retry with the same Idempotency-Key',
+      outcomeUnknownMessage(true),
       undefined,
       { 'retry-after': String(RETRY_AFTER_SECONDS) },
     ),

@@ -2,19 +2,19 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { config } from '../config';
 import { withStoreDeadline, type StoreScope } from '../data/client';
-import { outcomeUnknown, RETRY_AFTER_SECONDS } from '../domain/errors';
+import { outcomeUnknownMessage, RETRY_AFTER_SECONDS } from '../domain/errors';
 import { withCorrelation } from '../observability/correlation';
 import { logger } from '../observability/logger';
 import { traced } from '../observability/tracing';
 import { routeKey, routesOf, type AreaDeclaration, type Endpoint } from '../contracts/endpoint';
 import { authenticate } from './authenticate';
 import { errorBodyOf } from './error-body';
-import { errorMapper } from './error-mapper';
+import { errorMapper, sentIdempotencyKey } from './error-mapper';
 import { idempotency } from './idempotency';
 import { originOf } from './origin';
 import { jsonBody } from './json-body';
 import { runOperation, type Operation } from './operation';
-import { requestContext, requestIdOf } from './request-context';
+import { holdAccessLine, requestContext, requestIdOf } from './request-context';
 import { toHttpResult, type Reply } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
@@ -72,9 +72,9 @@ export function requestBudgetMs(context: Pick<Context, 'getRemainingTimeInMillis
 const DEADLINE_GRACE_MS = 500;
 
 /** A 503 made here rather than by the error mapper: OUTCOME_UNKNOWN when a write may have been applied. */
-function unavailable(unknown: boolean, requestId: string, origin: string | undefined): HttpResult {
+function unavailable(unknown: boolean, requestId: string, origin: string | undefined, event: HttpEvent): HttpResult {
   const body = unknown
-    ? errorBodyOf({ code: 'OUTCOME_UNKNOWN', message: outcomeUnknown().message, requestId, origin })
+    ? errorBodyOf({ code: 'OUTCOME_UNKNOWN', message: outcomeUnknownMessage(sentIdempotencyKey(event)), requestId, origin })
     : errorBodyOf({ code: 'SERVICE_UNAVAILABLE', message: 'Temporarily unavailable; retry shortly', requestId, origin });
   const result = toHttpResult({ status: 503, headers: { 'retry-after': String(RETRY_AFTER_SECONDS) }, body }, requestId);
   result.headers = { ...result.headers, 'x-request-id': requestId };
@@ -86,7 +86,7 @@ function unavailable(unknown: boolean, requestId: string, origin: string | undef
  * after the last one, see `awaitLocalCommit` in shared/data/table.ts), so an answer never reports a
  * write a JVM killed just then would lose. If that read fails, what the request wrote is in doubt.
  */
-async function confirmLocalCommits(scope: StoreScope, result: HttpResult, context: AppContext, routeKey: string): Promise<HttpResult> {
+async function confirmLocalCommits(scope: StoreScope, result: HttpResult, context: AppContext, event: HttpEvent): Promise<HttpResult> {
   const confirm = scope.confirmLocalCommits;
   if (!confirm) return result;
   try {
@@ -94,8 +94,8 @@ async function confirmLocalCommits(scope: StoreScope, result: HttpResult, contex
     scope.confirmLocalCommits = undefined;
     return result;
   } catch (error) {
-    logger.warn('the commits of the request could not be confirmed; answering 503 OUTCOME_UNKNOWN', { requestId: context.requestId, routeKey, status: result.statusCode, error: error as Error });
-    return unavailable(true, context.requestId, context.origin);
+    logger.warn('the commits of the request could not be confirmed; answering 503 OUTCOME_UNKNOWN', { requestId: context.requestId, routeKey: event.routeKey, status: result.statusCode, error: error as Error });
+    return unavailable(true, context.requestId, context.origin, event);
   }
 }
 
@@ -123,17 +123,22 @@ export async function withinDeadline(
       // A write still unsettled (or a commit not yet confirmed) may have been applied: say so rather than "not applied".
       const unknown = scope.unsettledWrites > 0 || scope.confirmLocalCommits !== undefined;
       logger.warn('request deadline passed; answering 503', { requestId: context.requestId, routeKey: event.routeKey, budgetMs: budget, unsettledWrites: scope.unsettledWrites });
-      resolve(unavailable(unknown, context.requestId, originOf(event)));
+      resolve(unavailable(unknown, context.requestId, originOf(event), event));
     }, budget + DEADLINE_GRACE_MS);
   });
   // The request id is settled here, before the chain, so everything the request causes (outbox
   // items, queue messages, member changes) can carry it as the correlation id.
   context.requestId = requestIdOf(event);
+  // The access line is written here, once, for the answer the caller gets: the chain's answer may
+  // yet be replaced (an unconfirmed commit, the last-resort 503).
+  const access = holdAccessLine(context, event);
   try {
     const answered = withCorrelation(context.requestId, () =>
-      withStoreDeadline(scope, async () => confirmLocalCommits(scope, await chain(event, context), context, event.routeKey)),
+      withStoreDeadline(scope, async () => confirmLocalCommits(scope, await chain(event, context), context, event)),
     );
-    return await Promise.race([answered, late]);
+    const result = await Promise.race([answered, late]);
+    access.write(result);
+    return result;
   } finally {
     clearTimeout(abortTimer);
     clearTimeout(lastResort);

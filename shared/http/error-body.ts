@@ -10,7 +10,7 @@ export interface ErrorBodyInput {
   origin?: string;
 }
 
-/** The one error body of the API (README "Errors"), wherever an error is answered. */
+/** The one error body of the API (docs/api.md "Errors"), wherever an error is answered. */
 export const errorBodyOf = ({ code, message, requestId, details, origin }: ErrorBodyInput) => ({
   error: { code, message, ...(details ? { details: [...details] } : {}), requestId, docUrl: docUrlOf(code, origin) },
 });

@@ -1,10 +1,13 @@
 import type { MiddlewareObj } from '@middy/core';
 import { isTransientDependencyError } from '../data/errors';
-import { AppError, RETRY_AFTER_SECONDS } from '../domain/errors';
+import { AppError, outcomeUnknownMessage, RETRY_AFTER_SECONDS } from '../domain/errors';
 import { logger } from '../observability/logger';
 import { errorBodyOf } from './error-body';
 import { toHttpResult } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
+
+/** Whether the request carried an `Idempotency-Key` header (so may be retried with it). */
+export const sentIdempotencyKey = (event: Pick<HttpEvent, 'headers'> | undefined): boolean => Boolean(event?.headers?.['idempotency-key']);
 
 /**
  * Any failure becomes the one error body. Throttling or unavailability of a dependency is a 503 the
@@ -16,11 +19,13 @@ export function errorMapper(): MiddlewareObj<HttpEvent, HttpResult, Error, AppCo
       const err = request.error;
       const { requestId, origin } = request.context;
       if (err instanceof AppError) {
+        // Retry advice fits the request: the Idempotency-Key is named only when the request sent one.
+        const message = err.code === 'OUTCOME_UNKNOWN' ? outcomeUnknownMessage(sentIdempotencyKey(request.event)) : err.message;
         request.response = toHttpResult(
           {
             status: err.status,
             headers: err.headers,
-            body: errorBodyOf({ code: err.code, message: err.message, details: err.details, requestId, origin }),
+            body: errorBodyOf({ code: err.code, message, details: err.details, requestId, origin }),
           },
           requestId,
         );

@@ -20,10 +20,19 @@ export function addExamples(paths: Json): void {
         const media = op.responses?.[status]?.content?.['application/json'];
         if (media) media.examples = { [op.operationId]: { summary, value } };
       }
-      for (const param of (op.parameters ?? []) as Json[]) {
-        const value = param.in === 'query' ? examples.query?.[param.name] : param.in === 'path' ? examples.params?.[param.name] : undefined;
-        if (value !== undefined) param.example = value;
-      }
+      for (const param of (op.parameters ?? []) as Json[]) addParameterExample(param, op.operationId, examples);
     }
   }
+}
+
+/**
+ * A parameter's example. An optional one is shown but not pre-selected (`x-disabled`, which the
+ * reference console honours): ticked filters would make the console's first Send of a list answer
+ * an empty page. Required and path parameters are filled in, so the request can be sent as shown.
+ */
+function addParameterExample(param: Json, operationId: string, examples: NonNullable<ReturnType<typeof examplesOf>>): void {
+  const value = param.in === 'query' ? examples.query?.[param.name] : param.in === 'path' ? examples.params?.[param.name] : undefined;
+  if (value === undefined) return;
+  if (param.in === 'query' && !param.required) param.examples = { [operationId]: { summary: 'Example', value, 'x-disabled': true } };
+  else param.example = value;
 }

@@ -29,11 +29,16 @@ export const headingSlug = (text: string): string =>
     .replace(/[\s_-]+/g, '-')
     .replace(/^-+|-+$/g, '');
 
-/** The heading of an error code's section in the document's description. */
-export const errorHeading = (code: ErrorCode): string => code;
+/**
+ * The heading of an error code's section in the document's description, as Markdown: the code in
+ * emphasis (not inline code: the page reads a heading's text nodes only). The renderer's sidebar reads a heading by stripping Markdown pairs,
+ * `_..._` among them, so a bare `METHOD_NOT_ALLOWED` became `METHODNOTALLOWED` there (and its anchor
+ * `methodnotallowed`); an enclosing `*...*` pair is consumed first and leaves the underscores alone.
+ */
+export const errorHeading = (code: ErrorCode): string => `*${code}*`;
 
-/** The fragment of an error code's section on the reference page. */
-export const errorAnchor = (code: ErrorCode): string => `${REFERENCE_DOCUMENT_SLUG}/description/${headingSlug(errorHeading(code))}`;
+/** The fragment of an error code's section on the reference page (the heading's text is the code). */
+export const errorAnchor = (code: ErrorCode): string => `${REFERENCE_DOCUMENT_SLUG}/description/${headingSlug(code)}`;
 
 /** The reference page's section on an error code: absolute when the platform's origin is known, else relative. */
 export const docUrlOf = (code: ErrorCode, origin?: string): string => `${origin ?? ''}${REFERENCE_PATH}#${errorAnchor(code)}`;

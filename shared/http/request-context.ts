@@ -49,6 +49,28 @@ export interface AccessLine {
 export const logAccess = (line: AccessLine): void => logger.info('request', { ...line });
 
 /**
+ * Holds the chain's access line until the caller's answer is known, then writes it once with that
+ * answer's status and error code (a 503 `OUTCOME_UNKNOWN` that replaced the chain's answer is
+ * logged as such). A request answered before the chain wrote its line still gets one.
+ */
+export function holdAccessLine(context: AppContext, event: HttpEvent): { write(result: HttpResult): void } {
+  const since = Date.now();
+  let held: AccessLine | undefined;
+  let written = false;
+  context.holdAccessLine = (line) => {
+    if (!written) held = line;
+  };
+  return {
+    write(result) {
+      if (written) return;
+      written = true;
+      const line = held ?? { requestId: context.requestId, method: event.requestContext?.http?.method, routeKey: event.routeKey, path: event.rawPath, durationMs: 0 };
+      logAccess({ ...line, status: result.statusCode, errorCode: errorCodeOf(result), durationMs: Date.now() - (context.startedAt || since) });
+    },
+  };
+}
+
+/**
  * Outermost middleware: request id, the `x-request-id` header and one access log line per request.
  * Log fields are passed per call, not appended to the shared logger, because the local runtime
  * serves concurrent requests from one process.
@@ -56,7 +78,7 @@ export const logAccess = (line: AccessLine): void => logger.info('request', { ..
 export function requestContext(area: string): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   const finish = ({ context, response, event }: Request) => {
     if (response) response.headers = { ...response.headers, 'x-request-id': context.requestId };
-    logAccess({
+    (context.holdAccessLine ?? logAccess)({
       requestId: context.requestId,
       apiRequestId: event.requestContext?.requestId,
       area,

@@ -1,3 +1,4 @@
+import type { AccessLine } from './request-context';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { RouteDef } from '../contracts/endpoint';
 import type { Principal } from '../domain/auth/principal';
@@ -20,6 +21,8 @@ export interface AppContext extends Context {
   body?: unknown;
   hasBody?: boolean;
   idempotency?: IdempotencyContext;
+  /** Set by `withinDeadline`: takes the access line, written once the final answer is known. */
+  holdAccessLine?: (line: AccessLine) => void;
 }
 
 export interface IdempotencyContext {

@@ -7,6 +7,7 @@
 import { inProcess } from '../support/in-process';
 import { startPlatform } from '../support/platform';
 import { authenticatedRead } from './authenticated-read';
+import { cliHelp } from './cli-help';
 import { coldStart } from './cold-start';
 import { hotMember } from './hot-member';
 import { orderIntake } from './order-intake';
@@ -23,7 +24,7 @@ const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
 const PLATFORM_BENCHES = ['authenticated-read', 'order-intake', 'webhook-delivery', 'object-list', 'hot-member', 'store-calls', 'operational-export'] as const;
-const ALL = ['cold-start', ...PLATFORM_BENCHES];
+const ALL = ['cold-start', 'cli-help', ...PLATFORM_BENCHES];
 const only = process.argv.slice(2);
 const unknown = only.filter((n) => !ALL.includes(n));
 if (unknown.length) throw new Error(`Unknown benchmark ${unknown.join(', ')}; choose from ${ALL.join(', ')}`);
@@ -31,6 +32,7 @@ const selected = (name: string) => only.length === 0 || only.includes(name);
 
 const results: unknown[] = [];
 if (selected('cold-start')) results.push(await coldStart({ runs: Number(process.env.BENCH_COLD_RUNS ?? 7) }));
+if (selected('cli-help')) results.push(cliHelp({ runs: Number(process.env.BENCH_CLI_RUNS ?? 7) }));
 
 let startupMs: number | undefined;
 if (PLATFORM_BENCHES.some(selected)) {

@@ -90,7 +90,7 @@ describe.concurrent('loyalty orders', { timeout: 180_000 }, () => {
     expect(mine.map((o: { id: string }) => o.id).sort()).toEqual([a.id, b.id].sort());
     const table = await run(['orders', 'list', '--member', member.id]);
     expect(table.code, table.stderr).toBe(0);
-    expect(table.stdout).toMatch(/^ID\s+EXTERNALORDERID\s+MEMBERID\s+TOTAL\s+CURRENCY\s+STATUS\s+REFUNDSTATUS\s+POINTS\s+OCCURREDAT$/m);
+    expect(table.stdout).toMatch(/^ID\s+EXTERNAL ORDER ID\s+MEMBER ID\s+TOTAL\s+CURRENCY\s+STATUS\s+REFUND STATUS\s+POINTS\s+OCCURRED AT$/m);
     expect(table.stdout).toMatch(new RegExp(`^${b.id}\\s+${b.externalOrderId}\\s+${member.id}\\s+30\\.00\\s+EUR\\s+completed\\s+none\\s+${b.points.net}\\s`, 'm'));
     expect(table.stdout).not.toContain(c.id);
     expect(json(await run(['orders', 'list', '--json'])).map((o: { id: string }) => o.id)).toContain(c.id);

@@ -46,7 +46,7 @@ describe.concurrent('loyalty keys', { timeout: 180_000 }, () => {
     expect(listed.stdout).toMatch(new RegExp(`^${key.id}\\s+reporting`, 'm'));
     expect(listed.stdout).not.toContain(key.key);
 
-    const revoked = await run(['keys', 'revoke', key.id]);
+    const revoked = await run(['keys', 'revoke', key.id, '--yes']);
     expect(revoked.code).toBe(0);
     expect(revoked.stdout).toContain(`Revoked ${key.id}`);
     expect(json(await run(['keys', 'list', '--json'])).map((k: { id: string }) => k.id)).not.toContain(key.id);

@@ -26,6 +26,9 @@ const exampleOf = (holder: Json | undefined): any => {
   return structuredClone(first.value);
 };
 
+/** A parameter's documented example: `example`, or the first of `examples` (optional query parameters, not pre-selected). */
+const paramExample = (p: Json): unknown => p.example ?? (Object.values((p.examples ?? {}) as Json)[0] as Json | undefined)?.value;
+
 /** The documented values replaced by this run's real ones (example -> real, as exact strings). */
 function swapIds<T>(value: T, real: Map<string, string>): T {
   let text = JSON.stringify(value);
@@ -43,7 +46,7 @@ async function sendExample(token: string | undefined, operationId: string, real:
     url = url.replace(`{${p.name}}`, encodeURIComponent(swapIds(String(p.example), real)));
   }
   const query = new URLSearchParams();
-  for (const p of params.filter((p) => p.in === 'query' && p.example !== undefined)) query.set(p.name, swapIds(String(p.example), real));
+  for (const p of params.filter((p) => p.in === 'query' && paramExample(p) !== undefined)) query.set(p.name, swapIds(String(paramExample(p)), real));
   const body = op.requestBody ? swapIds(exampleOf(op.requestBody.content['application/json']), real) : undefined;
   const res = await call(method, query.size ? `${url}?${query}` : url, { token, body });
   expect(res.status, `${operationId}: ${JSON.stringify(res.body)}`).toBeGreaterThanOrEqual(200);
@@ -179,7 +182,7 @@ describe('documented examples against the running platform', () => {
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const tracked = opById.get('trackEvents')!.op;
     for (const [i, e] of (exampleOf(tracked.requestBody.content['application/json']).events as Json[]).entries()) real.set(e.occurredAt, new Date(Date.now() - (2 - i) * 60_000).toISOString());
-    const statsQuery = Object.fromEntries((opById.get('getTrackingStats')!.op.parameters as Json[]).map((p) => [p.name, p.example]));
+    const statsQuery = Object.fromEntries((opById.get('getTrackingStats')!.op.parameters as Json[]).map((p) => [p.name, paramExample(p)]));
     real.set(statsQuery.from, day(Date.now() - 86_400_000));
     real.set(statsQuery.to, day(Date.now() + 86_400_000));
     const events = await sendExample(t.key, 'trackEvents', real);

@@ -3,6 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { routes } from '../../shared/contracts/index';
+import { ERROR_CODES, type ErrorCode } from '../../shared/domain/errors';
+import { docUrlOf } from '../../shared/http/reference';
 import { call } from '../support/api';
 import { launchChromium } from '../support/browser';
 
@@ -27,7 +29,7 @@ async function open(path: string): Promise<Page> {
   tab.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
   });
-  await tab.goto(`${base}${path}`, { waitUntil: 'load' });
+  await tab.goto(`${base}${path}`, { waitUntil: 'load', timeout: 120_000 });
   return tab;
 }
 
@@ -40,6 +42,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
+
+/** The heading of a code's section is visible in the viewport once the page has settled. */
+async function expectSectionInView(tab: Page, code: string): Promise<void> {
+  const heading = tab.getByRole('heading', { name: code, exact: true });
+  // A fresh load renders the whole document first: slow on a busy machine.
+  await heading.waitFor({ state: 'visible', timeout: 120_000 });
+  await expect
+    .poll(async () => {
+      const box = await heading.boundingBox();
+      return box !== null && box.y >= 0 && box.y < (tab.viewportSize()?.height ?? 720);
+    }, { timeout: 15_000, message: code })
+    .toBe(true);
+}
 
 describe('API reference page (headless Chromium)', () => {
   it('renders the operations of the live document, and a screenshot is kept', async () => {
@@ -83,15 +98,21 @@ describe('API reference page (headless Chromium)', () => {
     const res = await call('GET', '/api/v2/nothing-here');
     expect(res.body.error.docUrl).toBe(`${base}/docs#api/description/not-found`);
     const tab = await open(new URL(res.body.error.docUrl).pathname + new URL(res.body.error.docUrl).hash);
-    const heading = tab.getByRole('heading', { name: 'NOT_FOUND', exact: true });
-    await heading.waitFor({ state: 'visible', timeout: 30_000 });
-    await expect
-      .poll(async () => {
-        const box = await heading.boundingBox();
-        return box !== null && box.y >= 0 && box.y < (tab.viewportSize()?.height ?? 720);
-      }, { timeout: 15_000 })
-      .toBe(true);
+    await expectSectionInView(tab, 'NOT_FOUND');
   });
+
+  // Every code of the error table, so codes added later are covered: a fresh load of its docUrl shows
+  // its heading (the code as written, not read as Markdown emphasis) and the address keeps the section.
+  it.each(Object.keys(ERROR_CODES) as ErrorCode[])('the docUrl of %s lands on its section, and the address keeps it', async (code) => {
+    const url = new URL(docUrlOf(code, base));
+    const tab = await open(url.pathname + url.hash);
+    try {
+      await expectSectionInView(tab, code);
+      expect(new URL(tab.url()).hash, code).toBe(url.hash);
+    } finally {
+      await tab.close();
+    }
+  }, 180_000);
 
   it('asked no host but the platform for anything, and broke no rule of its Content-Security-Policy', () => {
     expect(requested.length).toBeGreaterThan(3);

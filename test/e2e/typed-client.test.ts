@@ -8,7 +8,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { tenant } from '../support/fixtures';
 
 /**
- * What README "Typed clients" tells an integrator to do, done for real: types generated with
+ * What docs/typed-client.md tells an integrator to do, done for real: types generated with
  * openapi-typescript from the live document, a small openapi-fetch program type-checked with the
  * project's tsc and run against the platform. openapi-typescript needs the TypeScript 5 compiler
  * API, so it comes from its own toolchain package (test/typed-client) with its TypeScript 5.

@@ -5,6 +5,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
     dataDir: string;
+    /** What the runtime printed until it listened: the start banner (its paste-ready export line). */
+    startOutput: string;
   }
 }
 
@@ -26,6 +28,7 @@ export default async function setup(project: TestProject) {
   });
   project.provide('baseUrl', platform.baseUrl);
   project.provide('dataDir', platform.dataDir);
+  project.provide('startOutput', platform.output());
   return async () => {
     await platform.stop();
   };

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { AppError, outcomeUnknown } from '../../shared/domain/errors';
+import { withinDeadline } from '../../shared/http/area';
 import { errorMapper } from '../../shared/http/error-mapper';
 import { jsonBody, jsonDepthExceeds } from '../../shared/http/json-body';
 import { errorCodeOf, requestContext } from '../../shared/http/request-context';
@@ -152,11 +153,39 @@ describe('unreachable store and unknown outcomes', () => {
   it('an unconfirmed write is 503 OUTCOME_UNKNOWN with Retry-After, telling to retry with the same key', async () => {
     const res = (await chain(() => {
       throw outcomeUnknown(Object.assign(new Error('timed out'), { name: 'TimeoutError' }));
-    })(event(), {} as AppContext)) as HttpResult;
+    })(event({ 'idempotency-key': 'k-1' }), {} as AppContext)) as HttpResult;
     expect(res.statusCode).toBe(503);
     expect(res.headers!['retry-after']).toBe('1');
     const { error } = JSON.parse(res.body!);
     expect(error.code).toBe('OUTCOME_UNKNOWN');
     expect(error.message).toMatch(/same Idempotency-Key/);
+  });
+
+  it('without an Idempotency-Key, OUTCOME_UNKNOWN does not advise retrying with one', async () => {
+    const res = (await chain(() => {
+      throw outcomeUnknown();
+    })(event(), {} as AppContext)) as HttpResult;
+    const { error } = JSON.parse(res.body!);
+    expect(error.code).toBe('OUTCOME_UNKNOWN');
+    expect(error.message).not.toMatch(/Idempotency-Key/);
+    expect(error.message).toMatch(/read the object back/);
+  });
+
+  it('the access line names the code the caller received when the answer is replaced after the chain', async () => {
+    const info = vi.spyOn(logger, 'info');
+    const served = chain(() => {
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8000'), { code: 'ECONNREFUSED', errno: -111 });
+    });
+    const replaced: HttpResult = { statusCode: 503, body: JSON.stringify({ error: { code: 'OUTCOME_UNKNOWN', message: 'm', requestId: 'r' } }) };
+    const res = await withinDeadline(event(), { getRemainingTimeInMillis: () => 30_000 } as unknown as AppContext, async (e, c) => {
+      const answered = (await served(e, c)) as HttpResult;
+      expect(JSON.parse(answered.body!).error.code).toBe('SERVICE_UNAVAILABLE');
+      return replaced; // as an unconfirmed commit replaces the chain's answer
+    });
+    const lines = info.mock.calls.filter(([message]) => message === 'request').map(([, fields]) => fields as Record<string, unknown>);
+    info.mockRestore();
+    expect(res).toBe(replaced);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ status: 503, errorCode: 'OUTCOME_UNKNOWN' });
   });
 });

@@ -1,7 +1,7 @@
 import { Logger } from '@aws-lambda-powertools/logger';
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { colorsOf, logFormatOf, prettyLine, renderPretty } from '../../infra/local/log-format';
+import { colorsOf, logFormatOf, metricsShownOf, prettyLine, renderPretty } from '../../infra/local/log-format';
 import { renderStream, runtimeLine } from '../../infra/local/log-output';
 import { LeanLogFormatter } from '../../shared/observability/log-formatter';
 
@@ -200,5 +200,32 @@ describe('rendering a stream', () => {
     expect(received.join('')).toBe(`${clock} GET /nope 404 1ms NOT_FOUND\nplain text\n`);
     undo();
     expect(sink.write).toBe(original);
+  });
+});
+
+describe('metric lines in pretty mode are shown only when asked for', () => {
+  const emf = JSON.stringify({ _aws: { Timestamp: Date.parse(at), CloudWatchMetrics: [{ Namespace: 'n', Dimensions: [['operation']], Metrics: [{ Name: 'ApiRequests', Unit: 'Count' }] }] }, operation: 'createOrder', ApiRequests: 1 });
+
+  async function rendered(metrics: boolean | undefined): Promise<string> {
+    const { Writable } = await import('node:stream');
+    const received: string[] = [];
+    const sink = new Writable({ write: (chunk, _, done) => (received.push(String(chunk)), done()) }) as unknown as NodeJS.WriteStream;
+    const undo = renderStream(sink, { colors: false, ...(metrics === undefined ? {} : { metrics }) });
+    sink.write(`${JSON.stringify(request())}\n${emf}\n`);
+    sink.write(emf); // a partial line flushed at the end
+    undo();
+    return received.join('');
+  }
+
+  it('a request line is not followed by its metric line by default', async () => {
+    expect(await rendered(undefined)).toBe(`${clock} POST /api/v2/orders 201 38ms\n`);
+  });
+
+  it('LOG_METRICS=1 shows them', async () => {
+    const out = await rendered(true);
+    expect(out.split('\n').filter((l) => l.includes('metric ApiRequests=1'))).toHaveLength(2);
+    expect(metricsShownOf({ LOG_METRICS: '1' })).toBe(true);
+    expect(metricsShownOf({})).toBe(false);
+    expect(metricsShownOf({ LOG_METRICS: '0' })).toBe(false);
   });
 });

@@ -83,10 +83,11 @@ describe('OpenAPI examples', () => {
     let seen = 0;
     for (const r of routes) {
       (opOf(r).parameters ?? []).forEach((p: Json, i: number) => {
-        if (p.example === undefined) return;
+        const [value] = valuesOf(p);
+        if (value === undefined) return;
         seen++;
         const validate = compileAt(ajv, `${opAt(r)}${pointer('parameters', i, 'schema').slice(1)}`);
-        if (!validate(p.example)) failures.push(`${r.operationId} ${p.in} ${p.name}: ${ajv.errorsText(validate.errors)}`);
+        if (!validate(value)) failures.push(`${r.operationId} ${p.in} ${p.name}: ${ajv.errorsText(validate.errors)}`);
       });
       const ex = examplesOf(r.operationId);
       if (ex?.query && r.query) {
@@ -96,6 +97,27 @@ describe('OpenAPI examples', () => {
     }
     expect(seen).toBeGreaterThan(20);
     expect(failures).toEqual([]);
+  });
+
+  // The reference console pre-selects a parameter whose example is not marked `x-disabled`: an
+  // optional filter ticked by default turns the first Send of a list into an empty page.
+  it('shows the example of every optional query parameter without pre-selecting it', () => {
+    const ticked: string[] = [];
+    let optional = 0;
+    for (const r of routes) {
+      for (const p of (opOf(r).parameters ?? []) as Json[]) {
+        if (p.in !== 'query' || p.required) continue;
+        if (p.example !== undefined) ticked.push(`${r.operationId} ${p.name}`);
+        for (const e of Object.values((p.examples ?? {}) as Json)) {
+          optional++;
+          if (e['x-disabled'] !== true) ticked.push(`${r.operationId} ${p.name}`);
+        }
+      }
+    }
+    expect(optional).toBeGreaterThan(10);
+    expect(ticked).toEqual([]);
+    const tier = (opOf(routes.find((r) => r.operationId === 'listMembers')!).parameters as Json[]).find((p) => p.name === 'tier')!;
+    expect(Object.values(tier.examples as Json)[0]).toMatchObject({ value: 'bronze', 'x-disabled': true });
   });
 
   it('has an example for every path parameter, so a documented request can be sent as shown', () => {

@@ -5,7 +5,9 @@ import { ERROR_ADVICE, ERROR_CODES, type ErrorCode } from '../../shared/domain/e
 import { errorBodyOf } from '../../shared/http/error-body';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { originOf } from '../../shared/http/origin';
-import { docUrlOf, errorAnchor, headingSlug, REFERENCE_DOCUMENT_SLUG } from '../../shared/http/reference';
+import { getHeadings } from '@scalar/code-highlight/markdown';
+import { getMarkdownHeadings } from '@scalar/helpers/markdown/get-markdown-headings';
+import { docUrlOf, errorAnchor, errorHeading, headingSlug, REFERENCE_DOCUMENT_SLUG } from '../../shared/http/reference';
 import { REFERENCE_ASSET_NAMES, REFERENCE_CONTENT_SECURITY_POLICY, referenceAssetReply, referencePageReply } from '../../shared/http/reference-page';
 
 type Json = Record<string, any>;
@@ -29,7 +31,7 @@ describe('reference sections of the error codes', () => {
 
   it('a section says the status, the meaning and what to do', () => {
     for (const code of CODES) {
-      const section = doc.info.description.split(`### ${code}\n`)[1]!.split('\n### ')[0] as string;
+      const section = doc.info.description.split(`### ${errorHeading(code)}\n`)[1]!.split('\n### ')[0] as string;
       expect(section).toContain(`HTTP ${ERROR_CODES[code].status}`);
       expect(section).toContain(ERROR_CODES[code].meaning);
       expect(section).toContain(ERROR_ADVICE[code]);
@@ -41,6 +43,18 @@ describe('reference sections of the error codes', () => {
       const links = [...String(response.description).matchAll(/\]\(#([^)]+)\)/g)].map((m) => m[1]!);
       expect(links.length, name).toBeGreaterThan(0);
       for (const link of links) expect(anchors, `${name} links to #${link}`).toContain(link);
+    }
+  });
+
+  // The renderer reads headings twice: its sidebar strips Markdown pairs from the source line, the
+  // page reads the parsed heading. Both must see the code as written, or the anchor differs.
+  it("both of the renderer's heading readers see each code as written (no underscore read as emphasis)", () => {
+    const description = doc.info.description as string;
+    const sidebar = new Set(getMarkdownHeadings(description).map((h: { value: string }) => h.value));
+    const page = new Set(getHeadings(description).map((h: { value: string }) => h.value));
+    for (const code of CODES) {
+      expect(sidebar.has(code), `sidebar: ${code}`).toBe(true);
+      expect(page.has(code), `page: ${code}`).toBe(true);
     }
   });
 

@@ -1,11 +1,12 @@
 import type { Command } from 'commander';
 import { webhooksArea } from '../../../shared/contracts/webhooks';
+import { describe } from '../catalog';
 import { contextOf } from '../context';
 
 export function registerEvents(program: Command): void {
   program
     .command('events')
-    .description('the webhook event catalog (API key with webhooks:manage)')
+    .description(describe('events'))
     .command('list')
     .description('the events that fire, with their stage')
     .action(async (_o: unknown, cmd: Command) => {

@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { OPERATIONAL_ENTITIES, OPERATIONAL_FORMATS } from '../../../shared/domain/exports/schemas';
 import type { Client } from '../client';
 import { exportsArea } from '../../../shared/contracts/exports';
+import { describe } from '../catalog';
 import { contextOf } from '../context';
 import { CommandError, UsageError } from '../errors';
 import type { Output } from '../output';
@@ -51,7 +52,7 @@ const seconds = (value: string): number => {
 };
 
 export function registerExports(program: Command): void {
-  const exports = program.command('exports').description('operational exports of members or orders (owner or admin session)');
+  const exports = program.command('exports').description(describe('exports'));
 
   exports
     .command('start')

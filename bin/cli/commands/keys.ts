@@ -1,13 +1,26 @@
 import { type Command, Option } from 'commander';
 import { PRESETS, SCOPES } from '../../../shared/domain/api-keys/scopes';
 import { apiKeysArea } from '../../../shared/contracts/api-keys';
+import { describe } from '../catalog';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 
 const COLUMNS = ['id', 'name', 'prefix', 'scopes', 'createdAt', 'lastUsedAt'] as const;
 
+/** Asks on the terminal; without one (a script), refuses and names --yes. */
+async function confirm(question: string): Promise<void> {
+  if (!process.stdin.isTTY) throw new UsageError('Not revoked: confirm with --yes (no terminal to ask on)');
+  const { createInterface } = await import('node:readline/promises');
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    if (!/^y(es)?$/i.test((await rl.question(question)).trim())) throw new UsageError('Not revoked');
+  } finally {
+    rl.close();
+  }
+}
+
 export function registerKeys(program: Command): void {
-  const keys = program.command('keys').description('API keys (an admin session, or an API key with api_keys:manage)');
+  const keys = program.command('keys').description(describe('keys'));
 
   keys
     .command('create')
@@ -38,9 +51,11 @@ export function registerKeys(program: Command): void {
 
   keys
     .command('revoke <id>')
-    .description('revoke an API key: it gets 401 from the next request on')
-    .action(async (id: string, _o: unknown, cmd: Command) => {
+    .description('revoke an API key: it gets 401 from the next request on; asks first unless --yes')
+    .option('-y, --yes', 'revoke without asking (scripts)')
+    .action(async (id: string, o: { yes?: boolean }, cmd: Command) => {
       const { client, out } = contextOf(cmd);
+      if (!o.yes) await confirm(`Revoke API key ${id}? Every request with it fails from then on. [y/N] `);
       await client.call(apiKeysArea.endpoints.revokeApiKey, { params: { id } });
       out.result({ id, revoked: true }, () => out.line(`Revoked ${id}`));
     });

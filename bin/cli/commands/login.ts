@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { text } from 'node:stream/consumers';
 import { authArea } from '../../../shared/contracts/auth';
+import { describe } from '../catalog';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 import { forgetSession, storeSession } from '../sessions';
@@ -36,7 +37,7 @@ function promptHidden(prompt: string): Promise<string> {
 export function registerLogin(program: Command): void {
   program
     .command('login')
-    .description('sign in and keep the session (7 days) for commands that need one: objects, exports, keys')
+    .description(describe('login'))
     .requiredOption('--email <email>')
     .option('--password-stdin', 'read the password from standard input (scripts); otherwise it is asked for')
     .action(async (o: { email: string; passwordStdin?: boolean }, cmd: Command) => {
@@ -55,7 +56,7 @@ export function registerLogin(program: Command): void {
 
   program
     .command('logout')
-    .description('forget the stored session of the base URL')
+    .description(describe('logout'))
     .action(async (_o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
       const forgotten = await forgetSession(client.baseUrl);

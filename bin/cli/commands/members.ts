@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { membersArea } from '../../../shared/contracts/members';
+import { describe, examples } from '../catalog';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 import type { Output } from '../output';
@@ -22,24 +23,69 @@ function printMember(out: Output, m: Member): void {
   if (m.tags?.length) out.line(`  tags         ${m.tags.join(', ')}`);
 }
 
-const positiveInteger = (value: string): number => {
-  if (!/^[1-9]\d{0,9}$/.test(value)) throw new UsageError(`points must be a whole number, at least 1 (got "${value}")`);
+const positiveInteger = (value: string, what = 'points'): number => {
+  if (!/^[1-9]\d{0,9}$/.test(value)) throw new UsageError(`${what} must be a whole number, at least 1 (got "${value}")`);
   return Number(value);
 };
 
 export function registerMembers(program: Command): void {
-  const members = program.command('members').description('members (API key with members:read)');
+  const members = program.command('members').description(describe('members'));
 
-  members
-    .command('get <id>')
-    .description('a member with points, tier and status')
-    .action(async (id: string, _o: unknown, cmd: Command) => {
-      const { client, out } = contextOf(cmd);
-      const { data } = await client.call(membersArea.endpoints.getMember, { params: { id } });
-      out.result(data, () => printMember(out, data));
-    });
+  examples(
+    members
+      .command('create')
+      .description('enrol a member (API key with members:write); give --email or --external-id')
+      .option('--email <email>')
+      .option('--external-id <externalId>', 'the id in your system')
+      .option('--first-name <firstName>')
+      .option('--last-name <lastName>')
+      .option('--idempotency-key <key>', 'reuse to retry safely; default: a new one per invocation')
+      .action(async (o: { email?: string; externalId?: string; firstName?: string; lastName?: string; idempotencyKey?: string }, cmd: Command) => {
+        if (!o.email && !o.externalId) throw new UsageError('Give --email or --external-id (or both)');
+        const { client, out } = contextOf(cmd);
+        const body = Object.fromEntries(Object.entries({ email: o.email, externalId: o.externalId, firstName: o.firstName, lastName: o.lastName }).filter(([, v]) => v !== undefined));
+        const { data } = await client.call(membersArea.endpoints.createMember, { body, headers: { 'idempotency-key': o.idempotencyKey ?? randomUUID() } });
+        out.result(data, () => {
+          out.line(`Created ${data.id}`);
+          printMember(out, data);
+        });
+      }),
+    'loyalty members create --email ada@example.com --first-name Ada',
+    'loyalty members create --external-id CRM-1 --json',
+  );
 
-  members
+  examples(
+    members
+      .command('list')
+      .description('members, newest first; filters narrow the list')
+      .option('--tier <tier>')
+      .option('--status <status>', 'active or unenrolled')
+      .option('--tag <tag>')
+      .option('--query <text>', 'part of e-mail, name, phone or external id')
+      .option('--limit <n>', 'at most this many', '50')
+      .action(async (o: { tier?: string; status?: string; tag?: string; query?: string; limit: string }, cmd: Command) => {
+        const { client, out } = contextOf(cmd);
+        const { data } = await client.call(membersArea.endpoints.listMembers, { query: { tier: o.tier, status: o.status, tag: o.tag, q: o.query, limit: positiveInteger(o.limit, '--limit') } });
+        out.result(data, () => (data.length ? out.table(data.map(row), COLUMNS) : out.line('No members.')));
+      }),
+    'loyalty members list',
+    'loyalty members list --tier gold --limit 10',
+  );
+
+  examples(
+    members
+      .command('get <id>')
+      .description('a member with points, tier and status')
+      .action(async (id: string, _o: unknown, cmd: Command) => {
+        const { client, out } = contextOf(cmd);
+        const { data } = await client.call(membersArea.endpoints.getMember, { params: { id } });
+        out.result(data, () => printMember(out, data));
+      }),
+    'loyalty members get mbr_01...',
+    'loyalty members get mbr_01... --json',
+  );
+
+  examples(members
     .command('find')
     .description('find members by e-mail or external id (exact)')
     .option('--email <email>')
@@ -49,11 +95,11 @@ export function registerMembers(program: Command): void {
       const { client, out } = contextOf(cmd);
       const items = await client.all<Member>(membersArea.endpoints.listMembers, { query: { email: o.email, externalId: o.externalId } });
       out.result(items, () => (items.length ? out.table(items.map(row), COLUMNS) : out.line('No member matches.')));
-    });
+    }), 'loyalty members find --email ada@example.com', 'loyalty members find --external-id CRM-1');
 
-  const points = program.command('points').description("change a member's points (API key with members:write)");
+  const points = program.command('points').description(describe('points'));
   for (const type of ['earn', 'deduct'] as const) {
-    points
+    const command = points
       .command(`${type} <memberId> <points>`)
       .description(type === 'earn' ? 'add points to the balance' : 'take points from the balance (never below zero)')
       .option('--reason <reason>', 'why, kept in the ledger', `Manual ${type}`)
@@ -72,5 +118,6 @@ export function registerMembers(program: Command): void {
           out.line(`Idempotency-Key: ${idempotencyKey}`);
         });
       });
+    examples(command, `loyalty points ${type} mbr_01... 100 --reason "${type === 'earn' ? 'welcome' : 'correction'}"`, `loyalty points ${type} mbr_01... 100 --idempotency-key retry-1`);
   }
 }

@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { objectsArea } from '../../../shared/contracts/objects';
+import { describe } from '../catalog';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 import type { DefinedType } from '../object-types';
 
 export function registerObjects(program: Command): void {
-  const objects = program.command('objects').description('custom object types (owner or admin session)');
+  const objects = program.command('objects').description(describe('objects'));
 
   objects
     .command('apply <file>')

@@ -4,6 +4,7 @@ import { membersArea } from '../../../shared/contracts/members';
 import { ordersArea } from '../../../shared/contracts/orders';
 import { currencyExponent } from '../../../shared/domain/money';
 import type { Client } from '../client';
+import { describe } from '../catalog';
 import { contextOf } from '../context';
 import { ApiError, UsageError } from '../errors';
 import type { Output } from '../output';
@@ -55,7 +56,7 @@ function printOrder(out: Output, o: Order): void {
 }
 
 export function registerOrders(program: Command): void {
-  const orders = program.command('orders').description('orders and their points (API key with orders:read / orders:write)');
+  const orders = program.command('orders').description(describe('orders'));
 
   orders
     .command('create')

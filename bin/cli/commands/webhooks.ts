@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
+import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { webhooksArea } from '../../../shared/contracts/webhooks';
+import { describe, examples } from '../catalog';
+import type { Client } from '../client';
 import { contextOf, interrupted } from '../context';
 import { UsageError } from '../errors';
 import { startForwarder } from '../forwarder';
@@ -44,8 +47,55 @@ async function deliveries(out: Output, fetchPage: () => Promise<Attempt[]>, foll
   }
 }
 
+/**
+ * The description of the endpoint a `listen` creates: it names the process and the machine, so a
+ * later `listen` on this machine can tell an endpoint whose listener is gone (killed with
+ * SIGKILL, no chance to delete it) from one still in use, and remove it.
+ */
+const listenerDescription = (pid = process.pid): string => `loyalty webhooks listen (temporary, pid ${pid} on ${hostname()})`;
+const LISTENER = /^loyalty webhooks listen \(temporary, pid (\d+) on (.+)\)$/;
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/** Deletes the endpoints of listeners of this machine whose process is gone; answers their ids. */
+async function removeStaleListeners(client: Client): Promise<string[]> {
+  const endpoints = await client.all<{ id: string; description?: string | null }>(webhooksArea.endpoints.listWebhookEndpoints);
+  const stale = endpoints.filter((e) => {
+    const m = LISTENER.exec(e.description ?? '');
+    return m !== null && m[2] === hostname() && !isAlive(Number(m[1]));
+  });
+  for (const e of stale) await client.call(webhooksArea.endpoints.deleteWebhookEndpoint, { params: { id: e.id } });
+  return stale.map((e) => e.id);
+}
+
 export function registerWebhooks(program: Command): void {
-  const webhooks = program.command('webhooks').description('webhook endpoints and deliveries (API key with webhooks:manage)');
+  examples(
+    program
+      .command('trigger <event>')
+      .description(describe('trigger'))
+      .action(async (eventType: string, _o: unknown, cmd: Command) => {
+        const { client, out } = contextOf(cmd);
+        const { data } = await client.call(webhooksArea.endpoints.triggerWebhookEvent, { body: { eventType } });
+        out.result(data, () =>
+          out.line(
+            data.deliveries.length
+              ? `Sent a sample ${data.eventType} (webhook-id ${data.eventId}) to ${data.deliveries.map((d: { endpointId: string }) => d.endpointId).join(', ')}`
+              : `No active endpoint subscribes to ${data.eventType}: nothing sent (subscribe one with \`loyalty webhooks listen\` or POST /api/v2/webhooks)`,
+          ),
+        );
+      }),
+    'loyalty trigger order.created',
+    'loyalty trigger member.created --json',
+  );
+
+  const webhooks = program.command('webhooks').description(describe('webhooks'));
 
   webhooks
     .command('list')
@@ -55,6 +105,18 @@ export function registerWebhooks(program: Command): void {
       const items = await client.all<Record<string, unknown>>(webhooksArea.endpoints.listWebhookEndpoints);
       out.result(items, () => (items.length ? out.table(items, ['id', 'url', 'status', 'eventTypes']) : out.line('No webhook endpoints.')));
     });
+
+  examples(
+    webhooks
+      .command('delete <endpointId>')
+      .description('remove an endpoint: no further deliveries, queued ones are dropped')
+      .action(async (endpointId: string, _o: unknown, cmd: Command) => {
+        const { client, out } = contextOf(cmd);
+        await client.call(webhooksArea.endpoints.deleteWebhookEndpoint, { params: { id: endpointId } });
+        out.result({ id: endpointId, deleted: true }, () => out.line(`Deleted endpoint ${endpointId}`));
+      }),
+    'loyalty webhooks delete whe_01...',
+  );
 
   webhooks
     .command('test <endpointId>')
@@ -97,8 +159,9 @@ export function registerWebhooks(program: Command): void {
       );
       let endpoint: { id: string; secret: string };
       try {
+        for (const stale of await removeStaleListeners(client)) out.line(`Removed endpoint ${stale}, left behind by a listen that was killed`);
         const eventTypes = o.events.split(',').map((e) => e.trim()).filter(Boolean);
-        ({ data: endpoint } = await client.call(webhooksArea.endpoints.createWebhookEndpoint, { body: { url: forwarder.url, description: 'loyalty webhooks listen (temporary)', eventTypes } }));
+        ({ data: endpoint } = await client.call(webhooksArea.endpoints.createWebhookEndpoint, { body: { url: forwarder.url, description: listenerDescription(), eventTypes } }));
       } catch (e) {
         await forwarder.close();
         throw e;

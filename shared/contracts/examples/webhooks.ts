@@ -26,6 +26,11 @@ export const webhooksExamples: AreaExamples<typeof webhooksArea> = {
     params: { id: ids.webhook, deliveryId: delivery },
     responses: { 202: { data: { deliveryId: delivery, eventId: ids.event, state: 'pending' } } },
   },
+  triggerWebhookEvent: {
+    summary: 'Send a sample order.created',
+    request: { eventType: 'order.created' },
+    responses: { 202: { data: { eventId: ids.event, eventType: 'order.created', deliveries: [{ endpointId: ids.webhook, deliveryId: delivery }] } } },
+  },
   testWebhookEndpoint: {
     summary: 'Send a webhook.ping event',
     params: { id: ids.webhook },

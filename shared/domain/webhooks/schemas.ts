@@ -10,6 +10,16 @@ const eventKeys = Object.keys(EVENTS) as [keyof typeof EVENTS, ...(keyof typeof 
 /** Subscribes an endpoint to every event of the catalog, those added later included. */
 export const ALL_EVENTS = '*';
 
+/** `POST /webhooks/trigger`: which event of the catalog to send as a sample. */
+export const triggerEventBody = z.strictObject({
+  eventType: z.enum(eventKeys, { message: 'not an event of the catalog (GET /api/v2/events/catalog)' }).describe('An event of the catalog, e.g. order.created'),
+});
+export const triggeredSchema = z.object({
+  eventId: z.string().describe('evt_...: the webhook-id of every delivery of this sample'),
+  eventType: z.string(),
+  deliveries: z.array(z.object({ endpointId: z.string(), deliveryId: z.string() })).describe('One per active endpoint subscribed to the event; empty when none is'),
+});
+
 const eventTypes = z
   .array(z.union([z.enum(eventKeys), z.literal(ALL_EVENTS)], { message: `not an event of the catalog (GET /api/v2/events/catalog), nor "${ALL_EVENTS}"` }))
   .min(1)

@@ -7,6 +7,8 @@ import type { Queue } from '../../ports/queue';
 import { audited, type AuditContext } from '../audit/service';
 import { AppError, notFound, validationFailed } from '../errors';
 import { PING_EVENT } from './catalog';
+import { EVENTS, type EventType } from '../../events/registry';
+import { subscribesTo } from './schemas';
 import { deliveryIdOf } from './delivery-id';
 import type { CreateEndpointInput, Endpoint, UpdateEndpointInput } from './schemas';
 import { newSecret } from './signing';
@@ -152,4 +154,18 @@ export async function sendTestPing(workspaceId: string, endpointId: string, port
   const deliveryId = deliveryIdOf(eventId, endpointId);
   await enqueue(ports.queue, { workspaceId, endpointId, deliveryId, eventId, eventType: PING_EVENT, payload, trigger: 'test' });
   return { deliveryId, eventId, state: 'pending' as const };
+}
+
+/**
+ * A sample of one event of the catalog (its registry example as `data`) to every active endpoint
+ * subscribed to it, through the same queue, signing and log as real events: how an integrator sees
+ * an event arrive without causing it. Marked `trigger: 'test'` in the delivery log.
+ */
+export async function triggerSampleEvent(workspaceId: string, eventType: EventType, ports: Pick<WebhookPorts, 'queue'>, now = new Date()) {
+  const endpoints = (await repo.allEndpoints(workspaceId)).filter((e) => e.status === 'active' && subscribesTo(e.eventTypes, eventType));
+  const eventId = newId('evt');
+  const payload = JSON.stringify({ id: eventId, type: eventType, created_at: now.toISOString(), data: EVENTS[eventType].example });
+  const deliveries = endpoints.map((e) => ({ endpointId: e.id, deliveryId: deliveryIdOf(eventId, e.id) }));
+  for (const d of deliveries) await enqueue(ports.queue, { workspaceId, ...d, eventId, eventType, payload, trigger: 'test' });
+  return { eventId, eventType, deliveries };
 }
