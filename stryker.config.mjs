@@ -22,11 +22,6 @@ export default {
   mutate: [
     'shared/domain/orders/points.ts',
     'shared/domain/program/arithmetic.ts',
-    'shared/domain/program/calendar.ts',
-    'shared/domain/program/lots.ts',
-    'shared/domain/program/tier-rules.ts',
-    'shared/domain/program/campaign-rules.ts',
-    'shared/domain/program/campaign-schemas.ts',
     'shared/domain/money.ts',
     'shared/domain/pagination.ts',
     'shared/domain/validation.ts',
