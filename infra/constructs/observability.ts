@@ -478,7 +478,7 @@ export class Observability extends Construct {
     ];
 
     // Every alarm of the stack (the pipelines' own too); a status widget takes at most 100.
-    const allAlarms = Stack.of(this).node.findAll().filter((c): c is cloudwatch.Alarm => c instanceof cloudwatch.Alarm);
+    const allAlarms = rootStackOf(this).node.findAll().filter((c): c is cloudwatch.Alarm => c instanceof cloudwatch.Alarm);
     const statusWidgets: cloudwatch.IWidget[] = [];
     for (let i = 0; i < allAlarms.length; i += 100) {
       statusWidgets.push(new cloudwatch.AlarmStatusWidget({ title: 'Alarms', alarms: allAlarms.slice(i, i + 100), width: 24, height: 6 }));
@@ -490,4 +490,11 @@ export class Observability extends Construct {
       widgets: [statusWidgets, ...(Object.keys(CAPABILITY_ROWS) as Capability[]).map(capabilityRow), sharedRow],
     });
   }
+}
+
+/** The stack at the top (every alarm of the platform is below it, nested stacks included). */
+function rootStackOf(scope: Construct): Stack {
+  let stack = Stack.of(scope);
+  while (stack.nestedStackParent) stack = stack.nestedStackParent;
+  return stack;
 }

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stack, type CfnElement } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { taskFunctionVariable, WORKFLOW_DIR } from '../../infra/constructs/exports';
+import { platformTemplates } from './templates';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 import { config } from '../../shared/config';
 import { CONSUMERS } from '../../shared/consumers/table';
@@ -19,12 +19,12 @@ let resources: Record<string, Resource>;
 
 beforeAll(() => {
   ({ stack } = buildApp({ context: { 'aws:cdk:bundling-stacks': [] } }));
-  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  resources = platformTemplates(stack).merged.Resources as Record<string, Resource>;
 });
 
 const logicalId = (c: IConstruct): string => Stack.of(stack).resolve(((c.node.defaultChild ?? c) as CfnElement).logicalId) as string;
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const fnOf = (name: string) => resources[logicalId(name in stack.areaFunctions.functions ? stack.areaFunctions.functions[name as never] : stack.webhooks.consumerFunctions[name]!)]!;
+const fnOf = (name: string) => resources[logicalId(name in stack.areaFunctions.functions ? stack.areaFunctions.functions[name as never] : stack.consumerFunctions[name]!)]!;
 const policiesOf = (fnName: string) => {
   const role = fnOf(fnName).Properties!.Role['Fn::GetAtt'][0];
   return ofType('AWS::IAM::Policy').filter(([, p]) => p.Properties!.Roles.some((r: { Ref: string }) => r.Ref === role)).flatMap(([, p]) => p.Properties!.PolicyDocument.Statement);
@@ -37,7 +37,7 @@ describe('export workflow', () => {
     const asl = readFileSync(join(WORKFLOW_DIR, 'export.asl.json'), 'utf8');
     expect(machine.Properties!.DefinitionString).toBe(asl);
     const states = CONSUMERS.flatMap((c) => (c.kind === 'workflowTask' && c.source.workflow === 'export' ? [c] : []));
-    const expected = Object.fromEntries(states.map((c) => [taskFunctionVariable(c.source.state), { 'Fn::GetAtt': [logicalId(stack.webhooks.consumerFunctions[c.name]!), 'Arn'] }]));
+    const expected = Object.fromEntries(states.map((c) => [taskFunctionVariable(c.source.state), { 'Fn::GetAtt': [logicalId(stack.consumerFunctions[c.name]!), 'Arn'] }]));
     expect(machine.Properties!.DefinitionSubstitutions).toEqual(expected);
     // Every `${...}` in the file is a Task state's function, and every Task state has one.
     const variables = [...asl.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]).sort();
