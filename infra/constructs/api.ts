@@ -96,25 +96,7 @@ export class Api extends Construct {
       },
     });
 
-    // One integration per area. The routed areas get one invoke permission for the whole API
-    // (`<api>/*/*/*`) instead of one per route: keeps the function policy small and the stack far
-    // from CloudFormation's resource limit as the route table grows. `$default` needs its own
-    // source ARN (`<api>/*/*`), so the fallback keeps the per-route permission.
-    const integrations = new Map<Area, HttpLambdaIntegration>();
-    for (const area of AREAS) {
-      integrations.set(
-        area,
-        new HttpLambdaIntegration(`${area}-integration`, props.functions[area], {
-          payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
-          scopePermissionToRoute: area === FALLBACK_AREA,
-        }),
-      );
-    }
-    const integrationOf = (area: Area): HttpLambdaIntegration => {
-      const integration = integrations.get(area);
-      if (!integration) throw new Error(`No function for area "${area}"`);
-      return integration;
-    };
+    const integrationOf = areaIntegrations(props.functions);
 
     const byKey = new Map<string, apigw.HttpRoute>();
     const addRoute = (key: string, routeKeyValue: apigw.HttpRouteKey, area: Area): void => {
@@ -159,4 +141,26 @@ export class Api extends Construct {
   get endpoint(): string {
     return this.httpApi.apiEndpoint;
   }
+}
+
+// One integration per area. The routed areas get one invoke permission for the whole API
+// (`<api>/*/*/*`) instead of one per route: keeps the function policy small and the stack far
+// from CloudFormation's resource limit as the route table grows. `$default` needs its own source
+// ARN (`<api>/*/*`), so the fallback keeps the per-route permission.
+function areaIntegrations(functions: Readonly<Record<Area, lambda.IFunction>>): (area: Area) => HttpLambdaIntegration {
+  const integrations = new Map<Area, HttpLambdaIntegration>();
+  for (const area of AREAS) {
+    integrations.set(
+      area,
+      new HttpLambdaIntegration(`${area}-integration`, functions[area], {
+        payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
+        scopePermissionToRoute: area === FALLBACK_AREA,
+      }),
+    );
+  }
+  return (area: Area): HttpLambdaIntegration => {
+    const integration = integrations.get(area);
+    if (!integration) throw new Error(`No function for area "${area}"`);
+    return integration;
+  };
 }

@@ -230,6 +230,11 @@ export class PlatformFunction extends Construct {
       },
     });
 
+    this.grantAccess(props);
+  }
+
+  /** Exactly the declared access, each cdk-nag finding it raises acknowledged on the role's policy. */
+  private grantAccess(props: PlatformFunctionProps): void {
     const findings: PolicyFinding[] = [{ id: XRAY_WILDCARD_FINDING, reason: XRAY_WILDCARD_REASON }, ...(props.policyFindings ?? [])];
     if (props.invocation.kind !== 'asynchronous') {
       Validations.of(this.function.node.defaultChild as lambda.CfnFunction).acknowledge({
