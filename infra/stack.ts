@@ -1,25 +1,35 @@
 import { App, type AppProps, Aspects, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import type * as events from 'aws-cdk-lib/aws-events';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { alarmEmailOf, config } from '../shared/config';
-import { AlarmTopic, NotifyOnEveryAlarm } from './constructs/alarm-topic';
-import { Api } from './constructs/api';
-import { AreaFunctions } from './constructs/area-functions';
-import { Data } from './constructs/data';
-import { Mail } from './constructs/mail';
-import { Observability } from './constructs/observability';
-import { webhookEnvironment, Webhooks } from './constructs/webhooks';
-import { Wallet } from './constructs/wallet';
-// Data exports
-import { Exports } from './constructs/exports';
-import { DECLARATIONS } from '../shared/contracts/index';
 import { CONSUMERS } from '../shared/consumers/table';
 import type { QueueName } from '../shared/ports/queue';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { AlarmTopic, NotifyOnEveryAlarm } from './constructs/alarm-topic';
+import type { Api } from './constructs/api';
+import { createHttpApi } from './constructs/api';
+import type { AreaFunctions } from './constructs/area-functions';
+import type { Consumers } from './constructs/consumers';
+import { Data } from './constructs/data';
+import { ExportBucket, type Exports } from './constructs/exports';
+import { Mail } from './constructs/mail';
+import type { Observability } from './constructs/observability';
+import { Wallet } from './constructs/wallet';
+import { Webhooks } from './constructs/webhooks';
+import { ApiStack } from './stacks/api-stack';
+import { ExportsStack } from './stacks/exports-stack';
+import { ObservabilityStack } from './stacks/observability-stack';
+import { PipelinesStack } from './stacks/pipelines-stack';
+import type { PlatformResources } from './stacks/shared-props';
 
 /** Sender address if neither a prop nor the `mailFrom` context value says otherwise. */
 export const DEFAULT_MAIL_FROM = config.mail.defaultFrom;
+
+/** Logical ID of the page cursors' key, pinned (the id its first deployment gave it). */
+export const CURSOR_SECRET_LOGICAL_ID = 'CursorSecretABAE1358';
 
 export interface LoyaltyPlatformStackProps extends StackProps {
   /** Plain address the platform sends e-mail from; must be (in) a verified SES identity. */
@@ -33,102 +43,140 @@ export interface LoyaltyPlatformStackProps extends StackProps {
   readonly alarmEmail?: string;
 }
 
-/** The whole platform: table, area functions, HTTP API, webhook delivery pipeline, dashboard and alarms. */
+/**
+ * The whole platform. The root stack holds what keeps state, with pinned logical IDs (the table, the
+ * queues, the secrets, the export bucket, the alarm topic and its key, the HTTP API whose id is its
+ * URL); one nested stack per capability holds what can be replaced: API routes and area functions,
+ * the webhook and wallet pipelines, the exports, the dashboard and alarms (docs/infra.md).
+ */
 export class LoyaltyPlatformStack extends Stack {
   readonly data: Data;
   readonly mail: Mail;
-  readonly webhooks: Webhooks;
-  readonly areaFunctions: AreaFunctions;
-  readonly api: Api;
-  readonly observability: Observability;
-  /** Wallet cards: push queue + DLQ (alarmed) and the credentials secret. */
+  /** Wallet cards: push queue + DLQ and the credentials secret. */
   readonly wallet: Wallet;
-  readonly exports: Exports;
+  /** The webhook delivery queue, its DLQ and the failure queue of scheduled runs. */
+  readonly webhooks: Webhooks;
+  readonly exportBucket: ExportBucket;
+  readonly cursorSecret: secretsmanager.Secret;
+  readonly httpApi: apigw.HttpApi;
   /** Every declared queue (`shared/ports/queue.ts`) by name. */
   readonly queues: Readonly<Record<QueueName, sqs.Queue>>;
-  /** The one topic every alarm of the stack notifies (ALARM and OK). */
+  /** The one topic every alarm of the platform notifies (ALARM and OK). */
   readonly alarmTopic: AlarmTopic;
+  readonly apiStack: ApiStack;
+  readonly pipelines: PipelinesStack;
+  readonly exportsStack: ExportsStack;
+  readonly observabilityStack: ObservabilityStack;
 
   constructor(scope: Construct, id: string, props: LoyaltyPlatformStackProps = {}) {
     super(scope, id, {
       description: 'Multi-tenant loyalty platform: HTTP API, one Lambda function per area, single DynamoDB table, SQS webhook delivery',
       ...props,
     });
-
     this.data = new Data(this, 'Data');
     this.mail = new Mail(this, 'Mail', { fromAddress: props.mailFrom ?? DEFAULT_MAIL_FROM });
     this.wallet = new Wallet(this, 'Wallet');
-    this.webhooks = new Webhooks(this, 'Webhooks', { table: this.data.table, mail: this.mail, queues: this.wallet.queues, walletSecret: this.wallet.secret });
+    this.webhooks = new Webhooks(this, 'Webhooks', { scheduleFailures: CONSUMERS.some((row) => row.kind === 'schedule') });
     this.queues = { webhookDeliveries: this.webhooks.deliveryQueue, webhookDeadLetters: this.webhooks.deadLetterQueue, ...this.wallet.queues };
-    this.areaFunctions = new AreaFunctions(this, 'Functions', {
+    this.exportBucket = new ExportBucket(this, 'ExportBucket');
+    this.cursorSecret = pageCursorSecret(this);
+    this.httpApi = createHttpApi(this);
+
+    const resources: PlatformResources = {
       table: this.data.table,
       mail: this.mail,
       queues: this.queues,
       walletSecret: this.wallet.secret,
-      // The webhook numbers the replay and test ping read.
-      extras: { webhooks: { environment: webhookEnvironment() } },
-    });
-    this.api = new Api(this, 'Api', { functions: this.areaFunctions.functions });
+      exportBucket: this.exportBucket,
+      // No cycle: the HTTP API resource does not depend on the functions (only routes/integrations do).
+      publicBaseUrl: props.publicBaseUrl ?? this.httpApi.apiEndpoint,
+    };
+    this.pipelines = new PipelinesStack(this, 'Pipelines', { resources, webhooks: this.webhooks, wallet: this.wallet });
+    const scheduleFailureQueue = this.webhooks.scheduleFailureQueueIfAny;
+    this.exportsStack = new ExportsStack(this, 'ExportsStack', { resources, ...(scheduleFailureQueue ? { scheduleFailureQueue } : {}) });
+    this.apiStack = new ApiStack(this, 'ApiStack', { resources, httpApi: this.httpApi, cursorSecret: this.cursorSecret, exports: this.exports });
+    this.observabilityStack = this.buildObservability();
 
-    // No cycle: the Api resource does not depend on the functions (only routes/integrations do).
-    const publicBaseUrl = props.publicBaseUrl ?? this.api.endpoint;
-    for (const fn of [...Object.values(this.areaFunctions.functions), ...this.webhooks.functions]) {
-      fn.addEnvironment('PUBLIC_BASE_URL', publicBaseUrl);
-    }
-
-    // Signs page cursors (shared/data/cursor.ts). A dynamic reference: CloudFormation resolves it at
-    // deploy time, so the value is in no template or cloud assembly. Not rotated: a new value only
-    // invalidates the cursors of listings under way (a 400 "Invalid cursor"; the client starts over).
-    const cursorSecret = new secretsmanager.Secret(this, 'CursorSecret', {
-      description: 'Loyalty platform: HMAC key of the list page cursors',
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    Validations.of(cursorSecret).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason: 'An HMAC key of short-lived page cursors, read at deploy time into the functions; rotating it only restarts listings under way',
-    });
-    for (const fn of Object.values(this.areaFunctions.functions)) {
-      fn.addEnvironment('CURSOR_SECRET', cursorSecret.secretValue.unsafeUnwrap());
-    }
-
-    // --- Data exports: the bucket and the export workflow; grants from the declared access ---
-    this.exports = new Exports(this, 'Exports', { tasks: this.webhooks.workflowTasks.export ?? {} });
-    for (const d of DECLARATIONS) this.exports.grant(this.areaFunctions.functions[d.area], d.access);
-    for (const row of CONSUMERS) {
-      const fn = this.webhooks.consumerFunctions[row.name];
-      if (fn) this.exports.grant(fn, row.access);
-    }
-
-    // Operators' dashboard and alarms: everything that runs. The pipelines' own alarms are reused.
-    this.observability = new Observability(this, 'Observability', {
-      api: this.api,
-      table: this.data.table,
-      // Every area and every row of the consumer table.
-      functions: { ...this.areaFunctions.functions, ...this.webhooks.consumerFunctions },
-      queues: this.queues,
-      ...(this.webhooks.scheduleFailureQueueIfAny ? { scheduleFailureQueue: this.webhooks.scheduleFailureQueueIfAny } : {}),
-      stateMachines: { export: this.exports.stateMachine },
-      schedules: this.webhooks.schedules,
-      existingAlarms: {
-        queues: {
-          webhookDeliveries: { oldestMessage: this.webhooks.alarms.deliveryAge },
-          webhookDeadLetters: { notEmpty: this.webhooks.alarms.deadLetters },
-          walletPushDeadLetters: { notEmpty: this.wallet.alarms.pushDeadLetters },
-        },
-        stateMachines: { export: this.exports.alarms.workflowFailures },
-        streams: { 'webhook-fanout': this.webhooks.alarms.fanoutIteratorAge },
-      },
-    });
-
-    // Every alarm of the stack, wherever it is built, notifies the one topic on ALARM and on OK.
+    // Every alarm of the platform, wherever it is built, notifies the one topic on ALARM and on OK.
     this.alarmTopic = new AlarmTopic(this, 'Alarms', props.alarmEmail ? { email: props.alarmEmail } : {});
     Aspects.of(this).add(new NotifyOnEveryAlarm(this.alarmTopic.topic));
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.endpoint, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.apiEndpoint, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'The single DynamoDB table' });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topic.topicArn, description: 'Every alarm notifies this topic; subscribe chat or paging to it' });
   }
+
+  /** Operators' dashboard and alarms: everything that runs. The pipelines' own alarms are reused. */
+  private buildObservability(): ObservabilityStack {
+    const scheduleFailureQueue = this.webhooks.scheduleFailureQueueIfAny;
+    return new ObservabilityStack(this, 'ObservabilityStack', {
+      observability: {
+        api: this.api,
+        table: this.data.table,
+        // Every area and every row of the consumer table.
+        functions: { ...this.areaFunctions.functions, ...this.consumerFunctions },
+        queues: this.queues,
+        ...(scheduleFailureQueue ? { scheduleFailureQueue } : {}),
+        stateMachines: { export: this.exports.stateMachine },
+        schedules: this.schedules,
+        existingAlarms: {
+          queues: {
+            webhookDeliveries: { oldestMessage: this.pipelines.webhookAlarms.deliveryAge },
+            webhookDeadLetters: { notEmpty: this.pipelines.webhookAlarms.deadLetters },
+            walletPushDeadLetters: { notEmpty: this.pipelines.walletAlarms.pushDeadLetters },
+          },
+          stateMachines: { export: this.exports.alarms.workflowFailures },
+          streams: { 'webhook-fanout': this.pipelines.webhookAlarms.fanoutIteratorAge },
+        },
+      },
+    });
+  }
+
+  get areaFunctions(): AreaFunctions {
+    return this.apiStack.areaFunctions;
+  }
+
+  get api(): Api {
+    return this.apiStack.api;
+  }
+
+  get exports(): Exports {
+    return this.exportsStack.exports;
+  }
+
+  get observability(): Observability {
+    return this.observabilityStack.observability;
+  }
+
+  /** The EventBridge rule of every schedule row, by consumer name. */
+  get schedules(): Readonly<Record<string, events.Rule>> {
+    return { ...this.pipelines.consumers.schedules, ...this.exportsStack.consumers.schedules };
+  }
+
+  /** The consumer table's functions (pipelines and exports), by row name. */
+  get consumerFunctions(): Readonly<Record<string, Consumers['functions'][string]>> {
+    return { ...this.pipelines.consumers.functions, ...this.exportsStack.consumers.functions };
+  }
+}
+
+/**
+ * Signs page cursors (shared/data/cursor.ts). Read into the functions as a dynamic reference:
+ * CloudFormation resolves it at deploy time, so the value is in no template or cloud assembly. Not
+ * rotated: a new value only invalidates the cursors of listings under way (a 400 "Invalid cursor";
+ * the client starts over).
+ */
+function pageCursorSecret(scope: Construct): secretsmanager.Secret {
+  const secret = new secretsmanager.Secret(scope, 'CursorSecret', {
+    description: 'Loyalty platform: HMAC key of the list page cursors',
+    generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  (secret.node.defaultChild as secretsmanager.CfnSecret).overrideLogicalId(CURSOR_SECRET_LOGICAL_ID);
+  Validations.of(secret).acknowledge({
+    id: 'AwsSolutions-SMG4',
+    reason: 'An HMAC key of short-lived page cursors, read at deploy time into the functions; rotating it only restarts listings under way',
+  });
+  return secret;
 }
 
 export const STACK_ID = 'LoyaltyPlatform';

@@ -10,8 +10,31 @@ import { AREAS, type Area, routeKey, routes } from '../../shared/contracts/index
 import { LOG_RETENTION } from './platform-function';
 
 export interface ApiProps {
+  /** The HTTP API itself (`createHttpApi`, in the root stack). */
+  readonly httpApi: apigw.IHttpApi;
   /** Area -> function; every area of the route table must be present, plus `system`. */
   readonly functions: Readonly<Record<Area, lambda.IFunction>>;
+}
+
+/**
+ * Logical ID of the HTTP API, pinned (the id its first deployment gave it): the API's id is part of
+ * its public URL (`https://<id>.execute-api...`), which clients call, so it never moves or changes.
+ */
+export const HTTP_API_LOGICAL_ID = 'ApiHttpApi4C294DC0';
+
+/** The HTTP API (payload 2.0), in the root stack; routes, stage and access log are `Api`'s. */
+export function createHttpApi(scope: Construct): apigw.HttpApi {
+  const httpApi = new apigw.HttpApi(scope, 'HttpApi', {
+    description: 'Loyalty platform API',
+    // No CORS: the API is called server to server with secret keys, which must never sit in a
+    // browser, so API Gateway answers no preflight and browsers refuse cross-origin calls. The
+    // member-portal embed gets its own origin list when its consumer routes land.
+    corsPreflight: undefined,
+    // The stage is created by `Api` with access logging; the default stage cannot take those options.
+    createDefaultStage: false,
+  });
+  (httpApi.node.defaultChild as apigw.CfnApi).overrideLogicalId(HTTP_API_LOGICAL_ID);
+  return httpApi;
 }
 
 /** Area whose function answers every request no route matches (API Gateway's `$default` route). */
@@ -40,11 +63,12 @@ const NO_AUTHORIZER_REASON =
   'API Gateway JWT/IAM authorizer cannot verify; the $default route only returns 404/405 JSON.';
 
 /**
- * The HTTP API (payload 2.0): one route per route-table entry, each integrated with its area's
- * function, and the `$default` route to the `system` function for unknown paths / wrong methods.
+ * The HTTP API's routes (payload 2.0): one route per route-table entry, each integrated with its
+ * area's function, and the `$default` route to the `system` function for unknown paths / wrong
+ * methods; the `$default` stage with its access log.
  */
 export class Api extends Construct {
-  readonly httpApi: apigw.HttpApi;
+  readonly httpApi: apigw.IHttpApi;
   readonly stage: apigw.HttpStage;
   readonly accessLogs: logs.LogGroup;
   /** Route key (`GET /api/v2/...`, `$default`) -> route. */
@@ -52,16 +76,7 @@ export class Api extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
-
-    this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
-      description: 'Loyalty platform API',
-      // No CORS: the API is called server to server with secret keys, which must never sit in a
-      // browser, so API Gateway answers no preflight and browsers refuse cross-origin calls. The
-      // member-portal embed gets its own origin list when its consumer routes land.
-      corsPreflight: undefined,
-      // The stage is created below with access logging; the default stage cannot take those options.
-      createDefaultStage: false,
-    });
+    this.httpApi = props.httpApi;
 
     this.accessLogs = new logs.LogGroup(this, 'AccessLogs', {
       retention: LOG_RETENTION,
@@ -81,25 +96,7 @@ export class Api extends Construct {
       },
     });
 
-    // One integration per area. The routed areas get one invoke permission for the whole API
-    // (`<api>/*/*/*`) instead of one per route: keeps the function policy small and the stack far
-    // from CloudFormation's resource limit as the route table grows. `$default` needs its own
-    // source ARN (`<api>/*/*`), so the fallback keeps the per-route permission.
-    const integrations = new Map<Area, HttpLambdaIntegration>();
-    for (const area of AREAS) {
-      integrations.set(
-        area,
-        new HttpLambdaIntegration(`${area}-integration`, props.functions[area], {
-          payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
-          scopePermissionToRoute: area === FALLBACK_AREA,
-        }),
-      );
-    }
-    const integrationOf = (area: Area): HttpLambdaIntegration => {
-      const integration = integrations.get(area);
-      if (!integration) throw new Error(`No function for area "${area}"`);
-      return integration;
-    };
+    const integrationOf = areaIntegrations(props.functions);
 
     const byKey = new Map<string, apigw.HttpRoute>();
     const addRoute = (key: string, routeKeyValue: apigw.HttpRouteKey, area: Area): void => {
@@ -144,4 +141,26 @@ export class Api extends Construct {
   get endpoint(): string {
     return this.httpApi.apiEndpoint;
   }
+}
+
+// One integration per area. The routed areas get one invoke permission for the whole API
+// (`<api>/*/*/*`) instead of one per route: keeps the function policy small and the stack far
+// from CloudFormation's resource limit as the route table grows. `$default` needs its own source
+// ARN (`<api>/*/*`), so the fallback keeps the per-route permission.
+function areaIntegrations(functions: Readonly<Record<Area, lambda.IFunction>>): (area: Area) => HttpLambdaIntegration {
+  const integrations = new Map<Area, HttpLambdaIntegration>();
+  for (const area of AREAS) {
+    integrations.set(
+      area,
+      new HttpLambdaIntegration(`${area}-integration`, functions[area], {
+        payloadFormatVersion: apigw.PayloadFormatVersion.VERSION_2_0,
+        scopePermissionToRoute: area === FALLBACK_AREA,
+      }),
+    );
+  }
+  return (area: Area): HttpLambdaIntegration => {
+    const integration = integrations.get(area);
+    if (!integration) throw new Error(`No function for area "${area}"`);
+    return integration;
+  };
 }

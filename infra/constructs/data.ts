@@ -1,6 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import { Construct } from 'constructs';
+import { Construct, type IConstruct } from 'constructs';
+import { templateRef } from './template-ref';
 import { TABLE_SCHEMA } from '../../shared/data/table-schema';
 
 /**
@@ -15,6 +16,12 @@ export const TABLE_LOGICAL_ID = 'LoyaltyTable';
  * table and `<table>/index/*`, i.e. its GSIs. Acknowledged per role, with this id only.
  */
 export const TABLE_INDEX_WILDCARD_FINDING = `AwsSolutions-IAM5[Resource::<${TABLE_LOGICAL_ID}.Arn>/index/*]`;
+
+/** The same finding as a function in `scope`'s stack sees it (a nested stack gets the table ARN as a parameter). */
+export const tableIndexWildcardFinding = (scope: IConstruct, table: dynamodb.ITable): string =>
+  table instanceof dynamodb.Table
+    ? `AwsSolutions-IAM5[Resource::${templateRef(scope, table.node.defaultChild as dynamodb.CfnTable, 'Arn')}/index/*]`
+    : TABLE_INDEX_WILDCARD_FINDING;
 
 /**
  * The single DynamoDB table of the platform, built from `TABLE_SCHEMA` (the same data the local

@@ -19,7 +19,7 @@ import { SES_IDENTITY_WILDCARD_FINDING, SES_IDENTITY_WILDCARD_REASON } from './m
 import { config } from '../../shared/config';
 import { BUNDLING, SHIPPED_FILES } from '../bundling/options';
 import { METRICS_NAMESPACE } from '../../shared/observability/metric-catalog';
-import { TABLE_INDEX_WILDCARD_FINDING } from './data';
+import { tableIndexWildcardFinding } from './data';
 import type { Mail } from './mail';
 
 /**
@@ -140,9 +140,13 @@ export const POWERTOOLS_VERSION = (
 ).version;
 export const POWERTOOLS_LAYER_PARAMETER = `/aws/service/powertools/typescript/generic/all/${POWERTOOLS_VERSION}`;
 
-/** One layer reference (one template parameter) per stack, shared by every function. */
+/**
+ * One layer reference (one template parameter) in the root stack, shared by every function: nested
+ * stacks get the resolved ARN as a plain parameter (SSM parameter types are resolved by the root).
+ */
 function powertoolsLayer(scope: Construct): lambda.ILayerVersion {
-  const stack = Stack.of(scope);
+  let stack = Stack.of(scope);
+  while (stack.nestedStackParent) stack = stack.nestedStackParent;
   const id = 'PowertoolsLayer';
   return (
     (stack.node.tryFindChild(id) as lambda.ILayerVersion | undefined) ??
@@ -226,6 +230,11 @@ export class PlatformFunction extends Construct {
       },
     });
 
+    this.grantAccess(props);
+  }
+
+  /** Exactly the declared access, each cdk-nag finding it raises acknowledged on the role's policy. */
+  private grantAccess(props: PlatformFunctionProps): void {
     const findings: PolicyFinding[] = [{ id: XRAY_WILDCARD_FINDING, reason: XRAY_WILDCARD_REASON }, ...(props.policyFindings ?? [])];
     if (props.invocation.kind !== 'asynchronous') {
       Validations.of(this.function.node.defaultChild as lambda.CfnFunction).acknowledge({
@@ -234,7 +243,7 @@ export class PlatformFunction extends Construct {
       });
     }
     if (grantTable(this.role, props.table, props.access.table)) {
-      findings.push({ id: TABLE_INDEX_WILDCARD_FINDING, reason: TABLE_INDEX_WILDCARD_REASON });
+      findings.push({ id: tableIndexWildcardFinding(this, props.table), reason: TABLE_INDEX_WILDCARD_REASON });
     }
     for (const name of props.access.sendsTo ?? []) {
       const queue = props.queues?.[name];

@@ -5,6 +5,7 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { queueWithDeadLetter } from './queue-with-dead-letter';
 import { Construct } from 'constructs';
 import { queueDeclarations } from '../../shared/consumers/queues';
+import { config } from '../../shared/config';
 import { alarmDescription } from './runbook';
 
 /** Logical IDs of the wallet push queues, pinned: a replaced queue would lose the pushes waiting in it. */
@@ -14,20 +15,20 @@ export const WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID = 'WalletPushDeadLetterQue
 export const WALLET_SECRET_LOGICAL_ID = 'WalletCredentialsSecret';
 
 /** A push older than this is no use to anyone (devices fetch the latest pass anyway). */
-export const WALLET_PUSH_RETENTION = Duration.days(1);
-export const WALLET_PUSH_DEAD_LETTER_RETENTION = Duration.days(14);
+export const WALLET_PUSH_RETENTION = Duration.days(config.queues.retentionDays.walletPushes);
+export const WALLET_PUSH_DEAD_LETTER_RETENTION = Duration.days(config.queues.retentionDays.walletPushDeadLetters);
 
 /**
  * Wallet cards: the push queue between the wallet changes consumer (table stream) and the push
  * worker, its dead-letter queue with an alarm, and the Secrets Manager secret holding the wallet
  * credentials (filled by operators: see docs/infra.md; until then both platforms answer
- * WALLET_NOT_CONFIGURED). The consumers themselves are rows of the consumer table.
+ * WALLET_NOT_CONFIGURED). All of it holds state, so it lives in the root stack; the consumers are
+ * rows of the consumer table and the alarm is `walletAlarms`, both in the pipelines' stack.
  */
 export class Wallet extends Construct {
   readonly pushQueue: sqs.Queue;
   readonly pushDeadLetterQueue: sqs.Queue;
   readonly secret: secretsmanager.Secret;
-  readonly alarms: { readonly pushDeadLetters: cloudwatch.Alarm };
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
@@ -59,23 +60,29 @@ export class Wallet extends Construct {
       id: 'AwsSolutions-SMG4',
       reason: 'Certificates and keys issued by Apple and Google: they are renewed in their consoles and pasted in, not rotated by a Lambda',
     });
-
-    this.alarms = {
-      pushDeadLetters: new cloudwatch.Alarm(this, 'PushDeadLetterAlarm', {
-        alarmDescription: alarmDescription(
-          'Wallet push DLQ has messages: pushes to APNs or updates of Google Wallet objects failed every attempt. Check the wallet-push logs.',
-          'deadLetterNotEmpty',
-        ),
-        metric: this.pushDeadLetterQueue.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(1), statistic: cloudwatch.Stats.MAXIMUM }),
-        threshold: 0,
-        comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
-        evaluationPeriods: 1,
-        treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-      }),
-    };
   }
 
   get queues() {
     return { walletPushes: this.pushQueue, walletPushDeadLetters: this.pushDeadLetterQueue };
   }
+}
+
+/** The wallet pipeline's alarm, built in `scope` (the pipelines' stack); every alarm notifies the alarm topic. */
+export function walletAlarms(scope: Construct, pushDeadLetterQueue: sqs.IQueue): { readonly pushDeadLetters: cloudwatch.Alarm } {
+  return {
+    pushDeadLetters: new cloudwatch.Alarm(scope, 'PushDeadLetterAlarm', {
+      alarmDescription: alarmDescription(
+        'Wallet push DLQ has messages: pushes to APNs or updates of Google Wallet objects failed every attempt. Check the wallet-push logs.',
+        'deadLetterNotEmpty',
+      ),
+      metric: pushDeadLetterQueue.metricApproximateNumberOfMessagesVisible({
+        period: Duration.minutes(config.alarms.deadLetterPeriodMinutes),
+        statistic: cloudwatch.Stats.MAXIMUM,
+      }),
+      threshold: 0,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    }),
+  };
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
 import { logger } from '../../shared/observability/logger';
 import { WORKFLOWS, type WorkflowName, type Workflows } from '../../shared/ports/workflows';
+import { substituteNumbers } from '../workflows/numbers';
 import { lambdaContext } from './lambda-runtime';
 
 /**
@@ -19,9 +20,10 @@ import { lambdaContext } from './lambda-runtime';
 
 export const WORKFLOW_DIR = fileURLToPath(new URL('../workflows/', import.meta.url));
 
-/** The ASL definition of a workflow, as CDK reads it. */
+/** The ASL definition of a workflow, as CDK reads it, with the same retry numbers substituted. */
 export function workflowDefinition(workflow: WorkflowName): StateMachineDefinition {
-  return JSON.parse(readFileSync(join(WORKFLOW_DIR, WORKFLOWS[workflow].file), 'utf8')) as StateMachineDefinition;
+  const text = readFileSync(join(WORKFLOW_DIR, WORKFLOWS[workflow].file), 'utf8');
+  return JSON.parse(substituteNumbers(workflow, text)) as StateMachineDefinition;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

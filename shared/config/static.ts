@@ -2,6 +2,12 @@
  * The static part of the configuration: numbers shared by the CDK stack, the functions and the
  * local runtime. One module, so production and `npm start` never drift apart.
  */
+/** Lambda time-outs of the two queue workers; each queue's visibility is derived from its worker's. */
+const WEBHOOK_WORKER_TIMEOUT_SECONDS = 30;
+const WALLET_PUSH_WORKER_TIMEOUT_SECONDS = 30;
+/** AWS guidance for SQS event sources: a queue's visibility is at least 6x its consumer's time-out. */
+const VISIBILITY_PER_WORKER_TIMEOUT = 6;
+
 export const config = {
   /** Lambda runtime settings per area function. */
   lambda: {
@@ -108,8 +114,8 @@ export const config = {
     /** Connect + response, per attempt. */
     deliveryTimeoutSeconds: 10,
     /** Lambda timeout of the delivery worker; the queue's visibility is 6x this (AWS guidance). */
-    workerTimeoutSeconds: 30,
-    visibilitySeconds: 180,
+    workerTimeoutSeconds: WEBHOOK_WORKER_TIMEOUT_SECONDS,
+    visibilitySeconds: VISIBILITY_PER_WORKER_TIMEOUT * WEBHOOK_WORKER_TIMEOUT_SECONDS,
     workerBatchSize: 10,
     /** Parallel polling loops of the local queue driver (in AWS the event source mapping scales itself). */
     localWorkerConcurrency: 4,
@@ -174,6 +180,24 @@ export const config = {
     scheduleTickMinutes: 15,
     /** Completion notices: per-attempt time-out; the retries are the workflow's (export.asl.json). */
     noticeTimeoutSeconds: 10,
+    /** Lambda time-out of the longest export steps (a section, the archive, an operational file): Lambda's maximum. */
+    stepTimeoutSeconds: 900,
+    /** Lambda time-out of the schedules' tick (it only starts due runs). */
+    schedulerTimeoutSeconds: 60,
+  },
+  /**
+   * Retries of the export workflow's Task states (infra/workflows/export.asl.json gets them as
+   * substitutions, in AWS and locally). `task`: Lambda service errors of every Task; `markFailed`:
+   * any error of MarkFailed, a few more times (a job must not stay running). The completion notices
+   * are retried like webhook deliveries (config.webhooks: base, attempts, cap, doubling).
+   */
+  exportWorkflowRetry: {
+    task: { intervalSeconds: 2, maxAttempts: 3, backoffRate: 2 },
+    markFailed: { intervalSeconds: 2, maxAttempts: 5, backoffRate: 2 },
+  },
+  /** Message retention of every queue, in days (SQS keeps 14 at most; a DLQ keeps longer than its source queue). */
+  queues: {
+    retentionDays: { webhookDeliveries: 4, webhookDeadLetters: 14, walletPushes: 1, walletPushDeadLetters: 14, scheduleFailures: 14 },
   },
   mail: {
     /** Sender when neither the `mailFrom` CDK context nor `MAIL_FROM` says otherwise. */
@@ -210,8 +234,8 @@ export const config = {
     push: {
       coalesceSeconds: 2,
       batchSize: 10,
-      workerTimeoutSeconds: 30,
-      visibilitySeconds: 180,
+      workerTimeoutSeconds: WALLET_PUSH_WORKER_TIMEOUT_SECONDS,
+      visibilitySeconds: VISIBILITY_PER_WORKER_TIMEOUT * WALLET_PUSH_WORKER_TIMEOUT_SECONDS,
       maxReceiveCount: 6,
       backoffBaseSeconds: 5,
       backoffCapSeconds: 300,
@@ -226,6 +250,8 @@ export const config = {
    */
   alarms: {
     periodMinutes: 5,
+    /** A dead-letter queue's "not empty" alarm looks at every minute. */
+    deadLetterPeriodMinutes: 1,
     /** 5xx answers / requests of the whole API. */
     api5xxRate: 0.01,
     /** p99 latency of the whole API over `apiLatencyPeriodMinutes`, ms. */

@@ -68,7 +68,7 @@ const w = config.webhooks;
 
 // --- Data exports ---
 /** The longest export steps (a section, the archive, an operational file) get Lambda's maximum. */
-export const EXPORT_STEP_TIMEOUT_SECONDS = 900;
+export const EXPORT_STEP_TIMEOUT_SECONDS = config.exports.stepTimeoutSeconds;
 
 function exportTask<N extends string>(name: N, constructId: string, state: string, what: string, timeoutSeconds: number, access: Access) {
   return [
@@ -162,7 +162,7 @@ export const CONSUMERS = [
     description: 'Loyalty platform: export schedules tick (starts every due scheduled export once per period)',
     kind: 'schedule',
     source: `rate(${config.exports.scheduleTickMinutes} minutes)`,
-    timeoutSeconds: 60,
+    timeoutSeconds: config.exports.schedulerTimeoutSeconds,
     settings: [EXPORT_NUMBERS] as readonly NumberGroup<string>[],
     access: { table: 'readWrite', startsWorkflows: ['export'] },
   },

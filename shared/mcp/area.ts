@@ -26,8 +26,9 @@ import { sdkRequest, serveMcp, toResult } from './transport';
  * protected-resource metadata for anything that is not a valid API key (sessions included).
  */
 
-const MCP_PATH = '/api/mcp';
-const METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
+/** Both paths from the declaration (shared/contracts/mcp.ts), like every route. */
+const MCP_PATH = mcpArea.endpoints.callMcp.path;
+const METADATA_PATH = mcpArea.endpoints.getMcpProtectedResourceMetadata.path;
 
 /** Scheme and host the caller used (`originOf`); API Gateway's own domain when the Host header is unusable. */
 export const baseUrlOf = (event: HttpEvent): string => originOf(event) ?? `https://${event.requestContext.domainName}`;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { routes } from '../contracts/index';
 import type { Scope } from '../domain/api-keys/scopes';
 import type { Principal } from '../domain/auth/principal';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination';
@@ -35,6 +36,7 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   title: string;
   /** What it does and when to use it, for an agent choosing among tools. */
   description: string;
+  /** Derived from `rest` (`defineTool`): the scope the REST operation declares. */
   scope: Scope;
   /** operationId of the REST endpoint whose domain service this tool calls (it needs the same scope). */
   rest: string;
@@ -57,7 +59,19 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   run: (ctx: ToolContext, args: z.output<I>, write: WriteOptions<any>) => Promise<unknown>;
 }
 
-export const defineTool = <I extends z.ZodType, O extends z.ZodType>(t: ToolDefinition<I, O>): ToolDefinition => t as unknown as ToolDefinition;
+/** A tool as its module declares it: everything but the scope, which is its REST operation's. */
+export type ToolDeclaration<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> = Omit<ToolDefinition<I, O>, 'scope'>;
+
+/** The scope the REST operation declares (a tool calling its domain service needs the same one). */
+export function scopeOfOperation(operationId: string): Scope {
+  const route = routes.find((r) => r.operationId === operationId);
+  if (!route) throw new Error(`MCP tool: no REST operation ${operationId}`);
+  if (!route.scope) throw new Error(`MCP tool: REST operation ${operationId} declares no scope`);
+  return route.scope;
+}
+
+export const defineTool = <I extends z.ZodType, O extends z.ZodType>(t: ToolDeclaration<I, O>): ToolDefinition =>
+  ({ ...t, scope: scopeOfOperation(t.rest) }) as unknown as ToolDefinition;
 
 /** Annotations of a tool that only reads the workspace. */
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stack, type CfnElement } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { taskFunctionVariable, WORKFLOW_DIR } from '../../infra/constructs/exports';
+import { platformTemplates } from './templates';
+import { substituteNumbers, workflowNumberSubstitutions } from '../../infra/workflows/numbers';
+import { workflowDefinition } from '../../infra/local/workflows';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 import { config } from '../../shared/config';
 import { CONSUMERS } from '../../shared/consumers/table';
@@ -19,12 +21,12 @@ let resources: Record<string, Resource>;
 
 beforeAll(() => {
   ({ stack } = buildApp({ context: { 'aws:cdk:bundling-stacks': [] } }));
-  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  resources = platformTemplates(stack).merged.Resources as Record<string, Resource>;
 });
 
 const logicalId = (c: IConstruct): string => Stack.of(stack).resolve(((c.node.defaultChild ?? c) as CfnElement).logicalId) as string;
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const fnOf = (name: string) => resources[logicalId(name in stack.areaFunctions.functions ? stack.areaFunctions.functions[name as never] : stack.webhooks.consumerFunctions[name]!)]!;
+const fnOf = (name: string) => resources[logicalId(name in stack.areaFunctions.functions ? stack.areaFunctions.functions[name as never] : stack.consumerFunctions[name]!)]!;
 const policiesOf = (fnName: string) => {
   const role = fnOf(fnName).Properties!.Role['Fn::GetAtt'][0];
   return ofType('AWS::IAM::Policy').filter(([, p]) => p.Properties!.Roles.some((r: { Ref: string }) => r.Ref === role)).flatMap(([, p]) => p.Properties!.PolicyDocument.Statement);
@@ -37,16 +39,19 @@ describe('export workflow', () => {
     const asl = readFileSync(join(WORKFLOW_DIR, 'export.asl.json'), 'utf8');
     expect(machine.Properties!.DefinitionString).toBe(asl);
     const states = CONSUMERS.flatMap((c) => (c.kind === 'workflowTask' && c.source.workflow === 'export' ? [c] : []));
-    const expected = Object.fromEntries(states.map((c) => [taskFunctionVariable(c.source.state), { 'Fn::GetAtt': [logicalId(stack.webhooks.consumerFunctions[c.name]!), 'Arn'] }]));
+    const expected = {
+      ...workflowNumberSubstitutions('export'),
+      ...Object.fromEntries(states.map((c) => [taskFunctionVariable(c.source.state), { 'Fn::GetAtt': [logicalId(stack.consumerFunctions[c.name]!), 'Arn'] }])),
+    };
     expect(machine.Properties!.DefinitionSubstitutions).toEqual(expected);
-    // Every `${...}` in the file is a Task state's function, and every Task state has one.
+    // Every `${...}` in the file is a Task state's function or a retry number, and each of those is used.
     const variables = [...asl.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]).sort();
     expect([...new Set(variables)]).toEqual(Object.keys(expected).sort());
     expect(machine.Properties!.TracingConfiguration).toEqual({ Enabled: true });
   });
 
   it('the notices are retried like webhook deliveries (attempts, base, cap, full jitter)', () => {
-    const asl = JSON.parse(readFileSync(join(WORKFLOW_DIR, 'export.asl.json'), 'utf8'));
+    const asl = JSON.parse(substituteNumbers('export', readFileSync(join(WORKFLOW_DIR, 'export.asl.json'), 'utf8')));
     const retry = asl.States.Notify.Retry.find((r: { ErrorEquals: string[] }) => r.ErrorEquals.includes('ExportNoticeRetryable'));
     expect(retry).toEqual({
       ErrorEquals: ['ExportNoticeRetryable', 'States.Timeout'],
@@ -56,6 +61,27 @@ describe('export workflow', () => {
       MaxDelaySeconds: config.webhooks.backoffCapSeconds,
       JitterStrategy: 'FULL',
     });
+  });
+
+  it('every Retry number comes from config, substituted alike by CDK and by the local runner', () => {
+    const text = readFileSync(join(WORKFLOW_DIR, 'export.asl.json'), 'utf8');
+    // No number is written in a Retry block of the file itself.
+    expect(text).not.toMatch(/"(IntervalSeconds|MaxAttempts|BackoffRate|MaxDelaySeconds)":\s*\d/);
+    const [, machine] = ofType('AWS::StepFunctions::StateMachine')[0]!;
+    const substitutions = machine.Properties!.DefinitionSubstitutions as Record<string, unknown>;
+    const numbers = workflowNumberSubstitutions('export');
+    for (const [name, value] of Object.entries(numbers)) expect(substitutions[name], name).toBe(value);
+    // The local runner's definition: the same file with the same values.
+    const local = workflowDefinition('export') as unknown as { States: Record<string, { Retry?: Record<string, unknown>[]; ItemProcessor?: { States: Record<string, { Retry?: Record<string, unknown>[] }> } }> };
+    expect(local).toEqual(JSON.parse(substituteNumbers('export', text)));
+    const { task, markFailed } = config.exportWorkflowRetry;
+    const lambdaRetry = (r: Record<string, unknown>) => (r.ErrorEquals as string[]).includes('Lambda.ServiceException');
+    const retries = [...Object.values(local.States), ...Object.values(local.States.BuildSections!.ItemProcessor!.States)].flatMap((st) => st.Retry ?? []);
+    expect(retries.filter(lambdaRetry)).toHaveLength(6);
+    for (const r of retries.filter(lambdaRetry)) expect(r).toMatchObject({ IntervalSeconds: task.intervalSeconds, MaxAttempts: task.maxAttempts, BackoffRate: task.backoffRate });
+    expect(local.States.MarkFailed!.Retry).toEqual([
+      { ErrorEquals: ['States.ALL'], IntervalSeconds: markFailed.intervalSeconds, MaxAttempts: markFailed.maxAttempts, BackoffRate: markFailed.backoffRate, JitterStrategy: 'FULL' },
+    ]);
   });
 
   it('alarms on failed, timed-out or aborted executions, notifying the alarm topic', () => {

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type App, Stack, Validations } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { platformTemplates } from './templates';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 
 type Suppression = { id: string; reason: string };
@@ -21,7 +22,7 @@ beforeAll(() => {
   ({ app, stack } = buildApp());
   // Throws "ValidationFailed" if the registered AwsSolutions plugin reports an unacknowledged error.
   assemblyDir = app.synth().directory;
-  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  resources = platformTemplates(stack).merged.Resources as Record<string, Resource>;
 });
 
 const suppressions = (): { logicalId: string; type: string; s: Suppression }[] =>

@@ -1,6 +1,5 @@
 import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { CONSUMERS } from '../../shared/consumers/table';
-import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -11,6 +10,7 @@ import {
 } from '../../infra/constructs/observability';
 import { DEAD_LETTER_QUEUE_LOGICAL_ID, DELIVERY_QUEUE_LOGICAL_ID } from '../../infra/constructs/webhooks';
 import { AREAS } from '../../shared/contracts/index';
+import { platformTemplates } from './templates';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 
 type Resource = { Type: string; Properties?: Record<string, any> };
@@ -31,7 +31,7 @@ beforeAll(() => {
   ({ app, stack } = buildApp({ context: { 'aws:cdk:bundling-stacks': [] } }));
   // Runs the cdk-nag validation plugin: throws on an unacknowledged finding.
   app.synth();
-  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  resources = platformTemplates(stack).merged.Resources as Record<string, Resource>;
   const dashboards = Object.values(resources).filter((r) => r.Type === 'AWS::CloudWatch::Dashboard');
   expect(dashboards).toHaveLength(1);
   expect(dashboards[0]!.Properties?.DashboardName).toBe(DASHBOARD_NAME);
@@ -47,11 +47,11 @@ const alarms = (): [string, Resource][] => Object.entries(resources).filter(([, 
 /** Every function of the stack: the area functions and the webhook pipeline. */
 const allFunctions = () => [
   ...AREAS.map((area) => ({ name: area as string, fn: stack.areaFunctions.functions[area] })),
-  { name: 'webhook-fanout', fn: stack.webhooks.fanout },
-  { name: 'webhook-worker', fn: stack.webhooks.worker },
-  { name: 'webhook-dlq', fn: stack.webhooks.deadLetterConsumer },
+  { name: 'webhook-fanout', fn: stack.pipelines.fanout },
+  { name: 'webhook-worker', fn: stack.pipelines.worker },
+  { name: 'webhook-dlq', fn: stack.pipelines.deadLetterConsumer },
   // Data exports: the other rows of the consumer table.
-  ...CONSUMERS.filter((c) => !c.name.startsWith('webhook-')).map((c) => ({ name: c.name as string, fn: stack.webhooks.consumerFunctions[c.name]! })),
+  ...CONSUMERS.filter((c) => !c.name.startsWith('webhook-')).map((c) => ({ name: c.name as string, fn: stack.consumerFunctions[c.name]! })),
 ];
 
 describe('dashboard', () => {
@@ -73,7 +73,7 @@ describe('dashboard', () => {
     for (const metric of ['ApproximateNumberOfMessagesVisible', 'ApproximateAgeOfOldestMessage', 'IteratorAge']) {
       expect(dashboardBody).toContain(metric);
     }
-    for (const alarm of Object.values(stack.webhooks.alarms)) {
+    for (const alarm of Object.values(stack.pipelines.webhookAlarms)) {
       expect(dashboardBody).toContain(JSON.stringify({ 'Fn::GetAtt': [logicalId(alarm), 'Arn'] }));
     }
   });

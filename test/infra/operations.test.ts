@@ -10,6 +10,7 @@ import { isDeadLetterQueue, SCHEDULE_FAILURE_QUEUE, TABLE_OPERATIONS } from '../
 import { PROJECT_ROOT } from '../../infra/constructs/platform-function';
 import { RUNBOOK_FILE, RUNBOOK_SECTIONS } from '../../infra/constructs/runbook';
 import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
+import { platformTemplates } from './templates';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 import { alarmEmailOf, config } from '../../shared/config';
 import { CONSUMERS } from '../../shared/consumers/table';
@@ -54,7 +55,7 @@ beforeAll(() => {
   const built = buildApp({ context: NO_BUNDLING });
   stack = built.stack;
   built.app.synth();
-  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  resources = platformTemplates(stack).merged.Resources as Record<string, Resource>;
   const dashboards = Object.values(resources).filter((r) => r.Type === 'AWS::CloudWatch::Dashboard');
   expect(dashboards).toHaveLength(1);
   widgets = dashboardWidgets(dashboards[0]!.Properties!.DashboardBody);
@@ -96,7 +97,7 @@ const capabilityTitle = (c: Capability) => CAPABILITY_ROWS[c];
 /** Every function the declarations say should run, with its row. */
 const expectedFunctions = (): { name: string; capability: Capability; id: string }[] => [
   ...AREAS.map((area) => ({ name: area as string, capability: AREA_CAPABILITY[area], id: logicalId(stack.areaFunctions.functions[area]) })),
-  ...CONSUMERS.map((row) => ({ name: row.name as string, capability: CONSUMER_CAPABILITY[row.name], id: logicalId(stack.webhooks.consumerFunctions[row.name]!) })),
+  ...CONSUMERS.map((row) => ({ name: row.name as string, capability: CONSUMER_CAPABILITY[row.name], id: logicalId(stack.consumerFunctions[row.name]!) })),
 ];
 
 /** Every queue: the declared ones and, with a schedule row, the failure queue of scheduled runs. */
@@ -154,7 +155,7 @@ describe('dashboard', () => {
     const rows = CONSUMERS.filter((row) => row.kind === 'schedule');
     expect(ofType('AWS::Events::Rule')).toHaveLength(rows.length);
     for (const row of rows) {
-      const rule = `@Ref:${logicalId(stack.webhooks.schedules[row.name]!)}`;
+      const rule = `@Ref:${logicalId(stack.schedules[row.name]!)}`;
       const dashboardRow = rowOf(capabilityTitle(CONSUMER_CAPABILITY[row.name]));
       for (const metric of ['Invocations', 'FailedInvocations']) expect(graphing(dashboardRow, 'AWS/Events', metric, rule), `${row.name} ${metric}`).not.toHaveLength(0);
     }
@@ -217,7 +218,7 @@ describe('alarms', () => {
 
   it('every table stream consumer has an IteratorAge alarm', () => {
     for (const row of CONSUMERS.filter((r) => r.kind === 'stream')) {
-      const found = alarmsOn('AWS/Lambda', 'IteratorAge', { Ref: logicalId(stack.webhooks.consumerFunctions[row.name]!) });
+      const found = alarmsOn('AWS/Lambda', 'IteratorAge', { Ref: logicalId(stack.consumerFunctions[row.name]!) });
       expect(found, row.name).toHaveLength(1);
       expect(found[0]![1].Properties!.Threshold).toBe(config.alarms.streamIteratorAgeMs);
     }
@@ -234,7 +235,7 @@ describe('alarms', () => {
 
   it('every schedule alarms on failed invocations', () => {
     for (const row of CONSUMERS.filter((r) => r.kind === 'schedule')) {
-      expect(alarmsOn('AWS/Events', 'FailedInvocations', { Ref: logicalId(stack.webhooks.schedules[row.name]!) }), row.name).toHaveLength(1);
+      expect(alarmsOn('AWS/Events', 'FailedInvocations', { Ref: logicalId(stack.schedules[row.name]!) }), row.name).toHaveLength(1);
     }
   });
 

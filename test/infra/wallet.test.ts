@@ -1,5 +1,4 @@
 import { type CfnElement, Stack } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { config } from '../../shared/config';
@@ -8,6 +7,7 @@ import { routeKey } from '../../shared/contracts/endpoint';
 import { MEMBER_CHANGE_STREAM_FILTER } from '../../shared/events/stream-filter';
 import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
 import { WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID, WALLET_SECRET_LOGICAL_ID } from '../../infra/constructs/wallet';
+import { platformTemplates } from './templates';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 
 /** Wallet cards in the stack: push queue + DLQ (alarmed), its two consumers, the secret and its grants, the routes. */
@@ -23,7 +23,7 @@ beforeAll(() => {
   stack = built.stack;
   // Runs the cdk-nag validation plugin too: throws on an unacknowledged finding.
   built.app.synth();
-  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  resources = platformTemplates(stack).merged.Resources as Record<string, Resource>;
 });
 
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
@@ -39,7 +39,7 @@ const actionsOn = (fnId: string, resource: unknown) =>
   statementsOf(fnId)
     .filter((s) => JSON.stringify([s.Resource].flat()).includes(JSON.stringify(resource)))
     .flatMap((s) => [s.Action].flat());
-const fnId = (name: 'wallet-changes' | 'wallet-push') => logicalId(stack.webhooks.consumerFunctions[name]!);
+const fnId = (name: 'wallet-changes' | 'wallet-push') => logicalId(stack.consumerFunctions[name]!);
 const mappingOf = (id: string) => {
   const mine = ofType('AWS::Lambda::EventSourceMapping').filter(([, m]) => m.Properties?.FunctionName?.Ref === id);
   expect(mine).toHaveLength(1);
@@ -61,7 +61,7 @@ describe('wallet push queues', () => {
   });
 
   it('an alarm fires on any message in the DLQ', () => {
-    const alarm = resources[logicalId(stack.wallet.alarms.pushDeadLetters)]!.Properties!;
+    const alarm = resources[logicalId(stack.pipelines.walletAlarms.pushDeadLetters)]!.Properties!;
     expect(alarm).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Namespace: 'AWS/SQS', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
     expect(alarm.Dimensions).toEqual([{ Name: 'QueueName', Value: getAtt(WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, 'QueueName') }]);
   });

@@ -21,10 +21,12 @@ import {
   Webhooks,
   worstCaseDeliverySpanSeconds,
 } from '../../infra/constructs/webhooks';
+import { Consumers } from '../../infra/constructs/consumers';
 import { Wallet, WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID } from '../../infra/constructs/wallet';
 import { TABLE_ACTIONS } from '../../infra/constructs/access';
 import { queueUrlEnvName } from '../../shared/ports/queue';
 import { AREAS, type Area } from '../../shared/contracts/index';
+import { platformTemplates } from './templates';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 
 type Resource = { Type: string; Properties?: Record<string, any>; Metadata?: Record<string, any> };
@@ -39,7 +41,7 @@ beforeAll(() => {
   // Runs the cdk-nag validation plugin: throws on an unacknowledged finding. (That every function,
   // these three included, is bundled as ESM is checked in stack.test.ts.)
   app.synth();
-  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  resources = platformTemplates(stack).merged.Resources as Record<string, Resource>;
 });
 
 const ofType = (type: string): [string, Resource][] => Object.entries(resources).filter(([, r]) => r.Type === type);
@@ -53,9 +55,9 @@ const deadLetterQueue = (): Resource => resources[DEAD_LETTER_QUEUE_LOGICAL_ID]!
 /** The three pipeline functions: construct, entry folder, source queue of its event source. */
 const pipeline = () =>
   [
-    { name: 'webhook-fanout', fn: stack.webhooks.fanout },
-    { name: 'webhook-worker', fn: stack.webhooks.worker },
-    { name: 'webhook-dlq', fn: stack.webhooks.deadLetterConsumer },
+    { name: 'webhook-fanout', fn: stack.pipelines.fanout },
+    { name: 'webhook-worker', fn: stack.pipelines.worker },
+    { name: 'webhook-dlq', fn: stack.pipelines.deadLetterConsumer },
   ] as const;
 
 const statementsOfRole = (roleArn: unknown): Statement[] => {
@@ -108,12 +110,12 @@ describe('queues', () => {
   it('visibility timeout is the configured one and at least 6x the worker timeout', () => {
     const visibility = deliveryQueue().Properties?.VisibilityTimeout as number;
     expect(visibility).toBe(config.webhooks.visibilitySeconds);
-    const workerTimeout = resources[logicalId(stack.webhooks.worker)]?.Properties?.Timeout as number;
+    const workerTimeout = resources[logicalId(stack.pipelines.worker)]?.Properties?.Timeout as number;
     expect(workerTimeout).toBe(config.webhooks.workerTimeoutSeconds);
     expect(visibility).toBeGreaterThanOrEqual(6 * workerTimeout);
 
     // The DLQ consumer gets the same 6x margin over its own timeout.
-    const dlqConsumerTimeout = resources[logicalId(stack.webhooks.deadLetterConsumer)]?.Properties?.Timeout as number;
+    const dlqConsumerTimeout = resources[logicalId(stack.pipelines.deadLetterConsumer)]?.Properties?.Timeout as number;
     expect(deadLetterQueue().Properties?.VisibilityTimeout).toBeGreaterThanOrEqual(6 * dlqConsumerTimeout);
   });
 
@@ -157,12 +159,12 @@ describe('queues', () => {
 describe('event sources', () => {
   it('there are exactly three webhook mappings: stream -> fan-out, deliveries -> worker, DLQ -> DLQ consumer (plus the wallet two)', () => {
     expect(mappings()).toHaveLength(5);
-    const wallet = [logicalId(stack.webhooks.consumerFunctions['wallet-changes']!), logicalId(stack.webhooks.consumerFunctions['wallet-push']!)];
+    const wallet = [logicalId(stack.consumerFunctions['wallet-changes']!), logicalId(stack.consumerFunctions['wallet-push']!)];
     expect(mappings().filter(([, m]) => !wallet.includes((m.Properties?.FunctionName as { Ref: string }).Ref))).toHaveLength(3);
   });
 
   it('the fan-out reads the table stream, outbox inserts only, and never drops a record', () => {
-    const m = mappingOf(logicalId(stack.webhooks.fanout));
+    const m = mappingOf(logicalId(stack.pipelines.fanout));
     expect(m.EventSourceArn).toEqual(getAtt(TABLE_LOGICAL_ID, 'StreamArn'));
     expect(m.StartingPosition).toBe('TRIM_HORIZON');
     expect(m.BatchSize).toBe(config.webhooks.fanoutBatchSize);
@@ -179,14 +181,14 @@ describe('event sources', () => {
   });
 
   it('the worker consumes the delivery queue with partial batch failures', () => {
-    const m = mappingOf(logicalId(stack.webhooks.worker));
+    const m = mappingOf(logicalId(stack.pipelines.worker));
     expect(m.EventSourceArn).toEqual(getAtt(DELIVERY_QUEUE_LOGICAL_ID, 'Arn'));
     expect(m.BatchSize).toBe(config.webhooks.workerBatchSize);
     expect(m.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
   });
 
   it('the DLQ consumer consumes the DLQ with partial batch failures', () => {
-    const m = mappingOf(logicalId(stack.webhooks.deadLetterConsumer));
+    const m = mappingOf(logicalId(stack.pipelines.deadLetterConsumer));
     expect(m.EventSourceArn).toEqual(getAtt(DEAD_LETTER_QUEUE_LOGICAL_ID, 'Arn'));
     expect(m.BatchSize).toBe(config.webhooks.workerBatchSize);
     expect(m.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
@@ -201,7 +203,7 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
     walletPushes: WALLET_PUSH_QUEUE_LOGICAL_ID,
     walletPushDeadLetters: WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID,
   };
-  const fnIdOf = (row: ConsumerRow) => logicalId(stack.webhooks.consumerFunctions[row.name]!);
+  const fnIdOf = (row: ConsumerRow) => logicalId(stack.consumerFunctions[row.name]!);
   const rules = () => ofType('AWS::Events::Rule').filter(([, r]) => r.Properties?.ScheduleExpression !== undefined);
   const ruleTargets = (fnId: string) =>
     rules().filter(([, r]) => (r.Properties?.Targets as { Arn: unknown }[]).some((t) => JSON.stringify(t.Arn) === JSON.stringify(getAtt(fnId, 'Arn'))));
@@ -240,7 +242,7 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
       case 'workflowTask':
         expect(mine).toEqual([]);
         expect(ruleTargets(fnId)).toEqual([]);
-        expect(stack.webhooks.workflowTasks[row.source.workflow]?.[row.source.state]).toBe(stack.webhooks.consumerFunctions[row.name]);
+        expect(stack.exportsStack.consumers.workflowTasks[row.source.workflow]?.[row.source.state]).toBe(stack.consumerFunctions[row.name]);
         break;
     }
   });
@@ -252,7 +254,7 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
     expect(rules()).toHaveLength(rows.filter((r) => r.kind === 'schedule').length);
     const areaIds = new Set(AREAS.map((a) => logicalId(stack.areaFunctions.functions[a])));
     for (const [id] of ofType('AWS::Lambda::Function')) expect(areaIds.has(id) || rowFunctionIds.has(id), id).toBe(true);
-    expect(Object.keys(stack.webhooks.consumerFunctions).sort()).toEqual(rows.map((r) => r.name).sort());
+    expect(Object.keys(stack.consumerFunctions).sort()).toEqual(rows.map((r) => r.name).sort());
   });
 
   it('the local runtime registers every row exactly once with the same numbers, and nothing else', () => {
@@ -310,13 +312,16 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
     const testStack = new Stack(testApp, 'ConsumerRows');
     const data = new Data(testStack, 'Data');
     const wallet = new Wallet(testStack, 'Wallet');
-    const webhooks = new Webhooks(testStack, 'Webhooks', {
+    const webhookQueues = new Webhooks(testStack, 'Webhooks', { scheduleFailures: true });
+    const consumers = new Consumers(testStack, 'Consumers', {
+      rows: rowsWithExtra,
       table: data.table,
       mail: new Mail(testStack, 'Mail', { fromAddress: 'no-reply@example.test' }),
-      consumers: rowsWithExtra,
-      queues: wallet.queues,
+      queues: { ...wallet.queues, webhookDeliveries: webhookQueues.deliveryQueue, webhookDeadLetters: webhookQueues.deadLetterQueue },
       walletSecret: wallet.secret,
+      scheduleFailureQueue: webhookQueues.scheduleFailureQueueIfAny!,
     });
+    const webhooks = { consumerFunctions: consumers.functions, workflowTasks: consumers.workflowTasks };
     expect(Object.keys(webhooks.consumerFunctions).sort()).toEqual(rowsWithExtra.map((r) => r.name).sort());
     const t = Template.fromStack(testStack).toJSON().Resources as Record<string, Resource>;
     const fnRef = (name: string) => ({ 'Fn::GetAtt': [testStack.resolve((webhooks.consumerFunctions[name]!.node.defaultChild as CfnElement).logicalId), 'Arn'] });
@@ -349,7 +354,7 @@ describe('alarms', () => {
   };
 
   it('any visible message in the DLQ', () => {
-    expect(alarm(stack.webhooks.alarms.deadLetters)).toMatchObject({
+    expect(alarm(stack.pipelines.webhookAlarms.deadLetters)).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateNumberOfMessagesVisible',
       Dimensions: [{ Name: 'QueueName', Value: getAtt(DEAD_LETTER_QUEUE_LOGICAL_ID, 'QueueName') }],
@@ -361,7 +366,7 @@ describe('alarms', () => {
   });
 
   it('delivery queue age above one hour', () => {
-    expect(alarm(stack.webhooks.alarms.deliveryAge)).toMatchObject({
+    expect(alarm(stack.pipelines.webhookAlarms.deliveryAge)).toMatchObject({
       Namespace: 'AWS/SQS',
       MetricName: 'ApproximateAgeOfOldestMessage',
       Dimensions: [{ Name: 'QueueName', Value: getAtt(DELIVERY_QUEUE_LOGICAL_ID, 'QueueName') }],
@@ -372,11 +377,11 @@ describe('alarms', () => {
   });
 
   it('fan-out iterator age (stream falling behind)', () => {
-    const props = alarm(stack.webhooks.alarms.fanoutIteratorAge);
+    const props = alarm(stack.pipelines.webhookAlarms.fanoutIteratorAge);
     expect(props).toMatchObject({
       Namespace: 'AWS/Lambda',
       MetricName: 'IteratorAge',
-      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(stack.webhooks.fanout) } }],
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: logicalId(stack.pipelines.fanout) } }],
       Statistic: 'Maximum',
       ComparisonOperator: 'GreaterThanThreshold',
     });
@@ -434,12 +439,12 @@ describe('pipeline functions', () => {
     expect(deliveries).toBe('QUEUE_URL_WEBHOOKDELIVERIES');
     expect(deadLetters).toBe('QUEUE_URL_WEBHOOKDEADLETTERS');
     const vars = (c: IConstruct) => resources[logicalId(c)]!.Properties!.Environment.Variables as Record<string, unknown>;
-    expect(vars(stack.webhooks.fanout)[deliveries]).toEqual({ Ref: DELIVERY_QUEUE_LOGICAL_ID });
-    expect(vars(stack.webhooks.worker)[deliveries]).toEqual({ Ref: DELIVERY_QUEUE_LOGICAL_ID });
-    expect(vars(stack.webhooks.deadLetterConsumer)[deadLetters]).toEqual({ Ref: DEAD_LETTER_QUEUE_LOGICAL_ID });
-    expect(vars(stack.webhooks.fanout)).not.toHaveProperty(deadLetters);
-    expect(vars(stack.webhooks.worker)).not.toHaveProperty(deadLetters);
-    expect(vars(stack.webhooks.deadLetterConsumer)).not.toHaveProperty(deliveries);
+    expect(vars(stack.pipelines.fanout)[deliveries]).toEqual({ Ref: DELIVERY_QUEUE_LOGICAL_ID });
+    expect(vars(stack.pipelines.worker)[deliveries]).toEqual({ Ref: DELIVERY_QUEUE_LOGICAL_ID });
+    expect(vars(stack.pipelines.deadLetterConsumer)[deadLetters]).toEqual({ Ref: DEAD_LETTER_QUEUE_LOGICAL_ID });
+    expect(vars(stack.pipelines.fanout)).not.toHaveProperty(deadLetters);
+    expect(vars(stack.pipelines.worker)).not.toHaveProperty(deadLetters);
+    expect(vars(stack.pipelines.deadLetterConsumer)).not.toHaveProperty(deliveries);
   });
 
   it('no function may reach loopback receivers in AWS (WEBHOOK_ALLOW_LOOPBACK is local-only)', () => {
@@ -465,9 +470,9 @@ describe('least privilege', () => {
   const streamArn = getAtt(TABLE_LOGICAL_ID, 'StreamArn');
   const deliveryArn = getAtt(DELIVERY_QUEUE_LOGICAL_ID, 'Arn');
   const dlqArn = getAtt(DEAD_LETTER_QUEUE_LOGICAL_ID, 'Arn');
-  const fanoutId = () => logicalId(stack.webhooks.fanout);
-  const workerId = () => logicalId(stack.webhooks.worker);
-  const dlqId = () => logicalId(stack.webhooks.deadLetterConsumer);
+  const fanoutId = () => logicalId(stack.pipelines.fanout);
+  const workerId = () => logicalId(stack.pipelines.worker);
+  const dlqId = () => logicalId(stack.pipelines.deadLetterConsumer);
   const areaId = (area: Area) => logicalId(stack.areaFunctions.functions[area]);
 
   it('the fan-out only reads the table; worker and dead-letter consumer read and write it', () => {
@@ -477,7 +482,7 @@ describe('least privilege', () => {
   });
 
   it.each(CONSUMERS.map((r) => [r.name, r] as const))('consumer %s gets exactly the table actions and send rights its row declares', (_, row) => {
-    const id = logicalId(stack.webhooks.consumerFunctions[row.name]!);
+    const id = logicalId(stack.consumerFunctions[row.name]!);
     expect(new Set(actionsOn(id, tableArn))).toEqual(new Set(TABLE_ACTIONS[row.access.table]));
     const queueArns = {
       webhookDeliveries: deliveryArn,
@@ -564,8 +569,8 @@ describe('cdk-nag', () => {
       if (starActions.length > 0) expect(starReason(p)).toContain('xray:PutTraceSegments');
     }
     const roleOf = (fn: IConstruct) => (resources[logicalId(fn)]!.Properties!.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
-    const expected = streamRows.map((r) => [{ Ref: roleOf(stack.webhooks.consumerFunctions[r.name]!) }]);
+    const expected = streamRows.map((r) => [{ Ref: roleOf(stack.consumerFunctions[r.name]!) }]);
     expect(withListStreams.map(([, policy]) => policy.Properties?.Roles)).toEqual(expect.arrayContaining(expected));
-    expect(expected).toContainEqual([{ Ref: roleOf(stack.webhooks.fanout) }]);
+    expect(expected).toContainEqual([{ Ref: roleOf(stack.pipelines.fanout) }]);
   });
 });

@@ -26,7 +26,6 @@ const pointsChange = (type: 'earn' | 'deduct') =>
       type === 'earn'
         ? 'Credits points to a member manually (a goodwill gesture, a correction), with a reason kept in the ledger. Not for orders: create_order awards their points. An unenrolled member earns nothing (CONFLICT). Pass an idempotencyKey so a retry cannot give the points twice.'
         : 'Debits points from a member manually, with a reason kept in the ledger. Never below zero: more than the balance is refused with INSUFFICIENT_POINTS and nothing changes. Pass an idempotencyKey so a retry cannot take the points twice.',
-    scope: 'members:write',
     rest: 'changeMemberPoints',
     service: members.changePointsManually,
     input: z.strictObject({
@@ -49,7 +48,6 @@ export const memberTools = [
     title: 'Find members',
     description:
       'Finds members, newest first: by exact e-mail or externalId (your own customer id), by tier, status or tag, or by free text (part of e-mail, name, phone or externalId). Give no filter to list all. Returns pages: pass nextCursor back as cursor.',
-    scope: 'members:read',
     rest: 'listMembers',
     service: members.listMembers,
     input: z.strictObject({ ...pageArgs, email: q.email, externalId: q.externalId, tier: q.tier, status: q.status, tag: q.tag, q: q.q }),
@@ -61,7 +59,6 @@ export const memberTools = [
     name: 'get_member',
     title: 'Get a member',
     description: 'One member by id: profile, custom attributes, points balance (balance, pending, lifetime), tier, tags and status.',
-    scope: 'members:read',
     rest: 'getMember',
     service: members.getMember,
     input: z.strictObject({ memberId: memberIdArg }),
@@ -74,7 +71,6 @@ export const memberTools = [
     title: 'Enrol a member',
     description:
       'Enrols a new member. Give an e-mail or an externalId (or both); each is unique in the workspace (CONFLICT if taken: use find_members first). Pass an idempotencyKey so a retry cannot enrol twice.',
-    scope: 'members:write',
     rest: 'createMember',
     service: members.createMember,
     input: z.strictObject({ member: createMemberBody.describe('The profile: email and/or externalId, names, phone, birthDate, customAttributes'), idempotencyKey: idempotencyKeyArg }),
@@ -89,7 +85,6 @@ export const memberTools = [
     title: 'Update a member',
     description:
       "Changes a member's profile: only the fields given change; customAttributes merge key by key (null removes a key). To end a membership use unenroll_member.",
-    scope: 'members:write',
     rest: 'updateMember',
     service: members.updateMember,
     input: z.strictObject({ memberId: memberIdArg, changes: updateMemberBody.describe('The fields to change (at least one)') }),
@@ -103,7 +98,6 @@ export const memberTools = [
     title: 'Unenrol a member',
     description:
       'Ends a membership: the member keeps its history but earns nothing more and gets no coupons; wallet passes stop working. Only on an explicit request of the member or the merchant.',
-    scope: 'members:write',
     rest: 'updateMember',
     service: members.updateMember,
     input: z.strictObject({ memberId: memberIdArg }),
@@ -116,7 +110,6 @@ export const memberTools = [
     name: 'get_points',
     title: "A member's points and ledger",
     description: 'Balance, pending and lifetime points of a member, with a page of the ledger (newest first: earns, deductions, refund reversals, adjustments).',
-    scope: 'members:read',
     rest: 'getMemberPoints',
     service: members.pointsOf,
     input: z.strictObject({ memberId: memberIdArg, ...pageArgs }),
@@ -133,7 +126,6 @@ export const memberTools = [
     name: 'get_tier_status',
     title: "A member's tier",
     description: 'The tier a member holds, the next tier, the metric it is measured by (lifetime points or completed orders), what is still missing and the progress (0-1).',
-    scope: 'members:read',
     rest: 'getMemberTier',
     service: members.tierStatus,
     input: z.strictObject({ memberId: memberIdArg }),
@@ -145,7 +137,6 @@ export const memberTools = [
     name: 'list_tags',
     title: 'List tags',
     description: "The workspace's tags (those at least one member carries), by key, with how many members carry each.",
-    scope: 'members:read',
     rest: 'listTags',
     service: tags.listTags,
     input: z.strictObject({ ...pageArgs, prefix: listTagsQuery.shape.prefix }),
@@ -157,7 +148,6 @@ export const memberTools = [
     name: 'get_member_tags',
     title: "A member's tags",
     description: 'The tags a member carries, with when each was added.',
-    scope: 'members:read',
     rest: 'listMemberTags',
     service: tags.memberTags,
     input: z.strictObject({ memberId: memberIdArg }),
@@ -169,7 +159,6 @@ export const memberTools = [
     name: 'tag_member',
     title: 'Tag a member',
     description: 'Adds tags (lower-case keys like vip or newsletter_2026) to a member. Tags it already carries change nothing. Returns all its tags and which were added.',
-    scope: 'members:write',
     rest: 'tagMember',
     service: tags.tagMember,
     input: z.strictObject({ memberId: memberIdArg, tags: tagMemberBody.shape.tags }),
@@ -182,7 +171,6 @@ export const memberTools = [
     name: 'untag_member',
     title: 'Remove a tag from a member',
     description: 'Removes one tag from a member. A tag the member does not carry is NOT_FOUND.',
-    scope: 'members:write',
     rest: 'untagMember',
     service: tags.untagMember,
     input: z.strictObject({ memberId: memberIdArg, tag: z.string().min(1).max(64).describe('The tag key to remove') }),
