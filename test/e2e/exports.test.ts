@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LOCAL_BUCKETS } from '../../infra/local/object-store';
 import { keyOf } from '../../shared/data/keys';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
@@ -32,6 +32,8 @@ const receivers: { close(): Promise<void> }[] = [];
 
 beforeAll(async () => {
   p = await startPlatform({
+    // The shared DynamoDB Local, but an s3rver of its own: a test below deletes the export bucket.
+    stores: { dynamodbEndpoint: inject('stores').dynamodbEndpoint },
     env: {
       EXPORT_ARCHIVE_SECTION_CAP: String(SECTION_CAP),
       EXPORT_OPERATIONAL_ROW_CAP: String(ROW_CAP),

@@ -1,11 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { startPlatform } from '../support/platform';
 import { mcpClient, toolError } from '../support/mcp';
 
 /** A platform of its own, with a write-rate guard small enough to reach (as test/e2e/objects-guard.test.ts). */
 describe('MCP writes pass the per-key write-rate guard', () => {
   it('over the budget a write tool is refused (RATE_LIMITED, audited as refused); nothing is applied for it; reads pass', async () => {
-    const p = await startPlatform({ env: { OBJECTS_RATE_BURST: '3', OBJECTS_RATE_PER_SECOND: '1', OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000' } });
+    const p = await startPlatform({ stores: inject('stores'), env: { OBJECTS_RATE_BURST: '3', OBJECTS_RATE_PER_SECOND: '1', OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000' } });
     try {
       const api = async (method: string, path: string, token?: string, body?: unknown) => {
         const res = await fetch(p.baseUrl + path, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });

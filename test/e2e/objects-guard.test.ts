@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { startPlatform, type RunningPlatform } from '../support/platform';
 
@@ -23,7 +23,7 @@ async function setUp(p: RunningPlatform) {
 
 describe('write-rate guard on record writes', () => {
   it('over the limit: 429 RATE_LIMITED with Retry-After; reads pass; another key has its own budget', async () => {
-    const p = await startPlatform({ env: { OBJECTS_RATE_BURST: '5', OBJECTS_RATE_PER_SECOND: '1', OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000' } });
+    const p = await startPlatform({ stores: inject('stores'), env: { OBJECTS_RATE_BURST: '5', OBJECTS_RATE_PER_SECOND: '1', OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000' } });
     try {
       const { api, key } = await setUp(p);
       const k1 = await key();
@@ -51,7 +51,7 @@ describe('write-rate guard on record writes', () => {
 
   it('fails closed: when the guard cannot decide in time, the write is refused with 503 and nothing is written', async () => {
     // A 1 ms time budget: the guard's store cannot answer in time.
-    const p = await startPlatform({ env: { OBJECTS_RATE_GUARD_TIMEOUT_MS: '1' } });
+    const p = await startPlatform({ stores: inject('stores'), env: { OBJECTS_RATE_GUARD_TIMEOUT_MS: '1' } });
     try {
       const { api, key } = await setUp(p);
       const k = await key();

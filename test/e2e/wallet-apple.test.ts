@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { solidPng } from '../../shared/domain/wallet/png';
 import { documentClientFor, startPlatform, type RunningPlatform } from '../support/platform';
@@ -43,7 +43,7 @@ const pushToken = (n: number) => `${'ab'.repeat(31)}${String(n).padStart(2, '0')
 
 beforeAll(async () => {
   [apns, google] = await Promise.all([startFakeApns(), startFakeGoogleWallet()]);
-  platform = await startPlatform({ env: { APNS_URL: apns.url, GOOGLE_WALLET_API_URL: google.url, WALLET_PLATFORMS: 'apple,google' } });
+  platform = await startPlatform({ stores: inject('stores'), env: { APNS_URL: apns.url, GOOGLE_WALLET_API_URL: google.url, WALLET_PLATFORMS: 'apple,google' } });
   request = clientOf(platform.baseUrl);
   shop = await walletTenant(request, 'wallet-apple');
   wwdr = join(platform.dataDir, 'wallet', 'wwdr.pem');

@@ -2,7 +2,7 @@ import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { documentClientFor, startPlatform, type RunningPlatform } from '../support/platform';
 import {
   clientOf,
@@ -35,7 +35,7 @@ let issuerId: string;
 
 beforeAll(async () => {
   [google, apns] = await Promise.all([startFakeGoogleWallet(), startFakeApns()]);
-  platform = await startPlatform({ env: { GOOGLE_WALLET_API_URL: google.url, APNS_URL: apns.url, WALLET_PLATFORMS: 'google' } });
+  platform = await startPlatform({ stores: inject('stores'), env: { GOOGLE_WALLET_API_URL: google.url, APNS_URL: apns.url, WALLET_PLATFORMS: 'google' } });
   request = clientOf(platform.baseUrl);
   shop = await walletTenant(request, 'wallet-google');
   account = JSON.parse(readFileSync(join(platform.dataDir, 'wallet', 'google-service-account.json'), 'utf8'));
