@@ -43,7 +43,7 @@ const pushToken = (n: number) => `${'ab'.repeat(31)}${String(n).padStart(2, '0')
 
 beforeAll(async () => {
   [apns, google] = await Promise.all([startFakeApns(), startFakeGoogleWallet()]);
-  platform = await startPlatform({ stores: inject('stores'), env: { APNS_URL: apns.url, GOOGLE_WALLET_API_URL: google.url, WALLET_PLATFORMS: 'apple,google' } });
+  platform = await startPlatform({ stores: inject('stores'), env: { APNS_URL: apns.url, GOOGLE_WALLET_API_URL: google.url, WALLET_PLATFORMS: 'apple,google', POWERTOOLS_LOG_LEVEL: 'INFO' } });
   request = clientOf(platform.baseUrl);
   shop = await walletTenant(request, 'wallet-apple');
   wwdr = join(platform.dataDir, 'wallet', 'wwdr.pem');
@@ -63,9 +63,24 @@ async function issue(token: string) {
   return request('POST', '/api/consumer/wallet/issue', { token, body: { platform: 'apple' } });
 }
 
-async function earn(memberId: string, amount: number) {
+/**
+ * The push worker's refresh for the change a request made (its `wallet.passes_refreshed` log line,
+ * correlated by the request id and written once the refresh has sent what it sends): the signal
+ * that the change went the whole way from the table stream to APNs.
+ */
+function refreshOf(requestId: string): { pushed: number } | undefined {
+  const line = platform
+    .output()
+    .split('\n')
+    .find((l) => l.includes('"wallet.passes_refreshed"') && l.includes(`"correlationId":"${requestId}"`));
+  return line ? (JSON.parse(line) as { pushed: number }) : undefined;
+}
+
+/** Earns points; returns the request id. */
+async function earn(memberId: string, amount: number): Promise<string> {
   const res = await request('POST', `/api/v2/members/${memberId}/points`, { token: shop.key, body: { type: 'earn', amount, reason: 'test' } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.headers.get('x-request-id')!;
 }
 
 describe('member portal sessions', () => {
@@ -351,6 +366,11 @@ describe("Apple's pass web service", () => {
     const { member, serial, auth } = await issued();
     const reg = `${V1}/devices/${device(9)}/registrations/${passTypeId}/${serial}`;
     expect((await request('POST', reg, { headers: auth, body: { pushToken: pushToken(9) } })).status).toBe(201);
+    // Positive control: before retirement, a change of this member pushes to this device.
+    const first = apns.pushes.length;
+    const control = await earn(member.id, 1);
+    expect(await waitFor(() => refreshOf(control), 'the refresh of the change before retirement')).toMatchObject({ pushed: 1 });
+    expect(apns.pushes.slice(first).filter((p) => p.pushToken === pushToken(9))).toHaveLength(1);
     const runtime = await platform.runtime();
     Object.assign(process.env, { STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, AWS_REGION: 'eu-west-1' });
     const { retireMemberPasses } = await import('../../shared/domain/wallet/service');
@@ -360,9 +380,10 @@ describe("Apple's pass web service", () => {
     expect((await request('GET', `${V1}/passes/${passTypeId}/${serial}`, { headers: auth })).status).toBe(410);
     expect((await request('POST', reg, { headers: auth, body: { pushToken: pushToken(9) } })).status).toBe(410);
     expect((await request('GET', `${V1}/devices/${device(9)}/registrations/${passTypeId}`)).status).toBe(204);
+    // The change after retirement still reaches the push worker, which now finds nothing to push.
     const before = apns.pushes.length;
-    await earn(member.id, 3);
-    await new Promise((r) => setTimeout(r, 4000));
+    const after = await earn(member.id, 3);
+    expect(await waitFor(() => refreshOf(after), 'the refresh of the change after retirement')).toMatchObject({ pushed: 0 });
     expect(apns.pushes.slice(before).filter((p) => p.pushToken === pushToken(9))).toEqual([]);
   });
 
