@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Stack, type CfnElement } from 'aws-cdk-lib';
-import { Template } from 'aws-cdk-lib/assertions';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { taskFunctionVariable, WORKFLOW_DIR } from '../../infra/constructs/exports';
-import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+import type { LoyaltyPlatformStack } from '../../infra/stack';
+import { synthesizedApp } from '../support/synthesized-app';
 import { config } from '../../shared/config';
 import { CONSUMERS } from '../../shared/consumers/table';
 import { DECLARATIONS } from '../../shared/contracts/index';
@@ -18,8 +18,7 @@ let stack: LoyaltyPlatformStack;
 let resources: Record<string, Resource>;
 
 beforeAll(() => {
-  ({ stack } = buildApp({ context: { 'aws:cdk:bundling-stacks': [] } }));
-  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  ({ stack, resources } = synthesizedApp());
 });
 
 const logicalId = (c: IConstruct): string => Stack.of(stack).resolve(((c.node.defaultChild ?? c) as CfnElement).logicalId) as string;

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type App, Stack, Validations } from 'aws-cdk-lib';
-import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+import { synthesizedApp } from '../support/synthesized-app';
 
 type Suppression = { id: string; reason: string };
 type Resource = { Type: string; Metadata?: { cdk_nag?: { rules_to_suppress?: Suppression[] } } };
@@ -18,10 +19,8 @@ let resources: Record<string, Resource>;
 let assemblyDir: string;
 
 beforeAll(() => {
-  ({ app, stack } = buildApp());
-  // Throws "ValidationFailed" if the registered AwsSolutions plugin reports an unacknowledged error.
-  assemblyDir = app.synth().directory;
-  resources = Template.fromStack(stack).toJSON().Resources as Record<string, Resource>;
+  // Its synthesis threw "ValidationFailed" if the registered AwsSolutions plugin reported an unacknowledged error.
+  ({ app, stack, assemblyDir, resources } = synthesizedApp());
 });
 
 const suppressions = (): { logicalId: string; type: string; s: Suppression }[] =>
