@@ -22,6 +22,9 @@ export default defineConfig({
           // Synthesis without bundling 35 functions: only the tests that read bundles build them
           // (`buildApp({ bundle: true })`); CDK reads this context from the environment.
           env: { CDK_CONTEXT_JSON: JSON.stringify({ 'aws:cdk:bundling-stacks': [] }) },
+          // One module graph per worker, so the files that only read the template share one
+          // synthesis (test/support/synthesized-app.ts) instead of one each.
+          isolate: false,
           testTimeout: 180_000,
           hookTimeout: 180_000,
         },

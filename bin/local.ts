@@ -16,6 +16,13 @@ import { acquireLock, checkPortFree, parsePort, portProblem, StartupError, stopO
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const runtimeFile = join(dataDir, 'runtime.json');
 const started = Date.now();
+/**
+ * A DynamoDB (Local) and an S3 (s3rver) that are already running, named by DYNAMODB_ENDPOINT and
+ * S3_ENDPOINT before start: used instead of starting our own (no JVM, no Java needed), so several
+ * runtimes, each on its own TABLE_NAME and DATA_DIR, can share one JVM (the test suite does). The
+ * external S3 must serve LOCAL_BUCKETS. Unset, as for `npm start`, both are started here.
+ */
+const external = { dynamodb: process.env.DYNAMODB_ENDPOINT || undefined, s3: process.env.S3_ENDPOINT || undefined };
 
 let lock: InstanceLock | undefined;
 let runtimeInfo: Record<string, unknown> | undefined;
@@ -82,7 +89,7 @@ async function main(): Promise<void> {
     await mkdir(dataDir, { recursive: true });
     lock = acquireLock(dataDir, port);
     await checkPortFree(port);
-    const java = requireJava();
+    const java = external.dynamodb ? undefined : requireJava();
     await stopOrphanedDynamo(dataDir, lock.previous);
     rmSync(runtimeFile, { force: true }); // describes an instance that is gone
     return { port, java };
@@ -90,8 +97,8 @@ async function main(): Promise<void> {
   const held = lock!;
 
   // Side by side; each says when it is up. Assigned as each comes up, so a failure of the other still stops it.
-  await Promise.all([
-    step('DynamoDB Local', async () => {
+  const [dynamodbEndpoint, s3Endpoint] = await Promise.all([
+    external.dynamodb ?? step('DynamoDB Local', async () => {
       dynamo = await startDynamoLocal(join(dataDir, 'dynamodb'), {
         java,
         // Supervision: a JVM that dies is started again on the same port; later starts must find the new one.
@@ -103,26 +110,30 @@ async function main(): Promise<void> {
           }
         },
       });
+      return dynamo.endpoint;
     }),
-    step('object store (s3rver)', async () => {
+    external.s3 ?? step('object store (s3rver)', async () => {
       s3 = await startS3rver(join(dataDir, 's3'));
+      return s3.endpoint;
     }),
   ]);
-  if (!dynamo || !s3) throw new Error('DynamoDB Local or the object store did not start');
-  held.update({ dynamodbPid: dynamo.process.pid });
+  if (dynamo) held.update({ dynamodbPid: dynamo.process.pid });
 
   // Configuration of the handlers: set before any of them is loaded (they parse it once).
   Object.assign(process.env, {
     STAGE: 'local',
     TABLE_NAME: process.env.TABLE_NAME ?? 'loyalty-local',
-    DYNAMODB_ENDPOINT: dynamo.endpoint,
-    S3_ENDPOINT: s3.endpoint,
+    DYNAMODB_ENDPOINT: dynamodbEndpoint,
+    S3_ENDPOINT: s3Endpoint,
     EXPORTS_BUCKET: LOCAL_BUCKETS.exports,
     AWS_REGION: process.env.AWS_REGION ?? 'eu-west-1',
     // A development tool: webhooks may target receivers on this machine (off in AWS).
     WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
     // DynamoDB Local answers slower than DynamoDB under load; give the fail-closed guard room.
     OBJECTS_RATE_GUARD_TIMEOUT_MS: process.env.OBJECTS_RATE_GUARD_TIMEOUT_MS ?? '2000',
+    // DynamoDB Local commits one transaction at a time: with 16 of a pool's code reservations in
+    // flight each waits for the other 15, past its per-call time-out once the machine is busy.
+    COUPON_RESERVE_PARALLELISM: process.env.COUPON_RESERVE_PARALLELISM ?? '2',
     // The queue emulation's messages (SQLite, next to the table's data).
     LOCAL_QUEUE_DB: join(dataDir, 'queues.sqlite'),
   });
@@ -156,7 +167,8 @@ async function main(): Promise<void> {
   const { ensureDemoWorkspace } = await import('../infra/local/demo');
   const demo = await step('demo workspace', () => ensureDemoWorkspace(dataDir, tableIsNew));
 
-  runtimeInfo = { pid: process.pid, dynamodbPid: dynamo.process.pid, port: actualPort, dynamodbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint, tableName: process.env.TABLE_NAME, queueDatabase: process.env.LOCAL_QUEUE_DB };
+  // dynamodbPid is absent with an external DynamoDB: its JVM is not ours to stop.
+  runtimeInfo = { pid: process.pid, dynamodbPid: dynamo?.process.pid, port: actualPort, dynamodbEndpoint, s3Endpoint, tableName: process.env.TABLE_NAME, queueDatabase: process.env.LOCAL_QUEUE_DB };
   writeFileAtomic(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
   if (demo) {
     say.info(tableIsNew ? 'Created the demo workspace' : 'Demo workspace (kept from the first start)', {

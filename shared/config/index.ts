@@ -7,6 +7,9 @@ export { config } from './static';
 export { alarmEmailOf } from './deployment';
 export { reloadRuntimeConfig, REQUIRED_FUNCTION_ENV, runtimeConfig, type RuntimeConfig } from './environment';
 export {
+  COUPON_NUMBERS,
+  couponSettings,
+  type CouponSettings,
   environmentOf,
   EXPORT_NUMBERS,
   exportSettings,

@@ -18,6 +18,7 @@ const positiveInteger = { describe: 'a positive integer', accepts: (n: number) =
 
 export type WebhookSettings = { -readonly [K in keyof typeof config.webhooks]: number };
 export type RateGuardSettings = { -readonly [K in keyof typeof config.objects.rateGuard]: number };
+export type CouponSettings = { -readonly [K in keyof typeof config.coupons]: number };
 export type ExportSettings = { -readonly [K in keyof typeof config.exports]: number };
 
 export const WEBHOOK_NUMBERS: NumberGroup<keyof WebhookSettings> = {
@@ -64,6 +65,12 @@ export function environmentOf<K extends string>(group: NumberGroup<K>): Record<s
   return out;
 }
 
+export const COUPON_NUMBERS: NumberGroup<keyof CouponSettings> = {
+  defaults: config.coupons,
+  env: { reserveParallelism: 'COUPON_RESERVE_PARALLELISM' },
+  rule: positiveInteger,
+};
+
 /** Environment variables that may override a webhook number. */
 export const WEBHOOK_ENV = WEBHOOK_NUMBERS.env;
 /** Environment variables that may override a rate-guard number. */
@@ -71,6 +78,7 @@ export const RATE_GUARD_ENV = RATE_GUARD_NUMBERS.env;
 
 export const webhookSettings = (env?: Record<string, string | undefined>): WebhookSettings => numbersOf(WEBHOOK_NUMBERS, env);
 export const rateGuardSettings = (env?: Record<string, string | undefined>): RateGuardSettings => numbersOf(RATE_GUARD_NUMBERS, env);
+export const couponSettings = (env?: Record<string, string | undefined>): CouponSettings => numbersOf(COUPON_NUMBERS, env);
 
 // --- Data exports ---
 export const EXPORT_NUMBERS: NumberGroup<keyof ExportSettings> = {

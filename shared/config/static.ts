@@ -145,6 +145,14 @@ export const config = {
     rateGuard: { perSecond: 20, burst: 40, windowSeconds: 10, timeoutMs: 300 },
   },
   /**
+   * Coupon pools: creating a list pool reserves its codes in transactions of 99 codes each, this
+   * many in flight at once. Read through `couponSettings()`: the local runtime lowers it, since
+   * DynamoDB Local commits one transaction at a time and more in flight only queue up there.
+   */
+  coupons: {
+    reserveParallelism: 16,
+  },
+  /**
    * The audit trail (`GET /api/flash/audit`). Each entry carries `expiresAt` = its time plus
    * `retentionDays`, and the table's TTL deletes it after that (DynamoDB deletes expired items
    * within a few days, so an entry may be listed a little longer, never shorter).

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { solidPng } from '../../shared/domain/wallet/png';
 import { documentClientFor, startPlatform, type RunningPlatform } from '../support/platform';
 import {
   clientOf,
+  pendingPushes,
   portalSession,
+  refreshOf,
   serverErrors,
   startFakeApns,
   startFakeGoogleWallet,
@@ -43,7 +45,7 @@ const pushToken = (n: number) => `${'ab'.repeat(31)}${String(n).padStart(2, '0')
 
 beforeAll(async () => {
   [apns, google] = await Promise.all([startFakeApns(), startFakeGoogleWallet()]);
-  platform = await startPlatform({ env: { APNS_URL: apns.url, GOOGLE_WALLET_API_URL: google.url, WALLET_PLATFORMS: 'apple,google' } });
+  platform = await startPlatform({ stores: inject('stores'), env: { APNS_URL: apns.url, GOOGLE_WALLET_API_URL: google.url, WALLET_PLATFORMS: 'apple,google', POWERTOOLS_LOG_LEVEL: 'INFO' } });
   request = clientOf(platform.baseUrl);
   shop = await walletTenant(request, 'wallet-apple');
   wwdr = join(platform.dataDir, 'wallet', 'wwdr.pem');
@@ -63,9 +65,24 @@ async function issue(token: string) {
   return request('POST', '/api/consumer/wallet/issue', { token, body: { platform: 'apple' } });
 }
 
-async function earn(memberId: string, amount: number) {
+/**
+ * Once the push worker has logged its refresh for the change a request made, and no push message is
+ * left in the queue, the change has gone the whole way and nothing more of it can arrive: the signal
+ * a test of "exactly one push" or "no push" waits for, instead of a fixed time.
+ */
+async function settled(requestId: string): Promise<{ pushed: number }> {
+  const { queueDatabase } = await platform.runtime();
+  return waitFor(() => {
+    const refresh = refreshOf(platform.output(), requestId);
+    return refresh && pendingPushes(queueDatabase) === 0 ? refresh : undefined;
+  }, `the refresh of request ${requestId}`);
+}
+
+/** Earns points; returns the request id. */
+async function earn(memberId: string, amount: number): Promise<string> {
   const res = await request('POST', `/api/v2/members/${memberId}/points`, { token: shop.key, body: { type: 'earn', amount, reason: 'test' } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.headers.get('x-request-id')!;
 }
 
 describe('member portal sessions', () => {
@@ -260,13 +277,13 @@ describe("Apple's pass web service", () => {
     expect(again.bytes.length).toBe(0);
 
     const before = apns.pushes.length;
-    await earn(member.id, 75);
+    const change = await earn(member.id, 75);
     const pushes = await waitFor(() => {
       const mine = apns.pushes.slice(before).filter((p) => p.pushToken === pushToken(1) || p.pushToken === pushToken(2));
       return mine.length >= 2 ? mine : undefined;
     }, 'one push per registered device');
-    // Exactly one per device: nothing more arrives.
-    await new Promise((r) => setTimeout(r, 3000));
+    // Exactly one per device: once the change has gone through, nothing more arrives.
+    expect(await settled(change)).toMatchObject({ pushed: 2 });
     const mine = apns.pushes.slice(before).filter((p) => p.pushToken === pushToken(1) || p.pushToken === pushToken(2));
     expect(mine.map((p) => p.pushToken).sort()).toEqual([pushToken(1), pushToken(2)]);
     for (const p of pushes) {
@@ -296,10 +313,13 @@ describe("Apple's pass web service", () => {
     const { member, serial, auth } = await issued();
     const reg = `${V1}/devices/${device(7)}/registrations/${passTypeId}/${serial}`;
     expect((await request('POST', reg, { headers: auth, body: { pushToken: pushToken(7) } })).status).toBe(201);
+    const marker = await issued();
     const before = apns.pushes.length;
     await Promise.all([earn(member.id, 10), earn(member.id, 20), earn(member.id, 30), earn(member.id, 40)]);
     await waitFor(() => apns.pushes.slice(before).some((p) => p.pushToken === pushToken(7)), 'the push');
-    await new Promise((r) => setTimeout(r, 4000));
+    // A change of another member after the burst: the stream is read in order, so once that change
+    // has gone through (and the queue is empty) every message of the burst has been worked off.
+    await settled(await earn(marker.member.id, 1));
     expect(apns.pushes.slice(before).filter((p) => p.pushToken === pushToken(7))).toHaveLength(1);
   });
 
@@ -351,6 +371,11 @@ describe("Apple's pass web service", () => {
     const { member, serial, auth } = await issued();
     const reg = `${V1}/devices/${device(9)}/registrations/${passTypeId}/${serial}`;
     expect((await request('POST', reg, { headers: auth, body: { pushToken: pushToken(9) } })).status).toBe(201);
+    // Positive control: before retirement, a change of this member pushes to this device.
+    const first = apns.pushes.length;
+    const control = await earn(member.id, 1);
+    expect(await settled(control)).toMatchObject({ pushed: 1 });
+    expect(apns.pushes.slice(first).filter((p) => p.pushToken === pushToken(9))).toHaveLength(1);
     const runtime = await platform.runtime();
     Object.assign(process.env, { STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, AWS_REGION: 'eu-west-1' });
     const { retireMemberPasses } = await import('../../shared/domain/wallet/service');
@@ -360,9 +385,10 @@ describe("Apple's pass web service", () => {
     expect((await request('GET', `${V1}/passes/${passTypeId}/${serial}`, { headers: auth })).status).toBe(410);
     expect((await request('POST', reg, { headers: auth, body: { pushToken: pushToken(9) } })).status).toBe(410);
     expect((await request('GET', `${V1}/devices/${device(9)}/registrations/${passTypeId}`)).status).toBe(204);
+    // The change after retirement still reaches the push worker, which now finds nothing to push.
     const before = apns.pushes.length;
-    await earn(member.id, 3);
-    await new Promise((r) => setTimeout(r, 4000));
+    const after = await earn(member.id, 3);
+    expect(await settled(after)).toMatchObject({ pushed: 0 });
     expect(apns.pushes.slice(before).filter((p) => p.pushToken === pushToken(9))).toEqual([]);
   });
 

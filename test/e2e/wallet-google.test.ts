@@ -2,11 +2,13 @@ import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeProtectedHeader, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { documentClientFor, startPlatform, type RunningPlatform } from '../support/platform';
 import {
   clientOf,
+  pendingPushes,
   portalSession,
+  refreshOf,
   serverErrors,
   startFakeApns,
   startFakeGoogleWallet,
@@ -35,7 +37,7 @@ let issuerId: string;
 
 beforeAll(async () => {
   [google, apns] = await Promise.all([startFakeGoogleWallet(), startFakeApns()]);
-  platform = await startPlatform({ env: { GOOGLE_WALLET_API_URL: google.url, APNS_URL: apns.url, WALLET_PLATFORMS: 'google' } });
+  platform = await startPlatform({ stores: inject('stores'), env: { GOOGLE_WALLET_API_URL: google.url, APNS_URL: apns.url, WALLET_PLATFORMS: 'google', POWERTOOLS_LOG_LEVEL: 'INFO' } });
   request = clientOf(platform.baseUrl);
   shop = await walletTenant(request, 'wallet-google');
   account = JSON.parse(readFileSync(join(platform.dataDir, 'wallet', 'google-service-account.json'), 'utf8'));
@@ -50,9 +52,11 @@ afterAll(async () => {
   expect(platform.output()).not.toMatch(/unhandled error/);
 });
 
-async function earn(memberId: string, amount: number) {
+/** Earns points; returns the request id. */
+async function earn(memberId: string, amount: number): Promise<string> {
   const res = await request('POST', `/api/v2/members/${memberId}/points`, { token: shop.key, body: { type: 'earn', amount, reason: 'test' } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.headers.get('x-request-id')!;
 }
 
 async function issueGoogle(memberId: string) {
@@ -99,9 +103,11 @@ describe('Google Wallet cards', () => {
     const objectId = [...google.objects.values()].find((o) => o.accountId === member.id).id as string;
     const patchesOf = () => google.calls.filter((c) => c.method === 'PATCH' && c.path === `/loyaltyObject/${encodeURIComponent(objectId)}`);
     const before = patchesOf().length;
-    await earn(member.id, 42);
+    const change = await earn(member.id, 42);
     await waitFor(() => patchesOf().length > before, 'the PATCH');
-    await new Promise((r) => setTimeout(r, 3000));
+    // Once the push worker logged its refresh for this change and no push message is left, nothing more of it can arrive.
+    const { queueDatabase } = await platform.runtime();
+    expect(await waitFor(() => (pendingPushes(queueDatabase) === 0 ? refreshOf(platform.output(), change) : undefined), 'the refresh of the change')).toMatchObject({ patched: 1 });
     const patches = patchesOf().slice(before);
     expect(patches).toHaveLength(1);
     expect(patches[0]!.body.loyaltyPoints).toEqual({ label: 'Points', balance: { int: 42 } });

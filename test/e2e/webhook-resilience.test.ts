@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { isAlive, startPlatform, type RunningPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
@@ -27,6 +27,7 @@ async function workspace(p: RunningPlatform) {
 describe('webhook delivery survives a crash', () => {
   it('kill the runtime between send and acknowledgment: the event is delivered again, same webhook-id', async () => {
     const env = { WEBHOOK_VISIBILITY_SECONDS: '2', WEBHOOK_BACKOFF_BASE_SECONDS: '1', WEBHOOK_BACKOFF_CAP_SECONDS: '2' };
+    // Its own DynamoDB Local: the crash takes the JVM down with the runtime.
     const first = await startPlatform({ env });
     // The first request is held far beyond the crash; later ones are answered at once.
     const receiver = await startReceiver((n) => (n === 1 ? { status: 200, delayMs: 30_000 } : { status: 200 }));
@@ -59,7 +60,7 @@ describe('webhook delivery survives a crash', () => {
 
 describe('webhook egress guard with the local loopback allowance off (as in AWS)', () => {
   it('refuses http, loopback, private, metadata and mapped targets at create time', async () => {
-    const p = await startPlatform({ env: { WEBHOOK_ALLOW_LOOPBACK: 'false' } });
+    const p = await startPlatform({ stores: inject('stores'), env: { WEBHOOK_ALLOW_LOOPBACK: 'false' } });
     try {
       const { api, key } = await workspace(p);
       for (const url of [
@@ -86,6 +87,7 @@ describe('webhook egress guard with the local loopback allowance off (as in AWS)
 describe('endpoint disabling', () => {
   it('an endpoint failing every attempt for the whole span is disabled and gets nothing more', async () => {
     const p = await startPlatform({
+      stores: inject('stores'),
       env: { WEBHOOK_DISABLE_AFTER_FAILING_SECONDS: '2', WEBHOOK_MAX_ATTEMPTS: '20', WEBHOOK_BACKOFF_BASE_SECONDS: '1', WEBHOOK_BACKOFF_CAP_SECONDS: '1' },
     });
     const receiver = await startReceiver(() => ({ status: 500 }));

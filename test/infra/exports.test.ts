@@ -4,10 +4,10 @@ import { Stack, type CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { taskFunctionVariable, WORKFLOW_DIR } from '../../infra/constructs/exports';
-import { platformTemplates } from './templates';
+import type { LoyaltyPlatformStack } from '../../infra/stack';
+import { synthesizedApp } from '../support/synthesized-app';
 import { substituteNumbers, workflowNumberSubstitutions } from '../../infra/workflows/numbers';
 import { workflowDefinition } from '../../infra/local/workflows';
-import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 import { config } from '../../shared/config';
 import { CONSUMERS } from '../../shared/consumers/table';
 import { DECLARATIONS } from '../../shared/contracts/index';
@@ -20,8 +20,7 @@ let stack: LoyaltyPlatformStack;
 let resources: Record<string, Resource>;
 
 beforeAll(() => {
-  ({ stack } = buildApp({ context: { 'aws:cdk:bundling-stacks': [] } }));
-  resources = platformTemplates(stack).merged.Resources as Record<string, Resource>;
+  ({ stack, resources } = synthesizedApp());
 });
 
 const logicalId = (c: IConstruct): string => Stack.of(stack).resolve(((c.node.defaultChild ?? c) as CfnElement).logicalId) as string;

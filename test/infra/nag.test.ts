@@ -7,8 +7,8 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { AwsSolutionsChecks, ServerlessChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { platformTemplates } from './templates';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+import { synthesizedApp } from '../support/synthesized-app';
 
 type Suppression = { id: string; reason: string };
 type Resource = { Type: string; Metadata?: { cdk_nag?: { rules_to_suppress?: Suppression[] } } };
@@ -19,10 +19,8 @@ let resources: Record<string, Resource>;
 let assemblyDir: string;
 
 beforeAll(() => {
-  ({ app, stack } = buildApp());
-  // Throws "ValidationFailed" if the registered AwsSolutions plugin reports an unacknowledged error.
-  assemblyDir = app.synth().directory;
-  resources = platformTemplates(stack).merged.Resources as Record<string, Resource>;
+  // Its synthesis threw "ValidationFailed" if the registered AwsSolutions plugin reported an unacknowledged error.
+  ({ app, stack, assemblyDir, resources } = synthesizedApp());
 });
 
 const suppressions = (): { logicalId: string; type: string; s: Suppression }[] =>

@@ -10,8 +10,8 @@ import {
 } from '../../infra/constructs/observability';
 import { DEAD_LETTER_QUEUE_LOGICAL_ID, DELIVERY_QUEUE_LOGICAL_ID } from '../../infra/constructs/webhooks';
 import { AREAS } from '../../shared/contracts/index';
-import { platformTemplates } from './templates';
-import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+import type { LoyaltyPlatformStack } from '../../infra/stack';
+import { synthesizedApp } from '../support/synthesized-app';
 
 type Resource = { Type: string; Properties?: Record<string, any> };
 type MetricDataQuery = {
@@ -26,12 +26,9 @@ let resources: Record<string, Resource>;
 let dashboardBody: string;
 
 beforeAll(() => {
-  let app;
-  // The dashboard and alarms do not depend on the functions' code: no bundling.
-  ({ app, stack } = buildApp({ context: { 'aws:cdk:bundling-stacks': [] } }));
-  // Runs the cdk-nag validation plugin: throws on an unacknowledged finding.
-  app.synth();
-  resources = platformTemplates(stack).merged.Resources as Record<string, Resource>;
+  // The dashboard and alarms do not depend on the functions' code: no bundling. Its synthesis ran
+  // the cdk-nag validation plugin: it threw on an unacknowledged finding.
+  ({ stack, resources } = synthesizedApp());
   const dashboards = Object.values(resources).filter((r) => r.Type === 'AWS::CloudWatch::Dashboard');
   expect(dashboards).toHaveLength(1);
   expect(dashboards[0]!.Properties?.DashboardName).toBe(DASHBOARD_NAME);

@@ -10,8 +10,8 @@ import { isDeadLetterQueue, SCHEDULE_FAILURE_QUEUE, TABLE_OPERATIONS } from '../
 import { PROJECT_ROOT } from '../../infra/constructs/platform-function';
 import { RUNBOOK_FILE, RUNBOOK_SECTIONS } from '../../infra/constructs/runbook';
 import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
-import { platformTemplates } from './templates';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+import { synthesizedApp } from '../support/synthesized-app';
 import { alarmEmailOf, config } from '../../shared/config';
 import { CONSUMERS } from '../../shared/consumers/table';
 import { AREAS } from '../../shared/contracts/index';
@@ -52,10 +52,7 @@ function dashboardWidgets(body: unknown): Widget[] {
 }
 
 beforeAll(() => {
-  const built = buildApp({ context: NO_BUNDLING });
-  stack = built.stack;
-  built.app.synth();
-  resources = platformTemplates(stack).merged.Resources as Record<string, Resource>;
+  ({ stack, resources } = synthesizedApp());
   const dashboards = Object.values(resources).filter((r) => r.Type === 'AWS::CloudWatch::Dashboard');
   expect(dashboards).toHaveLength(1);
   widgets = dashboardWidgets(dashboards[0]!.Properties!.DashboardBody);

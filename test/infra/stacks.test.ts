@@ -4,8 +4,9 @@ import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
 import { EXPORT_BUCKET_LOGICAL_ID } from '../../infra/constructs/exports';
 import { WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID, WALLET_SECRET_LOGICAL_ID } from '../../infra/constructs/wallet';
 import { DEAD_LETTER_QUEUE_LOGICAL_ID, DELIVERY_QUEUE_LOGICAL_ID, SCHEDULE_FAILURE_QUEUE_LOGICAL_ID } from '../../infra/constructs/webhooks';
-import { buildApp, CURSOR_SECRET_LOGICAL_ID } from '../../infra/stack';
-import { type PlatformTemplates, platformTemplates } from './templates';
+import { CURSOR_SECRET_LOGICAL_ID } from '../../infra/stack';
+import { synthesizedApp } from '../support/synthesized-app';
+import type { PlatformTemplates } from './templates';
 
 /** CloudFormation's hard limit of resources per template, and the share a stack may use of it. */
 const RESOURCE_LIMIT = 500;
@@ -14,7 +15,7 @@ const MAX_SHARE = 0.6;
 let templates: PlatformTemplates;
 
 beforeAll(() => {
-  templates = platformTemplates(buildApp().stack);
+  ({ templates } = synthesizedApp());
 });
 
 const count = (t: { Resources: Record<string, unknown> }) => Object.keys(t.Resources).length;

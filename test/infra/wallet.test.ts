@@ -7,8 +7,8 @@ import { routeKey } from '../../shared/contracts/endpoint';
 import { MEMBER_CHANGE_STREAM_FILTER } from '../../shared/events/stream-filter';
 import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
 import { WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID, WALLET_SECRET_LOGICAL_ID } from '../../infra/constructs/wallet';
-import { platformTemplates } from './templates';
-import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+import type { LoyaltyPlatformStack } from '../../infra/stack';
+import { synthesizedApp } from '../support/synthesized-app';
 
 /** Wallet cards in the stack: push queue + DLQ (alarmed), its two consumers, the secret and its grants, the routes. */
 
@@ -19,11 +19,8 @@ let stack: LoyaltyPlatformStack;
 let resources: Record<string, Resource>;
 
 beforeAll(() => {
-  const built = buildApp();
-  stack = built.stack;
-  // Runs the cdk-nag validation plugin too: throws on an unacknowledged finding.
-  built.app.synth();
-  resources = platformTemplates(stack).merged.Resources as Record<string, Resource>;
+  // Its synthesis ran the cdk-nag validation plugin too: it threw on an unacknowledged finding.
+  ({ stack, resources } = synthesizedApp());
 });
 
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);

@@ -26,8 +26,8 @@ import { Wallet, WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOG
 import { TABLE_ACTIONS } from '../../infra/constructs/access';
 import { queueUrlEnvName } from '../../shared/ports/queue';
 import { AREAS, type Area } from '../../shared/contracts/index';
-import { platformTemplates } from './templates';
-import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+import type { LoyaltyPlatformStack } from '../../infra/stack';
+import { synthesizedApp } from '../support/synthesized-app';
 
 type Resource = { Type: string; Properties?: Record<string, any>; Metadata?: Record<string, any> };
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown };
@@ -37,11 +37,9 @@ let stack: LoyaltyPlatformStack;
 let resources: Record<string, Resource>;
 
 beforeAll(() => {
-  ({ app, stack } = buildApp());
-  // Runs the cdk-nag validation plugin: throws on an unacknowledged finding. (That every function,
-  // these three included, is bundled as ESM is checked in stack.test.ts.)
-  app.synth();
-  resources = platformTemplates(stack).merged.Resources as Record<string, Resource>;
+  // Its synthesis ran the cdk-nag validation plugin: it threw on an unacknowledged finding. (That
+  // every function, these three included, is bundled as ESM is checked in stack.test.ts.)
+  ({ app, stack, resources } = synthesizedApp());
 });
 
 const ofType = (type: string): [string, Resource][] => Object.entries(resources).filter(([, r]) => r.Type === type);

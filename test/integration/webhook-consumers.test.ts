@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -190,7 +189,8 @@ describe('a body that can never parse, behind the local queue driver', () => {
     try {
       await new LocalQueue<string>().send(q, [{ body: 'v2:{"compressed":true}' }, { body: JSON.stringify(good) }]);
       await eventually(async () => (logged().some((l) => l.message === 'webhook.dead_letter_unreadable') ? true : undefined), 20_000, 'the DLQ consumer');
-      await sleep(1000); // several DLQ visibility timeouts: it must not come back
+      // Both queues empty: every message was deleted (none waits to come back after a visibility timeout).
+      await eventually(async () => ((await peekLocalMessages(q)).length + (await peekLocalMessages(dlq)).length === 0 ? true : undefined), 20_000, 'both queues empty');
       const events = logged().map((l) => [l.message, (l as { receiveCount?: number }).receiveCount]);
       expect(events).toEqual([
         ['webhook.message_malformed', 1],

@@ -1,5 +1,10 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startPlatform } from './platform';
+import { startDynamoLocal } from '../../infra/local/dynamodb-local';
+import { startS3rver } from '../../infra/local/object-store';
+import { startPlatform, type SharedStores } from './platform';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -7,13 +12,30 @@ declare module 'vitest' {
     dataDir: string;
     /** What the runtime printed until it listened: the start banner (its paste-ready export line). */
     startOutput: string;
+    /** The run's one DynamoDB Local and s3rver, for files that start a runtime with config of their own. */
+    stores: SharedStores;
   }
 }
 
-/** One local runtime for the whole platform project; tests isolate themselves by workspace. */
+/**
+ * One DynamoDB Local JVM and one s3rver for the whole platform project, and one local runtime on
+ * them; tests isolate themselves by workspace. A file that needs a runtime with other config starts
+ * its own on the same stores (`startPlatform({ stores: inject('stores') })`): a node process and a
+ * table of its own, no JVM.
+ */
 export default async function setup(project: TestProject) {
+  const storeDir = await mkdtemp(join(tmpdir(), 'loyalty-stores-'));
+  // A JVM start on a busy machine can take long: the hook's own limit is the one that counts.
+  const started = await Promise.allSettled([startDynamoLocal(join(storeDir, 'dynamodb'), { timeoutMs: 100_000 }), startS3rver(join(storeDir, 's3'))]);
+  const [dynamo, s3] = started.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+  if (!dynamo || !s3) {
+    await Promise.all([dynamo?.stop(), s3?.stop()]);
+    throw started.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []))[0];
+  }
+  const stores: SharedStores = { dynamodbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint };
   // Webhook numbers shrunk so a whole retry cycle takes seconds (see test/e2e/webhooks.test.ts).
   const platform = await startPlatform({
+    stores,
     env: {
       WEBHOOK_MAX_ATTEMPTS: '4',
       WEBHOOK_BACKOFF_BASE_SECONDS: '1',
@@ -29,7 +51,10 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', platform.baseUrl);
   project.provide('dataDir', platform.dataDir);
   project.provide('startOutput', platform.output());
+  project.provide('stores', stores);
   return async () => {
     await platform.stop();
+    await Promise.all([dynamo.stop(), s3.stop()]);
+    await rm(storeDir, { recursive: true, force: true });
   };
 }

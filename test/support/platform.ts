@@ -3,11 +3,12 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface RuntimeInfo {
   pid: number;
+  /** Absent when the runtime uses shared stores (the JVM is not its own). */
   dynamodbPid: number;
   port: number;
   dynamodbEndpoint: string;
@@ -28,23 +29,45 @@ export interface RunningPlatform {
   startupMs: number;
 }
 
+/** A DynamoDB Local and an s3rver already running (test/support/global-setup.ts starts one of each per run). */
+export interface SharedStores {
+  dynamodbEndpoint: string;
+  /** Absent: the runtime starts its own s3rver (in its process; for a test that deletes a bucket). */
+  s3Endpoint?: string;
+}
+
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
+ * The store part of a runtime's environment. With shared stores the runtime starts no JVM of its
+ * own and keeps its data in a table named after its DATA_DIR (the same again on a restart with that
+ * directory), so runtimes sharing one JVM never see each other's items or stream records. Without,
+ * any endpoint inherited from this process is removed: the runtime starts its own, as `npm start` does.
+ */
+function storeEnv(dataDir: string, stores: SharedStores | undefined): Record<string, string | undefined> {
+  if (!stores) return { DYNAMODB_ENDPOINT: undefined, S3_ENDPOINT: undefined, TABLE_NAME: undefined };
+  return { DYNAMODB_ENDPOINT: stores.dynamodbEndpoint, S3_ENDPOINT: stores.s3Endpoint, TABLE_NAME: `loyalty-${basename(dataDir)}` };
+}
+
+function childEnv(dataDir: string, stores: SharedStores | undefined, env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
+  const all: Record<string, string | undefined> = { ...process.env, PORT: '0', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'WARN', ...storeEnv(dataDir, stores), ...env };
+  for (const [k, v] of Object.entries(all)) if (v === undefined) delete all[k];
+  return all;
+}
+
+/**
  * Starts the real local runtime (`bin/local.ts`, what `npm start` runs) as a child process on a
- * free port with its own DATA_DIR, and waits for its "Listening on" line.
+ * free port with its own DATA_DIR, and waits for its "Listening on" line. With `stores` it uses
+ * those (only the light node process starts); without, it starts its own DynamoDB Local JVM, for
+ * tests that kill, freeze or time it.
  */
 export async function startPlatform(
-  opts: { dataDir?: string; env?: Record<string, string>; viaNpmStart?: boolean } = {},
+  opts: { dataDir?: string; env?: Record<string, string>; viaNpmStart?: boolean; stores?: SharedStores } = {},
 ): Promise<RunningPlatform> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'loyalty-test-')));
   const started = Date.now();
   const [command, args] = opts.viaNpmStart ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', join(ROOT, 'bin/local.ts')]];
-  const child = spawn(command, args, {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'WARN', ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(command, args, { cwd: ROOT, env: childEnv(dataDir, opts.stores, opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -110,8 +133,7 @@ export interface FinishedRun {
  */
 export async function runToExit(opts: { dataDir?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {}): Promise<FinishedRun> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'loyalty-test-')));
-  const env: Record<string, string | undefined> = { ...process.env, PORT: '0', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'WARN', ...opts.env };
-  for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k];
+  const env = childEnv(dataDir, undefined, opts.env);
   const started = Date.now();
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin/local.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

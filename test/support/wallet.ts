@@ -5,6 +5,7 @@ import { createServer as createHttp2Server, type Http2Server } from 'node:http2'
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { inflateRawSync } from 'node:zlib';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { assertDocumentedResponse } from './openapi';
@@ -231,3 +232,23 @@ export const waitFor = async <T>(probe: () => T | Promise<T>, what: string, time
     await new Promise((r) => setTimeout(r, 100));
   }
 };
+
+/**
+ * The push worker's refresh for the change a request made: its `wallet.passes_refreshed` log line
+ * (written once the refresh has sent what it sends), found by the request id in a runtime's output
+ * (the runtime must log at INFO).
+ */
+export function refreshOf(output: string, requestId: string): { pushed: number; patched: number } | undefined {
+  const line = output.split('\n').find((l) => l.includes('"wallet.passes_refreshed"') && l.includes(`"correlationId":"${requestId}"`));
+  return line ? (JSON.parse(line) as { pushed: number; patched: number }) : undefined;
+}
+
+/** Wallet push messages still in a runtime's local queue (delayed, waiting or being worked on). */
+export function pendingPushes(queueDatabase: string): number {
+  const db = new DatabaseSync(queueDatabase, { readOnly: true });
+  try {
+    return (db.prepare('SELECT count(*) AS n FROM messages WHERE queue = ?').get('walletPushes') as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { config } from '../../shared/config';
 import { TtlCache } from '../../shared/domain/cache';
 
 /** A promise with its resolve function, to hold a read open. */
@@ -93,9 +92,5 @@ describe('per-container cache', () => {
     expect(cache.get('b')).toBeUndefined();
     expect(cache.get('a')).toBe(10);
     expect(cache.get('c')).toBe(3);
-  });
-
-  it('is configured per container: rules and subscriptions 5 s, object types 60 s, 1000 entries', () => {
-    expect(config.caches).toEqual({ programRulesMs: 5_000, webhookEndpointsMs: 5_000, objectTypesMs: 60_000, maxEntries: 1_000 });
   });
 });

@@ -1,6 +1,7 @@
-import { describe, expect, it, vi } from 'vitest';
-import { config } from '../../shared/config';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { withStoreDeadline } from '../../shared/data/client';
 import { backoffMs, KeyedSerializer, mayRetry } from '../../shared/data/contention';
+import { StaleRead, withOptimisticRetry } from '../../shared/data/table';
 
 const policy = { baseMs: 10, capMs: 400 };
 
@@ -29,8 +30,40 @@ describe('backoff after a lost race (full jitter)', () => {
     }
   });
 
-  it('is configured for contention: 10 ms doubling to 400 ms, 40 attempts, 2 s kept in reserve', () => {
-    expect(config.dynamodb.contention).toEqual({ baseMs: 10, capMs: 400, maxAttempts: 40, reserveMs: 2000 });
+});
+
+/** The numbers in force (`config.dynamodb.contention`), as a retried unit meets them. */
+describe('a unit that keeps losing races', () => {
+  const lossyUnit = () => {
+    const unit = {
+      runs: 0,
+      loss: new StaleRead('the item'),
+      run: async (): Promise<never> => {
+        unit.runs++;
+        throw unit.loss;
+      },
+    };
+    return unit;
+  };
+  // Every wait drawn at the bottom of its window (0 ms): the attempts, not the waits, are under test.
+  beforeEach(() => void vi.spyOn(Math, 'random').mockReturnValue(0));
+  afterEach(() => void vi.restoreAllMocks());
+
+  it('runs 40 times, then its last loss is the answer', async () => {
+    const unit = lossyUnit();
+    await expect(withOptimisticRetry(unit.run)).rejects.toBe(unit.loss);
+    expect(unit.runs).toBe(40);
+  });
+
+  it('inside a request, starts no attempt with 2 s or less of the deadline left', async () => {
+    const inRequest = (msLeft: number, unit: ReturnType<typeof lossyUnit>) =>
+      withStoreDeadline({ signal: new AbortController().signal, unsettledWrites: 0, deadlineAt: Date.now() + msLeft }, () => withOptimisticRetry(unit.run));
+    const tight = lossyUnit();
+    await expect(inRequest(1_990, tight)).rejects.toBe(tight.loss);
+    expect(tight.runs).toBe(1);
+    const roomy = lossyUnit();
+    await expect(inRequest(60_000, roomy)).rejects.toBe(roomy.loss);
+    expect(roomy.runs).toBe(40);
   });
 });
 

@@ -1,4 +1,5 @@
 import * as members from '../../data/repositories/members';
+import { couponSettings } from '../../config';
 import * as repo from '../../data/repositories/coupons';
 import type { OutboxEvent } from '../../data/repositories/outbox';
 import { StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
@@ -13,9 +14,6 @@ import { sealSteps, type WriteOptions } from '../write-options';
 
 export const isPoolId = (id: string) => ID_PATTERN('cpl').test(id);
 export const isCouponId = (id: string) => ID_PATTERN('cpn').test(id);
-
-/** Reservation transactions (one list chunk each) in flight at once while a list pool is created. */
-const RESERVE_PARALLELISM = 16;
 
 const iso = (t: string | undefined) => (t ? new Date(t).toISOString() : null);
 
@@ -85,7 +83,8 @@ async function reserveCodes(workspaceId: string, poolId: string, codes: string[]
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(RESERVE_PARALLELISM, chunks.length) }, worker));
+  // Reservation transactions (one list chunk each) in flight at once.
+  await Promise.all(Array.from({ length: Math.min(couponSettings().reserveParallelism, chunks.length) }, worker));
   if (failure !== undefined) {
     await repo.releaseListChunks(workspaceId, poolId, done);
     throw failure;
