@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../shared/domain/errors';
+import { ERROR_CODES } from '../../shared/errors';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');

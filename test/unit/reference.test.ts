@@ -1,11 +1,11 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DECLARATIONS } from '../../shared/contracts/index';
-import { ERROR_ADVICE, ERROR_CODES, type ErrorCode } from '../../shared/domain/errors';
+import { ERROR_ADVICE, ERROR_CODES, type ErrorCode } from '../../shared/errors';
 import { errorBodyOf } from '../../shared/http/error-body';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { originOf } from '../../shared/http/origin';
-import { docUrlOf, errorAnchor, headingSlug, REFERENCE_DOCUMENT_SLUG } from '../../shared/http/reference';
+import { docUrlOf, errorAnchor, headingSlug, REFERENCE_DOCUMENT_SLUG } from '../../shared/contracts/reference';
 import { REFERENCE_ASSET_NAMES, REFERENCE_CONTENT_SECURITY_POLICY, referenceAssetReply, referencePageReply } from '../../shared/http/reference-page';
 
 type Json = Record<string, any>;

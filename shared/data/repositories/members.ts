@@ -1,5 +1,5 @@
 import type { LedgerEntryRecord, MemberRecord } from '../../domain/members/types';
-import { conflict } from '../../domain/errors';
+import { conflict } from '../../errors';
 import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../keys';
 import { correlationId } from '../../observability/correlation';
 import { filterExpression, getItem, indexPage, prefixPage, StaleRead, type Page, type TransactStep } from '../table';

@@ -1,6 +1,6 @@
 import * as repo from '../../data/repositories/captures';
 import * as members from '../../data/repositories/members';
-import type { OutboxEvent } from '../../data/repositories/outbox';
+import type { OutboxEvent } from '../../events/registry';
 import { StaleRead, transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { newId } from '../../ids';

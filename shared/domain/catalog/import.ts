@@ -2,7 +2,7 @@ import * as repo from '../../data/repositories/catalog';
 import { transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
 import { newId } from '../../ids';
 import { itemError, parseItem, runInLanes, summarise } from '../batch';
-import { AppError, validationFailed, type ErrorDetail } from '../errors';
+import { AppError, validationFailed, type ErrorDetail } from '../../errors';
 import { collectDefinitions, definitionsOf, invalidCategoryDefinitions, neededCategories, outsideParents, type ItemDefinitions } from './definitions';
 import { importProductSchema, type ImportProductInput, type ImportReport, type ImportResult } from './schemas';
 import { contentHash, productContent, productSearchText, type BrandRecord, type CategoryRecord, type ProductContent, type ProductRecord } from './types';

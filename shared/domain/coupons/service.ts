@@ -1,9 +1,9 @@
 import * as repo from '../../data/repositories/coupons';
-import type { OutboxEvent } from '../../data/repositories/outbox';
+import type { OutboxEvent } from '../../events/registry';
 import { StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
-import { AppError, conflict, notFound } from '../errors';
+import { AppError, conflict, notFound } from '../../errors';
 import { changePoints, isMemberId, loadMember, NO_DELTA } from '../members/ledger';
 import { codeKey, generateCode, isCodeShaped } from './codes';
 import type { Coupon, CouponPool, CouponStatus, CreatePoolInput, IssueCouponInput, RedeemInput } from './schemas';

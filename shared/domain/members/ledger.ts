@@ -1,9 +1,9 @@
 import * as repo from '../../data/repositories/members';
 import { inKeyOrder, transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
-import type { OutboxEvent } from '../../data/repositories/outbox';
+import type { OutboxEvent } from '../../events/registry';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
-import { AppError, notFound } from '../errors';
+import { AppError, notFound } from '../../errors';
 import { tierFor } from '../program/arithmetic';
 import type { ProgramRules } from '../program/schemas';
 import { rulesOf } from '../program/service';

@@ -4,7 +4,7 @@ import { getStore } from '../../data/repositories/stores';
 import type { Page } from '../../data/table';
 import { event } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
-import { AppError, notFound, validationFailed } from '../errors';
+import { AppError, notFound, validationFailed } from '../../errors';
 import { changePoints, isMemberId, type ChangePlan } from '../members/ledger';
 import type { MemberRecord } from '../members/types';
 import { amountBand, fromMinor, toMinor } from '../money';

@@ -4,7 +4,7 @@ import * as repo from '../../data/repositories/privacy';
 import type { Item } from '../../data/table';
 import { ID_PATTERN } from '../../ids';
 import { toCoupon, type CouponRecord } from '../coupons/types';
-import { notFound } from '../errors';
+import { notFound } from '../../errors';
 import { toMember, type MemberRecord } from '../members/types';
 import { toOrder, type OrderRecord } from '../orders/types';
 import { passesOfMember } from '../wallet/service';
