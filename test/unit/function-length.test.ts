@@ -100,5 +100,5 @@ describe('function length', () => {
       .filter((f) => !BEING_SPLIT.has(`${f.file}: ${f.name}`))
       .map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
     expect(long, `split these (at most ${MAX_LINES} lines each)`).toEqual([]);
-  });
+  }, 60_000);
 });
