@@ -1,6 +1,9 @@
+import { RedeemRefused, type CodeLookup } from '../../shared/data/repositories/coupons';
 import { DuplicateOrder, type RefundRecord } from '../../shared/data/repositories/orders';
 import { MemberChanged, type BalanceState } from '../../shared/data/repositories/members';
 import { StaleRead, type TransactStep } from '../../shared/data/table';
+import type { RedemptionStore } from '../../shared/domain/coupons/service';
+import type { CouponRecord } from '../../shared/domain/coupons/types';
 import type { LedgerStore } from '../../shared/domain/members/ledger';
 import type { LedgerEntryRecord, MemberRecord } from '../../shared/domain/members/types';
 import type { OrdersStore } from '../../shared/domain/orders/service';
@@ -8,7 +11,7 @@ import type { OrderRecord } from '../../shared/domain/orders/types';
 import { DEFAULT_RULES, type ProgramRules } from '../../shared/domain/program/schemas';
 
 /**
- * The ledger and order stores in memory, for unit tests of the services: the same contract as the
+ * The ledger, order and redemption stores in memory, for unit tests of the services: the same contract as the
  * table (a transaction applies all its steps or none; a step's failed condition raises the error
  * the table's step raises), without DynamoDB. Steps the store did not make (the outbox item, an
  * idempotency seal) are kept as they are, for the tests to look at.
@@ -144,5 +147,47 @@ export class MemoryOrdersStore implements OrdersStore {
 
   async storeExists(workspaceId: string, storeId: string): Promise<boolean> {
     return this.stores.has(`${workspaceId}/${storeId}`);
+  }
+}
+
+export class MemoryRedemptionStore implements RedemptionStore {
+  readonly coupons = new Map<string, CouponRecord>();
+  readonly lookups = new Map<string, CodeLookup>();
+  readonly redeemedByPool = new Map<string, number>();
+
+  constructor(readonly ledger = new MemoryLedgerStore()) {}
+
+  getMember(workspaceId: string, memberId: string) {
+    return this.ledger.getMember(workspaceId, memberId);
+  }
+
+  async getCoupon(workspaceId: string, couponId: string): Promise<CouponRecord | undefined> {
+    const c = this.coupons.get(couponId);
+    return c && c.workspaceId === workspaceId ? structuredClone(c) : undefined;
+  }
+
+  async getCodeLookup(_workspaceId: string, codeKey: string): Promise<CodeLookup | undefined> {
+    return this.lookups.get(codeKey);
+  }
+
+  redeemStep(c: CouponRecord, at: string, redemption: CouponRecord['redemption']): TransactStep {
+    return this.ledger.memoryStep(
+      {
+        check: () => {
+          const stored = this.coupons.get(c.id);
+          return stored?.status === 'issued' && stored.expiresKey > at ? undefined : new RedeemRefused();
+        },
+        apply: () => void Object.assign(this.coupons.get(c.id)!, { status: 'redeemed', redeemedAt: at, redemption }),
+      },
+      () => new RedeemRefused(),
+    );
+  }
+
+  countRedemptionStep(_workspaceId: string, poolId: string): TransactStep {
+    return this.ledger.memoryStep({ check: () => undefined, apply: () => void this.redeemedByPool.set(poolId, (this.redeemedByPool.get(poolId) ?? 0) + 1) });
+  }
+
+  transactWrite(steps: TransactStep[]): Promise<void> {
+    return this.ledger.transactWrite(steps);
   }
 }
