@@ -81,10 +81,9 @@ setInterval(() => {
 // Last resort: the lock goes whatever ends this process (dynamodb-local kills its JVM on 'exit' too).
 process.on('exit', () => lock?.release());
 
-async function main(): Promise<void> {
-  if (!logFormat) throw new StartupError(`${LOG_FORMAT_ENV}=${process.env[LOG_FORMAT_ENV]} is not a log format: use json or pretty`);
-  // Checks before anything starts: each fails with one line saying what to do.
-  const { port, java } = await step('checks (port, data directory, Java)', async () => {
+/** Checks before anything starts: each fails with one line saying what to do. */
+function checks() {
+  return step('checks (port, data directory, Java)', async () => {
     const port = parsePort(process.env.PORT);
     await mkdir(dataDir, { recursive: true });
     lock = acquireLock(dataDir, port);
@@ -94,9 +93,13 @@ async function main(): Promise<void> {
     rmSync(runtimeFile, { force: true }); // describes an instance that is gone
     return { port, java };
   });
-  const held = lock!;
+}
 
-  // Side by side; each says when it is up. Assigned as each comes up, so a failure of the other still stops it.
+/**
+ * DynamoDB Local and the object store, side by side, or the ones already running that the environment
+ * names; each is assigned as it comes up, so a failure of the other still stops it.
+ */
+async function startStores(java: ReturnType<typeof requireJava> | undefined): Promise<{ dynamodbEndpoint: string; s3Endpoint: string }> {
   const [dynamodbEndpoint, s3Endpoint] = await Promise.all([
     external.dynamodb ?? step('DynamoDB Local', async () => {
       dynamo = await startDynamoLocal(join(dataDir, 'dynamodb'), {
@@ -117,9 +120,11 @@ async function main(): Promise<void> {
       return s3.endpoint;
     }),
   ]);
-  if (dynamo) held.update({ dynamodbPid: dynamo.process.pid });
+  return { dynamodbEndpoint, s3Endpoint };
+}
 
-  // Configuration of the handlers: set before any of them is loaded (they parse it once).
+/** Configuration of the handlers: set before any of them is loaded (they parse it once). */
+function configureHandlers(dynamodbEndpoint: string, s3Endpoint: string): void {
   Object.assign(process.env, {
     STAGE: 'local',
     TABLE_NAME: process.env.TABLE_NAME ?? 'loyalty-local',
@@ -137,15 +142,13 @@ async function main(): Promise<void> {
     // The queue emulation's messages (SQLite, next to the table's data).
     LOCAL_QUEUE_DB: join(dataDir, 'queues.sqlite'),
   });
+}
 
-  const { provideLocalAdapters } = await import('../infra/local/adapters');
-  provideLocalAdapters(dataDir);
-
-  const tableIsNew = await step('table', async () => (await import('../infra/local/table-admin')).ensureTable());
-  await step('pipelines (queue driver, stream pollers, scheduler, workflows)', async () => {
+/** The queue driver, stream pollers, scheduler and the workflows, whose Task states call the consumer table's handlers. */
+function startPipelinesAndWorkflows() {
+  return step('pipelines (queue driver, stream pollers, scheduler, workflows)', async () => {
     const running = await (await import('../infra/local/pipelines')).startPipelines();
     pipelines = running;
-    // Workflows run in this process, their Task states calling the handlers of the consumer table.
     const { LocalWorkflows } = await import('../infra/local/workflows');
     const { provideAdapters } = await import('../shared/adapters/provided');
     const retryMs = process.env.LOCAL_WORKFLOW_RETRY_MS;
@@ -153,13 +156,32 @@ async function main(): Promise<void> {
     workflows = localWorkflows;
     provideAdapters({ workflows: localWorkflows });
   });
-  const actualPort = await step('HTTP', async () => {
+}
+
+function listen(port: number) {
+  return step('HTTP', async () => {
     const { createHttpServer } = await import('../infra/local/http-server');
     const s = createHttpServer();
     server = s;
     await new Promise<void>((r, j) => s.once('error', (err) => j(portProblem(err, port) ?? err)).listen(port, '127.0.0.1', () => r()));
     return (s.address() as AddressInfo).port;
   });
+}
+
+async function main(): Promise<void> {
+  if (!logFormat) throw new StartupError(`${LOG_FORMAT_ENV}=${process.env[LOG_FORMAT_ENV]} is not a log format: use json or pretty`);
+  const { port, java } = await checks();
+  const held = lock!;
+  const { dynamodbEndpoint, s3Endpoint } = await startStores(java);
+  if (dynamo) held.update({ dynamodbPid: dynamo.process.pid });
+  configureHandlers(dynamodbEndpoint, s3Endpoint);
+
+  const { provideLocalAdapters } = await import('../infra/local/adapters');
+  provideLocalAdapters(dataDir);
+
+  const tableIsNew = await step('table', async () => (await import('../infra/local/table-admin')).ensureTable());
+  await startPipelinesAndWorkflows();
+  const actualPort = await listen(port);
   held.update({ port: actualPort });
   process.env.PUBLIC_BASE_URL ??= `http://127.0.0.1:${actualPort}`;
   // Read before the port was known (PORT=0): links and pass web service URLs must name this one.
@@ -178,7 +200,7 @@ async function main(): Promise<void> {
   say.info(`Data in ${dataDir} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   const base = `http://127.0.0.1:${actualPort}`;
   const { readyBanner, printBanner } = await import('../infra/local/ready-banner');
-  const { REFERENCE_PATH } = await import('../shared/http/reference');
+  const { REFERENCE_PATH } = await import('../shared/contracts/reference');
   printBanner(readyBanner(base, demo?.apiKey, { reference: REFERENCE_PATH }), logFormat === 'pretty', say.info);
   say.info(`Listening on ${base}`);
 }

@@ -1,6 +1,6 @@
 import { apiKeysArea } from '../../shared/contracts/api-keys';
 import * as apiKeys from '../../shared/domain/api-keys/service';
-import { notFound } from '../../shared/domain/errors';
+import { notFound } from '../../shared/errors';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, principalOf } from '../../shared/http/principal';
 import { created, noContent, ok } from '../../shared/http/responses';

@@ -2,24 +2,16 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { queueFromConfig } from '../../shared/adapters/queue';
 import { walletFromConfig } from '../../shared/adapters/wallet';
 import { config } from '../../shared/config';
-import { processQueueBatch } from '../../shared/consumers/processing';
+import { parseMessage, processQueueBatch, retryAfter } from '../../shared/consumers/processing';
 import { consumer } from '../../shared/consumers/table';
 import { inKeyOrder } from '../../shared/data/table';
 import { retryDelaySeconds } from '../../shared/domain/webhooks/backoff';
-import { pushMessageSchema, refreshMemberPasses, reportRefresh } from '../../shared/domain/wallet/push';
+import { pushMessageBody, refreshMemberPasses, reportRefresh } from '../../shared/domain/wallet/push';
 import { correlated } from '../../shared/observability/correlation';
 import { logger } from '../../shared/observability/logger';
 import { traced } from '../../shared/observability/tracing';
 
 const QUEUE = consumer('wallet-push').source;
-
-/** Reported as a failure so the message is not deleted: it comes back after its backoff. */
-class RetryScheduled extends Error {
-  constructor(seconds: number) {
-    super(`retry scheduled in ${seconds} s`);
-    this.name = 'RetryScheduled';
-  }
-}
 
 /**
  * Wallet push worker (SQS consumer, partial batch failures). Each message names one member; its
@@ -31,22 +23,14 @@ const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchRespo
   const services = walletFromConfig();
   const queue = queueFromConfig();
   return processQueueBatch(event, context, async (record) => {
-    const parsed = pushMessageSchema.safeParse(JSON.parse(record.body));
-    if (!parsed.success) {
-      // Nothing to retry: a malformed message is logged and dropped.
-      logger.error('wallet.push_message_malformed', { messageId: record.messageId, bodyLength: record.body.length });
-      return;
-    }
-    const ref = parsed.data;
+    const ref = parseMessage(record, pushMessageBody, { queue: QUEUE, event: 'wallet.push_message_malformed' });
     // Messages of one member in one batch run one after another (the second finds nothing to send).
     const result = await inKeyOrder(`wallet:${ref.workspaceId}/${ref.memberId}`, () => refreshMemberPasses(services, ref));
     reportRefresh(ref, result);
     logger.info('wallet.passes_refreshed', { ...correlated(ref.requestId), workspaceId: ref.workspaceId, memberId: ref.memberId, ...result });
     if (!result.retry) return;
     const attempt = Number(record.attributes.ApproximateReceiveCount);
-    const seconds = retryDelaySeconds(attempt, config.wallet.push);
-    await queue.changeVisibility(QUEUE, record.receiptHandle, seconds);
-    throw new RetryScheduled(seconds);
+    await retryAfter(queue, QUEUE, record, retryDelaySeconds(attempt, config.wallet.push));
   });
 };
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { config } from '../../shared/config';
-import type { ErrorCode } from '../../shared/domain/errors';
+import type { ErrorCode } from '../../shared/errors';
 import { routeKey, type Area } from '../../shared/contracts/index';
 import { errorBodyOf } from '../../shared/http/error-body';
 import { originOf } from '../../shared/http/origin';

@@ -124,37 +124,27 @@ async function invoke<T>(fn: () => Promise<T> | T): Promise<T> {
   return fn();
 }
 
-/**
- * Starts polling. Production: `startQueueDriver({ consumers })` on `QueueName`s, the queues'
- * settings from `localQueueSpecs()`. Tests: any queue names, with their `queues` specs.
- */
-export function startQueueDriver(opts: QueueDriverOptions<QueueName> & { queues?: Partial<Record<QueueName, QueueSpec>> }): QueueDriver;
-export function startQueueDriver<Q extends string>(opts: QueueDriverOptions<Q> & { queues: Record<Q, QueueSpec> }): QueueDriver;
-export function startQueueDriver(opts: QueueDriverOptions<string> & { queues?: Record<string, QueueSpec | undefined> }): QueueDriver {
-  const pollMs = opts.pollMs ?? 100;
-  const log = opts.log ?? defaultLog;
-  const region = runtimeConfig().AWS_REGION;
-  const defaults = localQueueSpecs() as Record<string, QueueSpec>;
-  const abort = new AbortController();
-  let abandoned = false;
+/** The polling of every consumed queue of one driver: poll loops, batches, redrive and settling. */
+class QueuePolling {
+  readonly abort = new AbortController();
+  abandoned = false;
+  private readonly pollMs: number;
+  private readonly log: DriverLog;
+  private readonly region = runtimeConfig().AWS_REGION;
 
-  const loops: Promise<void>[] = [];
-  for (const [queue, consumer] of Object.entries(opts.consumers) as [string, QueueConsumer | undefined][]) {
-    if (!consumer) continue;
-    const spec = opts.queues?.[queue] ?? defaults[queue];
-    if (!spec) throw new Error(`queue ${queue}: no settings (pass them in \`queues\`)`);
-    if (!(consumer.batchSize >= 1 && consumer.batchSize <= 10_000)) throw new Error(`queue ${queue}: batchSize must be 1-10000`);
-    for (let i = 0; i < Math.max(1, consumer.concurrency ?? 1); i++) loops.push(pollLoop(queue, consumer, spec));
+  constructor(private readonly opts: QueueDriverOptions<string>) {
+    this.pollMs = opts.pollMs ?? 100;
+    this.log = opts.log ?? defaultLog;
   }
 
-  async function pollLoop(queue: string, consumer: QueueConsumer, spec: QueueSpec): Promise<void> {
-    const backoff = idleBackoff(pollMs, opts.idlePollMaxMs ?? pollMs);
-    while (!abort.signal.aborted) {
+  async pollLoop(queue: string, consumer: QueueConsumer, spec: QueueSpec): Promise<void> {
+    const backoff = idleBackoff(this.pollMs, this.opts.idlePollMaxMs ?? this.pollMs);
+    while (!this.abort.signal.aborted) {
       let delivered = 0;
       try {
-        delivered = await pollOnce(queue, consumer, spec);
+        delivered = await this.pollOnce(queue, consumer, spec);
       } catch (err) {
-        log('error', 'local queue driver: poll failed', { queue, error: err });
+        this.log('error', 'local queue driver: poll failed', { queue, error: err });
       }
       if (delivered > 0) {
         backoff.busy();
@@ -162,54 +152,70 @@ export function startQueueDriver(opts: QueueDriverOptions<string> & { queues?: R
       }
       // Idle: sleep until a send in this process wakes the queue, a message becomes visible by
       // itself, or the next poll (sends of other processes).
-      await sleepOn(queue, idleSleepMs(queue, backoff.idle()), abort.signal);
+      await sleepOn(queue, this.idleSleepMs(queue, backoff.idle()), this.abort.signal);
     }
   }
 
   /** `ms`, or less when a message of the queue becomes visible sooner. */
-  function idleSleepMs(queue: string, ms: number): number {
+  private idleSleepMs(queue: string, ms: number): number {
     try {
       const visibleAt = nextLocalVisibleAt(queue);
       return visibleAt === undefined ? ms : Math.max(1, Math.min(ms, visibleAt - Date.now()));
     } catch {
-      return pollMs;
+      return this.pollMs;
     }
   }
 
-  /** One receive + invoke + settle round; returns how many messages it received. */
-  async function pollOnce(queue: string, consumer: QueueConsumer, spec: QueueSpec): Promise<number> {
+  /** Claims up to a batch, waiting up to the batching window for more (claimed messages are hidden already). */
+  private async claimBatch(queue: string, consumer: QueueConsumer, spec: QueueSpec): Promise<LocalQueueMessage[]> {
     const claim = (max: number) => claimLocalMessages(queue, { max, visibilitySeconds: spec.visibilitySeconds });
     const claimed = await claim(consumer.batchSize);
-    if (claimed.length === 0) return 0;
-    // Batching window: the claimed messages are hidden already, so waiting delays them by at most the window.
+    if (claimed.length === 0) return claimed;
     const windowEnds = Date.now() + (consumer.batchWindowMs ?? 0);
-    while (claimed.length < consumer.batchSize && Date.now() < windowEnds && !abort.signal.aborted) {
-      await sleepOn(queue, windowEnds - Date.now(), abort.signal);
+    while (claimed.length < consumer.batchSize && Date.now() < windowEnds && !this.abort.signal.aborted) {
+      await sleepOn(queue, windowEnds - Date.now(), this.abort.signal);
       claimed.push(...(await claim(consumer.batchSize - claimed.length)));
     }
+    return claimed;
+  }
+
+  /** Moves the messages past their receive limit to the dead-letter queue; returns the others. */
+  private async redrive(queue: string, spec: QueueSpec, claimed: LocalQueueMessage[]): Promise<LocalQueueMessage[]> {
     const deliver: LocalQueueMessage[] = [];
     for (const m of claimed) {
       if (spec.redrive && m.receiveCount > spec.redrive.maxReceiveCount) {
         try {
           await moveLocalMessageToDeadLetter(queue, m, spec.redrive.deadLetter);
         } catch (err) {
-          log('error', 'local queue driver: redrive failed', { queue, messageId: m.messageId, error: err });
+          this.log('error', 'local queue driver: redrive failed', { queue, messageId: m.messageId, error: err });
         }
       } else deliver.push(m);
     }
-    if (deliver.length === 0) return claimed.length;
+    return deliver;
+  }
 
-    const event: SQSEvent = { Records: deliver.map((m) => toSqsRecord(queue, m, region)) };
+  /** One receive + invoke + settle round; returns how many messages it received. */
+  private async pollOnce(queue: string, consumer: QueueConsumer, spec: QueueSpec): Promise<number> {
+    const claimed = await this.claimBatch(queue, consumer, spec);
+    if (claimed.length === 0) return 0;
+    const deliver = await this.redrive(queue, spec, claimed);
+    if (deliver.length > 0) await this.deliver(queue, consumer, deliver);
+    return claimed.length;
+  }
+
+  /** Invokes the handler with the batch and deletes what succeeded (nothing when it threw). */
+  private async deliver(queue: string, consumer: QueueConsumer, deliver: LocalQueueMessage[]): Promise<void> {
+    const event: SQSEvent = { Records: deliver.map((m) => toSqsRecord(queue, m, this.region)) };
     const functionName = consumer.functionName ?? `local-${queue}-consumer`;
     let failed: Set<string>;
     try {
       const result = await invoke(() => consumer.handler(event, lambdaContext(functionName, consumer.timeoutSeconds ?? config.lambda.timeoutSeconds)));
-      failed = failuresOf(result, deliver);
+      failed = this.failuresOf(result, deliver);
     } catch (err) {
-      log('error', 'local queue driver: handler failed, the batch stays on the queue', { queue, functionName, messages: deliver.length, error: err });
-      return claimed.length;
+      this.log('error', 'local queue driver: handler failed, the batch stays on the queue', { queue, functionName, messages: deliver.length, error: err });
+      return;
     }
-    if (abandoned) return claimed.length;
+    if (this.abandoned) return;
     await Promise.all(
       deliver
         .filter((m) => !failed.has(m.messageId))
@@ -218,36 +224,56 @@ export function startQueueDriver(opts: QueueDriverOptions<string> & { queues?: R
             // false: the handle is stale (the message was received again after its visibility ran out).
             await deleteLocalMessage(queue, m.receiptHandle!);
           } catch (err) {
-            log('error', 'local queue driver: delete failed', { queue, messageId: m.messageId, error: err });
+            this.log('error', 'local queue driver: delete failed', { queue, messageId: m.messageId, error: err });
           }
         }),
     );
-    return claimed.length;
   }
 
   /** The message ids to keep. Like Lambda: a malformed response or an unknown identifier fails the whole batch. */
-  function failuresOf(result: SQSBatchResponse | void, batch: LocalQueueMessage[]): Set<string> {
+  private failuresOf(result: SQSBatchResponse | void, batch: LocalQueueMessage[]): Set<string> {
     const ids = new Set(batch.map((m) => m.messageId));
     const items = (result as SQSBatchResponse | undefined)?.batchItemFailures;
     if (items === undefined || items === null) return new Set();
     if (!Array.isArray(items) || items.some((f) => !f || typeof f.itemIdentifier !== 'string' || !ids.has(f.itemIdentifier))) {
-      log('warn', 'local queue driver: invalid batchItemFailures, the whole batch stays on the queue', { items });
+      this.log('warn', 'local queue driver: invalid batchItemFailures, the whole batch stays on the queue', { items });
       return ids;
     }
     return new Set(items.map((f) => f.itemIdentifier));
   }
 
+  /** Stops the loops, waiting up to `graceMs` for the invocations in flight (then abandons them). */
+  async stop(loops: Promise<void>, graceMs: number): Promise<void> {
+    this.abort.abort();
+    if (await settleWithin(loops, graceMs)) {
+      this.abandoned = true;
+      this.log('warn', 'local queue driver: stopped with invocations still running; their messages come back after the visibility timeout', {});
+    }
+  }
+}
+
+/**
+ * Starts polling. Production: `startQueueDriver({ consumers })` on `QueueName`s, the queues'
+ * settings from `localQueueSpecs()`. Tests: any queue names, with their `queues` specs.
+ */
+export function startQueueDriver(opts: QueueDriverOptions<QueueName> & { queues?: Partial<Record<QueueName, QueueSpec>> }): QueueDriver;
+export function startQueueDriver<Q extends string>(opts: QueueDriverOptions<Q> & { queues: Record<Q, QueueSpec> }): QueueDriver;
+export function startQueueDriver(opts: QueueDriverOptions<string> & { queues?: Record<string, QueueSpec | undefined> }): QueueDriver {
+  const defaults = localQueueSpecs() as Record<string, QueueSpec>;
+  const polling = new QueuePolling(opts);
+  const loops: Promise<void>[] = [];
+  for (const [queue, consumer] of Object.entries(opts.consumers) as [string, QueueConsumer | undefined][]) {
+    if (!consumer) continue;
+    const spec = opts.queues?.[queue] ?? defaults[queue];
+    if (!spec) throw new Error(`queue ${queue}: no settings (pass them in \`queues\`)`);
+    if (!(consumer.batchSize >= 1 && consumer.batchSize <= 10_000)) throw new Error(`queue ${queue}: batchSize must be 1-10000`);
+    for (let i = 0; i < Math.max(1, consumer.concurrency ?? 1); i++) loops.push(polling.pollLoop(queue, consumer, spec));
+  }
   const all = Promise.all(loops).then(() => undefined);
   let stopped: Promise<void> | undefined;
   return {
     stop(graceMs = opts.stopGraceMs ?? 10_000) {
-      stopped ??= (async () => {
-        abort.abort();
-        if (await settleWithin(all, graceMs)) {
-          abandoned = true;
-          log('warn', 'local queue driver: stopped with invocations still running; their messages come back after the visibility timeout', {});
-        }
-      })();
+      stopped ??= polling.stop(all, graceMs);
       return stopped;
     },
   };

@@ -141,45 +141,72 @@ const bySequence = (a: ShardState, b: ShardState): number => {
 };
 
 
-export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
+interface PollerSettings {
+  filters: readonly FilterPattern[];
+  consumer: string;
+  functionName: string;
+  backoff: { initial: number; max: number };
+  refreshMs: number;
+  log: DriverLog;
+  region: string;
+}
+
+function settingsOf(opts: StreamPollerOptions): PollerSettings {
   const filters: readonly FilterPattern[] = opts.filter === undefined ? [] : Array.isArray(opts.filter) ? opts.filter : [opts.filter as FilterPattern];
   for (const f of filters) validateFilterPattern(f);
   if (!(opts.batchSize >= 1 && opts.batchSize <= 1000)) throw new Error('batchSize must be 1-1000');
-  const pollMs = opts.pollMs ?? 100;
   const consumer = opts.consumer ?? 'webhook-fanout';
-  const functionName = opts.functionName ?? `local-${consumer}`;
-  const backoff = opts.retryBackoffMs ?? { initial: 200, max: 5000 };
-  const refreshMs = opts.shardRefreshMs ?? 1000;
-  const log = opts.log ?? defaultLog;
-  const region = runtimeConfig().AWS_REGION;
-  const abort = new AbortController();
-  let abandoned = false;
+  return {
+    filters,
+    consumer,
+    functionName: opts.functionName ?? `local-${consumer}`,
+    backoff: opts.retryBackoffMs ?? { initial: 200, max: 5000 },
+    refreshMs: opts.shardRefreshMs ?? 1000,
+    log: opts.log ?? defaultLog,
+    region: runtimeConfig().AWS_REGION,
+  };
+}
 
-  let streamArn: string | undefined;
-  let shards = new Map<string, ShardState>();
-  let lastRefresh = 0;
-  let refreshNeeded = true;
+/** One consumer following the stream: its shards, their checkpoints and retries. */
+class StreamFollower {
+  readonly abort = new AbortController();
+  abandoned = false;
+  private streamArn: string | undefined;
+  private shards = new Map<string, ShardState>();
+  private lastRefresh = 0;
+  private refreshNeeded = true;
+  private readonly idle: ReturnType<typeof idleBackoff>;
 
-  const matches = (r: DynamoDBRecord) => filters.length === 0 || filters.some((f) => matchesFilter(f, r));
+  constructor(
+    private readonly opts: StreamPollerOptions,
+    private readonly s: PollerSettings,
+  ) {
+    const pollMs = opts.pollMs ?? 100;
+    this.idle = idleBackoff(pollMs, opts.idlePollMaxMs ?? pollMs);
+  }
 
-  async function refresh(): Promise<void> {
+  private matches(r: DynamoDBRecord): boolean {
+    return this.s.filters.length === 0 || this.s.filters.some((f) => matchesFilter(f, r));
+  }
+
+  private async refresh(): Promise<void> {
     const arn = await latestStreamArn();
-    if (arn !== streamArn) {
-      streamArn = arn;
-      shards = new Map();
+    if (arn !== this.streamArn) {
+      this.streamArn = arn;
+      this.shards = new Map();
     }
-    lastRefresh = Date.now();
-    refreshNeeded = false;
+    this.lastRefresh = Date.now();
+    this.refreshNeeded = false;
     if (!arn) return;
     const next = new Map<string, ShardState>();
     for (const shard of await listShards(arn)) {
-      const known = shards.get(shard.shardId);
+      const known = this.shards.get(shard.shardId);
       if (known) {
         known.shard = shard;
         next.set(shard.shardId, known);
         continue;
       }
-      const cp = await getStreamCheckpoint(consumer, shard.shardId);
+      const cp = await getStreamCheckpoint(this.s.consumer, shard.shardId);
       next.set(shard.shardId, {
         shard,
         ...(cp?.sequenceNumber ? { checkpoint: cp.sequenceNumber, persisted: cp.sequenceNumber } : {}),
@@ -188,54 +215,55 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
         retryAt: 0,
       });
     }
-    shards = next;
+    this.shards = next;
   }
 
   /** Open shards whose parent is done (closed and read, or gone), oldest first. */
-  function readable(): ShardState[] {
-    return [...shards.values()]
+  private readable(): ShardState[] {
+    return [...this.shards.values()]
       .filter((s) => {
         if (s.closed) return false;
-        const parent = s.shard.parentShardId ? shards.get(s.shard.parentShardId) : undefined;
+        const parent = s.shard.parentShardId ? this.shards.get(s.shard.parentShardId) : undefined;
         return !parent || parent.closed;
       })
       .sort(bySequence);
   }
 
-  async function persist(s: ShardState): Promise<void> {
-    if (abandoned || s.checkpoint === s.persisted) return;
+  async persist(s: ShardState): Promise<void> {
+    if (this.abandoned || s.checkpoint === s.persisted) return;
     const sequenceNumber = s.checkpoint;
-    await putStreamCheckpoint(consumer, s.shard.shardId, { ...(sequenceNumber ? { sequenceNumber } : {}), ...(s.closed ? { closed: true } : {}) });
+    await putStreamCheckpoint(this.s.consumer, s.shard.shardId, { ...(sequenceNumber ? { sequenceNumber } : {}), ...(s.closed ? { closed: true } : {}) });
     s.persisted = sequenceNumber;
   }
 
-  async function close(s: ShardState): Promise<void> {
+  private async close(s: ShardState): Promise<void> {
     s.closed = true;
     s.iterator = undefined;
-    if (!abandoned) await putStreamCheckpoint(consumer, s.shard.shardId, { ...(s.checkpoint ? { sequenceNumber: s.checkpoint } : {}), closed: true });
+    if (!this.abandoned) await putStreamCheckpoint(this.s.consumer, s.shard.shardId, { ...(s.checkpoint ? { sequenceNumber: s.checkpoint } : {}), closed: true });
     s.persisted = s.checkpoint;
-    refreshNeeded = true; // its children become readable
+    this.refreshNeeded = true; // its children become readable
   }
 
-  function toLambdaRecord(r: StreamRecordJson): DynamoDBRecord {
+  private toLambdaRecord(r: StreamRecordJson): DynamoDBRecord {
     return {
       eventID: r.eventID,
       eventName: r.eventName,
       eventVersion: r.eventVersion,
       eventSource: 'aws:dynamodb',
-      awsRegion: region,
+      awsRegion: this.s.region,
       dynamodb: r.dynamodb as DynamoDBRecord['dynamodb'],
-      eventSourceARN: streamArn,
+      eventSourceARN: this.streamArn,
       ...(r.userIdentity ? { userIdentity: r.userIdentity } : {}),
     };
   }
 
   /** Invokes the handler; returns the lowest sequence number to retry from, or undefined when all succeeded. */
-  async function deliver(batch: DynamoDBRecord[]): Promise<string | undefined> {
+  private async deliver(batch: DynamoDBRecord[]): Promise<string | undefined> {
+    const { consumer, log } = this.s;
     const seqs = batch.map((r) => r.dynamodb!.SequenceNumber!);
     let result: DynamoDBBatchResponse | void;
     try {
-      result = await (async () => opts.handler({ Records: batch }, lambdaContext(functionName, opts.timeoutSeconds ?? config.lambda.timeoutSeconds)))();
+      result = await (async () => this.opts.handler({ Records: batch }, lambdaContext(this.s.functionName, this.opts.timeoutSeconds ?? config.lambda.timeoutSeconds)))();
     } catch (err) {
       log('error', 'local stream poller: handler failed, the batch will be retried', { consumer, records: batch.length, error: err });
       return seqs[0];
@@ -252,116 +280,132 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
     return lowest;
   }
 
-  /** Reads one batch of a shard and handles it; returns whether there were records. */
-  async function pollShard(s: ShardState): Promise<boolean> {
-    if (!streamArn) return false;
-    if (!s.iterator) {
-      try {
-        s.iterator = await shardIterator(streamArn, s.shard.shardId, s.checkpoint);
-      } catch (err) {
-        if (!(err instanceof Error && err.name === 'TrimmedDataAccessException' && s.checkpoint)) throw err;
-        log('warn', 'local stream poller: checkpoint trimmed from the stream, continuing at the oldest record', { consumer, shardId: s.shard.shardId });
-        s.iterator = await shardIterator(streamArn, s.shard.shardId);
-      }
-      if (!s.iterator) return false;
-    }
-    let out: Awaited<ReturnType<typeof readRecords>>;
+  /** The shard's iterator, from its checkpoint (or the oldest record when the checkpoint was trimmed). */
+  private async iteratorOf(streamArn: string, s: ShardState): Promise<string | undefined> {
     try {
-      out = await readRecords(s.iterator, opts.batchSize);
+      return await shardIterator(streamArn, s.shard.shardId, s.checkpoint);
+    } catch (err) {
+      if (!(err instanceof Error && err.name === 'TrimmedDataAccessException' && s.checkpoint)) throw err;
+      this.s.log('warn', 'local stream poller: checkpoint trimmed from the stream, continuing at the oldest record', { consumer: this.s.consumer, shardId: s.shard.shardId });
+      return shardIterator(streamArn, s.shard.shardId);
+    }
+  }
+
+  /** The next records of a shard, or undefined when its iterator went stale (re-read after a refresh). */
+  private async read(s: ShardState, iterator: string): Promise<Awaited<ReturnType<typeof readRecords>> | undefined> {
+    try {
+      return await readRecords(iterator, this.opts.batchSize);
     } catch (err) {
       if (!isStaleIterator(err)) throw err;
       s.iterator = undefined;
-      refreshNeeded = true;
-      return false;
+      this.refreshNeeded = true;
+      return undefined;
     }
+  }
+
+  /** Reads one batch of a shard and handles it; returns whether there were records. */
+  private async pollShard(s: ShardState): Promise<boolean> {
+    if (!this.streamArn) return false;
+    s.iterator ??= await this.iteratorOf(this.streamArn, s);
+    if (!s.iterator) return false;
+    const out = await this.read(s, s.iterator);
+    if (!out) return false;
     const { records, nextIterator } = out;
     if (records.length === 0) {
       s.iterator = nextIterator;
-      if (!nextIterator) await close(s);
+      if (!nextIterator) await this.close(s);
       return false;
     }
-
-    const lambdaRecords = records.map(toLambdaRecord);
-    const batch = lambdaRecords.filter(matches);
-    const retryFrom = batch.length > 0 ? await deliver(batch) : undefined;
-    if (abandoned) return true;
+    const batch = records.map((r) => this.toLambdaRecord(r)).filter((r) => this.matches(r));
+    const retryFrom = batch.length > 0 ? await this.deliver(batch) : undefined;
+    if (this.abandoned) return true;
     if (retryFrom !== undefined) {
-      const idx = records.findIndex((r) => r.dynamodb.SequenceNumber === retryFrom);
-      if (idx > 0) {
-        s.checkpoint = records[idx - 1]!.dynamodb.SequenceNumber;
-        await persist(s);
-      }
-      s.iterator = undefined; // re-read from the checkpoint
-      s.failures++;
-      s.retryAt = Date.now() + Math.min(backoff.max, backoff.initial * 2 ** (s.failures - 1));
+      await this.retryFrom(s, records, retryFrom);
       return false;
     }
     s.failures = 0;
     s.checkpoint = records[records.length - 1]!.dynamodb.SequenceNumber;
     // Only bookkeeping records (checkpoint writes) in a batch without an invocation: keep it in
     // memory, or each checkpoint write would cause the next.
-    if (batch.length > 0 || records.some((r) => !isCheckpointRecord(r))) await persist(s);
+    if (batch.length > 0 || records.some((r) => !isCheckpointRecord(r))) await this.persist(s);
     s.iterator = nextIterator;
-    if (!nextIterator) await close(s);
+    if (!nextIterator) await this.close(s);
     return true;
   }
 
-  async function pass(): Promise<boolean> {
-    if (refreshNeeded || Date.now() - lastRefresh >= refreshMs) await refresh();
+  /** Checkpoints up to the record before `sequenceNumber` and schedules the re-read after a backoff. */
+  private async retryFrom(s: ShardState, records: StreamRecordJson[], sequenceNumber: string): Promise<void> {
+    const idx = records.findIndex((r) => r.dynamodb.SequenceNumber === sequenceNumber);
+    if (idx > 0) {
+      s.checkpoint = records[idx - 1]!.dynamodb.SequenceNumber;
+      await this.persist(s);
+    }
+    s.iterator = undefined; // re-read from the checkpoint
+    s.failures++;
+    s.retryAt = Date.now() + Math.min(this.s.backoff.max, this.s.backoff.initial * 2 ** (s.failures - 1));
+  }
+
+  private async pass(): Promise<boolean> {
+    if (this.refreshNeeded || Date.now() - this.lastRefresh >= this.s.refreshMs) await this.refresh();
     let busy = false;
-    for (const s of readable()) {
-      if (abort.signal.aborted) break;
+    for (const s of this.readable()) {
+      if (this.abort.signal.aborted) break;
       if (s.retryAt > Date.now()) continue;
       try {
-        if (await pollShard(s)) busy = true;
+        if (await this.pollShard(s)) busy = true;
       } catch (err) {
         s.iterator = undefined;
-        log('error', 'local stream poller: reading a shard failed', { consumer, shardId: s.shard.shardId, error: err });
+        this.s.log('error', 'local stream poller: reading a shard failed', { consumer: this.s.consumer, shardId: s.shard.shardId, error: err });
       }
     }
     return busy;
   }
 
-  const idle = idleBackoff(pollMs, opts.idlePollMaxMs ?? pollMs);
   /** `ms`, or less when a shard waiting to retry is due sooner. */
-  const untilRetry = (ms: number): number => {
+  private untilRetry(ms: number): number {
     let due = Date.now() + ms;
-    for (const s of shards.values()) if (s.retryAt > Date.now()) due = Math.min(due, s.retryAt);
+    for (const s of this.shards.values()) if (s.retryAt > Date.now()) due = Math.min(due, s.retryAt);
     return Math.max(1, due - Date.now());
-  };
+  }
 
-  const loop = (async () => {
-    while (!abort.signal.aborted) {
+  /** Polls until aborted, then writes the checkpoints still in memory. */
+  async run(): Promise<void> {
+    while (!this.abort.signal.aborted) {
       let busy = false;
       try {
-        busy = await pass();
+        busy = await this.pass();
       } catch (err) {
-        log('error', 'local stream poller: poll failed', { consumer, error: err });
+        this.s.log('error', 'local stream poller: poll failed', { consumer: this.s.consumer, error: err });
       }
       if (busy) {
-        idle.busy();
+        this.idle.busy();
         continue;
       }
       // Idle: until a write of this process (see stream-wake.ts), a shard's retry or the next poll.
-      await sleepOn(TABLE_WRITES, untilRetry(idle.idle()), abort.signal);
+      await sleepOn(TABLE_WRITES, this.untilRetry(this.idle.idle()), this.abort.signal);
     }
-    for (const s of shards.values()) {
+    for (const s of this.shards.values()) {
       try {
-        await persist(s);
+        await this.persist(s);
       } catch (err) {
-        log('error', 'local stream poller: writing a checkpoint failed', { consumer, shardId: s.shard.shardId, error: err });
+        this.s.log('error', 'local stream poller: writing a checkpoint failed', { consumer: this.s.consumer, shardId: s.shard.shardId, error: err });
       }
     }
-  })();
+  }
+}
 
+export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
+  const settings = settingsOf(opts);
+  const follower = new StreamFollower(opts, settings);
+  const loop = follower.run();
   let stopped: Promise<void> | undefined;
   return {
     stop(graceMs = opts.stopGraceMs ?? 10_000) {
       stopped ??= (async () => {
-        abort.abort();
+        follower.abort.abort();
         if (await settleWithin(loop, graceMs)) {
-          abandoned = true;
-          log('warn', 'local stream poller: stopped with an invocation still running; its records come again on the next start', { consumer });
+          follower.abandoned = true;
+          settings.log('warn', 'local stream poller: stopped with an invocation still running; its records come again on the next start', { consumer: settings.consumer });
         }
       })();
       return stopped;

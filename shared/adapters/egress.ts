@@ -63,6 +63,164 @@ function excerpt(buf: Buffer, bytes: number): string {
   return new StringDecoder('utf8').write(buf.subarray(0, Math.max(0, bytes)));
 }
 
+/** How one request ends: a result, or a failure reason (timed out or not). */
+interface Outcome {
+  refused(reason: string): EgressResult;
+  failed(reason: string, timedOut?: boolean): EgressResult;
+  durationMs(): number;
+}
+
+function outcomeSince(start: number): Outcome {
+  const durationMs = () => elapsedSince(start);
+  return {
+    durationMs,
+    refused: (reason) => ({ kind: 'refused', reason, durationMs: durationMs() }),
+    failed: (reason, timedOut = false) => ({ kind: 'error', reason, timedOut, durationMs: durationMs() }),
+  };
+}
+
+type Answer = { address: string; family: number };
+
+/** The request's headers without those the connection sets itself, with the body's length. */
+function outboundHeaders(request: EgressRequest, body: Buffer): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name] = value;
+  }
+  headers['Content-Length'] = String(body.length);
+  return headers;
+}
+
+/** Why none of the answers may be connected to (any forbidden answer refuses the request), if so. */
+function refusalOf(url: URL, host: string, answers: Answer[], policy: EgressPolicy): string | undefined {
+  for (const answer of answers) {
+    const reason = forbiddenAddressReason(answer.address, policy);
+    if (reason) return answer.address === host ? reason : `${host} resolves to ${reason}`;
+  }
+  if (url.protocol === 'http:' && !answers.every((a) => isLoopbackAddress(a.address))) {
+    return `scheme http: is only allowed for loopback targets; ${host} resolves to a non-loopback address`;
+  }
+  return undefined;
+}
+
+/** Where a request goes: the checked address it connects to, the port, and how errors name it. */
+interface Pinned {
+  url: URL;
+  host: string;
+  address: string;
+  family: number;
+  port: number;
+  target: string;
+}
+
+function pin(url: URL, host: string, chosen: Answer): Pinned {
+  const address = bareAddress(chosen.address);
+  const family = isIP(address);
+  const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  return { url, host, address, family, port, target: `${family === 6 ? `[${address}]` : address}:${port}` };
+}
+
+function requestOptions({ url, host, address, family, port }: Pinned, headers: Record<string, string>): https.RequestOptions {
+  // Connect to exactly the checked address: no second DNS lookup, whatever net asks for.
+  const pinnedLookup = (_hostname: string, options: LookupOptions, callback: (...args: any[]) => void) => {
+    if (options?.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+  const options: https.RequestOptions = {
+    method: 'POST',
+    protocol: url.protocol,
+    // The original name: Host header, and for https the SNI and certificate check.
+    hostname: host,
+    port,
+    path: `${url.pathname}${url.search}`,
+    headers,
+    agent: false,
+    lookup: pinnedLookup,
+  };
+  if (url.protocol === 'https:' && !familyOf(host)) options.servername = host;
+  return options;
+}
+
+/** How a request in flight is settled: once, later calls are ignored. */
+interface Settle {
+  (result: EgressResult): void;
+  readonly done: () => boolean;
+}
+
+/** Reads a response up to the read cap, keeping its first `excerptBytes`; `finish` settles the request. */
+function readResponse(response: http.IncomingMessage, request: EgressRequest, target: string, out: Outcome, finish: Settle) {
+  const cap = Math.max(0, request.readCapBytes);
+  const keep = Math.min(cap, Math.max(0, request.excerptBytes));
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let readBytes = 0;
+  const responseHeaders: Record<string, string> = {};
+  for (const [name, value] of Object.entries(response.headers)) {
+    if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const done = () =>
+    finish({
+      kind: 'response',
+      status: response.statusCode ?? 0,
+      headers: responseHeaders,
+      bodyExcerpt: excerpt(Buffer.concat(kept, keptBytes), keep),
+      durationMs: out.durationMs(),
+    });
+  response.on('data', (chunk: Buffer) => {
+    if (finish.done()) return;
+    const take = Math.min(chunk.length, cap - readBytes);
+    readBytes += take;
+    if (keptBytes < keep && take > 0) {
+      const part = chunk.subarray(0, Math.min(take, keep - keptBytes));
+      kept.push(part);
+      keptBytes += part.length;
+    }
+    if (readBytes >= cap) done(); // the rest is discarded unread (the socket is destroyed)
+  });
+  response.on('end', done);
+  response.on('error', (err) => finish(out.failed(`response from ${target} broke off: ${describeError(err, target)}`)));
+  response.on('close', () => {
+    if (!response.complete) finish(out.failed(`response from ${target} broke off`));
+  });
+  if (cap === 0) done();
+}
+
+/** Sends the request to the pinned address within `remainingMs`: no redirect is followed. */
+function send(pinned: Pinned, request: EgressRequest, remainingMs: number, out: Outcome): Promise<EgressResult> {
+  const body = Buffer.from(request.body, 'utf8');
+  const headers = outboundHeaders(request, body);
+  return new Promise<EgressResult>((resolve) => {
+    let settled = false;
+    let req: http.ClientRequest | undefined;
+    let res: http.IncomingMessage | undefined;
+    const finish: Settle = Object.assign(
+      (result: EgressResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        res?.destroy();
+        req?.destroy();
+        resolve(result);
+      },
+      { done: () => settled },
+    );
+    const timer = setTimeout(() => finish(out.failed(`timed out after ${request.timeoutMs} ms`, true)), remainingMs);
+    try {
+      req = (pinned.url.protocol === 'https:' ? https : http).request(requestOptions(pinned, headers));
+    } catch (err) {
+      // Invalid header names/values and the like: a permanent problem of the request itself.
+      finish(out.refused(`invalid request: ${describeError(err, pinned.target)}`));
+      return;
+    }
+    req.on('error', (err) => finish(out.failed(describeError(err, pinned.target))));
+    req.on('response', (response) => {
+      res = response;
+      readResponse(response, request, pinned.target, out, finish);
+    });
+    req.end(body);
+  });
+}
+
 export class SafeEgress implements Egress {
   constructor(
     private readonly policy: EgressPolicy,
@@ -75,144 +233,43 @@ export class SafeEgress implements Egress {
 
   async post(request: EgressRequest): Promise<EgressResult> {
     const start = performance.now();
-    const durationMs = () => elapsedSince(start);
-    const refused = (reason: string): EgressResult => ({ kind: 'refused', reason, durationMs: durationMs() });
-    const failed = (reason: string, timedOut = false): EgressResult => ({ kind: 'error', reason, timedOut, durationMs: durationMs() });
-
+    const out = outcomeSince(start);
     const problem = checkTargetUrl(request.url, this.policy);
-    if (problem) return refused(problem);
+    if (problem) return out.refused(problem);
     const url = new URL(request.url);
     const host = bareAddress(url.hostname);
     const deadline = start + Math.max(0, request.timeoutMs);
 
-    // Resolve once (a literal address is used as is).
-    let answers: { address: string; family: number }[];
-    if (familyOf(host)) {
-      answers = [{ address: host, family: isIP(host) }];
-    } else {
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        answers = await Promise.race([
-          this.lookup(host, { all: true, verbatim: true }),
-          new Promise<never>((_, reject) => {
-            timer = setTimeout(() => reject(new Deadline()), Math.max(0, deadline - performance.now()));
-          }),
-        ]);
-      } catch (err) {
-        if (err instanceof Deadline) return failed(`DNS lookup of ${host} timed out after ${request.timeoutMs} ms`, true);
-        return failed(`DNS lookup of ${host} failed: ${describeError(err, host)}`);
-      } finally {
-        clearTimeout(timer);
-      }
-      if (!Array.isArray(answers) || answers.length === 0) return failed(`DNS lookup of ${host} returned no address`);
-    }
-
-    for (const answer of answers) {
-      const reason = forbiddenAddressReason(answer.address, this.policy);
-      if (reason) return refused(answer.address === host ? reason : `${host} resolves to ${reason}`);
-    }
-    if (url.protocol === 'http:' && !answers.every((a) => isLoopbackAddress(a.address))) {
-      return refused(`scheme http: is only allowed for loopback targets; ${host} resolves to a non-loopback address`);
-    }
-
-    const chosen = answers[0]!;
-    const address = bareAddress(chosen.address);
-    const family = isIP(address);
-    const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-    const target = `${family === 6 ? `[${address}]` : address}:${port}`;
-
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) {
-      if (!RESERVED_HEADERS.has(name.toLowerCase())) headers[name] = value;
-    }
-    const body = Buffer.from(request.body, 'utf8');
-    headers['Content-Length'] = String(body.length);
-
-    // Connect to exactly the checked address: no second DNS lookup, whatever net asks for.
-    const pinnedLookup = (_hostname: string, options: LookupOptions, callback: (...args: any[]) => void) => {
-      if (options?.all) callback(null, [{ address, family }]);
-      else callback(null, address, family);
-    };
+    const answers = await this.resolve(host, deadline, request.timeoutMs);
+    if (!Array.isArray(answers)) return out.failed(answers.reason, answers.timedOut);
+    const refusal = refusalOf(url, host, answers, this.policy);
+    if (refusal) return out.refused(refusal);
 
     const remaining = deadline - performance.now();
-    if (remaining <= 0) return failed(`timed out after ${request.timeoutMs} ms`, true);
+    if (remaining <= 0) return out.failed(`timed out after ${request.timeoutMs} ms`, true);
+    return send(pin(url, host, answers[0]!), request, remaining, out);
+  }
 
-    return new Promise<EgressResult>((resolve) => {
-      let settled = false;
-      let req: http.ClientRequest | undefined;
-      let res: http.IncomingMessage | undefined;
-      const finish = (result: EgressResult) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        res?.destroy();
-        req?.destroy();
-        resolve(result);
-      };
-      const timer = setTimeout(() => finish(failed(`timed out after ${request.timeoutMs} ms`, true)), remaining);
-
-      const options: https.RequestOptions = {
-        method: 'POST',
-        protocol: url.protocol,
-        // The original name: Host header, and for https the SNI and certificate check.
-        hostname: host,
-        port,
-        path: `${url.pathname}${url.search}`,
-        headers,
-        agent: false,
-        lookup: pinnedLookup,
-      };
-      if (url.protocol === 'https:' && !familyOf(host)) options.servername = host;
-
-      try {
-        req = (url.protocol === 'https:' ? https : http).request(options);
-      } catch (err) {
-        // Invalid header names/values and the like: a permanent problem of the request itself.
-        finish(refused(`invalid request: ${describeError(err, target)}`));
-        return;
-      }
-
-      req.on('error', (err) => finish(failed(describeError(err, target))));
-      req.on('response', (response) => {
-        res = response;
-        const cap = Math.max(0, request.readCapBytes);
-        const keep = Math.min(cap, Math.max(0, request.excerptBytes));
-        const kept: Buffer[] = [];
-        let keptBytes = 0;
-        let readBytes = 0;
-        const responseHeaders: Record<string, string> = {};
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-        }
-        const done = () =>
-          finish({
-            kind: 'response',
-            status: response.statusCode ?? 0,
-            headers: responseHeaders,
-            bodyExcerpt: excerpt(Buffer.concat(kept, keptBytes), keep),
-            durationMs: durationMs(),
-          });
-
-        response.on('data', (chunk: Buffer) => {
-          if (settled) return;
-          const take = Math.min(chunk.length, cap - readBytes);
-          readBytes += take;
-          if (keptBytes < keep && take > 0) {
-            const part = chunk.subarray(0, Math.min(take, keep - keptBytes));
-            kept.push(part);
-            keptBytes += part.length;
-          }
-          if (readBytes >= cap) done(); // the rest is discarded unread (the socket is destroyed)
-        });
-        response.on('end', done);
-        response.on('error', (err) => finish(failed(`response from ${target} broke off: ${describeError(err, target)}`)));
-        response.on('close', () => {
-          if (!response.complete) finish(failed(`response from ${target} broke off`));
-        });
-        if (cap === 0) done();
-      });
-      req.end(body);
-    });
+  /** Resolves the host once, within the deadline (a literal address is used as is). */
+  private async resolve(host: string, deadline: number, timeoutMs: number): Promise<Answer[] | { reason: string; timedOut: boolean }> {
+    if (familyOf(host)) return [{ address: host, family: isIP(host) }];
+    let timer: NodeJS.Timeout | undefined;
+    let answers: Answer[];
+    try {
+      answers = await Promise.race([
+        this.lookup(host, { all: true, verbatim: true }),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Deadline()), Math.max(0, deadline - performance.now()));
+        }),
+      ]);
+    } catch (err) {
+      if (err instanceof Deadline) return { reason: `DNS lookup of ${host} timed out after ${timeoutMs} ms`, timedOut: true };
+      return { reason: `DNS lookup of ${host} failed: ${describeError(err, host)}`, timedOut: false };
+    } finally {
+      clearTimeout(timer);
+    }
+    if (!Array.isArray(answers) || answers.length === 0) return { reason: `DNS lookup of ${host} returned no address`, timedOut: false };
+    return answers;
   }
 }
 

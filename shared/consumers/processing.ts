@@ -1,7 +1,10 @@
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { BaseRecord, FailureResponse, SuccessResponse } from '@aws-lambda-powertools/batch/types';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type * as z from 'zod';
+import { describeIssues } from '../domain/webhooks/messages';
 import { logger } from '../observability/logger';
+import type { Queue, QueueName } from '../ports/queue';
 
 /**
  * Partial batch responses for the background consumers, on Powertools' batch processor. A record
@@ -68,4 +71,51 @@ export function processStreamInOrder(
     processInParallel: false,
     throwOnFullBatchFailure: false,
   });
+}
+
+/** Reported as a failed record so the message is not deleted: it comes back once its new visibility ends. */
+export class RetryScheduled extends Error {
+  constructor(readonly seconds: number) {
+    super(`retry scheduled in ${seconds} s`);
+    this.name = 'RetryScheduled';
+  }
+}
+
+/**
+ * The one retry path of the queue workers: the message becomes visible again in `seconds` and is
+ * kept (its next receive is the next attempt; the redrive moves it to the dead-letter queue after
+ * maxReceiveCount receives).
+ */
+export async function retryAfter(queue: Queue, name: QueueName, record: SQSRecord, seconds: number): Promise<never> {
+  await queue.changeVisibility(name, record.receiptHandle, seconds);
+  throw new RetryScheduled(seconds);
+}
+
+export class MalformedMessage extends Error {
+  constructor() {
+    super('malformed message');
+    this.name = 'MalformedMessage';
+  }
+}
+
+/**
+ * The one malformed-message policy of the queue workers: a body that is not JSON or not what
+ * `body` accepts is logged (`<logEvent>`, with its issues, never its content) and failed, not
+ * dropped: it comes back after the visibility timeout like any retry, and the redrive moves it to
+ * the dead-letter queue after maxReceiveCount receives. The wait lets a message of a newer producer
+ * still be handled once this consumer is deployed too; a body that can never parse costs
+ * maxReceiveCount receives, not a loop.
+ */
+export function parseMessage<T>(record: SQSRecord, body: z.ZodType<T, string>, log: { queue: QueueName; event: string }): T {
+  const parsed = body.safeParse(record.body);
+  if (parsed.success) return parsed.data;
+  logger.error(log.event, {
+    event: log.event,
+    queue: log.queue,
+    messageId: record.messageId,
+    receiveCount: Number(record.attributes.ApproximateReceiveCount),
+    bodyLength: record.body.length,
+    issues: describeIssues(parsed.error),
+  });
+  throw new MalformedMessage();
 }

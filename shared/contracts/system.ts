@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { OPENAPI_PATH, REFERENCE_PATH } from '../http/reference';
+import { OPENAPI_PATH, REFERENCE_PATH } from './reference';
 import { dataOf } from './contract';
 import { declareArea } from './endpoint';
 

@@ -1,6 +1,6 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { runtimeConfig } from '../config';
-import { badRequest } from '../domain/errors';
+import { badRequest } from '../errors';
 import { TABLE_SCHEMA } from './table-schema';
 
 /**

@@ -19,7 +19,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { config } from '../config';
-import { AppError, conflict, outcomeUnknown, validationFailed } from '../domain/errors';
+import { AppError, conflict, outcomeUnknown, validationFailed } from '../errors';
 import { documentClient, storeDeadline, storeScope, tableName, talksToDynamoDbLocal, writeClient } from './client';
 import { backoffMs, KeyedSerializer, mayRetry } from './contention';
 import { decodeCursor, encodeCursor } from './cursor';

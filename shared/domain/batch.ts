@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { AppError, validationFailed } from './errors';
+import { AppError, validationFailed } from '../errors';
 import { toDetails } from './validation';
 
 export type BatchOutcome = 'created' | 'updated' | 'unchanged' | 'failed';

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { type ErrorDetail, validationFailed } from './errors';
+import { type ErrorDetail, validationFailed } from '../errors';
 import { installValidationMessages } from './validation-messages';
 
 // Every process that reports validation failures speaks with the same words.

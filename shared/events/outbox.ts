@@ -1,8 +1,8 @@
-import { outboxStep, type OutboxEvent } from '../data/repositories/outbox';
+import { outboxStep } from '../data/repositories/outbox';
 import type { TransactStep } from '../data/table';
 import { newId } from '../ids';
 import { countEvents } from './metrics';
-import { eventDataSchema, type EventData, type EventType } from './registry';
+import { eventDataSchema, type EventData, type EventType, type OutboxEvent } from './registry';
 
 /** One event of a change; the strict data schema keeps personal data out of every payload. */
 export function event(type: EventType, data: EventData, now = new Date()): OutboxEvent {

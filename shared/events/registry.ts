@@ -121,3 +121,11 @@ export const EVENTS = {
 } as const satisfies Record<string, EventDefinition>;
 
 export type EventType = keyof typeof EVENTS;
+
+/** One event as the outbox stores it and the fan-out delivers it (`data` checked by `eventDataSchema`). */
+export interface OutboxEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { config } from '../config';
 import { withStoreDeadline, type StoreScope } from '../data/client';
-import { outcomeUnknownMessage, RETRY_AFTER_SECONDS } from '../domain/errors';
+import { outcomeUnknownMessage, RETRY_AFTER_SECONDS } from '../errors';
 import { withCorrelation } from '../observability/correlation';
 import { logger } from '../observability/logger';
 import { traced } from '../observability/tracing';

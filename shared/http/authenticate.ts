@@ -3,7 +3,7 @@ import type { AuthKind, RouteDef } from '../contracts/endpoint';
 import { resolveBearer } from '../domain/auth/credentials';
 import type { Principal } from '../domain/auth/principal';
 import { isAdminRole } from '../domain/auth/types';
-import { AppError, forbidden, unauthenticated } from '../domain/errors';
+import { AppError, forbidden, unauthenticated } from '../errors';
 import { isConsumerToken, resolveConsumerSession } from '../domain/portal/sessions';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 

@@ -1,5 +1,5 @@
-import type { ErrorCode, ErrorDetail } from '../domain/errors';
-import { docUrlOf } from './reference';
+import type { ErrorCode, ErrorDetail } from '../errors';
+import { docUrlOf } from '../contracts/reference';
 
 export interface ErrorBodyInput {
   code: ErrorCode;

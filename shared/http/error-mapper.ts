@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { isTransientDependencyError } from '../data/errors';
-import { AppError, outcomeUnknownMessage, RETRY_AFTER_SECONDS } from '../domain/errors';
+import { AppError, outcomeUnknownMessage, RETRY_AFTER_SECONDS } from '../errors';
 import { logger } from '../observability/logger';
 import { errorBodyOf } from './error-body';
 import { toHttpResult } from './responses';

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import * as store from '../data/repositories/idempotency';
 import { sha256Hex } from '../domain/auth/secrets';
-import { AppError, badRequest } from '../domain/errors';
+import { AppError, badRequest } from '../errors';
 import { logger } from '../observability/logger';
 import type { WriteOptions } from '../domain/write-options';
 import { toHttpResult, type Reply } from './responses';

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { config } from '../config';
-import { AppError, badRequest } from '../domain/errors';
+import { AppError, badRequest } from '../errors';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 /**

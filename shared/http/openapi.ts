@@ -5,11 +5,11 @@ import type { AuthKind, RouteContract, RouteDef } from '../contracts/endpoint';
 import { DECLARATIONS, routes } from '../contracts/index';
 import { PRESETS, SCOPES } from '../domain/api-keys/scopes';
 import { isAdminRole, ROLES } from '../domain/auth/types';
-import { ERROR_ADVICE, ERROR_CODES, RETRY_AFTER_SECONDS, type ErrorCode } from '../domain/errors';
+import { ERROR_ADVICE, ERROR_CODES, RETRY_AFTER_SECONDS, type ErrorCode } from '../errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency';
 import { addExamples } from './openapi-examples';
-import { docUrlOf, errorAnchor, errorHeading } from './reference';
+import { docUrlOf, errorAnchor, errorHeading } from '../contracts/reference';
 
 /**
  * The OpenAPI 3.1 document of the API, generated from the endpoint declarations (`shared/contracts`:

@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import type { RouteContract } from '../contracts/endpoint';
 import type { Principal } from '../domain/auth/principal';
-import { badRequest } from '../domain/errors';
+import { badRequest } from '../errors';
 import type { WriteOptions } from '../domain/write-options';
 import { sealFor } from './idempotency';
 import type { Reply } from './responses';

@@ -1,7 +1,7 @@
 import { actorOf } from '../domain/audit/entry';
 import type { AuditContext } from '../domain/audit/service';
 import type { Principal, SessionPrincipal } from '../domain/auth/principal';
-import { unauthenticated } from '../domain/errors';
+import { unauthenticated } from '../errors';
 import type { ConsumerPrincipal } from '../domain/portal/sessions';
 
 /** For routes whose auth kinds guarantee a principal (the middleware already checked). */

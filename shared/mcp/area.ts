@@ -4,7 +4,7 @@ import { mcpArea } from '../contracts/mcp';
 import { routeKey, routesOf, type RouteDef } from '../contracts/endpoint';
 import { SCOPES } from '../domain/api-keys/scopes';
 import { resolveBearer } from '../domain/auth/credentials';
-import { AppError, badRequest } from '../domain/errors';
+import { AppError, badRequest } from '../errors';
 import { withinDeadline } from '../http/area';
 import { errorMapper } from '../http/error-mapper';
 import { jsonBody } from '../http/json-body';

@@ -1,5 +1,5 @@
 import { recordCall } from '../domain/audit/service';
-import type { ErrorCode } from '../domain/errors';
+import type { ErrorCode } from '../errors';
 import { emitMetric } from '../observability/metrics';
 import { idKey, type CallOutcome, type McpRequestState } from './state';
 

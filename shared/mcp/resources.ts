@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type RequestId } from '@modelcontextprotocol/server';
 import type { Scope } from '../domain/api-keys/scopes';
-import { AppError } from '../domain/errors';
+import { AppError } from '../errors';
 import * as types from '../domain/objects/object-types';
 import { eventCatalog } from '../domain/webhooks/catalog';
 import { note, type McpRequestState } from './state';

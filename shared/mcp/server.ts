@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type RequestId } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { isTransientDependencyError } from '../data/errors';
-import { AppError, type ErrorCode } from '../domain/errors';
+import { AppError, type ErrorCode } from '../errors';
 import { guardWrite } from '../domain/objects/rate-guard';
 import { toDetails } from '../domain/validation';
 import { errorBodyOf } from '../http/error-body';

@@ -3,8 +3,8 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { routes } from '../../shared/contracts/index';
-import { ERROR_CODES, type ErrorCode } from '../../shared/domain/errors';
-import { docUrlOf } from '../../shared/http/reference';
+import { ERROR_CODES, type ErrorCode } from '../../shared/errors';
+import { docUrlOf } from '../../shared/contracts/reference';
 import { call } from '../support/api';
 import { launchChromium } from '../support/browser';
 

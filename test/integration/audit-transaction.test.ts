@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from
 import { listAuditEntries } from '../../shared/data/repositories/audit';
 import type { AuditContext } from '../../shared/domain/audit/service';
 import { login, register } from '../../shared/domain/auth/service';
-import { AppError } from '../../shared/domain/errors';
+import { AppError } from '../../shared/errors';
 import { putProgram } from '../../shared/domain/program/service';
 import { DEFAULT_RULES } from '../../shared/domain/program/schemas';
 import { createEndpoint, deleteEndpoint } from '../../shared/domain/webhooks/service';

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import * as members from '../../shared/data/repositories/members';
 import { addTagsSteps } from '../../shared/data/repositories/tags';
 import { transactWrite } from '../../shared/data/table';
-import { AppError } from '../../shared/domain/errors';
+import { AppError } from '../../shared/errors';
 import { changePoints, NO_DELTA } from '../../shared/domain/members/ledger';
 import type { MemberRecord } from '../../shared/domain/members/types';
 import { call } from '../support/api';

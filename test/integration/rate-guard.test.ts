@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, inject, vi } from 'vitest';
 import type { RateGuardSettings } from '../../shared/config';
 import { keyOf } from '../../shared/data/keys';
 import type { Principal, SessionPrincipal } from '../../shared/domain/auth/principal';
-import { AppError } from '../../shared/domain/errors';
+import { AppError } from '../../shared/errors';
 import { guardWrite } from '../../shared/domain/objects/rate-guard';
 import { logger } from '../../shared/observability/logger';
 import { newId } from '../../shared/ids';

@@ -4,7 +4,7 @@ import { config } from '../../shared/config';
 import { createDocumentClient } from '../../shared/data/client';
 import { isTransientDependencyError } from '../../shared/data/errors';
 import { transactWrite, type TransactStep } from '../../shared/data/table';
-import { AppError } from '../../shared/domain/errors';
+import { AppError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { lossyProxy, type LossyProxy } from '../support/lossy-proxy';
 import { runtimeOf, type RuntimeInfo } from '../support/platform';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { routes, type RouteDef } from '../../shared/contracts/index';
 import type { Principal } from '../../shared/domain/auth/principal';
-import { AppError } from '../../shared/domain/errors';
+import { AppError } from '../../shared/errors';
 import { authorize } from '../../shared/http/authenticate';
 
 const session = (role: 'owner' | 'admin' | 'member'): Principal => ({ kind: 'session', workspaceId: 'ws_1', userId: 'usr_1', role, tokenHash: 'h', expiresAt: 0 });

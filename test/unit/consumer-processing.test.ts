@@ -1,7 +1,11 @@
 import type { DynamoDBRecord, DynamoDBStreamEvent, SQSEvent, SQSRecord } from 'aws-lambda';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { processQueueBatch, processStreamInOrder } from '../../shared/consumers/processing';
+import { readFileSync } from 'node:fs';
+import * as z from 'zod';
+import { MalformedMessage, parseMessage, processQueueBatch, processStreamInOrder, retryAfter, RetryScheduled } from '../../shared/consumers/processing';
+import { jsonBody } from '../../shared/domain/webhooks/messages';
+import type { Queue } from '../../shared/ports/queue';
 
 const sqsRecord = (messageId: string): SQSRecord =>
   ({ messageId, body: messageId, receiptHandle: `rh-${messageId}`, attributes: { ApproximateReceiveCount: '1' } }) as unknown as SQSRecord;
@@ -89,5 +93,42 @@ describe('stream batches (Powertools, DynamoDB Streams, in order)', () => {
     const second = await processStreamInOrder(streamEvent('1', '2'), undefined, async (r) => void attempted.push(r.dynamodb!.SequenceNumber!));
     expect(attempted).toEqual(['1', '2']);
     expect(second).toEqual({ batchItemFailures: [] });
+  });
+});
+
+describe('the queue workers\' shared retry path and malformed-message policy', () => {
+  const body = jsonBody(z.strictObject({ n: z.number() }));
+  const record = (text: string): SQSRecord => ({ ...sqsRecord('m1'), body: text }) as SQSRecord;
+
+  it('a body that is not JSON and one the schema refuses are both failed (kept for the redrive), never dropped', async () => {
+    for (const text of ['not json', '{"n":"x"}', '{"n":1,"extra":true}']) {
+      expect(() => parseMessage(record(text), body, { queue: 'webhookDeliveries', event: 'test.malformed' }), text).toThrow(MalformedMessage);
+      const result = await processQueueBatch({ Records: [record(text), sqsRecord('ok')] }, undefined, async (r) => {
+        if (r.messageId === 'm1') parseMessage(r, body, { queue: 'webhookDeliveries', event: 'test.malformed' });
+      });
+      expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'm1' }] });
+    }
+    expect(parseMessage(record('{"n":1}'), body, { queue: 'webhookDeliveries', event: 'test.malformed' })).toEqual({ n: 1 });
+  });
+
+  it('retryAfter makes the message visible again after the delay and keeps it (a failed record)', async () => {
+    // The queue port recorded in memory: only its changeVisibility call matters here.
+    const calls: unknown[][] = [];
+    const queue = { send: async () => {}, changeVisibility: async (...args: unknown[]) => void calls.push(args) } as unknown as Queue;
+    const result = await processQueueBatch(sqsEvent('a', 'b'), undefined, async (r) => {
+      if (r.messageId === 'a') await retryAfter(queue, 'walletPushes', r, 42);
+    });
+    expect(result).toEqual({ batchItemFailures: [{ itemIdentifier: 'a' }] });
+    expect(calls).toEqual([['walletPushes', 'rh-a', 42]]);
+    await expect(retryAfter(queue, 'walletPushes', sqsRecord('c'), 5)).rejects.toThrow(RetryScheduled);
+  });
+
+  it('RetryScheduled is declared once, for both workers', () => {
+    for (const worker of ['webhook-worker', 'wallet-push']) {
+      const source = readFileSync(new URL(`../../functions/${worker}/handler.ts`, import.meta.url), 'utf8');
+      expect(source, worker).not.toMatch(/class (RetryScheduled|MalformedMessage)\b/);
+      expect(source, worker).toMatch(/\bparseMessage\(/);
+      expect(source, worker).toMatch(/\bretryAfter\(/);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../shared/domain/errors';
+import { ERROR_CODES } from '../../shared/errors';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 
 // The reference page the README links to (docs/api.md) holds the error table and the scopes.

@@ -2,7 +2,7 @@ import middy from '@middy/core';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { AppError, outcomeUnknown } from '../../shared/domain/errors';
+import { AppError, outcomeUnknown } from '../../shared/errors';
 import { withinDeadline } from '../../shared/http/area';
 import { errorMapper } from '../../shared/http/error-mapper';
 import { jsonBody, jsonDepthExceeds } from '../../shared/http/json-body';

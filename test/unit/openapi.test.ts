@@ -4,7 +4,7 @@ import * as z from 'zod';
 import type { RouteContract } from '../../shared/contracts/endpoint';
 import { routeKey, routes, type RouteDef } from '../../shared/contracts/index';
 import { errorBody } from '../../shared/contracts/contract';
-import { ERROR_CODES } from '../../shared/domain/errors';
+import { ERROR_CODES } from '../../shared/errors';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { buildOpenApiDocument, generateOpenApiDocument } from '../../shared/http/openapi';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';

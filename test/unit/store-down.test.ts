@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createDocumentClient } from '../../shared/data/client';
 import { isTransientDependencyError, provesNotApplied } from '../../shared/data/errors';
 import { putItem, transactWrite, updateItem } from '../../shared/data/table';
-import { AppError } from '../../shared/domain/errors';
+import { AppError } from '../../shared/errors';
 import type { HttpResult } from '../../shared/http/types';
 import { closedPort, httpEvent, SOME_API_KEY } from '../support/faulty-store';
 

@@ -5,7 +5,7 @@ import { config } from '../../shared/config';
 import { createDocumentClient } from '../../shared/data/client';
 import { isTransientDependencyError } from '../../shared/data/errors';
 import { putItem, transactWrite, updateItem } from '../../shared/data/table';
-import { AppError } from '../../shared/domain/errors';
+import { AppError } from '../../shared/errors';
 import type { HttpResult } from '../../shared/http/types';
 import { frozenStore, httpEvent, SOME_API_KEY, type FrozenStore } from '../support/faulty-store';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AppError } from '../../shared/domain/errors';
+import { AppError } from '../../shared/errors';
 import { DEFAULT_PAGE_SIZE, filterValue, MAX_PAGE_SIZE, pageQuery, pageQueryShape } from '../../shared/domain/pagination';
 import { parseOrThrow, toDetails } from '../../shared/domain/validation';
 

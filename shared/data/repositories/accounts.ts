@@ -1,5 +1,5 @@
 import type { ResetTokenRecord, SessionRecord, User, UserRecord, Workspace } from '../../domain/auth/types';
-import { conflict, gone } from '../../domain/errors';
+import { conflict, gone } from '../../errors';
 import { keyOf } from '../keys';
 import { deleteItem, getItem, putItem, transactWrite, updateItem, type Item, type TransactStep } from '../table';
 

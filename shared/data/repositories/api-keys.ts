@@ -1,5 +1,5 @@
 import type { ApiKeyLookup, ApiKeyRecord } from '../../domain/api-keys/types';
-import { notFound } from '../../domain/errors';
+import { notFound } from '../../errors';
 import { keyOf, skPrefix } from '../keys';
 import { getItem, isConditionFailed, prefixPage, transactWrite, updateItem, type Page, type TransactStep } from '../table';
 

@@ -1,7 +1,7 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
 import type { CouponStatus } from '../../domain/coupons/schemas';
 import type { CouponRecord, PoolRecord } from '../../domain/coupons/types';
-import { AppError, conflict, notFound } from '../../domain/errors';
+import { AppError, conflict, notFound } from '../../errors';
 import { documentClient, tableName } from '../client';
 import { indexKeysOf, indexPartition, keyOf, seqKey, type PrimaryKey } from '../keys';
 import { getItem, indexPage, queryPage, StaleRead, type Page, type TransactStep } from '../table';

@@ -1,4 +1,4 @@
-import { AppError } from '../../domain/errors';
+import { AppError } from '../../errors';
 import { keyOf } from '../keys';
 import { getItem, isConditionFailed, putItem, type TransactStep } from '../table';
 

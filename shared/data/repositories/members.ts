@@ -1,5 +1,5 @@
 import type { LedgerEntryRecord, MemberRecord } from '../../domain/members/types';
-import { conflict, memberErased } from '../../domain/errors';
+import { conflict, memberErased } from '../../errors';
 import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../keys';
 import { correlationId } from '../../observability/correlation';
 import { filterExpression, getItem, indexPage, prefixPage, StaleRead, type Item, type Page, type TransactStep } from '../table';

@@ -1,5 +1,5 @@
 import type { ObjectTypeRecord, RecordItem } from '../../domain/objects/types';
-import { conflict } from '../../domain/errors';
+import { conflict } from '../../errors';
 import { ENTITIES, indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey, keyOf, skPrefix } from '../keys';
 import { batchGetItems, getItem, prefixPage, StaleRead, queryRaw, transactWrite, type TransactStep } from '../table';
 

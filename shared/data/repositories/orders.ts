@@ -1,5 +1,5 @@
 import type { OrderRecord } from '../../domain/orders/types';
-import { AppError } from '../../domain/errors';
+import { AppError } from '../../errors';
 import { indexKeysOf, indexPartition, keyOf } from '../keys';
 import { filterExpression, getItem, queryPage, sortKeyRange, StaleRead, type Page, type TransactStep } from '../table';
 

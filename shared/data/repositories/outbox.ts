@@ -5,11 +5,10 @@ import type { TransactStep } from '../table';
 /** How long an outbox item stays after the stream has carried it on (TTL), for support lookups. */
 const OUTBOX_TTL_SECONDS = 7 * 24 * 3600;
 
-export interface OutboxEvent {
-  id: string;
-  type: string;
-  created_at: string;
-  data: Record<string, unknown>;
+/** What the outbox item needs of an event (shared/events declares the event itself). */
+interface OutboxItemEvent {
+  readonly id: string;
+  readonly created_at: string;
 }
 
 /**
@@ -18,7 +17,7 @@ export interface OutboxEvent {
  * The item records the request that made the change (`requestId`, absent when no HTTP request
  * did), which the fan-out carries to every delivery.
  */
-export function outboxStep(workspaceId: string, events: OutboxEvent[]): TransactStep[] {
+export function outboxStep(workspaceId: string, events: readonly OutboxItemEvent[]): TransactStep[] {
   if (events.length === 0) return [];
   const first = events[0]!;
   const requestId = correlationId();

@@ -1,5 +1,5 @@
 import type { Program } from '../../domain/program/schemas';
-import { conflict } from '../../domain/errors';
+import { conflict } from '../../errors';
 import { keyOf } from '../keys';
 import { getItem, transactWrite, type TransactStep } from '../table';
 

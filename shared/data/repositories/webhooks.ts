@@ -1,6 +1,6 @@
 import type { Attempt, DeliveryState } from '../../domain/webhooks/schemas';
 import type { EndpointRecord } from '../../domain/webhooks/types';
-import { notFound } from '../../domain/errors';
+import { notFound } from '../../errors';
 import { keyOf, seqKey, skPrefix } from '../keys';
 import { batchGetItems, getItem, isConditionFailed, MAX_TRANSACTION_ITEMS, prefixPage, StaleRead, transactWrite, updateItem, type Page, type TransactStep } from '../table';
 

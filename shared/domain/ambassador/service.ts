@@ -3,7 +3,7 @@ import * as repo from '../../data/repositories/ambassador';
 import { listOrders } from '../../data/repositories/orders';
 import { transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
 import { event, publish } from '../../events/outbox';
-import { conflict } from '../errors';
+import { conflict } from '../../errors';
 import { loadWritableMember } from '../members/ledger';
 import { fromMinor } from '../money';
 import { sealSteps, type WriteOptions } from '../write-options';

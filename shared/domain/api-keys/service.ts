@@ -3,7 +3,7 @@ import { newId } from '../../ids';
 import { audited, type AuditContext } from '../audit/service';
 import type { Principal } from '../auth/principal';
 import { randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
-import { forbidden } from '../errors';
+import { forbidden } from '../../errors';
 import type { CreateApiKeyInput } from './schemas';
 import { PRESETS, SCOPES, type Scope } from './scopes';
 import type { ApiKey, ApiKeyRecord } from './types';

@@ -1,7 +1,7 @@
 import { config } from '../../config';
 import { getSession, getUser } from '../../data/repositories/accounts';
 import { findApiKeyByHash, touchApiKey } from '../../data/repositories/api-keys';
-import { unauthenticated } from '../errors';
+import { unauthenticated } from '../../errors';
 import type { Principal } from './principal';
 import { digestsEqual, sha256Hex, TOKEN_PREFIX } from './secrets';
 

@@ -2,7 +2,7 @@ import { config } from '../../config';
 import { runtimeConfig } from '../../config';
 import * as accounts from '../../data/repositories/accounts';
 import { newId } from '../../ids';
-import { AppError, badRequest, gone, notFound, rateLimited, unauthenticated } from '../errors';
+import { AppError, badRequest, gone, notFound, rateLimited, unauthenticated } from '../../errors';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import type { SessionPrincipal } from './principal';
 import { randomToken, sha256Hex, TOKEN_PREFIX } from './secrets';

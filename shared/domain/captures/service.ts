@@ -1,6 +1,6 @@
 import * as repo from '../../data/repositories/captures';
 import * as members from '../../data/repositories/members';
-import type { OutboxEvent } from '../../data/repositories/outbox';
+import type { OutboxEvent } from '../../events/registry';
 import { StaleRead, transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { newId } from '../../ids';
@@ -26,6 +26,72 @@ export const fingerprintOf = (input: Pick<CreateCaptureInput, 'email' | 'phone' 
   sha256Hex(`${input.email ? `e:${input.email}` : `p:${normalisePhone(input.phone!)}`}\n${input.source}`);
 
 const phoneOf = (m: MemberRecord | undefined) => (m?.phone ? normalisePhone(m.phone) : undefined);
+
+/** The member a capture matches: by e-mail; by phone only when the capture has no e-mail. */
+interface Match {
+  matched: MemberRecord | undefined;
+  matchedBy: Capture['matchedBy'];
+  /** The member the phone lookup names, if it still holds that phone. */
+  phoneHolderValid: boolean;
+}
+
+async function matchOf(workspaceId: string, input: CreateCaptureInput, phone: string | undefined, byEmail?: string, byPhone?: string): Promise<Match> {
+  const phoneHolder = byPhone ? await members.getMember(workspaceId, byPhone) : undefined;
+  const phoneHolderValid = phoneHolder !== undefined && phoneOf(phoneHolder) === phone;
+  if (input.email) {
+    if (!byEmail) return { matched: undefined, matchedBy: null, phoneHolderValid };
+    const matched = await members.getMember(workspaceId, byEmail);
+    if (!matched) throw new StaleRead('member');
+    return { matched, matchedBy: 'email', phoneHolderValid };
+  }
+  return phoneHolderValid ? { matched: phoneHolder, matchedBy: 'phone', phoneHolderValid } : { matched: undefined, matchedBy: null, phoneHolderValid };
+}
+
+/** The member the capture is for: the matched one, or a new one (its creation steps and events added). */
+async function targetOf(workspaceId: string, input: CreateCaptureInput, matched: MemberRecord | undefined, at: Date, steps: TransactStep[], events: OutboxEvent[]): Promise<MemberRecord> {
+  if (matched) return matched;
+  const creation = await memberCreation(
+    workspaceId,
+    { email: input.email ?? null, phone: input.phone ?? null, firstName: input.firstName ?? null, lastName: input.lastName ?? null, customAttributes: input.attributes ?? {} },
+    at,
+  );
+  // A lookup taken meanwhile means someone enrolled this person concurrently: re-read and match.
+  steps.push(...creation.steps.map((s) => ({ ...s, onConditionFailed: () => new StaleRead('member') })));
+  events.push(...creation.events);
+  return creation.record;
+}
+
+/** The referral outcome of a capture with a code (a new member is linked to the referrer). */
+async function referralOf(workspaceId: string, code: string | undefined, matched: boolean, link: { memberId: string; captureId: string; at: string }, steps: TransactStep[]): Promise<Capture['referral']> {
+  if (!code) return null;
+  if (matched) return { code, outcome: 'existing_member', referrerId: null };
+  const linked = await referralLink(workspaceId, code, link);
+  steps.push(...linked.steps);
+  return { code, outcome: linked.outcome, referrerId: linked.referrerId };
+}
+
+function captureRecord(workspaceId: string, input: CreateCaptureInput, fields: Pick<repo.CaptureRecord, 'id' | 'memberId' | 'memberOutcome' | 'matchedBy' | 'referral' | 'createdAt'>): repo.CaptureRecord {
+  return {
+    id: fields.id,
+    workspaceId,
+    memberId: fields.memberId,
+    memberOutcome: fields.memberOutcome,
+    matchedBy: fields.matchedBy,
+    source: input.source,
+    email: input.email ?? null,
+    phone: input.phone ?? null,
+    firstName: input.firstName ?? null,
+    lastName: input.lastName ?? null,
+    consents: {
+      marketingEmail: input.consents.marketingEmail ?? null,
+      marketingSms: input.consents.marketingSms ?? null,
+      terms: input.consents.terms ?? null,
+    },
+    attributes: input.attributes ?? {},
+    referral: fields.referral,
+    createdAt: fields.createdAt,
+  };
+}
 
 /**
  * Records a lead. It matches an existing member (by e-mail; by phone only when the capture has no
@@ -54,76 +120,17 @@ export async function createCapture(
       const first = await repo.getCapture(workspaceId, window.captureId);
       if (first) return { capture: toCapture(first, true), duplicate: true };
     }
-
-    const phoneHolder = byPhone ? await members.getMember(workspaceId, byPhone) : undefined;
-    const phoneHolderValid = phoneHolder !== undefined && phoneOf(phoneHolder) === phone;
-    let matched: MemberRecord | undefined;
-    let matchedBy: Capture['matchedBy'] = null;
-    if (input.email) {
-      if (byEmail) {
-        matched = await members.getMember(workspaceId, byEmail);
-        if (!matched) throw new StaleRead('member');
-        matchedBy = 'email';
-      }
-    } else if (phoneHolderValid) {
-      matched = phoneHolder;
-      matchedBy = 'phone';
-    }
-
+    const { matched, matchedBy, phoneHolderValid } = await matchOf(workspaceId, input, phone, byEmail, byPhone);
     const captureId = newId('cap');
     const steps: TransactStep[] = [];
     const events: OutboxEvent[] = [];
-    let target: MemberRecord;
-    if (matched) {
-      target = matched;
-    } else {
-      const creation = await memberCreation(
-        workspaceId,
-        { email: input.email ?? null, phone: input.phone ?? null, firstName: input.firstName ?? null, lastName: input.lastName ?? null, customAttributes: input.attributes ?? {} },
-        at,
-      );
-      target = creation.record;
-      // A lookup taken meanwhile means someone enrolled this person concurrently: re-read and match.
-      steps.push(...creation.steps.map((s) => ({ ...s, onConditionFailed: () => new StaleRead('member') })));
-      events.push(...creation.events);
-    }
-
+    const target = await targetOf(workspaceId, input, matched, at, steps, events);
     // Phone-only captures find members through this lookup; it follows the member's current phone.
     if (phone && phoneOf(target) === phone && byPhone !== target.id && !phoneHolderValid) {
       steps.push(repo.phoneLookupStep(workspaceId, phone, target.id, byPhone));
     }
-
-    let referral: Capture['referral'] = null;
-    if (input.referralCode) {
-      if (matched) {
-        referral = { code: input.referralCode, outcome: 'existing_member', referrerId: null };
-      } else {
-        const link = await referralLink(workspaceId, input.referralCode, { memberId: target.id, captureId, at: iso });
-        referral = { code: input.referralCode, outcome: link.outcome, referrerId: link.referrerId };
-        steps.push(...link.steps);
-      }
-    }
-
-    const record: repo.CaptureRecord = {
-      id: captureId,
-      workspaceId,
-      memberId: target.id,
-      memberOutcome: matched ? 'matched' : 'created',
-      matchedBy,
-      source: input.source,
-      email: input.email ?? null,
-      phone: input.phone ?? null,
-      firstName: input.firstName ?? null,
-      lastName: input.lastName ?? null,
-      consents: {
-        marketingEmail: input.consents.marketingEmail ?? null,
-        marketingSms: input.consents.marketingSms ?? null,
-        terms: input.consents.terms ?? null,
-      },
-      attributes: input.attributes ?? {},
-      referral,
-      createdAt: iso,
-    };
+    const referral = await referralOf(workspaceId, input.referralCode, matched !== undefined, { memberId: target.id, captureId, at: iso }, steps);
+    const record = captureRecord(workspaceId, input, { id: captureId, memberId: target.id, memberOutcome: matched ? 'matched' : 'created', matchedBy, referral, createdAt: iso });
     const result: CaptureResult = { capture: toCapture(record, false), duplicate: false };
     const endsAt = new Date(at.getTime() + CAPTURE_DEDUPE_WINDOW_SECONDS * 1000);
     events.push(event('capture.created', { resource_id: captureId, member_ref: target.id }, at));

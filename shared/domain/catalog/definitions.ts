@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../errors';
+import type { ErrorDetail } from '../../errors';
 import type { ImportBrandInput, ImportCategoryInput, ImportProductInput } from './schemas';
 
 /**

@@ -2,7 +2,7 @@ import * as repo from '../../data/repositories/catalog';
 import { transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
 import { newId } from '../../ids';
 import { itemError, parseItem, runInLanes, summarise } from '../batch';
-import { AppError, validationFailed, type ErrorDetail } from '../errors';
+import { AppError, validationFailed, type ErrorDetail } from '../../errors';
 import { collectDefinitions, definitionsOf, invalidCategoryDefinitions, neededCategories, outsideParents, type ItemDefinitions } from './definitions';
 import { importProductSchema, type ImportProductInput, type ImportReport, type ImportResult } from './schemas';
 import { contentHash, productContent, productSearchText, type BrandRecord, type CategoryRecord, type ProductContent, type ProductRecord } from './types';
@@ -136,13 +136,24 @@ function packGroups<T extends { steps: TransactStep[] }>(planned: T[]): T[][] {
 export async function importCatalog(workspaceId: string, items: readonly unknown[], now = new Date()): Promise<ImportReport> {
   const at = now.toISOString();
   const results = new Array<ImportResult>(items.length);
-  const fail = (index: number, err: unknown) => {
+  const fail: Fail = (index, err) => {
     // AppError details are ErrorDetail objects, which the published schema spells out.
     results[index] = { index, sku: skuOf(items[index]), outcome: 'failed', productId: null, error: itemError(err) as ImportResult['error'] };
   };
+  const parsed = parseItems(items, fail);
+  const { alive, defs, storedCategories, storedBrands } = await checkDefinitions(workspaceId, parsed, fail);
+  const definitions = await upsertDefinitions(workspaceId, alive, defs, { categories: storedCategories, brands: storedBrands }, at);
+  await importProducts(workspaceId, alive, definitions, at, results, fail);
+  return { results, summary: summarise(results), categories: counts(definitions.categoryOutcomes), brands: counts(definitions.brandOutcomes) };
+}
 
-  // 1. Items on their own.
-  let alive: { index: number; input: ImportProductInput; defs: ItemDefinitions }[] = [];
+type Fail = (index: number, err: unknown) => void;
+type AliveItem = { index: number; input: ImportProductInput; defs: ItemDefinitions };
+type Definitions = ReturnType<typeof collectDefinitions>;
+
+/** 1. Items on their own; a sku given twice fails the later item. */
+function parseItems(items: readonly unknown[], fail: Fail): AliveItem[] {
+  const alive: AliveItem[] = [];
   const firstBySku = new Map<string, number>();
   items.forEach((raw, index) => {
     try {
@@ -155,25 +166,37 @@ export async function importCatalog(workspaceId: string, items: readonly unknown
       fail(index, err);
     }
   });
+  return alive;
+}
 
-  // 2. Definitions across the payload, checked against what is stored.
-  const defs = collectDefinitions(alive.map((a) => a.defs));
+/** 2. Definitions across the payload, checked against what is stored. */
+async function checkDefinitions(workspaceId: string, parsed: AliveItem[], fail: Fail) {
+  const defs = collectDefinitions(parsed.map((a) => a.defs));
   for (const [index, details] of defs.failures) fail(index, validationFailed(details));
-  alive = alive.filter((a) => !defs.failures.has(a.index));
+  const agreed = parsed.filter((a) => !defs.failures.has(a.index));
   const [storedCategories, storedBrands] = await Promise.all([
     repo.categoriesByKeys(workspaceId, [...defs.categories.keys(), ...outsideParents(defs.categories)]),
     repo.brandsByKeys(workspaceId, [...defs.brands.keys()]),
   ]);
   const invalid = invalidCategoryDefinitions(defs.categories, new Map([...storedCategories].map(([key, c]) => [key, c.parentKey])));
-  alive = alive.filter((a) => {
+  const alive = agreed.filter((a) => {
     const details: ErrorDetail[] = a.defs.categories
       .filter((c) => invalid.has(c.def.key))
       .map((c) => ({ in: 'body', field: `${c.path}.parentKey`, message: invalid.get(c.def.key)! }));
     if (details.length) fail(a.index, validationFailed(details));
     return details.length === 0;
   });
+  return { alive, defs, storedCategories, storedBrands };
+}
 
-  // 3. Categories (with their ancestors among the definitions) and brands the surviving items use.
+/** 3. Categories (with their ancestors among the definitions) and brands the surviving items use. */
+async function upsertDefinitions(
+  workspaceId: string,
+  alive: AliveItem[],
+  defs: Definitions,
+  stored: { categories: Map<string, CategoryRecord>; brands: Map<string, BrandRecord> },
+  at: string,
+) {
   const categoryKeys = [...neededCategories(defs.categories, alive.flatMap((a) => a.defs.categories.map((c) => c.def.key)))];
   const brandKeys = [...new Set(alive.flatMap((a) => (a.defs.brand ? [a.defs.brand.def.key] : [])))];
   const [categoryOutcomes, brandOutcomes] = await Promise.all([
@@ -189,7 +212,7 @@ export async function importCatalog(workspaceId: string, items: readonly unknown
           idPrefix: 'cat',
           at,
         },
-        { value: storedCategories.get(key) },
+        { value: stored.categories.get(key) },
       );
     }),
     runInLanes(brandKeys, (key) => key, CONCURRENCY, (key) => {
@@ -203,16 +226,31 @@ export async function importCatalog(workspaceId: string, items: readonly unknown
           idPrefix: 'brd',
           at,
         },
-        { value: storedBrands.get(key) },
+        { value: stored.brands.get(key) },
       );
     }),
   ]);
-  const categoryIds = new Map(categoryKeys.map((key, i) => [key, categoryOutcomes[i]!.id]));
-  const brandIds = new Map(brandKeys.map((key, i) => [key, brandOutcomes[i]!.id]));
+  return {
+    categoryOutcomes,
+    brandOutcomes,
+    categoryIds: new Map(categoryKeys.map((key, i) => [key, categoryOutcomes[i]!.id])),
+    brandIds: new Map(brandKeys.map((key, i) => [key, brandOutcomes[i]!.id])),
+  };
+}
 
-  // 4. Products: decide each against the batch-read state, then write the changes in few
-  //    transactions. A group that loses a race (someone changed one of its products meanwhile)
-  //    commits nothing, and each of its products is then settled on its own (re-read, decide, write).
+/**
+ * 4. Products: decide each against the batch-read state, then write the changes in few
+ * transactions. A group that loses a race (someone changed one of its products meanwhile) commits
+ * nothing, and each of its products is then settled on its own (re-read, decide, write).
+ */
+async function importProducts(
+  workspaceId: string,
+  alive: AliveItem[],
+  { categoryIds, brandIds }: { categoryIds: Map<string, string>; brandIds: Map<string, string> },
+  at: string,
+  results: ImportResult[],
+  fail: Fail,
+): Promise<void> {
   const stored = await repo.productsBySku(workspaceId, alive.map((a) => a.input.sku));
   const changes: { index: number; sku: string; rules: UpsertRules<ProductRecord>; outcome: 'created' | 'updated'; id: string; steps: TransactStep[] }[] = [];
   for (const a of alive) {
@@ -242,6 +280,4 @@ export async function importCatalog(workspaceId: string, items: readonly unknown
       });
     }
   });
-
-  return { results, summary: summarise(results), categories: counts(categoryOutcomes), brands: counts(brandOutcomes) };
 }

@@ -1,7 +1,7 @@
 import * as repo from '../../data/repositories/catalog';
 import type { Page } from '../../data/table';
 import { ID_PATTERN } from '../../ids';
-import { notFound } from '../errors';
+import { notFound } from '../../errors';
 import type { Brand, Category, ListProductsQuery, Product } from './schemas';
 import { toBrand, toCategory, toProduct } from './types';
 

@@ -1,12 +1,12 @@
 import * as members from '../../data/repositories/members';
 import { couponSettings } from '../../config';
 import * as repo from '../../data/repositories/coupons';
-import type { OutboxEvent } from '../../data/repositories/outbox';
+import type { OutboxEvent } from '../../events/registry';
 import { StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
-import { AppError, conflict, notFound } from '../errors';
-import { changePoints, isMemberId, loadMember, loadWritableMember, NO_DELTA } from '../members/ledger';
+import { AppError, conflict, notFound } from '../../errors';
+import { changePoints, isMemberId, loadMember, loadWritableMember, NO_DELTA, tableLedgerStore, type LedgerStore } from '../members/ledger';
 import { codeKey, generateCode, isCodeShaped } from './codes';
 import type { Coupon, CouponPool, CouponStatus, CreatePoolInput, IssueCouponInput, RedeemInput } from './schemas';
 import { NEVER, poolStatus, toCoupon, toPool, type CouponRecord, type PoolRecord } from './types';
@@ -254,6 +254,33 @@ export async function issueCoupon(
 // Redeem
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * What redeeming needs of the store: the coupon (by id, or through its code's lookup), the member
+ * check, the redeem step (conditional on `status = issued` and not expired, failing with
+ * `RedeemRefused`), the pool's counter and one transaction.
+ */
+export interface RedemptionStore {
+  getMember: LedgerStore['getMember'];
+  getCoupon(workspaceId: string, couponId: string): Promise<CouponRecord | undefined>;
+  getCodeLookup(workspaceId: string, codeKey: string): Promise<repo.CodeLookup | undefined>;
+  redeemStep(c: CouponRecord, at: string, redemption: CouponRecord['redemption']): TransactStep;
+  /** The member item's condition that it was not erased (a redeem racing the erasure is refused). */
+  memberNotErasedStep(workspaceId: string, memberId: string): TransactStep;
+  countRedemptionStep(workspaceId: string, poolId: string): TransactStep;
+  transactWrite(steps: TransactStep[]): Promise<void>;
+}
+
+/** Redemptions on the table (DynamoDB). */
+export const tableRedemptionStore: RedemptionStore = {
+  getMember: tableLedgerStore.getMember,
+  getCoupon: repo.getCoupon,
+  getCodeLookup: repo.getCodeLookup,
+  redeemStep: repo.redeemStep,
+  memberNotErasedStep: members.memberNotErasedStep,
+  countRedemptionStep: repo.countRedemptionStep,
+  transactWrite: (steps) => transactWrite(steps),
+};
+
 const alreadyRedeemed = (c: CouponRecord) => new AppError('COUPON_ALREADY_REDEEMED', `The coupon was already redeemed at ${c.redeemedAt}`);
 const expired = (c: CouponRecord) => new AppError('COUPON_EXPIRED', `The coupon expired at ${c.validUntil}`);
 
@@ -269,6 +296,7 @@ async function redeem(
   input: RedeemInput,
   opts: WriteOptions<Coupon>,
   clock: () => Date,
+  store: RedemptionStore,
 ): Promise<Coupon> {
   return withOptimisticRetry(async () => {
     const c = await load();
@@ -279,10 +307,10 @@ async function redeem(
     const redemption = { externalOrderId: input.externalOrderId ?? null };
     const after = toCoupon({ ...c, status: 'redeemed', redeemedAt: at, redemption }, now);
     try {
-      await transactWrite([
-        repo.redeemStep(c, at, redemption),
-        members.memberNotErasedStep(workspaceId, c.memberId),
-        repo.countRedemptionStep(workspaceId, c.poolId),
+      await store.transactWrite([
+        store.redeemStep(c, at, redemption),
+        store.memberNotErasedStep(workspaceId, c.memberId),
+        store.countRedemptionStep(workspaceId, c.poolId),
         ...publish(workspaceId, [event('coupon.redeemed', { resource_id: c.id, member_ref: c.memberId, pool_id: c.poolId })]),
         ...sealSteps(opts, after),
       ]);
@@ -303,13 +331,14 @@ export async function redeemCoupon(
   input: RedeemInput,
   opts: WriteOptions<Coupon> = {},
   clock: () => Date = () => new Date(),
+  store: RedemptionStore = tableRedemptionStore,
 ): Promise<Coupon> {
   const load = async () => {
-    const c = isCouponId(couponId) ? await repo.getCoupon(workspaceId, couponId) : undefined;
+    const c = isCouponId(couponId) ? await store.getCoupon(workspaceId, couponId) : undefined;
     if (!c) throw notFound('Coupon');
     return c;
   };
-  return redeem(workspaceId, load, input, opts, clock);
+  return redeem(workspaceId, load, input, opts, clock, store);
 }
 
 /**
@@ -322,17 +351,18 @@ export async function redeemMemberCoupon(
   input: RedeemInput & { code: string },
   opts: WriteOptions<Coupon> = {},
   clock: () => Date = () => new Date(),
+  store: RedemptionStore = tableRedemptionStore,
 ): Promise<Coupon> {
-  await loadWritableMember(workspaceId, memberId);
-  const lookup = isCodeShaped(input.code) ? await repo.getCodeLookup(workspaceId, codeKey(input.code)) : undefined;
+  await loadWritableMember(workspaceId, memberId, store);
+  const lookup = isCodeShaped(input.code) ? await store.getCodeLookup(workspaceId, codeKey(input.code)) : undefined;
   if (!lookup?.couponId || lookup.memberId !== memberId) throw notFound('Coupon');
   const couponId = lookup.couponId;
   const load = async () => {
-    const c = await repo.getCoupon(workspaceId, couponId);
+    const c = await store.getCoupon(workspaceId, couponId);
     if (!c || c.memberId !== memberId) throw notFound('Coupon');
     return c;
   };
-  return redeem(workspaceId, load, { externalOrderId: input.externalOrderId }, opts, clock);
+  return redeem(workspaceId, load, { externalOrderId: input.externalOrderId }, opts, clock, store);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ import type { ObjectStore } from '../../ports/object-store';
 import type { Workflows } from '../../ports/workflows';
 import { audited, recordAccess, type AuditContext } from '../audit/service';
 
-import { AppError, notFound, validationFailed } from '../errors';
+import { AppError, notFound, validationFailed } from '../../errors';
 import { dataHandling } from './data-handling';
 import type { OperationalExportInput } from './schemas';
 import * as secrets from './signing-secrets';

@@ -4,7 +4,7 @@ import { logger } from '../../observability/logger';
 import type { Workflows } from '../../ports/workflows';
 import type { Principal } from '../auth/principal';
 import { audited, type AuditContext } from '../audit/service';
-import { notFound, validationFailed } from '../errors';
+import { notFound, validationFailed } from '../../errors';
 import { newJob, startWorkflow, checkNoticeUrl, type ExportPorts } from './jobs';
 import { duePeriod, firstPeriod, isTimeZone } from './schedule-time';
 import type { CreateScheduleInput } from './schemas';

@@ -1,6 +1,6 @@
 import * as repo from '../../data/repositories/members';
 import { itemError, parseItem, runInLanes, summarise, type BatchOutcome, type ItemError } from '../batch';
-import { conflict } from '../errors';
+import { conflict } from '../../errors';
 import { createMemberBody } from './schemas';
 import { createMember, updateMemberRecord } from './service';
 

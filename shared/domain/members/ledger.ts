@@ -1,9 +1,9 @@
 import * as repo from '../../data/repositories/members';
 import { inKeyOrder, transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
-import type { OutboxEvent } from '../../data/repositories/outbox';
+import type { OutboxEvent } from '../../events/registry';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
-import { AppError, memberErased, notFound } from '../errors';
+import { AppError, memberErased, notFound } from '../../errors';
 import { tierFor } from '../program/arithmetic';
 import type { ProgramRules } from '../program/schemas';
 import { rulesOf } from '../program/service';
@@ -49,8 +49,30 @@ export type Planned<R> = { plan: ChangePlan<R> } | { done: R };
 
 export const isMemberId = (id: string) => ID_PATTERN('mbr').test(id);
 
-export async function loadMember(workspaceId: string, memberId: string): Promise<MemberRecord> {
-  const member = isMemberId(memberId) ? await repo.getMember(workspaceId, memberId) : undefined;
+/**
+ * What the ledger needs of the store: the member, the program's rules, the two steps of a points
+ * change and one transaction. The balance step is conditional on the member's revision and fails
+ * with `MemberChanged` (carrying the member as it now is) when another change came first.
+ */
+export interface LedgerStore {
+  getMember(workspaceId: string, memberId: string): Promise<MemberRecord | undefined>;
+  rulesOf(workspaceId: string): Promise<ProgramRules>;
+  balanceStep(current: MemberRecord, next: repo.BalanceState, now: string, requireActive: boolean): TransactStep;
+  ledgerEntryStep(workspaceId: string, entry: LedgerEntryRecord): TransactStep;
+  transactWrite(steps: TransactStep[]): Promise<void>;
+}
+
+/** The ledger on the table (DynamoDB). */
+export const tableLedgerStore: LedgerStore = {
+  getMember: repo.getMember,
+  rulesOf,
+  balanceStep: repo.balanceStep,
+  ledgerEntryStep: repo.ledgerEntryStep,
+  transactWrite: (steps) => transactWrite(steps),
+};
+
+export async function loadMember(workspaceId: string, memberId: string, store: Pick<LedgerStore, 'getMember'> = tableLedgerStore): Promise<MemberRecord> {
+  const member = isMemberId(memberId) ? await store.getMember(workspaceId, memberId) : undefined;
   if (!member) throw notFound('Member');
   return member;
 }
@@ -60,8 +82,8 @@ export async function loadMember(workspaceId: string, memberId: string): Promise
  * (MEMBER_ERASED). The same refusal is a condition of every write's transaction on the member
  * item, so a write racing the erasure is refused too.
  */
-export async function loadWritableMember(workspaceId: string, memberId: string): Promise<MemberRecord> {
-  return writable(await loadMember(workspaceId, memberId));
+export async function loadWritableMember(workspaceId: string, memberId: string, store: Pick<LedgerStore, 'getMember'> = tableLedgerStore): Promise<MemberRecord> {
+  return writable(await loadMember(workspaceId, memberId, store));
 }
 
 export function writable(member: MemberRecord): MemberRecord {
@@ -94,12 +116,13 @@ export async function changePoints<R>(
   /** The member as the caller just read it: saves the first read; retries always read afresh. */
   preloaded?: MemberRecord,
   now: () => Date = () => new Date(),
+  store: LedgerStore = tableLedgerStore,
 ): Promise<R> {
   let fresh: MemberRecord | undefined;
   const attempt = async (): Promise<R> => {
-    const member = writable(fresh ?? (await loadMember(workspaceId, memberId)));
+    const member = writable(fresh ?? (await loadMember(workspaceId, memberId, store)));
     fresh = undefined;
-    const rules = await rulesOf(workspaceId);
+    const rules = await store.rulesOf(workspaceId);
     const planned = await plan(member, rules);
     if ('done' in planned) return planned.done;
     const p = planned.plan;
@@ -137,8 +160,8 @@ export async function changePoints<R>(
     const publicEntry = entry ? toLedgerEntry(entry) : null;
     const result = p.result({ member: after, entry: publicEntry, tierUpgraded });
     const steps: TransactStep[] = [
-      repo.balanceStep(member, { ...next, tier }, at, p.requireActive ?? false),
-      ...(entry ? [{ ...repo.ledgerEntryStep(workspaceId, entry), onCommitted: () => countPoints(entry.amount) }] : []),
+      store.balanceStep(member, { ...next, tier }, at, p.requireActive ?? false),
+      ...(entry ? [{ ...store.ledgerEntryStep(workspaceId, entry), onCommitted: () => countPoints(entry.amount) }] : []),
       ...(p.steps ?? []),
       ...publish(workspaceId, [
         ...(p.events ?? []),
@@ -148,7 +171,7 @@ export async function changePoints<R>(
       ...sealSteps(opts, result),
     ];
     try {
-      await transactWrite(steps);
+      await store.transactWrite(steps);
     } catch (err) {
       // The member as the failed condition saw it: the next attempt plans on it without a read.
       if (err instanceof repo.MemberChanged && err.current) fresh = err.current;

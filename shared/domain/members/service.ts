@@ -1,5 +1,5 @@
 import * as repo from '../../data/repositories/members';
-import type { OutboxEvent } from '../../data/repositories/outbox';
+import type { OutboxEvent } from '../../events/registry';
 import { transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { newId } from '../../ids';

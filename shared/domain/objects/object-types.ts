@@ -3,7 +3,7 @@ import * as repo from '../../data/repositories/objects';
 import { withOptimisticRetry } from '../../data/table';
 import { audited, type AuditContext } from '../audit/service';
 import { TtlCache } from '../cache';
-import { AppError, notFound } from '../errors';
+import { AppError, notFound } from '../../errors';
 import { breakingChanges, defaultTitleField, KEY_PATTERN, type putObjectTypeBody } from './definitions';
 import type { ObjectTypeRecord } from './types';
 import type * as z from 'zod';

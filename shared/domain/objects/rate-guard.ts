@@ -3,7 +3,7 @@ import { countRateWindows, type RateStoreClient } from '../../data/repositories/
 import { logger } from '../../observability/logger';
 import { emitMetric } from '../../observability/metrics';
 import type { Principal } from '../auth/principal';
-import { AppError, rateLimited } from '../errors';
+import { AppError, rateLimited } from '../../errors';
 
 /**
  * Write-rate guard of custom-object record writes, per credential: at most `burst` writes in any

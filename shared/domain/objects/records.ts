@@ -4,7 +4,7 @@ import { MAX_TRANSACTION_ITEMS, transactWrite, withOptimisticRetry, type Transac
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import type { Principal } from '../auth/principal';
-import { notFound, validationFailed, type ErrorDetail } from '../errors';
+import { notFound, validationFailed, type ErrorDetail } from '../../errors';
 import type { FieldDef } from './definitions';
 import { apiObjectType, objectTypeHint, rememberObjectType, writableObjectType } from './object-types';
 import { guardWrite } from './rate-guard';

@@ -1,11 +1,11 @@
 import * as members from '../../data/repositories/members';
 import * as repo from '../../data/repositories/orders';
 import { getStore } from '../../data/repositories/stores';
-import type { Page } from '../../data/table';
+import type { Page, TransactStep } from '../../data/table';
 import { event } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
-import { AppError, notFound, validationFailed } from '../errors';
-import { changePoints, isMemberId, type ChangePlan } from '../members/ledger';
+import { AppError, notFound, validationFailed } from '../../errors';
+import { changePoints, isMemberId, tableLedgerStore, type ChangePlan, type LedgerStore } from '../members/ledger';
 import type { MemberRecord } from '../members/types';
 import { amountBand, fromMinor, toMinor } from '../money';
 import { earnSnapshot } from '../program/arithmetic';
@@ -15,29 +15,56 @@ import { holdings, transition } from './points';
 import { toOrder, type OrderRecord } from './types';
 import type { WriteOptions } from '../write-options';
 
+/**
+ * What the order service needs of the store: the orders and refunds it reads and writes, the
+ * member lookups and stores it checks, and the ledger its points go through (one transaction).
+ */
+export interface OrdersStore {
+  ledger: LedgerStore;
+  getOrder(workspaceId: string, externalOrderId: string): Promise<OrderRecord | undefined>;
+  putOrderStep(order: OrderRecord): TransactStep;
+  replaceOrderStep(next: OrderRecord, expectedVersion: number): TransactStep;
+  putRefundStep(workspaceId: string, externalOrderId: string, refund: repo.RefundRecord): TransactStep;
+  memberIdByEmail(workspaceId: string, email: string): Promise<string | undefined>;
+  memberIdByExternalId(workspaceId: string, externalId: string): Promise<string | undefined>;
+  storeExists(workspaceId: string, storeId: string): Promise<boolean>;
+}
+
+/** The orders on the table (DynamoDB). */
+export const tableOrdersStore: OrdersStore = {
+  ledger: tableLedgerStore,
+  getOrder: repo.getOrder,
+  putOrderStep: repo.putOrderStep,
+  replaceOrderStep: repo.replaceOrderStep,
+  putRefundStep: repo.putRefundStep,
+  memberIdByEmail: members.memberIdByEmail,
+  memberIdByExternalId: members.memberIdByExternalId,
+  storeExists: async (workspaceId, storeId) => (await getStore(workspaceId, storeId)) !== undefined,
+};
+
 export interface CreatedOrder {
   order: Order;
   duplicate: boolean;
 }
 
 /** Resolves `memberId` or the `member` lookup to a member of this workspace (404 otherwise). */
-export async function resolveMember(workspaceId: string, ref: Pick<CreateOrderInput, 'memberId' | 'member'>): Promise<MemberRecord> {
+export async function resolveMember(workspaceId: string, ref: Pick<CreateOrderInput, 'memberId' | 'member'>, store: OrdersStore = tableOrdersStore): Promise<MemberRecord> {
   const id = ref.memberId
     ? isMemberId(ref.memberId)
       ? ref.memberId
       : undefined
     : ref.member?.email
-      ? await members.memberIdByEmail(workspaceId, ref.member.email)
+      ? await store.memberIdByEmail(workspaceId, ref.member.email)
       : ref.member?.externalId
-        ? await members.memberIdByExternalId(workspaceId, ref.member.externalId)
+        ? await store.memberIdByExternalId(workspaceId, ref.member.externalId)
         : undefined;
-  const member = id ? await members.getMember(workspaceId, id) : undefined;
+  const member = id ? await store.ledger.getMember(workspaceId, id) : undefined;
   if (!member) throw notFound('Member');
   return member;
 }
 
-async function checkStore(workspaceId: string, storeId: string | undefined): Promise<void> {
-  if (storeId && !(ID_PATTERN('sto').test(storeId) && (await getStore(workspaceId, storeId)))) throw notFound('Store');
+async function checkStore(workspaceId: string, storeId: string | undefined, store: OrdersStore): Promise<void> {
+  if (storeId && !(ID_PATTERN('sto').test(storeId) && (await store.storeExists(workspaceId, storeId)))) throw notFound('Store');
 }
 
 function minorOf(amount: number, currency: string, field: string): number {
@@ -75,7 +102,7 @@ function newOrderFields(
 }
 
 /** The plan that records a new order and gives its member what it holds. */
-function newOrderPlan<R>(fields: NewOrder, rules: ProgramRules, now: string, result: (o: OrderRecord) => R): ChangePlan<R> {
+function newOrderPlan<R>(fields: NewOrder, rules: ProgramRules, now: string, result: (o: OrderRecord) => R, store: OrdersStore): ChangePlan<R> {
   const earn = earnSnapshot(rules, fields.currency);
   const base = { ...fields, id: newId('ord'), earn, createdAt: now, updatedAt: now, version: 1 };
   const held = holdings(base);
@@ -85,7 +112,7 @@ function newOrderPlan<R>(fields: NewOrder, rules: ProgramRules, now: string, res
     delta,
     entry: { type: 'earn', reason: `Order ${order.externalOrderId}`, source: orderSource(order, 'order') },
     requireActive: delta.balance > 0 || delta.pending > 0,
-    steps: [repo.putOrderStep(order)],
+    steps: [store.putOrderStep(order)],
     events: [event('order.created', { resource_id: order.id, member_ref: order.memberId, amount_band: amountBand(order.totalMinor, order.currency) })],
     result: () => result(order),
   };
@@ -95,11 +122,17 @@ function newOrderPlan<R>(fields: NewOrder, rules: ProgramRules, now: string, res
  * Records an order and awards its points in the same transaction. The externalOrderId is unique
  * per workspace: a repeat (even a concurrent one) awards nothing and answers the recorded order.
  */
-export async function createOrder(workspaceId: string, input: CreateOrderInput, opts: WriteOptions<CreatedOrder> = {}, now = new Date()): Promise<CreatedOrder> {
+export async function createOrder(
+  workspaceId: string,
+  input: CreateOrderInput,
+  opts: WriteOptions<CreatedOrder> = {},
+  now = new Date(),
+  store: OrdersStore = tableOrdersStore,
+): Promise<CreatedOrder> {
   // No read of the order first: the conditional put of the new order is the duplicate check.
-  const member = await resolveMember(workspaceId, input);
+  const member = await resolveMember(workspaceId, input, store);
   const memberId = member.id;
-  await checkStore(workspaceId, input.storeId);
+  await checkStore(workspaceId, input.storeId, store);
   const totalMinor = minorOf(input.total, input.currency, 'total');
   try {
     return await changePoints(
@@ -111,16 +144,19 @@ export async function createOrder(workspaceId: string, input: CreateOrderInput, 
           rules,
           now.toISOString(),
           (order) => ({ order: toOrder(order), duplicate: false }),
+          store,
         ),
       }),
       opts,
       member,
+      undefined,
+      store.ledger,
     );
   } catch (err) {
     // Whatever stopped the write (the duplicate itself, or e.g. a member unenrolled since), a
     // recorded order with this id is the answer.
     if (!(err instanceof AppError) || err.status !== 409) throw err;
-    const recorded = await repo.getOrder(workspaceId, input.externalOrderId);
+    const recorded = await store.getOrder(workspaceId, input.externalOrderId);
     if (!recorded) throw err;
     return { order: toOrder(recorded), duplicate: true };
   }
@@ -142,8 +178,9 @@ export async function refundOrder(
   input: { amount?: number; reason?: string },
   opts: WriteOptions<RefundResult> = {},
   now = new Date(),
+  store: OrdersStore = tableOrdersStore,
 ): Promise<RefundResult> {
-  const first = await repo.getOrder(workspaceId, externalOrderId);
+  const first = await store.getOrder(workspaceId, externalOrderId);
   if (!first) throw notFound('Order');
   // The first attempt plans on the order just read (the write is conditional on its version);
   // a retry reads it again.
@@ -152,7 +189,7 @@ export async function refundOrder(
     workspaceId,
     first.memberId,
     async () => {
-      const order = preread ?? (await repo.getOrder(workspaceId, externalOrderId))!;
+      const order = preread ?? (await store.getOrder(workspaceId, externalOrderId))!;
       preread = undefined;
       if (order.status === 'cancelled') throw new AppError('CONFLICT', 'The order is cancelled; there is nothing to refund');
       const remaining = order.totalMinor - order.refundedMinor;
@@ -180,7 +217,7 @@ export async function refundOrder(
         plan: {
           delta,
           entry: { type: 'refund_reversal', reason: input.reason ?? `Refund of order ${order.externalOrderId}`, source: orderSource(order, 'refund') },
-          steps: [repo.replaceOrderStep(next, order.version), repo.putRefundStep(workspaceId, order.externalOrderId, refund)],
+          steps: [store.replaceOrderStep(next, order.version), store.putRefundStep(workspaceId, order.externalOrderId, refund)],
           events: [event('order.refunded', { resource_id: order.id, member_ref: order.memberId, amount_band: amountBand(amountMinor, order.currency) })],
           result: () => ({
             order: toOrder(next),
@@ -190,6 +227,9 @@ export async function refundOrder(
       };
     },
     opts,
+    undefined,
+    undefined,
+    store.ledger,
   );
 }
 
@@ -199,9 +239,9 @@ export type ReconcileOutcome = { outcome: 'created' | 'updated' | 'unchanged'; o
  * Brings one order in line with the merchant's system of record: created if missing, corrected if
  * its total, status or refunded total differ (only the difference in points moves), else untouched.
  */
-export async function reconcileOrder(workspaceId: string, input: ReconcileOrderInput, now = new Date()): Promise<ReconcileOutcome> {
-  const memberId = (await resolveMember(workspaceId, input)).id;
-  await checkStore(workspaceId, input.storeId);
+export async function reconcileOrder(workspaceId: string, input: ReconcileOrderInput, now = new Date(), store: OrdersStore = tableOrdersStore): Promise<ReconcileOutcome> {
+  const memberId = (await resolveMember(workspaceId, input, store)).id;
+  await checkStore(workspaceId, input.storeId, store);
   const totalMinor = minorOf(input.total, input.currency, 'total');
   const refundedInput = input.refundedTotal === undefined ? undefined : minorOf(input.refundedTotal, input.currency, 'refundedTotal');
   if (refundedInput !== undefined && refundedInput > totalMinor) {
@@ -210,13 +250,14 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
   const at = now.toISOString();
   const attempt = () =>
     changePoints<ReconcileOutcome>(workspaceId, memberId, async (_member, rules) => {
-      const existing = await repo.getOrder(workspaceId, input.externalOrderId);
+      const existing = await store.getOrder(workspaceId, input.externalOrderId);
       if (!existing) {
         const plan = newOrderPlan(
           newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: refundedInput ?? 0 }),
           rules,
           at,
           (order) => ({ outcome: 'created' as const, orderId: order.id, pointsDelta: 0 }),
+          store,
         );
         const delta = plan.delta;
         return { plan: { ...plan, entry: { ...plan.entry, source: { ...plan.entry.source, type: 'reconciliation' } }, result: (o) => ({ ...plan.result(o), pointsDelta: delta.balance + delta.pending }) } };
@@ -238,14 +279,14 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
           delta,
           entry: { type: delta.balance > 0 ? 'earn' : 'adjustment', reason: `Reconciliation of order ${existing.externalOrderId}`, source: orderSource(existing, 'reconciliation') },
           requireActive: delta.balance > 0 || delta.pending > 0,
-          steps: [repo.replaceOrderStep(next, existing.version)],
+          steps: [store.replaceOrderStep(next, existing.version)],
           events: refundedMore
             ? [event('order.refunded', { resource_id: existing.id, member_ref: memberId, amount_band: amountBand(refundedMinor - existing.refundedMinor, existing.currency) })]
             : [],
           result: () => ({ outcome: 'updated', orderId: existing.id, pointsDelta: delta.balance + delta.pending }),
         },
       };
-    });
+    }, {}, undefined, undefined, store.ledger);
   try {
     return await attempt();
   } catch (err) {

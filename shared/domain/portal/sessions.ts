@@ -2,7 +2,7 @@ import { config } from '../../config';
 import { getMember } from '../../data/repositories/members';
 import { getConsumerSession, putConsumerSession } from '../../data/repositories/portal-sessions';
 import { digestsEqual, randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
-import { AppError, memberErased, unauthenticated } from '../errors';
+import { AppError, memberErased, unauthenticated } from '../../errors';
 import { loadWritableMember } from '../members/ledger';
 
 /**

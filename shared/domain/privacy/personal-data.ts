@@ -3,7 +3,7 @@ import * as repo from '../../data/repositories/privacy';
 import type { Item } from '../../data/table';
 import { ID_PATTERN } from '../../ids';
 import { toCoupon, type CouponRecord } from '../coupons/types';
-import { notFound } from '../errors';
+import { notFound } from '../../errors';
 import { personalFieldsOf } from '../objects/personal-fields';
 import { recordsReferencing } from '../objects/records';
 import { toMember, type MemberRecord } from '../members/types';

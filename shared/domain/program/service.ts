@@ -2,7 +2,7 @@ import { config } from '../../config';
 import * as repo from '../../data/repositories/program';
 import { audited, type AuditContext } from '../audit/service';
 import { TtlCache } from '../cache';
-import { conflict } from '../errors';
+import { conflict } from '../../errors';
 import { DEFAULT_RULES, type Program, type ProgramRules } from './schemas';
 
 /**

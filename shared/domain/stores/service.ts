@@ -1,7 +1,7 @@
 import * as repo from '../../data/repositories/stores';
 import { transactWrite, withOptimisticRetry } from '../../data/table';
 import { ID_PATTERN, newId } from '../../ids';
-import { notFound } from '../errors';
+import { notFound } from '../../errors';
 import { sealSteps, type WriteOptions } from '../write-options';
 import type { CreateStoreInput, Store, UpdateStoreInput } from './schemas';
 

@@ -1,7 +1,7 @@
 import * as repo from '../../data/repositories/tags';
 import { transactWrite, withOptimisticRetry, type Page } from '../../data/table';
 import { event, publish } from '../../events/outbox';
-import { conflict, notFound } from '../errors';
+import { conflict, notFound } from '../../errors';
 import { loadMember, loadWritableMember } from '../members/ledger';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { MAX_TAGS_PER_MEMBER, TAG_KEY, type MemberTag, type Tag, type TagMemberResult } from './schemas';

@@ -1,7 +1,7 @@
 import * as repo from '../../data/repositories/tracking';
 import { transactWrite, withOptimisticRetry } from '../../data/table';
 import { itemError, parseItem } from '../batch';
-import { notFound, validationFailed } from '../errors';
+import { notFound, validationFailed } from '../../errors';
 import { isMemberId } from '../members/ledger';
 import { DEFAULT_STATS_DAYS, EVENT_ID, MAX_STATS_DAYS, trackEventSchema, type TrackEventInput, type TrackingStats, type TrackResult } from './schemas';
 

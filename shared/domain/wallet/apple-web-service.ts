@@ -3,7 +3,7 @@ import { config } from '../../config';
 import * as repo from '../../data/repositories/wallet';
 import type { WalletServices } from '../../ports/wallet';
 import { sha256Hex } from '../auth/secrets';
-import { gone, notFound, unauthenticated } from '../errors';
+import { gone, notFound, unauthenticated } from '../../errors';
 import type { MemberRecord } from '../members/types';
 import { applePassFiles } from './apple-pass';
 import { cardOf } from './card';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { getBranding, putBranding, type WalletBrandingRecord } from '../../data/repositories/wallet';
 import { audited, type AuditContext } from '../audit/service';
-import { validationFailed } from '../errors';
+import { validationFailed } from '../../errors';
 import { DEFAULT_COLOURS, type Rgb } from './content';
 
 /**

@@ -10,6 +10,7 @@ import { contentHash } from './content';
 import { serialHashOf } from './service';
 import { loyaltyObjectChanges, googleObjectId } from './google-objects';
 import { nextLastModified } from './updates';
+import { jsonBody } from '../webhooks/messages';
 
 /**
  * Wallet updates after a member's points, tier or status change. The table stream (member items)
@@ -78,6 +79,9 @@ export const pushMessageSchema = z.strictObject({
   memberId: z.string().min(1).max(64),
   requestId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional(),
 });
+
+/** A push message's body: JSON text holding a `pushMessageSchema` value. */
+export const pushMessageBody = jsonBody(pushMessageSchema);
 
 export interface RefreshResult {
   /** Devices pushed (Apple) and objects patched (Google). */

@@ -5,7 +5,7 @@ import * as repo from '../../data/repositories/wallet';
 import { newId } from '../../ids';
 import type { WalletPlatform, WalletServices } from '../../ports/wallet';
 import { sha256Hex } from '../auth/secrets';
-import { AppError } from '../errors';
+import { AppError } from '../../errors';
 import { loadWritableMember } from '../members/ledger';
 import type { MemberRecord } from '../members/types';
 import { applePassFiles } from './apple-pass';

@@ -1,4 +1,4 @@
-import type { OutboxEvent } from '../../data/repositories/outbox';
+import type { OutboxEvent } from '../../events/registry';
 import type { Queue } from '../../ports/queue';
 import { deliveryIdOf } from './delivery-id';
 import { subscribesTo } from './schemas';

@@ -5,7 +5,7 @@ import { ID_PATTERN, newId } from '../../ids';
 import type { Egress } from '../../ports/egress';
 import type { Queue } from '../../ports/queue';
 import { audited, type AuditContext } from '../audit/service';
-import { AppError, notFound, validationFailed } from '../errors';
+import { AppError, notFound, validationFailed } from '../../errors';
 import { PING_EVENT } from './catalog';
 import { EVENTS, type EventType } from '../../events/registry';
 import { subscribesTo } from './schemas';

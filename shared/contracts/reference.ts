@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../domain/errors';
+import type { ErrorCode } from '../errors';
 
 /**
  * Where the API reference page lives and how its sections are addressed. The page renders the

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../shared/errors';
+import { changePoints, NO_DELTA, type ChangePlan, type Planned } from '../../shared/domain/members/ledger';
+import type { MemberRecord } from '../../shared/domain/members/types';
+import { MemoryLedgerStore } from '../support/memory-stores';
+
+/** The points ledger (changePoints) on its narrow store interface, with the store in memory. */
+
+const WS = 'ws_01j9z3k4m5n6p7q8r9s0t1v2w3';
+const MEMBER = 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3';
+
+const setup = (m: Partial<MemberRecord> = {}) => {
+  const store = new MemoryLedgerStore();
+  store.addMember({ id: MEMBER, workspaceId: WS, tier: 'bronze', ...m });
+  return store;
+};
+
+const plan = (balance: number, extra: Partial<ChangePlan<number>> = {}): Planned<number> => ({
+  plan: {
+    delta: { ...NO_DELTA, balance, lifetime: balance > 0 ? balance : 0 },
+    entry: { type: balance >= 0 ? 'earn' : 'deduct', reason: 'test', source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: null } },
+    requireNonNegative: balance < 0,
+    result: ({ entry }) => entry?.balanceAfter ?? -1,
+    ...extra,
+  },
+});
+
+const change = (store: MemoryLedgerStore, p: Planned<number> | ((m: MemberRecord) => Planned<number>)) =>
+  changePoints(WS, MEMBER, (m) => (typeof p === 'function' ? p(m) : p), {}, undefined, () => new Date('2026-03-01T10:00:00Z'), store);
+
+const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof AppError ? e.code : String(e)));
+
+describe('points ledger (in-memory store)', () => {
+  it('a credit moves balance and lifetime points, writes one ledger entry with the balance after it, and bumps the revision', async () => {
+    const store = setup({ balance: 40, lifetime: 40 });
+    expect(await change(store, plan(25))).toBe(65);
+    expect(store.members.get(MEMBER)).toMatchObject({ balance: 65, lifetime: 65, rev: 1, updatedAt: '2026-03-01T10:00:00.000Z' });
+    expect(store.entries).toEqual([expect.objectContaining({ memberId: MEMBER, rev: 1, amount: 25, balanceAfter: 65, type: 'earn' })]);
+    expect(store.eventTypes()).toEqual(['loyalty.points_earned']);
+  });
+
+  it('a deduction larger than the balance is INSUFFICIENT_POINTS and writes nothing; one within it leaves lifetime points alone', async () => {
+    const store = setup({ balance: 30, lifetime: 100 });
+    expect(await code(change(store, plan(-31)))).toBe('INSUFFICIENT_POINTS');
+    expect(store.committed).toEqual([]);
+    expect(await change(store, plan(-30))).toBe(0);
+    expect(store.members.get(MEMBER)).toMatchObject({ balance: 0, lifetime: 100 });
+    expect(store.eventTypes()).toEqual([]);
+  });
+
+  it('an award to an unenrolled member is refused; a reversal still applies', async () => {
+    const store = setup({ status: 'unenrolled' as MemberRecord['status'], balance: 10 });
+    expect(await code(change(store, plan(5, { requireActive: true })))).toBe('CONFLICT');
+    // A refund reversal takes back points already spent: the balance may go negative.
+    expect(await change(store, plan(-15, { requireNonNegative: false }))).toBe(-5);
+    expect(store.members.get(MEMBER)!.balance).toBe(-5);
+  });
+
+  it('crossing a tier threshold upgrades the tier and emits loyalty.tier_upgraded in the same transaction', async () => {
+    const store = setup({ balance: 490, lifetime: 490 });
+    await change(store, plan(10));
+    expect(store.members.get(MEMBER)!.tier).toBe('silver');
+    expect(store.eventTypes()).toEqual(['loyalty.points_earned', 'loyalty.tier_upgraded']);
+  });
+
+  it('a change by another writer in between makes the write re-plan on the member as it now is (exact balanceAfter)', async () => {
+    const store = setup({ balance: 100, lifetime: 100 });
+    const seen: number[] = [];
+    store.interleave = () => Object.assign(store.members.get(MEMBER)!, { balance: 150, rev: 7 });
+    const after = await change(store, (m) => {
+      seen.push(m.balance);
+      return plan(10);
+    });
+    expect(seen).toEqual([100, 150]);
+    expect(after).toBe(160);
+    expect(store.members.get(MEMBER)).toMatchObject({ balance: 160, rev: 8 });
+    expect(store.entries.map((e) => e.balanceAfter)).toEqual([160]);
+  });
+
+  it('a plan that needs no write answers without a transaction; an unknown member is NOT_FOUND', async () => {
+    const store = setup();
+    expect(await change(store, { done: 42 })).toBe(42);
+    expect(store.committed).toEqual([]);
+    const unknown = changePoints(WS, 'mbr_01j9z3k4m5n6p7q8r9s0t1v2zz', () => plan(1), {}, undefined, undefined, store);
+    expect(await code(unknown)).toBe('NOT_FOUND');
+  });
+});
