@@ -24,6 +24,11 @@ export interface UserRecord extends User {
   passwordHash: string;
   /** Sessions of an older generation are revoked (bumped by password change and reset). */
   sessionGeneration: number;
+  /**
+   * Bumped by every change of what proves the account (password reset, password change, e-mail
+   * change); a reset token is valid only for the number it was issued under. Absent means 0.
+   */
+  credentialsVersion?: number;
   version: number;
 }
 
@@ -37,10 +42,15 @@ export interface SessionRecord {
   expiresAt: number;
 }
 
+/** The answer (410) to a reset token that was used, has expired or was voided. */
+export const RESET_TOKEN_GONE = 'This reset token was already used, has expired, or was voided by a later change of the account';
+
 export interface ResetTokenRecord {
   tokenHash: string;
   workspaceId: string;
   userId: string;
   expiresAt: number;
   usedAt?: string;
+  /** The user's `credentialsVersion` when the token was mailed (absent: 0). */
+  credentialsVersion?: number;
 }
