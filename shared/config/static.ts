@@ -198,7 +198,11 @@ export const config = {
   wallet: {
     /** Random bytes of a pass's `authenticationToken` (base64url: 32 characters, Apple asks >= 16). */
     authTokenBytes: 24,
-    /** Re-issuing a pass keeps the earlier tokens valid (copies on other devices) up to this many. */
+    /**
+     * Re-issuing a pass keeps the earlier tokens valid (copies on other devices) up to this many; a
+     * re-issue drops the oldest beyond it, but never a token handed out by an issue running at the
+     * same time (the list may briefly hold more).
+     */
     maxTokensPerPass: 5,
     /** Device log lines accepted per `POST /log` call, and characters kept of each. */
     maxLogLines: 100,

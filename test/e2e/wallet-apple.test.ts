@@ -184,6 +184,42 @@ describe('issuing an Apple pass', () => {
     }
   });
 
+  it('8 parallel issues for one member: one serial, and every pass handed out registers a device', async () => {
+    const member = await walletMember(request, shop.key);
+    const session = await portalSession(request, shop.key, member.id);
+    const passes = await Promise.all(Array.from({ length: 8 }, () => issue(session)));
+    const jsons = passes.map((p) => {
+      expect(p.status).toBe(200);
+      return JSON.parse(unpackPass(p.bytes).files['pass.json']!.toString());
+    });
+    const serial = jsons[0].serialNumber as string;
+    expect(new Set(jsons.map((j) => j.serialNumber))).toEqual(new Set([serial]));
+    const registered = await Promise.all(
+      jsons.map((j, i) =>
+        request('POST', `${V1}/devices/${device(40 + i)}/registrations/${passTypeId}/${serial}`, {
+          headers: { authorization: `ApplePass ${j.authenticationToken}` },
+          body: { pushToken: pushToken(40 + i) },
+        }),
+      ),
+    );
+    expect(registered.map((r) => r.status)).toEqual(Array(8).fill(201));
+  });
+
+  it('a later issue drops the oldest tokens beyond the cap (5), keeping the newest', async () => {
+    const member = await walletMember(request, shop.key);
+    const session = await portalSession(request, shop.key, member.id);
+    const tokens: string[] = [];
+    let serial = '';
+    for (let i = 0; i < 6; i++) {
+      const json = JSON.parse(unpackPass((await issue(session)).bytes).files['pass.json']!.toString());
+      tokens.push(json.authenticationToken);
+      serial = json.serialNumber;
+    }
+    const fetchWith = async (token: string) => (await request('GET', `${V1}/passes/${passTypeId}/${serial}`, { headers: { authorization: `ApplePass ${token}` } })).status;
+    expect(await fetchWith(tokens[0]!)).toBe(401);
+    for (const token of tokens.slice(1)) expect(await fetchWith(token)).toBe(200);
+  });
+
   it('a session of another workspace never reaches this member', async () => {
     const member = await walletMember(request, shop.key);
     const other = await walletTenant(request, 'wallet-intruder');

@@ -61,14 +61,38 @@ export async function createPass(pass: WalletPassRecord, serialHash: string): Pr
   }
 }
 
-/** Replaces the pass's token hashes (a re-issue adds one); conditional on the serial, so it never creates a pass. */
-export async function setAuthTokens(pass: WalletPassRecord, hashes: string[]): Promise<void> {
+/**
+ * Adds one token hash to the pass, atomically (`list_append`): issues running at the same time each
+ * add their own, none overwrites another. Conditional on the serial, so it never creates a pass.
+ */
+export async function addAuthToken(pass: WalletPassRecord, hash: string): Promise<void> {
   await updateItem({
     Key: passKey(pass),
-    UpdateExpression: 'SET authTokenHashes = :h',
+    UpdateExpression: 'SET authTokenHashes = list_append(authTokenHashes, :h)',
     ConditionExpression: 'serial = :s',
-    ExpressionAttributeValues: { ':h': hashes, ':s': pass.serial },
-  }, { appliedIn: (stored) => JSON.stringify((stored as WalletPassRecord | undefined)?.authTokenHashes) === JSON.stringify(hashes) });
+    ExpressionAttributeValues: { ':h': [hash], ':s': pass.serial },
+    ReturnValues: 'NONE',
+  }, { appliedIn: (stored) => ((stored as WalletPassRecord | undefined)?.authTokenHashes ?? []).includes(hash) });
+}
+
+/**
+ * Drops `hash` if it is the pass's oldest token (the list is in issue order). False when it is not
+ * (another issue dropped it already): nothing else is ever removed by mistake.
+ */
+export async function dropOldestAuthToken(pass: WalletPassRecord, hash: string): Promise<boolean> {
+  try {
+    await updateItem({
+      Key: passKey(pass),
+      UpdateExpression: 'REMOVE authTokenHashes[0]',
+      ConditionExpression: 'serial = :s AND authTokenHashes[0] = :h',
+      ExpressionAttributeValues: { ':h': hash, ':s': pass.serial },
+      ReturnValues: 'NONE',
+    }, { appliedIn: (stored) => !((stored as WalletPassRecord | undefined)?.authTokenHashes ?? []).includes(hash) });
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
 }
 
 /**

@@ -89,9 +89,20 @@ async function issueApple(apple: NonNullable<Awaited<ReturnType<WalletServices['
   }
   // Same serial; a new token joins the earlier ones (copies of the pass on other devices keep theirs).
   const file = await sign(existing.serial);
-  await repo.setAuthTokens(existing, [...existing.authTokenHashes, sha256Hex(token)].slice(-config.wallet.maxTokensPerPass));
+  await addToken(existing, sha256Hex(token));
   if (existing.contentHash !== hash) await repo.updatePassContent(existing, hash, nextLastModified(existing.lastModified, now.getTime()));
   return { platform: 'apple', serial: existing.serial, file };
+}
+
+/**
+ * Adds a token, then drops the oldest ones this issue saw beyond `maxTokensPerPass`. Only tokens
+ * that existed before this issue read the pass can be dropped, so issues running at the same time
+ * never void each other's tokens (the list may then hold more until the next issue trims it).
+ */
+async function addToken(pass: WalletPassRecord, hash: string): Promise<void> {
+  await repo.addAuthToken(pass, hash);
+  const excess = pass.authTokenHashes.length + 1 - config.wallet.maxTokensPerPass;
+  for (const oldest of pass.authTokenHashes.slice(0, Math.max(0, excess))) await repo.dropOldestAuthToken(pass, oldest);
 }
 
 async function issueGoogle(google: NonNullable<Awaited<ReturnType<WalletServices['google']>>>, caller: Caller, publicBaseUrl: string, now: Date): Promise<IssuedPass> {
