@@ -69,8 +69,9 @@ export async function addAuthToken(pass: WalletPassRecord, hash: string): Promis
   await updateItem({
     Key: passKey(pass),
     UpdateExpression: 'SET authTokenHashes = list_append(authTokenHashes, :h)',
-    ConditionExpression: 'serial = :s',
-    ExpressionAttributeValues: { ':h': [hash], ':s': pass.serial },
+    // Not there yet: a re-send of an attempt that was applied fails here and is recognised.
+    ConditionExpression: 'serial = :s AND NOT contains(authTokenHashes, :one)',
+    ExpressionAttributeValues: { ':h': [hash], ':one': hash, ':s': pass.serial },
     ReturnValues: 'NONE',
   }, { appliedIn: (stored) => ((stored as WalletPassRecord | undefined)?.authTokenHashes ?? []).includes(hash) });
 }
