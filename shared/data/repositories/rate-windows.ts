@@ -65,7 +65,9 @@ export async function countRateWindows(
           ExpressionAttributeValues: { ':e': 'rateWindow', ':ws': workspaceId, ':k': keyId, ':x': w.expiresAt, ':one': 1, ':limit': w.limit },
           ReturnValues: 'NONE',
         }),
-        { abortSignal: controller.signal },
+        // The guard's budget is the only bound: the client's per-attempt time-out starts before a
+        // pooled connection is free, and a burst of one key queues for those.
+        { abortSignal: controller.signal, requestTimeout: opts.timeoutMs },
       );
       try {
         await Promise.race([take, deadline]);
