@@ -43,6 +43,8 @@ export interface BurstOutcome {
   accepted: number;
   refused: number;
   unavailable: number;
+  /** Of the 503s, those the guard answered (it could not decide); the rest came from the record's own write. */
+  guardUnavailable: number;
   other: number;
   refusedWithoutRetryAfter: number;
 }
@@ -55,6 +57,7 @@ export async function parallelRecordWrites(api: Api, key: string, count: number)
     accepted: answers.filter((a) => a.status === 201).length,
     refused: refused.length,
     unavailable: answers.filter((a) => a.status === 503).length,
+    guardUnavailable: answers.filter((a) => a.status === 503 && /write-rate guard/.test(a.body?.error?.message ?? '')).length,
     other: answers.filter((a) => ![201, 429, 503].includes(a.status)).length,
     refusedWithoutRetryAfter: refused.filter((a) => !(Number(a.headers.get('retry-after')) >= 1) || a.body?.error?.code !== 'RATE_LIMITED').length,
   };
