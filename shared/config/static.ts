@@ -54,13 +54,6 @@ export const config = {
     maxAttempts: 2,
     /** Creating or migrating the table (local runtime only) is slow by nature and off the request path. */
     adminRequestTimeoutMs: 60_000,
-    /**
-     * Connections per client to DynamoDB Local. The local runtime serves every request from one
-     * process, and the SDK's default pool (50) makes a burst queue for a connection, which counts
-     * against `connectionTimeoutMs`: 260 parallel writes of one key failed to connect. (A Lambda
-     * instance serves one request at a time; AWS clients keep the default.)
-     */
-    localMaxSockets: 1024,
     transactionConfirmAttempts: 2,
     /**
      * Lost races: a unit whose conditional write failed because another writer got there first
@@ -207,11 +200,10 @@ export const config = {
     authTokenBytes: 24,
     /**
      * Re-issuing a pass keeps the earlier tokens valid (copies on other devices) up to this many; a
-     * re-issue drops the oldest beyond it, but never one issued less than `tokenGraceSeconds` ago
-     * (parallel issues all work; the list may then hold more for a while).
+     * re-issue drops the oldest beyond it, but never a token handed out by an issue running at the
+     * same time (the list may briefly hold more).
      */
     maxTokensPerPass: 5,
-    tokenGraceSeconds: 600,
     /** Device log lines accepted per `POST /log` call, and characters kept of each. */
     maxLogLines: 100,
     maxLogLineLength: 1000,

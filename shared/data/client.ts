@@ -82,7 +82,7 @@ export interface StoreClientOptions {
  * `requestTimeoutMs` per attempt (a frozen store is a TimeoutError, never a hang), bounded attempts.
  */
 export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDocumentClient {
-  const { connectionTimeoutMs, requestTimeoutMs, maxAttempts, localMaxSockets } = config.dynamodb;
+  const { connectionTimeoutMs, requestTimeoutMs, maxAttempts } = config.dynamodb;
   const base = traceClient(new DynamoDBClient({
     region: opts.region ?? 'eu-west-1',
     maxAttempts: opts.maxAttempts ?? maxAttempts,
@@ -91,7 +91,6 @@ export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDoc
       // From sending the request to the answer's headers, per attempt; an error, not a warning.
       requestTimeout: requestTimeoutMs,
       throwOnRequestTimeout: true,
-      ...(opts.endpoint ? { httpAgent: { keepAlive: true, maxSockets: localMaxSockets } } : {}),
     },
     ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
   }));
