@@ -200,10 +200,11 @@ export const config = {
     authTokenBytes: 24,
     /**
      * Re-issuing a pass keeps the earlier tokens valid (copies on other devices) up to this many; a
-     * re-issue drops the oldest beyond it, but never a token handed out by an issue running at the
-     * same time (the list may briefly hold more).
+     * re-issue drops the oldest beyond it, but never one issued less than `tokenGraceSeconds` ago
+     * (parallel issues all work; the list may then hold more for a while).
      */
     maxTokensPerPass: 5,
+    tokenGraceSeconds: 600,
     /** Device log lines accepted per `POST /log` call, and characters kept of each. */
     maxLogLines: 100,
     maxLogLineLength: 1000,
