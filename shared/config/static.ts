@@ -230,8 +230,13 @@ export const config = {
   wallet: {
     /** Random bytes of a pass's `authenticationToken` (base64url: 32 characters, Apple asks >= 16). */
     authTokenBytes: 24,
-    /** Re-issuing a pass keeps the earlier tokens valid (copies on other devices) up to this many. */
+    /**
+     * Re-issuing a pass keeps the earlier tokens valid (copies on other devices) up to this many; a
+     * re-issue drops the oldest beyond it, but never one issued less than `tokenGraceSeconds` ago
+     * (parallel issues all work; the list may then hold more for a while).
+     */
     maxTokensPerPass: 5,
+    tokenGraceSeconds: 600,
     /** Device log lines accepted per `POST /log` call, and characters kept of each. */
     maxLogLines: 100,
     maxLogLineLength: 1000,

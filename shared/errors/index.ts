@@ -129,3 +129,6 @@ export const outcomeUnknown = (cause?: unknown) =>
     ),
     { cause },
   );
+
+/** The answer (410) to a reset token that was used, has expired or was voided. */
+export const RESET_TOKEN_GONE = 'This reset token was already used, has expired, or was voided by a later change of the account';

@@ -11,6 +11,7 @@ import { cliHelp } from './cli-help';
 import { coldStart } from './cold-start';
 import { hotMember } from './hot-member';
 import { orderIntake } from './order-intake';
+import { rateGuard } from './rate-guard';
 import { objectList } from './object-list';
 import { operationalExport } from './operational-export';
 import { configureFor, storeCalls } from './store-calls';
@@ -24,7 +25,9 @@ const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
 const PLATFORM_BENCHES = ['authenticated-read', 'order-intake', 'webhook-delivery', 'object-list', 'hot-member', 'store-calls', 'operational-export'] as const;
-const ALL = ['cold-start', 'cli-help', ...PLATFORM_BENCHES];
+// Benchmarks that start a runtime of their own (other settings than the shared one).
+const OWN_PLATFORM_BENCHES = ['rate-guard'] as const;
+const ALL = ['cold-start', 'cli-help', ...PLATFORM_BENCHES, ...OWN_PLATFORM_BENCHES];
 const only = process.argv.slice(2);
 const unknown = only.filter((n) => !ALL.includes(n));
 if (unknown.length) throw new Error(`Unknown benchmark ${unknown.join(', ')}; choose from ${ALL.join(', ')}`);
@@ -57,4 +60,6 @@ if (PLATFORM_BENCHES.some(selected)) {
     await platform.stop();
   }
 }
+if (selected('rate-guard'))
+  results.push(await rateGuard({ within: Number(process.env.BENCH_GUARD_WITHIN ?? 60), over: Number(process.env.BENCH_GUARD_OVER ?? 260) }));
 console.log(JSON.stringify({ startupMs, results }, null, 2));

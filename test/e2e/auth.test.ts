@@ -109,6 +109,32 @@ describe('auth: register, login, profile', () => {
     expect((await call('POST', '/api/v2/auth/login', { body: { email: other.email, password: PASSWORD } })).status).toBe(200);
   });
 
+  it('24 parallel wrong-password logins get at most the allowance of password checks; the rest 429 with Retry-After', async () => {
+    const acc = await registerAccount('throttle-race');
+    const results = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => call('POST', '/api/v2/auth/login', { body: { email: acc.email, password: `wrong-${i}-password` } })),
+    );
+    // Each non-429 answer is one password check; the allowance is 5 per window (config.auth.loginFailureLimit).
+    const checked = results.filter((r) => r.status !== 429);
+    expect(checked.map((r) => r.status)).toEqual([401, 401, 401, 401, 401]);
+    for (const r of results.filter((r) => r.status === 429)) {
+      expect(r.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    // The window is full: the right password waits it out too.
+    expect((await call('POST', '/api/v2/auth/login', { body: { email: acc.email, password: PASSWORD } })).status).toBe(429);
+  });
+
+  it('a successful login resets the failure count', async () => {
+    const acc = await registerAccount('throttle-reset');
+    const wrong = () => call('POST', '/api/v2/auth/login', { body: { email: acc.email, password: 'not the password' } });
+    for (let i = 0; i < 4; i++) expect((await wrong()).status).toBe(401);
+    expect((await call('POST', '/api/v2/auth/login', { body: { email: acc.email, password: PASSWORD } })).status).toBe(200);
+    const after: number[] = [];
+    for (let i = 0; i < 6; i++) after.push((await wrong()).status);
+    expect(after).toEqual([401, 401, 401, 401, 401, 429]);
+  });
+
   it('updates the profile name and e-mail; the new e-mail logs in, the old no longer does', async () => {
     const acc = await registerAccount('profile');
     const newEmail = uniqueEmail('renamed');
@@ -182,6 +208,51 @@ describe('auth: passwords and sessions', () => {
     expect((await call('GET', '/api/v2/auth/profile', { token: acc.token })).status).toBe(401);
     expect((await call('POST', '/api/v2/auth/login', { body: { email: acc.email, password: 'reset password 123' } })).status).toBe(200);
     expect((await call('POST', '/api/v2/auth/login', { body: { email: acc.email, password: 'another password 456' } })).status).toBe(401);
+  });
+
+  it('using one reset token voids the other outstanding ones', async () => {
+    const acc = await registerAccount('reset-two');
+    await call('POST', '/api/v2/auth/forgot-password', { body: { email: acc.email } });
+    await call('POST', '/api/v2/auth/forgot-password', { body: { email: acc.email } });
+    const [first, second] = (await mailsTo(acc.email)).map((m) => m.text.match(/fl_reset_[A-Za-z0-9_-]{43}/)![0]);
+    expect((await call('POST', '/api/v2/auth/reset-password', { body: { token: second, newPassword: 'second token password' } })).status).toBe(204);
+    const stale = await call('POST', '/api/v2/auth/reset-password', { body: { token: first, newPassword: 'first token password' } });
+    expect(stale.status).toBe(410);
+    expect(stale.body.error.code).toBe('GONE');
+    expect((await call('POST', '/api/v2/auth/login', { body: { email: acc.email, password: 'second token password' } })).status).toBe(200);
+    expect((await call('POST', '/api/v2/auth/login', { body: { email: acc.email, password: 'first token password' } })).status).toBe(401);
+  });
+
+  it('a password change voids outstanding reset tokens and ends the other sessions, not its own', async () => {
+    const acc = await registerAccount('reset-change');
+    const other = (await call('POST', '/api/v2/auth/login', { body: { email: acc.email, password: PASSWORD } })).body.data.session.token;
+    await call('POST', '/api/v2/auth/forgot-password', { body: { email: acc.email } });
+    const token = (await mailsTo(acc.email))[0]!.text.match(/fl_reset_[A-Za-z0-9_-]{43}/)![0];
+    const changed = await call('POST', '/api/v2/auth/change-password', { token: acc.token, body: { currentPassword: PASSWORD, newPassword: 'changed password 789' } });
+    expect(changed.status).toBe(204);
+    expect((await call('GET', '/api/v2/auth/profile', { token: acc.token })).status).toBe(200);
+    expect((await call('GET', '/api/v2/auth/profile', { token: other })).status).toBe(401);
+    const stale = await call('POST', '/api/v2/auth/reset-password', { body: { token, newPassword: 'attacker password 1' } });
+    expect(stale.status).toBe(410);
+    expect((await call('POST', '/api/v2/auth/login', { body: { email: acc.email, password: 'changed password 789' } })).status).toBe(200);
+  });
+
+  it('an e-mail change voids the reset tokens mailed to the old address', async () => {
+    const acc = await registerAccount('reset-email');
+    await call('POST', '/api/v2/auth/forgot-password', { body: { email: acc.email } });
+    const token = (await mailsTo(acc.email))[0]!.text.match(/fl_reset_[A-Za-z0-9_-]{43}/)![0];
+    const newEmail = uniqueEmail('moved');
+    expect((await call('PATCH', '/api/v2/auth/profile', { token: acc.token, body: { email: newEmail } })).status).toBe(200);
+    // The old mailbox can no longer take the account over.
+    const stale = await call('POST', '/api/v2/auth/reset-password', { body: { token, newPassword: 'old mailbox password' } });
+    expect(stale.status).toBe(410);
+    expect((await call('GET', '/api/v2/auth/profile', { token: acc.token })).status).toBe(200);
+    expect((await call('POST', '/api/v2/auth/login', { body: { email: newEmail, password: PASSWORD } })).status).toBe(200);
+    // A name-only change does not void a token mailed to the current address.
+    await call('POST', '/api/v2/auth/forgot-password', { body: { email: newEmail } });
+    const fresh = (await mailsTo(newEmail))[0]!.text.match(/fl_reset_[A-Za-z0-9_-]{43}/)![0];
+    expect((await call('PATCH', '/api/v2/auth/profile', { token: acc.token, body: { name: 'Renamed' } })).status).toBe(200);
+    expect((await call('POST', '/api/v2/auth/reset-password', { body: { token: fresh, newPassword: 'new mailbox password' } })).status).toBe(204);
   });
 
   it('an unknown reset token is a 400', async () => {

@@ -1,25 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { startPlatform, type RunningPlatform } from '../support/platform';
+import { atWindowStart, BURST_GUARD, BURST_LIMIT, parallelRecordWrites, recordWriteSetup } from '../support/record-writes';
 
-/** These tests start platforms of their own, with the guard's numbers set through the environment. */
-async function setUp(p: RunningPlatform) {
-  const api = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await fetch(p.baseUrl + path, {
-      method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
-  };
-  const reg = await api('POST', '/api/v2/auth/register', undefined, { workspaceName: 'G', email: `g-${Date.now()}-${Math.random()}@example.test`, password: 'long enough password' });
-  const session = reg.body.data.session.token as string;
-  const key = async () => (await api('POST', '/api/v2/api-keys', session, { name: 'k', scopes: [...SCOPES] })).body.data.key as string;
-  const put = await api('PUT', '/api/flash/objects/types/note', session, { label: 'Note', status: 'published', apiVisible: true, fields: [{ key: 'title', type: 'text', required: true }] });
-  expect(put.status).toBe(200);
-  return { api, key };
-}
+/** These tests start platforms of their own (on the run's shared stores), with the guard's numbers set through the environment. */
+const setUp = (p: RunningPlatform) => recordWriteSetup(p.baseUrl);
 
 /** A small guard, and one with a 1 ms time budget (its store cannot answer in time): started side by side. */
 let small: RunningPlatform;
@@ -72,4 +56,30 @@ describe('write-rate guard on record writes', () => {
     const list = await api('GET', '/api/v2/objects/note/records', k);
     expect(list.body).toEqual({ data: [], total: 0 });
   });
+
+  it('never refuses legal writes: 60 parallel within the limits all 201; of 260 exactly the limit, the rest 429 with Retry-After, none 503', async () => {
+    // A time budget that suits DynamoDB Local on a busy machine: this is about contention, not speed.
+    const p = await startPlatform({ stores: inject('stores'), env: { ...BURST_GUARD, OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000' } });
+    try {
+      const { api, key } = await setUp(p);
+      const [within, over] = [await key(), await key()];
+      // Each burst inside one 10-second window (the guard's longest).
+      await atWindowStart(10);
+      expect(await parallelRecordWrites(api, within, 60)).toEqual({ writes: 60, accepted: 60, refused: 0, unavailable: 0, guardUnavailable: 0, other: 0, refusedWithoutRetryAfter: 0 });
+      await atWindowStart(10);
+      expect(await parallelRecordWrites(api, over, 260)).toEqual({
+        writes: 260,
+        accepted: BURST_LIMIT,
+        refused: 260 - BURST_LIMIT,
+        unavailable: 0,
+        guardUnavailable: 0,
+        other: 0,
+        refusedWithoutRetryAfter: 0,
+      });
+      const list = await api('GET', '/api/v2/objects/note/records', over);
+      expect(list.body.total).toBe(60 + BURST_LIMIT);
+    } finally {
+      await p.stop();
+    }
+  }, 180_000);
 });

@@ -201,6 +201,58 @@ describe('issuing an Apple pass', () => {
     }
   });
 
+  it('8 parallel issues for one member: one serial, and every pass handed out registers a device', async () => {
+    const member = await walletMember(request, shop.key);
+    const session = await portalSession(request, shop.key, member.id);
+    const passes = await Promise.all(Array.from({ length: 8 }, () => issue(session)));
+    const jsons = passes.map((p) => {
+      expect(p.status).toBe(200);
+      return JSON.parse(unpackPass(p.bytes).files['pass.json']!.toString());
+    });
+    const serial = jsons[0].serialNumber as string;
+    expect(new Set(jsons.map((j) => j.serialNumber))).toEqual(new Set([serial]));
+    const registered = await Promise.all(
+      jsons.map((j, i) =>
+        request('POST', `${V1}/devices/${device(40 + i)}/registrations/${passTypeId}/${serial}`, {
+          headers: { authorization: `ApplePass ${j.authenticationToken}` },
+          body: { pushToken: pushToken(40 + i) },
+        }),
+      ),
+    );
+    expect(registered.map((r) => r.status)).toEqual(Array(8).fill(201));
+  });
+
+  it('a later issue drops the oldest tokens beyond the cap (5) once they are past the grace period, keeping the newest', async () => {
+    const member = await walletMember(request, shop.key);
+    const session = await portalSession(request, shop.key, member.id);
+    const tokens: string[] = [];
+    let serial = '';
+    const issueOne = async () => {
+      const json = JSON.parse(unpackPass((await issue(session)).bytes).files['pass.json']!.toString());
+      tokens.push(json.authenticationToken);
+      serial = json.serialNumber;
+    };
+    for (let i = 0; i < 5; i++) await issueOne();
+    // The five were issued an hour ago (past the 10-minute grace in which a token is never dropped).
+    const runtime = await platform.runtime();
+    const key = { pk: `WS#${shop.workspaceId}#MEMBER#${member.id}`, sk: 'WALLETPASS#apple' };
+    const hourAgo = Math.floor(Date.now() / 1000) - 3600;
+    const names = Object.fromEntries(tokens.map((t, i) => [`#t${i}`, `tokenAt_${createHash('sha256').update(t).digest('hex')}`]));
+    await documentClientFor(runtime).send(
+      new UpdateCommand({
+        TableName: runtime.tableName,
+        Key: key,
+        UpdateExpression: `SET ${tokens.map((_, i) => `#t${i} = :old`).join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':old': hourAgo },
+      }),
+    );
+    await issueOne();
+    const fetchWith = async (token: string) => (await request('GET', `${V1}/passes/${passTypeId}/${serial}`, { headers: { authorization: `ApplePass ${token}` } })).status;
+    expect(await fetchWith(tokens[0]!)).toBe(401);
+    for (const token of tokens.slice(1)) expect(await fetchWith(token)).toBe(200);
+  });
+
   it('a session of another workspace never reaches this member', async () => {
     const member = await walletMember(request, shop.key);
     const other = await walletTenant(request, 'wallet-intruder');

@@ -134,6 +134,35 @@ describe('write-rate guard: limits', () => {
   });
 });
 
+describe('write-rate guard: exact under concurrency, without clashes', () => {
+  const counters = async (p: Extract<Principal, { kind: 'apiKey' }>, second: number) => {
+    const { doc, tableName } = await platformTable();
+    const read = async (window: string) =>
+      (await doc.send(new GetCommand({ TableName: tableName, Key: keyOf('rateWindow', { workspaceId: p.workspaceId, keyId: p.keyId, window }) }))).Item?.writes;
+    return { second: await read(`1s:${T0 / 1000 + second}`), tenSeconds: await read(`10s:${T0 / 1000 + Math.floor(second / 10) * 10}`) };
+  };
+  const tally = (results: { outcome: string }[]) => results.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.outcome]: (acc[r.outcome] ?? 0) + 1 }), {});
+
+  it('when the 10-second window refuses writes the 1-second window admitted, their 1-second slots are given back', async () => {
+    const p = apiKey();
+    for (const [s, n] of [[60, 40], [61, 40], [62, 40], [63, 40], [64, 20]] as const) expect(await writes(p, at(s * 1000 + 100), n)).toEqual({ ok: n });
+    // 180 of 200 used: of 60 parallel writes in second 65 the burst window admits 40, the 10-second window 20 of them.
+    const results = await Promise.all(Array.from({ length: 60 }, () => attempt(p, at(65_200))));
+    expect(tally(results)).toEqual({ ok: 20, RATE_LIMITED: 40 });
+    expect(results.filter((r) => r.outcome === 'RATE_LIMITED').every((r) => r.status === 429 && Number(r.retryAfter) >= 1)).toBe(true);
+    // Exact counts: the refused writes count nowhere.
+    expect(await counters(p, 65)).toEqual({ second: 20, tenSeconds: 200 });
+  });
+
+  it('260 parallel writes: exactly the limit passes, the rest are 429, none 503', async () => {
+    const p = apiKey();
+    const settings = { ...DEFAULTS, burst: 100, perSecond: 10 };
+    const results = await Promise.all(Array.from({ length: 260 }, () => attempt(p, at(70_400), settings)));
+    expect(tally(results)).toEqual({ ok: 100, RATE_LIMITED: 160 });
+    expect(await counters(p, 70)).toEqual({ second: 100, tenSeconds: 100 });
+  });
+});
+
 describe('write-rate guard: fails closed', () => {
   let hanging: Server;
   let hangingPort: number;

@@ -1,7 +1,7 @@
 import type { ResetTokenRecord, SessionRecord, User, UserRecord, Workspace } from '../../domain/auth/types';
-import { conflict, gone } from '../../errors';
+import { conflict, gone, RESET_TOKEN_GONE } from '../../errors';
 import { keyOf } from '../keys';
-import { deleteItem, getItem, putItem, transactWrite, updateItem, type Item, type TransactStep } from '../table';
+import { deleteItem, getItem, isConditionFailed, putItem, transactWrite, updateItem, type Item, type TransactStep } from '../table';
 
 /** Workspaces, users and everything that proves who a user is (e-mail, sessions, reset tokens). */
 
@@ -71,6 +71,15 @@ export async function getSession(tokenHash: string): Promise<SessionRecord | und
 
 const userKey = (u: Pick<User, 'workspaceId' | 'id'>) => keyOf('user', { workspaceId: u.workspaceId, userId: u.id });
 
+/** The SET clause that voids every outstanding reset token of a user (needs `:zero` and `:one`). */
+const BUMP_CREDENTIALS = 'credentialsVersion = if_not_exists(credentialsVersion, :zero) + :one';
+
+const resetTokenGone = () => gone(RESET_TOKEN_GONE);
+
+/** Condition: the user's `credentialsVersion` is still `:cv` (absent counts as 0). */
+const credentialsUnchanged = (cv: number) =>
+  cv === 0 ? 'attribute_not_exists(credentialsVersion) OR credentialsVersion = :cv' : 'credentialsVersion = :cv';
+
 /** Optimistic update of name/e-mail; a changed e-mail moves its uniqueness item in the same transaction. */
 export async function updateProfile(
   current: UserRecord,
@@ -86,8 +95,10 @@ export async function updateProfile(
   }
   const emailChanges = changes.email !== undefined && changes.email !== current.email;
   if (emailChanges) {
-    sets.push('email = :email');
+    // A new e-mail voids the reset tokens mailed to the old one.
+    sets.push('email = :email', BUMP_CREDENTIALS);
     values[':email'] = changes.email;
+    values[':zero'] = 0;
   }
   await transactWrite([
     {
@@ -145,9 +156,9 @@ export async function replacePassword(
       op: {
         Update: {
           Key: userKey(current),
-          UpdateExpression: 'SET passwordHash = :h, sessionGeneration = :g, updatedAt = :now, version = version + :one',
+          UpdateExpression: `SET passwordHash = :h, sessionGeneration = :g, ${BUMP_CREDENTIALS}, updatedAt = :now, version = version + :one`,
           ConditionExpression: 'version = :v',
-          ExpressionAttributeValues: { ':h': passwordHash, ':g': generation, ':now': now, ':one': 1, ':v': current.version },
+          ExpressionAttributeValues: { ':h': passwordHash, ':g': generation, ':now': now, ':one': 1, ':zero': 0, ':v': current.version },
         },
       },
       onConditionFailed: () => conflict('The account changed meanwhile; retry'),
@@ -167,9 +178,13 @@ export async function getResetToken(tokenHash: string): Promise<ResetTokenRecord
   return strip<ResetTokenRecord>(await getItem(keyOf('resetToken', { tokenHash })));
 }
 
-/** Marks the token used and sets the password in one transaction, so a token works exactly once. */
+/**
+ * Marks the token used, sets the password and bumps the credentials version in one transaction, so
+ * a token works exactly once and only while the account's credentials are those it was issued for.
+ */
 export async function consumeResetToken(token: ResetTokenRecord, user: UserRecord, passwordHash: string, now: Date, steps: TransactStep[]): Promise<void> {
   const nowIso = now.toISOString();
+  const cv = token.credentialsVersion ?? 0;
   await transactWrite([
     {
       op: {
@@ -180,35 +195,53 @@ export async function consumeResetToken(token: ResetTokenRecord, user: UserRecor
           ExpressionAttributeValues: { ':now': nowIso, ':epoch': Math.floor(now.getTime() / 1000) },
         },
       },
-      onConditionFailed: () => gone('This reset token was already used or has expired'),
+      onConditionFailed: resetTokenGone,
     },
     {
       op: {
         Update: {
           Key: userKey(user),
-          UpdateExpression: 'SET passwordHash = :h, sessionGeneration = sessionGeneration + :one, updatedAt = :now, version = version + :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':h': passwordHash, ':now': nowIso, ':one': 1 },
+          UpdateExpression: `SET passwordHash = :h, sessionGeneration = sessionGeneration + :one, ${BUMP_CREDENTIALS}, updatedAt = :now, version = version + :one`,
+          ConditionExpression: `attribute_exists(pk) AND (${credentialsUnchanged(cv)})`,
+          ExpressionAttributeValues: { ':h': passwordHash, ':now': nowIso, ':one': 1, ':zero': 0, ':cv': cv },
         },
       },
+      onConditionFailed: resetTokenGone,
     },
     ...steps,
   ]);
 }
 
-/** Failed-login counter of one e-mail in one fixed window (atomic ADD, expires with the window). */
-export async function loginFailures(emailHash: string, window: number): Promise<number> {
-  const item = await getItem<{ failures?: number }>(keyOf('loginThrottle', { emailHash, window }));
-  return item?.failures ?? 0;
+/**
+ * Reserves one login attempt of one e-mail in one fixed window, before its password is checked: an
+ * atomic conditional ADD that refuses once `limit` attempts hold a reservation, so parallel attempts
+ * can never all pass a read-then-check. A success deletes the counter (`clearLoginFailures`), so what
+ * it holds are the failed attempts and those still being checked. Resolves false when it is full.
+ */
+export async function reserveLoginAttempt(emailHash: string, window: number, limit: number, expiresAt: number): Promise<boolean> {
+  try {
+    await updateItem({
+      Key: keyOf('loginThrottle', { emailHash, window }),
+      UpdateExpression: 'SET entity = :e, expiresAt = :x ADD failures :one',
+      ConditionExpression: 'attribute_not_exists(failures) OR failures < :limit',
+      ExpressionAttributeValues: { ':e': 'loginThrottle', ':x': expiresAt, ':one': 1, ':limit': limit },
+      ReturnValues: 'NONE',
+    });
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
 }
 
-export async function recordLoginFailure(emailHash: string, window: number, expiresAt: number): Promise<void> {
+/** Stamps the last failed attempt on the counter (its reservation already counted it). */
+export async function noteLoginFailure(emailHash: string, window: number, at: string, expiresAt: number): Promise<void> {
   await updateItem({
     Key: keyOf('loginThrottle', { emailHash, window }),
-    UpdateExpression: 'SET entity = :e, expiresAt = :x ADD failures :one',
-    ExpressionAttributeValues: { ':e': 'loginThrottle', ':x': expiresAt, ':one': 1 },
+    UpdateExpression: 'SET entity = :e, expiresAt = :x, lastFailedAt = :at',
+    ExpressionAttributeValues: { ':e': 'loginThrottle', ':x': expiresAt, ':at': at },
     ReturnValues: 'NONE',
-  });
+  }, { appliedIn: (stored) => stored?.lastFailedAt === at });
 }
 
 export async function clearLoginFailures(emailHash: string, window: number): Promise<void> {

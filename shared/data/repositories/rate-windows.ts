@@ -1,6 +1,7 @@
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { tableName, writeClient } from '../client';
 import { keyOf } from '../keys';
-import { transactWrite, type TransactStep } from '../table';
+import { isConditionFailed } from '../table';
 
 /** The client the rate windows are counted with (injectable so tests can point it elsewhere). */
 export type RateStoreClient = DynamoDBDocumentClient;
@@ -23,30 +24,18 @@ export class RateStoreTimeout extends Error {
   }
 }
 
-/** Internal: the condition of window `index` failed (that window is full). */
-class WindowFull extends Error {
-  constructor(readonly index: number) {
-    super('rate window full');
-    this.name = 'WindowFull';
-  }
-}
-
 /**
- * Clash retries inside one guard call. The time budget (abort signal) is the real bound: with the
- * default 300 ms it allows three or four attempts.
- */
-const CLASH_ATTEMPTS = 10;
-
-/**
- * Counts one write in every given window, all or nothing: ONE `TransactWriteItems` of conditional
- * `ADD`s (`attribute_not_exists(writes) OR writes < limit`). No read, so concurrent writers can
- * never both take the last slot. A refused write counts nowhere.
+ * Counts one write in every given window, all or nothing, in the order given (shortest window
+ * first): per window ONE conditional single-item `ADD` (`attribute_not_exists(writes) OR writes <
+ * limit`), no read, so concurrent writers can never both take the last slot, and no transaction, so
+ * they never clash with each other either (a transaction on a hot counter is cancelled by every
+ * concurrent one). When window `i` refuses, the slots already taken in windows `0..i-1` are given
+ * back (`ADD -1`), so a refused write counts nowhere once the guard has answered.
  *
  * Resolves `undefined` when the write was admitted (counted in every window), or the index of the
- * window that refused it. When several windows are full, DynamoDB may report any of them, so the
- * caller orders the windows longest first (the one whose refusal lasts longest). Anything else
- * rejects: a DynamoDB or network error, a transaction that kept clashing, or no answer within
- * `timeoutMs` (the SDK call is aborted and `RateStoreTimeout` rejects at once).
+ * window that refused it. Anything else rejects: a DynamoDB or network error, or no answer within
+ * `timeoutMs` (the SDK call is aborted and `RateStoreTimeout` rejects at once); slots taken before
+ * are given back then too.
  */
 export async function countRateWindows(
   workspaceId: string,
@@ -54,34 +43,72 @@ export async function countRateWindows(
   windows: RateWindowCount[],
   opts: { timeoutMs: number; client?: RateStoreClient },
 ): Promise<number | undefined> {
-  const steps: TransactStep[] = windows.map((w, index) => ({
-    op: {
-      Update: {
-        Key: keyOf('rateWindow', { workspaceId, keyId, window: w.window }),
-        UpdateExpression: 'SET entity = :e, workspaceId = :ws, keyId = :k, expiresAt = :x ADD #n :one',
-        ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
-        ExpressionAttributeNames: { '#n': 'writes' },
-        ExpressionAttributeValues: { ':e': 'rateWindow', ':ws': workspaceId, ':k': keyId, ':x': w.expiresAt, ':one': 1, ':limit': w.limit },
-      },
-    },
-    onConditionFailed: () => new WindowFull(index),
-  }));
-
+  const client = opts.client ?? writeClient();
+  const keyOfWindow = (w: RateWindowCount) => keyOf('rateWindow', { workspaceId, keyId, window: w.window });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new RateStoreTimeout(opts.timeoutMs)), opts.timeoutMs);
-  // Rejects on abort even if the SDK were still busy (e.g. sleeping between its own retries).
+  // Rejects on abort even if the SDK were still busy (e.g. waiting for a connection).
   const deadline = new Promise<never>((_, reject) =>
     controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }),
   );
+  const taken: RateWindowCount[] = [];
+  const giveBackTaken = () => Promise.all(taken.map((w) => giveBack(client, keyOfWindow(w))));
   try {
-    await Promise.race([transactWrite(steps, CLASH_ATTEMPTS, { client: opts.client, abortSignal: controller.signal }), deadline]);
+    for (const [index, w] of windows.entries()) {
+      const take = client.send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keyOfWindow(w),
+          UpdateExpression: 'SET entity = :e, workspaceId = :ws, keyId = :k, expiresAt = :x ADD #n :one',
+          ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
+          ExpressionAttributeNames: { '#n': 'writes' },
+          ExpressionAttributeValues: { ':e': 'rateWindow', ':ws': workspaceId, ':k': keyId, ':x': w.expiresAt, ':one': 1, ':limit': w.limit },
+          ReturnValues: 'NONE',
+        }),
+        // The guard's budget is the only bound: the client's per-attempt time-out starts before a
+        // pooled connection is free, and a burst of one key queues for those.
+        { abortSignal: controller.signal, requestTimeout: opts.timeoutMs },
+      );
+      try {
+        await Promise.race([take, deadline]);
+      } catch (err) {
+        if (!isConditionFailed(err)) throw err;
+        // Given back before the refusal is answered, so the caller's next write finds it free.
+        await giveBackTaken();
+        return index;
+      }
+      taken.push(w);
+    }
     return undefined;
   } catch (err) {
-    if (err instanceof WindowFull) return err.index;
+    // Not awaited: the store is failing, and the answer (503) must not wait for it.
+    void giveBackTaken();
     // The SDK reports an abort with its own error; name the real cause.
-    if (controller.signal.aborted) throw controller.signal.reason;
-    throw err;
+    throw controller.signal.aborted ? controller.signal.reason : err;
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Returns a slot taken for a write that was then refused (or whose other counts failed). Best
+ * effort and never a reason to fail the answer: a slot not given back only makes its window
+ * stricter until it ends, it never admits more.
+ */
+async function giveBack(client: RateStoreClient, key: ReturnType<typeof keyOf>): Promise<void> {
+  try {
+    await client.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: 'ADD #n :minusOne',
+        ConditionExpression: 'attribute_exists(#n)',
+        ExpressionAttributeNames: { '#n': 'writes' },
+        ExpressionAttributeValues: { ':minusOne': -1 },
+        ReturnValues: 'NONE',
+      }),
+    );
+  } catch {
+    /* see above */
   }
 }

@@ -38,7 +38,14 @@ export async function listMemberPasses(workspaceId: string, memberId: string): P
   });
 }
 
+/** The attribute holding when a token was issued (epoch seconds), one per token hash. */
+const issuedAtName = (hash: string) => `tokenAt_${hash}`;
+
 class PassExists extends Error {}
+
+/** The issue time of a new pass's tokens: its creation. */
+const issuedAtOf = (pass: WalletPassRecord) =>
+  Object.fromEntries(pass.authTokenHashes.map((h) => [issuedAtName(h), Math.floor(Date.parse(pass.createdAt) / 1000)]));
 
 /**
  * The member's pass and its serial lookup, both new, in one transaction. False when the member
@@ -49,7 +56,7 @@ export async function createPass(pass: WalletPassRecord, serialHash: string): Pr
   try {
     await transactWrite([
       {
-        op: { Put: { Item: { ...passKey(pass), entity: 'walletPass', ...pass }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        op: { Put: { Item: { ...passKey(pass), entity: 'walletPass', ...pass, ...issuedAtOf(pass) }, ConditionExpression: 'attribute_not_exists(pk)' } },
         onConditionFailed: () => new PassExists(),
       },
       { op: { Put: { Item: { ...keyOf('walletSerial', { serialHash }), entity: 'walletSerial', ...lookup }, ConditionExpression: 'attribute_not_exists(pk)' } } },
@@ -61,14 +68,43 @@ export async function createPass(pass: WalletPassRecord, serialHash: string): Pr
   }
 }
 
-/** Replaces the pass's token hashes (a re-issue adds one); conditional on the serial, so it never creates a pass. */
-export async function setAuthTokens(pass: WalletPassRecord, hashes: string[]): Promise<void> {
+/**
+ * Adds one token hash to the pass, and when it was issued, atomically (`list_append`): issues
+ * running at the same time each add their own, none overwrites another. Conditional on the serial,
+ * so it never creates a pass.
+ */
+export async function addAuthToken(pass: WalletPassRecord, hash: string, issuedAt: number): Promise<void> {
   await updateItem({
     Key: passKey(pass),
-    UpdateExpression: 'SET authTokenHashes = :h',
-    ConditionExpression: 'serial = :s',
-    ExpressionAttributeValues: { ':h': hashes, ':s': pass.serial },
-  }, { appliedIn: (stored) => JSON.stringify((stored as WalletPassRecord | undefined)?.authTokenHashes) === JSON.stringify(hashes) });
+    UpdateExpression: 'SET authTokenHashes = list_append(authTokenHashes, :h), #at = :t',
+    // Not there yet: a re-send of an attempt that was applied fails here and is recognised.
+    ConditionExpression: 'serial = :s AND NOT contains(authTokenHashes, :one)',
+    ExpressionAttributeNames: { '#at': issuedAtName(hash) },
+    ExpressionAttributeValues: { ':h': [hash], ':one': hash, ':s': pass.serial, ':t': issuedAt },
+    ReturnValues: 'NONE',
+  }, { appliedIn: (stored) => ((stored as WalletPassRecord | undefined)?.authTokenHashes ?? []).includes(hash) });
+}
+
+/**
+ * Drops `hash` if it is the pass's oldest token (the list is in issue order) and was issued before
+ * `issuedBefore` (a token without a time predates them). False otherwise: nothing else is ever
+ * removed by mistake, and a token just handed out is never removed.
+ */
+export async function dropOldestAuthToken(pass: WalletPassRecord, hash: string, issuedBefore: number): Promise<boolean> {
+  try {
+    await updateItem({
+      Key: passKey(pass),
+      UpdateExpression: 'REMOVE authTokenHashes[0], #at',
+      ConditionExpression: 'serial = :s AND authTokenHashes[0] = :h AND (attribute_not_exists(#at) OR #at < :before)',
+      ExpressionAttributeNames: { '#at': issuedAtName(hash) },
+      ExpressionAttributeValues: { ':h': hash, ':s': pass.serial, ':before': issuedBefore },
+      ReturnValues: 'NONE',
+    }, { appliedIn: (stored) => !((stored as WalletPassRecord | undefined)?.authTokenHashes ?? []).includes(hash) });
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
 }
 
 /**

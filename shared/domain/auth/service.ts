@@ -6,6 +6,7 @@ import { AppError, badRequest, gone, notFound, rateLimited, unauthenticated } fr
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import type { SessionPrincipal } from './principal';
 import { randomToken, sha256Hex, TOKEN_PREFIX } from './secrets';
+import { RESET_TOKEN_GONE } from '../../errors';
 import type { SessionRecord, User, UserRecord, Workspace } from './types';
 import type { Mailer } from '../../ports/mailer';
 import { audited, recordRefusal, type AuditContext } from '../audit/service';
@@ -60,6 +61,7 @@ export async function register(
     updatedAt: at,
     passwordHash: await hashPassword(input.password),
     sessionGeneration: 1,
+    credentialsVersion: 0,
     version: 1,
   };
   const session = newSession(owner, now);
@@ -77,8 +79,10 @@ export async function login(
 ): Promise<{ session: IssuedSession; user: User; workspace: Workspace }> {
   const emailHash = sha256Hex(input.email);
   const window = throttleWindow(now);
-  if ((await accounts.loginFailures(emailHash, window)) >= config.auth.loginFailureLimit) {
-    const windowEnds = (window + 1) * config.auth.loginFailureWindowSeconds;
+  const windowEnds = (window + 1) * config.auth.loginFailureWindowSeconds;
+  // The attempt is counted before its password is checked, atomically: of any number of parallel
+  // attempts at most `loginFailureLimit` get a password check per window.
+  if (!(await accounts.reserveLoginAttempt(emailHash, window, config.auth.loginFailureLimit, windowEnds))) {
     throw rateLimited(windowEnds - epoch(now), 'Too many failed logins for this e-mail; try again later');
   }
   const user = await accounts.findUserByEmail(input.email);
@@ -86,11 +90,11 @@ export async function login(
   const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !ok) {
     // The account's workspace learns of a wrong password; an unknown e-mail names no workspace, so
-    // it is only counted. Both writes run side by side, so the answer takes about one write's time
-    // whether the account exists or not. Throttled attempts (429, above) are not recorded, which
-    // bounds what anyone can add to a workspace's trail.
+    // only its counter is stamped. Both writes run side by side, so the answer takes about one
+    // write's time whether the account exists or not. Throttled attempts (429, above) are not
+    // recorded, which bounds what anyone can add to a workspace's trail.
     await Promise.all([
-      accounts.recordLoginFailure(emailHash, window, (window + 1) * config.auth.loginFailureWindowSeconds),
+      accounts.noteLoginFailure(emailHash, window, now.toISOString(), windowEnds),
       user
         ? recordRefusal(
             user.workspaceId,
@@ -150,13 +154,21 @@ export async function changePassword(
   await accounts.replacePassword(user, await hashPassword(input.newPassword), now.toISOString(), principal.tokenHash, [step]);
 }
 
+const credentialsVersionOf = (r: { credentialsVersion?: number }): number => r.credentialsVersion ?? 0;
+
 /** Always succeeds for the caller; a token is mailed only when the account exists. */
 export async function forgotPassword(email: string, mailer: Mailer, now = new Date()): Promise<void> {
   const user = await accounts.findUserByEmail(email);
   if (!user) return;
   const token = randomToken(TOKEN_PREFIX.resetToken);
   const expiresAt = epoch(now) + config.auth.resetTokenTtlSeconds;
-  await accounts.putResetToken({ tokenHash: sha256Hex(token), workspaceId: user.workspaceId, userId: user.id, expiresAt });
+  await accounts.putResetToken({
+    tokenHash: sha256Hex(token),
+    workspaceId: user.workspaceId,
+    userId: user.id,
+    expiresAt,
+    credentialsVersion: credentialsVersionOf(user),
+  });
   const minutes = Math.round(config.auth.resetTokenTtlSeconds / 60);
   await mailer.send({
     to: user.email,
@@ -174,9 +186,12 @@ export async function forgotPassword(email: string, mailer: Mailer, now = new Da
 export async function resetPassword(input: { token: string; newPassword: string }, request: PublicRequest, now = new Date()): Promise<void> {
   const record = input.token.startsWith(TOKEN_PREFIX.resetToken) ? await accounts.getResetToken(sha256Hex(input.token)) : undefined;
   if (!record) throw badRequest('Invalid reset token');
-  if (record.usedAt || record.expiresAt <= epoch(now)) throw gone('This reset token was already used or has expired');
+  if (record.usedAt || record.expiresAt <= epoch(now)) throw gone(RESET_TOKEN_GONE);
   const user = await accounts.getUser(record.workspaceId, record.userId);
   if (!user) throw badRequest('Invalid reset token');
+  // A reset, password change or e-mail change since the token was mailed voids it (the change may
+  // have been made to lock out whoever holds the old mailbox); the write checks this again.
+  if (credentialsVersionOf(record) !== credentialsVersionOf(user)) throw gone(RESET_TOKEN_GONE);
   // The token proved who is acting: the user it was mailed to.
   const ctx: AuditContext = { actor: { type: 'user', id: user.id }, requestId: request.requestId };
   const step = audited(user.workspaceId, ctx, 'auth.password_reset', { type: 'user', id: user.id }, now);

@@ -24,6 +24,11 @@ export interface UserRecord extends User {
   passwordHash: string;
   /** Sessions of an older generation are revoked (bumped by password change and reset). */
   sessionGeneration: number;
+  /**
+   * Bumped by every change of what proves the account (password reset, password change, e-mail
+   * change); a reset token is valid only for the number it was issued under. Absent means 0.
+   */
+  credentialsVersion?: number;
   version: number;
 }
 
@@ -37,10 +42,13 @@ export interface SessionRecord {
   expiresAt: number;
 }
 
+
 export interface ResetTokenRecord {
   tokenHash: string;
   workspaceId: string;
   userId: string;
   expiresAt: number;
   usedAt?: string;
+  /** The user's `credentialsVersion` when the token was mailed (absent: 0). */
+  credentialsVersion?: number;
 }

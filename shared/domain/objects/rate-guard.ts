@@ -8,9 +8,11 @@ import { AppError, rateLimited } from '../../errors';
 /**
  * Write-rate guard of custom-object record writes, per credential: at most `burst` writes in any
  * fixed 1-second window and `perSecond * windowSeconds` in any fixed `windowSeconds` window
- * (defaults 40 and 200 per 10 s, i.e. 20/s sustained; `infra/config.ts`). Both counters move in
- * one DynamoDB transaction, so the decision is atomic and exact under concurrency. It fails closed:
- * if the counters cannot be moved (an error, or no answer in `timeoutMs`) the write is refused.
+ * (defaults 40 and 200 per 10 s, i.e. 20/s sustained). Each counter is moved by its own conditional
+ * single-item update, shortest window first, and a slot taken in a shorter window is given back when
+ * a longer one refuses: exact under concurrency, without the clashes of a transaction on hot items.
+ * It fails closed: if a counter cannot be moved (an error, or no answer in `timeoutMs`) the write is
+ * refused.
  */
 
 /** One fixed window: `[start, start + sizeSeconds)` in epoch seconds. */
@@ -44,9 +46,11 @@ export function fixedWindow(nowMs: number, sizeSeconds: number, limit: number): 
 }
 
 /**
- * The windows a write at `now` is counted in, longest first: when several are full the store may
- * name any of them, and the longest one's end is the honest Retry-After. (Windows are aligned to
- * the epoch, so the 1 s window always lies inside the 10 s one and never ends later.)
+ * The windows a write at `now` is counted in, shortest first: the order they are counted in. A slot
+ * a write holds for a moment in the 1 s window, before the 10 s window refuses it and it is given
+ * back, can only turn away writes the full 10 s window refuses anyway; counted the other way round,
+ * a briefly held 10 s slot could turn away a legal write for the rest of the 10 s. (Windows are
+ * aligned to the epoch, so the 1 s window always lies inside the 10 s one and never ends later.)
  */
 export function rateWindows(now: Date, settings: RateGuardSettings): RateWindow[] {
   const nowMs = now.getTime();
@@ -54,7 +58,7 @@ export function rateWindows(now: Date, settings: RateGuardSettings): RateWindow[
   const burst = fixedWindow(nowMs, 1, settings.burst);
   // A 1-second "sustained" window is the burst window: one counter with the stricter limit.
   if (sustained.sizeSeconds === burst.sizeSeconds) return [{ ...burst, limit: Math.min(sustained.limit, burst.limit) }];
-  return [sustained, burst];
+  return [burst, sustained];
 }
 
 /** Seconds until a refusing window ends, as the Retry-After header states it (at least 1). */

@@ -89,9 +89,23 @@ async function issueApple(apple: NonNullable<Awaited<ReturnType<WalletServices['
   }
   // Same serial; a new token joins the earlier ones (copies of the pass on other devices keep theirs).
   const file = await sign(existing.serial);
-  await repo.setAuthTokens(existing, [...existing.authTokenHashes, sha256Hex(token)].slice(-config.wallet.maxTokensPerPass));
+  await addToken(existing, sha256Hex(token), now);
   if (existing.contentHash !== hash) await repo.updatePassContent(existing, hash, nextLastModified(existing.lastModified, now.getTime()));
   return { platform: 'apple', serial: existing.serial, file };
+}
+
+/**
+ * Adds a token, then drops the oldest ones this issue saw beyond `maxTokensPerPass`, but only those
+ * issued more than `tokenGraceSeconds` ago: a pass just handed out (by this or a parallel issue)
+ * always works; the list may then hold more until a later issue trims it.
+ */
+async function addToken(pass: WalletPassRecord, hash: string, now: Date): Promise<void> {
+  const epochSeconds = Math.floor(now.getTime() / 1000);
+  await repo.addAuthToken(pass, hash, epochSeconds);
+  const excess = pass.authTokenHashes.length + 1 - config.wallet.maxTokensPerPass;
+  for (const oldest of pass.authTokenHashes.slice(0, Math.max(0, excess))) {
+    if (!(await repo.dropOldestAuthToken(pass, oldest, epochSeconds - config.wallet.tokenGraceSeconds))) break;
+  }
 }
 
 async function issueGoogle(google: NonNullable<Awaited<ReturnType<WalletServices['google']>>>, caller: Caller, publicBaseUrl: string, now: Date): Promise<IssuedPass> {
