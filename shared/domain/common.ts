@@ -40,9 +40,14 @@ export function freeFormMap<K extends z.ZodType<string, string>, V extends z.Zod
   );
 }
 
-/** What DynamoDB can store as a number: 0, or a magnitude from 1e-130 to 1e125 (it refuses 1e126 and 1e-131). */
+/**
+ * The numbers a request may carry: 0, or a magnitude from 1e-130 (DynamoDB refuses 1e-131) to
+ * 2^53 - 1. Above that a JSON number is no longer the integer that was written (9007199254740993
+ * reads as ...992) and the store client refuses it, so it is a 422 naming the field rather than a
+ * silently altered value or a failed write.
+ */
 export const MIN_NUMBER_MAGNITUDE = 1e-130;
-export const MAX_NUMBER_MAGNITUDE = 1e125;
+export const MAX_NUMBER_MAGNITUDE = Number.MAX_SAFE_INTEGER;
 export const isStorableNumber = (n: number): boolean => {
   const size = Math.abs(n);
   return size === 0 || (size >= MIN_NUMBER_MAGNITUDE && size <= MAX_NUMBER_MAGNITUDE);
@@ -50,9 +55,29 @@ export const isStorableNumber = (n: number): boolean => {
 export const STORABLE_NUMBER_MESSAGE = `must be 0 or between ${MIN_NUMBER_MAGNITUDE} and ${MAX_NUMBER_MAGNITUDE} in magnitude`;
 /**
  * A request number that is stored as given (free-form map values, rates, prices): finite and
- * storable, so a value like 1e-300 is a 422 naming the field, not a write the store refuses (a 500).
+ * storable, so a value like 1e-300 or 1e20 is a 422 naming the field, not a write the store refuses (a 500).
  */
-export const storableNumber = z.number().refine(isStorableNumber, { message: STORABLE_NUMBER_MESSAGE });
+export const storableNumber = z
+  .number()
+  .min(-MAX_NUMBER_MAGNITUDE)
+  .max(MAX_NUMBER_MAGNITUDE)
+  .refine(isStorableNumber, { message: STORABLE_NUMBER_MESSAGE });
+
+/**
+ * The paths of the numbers in a free-form JSON value that no field may hold (see `isStorableNumber`),
+ * at most `limit` of them. The walk is bounded by the body's depth limit, checked before it.
+ */
+export function unstorableNumberPaths(value: unknown, limit = 10, path: (string | number)[] = [], found: (string | number)[][] = []): (string | number)[][] {
+  if (found.length >= limit) return found;
+  if (typeof value === 'number') {
+    if (!isStorableNumber(value)) found.push(path);
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => unstorableNumberPaths(v, limit, [...path, i], found));
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) unstorableNumberPaths(v, limit, [...path, k], found);
+  }
+  return found.slice(0, limit);
+}
 
 /** Request-side bounds (every request string and array is bounded; test/unit/openapi-bounds.test.ts). */
 export const ID_MAX_LENGTH = 64;

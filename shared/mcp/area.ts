@@ -92,7 +92,8 @@ export function mcpHandler() {
     .use(requestContext(mcpArea.area))
     .use(errorMapper())
     .use(mcpAuthentication(routes))
-    .use(jsonBody())
+    // Numbers are checked per tool call (a JSON-RPC error per message), not for the whole body.
+    .use(jsonBody(undefined, undefined, false))
     .handler(async (event, context) => {
       if (context.route!.operationId === 'callMcp') return callMcp(event, context);
       return toHttpResult({ status: 200, body: protectedResourceMetadata(baseUrlOf(event)) }, context.requestId);
