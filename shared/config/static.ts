@@ -39,6 +39,13 @@ export const config = {
     requestDeadlineMs: 12_000,
   },
   /**
+   * Idempotency-Key: a request claims its key before it runs. A duplicate arriving meanwhile waits
+   * up to `inProgressWaitMs` for the first answer (looking every `pollMs`), then is 409
+   * IDEMPOTENCY_KEY_IN_USE. A claim is held at most `lambda.timeoutSeconds`: one whose holder died
+   * is then taken over.
+   */
+  idempotency: { inProgressWaitMs: 3000, pollMs: 100 },
+  /**
    * The DynamoDB client. A store that does not answer costs at most `requestTimeoutMs` per attempt
    * of a single-item call or query (`bulkRequestTimeoutMs` for transactions and batches, which touch
    * up to 100 items; `connectionTimeoutMs` to connect), and `maxAttempts` attempts per call (the

@@ -1,5 +1,5 @@
 import type { LedgerEntryRecord, MemberRecord } from '../../domain/members/types';
-import { conflict } from '../../domain/errors';
+import { AppError } from '../../domain/errors';
 import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../keys';
 import { correlationId } from '../../observability/correlation';
 import { filterExpression, getItem, indexPage, prefixPage, StaleRead, type Page, type TransactStep } from '../table';
@@ -28,6 +28,13 @@ const memberItem = (m: MemberRecord) => {
   };
 };
 
+/** The e-mail or externalId of a new member belongs to a member already (maybe one created just now). */
+export class IdentityTaken extends AppError {
+  constructor(what: string) {
+    super('CONFLICT', `A member with this ${what} already exists`);
+  }
+}
+
 const lookupPut = (entity: 'memberEmail' | 'memberExternalId', workspaceId: string, value: string, memberId: string, what: string): TransactStep => ({
   op: {
     Put: {
@@ -39,7 +46,7 @@ const lookupPut = (entity: 'memberEmail' | 'memberExternalId', workspaceId: stri
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   },
-  onConditionFailed: () => conflict(`A member with this ${what} already exists`),
+  onConditionFailed: () => new IdentityTaken(what),
 });
 
 const lookupDelete = (entity: 'memberEmail' | 'memberExternalId', workspaceId: string, value: string, memberId: string): TransactStep => ({
