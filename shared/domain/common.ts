@@ -4,12 +4,23 @@ import * as z from 'zod';
 const FIRST_INSTANT = Date.parse('0000-01-01T00:00:00Z');
 const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 
+/** Digits a date-time's fraction of a second may have: nanoseconds, as far as any clock goes. */
+export const MAX_FRACTION_DIGITS = 9;
+
+/** zod's own date-time pattern with its fraction bounded (it takes any number of digits). */
+function boundedFraction(datetime: z.ZodISODateTime): RegExp {
+  const source = datetime._zod.def.pattern?.source ?? '';
+  const bounded = source.replace('(?:\\.\\d+)?', `(?:\\.\\d{1,${MAX_FRACTION_DIGITS}})?`);
+  if (bounded === source) throw new Error('the date-time pattern has no fraction to bound');
+  return new RegExp(bounded);
+}
+
 /**
  * An RFC 3339 timestamp with offset. Stored and answered in UTC (`toISOString`), so it must name an
  * instant of the years 0000-9999 in UTC: `0000-01-01T00:00:00+01:00` would become `-000001-...`.
  */
-export const isoDateTime = z.iso
-  .datetime({ offset: true })
+export const isoDateTime = z
+  .stringFormat('date-time', boundedFraction(z.iso.datetime({ offset: true })))
   .refine((s) => Date.parse(s) >= FIRST_INSTANT && Date.parse(s) <= LAST_INSTANT, { message: 'must lie between 0000-01-01 and 9999-12-31 in UTC' })
   .describe('ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z');
 
@@ -36,7 +47,9 @@ export function freeFormMap<K extends z.ZodType<string, string>, V extends z.Zod
     },
     z
       .record(key, value)
-      .refine((m) => Object.keys(m).length <= opts.max, { message: `at most ${opts.max} ${opts.noun}` }),
+      .refine((m) => Object.keys(m).length <= opts.max, { message: `at most ${opts.max} ${opts.noun}` })
+      // The cap in the published schema too (a refinement has no JSON Schema form of its own).
+      .meta({ maxProperties: opts.max }),
   );
 }
 
@@ -78,6 +91,19 @@ export function unstorableNumberPaths(value: unknown, limit = 10, path: (string 
   }
   return found.slice(0, limit);
 }
+
+const DECIMAL_INTEGER = /^-?(0|[1-9]\d{0,15})$/;
+/**
+ * A number in a query string: plain decimal digits only. `Number()` (what coercion does) would read
+ * `0x10`, `1e1`, ` 16` and the empty string as numbers; here they are a 422 naming the parameter.
+ */
+export const queryInteger = <S extends z.ZodType<number | undefined, number | undefined>>(schema: S) =>
+  z.preprocess((value, ctx) => {
+    if (typeof value !== 'string') return value;
+    if (DECIMAL_INTEGER.test(value)) return Number(value);
+    ctx.issues.push({ code: 'custom', message: 'must be a decimal integer such as 50', input: value });
+    return value;
+  }, schema);
 
 /** Request-side bounds (every request string and array is bounded; test/unit/openapi-bounds.test.ts). */
 export const ID_MAX_LENGTH = 64;
