@@ -6,6 +6,7 @@ import { SCOPES } from '../domain/api-keys/scopes';
 import { resolveBearer } from '../domain/auth/credentials';
 import { AppError, badRequest } from '../domain/errors';
 import { requestBudgetMs, withinDeadline } from '../http/area';
+import { authorizationOf } from '../http/authenticate';
 import { errorMapper } from '../http/error-mapper';
 import { jsonBody } from '../http/json-body';
 import { originOf } from '../http/origin';
@@ -45,7 +46,7 @@ export function protectedResourceMetadata(base: string) {
   };
 }
 
-const bearerOf = (event: HttpEvent): string | undefined => event.headers?.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+const bearerOf = (event: HttpEvent): string | undefined => authorizationOf(event)?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
 
 function challenged(event: HttpEvent, message: string, invalidToken: boolean): AppError {
   const params = [`resource_metadata="${baseUrlOf(event)}${METADATA_PATH}"`];
