@@ -70,7 +70,7 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
 export interface ErrorDetail {
   /** Where the offending value is: `body`, `query`, `path` or `header`. */
   in: 'body' | 'query' | 'path' | 'header';
-  /** Dotted path of the field inside that location (`items.0.sku`); empty for the whole. */
+  /** Dotted path of the field inside that location (`items.0.sku`); the location's name (`body`) for the whole. */
   field: string;
   message: string;
 }

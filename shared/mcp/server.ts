@@ -81,8 +81,8 @@ async function callTool(state: McpRequestState, params: { name: string; argument
   const unstorable = unstorableNumberPaths(params.arguments ?? {}).map((p) => ({ field: p.map(String).join('.'), message: STORABLE_NUMBER_MESSAGE }));
   if (!parsed.success || unstorable.length > 0) {
     note('invalid');
-    const details = unstorable.length > 0 ? unstorable : toDetails('body', parsed.error!).map(({ field, message }) => ({ field, message }));
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for tool ${tool.name}: ${details.map((d) => `${d.field || '(arguments)'} ${d.message}`).join('; ')}`, {
+    const details = unstorable.length > 0 ? unstorable : toDetails('body', parsed.error!, 'arguments').map(({ field, message }) => ({ field, message }));
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for tool ${tool.name}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, {
       code: 'VALIDATION_FAILED',
       details,
     });
