@@ -15,10 +15,8 @@ function rawRequest(lines: string[], body = ''): Promise<{ status: number; body:
     let text = '';
     socket.on('data', (d) => (text += d.toString()));
     socket.on('error', reject);
-    socket.on('end', () => {
-      const [head, ...rest] = text.split('\r\n\r\n');
-      resolve({ status: Number(head!.split(' ')[1]), body: JSON.parse(rest.join('\r\n\r\n') || 'null') });
-    });
+    // The status and the error code are enough here (the body may come chunked).
+    socket.on('end', () => resolve({ status: Number(text.split(' ')[1]), body: { error: { code: /"code":"([A-Z_]+)"/.exec(text)?.[1] } } }));
   });
 }
 
