@@ -22,7 +22,7 @@ describe('reading the audit log', () => {
   it('never writes, whatever it is asked', async () => {
     const t = await tenant('audit-read');
     // Something to read, made through the platform.
-    expect((await call('POST', '/api/v2/api-keys', { token: t.token, body: { name: 'k', preset: 'read' } })).status).toBe(201);
+    expect((await call('POST', '/api/v2/api-keys', { token: t.token, body: { name: 'k', scopes: ['members:read'] } })).status).toBe(201);
     const counter = countStoreCalls();
     for (const query of ['', '?limit=1', '?action=api_key.created', `?actor=${t.userId}`, '?from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:00.001Z', '?cursor=garbage', '?actor=nobody']) {
       const { result, calls } = await counter.during(() => inProcess('GET', `/api/flash/audit${query}`, { token: t.token }));
