@@ -60,6 +60,8 @@ export function authorize(route: RouteDef, principal: Principal): void {
 export function authenticate(
   routes: ReadonlyMap<string, RouteDef>,
   hasFallback = false,
+  /** Whether the area may write the table: a read-only area (the audit trail) stamps no key's lastUsedAt. */
+  writes = true,
 ): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   return {
     before: async (request) => {
@@ -82,7 +84,7 @@ export function authenticate(
         request.context.consumer = consumer;
         return;
       }
-      const principal = await resolveBearer(token);
+      const principal = await resolveBearer(token, new Date(), { stampLastUsed: writes });
       request.context.principal = principal;
       authorize(route, principal);
     },

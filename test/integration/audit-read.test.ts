@@ -22,8 +22,13 @@ describe('reading the audit log', () => {
   it('never writes, whatever it is asked', async () => {
     const t = await tenant('audit-read');
     // Something to read, made through the platform.
-    expect((await call('POST', '/api/v2/api-keys', { token: t.token, body: { name: 'k', scopes: ['members:read'] } })).status).toBe(201);
+    const made = await call('POST', '/api/v2/api-keys', { token: t.token, body: { name: 'k', scopes: ['members:read'] } });
+    expect(made.status).toBe(201);
     const counter = countStoreCalls();
+    // An API key is refused here (an admin session reads the trail) without stamping its lastUsedAt.
+    const byKey = await counter.during(() => inProcess('GET', '/api/flash/audit', { token: made.body.data.key }));
+    expect(byKey.result.status).toBe(403);
+    expect(byKey.calls.filter((c) => WRITES.has(c.operation) || c.itemsWritten > 0), JSON.stringify(byKey.calls)).toEqual([]);
     for (const query of ['', '?limit=1', '?action=api_key.created', `?actor=${t.userId}`, '?from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:00.001Z', '?cursor=garbage', '?actor=nobody']) {
       const { result, calls } = await counter.during(() => inProcess('GET', `/api/flash/audit${query}`, { token: t.token }));
       expect(result.status, query).toBeLessThan(500);
