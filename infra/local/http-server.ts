@@ -87,13 +87,16 @@ function onClientError(err: NodeJS.ErrnoException & { bytesParsed?: number }, so
 /** Builds the API Gateway HTTP API (payload 2.0) event that Lambda would receive. */
 export function toEvent(req: IncomingMessage, body: Buffer, routeKeyValue: string, params: Record<string, string> | undefined): HttpEvent {
   const url = new URL(req.url ?? '/', 'http://local');
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined || name === 'cookie') continue;
-    headers[name] = Array.isArray(value) ? value.join(',') : value;
+  // Without a prototype: a header or parameter named `__proto__` or `constructor` is a name like any other.
+  const headers: Record<string, string> = Object.create(null);
+  // Every value of a repeated header, joined with commas as API Gateway does (node:http keeps only
+  // the first Authorization, which would hide a second credential).
+  for (const [name, values] of Object.entries(req.headersDistinct)) {
+    if (values === undefined || name === 'cookie') continue;
+    headers[name] = values.join(',');
   }
-  const query: Record<string, string> = {};
-  for (const [k, v] of url.searchParams) query[k] = k in query ? `${query[k]},${v}` : v;
+  const query: Record<string, string> = Object.create(null);
+  for (const [k, v] of url.searchParams) query[k] = Object.hasOwn(query, k) ? `${query[k]},${v}` : v;
   // As API Gateway does: the scheme the caller used (here always plain http).
   headers['x-forwarded-proto'] = 'http';
   const now = new Date();

@@ -153,6 +153,21 @@ export function checkTargetUrl(url: string, policy: EgressPolicy): string | unde
   return undefined;
 }
 
+/**
+ * A URL being saved as a target (a webhook endpoint, an export's `webhookUrl`): `checkTargetUrl`,
+ * and over http only a host that is loopback by its very name (127.0.0.1, [::1], localhost). Any
+ * other hostname over http would be refused at delivery once it resolves to a public address, so
+ * it is refused now, where the caller sees why.
+ */
+export function checkNewTargetUrl(url: string, policy: EgressPolicy): string | undefined {
+  const reason = checkTargetUrl(url, policy);
+  if (reason) return reason;
+  const parsed = new URL(url);
+  const host = bareAddress(parsed.hostname);
+  const loopbackHost = familyOf(host) !== undefined ? isLoopbackAddress(host) : isLocalhostName(host);
+  return parsed.protocol === 'http:' && !loopbackHost ? 'scheme http: is only allowed for loopback targets (127.0.0.1, [::1], localhost); use https:' : undefined;
+}
+
 /** This process's egress policy: loopback receivers only where the local runtime allows them. */
 export const egressPolicyFromConfig = (): EgressPolicy => ({ allowLoopback: runtimeConfig().WEBHOOK_ALLOW_LOOPBACK === 'true' });
 
@@ -161,6 +176,6 @@ let check: Pick<Egress, 'check'> | undefined;
 /** URL checks under this process's policy. */
 export function targetCheckFromConfig(): Pick<Egress, 'check'> {
   const policy = egressPolicyFromConfig();
-  check ??= { check: (url) => checkTargetUrl(url, policy) };
+  check ??= { check: (url) => checkNewTargetUrl(url, policy) };
   return check;
 }

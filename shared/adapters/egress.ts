@@ -4,9 +4,9 @@ import https from 'node:https';
 import { isIP } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import type { Egress, EgressPolicy, EgressRequest, EgressResult } from '../ports/egress';
-import { bareAddress, checkTargetUrl, egressPolicyFromConfig, familyOf, forbiddenAddressReason, isLoopbackAddress } from './egress-address';
+import { bareAddress, checkNewTargetUrl, checkTargetUrl, egressPolicyFromConfig, familyOf, forbiddenAddressReason, isLoopbackAddress } from './egress-address';
 
-export { checkTargetUrl, forbiddenAddressReason, isLoopbackAddress };
+export { checkNewTargetUrl, checkTargetUrl, forbiddenAddressReason, isLoopbackAddress };
 
 /**
  * SSRF-safe outbound HTTP (the `Egress` port).
@@ -228,7 +228,7 @@ export class SafeEgress implements Egress {
   ) {}
 
   check(url: string): string | undefined {
-    return checkTargetUrl(url, this.policy);
+    return checkNewTargetUrl(url, this.policy);
   }
 
   async post(request: EgressRequest): Promise<EgressResult> {

@@ -45,6 +45,29 @@ export const config = {
     requestDeadlineMs: 12_000,
   },
   /**
+   * Idempotency-Key: a request claims its key before it runs. A duplicate arriving meanwhile waits
+   * up to `inProgressWaitMs` for the first answer (looking every `pollMs`), then is 409
+   * IDEMPOTENCY_KEY_IN_USE. A claim is held at most `lambda.timeoutSeconds`: one whose holder died
+   * is then taken over.
+   */
+  idempotency: { inProgressWaitMs: 3000, pollMs: 100 },
+  /** JSON-RPC batches of the MCP server. */
+  mcp: {
+    /** Messages one batch may carry (the protocol SDK's own limit); more is an HTTP 400, audited once. */
+    maxBatchMessages: 100,
+    /**
+     * Write tool calls one batch may carry: every write is a transaction, so a batch of many could
+     * not finish inside the request deadline. A batch with more is refused up front, one JSON-RPC
+     * error per message (each audited), and nothing in it runs.
+     */
+    maxWriteCallsPerBatch: 10,
+    /**
+     * Of the request deadline, kept for the audit: calls still running this long before the deadline
+     * answer OUTCOME_UNKNOWN, and every call of the batch is audited before the deadline.
+     */
+    auditReserveMs: 2000,
+  },
+  /**
    * The DynamoDB client. A store that does not answer costs at most `requestTimeoutMs` per attempt
    * of a single-item call or query (`bulkRequestTimeoutMs` for transactions and batches, which touch
    * up to 100 items; `connectionTimeoutMs` to connect), and `maxAttempts` attempts per call (the

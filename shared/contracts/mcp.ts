@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { config } from '../config';
 import { declareArea } from './endpoint';
 
 /**
@@ -54,7 +55,14 @@ export const mcpArea = declareArea({
   endpoints: {
     callMcp: {
       method: 'POST', path: '/api/mcp', auth: ['apiKeyPerTool'], summary: 'MCP server (Streamable HTTP, stateless, JSON answers)',
-      body: z.union([jsonRpcMessage, z.array(jsonRpcMessage).min(1).max(20)]),
+      body: z.union([
+        jsonRpcMessage,
+        z
+          .array(jsonRpcMessage)
+          .min(1)
+          .max(config.mcp.maxBatchMessages)
+          .describe(`A batch: at most ${config.mcp.maxBatchMessages} messages (more is a 400), of which at most ${config.mcp.maxWriteCallsPerBatch} write tool calls (more: every message is answered with a JSON-RPC error and nothing runs)`),
+      ]),
       responses: {
         200: z.union([jsonRpcResponse, z.array(jsonRpcResponse)]).describe('The JSON-RPC answer'),
         202: null,

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { KEY_PATTERN, MAX_FIELDS, putObjectTypeBody } from '../domain/objects/definitions';
 import { filterValue, MAX_PAGE_SIZE } from '../domain/pagination';
-import { freeFormMap, ID_MAX_LENGTH, idSchema, isoDateTime } from '../domain/common';
+import { freeFormMap, ID_MAX_LENGTH, idSchema, isoDateTime, queryInteger } from '../domain/common';
 import { dataOf } from './contract';
 import { declareArea } from './endpoint';
 
@@ -36,8 +36,8 @@ export const OBJECT_LIST_DEFAULT_LIMIT = 50;
 /** Record list query: known parameters plus any number of `f_<fieldKey>` equality filters. */
 export const listRecordsQuery = z
   .looseObject({
-    limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(OBJECT_LIST_DEFAULT_LIMIT).describe('Page size, 1-200 (default 50)'),
-    offset: z.coerce.number().int().min(0).max(100_000).default(0).describe('Matches to skip'),
+    limit: queryInteger(z.number().int().min(1).max(MAX_PAGE_SIZE).default(OBJECT_LIST_DEFAULT_LIMIT)).describe('Page size, 1-200 (default 50)'),
+    offset: queryInteger(z.number().int().min(0).max(100_000).default(0)).describe('Matches to skip'),
     sortBy: z.enum(['created_desc', 'created_asc', 'updated_desc', 'title_asc']).default('created_desc'),
     q: z.string().trim().min(1).max(100).optional().describe('Free text: case-insensitive part of any text, email, url or enum field'),
     memberId: filterValue().optional().describe('Records whose member_ref field(s) name this member'),

@@ -68,6 +68,15 @@ export function keyAttributes(index?: string): string[] {
   return [...attrs, gsi.partitionKey, gsi.sortKey];
 }
 
+/**
+ * A list answered without a query (a lookup by a unique key, a filter that names nothing, an empty
+ * range) issues no cursor, so any cursor sent with it is one it never issued: the same 400 as a
+ * cursor that fails its signature, whatever the short cut.
+ */
+export function refuseCursor(cursor: string | undefined): void {
+  if (cursor !== undefined) throw badRequest('Invalid cursor');
+}
+
 export function encodeCursor(lastKey: Record<string, unknown>, scope: CursorScope): string {
   const payload = Buffer.from(JSON.stringify(lastKey)).toString('base64url');
   return `${payload}.${mac(payload, scope).toString('base64url')}`;

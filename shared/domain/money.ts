@@ -24,13 +24,20 @@ export const amountSchema = z
   .describe('Amount in major units of the currency, e.g. 19.99');
 
 /**
+ * What a binary double may differ from the decimal it was written as, relative to its size: two
+ * units in the last place (0.1 + 0.2 is 0.30000000000000004). Anything larger is a real decimal.
+ */
+const FLOAT_NOISE = 2 * Number.EPSILON;
+
+/**
  * Major units -> integer minor units, refusing more decimals than the currency has (so 19.999 EUR
- * is an error, not a silent rounding). Returns undefined when the amount does not fit.
+ * is an error, not a silent rounding), at every size: 123456789.123 EUR is refused too. Only the
+ * noise of binary floating point is forgiven. Returns undefined when the amount does not fit.
  */
 export function toMinor(amount: number, currency: string): number | undefined {
   const exp = currencyExponent(currency);
   const scaled = Math.round(amount * 10 ** exp);
-  return Math.abs(scaled / 10 ** exp - amount) < 1e-9 * Math.max(1, amount) ? scaled : undefined;
+  return Math.abs(scaled / 10 ** exp - amount) <= FLOAT_NOISE * Math.abs(amount) ? scaled : undefined;
 }
 
 export const fromMinor = (minor: number, currency: string): number => minor / 10 ** currencyExponent(currency);

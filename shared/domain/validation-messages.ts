@@ -20,6 +20,7 @@ const TYPE_NAMES: Record<string, string> = {
 const FORMATS: Record<string, string> = {
   email: 'must be an e-mail address',
   datetime: 'must be an ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z',
+  'date-time': 'must be an ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z',
   date: 'must be a date as YYYY-MM-DD',
   time: 'must be a time as HH:MM[:SS]',
   url: 'must be a URL',

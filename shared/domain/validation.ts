@@ -5,8 +5,12 @@ import { installValidationMessages } from './validation-messages';
 // Every process that reports validation failures speaks with the same words.
 installValidationMessages();
 
-/** Zod issues -> one detail per field path (the first message for that path wins). */
-export function toDetails(where: ErrorDetail['in'], error: z.ZodError): ErrorDetail[] {
+/**
+ * Zod issues -> one detail per field path (the first message for that path wins). An issue of the
+ * whole (a body that is not an object, "give at least one field") names the whole: `root`, by
+ * default the location itself (`body`, `query`), so every detail names a field.
+ */
+export function toDetails(where: ErrorDetail['in'], error: z.ZodError, root: string = where): ErrorDetail[] {
   const byPath = new Map<string, ErrorDetail>();
   for (const issue of error.issues) {
     // Unknown keys are reported per key, so each offending field gets its own detail.
@@ -15,7 +19,7 @@ export function toDetails(where: ErrorDetail['in'], error: z.ZodError): ErrorDet
         ? issue.keys.map((k) => [...issue.path, k])
         : [issue.path];
     for (const path of paths) {
-      const field = path.map(String).join('.');
+      const field = path.length === 0 ? root : path.map(String).join('.');
       if (!byPath.has(field)) {
         byPath.set(field, { in: where, field, message: issue.code === 'unrecognized_keys' ? 'unknown field' : issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message });
       }

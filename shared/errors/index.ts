@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   POOL_NOT_ACTIVE: { status: 409, meaning: 'The coupon pool is switched off or outside its validity window' },
   COUPON_LIMIT_REACHED: { status: 409, meaning: 'The member already holds as many coupons of this pool as it allows' },
   COUPON_ALREADY_REDEEMED: { status: 409, meaning: 'The coupon was already redeemed (a coupon is redeemed at most once)' },
+  IDEMPOTENCY_KEY_IN_USE: { status: 409, meaning: 'A request with this Idempotency-Key is still in progress' },
   // Data exports
   EXPORT_NOT_COMPLETED: { status: 409, meaning: 'A download link was asked for an export job that has not completed' },
   GONE: { status: 410, meaning: 'The object existed but is used up or removed (e.g. a used reset token)' },
@@ -58,6 +59,7 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
   MEMBER_ERASED: 'Erasure is final: the member keeps only pseudonymous history. To enrol the same person again, create a new member (the e-mail and externalId are free again).',
   PAYLOAD_TOO_LARGE: 'Send at most 1 MiB of body; split bulk requests into several.',
   VALIDATION_FAILED: 'Each entry of `details` names a field (`in`: body, query, path or header) and says what to send; fix those fields and send again.',
+  IDEMPOTENCY_KEY_IN_USE: 'Wait the `Retry-After` seconds, then send the very same request again with the same key: it then replays the first request\'s answer.',
   IDEMPOTENCY_KEY_REUSED: 'Use a new `Idempotency-Key` for a different request; reuse a key only to retry the very same request.',
   RATE_LIMITED: 'Wait the `Retry-After` seconds, then retry.',
   REQUEST_HEADER_FIELDS_TOO_LARGE: 'Shorten the URL (fewer or shorter query parameters) or the headers.',
@@ -70,7 +72,7 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
 export interface ErrorDetail {
   /** Where the offending value is: `body`, `query`, `path` or `header`. */
   in: 'body' | 'query' | 'path' | 'header';
-  /** Dotted path of the field inside that location (`items.0.sku`); empty for the whole. */
+  /** Dotted path of the field inside that location (`items.0.sku`); the location's name (`body`) for the whole. */
   field: string;
   message: string;
 }

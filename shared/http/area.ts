@@ -42,7 +42,7 @@ export function defineArea<N extends string, E extends Record<string, Endpoint>>
   const chain = middy<HttpEvent, HttpResult, Error, AppContext>()
     .use(requestContext(declaration.area))
     .use(errorMapper())
-    .use(authenticate(table, fallback !== undefined))
+    .use(authenticate(table, fallback !== undefined, declaration.access.table === 'readWrite'))
     // A request no endpoint matches is answered (404/405) before its body is read: what the body
     // holds, malformed, too large or too deep, is no business of a route that does not exist.
     .use({

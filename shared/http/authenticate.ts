@@ -7,11 +7,20 @@ import { AppError, forbidden, unauthenticated } from '../errors';
 import { isConsumerToken, resolveConsumerSession } from '../domain/portal/sessions';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
-const bearerOf = (event: HttpEvent): string | undefined => {
+/**
+ * The request's one Authorization header. Several are joined with commas on the way in (API Gateway
+ * and the local server alike), and no credential holds a comma: which one to use would be a guess, so
+ * it is a 400.
+ */
+export function authorizationOf(event: HttpEvent): string | undefined {
   const header = event.headers?.authorization;
-  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
-  return match?.[1];
-};
+  if (header?.includes(',')) {
+    throw new AppError('BAD_REQUEST', 'Send one Authorization header, not several', [{ in: 'header', field: 'authorization', message: 'sent more than once' }]);
+  }
+  return header;
+}
+
+const bearerOf = (event: HttpEvent): string | undefined => authorizationOf(event)?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
 
 const CREDENTIAL_NAMES: Record<AuthKind, string> = {
   apiKey: 'an API key',
@@ -51,6 +60,8 @@ export function authorize(route: RouteDef, principal: Principal): void {
 export function authenticate(
   routes: ReadonlyMap<string, RouteDef>,
   hasFallback = false,
+  /** Whether the area may write the table: a read-only area (the audit trail) stamps no key's lastUsedAt. */
+  writes = true,
 ): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   return {
     before: async (request) => {
@@ -58,6 +69,7 @@ export function authenticate(
       const route = routes.get(request.event.routeKey);
       if (!route) throw new Error(`route ${request.event.routeKey} is not in the route table`);
       request.context.route = route;
+      authorizationOf(request.event);
       if (route.auth.includes('public')) return;
       // The pass web service checks `Authorization: ApplePass <token>` against the pass it names.
       if (route.auth.includes('applePass')) return;
@@ -72,7 +84,7 @@ export function authenticate(
         request.context.consumer = consumer;
         return;
       }
-      const principal = await resolveBearer(token);
+      const principal = await resolveBearer(token, new Date(), { stampLastUsed: writes });
       request.context.principal = principal;
       authorize(route, principal);
     },

@@ -1,4 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { config } from '../config';
 import * as store from '../data/repositories/idempotency';
 import { sha256Hex } from '../domain/auth/secrets';
 import { AppError, badRequest } from '../errors';
@@ -52,12 +54,65 @@ const reused = () =>
     { in: 'header', field: 'idempotency-key', message: 'already used with another method, path or body' },
   ]);
 
+const inUse = () =>
+  new AppError(
+    'IDEMPOTENCY_KEY_IN_USE',
+    'A request with this Idempotency-Key is still in progress; retry after it answers',
+    [{ in: 'header', field: 'idempotency-key', message: 'a request with this key is in progress' }],
+    { 'retry-after': '1' },
+  );
+
+/**
+ * The record of a key once no request holds it (undefined: the key is free). While the first
+ * request with the key runs, a duplicate waits for its answer, up to `inProgressWaitMs`.
+ */
+async function settledRecord(workspaceId: string, key: string, requestHash: string): Promise<store.IdempotencyRecord | undefined> {
+  const giveUpAt = Date.now() + config.idempotency.inProgressWaitMs;
+  for (;;) {
+    const rec = await store.getRecord(workspaceId, key, epoch());
+    if (rec && rec.requestHash !== requestHash) throw reused();
+    if (!rec || rec.claim === undefined) return rec;
+    if (Date.now() >= giveUpAt) throw inUse();
+    await sleep(config.idempotency.pollMs);
+  }
+}
+
+/**
+ * Claims the key for this request, or answers with the recorded answer of the request that had it.
+ * A claim is held at most the Lambda timeout, so a holder that died is taken over then.
+ */
+async function claimOrReplay(context: AppContext, routeKey: string, key: string, requestHash: string, replyOf: ReplyOf): Promise<HttpResult | undefined> {
+  const workspaceId = context.principal!.workspaceId;
+  for (let attempt = 1; ; attempt++) {
+    const settled = await settledRecord(workspaceId, key, requestHash);
+    if (settled) return replay(context, routeKey, settled, replyOf);
+    if (await store.claim(workspaceId, key, requestHash, context.requestId, epoch(), config.lambda.timeoutSeconds)) {
+      context.idempotency = { key, workspaceId, requestHash, recorded: false, claim: context.requestId };
+      return undefined;
+    }
+    // Another request claimed it between the look and the claim: wait for that one.
+    if (attempt >= 3) throw inUse();
+    await sleep(config.idempotency.pollMs);
+  }
+}
+
+/** Gives the key up after a failed attempt; should the store not answer, the claim lapses by itself. */
+async function releaseClaim(context: AppContext): Promise<void> {
+  const idem = context.idempotency;
+  if (!idem?.claim || idem.recorded) return;
+  await store.release(idem.workspaceId, idem.key, idem.claim).catch((error: unknown) => {
+    logger.warn('idempotency claim could not be released; it lapses by itself', { requestId: context.requestId, error: error as Error });
+  });
+}
+
 /**
  * `Idempotency-Key` with Stripe semantics on routes the route table marks `idempotent`: the same key
  * and request replay the first successful answer for 24 hours; the same key with another request
- * is 422. Exactly-once comes from the domain transaction itself, which records the result as one of
- * its items (see `sealFor`), so there is no lock to leak: of concurrent attempts one commits and
- * the others replay its answer. Failed attempts record nothing and leave the key free.
+ * is 422. The first request claims the key before it runs (an in-progress record), so of
+ * concurrent duplicates exactly one runs: the others wait for its answer and replay it, or are 409
+ * IDEMPOTENCY_KEY_IN_USE if it takes longer. Its answer is recorded in its domain transaction (see
+ * `sealFor`), or after it for the routes answered outside one (batches); a failed attempt releases
+ * the claim and leaves the key free.
  */
 export function idempotency(replyOf: ReplyOf): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   return {
@@ -65,29 +120,25 @@ export function idempotency(replyOf: ReplyOf): MiddlewareObj<HttpEvent, HttpResu
       const key = event.headers?.['idempotency-key'];
       if (key === undefined || !context.route?.idempotent || !context.principal) return;
       if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw badRequest('Idempotency-Key must be 1-255 visible ASCII characters');
-      const workspaceId = context.principal.workspaceId;
       const requestHash = sha256Hex(`${event.routeKey}\n${event.rawPath}\n${canonical(context.body ?? null)}`);
-      const existing = await store.getRecord(workspaceId, key, epoch());
-      if (existing) {
-        if (existing.requestHash !== requestHash) throw reused();
-        return replay(context, event.routeKey, existing, replyOf);
-      }
-      context.idempotency = { key, workspaceId, requestHash, recorded: false };
+      return claimOrReplay(context, event.routeKey, key, requestHash, replyOf);
     },
     after: async ({ context, response }) => {
       const idem = context.idempotency;
       if (!idem || idem.recorded || !response) return;
       const status = response.statusCode ?? 200;
-      if (status < 200 || status >= 300) return;
+      if (status < 200 || status >= 300) return releaseClaim(context);
       // Answers that were not part of a transaction (naturally idempotent batches, duplicates).
-      await store.record(idem.workspaceId, idem.key, { requestHash: idem.requestHash, response: { statusCode: status, body: response.body ?? '' }, expiresAt: epoch() + KEEP_SECONDS }, epoch());
+      await store.record(idem.workspaceId, idem.key, { requestHash: idem.requestHash, response: { statusCode: status, body: response.body ?? '' }, expiresAt: epoch() + KEEP_SECONDS }, epoch(), idem.claim);
+      idem.recorded = true;
     },
     onError: async (request) => {
       const { context, event } = request;
       const idem = context.idempotency;
       if (!idem) return;
-      // A concurrent attempt with this key may have committed first: its answer is the answer.
-      // (So may this very request, when its commit could not be confirmed: OUTCOME_UNKNOWN.)
+      await releaseClaim(context);
+      // This very request may have committed although it could not confirm so (OUTCOME_UNKNOWN):
+      // then its recorded answer is the answer.
       let winner: store.IdempotencyRecord | undefined;
       try {
         winner = await store.getRecord(idem.workspaceId, idem.key, epoch());
@@ -96,7 +147,7 @@ export function idempotency(replyOf: ReplyOf): MiddlewareObj<HttpEvent, HttpResu
         logger.warn('idempotency lookup after a failure did not answer', { requestId: context.requestId, error: lookupError as Error });
         return;
       }
-      if (!winner) return;
+      if (!winner || winner.claim !== undefined) return;
       if (winner.requestHash !== idem.requestHash) {
         request.error = reused();
         return;
@@ -123,14 +174,14 @@ function sealWith<R>(idem: NonNullable<AppContext['idempotency']>): WriteOptions
       const now = epoch();
       return store.recordStep(idem.workspaceId, idem.key, { requestHash: idem.requestHash, result: JSON.stringify(result), expiresAt: now + KEEP_SECONDS }, now, () => {
         idem.recorded = true;
-      });
+      }, idem.claim);
     },
   };
 }
 
 /** The recorded domain result of a key, or 422 if the key was used for another request. */
-function recordedResult(rec: store.IdempotencyRecord, requestHash: string): unknown {
-  if (rec.requestHash !== requestHash || rec.result === undefined) throw reused();
+function recordedResult(rec: store.IdempotencyRecord): unknown {
+  if (rec.result === undefined) throw reused();
   return JSON.parse(rec.result);
 }
 
@@ -148,15 +199,19 @@ export async function runIdempotent<R>(
 ): Promise<{ result: R; replayed: boolean }> {
   if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw badRequest('The idempotency key must be 1-255 visible ASCII characters');
   const requestHash = sha256Hex(canonical(request));
-  const existing = await store.getRecord(workspaceId, key, epoch());
-  if (existing) return { result: recordedResult(existing, requestHash) as R, replayed: true };
+  const existing = await settledRecord(workspaceId, key, requestHash);
+  if (existing) return { result: recordedResult(existing) as R, replayed: true };
   const idem = { key, workspaceId, requestHash, recorded: false };
   try {
     return { result: await run(sealWith<R>(idem)), replayed: false };
   } catch (error) {
-    // As in the middleware: a concurrent attempt with this key may have committed first.
-    const winner = await store.getRecord(workspaceId, key, epoch()).catch(() => undefined);
+    // A concurrent attempt with this key (a tool call, or a REST request holding its claim) may have
+    // committed first: its answer is the answer.
+    const winner = await settledRecord(workspaceId, key, requestHash).catch((lookup: unknown) => {
+      if (lookup instanceof AppError) throw lookup;
+      return undefined;
+    });
     if (!winner) throw error;
-    return { result: recordedResult(winner, requestHash) as R, replayed: true };
+    return { result: recordedResult(winner) as R, replayed: true };
   }
 }

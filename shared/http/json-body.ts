@@ -1,6 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
 import { config } from '../config';
-import { AppError, badRequest } from '../errors';
+import { STORABLE_NUMBER_MESSAGE, unstorableNumberPaths } from '../domain/common';
+import { AppError, badRequest, validationFailed } from '../errors';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 /**
@@ -26,11 +27,14 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
 /**
  * Decodes, size-checks and parses a JSON body. Requests without a body pass through. Every body is
  * JSON whatever its Content-Type says (so `curl -d` works); what does not parse, or nests deeper
- * than `maxDepth`, is a 400.
+ * than `maxDepth`, is a 400. A number no field may hold (beyond 2^53 - 1, or below 1e-130 in
+ * magnitude) is a 422 naming its path wherever it is, so no route can pass one to the store.
+ * `checkNumbers: false` leaves that to the caller (the MCP server answers per JSON-RPC message).
  */
 export function jsonBody(
   maxBytes: number = config.http.maxBodyBytes,
   maxDepth: number = config.http.maxBodyDepth,
+  checkNumbers = true,
 ): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   return {
     before: (request) => {
@@ -51,8 +55,16 @@ export function jsonBody(
         throw badRequest(`Malformed JSON body: ${(err as Error).message}`);
       }
       if (jsonDepthExceeds(text, maxDepth)) throw badRequest(`JSON body nested deeper than ${maxDepth} levels`);
+      if (checkNumbers) refuseUnstorableNumbers(parsed);
       request.context.body = parsed;
       request.context.hasBody = true;
     },
   };
+}
+
+export function refuseUnstorableNumbers(body: unknown): void {
+  const paths = unstorableNumberPaths(body);
+  if (paths.length > 0) {
+    throw validationFailed(paths.map((p) => ({ in: 'body', field: p.map(String).join('.'), message: STORABLE_NUMBER_MESSAGE })));
+  }
 }

@@ -414,8 +414,10 @@ Scope presets for new keys:
 
 Operations with an \`Idempotency-Key\` header parameter follow Stripe's semantics: the same key with the same
 method, path and body replays the first successful answer for 24 hours (\`Idempotent-Replayed: true\`);
-the same key with another request is 422 \`IDEMPOTENCY_KEY_REUSED\`. Of concurrent attempts with one key exactly
-one applies and the others replay its answer. Failed attempts change nothing and leave the key free.
+the same key with another request is 422 \`IDEMPOTENCY_KEY_REUSED\`. The first request with a key claims it before
+it runs: of concurrent attempts exactly one runs, and the others wait for its answer and replay it, or are 409
+\`IDEMPOTENCY_KEY_IN_USE\` (with \`Retry-After\`) when it takes longer than ${config.idempotency.inProgressWaitMs / 1000} s. Only the first
+request's answer is ever recorded. Failed attempts change nothing and leave the key free.
 
 ## Errors
 
@@ -469,7 +471,8 @@ export function generateOpenApiDocument(
           required: false,
           description:
             'Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; ' +
-            'the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters.',
+            'the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer ' +
+            'or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters.',
           schema: { type: 'string', minLength: 1, maxLength: 255, pattern: IDEMPOTENCY_KEY_PATTERN.source },
         },
       },

@@ -29,6 +29,8 @@ export interface IdempotencyContext {
   key: string;
   workspaceId: string;
   requestHash: string;
-  /** True once the answer was recorded inside the domain transaction. */
+  /** True once the answer was recorded (inside the domain transaction, or after it). */
   recorded: boolean;
+  /** The token of this request's in-progress claim on the key. */
+  claim?: string;
 }

@@ -5,7 +5,8 @@ import { routeKey, routesOf, type RouteDef } from '../contracts/endpoint';
 import { SCOPES } from '../domain/api-keys/scopes';
 import { resolveBearer } from '../domain/auth/credentials';
 import { AppError, badRequest } from '../errors';
-import { withinDeadline } from '../http/area';
+import { requestBudgetMs, withinDeadline } from '../http/area';
+import { authorizationOf } from '../http/authenticate';
 import { errorMapper } from '../http/error-mapper';
 import { jsonBody } from '../http/json-body';
 import { originOf } from '../http/origin';
@@ -13,7 +14,10 @@ import { requestContext } from '../http/request-context';
 import { toHttpResult } from '../http/responses';
 import { traced } from '../observability/tracing';
 import type { AppContext, HttpEvent, HttpResult } from '../http/types';
-import { auditMessages, messagesOf } from './audit';
+import { config } from '../config';
+import { storeScope } from '../data/client';
+import { auditMessages, auditRefusedBatch, messagesOf } from './audit';
+import { refuseTooManyWrites, withinBudget } from './batch';
 import type { ApiKeyPrincipal } from './registry';
 import { toolScopes } from './server';
 import type { McpRequestState } from './state';
@@ -43,7 +47,7 @@ export function protectedResourceMetadata(base: string) {
   };
 }
 
-const bearerOf = (event: HttpEvent): string | undefined => event.headers?.authorization?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
+const bearerOf = (event: HttpEvent): string | undefined => authorizationOf(event)?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
 
 function challenged(event: HttpEvent, message: string, invalidToken: boolean): AppError {
   const params = [`resource_metadata="${baseUrlOf(event)}${METADATA_PATH}"`];
@@ -82,8 +86,20 @@ async function callMcp(event: HttpEvent, context: AppContext): Promise<HttpResul
     ctx: { principal, workspaceId: principal.workspaceId, requestId: context.requestId, origin: context.origin },
     outcomes: new Map(),
   };
-  const answer = await serveMcp(sdkRequest(`${baseUrlOf(event)}${MCP_PATH}`, event.headers ?? {}, context.body), context.body, state);
-  await auditMessages(state, messagesOf(context.body), answer, Date.now() - context.startedAt);
+  const body = context.body;
+  if (Array.isArray(body) && body.length > config.mcp.maxBatchMessages) {
+    await auditRefusedBatch(state, Date.now() - context.startedAt);
+    throw badRequest(`MCP: Invalid Request: a batch may carry at most ${config.mcp.maxBatchMessages} messages`);
+  }
+  const messages = messagesOf(body);
+  // Calls still running when only the audit's reserve is left answer OUTCOME_UNKNOWN, so that every
+  // call is audited before the deadline aborts the request's store calls.
+  const deadlineAt = storeScope()?.deadlineAt ?? context.startedAt + requestBudgetMs(context);
+  const budgetMs = deadlineAt - Date.now() - config.mcp.auditReserveMs;
+  const answer =
+    refuseTooManyWrites(body, messages) ??
+    (await withinBudget(serveMcp(sdkRequest(`${baseUrlOf(event)}${MCP_PATH}`, event.headers ?? {}, body), body, state), state, messages, budgetMs));
+  await auditMessages(state, messages, answer, Date.now() - context.startedAt);
   return toResult(answer, context.requestId, context.origin);
 }
 
@@ -93,7 +109,8 @@ export function mcpHandler() {
     .use(requestContext(mcpArea.area))
     .use(errorMapper())
     .use(mcpAuthentication(routes))
-    .use(jsonBody())
+    // Numbers are checked per tool call (a JSON-RPC error per message), not for the whole body.
+    .use(jsonBody(undefined, undefined, false))
     .handler(async (event, context) => {
       if (context.route!.operationId === 'callMcp') return callMcp(event, context);
       return toHttpResult({ status: 200, body: protectedResourceMetadata(baseUrlOf(event)) }, context.requestId);

@@ -10,7 +10,7 @@ import { idKey, type CallOutcome, type McpRequestState } from './state';
  * arguments are never read here.
  */
 
-interface RpcMessage {
+export interface RpcMessage {
   id?: string | number;
   method: string;
   params?: { name?: unknown };
@@ -39,6 +39,27 @@ function answersOf(text: string): Map<string, RpcAnswer> {
     // Not JSON (an HTTP-level refusal): the status decides below.
   }
   return answers;
+}
+
+/**
+ * A batch refused whole before any message was read (over `maxBatchMessages`): one entry for the
+ * request, not one per message, so an oversized batch cannot multiply audit writes.
+ */
+export async function auditRefusedBatch(state: McpRequestState, durationMs: number, now = new Date()): Promise<void> {
+  const { ctx } = state;
+  emitMetric('mcpCalls', 1, { outcome: 'invalid' });
+  await recordCall(
+    ctx.workspaceId,
+    {
+      action: 'mcp.method_called',
+      actor: { type: 'apiKey', id: ctx.principal.keyId },
+      target: { type: 'mcpServer', id: ctx.workspaceId },
+      requestId: ctx.requestId,
+      reason: 'invalid',
+      mcp: { method: 'batch', tool: null, durationMs, errorCode: null },
+    },
+    now,
+  );
 }
 
 export async function auditMessages(

@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type RequestId } from '@modelcontextprotocol/server';
 import * as z from 'zod';
 import { isTransientDependencyError } from '../data/errors';
+import { STORABLE_NUMBER_MESSAGE, unstorableNumberPaths } from '../domain/common';
 import { AppError, type ErrorCode } from '../errors';
 import { guardWrite } from '../domain/objects/rate-guard';
 import { toDetails } from '../domain/validation';
@@ -77,10 +78,11 @@ async function callTool(state: McpRequestState, params: { name: string; argument
     return errorResult(state.ctx, new AppError('FORBIDDEN', `This API key lacks the scope ${tool.scope}`));
   }
   const parsed = tool.input.safeParse(params.arguments ?? {});
-  if (!parsed.success) {
+  const unstorable = unstorableNumberPaths(params.arguments ?? {}).map((p) => ({ field: p.map(String).join('.'), message: STORABLE_NUMBER_MESSAGE }));
+  if (!parsed.success || unstorable.length > 0) {
     note('invalid');
-    const details = toDetails('body', parsed.error).map(({ field, message }) => ({ field, message }));
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for tool ${tool.name}: ${details.map((d) => `${d.field || '(arguments)'} ${d.message}`).join('; ')}`, {
+    const details = unstorable.length > 0 ? unstorable : toDetails('body', parsed.error!, 'arguments').map(({ field, message }) => ({ field, message }));
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for tool ${tool.name}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, {
       code: 'VALIDATION_FAILED',
       details,
     });

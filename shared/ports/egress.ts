@@ -30,7 +30,7 @@ export type EgressResult =
  * exactly the address it checked (no second lookup), follows no redirect, caps time and body.
  */
 export interface Egress {
-  /** Why a target URL is refused before any connection (scheme, credentials, literal addresses), or undefined. */
+  /** Why a URL may not be saved as a target (scheme, credentials, literal addresses, http to a host not loopback by name), or undefined. */
   check(url: string): string | undefined;
   post(request: EgressRequest): Promise<EgressResult>;
 }

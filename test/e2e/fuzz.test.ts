@@ -13,7 +13,8 @@ import { SCOPES } from '../../shared/domain/api-keys/scopes';
 /**
  * A property-based fuzzer over every operation of the OpenAPI document. Each operation gets
  * requests generated from its own parameter and body schemas: wrong types, values beyond the
- * limits, odd unicode, reserved keys, crafted cursors, unknown and missing fields, deep and
+ * limits (numbers at and beyond 2^53, in exponent form, with long fractions), odd unicode, reserved
+ * keys, crafted cursors, unknown and missing fields, deep and
  * oversized bodies, other content types, missing or wrong credentials; path ids are mostly real
  * entities of the workspace (so requests get past the 404 to the body), sometimes another
  * workspace's or garbage. Every request must
@@ -318,14 +319,24 @@ function pathValueArb(op: Operation, p: Json): fc.Arbitrary<PathValue> {
     ...['%2F', 'a%2Fb', '%2e%2e', '%zz', '%', '%ED%A0%80', '%00', '%C0%AF', '%FF%FE', '%252F'].map((value) => ({ value, raw: true })),
   ];
   return fc.oneof(
-    { arbitrary: own.length ? fc.constantFrom(...own).map((value) => ({ value })) : fuzzer.validValue(p.schema, p.name).map((v) => ({ value: String(v) })), weight: 8 },
-    { arbitrary: fuzzer.validValue(p.schema, '').map((v) => ({ value: String(v) })), weight: 1 },
+    { arbitrary: own.length ? fc.constantFrom(...own).map((value) => ({ value })) : fuzzer.validValue(p.schema, p.name).map((v) => ({ value: asText(v) })), weight: 8 },
+    { arbitrary: fuzzer.validValue(p.schema, '').map((v) => ({ value: asText(v) })), weight: 1 },
     { arbitrary: fc.constantFrom(...(foreign.length ? foreign : otherKinds)).map((value) => ({ value })), weight: 1 },
     { arbitrary: fc.constantFrom(...garbage), weight: 2 },
   );
 }
 
 type QueryValue = { value: string; raw?: boolean };
+/** A copy of a generated value with every number (RawJson numbers too) replaced by `n`. */
+function withNumbers(value: unknown, n: RawJson): unknown {
+  if (typeof value === 'number' || (value instanceof RawJson && /^-?\d/.test(value.text))) return n;
+  if (Array.isArray(value)) return value.map((v) => withNumbers(v, n));
+  if (value && typeof value === 'object' && !(value instanceof RawJson)) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withNumbers(v, n)]));
+  }
+  return value;
+}
+
 const asText = (v: unknown) => (typeof v === 'string' ? v : toJsonText(v));
 
 /** A value of a query parameter that its schema refuses (or that only a lenient parser would read). */
@@ -440,6 +451,9 @@ function fixedCases(op: Operation): FuzzCase[] {
   if (op.body) {
     const valid = fc.sample(fuzzer.validValue(op.body), { seed: SEED, numRuns: 1 })[0];
     cases.push({ ...base, body: { kind: 'json', value: valid } });
+    // The valid body with every number beyond 2^53 (written exactly, as a client would).
+    const unsafe = withNumbers(valid, new RawJson('9007199254740993'));
+    if (toJsonText(unsafe) !== toJsonText(valid)) cases.push({ ...base, body: { kind: 'json', value: unsafe } });
     for (const value of [[], null, 'x']) cases.push({ ...base, body: { kind: 'json', value } });
     cases.push({ ...base, body: { kind: 'none' } }, { ...base, body: { kind: 'text', text: '{"' } });
   } else cases.push(base);

@@ -82,6 +82,17 @@ const NUMBER_EDGES: unknown[] = [
   new RawJson('1e-400'),
   new RawJson('1.0'),
   new RawJson('123456789012345678901234567890'),
+  // At and beyond 2^53, and in exponent form: JSON numbers no field may hold (a 422, never a 500).
+  -(2 ** 53),
+  new RawJson('9007199254740993'),
+  new RawJson('-9007199254740993'),
+  new RawJson('1.23e29'),
+  new RawJson('1E+20'),
+  new RawJson('9.007199254740993e15'),
+  new RawJson('1e-131'),
+  // A fraction far longer than a double holds.
+  new RawJson(`0.${'1'.repeat(400)}`),
+  new RawJson(`1.${'0'.repeat(2000)}1`),
   'NaN',
   'Infinity',
   '1',
@@ -172,14 +183,16 @@ export class SchemaFuzzer {
       case 'integer': {
         const min = Math.max(s.minimum ?? -1000, s.exclusiveMinimum !== undefined ? Math.floor(s.exclusiveMinimum) + 1 : -Infinity);
         const max = Math.min(s.maximum ?? 1_000_000, s.exclusiveMaximum !== undefined ? Math.ceil(s.exclusiveMaximum) - 1 : Infinity);
-        return fc.oneof(fc.integer({ min, max: Math.min(max, min + 100) }), fc.integer({ min, max }));
+        return withSpellings(fc.oneof(fc.integer({ min, max: Math.min(max, min + 100) }), fc.integer({ min, max }), fc.constantFrom(min, max)), true);
       }
       case 'number': {
         const min = s.minimum ?? s.exclusiveMinimum ?? -1000;
         const max = s.maximum ?? s.exclusiveMaximum ?? 1_000_000;
         const small = fc.integer({ min: Math.ceil(min) + (s.exclusiveMinimum !== undefined ? 1 : 0), max: Math.min(Math.floor(max), Math.ceil(min) + 100) });
         const any = fc.double({ min, max, noNaN: true, noDefaultInfinity: true, minExcluded: s.exclusiveMinimum !== undefined, maxExcluded: s.exclusiveMaximum !== undefined });
-        return fc.oneof(small, any.map((n) => (Object.is(n, -0) ? 0 : n)));
+        const bounds = [s.minimum, s.maximum].filter((b): b is number => typeof b === 'number');
+        const edges = bounds.length ? [fc.constantFrom(...bounds)] : [];
+        return withSpellings(fc.oneof(small, any.map((n) => (Object.is(n, -0) ? 0 : n)), ...edges), false);
       }
       case 'boolean':
         return fc.boolean();
@@ -273,7 +286,7 @@ export class SchemaFuzzer {
     if (types.includes('array') && depth < 6) options.push({ arbitrary: this.invalidArray(s, name, depth), weight: 6 });
     if (types.includes('object') && depth < 6) options.push({ arbitrary: this.invalidObject(s, depth), weight: 10 });
     if (isFree(s) && depth < 6) {
-      options.push({ arbitrary: fc.constantFrom(1e308, '\ud800', 'x'.repeat(500_000), nested(3000, 'object'), nested(40, 'array'), new RawJson('1e400')), weight: 4 });
+      options.push({ arbitrary: fc.constantFrom(1e308, '\ud800', 'x'.repeat(500_000), nested(3000, 'object'), nested(40, 'array'), new RawJson('1e400'), new RawJson('9007199254740993'), new RawJson('1.23e29')), weight: 4 });
       options.push({ arbitrary: fc.constantFrom(...RESERVED_KEYS).map((k) => setOwn({}, k, { polluted: true })), weight: 2 });
     }
     return fc.oneof(...options);
@@ -354,6 +367,16 @@ export class SchemaFuzzer {
     }
     return fc.oneof(...options);
   }
+}
+
+/**
+ * A valid number, sometimes written another way: in exponent form (`1.6e+1`), or, for a
+ * non-integer field, with a fraction far longer than a double holds (it reads as the same number).
+ */
+function withSpellings(numbers: fc.Arbitrary<number>, integer: boolean): fc.Arbitrary<unknown> {
+  const exponent = numbers.map((n) => new RawJson(n.toExponential()));
+  const longFraction = numbers.filter((n) => Number.isInteger(n) && Math.abs(n) < 1e21).map((n) => new RawJson(`${n}.${'0'.repeat(40)}1`));
+  return fc.oneof({ arbitrary: numbers, weight: 6 }, { arbitrary: exponent, weight: 1 }, ...(integer ? [] : [{ arbitrary: longFraction, weight: 1 }]));
 }
 
 const singular = (name: string) => name.replace(/ies$/, 'y').replace(/s$/, '');

@@ -2,7 +2,7 @@ import type { LookupAddress } from 'node:dns';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { checkTargetUrl, forbiddenAddressReason, isLoopbackAddress, SafeEgress, type EgressLookup } from '../../shared/adapters/egress';
+import { checkNewTargetUrl, checkTargetUrl, forbiddenAddressReason, isLoopbackAddress, SafeEgress, type EgressLookup } from '../../shared/adapters/egress';
 import type { EgressRequest } from '../../shared/ports/egress';
 
 const STRICT = { allowLoopback: false };
@@ -303,5 +303,29 @@ describe('SafeEgress.post refusals (no connection is made)', () => {
     const hung = await new SafeEgress(STRICT, fakeLookup('hang')).post(request('https://slow.example/', { timeoutMs: 100 }));
     expect(hung).toMatchObject({ kind: 'error', timedOut: true });
     expect(Date.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('a URL saved as a target', () => {
+  it('over http names a loopback host by itself: another hostname is refused when saved, not at delivery', () => {
+    const refusal = 'scheme http: is only allowed for loopback targets (127.0.0.1, [::1], localhost); use https:';
+    for (const url of ['http://hooks.example.com/in', 'http://example.com:8080/', 'http://localhost.example.com/', 'http://127.0.0.1.nip.io/']) {
+      expect(checkNewTargetUrl(url, LOCAL), url).toBe(refusal);
+      expect(new SafeEgress(LOCAL).check(url), url).toBe(refusal);
+      // Delivery still judges a hostname by what it resolves to.
+      expect(checkTargetUrl(url, LOCAL), url).toBeUndefined();
+    }
+    for (const url of ['http://127.0.0.1:8080/in', 'http://[::1]:8080/', 'http://localhost:3000/', 'http://hooks.localhost/', 'https://hooks.example.com/in', 'https://example.com:8443/']) {
+      expect(checkNewTargetUrl(url, LOCAL), url).toBeUndefined();
+    }
+  });
+
+  it('keeps every refusal of the delivery check', () => {
+    expect(checkNewTargetUrl('http://example.com/', STRICT)).toMatch(/http: is not allowed/);
+    expect(checkNewTargetUrl('http://127.0.0.1/', STRICT)).toMatch(/http: is not allowed/);
+    expect(checkNewTargetUrl('http://10.0.0.1/', LOCAL)).toMatch(/only allowed for loopback/);
+    expect(checkNewTargetUrl('not a url', LOCAL)).toMatch(/valid absolute URL/);
+    expect(checkNewTargetUrl('https://user:pw@example.com/', LOCAL)).toMatch(/credentials/);
+    expect(checkNewTargetUrl('https://169.254.169.254/', LOCAL)).toMatch(/metadata/);
   });
 });

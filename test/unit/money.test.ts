@@ -18,9 +18,28 @@ describe('money', () => {
     expect(toMinor(1.5, 'KWD')).toBe(1500);
   });
 
-  it('the noise allowance is strict: an excess of exactly 1e-9 is refused, less is noise', () => {
+  it('the noise allowance is two units in the last place: a real extra decimal is refused at any size', () => {
     expect(toMinor(1e-9, 'EUR')).toBeUndefined();
-    expect(toMinor(1e-10, 'EUR')).toBe(0);
+    expect(toMinor(1e-10, 'EUR')).toBeUndefined();
+    expect(toMinor(1e-15, 'EUR')).toBeUndefined();
+    expect(toMinor(123456789.123, 'EUR')).toBeUndefined();
+    expect(toMinor(1e9 + 0.001, 'EUR')).toBeUndefined();
+    expect(toMinor(999999999999.999, 'EUR')).toBeUndefined();
+    expect(toMinor(999999999999.5, 'JPY')).toBeUndefined();
+    expect(toMinor(1.0005, 'KWD')).toBeUndefined();
+    expect(toMinor(-19.999, 'EUR')).toBeUndefined();
+    // Binary noise of decimals the currency has is not an extra decimal.
+    expect(toMinor(0.1 + 0.7, 'EUR')).toBe(80);
+    expect(toMinor(4.35, 'EUR')).toBe(435);
+    expect(toMinor(1.15, 'EUR')).toBe(115);
+    expect(toMinor(999999999999.99, 'EUR')).toBe(99999999999999);
+    expect(toMinor(999999999999.999, 'KWD')).toBe(999999999999999);
+    expect(toMinor(-19.99, 'EUR')).toBe(-1999);
+    // The allowance scales with the amount (two units in the last place), not with the currency.
+    expect(toMinor(1 + 2 * Number.EPSILON, 'EUR')).toBe(100);
+    expect(toMinor(1 + 4 * Number.EPSILON, 'EUR')).toBeUndefined();
+    expect(toMinor(0.5 + 2 * Number.EPSILON, 'EUR')).toBeUndefined();
+    expect(toMinor(0, 'EUR')).toBe(0);
   });
 
   it('bands: each band includes its lower bound and excludes its upper one', () => {
@@ -55,6 +74,6 @@ describe('money', () => {
     expect(amountSchema.safeParse(1e-130).success).toBe(true);
     const tiny = amountSchema.safeParse(1e-300);
     expect(tiny.success).toBe(false);
-    expect(tiny.error?.issues[0]?.message).toBe('must be 0 or between 1e-130 and 1e+125 in magnitude');
+    expect(tiny.error?.issues[0]?.message).toBe('must be 0 or between 1e-130 and 9007199254740991 in magnitude');
   });
 });

@@ -151,7 +151,7 @@ describe('breakingChanges', () => {
 describe('validateRecordData: values by type', () => {
   const cases: { type: FieldType; extra?: Partial<FieldDef>; ok: unknown[]; bad: [unknown, RegExp][] }[] = [
     { type: 'text', ok: ['', 'hello', 'x'.repeat(10_000), '🙂 ünï'], bad: [[42, /string/], ['x'.repeat(10_001), /at most 10000/], [['a'], /string/], [{ a: 1 }, /string/]] },
-    { type: 'number', ok: [0, -0, -1.5, 42, 1e125, -1e-130, Number.MAX_SAFE_INTEGER], bad: [['42', /number/], [1e126, /magnitude/], [-1e300, /magnitude/], [1e-131, /magnitude/], [Number.MIN_VALUE, /magnitude/], [Number.NaN, /number/], [Number.POSITIVE_INFINITY, /number/], [true, /number/]] },
+    { type: 'number', ok: [0, -0, -1.5, 42, 0.1234567890123456789, 1.5e-7, -1e-130, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER], bad: [['42', /number/], [2 ** 53, /magnitude/], [9007199254740993, /magnitude/], [-(2 ** 53), /magnitude/], [1e20, /magnitude/], [1.23e29, /magnitude/], [1e125, /magnitude/], [1e126, /magnitude/], [-1e300, /magnitude/], [1e-131, /magnitude/], [Number.MIN_VALUE, /magnitude/], [Number.NaN, /number/], [Number.POSITIVE_INFINITY, /number/], [true, /number/]] },
     { type: 'boolean', ok: [true, false], bad: [['true', /true or false/], [0, /true or false/], [1, /true or false/]] },
     {
       type: 'date',
@@ -444,7 +444,7 @@ function validValueArb(field: FieldDef): fc.Arbitrary<unknown> {
     case 'number':
       return fc.oneof(
         fc.integer(),
-        fc.double({ noNaN: true, min: -1e125, max: 1e125 }).filter((n) => n === 0 || Math.abs(n) >= 1e-130),
+        fc.double({ noNaN: true, min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }).filter((n) => n === 0 || Math.abs(n) >= 1e-130),
       );
     case 'boolean':
       return fc.boolean();
@@ -475,7 +475,7 @@ function invalidValueArb(field: FieldDef): fc.Arbitrary<unknown> {
       return fc.oneof(
         nonNullJson.filter((v) => typeof v !== 'number'),
         fc.double().map(String),
-        fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e126, -Number.MAX_VALUE, Number.MIN_VALUE, -1e-131),
+        fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 2 ** 53, -(2 ** 53), 1e20, 1e125, 1e126, -Number.MAX_VALUE, Number.MIN_VALUE, -1e-131),
       );
     case 'boolean':
       return fc.oneof(nonNullJson.filter((v) => typeof v !== 'boolean'), fc.constantFrom('true', 'false', 0, 1));

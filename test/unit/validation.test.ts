@@ -76,3 +76,31 @@ describe('details of a key that fails its own schema (invalid_key)', () => {
     expect(toDetails('body', result.error!)).toEqual([{ in: 'body', field: 'Bad', message: 'keys are lower-case letters' }]);
   });
 });
+
+describe('every detail names a field', () => {
+  it('an issue of the whole names the location (or the root given)', () => {
+    const body = z.strictObject({ a: z.string().optional() }).refine((b) => Object.keys(b).length > 0, { message: 'give at least one field' });
+    const error = body.safeParse({}).error!;
+    expect(toDetails('body', error)).toEqual([{ in: 'body', field: 'body', message: 'give at least one field' }]);
+    expect(toDetails('query', error)).toEqual([{ in: 'query', field: 'query', message: 'give at least one field' }]);
+    expect(toDetails('body', error, 'arguments')).toEqual([{ in: 'body', field: 'arguments', message: 'give at least one field' }]);
+    expect(toDetails('body', z.object({}).safeParse([]).error!)[0]!.field).toBe('body');
+    // A nested issue keeps its path.
+    expect(toDetails('body', z.object({ a: z.object({ b: z.number() }) }).safeParse({ a: { b: 'x' } }).error!)[0]!.field).toBe('a.b');
+  });
+
+  it('numbers in a query string are plain decimal integers', () => {
+    const q = z.strictObject(pageQueryShape);
+    for (const bad of ['0x10', '1e1', ' 16', '16 ', '', '+5', '016', '1.0', '0b1', 'Infinity', '99999999999999999']) {
+      const r = q.safeParse({ limit: bad });
+      expect(r.success, bad).toBe(false);
+      expect(toDetails('query', r.error!)).toEqual([{ in: 'query', field: 'limit', message: 'must be a decimal integer such as 50' }]);
+    }
+    expect(q.parse({ limit: '16' }).limit).toBe(16);
+    expect(q.parse({ limit: '200' }).limit).toBe(200);
+    expect(q.parse({}).limit).toBe(DEFAULT_PAGE_SIZE);
+    expect(q.safeParse({ limit: '0' }).success).toBe(false);
+    expect(q.safeParse({ limit: '-1' }).success).toBe(false);
+    expect(q.safeParse({ limit: String(MAX_PAGE_SIZE + 1) }).success).toBe(false);
+  });
+});

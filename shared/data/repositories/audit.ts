@@ -4,6 +4,7 @@ import type { AuditEntry } from '../../domain/audit/entry';
 import { idTimePrefix } from '../../ids';
 import { indexKeysOf, indexPartition, keyOf } from '../keys';
 import { filterExpression, putItem, queryPage, sortKeyRange, type Item, type Page, type TransactStep } from '../table';
+import { refuseCursor } from '../cursor';
 
 /**
  * The audit trail: one item per entry, written once (the put is conditional on the key being new)
@@ -80,7 +81,10 @@ export async function listAuditEntries(workspaceId: string, filters: AuditFilter
     from: filters.from && idTimePrefix(ENTRY_PREFIX, filters.from.getTime()),
     to: filters.to && idTimePrefix(ENTRY_PREFIX, filters.to.getTime()),
   });
-  if (!range) return { items: [] };
+  if (!range) {
+    refuseCursor(cursor);
+    return { items: [] };
+  }
   const filter = filterExpression([{ attr: 'action', op: '=', value: filters.actorId ? filters.action : undefined }]);
   const page = await queryPage<Item>({
     partition: { attr: `${gsi}pk`, value: partition },

@@ -1,6 +1,6 @@
 import { AppError } from '../../errors';
 import { keyOf } from '../keys';
-import { getItem, isConditionFailed, putItem, type TransactStep } from '../table';
+import { deleteItem, getItem, isConditionFailed, putItem, type TransactStep } from '../table';
 
 export interface StoredResponse {
   statusCode: number;
@@ -13,6 +13,11 @@ export interface IdempotencyRecord {
   response?: StoredResponse;
   /** The domain result as JSON, recorded inside the domain transaction; replays shape it again. */
   result?: string;
+  /**
+   * Set while the first request with the key runs (no answer yet): the token of that request. Its
+   * `expiresAt` is then the moment another request may take the key over (a crashed holder).
+   */
+  claim?: string;
   /** Epoch seconds; also the table's TTL attribute. */
   expiresAt: number;
 }
@@ -32,24 +37,49 @@ export async function getRecord(workspaceId: string, idemKey: string, nowEpoch: 
   return item && item.expiresAt > nowEpoch ? item : undefined;
 }
 
-const put = (workspaceId: string, idemKey: string, record: IdempotencyRecord, nowEpoch: number) => ({
+/** Free, expired, or held by the claim `token` (the holder completing its own claim). */
+const put = (workspaceId: string, idemKey: string, record: IdempotencyRecord, nowEpoch: number, token?: string) => ({
   Item: { ...key(workspaceId, idemKey), entity: 'idempotency', ...record },
-  ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
-  ExpressionAttributeValues: { ':now': nowEpoch },
+  ConditionExpression: `attribute_not_exists(pk) OR expiresAt < :now${token ? ' OR claim = :claim' : ''}`,
+  ExpressionAttributeValues: { ':now': nowEpoch, ...(token ? { ':claim': token } : {}) },
 });
 
 /**
- * The answer as a step of the domain transaction: the effect and its recorded answer commit
- * together, and of two concurrent requests with one key exactly one can commit.
+ * Claims a free (or expired, or abandoned) key for the request `token` before it runs: of
+ * concurrent requests with one key exactly one claims it. False when another holds or answered it.
  */
-export function recordStep(workspaceId: string, idemKey: string, record: IdempotencyRecord, nowEpoch: number, onCommitted: () => void): TransactStep {
-  return { op: { Put: put(workspaceId, idemKey, record, nowEpoch) }, onConditionFailed: () => new KeyAlreadyAnswered(), onCommitted };
+export async function claim(workspaceId: string, idemKey: string, requestHash: string, token: string, nowEpoch: number, holdSeconds: number): Promise<boolean> {
+  try {
+    await putItem(put(workspaceId, idemKey, { requestHash, claim: token, expiresAt: nowEpoch + holdSeconds }, nowEpoch));
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
 }
 
-/** Records the answer of a naturally idempotent request after the fact; the first answer stays. */
-export async function record(workspaceId: string, idemKey: string, rec: IdempotencyRecord, nowEpoch: number): Promise<void> {
+/** Gives a claim up (its request failed): the key is free again. A claim taken over stays. */
+export async function release(workspaceId: string, idemKey: string, token: string): Promise<void> {
   try {
-    await putItem(put(workspaceId, idemKey, rec, nowEpoch));
+    await deleteItem({ Key: key(workspaceId, idemKey), ConditionExpression: 'claim = :claim', ExpressionAttributeValues: { ':claim': token } });
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err;
+  }
+}
+
+/**
+ * The answer as a step of the domain transaction: the effect and its recorded answer commit
+ * together, and of two concurrent requests with one key exactly one can commit (the claim's
+ * holder, when the key was claimed).
+ */
+export function recordStep(workspaceId: string, idemKey: string, record: IdempotencyRecord, nowEpoch: number, onCommitted: () => void, token?: string): TransactStep {
+  return { op: { Put: put(workspaceId, idemKey, record, nowEpoch, token) }, onConditionFailed: () => new KeyAlreadyAnswered(), onCommitted };
+}
+
+/** Records the answer of a request answered outside a transaction; the first answer stays. */
+export async function record(workspaceId: string, idemKey: string, rec: IdempotencyRecord, nowEpoch: number, token?: string): Promise<void> {
+  try {
+    await putItem(put(workspaceId, idemKey, rec, nowEpoch, token));
   } catch (err) {
     if (!isConditionFailed(err)) throw err;
   }

@@ -1,5 +1,5 @@
 import type { LedgerEntryRecord, MemberRecord } from '../../domain/members/types';
-import { conflict, memberErased } from '../../errors';
+import { AppError, memberErased } from '../../errors';
 import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../keys';
 import { correlationId } from '../../observability/correlation';
 import { filterExpression, getItem, indexPage, prefixPage, StaleRead, type Item, type Page, type TransactStep } from '../table';
@@ -41,6 +41,13 @@ const memberItem = (m: MemberRecord) => {
   };
 };
 
+/** The e-mail or externalId of a new member belongs to a member already (maybe one created just now). */
+export class IdentityTaken extends AppError {
+  constructor(what: string) {
+    super('CONFLICT', `A member with this ${what} already exists`);
+  }
+}
+
 const lookupPut = (entity: 'memberEmail' | 'memberExternalId', workspaceId: string, value: string, memberId: string, what: string): TransactStep => ({
   op: {
     Put: {
@@ -52,7 +59,7 @@ const lookupPut = (entity: 'memberEmail' | 'memberExternalId', workspaceId: stri
       ConditionExpression: 'attribute_not_exists(pk)',
     },
   },
-  onConditionFailed: () => conflict(`A member with this ${what} already exists`),
+  onConditionFailed: () => new IdentityTaken(what),
 });
 
 const lookupDelete = (entity: 'memberEmail' | 'memberExternalId', workspaceId: string, value: string, memberId: string): TransactStep => ({

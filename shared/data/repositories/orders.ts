@@ -2,6 +2,7 @@ import type { OrderRecord } from '../../domain/orders/types';
 import { AppError } from '../../errors';
 import { indexKeysOf, indexPartition, keyOf } from '../keys';
 import { filterExpression, getItem, queryPage, sortKeyRange, StaleRead, type Page, type TransactStep } from '../table';
+import { refuseCursor } from '../cursor';
 
 /** The externalOrderId was recorded meanwhile by a concurrent request. */
 export class DuplicateOrder extends AppError {
@@ -70,7 +71,10 @@ export async function listOrders(workspaceId: string, filters: OrderFilters, lim
   const partition = indexPartition('order', gsi, { workspaceId, memberId: filters.memberId ?? '' });
   // Sort keys are `<occurredAt>#<id>`, so a range of ISO timestamps is a key range: [from, to).
   const range = sortKeyRange(gsi, partition, { from: filters.from || undefined, to: filters.to || undefined });
-  if (!range) return { items: [] };
+  if (!range) {
+    refuseCursor(cursor);
+    return { items: [] };
+  }
   const filter = filterExpression([
     { attr: 'storeId', op: '=', value: filters.storeId },
     { attr: 'status', op: '=', value: filters.status },

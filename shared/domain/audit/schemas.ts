@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { isoDateTime } from '../common';
-import { filterValue, pageQueryShape } from '../pagination';
+import { ID_PATTERN } from '../../ids';
+import { pageQueryShape } from '../pagination';
 import { AUDIT_ACTIONS, AUDIT_FAILURE_REASONS, AUDIT_OUTCOMES, AUDIT_TARGET_TYPES } from './catalog';
 
 export const auditActionSchema = z.enum(AUDIT_ACTIONS).describe('An action of the audit catalog');
@@ -35,11 +36,18 @@ export const auditEntrySchema = z
   })
   .meta({ id: 'AuditEntry' });
 
+/** The ids an audit entry's actor can have: a user's or an API key's. */
+const ACTOR_ID = new RegExp(`${ID_PATTERN('usr').source}|${ID_PATTERN('key').source}`);
+
 export const listAuditQuery = z
   .strictObject({
     ...pageQueryShape,
     action: auditActionSchema.optional(),
-    actor: filterValue().optional().describe('Entries of this actor: a user id (usr_...) or an API key id (key_...)'),
+    actor: z
+      .string()
+      .regex(ACTOR_ID, { message: 'must be a user id (usr_...) or an API key id (key_...)' })
+      .optional()
+      .describe('Entries of this actor: a user id (usr_...) or an API key id (key_...)'),
     from: isoDateTime.optional().describe('occurredAt >= from'),
     to: isoDateTime.optional().describe('occurredAt < to'),
   })

@@ -13,18 +13,19 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  * Resolves `Authorization: Bearer <token>` to a principal. API keys and sessions are looked up by
  * the SHA-256 of the presented token; the stored digest is compared in constant time.
  */
-export async function resolveBearer(token: string, now = new Date()): Promise<Principal> {
-  if (token.startsWith(TOKEN_PREFIX.apiKey)) return resolveApiKey(token, now);
+export async function resolveBearer(token: string, now = new Date(), opts: { stampLastUsed?: boolean } = {}): Promise<Principal> {
+  if (token.startsWith(TOKEN_PREFIX.apiKey)) return resolveApiKey(token, now, opts.stampLastUsed ?? true);
   if (token.startsWith(TOKEN_PREFIX.session)) return resolveSession(token, now);
   throw unauthenticated(INVALID);
 }
 
-async function resolveApiKey(token: string, now: Date): Promise<Principal> {
+/** `stamp`: false where the caller may only read the table (a read stays a read). */
+async function resolveApiKey(token: string, now: Date, stamp: boolean): Promise<Principal> {
   if (!TOKEN_SHAPE.test(token.slice(TOKEN_PREFIX.apiKey.length))) throw unauthenticated(INVALID);
   const hash = sha256Hex(token);
   const key = await findApiKeyByHash(hash);
   if (!key || !digestsEqual(key.keyHash, hash)) throw unauthenticated(INVALID);
-  await stampLastUsed(key.workspaceId, key.keyId, now);
+  if (stamp) await stampLastUsed(key.workspaceId, key.keyId, now);
   return { kind: 'apiKey', workspaceId: key.workspaceId, keyId: key.keyId, scopes: key.scopes };
 }
 

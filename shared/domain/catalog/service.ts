@@ -4,6 +4,7 @@ import { ID_PATTERN } from '../../ids';
 import { notFound } from '../../errors';
 import type { Brand, Category, ListProductsQuery, Product } from './schemas';
 import { toBrand, toCategory, toProduct } from './types';
+import { refuseCursor } from '../../data/cursor';
 
 export const isProductId = (id: string) => ID_PATTERN('prd').test(id);
 const isCategoryId = (id: string) => ID_PATTERN('cat').test(id);
@@ -28,7 +29,10 @@ export async function listProducts(workspaceId: string, query: ListProductsQuery
     resolveRef(query.brand, isBrandId, (key) => repo.getBrand(workspaceId, key)),
   ]);
   // An unknown category or brand has no products (a filter, not a lookup: never 404).
-  if ((category.given && !category.id) || (brand.given && !brand.id)) return { items: [] };
+  if ((category.given && !category.id) || (brand.given && !brand.id)) {
+    refuseCursor(query.cursor);
+    return { items: [] };
+  }
   const page = await repo.listProducts(
     workspaceId,
     {

@@ -11,6 +11,7 @@ import { codeKey, generateCode, isCodeShaped } from './codes';
 import type { Coupon, CouponPool, CouponStatus, CreatePoolInput, IssueCouponInput, RedeemInput } from './schemas';
 import { NEVER, poolStatus, toCoupon, toPool, type CouponRecord, type PoolRecord } from './types';
 import { sealSteps, type WriteOptions } from '../write-options';
+import { refuseCursor } from '../../data/cursor';
 
 export const isPoolId = (id: string) => ID_PATTERN('cpl').test(id);
 export const isCouponId = (id: string) => ID_PATTERN('cpn').test(id);
@@ -375,7 +376,10 @@ export async function listCoupons(
   now = new Date(),
 ): Promise<Page<Coupon>> {
   // An id that cannot exist names nothing in this workspace: an empty list.
-  if ((q.poolId !== undefined && !isPoolId(q.poolId)) || (q.memberId !== undefined && !isMemberId(q.memberId))) return { items: [] };
+  if ((q.poolId !== undefined && !isPoolId(q.poolId)) || (q.memberId !== undefined && !isMemberId(q.memberId))) {
+    refuseCursor(q.cursor);
+    return { items: [] };
+  }
   const page = await repo.listCoupons(workspaceId, q, q.limit, q.cursor, now.toISOString());
   return { ...page, items: page.items.map((c) => toCoupon(c, now)) };
 }

@@ -9,6 +9,7 @@ import { sealSteps, type WriteOptions } from '../write-options';
 import { changePoints, loadMember, loadWritableMember, NO_DELTA, toLedgerEntry } from './ledger';
 import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from './schemas';
 import { searchTextOf, toMember, type MemberRecord } from './types';
+import { refuseCursor } from '../../data/cursor';
 
 type Profile = Pick<MemberRecord, 'email' | 'externalId' | 'firstName' | 'lastName' | 'phone' | 'birthDate' | 'customAttributes'>;
 
@@ -133,6 +134,7 @@ export interface MemberQuery {
 export async function listMembers(workspaceId: string, query: MemberQuery): Promise<Page<Member>> {
   // Exact identifiers are unique: one lookup, no listing.
   if (query.email !== undefined || query.externalId !== undefined) {
+    refuseCursor(query.cursor);
     const ids = await Promise.all([
       query.email !== undefined ? repo.memberIdByEmail(workspaceId, query.email) : undefined,
       query.externalId !== undefined ? repo.memberIdByExternalId(workspaceId, query.externalId) : undefined,

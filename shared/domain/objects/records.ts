@@ -317,9 +317,13 @@ function buildMatch(type: ObjectTypeRecord, query: RecordQuery): repo.RecordMatc
     }
     equals.push({ field: key, value: encoded.value });
   }
-  if (issues.length) throw validationFailed(issues);
-  // A type without member (or searchable) fields matches nothing for `member_id` (or `q`).
   const memberFields = type.fields.filter((f) => f.type === 'member_ref').map((f) => f.key);
+  // Records of a type without a member field can name no member: asking is a mistake, not an empty list.
+  if (query.memberId !== undefined && memberFields.length === 0) {
+    issues.push({ in: 'query', field: 'memberId', message: 'this object type has no member field (member_ref)' });
+  }
+  if (issues.length) throw validationFailed(issues);
+  // A type without searchable fields matches nothing for `q`.
   const searchFields = type.fields.filter((f) => SEARCHABLE.has(f.type)).map((f) => f.key);
   return {
     equals,

@@ -20,7 +20,7 @@ import { effectiveTitleField, type FieldDef } from './definitions';
  *   upper-case `T` and `Z`, seconds required) are stored as given, not normalised to UTC. Years
  *   0000-9999, proleptic Gregorian calendar; no leap seconds, no hour 24.
  * - `number`: a finite JSON number; numeric strings are refused. Its magnitude must fit DynamoDB's
- *   number type (0, or 1e-130 to 1e125), or the write would fail in the store instead of here.
+ *   number type and exact (0, or 1e-130 to 2^53 - 1 in magnitude), or the write would fail in the store instead of here.
  */
 
 export const MAX_TEXT_LENGTH = 10_000;

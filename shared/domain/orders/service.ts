@@ -14,6 +14,7 @@ import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
 import { holdings, transition } from './points';
 import { toOrder, type OrderRecord } from './types';
 import type { WriteOptions } from '../write-options';
+import { refuseCursor } from '../../data/cursor';
 
 /**
  * What the order service needs of the store: the orders and refunds it reads and writes, the
@@ -297,7 +298,10 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
 }
 
 export async function listOrders(workspaceId: string, q: { limit: number; cursor?: string; memberId?: string; storeId?: string; status?: string; from?: string; to?: string }): Promise<Page<Order>> {
-  if (q.memberId && !isMemberId(q.memberId)) return { items: [] };
+  if (q.memberId && !isMemberId(q.memberId)) {
+    refuseCursor(q.cursor);
+    return { items: [] };
+  }
   const norm = (t?: string) => (t ? new Date(t).toISOString() : undefined);
   const page = await repo.listOrders(workspaceId, { ...q, from: norm(q.from), to: norm(q.to) }, q.limit, q.cursor);
   return { ...page, items: page.items.map(toOrder) };
