@@ -1,3 +1,4 @@
+import { createLoyaltyClient, type LoyaltyClient } from '../../shared/client/index';
 import type { AuthKind, Endpoint } from '../../shared/contracts/endpoint';
 import { ApiError, CommandError, UsageError } from './errors';
 import { storedSession } from './sessions';
@@ -58,9 +59,22 @@ export class Client {
     if (credential) headers.authorization = `Bearer ${credential}`;
     if (opts.body !== undefined) headers['content-type'] = 'application/json';
 
-    let res: Response;
+    const res = await this.reach(url, { method: route.method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+    const text = await res.text();
+    let parsed: any;
     try {
-      res = await fetch(url, { method: route.method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (!res.ok) throw apiErrorOf(res, parsed, text);
+    return parsed as T;
+  }
+
+  /** fetch, with an unreachable platform said once, naming how to point the tool elsewhere. */
+  private readonly reach = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
+    try {
+      return await fetch(input, init);
     } catch (e) {
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
       throw new CommandError(
@@ -69,25 +83,11 @@ export class Client {
           '(`npm start` prints the line to paste: export LOYALTY_BASE_URL=... LOYALTY_API_KEY=...)',
       );
     }
-    const text = await res.text();
-    let parsed: any;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    if (!res.ok) {
-      const err = parsed?.error;
-      throw new ApiError(
-        res.status,
-        err?.code ?? `HTTP_${res.status}`,
-        err?.message ?? (text.slice(0, 200) || res.statusText),
-        err?.requestId ?? res.headers.get('x-request-id') ?? undefined,
-        Array.isArray(err?.details) ? err.details : [],
-        typeof err?.docUrl === 'string' ? err.docUrl : undefined,
-      );
-    }
-    return parsed as T;
+  };
+
+  /** The typed client (shared/client) with the credential `auth` takes; answers typed from the OpenAPI document. */
+  async typed(auth: readonly AuthKind[]): Promise<LoyaltyClient> {
+    return createLoyaltyClient({ baseUrl: this.baseUrl, token: await this.credentialFor(auth), fetch: this.reach });
   }
 
   /** Every item of a cursor-paged list, following `nextCursor`. */
@@ -101,4 +101,23 @@ export class Client {
     } while (cursor);
     return items;
   }
+}
+
+/** The API's error answer as the tool's error. */
+function apiErrorOf(res: Response, parsed: any, text: string): ApiError {
+  const err = parsed?.error;
+  return new ApiError(
+    res.status,
+    err?.code ?? `HTTP_${res.status}`,
+    err?.message ?? (text.slice(0, 200) || res.statusText),
+    err?.requestId ?? res.headers.get('x-request-id') ?? undefined,
+    Array.isArray(err?.details) ? err.details : [],
+    typeof err?.docUrl === 'string' ? err.docUrl : undefined,
+  );
+}
+
+/** The data of a typed call, or its error answer thrown as the tool's error. */
+export function dataOf<T>(result: { data?: T; error?: unknown; response: Response }): T {
+  if (result.data !== undefined) return result.data;
+  throw apiErrorOf(result.response, result.error, JSON.stringify(result.error ?? ''));
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import { membersArea } from '../../../shared/contracts/members';
 import { describe, examples } from '../catalog';
+import { dataOf } from '../client';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 import type { Output } from '../output';
@@ -43,8 +44,14 @@ export function registerMembers(program: Command): void {
       .action(async (o: { email?: string; externalId?: string; firstName?: string; lastName?: string; idempotencyKey?: string }, cmd: Command) => {
         if (!o.email && !o.externalId) throw new UsageError('Give --email or --external-id (or both)');
         const { client, out } = contextOf(cmd);
-        const body = Object.fromEntries(Object.entries({ email: o.email, externalId: o.externalId, firstName: o.firstName, lastName: o.lastName }).filter(([, v]) => v !== undefined));
-        const { data } = await client.call(membersArea.endpoints.createMember, { body, headers: { 'idempotency-key': o.idempotencyKey ?? randomUUID() } });
+        // Through the typed client: the body and the answer are checked against the OpenAPI document at compile time.
+        const api = await client.typed(membersArea.endpoints.createMember.auth);
+        const { data } = dataOf(
+          await api.POST('/api/v2/members', {
+            body: { email: o.email, externalId: o.externalId, firstName: o.firstName, lastName: o.lastName },
+            params: { header: { 'Idempotency-Key': o.idempotencyKey ?? randomUUID() } },
+          }),
+        );
         out.result(data, () => {
           out.line(`Created ${data.id}`);
           printMember(out, data);
