@@ -13,6 +13,7 @@ import { webhookEnvironment, Webhooks } from './constructs/webhooks';
 import { Wallet } from './constructs/wallet';
 // Data exports
 import { Exports } from './constructs/exports';
+import { SigningSecretsKey } from './constructs/signing-secrets-key';
 import { DECLARATIONS } from '../shared/contracts/index';
 import { CONSUMERS } from '../shared/consumers/table';
 import type { QueueName } from '../shared/ports/queue';
@@ -44,6 +45,8 @@ export class LoyaltyPlatformStack extends Stack {
   /** Wallet cards: push queue + DLQ (alarmed) and the credentials secret. */
   readonly wallet: Wallet;
   readonly exports: Exports;
+  /** Seals webhook and export signing secrets; granted from the declared access. */
+  readonly signingSecretsKey: SigningSecretsKey;
   /** Every declared queue (`shared/ports/queue.ts`) by name. */
   readonly queues: Readonly<Record<QueueName, sqs.Queue>>;
   /** The one topic every alarm of the stack notifies (ALARM and OK). */
@@ -98,6 +101,13 @@ export class LoyaltyPlatformStack extends Stack {
     for (const row of CONSUMERS) {
       const fn = this.webhooks.consumerFunctions[row.name];
       if (fn) this.exports.grant(fn, row.access);
+    }
+
+    this.signingSecretsKey = new SigningSecretsKey(this, 'SigningSecrets');
+    for (const d of DECLARATIONS) this.signingSecretsKey.grant(this.areaFunctions.functions[d.area], d.access);
+    for (const row of CONSUMERS) {
+      const fn = this.webhooks.consumerFunctions[row.name];
+      if (fn) this.signingSecretsKey.grant(fn, row.access);
     }
 
     // Operators' dashboard and alarms: everything that runs. The pipelines' own alarms are reused.

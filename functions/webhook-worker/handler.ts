@@ -2,6 +2,7 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { webhookSettings } from '../../shared/config';
 import { egressFromConfig } from '../../shared/adapters/egress';
 import { queueFromConfig } from '../../shared/adapters/queue';
+import { secretSealerFromConfig } from '../../shared/adapters/secret-sealer';
 import { consumer } from '../../shared/consumers/table';
 import { processQueueBatch } from '../../shared/consumers/processing';
 import { attemptDelivery } from '../../shared/domain/webhooks/delivery';
@@ -38,6 +39,7 @@ const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchRespo
   const settings = webhookSettings();
   const egress = egressFromConfig();
   const queue = queueFromConfig();
+  const sealer = secretSealerFromConfig();
   const batch = deliveryBatch(event.Records.length);
   return processQueueBatch(event, context, async (record) => {
     const store = batch.slot();
@@ -68,7 +70,7 @@ const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchRespo
     }
     let visibilitySeconds: number;
     try {
-      const next = await attemptDelivery(parsed.data, receiveCount, { egress, settings, store });
+      const next = await attemptDelivery(parsed.data, receiveCount, { egress, settings, sealer, store });
       if (next.ack) return;
       visibilitySeconds = next.visibilitySeconds;
       await queue.changeVisibility(QUEUE, record.receiptHandle, visibilitySeconds);

@@ -129,6 +129,12 @@ export const config = {
     rotationOverlapSeconds: 24 * 3600,
   },
   /**
+   * Signing secrets at rest (envelope encryption, docs/security.md). An unwrapped data key is kept
+   * in memory this long, so a busy endpoint costs one KMS Decrypt per container and period, not one
+   * per delivery.
+   */
+  secretSealing: { dataKeyCacheSeconds: 300, dataKeyCacheEntries: 1000 },
+  /**
    * Custom objects. `rateGuard`: the per-API-key write-rate guard on record writes. Two fixed
    * windows are counted in one transaction: at most `burst` writes in any 1-second window and at
    * most `perSecond * windowSeconds` in any `windowSeconds` window (20/s sustained = 200 per 10 s).

@@ -18,7 +18,7 @@ export const exportsArea = declareArea({
   area: 'exports',
   description:
     'Data exports: a full workspace archive, operational CSV/JSONL exports of members and orders, their schedules and short-lived download links.',
-  access: { table: 'readWrite', exportsBucket: 'read', startsWorkflows: ['export'] },
+  access: { table: 'readWrite', exportsBucket: 'read', startsWorkflows: ['export'], signingSecrets: 'seal' },
   endpoints: {
     startWorkspaceExport: {
       method: 'POST', path: '/api/flash/account/data-export', auth: ['adminSession'], summary: 'Start a workspace data export (one JSON archive)',
