@@ -192,6 +192,12 @@ export const config = {
    */
   portal: {
     sessionTtlSeconds: 30 * 60,
+    /**
+     * Cross-origin embed (docs/security.md): at most `maxOrigins` allowed origins per workspace; a
+     * browser keeps a preflight answer `preflightMaxAgeSeconds`; a function keeps a workspace's
+     * allow-list `cacheSeconds` (a change made elsewhere is seen at most that late).
+     */
+    cors: { maxOrigins: 20, preflightMaxAgeSeconds: 600, cacheSeconds: 30 },
   },
   /**
    * Wallet cards. `push`: the wallet push queue between the table stream (a member's points, tier or
