@@ -43,7 +43,7 @@ export const exportsArea = declareArea({
       body: operationalExportBody,
       responses: { 202: dataOf(z.object({ id: z.string(), status: z.literal('pending') })) },
       description:
-        `Up to ${e.operationalRowCap.toLocaleString('en-US')} rows, newest first (\`capped: true\` when cut). CSV is RFC 4180 with a header row. ` +
+        `Up to ${e.operationalRowCap.toLocaleString('en-US')} rows, newest first (\`capped: true\` when cut). CSV is RFC 4180 with a header row; a text cell beginning with \`=\`, \`+\`, \`-\`, \`@\`, tab or CR gets a leading single quote (spreadsheet formula injection). ` +
         '`webhookUrl` (https) receives a signed notice when the run completes or fails; it needs an export-signing secret (POST /api/flash/exports/signing-secret). Audited.',
     },
     getOperationalExport: {
