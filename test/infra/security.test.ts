@@ -4,6 +4,7 @@ import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SIGNING_SECRETS_KEY_LOGICAL_ID } from '../../infra/constructs/signing-secrets-key';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+import { routes } from '../../shared/contracts/index';
 
 type Resource = { Type: string; Properties?: Record<string, any> };
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string };
@@ -66,5 +67,26 @@ describe('the signing-secrets key', () => {
       const env = resources[logicalId(fn)]!.Properties!.Environment?.Variables ?? {};
       expect(env.SIGNING_SECRETS_KEY_ARN, name).toEqual(signing.has(roleOf(fn)) ? keyArn : undefined);
     }
+  });
+});
+
+describe('CORS preflight routes', () => {
+  const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+
+  it('only the consumer routes have an OPTIONS route, integrated with the function of their area', () => {
+    const consumerPaths = [...new Set(routes.filter((r) => r.auth.includes('consumer')).map((r) => r.path))];
+    expect(consumerPaths).toEqual(['/api/consumer/wallet/issue']);
+    const options = ofType('AWS::ApiGatewayV2::Route').filter(([, r]) => String(r.Properties!.RouteKey).startsWith('OPTIONS '));
+    expect(options.map(([, r]) => r.Properties!.RouteKey)).toEqual(consumerPaths.map((p) => `OPTIONS ${p}`));
+    const post = ofType('AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties!.RouteKey === 'POST /api/consumer/wallet/issue')!;
+    expect(options[0]![1].Properties!.Target).toEqual(post[1].Properties!.Target);
+    const integrationId = JSON.stringify(post[1].Properties!.Target).match(/"Ref":"(\w+)"/)?.[1];
+    const integration = resources[integrationId!]!;
+    expect(JSON.stringify(integration.Properties!.IntegrationUri)).toContain(logicalId(stack.areaFunctions.functions.wallet));
+  });
+
+  it('the HTTP API has no API-wide CORS configuration', () => {
+    const [api] = ofType('AWS::ApiGatewayV2::Api');
+    expect(api![1].Properties!.CorsConfiguration).toBeUndefined();
   });
 });
