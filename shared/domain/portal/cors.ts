@@ -3,7 +3,7 @@ import { config } from '../../config';
 import * as repo from '../../data/repositories/cors';
 import { withOptimisticRetry } from '../../data/table';
 import { audited, type AuditContext } from '../audit/service';
-import { TtlCache } from '../cache';
+import { forgetAllowList } from './cors-origins';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -42,9 +42,6 @@ export const corsSettingsSchema = z
   .meta({ id: 'CorsSettings' });
 export type CorsSettings = z.infer<typeof corsSettingsSchema>;
 
-/** Each workspace's allow-list as this container last read it (the actual consumer requests). */
-const allowLists = new TtlCache<readonly string[]>(config.portal.cors.cacheSeconds * 1000, 1000);
-
 export async function getCorsSettings(workspaceId: string): Promise<CorsSettings> {
   const stored = await repo.getCorsSettings(workspaceId);
   return { allowedOrigins: stored?.origins ?? [], updatedAt: stored?.updatedAt ?? null };
@@ -58,15 +55,6 @@ export async function putCorsSettings(workspaceId: string, input: CorsSettingsIn
       audited(workspaceId, audit, 'portal.cors_updated', { type: 'workspace', id: workspaceId }, now),
     ]);
   });
-  allowLists.invalidate(workspaceId);
+  forgetAllowList(workspaceId);
   return { allowedOrigins: input.allowedOrigins, updatedAt: at };
 }
-
-/** Whether the workspace allows the origin (the actual request, whose credential names the workspace). */
-export async function workspaceAllowsOrigin(workspaceId: string, origin: string): Promise<boolean> {
-  const list = await allowLists.load(workspaceId, async () => (await repo.getCorsSettings(workspaceId))?.origins ?? []);
-  return list.includes(origin);
-}
-
-/** Whether any workspace allows the origin (the preflight, which carries no credential). */
-export const anyWorkspaceAllowsOrigin = (origin: string): Promise<boolean> => repo.originAllowedAnywhere(origin);
