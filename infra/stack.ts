@@ -16,6 +16,7 @@ import type { Consumers } from './constructs/consumers';
 import { Data } from './constructs/data';
 import { ExportBucket, type Exports } from './constructs/exports';
 import { Mail } from './constructs/mail';
+import { SigningSecretsKey } from './constructs/signing-secrets-key';
 import type { Observability } from './constructs/observability';
 import { Wallet } from './constructs/wallet';
 import { Webhooks } from './constructs/webhooks';
@@ -58,6 +59,8 @@ export class LoyaltyPlatformStack extends Stack {
   readonly webhooks: Webhooks;
   readonly exportBucket: ExportBucket;
   readonly cursorSecret: secretsmanager.Secret;
+  /** Seals webhook and export signing secrets; granted from the declared access. */
+  readonly signingSecretsKey: SigningSecretsKey;
   readonly httpApi: apigw.HttpApi;
   /** Every declared queue (`shared/ports/queue.ts`) by name. */
   readonly queues: Readonly<Record<QueueName, sqs.Queue>>;
@@ -80,6 +83,7 @@ export class LoyaltyPlatformStack extends Stack {
     this.queues = { webhookDeliveries: this.webhooks.deliveryQueue, webhookDeadLetters: this.webhooks.deadLetterQueue, ...this.wallet.queues };
     this.exportBucket = new ExportBucket(this, 'ExportBucket');
     this.cursorSecret = pageCursorSecret(this);
+    this.signingSecretsKey = new SigningSecretsKey(this, 'SigningSecrets');
     this.httpApi = createHttpApi(this);
 
     const resources: PlatformResources = {
@@ -88,6 +92,7 @@ export class LoyaltyPlatformStack extends Stack {
       queues: this.queues,
       walletSecret: this.wallet.secret,
       exportBucket: this.exportBucket,
+      signingSecretsKey: this.signingSecretsKey,
       // No cycle: the HTTP API resource does not depend on the functions (only routes/integrations do).
       publicBaseUrl: props.publicBaseUrl ?? this.httpApi.apiEndpoint,
     };

@@ -1,5 +1,6 @@
 import { targetCheckFromConfig } from '../../shared/adapters/egress-address';
 import { linkSignerFromConfig } from '../../shared/adapters/link-signer';
+import { secretSealerFromConfig } from '../../shared/adapters/secret-sealer';
 import { workflowsFromConfig } from '../../shared/adapters/workflows';
 import { exportsArea } from '../../shared/contracts/exports';
 import * as jobs from '../../shared/domain/exports/jobs';
@@ -14,6 +15,7 @@ const ports = {
   get workflows() { return workflowsFromConfig(); },
   get objectStore() { return linkSignerFromConfig(); },
   get egress() { return targetCheckFromConfig(); },
+  get sealer() { return secretSealerFromConfig(); },
 };
 
 const LISTED_JOBS = 50;
@@ -27,7 +29,7 @@ export const handler = defineArea(exportsArea, {
   },
   startOperationalExport: async (input) => accepted(await jobs.startOperationalExport(principalOf(input.principal).workspaceId, input.body, ports, auditOf(input))),
   getOperationalExport: async ({ principal, params }) => ok(await jobs.getOperationalJob(principalOf(principal).workspaceId, params.id)),
-  rotateExportSigningSecret: async (input) => created(await rotateSigningSecret(principalOf(input.principal).workspaceId, auditOf(input))),
+  rotateExportSigningSecret: async (input) => created(await rotateSigningSecret(principalOf(input.principal).workspaceId, ports.sealer, auditOf(input))),
   createExportSchedule: async (input) => {
     const principal = principalOf(input.principal);
     return created(await schedules.createSchedule(principal.workspaceId, input.body, principal, ports, auditOf(input)));

@@ -1,9 +1,12 @@
 import { portalArea } from '../../shared/contracts/portal';
+import { getCorsSettings, putCorsSettings } from '../../shared/domain/portal/cors';
 import { createPortalSession } from '../../shared/domain/portal/sessions';
 import { defineArea } from '../../shared/http/area';
-import { principalOf } from '../../shared/http/principal';
-import { created } from '../../shared/http/responses';
+import { auditOf, principalOf } from '../../shared/http/principal';
+import { created, ok } from '../../shared/http/responses';
 
 export const handler = defineArea(portalArea, {
   createPortalSession: async ({ principal, params }) => created(await createPortalSession(principalOf(principal).workspaceId, params.id)),
+  getCorsSettings: async ({ principal }) => ok(await getCorsSettings(principalOf(principal).workspaceId)),
+  putCorsSettings: async (input) => ok(await putCorsSettings(principalOf(input.principal).workspaceId, input.body, auditOf(input))),
 });

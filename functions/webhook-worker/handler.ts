@@ -2,6 +2,7 @@ import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { webhookSettings } from '../../shared/config';
 import { egressFromConfig } from '../../shared/adapters/egress';
 import { queueFromConfig } from '../../shared/adapters/queue';
+import { secretSealerFromConfig } from '../../shared/adapters/secret-sealer';
 import { consumer } from '../../shared/consumers/table';
 import { parseMessage, processQueueBatch, retryAfter, RetryScheduled } from '../../shared/consumers/processing';
 import { attemptDelivery } from '../../shared/domain/webhooks/delivery';
@@ -23,6 +24,7 @@ const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchRespo
   const settings = webhookSettings();
   const egress = egressFromConfig();
   const queue = queueFromConfig();
+  const sealer = secretSealerFromConfig();
   const batch = deliveryBatch(event.Records.length);
   return processQueueBatch(event, context, async (record) => {
     const store = batch.slot();
@@ -37,7 +39,7 @@ const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchRespo
     const receiveCount = Number(record.attributes.ApproximateReceiveCount);
     const message = parseMessage(record, deliveryMessageBody, { queue: QUEUE, event: 'webhook.message_malformed' });
     try {
-      const next = await attemptDelivery(message, receiveCount, { egress, settings, store });
+      const next = await attemptDelivery(message, receiveCount, { egress, settings, sealer, store });
       if (next.ack) return;
       await retryAfter(queue, QUEUE, record, next.visibilitySeconds);
     } catch (err) {

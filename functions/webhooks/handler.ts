@@ -1,5 +1,6 @@
 import { targetCheckFromConfig } from '../../shared/adapters/egress-address';
 import { queueFromConfig } from '../../shared/adapters/queue';
+import { secretSealerFromConfig } from '../../shared/adapters/secret-sealer';
 import { webhooksArea } from '../../shared/contracts/webhooks';
 import { eventCatalog } from '../../shared/domain/webhooks/catalog';
 import * as webhooks from '../../shared/domain/webhooks/service';
@@ -8,7 +9,11 @@ import { auditOf, principalOf } from '../../shared/http/principal';
 import { accepted, created, noContent, ok } from '../../shared/http/responses';
 
 // Adapters are built on first use (per container), not at import.
-const ports = { get egress() { return targetCheckFromConfig(); }, get queue() { return queueFromConfig(); } };
+const ports = {
+  get egress() { return targetCheckFromConfig(); },
+  get queue() { return queueFromConfig(); },
+  get sealer() { return secretSealerFromConfig(); },
+};
 
 export const handler = defineArea(webhooksArea, {
   createWebhookEndpoint: async (input) => created(await webhooks.createEndpoint(principalOf(input.principal).workspaceId, input.body, ports, auditOf(input))),

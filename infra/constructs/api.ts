@@ -7,6 +7,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { config } from '../../shared/config';
 import { AREAS, type Area, routeKey, routes } from '../../shared/contracts/index';
+import { isCorsRoute, preflightRouteKey } from '../../shared/http/cors-routes';
 import { LOG_RETENTION } from './platform-function';
 
 export interface ApiProps {
@@ -131,6 +132,11 @@ export class Api extends Construct {
         DetailedMetricsEnabled: true,
       };
       this.stage.node.addDependency(byKey.get(routeKey(r))!);
+    }
+    // CORS preflights of the consumer routes go to their function; no API-wide CORS configuration,
+    // which would answer for every route.
+    for (const r of routes.filter(isCorsRoute)) {
+      if (!byKey.has(preflightRouteKey(r.path))) addRoute(preflightRouteKey(r.path), apigw.HttpRouteKey.with(r.path, apigw.HttpMethod.OPTIONS), r.area);
     }
     if (Object.keys(routeSettings).length) (this.stage.node.defaultChild as apigw.CfnStage).addPropertyOverride('RouteSettings', routeSettings);
     addRoute('$default', apigw.HttpRouteKey.DEFAULT, FALLBACK_AREA);

@@ -1,12 +1,14 @@
 import { join } from 'node:path';
 import { provideAdapters } from '../../shared/adapters/provided';
+import { FileKeyVault } from './file-key-vault';
 import { FileMailer } from './file-mailer';
 import { LocalQueue } from './local-queue';
 import { ensureWalletCredentials, FileWalletCredentials } from './wallet-credentials';
 
 /**
- * The local runtime's adapters in place of SQS, SES and Secrets Manager: the queue emulation, mail
- * as files, and wallet credentials generated into `DATA_DIR/wallet/` on the first start.
+ * The local runtime's adapters in place of SQS, SES, Secrets Manager and KMS: the queue emulation,
+ * mail as files, wallet credentials generated into `DATA_DIR/wallet/` and the key sealing signing
+ * secrets in `DATA_DIR/keys/`, both on the first start.
  */
 export function provideLocalAdapters(dataDir: string): void {
   const walletDir = join(dataDir, 'wallet');
@@ -17,6 +19,7 @@ export function provideLocalAdapters(dataDir: string): void {
     queue: new LocalQueue(),
     mailer: new FileMailer(join(dataDir, 'mail')),
     walletCredentials: new FileWalletCredentials(walletDir),
+    keyVault: new FileKeyVault(dataDir),
     ...(localGoogle ? { googleAccessToken: async () => 'local-development-token' } : {}),
   });
 }

@@ -6,7 +6,7 @@ import type { ErrorCode } from '../../shared/errors';
 import { routeKey, type Area } from '../../shared/contracts/index';
 import { errorBodyOf } from '../../shared/http/error-body';
 import { originOf } from '../../shared/http/origin';
-import { matchRoute } from '../../shared/http/route-match';
+import { matchPreflight, matchRoute } from '../../shared/http/route-match';
 import { logAccess, requestIdOf } from '../../shared/http/request-context';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
 import { areaHandlers } from './handlers';
@@ -168,8 +168,13 @@ export function createHttpServer(): Server {
       const body = read.body;
       const url = new URL(req.url ?? '/', 'http://local');
       const match = matchRoute(req.method ?? 'GET', url.pathname);
-      const [area, key, params]: [Area, string, Record<string, string> | undefined] =
-        match.kind === 'route' ? [match.route.area, routeKey(match.route), match.params] : ['system', '$default', undefined];
+      // The consumer routes' OPTIONS routes (CORS preflights) go to their area, as in API Gateway.
+      const preflight = req.method === 'OPTIONS' ? matchPreflight(url.pathname) : undefined;
+      const [area, key, params]: [Area, string, Record<string, string> | undefined] = preflight
+        ? [preflight.area, preflight.routeKey, preflight.params]
+        : match.kind === 'route'
+          ? [match.route.area, routeKey(match.route), match.params]
+          : ['system', '$default', undefined];
       const handler = areaHandlers[area];
       send(res, await handler(toEvent(req, body, key, params), lambdaContext(`loyalty-${area}`), { signal: new AbortController().signal }));
     } catch (err) {

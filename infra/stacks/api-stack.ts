@@ -48,6 +48,7 @@ export class ApiStack extends NestedStack {
     // Grants from the declared access.
     for (const d of DECLARATIONS) {
       r.exportBucket.grant(this.areaFunctions.functions[d.area], d.access);
+      r.signingSecretsKey.grant(this.areaFunctions.functions[d.area], d.access);
       props.exports.grant(this.areaFunctions.functions[d.area], d.access);
     }
   }

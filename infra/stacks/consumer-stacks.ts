@@ -29,6 +29,7 @@ export function buildConsumers(
     const fn = consumers.functions[row.name]!;
     fn.addEnvironment('PUBLIC_BASE_URL', r.publicBaseUrl);
     r.exportBucket.grant(fn, row.access);
+    r.signingSecretsKey.grant(fn, row.access);
   }
   return consumers;
 }

@@ -4,6 +4,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { QueueName } from '../../shared/ports/queue';
 import type { ExportBucket } from '../constructs/exports';
 import type { Mail } from '../constructs/mail';
+import type { SigningSecretsKey } from '../constructs/signing-secrets-key';
 
 /** What every nested stack with functions gets from the root stack (the stateful resources). */
 export interface PlatformResources {
@@ -13,6 +14,8 @@ export interface PlatformResources {
   readonly queues: Readonly<Record<QueueName, sqs.IQueue>>;
   readonly walletSecret: secretsmanager.ISecret;
   readonly exportBucket: ExportBucket;
+  /** Seals and opens the signing secrets, for the functions whose access names `signingSecrets`. */
+  readonly signingSecretsKey: SigningSecretsKey;
   /** `PUBLIC_BASE_URL` of every function: links sent by e-mail. */
   readonly publicBaseUrl: string;
 }

@@ -1,6 +1,7 @@
 import type { Mailer } from '../ports/mailer';
 import type { ObjectStore } from '../ports/object-store';
 import type { Queue } from '../ports/queue';
+import type { KeyVault } from '../ports/secret-sealer';
 import type { WalletCredentialSource } from '../ports/wallet';
 import type { Workflows } from '../ports/workflows';
 
@@ -18,6 +19,8 @@ export interface ProvidedAdapters {
   googleAccessToken?: () => Promise<string>;
   /** The local runtime runs workflows in process (aws-local-stepfunctions). */
   workflows?: Workflows;
+  /** The key that seals signing secrets: a key file in DATA_DIR in place of AWS KMS. */
+  keyVault?: KeyVault;
   /** Only tests replace the export bucket (the local runtime uses S3 against s3rver). */
   objectStore?: ObjectStore;
 }

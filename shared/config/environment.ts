@@ -38,6 +38,8 @@ const schema = z.object({
     .pipe(z.array(z.enum(['apple', 'google']))),
   /** The Secrets Manager secret with the wallet credentials (AWS). */
   WALLET_SECRET_ARN: z.string().min(1).optional(),
+  /** The KMS key that seals webhook and export signing secrets (AWS; set on the functions that declare `signingSecrets`). */
+  SIGNING_SECRETS_KEY_ARN: z.string().min(1).optional(),
 });
 
 export type RuntimeConfig = z.infer<typeof schema>;

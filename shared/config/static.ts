@@ -158,6 +158,12 @@ export const config = {
     rotationOverlapSeconds: 24 * 3600,
   },
   /**
+   * Signing secrets at rest (envelope encryption, docs/security.md). An unwrapped data key is kept
+   * in memory this long, so a busy endpoint costs one KMS Decrypt per container and period, not one
+   * per delivery.
+   */
+  secretSealing: { dataKeyCacheSeconds: 300, dataKeyCacheEntries: 1000 },
+  /**
    * Custom objects. `rateGuard`: the per-API-key write-rate guard on record writes. Two fixed
    * windows are counted in one transaction: at most `burst` writes in any 1-second window and at
    * most `perSecond * windowSeconds` in any `windowSeconds` window (20/s sustained = 200 per 10 s).
@@ -241,6 +247,12 @@ export const config = {
    */
   portal: {
     sessionTtlSeconds: 30 * 60,
+    /**
+     * Cross-origin embed (docs/security.md): at most `maxOrigins` allowed origins per workspace; a
+     * browser keeps a preflight answer `preflightMaxAgeSeconds`; a function keeps a workspace's
+     * allow-list `cacheSeconds` (a change made elsewhere is seen at most that late).
+     */
+    cors: { maxOrigins: 20, preflightMaxAgeSeconds: 600, cacheSeconds: 30 },
   },
   /**
    * Wallet cards. `push`: the wallet push queue between the table stream (a member's points, tier or

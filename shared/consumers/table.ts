@@ -110,7 +110,7 @@ export const CONSUMERS = [
     localBatchWindowMs: w.localBatchWindowMs,
     timeoutSeconds: w.workerTimeoutSeconds,
     settings: [WEBHOOK_NUMBERS],
-    access: { table: 'readWrite' },
+    access: { table: 'readWrite', signingSecrets: 'open' },
   },
   {
     name: 'webhook-dlq',
@@ -166,7 +166,7 @@ export const CONSUMERS = [
     settings: [EXPORT_NUMBERS] as readonly NumberGroup<string>[],
     access: { table: 'readWrite', startsWorkflows: ['export'] },
   },
-  ...exportTask('export-notify', 'ExportNotify', 'Notify', 'signed completion notice', config.lambda.timeoutSeconds, { table: 'read', exportsBucket: 'read' }),
+  ...exportTask('export-notify', 'ExportNotify', 'Notify', 'signed completion notice', config.lambda.timeoutSeconds, { table: 'read', exportsBucket: 'read', signingSecrets: 'open' }),
 ] as const satisfies readonly ConsumerRow[];
 
 export type ConsumerName = (typeof CONSUMERS)[number]['name'];

@@ -28,9 +28,11 @@ export const apiKeysArea = declareArea({
       method: 'POST', path: '/api/v2/api-keys', auth: ['adminSession', 'apiKey'], scope: 'api_keys:manage', summary: 'Create an API key (plaintext shown once)',
       body: createApiKeyBody,
       responses: { 201: dataOf(apiKeySchema.extend({ key: z.string().describe('fl_live_... shown only in this response') })) },
-      description: 'Give exactly one of `preset` or `scopes`. A key may grant at most its own scopes.',
+      description:
+        'Give exactly one of `preset` or `scopes`. Presets: `read-only` (every `:read` scope) and `write` (every `:read` and `:write` scope), both without `privacy:read` and `privacy:write`, which a key gets only by naming them. A key may grant at most its own scopes: 403 naming the ones it lacks.',
     },
     listApiKeys: { method: 'GET', path: '/api/v2/api-keys', auth: ['adminSession', 'apiKey'], scope: 'api_keys:manage', summary: 'List API keys', query: pageQuery, responses: { 200: pageOf(apiKeySchema) } },
-    revokeApiKey: { method: 'DELETE', path: '/api/v2/api-keys/{id}', auth: ['adminSession', 'apiKey'], scope: 'api_keys:manage', summary: 'Revoke an API key', params: z.object({ id: idSchema }), responses: { 204: null } },
+    revokeApiKey: { method: 'DELETE', path: '/api/v2/api-keys/{id}', auth: ['adminSession', 'apiKey'], scope: 'api_keys:manage', summary: 'Revoke an API key', params: z.object({ id: idSchema }), responses: { 204: null },
+      description: 'A key may revoke only keys whose scopes it holds itself: 403 naming the ones it lacks.' },
   },
 });

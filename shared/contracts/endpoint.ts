@@ -61,6 +61,11 @@ export interface Access {
   exportsBucket?: 'read' | 'readWrite';
   /** Workflows (state machines) the function starts. */
   startsWorkflows?: readonly WorkflowName[];
+  /**
+   * The key sealing webhook and export signing secrets: `seal` makes data keys (creating and
+   * rotating secrets), `open` unwraps them (signing). Nothing else may unwrap a stored secret.
+   */
+  signingSecrets?: 'seal' | 'open';
 }
 
 /** An area: one Lambda function (`functions/<area>/handler.ts`) serving the endpoints declared here. */

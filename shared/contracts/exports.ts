@@ -18,7 +18,7 @@ export const exportsArea = declareArea({
   area: 'exports',
   description:
     'Data exports: a full workspace archive, operational CSV/JSONL exports of members and orders, their schedules and short-lived download links.',
-  access: { table: 'readWrite', exportsBucket: 'read', startsWorkflows: ['export'] },
+  access: { table: 'readWrite', exportsBucket: 'read', startsWorkflows: ['export'], signingSecrets: 'seal' },
   endpoints: {
     startWorkspaceExport: {
       method: 'POST', path: '/api/flash/account/data-export', auth: ['adminSession'], summary: 'Start a workspace data export (one JSON archive)',
@@ -43,7 +43,7 @@ export const exportsArea = declareArea({
       body: operationalExportBody,
       responses: { 202: dataOf(z.object({ id: z.string(), status: z.literal('pending') })) },
       description:
-        `Up to ${e.operationalRowCap.toLocaleString('en-US')} rows, newest first (\`capped: true\` when cut). CSV is RFC 4180 with a header row. ` +
+        `Up to ${e.operationalRowCap.toLocaleString('en-US')} rows, newest first (\`capped: true\` when cut). CSV is RFC 4180 with a header row; a text cell beginning with \`=\`, \`+\`, \`-\`, \`@\`, tab or CR gets a leading single quote (spreadsheet formula injection). ` +
         '`webhookUrl` (https) receives a signed notice when the run completes or fails; it needs an export-signing secret (POST /api/flash/exports/signing-secret). Audited.',
     },
     getOperationalExport: {

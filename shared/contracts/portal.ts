@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { config } from '../config';
 import { idSchema, isoDateTime } from '../domain/common';
+import { corsSettingsBody, corsSettingsSchema } from '../domain/portal/cors';
 import { dataOf, errorBody } from './contract';
 import { declareArea } from './endpoint';
 
@@ -15,7 +16,7 @@ export const portalSessionSchema = z
 export const portalArea = declareArea({
   area: 'portal',
   description:
-    'Member portal sessions (`fl_cs_...`): short-lived credentials bound to one member, for a portal or embed acting on that member only.',
+    'Member portal sessions (`fl_cs_...`): short-lived credentials bound to one member, for a portal or embed acting on that member only; and the origins the embed may call the consumer routes from.',
   access: { table: 'readWrite' },
   endpoints: {
     createPortalSession: {
@@ -25,6 +26,19 @@ export const portalArea = declareArea({
       description:
         `A short-lived (${config.portal.sessionTtlSeconds / 60} minutes) consumer session bound to this workspace and member, for the member portal embed. ` +
         'Consumer routes (e.g. `POST /api/consumer/wallet/issue`) take workspace and member from it. An unenrolled member gets 409, and its existing sessions stop working.',
+    },
+    getCorsSettings: {
+      method: 'GET', path: '/api/flash/settings/cors', auth: ['adminSession'], summary: 'The origins allowed to call the consumer routes from a browser',
+      responses: { 200: dataOf(corsSettingsSchema) },
+      description: 'The member portal embed on the merchant\'s site calls the consumer routes cross-origin; only these origins get CORS headers (see the CORS section of the security documentation).',
+    },
+    putCorsSettings: {
+      method: 'PUT', path: '/api/flash/settings/cors', auth: ['adminSession'], summary: 'Replace the origins allowed to call the consumer routes from a browser',
+      body: corsSettingsBody,
+      responses: { 200: dataOf(corsSettingsSchema) },
+      description:
+        `Up to ${config.portal.cors.maxOrigins} exact origins (\`https://shop.example.com\`; \`http\` only for localhost). A preflight (OPTIONS) of a consumer route is answered for an origin any workspace allows; ` +
+        'the actual response carries `Access-Control-Allow-Origin` only when the workspace of its consumer session allows the origin. Audited (portal.cors_updated).',
     },
   },
 });

@@ -13,7 +13,7 @@ export const webhooksArea = declareArea({
   area: 'webhooks',
   description:
     'Signed webhooks: subscribe endpoints to events, inspect the delivery log, redeliver and ping.',
-  access: { table: 'readWrite', sendsTo: ['webhookDeliveries'] },
+  access: { table: 'readWrite', sendsTo: ['webhookDeliveries'], signingSecrets: 'seal' },
   endpoints: {
     createWebhookEndpoint: {
       method: 'POST', path: '/api/v2/webhooks', auth: ['apiKey'], scope: 'webhooks:manage', summary: 'Subscribe an endpoint to events (secret shown once)',

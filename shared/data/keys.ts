@@ -228,6 +228,16 @@ export const ENTITIES = {
    * workspace partition.
    */
   exportScheduleIndex: { pk: 'EXPORT_SCHEDULES', sk: '{workspaceId}#{scheduleId}', scheduler: true },
+
+  // --- Cross-origin embed of the consumer routes ---
+  /** The origins a workspace allows to call its consumer routes from a browser. */
+  corsSettings: { pk: 'WS#{workspaceId}', sk: 'CORS' },
+  /**
+   * The one index a CORS preflight reads: a preflight carries no credential, so it is answered for
+   * an origin that any workspace allows. One pointer (nothing but the workspace id) per allowed
+   * origin and workspace, keyed by the SHA-256 of the origin, written in the settings' transaction.
+   */
+  corsOriginIndex: { pk: 'CORSORIGIN#{originHash}', sk: '{workspaceId}', preflight: true },
 } as const satisfies Record<
   string,
   {
@@ -237,6 +247,8 @@ export const ENTITIES = {
     local?: true;
     /** The scheduler's index of due work (see exportScheduleIndex). */
     scheduler?: true;
+    /** The CORS preflight's index of allowed origins (see corsOriginIndex). */
+    preflight?: true;
     gsi1?: { pk: string; sk: string };
     gsi2?: { pk: string; sk: string };
     gsi3?: { pk: string; sk: string };

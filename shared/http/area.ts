@@ -8,6 +8,7 @@ import { logger } from '../observability/logger';
 import { traced } from '../observability/tracing';
 import { routeKey, routesOf, type AreaDeclaration, type Endpoint } from '../contracts/endpoint';
 import { authenticate } from './authenticate';
+import { cors, preflightTable } from './cors';
 import { errorBodyOf } from './error-body';
 import { errorMapper, sentIdempotencyKey } from './error-mapper';
 import { idempotency } from './idempotency';
@@ -41,6 +42,8 @@ export function defineArea<N extends string, E extends Record<string, Endpoint>>
   };
   const chain = middy<HttpEvent, HttpResult, Error, AppContext>()
     .use(requestContext(declaration.area))
+    // Before the error mapper, so that its onError runs after the mapper made the error answer.
+    .use(cors(preflightTable(routesOf(declaration))))
     .use(errorMapper())
     .use(authenticate(table, fallback !== undefined, declaration.access.table === 'readWrite'))
     // A request no endpoint matches is answered (404/405) before its body is read: what the body

@@ -1,5 +1,6 @@
 import type { Endpoint, HttpMethod } from '../contracts/endpoint';
-import { routes } from '../contracts/index';
+import { routes, type Area } from '../contracts/index';
+import { isCorsRoute, preflightRouteKey } from './cors-routes';
 
 type Routable = Pick<Endpoint, 'method' | 'path'>;
 
@@ -61,3 +62,18 @@ function match<RouteDef extends Routable>(compiled: Compiled<RouteDef>[], method
 
 /** The platform's route table (derived from the endpoint declarations). */
 export const matchRoute = routeMatcher(routes);
+
+const corsRoutes = routes.filter(isCorsRoute);
+const matchCorsRoute = routeMatcher(corsRoutes);
+
+/**
+ * An OPTIONS request on the path of a CORS route (a consumer route): the preflight route API
+ * Gateway has for that path, to the area that serves it. Undefined for any other path.
+ */
+export function matchPreflight(path: string): { area: Area; routeKey: string; params: Record<string, string> } | undefined {
+  for (const method of new Set(corsRoutes.map((r) => r.method))) {
+    const m = matchCorsRoute(method, path);
+    if (m.kind === 'route') return { area: m.route.area, routeKey: preflightRouteKey(m.route.path), params: m.params };
+  }
+  return undefined;
+}

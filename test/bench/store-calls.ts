@@ -1,4 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { FileKeyVault } from '../../infra/local/file-key-vault';
+import { provideAdapters } from '../../shared/adapters/provided';
+import { secretSealerFromConfig } from '../../shared/adapters/secret-sealer';
 import { webhookSettings } from '../../shared/config';
 import { countStoreCalls, type StoreCallTotals } from '../../shared/data/store-calls';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
@@ -189,7 +194,7 @@ export async function measureStoreCalls(): Promise<StoreCallRow[]> {
       const next = await attemptDelivery(
         { workspaceId, endpointId: endpoints[0]!, deliveryId: deliveryIdOf(e.id, endpoints[0]!), eventId: e.id, eventType: e.type, payload: envelopeOf(e), trigger: 'event' },
         1,
-        { egress: answering200, settings: webhookSettings() },
+        { egress: answering200, settings: webhookSettings(), sealer: secretSealerFromConfig() },
       );
       if (!next.ack) throw new Error('delivery: not acknowledged');
     },
@@ -223,6 +228,8 @@ export async function configureFor(platform: Pick<RunningPlatform, 'runtime'>, o
     OBJECTS_RATE_BURST: '2000',
     OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000',
   });
+  // The in-process handlers seal and open the endpoints' signing secrets with a key of their own.
+  provideAdapters({ keyVault: new FileKeyVault(join(tmpdir(), 'loyalty-store-calls')) });
   // The request log of the in-process handlers would bury the benchmark's output.
   if (opts.quiet) logger.setLogLevel('ERROR');
 }

@@ -49,6 +49,39 @@ describe('API keys', () => {
     expect(subset.body.data.createdBy).toBe(`key:${manager.id}`);
   });
 
+  it('a key can revoke only keys whose scopes it holds: 403 naming the missing ones, and the target keeps working', async () => {
+    const acc = await registerAccount('revoke-beyond');
+    const manager = await createKey(acc.token, { name: 'mgr', scopes: ['api_keys:manage', 'members:read'] });
+    const stronger = await createKey(acc.token, { name: 'strong', scopes: ['members:read', 'members:write', 'privacy:write'] });
+    const refused = await call('DELETE', `/api/v2/api-keys/${stronger.id}`, { token: manager.key });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', details: [{ in: 'path', field: 'id', message: 'missing scopes: members:write, privacy:write' }] });
+    expect(refused.body.error.message).toBe('You cannot revoke a key with scopes you do not hold: members:write, privacy:write');
+    expect((await call('GET', '/api/v2/members', { token: stronger.key })).status).toBe(200);
+    const audit = await call('GET', '/api/flash/audit?action=api_key.revoked', { token: acc.token });
+    expect(audit.body.data).toEqual([]);
+    // Within its scopes it may; an admin session may revoke any key.
+    const weaker = await createKey(acc.token, { name: 'weak', scopes: ['members:read'] });
+    expect((await call('DELETE', `/api/v2/api-keys/${weaker.id}`, { token: manager.key })).status).toBe(204);
+    expect((await call('DELETE', `/api/v2/api-keys/${stronger.id}`, { token: acc.token })).status).toBe(204);
+    const grant = await call('POST', '/api/v2/api-keys', { token: manager.key, body: { name: 'up', scopes: ['members:read', 'privacy:read'] } });
+    expect(grant.status).toBe(403);
+    expect(grant.body.error.details).toEqual([{ in: 'body', field: 'scopes', message: 'missing scopes: privacy:read' }]);
+  });
+
+  it('no preset holds privacy:read or privacy:write (erasure is irreversible): a key gets them only by name', async () => {
+    const acc = await registerAccount('presets-privacy');
+    const readOnly = await createKey(acc.token, { name: 'ro', preset: 'read-only' });
+    const write = await createKey(acc.token, { name: 'rw', preset: 'write' });
+    for (const k of [readOnly, write]) {
+      expect(k.scopes).not.toContain('privacy:read');
+      expect(k.scopes).not.toContain('privacy:write');
+    }
+    expect(write.scopes).toEqual(expect.arrayContaining(['members:write', 'consent:read']));
+    const named = await createKey(acc.token, { name: 'dpo', scopes: ['privacy:read', 'privacy:write'] });
+    expect(named.scopes).toEqual(['privacy:read', 'privacy:write']);
+  });
+
   it('validates the create body', async () => {
     const acc = await registerAccount('keyval');
     const both = await call('POST', '/api/v2/api-keys', { token: acc.token, body: { name: 'x', preset: 'write', scopes: ['members:read'] } });

@@ -308,6 +308,22 @@ describe('operational export (spec 4.5)', () => {
     expect(orderLines.find((l) => l.memberId === ms[1].id)).toMatchObject({ total: 7, currency: 'EUR' });
   });
 
+  it('CSV cells that a spreadsheet would run as a formula start with a single quote; JSONL keeps them as they are', async () => {
+    const t = await tenant('op-formula');
+    const m = await member(t.key, { email: uniqueEmail('formula'), firstName: '=HYPERLINK("http://x.example","y")', lastName: '@SUM(A1)', phone: '+49 30 123456' });
+    const files: Record<string, string> = {};
+    for (const format of ['csv', 'jsonl'] as const) {
+      const res = await api('POST', '/api/flash/exports', { token: t.token, body: { entity: 'members', format } });
+      const job = await operationalJob(t.token, res.body.data.id);
+      expect(job.status).toBe('completed');
+      files[format] = (await download(t.token, job.id)).text;
+    }
+    const row = (parse(files.csv!, { columns: true }) as Record<string, string>[]).find((r) => r.id === m.id)!;
+    expect(row).toMatchObject({ firstName: '\'=HYPERLINK("http://x.example","y")', lastName: "'@SUM(A1)", phone: "'+49 30 123456", email: m.email, pointsBalance: '0' });
+    const line = files.jsonl!.trimEnd().split('\n').map((l) => JSON.parse(l)).find((l) => l.id === m.id);
+    expect(line).toMatchObject({ firstName: '=HYPERLINK("http://x.example","y")', lastName: '@SUM(A1)', phone: '+49 30 123456' });
+  });
+
   it('is capped at the row cap with capped: true', async () => {
     const t = await tenant('op-cap');
     for (let i = 0; i < ROW_CAP + 2; i++) await member(t.key, { email: uniqueEmail(`cap${i}`) });

@@ -120,7 +120,7 @@ describe('data-subject export and erasure', () => {
   it('needs privacy:write to erase and privacy:read to export', async () => {
     const t = await tenant('privacy-scopes');
     const m = await newMember(t.key);
-    const reader = await call('POST', '/api/v2/api-keys', { token: t.token, body: { name: 'read', preset: 'read-only' } });
+    const reader = await call('POST', '/api/v2/api-keys', { token: t.token, body: { name: 'read', scopes: ['privacy:read'] } });
     expect((await call('POST', `/api/v2/members/${m.id}/erasure`, { token: reader.body.data.key })).status).toBe(403);
     expect((await call('GET', `/api/v2/members/${m.id}/personal-data`, { token: reader.body.data.key })).status).toBe(200);
     expect((await call('GET', `/api/v2/members/${m.id}`, { token: t.key })).body.data.email).not.toBeNull();

@@ -5,6 +5,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SIGNING_SECRETS_KEY_LOGICAL_ID } from '../../infra/constructs/signing-secrets-key';
 import { AREA_CAPABILITY, CAPABILITY_ROWS, CONSUMER_CAPABILITY, QUEUE_CAPABILITY, SHARED_ROW_TITLE, WORKFLOW_CAPABILITY } from '../../infra/constructs/dashboard-rows';
 import { isDeadLetterQueue, SCHEDULE_FAILURE_QUEUE, TABLE_OPERATIONS } from '../../infra/constructs/observability';
 import { PROJECT_ROOT } from '../../infra/constructs/platform-function';
@@ -303,8 +304,10 @@ describe('alarm topic', () => {
 
   it('is encrypted with its own rotated key, which CloudWatch alarms of this account may use, and refuses requests without TLS', () => {
     const [, topic] = ofType('AWS::SNS::Topic')[0]!;
-    const [keyId, key] = ofType('AWS::KMS::Key')[0]!;
-    expect(ofType('AWS::KMS::Key')).toHaveLength(1);
+    // The stack's other key seals signing secrets (test/infra/security.test.ts).
+    const topicKeys = ofType('AWS::KMS::Key').filter(([id]) => id !== SIGNING_SECRETS_KEY_LOGICAL_ID);
+    const [keyId, key] = topicKeys[0]!;
+    expect(topicKeys).toHaveLength(1);
     expect(topic.Properties!.KmsMasterKeyId).toEqual({ 'Fn::GetAtt': [keyId, 'Arn'] });
     expect(key.Properties!.EnableKeyRotation).toBe(true);
     const keyStatements = key.Properties!.KeyPolicy.Statement as { Principal?: { Service?: string }; Action: string[]; Condition?: Record<string, unknown> }[];

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { isCorsRoute, preflightRouteKey } from '../../shared/http/cors-routes';
 import { REQUIRED_FUNCTION_ENV } from '../../shared/config';
 import { TABLE_SCHEMA } from '../../shared/data/table-schema';
 import { config } from '../../shared/config';
@@ -125,8 +126,9 @@ describe('routes', () => {
     expect(functionOfRoute(found[0]!)).toBe(functionIdOf('system'));
   });
 
-  it('there are no routes besides the route table and $default', () => {
-    const expected = [...routes.map(routeKey), '$default'].sort();
+  it('there are no routes besides the route table, the CORS preflights of its consumer routes and $default', () => {
+    const preflights = new Set(routes.filter(isCorsRoute).map((r) => preflightRouteKey(r.path)));
+    const expected = [...routes.map(routeKey), ...preflights, '$default'].sort();
     expect(routeResources().map(([, r]) => r.Properties?.RouteKey as string).sort()).toEqual(expected);
   });
 

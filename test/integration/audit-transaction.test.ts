@@ -1,5 +1,7 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { FileKeyVault } from '../../infra/local/file-key-vault';
+import { EnvelopeSealer } from '../../shared/adapters/envelope-sealer';
 import { listAuditEntries } from '../../shared/data/repositories/audit';
 import type { AuditContext } from '../../shared/domain/audit/service';
 import { login, register } from '../../shared/domain/auth/service';
@@ -120,7 +122,7 @@ describe('the audit item rides in the transaction of the change it records', () 
   it('a webhook endpoint: the endpoint item and the audit item are one TransactWriteItems call', async () => {
     const ws = newId('ws');
     const { keys, error } = await transactionsOf(() =>
-      createEndpoint(ws, { url: 'https://hooks.example.com/tx', description: '', eventTypes: ['member.created'] }, { egress: { check: () => undefined } }, ctx('req-tx-create')),
+      createEndpoint(ws, { url: 'https://hooks.example.com/tx', description: '', eventTypes: ['member.created'] }, { egress: { check: () => undefined }, sealer: new EnvelopeSealer(new FileKeyVault(inject('dataDir'))) }, ctx('req-tx-create')),
     );
     expect(error).toBeUndefined();
     expect(keys).toEqual([[`Put WS#${ws}`, auditPut(ws)]]);

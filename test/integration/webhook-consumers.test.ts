@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, SQSRecord } from 'aws-lambda';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { handler as deadLetterHandler } from '../../functions/webhook-dlq/handler';
 import { handler as fanoutHandler } from '../../functions/webhook-fanout/handler';
 import { handler as workerHandler } from '../../functions/webhook-worker/handler';
 import { startQueueDriver } from '../../infra/local/queue-driver';
 import { tmpdir } from 'node:os';
 import { provideLocalAdapters } from '../../infra/local/adapters';
+import { FileKeyVault } from '../../infra/local/file-key-vault';
+import { provideAdapters } from '../../shared/adapters/provided';
+import { secretSealerFromConfig } from '../../shared/adapters/secret-sealer';
 import { LocalQueue } from '../../infra/local/local-queue';
 import { peekLocalMessages, purgeLocalQueue } from '../../infra/local/local-queue-store';
 import { egressFromConfig } from '../../shared/adapters/egress';
@@ -45,6 +48,8 @@ beforeAll(async () => {
   });
   // As the local runtime does at start: the consumers send to and change the emulated queues.
   provideLocalAdapters(tmpdir());
+  // Endpoints are created over HTTP, so their secrets are sealed with the runtime's key.
+  provideAdapters({ keyVault: new FileKeyVault(inject('dataDir')) });
 });
 
 afterAll(async () => Promise.all(receivers.map((r) => r.close())));
@@ -327,7 +332,7 @@ describe('metrics, event log lines and the correlation id of a delivery', () => 
     const requestId = `req-obs-${randomUUID()}`;
     const m = withRequest(deliveryMessage(t, endpointId), requestId);
     const lines = infoLines();
-    const { result, metrics } = await metricsDuring(() => attemptDelivery(m, 1, { egress: egressFromConfig(), settings: webhookSettings() }));
+    const { result, metrics } = await metricsDuring(() => attemptDelivery(m, 1, { egress: egressFromConfig(), settings: webhookSettings(), sealer: secretSealerFromConfig() }));
     expect(result).toMatchObject({ ack: false });
     expect(metrics.filter((x) => x.name.startsWith('Webhook'))).toEqual([expect.objectContaining({ name: 'WebhookDeliveriesRetried', value: 1 })]);
     expect(lines('webhook.retry_scheduled')).toEqual([expect.objectContaining({ correlationId: requestId, endpointId, attempt: 1, status: 503 })]);

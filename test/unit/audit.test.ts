@@ -40,6 +40,7 @@ describe('audit catalog', () => {
       'webhook_endpoint.updated': 'webhookEndpoint success',
       'webhook_endpoint.secret_rotated': 'webhookEndpoint success',
       'webhook_endpoint.deleted': 'webhookEndpoint success',
+      'portal.cors_updated': 'workspace success',
       'program.updated': 'program success',
       'object_type.created': 'objectType success',
       'object_type.updated': 'objectType success',

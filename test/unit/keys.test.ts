@@ -4,7 +4,7 @@ import { ENTITIES, indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey
 describe('key layouts', () => {
   it('every tenant entity is keyed by the workspace first', () => {
     for (const [name, layout] of Object.entries(ENTITIES)) {
-      if ('global' in layout || 'local' in layout || 'scheduler' in layout) continue;
+      if ('global' in layout || 'local' in layout || 'scheduler' in layout || 'preflight' in layout) continue;
       expect(layout.pk, name).toMatch(/^WS#\{workspaceId\}/);
       for (const gsi of ['gsi1', 'gsi2', 'gsi3'] as const) {
         const t = (layout as Partial<Record<'gsi1' | 'gsi2' | 'gsi3', { pk: string }>>)[gsi];
@@ -31,6 +31,15 @@ describe('key layouts', () => {
     expect(layout.pk).toBe('EXPORT_SCHEDULES');
     expect(layout.sk).toBe('{workspaceId}#{scheduleId}');
     expect(Object.keys(layout).sort()).toEqual(['pk', 'scheduler', 'sk']);
+  });
+
+  it('the only preflight index is the allowed-origins pointer: keyed by the origin hash, the workspace id only', () => {
+    const preflight = Object.entries(ENTITIES).filter(([, l]) => 'preflight' in l);
+    expect(preflight.map(([n]) => n)).toEqual(['corsOriginIndex']);
+    const [, layout] = preflight[0]!;
+    expect(layout.pk).toBe('CORSORIGIN#{originHash}');
+    expect(layout.sk).toBe('{workspaceId}');
+    expect(Object.keys(layout).sort()).toEqual(['pk', 'preflight', 'sk']);
   });
 
   it('fills templates and refuses a missing part', () => {

@@ -1,5 +1,5 @@
 import type { ExportJobRecord, ExportScheduleRecord } from '../../domain/exports/types';
-import type { SigningSecret } from '../../domain/webhooks/types';
+import type { StoredSecret } from '../../domain/webhooks/types';
 import { indexPartition, keyOf, skPrefix } from '../keys';
 import { deleteItem, getItem, isConditionFailed, prefixPage, queryRaw, StaleRead, transactWrite, updateItem, type Item, type Page, type TransactStep } from '../table';
 
@@ -157,7 +157,7 @@ export async function* readAll(
 // --- Export-signing secrets ---
 
 export interface StoredSigningSecrets {
-  secrets: SigningSecret[];
+  secrets: StoredSecret[];
   version: number;
 }
 
@@ -165,11 +165,11 @@ const secretKey = (workspaceId: string) => keyOf('exportSigningSecret', { worksp
 
 export async function getSigningSecrets(workspaceId: string): Promise<StoredSigningSecrets | undefined> {
   const item = await getItem<Record<string, unknown>>(secretKey(workspaceId));
-  return item ? { secrets: item.secrets as SigningSecret[], version: Number(item.version) } : undefined;
+  return item ? { secrets: item.secrets as StoredSecret[], version: Number(item.version) } : undefined;
 }
 
 /** Replaces the secrets, conditional on the version read (none: the item must not exist yet). */
-export async function putSigningSecrets(workspaceId: string, secrets: SigningSecret[], expectedVersion: number | undefined, steps: TransactStep[]): Promise<void> {
+export async function putSigningSecrets(workspaceId: string, secrets: StoredSecret[], expectedVersion: number | undefined, steps: TransactStep[]): Promise<void> {
   await transactWrite([
     {
       op: {

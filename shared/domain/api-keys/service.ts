@@ -3,9 +3,9 @@ import { newId } from '../../ids';
 import { audited, type AuditContext } from '../audit/service';
 import type { Principal } from '../auth/principal';
 import { randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
-import { forbidden } from '../../errors';
+import { AppError } from '../../errors';
 import type { CreateApiKeyInput } from './schemas';
-import { PRESETS, SCOPES, type Scope } from './scopes';
+import { missingScopes, PRESETS, SCOPES, type Scope } from './scopes';
 import type { ApiKey, ApiKeyRecord } from './types';
 
 /** Shown in lists so a key can be recognised: the prefix plus four characters of the secret. */
@@ -21,9 +21,18 @@ const toPublic = (r: ApiKeyRecord): ApiKey => ({
   createdBy: r.createdBy,
 });
 
-/** Scopes the caller may hand out: an admin session any, an API key at most its own. */
-function grantable(principal: Principal): ReadonlySet<Scope> {
-  return new Set(principal.kind === 'apiKey' ? principal.scopes : SCOPES);
+/**
+ * A key manages only keys within its own scopes (an admin session any): it can neither hand out nor
+ * revoke a scope it does not hold. 403 naming what it lacks.
+ */
+function assertWithinCaller(principal: Principal, scopes: readonly Scope[], verb: 'grant' | 'revoke'): void {
+  if (principal.kind !== 'apiKey') return;
+  const beyond = missingScopes(principal.scopes, scopes);
+  if (beyond.length === 0) return;
+  const what = verb === 'grant' ? 'grant scopes' : 'revoke a key with scopes';
+  throw new AppError('FORBIDDEN', `You cannot ${what} you do not hold: ${beyond.join(', ')}`, [
+    { in: verb === 'grant' ? 'body' : 'path', field: verb === 'grant' ? 'scopes' : 'id', message: `missing scopes: ${beyond.join(', ')}` },
+  ]);
 }
 
 export async function createApiKey(
@@ -33,9 +42,7 @@ export async function createApiKey(
   now = new Date(),
 ): Promise<ApiKey & { key: string }> {
   const requested = [...new Set<Scope>(input.scopes ?? PRESETS[input.preset!])];
-  const allowed = grantable(principal);
-  const beyond = requested.filter((s) => !allowed.has(s));
-  if (beyond.length > 0) throw forbidden(`You cannot grant scopes you do not hold: ${beyond.join(', ')}`);
+  assertWithinCaller(principal, requested, 'grant');
   const key = randomToken(TOKEN_PREFIX.apiKey);
   const record: ApiKeyRecord = {
     id: newId('key'),
@@ -58,5 +65,6 @@ export async function listApiKeys(principal: Principal, limit: number, cursor?: 
 }
 
 export async function revokeApiKey(principal: Principal, keyId: string, audit: AuditContext, now = new Date()): Promise<void> {
-  await repo.revokeApiKey(principal.workspaceId, keyId, now.toISOString(), [audited(principal.workspaceId, audit, 'api_key.revoked', { type: 'apiKey', id: keyId }, now)]);
+  const authorize = (target: ApiKeyRecord) => assertWithinCaller(principal, target.scopes, 'revoke');
+  await repo.revokeApiKey(principal.workspaceId, keyId, now.toISOString(), authorize, [audited(principal.workspaceId, audit, 'api_key.revoked', { type: 'apiKey', id: keyId }, now)]);
 }

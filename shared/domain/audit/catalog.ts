@@ -63,6 +63,8 @@ export const AUDIT_ACTIONS = [
   'mcp.tool_called',
   // Wallet cards
   'wallet_branding.updated',
+  // Cross-origin embed
+  'portal.cors_updated',
   // Data exports
   'export.requested',
   'export.link_issued',
@@ -116,6 +118,7 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     when: 'An MCP tool was called, whether it ran, failed with a domain error or was refused (target id: the tool name)',
   },
   'wallet_branding.updated': { target: 'workspace', outcome: 'success', when: "The wallet cards' branding (colours, logo) was replaced (target id: the workspace id)" },
+  'portal.cors_updated': { target: 'workspace', outcome: 'success', when: "The origins allowed to call the consumer routes from a browser were replaced (target id: the workspace id)" },
   // Data exports
   'export.requested': {
     target: 'exportJob',

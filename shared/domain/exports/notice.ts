@@ -1,6 +1,7 @@
 import { exportSettings, webhookSettings } from '../../config';
 import type { Egress } from '../../ports/egress';
 import type { ObjectStore } from '../../ports/object-store';
+import type { SecretSealer } from '../../ports/secret-sealer';
 import { classify } from '../webhooks/delivery';
 import { signatureHeader } from '../webhooks/signing';
 import { activeSigningSecrets } from './signing-secrets';
@@ -40,7 +41,7 @@ export function noticeBody(job: ExportJobRecord, now: Date, link?: { url: string
 
 const named = (name: string, message: string) => Object.assign(new Error(message), { name });
 
-export async function notify(input: unknown, ports: { egress: Egress; objectStore: Pick<ObjectStore, 'signedGetUrl'> }, now = new Date()) {
+export async function notify(input: unknown, ports: { egress: Egress; objectStore: Pick<ObjectStore, 'signedGetUrl'>; sealer: SecretSealer }, now = new Date()) {
   const ref = notifyInput.parse(input);
   const job = await loadJob(ref);
   if (!job.webhookUrl || (job.status !== 'completed' && job.status !== 'failed')) return { ...ref, notice: 'none' as const };
@@ -54,7 +55,7 @@ export async function notify(input: unknown, ports: { egress: Egress; objectStor
       : undefined;
   const body = noticeBody(job, now, link);
   const timestamp = Math.floor(now.getTime() / 1000);
-  const secrets = await activeSigningSecrets(job.workspaceId, timestamp);
+  const secrets = await activeSigningSecrets(job.workspaceId, ports.sealer, timestamp);
   if (secrets.length === 0) throw named('ExportNoticeRefused', 'the workspace has no export-signing secret');
   const id = noticeIdOf(job.id);
   const result = await ports.egress.post({

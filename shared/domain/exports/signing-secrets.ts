@@ -2,7 +2,9 @@ import * as repo from '../../data/repositories/exports';
 import { withOptimisticRetry } from '../../data/table';
 import { webhookSettings } from '../../config';
 import { audited, type AuditContext } from '../audit/service';
-import { newSecret, signingSecrets } from '../webhooks/signing';
+import type { SecretSealer } from '../../ports/secret-sealer';
+import { exportSecretOwner, openSigningSecrets, overlapping, sealedSecret } from '../webhooks/secret-storage';
+import { newSecret } from '../webhooks/signing';
 import type { SigningSecret } from '../webhooks/types';
 
 /**
@@ -10,15 +12,17 @@ import type { SigningSecret } from '../webhooks/types';
  * webhook deliveries (same signing code). Created or rotated by an admin and shown once; after a
  * rotation the previous secret keeps signing next to the new one for the webhooks' overlap.
  */
-export async function rotateSigningSecret(workspaceId: string, audit: AuditContext, now = new Date()): Promise<{ secret: string; createdAt: string }> {
+export async function rotateSigningSecret(workspaceId: string, sealer: SecretSealer, audit: AuditContext, now = new Date()): Promise<{ secret: string; createdAt: string }> {
   const at = now.toISOString();
   const secret = newSecret();
   const overlapEnds = Math.floor(now.getTime() / 1000) + webhookSettings().rotationOverlapSeconds;
+  const owner = exportSecretOwner(workspaceId);
+  const sealed = await sealedSecret(sealer, owner, secret, at);
   await withOptimisticRetry(async () => {
     const current = await repo.getSigningSecrets(workspaceId);
     // Only the newest previous secret overlaps; anything older stops signing now.
-    const previous = current?.secrets[0] ? [{ ...current.secrets[0], expiresAt: overlapEnds }] : [];
-    await repo.putSigningSecrets(workspaceId, [{ value: secret, createdAt: at, expiresAt: null }, ...previous], current?.version, [
+    const previous = await overlapping(sealer, owner, current?.secrets[0], overlapEnds);
+    await repo.putSigningSecrets(workspaceId, [sealed, ...previous], current?.version, [
       audited(workspaceId, audit, 'export.signing_secret_rotated', { type: 'exportSigningSecret', id: workspaceId }, now),
     ]);
   });
@@ -29,8 +33,8 @@ export async function hasSigningSecret(workspaceId: string): Promise<boolean> {
   return (await repo.getSigningSecrets(workspaceId)) !== undefined;
 }
 
-/** The secrets that sign now. */
-export async function activeSigningSecrets(workspaceId: string, nowEpoch: number): Promise<SigningSecret[]> {
+/** The secrets that sign now, opened. */
+export async function activeSigningSecrets(workspaceId: string, sealer: SecretSealer, nowEpoch: number): Promise<SigningSecret[]> {
   const stored = await repo.getSigningSecrets(workspaceId);
-  return stored ? signingSecrets(stored.secrets, nowEpoch) : [];
+  return stored ? openSigningSecrets(sealer, exportSecretOwner(workspaceId), stored.secrets, nowEpoch) : [];
 }

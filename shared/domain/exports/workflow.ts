@@ -6,6 +6,7 @@ import * as repo from '../../data/repositories/exports';
 import { ID_PATTERN } from '../../ids';
 import type { ObjectStore } from '../../ports/object-store';
 import { COLUMNS, jsonlLine } from './columns';
+import { neutraliseCell } from './csv-cells';
 import { ARCHIVE_SECTIONS } from './schemas';
 import { reportRunFinished } from './run-finished';
 import { SECTIONS } from './sections';
@@ -105,7 +106,7 @@ export async function assemble(input: unknown, store: ObjectStore, now = new Dat
   return { workspaceId: ref.workspaceId, jobId: ref.jobId, result: { objectKey: key, rowCount, capped: parts.some((p) => p.capped) } };
 }
 
-/** WriteRows (operational export): CSV (RFC 4180, header row) or JSONL, streamed from the table's pages. */
+/** WriteRows (operational export): CSV (RFC 4180, header row, formula cells neutralised) or JSONL, streamed from the table's pages. */
 export async function writeRows(input: unknown, store: ObjectStore) {
   const ref = parse(jobRef.loose(), input);
   const job = await loadJob(ref);
@@ -117,7 +118,7 @@ export async function writeRows(input: unknown, store: ObjectStore) {
   const rows = capped(pages, cap, set.row, state);
   const body =
     job.format === 'csv'
-      ? Readable.from(rows).pipe(stringify({ header: true, columns: [...set.columns], cast: { boolean: (b) => String(b) } }))
+      ? Readable.from(rows).pipe(stringify({ header: true, columns: [...set.columns], cast: { boolean: (b) => String(b), string: neutraliseCell } }))
       : Readable.from((async function* () {
           for await (const row of rows) yield jsonlLine(row);
         })());

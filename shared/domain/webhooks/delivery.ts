@@ -5,10 +5,12 @@ import { logger } from '../../observability/logger';
 import { emitMetric } from '../../observability/metrics';
 import { newId } from '../../ids';
 import type { Egress, EgressResult } from '../../ports/egress';
+import type { SecretSealer } from '../../ports/secret-sealer';
 import { parseRetryAfter, retryDelaySeconds } from './backoff';
 import { singleAttemptStore, type AttemptStore } from './delivery-batch';
 import type { Attempt, DeliveryState } from './schemas';
-import { signatureHeader, signingSecrets } from './signing';
+import { openSigningSecrets, webhookSecretOwner } from './secret-storage';
+import { signatureHeader } from './signing';
 import { forgetSubscriptions } from './subscriptions';
 import type { DeliveryMessage } from './types';
 
@@ -36,6 +38,8 @@ export function classify(result: EgressResult, now = Date.now()): AttemptVerdict
 export interface DeliveryDeps {
   egress: Egress;
   settings: WebhookSettings;
+  /** Opens the endpoint's sealed signing secrets. */
+  sealer: SecretSealer;
   now?: () => Date;
   /** Default: the attempt reads and writes on its own; a queue batch shares its reads and writes. */
   store?: AttemptStore;
@@ -84,6 +88,7 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number,
   }
 
   const timestamp = Math.floor(started.getTime() / 1000);
+  const secrets = await openSigningSecrets(deps.sealer, webhookSecretOwner(endpoint.workspaceId, endpoint.id), endpoint.secrets, timestamp);
   const result = await deps.egress.post({
     url: endpoint.url,
     headers: {
@@ -91,7 +96,7 @@ export async function attemptDelivery(message: DeliveryMessage, attempt: number,
       'user-agent': 'LoyaltyPlatform-Webhooks/1',
       'webhook-id': message.eventId,
       'webhook-timestamp': String(timestamp),
-      'webhook-signature': signatureHeader(signingSecrets(endpoint.secrets, timestamp), message.eventId, timestamp, message.payload),
+      'webhook-signature': signatureHeader(secrets, message.eventId, timestamp, message.payload),
     },
     body: message.payload,
     timeoutMs: deps.settings.deliveryTimeoutSeconds * 1000,

@@ -4,6 +4,7 @@ import { withOptimisticRetry } from '../../data/table';
 import { ID_PATTERN, newId } from '../../ids';
 import type { Egress } from '../../ports/egress';
 import type { Queue } from '../../ports/queue';
+import type { SecretSealer } from '../../ports/secret-sealer';
 import { audited, type AuditContext } from '../audit/service';
 import { AppError, notFound, validationFailed } from '../../errors';
 import { PING_EVENT } from './catalog';
@@ -11,6 +12,7 @@ import { EVENTS, type EventType } from '../../events/registry';
 import { subscribesTo } from './schemas';
 import { deliveryIdOf } from './delivery-id';
 import type { CreateEndpointInput, Endpoint, UpdateEndpointInput } from './schemas';
+import { sealAll, sealedSecret, overlapping, webhookSecretOwner } from './secret-storage';
 import { newSecret } from './signing';
 import { forgetSubscriptions } from './subscriptions';
 import { toEndpoint, type DeliveryMessage, type EndpointRecord } from './types';
@@ -21,6 +23,8 @@ export interface WebhookPorts {
   /** Refuses target URLs no delivery could reach (same rules as the delivery itself). */
   egress: Pick<Egress, 'check'>;
   queue: Queue;
+  /** Seals signing secrets before they are stored. */
+  sealer: SecretSealer;
 }
 
 function checkUrl(egress: WebhookPorts['egress'], url: string): void {
@@ -39,22 +43,23 @@ async function loadEndpoint(workspaceId: string, endpointId: string): Promise<En
 export async function createEndpoint(
   workspaceId: string,
   input: CreateEndpointInput,
-  ports: Pick<WebhookPorts, 'egress'>,
+  ports: Pick<WebhookPorts, 'egress' | 'sealer'>,
   audit: AuditContext,
   now = new Date(),
 ): Promise<Endpoint & { secret: string }> {
   checkUrl(ports.egress, input.url);
   const at = now.toISOString();
   const secret = newSecret();
+  const id = newId('whe');
   const record: EndpointRecord = {
-    id: newId('whe'),
+    id,
     workspaceId,
     url: input.url,
     description: input.description,
     eventTypes: input.eventTypes,
     status: 'active',
     disabledReason: null,
-    secrets: [{ value: secret, createdAt: at, expiresAt: null }],
+    secrets: [await sealedSecret(ports.sealer, webhookSecretOwner(workspaceId, id), secret, at)],
     createdAt: at,
     updatedAt: at,
     version: 1,
@@ -77,7 +82,7 @@ export async function updateEndpoint(
   workspaceId: string,
   endpointId: string,
   input: UpdateEndpointInput,
-  ports: Pick<WebhookPorts, 'egress'>,
+  ports: Pick<WebhookPorts, 'egress' | 'sealer'>,
   audit: AuditContext,
   now = new Date(),
 ): Promise<Endpoint & { secret?: string }> {
@@ -86,12 +91,13 @@ export async function updateEndpoint(
     const current = await loadEndpoint(workspaceId, endpointId);
     const at = now.toISOString();
     const target = { type: 'webhookEndpoint', id: current.id } as const;
+    const owner = webhookSecretOwner(workspaceId, current.id);
     if ('action' in input) {
       const secret = newSecret();
       const overlapEnds = Math.floor(now.getTime() / 1000) + webhookSettings().rotationOverlapSeconds;
       // Only the newest previous secret overlaps; anything older stops signing now.
-      const previous = current.secrets[0] ? [{ ...current.secrets[0], expiresAt: overlapEnds }] : [];
-      const next: EndpointRecord = { ...current, secrets: [{ value: secret, createdAt: at, expiresAt: null }, ...previous], updatedAt: at };
+      const previous = await overlapping(ports.sealer, owner, current.secrets[0], overlapEnds);
+      const next: EndpointRecord = { ...current, secrets: [await sealedSecret(ports.sealer, owner, secret, at), ...previous], updatedAt: at };
       await repo.replaceEndpoint(next, current.version, [audited(workspaceId, audit, 'webhook_endpoint.secret_rotated', target, now)]);
       forgetSubscriptions(workspaceId);
       return { ...toEndpoint(next), secret };
@@ -99,6 +105,8 @@ export async function updateEndpoint(
     const reactivated = input.status === 'active' && current.status === 'disabled';
     const next: EndpointRecord = {
       ...current,
+      // An endpoint stored before secrets were sealed leaves this write with sealed ones.
+      secrets: await sealAll(ports.sealer, owner, current.secrets),
       ...(input.url !== undefined ? { url: input.url } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.eventTypes !== undefined ? { eventTypes: input.eventTypes } : {}),

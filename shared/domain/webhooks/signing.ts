@@ -7,7 +7,7 @@ const PREFIX = 'whsec_';
 export const newSecret = (): string => PREFIX + randomBytes(32).toString('base64');
 
 /** The secrets that sign now: the current one, plus the previous one during its rotation overlap. */
-export const signingSecrets = (secrets: SigningSecret[], nowEpoch: number): SigningSecret[] =>
+export const signingSecrets = <S extends Pick<SigningSecret, 'expiresAt'>>(secrets: S[], nowEpoch: number): S[] =>
   secrets.filter((s) => s.expiresAt === null || s.expiresAt > nowEpoch);
 
 /**

@@ -8,6 +8,18 @@ export interface SigningSecret {
   expiresAt: number | null;
 }
 
+/**
+ * A signing secret as the table holds it: `sealed` (envelope-encrypted, bound to its item; see
+ * secret-storage.ts). Items written before secrets were sealed hold the plaintext `value` instead;
+ * they are read as they are and sealed on their next write.
+ */
+export interface StoredSecret {
+  sealed?: string;
+  value?: string;
+  createdAt: string;
+  expiresAt: number | null;
+}
+
 export interface EndpointRecord {
   id: string;
   workspaceId: string;
@@ -17,7 +29,7 @@ export interface EndpointRecord {
   status: EndpointStatus;
   disabledReason: string | null;
   /** Newest first. */
-  secrets: SigningSecret[];
+  secrets: StoredSecret[];
   /** Epoch seconds of the first failure since the last success (absent while healthy). */
   failingSince?: number;
   createdAt: string;
