@@ -11,7 +11,16 @@ import { requireJava, startDynamoLocal, type RunningDynamo } from '../infra/loca
 import { colorsOf, LOG_FORMAT_ENV, logFormatOf, metricsShownOf } from '../infra/local/log-format';
 import { renderOutputPretty, say, step } from '../infra/local/log-output';
 import { LOCAL_BUCKETS, startS3rver, type RunningS3 } from '../infra/local/object-store';
-import { acquireLock, checkPortFree, parsePort, portProblem, StartupError, stopOrphanedDynamo, writeFileAtomic, type InstanceLock } from '../infra/local/preflight';
+import {
+  acquireLock,
+  checkPortFree,
+  parsePort,
+  portProblem,
+  StartupError,
+  stopOrphanedDynamo,
+  writeFileAtomic,
+  type InstanceLock,
+} from '../infra/local/preflight';
 
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const runtimeFile = join(dataDir, 'runtime.json');
@@ -37,7 +46,10 @@ let stopping: Promise<void> | undefined;
 // The format is decided before anything is printed; an unknown LOG_FORMAT is refused in main().
 const logFormat = logFormatOf(process.env, process.stdout.isTTY === true);
 if (logFormat === 'pretty') {
-  renderOutputPretty({ stdout: colorsOf(process.env, process.stdout.isTTY === true), stderr: colorsOf(process.env, process.stderr.isTTY === true) }, metricsShownOf(process.env));
+  renderOutputPretty(
+    { stdout: colorsOf(process.env, process.stdout.isTTY === true), stderr: colorsOf(process.env, process.stderr.isTTY === true) },
+    metricsShownOf(process.env),
+  );
 }
 
 /** Stops the server and every child process, saying each step; idempotent, so a second signal does not race the first. */
@@ -47,10 +59,14 @@ function shutdown(code: number): Promise<void> {
     if (anythingStarted) say.info('Stopping…');
     const s = server;
     if (s) {
-      await step('HTTP closed', async () => {
-        s.closeAllConnections();
-        await new Promise<void>((r) => s.close(() => r()));
-      }, 'stop');
+      await step(
+        'HTTP closed',
+        async () => {
+          s.closeAllConnections();
+          await new Promise<void>((r) => s.close(() => r()));
+        },
+        'stop',
+      );
     }
     // Before DynamoDB Local goes: they finish (or abandon) in-flight invocations and write checkpoints.
     const p = pipelines;
@@ -101,24 +117,26 @@ function checks() {
  */
 async function startStores(java: ReturnType<typeof requireJava> | undefined): Promise<{ dynamodbEndpoint: string; s3Endpoint: string }> {
   const [dynamodbEndpoint, s3Endpoint] = await Promise.all([
-    external.dynamodb ?? step('DynamoDB Local', async () => {
-      dynamo = await startDynamoLocal(join(dataDir, 'dynamodb'), {
-        java,
-        // Supervision: a JVM that dies is started again on the same port; later starts must find the new one.
-        onRestart: (pid) => {
-          lock?.update({ dynamodbPid: pid });
-          if (runtimeInfo) {
-            runtimeInfo.dynamodbPid = pid;
-            writeFileAtomic(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
-          }
-        },
-      });
-      return dynamo.endpoint;
-    }),
-    external.s3 ?? step('object store (s3rver)', async () => {
-      s3 = await startS3rver(join(dataDir, 's3'));
-      return s3.endpoint;
-    }),
+    external.dynamodb ??
+      step('DynamoDB Local', async () => {
+        dynamo = await startDynamoLocal(join(dataDir, 'dynamodb'), {
+          java,
+          // Supervision: a JVM that dies is started again on the same port; later starts must find the new one.
+          onRestart: (pid) => {
+            lock?.update({ dynamodbPid: pid });
+            if (runtimeInfo) {
+              runtimeInfo.dynamodbPid = pid;
+              writeFileAtomic(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
+            }
+          },
+        });
+        return dynamo.endpoint;
+      }),
+    external.s3 ??
+      step('object store (s3rver)', async () => {
+        s3 = await startS3rver(join(dataDir, 's3'));
+        return s3.endpoint;
+      }),
   ]);
   return { dynamodbEndpoint, s3Endpoint };
 }
@@ -190,7 +208,15 @@ async function main(): Promise<void> {
   const demo = await step('demo workspace', () => ensureDemoWorkspace(dataDir, tableIsNew));
 
   // dynamodbPid is absent with an external DynamoDB: its JVM is not ours to stop.
-  runtimeInfo = { pid: process.pid, dynamodbPid: dynamo?.process.pid, port: actualPort, dynamodbEndpoint, s3Endpoint, tableName: process.env.TABLE_NAME, queueDatabase: process.env.LOCAL_QUEUE_DB };
+  runtimeInfo = {
+    pid: process.pid,
+    dynamodbPid: dynamo?.process.pid,
+    port: actualPort,
+    dynamodbEndpoint,
+    s3Endpoint,
+    tableName: process.env.TABLE_NAME,
+    queueDatabase: process.env.LOCAL_QUEUE_DB,
+  };
   writeFileAtomic(runtimeFile, JSON.stringify(runtimeInfo, null, 2));
   if (demo) {
     say.info(tableIsNew ? 'Created the demo workspace' : 'Demo workspace (kept from the first start)', {

@@ -108,7 +108,10 @@ export class LoyaltyPlatformStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.apiEndpoint, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'The single DynamoDB table' });
-    new CfnOutput(this, 'AlarmTopicArn', { value: this.alarmTopic.topic.topicArn, description: 'Every alarm notifies this topic; subscribe chat or paging to it' });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarmTopic.topic.topicArn,
+      description: 'Every alarm notifies this topic; subscribe chat or paging to it',
+    });
   }
 
   /** Operators' dashboard and alarms: everything that runs. The pipelines' own alarms are reused. */

@@ -41,7 +41,11 @@ export async function startForwarder(target: URL, onForwarded: (f: Forwarded) =>
       const body = Buffer.concat(chunks);
       const seen = { webhookId: req.headers['webhook-id'] as string | undefined, eventType: eventTypeOf(body) };
       try {
-        const answer = await fetch(target, { method: req.method, headers: forwardable(req.headers), body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body });
+        const answer = await fetch(target, {
+          method: req.method,
+          headers: forwardable(req.headers),
+          body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
+        });
         const text = await answer.text();
         onForwarded({ ...seen, status: answer.status });
         res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });

@@ -8,17 +8,22 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.me
 
 /** The program with its global options; every command's help shows them too. */
 function baseProgram(): Command {
-  return new Command('loyalty')
-    .description('The loyalty platform from the command line')
-    .version(VERSION, '-v, --version', 'print the version of the tool')
-    .option('--base-url <url>', `API base URL (env LOYALTY_BASE_URL, default ${DEFAULT_BASE_URL})`)
-    .option('--api-key <key>', 'API key fl_live_... (env LOYALTY_API_KEY)')
-    .option('--json', 'print JSON for scripts')
-    .configureHelp({ showGlobalOptions: true })
-    // Commander exits by itself on a usage error; thrown instead, so every exit code is decided in one place.
-    .exitOverride()
-    .showHelpAfterError('(add --help for usage)')
-    .addHelpText('after', '\nExamples:\n  $ loyalty members create --email ada@example.com\n  $ loyalty orders create --member mbr_... --total 59.90 --currency EUR\n  $ loyalty webhooks listen --forward-to http://127.0.0.1:4000/hooks\n');
+  return (
+    new Command('loyalty')
+      .description('The loyalty platform from the command line')
+      .version(VERSION, '-v, --version', 'print the version of the tool')
+      .option('--base-url <url>', `API base URL (env LOYALTY_BASE_URL, default ${DEFAULT_BASE_URL})`)
+      .option('--api-key <key>', 'API key fl_live_... (env LOYALTY_API_KEY)')
+      .option('--json', 'print JSON for scripts')
+      .configureHelp({ showGlobalOptions: true })
+      // Commander exits by itself on a usage error; thrown instead, so every exit code is decided in one place.
+      .exitOverride()
+      .showHelpAfterError('(add --help for usage)')
+      .addHelpText(
+        'after',
+        '\nExamples:\n  $ loyalty members create --email ada@example.com\n  $ loyalty orders create --member mbr_... --total 59.90 --currency EUR\n  $ loyalty webhooks listen --forward-to http://127.0.0.1:4000/hooks\n',
+      )
+  );
 }
 
 /** The first word of argv that is not a global option or its value: the command asked for. */
@@ -48,13 +53,18 @@ export async function buildProgram(argv: readonly string[] = []): Promise<Comman
   return program;
 }
 
-const say = (line: string) => process.stderr.write(line + '\n');
+const say = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Prints an error the way the command asked (JSON or a line) on stderr and gives its exit code. */
 export function report(e: unknown, json: boolean): number {
   if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT.ok : EXIT.usage; // commander printed it
   if (e instanceof ApiError) {
-    if (json) say(JSON.stringify({ error: { status: e.status, code: e.code, message: e.message, requestId: e.requestId ?? null, details: e.details, docUrl: e.docUrl ?? null } }));
+    if (json)
+      say(
+        JSON.stringify({
+          error: { status: e.status, code: e.code, message: e.message, requestId: e.requestId ?? null, details: e.details, docUrl: e.docUrl ?? null },
+        }),
+      );
     else {
       say(`Error: ${e.code}: ${e.message} (HTTP ${e.status}, request id ${e.requestId ?? 'unknown'})`);
       for (const d of e.details) say(`  ${[d.in, d.field].filter(Boolean).join(' ')}: ${d.message}`);

@@ -59,7 +59,9 @@ export function parseDefinitions(text: string, fileName: string): ObjectTypeDefi
 }
 
 const fieldText = (f: DefinedType['fields'][number]) =>
-  [f.type, f.required ? 'required' : 'optional', f.options ? `options ${f.options.join('|')}` : '', f.label ? `label "${f.label}"` : ''].filter(Boolean).join(', ');
+  [f.type, f.required ? 'required' : 'optional', f.options ? `options ${f.options.join('|')}` : '', f.label ? `label "${f.label}"` : '']
+    .filter(Boolean)
+    .join(', ');
 
 const show = (v: unknown) => (v === null || v === undefined ? 'none' : JSON.stringify(v));
 
@@ -90,7 +92,15 @@ export function planChanges(desired: readonly ObjectTypeDefinition[], current: r
       status: d.status,
       apiVisible: d.apiVisible,
     };
-    if (!was) return [{ type: d.type, action: 'create', definition: d, changes: [...Object.entries(want).map(([k, v]) => `+ ${k} ${show(v)}`), ...fieldChanges([], d.fields)] }];
+    if (!was)
+      return [
+        {
+          type: d.type,
+          action: 'create',
+          definition: d,
+          changes: [...Object.entries(want).map(([k, v]) => `+ ${k} ${show(v)}`), ...fieldChanges([], d.fields)],
+        },
+      ];
     const changes = [
       ...(Object.keys(want) as (keyof typeof want)[]).filter((k) => was[k] !== want[k]).map((k) => `~ ${k}: ${show(was[k])} -> ${show(want[k])}`),
       ...fieldChanges(was.fields, d.fields),

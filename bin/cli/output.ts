@@ -34,17 +34,17 @@ export class Output {
 
   /** The command's result: `value` as JSON, or `human()` prints it for people. */
   result(value: unknown, human: () => void): void {
-    if (this.json) process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+    if (this.json) process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
     else human();
   }
 
   /** One item of a stream (a delivery attempt, a forwarded event): a JSON line, or `human`. */
   item(value: unknown, human: string): void {
-    process.stdout.write((this.json ? JSON.stringify(value) : human) + '\n');
+    process.stdout.write(`${this.json ? JSON.stringify(value) : human}\n`);
   }
 
   line(text = ''): void {
-    if (!this.json) process.stdout.write(text + '\n');
+    if (!this.json) process.stdout.write(`${text}\n`);
   }
 
   /**
@@ -54,8 +54,15 @@ export class Output {
   table(rows: readonly Record<string, unknown>[], columns: readonly string[]): void {
     const headers = columns.map(headerOf);
     const cells = rows.map((r) => columns.map((c) => cell(r[c])));
-    const widths = fitWidths(headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length))), headers);
-    const fmt = (r: readonly string[]) => r.map((v, i) => clip(v, widths[i]!).padEnd(widths[i]!)).join('  ').trimEnd();
+    const widths = fitWidths(
+      headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length))),
+      headers,
+    );
+    const fmt = (r: readonly string[]) =>
+      r
+        .map((v, i) => clip(v, widths[i]!).padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd();
     this.line(fmt(headers));
     for (const r of cells) this.line(fmt(r));
   }

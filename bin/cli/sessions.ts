@@ -25,7 +25,7 @@ async function writeAll(all: Record<string, StoredSession>): Promise<void> {
   const dir = configDir();
   await mkdir(dir, { recursive: true, mode: 0o700 });
   const tmp = `${file()}.${process.pid}.tmp`;
-  await writeFile(tmp, JSON.stringify(all, null, 2) + '\n', { mode: 0o600 });
+  await writeFile(tmp, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
   await chmod(tmp, 0o600);
   await rename(tmp, file());
 }

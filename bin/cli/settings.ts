@@ -13,5 +13,4 @@ export interface GlobalOptions {
 export const baseUrlOf = (o: GlobalOptions): string => (o.baseUrl ?? process.env.LOYALTY_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
 
 /** Where `loyalty login` keeps sessions: `$LOYALTY_CONFIG_DIR`, else `$XDG_CONFIG_HOME/loyalty`, else `~/.config/loyalty`. */
-export const configDir = (): string =>
-  process.env.LOYALTY_CONFIG_DIR ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'loyalty');
+export const configDir = (): string => process.env.LOYALTY_CONFIG_DIR ?? join(process.env.XDG_CONFIG_HOME ?? join(homedir(), '.config'), 'loyalty');

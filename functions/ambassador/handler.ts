@@ -13,7 +13,5 @@ export const handler = defineArea(ambassadorArea, {
     return ok(page.items, { nextCursor: page.nextCursor ?? null });
   },
   getAmbassadorMetrics: async ({ principal }) => ok(await ambassador.metrics(principalOf(principal).workspaceId)),
-  issueReferralCode: sealed(issueReply, ({ principal, params }, write) =>
-    ambassador.issueReferralCode(principalOf(principal).workspaceId, params.id, write),
-  ),
+  issueReferralCode: sealed(issueReply, ({ principal, params }, write) => ambassador.issueReferralCode(principalOf(principal).workspaceId, params.id, write)),
 });

@@ -8,7 +8,5 @@ import { created, ok, type Reply } from '../../shared/http/responses';
 const captureReply = (r: CaptureResult): Reply => (r.duplicate ? ok(r.capture) : created(r.capture));
 
 export const handler = defineArea(capturesArea, {
-  createCapture: sealed(captureReply, ({ principal, body }, write) =>
-    createCapture(principalOf(principal).workspaceId, body, write),
-  ),
+  createCapture: sealed(captureReply, ({ principal, body }, write) => createCapture(principalOf(principal).workspaceId, body, write)),
 });

@@ -14,17 +14,13 @@ export const handler = defineArea(couponsArea, {
     const page = await coupons.listPools(principalOf(principal).workspaceId, query);
     return ok(page.items, { nextCursor: page.nextCursor ?? null });
   },
-  createCouponPool: sealed(created, ({ principal, body }, write) =>
-    coupons.createPool(principalOf(principal).workspaceId, body, write),
-  ),
+  createCouponPool: sealed(created, ({ principal, body }, write) => coupons.createPool(principalOf(principal).workspaceId, body, write)),
   issueCoupon: sealed(created, ({ principal, body }, write) => {
     const p = principalOf(principal);
     const actor = { apiKeyId: p.kind === 'apiKey' ? p.keyId : null };
     return coupons.issueCoupon(p.workspaceId, body, actor, write);
   }),
-  redeemCoupon: sealed(ok, ({ principal, params, body }, write) =>
-    coupons.redeemCoupon(principalOf(principal).workspaceId, params.id, body, write),
-  ),
+  redeemCoupon: sealed(ok, ({ principal, params, body }, write) => coupons.redeemCoupon(principalOf(principal).workspaceId, params.id, body, write)),
   listMemberCoupons: async ({ principal, params, query }) => {
     const page = await coupons.listMemberCoupons(principalOf(principal).workspaceId, params.id, query);
     return ok(page.items, { nextCursor: page.nextCursor ?? null });

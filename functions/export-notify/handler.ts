@@ -5,4 +5,6 @@ import { workflowTask } from '../../shared/consumers/workflow-task';
 import { notify } from '../../shared/domain/exports/notice';
 
 /** The export workflow's `Notify` Task (infra/workflows/export.asl.json): the signed completion notice. */
-export const handler = workflowTask('Notify', (input) => notify(input, { egress: egressFromConfig(), objectStore: linkSignerFromConfig(), sealer: secretSealerFromConfig() }));
+export const handler = workflowTask('Notify', (input) =>
+  notify(input, { egress: egressFromConfig(), objectStore: linkSignerFromConfig(), sealer: secretSealerFromConfig() }),
+);

@@ -12,10 +12,18 @@ import { accepted, created, noContent, ok } from '../../shared/http/responses';
 
 // Adapters are built on first use (per container), not at import.
 const ports = {
-  get workflows() { return workflowsFromConfig(); },
-  get objectStore() { return linkSignerFromConfig(); },
-  get egress() { return targetCheckFromConfig(); },
-  get sealer() { return secretSealerFromConfig(); },
+  get workflows() {
+    return workflowsFromConfig();
+  },
+  get objectStore() {
+    return linkSignerFromConfig();
+  },
+  get egress() {
+    return targetCheckFromConfig();
+  },
+  get sealer() {
+    return secretSealerFromConfig();
+  },
 };
 
 const LISTED_JOBS = 50;
@@ -27,7 +35,8 @@ export const handler = defineArea(exportsArea, {
     const { url } = await jobs.downloadLink(principalOf(input.principal).workspaceId, input.params.id, ports, auditOf(input));
     return ok({ url });
   },
-  startOperationalExport: async (input) => accepted(await jobs.startOperationalExport(principalOf(input.principal).workspaceId, input.body, ports, auditOf(input))),
+  startOperationalExport: async (input) =>
+    accepted(await jobs.startOperationalExport(principalOf(input.principal).workspaceId, input.body, ports, auditOf(input))),
   getOperationalExport: async ({ principal, params }) => ok(await jobs.getOperationalJob(principalOf(principal).workspaceId, params.id)),
   rotateExportSigningSecret: async (input) => created(await rotateSigningSecret(principalOf(input.principal).workspaceId, ports.sealer, auditOf(input))),
   createExportSchedule: async (input) => {

@@ -14,13 +14,10 @@ export const handler = defineArea(membersArea, {
     const page = await members.listMembers(principalOf(principal).workspaceId, query);
     return ok(page.items, { nextCursor: page.nextCursor ?? null });
   },
-  createMember: sealed(created, ({ principal, body }, write) =>
-    members.createMember(principalOf(principal).workspaceId, body, write),
-  ),
+  createMember: sealed(created, ({ principal, body }, write) => members.createMember(principalOf(principal).workspaceId, body, write)),
   upsertMembers: async ({ principal, body }) => ok(await upsertMembers(principalOf(principal).workspaceId, body.members)),
   getMember: async ({ principal, params }) => ok(await members.getMember(principalOf(principal).workspaceId, params.id)),
-  updateMember: async ({ principal, params, body }) =>
-    ok(await members.updateMember(principalOf(principal).workspaceId, params.id, body)),
+  updateMember: async ({ principal, params, body }) => ok(await members.updateMember(principalOf(principal).workspaceId, params.id, body)),
   getMemberPoints: async ({ principal, params, query }) => {
     const { data, nextCursor } = await members.pointsOf(principalOf(principal).workspaceId, params.id, query.limit, query.cursor);
     return ok(data, { nextCursor });

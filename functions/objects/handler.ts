@@ -7,7 +7,11 @@ import { auditOf, principalOf } from '../../shared/http/principal';
 import { created, noContent, ok } from '../../shared/http/responses';
 
 const filtersOf = (query: Record<string, unknown>) =>
-  Object.fromEntries(Object.entries(query).filter(([k]) => k.startsWith('f_')).map(([k, v]) => [k.slice(2), String(v)]));
+  Object.fromEntries(
+    Object.entries(query)
+      .filter(([k]) => k.startsWith('f_'))
+      .map(([k, v]) => [k.slice(2), String(v)]),
+  );
 
 export const handler = defineArea(objectsArea, {
   listObjectTypeDefinitions: async ({ principal }) => ok((await types.listAllObjectTypes(principalOf(principal).workspaceId)).map(types.adminView)),
@@ -20,12 +24,9 @@ export const handler = defineArea(objectsArea, {
     const page = await records.listRecords(principalOf(principal), params.type, { limit, offset, sortBy, q, memberId, filters: filtersOf(query) });
     return { status: 200, body: page };
   },
-  createObjectRecord: sealed(created, ({ principal, params, body }, write) =>
-    records.createRecord(principalOf(principal), params.type, body, write),
-  ),
+  createObjectRecord: sealed(created, ({ principal, params, body }, write) => records.createRecord(principalOf(principal), params.type, body, write)),
   getObjectRecord: async ({ principal, params }) => ok(await records.getRecord(principalOf(principal), params.type, params.recordId)),
-  updateObjectRecord: async ({ principal, params, body }) =>
-    ok(await records.updateRecord(principalOf(principal), params.type, params.recordId, body)),
+  updateObjectRecord: async ({ principal, params, body }) => ok(await records.updateRecord(principalOf(principal), params.type, params.recordId, body)),
   deleteObjectRecord: async ({ principal, params }) => {
     await records.deleteRecord(principalOf(principal), params.type, params.recordId);
     return noContent();

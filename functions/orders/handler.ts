@@ -15,9 +15,7 @@ export const handler = defineArea(ordersArea, {
     const page = await orders.listOrders(principalOf(principal).workspaceId, query);
     return ok(page.items, { nextCursor: page.nextCursor ?? null });
   },
-  createOrder: sealed(orderReply, ({ principal, body }, write) =>
-    orders.createOrder(principalOf(principal).workspaceId, body, write),
-  ),
+  createOrder: sealed(orderReply, ({ principal, body }, write) => orders.createOrder(principalOf(principal).workspaceId, body, write)),
   reconcileOrders: async ({ principal, body }) => ok(await reconcileOrders(principalOf(principal).workspaceId, body.orders)),
   refundOrder: sealed(refundReply, ({ principal, params, body }, write) =>
     orders.refundOrder(principalOf(principal).workspaceId, params.externalOrderId, body, write),

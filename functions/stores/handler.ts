@@ -10,10 +10,7 @@ export const handler = defineArea(storesArea, {
     const page = await stores.listStores(principalOf(principal).workspaceId, query.limit, query.cursor, query.status);
     return ok(page.items, { nextCursor: page.nextCursor ?? null });
   },
-  createStore: sealed(created, ({ principal, body }, write) =>
-    stores.createStore(principalOf(principal).workspaceId, body, write),
-  ),
+  createStore: sealed(created, ({ principal, body }, write) => stores.createStore(principalOf(principal).workspaceId, body, write)),
   getStore: async ({ principal, params }) => ok(await stores.getStore(principalOf(principal).workspaceId, params.id)),
-  updateStore: async ({ principal, params, body }) =>
-    ok(await stores.updateStore(principalOf(principal).workspaceId, params.id, body)),
+  updateStore: async ({ principal, params, body }) => ok(await stores.updateStore(principalOf(principal).workspaceId, params.id, body)),
 });

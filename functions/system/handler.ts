@@ -8,8 +8,7 @@ import { ok, type Reply } from '../../shared/http/responses';
 import { matchRoute } from '../../shared/http/route-match';
 import type { AppContext, HttpEvent } from '../../shared/http/types';
 
-const apiIndex = (origin: string | undefined): Reply =>
-  ok({ reference: `${origin ?? ''}${REFERENCE_PATH}`, openapi: `${origin ?? ''}${OPENAPI_PATH}` });
+const apiIndex = (origin: string | undefined): Reply => ok({ reference: `${origin ?? ''}${REFERENCE_PATH}`, openapi: `${origin ?? ''}${OPENAPI_PATH}` });
 
 /**
  * API Gateway's `$default` route (everything the route table does not name: 405 with `Allow` for a

@@ -11,9 +11,7 @@ export const handler = defineArea(tagsArea, {
     return ok(page.items, { nextCursor: page.nextCursor ?? null });
   },
   listMemberTags: async ({ principal, params }) => ok(await tags.memberTags(principalOf(principal).workspaceId, params.id)),
-  tagMember: sealed(ok, ({ principal, params, body }, write) =>
-    tags.tagMember(principalOf(principal).workspaceId, params.id, body.tags, write),
-  ),
+  tagMember: sealed(ok, ({ principal, params, body }, write) => tags.tagMember(principalOf(principal).workspaceId, params.id, body.tags, write)),
   untagMember: async ({ principal, params }) => {
     await tags.untagMember(principalOf(principal).workspaceId, params.id, params.tagKey);
     return noContent();

@@ -30,7 +30,12 @@ const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchRespo
     try {
       await markDead(parsed.data);
     } catch (err) {
-      logger.error('marking a dead delivery failed', { ...correlated(parsed.data.requestId), messageId: record.messageId, endpointId: parsed.data.endpointId, error: err as Error });
+      logger.error('marking a dead delivery failed', {
+        ...correlated(parsed.data.requestId),
+        messageId: record.messageId,
+        endpointId: parsed.data.endpointId,
+        error: err as Error,
+      });
       throw err;
     }
   });

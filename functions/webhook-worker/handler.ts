@@ -45,7 +45,12 @@ const handle = async (event: SQSEvent, context?: Context): Promise<SQSBatchRespo
     } catch (err) {
       if (err instanceof RetryScheduled) throw err;
       // Unexpected (e.g. the table is unavailable): the message returns after its visibility timeout.
-      logger.error('webhook delivery failed unexpectedly', { ...correlated(message.requestId), messageId: record.messageId, endpointId: message.endpointId, error: err as Error });
+      logger.error('webhook delivery failed unexpectedly', {
+        ...correlated(message.requestId),
+        messageId: record.messageId,
+        endpointId: message.endpointId,
+        error: err as Error,
+      });
       throw err;
     }
   }

@@ -10,9 +10,15 @@ import { accepted, created, noContent, ok } from '../../shared/http/responses';
 
 // Adapters are built on first use (per container), not at import.
 const ports = {
-  get egress() { return targetCheckFromConfig(); },
-  get queue() { return queueFromConfig(); },
-  get sealer() { return secretSealerFromConfig(); },
+  get egress() {
+    return targetCheckFromConfig();
+  },
+  get queue() {
+    return queueFromConfig();
+  },
+  get sealer() {
+    return secretSealerFromConfig();
+  },
 };
 
 export const handler = defineArea(webhooksArea, {

@@ -44,7 +44,7 @@ export const BUNDLE_BUDGET_EXCEPTIONS: Readonly<Record<string, { readonly kib: n
   system: {
     kib: 540,
     reason:
-      'Serves the OpenAPI document and the reference page: it carries every area\'s contract, the documented ' +
+      "Serves the OpenAPI document and the reference page: it carries every area's contract, the documented " +
       'examples of every operation (about 30 KiB) and the error advice of every code, and builds the document ' +
       'from them. 513 KiB once the examples and the reference landed; the renderer itself ships as a file beside it.',
   },
@@ -90,8 +90,7 @@ export const SHIPPED_FILES: Readonly<Record<string, readonly ShippedFile[]>> = {
  * ESM bundles have no `require`; CommonJS dependencies bundled into them (parts of the AWS SDK,
  * middy plugins) call it. Defined once at the top of every bundle.
  */
-export const BUNDLE_BANNER =
-  "import { createRequire as __loyaltyCreateRequire } from 'node:module'; const require = __loyaltyCreateRequire(import.meta.url);";
+export const BUNDLE_BANNER = "import { createRequire as __loyaltyCreateRequire } from 'node:module'; const require = __loyaltyCreateRequire(import.meta.url);";
 
 /**
  * Modules left out of every bundle (esbuild `external`). Each one is reached only through a

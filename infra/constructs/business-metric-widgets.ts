@@ -1,12 +1,6 @@
 import { Duration } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import {
-  type BusinessMetric,
-  businessMetrics,
-  type Capability,
-  METRICS_NAMESPACE,
-  METRICS_SERVICE,
-} from '../../shared/observability/metric-catalog';
+import { type BusinessMetric, businessMetrics, type Capability, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/observability/metric-catalog';
 
 /**
  * Dashboard widgets of the business metrics, derived from the metric catalog

@@ -40,7 +40,7 @@ const STREAM_LIST_WILDCARD_FINDING = 'AwsSolutions-IAM5[Resource::*]';
 const STREAM_LIST_WILDCARD_REASON =
   'The DynamoDB stream event source (table.grantStreamRead) needs dynamodb:ListStreams, which supports no ' +
   'resource-level permissions, so its resource is "*"; it only lists stream ARNs. Reading records ' +
-  '(DescribeStream, GetShardIterator, GetRecords) is limited to this table\'s stream ARN in a separate statement.';
+  "(DescribeStream, GetShardIterator, GetRecords) is limited to this table's stream ARN in a separate statement.";
 
 /**
  * The background consumers: one function per row of the consumer table, with exactly one trigger
@@ -55,7 +55,11 @@ export class Consumers extends Construct {
   /** Functions of `workflowTask` rows by workflow and state, for the workflow's state machine. */
   readonly workflowTasks: Readonly<Record<string, Readonly<Record<string, nodejs.NodejsFunction>>>> = {};
 
-  constructor(scope: Construct, id: string, private readonly props: ConsumersProps) {
+  constructor(
+    scope: Construct,
+    id: string,
+    private readonly props: ConsumersProps,
+  ) {
     super(scope, id);
     const functions: Record<string, nodejs.NodejsFunction> = {};
     for (const row of props.rows) {
@@ -114,7 +118,8 @@ export class Consumers extends Construct {
   private addSource(fn: PlatformFunction, row: ConsumerRow): void {
     switch (row.kind) {
       case 'stream':
-        return this.addStreamSource(fn, row);
+        this.addStreamSource(fn, row);
+        return;
       case 'queue': {
         // Grants consume (Receive, Delete, ChangeMessageVisibility, GetQueueAttributes, GetQueueUrl)
         // on the queue: the worker's backoff is a ChangeMessageVisibility call.

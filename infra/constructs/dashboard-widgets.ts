@@ -11,7 +11,16 @@ import { WORKFLOWS, type WorkflowName } from '../../shared/ports/workflows';
 import type { Api } from './api';
 import { businessMetricWidgets } from './business-metric-widgets';
 import { CAPABILITY_ROWS, functionCapability, QUEUE_CAPABILITY, SHARED_ROW_TITLE, WORKFLOW_CAPABILITY } from './dashboard-rows';
-import { API_P99_LATENCY_THRESHOLD_MS, apiMetric, type QueueAlarms, type QueueKey, ruleMetric, SCHEDULE_FAILURE_QUEUE, TABLE_OPERATIONS, tableMetric } from './platform-alarms';
+import {
+  API_P99_LATENCY_THRESHOLD_MS,
+  apiMetric,
+  type QueueAlarms,
+  type QueueKey,
+  ruleMetric,
+  SCHEDULE_FAILURE_QUEUE,
+  TABLE_OPERATIONS,
+  tableMetric,
+} from './platform-alarms';
 
 const ONE_MINUTE = Duration.minutes(1);
 
@@ -86,7 +95,10 @@ export class DashboardWidgets {
       }),
       new cloudwatch.GraphWidget({
         title: 'Table: consumed capacity units',
-        left: [tableMetric(table, 'ConsumedReadCapacityUnits', ONE_MINUTE, {}, 'read'), tableMetric(table, 'ConsumedWriteCapacityUnits', ONE_MINUTE, {}, 'write')],
+        left: [
+          tableMetric(table, 'ConsumedReadCapacityUnits', ONE_MINUTE, {}, 'read'),
+          tableMetric(table, 'ConsumedWriteCapacityUnits', ONE_MINUTE, {}, 'write'),
+        ],
         width: 6,
       }),
       alarmGraph('Table: system errors', alarms.tableSystemErrors),
@@ -99,7 +111,11 @@ export class DashboardWidgets {
     return [
       new cloudwatch.GraphWidget({
         title: 'API requests and errors',
-        left: [metric('Count', cloudwatch.Stats.SUM, undefined, 'requests'), metric('4xx', cloudwatch.Stats.SUM, undefined, '4xx'), metric('5xx', cloudwatch.Stats.SUM, undefined, '5xx')],
+        left: [
+          metric('Count', cloudwatch.Stats.SUM, undefined, 'requests'),
+          metric('4xx', cloudwatch.Stats.SUM, undefined, '4xx'),
+          metric('5xx', cloudwatch.Stats.SUM, undefined, '5xx'),
+        ],
         width: 8,
       }),
       new cloudwatch.GraphWidget({
@@ -125,9 +141,21 @@ export class DashboardWidgets {
     if (fns.length === 0) return [];
     const lines = (make: (fn: lambda.IFunction, name: string) => cloudwatch.IMetric) => fns.map(([name, fn]) => make(fn, name));
     return [
-      new cloudwatch.GraphWidget({ title: 'Errors', left: lines((fn, label) => fn.metricErrors({ period: ONE_MINUTE, statistic: cloudwatch.Stats.SUM, label })), width: 6 }),
-      new cloudwatch.GraphWidget({ title: 'Throttles', left: lines((fn, label) => fn.metricThrottles({ period: ONE_MINUTE, statistic: cloudwatch.Stats.SUM, label })), width: 6 }),
-      new cloudwatch.GraphWidget({ title: 'Duration p99 (ms)', left: lines((fn, label) => fn.metricDuration({ period: ONE_MINUTE, statistic: cloudwatch.Stats.p(99), label })), width: 6 }),
+      new cloudwatch.GraphWidget({
+        title: 'Errors',
+        left: lines((fn, label) => fn.metricErrors({ period: ONE_MINUTE, statistic: cloudwatch.Stats.SUM, label })),
+        width: 6,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Throttles',
+        left: lines((fn, label) => fn.metricThrottles({ period: ONE_MINUTE, statistic: cloudwatch.Stats.SUM, label })),
+        width: 6,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Duration p99 (ms)',
+        left: lines((fn, label) => fn.metricDuration({ period: ONE_MINUTE, statistic: cloudwatch.Stats.p(99), label })),
+        width: 6,
+      }),
       new cloudwatch.GraphWidget({
         title: 'Concurrent executions',
         left: lines((fn, label) => fn.metric('ConcurrentExecutions', { period: ONE_MINUTE, statistic: cloudwatch.Stats.MAXIMUM, label })),

@@ -43,9 +43,7 @@ export class ExportBucket extends Construct {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_ENFORCED,
-      lifecycleRules: [
-        { id: 'ExpireExports', expiration: Duration.days(config.exports.retentionDays), abortIncompleteMultipartUploadAfter: Duration.days(1) },
-      ],
+      lifecycleRules: [{ id: 'ExpireExports', expiration: Duration.days(config.exports.retentionDays), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
       // Exports can be made again; the archives must not outlive the stack.
       removalPolicy: RemovalPolicy.DESTROY,
     });
@@ -66,7 +64,8 @@ export class ExportBucket extends Construct {
    */
   grant(fn: lambda.Function, access: Access): void {
     if (!access.exportsBucket) return;
-    const actions = access.exportsBucket === 'readWrite' ? [...EXPORT_OBJECT_ACTIONS.read, ...EXPORT_OBJECT_ACTIONS.readWrite] : [...EXPORT_OBJECT_ACTIONS.read];
+    const actions =
+      access.exportsBucket === 'readWrite' ? [...EXPORT_OBJECT_ACTIONS.read, ...EXPORT_OBJECT_ACTIONS.readWrite] : [...EXPORT_OBJECT_ACTIONS.read];
     fn.addToRolePolicy(new iam.PolicyStatement({ actions, resources: [`${this.bucket.bucketArn}/${EXPORT_PREFIX}*`] }));
     const policy = fn.role!.node.findChild('DefaultPolicy').node.defaultChild as iam.CfnPolicy;
     Validations.of(policy).acknowledge({

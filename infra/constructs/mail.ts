@@ -8,8 +8,7 @@ export interface MailProps {
 }
 
 /** cdk-nag finding raised by `grantSend` (identity wildcard); acknowledged on the grantee's role. */
-export const SES_IDENTITY_WILDCARD_FINDING =
-  'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]';
+export const SES_IDENTITY_WILDCARD_FINDING = 'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:ses:<AWS::Region>:<AWS::AccountId>:identity/*]';
 
 export const SES_IDENTITY_WILDCARD_REASON =
   'ses:SendEmail is authorised against the sender identity and, while the account is in the SES sandbox, ' +

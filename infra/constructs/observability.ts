@@ -107,7 +107,9 @@ export class Observability extends Construct {
     this.alarms = buildAlarms(new AlarmKit(this), props);
     const widgets = new DashboardWidgets({ ...props, routes: DASHBOARD_ROUTES, alarms: this.alarms });
     // Every alarm of the platform (the pipelines' own too, in whichever stack).
-    const allAlarms = rootStackOf(this).node.findAll().filter((c): c is cloudwatch.Alarm => c instanceof cloudwatch.Alarm);
+    const allAlarms = rootStackOf(this)
+      .node.findAll()
+      .filter((c): c is cloudwatch.Alarm => c instanceof cloudwatch.Alarm);
     this.dashboard = new cloudwatch.Dashboard(this, 'Dashboard', {
       dashboardName: DASHBOARD_NAME,
       defaultInterval: Duration.hours(3),

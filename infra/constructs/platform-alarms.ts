@@ -20,8 +20,7 @@ export const SCHEDULE_FAILURE_QUEUE = 'scheduleFailures';
 export type QueueKey = QueueName | typeof SCHEDULE_FAILURE_QUEUE;
 
 /** A declared queue is a dead-letter queue when another queue redrives to it. */
-export const isDeadLetterQueue = (key: QueueKey): boolean =>
-  key === SCHEDULE_FAILURE_QUEUE || Object.values(QUEUES).some((q) => q.deadLetter === key);
+export const isDeadLetterQueue = (key: QueueKey): boolean => key === SCHEDULE_FAILURE_QUEUE || Object.values(QUEUES).some((q) => q.deadLetter === key);
 
 type WorkQueueName = { [K in QueueName]: (typeof QUEUES)[K]['deadLetter'] extends null ? never : K }[QueueName];
 /** Exhaustive: a new work queue does not compile without its threshold in config.alarms. */
@@ -83,7 +82,12 @@ export class AlarmKit {
   sumOf(label: string, metrics: Record<string, cloudwatch.IMetric>): cloudwatch.MathExpression {
     const ids = Object.keys(metrics);
     if (ids.length > ALARM_METRIC_LIMIT) throw new Error(`${label}: ${ids.length} metrics, an alarm takes at most ${ALARM_METRIC_LIMIT}`);
-    return new cloudwatch.MathExpression({ expression: `SUM([${ids.map((i) => `FILL(${i}, 0)`).join(', ')}])`, usingMetrics: metrics, period: ALARM_PERIOD, label });
+    return new cloudwatch.MathExpression({
+      expression: `SUM([${ids.map((i) => `FILL(${i}, 0)`).join(', ')}])`,
+      usingMetrics: metrics,
+      period: ALARM_PERIOD,
+      label,
+    });
   }
 }
 
@@ -101,11 +105,24 @@ export function apiMetric(api: Api, metricName: string, statistic: string, perio
 
 /** An EventBridge metric of one rule (Sum). */
 export function ruleMetric(rule: events.IRule, metricName: string, period: Duration, label?: string): cloudwatch.Metric {
-  return new cloudwatch.Metric({ namespace: 'AWS/Events', metricName, dimensionsMap: { RuleName: rule.ruleName }, statistic: cloudwatch.Stats.SUM, period, ...(label ? { label } : {}) });
+  return new cloudwatch.Metric({
+    namespace: 'AWS/Events',
+    metricName,
+    dimensionsMap: { RuleName: rule.ruleName },
+    statistic: cloudwatch.Stats.SUM,
+    period,
+    ...(label ? { label } : {}),
+  });
 }
 
 /** A DynamoDB metric of the table (Sum), with extra dimensions (index, operation). */
-export function tableMetric(table: dynamodb.ITable, metricName: string, period: Duration, extra: Record<string, string> = {}, label?: string): cloudwatch.Metric {
+export function tableMetric(
+  table: dynamodb.ITable,
+  metricName: string,
+  period: Duration,
+  extra: Record<string, string> = {},
+  label?: string,
+): cloudwatch.Metric {
   return new cloudwatch.Metric({
     namespace: 'AWS/DynamoDB',
     metricName,
@@ -122,7 +139,10 @@ export function apiAlarms(kit: AlarmKit, api: Api) {
     'Api5xxRateAlarm',
     new cloudwatch.MathExpression({
       expression: 'errors / requests',
-      usingMetrics: { errors: apiMetric(api, '5xx', cloudwatch.Stats.SUM, ALARM_PERIOD), requests: apiMetric(api, 'Count', cloudwatch.Stats.SUM, ALARM_PERIOD) },
+      usingMetrics: {
+        errors: apiMetric(api, '5xx', cloudwatch.Stats.SUM, ALARM_PERIOD),
+        requests: apiMetric(api, 'Count', cloudwatch.Stats.SUM, ALARM_PERIOD),
+      },
       period: ALARM_PERIOD,
       label: '5xx rate',
     }),
@@ -262,7 +282,13 @@ export function tableAlarms(kit: AlarmKit, table: dynamodb.ITable) {
     [undefined, ...indexes].flatMap((index, i) =>
       (['Read', 'Write'] as const).map((kind) => [
         `${kind.toLowerCase()}${i}`,
-        tableMetric(table, `${kind}ThrottleEvents`, ALARM_PERIOD, index ? { GlobalSecondaryIndexName: index } : {}, `${kind.toLowerCase()} ${index ?? 'table'}`),
+        tableMetric(
+          table,
+          `${kind}ThrottleEvents`,
+          ALARM_PERIOD,
+          index ? { GlobalSecondaryIndexName: index } : {},
+          `${kind.toLowerCase()} ${index ?? 'table'}`,
+        ),
       ]),
     ),
   );

@@ -10,7 +10,7 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
-import { REQUIRED_FUNCTION_ENV } from '../../shared/config';
+import type { REQUIRED_FUNCTION_ENV } from '../../shared/config';
 import type { Access } from '../../shared/contracts/endpoint';
 import { queueUrlEnvName, type QueueName } from '../../shared/ports/queue';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -40,7 +40,6 @@ export const LAMBDA_ARCHITECTURE = lambda.Architecture.ARM_64;
 const TABLE_INDEX_WILDCARD_REASON =
   'The table grant covers <table>/index/* so the function can Query the GSIs of the single table ' +
   '(access patterns by secondary key). The wildcard matches only indexes of this one table.';
-
 
 function retentionDays(days: number): logs.RetentionDays {
   if (!Object.values(logs.RetentionDays).includes(days)) {

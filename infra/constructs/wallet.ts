@@ -1,7 +1,7 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
-import * as sqs from 'aws-cdk-lib/aws-sqs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { queueWithDeadLetter } from './queue-with-dead-letter';
 import { Construct } from 'constructs';
 import { queueDeclarations } from '../../shared/consumers/queues';
@@ -36,7 +36,12 @@ export class Wallet extends Construct {
     const redrive = declared.walletPushes.redrive!;
 
     const pair = queueWithDeadLetter(this, {
-      queue: { id: 'PushQueue', logicalId: WALLET_PUSH_QUEUE_LOGICAL_ID, retention: WALLET_PUSH_RETENTION, visibilitySeconds: declared.walletPushes.visibilitySeconds },
+      queue: {
+        id: 'PushQueue',
+        logicalId: WALLET_PUSH_QUEUE_LOGICAL_ID,
+        retention: WALLET_PUSH_RETENTION,
+        visibilitySeconds: declared.walletPushes.visibilitySeconds,
+      },
       deadLetter: {
         id: 'PushDeadLetterQueue',
         logicalId: WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID,

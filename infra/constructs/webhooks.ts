@@ -15,7 +15,6 @@ import { alarmDescription } from './runbook';
 export const DELIVERY_QUEUE_LOGICAL_ID = 'WebhookDeliveryQueue';
 export const DEAD_LETTER_QUEUE_LOGICAL_ID = 'WebhookDeadLetterQueue';
 
-
 /**
  * Every `WEBHOOK_*` variable of `WEBHOOK_ENV`, set to the value in `config.webhooks`: the functions
  * read their numbers through `webhookSettings()`, like the local runtime, and both see config.ts.
@@ -62,10 +61,7 @@ export function checkWebhookQueueSettings(s: WebhookSettings, retentionSeconds =
     throw new Error(`config.webhooks.maxAttempts=${s.maxAttempts} must be an integer 1-1000 (SQS maxReceiveCount)`);
   }
   if (s.visibilitySeconds < 6 * s.workerTimeoutSeconds) {
-    throw new Error(
-      `config.webhooks.visibilitySeconds=${s.visibilitySeconds} must be >= 6 x workerTimeoutSeconds ` +
-        `(${6 * s.workerTimeoutSeconds})`,
-    );
+    throw new Error(`config.webhooks.visibilitySeconds=${s.visibilitySeconds} must be >= 6 x workerTimeoutSeconds ` + `(${6 * s.workerTimeoutSeconds})`);
   }
   if (s.visibilitySeconds > SQS_MAX_VISIBILITY_SECONDS || s.backoffCapSeconds > SQS_MAX_VISIBILITY_SECONDS) {
     throw new Error('config.webhooks.visibilitySeconds and backoffCapSeconds must be <= 12 h (SQS limit)');
@@ -114,7 +110,12 @@ export class Webhooks extends Construct {
     // Every receive is one attempt (the worker changes visibility for the backoff instead of
     // deleting and re-sending), so maxReceiveCount bounds the attempts.
     const pair = queueWithDeadLetter(this, {
-      queue: { id: 'DeliveryQueue', logicalId: DELIVERY_QUEUE_LOGICAL_ID, retention: DELIVERY_RETENTION, visibilitySeconds: declared.webhookDeliveries.visibilitySeconds },
+      queue: {
+        id: 'DeliveryQueue',
+        logicalId: DELIVERY_QUEUE_LOGICAL_ID,
+        retention: DELIVERY_RETENTION,
+        visibilitySeconds: declared.webhookDeliveries.visibilitySeconds,
+      },
       deadLetter: {
         id: 'DeadLetterQueue',
         logicalId: DEAD_LETTER_QUEUE_LOGICAL_ID,
@@ -164,7 +165,11 @@ export interface WebhookAlarms {
 }
 
 /** Value above threshold for one period; no data (nothing happened) is not breaching. */
-const overThreshold = { comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD, evaluationPeriods: 1, treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING };
+const overThreshold = {
+  comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+  evaluationPeriods: 1,
+  treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+};
 
 /**
  * The webhook pipeline's own alarms, built in `scope` (the pipelines' stack, next to the fan-out);
@@ -195,8 +200,7 @@ export function webhookAlarms(scope: Construct, queues: Pick<Webhooks, 'delivery
     }),
     fanoutIteratorAge: new cloudwatch.Alarm(scope, 'FanoutIteratorAgeAlarm', {
       alarmDescription: alarmDescription(
-        'Webhook fan-out is more than 10 minutes behind the table stream (a failing record blocks its shard; ' +
-          'stream records are trimmed after 24 h).',
+        'Webhook fan-out is more than 10 minutes behind the table stream (a failing record blocks its shard; ' + 'stream records are trimmed after 24 h).',
         'streamIteratorAge',
       ),
       metric: fanout.metric('IteratorAge', { period: ALARM_PERIOD, statistic: cloudwatch.Stats.MAXIMUM }),

@@ -13,7 +13,9 @@ import { TOOLS } from '../../shared/mcp/tools/index';
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
 function credentialOf(route: { auth: readonly string[]; scope?: string }): string {
-  const kinds = route.auth.map((a) => (a === 'apiKey' && route.scope ? `API key \`${route.scope}\`` : a === 'apiKey' ? 'API key' : a === 'adminSession' ? 'owner/admin session' : a));
+  const kinds = route.auth.map((a) =>
+    a === 'apiKey' && route.scope ? `API key \`${route.scope}\`` : a === 'apiKey' ? 'API key' : a === 'adminSession' ? 'owner/admin session' : a,
+  );
   return kinds.join(' or ');
 }
 

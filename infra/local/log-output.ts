@@ -47,7 +47,8 @@ export function renderStream(stream: NodeJS.WriteStream, opts: { colors: boolean
   let pending = '';
   const patched = (chunk: unknown, encoding?: unknown, cb?: unknown): boolean => {
     const done = (typeof encoding === 'function' ? encoding : cb) as ((err?: Error | null) => void) | undefined;
-    pending += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString(typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    pending +=
+      typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString(typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
     const lines = pending.split('\n');
     pending = lines.pop()!;
     const kept = lines.filter(shown);
@@ -73,5 +74,7 @@ export function renderStream(stream: NodeJS.WriteStream, opts: { colors: boolean
 /** Pretty mode for the whole process: both streams render, each with its own colour decision. */
 export function renderOutputPretty(colors: { stdout: boolean; stderr: boolean }, metrics = false): () => void {
   const undo = [renderStream(process.stdout, { colors: colors.stdout, metrics }), renderStream(process.stderr, { colors: colors.stderr, metrics })];
-  return () => undo.forEach((u) => u());
+  return () => {
+    for (const u of undo) u();
+  };
 }

@@ -142,7 +142,9 @@ export function acquireLock(dataDir: string, port: number): InstanceLock {
 export function portProblem(err: unknown, port: number): StartupError | undefined {
   const code = (err as NodeJS.ErrnoException)?.code;
   if (code === 'EADDRINUSE') {
-    return new StartupError(`Port ${port} is in use: stop what is using it, or set PORT=${port === 65535 ? port - 1 : port + 1} (or PORT=0 for any free port).`);
+    return new StartupError(
+      `Port ${port} is in use: stop what is using it, or set PORT=${port === 65535 ? port - 1 : port + 1} (or PORT=0 for any free port).`,
+    );
   }
   if (code === 'EACCES') return new StartupError(`Port ${port} needs privileges: set PORT to a number from 1024 up (or PORT=0 for any free port).`);
   return undefined;

@@ -4,13 +4,7 @@ import { config, webhookSettings, type WebhookSettings } from '../../shared/conf
 import { queueDeclarations } from '../../shared/consumers/queues';
 import type { QueueName } from '../../shared/ports/queue';
 import { runtimeConfig } from '../../shared/config';
-import {
-  claimLocalMessages,
-  deleteLocalMessage,
-  nextLocalVisibleAt,
-  moveLocalMessageToDeadLetter,
-  type LocalQueueMessage,
-} from './local-queue-store';
+import { claimLocalMessages, deleteLocalMessage, nextLocalVisibleAt, moveLocalMessageToDeadLetter, type LocalQueueMessage } from './local-queue-store';
 import { logger } from '../../shared/observability/logger';
 import { lambdaContext, settleWithin } from './lambda-runtime';
 import { idleBackoff, sleepOn } from './queue-signal';
@@ -96,7 +90,6 @@ export interface QueueDriver {
 /** An ARN-looking source name; region `local`, account zeros. */
 export const localQueueArn = (queue: string): string => `arn:aws:sqs:local:000000000000:${queue}`;
 
-
 /** One SQS record as Lambda delivers it. */
 export function toSqsRecord(queue: string, m: LocalQueueMessage, region: string): SQSRecord {
   return {
@@ -117,7 +110,6 @@ export function toSqsRecord(queue: string, m: LocalQueueMessage, region: string)
     awsRegion: region,
   };
 }
-
 
 /** Runs `fn`, turning a synchronous throw into a rejection. */
 async function invoke<T>(fn: () => Promise<T> | T): Promise<T> {

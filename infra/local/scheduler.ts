@@ -76,8 +76,7 @@ function cronSchedule(body: string): NextRun {
   return (after) => {
     const t = new Date(Math.floor(after / MINUTE) * MINUTE + MINUTE);
     while (t.getUTCFullYear() <= FIELDS[5].max) {
-      const dayOk =
-        ok(year, t.getUTCFullYear()) && ok(month, t.getUTCMonth() + 1) && ok(dom, t.getUTCDate()) && ok(dow, t.getUTCDay() + 1);
+      const dayOk = ok(year, t.getUTCFullYear()) && ok(month, t.getUTCMonth() + 1) && ok(dom, t.getUTCDate()) && ok(dow, t.getUTCDay() + 1);
       if (!dayOk) {
         t.setUTCHours(24, 0, 0, 0);
         continue;

@@ -140,7 +140,6 @@ const bySequence = (a: ShardState, b: ShardState): number => {
   return x < y ? -1 : x > y ? 1 : a.shard.shardId.localeCompare(b.shard.shardId);
 };
 
-
 interface PollerSettings {
   filters: readonly FilterPattern[];
   consumer: string;
@@ -239,7 +238,8 @@ class StreamFollower {
   private async close(s: ShardState): Promise<void> {
     s.closed = true;
     s.iterator = undefined;
-    if (!this.abandoned) await putStreamCheckpoint(this.s.consumer, s.shard.shardId, { ...(s.checkpoint ? { sequenceNumber: s.checkpoint } : {}), closed: true });
+    if (!this.abandoned)
+      await putStreamCheckpoint(this.s.consumer, s.shard.shardId, { ...(s.checkpoint ? { sequenceNumber: s.checkpoint } : {}), closed: true });
     s.persisted = s.checkpoint;
     this.refreshNeeded = true; // its children become readable
   }
@@ -263,7 +263,8 @@ class StreamFollower {
     const seqs = batch.map((r) => r.dynamodb!.SequenceNumber!);
     let result: DynamoDBBatchResponse | void;
     try {
-      result = await (async () => this.opts.handler({ Records: batch }, lambdaContext(this.s.functionName, this.opts.timeoutSeconds ?? config.lambda.timeoutSeconds)))();
+      result = await (async () =>
+        this.opts.handler({ Records: batch }, lambdaContext(this.s.functionName, this.opts.timeoutSeconds ?? config.lambda.timeoutSeconds)))();
     } catch (err) {
       log('error', 'local stream poller: handler failed, the batch will be retried', { consumer, records: batch.length, error: err });
       return seqs[0];
@@ -286,7 +287,10 @@ class StreamFollower {
       return await shardIterator(streamArn, s.shard.shardId, s.checkpoint);
     } catch (err) {
       if (!(err instanceof Error && err.name === 'TrimmedDataAccessException' && s.checkpoint)) throw err;
-      this.s.log('warn', 'local stream poller: checkpoint trimmed from the stream, continuing at the oldest record', { consumer: this.s.consumer, shardId: s.shard.shardId });
+      this.s.log('warn', 'local stream poller: checkpoint trimmed from the stream, continuing at the oldest record', {
+        consumer: this.s.consumer,
+        shardId: s.shard.shardId,
+      });
       return shardIterator(streamArn, s.shard.shardId);
     }
   }
@@ -405,7 +409,9 @@ export function startStreamPoller(opts: StreamPollerOptions): StreamPoller {
         follower.abort.abort();
         if (await settleWithin(loop, graceMs)) {
           follower.abandoned = true;
-          settings.log('warn', 'local stream poller: stopped with an invocation still running; its records come again on the next start', { consumer: settings.consumer });
+          settings.log('warn', 'local stream poller: stopped with an invocation still running; its records come again on the next start', {
+            consumer: settings.consumer,
+          });
         }
       })();
       return stopped;

@@ -26,9 +26,7 @@ function streams(): DynamoDBStreamsClient {
     const cfg = runtimeConfig();
     client = new DynamoDBStreamsClient({
       region: cfg.AWS_REGION,
-      ...(cfg.DYNAMODB_ENDPOINT
-        ? { endpoint: cfg.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-        : {}),
+      ...(cfg.DYNAMODB_ENDPOINT ? { endpoint: cfg.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     });
   }
   return client;

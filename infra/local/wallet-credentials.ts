@@ -73,7 +73,10 @@ export function ensureWalletCredentials(dir: string): void {
     googleIssuerId: `33880000${String(Date.now()).slice(-11)}`,
   };
   const ca = certificate({
-    subject: [{ name: 'commonName', value: 'Local Development WWDR CA' }, { name: 'organizationName', value: 'Loyalty platform (development)' }],
+    subject: [
+      { name: 'commonName', value: 'Local Development WWDR CA' },
+      { name: 'organizationName', value: 'Loyalty platform (development)' },
+    ],
     extensions: [
       { name: 'basicConstraints', cA: true, critical: true },
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },

@@ -32,7 +32,12 @@ type TaskHandler = (event: any, context: any) => Promise<unknown>;
 /** Names of every state with a Retry, nested Map and Parallel states included. */
 function retryingStates(states: Record<string, unknown>): string[] {
   return Object.entries(states).flatMap(([name, raw]) => {
-    const s = raw as { Retry?: unknown; ItemProcessor?: { States: Record<string, unknown> }; Iterator?: { States: Record<string, unknown> }; Branches?: { States: Record<string, unknown> }[] };
+    const s = raw as {
+      Retry?: unknown;
+      ItemProcessor?: { States: Record<string, unknown> };
+      Iterator?: { States: Record<string, unknown> };
+      Branches?: { States: Record<string, unknown> }[];
+    };
     const nested = [s.ItemProcessor, s.Iterator, ...(s.Branches ?? [])].flatMap((d) => (d ? retryingStates(d.States) : []));
     return [...(s.Retry ? [name] : []), ...nested];
   });
@@ -46,7 +51,12 @@ export interface RunWorkflowOptions {
 }
 
 /** One execution: resolves with its output, rejects with the execution's error (a Fail state, an uncaught error). */
-export function runWorkflow(definition: StateMachineDefinition, tasks: Record<string, TaskHandler>, input: Record<string, unknown>, opts: RunWorkflowOptions = {}) {
+export function runWorkflow(
+  definition: StateMachineDefinition,
+  tasks: Record<string, TaskHandler>,
+  input: Record<string, unknown>,
+  opts: RunWorkflowOptions = {},
+) {
   const machine = new StateMachine(definition, { validationOptions: { checkArn: false } });
   const taskResourceLocalHandlers = Object.fromEntries(
     Object.entries(tasks).map(([state, handler]) => [

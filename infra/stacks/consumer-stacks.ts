@@ -7,16 +7,12 @@ import type { PlatformResources } from './shared-props';
 
 /** Rows of the consumer table by the nested stack that builds them: exports' own, and the pipelines (everything else). */
 export const consumerRowsOf = (stack: 'exports' | 'pipelines'): readonly ConsumerRow[] =>
-  (CONSUMERS as readonly ConsumerRow[]).filter((row) => (CONSUMER_CAPABILITY[row.name as keyof typeof CONSUMER_CAPABILITY] === 'exports') === (stack === 'exports'));
+  (CONSUMERS as readonly ConsumerRow[]).filter(
+    (row) => (CONSUMER_CAPABILITY[row.name as keyof typeof CONSUMER_CAPABILITY] === 'exports') === (stack === 'exports'),
+  );
 
 /** The consumers of `rows`, built with the root's resources, each with PUBLIC_BASE_URL and its export bucket access. */
-export function buildConsumers(
-  scope: Construct,
-  id: string,
-  rows: readonly ConsumerRow[],
-  r: PlatformResources,
-  scheduleFailureQueue?: sqs.IQueue,
-): Consumers {
+export function buildConsumers(scope: Construct, id: string, rows: readonly ConsumerRow[], r: PlatformResources, scheduleFailureQueue?: sqs.IQueue): Consumers {
   const consumers = new Consumers(scope, id, {
     rows,
     table: r.table,

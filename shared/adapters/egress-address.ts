@@ -165,7 +165,9 @@ export function checkNewTargetUrl(url: string, policy: EgressPolicy): string | u
   const parsed = new URL(url);
   const host = bareAddress(parsed.hostname);
   const loopbackHost = familyOf(host) !== undefined ? isLoopbackAddress(host) : isLocalhostName(host);
-  return parsed.protocol === 'http:' && !loopbackHost ? 'scheme http: is only allowed for loopback targets (127.0.0.1, [::1], localhost); use https:' : undefined;
+  return parsed.protocol === 'http:' && !loopbackHost
+    ? 'scheme http: is only allowed for loopback targets (127.0.0.1, [::1], localhost); use https:'
+    : undefined;
 }
 
 /** This process's egress policy: loopback receivers only where the local runtime allows them. */

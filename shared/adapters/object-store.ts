@@ -12,8 +12,13 @@ export function objectStoreFromConfig(): ObjectStore {
     const cfg = runtimeConfig();
     if (!cfg.EXPORTS_BUCKET) throw new Error('EXPORTS_BUCKET is not set: this function declares no access to the export bucket');
     const s = exportSettings();
-    store = new S3ObjectStore({ bucket: cfg.EXPORTS_BUCKET, region: cfg.AWS_REGION, endpoint: cfg.S3_ENDPOINT, partBytes: s.uploadPartBytes, queueSize: s.uploadQueueSize });
+    store = new S3ObjectStore({
+      bucket: cfg.EXPORTS_BUCKET,
+      region: cfg.AWS_REGION,
+      endpoint: cfg.S3_ENDPOINT,
+      partBytes: s.uploadPartBytes,
+      queueSize: s.uploadQueueSize,
+    });
   }
   return store;
 }
-

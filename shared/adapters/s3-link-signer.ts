@@ -47,7 +47,11 @@ export class S3LinkSigner implements Pick<ObjectStore, 'signedGetUrl'> {
     const credentials = async () =>
       opts.endpoint
         ? { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' }
-        : { accessKeyId: env.AWS_ACCESS_KEY_ID ?? '', secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '', ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}) };
+        : {
+            accessKeyId: env.AWS_ACCESS_KEY_ID ?? '',
+            secretAccessKey: env.AWS_SECRET_ACCESS_KEY ?? '',
+            ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+          };
     this.presigner = new S3RequestPresigner({ credentials, region: opts.region, sha256: Sha256 as never });
   }
 

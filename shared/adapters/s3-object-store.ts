@@ -1,6 +1,6 @@
 import { DeleteObjectsCommand, GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { ObjectStore, ObjectWrite, SignedLinkOptions } from '../ports/object-store';
 import { S3LinkSigner } from './s3-link-signer';
 import { traceClient } from '../observability/tracing';

@@ -5,7 +5,10 @@ import { traceClient } from '../observability/tracing';
 export class SesMailer implements Mailer {
   private readonly client: SESv2Client;
 
-  constructor(private readonly from: string, region: string) {
+  constructor(
+    private readonly from: string,
+    region: string,
+  ) {
     this.client = traceClient(new SESv2Client({ region }));
   }
 

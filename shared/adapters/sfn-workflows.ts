@@ -6,7 +6,10 @@ import { traceClient } from '../observability/tracing';
 export class SfnWorkflows implements Workflows {
   private readonly client: SFNClient;
 
-  constructor(region: string, private readonly env: Record<string, string | undefined> = process.env) {
+  constructor(
+    region: string,
+    private readonly env: Record<string, string | undefined> = process.env,
+  ) {
     this.client = traceClient(new SFNClient({ region }));
   }
 

@@ -34,7 +34,12 @@ const schema = z.object({
   WALLET_PLATFORMS: z
     .string()
     .default('apple,google')
-    .transform((s) => s.split(',').map((p) => p.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(['apple', 'google']))),
   /** The Secrets Manager secret with the wallet credentials (AWS). */
   WALLET_SECRET_ARN: z.string().min(1).optional(),

@@ -17,11 +17,7 @@ import type { Queue, QueueName } from '../ports/queue';
  */
 
 /** SQS: records in parallel; a failed record stays on the queue, the others are deleted. */
-export function processQueueBatch(
-  event: SQSEvent,
-  context: Context | undefined,
-  handle: (record: SQSRecord) => Promise<void>,
-): Promise<SQSBatchResponse> {
+export function processQueueBatch(event: SQSEvent, context: Context | undefined, handle: (record: SQSRecord) => Promise<void>): Promise<SQSBatchResponse> {
   const processor = new BatchProcessor(EventType.SQS, { logger });
   return processPartialResponse(event, handle, processor, { ...(context ? { context } : {}), throwOnFullBatchFailure: false });
 }

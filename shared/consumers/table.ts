@@ -151,9 +151,18 @@ export const CONSUMERS = [
   },
   // --- Data exports: the Task states of the export workflow (infra/workflows/export.asl.json) ---
   ...exportTask('export-begin', 'ExportBegin', 'Begin', 'pending -> running', config.lambda.timeoutSeconds, { table: 'readWrite' }),
-  ...exportTask('export-section', 'ExportSection', 'BuildSection', 'one archive section staged in the bucket', EXPORT_STEP_TIMEOUT_SECONDS, { table: 'read', exportsBucket: 'readWrite' }),
-  ...exportTask('export-assemble', 'ExportAssemble', 'Assemble', 'the archive streamed from its sections', EXPORT_STEP_TIMEOUT_SECONDS, { table: 'none', exportsBucket: 'readWrite' }),
-  ...exportTask('export-rows', 'ExportRows', 'WriteRows', 'an operational CSV/JSONL file', EXPORT_STEP_TIMEOUT_SECONDS, { table: 'read', exportsBucket: 'readWrite' }),
+  ...exportTask('export-section', 'ExportSection', 'BuildSection', 'one archive section staged in the bucket', EXPORT_STEP_TIMEOUT_SECONDS, {
+    table: 'read',
+    exportsBucket: 'readWrite',
+  }),
+  ...exportTask('export-assemble', 'ExportAssemble', 'Assemble', 'the archive streamed from its sections', EXPORT_STEP_TIMEOUT_SECONDS, {
+    table: 'none',
+    exportsBucket: 'readWrite',
+  }),
+  ...exportTask('export-rows', 'ExportRows', 'WriteRows', 'an operational CSV/JSONL file', EXPORT_STEP_TIMEOUT_SECONDS, {
+    table: 'read',
+    exportsBucket: 'readWrite',
+  }),
   ...exportTask('export-complete', 'ExportComplete', 'MarkCompleted', 'running -> completed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
   ...exportTask('export-fail', 'ExportFail', 'MarkFailed', 'pending/running -> failed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
   {
@@ -166,7 +175,11 @@ export const CONSUMERS = [
     settings: [EXPORT_NUMBERS] as readonly NumberGroup<string>[],
     access: { table: 'readWrite', startsWorkflows: ['export'] },
   },
-  ...exportTask('export-notify', 'ExportNotify', 'Notify', 'signed completion notice', config.lambda.timeoutSeconds, { table: 'read', exportsBucket: 'read', signingSecrets: 'open' }),
+  ...exportTask('export-notify', 'ExportNotify', 'Notify', 'signed completion notice', config.lambda.timeoutSeconds, {
+    table: 'read',
+    exportsBucket: 'read',
+    signingSecrets: 'open',
+  }),
 ] as const satisfies readonly ConsumerRow[];
 
 export type ConsumerName = (typeof CONSUMERS)[number]['name'];

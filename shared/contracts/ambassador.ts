@@ -14,7 +14,11 @@ export const ambassadorArea = declareArea({
   access: { table: 'readWrite' },
   endpoints: {
     listAmbassadorCandidates: {
-      method: 'GET', path: '/api/v2/ambassador/candidates', auth: ['apiKey'], scope: 'ambassador:read', summary: 'Members who qualify as ambassadors',
+      method: 'GET',
+      path: '/api/v2/ambassador/candidates',
+      auth: ['apiKey'],
+      scope: 'ambassador:read',
+      summary: 'Members who qualify as ambassadors',
       query: candidatesQuery,
       responses: { 200: pageOf(candidateSchema) },
       description:
@@ -23,7 +27,11 @@ export const ambassadorArea = declareArea({
         'A page reads a bounded part of the member index, so it may be short and still carry a nextCursor.',
     },
     getAmbassadorMetrics: {
-      method: 'GET', path: '/api/v2/ambassador/metrics', auth: ['apiKey'], scope: 'ambassador:read', summary: 'Referral codes, referred sign-ups and revenue',
+      method: 'GET',
+      path: '/api/v2/ambassador/metrics',
+      auth: ['apiKey'],
+      scope: 'ambassador:read',
+      summary: 'Referral codes, referred sign-ups and revenue',
       query: noQuery,
       responses: { 200: dataOf(metricsSchema) },
       description:
@@ -31,7 +39,12 @@ export const ambassadorArea = declareArea({
         '(net of refunds) of referred members per currency, computed when asked.',
     },
     issueReferralCode: {
-      method: 'POST', path: '/api/v2/ambassador/members/{id}/issue-code', auth: ['apiKey'], scope: 'ambassador:write', summary: "Issue the member's referral code (idempotent)", idempotent: true,
+      method: 'POST',
+      path: '/api/v2/ambassador/members/{id}/issue-code',
+      auth: ['apiKey'],
+      scope: 'ambassador:write',
+      summary: "Issue the member's referral code (idempotent)",
+      idempotent: true,
       params: z.object({ id: idSchema }),
       query: noQuery,
       responses: { 201: dataOf(referralCodeSchema), 200: dataOf(referralCodeSchema), 410: errorBody },

@@ -10,12 +10,14 @@ import { declareArea } from './endpoint';
  */
 export const auditArea = declareArea({
   area: 'audit',
-  description:
-    'The workspace audit trail: who changed what, when, and through which credential, newest first.',
+  description: 'The workspace audit trail: who changed what, when, and through which credential, newest first.',
   access: { table: 'read' },
   endpoints: {
     listAuditEntries: {
-      method: 'GET', path: '/api/flash/audit', auth: ['adminSession'], summary: 'The workspace audit trail, newest first',
+      method: 'GET',
+      path: '/api/flash/audit',
+      auth: ['adminSession'],
+      summary: 'The workspace audit trail, newest first',
       query: listAuditQuery,
       responses: { 200: pageOf(auditEntrySchema) },
       description:

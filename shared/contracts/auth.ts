@@ -1,12 +1,5 @@
 import * as z from 'zod';
-import {
-  changePasswordBody,
-  forgotPasswordBody,
-  loginBody,
-  profilePatchBody,
-  registerBody,
-  resetPasswordBody,
-} from '../domain/auth/schemas';
+import { changePasswordBody, forgotPasswordBody, loginBody, profilePatchBody, registerBody, resetPasswordBody } from '../domain/auth/schemas';
 import { ROLES } from '../domain/auth/types';
 import { dataOf, errorBody, isoDateTime } from './contract';
 import { declareArea } from './endpoint';
@@ -31,29 +24,71 @@ const profile = dataOf(z.object({ user: userSchema, workspace: workspaceSchema, 
 
 export const authArea = declareArea({
   area: 'auth',
-  description:
-    'Workspaces and their users: register, sign in, manage the profile and password. Sessions (`fl_sess_...`) come from here.',
+  description: 'Workspaces and their users: register, sign in, manage the profile and password. Sessions (`fl_sess_...`) come from here.',
   access: { table: 'readWrite', mail: true },
   endpoints: {
-    register: { method: 'POST', path: '/api/v2/auth/register', auth: ['public'], throttle: 'credentialAttempts', summary: 'Create a workspace and its owner', body: registerBody, responses: { 201: signedIn } },
+    register: {
+      method: 'POST',
+      path: '/api/v2/auth/register',
+      auth: ['public'],
+      throttle: 'credentialAttempts',
+      summary: 'Create a workspace and its owner',
+      body: registerBody,
+      responses: { 201: signedIn },
+    },
     login: {
-      method: 'POST', path: '/api/v2/auth/login', auth: ['public'], throttle: 'credentialAttempts', summary: 'Start a session',
+      method: 'POST',
+      path: '/api/v2/auth/login',
+      auth: ['public'],
+      throttle: 'credentialAttempts',
+      summary: 'Start a session',
       body: loginBody,
       responses: { 200: signedIn, 401: errorBody },
       description:
         'Wrong e-mail or password: 401 (one message for both). 5 failures for one e-mail in 15 minutes: 429 with Retry-After; parallel attempts count as they arrive, so no more than 5 passwords are ever checked in a window. A successful login resets the count.',
     },
-    getProfile: { method: 'GET', path: '/api/v2/auth/profile', auth: ['session'], summary: 'The signed-in user, workspace and session', responses: { 200: profile } },
-    updateProfile: { method: 'PATCH', path: '/api/v2/auth/profile', auth: ['session'], summary: 'Change name or e-mail', body: profilePatchBody, responses: { 200: profile }, description: 'A new e-mail voids every outstanding reset token of the user.' },
-    changePassword: { method: 'POST', path: '/api/v2/auth/change-password', auth: ['session'], summary: 'Change password; revokes other sessions', body: changePasswordBody, responses: { 204: null }, description: 'Signs out every other session of the user and voids every outstanding reset token.' },
+    getProfile: {
+      method: 'GET',
+      path: '/api/v2/auth/profile',
+      auth: ['session'],
+      summary: 'The signed-in user, workspace and session',
+      responses: { 200: profile },
+    },
+    updateProfile: {
+      method: 'PATCH',
+      path: '/api/v2/auth/profile',
+      auth: ['session'],
+      summary: 'Change name or e-mail',
+      body: profilePatchBody,
+      responses: { 200: profile },
+      description: 'A new e-mail voids every outstanding reset token of the user.',
+    },
+    changePassword: {
+      method: 'POST',
+      path: '/api/v2/auth/change-password',
+      auth: ['session'],
+      summary: 'Change password; revokes other sessions',
+      body: changePasswordBody,
+      responses: { 204: null },
+      description: 'Signs out every other session of the user and voids every outstanding reset token.',
+    },
     forgotPassword: {
-      method: 'POST', path: '/api/v2/auth/forgot-password', auth: ['public'], throttle: 'credentialAttempts', summary: 'Mail a single-use reset token',
+      method: 'POST',
+      path: '/api/v2/auth/forgot-password',
+      auth: ['public'],
+      throttle: 'credentialAttempts',
+      summary: 'Mail a single-use reset token',
       body: forgotPasswordBody,
       responses: { 202: dataOf(z.object({ message: z.string() })) },
-      description: 'Always 202, whether the account exists or not. A single-use token valid for 1 hour is e-mailed to existing accounts; a reset, a password change or an e-mail change voids every token mailed before it.',
+      description:
+        'Always 202, whether the account exists or not. A single-use token valid for 1 hour is e-mailed to existing accounts; a reset, a password change or an e-mail change voids every token mailed before it.',
     },
     resetPassword: {
-      method: 'POST', path: '/api/v2/auth/reset-password', auth: ['public'], throttle: 'credentialAttempts', summary: 'Set a new password with a reset token',
+      method: 'POST',
+      path: '/api/v2/auth/reset-password',
+      auth: ['public'],
+      throttle: 'credentialAttempts',
+      summary: 'Set a new password with a reset token',
       body: resetPasswordBody,
       responses: { 204: null, 410: errorBody },
       description: 'Unknown token: 400. Used, expired or voided token (by a later reset, password change or e-mail change): 410. Signs out every session.',

@@ -4,12 +4,16 @@ import { declareArea } from './endpoint';
 
 export const capturesArea = declareArea({
   area: 'captures',
-  description:
-    'Leads from forms and widgets: a capture matches an existing member by e-mail or enrols a new one.',
+  description: 'Leads from forms and widgets: a capture matches an existing member by e-mail or enrols a new one.',
   access: { table: 'readWrite' },
   endpoints: {
     createCapture: {
-      method: 'POST', path: '/api/v2/captures', auth: ['apiKey'], scope: 'members:write', summary: 'Record a lead from a form or widget; matches or creates the member', idempotent: true,
+      method: 'POST',
+      path: '/api/v2/captures',
+      auth: ['apiKey'],
+      scope: 'members:write',
+      summary: 'Record a lead from a form or widget; matches or creates the member',
+      idempotent: true,
       body: createCaptureBody,
       responses: { 201: dataOf(captureSchema), 200: dataOf(captureSchema) },
       description:

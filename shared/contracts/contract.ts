@@ -13,9 +13,7 @@ export const errorBody = z
     error: z.object({
       code: z.string().describe('Stable machine-readable code, e.g. VALIDATION_FAILED'),
       message: z.string(),
-      details: z
-        .array(z.object({ in: z.enum(['body', 'query', 'path', 'header']), field: z.string(), message: z.string() }))
-        .optional(),
+      details: z.array(z.object({ in: z.enum(['body', 'query', 'path', 'header']), field: z.string(), message: z.string() })).optional(),
       requestId: z.string().describe('The request id (also in the X-Request-Id header); quote it when asking for support'),
       docUrl: z
         .string()

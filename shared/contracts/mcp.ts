@@ -15,7 +15,10 @@ const jsonRpcError = z.object({ code: z.number().int(), message: z.string(), dat
 export const jsonRpcMessage = z
   .object({
     jsonrpc: z.literal('2.0'),
-    id: z.union([z.string().max(256), z.number().int()]).optional().describe('Absent on notifications'),
+    id: z
+      .union([z.string().max(256), z.number().int()])
+      .optional()
+      .describe('Absent on notifications'),
     method: z.string().min(1).max(256).describe('e.g. initialize, tools/list, tools/call, resources/read'),
     params: z.record(z.string().max(256), z.unknown()).optional(),
   })
@@ -44,24 +47,29 @@ const metadata = {
   auth: ['public'] as const,
   summary: 'OAuth protected-resource metadata of the MCP server (RFC 9728)',
   responses: { 200: protectedResourceMetadata },
-  description: 'Where the 401 challenge of `/api/mcp` points (`WWW-Authenticate: Bearer ... resource_metadata=...`): the resource, the bearer method and the scopes the tools use. Credentials are the workspace API keys (no OAuth authorization server).',
+  description:
+    'Where the 401 challenge of `/api/mcp` points (`WWW-Authenticate: Bearer ... resource_metadata=...`): the resource, the bearer method and the scopes the tools use. Credentials are the workspace API keys (no OAuth authorization server).',
 };
 
 export const mcpArea = declareArea({
   area: 'mcp',
-  description:
-    'The Model Context Protocol server: the same capabilities as tools for AI agents, with an API key whose scopes decide which tools it may use.',
+  description: 'The Model Context Protocol server: the same capabilities as tools for AI agents, with an API key whose scopes decide which tools it may use.',
   access: { table: 'readWrite' },
   endpoints: {
     callMcp: {
-      method: 'POST', path: '/api/mcp', auth: ['apiKeyPerTool'], summary: 'MCP server (Streamable HTTP, stateless, JSON answers)',
+      method: 'POST',
+      path: '/api/mcp',
+      auth: ['apiKeyPerTool'],
+      summary: 'MCP server (Streamable HTTP, stateless, JSON answers)',
       body: z.union([
         jsonRpcMessage,
         z
           .array(jsonRpcMessage)
           .min(1)
           .max(config.mcp.maxBatchMessages)
-          .describe(`A batch: at most ${config.mcp.maxBatchMessages} messages (more is a 400), of which at most ${config.mcp.maxWriteCallsPerBatch} write tool calls (more: every message is answered with a JSON-RPC error and nothing runs)`),
+          .describe(
+            `A batch: at most ${config.mcp.maxBatchMessages} messages (more is a 400), of which at most ${config.mcp.maxWriteCallsPerBatch} write tool calls (more: every message is answered with a JSON-RPC error and nothing runs)`,
+          ),
       ]),
       responses: {
         200: z.union([jsonRpcResponse, z.array(jsonRpcResponse)]).describe('The JSON-RPC answer'),
@@ -69,7 +77,7 @@ export const mcpArea = declareArea({
       },
       description:
         'The Model Context Protocol over HTTP (2025 and 2026 revisions), stateless: every request stands alone and is answered with one JSON body (notifications with 202). ' +
-        '`tools/list` shows only the tools the key\'s scopes allow; each `tools/call` checks the tool\'s scope again. Domain errors are tool results with `isError: true` and the ' +
+        "`tools/list` shows only the tools the key's scopes allow; each `tools/call` checks the tool's scope again. Domain errors are tool results with `isError: true` and the " +
         'code and message of the error table; invalid arguments are the JSON-RPC error -32602. Every call is written to the audit trail (never its arguments). ' +
         'A message the protocol refuses before any method runs (not JSON-RPC, an unsupported protocol revision) is a 400 in the error shape of the API. GET and DELETE are 405 (no streams, no sessions). A missing, unknown or revoked key, or a credential that is not an API key, is 401 with `WWW-Authenticate: Bearer` ' +
         'and `resource_metadata` pointing at `/.well-known/oauth-protected-resource/api/mcp`.',

@@ -45,7 +45,8 @@ export const listRecordsQuery = z
   .superRefine((q, ctx) => {
     for (const key of Object.keys(q)) {
       if (['limit', 'offset', 'sortBy', 'q', 'memberId'].includes(key)) continue;
-      if (!key.startsWith('f_') || !KEY_PATTERN.test(key.slice(2))) ctx.addIssue({ code: 'custom', path: [key], message: 'unknown parameter (filters are f_<fieldKey>)' });
+      if (!key.startsWith('f_') || !KEY_PATTERN.test(key.slice(2)))
+        ctx.addIssue({ code: 'custom', path: [key], message: 'unknown parameter (filters are f_<fieldKey>)' });
     }
   });
 
@@ -59,40 +60,94 @@ export const recordPatchBody = recordWriteBody.extend({
 
 export const objectsArea = declareArea({
   area: 'objects',
-  description:
-    'Custom objects: object types you define (fields, indexes) and their records, to keep your own data next to members.',
+  description: 'Custom objects: object types you define (fields, indexes) and their records, to keep your own data next to members.',
   access: { table: 'readWrite' },
   endpoints: {
-    listObjectTypeDefinitions: { method: 'GET', path: '/api/flash/objects/types', auth: ['adminSession'], summary: 'All object types of the workspace, drafts and hidden ones included', responses: { 200: dataOf(z.array(adminType)) } },
+    listObjectTypeDefinitions: {
+      method: 'GET',
+      path: '/api/flash/objects/types',
+      auth: ['adminSession'],
+      summary: 'All object types of the workspace, drafts and hidden ones included',
+      responses: { 200: dataOf(z.array(adminType)) },
+    },
     putObjectTypeDefinition: {
-      method: 'PUT', path: '/api/flash/objects/types/{type}', auth: ['adminSession'], summary: 'Create or replace an object type',
+      method: 'PUT',
+      path: '/api/flash/objects/types/{type}',
+      auth: ['adminSession'],
+      summary: 'Create or replace an object type',
       params: z.object({ type: z.string().regex(KEY_PATTERN, { message: 'lower-case identifier, e.g. repair_job' }) }),
       body: putObjectTypeBody,
       responses: { 200: dataOf(adminType) },
       description:
         'Creates or replaces the type. While the type has records, a change that could invalidate them (field removed, retyped or made required, enum options removed, title field changed) is refused with 409.',
     },
-    listObjectTypes: { method: 'GET', path: '/api/v2/objects', auth: ['apiKey'], scope: 'objects:read', summary: 'Published, API-visible object types', responses: { 200: dataOf(z.array(typeSummary)) }, description: 'Published, API-visible types only.' },
-    getObjectType: { method: 'GET', path: '/api/v2/objects/{type}', auth: ['apiKey'], scope: 'objects:read', summary: 'One object type with its fields', params: typeParam, responses: { 200: dataOf(typeDetail) } },
+    listObjectTypes: {
+      method: 'GET',
+      path: '/api/v2/objects',
+      auth: ['apiKey'],
+      scope: 'objects:read',
+      summary: 'Published, API-visible object types',
+      responses: { 200: dataOf(z.array(typeSummary)) },
+      description: 'Published, API-visible types only.',
+    },
+    getObjectType: {
+      method: 'GET',
+      path: '/api/v2/objects/{type}',
+      auth: ['apiKey'],
+      scope: 'objects:read',
+      summary: 'One object type with its fields',
+      params: typeParam,
+      responses: { 200: dataOf(typeDetail) },
+    },
     listObjectRecords: {
-      method: 'GET', path: '/api/v2/objects/{type}/records', auth: ['apiKey'], scope: 'objects:read', summary: 'List, filter, search and sort records',
+      method: 'GET',
+      path: '/api/v2/objects/{type}/records',
+      auth: ['apiKey'],
+      scope: 'objects:read',
+      summary: 'List, filter, search and sort records',
       params: typeParam,
       query: listRecordsQuery,
       responses: { 200: z.object({ data: z.array(listItem), total: z.number().int().describe('All matches, not the page') }) },
       description:
         'Filters: `f_<fieldKey>=<value>` (URL-encoded; several AND together; an unknown field key is 422), `memberId`, `q`. Sorted by `sortBy`; paged by `offset` and `limit`.',
     },
-    createObjectRecord: { method: 'POST', path: '/api/v2/objects/{type}/records', auth: ['apiKey'], scope: 'objects:write', summary: 'Create a record', idempotent: true, params: typeParam, body: recordWriteBody, responses: { 201: dataOf(listItem) } },
-    getObjectRecord: { method: 'GET', path: '/api/v2/objects/{type}/records/{recordId}', auth: ['apiKey'], scope: 'objects:read', summary: 'Get a record', params: recordParams, responses: { 200: dataOf(fullRecord) } },
+    createObjectRecord: {
+      method: 'POST',
+      path: '/api/v2/objects/{type}/records',
+      auth: ['apiKey'],
+      scope: 'objects:write',
+      summary: 'Create a record',
+      idempotent: true,
+      params: typeParam,
+      body: recordWriteBody,
+      responses: { 201: dataOf(listItem) },
+    },
+    getObjectRecord: {
+      method: 'GET',
+      path: '/api/v2/objects/{type}/records/{recordId}',
+      auth: ['apiKey'],
+      scope: 'objects:read',
+      summary: 'Get a record',
+      params: recordParams,
+      responses: { 200: dataOf(fullRecord) },
+    },
     updateObjectRecord: {
-      method: 'PATCH', path: '/api/v2/objects/{type}/records/{recordId}', auth: ['apiKey'], scope: 'objects:write', summary: 'Merge fields into a record, or replace it',
+      method: 'PATCH',
+      path: '/api/v2/objects/{type}/records/{recordId}',
+      auth: ['apiKey'],
+      scope: 'objects:write',
+      summary: 'Merge fields into a record, or replace it',
       params: recordParams,
       body: recordPatchBody,
       responses: { 200: dataOf(fullRecord) },
       description: 'Merges field by field (null removes a field); with `replace: true` overwrites the whole record. Answers the record after the change.',
     },
     deleteObjectRecord: {
-      method: 'DELETE', path: '/api/v2/objects/{type}/records/{recordId}', auth: ['apiKey'], scope: 'objects:write', summary: 'Soft-delete a record',
+      method: 'DELETE',
+      path: '/api/v2/objects/{type}/records/{recordId}',
+      auth: ['apiKey'],
+      scope: 'objects:write',
+      summary: 'Soft-delete a record',
       params: recordParams,
       responses: { 204: null },
       description: 'Soft delete: the record leaves reads, lists and totals; its data is kept.',

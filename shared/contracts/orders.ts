@@ -1,5 +1,13 @@
 import * as z from 'zod';
-import { externalOrderIdSchema, createOrderBody, listOrdersQuery, orderSchema, reconcileOrdersBody, reconcileResultSchema, refundBody } from '../domain/orders/schemas';
+import {
+  externalOrderIdSchema,
+  createOrderBody,
+  listOrdersQuery,
+  orderSchema,
+  reconcileOrdersBody,
+  reconcileResultSchema,
+  refundBody,
+} from '../domain/orders/schemas';
 import { isoDateTime } from '../domain/common';
 import { dataOf, pageOf, errorBody } from './contract';
 import { declareArea } from './endpoint';
@@ -18,28 +26,53 @@ export const refundSchema = z
 
 export const ordersArea = declareArea({
   area: 'orders',
-  description:
-    'Orders from your shop: recording one awards its points; refunds reverse them; reconciliation aligns orders with your system of record.',
+  description: 'Orders from your shop: recording one awards its points; refunds reverse them; reconciliation aligns orders with your system of record.',
   access: { table: 'readWrite' },
   endpoints: {
-    listOrders: { method: 'GET', path: '/api/v2/orders', auth: ['apiKey'], scope: 'orders:read', summary: 'List and filter orders', query: listOrdersQuery, responses: { 200: pageOf(orderSchema) } },
+    listOrders: {
+      method: 'GET',
+      path: '/api/v2/orders',
+      auth: ['apiKey'],
+      scope: 'orders:read',
+      summary: 'List and filter orders',
+      query: listOrdersQuery,
+      responses: { 200: pageOf(orderSchema) },
+    },
     createOrder: {
-      method: 'POST', path: '/api/v2/orders', auth: ['apiKey'], scope: 'orders:write', summary: 'Record an order and award its points', idempotent: true,
+      method: 'POST',
+      path: '/api/v2/orders',
+      auth: ['apiKey'],
+      scope: 'orders:write',
+      summary: 'Record an order and award its points',
+      idempotent: true,
       body: createOrderBody,
       responses: {
         201: dataOf(orderSchema).extend({ duplicate: z.literal(false) }),
-        200: dataOf(orderSchema).extend({ duplicate: z.literal(true).describe('The externalOrderId was already recorded: this is that order, nothing was awarded again') }),
+        200: dataOf(orderSchema).extend({
+          duplicate: z.literal(true).describe('The externalOrderId was already recorded: this is that order, nothing was awarded again'),
+        }),
         410: errorBody,
       },
     },
     reconcileOrders: {
-      method: 'POST', path: '/api/v2/orders/batch', auth: ['apiKey'], scope: 'orders:write', summary: 'Reconcile up to 500 orders with the system of record', idempotent: true,
+      method: 'POST',
+      path: '/api/v2/orders/batch',
+      auth: ['apiKey'],
+      scope: 'orders:write',
+      summary: 'Reconcile up to 500 orders with the system of record',
+      idempotent: true,
       body: reconcileOrdersBody,
       responses: { 200: dataOf(z.object({ results: z.array(reconcileResultSchema), summary })) },
-      description: 'Each order is created if missing, corrected if its total, status or refunded total changed (only the difference in points is awarded or reversed), untouched if equal.',
+      description:
+        'Each order is created if missing, corrected if its total, status or refunded total changed (only the difference in points is awarded or reversed), untouched if equal.',
     },
     refundOrder: {
-      method: 'POST', path: '/api/v2/orders/{externalOrderId}/refund', auth: ['apiKey'], scope: 'orders:write', summary: 'Refund an order fully or partly and reverse its points', idempotent: true,
+      method: 'POST',
+      path: '/api/v2/orders/{externalOrderId}/refund',
+      auth: ['apiKey'],
+      scope: 'orders:write',
+      summary: 'Refund an order fully or partly and reverse its points',
+      idempotent: true,
       params: z.object({ externalOrderId: externalOrderIdSchema }),
       body: refundBody,
       responses: { 200: dataOf(z.object({ order: orderSchema, refund: refundSchema })), 410: errorBody },

@@ -20,7 +20,11 @@ export const portalArea = declareArea({
   access: { table: 'readWrite' },
   endpoints: {
     createPortalSession: {
-      method: 'POST', path: '/api/v2/members/{id}/portal-sessions', auth: ['apiKey'], scope: 'members:write', summary: 'Mint a member portal session for a member',
+      method: 'POST',
+      path: '/api/v2/members/{id}/portal-sessions',
+      auth: ['apiKey'],
+      scope: 'members:write',
+      summary: 'Mint a member portal session for a member',
       params: z.object({ id: idSchema }),
       responses: { 201: dataOf(portalSessionSchema), 410: errorBody },
       description:
@@ -28,12 +32,19 @@ export const portalArea = declareArea({
         'Consumer routes (e.g. `POST /api/consumer/wallet/issue`) take workspace and member from it. An unenrolled member gets 409, and its existing sessions stop working.',
     },
     getCorsSettings: {
-      method: 'GET', path: '/api/flash/settings/cors', auth: ['adminSession'], summary: 'The origins allowed to call the consumer routes from a browser',
+      method: 'GET',
+      path: '/api/flash/settings/cors',
+      auth: ['adminSession'],
+      summary: 'The origins allowed to call the consumer routes from a browser',
       responses: { 200: dataOf(corsSettingsSchema) },
-      description: 'The member portal embed on the merchant\'s site calls the consumer routes cross-origin; only these origins get CORS headers (see the CORS section of the security documentation).',
+      description:
+        "The member portal embed on the merchant's site calls the consumer routes cross-origin; only these origins get CORS headers (see the CORS section of the security documentation).",
     },
     putCorsSettings: {
-      method: 'PUT', path: '/api/flash/settings/cors', auth: ['adminSession'], summary: 'Replace the origins allowed to call the consumer routes from a browser',
+      method: 'PUT',
+      path: '/api/flash/settings/cors',
+      auth: ['adminSession'],
+      summary: 'Replace the origins allowed to call the consumer routes from a browser',
       body: corsSettingsBody,
       responses: { 200: dataOf(corsSettingsSchema) },
       description:

@@ -12,12 +12,15 @@ const byId = z.object({ id: idSchema });
  */
 export const privacyArea = declareArea({
   area: 'privacy',
-  description:
-    'Data-subject requests: everything the platform holds about one member, and erasure.',
+  description: 'Data-subject requests: everything the platform holds about one member, and erasure.',
   access: { table: 'readWrite' },
   endpoints: {
     getMemberPersonalData: {
-      method: 'GET', path: '/api/v2/members/{id}/personal-data', auth: ['apiKey'], scope: 'privacy:read', summary: 'Everything the platform holds about one member',
+      method: 'GET',
+      path: '/api/v2/members/{id}/personal-data',
+      auth: ['apiKey'],
+      scope: 'privacy:read',
+      summary: 'Everything the platform holds about one member',
       params: byId,
       responses: {
         200: dataOf(
@@ -40,7 +43,9 @@ export const privacyArea = declareArea({
                   data: z.record(z.string(), z.unknown()),
                   personalFields: z
                     .array(z.string())
-                    .describe("Keys of the record's personal values (fields marked personal, e-mail fields, e-mail- or phone-like text): what the member's erasure clears"),
+                    .describe(
+                      "Keys of the record's personal values (fields marked personal, e-mail fields, e-mail- or phone-like text): what the member's erasure clears",
+                    ),
                   createdAt: z.string(),
                   updatedAt: z.string(),
                 }),
@@ -50,10 +55,14 @@ export const privacyArea = declareArea({
         ),
       },
       description:
-        'One JSON document: profile with custom attributes, points ledger, orders, coupons, tags, captures, tracking events and the custom-object records that reference the member. Only this workspace\'s data. Audited (member.personal_data_exported).',
+        "One JSON document: profile with custom attributes, points ledger, orders, coupons, tags, captures, tracking events and the custom-object records that reference the member. Only this workspace's data. Audited (member.personal_data_exported).",
     },
     eraseMember: {
-      method: 'POST', path: '/api/v2/members/{id}/erasure', auth: ['apiKey'], scope: 'privacy:write', summary: "Erase a member's personal data (idempotent)",
+      method: 'POST',
+      path: '/api/v2/members/{id}/erasure',
+      auth: ['apiKey'],
+      scope: 'privacy:write',
+      summary: "Erase a member's personal data (idempotent)",
       params: byId,
       responses: { 200: dataOf(z.object({ memberId: z.string(), erasedAt: z.string(), alreadyErased: z.boolean() })) },
       description:

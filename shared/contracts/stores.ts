@@ -9,13 +9,46 @@ const byId = z.object({ id: idSchema });
 
 export const storesArea = declareArea({
   area: 'stores',
-  description:
-    'Stores (physical or online) that orders and members belong to.',
+  description: 'Stores (physical or online) that orders and members belong to.',
   access: { table: 'readWrite' },
   endpoints: {
-    listStores: { method: 'GET', path: '/api/v2/stores', auth: ['apiKey'], scope: 'stores:read', summary: 'List stores', query: z.strictObject({ ...pageQueryShape, status: z.enum(STORE_STATUSES).optional() }), responses: { 200: pageOf(storeSchema) } },
-    createStore: { method: 'POST', path: '/api/v2/stores', auth: ['apiKey'], scope: 'stores:write', summary: 'Create a store', idempotent: true, body: createStoreBody, responses: { 201: dataOf(storeSchema) } },
-    getStore: { method: 'GET', path: '/api/v2/stores/{id}', auth: ['apiKey'], scope: 'stores:read', summary: 'Get a store', params: byId, responses: { 200: dataOf(storeSchema) } },
-    updateStore: { method: 'PATCH', path: '/api/v2/stores/{id}', auth: ['apiKey'], scope: 'stores:write', summary: 'Update a store', params: byId, body: updateStoreBody, responses: { 200: dataOf(storeSchema) } },
+    listStores: {
+      method: 'GET',
+      path: '/api/v2/stores',
+      auth: ['apiKey'],
+      scope: 'stores:read',
+      summary: 'List stores',
+      query: z.strictObject({ ...pageQueryShape, status: z.enum(STORE_STATUSES).optional() }),
+      responses: { 200: pageOf(storeSchema) },
+    },
+    createStore: {
+      method: 'POST',
+      path: '/api/v2/stores',
+      auth: ['apiKey'],
+      scope: 'stores:write',
+      summary: 'Create a store',
+      idempotent: true,
+      body: createStoreBody,
+      responses: { 201: dataOf(storeSchema) },
+    },
+    getStore: {
+      method: 'GET',
+      path: '/api/v2/stores/{id}',
+      auth: ['apiKey'],
+      scope: 'stores:read',
+      summary: 'Get a store',
+      params: byId,
+      responses: { 200: dataOf(storeSchema) },
+    },
+    updateStore: {
+      method: 'PATCH',
+      path: '/api/v2/stores/{id}',
+      auth: ['apiKey'],
+      scope: 'stores:write',
+      summary: 'Update a store',
+      params: byId,
+      body: updateStoreBody,
+      responses: { 200: dataOf(storeSchema) },
+    },
   },
 });

@@ -5,12 +5,16 @@ import { declareArea } from './endpoint';
 
 export const trackingArea = declareArea({
   area: 'tracking',
-  description:
-    'Behavioural events (page views, clicks, custom events) ingested in batches, and their daily counts.',
+  description: 'Behavioural events (page views, clicks, custom events) ingested in batches, and their daily counts.',
   access: { table: 'readWrite' },
   endpoints: {
     trackEvents: {
-      method: 'POST', path: '/api/v2/tracking/events', auth: ['apiKey'], scope: 'tracking:write', summary: 'Ingest up to 500 behavioural events', idempotent: true,
+      method: 'POST',
+      path: '/api/v2/tracking/events',
+      auth: ['apiKey'],
+      scope: 'tracking:write',
+      summary: 'Ingest up to 500 behavioural events',
+      idempotent: true,
       body: trackEventsBody,
       responses: { 200: dataOf(z.object({ results: z.array(trackResultSchema), summary: trackSummarySchema })) },
       description:
@@ -19,7 +23,11 @@ export const trackingArea = declareArea({
         'Replaying a batch is safe: nothing is stored or counted twice.',
     },
     getTrackingStats: {
-      method: 'GET', path: '/api/v2/tracking/stats', auth: ['apiKey'], scope: 'tracking:read', summary: 'Counts per event type and day',
+      method: 'GET',
+      path: '/api/v2/tracking/stats',
+      auth: ['apiKey'],
+      scope: 'tracking:read',
+      summary: 'Counts per event type and day',
       query: statsQuery,
       responses: { 200: dataOf(statsSchema) },
       description: `Accepted events per type and UTC day (by occurredAt) from \`from\` to \`to\`, both included; at most 92 days (default: the last 30). Counters kept at ingest: one read.`,

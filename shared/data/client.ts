@@ -83,17 +83,19 @@ export interface StoreClientOptions {
  */
 export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDocumentClient {
   const { connectionTimeoutMs, requestTimeoutMs, maxAttempts } = config.dynamodb;
-  const base = traceClient(new DynamoDBClient({
-    region: opts.region ?? 'eu-west-1',
-    maxAttempts: opts.maxAttempts ?? maxAttempts,
-    requestHandler: {
-      connectionTimeout: connectionTimeoutMs,
-      // From sending the request to the answer's headers, per attempt; an error, not a warning.
-      requestTimeout: requestTimeoutMs,
-      throwOnRequestTimeout: true,
-    },
-    ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-  }));
+  const base = traceClient(
+    new DynamoDBClient({
+      region: opts.region ?? 'eu-west-1',
+      maxAttempts: opts.maxAttempts ?? maxAttempts,
+      requestHandler: {
+        connectionTimeout: connectionTimeoutMs,
+        // From sending the request to the answer's headers, per attempt; an error, not a warning.
+        requestTimeout: requestTimeoutMs,
+        throwOnRequestTimeout: true,
+      },
+      ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+    }),
+  );
   honourDeadline(base);
   const doc = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },

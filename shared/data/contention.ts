@@ -49,10 +49,10 @@ export class KeyedSerializer {
     const previous = this.tails.get(key);
     let release!: () => void;
     const done = new Promise<void>((resolve) => (release = resolve));
-    const tail = previous ? previous.then(() => done) : done;
+    const tail = previous !== undefined ? previous.then(() => done) : done;
     this.tails.set(key, tail);
     try {
-      if (previous) await waitFor(previous, signal);
+      if (previous !== undefined) await waitFor(previous, signal);
       return await work(previous !== undefined);
     } finally {
       release();

@@ -48,7 +48,11 @@ export interface CursorScope {
 
 const stable = (v: unknown): unknown =>
   v && typeof v === 'object' && !Array.isArray(v)
-    ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, stable((v as Record<string, unknown>)[k])]))
+    ? Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, stable((v as Record<string, unknown>)[k])]),
+      )
     : v;
 
 function fingerprint(scope: CursorScope): string {
@@ -56,8 +60,7 @@ function fingerprint(scope: CursorScope): string {
   return JSON.stringify(stable({ IndexName, KeyConditionExpression, FilterExpression, ExpressionAttributeNames, ExpressionAttributeValues, ScanIndexForward }));
 }
 
-const mac = (payload: string, scope: CursorScope): Buffer =>
-  createHmac('sha256', cursorKey()).update(fingerprint(scope)).update('\n').update(payload).digest();
+const mac = (payload: string, scope: CursorScope): Buffer => createHmac('sha256', cursorKey()).update(fingerprint(scope)).update('\n').update(payload).digest();
 
 /** The attributes of a last-evaluated key of the table (or of `index`): table key plus index key. */
 export function keyAttributes(index?: string): string[] {
@@ -104,7 +107,10 @@ export function decodeCursor(cursor: string, scope: CursorScope, partition: { at
   if (!lastKey || typeof lastKey !== 'object' || Array.isArray(lastKey)) throw invalid();
   const attrs = keyAttributes(scope.IndexName);
   const entries = Object.entries(lastKey);
-  if (entries.length !== attrs.length || !attrs.every((a) => typeof (lastKey as Record<string, unknown>)[a] === 'string' && (lastKey as Record<string, string>)[a] !== '')) {
+  if (
+    entries.length !== attrs.length ||
+    !attrs.every((a) => typeof (lastKey as Record<string, unknown>)[a] === 'string' && (lastKey as Record<string, string>)[a] !== '')
+  ) {
     throw invalid();
   }
   if ((lastKey as Record<string, unknown>)[partition.attr] !== partition.value) throw invalid();

@@ -50,10 +50,7 @@ export function isTransientDependencyError(err: unknown): boolean {
   return walk(err, (e) => {
     const status = e.$metadata?.httpStatusCode ?? 0;
     return (
-      TRANSIENT_NAMES.has(e.name) ||
-      (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) ||
-      e.$retryable !== undefined ||
-      (status >= 500 && status <= 599)
+      TRANSIENT_NAMES.has(e.name) || (typeof e.code === 'string' && NETWORK_CODES.has(e.code)) || e.$retryable !== undefined || (status >= 500 && status <= 599)
     );
   });
 }

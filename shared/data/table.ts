@@ -108,8 +108,7 @@ async function unsettled<T>(write: () => Promise<T>): Promise<T> {
 }
 
 /** The error for a request aborted (deadline or caller) before an attempt was sent. */
-const abortedError = (reason: unknown): Error =>
-  reason instanceof Error ? reason : Object.assign(new Error('Request aborted'), { name: 'AbortError' });
+const abortedError = (reason: unknown): Error => (reason instanceof Error ? reason : Object.assign(new Error('Request aborted'), { name: 'AbortError' }));
 
 /** The item a failed condition was checked against (`ReturnValuesOnConditionCheckFailure: ALL_OLD`). */
 function storedItemOf(err: unknown): Item | undefined {
@@ -243,8 +242,7 @@ export async function deleteItem(input: Omit<DeleteCommandInput, 'TableName'>, o
   await settledWrite(write, opts);
 }
 
-export const isConditionFailed = (err: unknown): boolean =>
-  err instanceof Error && err.name === 'ConditionalCheckFailedException';
+export const isConditionFailed = (err: unknown): boolean => err instanceof Error && err.name === 'ConditionalCheckFailedException';
 
 export interface Filter {
   attr: string;
@@ -324,7 +322,10 @@ export async function batchGetItems<T extends object = Item>(
 ): Promise<T[]> {
   const attributes = opts.attributes?.length ? [...new Set(['pk', 'sk', ...opts.attributes])] : undefined;
   const projection = attributes
-    ? { ProjectionExpression: attributes.map((_, i) => `#p${i}`).join(', '), ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#p${i}`, a])) }
+    ? {
+        ProjectionExpression: attributes.map((_, i) => `#p${i}`).join(', '),
+        ExpressionAttributeNames: Object.fromEntries(attributes.map((a, i) => [`#p${i}`, a])),
+      }
     : {};
   const found = new Map<string, Item>();
   const id = (k: { pk: unknown; sk: unknown }) => `${String(k.pk)}\u0000${String(k.sk)}`;
@@ -564,7 +565,11 @@ export async function transactWrite(steps: TransactStep[], attempts = 4, opts: T
   const client = opts.client ?? writeClient();
   for (let attempt = 1; ; attempt++) {
     try {
-      await commitOnce(client, steps.map((s) => withTable(s.op)), opts);
+      await commitOnce(
+        client,
+        steps.map((s) => withTable(s.op)),
+        opts,
+      );
       for (const s of steps) s.onCommitted?.();
       return;
     } catch (err) {
@@ -590,7 +595,10 @@ type CancellationReason = NonNullable<TransactionCanceledException['Cancellation
 function conditionError(steps: TransactStep[], reasons: CancellationReason[], failed: number[]): Error {
   const errors = failed.map((i) => {
     const item = reasons[i]?.Item;
-    return steps[i]?.onConditionFailed?.(item ? unmarshall(item as Parameters<typeof unmarshall>[0]) : undefined) ?? conflict('The change conflicts with current state');
+    return (
+      steps[i]?.onConditionFailed?.(item ? unmarshall(item as Parameters<typeof unmarshall>[0]) : undefined) ??
+      conflict('The change conflicts with current state')
+    );
   });
   const first = errors[0]!;
   if (!(first instanceof AppError) || first.code !== 'VALIDATION_FAILED') return first;

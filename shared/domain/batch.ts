@@ -14,7 +14,12 @@ export interface ItemError {
  * Runs `fn` over the items with bounded concurrency, keeping items that share a lane (the same
  * member or order) in their original order, one after the other. Results come back in item order.
  */
-export async function runInLanes<T, R>(items: readonly T[], laneOf: (item: T, index: number) => string, concurrency: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function runInLanes<T, R>(
+  items: readonly T[],
+  laneOf: (item: T, index: number) => string,
+  concurrency: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const lanes = new Map<string, number[]>();
   items.forEach((item, i) => {
     const lane = laneOf(item, i);

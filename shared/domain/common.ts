@@ -70,11 +70,7 @@ export const STORABLE_NUMBER_MESSAGE = `must be 0 or between ${MIN_NUMBER_MAGNIT
  * A request number that is stored as given (free-form map values, rates, prices): finite and
  * storable, so a value like 1e-300 or 1e20 is a 422 naming the field, not a write the store refuses (a 500).
  */
-export const storableNumber = z
-  .number()
-  .min(-MAX_NUMBER_MAGNITUDE)
-  .max(MAX_NUMBER_MAGNITUDE)
-  .refine(isStorableNumber, { message: STORABLE_NUMBER_MESSAGE });
+export const storableNumber = z.number().min(-MAX_NUMBER_MAGNITUDE).max(MAX_NUMBER_MAGNITUDE).refine(isStorableNumber, { message: STORABLE_NUMBER_MESSAGE });
 
 /**
  * The paths of the numbers in a free-form JSON value that no field may hold (see `isStorableNumber`),
@@ -85,7 +81,7 @@ export function unstorableNumberPaths(value: unknown, limit = 10, path: (string 
   if (typeof value === 'number') {
     if (!isStorableNumber(value)) found.push(path);
   } else if (Array.isArray(value)) {
-    value.forEach((v, i) => unstorableNumberPaths(v, limit, [...path, i], found));
+    for (const [i, v] of value.entries()) unstorableNumberPaths(v, limit, [...path, i], found);
   } else if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) unstorableNumberPaths(v, limit, [...path, k], found);
   }

@@ -40,12 +40,14 @@ export function validationMessage(issue: Issue): string {
       return `must be ${article(TYPE_NAMES[issue.expected] ?? issue.expected)}`;
     case 'too_big': {
       if (issue.origin === 'date') return `must be on or before ${new Date(Number(issue.maximum)).toISOString()}`;
-      if (issue.origin === 'number' || issue.origin === 'bigint') return issue.inclusive === false ? `must be less than ${issue.maximum}` : `must be at most ${issue.maximum}`;
+      if (issue.origin === 'number' || issue.origin === 'bigint')
+        return issue.inclusive === false ? `must be less than ${issue.maximum}` : `must be at most ${issue.maximum}`;
       return `must be at most ${size(issue.origin, issue.maximum)}`;
     }
     case 'too_small': {
       if (issue.origin === 'date') return `must be on or after ${new Date(Number(issue.minimum)).toISOString()}`;
-      if (issue.origin === 'number' || issue.origin === 'bigint') return issue.inclusive === false ? `must be greater than ${issue.minimum}` : `must be at least ${issue.minimum}`;
+      if (issue.origin === 'number' || issue.origin === 'bigint')
+        return issue.inclusive === false ? `must be greater than ${issue.minimum}` : `must be at least ${issue.minimum}`;
       if (Number(issue.minimum) === 1) return issue.origin === 'string' ? 'must not be empty' : 'must have at least 1 item';
       return `must be at least ${size(issue.origin, issue.minimum)}`;
     }

@@ -14,14 +14,16 @@ export function toDetails(where: ErrorDetail['in'], error: z.ZodError, root: str
   const byPath = new Map<string, ErrorDetail>();
   for (const issue of error.issues) {
     // Unknown keys are reported per key, so each offending field gets its own detail.
-    const paths =
-      issue.code === 'unrecognized_keys'
-        ? issue.keys.map((k) => [...issue.path, k])
-        : [issue.path];
+    const paths = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [issue.path];
     for (const path of paths) {
       const field = path.length === 0 ? root : path.map(String).join('.');
       if (!byPath.has(field)) {
-        byPath.set(field, { in: where, field, message: issue.code === 'unrecognized_keys' ? 'unknown field' : issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message });
+        byPath.set(field, {
+          in: where,
+          field,
+          message:
+            issue.code === 'unrecognized_keys' ? 'unknown field' : issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message,
+        });
       }
     }
   }

@@ -41,25 +41,30 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 
 /** What a caller should do about each code: the reference page's section on the code says it. */
 export const ERROR_ADVICE: Record<ErrorCode, string> = {
-  BAD_REQUEST: 'Fix the request as the message says (send valid JSON, pass back a cursor unchanged, ask for a new reset token); repeating it unchanged fails again.',
-  UNAUTHENTICATED: 'Send `Authorization: Bearer <token>` with a valid API key or session. One message covers missing, unknown, expired and revoked credentials, so check which one you sent; sign in again if a session expired.',
-  FORBIDDEN: 'The credential is valid but may not do this: use a key with the scope the message names, a session of an owner or admin, or the kind of credential the operation lists.',
+  BAD_REQUEST:
+    'Fix the request as the message says (send valid JSON, pass back a cursor unchanged, ask for a new reset token); repeating it unchanged fails again.',
+  UNAUTHENTICATED:
+    'Send `Authorization: Bearer <token>` with a valid API key or session. One message covers missing, unknown, expired and revoked credentials, so check which one you sent; sign in again if a session expired.',
+  FORBIDDEN:
+    'The credential is valid but may not do this: use a key with the scope the message names, a session of an owner or admin, or the kind of credential the operation lists.',
   NOT_FOUND: "Check the path and the id. Objects of another workspace are not found either, so check that the credential belongs to the object's workspace.",
   METHOD_NOT_ALLOWED: 'Use one of the methods the `Allow` header lists for this path.',
   CONFLICT: 'Read the current state (the message says what conflicts), then decide whether to retry; a concurrent change may simply be retried.',
   INSUFFICIENT_POINTS: "Deduct at most the member's balance (`GET /api/v2/members/{id}/points`).",
-  REFUND_EXCEEDS_REMAINING: "Refund at most what is left to refund on the order; the order shows what was refunded already.",
+  REFUND_EXCEEDS_REMAINING: 'Refund at most what is left to refund on the order; the order shows what was refunded already.',
   POOL_EXHAUSTED: 'Add codes to the pool, or issue from another pool.',
-  POOL_NOT_ACTIVE: "Switch the pool on, or issue within its `validFrom`-`validUntil` window.",
+  POOL_NOT_ACTIVE: 'Switch the pool on, or issue within its `validFrom`-`validUntil` window.',
   COUPON_LIMIT_REACHED: "The member holds the pool's `perMemberLimit` coupons already; nothing to retry.",
   COUPON_ALREADY_REDEEMED: 'A coupon is redeemed at most once; nothing to retry.',
   EXPORT_NOT_COMPLETED: "Wait until the export job's `status` is `completed` (poll the job), then ask for the link again.",
   GONE: 'The object was used up or expired (e.g. a used password-reset token): start over (ask for a new token).',
   COUPON_EXPIRED: "The coupon's `validUntil` has passed; it can no longer be redeemed.",
-  MEMBER_ERASED: 'Erasure is final: the member keeps only pseudonymous history. To enrol the same person again, create a new member (the e-mail and externalId are free again).',
+  MEMBER_ERASED:
+    'Erasure is final: the member keeps only pseudonymous history. To enrol the same person again, create a new member (the e-mail and externalId are free again).',
   PAYLOAD_TOO_LARGE: 'Send at most 1 MiB of body; split bulk requests into several.',
   VALIDATION_FAILED: 'Each entry of `details` names a field (`in`: body, query, path or header) and says what to send; fix those fields and send again.',
-  IDEMPOTENCY_KEY_IN_USE: 'Wait the `Retry-After` seconds, then send the very same request again with the same key: it then replays the first request\'s answer.',
+  IDEMPOTENCY_KEY_IN_USE:
+    "Wait the `Retry-After` seconds, then send the very same request again with the same key: it then replays the first request's answer.",
   IDEMPOTENCY_KEY_REUSED: 'Use a new `Idempotency-Key` for a different request; reuse a key only to retry the very same request.',
   RATE_LIMITED: 'Wait the `Retry-After` seconds, then retry.',
   REQUEST_HEADER_FIELDS_TOO_LARGE: 'Shorten the URL (fewer or shorter query parameters) or the headers.',
@@ -101,8 +106,7 @@ export const gone = (message: string) => new AppError('GONE', message);
 export const memberErased = () => new AppError('MEMBER_ERASED', 'The member was erased; it takes no more writes (enrol the person as a new member)');
 export const rateLimited = (retryAfterSeconds: number, message = 'Too many requests') =>
   new AppError('RATE_LIMITED', message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
-export const validationFailed = (details: ErrorDetail[]) =>
-  new AppError('VALIDATION_FAILED', 'The request is invalid; see details', details);
+export const validationFailed = (details: ErrorDetail[]) => new AppError('VALIDATION_FAILED', 'The request is invalid; see details', details);
 
 /** Seconds a client should wait before retrying a 503. */
 export const RETRY_AFTER_SECONDS = 1;
@@ -122,15 +126,7 @@ export const outcomeUnknownMessage = (sentIdempotencyKey: boolean): string =>
     : 'The write could not be confirmed and may or may not have been applied; read the object back before sending it again';
 
 export const outcomeUnknown = (cause?: unknown) =>
-  Object.assign(
-    new AppError(
-      'OUTCOME_UNKNOWN',
-      outcomeUnknownMessage(true),
-      undefined,
-      { 'retry-after': String(RETRY_AFTER_SECONDS) },
-    ),
-    { cause },
-  );
+  Object.assign(new AppError('OUTCOME_UNKNOWN', outcomeUnknownMessage(true), undefined, { 'retry-after': String(RETRY_AFTER_SECONDS) }), { cause });
 
 /** The answer (410) to a reset token that was used, has expired or was voided. */
 export const RESET_TOKEN_GONE = 'This reset token was already used, has expired, or was voided by a later change of the account';

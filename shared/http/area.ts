@@ -97,7 +97,12 @@ async function confirmLocalCommits(scope: StoreScope, result: HttpResult, contex
     scope.confirmLocalCommits = undefined;
     return result;
   } catch (error) {
-    logger.warn('the commits of the request could not be confirmed; answering 503 OUTCOME_UNKNOWN', { requestId: context.requestId, routeKey: event.routeKey, status: result.statusCode, error: error as Error });
+    logger.warn('the commits of the request could not be confirmed; answering 503 OUTCOME_UNKNOWN', {
+      requestId: context.requestId,
+      routeKey: event.routeKey,
+      status: result.statusCode,
+      error: error as Error,
+    });
     return unavailable(true, context.requestId, context.origin, event);
   }
 }
@@ -125,7 +130,12 @@ export async function withinDeadline(
     lastResort = setTimeout(() => {
       // A write still unsettled (or a commit not yet confirmed) may have been applied: say so rather than "not applied".
       const unknown = scope.unsettledWrites > 0 || scope.confirmLocalCommits !== undefined;
-      logger.warn('request deadline passed; answering 503', { requestId: context.requestId, routeKey: event.routeKey, budgetMs: budget, unsettledWrites: scope.unsettledWrites });
+      logger.warn('request deadline passed; answering 503', {
+        requestId: context.requestId,
+        routeKey: event.routeKey,
+        budgetMs: budget,
+        unsettledWrites: scope.unsettledWrites,
+      });
       resolve(unavailable(unknown, context.requestId, originOf(event), event));
     }, budget + DEADLINE_GRACE_MS);
   });

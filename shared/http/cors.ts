@@ -31,7 +31,12 @@ export function cors(preflights: ReadonlyMap<string, readonly string[]>): Middle
     const origin = originHeader(event);
     if (!origin || !response || !context.consumer || !context.route || !isCorsRoute(context.route)) return;
     if (!(await workspaceAllowsOrigin(context.consumer.workspaceId, origin).catch(() => false))) return;
-    response.headers = { ...response.headers, 'access-control-allow-origin': origin, 'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(', '), vary: 'Origin' };
+    response.headers = {
+      ...response.headers,
+      'access-control-allow-origin': origin,
+      'access-control-expose-headers': CORS_EXPOSED_HEADERS.join(', '),
+      vary: 'Origin',
+    };
   };
   return {
     before: async ({ event, context }) => {

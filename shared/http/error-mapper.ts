@@ -44,10 +44,7 @@ export function errorMapper(): MiddlewareObj<HttpEvent, HttpResult, Error, AppCo
         return;
       }
       logger.error('unhandled error', { requestId, error: err as Error });
-      request.response = toHttpResult(
-        { status: 500, body: errorBodyOf({ code: 'INTERNAL', message: 'Internal error', requestId, origin }) },
-        requestId,
-      );
+      request.response = toHttpResult({ status: 500, body: errorBodyOf({ code: 'INTERNAL', message: 'Internal error', requestId, origin }) }, requestId);
     },
   };
 }

@@ -9,12 +9,10 @@ import type { WriteOptions } from '../domain/write-options';
 import { toHttpResult, type Reply } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
-
 /** Answers are kept 24 hours (Stripe's number). */
 const KEEP_SECONDS = 24 * 3600;
 /** 1-255 visible ASCII characters (also published in the OpenAPI document). */
 export const IDEMPOTENCY_KEY_PATTERN = /^[!-~]{1,255}$/;
-
 
 /** JSON with sorted keys: the same body in another key order or spacing is the same request. */
 function canonical(value: unknown): string {
@@ -129,7 +127,13 @@ export function idempotency(replyOf: ReplyOf): MiddlewareObj<HttpEvent, HttpResu
       const status = response.statusCode ?? 200;
       if (status < 200 || status >= 300) return releaseClaim(context);
       // Answers that were not part of a transaction (naturally idempotent batches, duplicates).
-      await store.record(idem.workspaceId, idem.key, { requestHash: idem.requestHash, response: { statusCode: status, body: response.body ?? '' }, expiresAt: epoch() + KEEP_SECONDS }, epoch(), idem.claim);
+      await store.record(
+        idem.workspaceId,
+        idem.key,
+        { requestHash: idem.requestHash, response: { statusCode: status, body: response.body ?? '' }, expiresAt: epoch() + KEEP_SECONDS },
+        epoch(),
+        idem.claim,
+      );
       idem.recorded = true;
     },
     onError: async (request) => {
@@ -172,9 +176,16 @@ function sealWith<R>(idem: NonNullable<AppContext['idempotency']>): WriteOptions
   return {
     seal: (result) => {
       const now = epoch();
-      return store.recordStep(idem.workspaceId, idem.key, { requestHash: idem.requestHash, result: JSON.stringify(result), expiresAt: now + KEEP_SECONDS }, now, () => {
-        idem.recorded = true;
-      }, idem.claim);
+      return store.recordStep(
+        idem.workspaceId,
+        idem.key,
+        { requestHash: idem.requestHash, result: JSON.stringify(result), expiresAt: now + KEEP_SECONDS },
+        now,
+        () => {
+          idem.recorded = true;
+        },
+        idem.claim,
+      );
     },
   };
 }

@@ -50,8 +50,7 @@ const ERROR_RESPONSE_NAMES: Record<number, string> = {
   503: 'ServiceUnavailable',
 };
 
-const codesOfStatus = (status: number): ErrorCode[] =>
-  (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => ERROR_CODES[code].status === status);
+const codesOfStatus = (status: number): ErrorCode[] => (Object.keys(ERROR_CODES) as ErrorCode[]).filter((code) => ERROR_CODES[code].status === status);
 
 // ---------------------------------------------------------------------------------------------
 // zod -> JSON Schema. Every schema with a `.meta({ id })` becomes a `components/schemas` entry.
@@ -143,7 +142,10 @@ class SchemaPool {
 }
 
 function rewriteRefs(node: unknown, rename: (ref: string) => string): void {
-  if (Array.isArray(node)) return node.forEach((n) => rewriteRefs(n, rename));
+  if (Array.isArray(node)) {
+    for (const n of node) rewriteRefs(n, rename);
+    return;
+  }
   if (!node || typeof node !== 'object') return;
   for (const [k, v] of Object.entries(node)) {
     if (k === '$ref' && typeof v === 'string') (node as Json).$ref = rename(v);
@@ -242,10 +244,26 @@ function errorStatuses(route: RouteDef, c: RouteContract): number[] {
 
 /** Reason phrases of the statuses the API answers (a table, not node:http, which costs ~20 ms at load). */
 const REASONS: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content', 302: 'Found', 304: 'Not Modified',
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 409: 'Conflict',
-  410: 'Gone', 413: 'Payload Too Large', 422: 'Unprocessable Entity', 429: 'Too Many Requests', 431: 'Request Header Fields Too Large',
-  500: 'Internal Server Error', 501: 'Not Implemented', 503: 'Service Unavailable',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  302: 'Found',
+  304: 'Not Modified',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload Too Large',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  501: 'Not Implemented',
+  503: 'Service Unavailable',
 };
 const reason = (status: number) => REASONS[status] ?? `Status ${status}`;
 
@@ -262,7 +280,7 @@ function responsesOf(pool: SchemaPool, route: RouteDef, c: RouteContract, opId: 
       ...(binary ? { [binary]: { schema: { type: 'string', format: 'binary' } } } : {}),
     };
     out[String(status)] = {
-      description: (schema && schema.description) || reason(status),
+      description: schema?.description || reason(status),
       headers: successHeaders,
       ...(Object.keys(content).length ? { content } : {}),
     };
@@ -271,7 +289,10 @@ function responsesOf(pool: SchemaPool, route: RouteDef, c: RouteContract, opId: 
     const schema = c.responses[status];
     if (schema && schema !== errorBody) {
       // An error status with its own body shape: documented as declared.
-      out[String(status)] = { description: schema.description || reason(status), content: { 'application/json': { schema: pool.convert(schema, 'output', `${opId} ${status} response`) } } };
+      out[String(status)] = {
+        description: schema.description || reason(status),
+        content: { 'application/json': { schema: pool.convert(schema, 'output', `${opId} ${status} response`) } },
+      };
     } else {
       const name = ERROR_RESPONSE_NAMES[status];
       if (!name) throw new Error(`OpenAPI: no shared error response for status ${status} (${opId})`);
@@ -283,9 +304,7 @@ function responsesOf(pool: SchemaPool, route: RouteDef, c: RouteContract, opId: 
 
 function operationOf(pool: SchemaPool, route: RouteDef, c: RouteContract): Json {
   const opId = route.operationId;
-  const description = [c.description, authSentence(route), route.idempotent ? 'Honors `Idempotency-Key`.' : undefined]
-    .filter(Boolean)
-    .join('\n\n');
+  const description = [c.description, authSentence(route), route.idempotent ? 'Honors `Idempotency-Key`.' : undefined].filter(Boolean).join('\n\n');
   const op: Json = {
     operationId: opId,
     summary: route.summary,
@@ -480,7 +499,10 @@ export function generateOpenApiDocument(
         RequestId: { description: 'The request id: the caller’s sane `X-Request-Id`, else a new `req_...`', schema: { type: 'string' } },
         RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
         Allow: { description: 'The methods the path accepts', schema: { type: 'string' } },
-        IdempotentReplayed: { description: '`true` when this is the replayed answer of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+        IdempotentReplayed: {
+          description: '`true` when this is the replayed answer of an earlier request with the same Idempotency-Key',
+          schema: { type: 'string', enum: ['true'] },
+        },
       },
       securitySchemes: securitySchemes(usedSchemes),
     },

@@ -43,12 +43,7 @@ export const sealed = <R, C extends RouteContract>(
 ): SealedOperation<C, R> => ({ reply, run });
 
 /** Validates path, query and body against the route's contract, then calls its handler. */
-export async function runOperation<C extends RouteContract>(
-  contract: C,
-  operation: Operation<C>,
-  event: HttpEvent,
-  context: AppContext,
-): Promise<Reply> {
+export async function runOperation<C extends RouteContract>(contract: C, operation: Operation<C>, event: HttpEvent, context: AppContext): Promise<Reply> {
   if (contract.body && !context.hasBody) throw badRequest('A JSON body is required');
   const input = {
     params: contract.params ? parseOrThrow(contract.params, event.pathParameters ?? {}, 'path') : undefined,

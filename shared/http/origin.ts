@@ -9,7 +9,9 @@ const SANE_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za
  * the local server both set it; `https` when absent). Undefined when the request names no sane
  * host: links are then relative rather than built from whatever the header held.
  */
-export function originOf(event: Pick<HttpEvent, 'headers'> & { requestContext?: Partial<Pick<HttpEvent['requestContext'], 'domainName'>> }): string | undefined {
+export function originOf(
+  event: Pick<HttpEvent, 'headers'> & { requestContext?: Partial<Pick<HttpEvent['requestContext'], 'domainName'>> },
+): string | undefined {
   const host = event.headers?.host ?? event.requestContext?.domainName;
   if (!host || host.length > 261 || !SANE_HOST.test(host)) return undefined;
   const forwarded = event.headers?.['x-forwarded-proto']?.split(',')[0]?.trim().toLowerCase();

@@ -52,7 +52,8 @@ function rendererFile(): string {
   for (let dir = here; ; dir = dirname(dir)) {
     const candidate = join(dir, 'node_modules', RENDERER_ASSET.package, RENDERER_ASSET.file);
     if (existsSync(candidate)) return candidate;
-    if (dirname(dir) === dir) throw new Error(`The reference page's renderer is missing: neither ${shipped} nor ${RENDERER_ASSET.package}/${RENDERER_ASSET.file} in node_modules`);
+    if (dirname(dir) === dir)
+      throw new Error(`The reference page's renderer is missing: neither ${shipped} nor ${RENDERER_ASSET.package}/${RENDERER_ASSET.file} in node_modules`);
   }
 }
 

@@ -64,7 +64,13 @@ export function holdAccessLine(context: AppContext, event: HttpEvent): { write(r
     write(result) {
       if (written) return;
       written = true;
-      const line = held ?? { requestId: context.requestId, method: event.requestContext?.http?.method, routeKey: event.routeKey, path: event.rawPath, durationMs: 0 };
+      const line = held ?? {
+        requestId: context.requestId,
+        method: event.requestContext?.http?.method,
+        routeKey: event.routeKey,
+        path: event.rawPath,
+        durationMs: 0,
+      };
       logAccess({ ...line, status: result.statusCode, errorCode: errorCodeOf(result), durationMs: Date.now() - (context.startedAt || since) });
     },
   };

@@ -23,7 +23,12 @@ export const noContent = (): Reply => ({ status: 204 });
 export function toHttpResult(reply: Reply, requestId: string): HttpResult {
   const headers = { ...BASE_HEADERS, ...reply.headers, 'x-request-id': requestId };
   if (reply.raw) {
-    return { statusCode: reply.status, headers: { ...headers, 'content-type': reply.raw.contentType }, body: reply.raw.bytes.toString('base64'), isBase64Encoded: true };
+    return {
+      statusCode: reply.status,
+      headers: { ...headers, 'content-type': reply.raw.contentType },
+      body: reply.raw.bytes.toString('base64'),
+      isBase64Encoded: true,
+    };
   }
   if (reply.body === undefined) {
     const { 'content-type': _ct, ...rest } = headers;

@@ -38,9 +38,7 @@ export function routeMatcher<RouteDef extends Routable>(table: readonly RouteDef
 }
 
 function match<RouteDef extends Routable>(compiled: Compiled<RouteDef>[], method: string, path: string): RouteMatch<RouteDef> {
-  const candidates = compiled
-    .map((c) => ({ c, m: c.regex.exec(path) }))
-    .filter((x): x is { c: Compiled<RouteDef>; m: RegExpExecArray } => x.m !== null);
+  const candidates = compiled.map((c) => ({ c, m: c.regex.exec(path) })).filter((x): x is { c: Compiled<RouteDef>; m: RegExpExecArray } => x.m !== null);
   if (candidates.length === 0) return { kind: 'not_found' };
   const forMethod = candidates.filter((x) => x.c.route.method === method).sort((a, b) => b.c.literals - a.c.literals);
   const best = forMethod[0];

@@ -66,7 +66,7 @@ function mcpAuthentication(routes: ReadonlyMap<string, RouteDef>): MiddlewareObj
       if (route.auth.includes('public')) return;
       const token = bearerOf(event);
       if (!token) throw challenged(event, 'Missing credential: send Authorization: Bearer <API key>', false);
-      let principal;
+      let principal: Awaited<ReturnType<typeof resolveBearer>>;
       try {
         principal = await resolveBearer(token);
       } catch (error) {

@@ -75,8 +75,10 @@ export async function auditMessages(
     messages.map((m) => {
       const noted = m.id !== undefined ? state.outcomes.get(idKey(m.id)) : undefined;
       const rpcError = m.id !== undefined && answers.get(idKey(m.id))?.error !== undefined;
-      const { outcome, errorCode }: { outcome: CallOutcome; errorCode: ErrorCode | null } =
-        noted ?? { outcome: rpcError || answer.status >= 400 ? 'invalid' : 'ok', errorCode: null };
+      const { outcome, errorCode }: { outcome: CallOutcome; errorCode: ErrorCode | null } = noted ?? {
+        outcome: rpcError || answer.status >= 400 ? 'invalid' : 'ok',
+        errorCode: null,
+      };
       const tool = m.method === 'tools/call' ? (typeof m.params?.name === 'string' ? m.params.name : '') : null;
       // One per JSON-RPC call, by outcome (the tool name is not a dimension: callers choose it).
       emitMetric('mcpCalls', 1, { outcome });

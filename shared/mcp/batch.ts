@@ -48,12 +48,22 @@ export function refuseTooManyWrites(body: unknown, messages: RpcMessage[]): McpA
 export async function withinBudget(serving: Promise<McpAnswer>, state: McpRequestState, messages: RpcMessage[], budgetMs: number): Promise<McpAnswer> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<McpAnswer>((resolve) => {
-    timer = setTimeout(() => {
-      for (const m of messages) {
-        if (m.id !== undefined && !state.outcomes.has(idKey(m.id))) note(state, m.id, 'tool_error', 'OUTCOME_UNKNOWN');
-      }
-      resolve(errorPerMessage(messages, -32001, 'The batch did not finish within the request deadline: the outcome of this call is unknown. Retry it with the same idempotencyKey.', { code: 'OUTCOME_UNKNOWN' }));
-    }, Math.max(0, budgetMs));
+    timer = setTimeout(
+      () => {
+        for (const m of messages) {
+          if (m.id !== undefined && !state.outcomes.has(idKey(m.id))) note(state, m.id, 'tool_error', 'OUTCOME_UNKNOWN');
+        }
+        resolve(
+          errorPerMessage(
+            messages,
+            -32001,
+            'The batch did not finish within the request deadline: the outcome of this call is unknown. Retry it with the same idempotencyKey.',
+            { code: 'OUTCOME_UNKNOWN' },
+          ),
+        );
+      },
+      Math.max(0, budgetMs),
+    );
   });
   try {
     return await Promise.race([serving, late]);

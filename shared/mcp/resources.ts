@@ -19,11 +19,23 @@ const allows = (state: McpRequestState, scope: Scope) => state.ctx.principal.sco
 export async function listResources(state: McpRequestState) {
   const resources: { uri: string; name: string; title: string; description: string; mimeType: string }[] = [];
   if (allows(state, 'webhooks:manage')) {
-    resources.push({ uri: EVENT_CATALOG_URI, name: 'event-catalog', title: 'Webhook event catalog', description: 'The events that fire, the delivery envelope and the signature headers', mimeType: 'application/json' });
+    resources.push({
+      uri: EVENT_CATALOG_URI,
+      name: 'event-catalog',
+      title: 'Webhook event catalog',
+      description: 'The events that fire, the delivery envelope and the signature headers',
+      mimeType: 'application/json',
+    });
   }
   if (allows(state, 'objects:read')) {
     for (const t of await types.apiObjectTypes(state.ctx.workspaceId)) {
-      resources.push({ uri: typeUri(t.type), name: t.type, title: `${t.label} (object type)`, description: `Fields of the custom object type ${t.type}`, mimeType: 'application/json' });
+      resources.push({
+        uri: typeUri(t.type),
+        name: t.type,
+        title: `${t.label} (object type)`,
+        description: `Fields of the custom object type ${t.type}`,
+        mimeType: 'application/json',
+      });
     }
   }
   return { resources };
@@ -31,7 +43,15 @@ export async function listResources(state: McpRequestState) {
 
 export const resourceTemplates = (state: McpRequestState) =>
   allows(state, 'objects:read')
-    ? [{ uriTemplate: 'objects://types/{type}', name: 'object-type', title: 'Custom object type schema', description: 'The fields of a custom object type', mimeType: 'application/json' }]
+    ? [
+        {
+          uriTemplate: 'objects://types/{type}',
+          name: 'object-type',
+          title: 'Custom object type schema',
+          description: 'The fields of a custom object type',
+          mimeType: 'application/json',
+        },
+      ]
     : [];
 
 export async function readResource(state: McpRequestState, uri: string, id: RequestId) {

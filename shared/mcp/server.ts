@@ -82,10 +82,14 @@ async function callTool(state: McpRequestState, params: { name: string; argument
   if (!parsed.success || unstorable.length > 0) {
     note('invalid');
     const details = unstorable.length > 0 ? unstorable : toDetails('body', parsed.error!, 'arguments').map(({ field, message }) => ({ field, message }));
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for tool ${tool.name}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`, {
-      code: 'VALIDATION_FAILED',
-      details,
-    });
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Invalid arguments for tool ${tool.name}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}`,
+      {
+        code: 'VALIDATION_FAILED',
+        details,
+      },
+    );
   }
   const { [IDEMPOTENCY_KEY_ARG]: idempotencyKey, ...args } = parsed.data as Record<string, unknown>;
   try {
@@ -105,7 +109,11 @@ async function callTool(state: McpRequestState, params: { name: string; argument
     const structured = JSON.parse(JSON.stringify(result ?? null));
     const checked = tool.output.safeParse(structured);
     if (!checked.success) {
-      logger.error('MCP tool answer does not match its output schema', { requestId: state.ctx.requestId, tool: tool.name, issues: checked.error.issues.map((i) => i.path.join('.')) });
+      logger.error('MCP tool answer does not match its output schema', {
+        requestId: state.ctx.requestId,
+        tool: tool.name,
+        issues: checked.error.issues.map((i) => i.path.join('.')),
+      });
       note('tool_error', 'INTERNAL');
       return errorResult(state.ctx, new AppError('INTERNAL', 'Internal error'));
     }
@@ -139,9 +147,18 @@ const guarded =
 /** The server of one request. */
 export function buildServer(state: McpRequestState): Server {
   const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false }, resources: { listChanged: false } }, instructions: INSTRUCTIONS });
-  server.setRequestHandler('tools/list', guarded(state, () => ({
-    tools: visibleTools(state.ctx.principal.scopes).map((t) => ({ name: t.name, title: t.title, description: t.description, ...jsonSchemas(t), annotations: { title: t.title, ...t.annotations } })),
-  })));
+  server.setRequestHandler(
+    'tools/list',
+    guarded(state, () => ({
+      tools: visibleTools(state.ctx.principal.scopes).map((t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        ...jsonSchemas(t),
+        annotations: { title: t.title, ...t.annotations },
+      })),
+    })),
+  );
   server.setRequestHandler(
     'tools/call',
     guarded(state, async (request, ctx) => {
@@ -150,9 +167,18 @@ export function buildServer(state: McpRequestState): Server {
       return server.projectCallToolResult(result, tool ? jsonSchemas(tool).outputSchema : undefined);
     }),
   );
-  server.setRequestHandler('resources/list', guarded(state, () => listResources(state)));
-  server.setRequestHandler('resources/templates/list', guarded(state, () => ({ resourceTemplates: resourceTemplates(state) })));
-  server.setRequestHandler('resources/read', guarded(state, (request, ctx) => readResource(state, request.params.uri, ctx.mcpReq.id)));
+  server.setRequestHandler(
+    'resources/list',
+    guarded(state, () => listResources(state)),
+  );
+  server.setRequestHandler(
+    'resources/templates/list',
+    guarded(state, () => ({ resourceTemplates: resourceTemplates(state) })),
+  );
+  server.setRequestHandler(
+    'resources/read',
+    guarded(state, (request, ctx) => readResource(state, request.params.uri, ctx.mcpReq.id)),
+  );
   return server;
 }
 

@@ -74,12 +74,20 @@ function refuseListen(body: unknown): { status: number; contentType: string; bod
   const messages = Array.isArray(body) ? body : [body];
   const listens = messages.filter((m) => (m as { method?: unknown } | null)?.method === LISTEN) as { id?: unknown }[];
   if (listens.length === 0) return undefined;
-  const error = (id: unknown) => ({ jsonrpc: '2.0', id: id ?? null, error: { code: -32601, message: `Method not found: ${LISTEN} (this server is stateless and keeps no streams)` } });
+  const error = (id: unknown) => ({
+    jsonrpc: '2.0',
+    id: id ?? null,
+    error: { code: -32601, message: `Method not found: ${LISTEN} (this server is stateless and keeps no streams)` },
+  });
   const answer = Array.isArray(body) ? listens.map((m) => error(m.id)) : error(listens[0]!.id);
   return { status: 200, contentType: 'application/json', body: JSON.stringify(answer) };
 }
 
-export async function serveMcp(request: Request, parsedBody: unknown, state: McpRequestState): Promise<{ status: number; contentType: string | null; body: string }> {
+export async function serveMcp(
+  request: Request,
+  parsedBody: unknown,
+  state: McpRequestState,
+): Promise<{ status: number; contentType: string | null; body: string }> {
   const refused = refuseListen(parsedBody);
   if (refused) return refused;
   const response = (await isLegacyRequest(request.clone(), parsedBody))

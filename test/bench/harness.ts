@@ -31,7 +31,14 @@ export async function load(requests: number, concurrency: number, op: (i: number
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const round = (n: number) => Math.round(n * 100) / 100;
-  return { requests, concurrency, perSecond: round(requests / seconds), p50Ms: round(percentile(latencies, 50)), p99Ms: round(percentile(latencies, 99)), errors };
+  return {
+    requests,
+    concurrency,
+    perSecond: round(requests / seconds),
+    p50Ms: round(percentile(latencies, 50)),
+    p99Ms: round(percentile(latencies, 99)),
+    errors,
+  };
 }
 
 /**

@@ -15,10 +15,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * Target: no error at all, and the parallel batch done within 2x the time of the sequential one.
  * With `inProcess`, one more batch splits the changes between the platform and this process.
  */
-export async function hotMember(
-  platform: Pick<RunningPlatform, 'baseUrl'>,
-  opts: { changes: number; rounds: number; inProcess?: typeof inProcess },
-) {
+export async function hotMember(platform: Pick<RunningPlatform, 'baseUrl'>, opts: { changes: number; rounds: number; inProcess?: typeof inProcess }) {
   const json = async (path: string, body: unknown, token?: string, headers: Record<string, string> = {}) => {
     const res = await fetch(platform.baseUrl + path, {
       method: 'POST',
@@ -43,7 +40,8 @@ export async function hotMember(
     json(`/api/v2/members/${memberId}/points`, { ...ops[i]!, reason: `change ${i}` }, key, { 'idempotency-key': `hot-${runId}-${label}-${i}` });
 
   const balanceOf = async (memberId: string) =>
-    ((await (await fetch(`${platform.baseUrl}/api/v2/members/${memberId}`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).data.points.balance as number;
+    ((await (await fetch(`${platform.baseUrl}/api/v2/members/${memberId}`, { headers: { authorization: `Bearer ${key}` } })).json()) as any).data.points
+      .balance as number;
   /** What a member must hold: the seed plus every change that was answered 201 (and nothing else). */
   const expected = (answers: { status: number }[]) =>
     seed + ops.reduce((sum, op, i) => (answers[i]!.status === 201 ? sum + (op.type === 'earn' ? op.amount : -op.amount) : sum), 0);
@@ -90,7 +88,11 @@ export async function hotMember(
       ops.map((_, i) =>
         i % 2 === 0
           ? change(shared, 'two', i)
-          : call('POST', `/api/v2/members/${shared}/points`, { token: key, body: { ...ops[i]!, reason: `change ${i}` }, headers: { 'idempotency-key': `hot-${runId}-two-${i}` } }),
+          : call('POST', `/api/v2/members/${shared}/points`, {
+              token: key,
+              body: { ...ops[i]!, reason: `change ${i}` },
+              headers: { 'idempotency-key': `hot-${runId}-two-${i}` },
+            }),
       ),
     );
     const ms = performance.now() - started;

@@ -23,7 +23,11 @@ export async function objectList(platform: RunningPlatform, opts: { records: num
         body: JSON.stringify(body),
       })
     ).json()) as any;
-  const reg = await json('POST', '/api/v2/auth/register', { workspaceName: 'Bench objects', email: `objects-${Date.now()}@example.test`, password: 'bench password 1' });
+  const reg = await json('POST', '/api/v2/auth/register', {
+    workspaceName: 'Bench objects',
+    email: `objects-${Date.now()}@example.test`,
+    password: 'bench password 1',
+  });
   const session = reg.data.session.token as string;
   const workspaceId = reg.data.workspace.id as string;
   const key = (await json('POST', '/api/v2/api-keys', { name: 'bench', scopes: ['objects:read', 'objects:write'] }, session)).data.key as string;
@@ -45,7 +49,14 @@ export async function objectList(platform: RunningPlatform, opts: { records: num
     const data = { title: `Job ${String((i * 7919) % opts.records).padStart(6, '0')}`, state: states[i % 4]!, cost: i };
     return {
       ...keyOf('objectRecord', { workspaceId, type: 'job', recordId: id }),
-      ...indexKeysOf('objectRecord', { workspaceId, type: 'job', recordId: id, createdAt: at, updatedAt: at, titleKey: titleKeyOf(fields as never, 'title', data) }),
+      ...indexKeysOf('objectRecord', {
+        workspaceId,
+        type: 'job',
+        recordId: id,
+        createdAt: at,
+        updatedAt: at,
+        titleKey: titleKeyOf(fields as never, 'title', data),
+      }),
       entity: 'objectRecord',
       id,
       workspaceId,
@@ -62,9 +73,20 @@ export async function objectList(platform: RunningPlatform, opts: { records: num
   const chunks = [];
   for (let i = 0; i < rows.length; i += 25) chunks.push(rows.slice(i, i + 25));
   for (let i = 0; i < chunks.length; i += 8) {
-    await Promise.all(chunks.slice(i, i + 8).map((c) => doc.send(new BatchWriteCommand({ RequestItems: { [runtime.tableName]: c.map((Item) => ({ PutRequest: { Item } })) } }))));
+    await Promise.all(
+      chunks
+        .slice(i, i + 8)
+        .map((c) => doc.send(new BatchWriteCommand({ RequestItems: { [runtime.tableName]: c.map((Item) => ({ PutRequest: { Item } })) } }))),
+    );
   }
-  await doc.send(new UpdateCommand({ TableName: runtime.tableName, Key: keyOf('objectType', { workspaceId, type: 'job' }), UpdateExpression: 'SET recordCount = :n', ExpressionAttributeValues: { ':n': opts.records } }));
+  await doc.send(
+    new UpdateCommand({
+      TableName: runtime.tableName,
+      Key: keyOf('objectType', { workspaceId, type: 'job' }),
+      UpdateExpression: 'SET recordCount = :n',
+      ExpressionAttributeValues: { ':n': opts.records },
+    }),
+  );
   // The per-value counters the service keeps for enum fields, as its writes would have left them.
   for (const state of states) {
     const n = items.filter((i) => i.data.state === state).length;
@@ -80,9 +102,12 @@ export async function objectList(platform: RunningPlatform, opts: { records: num
 
   let total = 0;
   const filteredCall = async () => {
-    const res = await fetch(`${platform.baseUrl}/api/v2/objects/job/records?sortBy=title_asc&limit=50&f_state=done`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`${platform.baseUrl}/api/v2/objects/job/records?sortBy=title_asc&limit=50&f_state=done`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     const body = (await res.json()) as { data: unknown[]; total: number };
-    if (res.status !== 200 || body.data.length !== 50 || body.total !== opts.records / 4) throw new Error(`unexpected answer ${res.status} total ${body.total}`);
+    if (res.status !== 200 || body.data.length !== 50 || body.total !== opts.records / 4)
+      throw new Error(`unexpected answer ${res.status} total ${body.total}`);
     total = body.total;
   };
   const partition = `WS#${workspaceId}#OBJ#job`;
@@ -91,7 +116,15 @@ export async function objectList(platform: RunningPlatform, opts: { records: num
     await res.arrayBuffer();
   };
   const rawCall = async () => {
-    await doc.send(new QueryCommand({ TableName: runtime.tableName, IndexName: 'gsi3', KeyConditionExpression: 'gsi3pk = :pk', ExpressionAttributeValues: { ':pk': partition }, Limit: 50 }));
+    await doc.send(
+      new QueryCommand({
+        TableName: runtime.tableName,
+        IndexName: 'gsi3',
+        KeyConditionExpression: 'gsi3pk = :pk',
+        ExpressionAttributeValues: { ':pk': partition },
+        Limit: 50,
+      }),
+    );
   };
   // The three calls take turns, sample by sample, after a few untimed rounds: on a shared machine
   // (and a store just loaded with the seed) the load drifts, and measured one series after

@@ -35,7 +35,11 @@ export async function operationalExport(platform: RunningPlatform, opts: { membe
     });
     return (await res.json()) as any;
   };
-  const reg = await json('POST', '/api/v2/auth/register', { workspaceName: 'Bench exports', email: `exports-${Date.now()}@example.test`, password: 'bench password 1' });
+  const reg = await json('POST', '/api/v2/auth/register', {
+    workspaceName: 'Bench exports',
+    email: `exports-${Date.now()}@example.test`,
+    password: 'bench password 1',
+  });
   const session = reg.data.session.token as string;
   const workspaceId = reg.data.workspace.id as string;
 
@@ -126,7 +130,15 @@ export async function operationalExport(platform: RunningPlatform, opts: { membe
   }
   if (job.status !== 'completed') throw new Error(`export failed: ${job.error}`);
   // startedAt is not in the API answer; the job item has it.
-  const stored = (await doc.send(new QueryCommand({ TableName: runtime.tableName, KeyConditionExpression: 'pk = :pk AND sk = :sk', ExpressionAttributeValues: { ':pk': keyOf('exportJob', { workspaceId, jobId }).pk, ':sk': keyOf('exportJob', { workspaceId, jobId }).sk } }))).Items![0]!;
+  const stored = (
+    await doc.send(
+      new QueryCommand({
+        TableName: runtime.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk = :sk',
+        ExpressionAttributeValues: { ':pk': keyOf('exportJob', { workspaceId, jobId }).pk, ':sk': keyOf('exportJob', { workspaceId, jobId }).sk },
+      }),
+    )
+  ).Items![0]!;
   const exportMs = Date.parse(stored.completedAt) - Date.parse(stored.startedAt);
   const exportRowsPerSecond = round((job.rowCount / exportMs) * 1000);
   const rawRowsPerSecond = round((rawRows / rawMs) * 1000);

@@ -44,7 +44,9 @@ if (PLATFORM_BENCHES.some(selected)) {
   try {
     if (selected('authenticated-read')) results.push(await authenticatedRead(platform, { requests, concurrency }));
     if (selected('order-intake'))
-      results.push(await orderIntake(platform, { requests: Number(process.env.BENCH_ORDERS ?? 3000), concurrency: Number(process.env.BENCH_ORDER_CONCURRENCY ?? 32) }));
+      results.push(
+        await orderIntake(platform, { requests: Number(process.env.BENCH_ORDERS ?? 3000), concurrency: Number(process.env.BENCH_ORDER_CONCURRENCY ?? 32) }),
+      );
     if (selected('webhook-delivery')) results.push(await webhookDelivery(platform, { events: Number(process.env.BENCH_EVENTS ?? 500), endpoints: 4 }));
     if (selected('object-list'))
       results.push(await objectList(platform, { records: Number(process.env.BENCH_RECORDS ?? 20_000), samples: Number(process.env.BENCH_SAMPLES ?? 30) }));

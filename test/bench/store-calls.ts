@@ -111,12 +111,15 @@ export async function measureStoreCalls(): Promise<StoreCallRow[]> {
   const run = `${Date.now().toString(36)}-${randomUUID().slice(0, 6)}`;
   const reg = expectStatus(
     'register',
-    await inProcess('POST', '/api/v2/auth/register', { body: { workspaceName: 'Store calls', email: `calls-${run}@example.test`, password: 'bench password 1' } }),
+    await inProcess('POST', '/api/v2/auth/register', {
+      body: { workspaceName: 'Store calls', email: `calls-${run}@example.test`, password: 'bench password 1' },
+    }),
     201,
   );
   const session = reg.data.session.token as string;
   const workspaceId = reg.data.workspace.id as string;
-  const key = expectStatus('api key', await inProcess('POST', '/api/v2/api-keys', { token: session, body: { name: 'calls', scopes: [...SCOPES] } }), 201).data.key as string;
+  const key = expectStatus('api key', await inProcess('POST', '/api/v2/api-keys', { token: session, body: { name: 'calls', scopes: [...SCOPES] } }), 201).data
+    .key as string;
   let seq = 0;
   const idem = () => ({ 'idempotency-key': `calls-${run}-${++seq}` });
   const api = (method: string, path: string, body?: unknown, headers?: Record<string, string>) => inProcess(method, path, { token: key, body, headers });
@@ -127,16 +130,26 @@ export async function measureStoreCalls(): Promise<StoreCallRow[]> {
   expectStatus('seed points', await api('POST', `/api/v2/members/${holder}/points`, { type: 'earn', amount: 100, reason: 'seed' }), 201);
   const order = async (memberId: string) => {
     const externalOrderId = `calls-${run}-${++seq}`;
-    expectStatus('order', await api('POST', '/api/v2/orders', { externalOrderId, memberId, currency: 'EUR', total: 40, occurredAt: new Date().toISOString() }, idem()), 201);
+    expectStatus(
+      'order',
+      await api('POST', '/api/v2/orders', { externalOrderId, memberId, currency: 'EUR', total: 40, occurredAt: new Date().toISOString() }, idem()),
+      201,
+    );
     return externalOrderId;
   };
   const toRefund = [await order(holder), await order(holder), await order(holder)];
   const pool = expectStatus(
     'pool',
-    await api('POST', '/api/v2/coupons/pools', { name: 'Calls', discount: { type: 'percent', value: 10 }, codeConfig: { mode: 'generated', prefix: 'CALLS-' }, stock: 100 }),
+    await api('POST', '/api/v2/coupons/pools', {
+      name: 'Calls',
+      discount: { type: 'percent', value: 10 },
+      codeConfig: { mode: 'generated', prefix: 'CALLS-' },
+      stock: 100,
+    }),
     201,
   ).data.id as string;
-  const coupon = async () => expectStatus('issue', await api('POST', '/api/v2/coupons/issue', { poolId: pool, memberId: holder }, idem()), 201).data.id as string;
+  const coupon = async () =>
+    expectStatus('issue', await api('POST', '/api/v2/coupons/issue', { poolId: pool, memberId: holder }, idem()), 201).data.id as string;
   const toRedeem = [await coupon(), await coupon(), await coupon()];
   const type = `calls_${run.replace(/[^a-z0-9]/g, '_')}`.slice(0, 40);
   expectStatus(
@@ -158,7 +171,11 @@ export async function measureStoreCalls(): Promise<StoreCallRow[]> {
     200,
   );
   const record = async () =>
-    expectStatus('record', await api('POST', `/api/v2/objects/${type}/records`, { data: { title: `Job ${++seq}`, state: 'open', owner: holder } }, idem()), 201);
+    expectStatus(
+      'record',
+      await api('POST', `/api/v2/objects/${type}/records`, { data: { title: `Job ${++seq}`, state: 'open', owner: holder } }, idem()),
+      201,
+    );
   for (let i = 0; i < 20; i++) await record();
   // Records of another value, listed by the filtered list (created last, so an index scan would read past all the others).
   for (let i = 0; i < 12; i++)
@@ -166,15 +183,21 @@ export async function measureStoreCalls(): Promise<StoreCallRow[]> {
   // Subscribed to an event none of the operations above emits: the platform's own pipeline sends nothing.
   const endpoints: string[] = [];
   for (const n of [1, 2]) {
-    const created = expectStatus('endpoint', await api('POST', '/api/v2/webhooks', { url: `https://hooks-${n}.example.invalid/calls`, eventTypes: ['capture.created'] }), 201);
+    const created = expectStatus(
+      'endpoint',
+      await api('POST', '/api/v2/webhooks', { url: `https://hooks-${n}.example.invalid/calls`, eventTypes: ['capture.created'] }),
+      201,
+    );
     endpoints.push(created.data.id as string);
   }
 
   const operations: Record<Operation, () => Promise<unknown>> = {
     'authenticated GET': async () => expectStatus('get member', await api('GET', `/api/v2/members/${holder}`), 200),
-    'create member': async () => expectStatus('create member', await api('POST', '/api/v2/members', { email: `new-${run}-${++seq}@example.test` }, idem()), 201),
+    'create member': async () =>
+      expectStatus('create member', await api('POST', '/api/v2/members', { email: `new-${run}-${++seq}@example.test` }, idem()), 201),
     'create order': async () => order(holder),
-    'points change': async () => expectStatus('points', await api('POST', `/api/v2/members/${holder}/points`, { type: 'earn', amount: 5, reason: 'calls' }, idem()), 201),
+    'points change': async () =>
+      expectStatus('points', await api('POST', `/api/v2/members/${holder}/points`, { type: 'earn', amount: 5, reason: 'calls' }, idem()), 201),
     refund: async () => expectStatus('refund', await api('POST', `/api/v2/orders/${toRefund.shift()}/refund`, { amount: 10 }, idem()), 200),
     'coupon issue': coupon,
     'coupon redeem': async () => expectStatus('redeem', await api('POST', `/api/v2/coupons/${toRedeem.shift()}/redeem`, {}, idem()), 200),
@@ -192,7 +215,15 @@ export async function measureStoreCalls(): Promise<StoreCallRow[]> {
     'webhook delivery': async () => {
       const e = event('capture.created', { resource_id: `cap_${run}` });
       const next = await attemptDelivery(
-        { workspaceId, endpointId: endpoints[0]!, deliveryId: deliveryIdOf(e.id, endpoints[0]!), eventId: e.id, eventType: e.type, payload: envelopeOf(e), trigger: 'event' },
+        {
+          workspaceId,
+          endpointId: endpoints[0]!,
+          deliveryId: deliveryIdOf(e.id, endpoints[0]!),
+          eventId: e.id,
+          eventType: e.type,
+          payload: envelopeOf(e),
+          trigger: 'event',
+        },
         1,
         { egress: answering200, settings: webhookSettings(), sealer: secretSealerFromConfig() },
       );

@@ -78,11 +78,21 @@ export async function webhookDelivery(platform: RunningPlatform, opts: { events:
     const concurrency = config.webhooks.workerBatchSize * config.webhooks.localWorkerConcurrency;
     const secret = { value: `whsec_${Buffer.alloc(32, 7).toString('base64')}`, createdAt: '', expiresAt: null };
     const raw = await load(expected, concurrency, async (i) => {
-      const body = JSON.stringify({ id: `evt_raw_${i}`, type: 'member.created', created_at: new Date().toISOString(), data: { resource_id: 'mbr_x', member_ref: 'mbr_x' } });
+      const body = JSON.stringify({
+        id: `evt_raw_${i}`,
+        type: 'member.created',
+        created_at: new Date().toISOString(),
+        data: { resource_id: 'mbr_x', member_ref: 'mbr_x' },
+      });
       const ts = Math.floor(Date.now() / 1000);
       const res = await fetch(`${receiver.url}/raw`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'webhook-id': `evt_raw_${i}`, 'webhook-timestamp': String(ts), 'webhook-signature': signatureHeader([secret], `evt_raw_${i}`, ts, body) },
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': `evt_raw_${i}`,
+          'webhook-timestamp': String(ts),
+          'webhook-signature': signatureHeader([secret], `evt_raw_${i}`, ts, body),
+        },
         body,
       });
       await res.arrayBuffer();
@@ -118,7 +128,11 @@ export async function webhookDelivery(platform: RunningPlatform, opts: { events:
       await Promise.all(recordAttempts(attempts));
       return true;
     });
-    const storeFloor = { deliveries: batches * config.webhooks.workerBatchSize, perSecond: round(floor.perSecond * config.webhooks.workerBatchSize), errors: floor.errors };
+    const storeFloor = {
+      deliveries: batches * config.webhooks.workerBatchSize,
+      perSecond: round(floor.perSecond * config.webhooks.workerBatchSize),
+      errors: floor.errors,
+    };
 
     return {
       name: `webhook delivery: outbox -> receiver (${opts.events} events x ${opts.endpoints} endpoints) vs raw signed POST loop`,

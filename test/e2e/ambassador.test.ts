@@ -4,10 +4,10 @@ import { call, createKey, uniqueEmail } from '../support/api';
 import { newMember, newOrder, tenant } from '../support/fixtures';
 import { outboxEvents as eventsOf } from '../support/table';
 
-
 const keyWithout = async (token: string, scope: string) => (await createKey(token, { name: `no ${scope}`, scopes: SCOPES.filter((s) => s !== scope) })).key;
 const issue = (key: string, memberId: string) => call('POST', `/api/v2/ambassador/members/${memberId}/issue-code`, { token: key });
-const capture = (key: string, body: Record<string, unknown>) => call('POST', '/api/v2/captures', { token: key, body: { source: 'test', consents: {}, ...body } });
+const capture = (key: string, body: Record<string, unknown>) =>
+  call('POST', '/api/v2/captures', { token: key, body: { source: 'test', consents: {}, ...body } });
 
 describe('ambassador program', () => {
   it('issues one code per member: 201 once, then 200 with the same code; one event', async () => {
@@ -63,15 +63,31 @@ describe('ambassador program', () => {
     const res = await call('GET', '/api/v2/ambassador/candidates', { token: t.key });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([
-      expect.objectContaining({ memberId: shopper.id, orderCount: 3, lifetimePoints: 15, qualifiesBy: ['order_count'], referralCode: null, referredSignups: 0 }),
-      expect.objectContaining({ memberId: pointsy.id, firstName: 'Pointsy', lifetimePoints: 600, qualifiesBy: ['lifetime_points'], referralCode: code, tier: 'silver' }),
+      expect.objectContaining({
+        memberId: shopper.id,
+        orderCount: 3,
+        lifetimePoints: 15,
+        qualifiesBy: ['order_count'],
+        referralCode: null,
+        referredSignups: 0,
+      }),
+      expect.objectContaining({
+        memberId: pointsy.id,
+        firstName: 'Pointsy',
+        lifetimePoints: 600,
+        qualifiesBy: ['lifetime_points'],
+        referralCode: code,
+        tier: 'silver',
+      }),
     ]);
     const strict = await call('GET', '/api/v2/ambassador/candidates?minLifetimePoints=1000&minOrderCount=4', { token: t.key });
     expect(strict.body.data).toEqual([]);
     const loose = await call('GET', '/api/v2/ambassador/candidates?minLifetimePoints=10&limit=1', { token: t.key });
     expect(loose.body.data.map((c: { memberId: string }) => c.memberId)).toEqual([shopper.id]);
     expect(loose.body.data[0].qualifiesBy).toEqual(['lifetime_points', 'order_count']);
-    const next = await call('GET', `/api/v2/ambassador/candidates?minLifetimePoints=10&limit=1&cursor=${encodeURIComponent(loose.body.nextCursor)}`, { token: t.key });
+    const next = await call('GET', `/api/v2/ambassador/candidates?minLifetimePoints=10&limit=1&cursor=${encodeURIComponent(loose.body.nextCursor)}`, {
+      token: t.key,
+    });
     expect(next.body.data.map((c: { memberId: string }) => c.memberId)).toEqual([pointsy.id]);
 
     for (const qs of ['?minLifetimePoints=-1', '?limit=500', '?minOrderCount=abc', '?unknown=1']) {

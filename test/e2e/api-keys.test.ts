@@ -12,7 +12,7 @@ describe('API keys', () => {
     expect(del.body).toBeUndefined();
 
     const revoked = await call('GET', '/api/v2/api-keys', { token: key.key });
-    const unknown = await call('GET', '/api/v2/api-keys', { token: 'fl_live_' + 'Z'.repeat(43) });
+    const unknown = await call('GET', '/api/v2/api-keys', { token: `fl_live_${'Z'.repeat(43)}` });
     const malformed = await call('GET', '/api/v2/api-keys', { token: 'fl_live_nope' });
     for (const res of [revoked, unknown, malformed]) {
       expect(res.status).toBe(401);
@@ -55,7 +55,10 @@ describe('API keys', () => {
     const stronger = await createKey(acc.token, { name: 'strong', scopes: ['members:read', 'members:write', 'privacy:write'] });
     const refused = await call('DELETE', `/api/v2/api-keys/${stronger.id}`, { token: manager.key });
     expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatchObject({ code: 'FORBIDDEN', details: [{ in: 'path', field: 'id', message: 'missing scopes: members:write, privacy:write' }] });
+    expect(refused.body.error).toMatchObject({
+      code: 'FORBIDDEN',
+      details: [{ in: 'path', field: 'id', message: 'missing scopes: members:write, privacy:write' }],
+    });
     expect(refused.body.error.message).toBe('You cannot revoke a key with scopes you do not hold: members:write, privacy:write');
     expect((await call('GET', '/api/v2/members', { token: stronger.key })).status).toBe(200);
     const audit = await call('GET', '/api/flash/audit?action=api_key.revoked', { token: acc.token });

@@ -37,7 +37,10 @@ async function trail(token: string, query = ''): Promise<{ data: Entry[]; nextCu
 async function entryOf(token: string, res: ApiResponse, action: string): Promise<Entry> {
   const requestId = requestIdOf(res);
   const found = (await trail(token, '?limit=200')).data.filter((e) => e.requestId === requestId);
-  expect(found.map((e) => e.action), `entries of request ${requestId}`).toEqual([action]);
+  expect(
+    found.map((e) => e.action),
+    `entries of request ${requestId}`,
+  ).toEqual([action]);
   return found[0]!;
 }
 
@@ -109,14 +112,20 @@ describe('audit trail: auth', () => {
 
   it('auth.password_changed and auth.password_reset', async () => {
     const acc = await registerAccount('audit-pw');
-    const changed = await call('POST', '/api/v2/auth/change-password', { token: acc.token, body: { currentPassword: acc.password, newPassword: 'a brand new password' } });
+    const changed = await call('POST', '/api/v2/auth/change-password', {
+      token: acc.token,
+      body: { currentPassword: acc.password, newPassword: 'a brand new password' },
+    });
     expect(changed.status).toBe(204);
     const change = await entryOf(acc.token, changed, 'auth.password_changed');
     expect(change).toMatchObject({ outcome: 'success', actor: { type: 'user', id: acc.userId }, target: { type: 'user', id: acc.userId } });
     expectClean(change, [acc.email, acc.password, 'a brand new password', acc.token]);
 
     // A wrong current password changes nothing and records nothing.
-    const refused = await call('POST', '/api/v2/auth/change-password', { token: acc.token, body: { currentPassword: 'wrong current pw', newPassword: 'another new password' } });
+    const refused = await call('POST', '/api/v2/auth/change-password', {
+      token: acc.token,
+      body: { currentPassword: 'wrong current pw', newPassword: 'another new password' },
+    });
     expect(refused.status).toBe(422);
     expect((await trail(acc.token)).data.filter((e) => e.requestId === requestIdOf(refused))).toEqual([]);
 
@@ -175,7 +184,10 @@ describe('audit trail: API keys, webhook endpoints, program, object types', () =
   it('webhook_endpoint.created, .updated, .secret_rotated and .deleted, by the API key', async () => {
     const t = await tenant('audit-hooks');
     const keyId = (await trail(t.token, '?action=api_key.created')).data[0]!.target.id;
-    const made = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: 'https://hooks.example.com/audit', description: 'Audit hook', eventTypes: ['member.created'] } });
+    const made = await call('POST', '/api/v2/webhooks', {
+      token: t.key,
+      body: { url: 'https://hooks.example.com/audit', description: 'Audit hook', eventTypes: ['member.created'] },
+    });
     expect(made.status).toBe(201);
     const id = made.body.data.id;
     const secrets = [t.key, made.body.data.secret];
@@ -354,7 +366,10 @@ describe('GET /api/flash/audit', () => {
     ] as const) {
       const res = await call('GET', `/api/flash/audit${query}`, { token: t.token });
       expect(res.status, query).toBe(422);
-      expect(res.body.error.details.map((d: { field: string }) => d.field), query).toContain(field);
+      expect(
+        res.body.error.details.map((d: { field: string }) => d.field),
+        query,
+      ).toContain(field);
     }
   });
 

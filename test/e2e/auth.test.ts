@@ -164,11 +164,17 @@ describe('auth: passwords and sessions', () => {
   it('change-password revokes the other sessions and keeps the current one', async () => {
     const acc = await registerAccount('change');
     const second = (await call('POST', '/api/v2/auth/login', { body: { email: acc.email, password: PASSWORD } })).body.data.session.token;
-    const wrong = await call('POST', '/api/v2/auth/change-password', { token: acc.token, body: { currentPassword: 'not it at all', newPassword: 'a brand new password' } });
+    const wrong = await call('POST', '/api/v2/auth/change-password', {
+      token: acc.token,
+      body: { currentPassword: 'not it at all', newPassword: 'a brand new password' },
+    });
     expect(wrong.status).toBe(422);
     expect((await call('GET', '/api/v2/auth/profile', { token: second })).status).toBe(200);
 
-    const res = await call('POST', '/api/v2/auth/change-password', { token: acc.token, body: { currentPassword: PASSWORD, newPassword: 'a brand new password' } });
+    const res = await call('POST', '/api/v2/auth/change-password', {
+      token: acc.token,
+      body: { currentPassword: PASSWORD, newPassword: 'a brand new password' },
+    });
     expect(res.status).toBe(204);
     expect((await call('GET', '/api/v2/auth/profile', { token: acc.token })).status).toBe(200);
     expect((await call('GET', '/api/v2/auth/profile', { token: second })).status).toBe(401);
@@ -228,7 +234,10 @@ describe('auth: passwords and sessions', () => {
     const other = (await call('POST', '/api/v2/auth/login', { body: { email: acc.email, password: PASSWORD } })).body.data.session.token;
     await call('POST', '/api/v2/auth/forgot-password', { body: { email: acc.email } });
     const token = (await mailsTo(acc.email))[0]!.text.match(/fl_reset_[A-Za-z0-9_-]{43}/)![0];
-    const changed = await call('POST', '/api/v2/auth/change-password', { token: acc.token, body: { currentPassword: PASSWORD, newPassword: 'changed password 789' } });
+    const changed = await call('POST', '/api/v2/auth/change-password', {
+      token: acc.token,
+      body: { currentPassword: PASSWORD, newPassword: 'changed password 789' },
+    });
     expect(changed.status).toBe(204);
     expect((await call('GET', '/api/v2/auth/profile', { token: acc.token })).status).toBe(200);
     expect((await call('GET', '/api/v2/auth/profile', { token: other })).status).toBe(401);
@@ -256,12 +265,12 @@ describe('auth: passwords and sessions', () => {
   });
 
   it('an unknown reset token is a 400', async () => {
-    const res = await call('POST', '/api/v2/auth/reset-password', { body: { token: 'fl_reset_' + 'x'.repeat(43), newPassword: 'whatever password' } });
+    const res = await call('POST', '/api/v2/auth/reset-password', { body: { token: `fl_reset_${'x'.repeat(43)}`, newPassword: 'whatever password' } });
     expect(res.status).toBe(400);
   });
 
   it('treats malformed, unknown and expired-looking session tokens alike', async () => {
-    for (const token of ['fl_sess_short', 'fl_sess_' + 'A'.repeat(43), 'garbage', 'fl_live_' + 'B'.repeat(43)]) {
+    for (const token of ['fl_sess_short', `fl_sess_${'A'.repeat(43)}`, 'garbage', `fl_live_${'B'.repeat(43)}`]) {
       const res = await call('GET', '/api/v2/auth/profile', { token });
       expect(res.status).toBe(401);
       expect(res.body.error.message).toBe('Missing or invalid credential');

@@ -5,14 +5,14 @@ import { call, createKey, uniqueEmail } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
 import { outboxEvents, platformTable, scanItems, workspaceItems } from '../support/table';
 
-
 const eventsOf = outboxEvents;
 const itemsOf = workspaceItems;
 
 const capture = (key: string, body: Record<string, unknown>, headers?: Record<string, string>) =>
   call('POST', '/api/v2/captures', { token: key, body: { source: 'footer_form', consents: { marketingEmail: true }, ...body }, headers });
 
-const memberIds = async (key: string) => (await call('GET', '/api/v2/members?limit=200', { token: key })).body.data.map((m: { id: string }) => m.id) as string[];
+const memberIds = async (key: string) =>
+  (await call('GET', '/api/v2/members?limit=200', { token: key })).body.data.map((m: { id: string }) => m.id) as string[];
 
 describe('captures', () => {
   it('creates a member for a new lead and emits member.created and capture.created in one outbox item', async () => {
@@ -90,7 +90,12 @@ describe('captures', () => {
     const Items = await scanItems('entity = :e AND captureId = :c', { ':e': 'captureWindow', ':c': first.body.data.id });
     expect(Items).toHaveLength(1);
     await doc.send(
-      new UpdateCommand({ TableName: tableName, Key: { pk: Items[0]!.pk, sk: Items[0]!.sk }, UpdateExpression: 'SET windowEndsAt = :past', ExpressionAttributeValues: { ':past': '2020-01-01T00:00:00.000Z' } }),
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { pk: Items[0]!.pk, sk: Items[0]!.sk },
+        UpdateExpression: 'SET windowEndsAt = :past',
+        ExpressionAttributeValues: { ':past': '2020-01-01T00:00:00.000Z' },
+      }),
     );
     const later = await capture(t.key, { email });
     expect(later.status).toBe(201);

@@ -37,7 +37,13 @@ const CATALOG = [
     attributes: { size: 42, colour: 'green', waterproof: true },
   },
   { sku: 'RUN-2', name: 'Road Runner', category: { key: 'running', name: 'Running', parentKey: 'shoes' }, brand: { key: 'zoom', name: 'Zoom' } },
-  { sku: 'SOCK-1', name: 'Merino Socks', price: { amount: 1500, currency: 'JPY' }, category: { key: 'accessories', name: 'Accessories' }, brand: { key: 'acme', name: 'ACME' } },
+  {
+    sku: 'SOCK-1',
+    name: 'Merino Socks',
+    price: { amount: 1500, currency: 'JPY' },
+    category: { key: 'accessories', name: 'Accessories' },
+    brand: { key: 'acme', name: 'ACME' },
+  },
   { sku: 'GIFT-1', name: 'Gift card', status: 'archived' },
 ];
 
@@ -68,7 +74,10 @@ describe('catalog', () => {
     const children = await call('GET', '/api/v2/categories?parentKey=shoes', { token: t.key });
     expect(children.body.data.map((c: any) => c.key)).toEqual(['running']);
     const brands = (await call('GET', '/api/v2/brands', { token: t.key })).body.data;
-    expect(brands.map((b: any) => [b.key, b.name])).toEqual([['acme', 'ACME'], ['zoom', 'Zoom']]);
+    expect(brands.map((b: any) => [b.key, b.name])).toEqual([
+      ['acme', 'ACME'],
+      ['zoom', 'Zoom'],
+    ]);
     for (const b of brands) expect(b.id).toMatch(/^brd_[0-9a-z]{26}$/);
 
     const catId = (key: string) => categories.data.find((c: any) => c.key === key).id;
@@ -93,7 +102,17 @@ describe('catalog', () => {
       updatedAt: expect.any(String),
     });
     const gift = await call('GET', `/api/v2/products/${report.results[3].productId}`, { token: t.key });
-    expect(gift.body.data).toMatchObject({ sku: 'GIFT-1', description: null, price: null, categoryIds: [], brandId: null, imageUrl: null, url: null, attributes: {}, status: 'archived' });
+    expect(gift.body.data).toMatchObject({
+      sku: 'GIFT-1',
+      description: null,
+      price: null,
+      categoryIds: [],
+      brandId: null,
+      imageUrl: null,
+      url: null,
+      attributes: {},
+      status: 'archived',
+    });
     const sock = await call('GET', `/api/v2/products/${report.results[2].productId}`, { token: t.key });
     expect(sock.body.data.price).toEqual({ amount: 1500, currency: 'JPY' });
 
@@ -179,7 +198,14 @@ describe('catalog', () => {
       { sku: 'bad sku', name: '', price: { amount: 9.999, currency: 'EUR' }, imageUrl: 'ftp://nope', colour: 'red' },
       { sku: 'OK-1', name: 'Same sku again' },
       { sku: 'CONFLICT-1', name: 'Other name for tops', category: { key: 'tops', name: 'T-Shirts' }, brand: { key: 'newbrand', name: 'New' } },
-      { sku: 'ORPHAN-1', name: 'Unknown parent', categories: [{ key: 'kids', name: 'Kids' }, { key: 'kids-tops', name: 'Kids tops', parentKey: 'nowhere' }] },
+      {
+        sku: 'ORPHAN-1',
+        name: 'Unknown parent',
+        categories: [
+          { key: 'kids', name: 'Kids' },
+          { key: 'kids-tops', name: 'Kids tops', parentKey: 'nowhere' },
+        ],
+      },
       { sku: 'BRAND-1', name: 'Other brand name', brand: { key: 'acme', name: 'Acme Corp' } },
       { name: 'No sku' },
       { sku: 'OK-2', name: 'Also fine', category: { key: 'bottoms', name: 'Bottoms', parentKey: 'tops' } },
@@ -236,7 +262,10 @@ describe('catalog', () => {
     const t = await tenant('catalog-1000');
     const many = Array.from({ length: 1000 }, (_, i) => ({ sku: `S-${i}`, name: `P ${i}` }));
     // All lack a name here, so they fail one by one (cheap: nothing is written).
-    const max = await importCatalog(t, many.map(({ sku }) => ({ sku })));
+    const max = await importCatalog(
+      t,
+      many.map(({ sku }) => ({ sku })),
+    );
     expect(max.status).toBe(200);
     expect(max.body.data.summary).toEqual({ created: 0, updated: 0, unchanged: 0, failed: 1000 });
     expect(max.body.data.results[999]).toMatchObject({ index: 999, sku: 'S-999', error: { details: [{ field: 'name' }] } });
@@ -253,7 +282,10 @@ describe('catalog', () => {
     const products = Array.from({ length: 60 }, (_, i) => ({
       sku: `RACE-${i}`,
       name: `Racer ${i}`,
-      categories: [{ key: `c${i % 3}`, name: `C${i % 3}` }, { key: 'all', name: 'All' }],
+      categories: [
+        { key: `c${i % 3}`, name: `C${i % 3}` },
+        { key: 'all', name: 'All' },
+      ],
       brand: { key: 'acme', name: 'ACME' },
     }));
     const runs = await Promise.all([0, 1, 2].map(() => importCatalog(t, products)));

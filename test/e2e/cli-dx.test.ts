@@ -42,7 +42,18 @@ describe.concurrent('the walkthrough from the start banner', { timeout: 240_000 
     const email = `ada-${Date.now()}@example.com`;
     const created = JSON.parse((await step('members create', ['members', 'create', '--email', email, '--first-name', 'Ada', '--json'])).stdout);
     expect(created).toMatchObject({ email, firstName: 'Ada' });
-    const order = await step('orders create', ['orders', 'create', '--member', created.id, '--total', '59.90', '--currency', 'EUR', '--item', 'MUG-BLK:2:29.95']);
+    const order = await step('orders create', [
+      'orders',
+      'create',
+      '--member',
+      created.id,
+      '--total',
+      '59.90',
+      '--currency',
+      'EUR',
+      '--item',
+      'MUG-BLK:2:29.95',
+    ]);
     expect(order.stdout).toMatch(/^Recorded order ord_\S+$/m);
     expect(order.stdout).toMatch(/^\s+points\s+59 earned$/m);
     expect(order.stdout).toMatch(/^\s+balance\s+59 \(pending 0\)$/m);
@@ -100,7 +111,10 @@ describe.concurrent('loyalty trigger', { timeout: 180_000 }, () => {
     const w = await tenant('cli-trigger');
     const subscribed = await startReceiver();
     const other = await startReceiver();
-    closers.push(() => subscribed.close(), () => other.close());
+    closers.push(
+      () => subscribed.close(),
+      () => other.close(),
+    );
     const made = await call('POST', '/api/v2/webhooks', { token: w.key, body: { url: subscribed.url, eventTypes: ['order.created'] } });
     await call('POST', '/api/v2/webhooks', { token: w.key, body: { url: other.url, eventTypes: ['member.created'] } });
     const r = await cli(['trigger', 'order.created', '--json'], { env: { LOYALTY_API_KEY: w.key } });

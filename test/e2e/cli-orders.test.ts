@@ -32,7 +32,20 @@ describe.concurrent('loyalty orders', { timeout: 180_000 }, () => {
     closers.push(receiver.close);
     const endpoint = (await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: receiver.url, eventTypes: ['order.created'] } })).body.data;
 
-    const created = await run(['orders', 'create', '--member', member.id, '--total', '59.90', '--currency', 'EUR', '--item', 'BEAN-ETH-250:2:14.95', '--item', 'MUG-BLK:1:30.00']);
+    const created = await run([
+      'orders',
+      'create',
+      '--member',
+      member.id,
+      '--total',
+      '59.90',
+      '--currency',
+      'EUR',
+      '--item',
+      'BEAN-ETH-250:2:14.95',
+      '--item',
+      'MUG-BLK:1:30.00',
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const id = created.stdout.match(/^Recorded order (ord_\S+)$/m)?.[1];
     expect(id, created.stdout).toBeDefined();
@@ -44,7 +57,11 @@ describe.concurrent('loyalty orders', { timeout: 180_000 }, () => {
     expect(created.stdout).toMatch(/^Idempotency-Key: [0-9a-f-]{36}$/m);
 
     // The event names the order; the delivery log names the event (its webhook-id).
-    const delivered = await eventually(async () => receiver.received.find((r) => JSON.parse(r.body).data.resource_id === id), 30_000, 'the order.created delivery');
+    const delivered = await eventually(
+      async () => receiver.received.find((r) => JSON.parse(r.body).data.resource_id === id),
+      30_000,
+      'the order.created delivery',
+    );
     const eventId = String(delivered.headers['webhook-id']);
     expect(JSON.parse(delivered.body).type).toBe('order.created');
 
@@ -58,13 +75,44 @@ describe.concurrent('loyalty orders', { timeout: 180_000 }, () => {
   it('create --json: the order, its points, the member balance and the Idempotency-Key; a replayed key is the same order', async () => {
     const member = await newMember(t.key);
     const externalId = orderId('CLI');
-    const args = ['orders', 'create', '--member', member.id, '--total', '100', '--currency', 'EUR', '--external-id', externalId, '--occurred-at', '2026-11-01T10:00:00+01:00', '--idempotency-key', `key-${externalId}`, '--item', 'GIFT:BOX:2:3.50', '--item', 'CARD:1', '--json'];
+    const args = [
+      'orders',
+      'create',
+      '--member',
+      member.id,
+      '--total',
+      '100',
+      '--currency',
+      'EUR',
+      '--external-id',
+      externalId,
+      '--occurred-at',
+      '2026-11-01T10:00:00+01:00',
+      '--idempotency-key',
+      `key-${externalId}`,
+      '--item',
+      'GIFT:BOX:2:3.50',
+      '--item',
+      'CARD:1',
+      '--json',
+    ];
     const first = await run(args);
     expect(first.code, first.stderr).toBe(0);
     const order = json(first);
-    expect(order).toMatchObject({ id: expect.stringMatching(/^ord_/), externalOrderId: externalId, memberId: member.id, total: 100, currency: 'EUR', duplicate: false, idempotencyKey: `key-${externalId}` });
+    expect(order).toMatchObject({
+      id: expect.stringMatching(/^ord_/),
+      externalOrderId: externalId,
+      memberId: member.id,
+      total: 100,
+      currency: 'EUR',
+      duplicate: false,
+      idempotencyKey: `key-${externalId}`,
+    });
     expect(order.occurredAt).toBe('2026-11-01T09:00:00.000Z');
-    expect(order.items).toEqual([{ sku: 'GIFT:BOX', quantity: 2, unitPrice: 3.5 }, { sku: 'CARD', quantity: 1 }]);
+    expect(order.items).toEqual([
+      { sku: 'GIFT:BOX', quantity: 2, unitPrice: 3.5 },
+      { sku: 'CARD', quantity: 1 },
+    ]);
     expect(order.memberPoints.balance).toBe(order.points.earned);
     const again = json(await run(args));
     expect(again.id).toBe(order.id);
@@ -75,7 +123,9 @@ describe.concurrent('loyalty orders', { timeout: 180_000 }, () => {
     const noBalance = await run(['orders', 'create', '--member', member.id, '--total', '5', '--currency', 'EUR'], { LOYALTY_API_KEY: ordersOnly });
     expect(noBalance.code, noBalance.stderr).toBe(0);
     expect(noBalance.stdout).toMatch(/^ {2}balance +- \(the key lacks members:read\)$/m);
-    const noBalanceJson = json(await run(['orders', 'create', '--member', member.id, '--total', '5', '--currency', 'EUR', '--json'], { LOYALTY_API_KEY: ordersOnly }));
+    const noBalanceJson = json(
+      await run(['orders', 'create', '--member', member.id, '--total', '5', '--currency', 'EUR', '--json'], { LOYALTY_API_KEY: ordersOnly }),
+    );
     expect(noBalanceJson).toMatchObject({ memberId: member.id, total: 5, duplicate: false, memberPoints: null });
   });
 
@@ -91,7 +141,9 @@ describe.concurrent('loyalty orders', { timeout: 180_000 }, () => {
     const table = await run(['orders', 'list', '--member', member.id]);
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/^ID\s+EXTERNAL ORDER ID\s+MEMBER ID\s+TOTAL\s+CURRENCY\s+STATUS\s+REFUND STATUS\s+POINTS\s+OCCURRED AT$/m);
-    expect(table.stdout).toMatch(new RegExp(`^${b.id}\\s+${b.externalOrderId}\\s+${member.id}\\s+30\\.00\\s+EUR\\s+completed\\s+none\\s+${b.points.net}\\s`, 'm'));
+    expect(table.stdout).toMatch(
+      new RegExp(`^${b.id}\\s+${b.externalOrderId}\\s+${member.id}\\s+30\\.00\\s+EUR\\s+completed\\s+none\\s+${b.points.net}\\s`, 'm'),
+    );
     expect(table.stdout).not.toContain(c.id);
     expect(json(await run(['orders', 'list', '--json'])).map((o: { id: string }) => o.id)).toContain(c.id);
     const none = await newMember(t.key);
@@ -121,7 +173,12 @@ describe.concurrent('loyalty orders', { timeout: 180_000 }, () => {
     const unknown = await run(['orders', 'create', '--member', 'mbr_doesnotexist', '--total', '10', '--currency', 'EUR', '--json']);
     expect(unknown.code).toBe(1);
     expect(unknown.stdout).toBe('');
-    expect(JSON.parse(unknown.stderr).error).toMatchObject({ status: 404, code: 'NOT_FOUND', message: 'Member not found', requestId: expect.stringMatching(/^req_/) });
+    expect(JSON.parse(unknown.stderr).error).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+      message: 'Member not found',
+      requestId: expect.stringMatching(/^req_/),
+    });
 
     for (const args of [
       ['orders', 'create', '--total', '10', '--currency', 'EUR'],

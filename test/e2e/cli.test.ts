@@ -125,7 +125,13 @@ describe.concurrent('loyalty objects apply', { timeout: 180_000 }, () => {
 
     await writeFile(file, yaml('open, done, cancelled'));
     const dry = json(await asSession(['objects', 'apply', file, '--dry-run', '--json']));
-    expect(dry).toEqual({ applied: false, unchanged: [], changes: [{ type: 'repair_job', action: 'update', changes: ['~ field state: enum, optional, options open|done -> enum, optional, options open|done|cancelled'] }] });
+    expect(dry).toEqual({
+      applied: false,
+      unchanged: [],
+      changes: [
+        { type: 'repair_job', action: 'update', changes: ['~ field state: enum, optional, options open|done -> enum, optional, options open|done|cancelled'] },
+      ],
+    });
     const third = await asSession(['objects', 'apply', file]);
     expect(third.stdout).toMatch(/^~ repair_job$/m);
     const type = (await call('GET', '/api/v2/objects/repair_job', { token: t.key })).body.data;
@@ -207,7 +213,11 @@ describe.concurrent('loyalty events and webhooks', { timeout: 180_000 }, () => {
     expect((await call('GET', '/api/v2/webhooks', { token: t.key })).body.data.map((e: { id: string }) => e.id)).toContain(ready.endpointId);
 
     const m = await newMember(t.key);
-    const delivered = await eventually(async () => receiver.received.find((r) => JSON.parse(r.body).data.resource_id === m.id), 20_000, 'the forwarded delivery');
+    const delivered = await eventually(
+      async () => receiver.received.find((r) => JSON.parse(r.body).data.resource_id === m.id),
+      20_000,
+      'the forwarded delivery',
+    );
     const verified = new Webhook(ready.secret).verify(delivered.body, {
       'webhook-id': String(delivered.headers['webhook-id']),
       'webhook-timestamp': String(delivered.headers['webhook-timestamp']),
@@ -298,7 +308,11 @@ describe.concurrent('loyalty errors and exits', { timeout: 180_000 }, () => {
   });
 
   it('usage errors exit 2: unknown command, missing argument, bad number', async () => {
-    for (const args of [['members', 'explode'], ['points', 'earn'], ['points', 'earn', 'mbr_x', 'ten']]) {
+    for (const args of [
+      ['members', 'explode'],
+      ['points', 'earn'],
+      ['points', 'earn', 'mbr_x', 'ten'],
+    ]) {
       const r = await run(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).not.toBe('');
@@ -324,10 +338,14 @@ describe.concurrent('loyalty errors and exits', { timeout: 180_000 }, () => {
   });
 
   it('runs as `npx loyalty` (the package bin), global options after the command', async () => {
-    const { stdout } = await promisify(execFile)('npx', ['--no-install', 'loyalty', 'members', 'find', '--external-id', 'nobody', '--json', '--base-url', inject('baseUrl'), '--api-key', t.key], {
-      cwd: resolve(import.meta.dirname, '../..'),
-      env: { ...process.env, LOYALTY_BASE_URL: 'http://127.0.0.1:9', LOYALTY_API_KEY: '' },
-    });
+    const { stdout } = await promisify(execFile)(
+      'npx',
+      ['--no-install', 'loyalty', 'members', 'find', '--external-id', 'nobody', '--json', '--base-url', inject('baseUrl'), '--api-key', t.key],
+      {
+        cwd: resolve(import.meta.dirname, '../..'),
+        env: { ...process.env, LOYALTY_BASE_URL: 'http://127.0.0.1:9', LOYALTY_API_KEY: '' },
+      },
+    );
     expect(JSON.parse(stdout)).toEqual([]);
   });
 });

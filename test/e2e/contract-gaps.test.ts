@@ -11,7 +11,9 @@ const fieldsOf = (res: { body: any }) => (res.body.error?.details ?? []).map((d:
 function rawRequest(lines: string[], body = ''): Promise<{ status: number; body: any }> {
   const url = new URL(inject('baseUrl'));
   return new Promise((resolve, reject) => {
-    const socket = connect(Number(url.port), url.hostname, () => socket.end([...lines, 'Connection: close', `Content-Length: ${Buffer.byteLength(body)}`, '', body].join('\r\n')));
+    const socket = connect(Number(url.port), url.hostname, () =>
+      socket.end([...lines, 'Connection: close', `Content-Length: ${Buffer.byteLength(body)}`, '', body].join('\r\n')),
+    );
     let text = '';
     socket.on('data', (d) => (text += d.toString()));
     socket.on('error', reject);
@@ -26,7 +28,9 @@ describe('request contract edges', () => {
     for (const url of ['http://hooks.example.com/in', 'http://example.com:8080/']) {
       const endpoint = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url, eventTypes: ['member.created'] } });
       expect(endpoint.status, url).toBe(422);
-      expect(endpoint.body.error.details).toEqual([{ in: 'body', field: 'url', message: 'scheme http: is only allowed for loopback targets (127.0.0.1, [::1], localhost); use https:' }]);
+      expect(endpoint.body.error.details).toEqual([
+        { in: 'body', field: 'url', message: 'scheme http: is only allowed for loopback targets (127.0.0.1, [::1], localhost); use https:' },
+      ]);
       const exported = await call('POST', '/api/flash/exports', { token: t.token, body: { entity: 'members', format: 'csv', webhookUrl: url } });
       expect(exported.status, url).toBe(422);
       expect(fieldsOf(exported)).toEqual(['webhookUrl']);
@@ -70,7 +74,14 @@ describe('request contract edges', () => {
   it('memberId on an object type without a member field is a 422', async () => {
     const t = await tenant('gaps-objects');
     const m = await newMember(t.key);
-    expect((await call('PUT', '/api/flash/objects/types/note', { token: t.token, body: { label: 'Note', status: 'published', apiVisible: true, fields: [{ key: 'text', type: 'text' }] } })).status).toBe(200);
+    expect(
+      (
+        await call('PUT', '/api/flash/objects/types/note', {
+          token: t.token,
+          body: { label: 'Note', status: 'published', apiVisible: true, fields: [{ key: 'text', type: 'text' }] },
+        })
+      ).status,
+    ).toBe(200);
     const res = await call('GET', `/api/v2/objects/note/records?memberId=${m.id}`, { token: t.key });
     expect(res.status).toBe(422);
     expect(res.body.error.details).toEqual([{ in: 'query', field: 'memberId', message: 'this object type has no member field (member_ref)' }]);
@@ -79,7 +90,8 @@ describe('request contract edges', () => {
   it('a date-time fraction has at most 9 digits', async () => {
     const t = await tenant('gaps-datetime');
     const m = await newMember(t.key);
-    const order = (occurredAt: string) => call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId: orderId('DT'), memberId: m.id, currency: 'EUR', total: 10, occurredAt } });
+    const order = (occurredAt: string) =>
+      call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId: orderId('DT'), memberId: m.id, currency: 'EUR', total: 10, occurredAt } });
     for (const digits of [10, 20_000]) {
       const res = await order(`2026-11-01T10:00:00.${'1'.repeat(digits)}Z`);
       expect(res.status, String(digits)).toBe(422);
@@ -114,10 +126,18 @@ describe('request contract edges', () => {
     const joined = await call('GET', '/api/v2/members', { headers: { authorization: `Bearer ${t.key}, Bearer ${t.key}` } });
     expect(joined.status).toBe(400);
     expect(fieldsOf(joined)).toEqual(['authorization']);
-    const twice = await rawRequest(['GET /api/v2/members HTTP/1.1', 'Host: 127.0.0.1', `Authorization: Bearer ${t.key}`, 'Authorization: Bearer fl_live_other']);
+    const twice = await rawRequest([
+      'GET /api/v2/members HTTP/1.1',
+      'Host: 127.0.0.1',
+      `Authorization: Bearer ${t.key}`,
+      'Authorization: Bearer fl_live_other',
+    ]);
     expect(twice.status).toBe(400);
     expect(twice.body.error.code).toBe('BAD_REQUEST');
-    const mcp = await rawRequest(['POST /api/mcp HTTP/1.1', 'Host: 127.0.0.1', `Authorization: Bearer ${t.key}`, `Authorization: Bearer ${t.key}`, 'Content-Type: application/json'], '{"jsonrpc":"2.0","id":1,"method":"ping"}');
+    const mcp = await rawRequest(
+      ['POST /api/mcp HTTP/1.1', 'Host: 127.0.0.1', `Authorization: Bearer ${t.key}`, `Authorization: Bearer ${t.key}`, 'Content-Type: application/json'],
+      '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    );
     expect(mcp.status).toBe(400);
   });
 

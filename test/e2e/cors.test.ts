@@ -23,7 +23,11 @@ async function raw(method: string, path: string, headers: Record<string, string>
 
 const corsHeaders = (res: Response) => [...res.headers.keys()].filter((h) => h.startsWith('access-control-')).sort();
 const preflight = (origin: string | undefined, path = ISSUE) =>
-  raw('OPTIONS', path, { ...(origin ? { origin } : {}), 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' });
+  raw('OPTIONS', path, {
+    ...(origin ? { origin } : {}),
+    'access-control-request-method': 'POST',
+    'access-control-request-headers': 'authorization, content-type',
+  });
 
 async function allow(t: Tenant, origins: string[]) {
   const res = await call('PUT', '/api/flash/settings/cors', { token: t.token, body: { allowedOrigins: origins } });
@@ -49,7 +53,16 @@ describe('CORS settings (admin)', () => {
     const audit = await call('GET', '/api/flash/audit?action=portal.cors_updated', { token: t.token });
     expect(audit.body.data).toEqual([expect.objectContaining({ action: 'portal.cors_updated', target: { type: 'workspace', id: t.workspaceId } })]);
 
-    const bad = ['https://shop.example/', 'https://shop.example/path', 'http://shop.example', 'ftp://shop.example', '*', 'null', 'https://SHOP.example', 'https://shop.example:443'];
+    const bad = [
+      'https://shop.example/',
+      'https://shop.example/path',
+      'http://shop.example',
+      'ftp://shop.example',
+      '*',
+      'null',
+      'https://SHOP.example',
+      'https://shop.example:443',
+    ];
     for (const value of bad) {
       const res = await call('PUT', '/api/flash/settings/cors', { token: t.token, body: { allowedOrigins: [value] } });
       expect(res.status, value).toBe(422);

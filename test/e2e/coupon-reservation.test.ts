@@ -24,11 +24,11 @@ async function inFlightCounter(upstream: URL) {
       up.write(chunk);
     });
     up.on('data', (chunk: Buffer) => {
-      if (open) ((open = false), state.now--);
+      if (open) (open = false), state.now--;
       client.write(chunk);
     });
     const end = () => {
-      if (open) ((open = false), state.now--);
+      if (open) (open = false), state.now--;
       client.destroy();
       up.destroy();
     };
@@ -66,16 +66,28 @@ afterAll(async () => {
 describe('list pool code reservation on the local runtime', () => {
   it('keeps at most two reservation transactions in flight at DynamoDB Local', async () => {
     const api = async (method: string, path: string, token?: string, body?: unknown) => {
-      const res = await fetch(p.baseUrl + path, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(p.baseUrl + path, {
+        method,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json()) as any };
     };
-    const reg = await api('POST', '/api/v2/auth/register', undefined, { workspaceName: 'Codes', email: `codes-${Date.now()}@example.test`, password: 'long enough password' });
+    const reg = await api('POST', '/api/v2/auth/register', undefined, {
+      workspaceName: 'Codes',
+      email: `codes-${Date.now()}@example.test`,
+      password: 'long enough password',
+    });
     const key = (await api('POST', '/api/v2/api-keys', reg.body.data.session.token, { name: 'all', scopes: [...SCOPES] })).body.data.key as string;
     const before = { ...proxy.state };
     proxy.state.max = proxy.state.now;
     // 4 list chunks of 99 codes: room for 4 transactions at once if nothing held them back.
     const codes = Array.from({ length: 4 * 99 }, (_, i) => `RES-${i}`);
-    const res = await api('POST', '/api/v2/coupons/pools', key, { name: 'Upload', discount: { type: 'percent', value: 5 }, codeConfig: { mode: 'list', codes } });
+    const res = await api('POST', '/api/v2/coupons/pools', key, {
+      name: 'Upload',
+      discount: { type: 'percent', value: 5 },
+      codeConfig: { mode: 'list', codes },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data).toMatchObject({ stock: codes.length, remaining: codes.length });
     expect(proxy.state.seen - before.seen).toBeGreaterThanOrEqual(4);

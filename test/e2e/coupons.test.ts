@@ -78,7 +78,15 @@ describe('coupon pools', () => {
       codeConfig: { mode: 'list', codes: ['PARTNER-001', 'PARTNER-002', 'PARTNER-003'] },
     });
     expect(list.status).toBe(201);
-    expect(list.body.data).toMatchObject({ codeConfig: { mode: 'list', count: 3 }, stock: 3, remaining: 3, perMemberLimit: null, pointsCost: null, validFrom: null, validUntil: null });
+    expect(list.body.data).toMatchObject({
+      codeConfig: { mode: 'list', count: 3 },
+      stock: 3,
+      remaining: 3,
+      perMemberLimit: null,
+      pointsCost: null,
+      validFrom: null,
+      validUntil: null,
+    });
     expect(JSON.stringify(list.body.data)).not.toContain('PARTNER-001');
     const free = await newPool(t.key, { discount: { type: 'free_item', sku: 'COFFEE' }, codeConfig: { mode: 'generated', length: 12 }, stock: 5 });
     expect(free.codeConfig).toEqual({ mode: 'generated', prefix: null, length: 12 });
@@ -140,7 +148,10 @@ describe('coupon pools', () => {
     const res = await createPool(t.key, generated({ codeConfig: { mode: 'list', codes }, stock: undefined }));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body.data).toMatchObject({ stock: 4_000, remaining: 4_000, codeConfig: { mode: 'list', count: 4_000 } });
-    const tooMany = await createPool(t.key, generated({ codeConfig: { mode: 'list', codes: Array.from({ length: 10_001 }, (_, i) => `X-${i}`) }, stock: undefined }));
+    const tooMany = await createPool(
+      t.key,
+      generated({ codeConfig: { mode: 'list', codes: Array.from({ length: 10_001 }, (_, i) => `X-${i}`) }, stock: undefined }),
+    );
     expect(tooMany.status).toBe(422);
     expect(tooMany.body.error.details[0].field).toBe('codeConfig.codes');
 
@@ -472,7 +483,10 @@ describe('coupon events', () => {
     const t = await tenant('coupon-events');
     const r = await startReceiver();
     receivers.push(r);
-    const sub = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: r.url, description: 'coupons', eventTypes: ['coupon.issued', 'coupon.redeemed'] } });
+    const sub = await call('POST', '/api/v2/webhooks', {
+      token: t.key,
+      body: { url: r.url, description: 'coupons', eventTypes: ['coupon.issued', 'coupon.redeemed'] },
+    });
     expect(sub.status).toBe(201);
     const m = await newMember(t.key);
     const pool = await newPool(t.key, { stock: 1 });
@@ -483,9 +497,16 @@ describe('coupon events', () => {
     await r.waitFor(2);
     // Drained: a coupon issued afterwards from another pool has arrived, so any duplicate would have too.
     const later = (await issue(t.key, { poolId: (await newPool(t.key)).id, memberId: m.id })).body.data;
-    await eventually(async () => (r.received.some((x) => JSON.parse(x.body).data.resource_id === later.id) ? true : undefined), 20_000, 'the later coupon.issued');
+    await eventually(
+      async () => (r.received.some((x) => JSON.parse(x.body).data.resource_id === later.id) ? true : undefined),
+      20_000,
+      'the later coupon.issued',
+    );
     expect(r.received).toHaveLength(3);
-    const bodies = r.received.map((x) => JSON.parse(x.body)).filter((b) => b.data.resource_id === c.id).sort((a, b) => a.type.localeCompare(b.type));
+    const bodies = r.received
+      .map((x) => JSON.parse(x.body))
+      .filter((b) => b.data.resource_id === c.id)
+      .sort((a, b) => a.type.localeCompare(b.type));
     expect(bodies.map((b) => [b.type, b.data])).toEqual([
       ['coupon.issued', { resource_id: c.id, member_ref: m.id, pool_id: pool.id }],
       ['coupon.redeemed', { resource_id: c.id, member_ref: m.id, pool_id: pool.id }],

@@ -57,7 +57,13 @@ describe('erasure is terminal', () => {
     expectErased(await call('PATCH', path, { token: t.key, body: { status: 'active' } }), 're-activation');
     expectErased(await call('POST', `${path}/points`, { token: t.key, body: { type: 'earn', amount: 10, reason: 'again' } }), 'earn');
     expectErased(await call('POST', `${path}/points`, { token: t.key, body: { type: 'deduct', amount: 1, reason: 'again' } }), 'deduct');
-    expectErased(await call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId: orderId('ERASED'), memberId: m.id, total: 10, currency: 'EUR', occurredAt: new Date().toISOString() } }), 'order');
+    expectErased(
+      await call('POST', '/api/v2/orders', {
+        token: t.key,
+        body: { externalOrderId: orderId('ERASED'), memberId: m.id, total: 10, currency: 'EUR', occurredAt: new Date().toISOString() },
+      }),
+      'order',
+    );
     expectErased(await call('POST', `/api/v2/orders/${encodeURIComponent(order.externalOrderId)}/refund`, { token: t.key, body: {} }), 'refund');
     expectErased(await call('POST', `${path}/tags`, { token: t.key, body: { tags: ['again'] } }), 'tag add');
     expectErased(await call('DELETE', `${path}/tags/vip`, { token: t.key }), 'tag remove');
@@ -118,12 +124,19 @@ describe('erasure is terminal', () => {
     expect(again.status, JSON.stringify(again.body)).toBe(201);
     expect(again.body.data.id).not.toBe(m.id);
     expect(again.body.data).toMatchObject({ email, externalId, status: 'active', points: { balance: 0, lifetime: 0 }, tags: [] });
-    expect((await call('POST', `/api/v2/members/${again.body.data.id}/points`, { token: t.key, body: { type: 'earn', amount: 7, reason: 'new start' } })).status).toBe(201);
+    expect(
+      (await call('POST', `/api/v2/members/${again.body.data.id}/points`, { token: t.key, body: { type: 'earn', amount: 7, reason: 'new start' } })).status,
+    ).toBe(201);
     // An order naming the person by e-mail lands on the new member.
-    const order = await call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId: orderId('REENROL'), member: { email }, total: 10, currency: 'EUR', occurredAt: new Date().toISOString() } });
+    const order = await call('POST', '/api/v2/orders', {
+      token: t.key,
+      body: { externalOrderId: orderId('REENROL'), member: { email }, total: 10, currency: 'EUR', occurredAt: new Date().toISOString() },
+    });
     expect(order.status, JSON.stringify(order.body)).toBe(201);
     expect(order.body.data.memberId).toBe(again.body.data.id);
-    expect((await call('GET', `/api/v2/members?email=${encodeURIComponent(email)}`, { token: t.key })).body.data.map((x: { id: string }) => x.id)).toEqual([again.body.data.id]);
+    expect((await call('GET', `/api/v2/members?email=${encodeURIComponent(email)}`, { token: t.key })).body.data.map((x: { id: string }) => x.id)).toEqual([
+      again.body.data.id,
+    ]);
 
     expectErased(await call('PATCH', `/api/v2/members/${m.id}`, { token: t.key, body: { firstName: 'Erin' } }), 'old member');
     expect((await call('GET', `/api/v2/members/${m.id}`, { token: t.key })).body.data).toEqual(after);

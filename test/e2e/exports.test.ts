@@ -129,8 +129,22 @@ describe('workspace export (spec 4.4)', () => {
     const t = await tenant('archive');
     // Personal data and secrets that must not reach the archive.
     const personal = [
-      { email: uniqueEmail('erin'), firstName: 'Zephyrine', lastName: 'Quackenbush', phone: '+4915712345678', birthDate: '1987-06-05', customAttributes: { street: 'Lindenallee 42', shoeSize: 'forty-three-xl' } },
-      { email: uniqueEmail('olaf'), firstName: 'Bartholomew', lastName: 'Featherstonehaugh', phone: '+4915798765432', birthDate: '1990-01-02', customAttributes: { street: 'Kastanienweg 7' } },
+      {
+        email: uniqueEmail('erin'),
+        firstName: 'Zephyrine',
+        lastName: 'Quackenbush',
+        phone: '+4915712345678',
+        birthDate: '1987-06-05',
+        customAttributes: { street: 'Lindenallee 42', shoeSize: 'forty-three-xl' },
+      },
+      {
+        email: uniqueEmail('olaf'),
+        firstName: 'Bartholomew',
+        lastName: 'Featherstonehaugh',
+        phone: '+4915798765432',
+        birthDate: '1990-01-02',
+        customAttributes: { street: 'Kastanienweg 7' },
+      },
       { email: uniqueEmail('ines'), firstName: 'Ingeborg', lastName: 'Wolkenstein', customAttributes: { favourite: 'pistachio-gelato' } },
       { email: uniqueEmail('ugo'), firstName: 'Ugolino', lastName: 'Brambilla' },
     ];
@@ -145,7 +159,10 @@ describe('workspace export (spec 4.4)', () => {
     expect(pool.status).toBe(201);
     const issued = await api('POST', '/api/v2/coupons/issue', { token: t.key, body: { poolId: pool.body.data.id, memberId: members[0].id } });
     expect(issued.status).toBe(201);
-    const webhook = await api('POST', '/api/v2/webhooks', { token: t.key, body: { url: 'https://example.com/hook', description: 'x', eventTypes: ['member.created'] } });
+    const webhook = await api('POST', '/api/v2/webhooks', {
+      token: t.key,
+      body: { url: 'https://example.com/hook', description: 'x', eventTypes: ['member.created'] },
+    });
     const signing = await api('POST', '/api/flash/exports/signing-secret', { token: t.token });
     expect(signing.status).toBe(201);
 
@@ -181,8 +198,21 @@ describe('workspace export (spec 4.4)', () => {
     // The exclusion scan: no personal value, credential or secret anywhere in the archive.
     const forbidden = [
       ...personal.flatMap((m) => [m.email, m.firstName, m.lastName, m.phone, m.birthDate, ...Object.values(m.customAttributes ?? {})]),
-      t.email, t.key, t.token, PASSWORD, webhook.body.data.secret, signing.body.data.secret, issued.body.data.code,
-      'fl_live_', 'fl_sess_', 'fl_reset_', 'whsec_', 'passwordHash', 'keyHash', 'scrypt', '@',
+      t.email,
+      t.key,
+      t.token,
+      PASSWORD,
+      webhook.body.data.secret,
+      signing.body.data.secret,
+      issued.body.data.code,
+      'fl_live_',
+      'fl_sess_',
+      'fl_reset_',
+      'whsec_',
+      'passwordHash',
+      'keyHash',
+      'scrypt',
+      '@',
     ].filter((v): v is string => typeof v === 'string');
     for (const value of forbidden) expect(text.includes(value), `archive holds ${value}`).toBe(false);
     for (const m of doc.members) expect(Object.keys(m).sort()).toEqual(['createdAt', 'id', 'orderCount', 'points', 'status', 'tagCount', 'tier', 'updatedAt']);
@@ -199,14 +229,37 @@ describe('workspace export (spec 4.4)', () => {
     const now = Date.now();
     const job = (id: string, deadlineAt: number) => ({
       ...keyOf('exportJob', { workspaceId: t.workspaceId, jobId: id }),
-      entity: 'exportJob', id, workspaceId: t.workspaceId, kind: 'archive', status: 'running', rowCount: null,
-      createdAt: new Date(now).toISOString(), startedAt: new Date(now).toISOString(), completedAt: null, error: null,
-      deadlineAt, objectKey: null, dataset: null, format: null, capped: null, webhookUrl: null,
+      entity: 'exportJob',
+      id,
+      workspaceId: t.workspaceId,
+      kind: 'archive',
+      status: 'running',
+      rowCount: null,
+      createdAt: new Date(now).toISOString(),
+      startedAt: new Date(now).toISOString(),
+      completedAt: null,
+      error: null,
+      deadlineAt,
+      objectKey: null,
+      dataset: null,
+      format: null,
+      capped: null,
+      webhookUrl: null,
     });
     const live = newId('exp', now - 1000);
     const stale = newId('exp', now - 2000);
     await doc.send(new PutCommand({ TableName: tableName, Item: job(live, Math.floor(now / 1000) + 3600) }));
-    await doc.send(new PutCommand({ TableName: tableName, Item: { ...keyOf('exportArchiveLock', { workspaceId: t.workspaceId }), entity: 'exportArchiveLock', jobId: live, deadlineAt: Math.floor(now / 1000) + 3600 } }));
+    await doc.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: {
+          ...keyOf('exportArchiveLock', { workspaceId: t.workspaceId }),
+          entity: 'exportArchiveLock',
+          jobId: live,
+          deadlineAt: Math.floor(now / 1000) + 3600,
+        },
+      }),
+    );
     await doc.send(new PutCommand({ TableName: tableName, Item: job(stale, Math.floor(now / 1000) - 1) }));
 
     const early = await api('GET', `/api/flash/exports/${live}/download`, { token: t.token });
@@ -289,7 +342,25 @@ describe('operational export (spec 4.5)', () => {
       }
     }
     const memberCsv = parse(files['members.csv']!, { columns: true }) as Record<string, string>[];
-    expect(Object.keys(memberCsv[0]!)).toEqual(['id', 'externalId', 'email', 'firstName', 'lastName', 'phone', 'birthDate', 'status', 'tier', 'pointsBalance', 'pointsPending', 'pointsLifetime', 'orderCount', 'tags', 'customAttributes', 'createdAt', 'updatedAt']);
+    expect(Object.keys(memberCsv[0]!)).toEqual([
+      'id',
+      'externalId',
+      'email',
+      'firstName',
+      'lastName',
+      'phone',
+      'birthDate',
+      'status',
+      'tier',
+      'pointsBalance',
+      'pointsPending',
+      'pointsLifetime',
+      'orderCount',
+      'tags',
+      'customAttributes',
+      'createdAt',
+      'updatedAt',
+    ]);
     const byId = new Map(memberCsv.map((r) => [r.id, r]));
     expect(byId.get(ms[0].id)).toMatchObject({ firstName: 'Ann, the "first"', lastName: 'Line\nbreak', email: ms[0].email, pointsBalance: '12' });
     expect(JSON.parse(byId.get(ms[0].id)!.customAttributes!)).toEqual({ note: 'a,b;"c"' });
@@ -297,20 +368,29 @@ describe('operational export (spec 4.5)', () => {
     // RFC 4180 on the wire: quotes doubled inside a quoted field.
     expect(files['members.csv']).toContain('"Ann, the ""first"""');
 
-    const memberLines = files['members.jsonl']!.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const memberLines = files['members.jsonl']!.trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(memberLines.map((l) => l.id).sort()).toEqual(memberCsv.map((r) => r.id).sort());
     expect(memberLines.find((l) => l.id === ms[0].id).customAttributes).toEqual({ note: 'a,b;"c"' });
 
     const orderCsv = parse(files['orders.csv']!, { columns: true }) as Record<string, string>[];
     expect(orderCsv.map((r) => r.externalOrderId).sort()).toEqual(orders.map((o) => o.externalOrderId).sort());
     expect(orderCsv.find((r) => r.memberId === ms[0].id)).toMatchObject({ currency: 'EUR', total: '12.34' });
-    const orderLines = files['orders.jsonl']!.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const orderLines = files['orders.jsonl']!.trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(orderLines.find((l) => l.memberId === ms[1].id)).toMatchObject({ total: 7, currency: 'EUR' });
   });
 
   it('CSV cells that a spreadsheet would run as a formula start with a single quote; JSONL keeps them as they are', async () => {
     const t = await tenant('op-formula');
-    const m = await member(t.key, { email: uniqueEmail('formula'), firstName: '=HYPERLINK("http://x.example","y")', lastName: '@SUM(A1)', phone: '+49 30 123456' });
+    const m = await member(t.key, {
+      email: uniqueEmail('formula'),
+      firstName: '=HYPERLINK("http://x.example","y")',
+      lastName: '@SUM(A1)',
+      phone: '+49 30 123456',
+    });
     const files: Record<string, string> = {};
     for (const format of ['csv', 'jsonl'] as const) {
       const res = await api('POST', '/api/flash/exports', { token: t.token, body: { entity: 'members', format } });
@@ -319,8 +399,18 @@ describe('operational export (spec 4.5)', () => {
       files[format] = (await download(t.token, job.id)).text;
     }
     const row = (parse(files.csv!, { columns: true }) as Record<string, string>[]).find((r) => r.id === m.id)!;
-    expect(row).toMatchObject({ firstName: '\'=HYPERLINK("http://x.example","y")', lastName: "'@SUM(A1)", phone: "'+49 30 123456", email: m.email, pointsBalance: '0' });
-    const line = files.jsonl!.trimEnd().split('\n').map((l) => JSON.parse(l)).find((l) => l.id === m.id);
+    expect(row).toMatchObject({
+      firstName: '\'=HYPERLINK("http://x.example","y")',
+      lastName: "'@SUM(A1)",
+      phone: "'+49 30 123456",
+      email: m.email,
+      pointsBalance: '0',
+    });
+    const line = files
+      .jsonl!.trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .find((l) => l.id === m.id);
     expect(line).toMatchObject({ firstName: '=HYPERLINK("http://x.example","y")', lastName: '@SUM(A1)', phone: '+49 30 123456' });
   });
 
@@ -338,10 +428,20 @@ describe('operational export (spec 4.5)', () => {
   // also lets http reach 127.0.0.1 (and named hosts are checked when the notice is sent).
   it('refuses a webhookUrl the webhook rules refuse (or without a signing secret) with 422, writing nothing', async () => {
     const t = await tenant('op-422');
-    const noSecret = await api('POST', '/api/flash/exports', { token: t.token, body: { entity: 'members', format: 'csv', webhookUrl: 'https://example.com/x' } });
+    const noSecret = await api('POST', '/api/flash/exports', {
+      token: t.token,
+      body: { entity: 'members', format: 'csv', webhookUrl: 'https://example.com/x' },
+    });
     expect(noSecret.status).toBe(422);
     await api('POST', '/api/flash/exports/signing-secret', { token: t.token });
-    for (const webhookUrl of ['http://10.0.0.1/x', 'https://10.0.0.1/x', 'https://169.254.169.254/latest', 'ftp://example.com/x', 'https://user:pw@example.com/x', 'not a url']) {
+    for (const webhookUrl of [
+      'http://10.0.0.1/x',
+      'https://10.0.0.1/x',
+      'https://169.254.169.254/latest',
+      'ftp://example.com/x',
+      'https://user:pw@example.com/x',
+      'not a url',
+    ]) {
       const res = await api('POST', '/api/flash/exports', { token: t.token, body: { entity: 'members', format: 'csv', webhookUrl } });
       expect(res.status, webhookUrl).toBe(422);
       expect(res.body.error.details[0].field).toBe('webhookUrl');
@@ -364,14 +464,17 @@ describe('operational export (spec 4.5)', () => {
       'webhook-timestamp': String(second!.headers['webhook-timestamp']),
       'webhook-signature': String(second!.headers['webhook-signature']),
     }) as any;
-    expect(notice).toMatchObject({ type: 'export.completed', data: { jobId: res.body.data.id, entity: 'members', format: 'jsonl', status: 'completed', rowCount: 1, capped: false } });
+    expect(notice).toMatchObject({
+      type: 'export.completed',
+      data: { jobId: res.body.data.id, entity: 'members', format: 'jsonl', status: 'completed', rowCount: 1, capped: false },
+    });
     expect(String(second!.headers['webhook-id'])).toBe(notice.id);
     const file = await fetch(notice.data.url);
     expect(file.status).toBe(200);
     expect((await file.text()).trim().split('\n')).toHaveLength(1);
     expect(Date.parse(notice.data.expiresAt) - Date.parse(notice.created_at)).toBe(LINK_TTL_SECONDS * 1000);
     // Another secret does not verify it.
-    expect(() => new Webhook('whsec_' + Buffer.alloc(32, 7).toString('base64')).verify(second!.body, second!.headers as Record<string, string>)).toThrow();
+    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString('base64')}`).verify(second!.body, second!.headers as Record<string, string>)).toThrow();
   });
 
   it('a failed export is failed with its error and notifies too', async () => {
@@ -396,7 +499,12 @@ describe('operational export (spec 4.5)', () => {
       expect(link.status).toBe(409);
     } finally {
       const runtime = await p.runtime();
-      const s3 = new S3Client({ endpoint: runtime.s3Endpoint, forcePathStyle: true, region: 'eu-west-1', credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
+      const s3 = new S3Client({
+        endpoint: runtime.s3Endpoint,
+        forcePathStyle: true,
+        region: 'eu-west-1',
+        credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+      });
       await s3.send(new CreateBucketCommand({ Bucket: LOCAL_BUCKETS.exports }));
     }
   });

@@ -32,7 +32,9 @@ import { SCOPES } from '../../shared/domain/api-keys/scopes';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
 const SEED = process.env.FUZZ_SEED !== undefined ? Number(process.env.FUZZ_SEED) : (Date.now() ^ (Math.random() * 2 ** 31)) | 0;
-const ONLY = process.env.FUZZ_OPS?.split(',').map((s) => s.trim()).filter(Boolean);
+const ONLY = process.env.FUZZ_OPS?.split(',')
+  .map((s) => s.trim())
+  .filter(Boolean);
 /** The body limit (1 MiB) plus one byte. */
 const OVERSIZE = 1024 * 1024 + 1;
 
@@ -197,21 +199,36 @@ async function workspace(label: string, values: Map<string, string[]>): Promise<
     add(values, 'recordId', record.id);
   }
   const imported = await ok('POST', '/api/v2/catalog/import', t.key, {
-    products: [{ sku: `${label}-1`, name: 'Fuzz product', category: { key: 'shoes', name: 'Shoes' }, brand: { key: 'acme', name: 'Acme' }, price: { amount: 10, currency: 'EUR' } }],
+    products: [
+      {
+        sku: `${label}-1`,
+        name: 'Fuzz product',
+        category: { key: 'shoes', name: 'Shoes' },
+        brand: { key: 'acme', name: 'Acme' },
+        price: { amount: 10, currency: 'EUR' },
+      },
+    ],
   });
   add(values, 'productId', ...imported.results.map((r: { productId?: string }) => r.productId));
   add(values, 'sku', `${label}-1`);
   add(values, 'category', 'shoes');
   add(values, 'parentKey', 'shoes');
   add(values, 'brand', 'acme');
-  const pool = await ok('POST', '/api/v2/coupons/pools', t.key, { name: 'Fuzz pool', discount: { type: 'percent', value: 10 }, codeConfig: { mode: 'generated' }, stock: 1000 });
+  const pool = await ok('POST', '/api/v2/coupons/pools', t.key, {
+    name: 'Fuzz pool',
+    discount: { type: 'percent', value: 10 },
+    codeConfig: { mode: 'generated' },
+    stock: 1000,
+  });
   add(values, 'poolId', pool.id);
   const coupon = await ok('POST', '/api/v2/coupons/issue', t.key, { poolId: pool.id, memberId: members[0].id });
   add(values, 'couponId', coupon.id);
   add(values, 'code', coupon.code);
   const referral = await ok('POST', `/api/v2/ambassador/members/${members[0].id}/issue-code`, t.key);
   add(values, 'referralCode', referral?.code);
-  await ok('POST', '/api/v2/tracking/events', t.key, { events: [{ eventId: `ev-${label}`, memberId: members[0].id, type: 'page.viewed', occurredAt: new Date().toISOString() }] });
+  await ok('POST', '/api/v2/tracking/events', t.key, {
+    events: [{ eventId: `ev-${label}`, memberId: members[0].id, type: 'page.viewed', occurredAt: new Date().toISOString() }],
+  });
   add(values, 'eventId', `ev-${label}`);
   return t;
 }
@@ -260,7 +277,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await receiver?.close();
-  const histogram = [...statuses].sort(([x], [y]) => x - y).map(([s, n]) => `${s}: ${n}`).join(', ');
+  const histogram = [...statuses]
+    .sort(([x], [y]) => x - y)
+    .map(([s, n]) => `${s}: ${n}`)
+    .join(', ');
   console.log(`fuzz: ${requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s (FUZZ_SEED=${SEED}, FUZZ_RUNS=${RUNS}); statuses ${histogram}`);
 });
 
@@ -319,7 +339,10 @@ function pathValueArb(op: Operation, p: Json): fc.Arbitrary<PathValue> {
     ...['%2F', 'a%2Fb', '%2e%2e', '%zz', '%', '%ED%A0%80', '%00', '%C0%AF', '%FF%FE', '%252F'].map((value) => ({ value, raw: true })),
   ];
   return fc.oneof(
-    { arbitrary: own.length ? fc.constantFrom(...own).map((value) => ({ value })) : fuzzer.validValue(p.schema, p.name).map((v) => ({ value: asText(v) })), weight: 8 },
+    {
+      arbitrary: own.length ? fc.constantFrom(...own).map((value) => ({ value })) : fuzzer.validValue(p.schema, p.name).map((v) => ({ value: asText(v) })),
+      weight: 8,
+    },
     { arbitrary: fuzzer.validValue(p.schema, '').map((v) => ({ value: asText(v) })), weight: 1 },
     { arbitrary: fc.constantFrom(...(foreign.length ? foreign : otherKinds)).map((value) => ({ value })), weight: 1 },
     { arbitrary: fc.constantFrom(...garbage), weight: 2 },
@@ -356,10 +379,20 @@ function invalidQueryValueArb(p: Json): fc.Arbitrary<QueryValue> {
 function queryArb(op: Operation): fc.Arbitrary<FuzzCase['query']> {
   const declared = op.params.filter((p) => p.in === 'query');
   if (!declared.length) {
-    return fc.option(fc.record({ name: fc.constantFrom('__proto__', 'constructor', 'toString', 'x'), value: fc.constantFrom('1', '', '{}') }), { freq: 4, nil: undefined }).map((q) => (q ? [q] : []));
+    return fc
+      .option(fc.record({ name: fc.constantFrom('__proto__', 'constructor', 'toString', 'x'), value: fc.constantFrom('1', '', '{}') }), {
+        freq: 4,
+        nil: undefined,
+      })
+      .map((q) => (q ? [q] : []));
   }
   const valid = fc.tuple(
-    ...declared.map((p) => fc.option(fuzzer.validValue(p.schema, p.name).map((v): FuzzCase['query'][number] => ({ name: p.name as string, value: asText(v) })), { freq: 2, nil: undefined })),
+    ...declared.map((p) =>
+      fc.option(
+        fuzzer.validValue(p.schema, p.name).map((v): FuzzCase['query'][number] => ({ name: p.name as string, value: asText(v) })),
+        { freq: 2, nil: undefined },
+      ),
+    ),
   );
   const spoiled = fc.option(
     fc.constantFrom(...declared).chain((p) => invalidQueryValueArb(p).map((v): FuzzCase['query'][number] => ({ name: p.name as string, ...v }))),
@@ -367,7 +400,17 @@ function queryArb(op: Operation): fc.Arbitrary<FuzzCase['query']> {
   );
   const stray = fc.option(
     fc.record({
-      name: fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty', 'LIMIT', 'limit[]', '', 'x'.repeat(300), ...declared.map((p) => p.name as string)),
+      name: fc.constantFrom(
+        '__proto__',
+        'constructor',
+        'toString',
+        'hasOwnProperty',
+        'LIMIT',
+        'limit[]',
+        '',
+        'x'.repeat(300),
+        ...declared.map((p) => p.name as string),
+      ),
       value: fc.constantFrom('1', '', 'x', '{}'),
     }),
     { freq: 6, nil: undefined },
@@ -378,7 +421,15 @@ function queryArb(op: Operation): fc.Arbitrary<FuzzCase['query']> {
   });
 }
 
-const CONTENT_TYPES = ['text/plain', 'application/x-www-form-urlencoded', 'application/octet-stream', 'multipart/form-data; boundary=x', 'application/json; charset=utf-16', 'application/xml', null];
+const CONTENT_TYPES = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/octet-stream',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=utf-16',
+  'application/xml',
+  null,
+];
 const BAD_TEXTS = [
   ' ',
   '{',
@@ -392,7 +443,7 @@ const BAD_TEXTS = [
   '[1,]',
   '{"__proto__":{"isAdmin":true},"constructor":{"prototype":{"x":1}}}',
   '['.repeat(100_000),
-  '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000),
+  `${'{"a":'.repeat(20_000)}1${'}'.repeat(20_000)}`,
 ];
 
 function bodyArb(op: Operation): fc.Arbitrary<Body> {
@@ -401,7 +452,12 @@ function bodyArb(op: Operation): fc.Arbitrary<Body> {
     if (op.method === 'GET') return fc.constant({ kind: 'none' });
     return fc.oneof(
       { arbitrary: fc.constant<Body>({ kind: 'none' }), weight: 6 },
-      { arbitrary: fc.tuple(fc.constantFrom<unknown>({}, [], null, { x: 1 }), contentType).map(([value, ct]): Body => ({ kind: 'json', value, contentType: ct })), weight: 1 },
+      {
+        arbitrary: fc
+          .tuple(fc.constantFrom<unknown>({}, [], null, { x: 1 }), contentType)
+          .map(([value, ct]): Body => ({ kind: 'json', value, contentType: ct })),
+        weight: 1,
+      },
     );
   }
   const json = (arb: fc.Arbitrary<unknown>) => fc.tuple(arb, contentType).map(([value, ct]): Body => ({ kind: 'json', value, contentType: ct }));
@@ -422,7 +478,10 @@ function headersArb(op: Operation): fc.Arbitrary<Record<string, string>> {
         { arbitrary: fc.constantFrom('', ' ', 'x'.repeat(256), 'é', 'a b', '\u00ff'), weight: 1 },
       )
     : fc.constant(undefined);
-  const requestId = fc.oneof({ arbitrary: fc.constant(undefined), weight: 6 }, { arbitrary: fc.constantFrom('', 'x'.repeat(300), 'a b', 'é', '../../x', 'req_1'), weight: 1 });
+  const requestId = fc.oneof(
+    { arbitrary: fc.constant(undefined), weight: 6 },
+    { arbitrary: fc.constantFrom('', 'x'.repeat(300), 'a b', 'é', '../../x', 'req_1'), weight: 1 },
+  );
   return fc.tuple(idem, requestId).map(([key, rid]) => ({
     ...(key !== undefined ? { 'idempotency-key': key } : {}),
     ...(rid !== undefined ? { 'x-request-id': rid } : {}),
@@ -437,7 +496,9 @@ function caseArb(op: Operation): fc.Arbitrary<FuzzCase> {
       )
     : fc.oneof({ arbitrary: fc.constant<AuthChoice>('none'), weight: 8 }, { arbitrary: fc.constantFrom<AuthChoice>('garbage', 'right'), weight: 1 });
   const pathParams = op.params.filter((p) => p.in === 'path');
-  const path = fc.tuple(...pathParams.map((p) => pathValueArb(op, p))).map((values) => Object.fromEntries(pathParams.map((p, i) => [p.name as string, values[i]!])));
+  const path = fc
+    .tuple(...pathParams.map((p) => pathValueArb(op, p)))
+    .map((values) => Object.fromEntries(pathParams.map((p, i) => [p.name as string, values[i]!])));
   return fc.record({ auth, path, query: queryArb(op), body: bodyArb(op), headers: headersArb(op) });
 }
 
@@ -469,7 +530,10 @@ function fixedCases(op: Operation): FuzzCase[] {
 // ---------------------------------------------------------------------------------------------
 
 /** Percent-encodes the UTF-8 bytes of a string (lone surrogates become U+FFFD, as any client sends them). */
-const encode = (s: string) => [...Buffer.from(s, 'utf8')].map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+const encode = (s: string) =>
+  [...Buffer.from(s, 'utf8')]
+    .map((b) => (/[A-Za-z0-9\-_.~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 
 interface Built {
   method: string;
@@ -591,9 +655,13 @@ async function workspaceChanges(): Promise<string[]> {
 async function probe(op: Operation, c: FuzzCase): Promise<void> {
   const b = build(op, c);
   const t0 = Date.now();
-  let res;
+  let res: { status: number; body: any };
   try {
-    res = await call(b.method, b.path, { ...(b.token ? { token: b.token } : {}), headers: b.headers, ...(b.rawBody !== undefined ? { rawBody: b.rawBody } : {}) });
+    res = await call(b.method, b.path, {
+      ...(b.token ? { token: b.token } : {}),
+      headers: b.headers,
+      ...(b.rawBody !== undefined ? { rawBody: b.rawBody } : {}),
+    });
   } catch (err) {
     throw new Error(`${(err as Error).message}\nrequest:\n${describeRequest(b, c.auth)}`);
   } finally {
@@ -602,10 +670,15 @@ async function probe(op: Operation, c: FuzzCase): Promise<void> {
   statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
   const t1 = Date.now();
   const changed = await workspaceChanges();
-  if (process.env.FUZZ_TRACE) console.log(`${res.status} ${t1 - t0}ms +${Date.now() - t1}ms ${b.method} ${clip(b.path, 300)} ${c.auth} ${JSON.stringify(b.headers)} ${clip(b.bodyText ?? '', 100)}`);
+  if (process.env.FUZZ_TRACE)
+    console.log(
+      `${res.status} ${t1 - t0}ms +${Date.now() - t1}ms ${b.method} ${clip(b.path, 300)} ${c.auth} ${JSON.stringify(b.headers)} ${clip(b.bodyText ?? '', 100)}`,
+    );
   if (res.status >= 500) throw new Error(`answered ${res.status}: ${clip(JSON.stringify(res.body))}\nrequest:\n${describeRequest(b, c.auth)}`);
   if (res.status >= 400 && changed.length) {
-    throw new Error(`refused with ${res.status} (${res.body?.error?.code}) but changed the workspace:\n  ${changed.join('\n  ')}\nrequest:\n${describeRequest(b, c.auth)}`);
+    throw new Error(
+      `refused with ${res.status} (${res.body?.error?.code}) but changed the workspace:\n  ${changed.join('\n  ')}\nrequest:\n${describeRequest(b, c.auth)}`,
+    );
   }
 }
 

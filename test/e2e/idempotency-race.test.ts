@@ -40,7 +40,10 @@ const count = async (t: Tenant, path: string): Promise<number> => (await call('G
 describe('Idempotency-Key under concurrent duplicates', () => {
   it('/members/batch: one effect, one answer', async () => {
     const t = await tenant('race-members');
-    const items = [{ email: uniqueEmail('race'), firstName: 'Ada' }, { externalId: `EXT-${randomUUID()}`, email: uniqueEmail('race2') }];
+    const items = [
+      { email: uniqueEmail('race'), firstName: 'Ada' },
+      { externalId: `EXT-${randomUUID()}`, email: uniqueEmail('race2') },
+    ];
     const { first } = await race(t, '/api/v2/members/batch', { members: items });
     expect(first.body.data.summary).toEqual({ created: 2, updated: 0, unchanged: 0, failed: 0 });
     expect(await count(t, '/api/v2/members?limit=200')).toBe(2);

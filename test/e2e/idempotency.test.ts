@@ -49,7 +49,9 @@ describe('Idempotency-Key', () => {
     const m = await newMember(t.key);
     const headers = { 'idempotency-key': 'race-2' };
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => call('POST', `/api/v2/members/${m.id}/points`, { token: t.key, body: { type: 'earn', amount: i + 1, reason: 'race' }, headers })),
+      Array.from({ length: 6 }, (_, i) =>
+        call('POST', `/api/v2/members/${m.id}/points`, { token: t.key, body: { type: 'earn', amount: i + 1, reason: 'race' }, headers }),
+      ),
     );
     expect(results.filter((r) => r.status === 201 && r.headers.get('idempotent-replayed') === null)).toHaveLength(1);
     for (const r of results.filter((x) => x.status !== 201)) expect(r.body.error.code).toBe('IDEMPOTENCY_KEY_REUSED');

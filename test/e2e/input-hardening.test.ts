@@ -17,8 +17,13 @@ describe('free-form maps refuse reserved names', () => {
     for (const key of RESERVED) {
       const patch = await call('PATCH', `/api/v2/members/${m.id}`, { token: t.key, rawBody: rawJson({ customAttributes: { __KEY__: 'c' } }, key) });
       expect(patch.status, key).toBe(422);
-      expect(patch.body.error.details).toEqual([expect.objectContaining({ in: 'body', field: `customAttributes.${key}`, message: expect.stringContaining('reserved') })]);
-      const post = await call('POST', '/api/v2/members', { token: t.key, rawBody: rawJson({ email: uniqueEmail('ffm'), customAttributes: { __KEY__: 'c' } }, key) });
+      expect(patch.body.error.details).toEqual([
+        expect.objectContaining({ in: 'body', field: `customAttributes.${key}`, message: expect.stringContaining('reserved') }),
+      ]);
+      const post = await call('POST', '/api/v2/members', {
+        token: t.key,
+        rawBody: rawJson({ email: uniqueEmail('ffm'), customAttributes: { __KEY__: 'c' } }, key),
+      });
       expect(post.status, key).toBe(422);
       expect(post.body.error.details[0].field).toBe(`customAttributes.${key}`);
       const batch = await call('POST', '/api/v2/members/batch', {
@@ -44,12 +49,21 @@ describe('free-form maps refuse reserved names', () => {
       expect(capture.status, key).toBe(422);
       expect(capture.body.error.details[0].field).toBe(`attributes.${key}`);
 
-      const event = { eventId: `e-${key}-${Date.now()}`, memberId: m.id, type: 'page.viewed', occurredAt: new Date().toISOString(), properties: { __KEY__: 'c' } };
+      const event = {
+        eventId: `e-${key}-${Date.now()}`,
+        memberId: m.id,
+        type: 'page.viewed',
+        occurredAt: new Date().toISOString(),
+        properties: { __KEY__: 'c' },
+      };
       const track = await call('POST', '/api/v2/tracking/events', { token: t.key, rawBody: rawJson({ events: [event] }, key) });
       expect(track.status, key).toBeLessThan(500);
       expect(JSON.stringify(track.body), key).toContain('reserved name');
 
-      const imp = await call('POST', '/api/v2/catalog/import', { token: t.key, rawBody: rawJson({ products: [{ sku: `S-${key}`, name: 'A', attributes: { __KEY__: 'c' } }] }, key) });
+      const imp = await call('POST', '/api/v2/catalog/import', {
+        token: t.key,
+        rawBody: rawJson({ products: [{ sku: `S-${key}`, name: 'A', attributes: { __KEY__: 'c' } }] }, key),
+      });
       expect(imp.status, key).toBeLessThan(500);
       expect(JSON.stringify(imp.body), key).toContain('reserved name');
     }
@@ -98,7 +112,9 @@ describe('cursors are tamper-proof', () => {
     await newMember(t.key);
     for (const name of ['A', 'B', 'C']) expect((await call('POST', '/api/v2/stores', { token: t.key, body: { name } })).status).toBe(201);
     for (let i = 0; i < 3; i++) {
-      expect((await call('POST', `/api/v2/members/${m.id}/points`, { token: t.key, body: { type: 'earn', amount: 10, reason: 'x' } })).status).toBeLessThan(300);
+      expect((await call('POST', `/api/v2/members/${m.id}/points`, { token: t.key, body: { type: 'earn', amount: 10, reason: 'x' } })).status).toBeLessThan(
+        300,
+      );
     }
     const lists: { path: string; token: string }[] = [
       { path: '/api/v2/stores', token: t.key },
@@ -149,7 +165,11 @@ describe('cursors are tamper-proof', () => {
         expect(res.status, `${path} with ${cursor}`).toBe(400);
         expect(res.body.error).toMatchObject({ code: 'BAD_REQUEST', message: 'Invalid cursor' });
       }
-      for (const [from, cursor] of [['/api/v2/stores', stores.nextCursor], ['/api/v2/members', members.nextCursor], [`/api/v2/members/${m.id}/points`, points.nextCursor]] as const) {
+      for (const [from, cursor] of [
+        ['/api/v2/stores', stores.nextCursor],
+        ['/api/v2/members', members.nextCursor],
+        [`/api/v2/members/${m.id}/points`, points.nextCursor],
+      ] as const) {
         if (from === path) continue;
         const res = await call('GET', withCursor(path, cursor), { token });
         expect(res.status, `${path} with a cursor of ${from}`).toBe(400);
@@ -219,7 +239,9 @@ describe('the HTTP transport answers every refusal in the one JSON error shape',
     expectJsonError(longUrl, 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE');
     const longHeader = await raw(`GET /api/v2/stores HTTP/1.1\r\n${host}x-big: ${'b'.repeat(40_000)}\r\n\r\n`);
     expectJsonError(longHeader, 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE');
-    const manyHeaders = await raw(`GET /api/v2/stores HTTP/1.1\r\n${host}${Array.from({ length: 2000 }, (_, i) => `x-h${i}: ${'c'.repeat(20)}\r\n`).join('')}\r\n`);
+    const manyHeaders = await raw(
+      `GET /api/v2/stores HTTP/1.1\r\n${host}${Array.from({ length: 2000 }, (_, i) => `x-h${i}: ${'c'.repeat(20)}\r\n`).join('')}\r\n`,
+    );
     expectJsonError(manyHeaders, 431, 'REQUEST_HEADER_FIELDS_TOO_LARGE');
     // Through an ordinary client too.
     const viaFetch = await fetch(`${inject('baseUrl')}/api/v2/stores?q=${'a'.repeat(40_000)}`);
@@ -233,10 +255,16 @@ describe('the HTTP transport answers every refusal in the one JSON error shape',
 
   it('a 7 MiB body: 413 JSON, read to the end, no reset', async () => {
     const size = 7 * 1024 * 1024;
-    const res = await raw(`POST /api/v2/stores HTTP/1.1\r\nhost: ${target().host}\r\ncontent-type: application/json\r\ncontent-length: ${size}\r\n\r\n`, { size });
+    const res = await raw(`POST /api/v2/stores HTTP/1.1\r\nhost: ${target().host}\r\ncontent-type: application/json\r\ncontent-length: ${size}\r\n\r\n`, {
+      size,
+    });
     expect(res.error).toBeUndefined();
     expectJsonError(res, 413, 'PAYLOAD_TOO_LARGE');
-    const viaFetch = await fetch(`${inject('baseUrl')}/api/v2/stores`, { method: 'POST', body: 'x'.repeat(size), headers: { 'content-type': 'application/json' } });
+    const viaFetch = await fetch(`${inject('baseUrl')}/api/v2/stores`, {
+      method: 'POST',
+      body: 'x'.repeat(size),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(viaFetch.status).toBe(413);
     expect(((await viaFetch.json()) as any).error.code).toBe('PAYLOAD_TOO_LARGE');
   });
@@ -246,14 +274,29 @@ describe('deeply nested bodies', () => {
   it('are a 400 before anything walks them, also with an Idempotency-Key (was a 500: the fingerprint overflowed the stack)', async () => {
     const t = await tenant('deep');
     const m = await newMember(t.key);
-    const bodies = ['['.repeat(20_000) + ']'.repeat(20_000), '{"a":'.repeat(3000) + '1' + '}'.repeat(3000)];
-    for (const [path, rawBody] of bodies.flatMap((b) => [['/api/v2/members', b], ['/api/v2/tracking/events', b], [`/api/v2/members/${m.id}/points`, b]] as const)) {
-      const res = await call('POST', path, { token: t.key, rawBody, headers: { 'content-type': 'application/json', 'idempotency-key': `deep-${Math.random()}` } });
+    const bodies = ['['.repeat(20_000) + ']'.repeat(20_000), `${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}`];
+    for (const [path, rawBody] of bodies.flatMap(
+      (b) =>
+        [
+          ['/api/v2/members', b],
+          ['/api/v2/tracking/events', b],
+          [`/api/v2/members/${m.id}/points`, b],
+        ] as const,
+    )) {
+      const res = await call('POST', path, {
+        token: t.key,
+        rawBody,
+        headers: { 'content-type': 'application/json', 'idempotency-key': `deep-${Math.random()}` },
+      });
       expect(res.status, path).toBe(400);
       expect(res.body.error).toMatchObject({ code: 'BAD_REQUEST', message: 'JSON body nested deeper than 64 levels' });
     }
     // Nesting up to the limit is judged by the schema as usual.
-    const shallow = await call('POST', '/api/v2/members', { token: t.key, rawBody: JSON.stringify({ customAttributes: { a: JSON.parse('['.repeat(62) + ']'.repeat(62)) } }), headers: { 'content-type': 'application/json' } });
+    const shallow = await call('POST', '/api/v2/members', {
+      token: t.key,
+      rawBody: JSON.stringify({ customAttributes: { a: JSON.parse('['.repeat(62) + ']'.repeat(62)) } }),
+      headers: { 'content-type': 'application/json' },
+    });
     expect(shallow.status).toBe(422);
     expect((await call('GET', '/api/v2/members', { token: t.key })).body.data).toHaveLength(1);
   });
@@ -273,13 +316,25 @@ describe('numbers the store cannot hold', () => {
       for (const [method, path, opts, field] of cases) {
         const res = await call(method, path, opts);
         expect(res.status, `${method} ${path} ${n}`).toBe(422);
-        expect(res.body.error.details, `${method} ${path} ${n}`).toEqual([expect.objectContaining({ field, message: 'must be 0 or between 1e-130 and 9007199254740991 in magnitude' })]);
+        expect(res.body.error.details, `${method} ${path} ${n}`).toEqual([
+          expect.objectContaining({ field, message: 'must be 0 or between 1e-130 and 9007199254740991 in magnitude' }),
+        ]);
       }
       // A number no field may hold refuses a batch whole, before any item is applied.
-      const batch = await call('POST', '/api/v2/members/batch', body({ members: [{ email: uniqueEmail('n') }, { email: uniqueEmail('n'), customAttributes: { x: n } }] }));
+      const batch = await call(
+        'POST',
+        '/api/v2/members/batch',
+        body({ members: [{ email: uniqueEmail('n') }, { email: uniqueEmail('n'), customAttributes: { x: n } }] }),
+      );
       expect(batch.status).toBe(422);
       expect(batch.body.error.details).toEqual([expect.objectContaining({ field: 'members.1.customAttributes.x' })]);
-      const event = { eventId: `n-${Math.random()}`.replace('.', ''), memberId: m.id, type: 'page.viewed', occurredAt: new Date().toISOString(), properties: { x: n } };
+      const event = {
+        eventId: `n-${Math.random()}`.replace('.', ''),
+        memberId: m.id,
+        type: 'page.viewed',
+        occurredAt: new Date().toISOString(),
+        properties: { x: n },
+      };
       const track = await call('POST', '/api/v2/tracking/events', body({ events: [event] }));
       expect(track.status).toBeLessThan(500);
       expect(JSON.stringify(track.body)).toContain('1e-130');
@@ -291,16 +346,27 @@ describe('numbers the store cannot hold', () => {
     const tiny = 1e-300;
     const order = await call('POST', '/api/v2/orders', {
       token: t.key,
-      body: { externalOrderId: 'N-ORDER', memberId: m.id, currency: 'EUR', total: 1, occurredAt: '2026-11-01T10:00:00Z', items: [{ quantity: 1, unitPrice: tiny }] },
+      body: {
+        externalOrderId: 'N-ORDER',
+        memberId: m.id,
+        currency: 'EUR',
+        total: 1,
+        occurredAt: '2026-11-01T10:00:00Z',
+        items: [{ quantity: 1, unitPrice: tiny }],
+      },
     });
     expect(order.status).toBe(422);
     expect(order.body.error.details[0].field).toBe('items.0.unitPrice');
-    const pool = (discount: unknown) => call('POST', '/api/v2/coupons/pools', { token: t.key, body: { name: 'P', discount, codeConfig: { mode: 'generated' }, stock: 5 } });
+    const pool = (discount: unknown) =>
+      call('POST', '/api/v2/coupons/pools', { token: t.key, body: { name: 'P', discount, codeConfig: { mode: 'generated' }, stock: 5 } });
     expect((await pool({ type: 'percent', value: tiny })).body.error.details[0].field).toBe('discount.value');
     expect((await pool({ type: 'fixed', amount: tiny, currency: 'EUR' })).body.error.details[0].field).toBe('discount.amount');
     const program = await call('PUT', '/api/flash/program', {
       token: t.token,
-      body: { earn: { pointsPerUnit: tiny, rounding: 'floor', currencyOverrides: { USD: tiny } }, tiers: { metric: 'order_count', levels: [{ key: 'base', name: 'Base', threshold: 0 }] } },
+      body: {
+        earn: { pointsPerUnit: tiny, rounding: 'floor', currencyOverrides: { USD: tiny } },
+        tiers: { metric: 'order_count', levels: [{ key: 'base', name: 'Base', threshold: 0 }] },
+      },
     });
     expect(program.status).toBe(422);
     expect(program.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['earn.currencyOverrides.USD', 'earn.pointsPerUnit']);

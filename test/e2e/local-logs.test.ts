@@ -8,7 +8,10 @@ import { runToExit, startPlatform, type RunningPlatform } from '../support/platf
 async function lineOf(p: RunningPlatform, pattern: RegExp, ms = 10_000): Promise<string> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const line = p.output().split('\n').find((l) => pattern.test(l));
+    const line = p
+      .output()
+      .split('\n')
+      .find((l) => pattern.test(l));
     if (line) return line;
     if (Date.now() > deadline) throw new Error(`no line matching ${pattern} in:\n${p.output()}`);
     await sleep(50);
@@ -23,7 +26,14 @@ describe('local runtime logs (LOG_FORMAT=pretty)', () => {
     let stopped = false;
     try {
       const started = p.output();
-      for (const step of ['checks (port, data directory, Java)', 'DynamoDB Local', 'object store (s3rver)', 'table', 'pipelines (queue driver, stream pollers, scheduler, workflows)', 'HTTP']) {
+      for (const step of [
+        'checks (port, data directory, Java)',
+        'DynamoDB Local',
+        'object store (s3rver)',
+        'table',
+        'pipelines (queue driver, stream pollers, scheduler, workflows)',
+        'HTTP',
+      ]) {
         expect(started, step).toMatch(new RegExp(`^${CLOCK} ✓ ${step.replace(/[()]/g, '\\$&')} \\d+ms$`, 'm'));
       }
       const demo = JSON.parse(await readFile(join(p.dataDir, 'demo.json'), 'utf8'));
@@ -42,7 +52,10 @@ describe('local runtime logs (LOG_FORMAT=pretty)', () => {
       await lineOf(p, /GET \/api\/v2\/no-such-thing 404/);
       await lineOf(p, /POST \/api\/v2\/stores 413/);
 
-      const requests = p.output().split('\n').filter((l) => /^\S+ (GET|POST) \/api/.test(l));
+      const requests = p
+        .output()
+        .split('\n')
+        .filter((l) => /^\S+ (GET|POST) \/api/.test(l));
       expect(requests).toEqual([
         expect.stringMatching(new RegExp(`^${CLOCK} GET /api/v2/api-keys 200 \\d+ms$`)),
         expect.stringMatching(new RegExp(`^${CLOCK} POST /api/v2/stores 422 \\d+ms VALIDATION_FAILED$`)),
@@ -53,10 +66,26 @@ describe('local runtime logs (LOG_FORMAT=pretty)', () => {
       expect(await p.stop('SIGTERM')).toBe(0);
       stopped = true;
       const stopping = p.output().slice(p.output().indexOf('Stopping…'));
-      const said = stopping.split('\n').filter(Boolean).map((l) => l.replace(new RegExp(`^${CLOCK} `), '').replace(/ \d+ms$/, ''));
-      expect(said).toEqual(['Stopping…', '■ HTTP closed', '■ pipelines drained', '■ workflows stopped', '■ object store stopped', '■ DynamoDB Local stopped', 'Stopped']);
+      const said = stopping
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.replace(new RegExp(`^${CLOCK} `), '').replace(/ \d+ms$/, ''));
+      expect(said).toEqual([
+        'Stopping…',
+        '■ HTTP closed',
+        '■ pipelines drained',
+        '■ workflows stopped',
+        '■ object store stopped',
+        '■ DynamoDB Local stopped',
+        'Stopped',
+      ]);
       // Nothing left unrendered: no JSON line anywhere in the output.
-      expect(p.output().split('\n').filter((l) => l.trimStart().startsWith('{'))).toEqual([]);
+      expect(
+        p
+          .output()
+          .split('\n')
+          .filter((l) => l.trimStart().startsWith('{')),
+      ).toEqual([]);
     } finally {
       if (!stopped) await p.stop();
     }
@@ -67,6 +96,9 @@ describe('local runtime logs (LOG_FORMAT=pretty)', () => {
     expect(run.code, run.output).toBe(1);
     const lines = run.output.split('\n').filter(Boolean);
     expect(lines, run.output).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'ERROR', message: expect.stringContaining('LOG_FORMAT=yaml is not a log format: use json or pretty') });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      level: 'ERROR',
+      message: expect.stringContaining('LOG_FORMAT=yaml is not a log format: use json or pretty'),
+    });
   });
 });

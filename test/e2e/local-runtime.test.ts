@@ -66,7 +66,10 @@ describe('local runtime (what npm start runs)', () => {
       expect(await waitDead(java)).toBe(true);
     }
     for (const run of [first.output(), second.output()]) {
-      const all = run.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const all = run
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       // Business metrics are EMF documents on the same stream (as on AWS), not log lines: their
       // `service` is a metric dimension. Every other line is a log line without noise fields.
       const metrics = all.filter(isMetricLine);
@@ -75,11 +78,17 @@ describe('local runtime (what npm start runs)', () => {
       const lines = all.filter((l) => !isMetricLine(l));
       for (const line of lines) {
         expect(Object.keys(line).slice(0, 3)).toEqual(['level', 'message', 'timestamp']);
-        for (const noise of ['service', 'sampling_rate', 'cold_start', 'function_name', 'function_arn', 'xray_trace_id']) expect(line).not.toHaveProperty(noise);
+        for (const noise of ['service', 'sampling_rate', 'cold_start', 'function_name', 'function_arn', 'xray_trace_id'])
+          expect(line).not.toHaveProperty(noise);
       }
       expect(lines.map((l) => l.message)).toContain('Stopped');
     }
-    const requests = second.output().split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((l) => l.message === 'request');
+    const requests = second
+      .output()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((l) => l.message === 'request');
     expect(requests).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ method: 'POST', path: '/api/v2/auth/login', status: 200 }),
@@ -162,7 +171,10 @@ describe('local runtime (what npm start runs)', () => {
       expect(now.dynamodbPid).not.toBe(dynamodbPid);
       expect(JSON.parse(await readFile(join(first.dataDir, 'runtime.lock'), 'utf8')).pid).toBe(now.pid);
       const demo = JSON.parse(await readFile(join(first.dataDir, 'demo.json'), 'utf8'));
-      const login = await fetch(`${second.baseUrl}/api/v2/auth/login`, { method: 'POST', body: JSON.stringify({ email: demo.email, password: demo.password }) });
+      const login = await fetch(`${second.baseUrl}/api/v2/auth/login`, {
+        method: 'POST',
+        body: JSON.stringify({ email: demo.email, password: demo.password }),
+      });
       expect(login.status).toBe(200);
 
       expect(await second.stop('SIGTERM')).toBe(0);
@@ -210,7 +222,11 @@ describe('local runtime (what npm start runs)', () => {
     let jvm: number | undefined;
     try {
       const demo = JSON.parse(await readFile(join(p.dataDir, 'demo.json'), 'utf8'));
-      const stores = () => fetch(`${p.baseUrl}/api/v2/stores`, { headers: { authorization: `Bearer ${demo.apiKey}` } }).then((r) => r.status, () => 0);
+      const stores = () =>
+        fetch(`${p.baseUrl}/api/v2/stores`, { headers: { authorization: `Bearer ${demo.apiKey}` } }).then(
+          (r) => r.status,
+          () => 0,
+        );
       expect(await stores()).toBe(200);
       const before = (await p.runtime()).dynamodbPid;
       process.kill(before, 'SIGKILL');

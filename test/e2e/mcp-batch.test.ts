@@ -5,7 +5,12 @@ import { newMember } from '../support/fixtures';
 
 /** JSON-RPC batches: bounded in their writes, answered per message, every call audited. */
 
-const earn = (id: number, memberId: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'earn_points', arguments: { memberId, amount: 1, reason: 'batch' } } });
+const earn = (id: number, memberId: string) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name: 'earn_points', arguments: { memberId, amount: 1, reason: 'batch' } },
+});
 
 async function setup(label: string) {
   const account = await registerAccount(label);
@@ -20,7 +25,11 @@ async function setup(label: string) {
 describe('MCP batches', () => {
   it(`a batch of more than ${config.mcp.maxWriteCallsPerBatch} write calls is refused up front: an error per message, nothing applied, every call audited`, async () => {
     const { key, member, audit, balance } = await setup('mcp-batch-writes');
-    const batch = [...Array.from({ length: 60 }, (_, i) => earn(i + 1, member.id)), { jsonrpc: '2.0', id: 'p', method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }];
+    const batch = [
+      ...Array.from({ length: 60 }, (_, i) => earn(i + 1, member.id)),
+      { jsonrpc: '2.0', id: 'p', method: 'ping' },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ];
     const res = await call('POST', '/api/mcp', { token: key.key, body: batch });
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(61);
@@ -62,11 +71,18 @@ describe('MCP batches', () => {
     const { key, member, balance } = await setup('mcp-batch-number');
     const res = await call('POST', '/api/mcp', {
       token: key.key,
-      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'update_member', arguments: { memberId: member.id, changes: { customAttributes: { big: 9007199254740993 } } } } },
+      body: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'update_member', arguments: { memberId: member.id, changes: { customAttributes: { big: 9007199254740993 } } } },
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.error.code).toBe(-32602);
-    expect(res.body.error.data.details).toEqual([{ field: 'changes.customAttributes.big', message: 'must be 0 or between 1e-130 and 9007199254740991 in magnitude' }]);
+    expect(res.body.error.data.details).toEqual([
+      { field: 'changes.customAttributes.big', message: 'must be 0 or between 1e-130 and 9007199254740991 in magnitude' },
+    ]);
     expect(await balance()).toBe(0);
   });
 });

@@ -16,10 +16,18 @@ afterAll(async () => {
 describe('MCP writes pass the per-key write-rate guard', () => {
   it('over the budget a write tool is refused (RATE_LIMITED, audited as refused); nothing is applied for it; reads pass', async () => {
     const api = async (method: string, path: string, token?: string, body?: unknown) => {
-      const res = await fetch(p.baseUrl + path, { method, headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(p.baseUrl + path, {
+        method,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return { status: res.status, body: (await res.json().catch(() => undefined)) as any };
     };
-    const reg = await api('POST', '/api/v2/auth/register', undefined, { workspaceName: 'Guard', email: `mcp-guard-${Date.now()}@example.test`, password: 'long enough password' });
+    const reg = await api('POST', '/api/v2/auth/register', undefined, {
+      workspaceName: 'Guard',
+      email: `mcp-guard-${Date.now()}@example.test`,
+      password: 'long enough password',
+    });
     const session = reg.body.data.session.token as string;
     const key = (await api('POST', '/api/v2/api-keys', session, { name: 'agent', preset: 'write' })).body.data;
     const member = (await api('POST', '/api/v2/members', key.key, { email: `m-${Date.now()}@example.test` })).body.data;

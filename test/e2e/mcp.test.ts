@@ -61,10 +61,21 @@ describe('MCP transport and handshake', () => {
       jsonrpc: '2.0',
       id: 7,
       method: 'subscriptions/listen',
-      params: { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'e2e', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } },
+      params: {
+        notifications: { toolsListChanged: true },
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'e2e', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
     };
     const started = Date.now();
-    const res = await call('POST', '/api/mcp', { token: t.key, body: listen, headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' } });
+    const res = await call('POST', '/api/mcp', {
+      token: t.key,
+      body: listen,
+      headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+    });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -87,7 +98,13 @@ describe('MCP transport and handshake', () => {
     expect(list.headers.get('content-type')).toMatch(/^application\/json/);
     expect(list.headers.get('mcp-session-id')).toBeNull();
     expect(list.body).toMatchObject({ jsonrpc: '2.0', id: 'x-1', result: { tools: expect.any(Array) } });
-    const batch = await call('POST', '/api/mcp', { token: t.key, body: [{ jsonrpc: '2.0', id: 1, method: 'ping' }, { jsonrpc: '2.0', id: 2, method: 'ping' }] });
+    const batch = await call('POST', '/api/mcp', {
+      token: t.key,
+      body: [
+        { jsonrpc: '2.0', id: 1, method: 'ping' },
+        { jsonrpc: '2.0', id: 2, method: 'ping' },
+      ],
+    });
     expect(batch.body).toEqual([expect.objectContaining({ id: 1, result: {} }), expect.objectContaining({ id: 2, result: {} })]);
     const notification = await call('POST', '/api/mcp', { token: t.key, body: { jsonrpc: '2.0', method: 'notifications/initialized' } });
     expect(notification.status).toBe(202);
@@ -95,11 +112,18 @@ describe('MCP transport and handshake', () => {
   });
 
   it('keeps the API conventions: request id echoed, malformed JSON and oversized bodies in the error shape', async () => {
-    const malformed = await call('POST', '/api/mcp', { token: t.key, rawBody: '{"jsonrpc":', headers: { 'x-request-id': 'mcp-conv-1', 'content-type': 'application/json' } });
+    const malformed = await call('POST', '/api/mcp', {
+      token: t.key,
+      rawBody: '{"jsonrpc":',
+      headers: { 'x-request-id': 'mcp-conv-1', 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error).toMatchObject({ code: 'BAD_REQUEST', requestId: 'mcp-conv-1' });
     expect(malformed.headers.get('x-request-id')).toBe('mcp-conv-1');
-    const big = await call('POST', '/api/mcp', { token: t.key, rawBody: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } }) });
+    const big = await call('POST', '/api/mcp', {
+      token: t.key,
+      rawBody: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1_100_000) } }),
+    });
     expect(big.status).toBe(413);
     expect(big.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     const notRpc = await call('POST', '/api/mcp', { token: t.key, body: { hello: 'world' } });
@@ -161,7 +185,8 @@ describe('MCP tool list per scope', () => {
     const ro = (await (await mcpClient(base(), readOnly.key)).client.listTools()).tools;
     const rw = (await (await mcpClient(base(), writer.key)).client.listTools()).tools;
     for (const tool of [...ro, ...rw]) {
-      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']) expect(typeof (tool.annotations as Record<string, unknown>)[hint], `${tool.name} ${hint}`).toBe('boolean');
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'])
+        expect(typeof (tool.annotations as Record<string, unknown>)[hint], `${tool.name} ${hint}`).toBe('boolean');
       expect(tool.description!.length).toBeGreaterThan(30);
       expect(tool.outputSchema?.type).toBe('object');
     }
@@ -172,7 +197,9 @@ describe('MCP tool list per scope', () => {
     // The presets hold no webhooks:manage: those tools stay hidden from both.
     expect(rw.map((x) => x.name)).not.toContain('list_webhook_endpoints');
     const writes = rw.filter((x) => !x.annotations?.readOnlyHint).map((x) => x.name);
-    expect(writes).toEqual(expect.arrayContaining(['earn_points', 'deduct_points', 'create_order', 'refund_order', 'issue_coupon', 'redeem_coupon', 'delete_object_record']));
+    expect(writes).toEqual(
+      expect.arrayContaining(['earn_points', 'deduct_points', 'create_order', 'refund_order', 'issue_coupon', 'redeem_coupon', 'delete_object_record']),
+    );
     const byName = new Map(rw.map((x) => [x.name, x.annotations!]));
     expect(byName.get('earn_points')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false });
     expect(byName.get('redeem_coupon')).toMatchObject({ idempotentHint: false });
@@ -184,21 +211,32 @@ describe('MCP tool list per scope', () => {
 describe('MCP tools, one call of each', () => {
   it('members, points, tiers and tags', async () => {
     const email = `mcp-${Date.now()}@example.test`;
-    const member = check('create_member', await all.callTool({ name: 'create_member', arguments: { member: { email, firstName: 'Ada', externalId: `ext-${Date.now()}` } } }));
+    const member = check(
+      'create_member',
+      await all.callTool({ name: 'create_member', arguments: { member: { email, firstName: 'Ada', externalId: `ext-${Date.now()}` } } }),
+    );
     expect(member.email).toBe(email);
     const found = check('find_members', await all.callTool({ name: 'find_members', arguments: { email } }));
     expect(found.items.map((m: { id: string }) => m.id)).toEqual([member.id]);
     check('find_members', await all.callTool({ name: 'find_members', arguments: { externalId: member.externalId } }));
     check('get_member', await all.callTool({ name: 'get_member', arguments: { memberId: member.id } }));
-    expect(check('update_member', await all.callTool({ name: 'update_member', arguments: { memberId: member.id, changes: { lastName: 'Lovelace' } } })).lastName).toBe('Lovelace');
+    expect(
+      check('update_member', await all.callTool({ name: 'update_member', arguments: { memberId: member.id, changes: { lastName: 'Lovelace' } } })).lastName,
+    ).toBe('Lovelace');
     const earned = check('earn_points', await all.callTool({ name: 'earn_points', arguments: { memberId: member.id, amount: 120, reason: 'Welcome gift' } }));
     expect(earned.points.balance).toBe(120);
-    expect(check('deduct_points', await all.callTool({ name: 'deduct_points', arguments: { memberId: member.id, amount: 20, reason: 'Correction' } })).points.balance).toBe(100);
+    expect(
+      check('deduct_points', await all.callTool({ name: 'deduct_points', arguments: { memberId: member.id, amount: 20, reason: 'Correction' } })).points
+        .balance,
+    ).toBe(100);
     const points = check('get_points', await all.callTool({ name: 'get_points', arguments: { memberId: member.id } }));
     expect(points.entries.map((e: { type: string }) => e.type)).toEqual(['deduct', 'earn']);
     expect(await balance(t.key, member.id)).toBe(100);
     check('get_tier_status', await all.callTool({ name: 'get_tier_status', arguments: { memberId: member.id } }));
-    expect(check('tag_member', await all.callTool({ name: 'tag_member', arguments: { memberId: member.id, tags: ['vip', 'mcp'] } })).added.sort()).toEqual(['mcp', 'vip']);
+    expect(check('tag_member', await all.callTool({ name: 'tag_member', arguments: { memberId: member.id, tags: ['vip', 'mcp'] } })).added.sort()).toEqual([
+      'mcp',
+      'vip',
+    ]);
     check('get_member_tags', await all.callTool({ name: 'get_member_tags', arguments: { memberId: member.id } }));
     check('list_tags', await all.callTool({ name: 'list_tags', arguments: { prefix: 'vi' } }));
     check('untag_member', await all.callTool({ name: 'untag_member', arguments: { memberId: member.id, tag: 'vip' } }));
@@ -222,55 +260,94 @@ describe('MCP tools, one call of each', () => {
     expect(tooMuch.code).toBe('REFUND_EXCEEDS_REMAINING');
     check('list_stores', await all.callTool({ name: 'list_stores', arguments: {} }));
     expect(check('get_store', await all.callTool({ name: 'get_store', arguments: { storeId: store.body.data.id } })).name).toBe('MCP store');
-    const imported = await call('POST', '/api/v2/catalog/import', { token: t.key, body: { products: [{ sku: `MCP-${Date.now()}`, name: 'Espresso machine', price: { amount: 199, currency: 'EUR' } }] } });
+    const imported = await call('POST', '/api/v2/catalog/import', {
+      token: t.key,
+      body: { products: [{ sku: `MCP-${Date.now()}`, name: 'Espresso machine', price: { amount: 199, currency: 'EUR' } }] },
+    });
     const productId = imported.body.data.results[0].productId;
-    expect(check('search_products', await all.callTool({ name: 'search_products', arguments: { q: 'espresso' } })).items.map((p: { id: string }) => p.id)).toContain(productId);
+    expect(
+      check('search_products', await all.callTool({ name: 'search_products', arguments: { q: 'espresso' } })).items.map((p: { id: string }) => p.id),
+    ).toContain(productId);
     check('get_product', await all.callTool({ name: 'get_product', arguments: { productId } }));
   });
 
   it('coupons', async () => {
     const member = await newMember(t.key);
-    const pool = await call('POST', '/api/v2/coupons/pools', { token: t.key, body: { name: 'MCP pool', discount: { type: 'percent', value: 10 }, codeConfig: { mode: 'generated' }, stock: 5 } });
-    expect(check('list_coupon_pools', await all.callTool({ name: 'list_coupon_pools', arguments: {} })).items.map((p: { id: string }) => p.id)).toContain(pool.body.data.id);
+    const pool = await call('POST', '/api/v2/coupons/pools', {
+      token: t.key,
+      body: { name: 'MCP pool', discount: { type: 'percent', value: 10 }, codeConfig: { mode: 'generated' }, stock: 5 },
+    });
+    expect(check('list_coupon_pools', await all.callTool({ name: 'list_coupon_pools', arguments: {} })).items.map((p: { id: string }) => p.id)).toContain(
+      pool.body.data.id,
+    );
     const first = check('issue_coupon', await all.callTool({ name: 'issue_coupon', arguments: { poolId: pool.body.data.id, memberId: member.id } }));
     const second = check('issue_coupon', await all.callTool({ name: 'issue_coupon', arguments: { poolId: pool.body.data.id, memberId: member.id } }));
     expect(check('list_member_coupons', await all.callTool({ name: 'list_member_coupons', arguments: { memberId: member.id } })).items).toHaveLength(2);
     expect(check('redeem_coupon', await all.callTool({ name: 'redeem_coupon', arguments: { couponId: first.id } })).status).toBe('redeemed');
     expect(toolError(await all.callTool({ name: 'redeem_coupon', arguments: { couponId: first.id } })).code).toBe('COUPON_ALREADY_REDEEMED');
-    expect(check('redeem_member_coupon', await all.callTool({ name: 'redeem_member_coupon', arguments: { memberId: member.id, code: second.code.toLowerCase() } })).status).toBe('redeemed');
+    expect(
+      check('redeem_member_coupon', await all.callTool({ name: 'redeem_member_coupon', arguments: { memberId: member.id, code: second.code.toLowerCase() } }))
+        .status,
+    ).toBe('redeemed');
   });
 
   it('custom objects', async () => {
     const member = await newMember(t.key);
-    expect(check('list_object_types', await all.callTool({ name: 'list_object_types', arguments: {} })).types.map((x: { type: string }) => x.type)).toContain('repair_job');
+    expect(check('list_object_types', await all.callTool({ name: 'list_object_types', arguments: {} })).types.map((x: { type: string }) => x.type)).toContain(
+      'repair_job',
+    );
     expect(check('get_object_type', await all.callTool({ name: 'get_object_type', arguments: { type: 'repair_job' } })).fields).toHaveLength(3);
-    const record = check('create_object_record', await all.callTool({ name: 'create_object_record', arguments: { type: 'repair_job', data: { title: 'Broken grinder', state: 'open', customer: member.id } } }));
+    const record = check(
+      'create_object_record',
+      await all.callTool({
+        name: 'create_object_record',
+        arguments: { type: 'repair_job', data: { title: 'Broken grinder', state: 'open', customer: member.id } },
+      }),
+    );
     const invalid = toolError(await all.callTool({ name: 'create_object_record', arguments: { type: 'repair_job', data: { title: 'x', state: 'lost' } } }));
     expect(invalid.code).toBe('VALIDATION_FAILED');
-    const list = check('list_object_records', await all.callTool({ name: 'list_object_records', arguments: { type: 'repair_job', filters: { state: 'open' }, memberId: member.id } }));
+    const list = check(
+      'list_object_records',
+      await all.callTool({ name: 'list_object_records', arguments: { type: 'repair_job', filters: { state: 'open' }, memberId: member.id } }),
+    );
     expect(list).toMatchObject({ total: 1, data: [{ id: record.id }] });
     check('get_object_record', await all.callTool({ name: 'get_object_record', arguments: { type: 'repair_job', recordId: record.id } }));
-    expect(check('update_object_record', await all.callTool({ name: 'update_object_record', arguments: { type: 'repair_job', recordId: record.id, data: { state: 'done' } } })).data.state).toBe('done');
+    expect(
+      check(
+        'update_object_record',
+        await all.callTool({ name: 'update_object_record', arguments: { type: 'repair_job', recordId: record.id, data: { state: 'done' } } }),
+      ).data.state,
+    ).toBe('done');
     check('delete_object_record', await all.callTool({ name: 'delete_object_record', arguments: { type: 'repair_job', recordId: record.id } }));
     expect((await call('GET', `/api/v2/objects/repair_job/records/${record.id}`, { token: t.key })).status).toBe(404);
   });
 
   it('webhooks, tracking and the ambassador program', async () => {
     const endpoint = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: 'https://hooks.example.com/mcp', eventTypes: ['member.created'] } });
-    expect(check('list_webhook_endpoints', await all.callTool({ name: 'list_webhook_endpoints', arguments: {} })).items.map((e: { id: string }) => e.id)).toContain(endpoint.body.data.id);
-    expect(check('get_event_catalog', await all.callTool({ name: 'get_event_catalog', arguments: {} })).events.map((e: { event: string }) => e.event)).toContain('member.created');
+    expect(
+      check('list_webhook_endpoints', await all.callTool({ name: 'list_webhook_endpoints', arguments: {} })).items.map((e: { id: string }) => e.id),
+    ).toContain(endpoint.body.data.id);
+    expect(
+      check('get_event_catalog', await all.callTool({ name: 'get_event_catalog', arguments: {} })).events.map((e: { event: string }) => e.event),
+    ).toContain('member.created');
     check('list_webhook_deliveries', await all.callTool({ name: 'list_webhook_deliveries', arguments: { endpointId: endpoint.body.data.id } }));
     const member = await newMember(t.key);
-    await call('POST', '/api/v2/tracking/events', { token: t.key, body: { events: [{ eventId: `e-${Date.now()}`, memberId: member.id, type: 'page.viewed', occurredAt: new Date().toISOString() }] } });
+    await call('POST', '/api/v2/tracking/events', {
+      token: t.key,
+      body: { events: [{ eventId: `e-${Date.now()}`, memberId: member.id, type: 'page.viewed', occurredAt: new Date().toISOString() }] },
+    });
     expect(check('get_tracking_stats', await all.callTool({ name: 'get_tracking_stats', arguments: {} })).total).toBeGreaterThanOrEqual(1);
     const code = check('issue_referral_code', await all.callTool({ name: 'issue_referral_code', arguments: { memberId: member.id } }));
     expect(code.issued).toBe(true);
-    expect(check('issue_referral_code', await all.callTool({ name: 'issue_referral_code', arguments: { memberId: member.id } }))).toEqual({ ...code, issued: false });
+    expect(check('issue_referral_code', await all.callTool({ name: 'issue_referral_code', arguments: { memberId: member.id } }))).toEqual({
+      ...code,
+      issued: false,
+    });
     expect(check('get_ambassador_metrics', await all.callTool({ name: 'get_ambassador_metrics', arguments: {} })).codesIssued).toBeGreaterThanOrEqual(1);
     check('list_ambassador_candidates', await all.callTool({ name: 'list_ambassador_candidates', arguments: { minLifetimePoints: 0 } }));
   });
 
-  it('resources: the object types\' schemas and the event catalog, behind their scopes', async () => {
+  it("resources: the object types' schemas and the event catalog, behind their scopes", async () => {
     const { resources } = await all.listResources();
     expect(resources.map((r) => r.uri)).toEqual(expect.arrayContaining(['events://catalog', 'objects://types/repair_job']));
     const type = await all.readResource({ uri: 'objects://types/repair_job' });
@@ -283,7 +360,11 @@ describe('MCP tools, one call of each', () => {
     expect((await client.listResources()).resources.map((r) => r.uri)).not.toContain('events://catalog');
     await expect(client.readResource({ uri: 'events://catalog' })).rejects.toThrow(/webhooks:manage/);
     const audit = await call('GET', `/api/flash/audit?actor=${readOnly.id}&action=mcp.method_called`, { token: t.token });
-    expect(audit.body.data.find((e: any) => e.mcp.method === 'resources/read')).toMatchObject({ outcome: 'failure', reason: 'refused', mcp: { errorCode: 'FORBIDDEN' } });
+    expect(audit.body.data.find((e: any) => e.mcp.method === 'resources/read')).toMatchObject({
+      outcome: 'failure',
+      reason: 'refused',
+      mcp: { errorCode: 'FORBIDDEN' },
+    });
   });
 });
 
@@ -296,7 +377,7 @@ describe('MCP refusals', () => {
     expect(await balance(t.key, member.id)).toBe(0);
   });
 
-  it('bad arguments are the protocol\'s invalid-params error, naming the fields, never a stack', async () => {
+  it("bad arguments are the protocol's invalid-params error, naming the fields, never a stack", async () => {
     const member = await newMember(t.key);
     const failure = await all.callTool({ name: 'earn_points', arguments: { memberId: member.id, amount: -3, extra: true } }).then(
       () => undefined,

@@ -6,9 +6,21 @@ describe('members', () => {
   it('enrols a member with lower-cased e-mail, starting tier and zero points; e-mail and externalId are unique', async () => {
     const t = await tenant('members');
     const email = uniqueEmail('ada');
-    const res = await call('POST', '/api/v2/members', { token: t.key, body: { email: email.toUpperCase(), externalId: 'C-1', firstName: 'Ada', customAttributes: { shoeSize: 38 } } });
+    const res = await call('POST', '/api/v2/members', {
+      token: t.key,
+      body: { email: email.toUpperCase(), externalId: 'C-1', firstName: 'Ada', customAttributes: { shoeSize: 38 } },
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ email, externalId: 'C-1', firstName: 'Ada', status: 'active', tier: 'bronze', points: { balance: 0, pending: 0, lifetime: 0 }, customAttributes: { shoeSize: 38 }, tags: [] });
+    expect(res.body.data).toMatchObject({
+      email,
+      externalId: 'C-1',
+      firstName: 'Ada',
+      status: 'active',
+      tier: 'bronze',
+      points: { balance: 0, pending: 0, lifetime: 0 },
+      customAttributes: { shoeSize: 38 },
+      tags: [],
+    });
     expect(res.body.data.id).toMatch(/^mbr_[0-9a-z]{26}$/);
     expect((await call('POST', '/api/v2/members', { token: t.key, body: { email } })).status).toBe(409);
     expect((await call('POST', '/api/v2/members', { token: t.key, body: { externalId: 'C-1' } })).status).toBe(409);
@@ -21,7 +33,10 @@ describe('members', () => {
     const t = await tenant('members-val');
     const none = await call('POST', '/api/v2/members', { token: t.key, body: { firstName: 'X' } });
     expect(none.status).toBe(422);
-    const bad = await call('POST', '/api/v2/members', { token: t.key, body: { email: 'nope', birthDate: '1990-13-45', phone: 'call me', customAttributes: { 'bad key': 1 }, extra: 1 } });
+    const bad = await call('POST', '/api/v2/members', {
+      token: t.key,
+      body: { email: 'nope', birthDate: '1990-13-45', phone: 'call me', customAttributes: { 'bad key': 1 }, extra: 1 },
+    });
     expect(bad.status).toBe(422);
     const fields = bad.body.error.details.map((d: { field: string }) => d.field);
     expect(fields).toEqual(expect.arrayContaining(['email', 'birthDate', 'phone', 'extra']));
@@ -32,7 +47,10 @@ describe('members', () => {
     const t = await tenant('patch');
     const m = await newMember(t.key, { customAttributes: { a: 1, b: 'x' } });
     const newEmail = uniqueEmail('moved');
-    const res = await call('PATCH', `/api/v2/members/${m.id}`, { token: t.key, body: { email: newEmail, lastName: 'Lovelace', customAttributes: { b: null, c: true } } });
+    const res = await call('PATCH', `/api/v2/members/${m.id}`, {
+      token: t.key,
+      body: { email: newEmail, lastName: 'Lovelace', customAttributes: { b: null, c: true } },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ email: newEmail, lastName: 'Lovelace', customAttributes: { a: 1, c: true } });
     expect(res.body.data.customAttributes).not.toHaveProperty('b');
@@ -90,7 +108,14 @@ describe('members', () => {
     expect(res.body.data.summary).toEqual({ created: 1, updated: 3, unchanged: 0, failed: 2 });
 
     const replay = await call('POST', '/api/v2/members/batch', { token: t.key, body });
-    expect(replay.body.data.results.map((r: { outcome: string }) => r.outcome)).toEqual(['unchanged', 'unchanged', 'unchanged', 'failed', 'failed', 'unchanged']);
+    expect(replay.body.data.results.map((r: { outcome: string }) => r.outcome)).toEqual([
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'failed',
+      'failed',
+      'unchanged',
+    ]);
     const after = await call('GET', `/api/v2/members/${existing.id}`, { token: t.key });
     expect(after.body.data.firstName).toBe('New');
     expect((await call('POST', '/api/v2/members/batch', { token: t.key, body: { members: new Array(501).fill({ externalId: 'x' }) } })).status).toBe(422);

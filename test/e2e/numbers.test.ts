@@ -33,10 +33,18 @@ describe('numbers beyond 2^53 are a 422 naming the field, on every free-form fie
         'attributes.n',
       );
       expectRefused(
-        await raw(t, 'POST', '/api/v2/tracking/events', `{"events":[{"eventId":"e-${randomUUID()}","memberId":"${m.id}","type":"page.viewed","occurredAt":"2026-11-01T00:00:00Z","properties":{"n":${n}}}]}`),
+        await raw(
+          t,
+          'POST',
+          '/api/v2/tracking/events',
+          `{"events":[{"eventId":"e-${randomUUID()}","memberId":"${m.id}","type":"page.viewed","occurredAt":"2026-11-01T00:00:00Z","properties":{"n":${n}}}]}`,
+        ),
         'events.0.properties.n',
       );
-      expectRefused(await raw(t, 'POST', '/api/v2/catalog/import', `{"products":[{"sku":"S-1","name":"S","attributes":{"weight":${n}}}]}`), 'products.0.attributes.weight');
+      expectRefused(
+        await raw(t, 'POST', '/api/v2/catalog/import', `{"products":[{"sku":"S-1","name":"S","attributes":{"weight":${n}}}]}`),
+        'products.0.attributes.weight',
+      );
     }
     // Nothing was written: the only member is the one made above, with no attributes.
     const members = (await call('GET', '/api/v2/members?limit=50', { token: t.key })).body.data;
@@ -44,14 +52,22 @@ describe('numbers beyond 2^53 are a 422 naming the field, on every free-form fie
     expect((await call('GET', `/api/v2/members/${m.id}`, { token: t.key })).body.data.customAttributes).toEqual({});
     expect((await call('GET', '/api/v2/products', { token: t.key })).body.data).toEqual([]);
     // The largest safe integer, long fractions and exponent forms within range are stored as given.
-    const ok = await raw(t, 'PATCH', `/api/v2/members/${m.id}`, '{"customAttributes":{"max":9007199254740991,"min":-9007199254740991,"frac":0.12345678901234567890123,"exp":1.5e-7,"tiny":1e-130}}');
+    const ok = await raw(
+      t,
+      'PATCH',
+      `/api/v2/members/${m.id}`,
+      '{"customAttributes":{"max":9007199254740991,"min":-9007199254740991,"frac":0.12345678901234567890123,"exp":1.5e-7,"tiny":1e-130}}',
+    );
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
     expect(ok.body.data.customAttributes).toEqual({ max: 9007199254740991, min: -9007199254740991, frac: 0.12345678901234568, exp: 1.5e-7, tiny: 1e-130 });
   });
 
   it('custom-object number fields', async () => {
     const t = await tenant('numbers-objects');
-    const type = await call('PUT', '/api/flash/objects/types/gauge', { token: t.token, body: { label: 'Gauge', status: 'published', apiVisible: true, fields: [{ key: 'reading', type: 'number' }] } });
+    const type = await call('PUT', '/api/flash/objects/types/gauge', {
+      token: t.token,
+      body: { label: 'Gauge', status: 'published', apiVisible: true, fields: [{ key: 'reading', type: 'number' }] },
+    });
     expect(type.status, JSON.stringify(type.body)).toBe(200);
     for (const n of LITERALS) expectRefused(await raw(t, 'POST', '/api/v2/objects/gauge/records', `{"data":{"reading":${n}}}`), 'data.reading');
     expect((await call('GET', '/api/v2/objects/gauge/records', { token: t.key })).body.data).toEqual([]);
@@ -60,7 +76,12 @@ describe('numbers beyond 2^53 are a 422 naming the field, on every free-form fie
   it('a batch with one bad number anywhere is refused whole before any item is applied', async () => {
     const t = await tenant('numbers-batch');
     const first = uniqueEmail('first');
-    const res = await raw(t, 'POST', '/api/v2/members/batch', `{"members":[{"email":"${first}"},{"email":"${uniqueEmail('second')}","customAttributes":{"n":9007199254740993}}]}`);
+    const res = await raw(
+      t,
+      'POST',
+      '/api/v2/members/batch',
+      `{"members":[{"email":"${first}"},{"email":"${uniqueEmail('second')}","customAttributes":{"n":9007199254740993}}]}`,
+    );
     expectRefused(res, 'members.1.customAttributes.n');
     expect((await call('GET', `/api/v2/members?email=${encodeURIComponent(first)}`, { token: t.key })).body.data).toEqual([]);
   });

@@ -65,7 +65,15 @@ describe('write-rate guard on record writes', () => {
       const [within, over] = [await key(), await key()];
       // Each burst inside one 10-second window (the guard's longest).
       await atWindowStart(10);
-      expect(await parallelRecordWrites(api, within, 60)).toEqual({ writes: 60, accepted: 60, refused: 0, unavailable: 0, guardUnavailable: 0, other: 0, refusedWithoutRetryAfter: 0 });
+      expect(await parallelRecordWrites(api, within, 60)).toEqual({
+        writes: 60,
+        accepted: 60,
+        refused: 0,
+        unavailable: 0,
+        guardUnavailable: 0,
+        other: 0,
+        refusedWithoutRetryAfter: 0,
+      });
       await atWindowStart(10);
       expect(await parallelRecordWrites(api, over, 260)).toEqual({
         writes: 260,

@@ -59,7 +59,14 @@ async function liveRecords(t: Tenant, ids: string[]): Promise<Full[]> {
 /** The order of each sort, as the record's own index keys define it. */
 function sorted(t: Tenant, list: Full[], sortBy: (typeof SORTS)[number]): Full[] {
   const key = (r: Full) => {
-    const k = indexKeysOf('objectRecord', { workspaceId: t.workspaceId, type: 'job', recordId: r.id, createdAt: r.createdAt, updatedAt: r.updatedAt, titleKey: titleKeyOf(fields as never, 'title', r.data) });
+    const k = indexKeysOf('objectRecord', {
+      workspaceId: t.workspaceId,
+      type: 'job',
+      recordId: r.id,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      titleKey: titleKeyOf(fields as never, 'title', r.data),
+    });
     return sortBy.startsWith('created') ? k.gsi1sk! : sortBy === 'updated_desc' ? k.gsi2sk! : k.gsi3sk!;
   };
   const asc = [...list].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
@@ -111,10 +118,26 @@ async function expectExact(t: Tenant, ids: string[]) {
   for (const r of live) {
     const entries = await entriesOf(t, r.id);
     expect(Object.keys(entries).sort(), r.id).toEqual(INDEXED.filter((f) => r.data[f] !== undefined).sort());
-    const keys = indexKeysOf('objectRecord', { workspaceId: t.workspaceId, type: 'job', recordId: r.id, createdAt: r.createdAt, updatedAt: r.updatedAt, titleKey: titleKeyOf(fields as never, 'title', r.data) });
+    const keys = indexKeysOf('objectRecord', {
+      workspaceId: t.workspaceId,
+      type: 'job',
+      recordId: r.id,
+      createdAt: r.createdAt,
+      updatedAt: r.updatedAt,
+      titleKey: titleKeyOf(fields as never, 'title', r.data),
+    });
     for (const [field, entry] of Object.entries(entries)) {
       const partition = indexPartition('objectRecordValue', 'gsi1', { workspaceId: t.workspaceId, type: 'job', field, value: JSON.stringify(r.data[field]) });
-      expect(entry, `${r.id} ${field}`).toMatchObject({ id: r.id, data: r.data, gsi1pk: partition, gsi2pk: partition, gsi3pk: partition, gsi1sk: keys.gsi1sk, gsi2sk: keys.gsi2sk, gsi3sk: keys.gsi3sk });
+      expect(entry, `${r.id} ${field}`).toMatchObject({
+        id: r.id,
+        data: r.data,
+        gsi1pk: partition,
+        gsi2pk: partition,
+        gsi3pk: partition,
+        gsi1sk: keys.gsi1sk,
+        gsi2sk: keys.gsi2sk,
+        gsi3sk: keys.gsi3sk,
+      });
     }
   }
   for (const field of INDEXED) {
@@ -177,7 +200,13 @@ describe('lists filtered by an indexed value', () => {
     }
     // The page holds the records as they are (the entries' copies follow every write).
     const page = await call('GET', `${records}?f_state=done&sortBy=title_asc&limit=200`, { token: t.key });
-    expect(page.body.data).toEqual(sorted(t, live.filter((r) => r.data.state === 'done'), 'title_asc').map((r) => ({ id: r.id, data: r.data })));
+    expect(page.body.data).toEqual(
+      sorted(
+        t,
+        live.filter((r) => r.data.state === 'done'),
+        'title_asc',
+      ).map((r) => ({ id: r.id, data: r.data })),
+    );
   });
 
   it('a value no record holds lists nothing; a deep offset lists nothing but still counts', async () => {
@@ -208,14 +237,17 @@ describe('value entries under concurrent writes', () => {
     const patch = (id: string, data: Data) => call('PATCH', `${records}/${id}`, { token: t.key, body: { data } });
     for (let round = 0; round < 4; round++) {
       // Every record gets several writers at once, each touching what the entries depend on.
-      const writes = ids.slice(0, 5).flatMap((id, i) => [
-        patch(id, { title: `race ${i} round ${round}` }),
-        patch(id, { state: ['open', 'done', 'in_progress'][(round + i) % 3] }),
-        patch(id, { paid: round % 2 === 0 ? true : null }),
-        patch(id, { customer: round % 2 === 0 ? m2.id : m1.id, cost: round }),
-      ]);
+      const writes = ids
+        .slice(0, 5)
+        .flatMap((id, i) => [
+          patch(id, { title: `race ${i} round ${round}` }),
+          patch(id, { state: ['open', 'done', 'in_progress'][(round + i) % 3] }),
+          patch(id, { paid: round % 2 === 0 ? true : null }),
+          patch(id, { customer: round % 2 === 0 ? m2.id : m1.id, cost: round }),
+        ]);
       // The last record is deleted while it is being patched.
-      if (round === 1) writes.push(call('DELETE', `${records}/${ids[5]}`, { token: t.key }), patch(ids[5]!, { state: 'done' }), patch(ids[5]!, { title: 'gone?' }));
+      if (round === 1)
+        writes.push(call('DELETE', `${records}/${ids[5]}`, { token: t.key }), patch(ids[5]!, { state: 'done' }), patch(ids[5]!, { title: 'gone?' }));
       const answers = await Promise.all(writes);
       for (const a of answers) expect([200, 204, 404], JSON.stringify(a.body)).toContain(a.status);
     }
@@ -224,7 +256,11 @@ describe('value entries under concurrent writes', () => {
     // And the lists agree with the records.
     for (const state of ['open', 'done', 'in_progress']) {
       const res = await call('GET', `${records}?f_state=${state}&sortBy=title_asc&limit=200`, { token: t.key });
-      const want = sorted(t, live.filter((r) => r.data.state === state), 'title_asc');
+      const want = sorted(
+        t,
+        live.filter((r) => r.data.state === state),
+        'title_asc',
+      );
       expect(res.body, state).toEqual({ data: want.map((r) => ({ id: r.id, data: r.data })), total: want.length });
     }
   });

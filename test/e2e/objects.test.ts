@@ -35,7 +35,8 @@ beforeAll(async () => {
   expect((await putType(t, 'repair_job', repairJob)).status).toBe(200);
 });
 
-const create = (data: Record<string, unknown>, tenantArg: Tenant = t, type = 'repair_job') => call('POST', records(type), { token: tenantArg.key, body: { data } });
+const create = (data: Record<string, unknown>, tenantArg: Tenant = t, type = 'repair_job') =>
+  call('POST', records(type), { token: tenantArg.key, body: { data } });
 
 describe('object types', () => {
   it('the application defines types; the API sees only published, API-visible ones', async () => {
@@ -46,7 +47,12 @@ describe('object types', () => {
     const api = await call('GET', '/api/v2/objects', { token: t.key });
     expect(api.body.data).toEqual([{ type: 'repair_job', label: 'Repair job', description: null, titleField: 'title' }]);
     const one = await call('GET', '/api/v2/objects/repair_job', { token: t.key });
-    expect(one.body.data.fields.find((f: { key: string }) => f.key === 'state')).toEqual({ key: 'state', type: 'enum', required: true, options: ['open', 'in_progress', 'done'] });
+    expect(one.body.data.fields.find((f: { key: string }) => f.key === 'state')).toEqual({
+      key: 'state',
+      type: 'enum',
+      required: true,
+      options: ['open', 'in_progress', 'done'],
+    });
     for (const type of ['draft_thing', 'hidden_thing', 'nope', 'Bad-Key']) {
       expect((await call('GET', `/api/v2/objects/${type}`, { token: t.key })).status, type).toBe(404);
       expect((await call('GET', records(type), { token: t.key })).status, type).toBe(404);
@@ -57,7 +63,15 @@ describe('object types', () => {
   });
 
   it('validates definitions with one detail per field, and only admins define types', async () => {
-    const bad = await putType(t, 'bad_type', { label: '', status: 'live', apiVisible: true, fields: [{ key: 'State', type: 'enum' }, { key: 'x', type: 'colour' }] });
+    const bad = await putType(t, 'bad_type', {
+      label: '',
+      status: 'live',
+      apiVisible: true,
+      fields: [
+        { key: 'State', type: 'enum' },
+        { key: 'x', type: 'colour' },
+      ],
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual(expect.arrayContaining(['label', 'status']));
     expect((await call('PUT', '/api/flash/objects/types/x', { token: t.key, body: repairJob })).status).toBe(403);
@@ -65,18 +79,54 @@ describe('object types', () => {
 
   it('refuses a breaking change while records exist (409) and allows compatible ones', async () => {
     const tt = await tenant('objects-evolve');
-    expect((await putType(tt, 'ticket', { label: 'Ticket', status: 'published', apiVisible: true, fields: [{ key: 'title', type: 'text', required: true }, { key: 'n', type: 'number' }] })).status).toBe(200);
+    expect(
+      (
+        await putType(tt, 'ticket', {
+          label: 'Ticket',
+          status: 'published',
+          apiVisible: true,
+          fields: [
+            { key: 'title', type: 'text', required: true },
+            { key: 'n', type: 'number' },
+          ],
+        })
+      ).status,
+    ).toBe(200);
     // Without records anything goes.
-    expect((await putType(tt, 'ticket', { label: 'Ticket', status: 'published', apiVisible: true, fields: [{ key: 'title', type: 'text', required: true }, { key: 'n', type: 'text' }] })).status).toBe(200);
+    expect(
+      (
+        await putType(tt, 'ticket', {
+          label: 'Ticket',
+          status: 'published',
+          apiVisible: true,
+          fields: [
+            { key: 'title', type: 'text', required: true },
+            { key: 'n', type: 'text' },
+          ],
+        })
+      ).status,
+    ).toBe(200);
     expect((await create({ title: 'a', n: 'one' }, tt, 'ticket')).status).toBe(201);
-    const retype = await putType(tt, 'ticket', { label: 'Ticket', status: 'published', apiVisible: true, fields: [{ key: 'title', type: 'text', required: true }, { key: 'n', type: 'number' }] });
+    const retype = await putType(tt, 'ticket', {
+      label: 'Ticket',
+      status: 'published',
+      apiVisible: true,
+      fields: [
+        { key: 'title', type: 'text', required: true },
+        { key: 'n', type: 'number' },
+      ],
+    });
     expect(retype.status).toBe(409);
     expect(retype.body.error.message).toMatch(/n/);
     const compatible = await putType(tt, 'ticket', {
       label: 'Support ticket',
       status: 'published',
       apiVisible: true,
-      fields: [{ key: 'title', type: 'text', required: true }, { key: 'n', type: 'text' }, { key: 'extra', type: 'boolean' }],
+      fields: [
+        { key: 'title', type: 'text', required: true },
+        { key: 'n', type: 'text' },
+        { key: 'extra', type: 'boolean' },
+      ],
     });
     expect(compatible.status).toBe(200);
     expect(compatible.body.data).toMatchObject({ label: 'Support ticket', recordCount: 1, version: 3 });
@@ -85,7 +135,17 @@ describe('object types', () => {
 
 describe('records', () => {
   it('create -> get -> list; the record shape is exactly { id, data } / { id, data, createdAt, updatedAt }', async () => {
-    const data = { title: 'Fix bike', state: 'open', cost: 12.5, paid: false, due: '2026-12-01', started_at: '2026-11-20T10:00:00+01:00', contact: 'ann@example.com', link: 'https://example.com/t/1', customer: member.id };
+    const data = {
+      title: 'Fix bike',
+      state: 'open',
+      cost: 12.5,
+      paid: false,
+      due: '2026-12-01',
+      started_at: '2026-11-20T10:00:00+01:00',
+      contact: 'ann@example.com',
+      link: 'https://example.com/t/1',
+      customer: member.id,
+    };
     const res = await create(data);
     expect(res.status).toBe(201);
     expect(Object.keys(res.body.data)).toEqual(['id', 'data']);
@@ -168,7 +228,15 @@ describe('records', () => {
     expect((await call('GET', records(), { token: t.key })).body.total).toBe(before);
     // Soft: the item is still stored with its data, marked deleted and out of every index.
     const { doc, tableName } = await platformTable();
-    const stored = (await doc.send(new GetCommand({ TableName: tableName, Key: keyOf('objectRecord', { workspaceId: t.workspaceId, type: 'repair_job', recordId: id }), ConsistentRead: true }))).Item;
+    const stored = (
+      await doc.send(
+        new GetCommand({
+          TableName: tableName,
+          Key: keyOf('objectRecord', { workspaceId: t.workspaceId, type: 'repair_job', recordId: id }),
+          ConsistentRead: true,
+        }),
+      )
+    ).Item;
     expect(stored).toMatchObject({ id, data: { title: 'Doomed', state: 'open' }, deletedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     expect(Object.keys(stored!).filter((k) => /^gsi\d(pk|sk)$/.test(k))).toEqual([]);
   });
@@ -180,7 +248,10 @@ describe('records', () => {
     const titles = ['delta', 'Alpha', 'charlie', 'bravo', 'echo'];
     const ids: string[] = [];
     for (const [i, title] of titles.entries()) {
-      const res = await create({ title, state: i % 2 ? 'done' : 'open', cost: i, customer: i < 2 ? m.id : undefined, contact: `${title.toLowerCase()}@shop.example` }, tt);
+      const res = await create(
+        { title, state: i % 2 ? 'done' : 'open', cost: i, customer: i < 2 ? m.id : undefined, contact: `${title.toLowerCase()}@shop.example` },
+        tt,
+      );
       expect(res.status).toBe(201);
       ids.push(res.body.data.id);
     }
@@ -213,7 +284,8 @@ describe('records', () => {
     const [m1, m2] = [await newMember(tt.key), await newMember(tt.key)];
     expect((await putType(tt, 'repair_job', repairJob)).status).toBe(200);
     const ids: string[] = [];
-    for (let i = 0; i < 8; i++) ids.push((await create({ title: `r${i}`, state: ['open', 'done'][i % 2], paid: i < 3, customer: i < 4 ? m1.id : m2.id }, tt)).body.data.id);
+    for (let i = 0; i < 8; i++)
+      ids.push((await create({ title: `r${i}`, state: ['open', 'done'][i % 2], paid: i < 3, customer: i < 4 ? m1.id : m2.id }, tt)).body.data.id);
     const patch = (id: string, body: unknown) => call('PATCH', `${records()}/${id}`, { token: tt.key, body });
     await patch(ids[0]!, { data: { state: 'in_progress' } });
     await patch(ids[1]!, { data: { paid: null, customer: m2.id } });

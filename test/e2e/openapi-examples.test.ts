@@ -17,7 +17,8 @@ const opById = new Map<string, { method: string; path: string; op: Json }>();
 
 beforeAll(async () => {
   doc = (await call('GET', '/api/v2/openapi.json')).body;
-  for (const [path, item] of Object.entries(doc.paths as Json)) for (const [method, op] of Object.entries(item as Json)) opById.set(op.operationId, { method: method.toUpperCase(), path, op });
+  for (const [path, item] of Object.entries(doc.paths as Json))
+    for (const [method, op] of Object.entries(item as Json)) opById.set(op.operationId, { method: method.toUpperCase(), path, op });
 });
 
 const exampleOf = (holder: Json | undefined): any => {
@@ -77,7 +78,14 @@ describe('documented examples against the running platform', () => {
     const order = await sendExample(t.key, 'createOrder', real);
     expect(order.status).toBe(201);
     const documentedOrder = order.documented(201).data;
-    expect(order.body.data).toMatchObject({ externalOrderId: documentedOrder.externalOrderId, total: documentedOrder.total, points: documentedOrder.points, occurredAt: documentedOrder.occurredAt, memberId: real.get(ids.member), storeId: real.get(ids.store) });
+    expect(order.body.data).toMatchObject({
+      externalOrderId: documentedOrder.externalOrderId,
+      total: documentedOrder.total,
+      points: documentedOrder.points,
+      occurredAt: documentedOrder.occurredAt,
+      memberId: real.get(ids.member),
+      storeId: real.get(ids.store),
+    });
     real.set(ids.order, order.body.data.id);
 
     // Sent again, the same order is the documented 200: recorded once, nothing awarded twice.
@@ -100,12 +108,22 @@ describe('documented examples against the running platform', () => {
 
     // With 309 lifetime points (before the refund) Ada is an ambassador candidate by the documented threshold.
     const candidates = await sendExample(t.key, 'listAmbassadorCandidates', real);
-    expect(candidates.body.data.map((c: Json) => [c.memberId, c.qualifiesBy])).toEqual([[real.get(ids.member), candidates.documented(200).data[0].qualifiesBy]]);
+    expect(candidates.body.data.map((c: Json) => [c.memberId, c.qualifiesBy])).toEqual([
+      [real.get(ids.member), candidates.documented(200).data[0].qualifiesBy],
+    ]);
 
     const refund = await sendExample(t.key, 'refundOrder', real);
     const documentedRefund = refund.documented(200).data;
-    expect(refund.body.data.refund).toMatchObject({ amount: documentedRefund.refund.amount, pointsReversed: documentedRefund.refund.pointsReversed, reason: documentedRefund.refund.reason });
-    expect(refund.body.data.order).toMatchObject({ refundedTotal: documentedRefund.order.refundedTotal, refundStatus: documentedRefund.order.refundStatus, points: documentedRefund.order.points });
+    expect(refund.body.data.refund).toMatchObject({
+      amount: documentedRefund.refund.amount,
+      pointsReversed: documentedRefund.refund.pointsReversed,
+      reason: documentedRefund.refund.reason,
+    });
+    expect(refund.body.data.order).toMatchObject({
+      refundedTotal: documentedRefund.order.refundedTotal,
+      refundStatus: documentedRefund.order.refundStatus,
+      points: documentedRefund.order.points,
+    });
 
     await sendExample(t.key, 'updateMember', real);
     await sendExample(t.key, 'listMembers', real);
@@ -159,7 +177,10 @@ describe('documented examples against the running platform', () => {
     const capture = await sendExample(t.key, 'createCapture', real);
     expect(capture.status).toBe(201);
     const documentedCapture = capture.documented(201).data;
-    expect(capture.body.data).toMatchObject({ memberOutcome: documentedCapture.memberOutcome, referral: { outcome: documentedCapture.referral.outcome, referrerId: real.get(ids.member) } });
+    expect(capture.body.data).toMatchObject({
+      memberOutcome: documentedCapture.memberOutcome,
+      referral: { outcome: documentedCapture.referral.outcome, referrerId: real.get(ids.member) },
+    });
 
     // Ada spends 100 of her welcome points on a coupon and redeems the code at checkout.
     await sendExample(t.key, 'changeMemberPoints', real);
@@ -181,7 +202,8 @@ describe('documented examples against the running platform', () => {
     // Storefront events: the documented times are moved to this run's (events are accepted up to two years back).
     const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
     const tracked = opById.get('trackEvents')!.op;
-    for (const [i, e] of (exampleOf(tracked.requestBody.content['application/json']).events as Json[]).entries()) real.set(e.occurredAt, new Date(Date.now() - (2 - i) * 60_000).toISOString());
+    for (const [i, e] of (exampleOf(tracked.requestBody.content['application/json']).events as Json[]).entries())
+      real.set(e.occurredAt, new Date(Date.now() - (2 - i) * 60_000).toISOString());
     const statsQuery = Object.fromEntries((opById.get('getTrackingStats')!.op.parameters as Json[]).map((p) => [p.name, paramExample(p)]));
     real.set(statsQuery.from, day(Date.now() - 86_400_000));
     real.set(statsQuery.to, day(Date.now() + 86_400_000));

@@ -14,7 +14,14 @@ describe('orders', () => {
     const res = await order(t.key, { externalOrderId: orderId(), memberId: m.id, total: 59.9, items: [{ sku: 'CAP-1', quantity: 2, unitPrice: 29.95 }] });
     expect(res.status).toBe(201);
     expect(res.body.duplicate).toBe(false);
-    expect(res.body.data).toMatchObject({ memberId: m.id, total: 59.9, currency: 'EUR', status: 'completed', refundStatus: 'none', points: { earned: 59, reversed: 0, net: 59, pending: false } });
+    expect(res.body.data).toMatchObject({
+      memberId: m.id,
+      total: 59.9,
+      currency: 'EUR',
+      status: 'completed',
+      refundStatus: 'none',
+      points: { earned: 59, reversed: 0, net: 59, pending: false },
+    });
     expect(res.body.data.id).toMatch(/^ord_/);
     expect(await balanceOf(t.key, m.id)).toEqual({ balance: 59, pending: 0, lifetime: 59 });
     const member = await call('GET', `/api/v2/members/${m.id}`, { token: t.key });
@@ -52,7 +59,10 @@ describe('orders', () => {
     const t = await tenant('orders-years');
     const m = await newMember(t.key);
     for (const occurredAt of ['0000-01-01T00:00:00+01:00', '9999-12-31T23:00:00-05:00']) {
-      const res = await call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId: orderId(), memberId: m.id, currency: 'EUR', total: 1, occurredAt } });
+      const res = await call('POST', '/api/v2/orders', {
+        token: t.key,
+        body: { externalOrderId: orderId(), memberId: m.id, currency: 'EUR', total: 1, occurredAt },
+      });
       expect(res.status, occurredAt).toBe(422);
       expect(res.body.error.details).toEqual([{ in: 'body', field: 'occurredAt', message: 'must lie between 0000-01-01 and 9999-12-31 in UTC' }]);
       const list = await call('GET', `/api/v2/orders?to=${encodeURIComponent(occurredAt)}`, { token: t.key });
@@ -67,7 +77,10 @@ describe('orders', () => {
     }
     // The first and last instants themselves are fine.
     for (const occurredAt of ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '0000-01-01T00:59:00+00:59']) {
-      const res = await call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId: orderId(), memberId: m.id, currency: 'EUR', total: 1, occurredAt } });
+      const res = await call('POST', '/api/v2/orders', {
+        token: t.key,
+        body: { externalOrderId: orderId(), memberId: m.id, currency: 'EUR', total: 1, occurredAt },
+      });
       expect(res.status, occurredAt).toBe(201);
     }
     expect((await call('GET', '/api/v2/orders', { token: t.key })).body.data.map((o: { occurredAt: string }) => o.occurredAt)).toEqual([
@@ -117,7 +130,11 @@ describe('orders', () => {
     await newOrder(t.key, m1.id, { occurredAt: '2026-02-10T00:00:00Z' });
     await newOrder(t.key, m2.id, { occurredAt: '2026-03-10T00:00:00Z', status: 'pending' });
     const all = await call('GET', '/api/v2/orders', { token: t.key });
-    expect(all.body.data.map((o: { occurredAt: string }) => o.occurredAt)).toEqual(['2026-03-10T00:00:00.000Z', '2026-02-10T00:00:00.000Z', '2026-01-10T00:00:00.000Z']);
+    expect(all.body.data.map((o: { occurredAt: string }) => o.occurredAt)).toEqual([
+      '2026-03-10T00:00:00.000Z',
+      '2026-02-10T00:00:00.000Z',
+      '2026-01-10T00:00:00.000Z',
+    ]);
     expect((await call('GET', `/api/v2/orders?memberId=${m1.id}`, { token: t.key })).body.data).toHaveLength(2);
     expect((await call('GET', `/api/v2/orders?storeId=${store.id}`, { token: t.key })).body.data).toHaveLength(1);
     expect((await call('GET', '/api/v2/orders?status=pending', { token: t.key })).body.data).toHaveLength(1);

@@ -83,7 +83,14 @@ describe('points ledger', () => {
     const m = await newMember(t.key);
     const before = await call('GET', `/api/v2/members/${m.id}/tier`, { token: t.key });
     expect(before.status).toBe(200);
-    expect(before.body.data).toMatchObject({ current: { key: 'bronze' }, next: { key: 'silver', threshold: 500 }, metric: 'lifetime_points', value: 0, remaining: 500, progress: 0 });
+    expect(before.body.data).toMatchObject({
+      current: { key: 'bronze' },
+      next: { key: 'silver', threshold: 500 },
+      metric: 'lifetime_points',
+      value: 0,
+      remaining: 500,
+      progress: 0,
+    });
     await points(t.key, m.id, { type: 'earn', amount: 650, reason: 'x' });
     const after = await call('GET', `/api/v2/members/${m.id}/tier`, { token: t.key });
     expect(after.body.data).toMatchObject({ current: { key: 'silver' }, next: { key: 'gold', threshold: 2000 }, value: 650, remaining: 1350 });
@@ -113,7 +120,9 @@ describe('a hot member: many concurrent points changes on one member', () => {
     const entries: { id: string; amount: number; balanceAfter: number }[] = [];
     let cursor: string | null = null;
     do {
-      const page: any = await call('GET', `/api/v2/members/${memberId}/points?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { token: key });
+      const page: any = await call('GET', `/api/v2/members/${memberId}/points?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+        token: key,
+      });
       entries.push(...page.body.data.entries);
       cursor = page.body.nextCursor;
     } while (cursor);
@@ -126,7 +135,9 @@ describe('a hot member: many concurrent points changes on one member', () => {
     // Distinct amounts: every change is told where in the sequence it landed by its balanceAfter.
     const amounts = Array.from({ length: 40 }, (_, i) => i + 1);
     const keys = amounts.map((a) => `hot-${m.id}-${a}`);
-    const results = await Promise.all(amounts.map((amount, i) => points(t.key, m.id, { type: 'earn', amount, reason: `hot ${amount}` }, { 'idempotency-key': keys[i]! })));
+    const results = await Promise.all(
+      amounts.map((amount, i) => points(t.key, m.id, { type: 'earn', amount, reason: `hot ${amount}` }, { 'idempotency-key': keys[i]! })),
+    );
     expect(results.map((r) => r.status)).toEqual(amounts.map(() => 201));
 
     const total = amounts.reduce((s, a) => s + a, 0);
@@ -142,11 +153,15 @@ describe('a hot member: many concurrent points changes on one member', () => {
     // The answers are exactly the ledger: one entry each, distinct balances, a permutation of the amounts.
     const answered = results.map((r) => r.body.data.entry);
     expect(new Set(answered.map((e) => e.balanceAfter)).size).toBe(40);
-    expect([...answered].sort((a, b) => a.balanceAfter - b.balanceAfter)).toEqual(ledger.map((e) => expect.objectContaining({ id: e.id, amount: e.amount, balanceAfter: e.balanceAfter })));
+    expect([...answered].sort((a, b) => a.balanceAfter - b.balanceAfter)).toEqual(
+      ledger.map((e) => expect.objectContaining({ id: e.id, amount: e.amount, balanceAfter: e.balanceAfter })),
+    );
     expect(Math.max(...answered.map((e) => e.balanceAfter))).toBe(total);
 
     // The same 40 requests again: every answer is the recorded one, nothing is applied twice.
-    const replays = await Promise.all(amounts.map((amount, i) => points(t.key, m.id, { type: 'earn', amount, reason: `hot ${amount}` }, { 'idempotency-key': keys[i]! })));
+    const replays = await Promise.all(
+      amounts.map((amount, i) => points(t.key, m.id, { type: 'earn', amount, reason: `hot ${amount}` }, { 'idempotency-key': keys[i]! })),
+    );
     expect(replays.map((r) => [r.status, r.headers.get('idempotent-replayed')])).toEqual(amounts.map(() => [201, 'true']));
     expect(replays.map((r) => r.body.data.entry)).toEqual(answered);
     expect((await balanceOf(t.key, m.id)).balance).toBe(total);
@@ -157,7 +172,9 @@ describe('a hot member: many concurrent points changes on one member', () => {
     const m = await newMember(t.key);
     await points(t.key, m.id, { type: 'earn', amount: 100, reason: 'seed' });
     const results = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => points(t.key, m.id, { type: 'deduct', amount: 10, reason: `spend ${i}` }, { 'idempotency-key': `hot-deduct-${m.id}-${i}` })),
+      Array.from({ length: 40 }, (_, i) =>
+        points(t.key, m.id, { type: 'deduct', amount: 10, reason: `spend ${i}` }, { 'idempotency-key': `hot-deduct-${m.id}-${i}` }),
+      ),
     );
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
     const refused = results.filter((r) => r.status !== 201);

@@ -63,7 +63,9 @@ describe('erasure of custom-object records that reference the member', () => {
     const put = await call('PUT', '/api/flash/objects/types/service_visit', { token: t.token, body: visitType });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(put.body.data.fields.find((f: { key: string }) => f.key === 'notes')).toMatchObject({ personal: true });
-    expect((await call('GET', '/api/v2/objects/service_visit', { token: t.key })).body.data.fields.find((f: { key: string }) => f.key === 'notes').personal).toBe(true);
+    expect(
+      (await call('GET', '/api/v2/objects/service_visit', { token: t.key })).body.data.fields.find((f: { key: string }) => f.key === 'notes').personal,
+    ).toBe(true);
     const m = await newMember(t.key, { email: uniqueEmail('records') });
     const bystander = await newMember(t.key, { email: uniqueEmail('records-other') });
     const visits = [await visitOf(t, m.id), await visitOf(t, m.id)];
@@ -89,22 +91,24 @@ describe('erasure of custom-object records that reference the member', () => {
     // Free text finds nothing by any erased value, while the kept business data still matches.
     for (const value of [first!.data.reply_to, first!.data.contact.split(' ').pop()!, first!.data.callback, first!.data.notes, first!.tag]) {
       const hits = (await list(t, `q=${encodeURIComponent(value.toLowerCase())}`)).filter((r) => r.id !== kept.id);
-      expect(hits.map((r) => r.id), value).toEqual(value === first!.tag ? [first!.id] : []);
+      expect(
+        hits.map((r) => r.id),
+        value,
+      ).toEqual(value === first!.tag ? [first!.id] : []);
     }
     // Lists served by the value index (member, enum) and by the sort indexes carry no erased value.
-    const lists = [
-      await list(t, `memberId=${m.id}`),
-      await list(t, 'f_state=open'),
-      await list(t, 'sortBy=title_asc'),
-      await list(t, 'sortBy=updated_desc'),
-    ];
+    const lists = [await list(t, `memberId=${m.id}`), await list(t, 'f_state=open'), await list(t, 'sortBy=title_asc'), await list(t, 'sortBy=updated_desc')];
     for (const l of lists) for (const v of personalValues) expect(JSON.stringify(l)).not.toContain(v);
     expect((await list(t, `memberId=${m.id}`)).map((r) => r.id).sort()).toEqual(visits.map((v) => v.id).sort());
     expect((await list(t, 'sortBy=title_asc')).map((r) => r.id).at(-1)).not.toBe(kept.id);
 
     // Stored nowhere: record, search copies, value entries, title keys.
     const table = await wholeTable();
-    for (const v of personalValues) expect(table.filter((i) => i.includes(v.toLowerCase()) || i.includes(v)), v).toEqual([]);
+    for (const v of personalValues)
+      expect(
+        table.filter((i) => i.includes(v.toLowerCase()) || i.includes(v)),
+        v,
+      ).toEqual([]);
     // The bystander's record keeps everything.
     expect((await call('GET', `/api/v2/objects/service_visit/records/${kept.id}`, { token: t.key })).body.data.data).toEqual(kept.data);
     expect((await list(t, `q=${encodeURIComponent(kept.data.reply_to)}`)).map((r) => r.id)).toEqual([kept.id]);

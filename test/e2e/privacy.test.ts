@@ -28,22 +28,55 @@ async function richMember(t: Tenant) {
     reason: `Goodwill for ${tag}`,
     recordNote: `ref-${tag}`,
   };
-  const m = await newMember(t.key, { email: values.email, firstName: values.firstName, lastName: values.lastName, phone: values.phone, birthDate: values.birthDate, customAttributes: { favourite: values.attribute } });
+  const m = await newMember(t.key, {
+    email: values.email,
+    firstName: values.firstName,
+    lastName: values.lastName,
+    phone: values.phone,
+    birthDate: values.birthDate,
+    customAttributes: { favourite: values.attribute },
+  });
   const capture = await call('POST', '/api/v2/captures', {
     token: t.key,
-    body: { email: values.email, phone: values.phone, firstName: values.firstName, source: `form-${tag}`, consents: { marketingEmail: true }, attributes: { note: values.captureAttribute } },
+    body: {
+      email: values.email,
+      phone: values.phone,
+      firstName: values.firstName,
+      source: `form-${tag}`,
+      consents: { marketingEmail: true },
+      attributes: { note: values.captureAttribute },
+    },
   });
   expect(capture.status, JSON.stringify(capture.body)).toBe(201);
   expect(capture.body.data.memberId).toBe(m.id);
   const tracked = await call('POST', '/api/v2/tracking/events', {
     token: t.key,
-    body: { events: [{ eventId: `ev-${tag}`, memberId: m.id, type: 'page.viewed', occurredAt: new Date().toISOString(), properties: { path: values.trackingProperty } }] },
+    body: {
+      events: [
+        { eventId: `ev-${tag}`, memberId: m.id, type: 'page.viewed', occurredAt: new Date().toISOString(), properties: { path: values.trackingProperty } },
+      ],
+    },
   });
   expect(tracked.body.data.results?.[0]?.status ?? tracked.body.data[0]?.status ?? 'accepted').toBe('accepted');
   expect((await call('POST', `/api/v2/members/${m.id}/points`, { token: t.key, body: { type: 'earn', amount: 30, reason: values.reason } })).status).toBe(201);
   await newOrder(t.key, m.id, { total: 80 });
   expect((await call('POST', `/api/v2/members/${m.id}/tags`, { token: t.key, body: { tags: ['vip'] } })).status).toBe(200);
-  expect((await call('PUT', '/api/flash/objects/types/visit', { token: t.token, body: { label: 'Visit', status: 'published', apiVisible: true, fields: [{ key: 'note', type: 'text' }, { key: 'member', type: 'member_ref' }] } })).status).toBe(200);
+  expect(
+    (
+      await call('PUT', '/api/flash/objects/types/visit', {
+        token: t.token,
+        body: {
+          label: 'Visit',
+          status: 'published',
+          apiVisible: true,
+          fields: [
+            { key: 'note', type: 'text' },
+            { key: 'member', type: 'member_ref' },
+          ],
+        },
+      })
+    ).status,
+  ).toBe(200);
   const record = await call('POST', '/api/v2/objects/visit/records', { token: t.key, body: { data: { note: values.recordNote, member: m.id } } });
   expect(record.status, JSON.stringify(record.body)).toBe(201);
   return { m, values };
@@ -101,7 +134,16 @@ describe('data-subject export and erasure', () => {
     expect(after.balance).toBe(before.balance);
     expect(after.lifetime).toBe(before.lifetime);
     const profile = (await call('GET', `/api/v2/members/${m.id}`, { token: t.key })).body.data;
-    expect(profile).toMatchObject({ email: null, firstName: null, lastName: null, phone: null, birthDate: null, customAttributes: {}, status: 'unenrolled', tier: before.tier ?? profile.tier });
+    expect(profile).toMatchObject({
+      email: null,
+      firstName: null,
+      lastName: null,
+      phone: null,
+      birthDate: null,
+      customAttributes: {},
+      status: 'unenrolled',
+      tier: before.tier ?? profile.tier,
+    });
     const exported = (await call('GET', `/api/v2/members/${m.id}/personal-data`, { token: t.key })).body.data;
     expect(exported.erasedAt).toBe(first.body.data.erasedAt);
     const ledgerSum = exported.pointsLedger.reduce((n: number, e: { amount: number }) => n + e.amount, 0);

@@ -5,7 +5,13 @@ import { addUser } from '../support/table';
 
 const rules = (pointsPerUnit: number, extra: Record<string, unknown> = {}) => ({
   earn: { pointsPerUnit, rounding: 'floor', currencyOverrides: {} },
-  tiers: { metric: 'lifetime_points', levels: [{ key: 'member', name: 'Member', threshold: 0 }, { key: 'vip', name: 'VIP', threshold: 1000 }] },
+  tiers: {
+    metric: 'lifetime_points',
+    levels: [
+      { key: 'member', name: 'Member', threshold: 0 },
+      { key: 'vip', name: 'VIP', threshold: 1000 },
+    ],
+  },
   ...extra,
 });
 
@@ -52,7 +58,16 @@ describe('program rules (/api/flash/program)', () => {
     const t = await tenant('program-val');
     const bad = await call('PUT', '/api/flash/program', {
       token: t.token,
-      body: { earn: { pointsPerUnit: 1.00001, rounding: 'up' }, tiers: { metric: 'lifetime_points', levels: [{ key: 'a', name: 'A', threshold: 5 }, { key: 'a', name: 'B', threshold: 1 }] } },
+      body: {
+        earn: { pointsPerUnit: 1.00001, rounding: 'up' },
+        tiers: {
+          metric: 'lifetime_points',
+          levels: [
+            { key: 'a', name: 'A', threshold: 5 },
+            { key: 'a', name: 'B', threshold: 1 },
+          ],
+        },
+      },
     });
     expect(bad.status).toBe(422);
     const fields = bad.body.error.details.map((d: { field: string }) => d.field);

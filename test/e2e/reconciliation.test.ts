@@ -32,7 +32,14 @@ describe('order reconciliation (POST /orders/batch)', () => {
 
     // The same batch again changes nothing.
     const replay = await batch(t.key, orders);
-    expect(replay.body.data.results.map((r: { outcome: string }) => r.outcome)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged', 'failed', 'failed']);
+    expect(replay.body.data.results.map((r: { outcome: string }) => r.outcome)).toEqual([
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'unchanged',
+      'failed',
+      'failed',
+    ]);
     expect(await balanceOf(t.key, m.id)).toEqual({ balance: 250, pending: 20, lifetime: 250 });
 
     // Completing the pending order moves its points from pending to the balance.
@@ -47,7 +54,15 @@ describe('order reconciliation (POST /orders/batch)', () => {
     const o = await newOrder(t.key, m.id, { total: 200 });
     await call('POST', `/api/v2/orders/${o.externalOrderId}/refund`, { token: t.key, body: { amount: 50 } });
     expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 150 });
-    const item = { externalOrderId: o.externalOrderId, memberId: m.id, currency: 'EUR', total: 200, status: 'completed', occurredAt: '2026-11-01T10:00:00Z', refundedTotal: 120 };
+    const item = {
+      externalOrderId: o.externalOrderId,
+      memberId: m.id,
+      currency: 'EUR',
+      total: 200,
+      status: 'completed',
+      occurredAt: '2026-11-01T10:00:00Z',
+      refundedTotal: 120,
+    };
     const res = await batch(t.key, [item]);
     expect(res.body.data.results[0]).toMatchObject({ outcome: 'updated', pointsDelta: -70 });
     expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 80 });

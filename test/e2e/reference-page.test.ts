@@ -49,10 +49,13 @@ async function expectSectionInView(tab: Page, code: string): Promise<void> {
   // A fresh load renders the whole document first: slow on a busy machine.
   await heading.waitFor({ state: 'visible', timeout: 120_000 });
   await expect
-    .poll(async () => {
-      const box = await heading.boundingBox();
-      return box !== null && box.y >= 0 && box.y < (tab.viewportSize()?.height ?? 720);
-    }, { timeout: 15_000, message: code })
+    .poll(
+      async () => {
+        const box = await heading.boundingBox();
+        return box !== null && box.y >= 0 && box.y < (tab.viewportSize()?.height ?? 720);
+      },
+      { timeout: 15_000, message: code },
+    )
     .toBe(true);
 }
 
@@ -103,16 +106,20 @@ describe('API reference page (headless Chromium)', () => {
 
   // Every code of the error table, so codes added later are covered: a fresh load of its docUrl shows
   // its heading (the code as written, not read as Markdown emphasis) and the address keeps the section.
-  it.each(Object.keys(ERROR_CODES) as ErrorCode[])('the docUrl of %s lands on its section, and the address keeps it', async (code) => {
-    const url = new URL(docUrlOf(code, base));
-    const tab = await open(url.pathname + url.hash);
-    try {
-      await expectSectionInView(tab, code);
-      expect(new URL(tab.url()).hash, code).toBe(url.hash);
-    } finally {
-      await tab.close();
-    }
-  }, 180_000);
+  it.each(Object.keys(ERROR_CODES) as ErrorCode[])(
+    'the docUrl of %s lands on its section, and the address keeps it',
+    async (code) => {
+      const url = new URL(docUrlOf(code, base));
+      const tab = await open(url.pathname + url.hash);
+      try {
+        await expectSectionInView(tab, code);
+        expect(new URL(tab.url()).hash, code).toBe(url.hash);
+      } finally {
+        await tab.close();
+      }
+    },
+    180_000,
+  );
 
   it('asked no host but the platform for anything, and broke no rule of its Content-Security-Policy', () => {
     expect(requested.length).toBeGreaterThan(3);

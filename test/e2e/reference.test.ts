@@ -105,7 +105,9 @@ describe('docUrl', () => {
       await call('GET', '/api/v2/api-keys', { token: 'fl_live_nope' }),
       await call('POST', '/api/v2/auth/login', { rawBody: '{"email":', headers: { 'content-type': 'application/json' } }),
       await call('POST', '/api/v2/stores', { token: account.token, body: {} }),
-      await call('POST', '/api/v2/auth/register', { body: { workspaceName: 'x'.repeat(1024 * 1024 + 10), email: 'big@example.test', password: 'long enough pass' } }),
+      await call('POST', '/api/v2/auth/register', {
+        body: { workspaceName: 'x'.repeat(1024 * 1024 + 10), email: 'big@example.test', password: 'long enough pass' },
+      }),
     ];
     const anchors = await sectionAnchors();
     const codes = answers.map((a) => a.body.error.code as string);
@@ -124,7 +126,10 @@ describe('docUrl', () => {
     const text = await new Promise<string>((resolve, reject) => {
       const req = request({ host: hostname, port, path: '/api/v2/nothing-here', headers: { host: `localhost:${port}` } }, (res) => {
         let data = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (data += chunk)).on('end', () => resolve(data));
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => (data += chunk))
+          .on('end', () => resolve(data));
       });
       req.on('error', reject).end();
     });

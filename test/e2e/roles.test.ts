@@ -18,7 +18,10 @@ describe('roles on adminSession routes', () => {
     // Members are real users of the workspace: their own profile works.
     expect((await call('GET', '/api/v2/auth/profile', { token: member.session.token })).status).toBe(200);
 
-    for (const [method, body] of [['GET', undefined], ['POST', { name: 'm', preset: 'read-only' }]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['POST', { name: 'm', preset: 'read-only' }],
+    ] as const) {
       const refused = await call(method, '/api/v2/api-keys', { token: member.session.token, body });
       expect(refused.status).toBe(403);
       expect(refused.body.error.code).toBe('FORBIDDEN');

@@ -52,7 +52,11 @@ async function pingVerifies(t: Tenant, id: string, r: { received: { body: string
   const before = r.received.length;
   expect((await call('POST', `/api/v2/webhooks/${id}/test`, { token: t.key })).status).toBe(202);
   const got = await eventually(async () => r.received[before], 20_000, 'the ping');
-  const headers = { 'webhook-id': String(got.headers['webhook-id']), 'webhook-timestamp': String(got.headers['webhook-timestamp']), 'webhook-signature': String(got.headers['webhook-signature']) };
+  const headers = {
+    'webhook-id': String(got.headers['webhook-id']),
+    'webhook-timestamp': String(got.headers['webhook-timestamp']),
+    'webhook-signature': String(got.headers['webhook-signature']),
+  };
   expect(new Webhook(secret).verify(got.body, headers)).toMatchObject({ type: 'webhook.ping' });
 }
 
@@ -88,7 +92,11 @@ describe('webhook signing secrets at rest', () => {
     // Nothing signed with A's secret reached the receiver on B's behalf.
     const verifiesWithA = r.received.filter((x) => {
       try {
-        new Webhook(a.secret).verify(x.body, { 'webhook-id': String(x.headers['webhook-id']), 'webhook-timestamp': String(x.headers['webhook-timestamp']), 'webhook-signature': String(x.headers['webhook-signature']) });
+        new Webhook(a.secret).verify(x.body, {
+          'webhook-id': String(x.headers['webhook-id']),
+          'webhook-timestamp': String(x.headers['webhook-timestamp']),
+          'webhook-signature': String(x.headers['webhook-signature']),
+        });
         return true;
       } catch {
         return false;
@@ -101,7 +109,7 @@ describe('webhook signing secrets at rest', () => {
     const t = await tenant('sealed-legacy');
     const r = await receiver();
     const created = (await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: r.url, eventTypes: ['member.created'] } })).body.data;
-    const legacySecret = 'whsec_' + Buffer.alloc(32, 9).toString('base64');
+    const legacySecret = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
     const item = await rawItem(endpointKey(t, created.id));
     await putRaw({ ...item, secrets: [{ value: legacySecret, createdAt: item.createdAt, expiresAt: null }] });
     await pingVerifies(t, created.id, r, legacySecret);

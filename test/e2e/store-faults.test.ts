@@ -65,7 +65,8 @@ async function recovery(s: Scenario, since: number): Promise<number> {
   for (;;) {
     const a = await s.api('GET', `/api/v2/members/${s.members[0]}/points?limit=1`);
     if (is2xx(a)) return Date.now() - since;
-    if (Date.now() > deadline) throw new Error(`not recovered within ${RECOVERY_BOUND_MS} ms: last answer ${a.status} ${JSON.stringify(a.body ?? a.transport)}`);
+    if (Date.now() > deadline)
+      throw new Error(`not recovered within ${RECOVERY_BOUND_MS} ms: last answer ${a.status} ${JSON.stringify(a.body ?? a.transport)}`);
     await sleep(100);
   }
 }

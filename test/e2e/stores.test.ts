@@ -7,11 +7,22 @@ describe('stores', () => {
     const t = await tenant('stores');
     const created = await call('POST', '/api/v2/stores', {
       token: t.key,
-      body: { name: 'Flagship', code: 'BER-01', currency: 'EUR', timezone: 'Europe/Berlin', address: { line1: 'Unter den Linden 1', city: 'Berlin', country: 'DE' } },
+      body: {
+        name: 'Flagship',
+        code: 'BER-01',
+        currency: 'EUR',
+        timezone: 'Europe/Berlin',
+        address: { line1: 'Unter den Linden 1', city: 'Berlin', country: 'DE' },
+      },
     });
     expect(created.status).toBe(201);
     const store = created.body.data;
-    expect(store).toMatchObject({ name: 'Flagship', code: 'BER-01', status: 'active', address: { line1: 'Unter den Linden 1', line2: null, city: 'Berlin', country: 'DE' } });
+    expect(store).toMatchObject({
+      name: 'Flagship',
+      code: 'BER-01',
+      status: 'active',
+      address: { line1: 'Unter den Linden 1', line2: null, city: 'Berlin', country: 'DE' },
+    });
     expect(store.id).toMatch(/^sto_/);
     expect((await call('GET', `/api/v2/stores/${store.id}`, { token: t.key })).body.data).toEqual(store);
 
@@ -32,7 +43,9 @@ describe('stores', () => {
     const t = await tenant('stores-val');
     const bad = await call('POST', '/api/v2/stores', { token: t.key, body: { name: '', timezone: 'Mars/Olympus', currency: 'euro', address: { city: 'X' } } });
     expect(bad.status).toBe(422);
-    expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual(expect.arrayContaining(['name', 'timezone', 'currency', 'address.line1', 'address.country']));
+    expect(bad.body.error.details.map((d: { field: string }) => d.field)).toEqual(
+      expect.arrayContaining(['name', 'timezone', 'currency', 'address.line1', 'address.country']),
+    );
     expect((await call('GET', '/api/v2/stores/sto_01m7xj3s3d3k3hjqhj5027fa7k', { token: t.key })).status).toBe(404);
     expect((await call('PATCH', '/api/v2/stores/nonsense', { token: t.key, body: { name: 'x' } })).status).toBe(404);
     expect((await call('PATCH', '/api/v2/stores/nonsense', { token: t.key, body: {} })).status).toBe(422);

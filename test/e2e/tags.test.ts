@@ -4,7 +4,6 @@ import { call, createKey } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
 import { outboxEvents as eventsOf } from '../support/table';
 
-
 const keyWithout = async (token: string, scope: string) => (await createKey(token, { name: `no ${scope}`, scopes: SCOPES.filter((s) => s !== scope) })).key;
 
 const tagsOf = async (key: string) => (await call('GET', '/api/v2/tags', { token: key })).body.data as { key: string; memberCount: number }[];
@@ -86,7 +85,14 @@ describe('member tags', () => {
   it('validates tag keys and writes nothing on a 422', async () => {
     const t = await tenant('tags-val');
     const m = await newMember(t.key);
-    for (const body of [{ tags: ['VIP'] }, { tags: [] }, { tags: ['ok', 'has space'] }, { tags: Array.from({ length: 26 }, (_, i) => `t${i}`) }, { tags: ['ok'], extra: 1 }, {}]) {
+    for (const body of [
+      { tags: ['VIP'] },
+      { tags: [] },
+      { tags: ['ok', 'has space'] },
+      { tags: Array.from({ length: 26 }, (_, i) => `t${i}`) },
+      { tags: ['ok'], extra: 1 },
+      {},
+    ]) {
       const res = await call('POST', `/api/v2/members/${m.id}/tags`, { token: t.key, body });
       expect(res.status, JSON.stringify(body)).toBe(422);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');

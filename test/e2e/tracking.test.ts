@@ -24,7 +24,7 @@ describe('tracking', () => {
       { eventId: eventId(), memberId: m.id, type: 'page.viewed', occurredAt: daysAgo(1), properties: { path: '/shoes', logged_in: true } },
       { eventId: eventId(), memberId: m.id, type: 'page.viewed', occurredAt: daysAgo(1, 18) },
       { eventId: eventId(), memberId: m.id, type: 'review.written', occurredAt: daysAgo(0, 0).replace('Z', '+00:00') },
-      { eventId: eventId(), memberId: m.id, type: 'page.viewed', occurredAt: new Date(Date.now() - 2 * DAY).toISOString().slice(0, 10) + 'T23:30:00-02:00' },
+      { eventId: eventId(), memberId: m.id, type: 'page.viewed', occurredAt: `${new Date(Date.now() - 2 * DAY).toISOString().slice(0, 10)}T23:30:00-02:00` },
     ];
     const res = await track(t.key, events);
     expect(res.status).toBe(200);
@@ -33,7 +33,10 @@ describe('tracking', () => {
     expect(res.body.data.summary).toEqual({ accepted: 4, duplicate: 0, failed: 0 });
 
     // The same batch again changes nothing, whatever the payload says now.
-    const replay = await track(t.key, events.map((e) => ({ ...e, type: 'other.type' })));
+    const replay = await track(
+      t.key,
+      events.map((e) => ({ ...e, type: 'other.type' })),
+    );
     expect(replay.body.data.summary).toEqual({ accepted: 0, duplicate: 4, failed: 0 });
 
     const s = await stats(t.key, `?from=${daysAgo(3).slice(0, 10)}&to=${today()}`);
@@ -74,10 +77,18 @@ describe('tracking', () => {
       { eventId: eventId(), memberId: m.id, type: 'app.opened', occurredAt: new Date(Date.now() + 3 * DAY).toISOString() },
       { eventId: 'has space', memberId: m.id, type: 'app.opened', occurredAt: daysAgo(0, 1) },
       { memberId: m.id, type: 'app.opened', occurredAt: daysAgo(0, 1), extra: 1 },
-      { eventId: eventId(), memberId: m.id, type: 'app.opened', occurredAt: daysAgo(0, 1), properties: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`p${i}`, i])) },
+      {
+        eventId: eventId(),
+        memberId: m.id,
+        type: 'app.opened',
+        occurredAt: daysAgo(0, 1),
+        properties: Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`p${i}`, i])),
+      },
     ]);
     expect(res.status).toBe(200);
-    const outcome = res.body.data.results.map((r: { outcome: string; error: { code: string } | null }) => (r.error ? `${r.outcome}:${r.error.code}` : r.outcome));
+    const outcome = res.body.data.results.map((r: { outcome: string; error: { code: string } | null }) =>
+      r.error ? `${r.outcome}:${r.error.code}` : r.outcome,
+    );
     expect(outcome).toEqual([
       'accepted',
       'duplicate',

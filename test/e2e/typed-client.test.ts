@@ -65,7 +65,17 @@ describe('typed client generated from the OpenAPI document', () => {
     await writeFile(
       join(dir, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { target: 'ES2023', lib: ['ES2023', 'DOM'], module: 'preserve', moduleResolution: 'bundler', strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(ROOT, 'node_modules/@types')] },
+        compilerOptions: {
+          target: 'ES2023',
+          lib: ['ES2023', 'DOM'],
+          module: 'preserve',
+          moduleResolution: 'bundler',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(ROOT, 'node_modules/@types')],
+        },
         files: ['program.ts', 'wrong.ts'],
       }),
     );
@@ -78,14 +88,20 @@ describe('typed client generated from the OpenAPI document', () => {
     expect(checked.code).not.toBe(0);
     const errors = checked.stdout.split('\n').filter((l) => /error TS\d+/.test(l));
     // program.ts type-checks; every error is one of wrong.ts's deliberate mistakes, and each is caught.
-    expect(errors.filter((l) => !l.startsWith('wrong.ts(')), checked.stdout).toEqual([]);
+    expect(
+      errors.filter((l) => !l.startsWith('wrong.ts(')),
+      checked.stdout,
+    ).toEqual([]);
     const lines = new Set(errors.map((l) => Number(l.match(/^wrong\.ts\((\d+),/)![1])));
     expect([...lines].sort(), checked.stdout).toEqual([5, 6, 7, 8]);
     expect(checked.stdout).toContain("'bonus' does not exist");
 
     // And the program does what its types say, against the running platform.
     const t = await tenant('typed-client');
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', join(dir, 'program.ts')], { cwd: ROOT, env: { ...process.env, BASE_URL: inject('baseUrl'), API_KEY: t.key } });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', join(dir, 'program.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, BASE_URL: inject('baseUrl'), API_KEY: t.key },
+    });
     expect(JSON.parse(stdout)).toMatchObject({ memberId: expect.stringMatching(/^mbr_/), balance: 120 });
   });
 });

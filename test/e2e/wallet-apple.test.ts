@@ -45,7 +45,10 @@ const pushToken = (n: number) => `${'ab'.repeat(31)}${String(n).padStart(2, '0')
 
 beforeAll(async () => {
   [apns, google] = await Promise.all([startFakeApns(), startFakeGoogleWallet()]);
-  platform = await startPlatform({ stores: inject('stores'), env: { APNS_URL: apns.url, GOOGLE_WALLET_API_URL: google.url, WALLET_PLATFORMS: 'apple,google', POWERTOOLS_LOG_LEVEL: 'INFO' } });
+  platform = await startPlatform({
+    stores: inject('stores'),
+    env: { APNS_URL: apns.url, GOOGLE_WALLET_API_URL: google.url, WALLET_PLATFORMS: 'apple,google', POWERTOOLS_LOG_LEVEL: 'INFO' },
+  });
   request = clientOf(platform.baseUrl);
   shop = await walletTenant(request, 'wallet-apple');
   wwdr = join(platform.dataDir, 'wallet', 'wwdr.pem');
@@ -96,7 +99,7 @@ describe('member portal sessions', () => {
     expect(ttl).toBeLessThanOrEqual(30 * 60_000 + 1000);
   });
 
-  it('need members:write, and a member of the key\'s own workspace', async () => {
+  it("need members:write, and a member of the key's own workspace", async () => {
     const member = await walletMember(request, shop.key);
     const readOnly = await request('POST', '/api/v2/api-keys', { token: shop.token, body: { name: 'ro', preset: 'read-only' } });
     expect((await request('POST', `/api/v2/members/${member.id}/portal-sessions`, { token: readOnly.body.data.key })).status).toBe(403);
@@ -125,7 +128,14 @@ describe('member portal sessions', () => {
     // Stored as its SHA-256 only: the token itself is nowhere in the item.
     expect(JSON.stringify(stored.Item)).not.toContain(session);
     expect(stored.Item).toMatchObject({ workspaceId: shop.workspaceId, memberId: member.id });
-    await documentClientFor(runtime).send(new UpdateCommand({ TableName: runtime.tableName, Key: key, UpdateExpression: 'SET expiresAt = :past', ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 } }));
+    await documentClientFor(runtime).send(
+      new UpdateCommand({
+        TableName: runtime.tableName,
+        Key: key,
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
     expect((await issue(session)).status).toBe(401);
   });
 
@@ -248,7 +258,8 @@ describe('issuing an Apple pass', () => {
       }),
     );
     await issueOne();
-    const fetchWith = async (token: string) => (await request('GET', `${V1}/passes/${passTypeId}/${serial}`, { headers: { authorization: `ApplePass ${token}` } })).status;
+    const fetchWith = async (token: string) =>
+      (await request('GET', `${V1}/passes/${passTypeId}/${serial}`, { headers: { authorization: `ApplePass ${token}` } })).status;
     expect(await fetchWith(tokens[0]!)).toBe(401);
     for (const token of tokens.slice(1)) expect(await fetchWith(token)).toBe(200);
   });
@@ -258,7 +269,11 @@ describe('issuing an Apple pass', () => {
     const other = await walletTenant(request, 'wallet-intruder');
     const stranger = await walletMember(request, other.key);
     const session = await portalSession(request, other.key, stranger.id);
-    const json = JSON.parse(unpackPass((await request('POST', '/api/consumer/wallet/issue', { token: session, body: { platform: 'apple', memberId: member.id } })).bytes).files['pass.json']!.toString());
+    const json = JSON.parse(
+      unpackPass((await request('POST', '/api/consumer/wallet/issue', { token: session, body: { platform: 'apple', memberId: member.id } })).bytes).files[
+        'pass.json'
+      ]!.toString(),
+    );
     // The body cannot choose the member: the card is the session's member's.
     expect(json.barcodes[0].message).toBe(stranger.id);
     expect(json.organizationName).toBe('wallet-intruder shop');
@@ -278,14 +293,22 @@ describe('issuing an Apple pass', () => {
     const member = await walletMember(request, other.key);
     const pass = unpackPass((await issue(await portalSession(request, other.key, member.id))).bytes);
     const json = JSON.parse(pass.files['pass.json']!.toString());
-    expect(json).toMatchObject({ backgroundColor: 'rgb(200, 30, 40)', foregroundColor: 'rgb(0, 0, 0)', labelColor: 'rgb(209, 213, 219)', organizationName: 'wallet-brand shop' });
+    expect(json).toMatchObject({
+      backgroundColor: 'rgb(200, 30, 40)',
+      foregroundColor: 'rgb(0, 0, 0)',
+      labelColor: 'rgb(209, 213, 219)',
+      organizationName: 'wallet-brand shop',
+    });
     expect(pass.files['logo.png']!.equals(logo)).toBe(true);
     expect(verifyPassSignature(pass.dir, wwdr)).toMatchObject({ ok: true });
 
     const audit = await request('GET', '/api/flash/audit?action=wallet_branding.updated', { token: other.token });
     expect(audit.body.data).toEqual([expect.objectContaining({ action: 'wallet_branding.updated', target: { type: 'workspace', id: other.workspaceId } })]);
     // Not a PNG, a bad colour, or the wrong credential: refused, nothing changed.
-    expect((await request('PUT', '/api/flash/wallet/branding', { token: other.token, body: { logoPng: Buffer.from('GIF89a not a png at all').toString('base64') } })).status).toBe(422);
+    expect(
+      (await request('PUT', '/api/flash/wallet/branding', { token: other.token, body: { logoPng: Buffer.from('GIF89a not a png at all').toString('base64') } }))
+        .status,
+    ).toBe(422);
     expect((await request('PUT', '/api/flash/wallet/branding', { token: other.token, body: { backgroundColor: 'red' } })).status).toBe(422);
     expect((await request('PUT', '/api/flash/wallet/branding', { token: other.key, body: {} })).status).toBe(403);
     expect((await request('GET', '/api/flash/wallet/branding', { token: other.token })).body.data.backgroundColor).toBe('#c81e28');
@@ -414,9 +437,13 @@ describe("Apple's pass web service", () => {
   it('answers 410 for the serial of a removed member (its member item gone)', async () => {
     const { member, serial, auth } = await issued();
     const runtime = await platform.runtime();
-    await documentClientFor(runtime).send(new DeleteCommand({ TableName: runtime.tableName, Key: { pk: `WS#${shop.workspaceId}#MEMBER#${member.id}`, sk: 'MEMBER' } }));
+    await documentClientFor(runtime).send(
+      new DeleteCommand({ TableName: runtime.tableName, Key: { pk: `WS#${shop.workspaceId}#MEMBER#${member.id}`, sk: 'MEMBER' } }),
+    );
     expect((await request('GET', `${V1}/passes/${passTypeId}/${serial}`, { headers: auth })).status).toBe(410);
-    expect((await request('POST', `${V1}/devices/${device(8)}/registrations/${passTypeId}/${serial}`, { headers: auth, body: { pushToken: pushToken(8) } })).status).toBe(410);
+    expect(
+      (await request('POST', `${V1}/devices/${device(8)}/registrations/${passTypeId}/${serial}`, { headers: auth, body: { pushToken: pushToken(8) } })).status,
+    ).toBe(410);
   });
 
   it('retireMemberPasses (for erasure) makes every serial of the member answer 410 and removes its registrations', async () => {
@@ -446,9 +473,13 @@ describe("Apple's pass web service", () => {
 
   it('gives malformed ids, tags and bodies a clear 4xx and unknown serials a 404', async () => {
     const { serial, auth } = await issued();
-    expect((await request('POST', `${V1}/devices/${device(6)}/registrations/${passTypeId}/${serial}`, { headers: auth, body: { pushToken: 'not hex!' } })).status).toBe(422);
+    expect(
+      (await request('POST', `${V1}/devices/${device(6)}/registrations/${passTypeId}/${serial}`, { headers: auth, body: { pushToken: 'not hex!' } })).status,
+    ).toBe(422);
     expect((await request('POST', `${V1}/devices/${device(6)}/registrations/${passTypeId}/${serial}`, { headers: auth, raw: '{' })).status).toBe(400);
-    expect((await request('POST', `${V1}/devices/bad%20id/registrations/${passTypeId}/${serial}`, { headers: auth, body: { pushToken: pushToken(6) } })).status).toBe(422);
+    expect(
+      (await request('POST', `${V1}/devices/bad%20id/registrations/${passTypeId}/${serial}`, { headers: auth, body: { pushToken: pushToken(6) } })).status,
+    ).toBe(422);
     expect((await request('GET', `${V1}/devices/${device(6)}/registrations/${passTypeId}?passesUpdatedSince=yesterday`)).status).toBe(422);
     expect((await request('GET', `${V1}/passes/${passTypeId}/wps_unknown`, { headers: auth })).status).toBe(404);
     expect((await request('GET', `${V1}/passes/pass.other.type/${serial}`, { headers: auth })).status).toBe(404);

@@ -37,7 +37,10 @@ let issuerId: string;
 
 beforeAll(async () => {
   [google, apns] = await Promise.all([startFakeGoogleWallet(), startFakeApns()]);
-  platform = await startPlatform({ stores: inject('stores'), env: { GOOGLE_WALLET_API_URL: google.url, APNS_URL: apns.url, WALLET_PLATFORMS: 'google', POWERTOOLS_LOG_LEVEL: 'INFO' } });
+  platform = await startPlatform({
+    stores: inject('stores'),
+    env: { GOOGLE_WALLET_API_URL: google.url, APNS_URL: apns.url, WALLET_PLATFORMS: 'google', POWERTOOLS_LOG_LEVEL: 'INFO' },
+  });
   request = clientOf(platform.baseUrl);
   shop = await walletTenant(request, 'wallet-google');
   account = JSON.parse(readFileSync(join(platform.dataDir, 'wallet', 'google-service-account.json'), 'utf8'));
@@ -74,7 +77,11 @@ describe('Google Wallet cards', () => {
     expect(saveUrl).toMatch(/^https:\/\/pay\.google\.com\/gp\/v\/save\/[\w-]+\.[\w-]+\.[\w-]+$/);
     const jwt = saveUrl.slice('https://pay.google.com/gp/v/save/'.length);
 
-    const { payload, protectedHeader } = await jwtVerify(jwt, createPublicKey(account.private_key), { algorithms: ['RS256'], audience: 'google', issuer: account.client_email });
+    const { payload, protectedHeader } = await jwtVerify(jwt, createPublicKey(account.private_key), {
+      algorithms: ['RS256'],
+      audience: 'google',
+      issuer: account.client_email,
+    });
     expect(protectedHeader.alg).toBe('RS256');
     expect(decodeProtectedHeader(jwt).kid).toBe(account.private_key_id);
     expect(payload.typ).toBe('savetowallet');
@@ -107,7 +114,9 @@ describe('Google Wallet cards', () => {
     await waitFor(() => patchesOf().length > before, 'the PATCH');
     // Once the push worker logged its refresh for this change and no push message is left, nothing more of it can arrive.
     const { queueDatabase } = await platform.runtime();
-    expect(await waitFor(() => (pendingPushes(queueDatabase) === 0 ? refreshOf(platform.output(), change) : undefined), 'the refresh of the change')).toMatchObject({ patched: 1 });
+    expect(
+      await waitFor(() => (pendingPushes(queueDatabase) === 0 ? refreshOf(platform.output(), change) : undefined), 'the refresh of the change'),
+    ).toMatchObject({ patched: 1 });
     const patches = patchesOf().slice(before);
     expect(patches).toHaveLength(1);
     expect(patches[0]!.body.loyaltyPoints).toEqual({ label: 'Points', balance: { int: 42 } });
@@ -127,11 +136,17 @@ describe('a platform left out of WALLET_PLATFORMS', () => {
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     const db = documentClientFor(await platform.runtime());
     const items = await db.send(
-      new QueryCommand({ TableName: (await platform.runtime()).tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `WS#${shop.workspaceId}#MEMBER#${member.id}` } }),
+      new QueryCommand({
+        TableName: (await platform.runtime()).tableName,
+        KeyConditionExpression: 'pk = :pk',
+        ExpressionAttributeValues: { ':pk': `WS#${shop.workspaceId}#MEMBER#${member.id}` },
+      }),
     );
     expect((items.Items ?? []).filter((i) => String(i.sk).startsWith('WALLET'))).toEqual([]);
     // The pass web service of an unconfigured platform knows no passes.
-    expect((await request('GET', '/api/wallet/apple/v1/passes/pass.dev.loyalty.local/wps_x', { headers: { authorization: `ApplePass ${'x'.repeat(32)}` } })).status).toBe(404);
+    expect(
+      (await request('GET', '/api/wallet/apple/v1/passes/pass.dev.loyalty.local/wps_x', { headers: { authorization: `ApplePass ${'x'.repeat(32)}` } })).status,
+    ).toBe(404);
     expect(apns.pushes).toEqual([]);
   });
 });

@@ -19,7 +19,11 @@ function client(p: RunningPlatform) {
 
 async function workspace(p: RunningPlatform) {
   const api = client(p);
-  const reg = await api('POST', '/api/v2/auth/register', undefined, { workspaceName: 'R', email: `r-${Date.now()}-${Math.random()}@example.test`, password: 'long enough password' });
+  const reg = await api('POST', '/api/v2/auth/register', undefined, {
+    workspaceName: 'R',
+    email: `r-${Date.now()}-${Math.random()}@example.test`,
+    password: 'long enough password',
+  });
   const key = (await api('POST', '/api/v2/api-keys', reg.body.data.session.token, { name: 'all', scopes: [...SCOPES] })).body.data.key as string;
   return { api, key };
 }

@@ -57,7 +57,10 @@ describe('webhook endpoints', () => {
     const list = await call('GET', '/api/v2/webhooks', { token: t.key });
     expect(list.body.data.map((e: { id: string }) => e.id)).toEqual([created.body.data.id]);
     expect(JSON.stringify(list.body)).not.toContain('whsec_');
-    const patched = await call('PATCH', `/api/v2/webhooks/${created.body.data.id}`, { token: t.key, body: { eventTypes: ['member.created', 'order.created'], status: 'disabled' } });
+    const patched = await call('PATCH', `/api/v2/webhooks/${created.body.data.id}`, {
+      token: t.key,
+      body: { eventTypes: ['member.created', 'order.created'], status: 'disabled' },
+    });
     expect(patched.body.data).toMatchObject({ eventTypes: ['member.created', 'order.created'], status: 'disabled' });
     expect(JSON.stringify(patched.body)).not.toContain('whsec_');
     expect((await call('DELETE', `/api/v2/webhooks/${created.body.data.id}`, { token: t.key })).status).toBe(204);
@@ -70,7 +73,14 @@ describe('webhook endpoints', () => {
     const bad = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: 'https://example.com/hook', eventTypes: ['member.exploded'] } });
     expect(bad.status).toBe(422);
     expect(bad.body.error.details[0].field).toMatch(/^eventTypes/);
-    for (const url of ['https://10.0.0.1/hook', 'https://169.254.169.254/latest/meta-data', 'https://[::ffff:127.0.0.1]/x', 'ftp://example.com/x', 'not a url', 'https://user:pw@example.com/x']) {
+    for (const url of [
+      'https://10.0.0.1/hook',
+      'https://169.254.169.254/latest/meta-data',
+      'https://[::ffff:127.0.0.1]/x',
+      'ftp://example.com/x',
+      'not a url',
+      'https://user:pw@example.com/x',
+    ]) {
       const res = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url, eventTypes: ['member.created'] } });
       expect(res.status, url).toBe(422);
       expect(res.body.error.details[0].field).toBe('url');
@@ -119,12 +129,23 @@ describe('webhook delivery', () => {
     const m = await newMember(t.key, { firstName: 'Secretive', lastName: 'Person', phone: '+49 30 5550123' });
     const o = await newOrder(t.key, m.id, { total: 700 });
     await call('POST', `/api/v2/orders/${o.externalOrderId}/refund`, { token: t.key, body: { amount: 20 } });
-    const type = { label: 'Visit', status: 'published', apiVisible: true, fields: [{ key: 'note', type: 'text', required: true }, { key: 'guest', type: 'member_ref' }] };
+    const type = {
+      label: 'Visit',
+      status: 'published',
+      apiVisible: true,
+      fields: [
+        { key: 'note', type: 'text', required: true },
+        { key: 'guest', type: 'member_ref' },
+      ],
+    };
     expect((await call('PUT', '/api/flash/objects/types/visit', { token: t.token, body: type })).status).toBe(200);
     const rec = await call('POST', '/api/v2/objects/visit/records', { token: t.key, body: { data: { note: 'Secretive Person visited', guest: m.id } } });
     await call('PATCH', `/api/v2/objects/visit/records/${rec.body.data.id}`, { token: t.key, body: { data: { note: 'again' } } });
     await call('DELETE', `/api/v2/objects/visit/records/${rec.body.data.id}`, { token: t.key });
-    const pool = await call('POST', '/api/v2/coupons/pools', { token: t.key, body: { name: 'Welcome', discount: { type: 'percent', value: 10 }, codeConfig: { mode: 'generated' }, stock: 5 } });
+    const pool = await call('POST', '/api/v2/coupons/pools', {
+      token: t.key,
+      body: { name: 'Welcome', discount: { type: 'percent', value: 10 }, codeConfig: { mode: 'generated' }, stock: 5 },
+    });
     const coupon = await call('POST', '/api/v2/coupons/issue', { token: t.key, body: { poolId: pool.body.data.id, memberId: m.id } });
     await call('POST', `/api/v2/coupons/${coupon.body.data.id}/redeem`, { token: t.key, body: {} });
     await call('POST', `/api/v2/members/${m.id}/tags`, { token: t.key, body: { tags: ['vip'] } });
@@ -213,10 +234,14 @@ describe('webhook delivery', () => {
     const { id } = await subscribe(t, r.url, ['member.created']);
     await newMember(t.key);
     await r.waitFor(4);
-    const log = await eventually(async () => {
-      const a = await attemptsOf(t, id);
-      return a.some((x) => x.state === 'dead') ? a : undefined;
-    }, 20_000, 'the delivery to be dead');
+    const log = await eventually(
+      async () => {
+        const a = await attemptsOf(t, id);
+        return a.some((x) => x.state === 'dead') ? a : undefined;
+      },
+      20_000,
+      'the delivery to be dead',
+    );
     const ordered = [...log].reverse();
     expect(ordered.map((a) => a.state)).toEqual(['retrying', 'retrying', 'retrying', 'failed', 'dead']);
     expect(ordered[3].error).toMatch(/dead-letter/);
@@ -287,7 +312,11 @@ describe('the request id of the change, in the delivery log', () => {
     const r = await receiver();
     const { id } = await subscribe(t, r.url, ['member.created']);
     const requestId = `e2e-corr-${Date.now().toString(36)}`;
-    const created = await call('POST', '/api/v2/members', { token: t.key, body: { email: `corr-${requestId}@example.com` }, headers: { 'x-request-id': requestId } });
+    const created = await call('POST', '/api/v2/members', {
+      token: t.key,
+      body: { email: `corr-${requestId}@example.com` },
+      headers: { 'x-request-id': requestId },
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get('x-request-id')).toBe(requestId);
     const [entry] = await eventually(async () => {

@@ -90,7 +90,10 @@ describe('function bundles', () => {
 
   it('keep the reference page renderer out of every bundle (it is a shipped file of the system function)', () => {
     for (const [name, bundle] of functionBundles()) {
-      expect(Object.keys(bundle.inputs).filter((p) => p.includes(RENDERER_ASSET.package)), name).toEqual([]);
+      expect(
+        Object.keys(bundle.inputs).filter((p) => p.includes(RENDERER_ASSET.package)),
+        name,
+      ).toEqual([]);
     }
   });
 
@@ -98,7 +101,10 @@ describe('function bundles', () => {
     for (const [name, bundle] of functionBundles()) {
       // Node's own modules (with or without the `node:` prefix: lib-storage imports `events`) are no left-out packages.
       for (const { path, kind } of bundle.externalImports.filter((i) => !i.path.startsWith('node:') && !builtinModules.includes(i.path))) {
-        expect(LEFT_OUT_MODULES.some((m) => path === m || path.startsWith(`${m}/`)), `${name} imports ${path}`).toBe(true);
+        expect(
+          LEFT_OUT_MODULES.some((m) => path === m || path.startsWith(`${m}/`)),
+          `${name} imports ${path}`,
+        ).toBe(true);
         expect(
           kind,
           `${name} imports ${path} statically, so the function would fail to start: remove it from ` +
@@ -111,8 +117,14 @@ describe('function bundles', () => {
   it('carry the lean log formatter but none of the local runtime (its pretty log format included)', () => {
     for (const [name, bundle] of functionBundles()) {
       const inputs = Object.keys(bundle.inputs);
-      expect(inputs.filter((p) => p.includes('infra/local/')), name).toEqual([]);
-      expect(inputs.some((p) => p.endsWith('shared/observability/log-formatter.ts')), name).toBe(true);
+      expect(
+        inputs.filter((p) => p.includes('infra/local/')),
+        name,
+      ).toEqual([]);
+      expect(
+        inputs.some((p) => p.endsWith('shared/observability/log-formatter.ts')),
+        name,
+      ).toBe(true);
     }
   });
 
@@ -131,7 +143,9 @@ describe('the system bundle', () => {
   it('serves the reference page renderer from the file shipped next to it (no node_modules in Lambda), gzipped', () => {
     const url = pathToFileURL(bundles[RENDERER_ASSET.function]!.file).href;
     const event = {
-      version: '2.0', routeKey: 'GET /docs/assets/{file}', rawPath: '/docs/assets/api-reference.js',
+      version: '2.0',
+      routeKey: 'GET /docs/assets/{file}',
+      rawPath: '/docs/assets/api-reference.js',
       headers: { host: 'api.example.com', 'x-forwarded-proto': 'https', 'accept-encoding': 'gzip' },
       pathParameters: { file: 'api-reference.js' },
       requestContext: { domainName: 'api.example.com', http: { method: 'GET', path: '/docs/assets/api-reference.js' } },
@@ -147,7 +161,14 @@ describe('the system bundle', () => {
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], {
       encoding: 'utf8',
       cwd: outdir,
-      env: { PATH: process.env.PATH, STAGE: 'aws', TABLE_NAME: 't', MAIL_FROM: 'no-reply@example.com', AWS_REGION: 'eu-west-1', POWERTOOLS_LOG_LEVEL: 'SILENT' },
+      env: {
+        PATH: process.env.PATH,
+        STAGE: 'aws',
+        TABLE_NAME: 't',
+        MAIL_FROM: 'no-reply@example.com',
+        AWS_REGION: 'eu-west-1',
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+      },
     });
     const answer = JSON.parse(out.slice(out.indexOf('{"status"')));
     const source = readFileSync(fileURLToPath(new URL(`../../node_modules/${RENDERER_ASSET.package}/${RENDERER_ASSET.file}`, import.meta.url)));

@@ -25,10 +25,13 @@ beforeAll(() => {
 
 const logicalId = (c: IConstruct): string => Stack.of(stack).resolve(((c.node.defaultChild ?? c) as CfnElement).logicalId) as string;
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
-const fnOf = (name: string) => resources[logicalId(name in stack.areaFunctions.functions ? stack.areaFunctions.functions[name as never] : stack.consumerFunctions[name]!)]!;
+const fnOf = (name: string) =>
+  resources[logicalId(name in stack.areaFunctions.functions ? stack.areaFunctions.functions[name as never] : stack.consumerFunctions[name]!)]!;
 const policiesOf = (fnName: string) => {
   const role = fnOf(fnName).Properties!.Role['Fn::GetAtt'][0];
-  return ofType('AWS::IAM::Policy').filter(([, p]) => p.Properties!.Roles.some((r: { Ref: string }) => r.Ref === role)).flatMap(([, p]) => p.Properties!.PolicyDocument.Statement);
+  return ofType('AWS::IAM::Policy')
+    .filter(([, p]) => p.Properties!.Roles.some((r: { Ref: string }) => r.Ref === role))
+    .flatMap(([, p]) => p.Properties!.PolicyDocument.Statement);
 };
 const actionsOf = (fnName: string): string[] => policiesOf(fnName).flatMap((s: { Action: string | string[] }) => [s.Action].flat());
 
@@ -71,15 +74,24 @@ describe('export workflow', () => {
     const numbers = workflowNumberSubstitutions('export');
     for (const [name, value] of Object.entries(numbers)) expect(substitutions[name], name).toBe(value);
     // The local runner's definition: the same file with the same values.
-    const local = workflowDefinition('export') as unknown as { States: Record<string, { Retry?: Record<string, unknown>[]; ItemProcessor?: { States: Record<string, { Retry?: Record<string, unknown>[] }> } }> };
+    const local = workflowDefinition('export') as unknown as {
+      States: Record<string, { Retry?: Record<string, unknown>[]; ItemProcessor?: { States: Record<string, { Retry?: Record<string, unknown>[] }> } }>;
+    };
     expect(local).toEqual(JSON.parse(substituteNumbers('export', text)));
     const { task, markFailed } = config.exportWorkflowRetry;
     const lambdaRetry = (r: Record<string, unknown>) => (r.ErrorEquals as string[]).includes('Lambda.ServiceException');
     const retries = [...Object.values(local.States), ...Object.values(local.States.BuildSections!.ItemProcessor!.States)].flatMap((st) => st.Retry ?? []);
     expect(retries.filter(lambdaRetry)).toHaveLength(6);
-    for (const r of retries.filter(lambdaRetry)) expect(r).toMatchObject({ IntervalSeconds: task.intervalSeconds, MaxAttempts: task.maxAttempts, BackoffRate: task.backoffRate });
+    for (const r of retries.filter(lambdaRetry))
+      expect(r).toMatchObject({ IntervalSeconds: task.intervalSeconds, MaxAttempts: task.maxAttempts, BackoffRate: task.backoffRate });
     expect(local.States.MarkFailed!.Retry).toEqual([
-      { ErrorEquals: ['States.ALL'], IntervalSeconds: markFailed.intervalSeconds, MaxAttempts: markFailed.maxAttempts, BackoffRate: markFailed.backoffRate, JitterStrategy: 'FULL' },
+      {
+        ErrorEquals: ['States.ALL'],
+        IntervalSeconds: markFailed.intervalSeconds,
+        MaxAttempts: markFailed.maxAttempts,
+        BackoffRate: markFailed.backoffRate,
+        JitterStrategy: 'FULL',
+      },
     ]);
   });
 
@@ -100,7 +112,9 @@ describe('export bucket', () => {
     expect(bucket!.Properties).toMatchObject({
       BucketEncryption: { ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }] },
       PublicAccessBlockConfiguration: { BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true },
-      LifecycleConfiguration: { Rules: [{ ExpirationInDays: config.exports.retentionDays, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }] },
+      LifecycleConfiguration: {
+        Rules: [{ ExpirationInDays: config.exports.retentionDays, AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' }],
+      },
     });
     const policy = ofType('AWS::S3::BucketPolicy').find(([, p]) => p.Properties!.Bucket.Ref === id)![1];
     expect(policy.Properties!.PolicyDocument.Statement).toContainEqual(
@@ -109,14 +123,20 @@ describe('export bucket', () => {
   });
 
   it('grants follow the declarations: writers write, link signers read, starters start, nobody else', () => {
-    const all = [...DECLARATIONS.map((d) => ({ name: d.area as string, access: d.access })), ...CONSUMERS.map((c) => ({ name: c.name as string, access: c.access }))];
+    const all = [
+      ...DECLARATIONS.map((d) => ({ name: d.area as string, access: d.access })),
+      ...CONSUMERS.map((c) => ({ name: c.name as string, access: c.access })),
+    ];
     for (const { name, access } of all) {
       const actions = actionsOf(name);
       const env = fnOf(name).Properties!.Environment.Variables;
       const bucket = 'exportsBucket' in access ? access.exportsBucket : undefined;
       expect(actions.includes('s3:PutObject'), `${name} writes`).toBe(bucket === 'readWrite');
       expect(actions.includes('s3:GetObject'), `${name} reads`).toBe(bucket !== undefined);
-      expect(actions.filter((a) => a.startsWith('s3:') && !['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'].includes(a)), name).toEqual([]);
+      expect(
+        actions.filter((a) => a.startsWith('s3:') && !['s3:GetObject', 's3:PutObject', 's3:DeleteObject', 's3:AbortMultipartUpload'].includes(a)),
+        name,
+      ).toEqual([]);
       expect('EXPORTS_BUCKET' in env, name).toBe(bucket !== undefined);
       const starts = 'startsWorkflows' in access && (access.startsWorkflows ?? []).includes('export');
       expect(actions.includes('states:StartExecution'), `${name} starts`).toBe(starts);

@@ -24,9 +24,7 @@ beforeAll(() => {
 });
 
 const suppressions = (): { logicalId: string; type: string; s: Suppression }[] =>
-  Object.entries(resources).flatMap(([logicalId, r]) =>
-    (r.Metadata?.cdk_nag?.rules_to_suppress ?? []).map((s) => ({ logicalId, type: r.Type, s })),
-  );
+  Object.entries(resources).flatMap(([logicalId, r]) => (r.Metadata?.cdk_nag?.rules_to_suppress ?? []).map((s) => ({ logicalId, type: r.Type, s })));
 
 describe('cdk-nag AwsSolutions and Serverless', () => {
   it.each([
@@ -34,9 +32,7 @@ describe('cdk-nag AwsSolutions and Serverless', () => {
     ['Serverless', () => new ServerlessChecks()],
   ] as const)('%s reports no unacknowledged errors and no unacknowledged warnings', (_, pack) => {
     const report = pack().validateScope(app);
-    const findings = report.violations.map(
-      (v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`,
-    );
+    const findings = report.violations.map((v) => `${v.severity} ${v.ruleName}: ${v.violatingResources.map((r) => r.constructPath).join(', ')}`);
     expect(findings).toEqual([]);
     expect(report.success).toBe(true);
   });
@@ -125,8 +121,7 @@ describe('suppressions', () => {
   });
 
   it('nothing is acknowledged on the app or the stack as a whole', () => {
-    const blanket = (c: IConstruct) =>
-      c.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY);
+    const blanket = (c: IConstruct) => c.node.metadata.filter((m) => m.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY);
     expect(blanket(app)).toEqual([]);
     expect(blanket(Stack.of(stack))).toEqual([]);
   });

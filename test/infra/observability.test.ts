@@ -2,12 +2,7 @@ import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { CONSUMERS } from '../../shared/consumers/table';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  API_5XX_RATE_THRESHOLD,
-  API_P99_LATENCY_THRESHOLD_MS,
-  DASHBOARD_NAME,
-  DASHBOARD_ROUTES,
-} from '../../infra/constructs/observability';
+import { API_5XX_RATE_THRESHOLD, API_P99_LATENCY_THRESHOLD_MS, DASHBOARD_NAME, DASHBOARD_ROUTES } from '../../infra/constructs/observability';
 import { DEAD_LETTER_QUEUE_LOGICAL_ID, DELIVERY_QUEUE_LOGICAL_ID } from '../../infra/constructs/webhooks';
 import { AREAS } from '../../shared/contracts/index';
 import type { LoyaltyPlatformStack } from '../../infra/stack';
@@ -36,8 +31,7 @@ beforeAll(() => {
   dashboardBody = JSON.stringify(dashboards[0]!.Properties?.DashboardBody);
 });
 
-const logicalId = (c: IConstruct): string =>
-  Stack.of(stack).resolve(((c.node.defaultChild ?? c) as CfnElement).logicalId) as string;
+const logicalId = (c: IConstruct): string => Stack.of(stack).resolve(((c.node.defaultChild ?? c) as CfnElement).logicalId) as string;
 const ref = (id: string): string => JSON.stringify({ Ref: id });
 const alarms = (): [string, Resource][] => Object.entries(resources).filter(([, r]) => r.Type === 'AWS::CloudWatch::Alarm');
 

@@ -6,7 +6,14 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SIGNING_SECRETS_KEY_LOGICAL_ID } from '../../infra/constructs/signing-secrets-key';
-import { AREA_CAPABILITY, CAPABILITY_ROWS, CONSUMER_CAPABILITY, QUEUE_CAPABILITY, SHARED_ROW_TITLE, WORKFLOW_CAPABILITY } from '../../infra/constructs/dashboard-rows';
+import {
+  AREA_CAPABILITY,
+  CAPABILITY_ROWS,
+  CONSUMER_CAPABILITY,
+  QUEUE_CAPABILITY,
+  SHARED_ROW_TITLE,
+  WORKFLOW_CAPABILITY,
+} from '../../infra/constructs/dashboard-rows';
 import { isDeadLetterQueue, SCHEDULE_FAILURE_QUEUE, TABLE_OPERATIONS } from '../../infra/constructs/observability';
 import { PROJECT_ROOT } from '../../infra/constructs/platform-function';
 import { RUNBOOK_FILE, RUNBOOK_SECTIONS } from '../../infra/constructs/runbook';
@@ -86,7 +93,10 @@ function alarmsOn(namespace: string, metricName: string, token: unknown): [strin
           .filter((q) => q.MetricStat)
           .map((q) => ({ Namespace: q.MetricStat!.Metric.Namespace, MetricName: q.MetricStat!.Metric.MetricName, Dimensions: q.MetricStat!.Metric.Dimensions }))
       : [{ Namespace: p.Namespace, MetricName: p.MetricName, Dimensions: p.Dimensions }];
-    return stats.some((s) => s.Namespace === namespace && s.MetricName === metricName && (s.Dimensions ?? []).some((d: { Value: unknown }) => JSON.stringify(d.Value) === tokenJson));
+    return stats.some(
+      (s) =>
+        s.Namespace === namespace && s.MetricName === metricName && (s.Dimensions ?? []).some((d: { Value: unknown }) => JSON.stringify(d.Value) === tokenJson),
+    );
   });
 }
 
@@ -100,7 +110,12 @@ const expectedFunctions = (): { name: string; capability: Capability; id: string
 
 /** Every queue: the declared ones and, with a schedule row, the failure queue of scheduled runs. */
 const expectedQueues = (): { key: string; title: string; id: string; deadLetter: boolean }[] => [
-  ...(Object.keys(QUEUES) as QueueName[]).map((key) => ({ key: key as string, title: capabilityTitle(QUEUE_CAPABILITY[key]), id: logicalId(stack.queues[key]), deadLetter: isDeadLetterQueue(key) })),
+  ...(Object.keys(QUEUES) as QueueName[]).map((key) => ({
+    key: key as string,
+    title: capabilityTitle(QUEUE_CAPABILITY[key]),
+    id: logicalId(stack.queues[key]),
+    deadLetter: isDeadLetterQueue(key),
+  })),
   ...(CONSUMERS.some((row) => row.kind === 'schedule')
     ? [{ key: SCHEDULE_FAILURE_QUEUE, title: SHARED_ROW_TITLE, id: logicalId(stack.webhooks.scheduleFailureQueueIfAny!), deadLetter: true }]
     : []),
@@ -108,7 +123,10 @@ const expectedQueues = (): { key: string; title: string; id: string; deadLetter:
 
 describe('dashboard', () => {
   it('has one row per capability of the metric catalog, in order, and the shared row last', () => {
-    const headers = widgets.filter((w) => w.type === 'text').sort((a, b) => a.y - b.y).map((w) => w.properties.markdown);
+    const headers = widgets
+      .filter((w) => w.type === 'text')
+      .sort((a, b) => a.y - b.y)
+      .map((w) => w.properties.markdown);
     expect(headers).toEqual([...Object.values(CAPABILITY_ROWS), SHARED_ROW_TITLE].map((t) => `## ${t}`));
     // Every capability a metric names has a row (the record is typed; this keeps the catalog honest).
     for (const m of Object.values(businessMetrics)) expect(CAPABILITY_ROWS[m.capability], m.name).toBeDefined();
@@ -116,7 +134,11 @@ describe('dashboard', () => {
 
   it('shows every function, and nothing but the declared ones, in its row: errors, throttles, duration p99, concurrent executions', () => {
     const expected = expectedFunctions();
-    expect(ofType('AWS::Lambda::Function').map(([id]) => id).sort()).toEqual(expected.map((f) => f.id).sort());
+    expect(
+      ofType('AWS::Lambda::Function')
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(expected.map((f) => f.id).sort());
     for (const f of expected) {
       const row = rowOf(capabilityTitle(f.capability));
       for (const metric of ['Errors', 'Throttles', 'Duration', 'ConcurrentExecutions']) {
@@ -129,7 +151,11 @@ describe('dashboard', () => {
 
   it('shows every queue and dead-letter queue in its row: depth and age of the oldest message', () => {
     const expected = expectedQueues();
-    expect(ofType('AWS::SQS::Queue').map(([id]) => id).sort()).toEqual(expected.map((q) => q.id).sort());
+    expect(
+      ofType('AWS::SQS::Queue')
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(expected.map((q) => q.id).sort());
     for (const q of expected) {
       const row = rowOf(q.title);
       const name = `@GetAtt:${q.id}.QueueName`;
@@ -155,14 +181,22 @@ describe('dashboard', () => {
     for (const row of rows) {
       const rule = `@Ref:${logicalId(stack.schedules[row.name]!)}`;
       const dashboardRow = rowOf(capabilityTitle(CONSUMER_CAPABILITY[row.name]));
-      for (const metric of ['Invocations', 'FailedInvocations']) expect(graphing(dashboardRow, 'AWS/Events', metric, rule), `${row.name} ${metric}`).not.toHaveLength(0);
+      for (const metric of ['Invocations', 'FailedInvocations'])
+        expect(graphing(dashboardRow, 'AWS/Events', metric, rule), `${row.name} ${metric}`).not.toHaveLength(0);
     }
   });
 
   it('shows the table: throttled requests, throttle events of the table and each index, consumed capacity, system errors', () => {
     const row = rowOf(SHARED_ROW_TITLE);
     const table = `@Ref:${TABLE_LOGICAL_ID}`;
-    for (const metric of ['ThrottledRequests', 'ReadThrottleEvents', 'WriteThrottleEvents', 'ConsumedReadCapacityUnits', 'ConsumedWriteCapacityUnits', 'SystemErrors']) {
+    for (const metric of [
+      'ThrottledRequests',
+      'ReadThrottleEvents',
+      'WriteThrottleEvents',
+      'ConsumedReadCapacityUnits',
+      'ConsumedWriteCapacityUnits',
+      'SystemErrors',
+    ]) {
       expect(graphing(row, 'AWS/DynamoDB', metric, table), metric).not.toHaveLength(0);
     }
     for (const { indexName } of TABLE_SCHEMA.gsis) expect(graphing(row, 'AWS/DynamoDB', 'ReadThrottleEvents', indexName), indexName).not.toHaveLength(0);
@@ -175,7 +209,10 @@ describe('dashboard', () => {
       expect(widget, m.name).toBeDefined();
       const metrics = widget!.properties.metrics!;
       if (!m.dimensions?.length) {
-        expect(metrics.some((line) => line[0] === METRICS_NAMESPACE && line[1] === m.name && line[2] === 'service' && line[3] === METRICS_SERVICE), m.name).toBe(true);
+        expect(
+          metrics.some((line) => line[0] === METRICS_NAMESPACE && line[1] === m.name && line[2] === 'service' && line[3] === METRICS_SERVICE),
+          m.name,
+        ).toBe(true);
       } else {
         const schema = `{${[METRICS_NAMESPACE, 'service', ...m.dimensions].join(',')}}`;
         const searches = metrics.map((line) => (line[0] as { expression?: string }).expression ?? '').filter((e) => e.includes('SEARCH('));
@@ -196,7 +233,11 @@ describe('alarms', () => {
       for (const metric of ['Errors', 'Throttles']) {
         const found = alarmsOn('AWS/Lambda', metric, { Ref: f.id });
         expect(found, `${f.name} ${metric}`).toHaveLength(1);
-        expect(found[0]![1].Properties).toMatchObject({ Statistic: 'Sum', Period: config.alarms.periodMinutes * 60, ComparisonOperator: 'GreaterThanThreshold' });
+        expect(found[0]![1].Properties).toMatchObject({
+          Statistic: 'Sum',
+          Period: config.alarms.periodMinutes * 60,
+          ComparisonOperator: 'GreaterThanThreshold',
+        });
       }
     }
   });
@@ -206,7 +247,9 @@ describe('alarms', () => {
       const name = { 'Fn::GetAtt': [q.id, 'QueueName'] };
       const age = alarmsOn('AWS/SQS', 'ApproximateAgeOfOldestMessage', name);
       expect(age, q.key).toHaveLength(1);
-      const threshold = q.deadLetter ? config.alarms.deadLetterOldestMessageSeconds : (config.alarms.queueOldestMessageSeconds as Record<string, number>)[q.key];
+      const threshold = q.deadLetter
+        ? config.alarms.deadLetterOldestMessageSeconds
+        : (config.alarms.queueOldestMessageSeconds as Record<string, number>)[q.key];
       expect(age[0]![1].Properties!.Threshold, q.key).toBe(threshold);
       const visible = alarmsOn('AWS/SQS', 'ApproximateNumberOfMessagesVisible', name);
       expect(visible, q.key).toHaveLength(q.deadLetter ? 1 : 0);
@@ -240,12 +283,18 @@ describe('alarms', () => {
   it('the table alarms on throttle events of the table and every index, and on system errors of every operation the platform calls', () => {
     const table = { Ref: TABLE_LOGICAL_ID };
     const throttling = resources[logicalId(stack.observability.alarms.tableThrottling)]!.Properties!;
-    const stats = (throttling.Metrics as { MetricStat?: { Metric: { MetricName: string; Dimensions: { Name: string; Value: unknown }[] } } }[]).filter((q) => q.MetricStat);
+    const stats = (throttling.Metrics as { MetricStat?: { Metric: { MetricName: string; Dimensions: { Name: string; Value: unknown }[] } } }[]).filter(
+      (q) => q.MetricStat,
+    );
     for (const index of [undefined, ...TABLE_SCHEMA.gsis.map((g) => g.indexName)]) {
       for (const metricName of ['ReadThrottleEvents', 'WriteThrottleEvents']) {
         const match = stats.filter((q) => {
           const dims = Object.fromEntries(q.MetricStat!.Metric.Dimensions.map((d) => [d.Name, d.Value]));
-          return q.MetricStat!.Metric.MetricName === metricName && JSON.stringify(dims.TableName) === JSON.stringify(table) && dims.GlobalSecondaryIndexName === index;
+          return (
+            q.MetricStat!.Metric.MetricName === metricName &&
+            JSON.stringify(dims.TableName) === JSON.stringify(table) &&
+            dims.GlobalSecondaryIndexName === index
+          );
         });
         expect(match, `${metricName} ${index ?? 'table'}`).toHaveLength(1);
       }
@@ -266,9 +315,13 @@ describe('alarms', () => {
     });
   });
 
-  it('every alarm is on the dashboard\'s alarm status', () => {
+  it("every alarm is on the dashboard's alarm status", () => {
     const status = widgets.filter((w) => w.type === 'alarm').flatMap((w) => (w.properties as { alarms?: string[] }).alarms ?? []);
-    expect(status.sort()).toEqual(alarms().map(([id]) => `@GetAtt:${id}.Arn`).sort());
+    expect(status.sort()).toEqual(
+      alarms()
+        .map(([id]) => `@GetAtt:${id}.Arn`)
+        .sort(),
+    );
   });
 });
 
@@ -315,7 +368,12 @@ describe('alarm topic', () => {
     expect(forCloudWatch?.Action).toEqual(['kms:Decrypt', 'kms:GenerateDataKey*']);
     expect(forCloudWatch?.Condition).toMatchObject({ StringEquals: { 'aws:SourceAccount': { Ref: 'AWS::AccountId' } } });
     const [, policy] = ofType('AWS::SNS::TopicPolicy')[0]!;
-    const statements = policy.Properties!.PolicyDocument.Statement as { Effect: string; Condition?: { Bool?: Record<string, string> }; Principal?: { Service?: string }; Action: string | string[] }[];
+    const statements = policy.Properties!.PolicyDocument.Statement as {
+      Effect: string;
+      Condition?: { Bool?: Record<string, string> };
+      Principal?: { Service?: string };
+      Action: string | string[];
+    }[];
     expect(statements.some((s) => s.Effect === 'Deny' && s.Condition?.Bool?.['aws:SecureTransport'] === 'false')).toBe(true);
     expect(statements.some((s) => s.Effect === 'Allow' && s.Principal?.Service === 'cloudwatch.amazonaws.com' && s.Action === 'sns:Publish')).toBe(true);
   });
@@ -351,7 +409,12 @@ describe('alarm topic', () => {
 
 describe('runbook', () => {
   /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
-  const anchor = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s-]/gu, '').replace(/\s/g, '-');
+  const anchor = (heading: string) =>
+    heading
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s-]/gu, '')
+      .replace(/\s/g, '-');
   const anchors = () =>
     new Set(
       readFileSync(join(PROJECT_ROOT, RUNBOOK_FILE), 'utf8')
@@ -394,7 +457,9 @@ describe('functions', () => {
     for (const [id, fn] of ofType('AWS::Lambda::Function')) {
       const role = fn.Properties!.Role['Fn::GetAtt'][0] as string;
       const policies = ofType('AWS::IAM::Policy').filter(([, p]) => (p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === role));
-      const actions = policies.flatMap(([, p]) => (p.Properties!.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((s) => [s.Action].flat()));
+      const actions = policies.flatMap(([, p]) =>
+        (p.Properties!.PolicyDocument.Statement as { Action: string | string[] }[]).flatMap((s) => [s.Action].flat()),
+      );
       expect(actions, id).toEqual(expect.arrayContaining(['xray:PutTraceSegments', 'xray:PutTelemetryRecords']));
     }
   });

@@ -61,7 +61,9 @@ describe('the signing-secrets key', () => {
 
   it('no other role of the stack holds any KMS action, and the holders are told the key', () => {
     const signing = new Set(['webhooks', 'exports', 'webhook-worker', 'export-notify'].map((n) => roleOf(functions()[n]!)));
-    const roles = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::IAM::Role').map(([id]) => id);
+    const roles = Object.entries(resources)
+      .filter(([, r]) => r.Type === 'AWS::IAM::Role')
+      .map(([id]) => id);
     for (const role of roles.filter((r) => !signing.has(r))) expect(kmsActionsOfRole(role), role).toEqual([]);
     for (const [name, fn] of Object.entries(functions())) {
       const env = resources[logicalId(fn)]!.Properties!.Environment?.Variables ?? {};

@@ -28,8 +28,7 @@ let template: Template;
 let resources: Record<string, Resource>;
 let assemblyDir: string;
 
-const ofType = (type: string): [string, Resource][] =>
-  Object.entries(resources).filter(([, r]) => r.Type === type);
+const ofType = (type: string): [string, Resource][] => Object.entries(resources).filter(([, r]) => r.Type === type);
 
 const logicalId = (construct: { node: { defaultChild?: unknown } }): string =>
   Stack.of(stack).resolve((construct.node.defaultChild as CfnElement).logicalId) as string;
@@ -81,7 +80,10 @@ describe('edge of the API', () => {
     const settings = stage.Properties?.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
     expect(Object.keys(settings).sort()).toEqual(throttled.map(routeKey).sort());
     for (const r of throttled) {
-      expect(settings[routeKey(r)]).toMatchObject({ ThrottlingRateLimit: config.throttle[r.throttle!].ratePerSecond, ThrottlingBurstLimit: config.throttle[r.throttle!].burst });
+      expect(settings[routeKey(r)]).toMatchObject({
+        ThrottlingRateLimit: config.throttle[r.throttle!].ratePerSecond,
+        ThrottlingBurstLimit: config.throttle[r.throttle!].burst,
+      });
     }
     expect(config.throttle.credentialAttempts.ratePerSecond).toBeLessThan(config.throttle.default.ratePerSecond);
   });
@@ -108,17 +110,14 @@ describe('routes', () => {
     expect(new Set(routes.map(routeKey)).size).toBe(routes.length);
   });
 
-  it.each(routes.map((r) => [routeKey(r), r.area] as const))(
-    '%s exists once and is integrated with the %s function',
-    (key, area) => {
-      const found = routesByKey().get(key) ?? [];
-      expect(found).toHaveLength(1);
-      const fnId = functionOfRoute(found[0]!);
-      expect(fnId).toBe(functionIdOf(area));
-      // Cross-check from the template alone: the function carries its area as service name.
-      expect(resources[fnId]?.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME).toBe(area);
-    },
-  );
+  it.each(routes.map((r) => [routeKey(r), r.area] as const))('%s exists once and is integrated with the %s function', (key, area) => {
+    const found = routesByKey().get(key) ?? [];
+    expect(found).toHaveLength(1);
+    const fnId = functionOfRoute(found[0]!);
+    expect(fnId).toBe(functionIdOf(area));
+    // Cross-check from the template alone: the function carries its area as service name.
+    expect(resources[fnId]?.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME).toBe(area);
+  });
 
   it('$default goes to the system function', () => {
     const found = routesByKey().get('$default') ?? [];
@@ -129,7 +128,11 @@ describe('routes', () => {
   it('there are no routes besides the route table, the CORS preflights of its consumer routes and $default', () => {
     const preflights = new Set(routes.filter(isCorsRoute).map((r) => preflightRouteKey(r.path)));
     const expected = [...routes.map(routeKey), ...preflights, '$default'].sort();
-    expect(routeResources().map(([, r]) => r.Properties?.RouteKey as string).sort()).toEqual(expected);
+    expect(
+      routeResources()
+        .map(([, r]) => r.Properties?.RouteKey as string)
+        .sort(),
+    ).toEqual(expected);
   });
 
   it('no route has an API Gateway authorizer (auth happens in the functions)', () => {
@@ -268,9 +271,7 @@ describe('functions', () => {
     expect(logGroup.Type).toBe('AWS::Logs::LogGroup');
     expect(logGroup.Properties?.RetentionInDays).toBe(config.lambda.logRetentionDays);
     expect(logGroup.DeletionPolicy).toBe('Retain');
-    const others = AREAS.filter((a) => a !== area).map(
-      (a) => resources[functionIdOf(a)]?.Properties?.LoggingConfig?.LogGroup?.Ref,
-    );
+    const others = AREAS.filter((a) => a !== area).map((a) => resources[functionIdOf(a)]?.Properties?.LoggingConfig?.LogGroup?.Ref);
     expect(others).not.toContain(logGroupId);
   });
 
@@ -338,7 +339,11 @@ describe('least privilege', () => {
     const declared = declarationOf(area).access.sendsTo ?? [];
     expect(sends).toHaveLength(declared.length);
     const env = resources[functionIdOf(area)]?.Properties?.Environment?.Variables ?? {};
-    expect(Object.keys(env).filter((k) => k.startsWith('QUEUE_URL_')).sort()).toEqual(declared.map(queueUrlEnvName).sort());
+    expect(
+      Object.keys(env)
+        .filter((k) => k.startsWith('QUEUE_URL_'))
+        .sort(),
+    ).toEqual(declared.map(queueUrlEnvName).sort());
   });
 
   it('no function gets Scan, DescribeTable or a dynamodb:* wildcard', () => {

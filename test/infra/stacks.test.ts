@@ -58,7 +58,10 @@ describe('stack shape', () => {
     const stateful = ['AWS::DynamoDB::Table', 'AWS::SQS::Queue', 'AWS::S3::Bucket', 'AWS::SecretsManager::Secret', 'AWS::KMS::Key', 'AWS::ApiGatewayV2::Api'];
     for (const [stackId, t] of Object.entries(templates.nested)) {
       const found = Object.entries(t.Resources).filter(([, r]) => stateful.includes((r as { Type: string }).Type));
-      expect(found.map(([id]) => id), stackId).toEqual([]);
+      expect(
+        found.map(([id]) => id),
+        stackId,
+      ).toEqual([]);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NestedStack, Stack, Stage } from 'aws-cdk-lib';
+import { NestedStack, type Stack, Stage } from 'aws-cdk-lib';
 
 /**
  * The platform's templates: the root stack's and one per nested stack. `merged` reads them as one

@@ -49,7 +49,10 @@ describe('wallet push queues', () => {
     expect(logicalId(stack.wallet.pushQueue)).toBe(WALLET_PUSH_QUEUE_LOGICAL_ID);
     expect(logicalId(stack.wallet.pushDeadLetterQueue)).toBe(WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID);
     const queue = resources[WALLET_PUSH_QUEUE_LOGICAL_ID]!.Properties!;
-    expect(queue.RedrivePolicy).toEqual({ deadLetterTargetArn: getAtt(WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, 'Arn'), maxReceiveCount: config.wallet.push.maxReceiveCount });
+    expect(queue.RedrivePolicy).toEqual({
+      deadLetterTargetArn: getAtt(WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, 'Arn'),
+      maxReceiveCount: config.wallet.push.maxReceiveCount,
+    });
     expect(queue.VisibilityTimeout).toBe(config.wallet.push.visibilitySeconds);
     expect(queue.VisibilityTimeout).toBeGreaterThanOrEqual(6 * config.wallet.push.workerTimeoutSeconds);
     expect(queue.SqsManagedSseEnabled).toBe(true);
@@ -59,7 +62,12 @@ describe('wallet push queues', () => {
 
   it('an alarm fires on any message in the DLQ', () => {
     const alarm = resources[logicalId(stack.pipelines.walletAlarms.pushDeadLetters)]!.Properties!;
-    expect(alarm).toMatchObject({ MetricName: 'ApproximateNumberOfMessagesVisible', Namespace: 'AWS/SQS', Threshold: 0, ComparisonOperator: 'GreaterThanThreshold' });
+    expect(alarm).toMatchObject({
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Namespace: 'AWS/SQS',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
     expect(alarm.Dimensions).toEqual([{ Name: 'QueueName', Value: getAtt(WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, 'QueueName') }]);
   });
 });
@@ -85,7 +93,9 @@ describe('wallet consumers', () => {
     const queueArn = getAtt(WALLET_PUSH_QUEUE_LOGICAL_ID, 'Arn');
     const senders = allFunctionIds().filter((id) => actionsOn(id, queueArn).includes('sqs:SendMessage'));
     expect(senders).toEqual([fnId('wallet-changes')]);
-    expect(actionsOn(fnId('wallet-push'), queueArn)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
+    expect(actionsOn(fnId('wallet-push'), queueArn)).toEqual(
+      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']),
+    );
     const dlqArn = getAtt(WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, 'Arn');
     expect(allFunctionIds().filter((id) => actionsOn(id, dlqArn).includes('sqs:SendMessage'))).toEqual([]);
     // The stream consumer decides from the images alone: no table access at all.
@@ -99,7 +109,9 @@ describe('wallet credentials secret', () => {
     expect(secret.Type).toBe('AWS::SecretsManager::Secret');
     expect(secret.DeletionPolicy).toBe('Retain');
     const readers = allFunctionIds().filter((id) =>
-      statementsOf(id).some((s) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(WALLET_SECRET_LOGICAL_ID)),
+      statementsOf(id).some(
+        (s) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(WALLET_SECRET_LOGICAL_ID),
+      ),
     );
     const expected = [logicalId(stack.areaFunctions.functions.wallet), fnId('wallet-push')];
     expect(readers.sort()).toEqual(expected.sort());

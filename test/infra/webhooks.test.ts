@@ -43,8 +43,7 @@ beforeAll(() => {
 });
 
 const ofType = (type: string): [string, Resource][] => Object.entries(resources).filter(([, r]) => r.Type === type);
-const logicalId = (c: IConstruct): string =>
-  Stack.of(stack).resolve(((c.node.defaultChild ?? c) as CfnElement).logicalId) as string;
+const logicalId = (c: IConstruct): string => Stack.of(stack).resolve(((c.node.defaultChild ?? c) as CfnElement).logicalId) as string;
 const getAtt = (id: string, attr: string) => ({ 'Fn::GetAtt': [id, attr] });
 
 const deliveryQueue = (): Resource => resources[DELIVERY_QUEUE_LOGICAL_ID]!;
@@ -70,7 +69,9 @@ const actionsOn = (fnId: string, resource: unknown): string[] =>
     .filter((s) => JSON.stringify([s.Resource].flat()).includes(JSON.stringify(resource)))
     .flatMap((s) => [s.Action].flat());
 const sqsActions = (fnId: string): string[] =>
-  statementsOf(fnId).flatMap((s) => [s.Action].flat()).filter((a) => a.startsWith('sqs:'));
+  statementsOf(fnId)
+    .flatMap((s) => [s.Action].flat())
+    .filter((a) => a.startsWith('sqs:'));
 
 const mappings = (): [string, Resource][] => ofType('AWS::Lambda::EventSourceMapping');
 const mappingOf = (fnId: string): Record<string, any> => {
@@ -84,7 +85,11 @@ describe('queues', () => {
     // Plus, once the consumer table has a schedule row, the failure queue of scheduled runs.
     const scheduleFailures = stack.webhooks.scheduleFailureQueueIfAny;
     expect(CONSUMERS.some((c) => c.kind === 'schedule')).toBe(scheduleFailures !== undefined);
-    expect(ofType('AWS::SQS::Queue').map(([id]) => id).sort()).toEqual(
+    expect(
+      ofType('AWS::SQS::Queue')
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(
       [
         DEAD_LETTER_QUEUE_LOGICAL_ID,
         DELIVERY_QUEUE_LOGICAL_ID,
@@ -145,9 +150,7 @@ describe('queues', () => {
   it('synthesis fails when the numbers break the SQS/Lambda rules', () => {
     const base: WebhookSettings = { ...config.webhooks };
     expect(() => checkWebhookQueueSettings(base)).not.toThrow();
-    expect(() => checkWebhookQueueSettings({ ...base, visibilitySeconds: 6 * base.workerTimeoutSeconds - 1 })).toThrow(
-      /6 x workerTimeoutSeconds/,
-    );
+    expect(() => checkWebhookQueueSettings({ ...base, visibilitySeconds: 6 * base.workerTimeoutSeconds - 1 })).toThrow(/6 x workerTimeoutSeconds/);
     expect(() => checkWebhookQueueSettings({ ...base, backoffCapSeconds: 13 * 3600 })).toThrow(/12 h/);
     expect(() => checkWebhookQueueSettings({ ...base, maxAttempts: 0 })).toThrow(/maxAttempts/);
     expect(() => checkWebhookQueueSettings({ ...base, maxAttempts: 40 })).toThrow(/retention/);
@@ -322,25 +325,35 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
     const webhooks = { consumerFunctions: consumers.functions, workflowTasks: consumers.workflowTasks };
     expect(Object.keys(webhooks.consumerFunctions).sort()).toEqual(rowsWithExtra.map((r) => r.name).sort());
     const t = Template.fromStack(testStack).toJSON().Resources as Record<string, Resource>;
-    const fnRef = (name: string) => ({ 'Fn::GetAtt': [testStack.resolve((webhooks.consumerFunctions[name]!.node.defaultChild as CfnElement).logicalId), 'Arn'] });
+    const fnRef = (name: string) => ({
+      'Fn::GetAtt': [testStack.resolve((webhooks.consumerFunctions[name]!.node.defaultChild as CfnElement).logicalId), 'Arn'],
+    });
     // The table's own schedule rows have their rules too; the new row adds exactly one.
     const scheduleRules = Object.values(t).filter((r) => r.Type === 'AWS::Events::Rule' && r.Properties?.ScheduleExpression === 'cron(0 3 * * ? *)');
     expect(scheduleRules).toHaveLength(1);
     expect(Object.values(t).filter((r) => r.Type === 'AWS::Events::Rule')).toHaveLength(1 + rows.filter((r) => r.kind === 'schedule').length);
     expect(scheduleRules[0]!.Properties).toMatchObject({ ScheduleExpression: 'cron(0 3 * * ? *)', Targets: [{ Arn: fnRef('system') }] });
-    expect(Object.values(t).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(rows.filter((r) => r.kind === 'stream' || r.kind === 'queue').length);
+    expect(Object.values(t).filter((r) => r.Type === 'AWS::Lambda::EventSourceMapping')).toHaveLength(
+      rows.filter((r) => r.kind === 'stream' || r.kind === 'queue').length,
+    );
     expect(webhooks.workflowTasks.nightly?.WritePart).toBe(webhooks.consumerFunctions.tags);
-    const timeoutOf = (name: string) => t[testStack.resolve((webhooks.consumerFunctions[name]!.node.defaultChild as CfnElement).logicalId)]!.Properties!.Timeout;
+    const timeoutOf = (name: string) =>
+      t[testStack.resolve((webhooks.consumerFunctions[name]!.node.defaultChild as CfnElement).logicalId)]!.Properties!.Timeout;
     expect([timeoutOf('system'), timeoutOf('tags')]).toEqual([60, 60]);
 
     // A scheduled run is asynchronous: its failures (EventBridge's and the function's) land in one failure queue.
-    const queues = Object.entries(t).filter(([, r]) => r.Type === 'AWS::SQS::Queue').map(([id]) => id);
+    const queues = Object.entries(t)
+      .filter(([, r]) => r.Type === 'AWS::SQS::Queue')
+      .map(([id]) => id);
     const failureQueue = queues.find((id) => id.includes('ScheduleFailureQueue'));
     expect(failureQueue).toBeDefined();
     const fnProps = (name: string) => t[testStack.resolve((webhooks.consumerFunctions[name]!.node.defaultChild as CfnElement).logicalId)]!.Properties!;
     expect(fnProps('system').DeadLetterConfig).toEqual({ TargetArn: { 'Fn::GetAtt': [failureQueue, 'Arn'] } });
     expect(fnProps('tags').DeadLetterConfig).toBeUndefined();
-    expect(scheduleRules[0]!.Properties!.Targets[0]).toMatchObject({ DeadLetterConfig: { Arn: { 'Fn::GetAtt': [failureQueue, 'Arn'] } }, RetryPolicy: { MaximumRetryAttempts: 2 } });
+    expect(scheduleRules[0]!.Properties!.Targets[0]).toMatchObject({
+      DeadLetterConfig: { Arn: { 'Fn::GetAtt': [failureQueue, 'Arn'] } },
+      RetryPolicy: { MaximumRetryAttempts: 2 },
+    });
   });
 });
 
@@ -458,7 +471,9 @@ describe('pipeline functions', () => {
     expect(lg.Type).toBe('AWS::Logs::LogGroup');
     expect(lg.Properties?.RetentionInDays).toBe(config.lambda.logRetentionDays);
     expect(lg.DeletionPolicy).toBe('Retain');
-    const others = pipeline().filter((p) => p.name !== name).map((p) => resources[logicalId(p.fn)]!.Properties!.LoggingConfig.LogGroup.Ref);
+    const others = pipeline()
+      .filter((p) => p.name !== name)
+      .map((p) => resources[logicalId(p.fn)]!.Properties!.LoggingConfig.LogGroup.Ref);
     expect(others).not.toContain(logGroupId);
   });
 });
@@ -494,9 +509,7 @@ describe('least privilege', () => {
   });
 
   it('fan-out: reads the stream, sends to the delivery queue, nothing else on SQS', () => {
-    expect(actionsOn(fanoutId(), streamArn)).toEqual(
-      expect.arrayContaining(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']),
-    );
+    expect(actionsOn(fanoutId(), streamArn)).toEqual(expect.arrayContaining(['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator']));
     expect(actionsOn(fanoutId(), deliveryArn)).toContain('sqs:SendMessage');
     expect(sqsActions(fanoutId())).not.toContain('sqs:DeleteMessage');
     expect(actionsOn(fanoutId(), dlqArn)).toEqual([]);
@@ -506,9 +519,7 @@ describe('least privilege', () => {
   });
 
   it('worker: consumes the delivery queue and may change visibility (the backoff), cannot send', () => {
-    expect(actionsOn(workerId(), deliveryArn)).toEqual(
-      expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']),
-    );
+    expect(actionsOn(workerId(), deliveryArn)).toEqual(expect.arrayContaining(['sqs:ReceiveMessage', 'sqs:DeleteMessage', 'sqs:ChangeMessageVisibility']));
     expect(sqsActions(workerId())).not.toContain('sqs:SendMessage');
     expect(actionsOn(workerId(), dlqArn)).toEqual([]);
     expect(actionsOn(workerId(), streamArn)).toEqual([]);
@@ -535,7 +546,10 @@ describe('least privilege', () => {
     for (const area of AREAS.filter((a) => a !== 'webhooks')) {
       expect(sqsActions(areaId(area)), area).toEqual([]);
       const vars = resources[areaId(area)]!.Properties!.Environment.Variables as Record<string, unknown>;
-      expect(Object.keys(vars).filter((k) => k.startsWith('QUEUE_URL_') || k.startsWith('WEBHOOK_')), area).toEqual([]);
+      expect(
+        Object.keys(vars).filter((k) => k.startsWith('QUEUE_URL_') || k.startsWith('WEBHOOK_')),
+        area,
+      ).toEqual([]);
     }
   });
 });
@@ -559,7 +573,10 @@ describe('cdk-nag', () => {
       const statements = (p.Properties!.PolicyDocument as { Statement: { Resource: unknown; Action: string | string[] }[] }).Statement;
       const starActions = statements.filter((st) => st.Resource === '*').flatMap((st) => [st.Action].flat());
       if ((p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === machineRole)) {
-        for (const a of starActions) expect(a).toMatch(/^(xray:(PutTraceSegments|PutTelemetryRecords|GetSamplingRules|GetSamplingTargets)|logs:(CreateLogDelivery|GetLogDelivery|UpdateLogDelivery|DeleteLogDelivery|ListLogDeliveries|PutResourcePolicy|DescribeResourcePolicies|DescribeLogGroups))$/);
+        for (const a of starActions)
+          expect(a).toMatch(
+            /^(xray:(PutTraceSegments|PutTelemetryRecords|GetSamplingRules|GetSamplingTargets)|logs:(CreateLogDelivery|GetLogDelivery|UpdateLogDelivery|DeleteLogDelivery|ListLogDeliveries|PutResourcePolicy|DescribeResourcePolicies|DescribeLogGroups))$/,
+          );
         expect(starReason(p)).toContain('X-Ray');
         continue;
       }

@@ -28,11 +28,25 @@ describe('reading the audit log', () => {
     // An API key is refused here (an admin session reads the trail) without stamping its lastUsedAt.
     const byKey = await counter.during(() => inProcess('GET', '/api/flash/audit', { token: made.body.data.key }));
     expect(byKey.result.status).toBe(403);
-    expect(byKey.calls.filter((c) => WRITES.has(c.operation) || c.itemsWritten > 0), JSON.stringify(byKey.calls)).toEqual([]);
-    for (const query of ['', '?limit=1', '?action=api_key.created', `?actor=${t.userId}`, '?from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:00.001Z', '?cursor=garbage', '?actor=nobody']) {
+    expect(
+      byKey.calls.filter((c) => WRITES.has(c.operation) || c.itemsWritten > 0),
+      JSON.stringify(byKey.calls),
+    ).toEqual([]);
+    for (const query of [
+      '',
+      '?limit=1',
+      '?action=api_key.created',
+      `?actor=${t.userId}`,
+      '?from=2026-01-01T00:00:00Z&to=2026-01-01T00:00:00.001Z',
+      '?cursor=garbage',
+      '?actor=nobody',
+    ]) {
       const { result, calls } = await counter.during(() => inProcess('GET', `/api/flash/audit${query}`, { token: t.token }));
       expect(result.status, query).toBeLessThan(500);
-      expect(calls.filter((c) => WRITES.has(c.operation) || c.itemsWritten > 0), `${query}: ${JSON.stringify(calls)}`).toEqual([]);
+      expect(
+        calls.filter((c) => WRITES.has(c.operation) || c.itemsWritten > 0),
+        `${query}: ${JSON.stringify(calls)}`,
+      ).toEqual([]);
     }
     const first = await counter.during(() => inProcess('GET', '/api/flash/audit?limit=1', { token: t.token }));
     const next = first.result.body.nextCursor as string | null;

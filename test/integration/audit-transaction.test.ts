@@ -122,7 +122,12 @@ describe('the audit item rides in the transaction of the change it records', () 
   it('a webhook endpoint: the endpoint item and the audit item are one TransactWriteItems call', async () => {
     const ws = newId('ws');
     const { keys, error } = await transactionsOf(() =>
-      createEndpoint(ws, { url: 'https://hooks.example.com/tx', description: '', eventTypes: ['member.created'] }, { egress: { check: () => undefined }, sealer: new EnvelopeSealer(new FileKeyVault(inject('dataDir'))) }, ctx('req-tx-create')),
+      createEndpoint(
+        ws,
+        { url: 'https://hooks.example.com/tx', description: '', eventTypes: ['member.created'] },
+        { egress: { check: () => undefined }, sealer: new EnvelopeSealer(new FileKeyVault(inject('dataDir'))) },
+        ctx('req-tx-create'),
+      ),
     );
     expect(error).toBeUndefined();
     expect(keys).toEqual([[`Put WS#${ws}`, auditPut(ws)]]);
@@ -138,13 +143,21 @@ describe('the audit item rides in the transaction of the change it records', () 
 
   it('registration and login: the session (and account) items and the audit item in one call each', async () => {
     const email = `tx-${newId('x')}@example.test`;
-    const registered = await transactionsOf(() => register({ workspaceName: 'Tx', email, password: 'correct horse battery' }, { requestId: 'req-tx-register' }));
+    const registered = await transactionsOf(() =>
+      register({ workspaceName: 'Tx', email, password: 'correct horse battery' }, { requestId: 'req-tx-register' }),
+    );
     expect(registered.error).toBeUndefined();
     expect(registered.keys).toHaveLength(1);
     const workspaceId = registered.keys[0]!.find((k) => k.includes('#AUDIT#'))!.split('#')[1]!;
     const [entry] = (await listAuditEntries(workspaceId, {}, 10)).items;
     expect(entry).toMatchObject({ action: 'workspace.created', target: { type: 'workspace', id: workspaceId }, requestId: 'req-tx-register' });
-    expect(registered.keys[0]).toEqual([`Put EMAIL#${email}`, `Put WS#${workspaceId}`, `Put WS#${workspaceId}`, expect.stringMatching(/^Put SESSION#/), auditPut(workspaceId)]);
+    expect(registered.keys[0]).toEqual([
+      `Put EMAIL#${email}`,
+      `Put WS#${workspaceId}`,
+      `Put WS#${workspaceId}`,
+      expect.stringMatching(/^Put SESSION#/),
+      auditPut(workspaceId),
+    ]);
 
     const signedIn = await transactionsOf(() => login({ email, password: 'correct horse battery' }, { requestId: 'req-tx-login' }));
     expect(signedIn.error).toBeUndefined();

@@ -49,9 +49,27 @@ describe('ApiRequests', () => {
     expect((await inProcess('GET', `/api/v2/members/${newId('mbr')}`, { token: t.key })).status).toBe(404);
     expect((await inProcess('GET', '/api/v2/members', { token: 'fl_live_nope' })).status).toBe(401);
     expect(named(emitted(), 'ApiRequests')).toEqual([
-      { namespace: METRICS_NAMESPACE, name: 'ApiRequests', unit: 'Count', value: 1, dimensions: { service: METRICS_SERVICE, operation: 'listMembers', outcome: '2xx' } },
-      { namespace: METRICS_NAMESPACE, name: 'ApiRequests', unit: 'Count', value: 1, dimensions: { service: METRICS_SERVICE, operation: 'getMember', outcome: '4xx' } },
-      { namespace: METRICS_NAMESPACE, name: 'ApiRequests', unit: 'Count', value: 1, dimensions: { service: METRICS_SERVICE, operation: 'listMembers', outcome: '4xx' } },
+      {
+        namespace: METRICS_NAMESPACE,
+        name: 'ApiRequests',
+        unit: 'Count',
+        value: 1,
+        dimensions: { service: METRICS_SERVICE, operation: 'listMembers', outcome: '2xx' },
+      },
+      {
+        namespace: METRICS_NAMESPACE,
+        name: 'ApiRequests',
+        unit: 'Count',
+        value: 1,
+        dimensions: { service: METRICS_SERVICE, operation: 'getMember', outcome: '4xx' },
+      },
+      {
+        namespace: METRICS_NAMESPACE,
+        name: 'ApiRequests',
+        unit: 'Count',
+        value: 1,
+        dimensions: { service: METRICS_SERVICE, operation: 'listMembers', outcome: '4xx' },
+      },
     ]);
   });
 });
@@ -90,7 +108,10 @@ describe('orders, points and refunds', () => {
     const emitted = capture();
     const ok = await inProcess('POST', `/api/v2/members/${memberId}/points`, { token: t.key, body: { type: 'deduct', amount: 7, reason: 'test' } });
     expect(ok.status).toBe(201);
-    const refused = await inProcess('POST', `/api/v2/members/${memberId}/points`, { token: t.key, body: { type: 'deduct', amount: 10_000_000, reason: 'too much' } });
+    const refused = await inProcess('POST', `/api/v2/members/${memberId}/points`, {
+      token: t.key,
+      body: { type: 'deduct', amount: 10_000_000, reason: 'too much' },
+    });
     expect(refused.status).toBe(409);
     expect(business(emitted()).map((m) => [m.name, m.value])).toEqual([['PointsDeducted', 7]]);
   });
@@ -108,7 +129,11 @@ describe('orders, points and refunds', () => {
     const reversed = refund.body.data.refund.pointsReversed as number;
     expect(reversed).toBeGreaterThan(0);
     expect((await inProcess('POST', `/api/v2/orders/${externalOrderId}/refund`, { token: t.key, body: { amount: 5000 } })).status).toBe(409);
-    expect(business(emitted()).map((m) => [m.name, m.value]).sort()).toEqual(
+    expect(
+      business(emitted())
+        .map((m) => [m.name, m.value])
+        .sort(),
+    ).toEqual(
       [
         ['PointsDeducted', reversed],
         ['Refunds', 1],
@@ -160,7 +185,11 @@ describe('audit writes and MCP calls', () => {
     });
     expect(res.status).toBe(200);
     const metrics = business(emitted());
-    expect(named(metrics, 'McpCalls').map((m) => m.dimensions.outcome).sort()).toEqual(['invalid', 'ok']);
+    expect(
+      named(metrics, 'McpCalls')
+        .map((m) => m.dimensions.outcome)
+        .sort(),
+    ).toEqual(['invalid', 'ok']);
     expect(named(metrics, 'McpCalls').every((m) => m.value === 1 && m.dimensions.service === METRICS_SERVICE)).toBe(true);
     expect(named(metrics, 'AuditWrites')).toHaveLength(2);
   });

@@ -51,7 +51,19 @@ describe('per-container caches', () => {
     expect(await subscriptions.subscriptions(ws)).toEqual([]);
     const at = new Date().toISOString();
     await webhookRepo.putEndpoint(
-      { id: `whe_${randomUUID().replace(/-/g, '').slice(0, 26)}`, workspaceId: ws, url: 'https://hooks.example.com/in', description: '', eventTypes: ['member.created'], status: 'active', disabledReason: null, secrets: [], createdAt: at, updatedAt: at, version: 1 },
+      {
+        id: `whe_${randomUUID().replace(/-/g, '').slice(0, 26)}`,
+        workspaceId: ws,
+        url: 'https://hooks.example.com/in',
+        description: '',
+        eventTypes: ['member.created'],
+        status: 'active',
+        disabledReason: null,
+        secrets: [],
+        createdAt: at,
+        updatedAt: at,
+        version: 1,
+      },
       [],
     );
     later(4_999);

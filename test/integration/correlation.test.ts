@@ -23,7 +23,13 @@ import { platformTable, workspaceItems } from '../support/table';
 
 beforeAll(async () => {
   const { runtime } = await platformTable();
-  Object.assign(process.env, { STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, LOCAL_QUEUE_DB: runtime.queueDatabase, AWS_REGION: 'eu-west-1' });
+  Object.assign(process.env, {
+    STAGE: 'local',
+    TABLE_NAME: runtime.tableName,
+    DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint,
+    LOCAL_QUEUE_DB: runtime.queueDatabase,
+    AWS_REGION: 'eu-west-1',
+  });
   provideLocalAdapters(tmpdir());
 });
 afterEach(() => vi.restoreAllMocks());
@@ -38,7 +44,11 @@ describe('the request id of a change', () => {
     const t = await tenant('corr-member');
     const m = await newMember(t.key);
     const requestId = `corr-${randomUUID()}`;
-    const earned = await inProcess('POST', `/api/v2/members/${m.id}/points`, { token: t.key, body: { type: 'earn', amount: 25, reason: 'test' }, headers: { 'x-request-id': requestId } });
+    const earned = await inProcess('POST', `/api/v2/members/${m.id}/points`, {
+      token: t.key,
+      body: { type: 'earn', amount: 25, reason: 'test' },
+      headers: { 'x-request-id': requestId },
+    });
     expect(earned.status).toBe(201);
     expect(earned.headers['x-request-id']).toBe(requestId);
     expect(await rawMember(t.workspaceId, m.id)).toMatchObject({ balance: 25, lastRequestId: requestId });
@@ -48,12 +58,23 @@ describe('the request id of a change', () => {
     expect(await getMember(t.workspaceId, m.id)).not.toHaveProperty('lastRequestId');
 
     const profileRequest = `corr-${randomUUID()}`;
-    const patched = await inProcess('PATCH', `/api/v2/members/${m.id}`, { token: t.key, body: { firstName: 'Corr' }, headers: { 'x-request-id': profileRequest } });
+    const patched = await inProcess('PATCH', `/api/v2/members/${m.id}`, {
+      token: t.key,
+      body: { firstName: 'Corr' },
+      headers: { 'x-request-id': profileRequest },
+    });
     expect(patched.status).toBe(200);
     expect((await rawMember(t.workspaceId, m.id)).lastRequestId).toBe(profileRequest);
 
     const current = (await getMember(t.workspaceId, m.id))!;
-    await transactWrite([balanceStep(current, { balance: 30, pending: current.pending, lifetime: current.lifetime, orderCount: current.orderCount, tier: current.tier }, new Date().toISOString(), false)]);
+    await transactWrite([
+      balanceStep(
+        current,
+        { balance: 30, pending: current.pending, lifetime: current.lifetime, orderCount: current.orderCount, tier: current.tier },
+        new Date().toISOString(),
+        false,
+      ),
+    ]);
     expect(await rawMember(t.workspaceId, m.id)).not.toHaveProperty('lastRequestId');
   });
 
@@ -62,7 +83,11 @@ describe('the request id of a change', () => {
     const m = await newMember(t.key);
     const before = await rawMember(t.workspaceId, m.id);
     const requestId = `corr-${randomUUID()}`;
-    await call('POST', `/api/v2/members/${m.id}/points`, { token: t.key, body: { type: 'earn', amount: 5, reason: 'test' }, headers: { 'x-request-id': requestId } });
+    await call('POST', `/api/v2/members/${m.id}/points`, {
+      token: t.key,
+      body: { type: 'earn', amount: 5, reason: 'test' },
+      headers: { 'x-request-id': requestId },
+    });
     const after = await rawMember(t.workspaceId, m.id);
     expect(after.lastRequestId).toBe(requestId);
     const send = vi.spyOn(LocalQueue.prototype, 'send');
@@ -70,7 +95,12 @@ describe('the request id of a change', () => {
       eventID: randomUUID(),
       eventName: 'MODIFY',
       eventSource: 'aws:dynamodb',
-      dynamodb: { OldImage: marshall(before), NewImage: marshall(after), SequenceNumber: '1', StreamViewType: 'NEW_AND_OLD_IMAGES' } as DynamoDBRecord['dynamodb'],
+      dynamodb: {
+        OldImage: marshall(before),
+        NewImage: marshall(after),
+        SequenceNumber: '1',
+        StreamViewType: 'NEW_AND_OLD_IMAGES',
+      } as DynamoDBRecord['dynamodb'],
     };
     expect(await walletChanges({ Records: [record] })).toEqual({ batchItemFailures: [] });
     const sent = send.mock.calls.filter(([queue]) => queue === 'walletPushes').flatMap(([, messages]) => messages.map((x) => JSON.parse(String(x.body))));

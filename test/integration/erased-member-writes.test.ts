@@ -21,7 +21,11 @@ beforeAll(async () => {
   Object.assign(process.env, { STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, AWS_REGION: 'eu-west-1' });
 });
 
-const codeOf = (p: Promise<unknown>) => p.then(() => 'committed', (e: unknown) => (e instanceof AppError ? e.code : String(e)));
+const codeOf = (p: Promise<unknown>) =>
+  p.then(
+    () => 'committed',
+    (e: unknown) => (e instanceof AppError ? e.code : String(e)),
+  );
 
 describe('writes racing an erasure', () => {
   it('are refused by the conditions on the member item (MEMBER_ERASED) and change nothing', async () => {
@@ -38,7 +42,13 @@ describe('writes racing an erasure', () => {
     const earn = changePoints(
       t.workspaceId,
       m.id,
-      () => ({ plan: { delta: { ...NO_DELTA, balance: 5, lifetime: 5 }, entry: { type: 'earn', reason: null, source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: null } }, result: () => 'earned' } }),
+      () => ({
+        plan: {
+          delta: { ...NO_DELTA, balance: 5, lifetime: 5 },
+          entry: { type: 'earn', reason: null, source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: null } },
+          result: () => 'earned',
+        },
+      }),
       {},
       stale,
     );

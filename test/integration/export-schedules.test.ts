@@ -37,7 +37,14 @@ async function scheduled(createdAt: Date) {
   const t = await tenant('sched');
   const principal = { kind: 'session', userId: t.userId, workspaceId: t.workspaceId, role: 'owner' } as unknown as Principal;
   const audit = { actor: { type: 'user' as const, id: t.userId }, requestId: 'req_schedule_test' };
-  const s = await createSchedule(t.workspaceId, { entity: 'members', format: 'csv', frequency: 'daily', hour: 6, timezone: 'Europe/Berlin' }, principal, noEgress, audit, createdAt);
+  const s = await createSchedule(
+    t.workspaceId,
+    { entity: 'members', format: 'csv', frequency: 'daily', hour: 6, timezone: 'Europe/Berlin' },
+    principal,
+    noEgress,
+    audit,
+    createdAt,
+  );
   const jobsOf = async () => (await listJobs(t.workspaceId, 'operational', 100)).items;
   return { t, s, jobsOf };
 }
@@ -58,7 +65,7 @@ describe('export schedules', () => {
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ kind: 'operational', dataset: 'members', format: 'csv', status: 'pending' });
     expect(started.filter((n) => n === first[0]!.id)).toHaveLength(1);
-    expect((await getSchedule(t.workspaceId, s.id))).toMatchObject({ lastPeriod: '2026-03-05', lastJobId: first[0]!.id });
+    expect(await getSchedule(t.workspaceId, s.id)).toMatchObject({ lastPeriod: '2026-03-05', lastJobId: first[0]!.id });
 
     // The next period runs once more; a retried tick of an older time changes nothing.
     await Promise.all([tick(workflows, new Date('2026-03-06T05:30:00Z')), tick(workflows, new Date('2026-03-06T05:30:00Z'))]);
@@ -70,7 +77,17 @@ describe('export schedules', () => {
 
   it('the scheduler function ticks the same way (EventBridge Scheduled Event)', async () => {
     const { jobsOf } = await scheduled(new Date(Date.now() - 3 * 86_400_000));
-    const event = { version: '0', id: 'x', 'detail-type': 'Scheduled Event', source: 'aws.events', account: '0', time: new Date().toISOString(), region: 'eu-west-1', resources: [], detail: {} };
+    const event = {
+      version: '0',
+      id: 'x',
+      'detail-type': 'Scheduled Event',
+      source: 'aws.events',
+      account: '0',
+      time: new Date().toISOString(),
+      region: 'eu-west-1',
+      resources: [],
+      detail: {},
+    };
     // The local runtime provides no workflow runner in this process: the run starts through the
     // provided port if set, so give it the recording one.
     const { provideAdapters } = await import('../../shared/adapters/provided');

@@ -77,14 +77,20 @@ describe('export workflow (infra/workflows/export.asl.json under aws-local-stepf
     try {
       await runWorkflow(definition, tasks(), input, { name: jobId }).result;
       const job = (await getJob(t.workspaceId, jobId))!;
-      const runMetrics = () => capture.documents().map(metricOf).filter((m) => m.name.startsWith('Export'));
+      const runMetrics = () =>
+        capture
+          .documents()
+          .map(metricOf)
+          .filter((m) => m.name.startsWith('Export'));
       expect(runMetrics().map((m) => [m.name, m.name === 'ExportDuration' ? 'ms' : m.value, m.dimensions.outcome])).toEqual([
         ['ExportRuns', 1, 'completed'],
         ['ExportRows', job.rowCount, undefined],
         ['ExportDuration', 'ms', undefined],
       ]);
       expect(runMetrics()[2]!.value).toBe(Date.parse(job.completedAt!) - Date.parse(job.createdAt));
-      await expect(markCompleted({ ...input, result: { objectKey: job.objectKey, rowCount: job.rowCount, capped: false } })).rejects.toMatchObject({ name: 'ExportJobNotRunning' });
+      await expect(markCompleted({ ...input, result: { objectKey: job.objectKey, rowCount: job.rowCount, capped: false } })).rejects.toMatchObject({
+        name: 'ExportJobNotRunning',
+      });
       expect(runMetrics()).toHaveLength(3);
     } finally {
       capture.stop();

@@ -26,7 +26,13 @@ const log: DriverLog = (level, message) => void logged.push({ level, message });
 beforeAll(async () => {
   const runtime = await runtimeOf(inject('dataDir'));
   // Read lazily by the modules under test (runtimeConfig parses on first use).
-  Object.assign(process.env, { STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, LOCAL_QUEUE_DB: runtime.queueDatabase, AWS_REGION: 'eu-west-1' });
+  Object.assign(process.env, {
+    STAGE: 'local',
+    TABLE_NAME: runtime.tableName,
+    DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint,
+    LOCAL_QUEUE_DB: runtime.queueDatabase,
+    AWS_REGION: 'eu-west-1',
+  });
 });
 
 afterEach(async () => {
@@ -40,10 +46,7 @@ function newQueue(): string {
   return name;
 }
 
-function drive(
-  consumers: Record<string, { handler: SqsHandler; batchSize?: number; concurrency?: number }>,
-  specs: Record<string, QueueSpec>,
-): QueueDriver {
+function drive(consumers: Record<string, { handler: SqsHandler; batchSize?: number; concurrency?: number }>, specs: Record<string, QueueSpec>): QueueDriver {
   const d = startQueueDriver({
     consumers: Object.fromEntries(Object.entries(consumers).map(([q, c]) => [q, { batchSize: 10, ...c }])),
     queues: specs,
@@ -130,7 +133,13 @@ describe('local queue driver', () => {
   it('an idle driver backs off its polls, yet receives a delayed message when its delay ends', async () => {
     const q = newQueue();
     const r = recorder();
-    const d = startQueueDriver({ consumers: { [q]: { handler: r.handler, batchSize: 10 } }, queues: { [q]: { visibilitySeconds: 30 } }, pollMs: 50, idlePollMaxMs: 60_000, log });
+    const d = startQueueDriver({
+      consumers: { [q]: { handler: r.handler, batchSize: 10 } },
+      queues: { [q]: { visibilitySeconds: 30 } },
+      pollMs: 50,
+      idlePollMaxMs: 60_000,
+      log,
+    });
     drivers.push(d);
     await sleep(3300); // idle sleeps of 50, 100, ... 1600 ms: the one now running ends about 3 s after the send
     const sentAt = Date.now();
@@ -145,7 +154,12 @@ describe('local queue driver', () => {
       const q = newQueue();
       const batches: number[] = [];
       const handler: SqsHandler = async (event) => void batches.push(event.Records.length);
-      const d = startQueueDriver({ consumers: { [q]: { handler, batchSize: 10, batchWindowMs } }, queues: { [q]: { visibilitySeconds: 30 } }, pollMs: 60_000, log });
+      const d = startQueueDriver({
+        consumers: { [q]: { handler, batchSize: 10, batchWindowMs } },
+        queues: { [q]: { visibilitySeconds: 30 } },
+        pollMs: 60_000,
+        log,
+      });
       drivers.push(d);
       await sleep(300); // idle: the next send wakes it
       for (let i = 0; i < 5; i++) {
@@ -304,7 +318,10 @@ describe('local queue driver', () => {
 
   it('messages survive a driver restart; an abandoned invocation comes back after its visibility', async () => {
     const q = newQueue();
-    await queue.send(q, ['a', 'b', 'c', 'd'].map((body) => ({ body })));
+    await queue.send(
+      q,
+      ['a', 'b', 'c', 'd'].map((body) => ({ body })),
+    );
     const spec = { [q]: { visibilitySeconds: 0.5 } };
     const firstRun: string[] = [];
     let release: () => void = () => undefined;

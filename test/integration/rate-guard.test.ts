@@ -24,7 +24,12 @@ const DEFAULTS: RateGuardSettings = { perSecond: 20, burst: 40, windowSeconds: 1
 const T0 = Math.ceil(Date.now() / 10_000) * 10_000 + 60_000;
 const at = (ms: number) => new Date(T0 + ms);
 
-const apiKey = (workspaceId = newId('ws'), keyId = newId('key')): Extract<Principal, { kind: 'apiKey' }> => ({ kind: 'apiKey', workspaceId, keyId, scopes: ['objects:write'] });
+const apiKey = (workspaceId = newId('ws'), keyId = newId('key')): Extract<Principal, { kind: 'apiKey' }> => ({
+  kind: 'apiKey',
+  workspaceId,
+  keyId,
+  scopes: ['objects:write'],
+});
 const session = (workspaceId = newId('ws'), userId = newId('usr')): SessionPrincipal => ({
   kind: 'session',
   workspaceId,
@@ -82,7 +87,13 @@ describe('write-rate guard: limits', () => {
       (await doc.send(new GetCommand({ TableName: tableName, Key: keyOf('rateWindow', { workspaceId: p.workspaceId, keyId: p.keyId, window }) }))).Item;
     const second = await read(`1s:${T0 / 1000 + 3}`);
     const tenSeconds = await read(`10s:${T0 / 1000}`);
-    expect(second).toMatchObject({ pk: `WS#${p.workspaceId}#RATE#${p.keyId}#1s:${T0 / 1000 + 3}`, sk: 'RATE', entity: 'rateWindow', writes: 3, expiresAt: T0 / 1000 + 4 + 60 });
+    expect(second).toMatchObject({
+      pk: `WS#${p.workspaceId}#RATE#${p.keyId}#1s:${T0 / 1000 + 3}`,
+      sk: 'RATE',
+      entity: 'rateWindow',
+      writes: 3,
+      expiresAt: T0 / 1000 + 4 + 60,
+    });
     expect(tenSeconds).toMatchObject({ writes: 3, expiresAt: T0 / 1000 + 10 + 60 });
   });
 
@@ -110,7 +121,10 @@ describe('write-rate guard: limits', () => {
     expect(await writes(user, at(20_000), 41)).toEqual({ ok: 40, RATE_LIMITED: 1 });
     const { doc, tableName } = await platformTable();
     const item = await doc.send(
-      new GetCommand({ TableName: tableName, Key: keyOf('rateWindow', { workspaceId: a.workspaceId, keyId: `user:${user.userId}`, window: `1s:${T0 / 1000 + 20}` }) }),
+      new GetCommand({
+        TableName: tableName,
+        Key: keyOf('rateWindow', { workspaceId: a.workspaceId, keyId: `user:${user.userId}`, window: `1s:${T0 / 1000 + 20}` }),
+      }),
     );
     expect(item.Item?.writes).toBe(40);
   });
@@ -126,10 +140,15 @@ describe('write-rate guard: limits', () => {
   it('lets exactly `burst` of 60 parallel writes through', async () => {
     const p = apiKey();
     const results = await Promise.all(Array.from({ length: 60 }, () => attempt(p, at(40_500))));
-    const counts = results.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.outcome]: (acc[r.outcome] ?? 0) + 1 }), {});
+    const counts = results.reduce<Record<string, number>>((acc, r) => {
+      acc[r.outcome] = (acc[r.outcome] ?? 0) + 1;
+      return acc;
+    }, {});
     expect(counts).toEqual({ ok: 40, RATE_LIMITED: 20 });
     const { doc, tableName } = await platformTable();
-    const item = await doc.send(new GetCommand({ TableName: tableName, Key: keyOf('rateWindow', { workspaceId: p.workspaceId, keyId: p.keyId, window: `1s:${T0 / 1000 + 40}` }) }));
+    const item = await doc.send(
+      new GetCommand({ TableName: tableName, Key: keyOf('rateWindow', { workspaceId: p.workspaceId, keyId: p.keyId, window: `1s:${T0 / 1000 + 40}` }) }),
+    );
     expect(item.Item?.writes).toBe(40);
   });
 });
@@ -141,11 +160,22 @@ describe('write-rate guard: exact under concurrency, without clashes', () => {
       (await doc.send(new GetCommand({ TableName: tableName, Key: keyOf('rateWindow', { workspaceId: p.workspaceId, keyId: p.keyId, window }) }))).Item?.writes;
     return { second: await read(`1s:${T0 / 1000 + second}`), tenSeconds: await read(`10s:${T0 / 1000 + Math.floor(second / 10) * 10}`) };
   };
-  const tally = (results: { outcome: string }[]) => results.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r.outcome]: (acc[r.outcome] ?? 0) + 1 }), {});
+  const tally = (results: { outcome: string }[]) =>
+    results.reduce<Record<string, number>>((acc, r) => {
+      acc[r.outcome] = (acc[r.outcome] ?? 0) + 1;
+      return acc;
+    }, {});
 
   it('when the 10-second window refuses writes the 1-second window admitted, their 1-second slots are given back', async () => {
     const p = apiKey();
-    for (const [s, n] of [[60, 40], [61, 40], [62, 40], [63, 40], [64, 20]] as const) expect(await writes(p, at(s * 1000 + 100), n)).toEqual({ ok: n });
+    for (const [s, n] of [
+      [60, 40],
+      [61, 40],
+      [62, 40],
+      [63, 40],
+      [64, 20],
+    ] as const)
+      expect(await writes(p, at(s * 1000 + 100), n)).toEqual({ ok: n });
     // 180 of 200 used: of 60 parallel writes in second 65 the burst window admits 40, the 10-second window 20 of them.
     const results = await Promise.all(Array.from({ length: 60 }, () => attempt(p, at(65_200))));
     expect(tally(results)).toEqual({ ok: 20, RATE_LIMITED: 40 });
@@ -211,10 +241,7 @@ describe('write-rate guard: fails closed', () => {
       const p = apiKey();
       const client = clientAt('http://127.0.0.1:1');
       await expectRefused(guardWrite(p, at(50_000), DEFAULTS, { client }));
-      expect(warn).toHaveBeenCalledWith(
-        expect.stringMatching(/could not decide/),
-        expect.objectContaining({ workspaceId: p.workspaceId, keyId: p.keyId }),
-      );
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/could not decide/), expect.objectContaining({ workspaceId: p.workspaceId, keyId: p.keyId }));
       client.destroy();
     } finally {
       warn.mockRestore();

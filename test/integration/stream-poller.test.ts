@@ -97,7 +97,9 @@ describe('local stream poller', () => {
     const { doc, tableName } = await platformTable();
     await ws.put('first');
     await ws.put('not-an-outbox', 'member');
-    await doc.send(new UpdateCommand({ TableName: tableName, Key: ws.key('first'), UpdateExpression: 'SET touched = :t', ExpressionAttributeValues: { ':t': true } }));
+    await doc.send(
+      new UpdateCommand({ TableName: tableName, Key: ws.key('first'), UpdateExpression: 'SET touched = :t', ExpressionAttributeValues: { ':t': true } }),
+    );
     await doc.send(new DeleteCommand({ TableName: tableName, Key: ws.key('first') }));
     await ws.put('sentinel');
     await until('the sentinel', () => seen.some((r) => ws.nameOf(r) === 'sentinel'));
@@ -145,7 +147,8 @@ describe('local stream poller', () => {
       log,
     });
     pollers.push(p);
-    const write = (name: string) => putItem({ Item: { ...ws.key(name), entity: 'outbox', workspaceId: ws.workspaceId, name, events: [{ id: `evt_${name}` }] } });
+    const write = (name: string) =>
+      putItem({ Item: { ...ws.key(name), entity: 'outbox', workspaceId: ws.workspaceId, name, events: [{ id: `evt_${name}` }] } });
     await write('first');
     await until('the first item (read while catching up with the stream)', () => seen.includes('first'), 30_000);
     await sleep(500); // caught up: the poller now sleeps for a minute

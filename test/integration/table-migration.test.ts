@@ -7,7 +7,11 @@ describe('a data directory from an older version', () => {
   it('gets the indexes added since, when the runtime starts on it', async () => {
     const runtime = await runtimeOf(inject('dataDir'));
     const TableName = `migration-${Date.now()}`;
-    const client = new DynamoDBClient({ endpoint: runtime.dynamodbEndpoint, region: 'eu-west-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+    const client = new DynamoDBClient({
+      endpoint: runtime.dynamodbEndpoint,
+      region: 'eu-west-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
     // The table as the first version created it: only gsi1.
     await client.send(
       new CreateTableCommand({
@@ -19,7 +23,14 @@ describe('a data directory from an older version', () => {
           { AttributeName: 'sk', KeyType: 'RANGE' },
         ],
         GlobalSecondaryIndexes: [
-          { IndexName: 'gsi1', KeySchema: [{ AttributeName: 'gsi1pk', KeyType: 'HASH' }, { AttributeName: 'gsi1sk', KeyType: 'RANGE' }], Projection: { ProjectionType: 'ALL' } },
+          {
+            IndexName: 'gsi1',
+            KeySchema: [
+              { AttributeName: 'gsi1pk', KeyType: 'HASH' },
+              { AttributeName: 'gsi1sk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'ALL' },
+          },
         ],
       }),
     );
@@ -27,6 +38,8 @@ describe('a data directory from an older version', () => {
     const { ensureTable } = await import('../../infra/local/table-admin');
     expect(await ensureTable()).toBe(false);
     const { Table } = await client.send(new DescribeTableCommand({ TableName }));
-    expect((Table!.GlobalSecondaryIndexes ?? []).map((g) => [g.IndexName, g.IndexStatus]).sort()).toEqual(TABLE_SCHEMA.gsis.map((g) => [g.indexName, 'ACTIVE']));
+    expect((Table!.GlobalSecondaryIndexes ?? []).map((g) => [g.IndexName, g.IndexStatus]).sort()).toEqual(
+      TABLE_SCHEMA.gsis.map((g) => [g.indexName, 'ACTIVE']),
+    );
   });
 });

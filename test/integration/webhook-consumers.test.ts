@@ -195,7 +195,11 @@ describe('a body that can never parse, behind the local queue driver', () => {
       await new LocalQueue<string>().send(q, [{ body: 'v2:{"compressed":true}' }, { body: JSON.stringify(good) }]);
       await eventually(async () => (logged().some((l) => l.message === 'webhook.dead_letter_unreadable') ? true : undefined), 20_000, 'the DLQ consumer');
       // Both queues empty: every message was deleted (none waits to come back after a visibility timeout).
-      await eventually(async () => ((await peekLocalMessages(q)).length + (await peekLocalMessages(dlq)).length === 0 ? true : undefined), 20_000, 'both queues empty');
+      await eventually(
+        async () => ((await peekLocalMessages(q)).length + (await peekLocalMessages(dlq)).length === 0 ? true : undefined),
+        20_000,
+        'both queues empty',
+      );
       const events = logged().map((l) => [l.message, (l as { receiveCount?: number }).receiveCount]);
       expect(events).toEqual([
         ['webhook.message_malformed', 1],
@@ -280,7 +284,8 @@ describe('metrics, event log lines and the correlation id of a delivery', () => 
   }
   const infoLines = () => {
     const spy = vi.spyOn(logger, 'info');
-    return (event: string) => spy.mock.calls.filter(([, d]) => (d as { event?: string } | undefined)?.event === event).map(([, d]) => d as Record<string, unknown>);
+    return (event: string) =>
+      spy.mock.calls.filter(([, d]) => (d as { event?: string } | undefined)?.event === event).map(([, d]) => d as Record<string, unknown>);
   };
   const withRequest = (m: DeliveryMessage, requestId: string, createdAgoMs = 0): DeliveryMessage => {
     const created = new Date(Date.now() - createdAgoMs).toISOString();
@@ -296,7 +301,12 @@ describe('metrics, event log lines and the correlation id of a delivery', () => 
     const lines = infoLines();
     const { result, metrics } = await metricsDuring(() => workerHandler({ Records: [sqsRecord(JSON.stringify(m), 'webhookDeliveries')] }));
     expect(result.batchItemFailures).toEqual([]);
-    expect(metrics.filter((x) => x.name.startsWith('Webhook')).map((x) => x.name).sort()).toEqual(['WebhookDeliveriesOk', 'WebhookDeliveryLatency']);
+    expect(
+      metrics
+        .filter((x) => x.name.startsWith('Webhook'))
+        .map((x) => x.name)
+        .sort(),
+    ).toEqual(['WebhookDeliveriesOk', 'WebhookDeliveryLatency']);
     expect(metrics.find((x) => x.name === 'WebhookDeliveriesOk')).toMatchObject({ value: 1, dimensions: { service: METRICS_SERVICE } });
     const latency = metrics.find((x) => x.name === 'WebhookDeliveryLatency')!;
     expect(latency.unit).toBe('Milliseconds');
@@ -312,7 +322,8 @@ describe('metrics, event log lines and the correlation id of a delivery', () => 
     const t = await tenant('obs-failed');
     const receiver = await startReceiver(() => ({ status: 410 }));
     receivers.push(receiver);
-    const endpointId = (await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: receiver.url, eventTypes: ['member.created'] } })).body.data.id as string;
+    const endpointId = (await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: receiver.url, eventTypes: ['member.created'] } })).body.data
+      .id as string;
     const m = deliveryMessage(t, endpointId); // no requestId: as a producer before this field wrote it
     const lines = infoLines();
     const { metrics } = await metricsDuring(() => workerHandler({ Records: [sqsRecord(JSON.stringify(m), 'webhookDeliveries')] }));
@@ -328,11 +339,14 @@ describe('metrics, event log lines and the correlation id of a delivery', () => 
     const t = await tenant('obs-retry');
     const receiver = await startReceiver(() => ({ status: 503 }));
     receivers.push(receiver);
-    const endpointId = (await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: receiver.url, eventTypes: ['member.created'] } })).body.data.id as string;
+    const endpointId = (await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: receiver.url, eventTypes: ['member.created'] } })).body.data
+      .id as string;
     const requestId = `req-obs-${randomUUID()}`;
     const m = withRequest(deliveryMessage(t, endpointId), requestId);
     const lines = infoLines();
-    const { result, metrics } = await metricsDuring(() => attemptDelivery(m, 1, { egress: egressFromConfig(), settings: webhookSettings(), sealer: secretSealerFromConfig() }));
+    const { result, metrics } = await metricsDuring(() =>
+      attemptDelivery(m, 1, { egress: egressFromConfig(), settings: webhookSettings(), sealer: secretSealerFromConfig() }),
+    );
     expect(result).toMatchObject({ ack: false });
     expect(metrics.filter((x) => x.name.startsWith('Webhook'))).toEqual([expect.objectContaining({ name: 'WebhookDeliveriesRetried', value: 1 })]);
     expect(lines('webhook.retry_scheduled')).toEqual([expect.objectContaining({ correlationId: requestId, endpointId, attempt: 1, status: 503 })]);

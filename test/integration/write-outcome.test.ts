@@ -79,9 +79,10 @@ describe('a single-item write whose answer is lost', () => {
     const key = itemKey();
     await seed({ ...key, name: 'theirs', version: 2 });
     // Its condition fails on the first attempt too, but that answer is lost: it cannot tell.
-    const err = await putItem({ Item: { ...key, name: 'mine', version: 2 }, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': 1 } }, { client }).catch(
-      (e: unknown) => e,
-    );
+    const err = await putItem(
+      { Item: { ...key, name: 'mine', version: 2 }, ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': 1 } },
+      { client },
+    ).catch((e: unknown) => e);
     expect(codeOf(err)).toBe('OUTCOME_UNKNOWN');
     expect(await stored(key)).toEqual({ ...key, name: 'theirs', version: 2 });
   }, 30_000);

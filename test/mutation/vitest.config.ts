@@ -5,9 +5,7 @@ import base from '../../vitest.config';
 // Mutation testing runs the unit project only: the vitest runner has no project filter, so this
 // config takes the unit project's settings from the main config and runs them on their own.
 type InlineProject = { test?: { name?: string } & Record<string, unknown> };
-const unit = (base.test?.projects ?? []).find(
-  (p): p is InlineProject => typeof p === 'object' && p !== null && (p as InlineProject).test?.name === 'unit',
-);
+const unit = (base.test?.projects ?? []).find((p): p is InlineProject => typeof p === 'object' && p !== null && (p as InlineProject).test?.name === 'unit');
 if (!unit?.test) throw new Error('vitest.config.ts has no inline "unit" project');
 const { name: _name, ...unitTest } = unit.test;
 

@@ -80,7 +80,11 @@ export async function workspaceKey(baseUrl: string, label: string): Promise<stri
     if (res.status !== 201) throw new Error(`${path}: ${res.status} ${JSON.stringify(parsed)}`);
     return parsed.data;
   };
-  const reg = await post('/api/v2/auth/register', { workspaceName: label, email: `${label}-${randomUUID().slice(0, 8)}@example.test`, password: 'long enough password' });
+  const reg = await post('/api/v2/auth/register', {
+    workspaceName: label,
+    email: `${label}-${randomUUID().slice(0, 8)}@example.test`,
+    password: 'long enough password',
+  });
   return (await post('/api/v2/api-keys', { name: 'all', scopes: [...SCOPES] }, reg.session.token)).key as string;
 }
 
@@ -168,7 +172,11 @@ function request(s: Scenario, op: Op): [string, string, unknown?] {
     case 'points':
       return ['POST', `/api/v2/members/${op.memberId}/points`, { type: op.type, amount: op.amount, reason: op.reason }];
     case 'order':
-      return ['POST', '/api/v2/orders', { externalOrderId: op.externalOrderId, memberId: op.memberId, currency: 'EUR', total: op.total, occurredAt: '2026-11-01T10:00:00Z' }];
+      return [
+        'POST',
+        '/api/v2/orders',
+        { externalOrderId: op.externalOrderId, memberId: op.memberId, currency: 'EUR', total: op.total, occurredAt: '2026-11-01T10:00:00Z' },
+      ];
     case 'issue':
       return ['POST', '/api/v2/coupons/issue', { poolId: s.poolId, memberId: op.memberId }];
     case 'endpoint':
@@ -219,7 +227,12 @@ function nextOp(s: Scenario, seq: number, ops: Op[], writesOnly = false): Op {
       return {
         ...base,
         kind,
-        path: pick([`/api/v2/members/${memberId}/points?limit=5`, `/api/v2/orders?memberId=${memberId}&limit=5`, '/api/v2/coupons/pools?limit=5', `/api/v2/members/${memberId}`]),
+        path: pick([
+          `/api/v2/members/${memberId}/points?limit=5`,
+          `/api/v2/orders?memberId=${memberId}&limit=5`,
+          '/api/v2/coupons/pools?limit=5',
+          `/api/v2/members/${memberId}`,
+        ]),
       };
   }
 }
@@ -372,7 +385,8 @@ function allowed(op: Op): 'once' | 'never' | 'maybe' {
 
 /** The answers of an operation, for a problem report. */
 const history = (op: Op) =>
-  op.answers.map((a) => `${a.status}${codeOf(a) ? ` ${codeOf(a)}` : ''}${a.replayed ? ' replayed' : ''} after ${Math.round(a.ms)} ms`).join(', ') + (op.key ? ' (with key)' : '');
+  op.answers.map((a) => `${a.status}${codeOf(a) ? ` ${codeOf(a)}` : ''}${a.replayed ? ' replayed' : ''} after ${Math.round(a.ms)} ms`).join(', ') +
+  (op.key ? ' (with key)' : '');
 
 /** Reads back everything the load wrote and checks it against the answers and the invariants. */
 export async function stateProblems(s: Scenario, ops: Op[]): Promise<string[]> {
@@ -393,7 +407,8 @@ export async function stateProblems(s: Scenario, ops: Op[]): Promise<string[]> {
       const [newer, older] = [l.entries[i], l.entries[i + 1]];
       if (newer.balanceAfter - newer.amount !== older.balanceAfter) problems.push(`member ${m}: entry ${newer.id} does not follow ${older.id}`);
     }
-    if (l.entries.length && l.entries[0].balanceAfter !== l.balance) problems.push(`member ${m}: newest balanceAfter ${l.entries[0].balanceAfter} != balance ${l.balance}`);
+    if (l.entries.length && l.entries[0].balanceAfter !== l.balance)
+      problems.push(`member ${m}: newest balanceAfter ${l.entries[0].balanceAfter} != balance ${l.balance}`);
   }
 
   // Points changes: each reason is unique to one request.
@@ -405,7 +420,8 @@ export async function stateProblems(s: Scenario, ops: Op[]): Promise<string[]> {
     if (n > 1) problems.push(`points op ${op.seq}: applied ${n} times (${JSON.stringify(op.answers.map((a) => a.status))})`);
     if (want === 'once' && n !== 1) problems.push(`points op ${op.seq}: acknowledged but ${n === 0 ? 'lost' : 'duplicated'} (${history(op)})`);
     if (want === 'once' && new Set(answered).size !== 1) problems.push(`points op ${op.seq}: answers name different entries ${answered}`);
-    if (want === 'once' && n === 1 && !entries.some((e) => e.reason === op.reason && e.id === answered[0])) problems.push(`points op ${op.seq}: stored entry is not the answered one`);
+    if (want === 'once' && n === 1 && !entries.some((e) => e.reason === op.reason && e.id === answered[0]))
+      problems.push(`points op ${op.seq}: stored entry is not the answered one`);
     if (want === 'never' && n !== 0) problems.push(`points op ${op.seq}: answered ${history(op)} yet applied`);
   }
 
@@ -435,7 +451,8 @@ export async function stateProblems(s: Scenario, ops: Op[]): Promise<string[]> {
   const coupons = (await allPages(s.api, `/api/v2/coupons?poolId=${s.poolId}`)).items;
   if (!pool) problems.push(`pool ${s.poolId} not found`);
   else {
-    if (pool.issued > s.stock || pool.remaining < 0 || pool.issued + pool.remaining !== s.stock) problems.push(`pool: issued ${pool.issued}, remaining ${pool.remaining}, stock ${s.stock}`);
+    if (pool.issued > s.stock || pool.remaining < 0 || pool.issued + pool.remaining !== s.stock)
+      problems.push(`pool: issued ${pool.issued}, remaining ${pool.remaining}, stock ${s.stock}`);
     if (coupons.length !== pool.issued) problems.push(`pool: issued ${pool.issued} but ${coupons.length} coupons exist`);
   }
   for (const c of coupons) {

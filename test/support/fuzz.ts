@@ -189,10 +189,24 @@ export class SchemaFuzzer {
         const min = s.minimum ?? s.exclusiveMinimum ?? -1000;
         const max = s.maximum ?? s.exclusiveMaximum ?? 1_000_000;
         const small = fc.integer({ min: Math.ceil(min) + (s.exclusiveMinimum !== undefined ? 1 : 0), max: Math.min(Math.floor(max), Math.ceil(min) + 100) });
-        const any = fc.double({ min, max, noNaN: true, noDefaultInfinity: true, minExcluded: s.exclusiveMinimum !== undefined, maxExcluded: s.exclusiveMaximum !== undefined });
+        const any = fc.double({
+          min,
+          max,
+          noNaN: true,
+          noDefaultInfinity: true,
+          minExcluded: s.exclusiveMinimum !== undefined,
+          maxExcluded: s.exclusiveMaximum !== undefined,
+        });
         const bounds = [s.minimum, s.maximum].filter((b): b is number => typeof b === 'number');
         const edges = bounds.length ? [fc.constantFrom(...bounds)] : [];
-        return withSpellings(fc.oneof(small, any.map((n) => (Object.is(n, -0) ? 0 : n)), ...edges), false);
+        return withSpellings(
+          fc.oneof(
+            small,
+            any.map((n) => (Object.is(n, -0) ? 0 : n)),
+            ...edges,
+          ),
+          false,
+        );
       }
       case 'boolean':
         return fc.boolean();
@@ -221,8 +235,10 @@ export class SchemaFuzzer {
     const maxLength = s.maxLength ?? Math.max(minLength, 40);
     const fits = (v: string) => v.length >= minLength && v.length <= maxLength;
     const generic = (): fc.Arbitrary<string> => {
-      if (s.format === 'date-time') return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
-      if (s.format === 'date') return fc.date({ min: new Date('1950-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      if (s.format === 'date-time')
+        return fc.date({ min: new Date('2020-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString());
+      if (s.format === 'date')
+        return fc.date({ min: new Date('1950-01-01'), max: new Date('2030-01-01'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
       if (typeof s.pattern === 'string') {
         try {
           return fc.stringMatching(new RegExp(s.pattern)).filter(fits);
@@ -249,7 +265,10 @@ export class SchemaFuzzer {
     if (!extra || typeof extra !== 'object' || depth > 4) return fixed;
     const keys = s.propertyNames ? (this.validValue({ ...s.propertyNames, type: 'string' }, '', depth + 1) as fc.Arbitrary<string>) : this.vocabularyKey();
     const value = (key: string) => this.validValue(extra, isFree(extra) ? key : '', depth + 1);
-    const entries = fc.array(keys.chain((k) => value(k).map((v) => [k, v] as const)), { maxLength: 3 });
+    const entries = fc.array(
+      keys.chain((k) => value(k).map((v) => [k, v] as const)),
+      { maxLength: 3 },
+    );
     return fc.tuple(fixed, entries).map(([o, more]) => {
       const out = copy(o as Record<string, unknown>);
       for (const [k, v] of more) if (!(k in props)) setOwn(out, k, v);
@@ -258,7 +277,10 @@ export class SchemaFuzzer {
   }
 
   private vocabularyKey(): fc.Arbitrary<string> {
-    return fc.oneof({ arbitrary: fc.constantFrom(...this.world.vocabulary), weight: 4 }, { arbitrary: fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,15}$/), weight: 1 });
+    return fc.oneof(
+      { arbitrary: fc.constantFrom(...this.world.vocabulary), weight: 4 },
+      { arbitrary: fc.stringMatching(/^[a-z][a-zA-Z0-9_]{0,15}$/), weight: 1 },
+    );
   }
 
   /** Values that break the schema at one place (at this node or somewhere below it). */
@@ -281,12 +303,28 @@ export class SchemaFuzzer {
     if (types.includes('integer') || types.includes('number')) options.push({ arbitrary: this.invalidNumber(s, types.includes('integer')), weight: 6 });
     if (Array.isArray(s.enum)) {
       const strings = s.enum.filter((e: unknown): e is string => typeof e === 'string');
-      if (strings.length) options.push({ arbitrary: fc.constantFrom(...strings).chain((e) => fc.constantFrom(e.toUpperCase(), ` ${e}`, `${e}\u0000`, `${e}x`, e.slice(0, -1))), weight: 4 });
+      if (strings.length)
+        options.push({
+          arbitrary: fc.constantFrom(...strings).chain((e) => fc.constantFrom(e.toUpperCase(), ` ${e}`, `${e}\u0000`, `${e}x`, e.slice(0, -1))),
+          weight: 4,
+        });
     }
     if (types.includes('array') && depth < 6) options.push({ arbitrary: this.invalidArray(s, name, depth), weight: 6 });
     if (types.includes('object') && depth < 6) options.push({ arbitrary: this.invalidObject(s, depth), weight: 10 });
     if (isFree(s) && depth < 6) {
-      options.push({ arbitrary: fc.constantFrom(1e308, '\ud800', 'x'.repeat(500_000), nested(3000, 'object'), nested(40, 'array'), new RawJson('1e400'), new RawJson('9007199254740993'), new RawJson('1.23e29')), weight: 4 });
+      options.push({
+        arbitrary: fc.constantFrom(
+          1e308,
+          '\ud800',
+          'x'.repeat(500_000),
+          nested(3000, 'object'),
+          nested(40, 'array'),
+          new RawJson('1e400'),
+          new RawJson('9007199254740993'),
+          new RawJson('1.23e29'),
+        ),
+        weight: 4,
+      });
       options.push({ arbitrary: fc.constantFrom(...RESERVED_KEYS).map((k) => setOwn({}, k, { polluted: true })), weight: 2 });
     }
     return fc.oneof(...options);
@@ -298,7 +336,18 @@ export class SchemaFuzzer {
     const beyond: string[] = ['x'.repeat(max + 1), '\ud83d\ude00'.repeat(Math.ceil((max + 1) / 2) + 1), 'x'.repeat(200_000)];
     if ((s.minLength ?? 0) > 0) beyond.push('', 'x'.repeat(s.minLength - 1));
     if (s.format === 'date-time' || s.format === 'date')
-      beyond.push('2026-02-30T00:00:00Z', '0000-01-01T00:00:00Z', '0000-01-01T00:00:00+01:00', '9999-12-31T23:00:00-05:00', '9999-12-31T23:59:59.999999999Z', '2026-01-01T00:00:00+25:00', '2026-01-01', '2026-13-01', '1e308', '-271821-04-19T00:00:00Z');
+      beyond.push(
+        '2026-02-30T00:00:00Z',
+        '0000-01-01T00:00:00Z',
+        '0000-01-01T00:00:00+01:00',
+        '9999-12-31T23:00:00-05:00',
+        '9999-12-31T23:59:59.999999999Z',
+        '2026-01-01T00:00:00+25:00',
+        '2026-01-01',
+        '2026-13-01',
+        '1e308',
+        '-271821-04-19T00:00:00Z',
+      );
     return fc.oneof(
       fc.constantFrom(...beyond),
       // A valid value spoiled at one end, or with an odd character inside.
@@ -306,7 +355,7 @@ export class SchemaFuzzer {
         const i = v.length ? at % (v.length + 1) : 0;
         return v.slice(0, i) + odd + v.slice(i);
       }),
-      valid.map((v) => v.toUpperCase() + ' '),
+      valid.map((v) => `${v.toUpperCase()} `),
     );
   }
 
@@ -341,15 +390,15 @@ export class SchemaFuzzer {
     const valid = this.validValue(s, '', depth) as fc.Arbitrary<Record<string, unknown>>;
     const options: fc.Arbitrary<unknown>[] = [
       // Reserved and unknown keys, next to valid ones.
-      fc.tuple(valid, fc.constantFrom(...RESERVED_KEYS, 'unknownField', 'ÿ', ''), fc.constantFrom<unknown>('x', {}, { isAdmin: true }, null, [])).map(([v, k, x]) => setOwn(copy(v), k, x)),
+      fc
+        .tuple(valid, fc.constantFrom(...RESERVED_KEYS, 'unknownField', 'ÿ', ''), fc.constantFrom<unknown>('x', {}, { isAdmin: true }, null, []))
+        .map(([v, k, x]) => setOwn(copy(v), k, x)),
     ];
     const names = Object.keys(props);
     if (names.length) {
       // One property spoiled.
       options.push(
-        fc
-          .tuple(valid, fc.constantFrom(...names))
-          .chain(([v, k]) => this.invalidValue(props[k], k, depth + 1).map((bad) => setOwn(copy(v), k, bad))),
+        fc.tuple(valid, fc.constantFrom(...names)).chain(([v, k]) => this.invalidValue(props[k], k, depth + 1).map((bad) => setOwn(copy(v), k, bad))),
       );
     }
     if (required.length) options.push(fc.tuple(valid, fc.subarray(required, { minLength: 1 })).map(([v, drop]) => omit(v, drop)));
@@ -357,7 +406,9 @@ export class SchemaFuzzer {
     if (extra && typeof extra === 'object') {
       const key = fc.oneof(
         fc.constantFrom(...RESERVED_KEYS, '', ' ', 'a.b', 'a b', '9x', '\ud800', 'x'.repeat(300), 'ÿ', 'WS#', '$where'),
-        s.propertyNames ? this.invalidValue({ ...s.propertyNames, type: 'string' }, '', depth + 1).filter((k): k is string => typeof k === 'string') : fc.constant('x'),
+        s.propertyNames
+          ? this.invalidValue({ ...s.propertyNames, type: 'string' }, '', depth + 1).filter((k): k is string => typeof k === 'string')
+          : fc.constant('x'),
       );
       const value = fc.oneof(this.validValue(extra, '', depth + 1), this.invalidValue(extra, '', depth + 1));
       options.push(fc.tuple(valid, key, value).map(([v, k, x]) => setOwn(copy(v), k, x)));
@@ -394,7 +445,10 @@ export function requestVocabulary(doc: Json): Map<string, Json> {
   const walk = (node: unknown): void => {
     if (!node || typeof node !== 'object' || seen.has(node)) return;
     seen.add(node);
-    if (Array.isArray(node)) return node.forEach(walk);
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n);
+      return;
+    }
     const n = node as Json;
     if (typeof n.$ref === 'string') walk(resolvePointer(doc, n.$ref));
     if (n.properties && typeof n.properties === 'object') {

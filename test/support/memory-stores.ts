@@ -42,10 +42,25 @@ export class MemoryLedgerStore implements LedgerStore {
 
   addMember(m: Partial<MemberRecord> & { id: string; workspaceId: string }): MemberRecord {
     const member: MemberRecord = {
-      email: null, externalId: null, firstName: null, lastName: null, phone: null, birthDate: null,
-      status: 'active', tier: 'member', balance: 0, pending: 0, lifetime: 0, orderCount: 0,
-      customAttributes: {}, tags: [], rev: 0, version: 1, searchText: '',
-      createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z',
+      email: null,
+      externalId: null,
+      firstName: null,
+      lastName: null,
+      phone: null,
+      birthDate: null,
+      status: 'active',
+      tier: 'member',
+      balance: 0,
+      pending: 0,
+      lifetime: 0,
+      orderCount: 0,
+      customAttributes: {},
+      tags: [],
+      rev: 0,
+      version: 1,
+      searchText: '',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
       ...m,
     };
     this.members.set(member.id, member);
@@ -113,7 +128,6 @@ export class MemoryOrdersStore implements OrdersStore {
 
   constructor(readonly ledger = new MemoryLedgerStore()) {}
 
-
   private key = (workspaceId: string, externalOrderId: string) => `${workspaceId}/${externalOrderId}`;
 
   async getOrder(workspaceId: string, externalOrderId: string): Promise<OrderRecord | undefined> {
@@ -123,7 +137,10 @@ export class MemoryOrdersStore implements OrdersStore {
 
   putOrderStep(order: OrderRecord): TransactStep {
     const key = this.key(order.workspaceId, order.externalOrderId);
-    return this.ledger.memoryStep({ check: () => (this.orders.has(key) ? new DuplicateOrder() : undefined), apply: () => void this.orders.set(key, structuredClone(order)) });
+    return this.ledger.memoryStep({
+      check: () => (this.orders.has(key) ? new DuplicateOrder() : undefined),
+      apply: () => void this.orders.set(key, structuredClone(order)),
+    });
   }
 
   replaceOrderStep(next: OrderRecord, expectedVersion: number): TransactStep {

@@ -28,8 +28,7 @@ export function ajvFor(doc: Json, opts: { strict?: boolean } = {}): Ajv2020 {
 }
 
 /** JSON pointer (RFC 6901) of a location in the document, for `$ref`s and error messages. */
-export const pointer = (...parts: (string | number)[]): string =>
-  '#' + parts.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+export const pointer = (...parts: (string | number)[]): string => `#${parts.map((p) => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('')}`;
 
 /** The value a local `$ref` (`#/...`) points to, or undefined. */
 export function resolvePointer(doc: unknown, ref: string): unknown {
@@ -148,7 +147,8 @@ export class ResponseValidator {
       return;
     }
     if (!media) throw new OpenApiMismatch(`OpenAPI: ${label} answered ${res.status} with a body, but the document says it has none.\nbody: ${show(res.body)}`);
-    if (typeof res.body === 'string') throw new OpenApiMismatch(`OpenAPI: ${label} answered ${res.status} with a body that is not JSON.\nbody: ${show(res.body)}`);
+    if (typeof res.body === 'string')
+      throw new OpenApiMismatch(`OpenAPI: ${label} answered ${res.status} with a body that is not JSON.\nbody: ${show(res.body)}`);
     if (res.contentType !== undefined && !/^application\/json\b/i.test(res.contentType ?? '')) {
       throw new OpenApiMismatch(`OpenAPI: ${label} answered ${res.status} with content-type ${res.contentType}, documented application/json`);
     }

@@ -50,7 +50,14 @@ function storeEnv(dataDir: string, stores: SharedStores | undefined): Record<str
 }
 
 function childEnv(dataDir: string, stores: SharedStores | undefined, env: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const all: Record<string, string | undefined> = { ...process.env, PORT: '0', DATA_DIR: dataDir, POWERTOOLS_LOG_LEVEL: 'WARN', ...storeEnv(dataDir, stores), ...env };
+  const all: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: '0',
+    DATA_DIR: dataDir,
+    POWERTOOLS_LOG_LEVEL: 'WARN',
+    ...storeEnv(dataDir, stores),
+    ...env,
+  };
   for (const [k, v] of Object.entries(all)) if (v === undefined) delete all[k];
   return all;
 }

@@ -29,10 +29,19 @@ export const apiOf =
 /** A new workspace with a published `note` type; `key()` mints an API key with every scope. */
 export async function recordWriteSetup(baseUrl: string) {
   const api = apiOf(baseUrl);
-  const reg = await api('POST', '/api/v2/auth/register', undefined, { workspaceName: 'G', email: `g-${Date.now()}-${Math.random()}@example.test`, password: 'long enough password' });
+  const reg = await api('POST', '/api/v2/auth/register', undefined, {
+    workspaceName: 'G',
+    email: `g-${Date.now()}-${Math.random()}@example.test`,
+    password: 'long enough password',
+  });
   const session = reg.body.data.session.token as string;
   const key = async () => (await api('POST', '/api/v2/api-keys', session, { name: 'k', scopes: [...SCOPES] })).body.data.key as string;
-  const put = await api('PUT', '/api/flash/objects/types/note', session, { label: 'Note', status: 'published', apiVisible: true, fields: [{ key: 'title', type: 'text', required: true }] });
+  const put = await api('PUT', '/api/flash/objects/types/note', session, {
+    label: 'Note',
+    status: 'published',
+    apiVisible: true,
+    fields: [{ key: 'title', type: 'text', required: true }],
+  });
   if (put.status !== 200) throw new Error(`object type not created: ${put.status} ${JSON.stringify(put.body)}`);
   return { api, key };
 }

@@ -13,7 +13,7 @@ export interface SynthesizedApp {
   resources: Record<string, any>;
 }
 
-let synthesized: Omit<SynthesizedApp, 'resources'> & { resources: Record<string, unknown> } | undefined;
+let synthesized: (Omit<SynthesizedApp, 'resources'> & { resources: Record<string, unknown> }) | undefined;
 
 /**
  * The app as `cdk synth` builds it, without bundling the functions, synthesized once per worker:

@@ -79,7 +79,9 @@ export async function scanItems(
   const items: any[] = [];
   let start: Record<string, unknown> | undefined;
   do {
-    const out = await doc.send(new ScanCommand({ TableName: tableName, FilterExpression, ExpressionAttributeValues, ExpressionAttributeNames, ExclusiveStartKey: start }));
+    const out = await doc.send(
+      new ScanCommand({ TableName: tableName, FilterExpression, ExpressionAttributeValues, ExpressionAttributeNames, ExclusiveStartKey: start }),
+    );
     items.push(...(out.Items ?? []));
     start = out.LastEvaluatedKey;
   } while (start);
@@ -87,8 +89,7 @@ export async function scanItems(
 }
 
 /** Every item of one entity in a workspace, straight from the table. */
-export const workspaceItems = (workspaceId: string, entity: string) =>
-  scanItems('entity = :e AND workspaceId = :w', { ':e': entity, ':w': workspaceId });
+export const workspaceItems = (workspaceId: string, entity: string) => scanItems('entity = :e AND workspaceId = :w', { ':e': entity, ':w': workspaceId });
 
 export interface OutboxEventItem {
   id: string;

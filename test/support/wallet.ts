@@ -131,7 +131,11 @@ export const serverErrors: string[] = [];
 
 /** A client of one platform instance; every answer must be one its OpenAPI document describes. */
 export function clientOf(baseUrl: string) {
-  return async function request(method: string, path: string, opts: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {}): Promise<RawResponse> {
+  return async function request(
+    method: string,
+    path: string,
+    opts: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {},
+  ): Promise<RawResponse> {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let body: string | undefined = opts.raw;
@@ -212,10 +216,14 @@ export function unpackPass(bytes: Buffer): { dir: string; files: Record<string, 
 /** `openssl smime -verify` of the pass's detached signature over manifest.json against a CA file. */
 export function verifyPassSignature(dir: string, caFile: string, manifest = 'manifest.json'): { ok: boolean; output: string } {
   try {
-    const out = execFileSync('openssl', ['smime', '-verify', '-binary', '-inform', 'DER', '-in', 'signature', '-content', manifest, '-CAfile', caFile, '-purpose', 'any', '-out', '/dev/null'], {
-      cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const out = execFileSync(
+      'openssl',
+      ['smime', '-verify', '-binary', '-inform', 'DER', '-in', 'signature', '-content', manifest, '-CAfile', caFile, '-purpose', 'any', '-out', '/dev/null'],
+      {
+        cwd: dir,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     return { ok: true, output: out.toString() };
   } catch (err) {
     const e = err as { stderr?: Buffer; stdout?: Buffer };

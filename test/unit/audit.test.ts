@@ -96,18 +96,12 @@ describe('audit catalog', () => {
 });
 
 describe('plainValue: ids pass, anything else is redacted', () => {
-  it.each([
-    'usr_01jnkv6a1h1234567890abcdef',
-    'req_01JNKV6A1H',
-    'repair_job',
-    'a',
-    'A.b:c-d_e9',
-    'x'.repeat(128),
-    'key_whsec_',
-    'my-fl_live_key',
-  ])('%s is kept', (value) => {
-    expect(plainValue(value)).toBe(value);
-  });
+  it.each(['usr_01jnkv6a1h1234567890abcdef', 'req_01JNKV6A1H', 'repair_job', 'a', 'A.b:c-d_e9', 'x'.repeat(128), 'key_whsec_', 'my-fl_live_key'])(
+    '%s is kept',
+    (value) => {
+      expect(plainValue(value)).toBe(value);
+    },
+  );
 
   it.each([
     ['empty', ''],
@@ -138,7 +132,10 @@ describe('plainValue: ids pass, anything else is redacted', () => {
 
 describe('actorOf', () => {
   it('names a session by its user and a key by its id, never the credential', () => {
-    expect(actorOf({ kind: 'session', workspaceId: 'ws_1', userId: 'usr_1', role: 'owner', tokenHash: 'h'.repeat(64), expiresAt: 1 })).toStrictEqual({ type: 'user', id: 'usr_1' });
+    expect(actorOf({ kind: 'session', workspaceId: 'ws_1', userId: 'usr_1', role: 'owner', tokenHash: 'h'.repeat(64), expiresAt: 1 })).toStrictEqual({
+      type: 'user',
+      id: 'usr_1',
+    });
     expect(actorOf({ kind: 'apiKey', workspaceId: 'ws_1', keyId: 'key_1', scopes: ['members:read'] })).toStrictEqual({ type: 'apiKey', id: 'key_1' });
   });
 });
@@ -165,7 +162,11 @@ describe('auditEntry', () => {
   });
 
   it('records a failure with its reason, by anonymous', () => {
-    const entry = auditEntry(input({ action: 'auth.login_failed', actor: { type: 'anonymous' }, target: { type: 'user', id: 'usr_1' }, reason: 'wrong_password' }), NOW, ID);
+    const entry = auditEntry(
+      input({ action: 'auth.login_failed', actor: { type: 'anonymous' }, target: { type: 'user', id: 'usr_1' }, reason: 'wrong_password' }),
+      NOW,
+      ID,
+    );
     expect(entry).toStrictEqual({
       id: ID,
       occurredAt: NOW.toISOString(),
@@ -197,7 +198,10 @@ describe('auditEntry', () => {
     const text = JSON.stringify(entry);
     for (const leak of ['ada@', 'correct horse', 'Ada', 'fl_live_', 'fff', 'eee', 'Ops']) expect(text).not.toContain(leak);
     const anonymous = auditEntry(
-      { ...input({ action: 'auth.login_failed', target: { type: 'user', id: 'usr_1' }, reason: 'wrong_password' }), actor: { type: 'anonymous', id: 'ada@example.com' } as unknown as AuditActor },
+      {
+        ...input({ action: 'auth.login_failed', target: { type: 'user', id: 'usr_1' }, reason: 'wrong_password' }),
+        actor: { type: 'anonymous', id: 'ada@example.com' } as unknown as AuditActor,
+      },
       NOW,
       ID,
     );
@@ -206,7 +210,11 @@ describe('auditEntry', () => {
 
   it('redacts a secret or an e-mail passed where an id belongs', () => {
     const entry = auditEntry(
-      input({ actor: { type: 'apiKey', id: `fl_live_${'A'.repeat(43)}` }, target: { type: 'apiKey', id: 'ada@example.com' }, requestId: `fl_sess_${'b'.repeat(43)}` }),
+      input({
+        actor: { type: 'apiKey', id: `fl_live_${'A'.repeat(43)}` },
+        target: { type: 'apiKey', id: 'ada@example.com' },
+        requestId: `fl_sess_${'b'.repeat(43)}`,
+      }),
       NOW,
       ID,
     );
@@ -245,7 +253,9 @@ describe('listAuditQuery', () => {
 
   it('takes the catalog actions, an actor id, a window and the page', () => {
     expect(parse({}).data).toStrictEqual({ limit: 50 });
-    expect(parse({ action: 'auth.login', actor: 'usr_1', from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00+01:00', limit: '5', cursor: 'c' }).data).toStrictEqual({
+    expect(
+      parse({ action: 'auth.login', actor: 'usr_1', from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00+01:00', limit: '5', cursor: 'c' }).data,
+    ).toStrictEqual({
       action: 'auth.login',
       actor: 'usr_1',
       from: '2026-01-01T00:00:00Z',

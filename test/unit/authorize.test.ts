@@ -1,10 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { routes, type RouteDef } from '../../shared/contracts/index';
 import type { Principal } from '../../shared/domain/auth/principal';
-import { AppError } from '../../shared/errors';
+import type { AppError } from '../../shared/errors';
 import { authorize } from '../../shared/http/authenticate';
 
-const session = (role: 'owner' | 'admin' | 'member'): Principal => ({ kind: 'session', workspaceId: 'ws_1', userId: 'usr_1', role, tokenHash: 'h', expiresAt: 0 });
+const session = (role: 'owner' | 'admin' | 'member'): Principal => ({
+  kind: 'session',
+  workspaceId: 'ws_1',
+  userId: 'usr_1',
+  role,
+  tokenHash: 'h',
+  expiresAt: 0,
+});
 const key = (scopes: string[]): Principal => ({ kind: 'apiKey', workspaceId: 'ws_1', keyId: 'key_1', scopes: scopes as never });
 
 const outcome = (route: RouteDef, p: Principal) => {
@@ -16,7 +23,16 @@ const outcome = (route: RouteDef, p: Principal) => {
   }
 };
 
-const route = (auth: RouteDef['auth'], scope?: RouteDef['scope']): RouteDef => ({ method: 'GET', path: '/x', area: 'auth', auth, scope, operationId: 'x', summary: 'x', responses: {} });
+const route = (auth: RouteDef['auth'], scope?: RouteDef['scope']): RouteDef => ({
+  method: 'GET',
+  path: '/x',
+  area: 'auth',
+  auth,
+  scope,
+  operationId: 'x',
+  summary: 'x',
+  responses: {},
+});
 
 describe('authorize (route table auth kinds, roles and scopes)', () => {
   it('adminSession refuses the member role with 403 and accepts owner and admin', () => {

@@ -68,7 +68,7 @@ describe('per-container cache', () => {
     expect(cache.get('ws')).toBe('after');
   });
 
-  it('a value written again takes no other entry\'s place, and counts as new', () => {
+  it("a value written again takes no other entry's place, and counts as new", () => {
     const cache = new TtlCache<number>(60_000, 2);
     cache.set('a', 1);
     cache.set('b', 2);

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  collectDefinitions,
-  definitionsOf,
-  invalidCategoryDefinitions,
-  neededCategories,
-  outsideParents,
-} from '../../shared/domain/catalog/definitions';
+import { collectDefinitions, definitionsOf, invalidCategoryDefinitions, neededCategories, outsideParents } from '../../shared/domain/catalog/definitions';
 import { importProductSchema, type ImportCategoryInput } from '../../shared/domain/catalog/schemas';
 import { canonicalJson, contentHash, productContent, productSearchText } from '../../shared/domain/catalog/types';
 
@@ -15,9 +9,21 @@ const defs = (...cs: ImportCategoryInput[]) => new Map(cs.map((c) => [c.key, c])
 
 describe('catalog import item', () => {
   it('normalises to the same content whatever the key order, spacing of names or explicit nulls', () => {
-    const a = productContent(parse({ sku: 'A-1', name: ' Shoe ', price: { amount: 19.9, currency: 'EUR' }, attributes: { size: 42, colour: 'red' } }), ['cat_1'], null);
+    const a = productContent(
+      parse({ sku: 'A-1', name: ' Shoe ', price: { amount: 19.9, currency: 'EUR' }, attributes: { size: 42, colour: 'red' } }),
+      ['cat_1'],
+      null,
+    );
     const b = productContent(
-      parse({ attributes: { colour: 'red', size: 42 }, price: { currency: 'EUR', amount: 19.90 }, name: 'Shoe', sku: 'A-1', description: null, imageUrl: null, status: 'active' }),
+      parse({
+        attributes: { colour: 'red', size: 42 },
+        price: { currency: 'EUR', amount: 19.9 },
+        name: 'Shoe',
+        sku: 'A-1',
+        description: null,
+        imageUrl: null,
+        status: 'active',
+      }),
       ['cat_1'],
       null,
     );
@@ -78,9 +84,23 @@ describe('category and brand definitions', () => {
   });
 
   it('parents must exist or be defined; cycles through new or stored categories are refused', () => {
-    const d = defs(cat('a', 'A', 'root'), cat('b', 'B', 'a'), cat('orphan', 'O', 'missing'), cat('child', 'C', 'orphan'), cat('x', 'X', 'y'), cat('y', 'Y', 'x'), cat('s', 'S', 'stored'));
+    const d = defs(
+      cat('a', 'A', 'root'),
+      cat('b', 'B', 'a'),
+      cat('orphan', 'O', 'missing'),
+      cat('child', 'C', 'orphan'),
+      cat('x', 'X', 'y'),
+      cat('y', 'Y', 'x'),
+      cat('s', 'S', 'stored'),
+    );
     expect(outsideParents(d).sort()).toEqual(['missing', 'root', 'stored']);
-    const invalid = invalidCategoryDefinitions(d, new Map([['root', null], ['stored', 's']]));
+    const invalid = invalidCategoryDefinitions(
+      d,
+      new Map([
+        ['root', null],
+        ['stored', 's'],
+      ]),
+    );
     expect([...invalid.keys()].sort()).toEqual(['child', 'orphan', 's', 'x', 'y']);
     expect(invalid.get('orphan')).toMatch(/no category/);
     expect(invalid.get('child')).toMatch(/parent category "orphan" is invalid/);

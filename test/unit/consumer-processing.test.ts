@@ -96,7 +96,7 @@ describe('stream batches (Powertools, DynamoDB Streams, in order)', () => {
   });
 });
 
-describe('the queue workers\' shared retry path and malformed-message policy', () => {
+describe("the queue workers' shared retry path and malformed-message policy", () => {
   const body = jsonBody(z.strictObject({ n: z.number() }));
   const record = (text: string): SQSRecord => ({ ...sqsRecord('m1'), body: text }) as SQSRecord;
 

@@ -29,7 +29,6 @@ describe('backoff after a lost race (full jitter)', () => {
       expect(wait).toBeLessThan(40);
     }
   });
-
 });
 
 /** The numbers in force (`config.dynamodb.contention`), as a retried unit meets them. */

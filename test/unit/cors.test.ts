@@ -7,7 +7,14 @@ import { matchPreflight } from '../../shared/http/route-match';
 
 describe('allowed origins', () => {
   it('takes an origin exactly as a browser sends it: https, or http on a loopback host', () => {
-    for (const ok of ['https://shop.example.com', 'https://shop.example.com:8443', 'http://localhost:5173', 'http://127.0.0.1:3000', 'http://[::1]:8080', 'https://xn--bcher-kva.example'])
+    for (const ok of [
+      'https://shop.example.com',
+      'https://shop.example.com:8443',
+      'http://localhost:5173',
+      'http://127.0.0.1:3000',
+      'http://[::1]:8080',
+      'https://xn--bcher-kva.example',
+    ])
       expect(originProblem(ok), ok).toBeUndefined();
   });
 

@@ -18,16 +18,31 @@ const setup = (c: Partial<CouponRecord> = {}) => {
   store.ledger.addMember({ id: MEMBER, workspaceId: WS });
   store.ledger.addMember({ id: OTHER, workspaceId: WS });
   store.coupons.set(COUPON, {
-    id: COUPON, workspaceId: WS, poolId: POOL, memberId: MEMBER, code: 'SAVE-ABCD-1234', status: 'issued',
-    discount: { type: 'percent', value: 10 }, validFrom: null, validUntil: '2026-04-01T00:00:00.000Z',
-    expiresKey: '2026-04-01T00:00:00.000Z', pointsCost: 0, issuedAt: '2026-02-01T00:00:00.000Z', redeemedAt: null, redemption: null,
+    id: COUPON,
+    workspaceId: WS,
+    poolId: POOL,
+    memberId: MEMBER,
+    code: 'SAVE-ABCD-1234',
+    status: 'issued',
+    discount: { type: 'percent', value: 10 },
+    validFrom: null,
+    validUntil: '2026-04-01T00:00:00.000Z',
+    expiresKey: '2026-04-01T00:00:00.000Z',
+    pointsCost: 0,
+    issuedAt: '2026-02-01T00:00:00.000Z',
+    redeemedAt: null,
+    redemption: null,
     ...c,
   });
   store.lookups.set('SAVE-ABCD-1234', { poolId: POOL, couponId: COUPON, memberId: MEMBER });
   return store;
 };
 
-const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof AppError ? e.code : String(e)));
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: unknown) => (e instanceof AppError ? e.code : String(e)),
+  );
 
 describe('coupon redemption (in-memory store)', () => {
   it('redeems once: the pool counts it and coupon.redeemed is emitted; a second redeem is COUPON_ALREADY_REDEEMED and changes nothing', async () => {

@@ -12,7 +12,7 @@ describe('secrets and ids', () => {
     expect(Buffer.from(a.slice(8), 'base64url')).toHaveLength(32);
     expect(new Set(Array.from({ length: 1000 }, () => randomToken('x'))).size).toBe(1000);
     expect(digestsEqual(sha256Hex(a), sha256Hex(a))).toBe(true);
-    expect(digestsEqual(sha256Hex(a), sha256Hex(a + 'x'))).toBe(false);
+    expect(digestsEqual(sha256Hex(a), sha256Hex(`${a}x`))).toBe(false);
     expect(digestsEqual(sha256Hex(a), 'abcd')).toBe(false);
   });
 

@@ -9,6 +9,7 @@ describe('CSV cell neutraliser (OWASP CSV injection)', () => {
   });
 
   it('leaves every other cell as it is, including those characters later in the cell', () => {
-    for (const v of ['', 'Ann', 'a=b', ' =1', '1-2', 'x@example.com', "'=already", '\n=1', '[]', '{"a":"=1"}', '＝1']) expect(neutraliseCell(v), JSON.stringify(v)).toBe(v);
+    for (const v of ['', 'Ann', 'a=b', ' =1', '1-2', 'x@example.com', "'=already", '\n=1', '[]', '{"a":"=1"}', '＝1'])
+      expect(neutraliseCell(v), JSON.stringify(v)).toBe(v);
   });
 });

@@ -8,11 +8,14 @@ import { TOOLS } from '../../shared/mcp/tools/index';
 const ROOT = new URL('../../', import.meta.url);
 
 describe('the reference tables of the docs are the declarations', () => {
-  it.each(GENERATED_BLOCKS.map((b) => [b.file, b.name, b.render] as const))('%s (%s) is what the declarations say; `npm run docs:tables` rewrites it', (file, name, render) => {
-    const page = readFileSync(new URL(file, ROOT), 'utf8');
-    expect(blockIn(page, name), `${file} has no generated ${name} block`).toBeDefined();
-    expect(blockIn(page, name)).toBe(render());
-  });
+  it.each(GENERATED_BLOCKS.map((b) => [b.file, b.name, b.render] as const))(
+    '%s (%s) is what the declarations say; `npm run docs:tables` rewrites it',
+    (file, name, render) => {
+      const page = readFileSync(new URL(file, ROOT), 'utf8');
+      expect(blockIn(page, name), `${file} has no generated ${name} block`).toBeDefined();
+      expect(blockIn(page, name)).toBe(render());
+    },
+  );
 
   it('lists every endpoint, every tool and every event', () => {
     const endpoints = endpointsTable();

@@ -102,9 +102,7 @@ describe('SafeEgress over real HTTP (loopback)', () => {
       res.on('close', () => (closedByClient = true));
     });
     const started = Date.now();
-    const result = await new SafeEgress(LOCAL).post(
-      request(`http://127.0.0.1:${target.port}/`, { timeoutMs: 5000, readCapBytes: 1000, excerptBytes: 100 }),
-    );
+    const result = await new SafeEgress(LOCAL).post(request(`http://127.0.0.1:${target.port}/`, { timeoutMs: 5000, readCapBytes: 1000, excerptBytes: 100 }));
     expect(Date.now() - started).toBeLessThan(1500);
     expect(result).toMatchObject({ kind: 'response', status: 200 });
     if (result.kind !== 'response') throw new Error('unreachable');

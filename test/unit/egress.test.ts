@@ -99,7 +99,17 @@ describe('forbiddenAddressReason', () => {
   });
 
   it('allows public addresses', () => {
-    for (const address of ['93.184.216.34', '8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '192.169.0.1', '2606:4700::1111', '2a00:1450:4001:80b::200e', '[2606:4700::1111]']) {
+    for (const address of [
+      '93.184.216.34',
+      '8.8.8.8',
+      '1.1.1.1',
+      '172.32.0.1',
+      '100.128.0.1',
+      '192.169.0.1',
+      '2606:4700::1111',
+      '2a00:1450:4001:80b::200e',
+      '[2606:4700::1111]',
+    ]) {
       expect(forbiddenAddressReason(address, STRICT), address).toBeUndefined();
     }
   });
@@ -231,7 +241,11 @@ describe('SafeEgress.post refusals (no connection is made)', () => {
    * closed by it): the server accepts in order, so any connection opened earlier is counted too.
    */
   async function connectionsBeforeProbe(): Promise<number> {
-    await new Promise<void>((resolve, reject) => connect(port, '127.0.0.1').on('close', () => resolve()).on('error', reject));
+    await new Promise<void>((resolve, reject) =>
+      connect(port, '127.0.0.1')
+        .on('close', () => resolve())
+        .on('error', reject),
+    );
     return connections - 1;
   }
 
@@ -315,7 +329,14 @@ describe('a URL saved as a target', () => {
       // Delivery still judges a hostname by what it resolves to.
       expect(checkTargetUrl(url, LOCAL), url).toBeUndefined();
     }
-    for (const url of ['http://127.0.0.1:8080/in', 'http://[::1]:8080/', 'http://localhost:3000/', 'http://hooks.localhost/', 'https://hooks.example.com/in', 'https://example.com:8443/']) {
+    for (const url of [
+      'http://127.0.0.1:8080/in',
+      'http://[::1]:8080/',
+      'http://localhost:3000/',
+      'http://hooks.localhost/',
+      'https://hooks.example.com/in',
+      'https://example.com:8443/',
+    ]) {
       expect(checkNewTargetUrl(url, LOCAL), url).toBeUndefined();
     }
   });

@@ -6,7 +6,9 @@ const PERSONAL = /e-?mail|name|phone|address|birth|@/i;
 
 describe('event registry', () => {
   it('declares at least the loyalty-core events, each with label, stage and a thin example', () => {
-    expect(Object.keys(EVENTS)).toEqual(expect.arrayContaining(['member.created', 'loyalty.points_earned', 'loyalty.tier_upgraded', 'order.created', 'order.refunded']));
+    expect(Object.keys(EVENTS)).toEqual(
+      expect.arrayContaining(['member.created', 'loyalty.points_earned', 'loyalty.tier_upgraded', 'order.created', 'order.refunded']),
+    );
     for (const [type, def] of Object.entries(EVENTS)) {
       expect(STAGES, type).toContain(def.stage);
       expect(def.label.length).toBeGreaterThan(3);

@@ -29,7 +29,22 @@ const job = (over: Partial<ExportJobRecord> = {}): ExportJobRecord => ({
 
 describe('archive sections', () => {
   it('read no personal attribute and no secret from the table', () => {
-    const personal = ['email', 'firstName', 'lastName', 'phone', 'birthDate', 'customAttributes', 'externalId', 'searchText', 'address', 'code', 'codes', 'secrets', 'keyHash', 'passwordHash'];
+    const personal = [
+      'email',
+      'firstName',
+      'lastName',
+      'phone',
+      'birthDate',
+      'customAttributes',
+      'externalId',
+      'searchText',
+      'address',
+      'code',
+      'codes',
+      'secrets',
+      'keyHash',
+      'passwordHash',
+    ];
     for (const [name, def] of Object.entries(SECTIONS)) {
       for (const attribute of def.attributes) expect(personal, `${name} reads ${attribute}`).not.toContain(attribute);
     }
@@ -37,10 +52,32 @@ describe('archive sections', () => {
 
   it('write pseudonymous member records even from an item that holds more', () => {
     const record = SECTIONS.members.record(
-      { id: 'mbr_1', email: 'a@b.c', firstName: 'Ann', status: 'active', tier: 'gold', balance: 5, pending: 1, lifetime: 9, orderCount: 2, tags: ['vip'], createdAt: 'c', updatedAt: 'u' },
+      {
+        id: 'mbr_1',
+        email: 'a@b.c',
+        firstName: 'Ann',
+        status: 'active',
+        tier: 'gold',
+        balance: 5,
+        pending: 1,
+        lifetime: 9,
+        orderCount: 2,
+        tags: ['vip'],
+        createdAt: 'c',
+        updatedAt: 'u',
+      },
       new Date(),
     );
-    expect(record).toEqual({ id: 'mbr_1', status: 'active', tier: 'gold', points: { balance: 5, pending: 1, lifetime: 9 }, orderCount: 2, tagCount: 1, createdAt: 'c', updatedAt: 'u' });
+    expect(record).toEqual({
+      id: 'mbr_1',
+      status: 'active',
+      tier: 'gold',
+      points: { balance: 5, pending: 1, lifetime: 9 },
+      orderCount: 2,
+      tagCount: 1,
+      createdAt: 'c',
+      updatedAt: 'u',
+    });
   });
 
   it('the data-handling notes state the caps, retention and link lifetime in force', () => {
@@ -53,7 +90,9 @@ describe('archive sections', () => {
 
 describe('job failures', () => {
   it('say which error and why, from a Lambda error, a plain cause or a time-out, never a stack', () => {
-    expect(describeFailure({ Error: 'SectionBroken', Cause: JSON.stringify({ errorType: 'SectionBroken', errorMessage: 'index unreadable', trace: ['at x'] }) })).toBe('SectionBroken: index unreadable');
+    expect(
+      describeFailure({ Error: 'SectionBroken', Cause: JSON.stringify({ errorType: 'SectionBroken', errorMessage: 'index unreadable', trace: ['at x'] }) }),
+    ).toBe('SectionBroken: index unreadable');
     expect(describeFailure({ Error: 'NoSuchBucket', Cause: 'The specified bucket does not exist' })).toBe('NoSuchBucket: The specified bucket does not exist');
     expect(describeFailure({ Error: 'States.Timeout' })).toBe('A step of the export timed out');
     expect(describeFailure(undefined)).toBe('Error');
@@ -71,7 +110,17 @@ describe('completion notices', () => {
       id,
       type: 'export.completed',
       created_at: now.toISOString(),
-      data: { jobId: job().id, entity: 'members', format: 'csv', status: 'completed', rowCount: 3, capped: false, error: null, url: 'https://s3/x', expiresAt: 'later' },
+      data: {
+        jobId: job().id,
+        entity: 'members',
+        format: 'csv',
+        status: 'completed',
+        rowCount: 3,
+        capped: false,
+        error: null,
+        url: 'https://s3/x',
+        expiresAt: 'later',
+      },
     });
     const failed = JSON.parse(noticeBody(job({ status: 'failed', error: 'The export failed: X', rowCount: null }), now));
     expect(failed.type).toBe('export.failed');
@@ -86,6 +135,8 @@ describe('completion notices', () => {
 
 describe('JSONL lines', () => {
   it('hold the same keys as the CSV row, lists and maps as themselves', () => {
-    expect(jsonlLine({ id: 'mbr_1', tags: '["vip"]', customAttributes: '{"a":1}', email: 'x@y.z' })).toBe('{"id":"mbr_1","tags":["vip"],"customAttributes":{"a":1},"email":"x@y.z"}\n');
+    expect(jsonlLine({ id: 'mbr_1', tags: '["vip"]', customAttributes: '{"a":1}', email: 'x@y.z' })).toBe(
+      '{"id":"mbr_1","tags":["vip"],"customAttributes":{"a":1},"email":"x@y.z"}\n',
+    );
   });
 });

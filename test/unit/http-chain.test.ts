@@ -11,10 +11,14 @@ import { logger } from '../../shared/observability/logger';
 import type { AppContext, HttpEvent, HttpResult } from '../../shared/http/types';
 import { toDetails } from '../../shared/domain/validation';
 
-const event = (headers: Record<string, string> = {}) => ({ headers, routeKey: '$default', requestContext: { http: { method: 'GET' } } }) as unknown as HttpEvent;
+const event = (headers: Record<string, string> = {}) =>
+  ({ headers, routeKey: '$default', requestContext: { http: { method: 'GET' } } }) as unknown as HttpEvent;
 
 const chain = (fail: () => never) =>
-  middy<HttpEvent, HttpResult, Error, AppContext>().use(requestContext('test')).use(errorMapper()).handler(async () => fail());
+  middy<HttpEvent, HttpResult, Error, AppContext>()
+    .use(requestContext('test'))
+    .use(errorMapper())
+    .handler(async () => fail());
 
 describe('error mapping', () => {
   it('a 500 never shows internals', async () => {
@@ -24,7 +28,9 @@ describe('error mapping', () => {
     expect(res.statusCode).toBe(500);
     expect(res.body).not.toMatch(/ECONNREFUSED|secret|10\.1/);
     // No Host in the event: the link to the reference is relative.
-    expect(JSON.parse(res.body!)).toEqual({ error: { code: 'INTERNAL', message: 'Internal error', requestId: 'r-1', docUrl: '/docs#api/description/internal' } });
+    expect(JSON.parse(res.body!)).toEqual({
+      error: { code: 'INTERNAL', message: 'Internal error', requestId: 'r-1', docUrl: '/docs#api/description/internal' },
+    });
     expect(res.headers!['x-request-id']).toBe('r-1');
   });
 
@@ -42,7 +48,10 @@ describe('access log line', () => {
   const accessLine = async (handler: () => Promise<HttpResult>) => {
     const info = vi.spyOn(logger, 'info');
     const served = middy<HttpEvent, HttpResult, Error, AppContext>().use(requestContext('orders')).use(errorMapper()).handler(handler);
-    await served({ ...event(), routeKey: 'POST /api/v2/orders', rawPath: '/api/v2/orders', requestContext: { http: { method: 'POST' } } } as unknown as HttpEvent, {} as AppContext);
+    await served(
+      { ...event(), routeKey: 'POST /api/v2/orders', rawPath: '/api/v2/orders', requestContext: { http: { method: 'POST' } } } as unknown as HttpEvent,
+      {} as AppContext,
+    );
     const line = info.mock.calls.find(([message]) => message === 'request')?.[1] as Record<string, unknown>;
     info.mockRestore();
     return line;
@@ -52,7 +61,14 @@ describe('access log line', () => {
     const failed = await accessLine(async () => {
       throw new AppError('VALIDATION_FAILED', 'The request is invalid; see details');
     });
-    expect(failed).toMatchObject({ method: 'POST', routeKey: 'POST /api/v2/orders', path: '/api/v2/orders', status: 422, errorCode: 'VALIDATION_FAILED', area: 'orders' });
+    expect(failed).toMatchObject({
+      method: 'POST',
+      routeKey: 'POST /api/v2/orders',
+      path: '/api/v2/orders',
+      status: 422,
+      errorCode: 'VALIDATION_FAILED',
+      area: 'orders',
+    });
     const ok = await accessLine(async () => ({ statusCode: 201, body: JSON.stringify({ data: { error: { code: 'NOT_AN_ERROR' } } }) }));
     expect(ok).toMatchObject({ status: 201, path: '/api/v2/orders' });
     expect(ok.errorCode).toBeUndefined();
@@ -74,7 +90,10 @@ describe('JSON bodies', () => {
       .use(requestContext('test'))
       .use(errorMapper())
       .use(jsonBody(1024 * 1024, 64))
-      .handler(async (_, context) => ({ statusCode: 200, body: JSON.stringify({ parsed: context.hasBody }) }))({ ...event(), body } as HttpEvent, {} as AppContext) as Promise<HttpResult>;
+      .handler(async (_, context) => ({ statusCode: 200, body: JSON.stringify({ parsed: context.hasBody }) }))(
+      { ...event(), body } as HttpEvent,
+      {} as AppContext,
+    ) as Promise<HttpResult>;
 
   it('counts nesting on the text, ignoring brackets inside strings', () => {
     expect(jsonDepthExceeds('[[[]]]', 3)).toBe(false);
@@ -94,7 +113,7 @@ describe('JSON bodies', () => {
 
   it('a body nested deeper than the limit is a 400, at any depth, without overflowing the stack', async () => {
     for (const depth of [65, 3000, 100_000]) {
-      for (const text of ['['.repeat(depth) + ']'.repeat(depth), '{"a":'.repeat(depth) + '1' + '}'.repeat(depth)]) {
+      for (const text of ['['.repeat(depth) + ']'.repeat(depth), `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`]) {
         const res = await parse(text);
         expect(res.statusCode, `${depth}`).toBe(400);
         expect(JSON.parse(res.body!).error).toMatchObject({ code: 'BAD_REQUEST', message: 'JSON body nested deeper than 64 levels' });

@@ -27,9 +27,16 @@ function valueImportsOf(file: string): string[] {
 }
 
 const offenders = (dir: string, forbidden: (target: string) => boolean, of = importsOf) =>
-  filesUnder(dir).flatMap((f) => of(f).filter(forbidden).map((t) => `${f} -> ${t}`));
+  filesUnder(dir).flatMap((f) =>
+    of(f)
+      .filter(forbidden)
+      .map((t) => `${f} -> ${t}`),
+  );
 
-const under = (...dirs: string[]) => (t: string) => dirs.some((d) => t === d || t.startsWith(`${d}/`));
+const under =
+  (...dirs: string[]) =>
+  (t: string) =>
+    dirs.some((d) => t === d || t.startsWith(`${d}/`));
 
 /**
  * The record types shared/data still takes from shared/domain, as types only (erased from the
@@ -86,7 +93,8 @@ describe('imports run downward', () => {
   });
 
   it('domain code writes no DynamoDB expression (they live in the repositories of shared/data)', () => {
-    const syntax = /\b(UpdateExpression|ConditionExpression|KeyConditionExpression|FilterExpression|ExpressionAttribute\w*|attribute_not_exists|attribute_exists)\b/;
+    const syntax =
+      /\b(UpdateExpression|ConditionExpression|KeyConditionExpression|FilterExpression|ExpressionAttribute\w*|attribute_not_exists|attribute_exists)\b/;
     const found = filesUnder('shared/domain').filter((f) => syntax.test(readFileSync(join(ROOT, f), 'utf8')));
     expect(found).toEqual([]);
     expect(syntax.test(readFileSync(join(ROOT, 'shared/data/repositories/objects.ts'), 'utf8'))).toBe(true);
@@ -100,7 +108,10 @@ describe('imports run downward', () => {
   it('shared/data takes no new type from shared/domain (the remaining record types only move out)', () => {
     const found = offenders('shared/data', under('shared/domain'));
     expect(found.filter((o) => !DATA_TYPE_IMPORTS_FROM_DOMAIN.includes(o))).toEqual([]);
-    expect(DATA_TYPE_IMPORTS_FROM_DOMAIN.filter((o) => !found.includes(o)), 'moved out: remove from the list').toEqual([]);
+    expect(
+      DATA_TYPE_IMPORTS_FROM_DOMAIN.filter((o) => !found.includes(o)),
+      'moved out: remove from the list',
+    ).toEqual([]);
   });
 
   it('shared/data reaches no layer above it (domain services, HTTP, contracts, adapters, consumers, events, MCP)', () => {
@@ -127,7 +138,9 @@ describe('imports run downward', () => {
   });
 
   it('OutboxEvent is declared once, with the events', () => {
-    const declaring = [...filesUnder('shared'), ...filesUnder('functions')].filter((f) => /^export (interface|type) OutboxEvent\b/m.test(readFileSync(join(ROOT, f), 'utf8')));
+    const declaring = [...filesUnder('shared'), ...filesUnder('functions')].filter((f) =>
+      /^export (interface|type) OutboxEvent\b/m.test(readFileSync(join(ROOT, f), 'utf8')),
+    );
     expect(declaring).toEqual(['shared/events/registry.ts']);
   });
 });

@@ -14,13 +14,25 @@ describe('key layouts', () => {
   });
 
   it('the only local-runtime entity is the stream poller state (queue messages live in the local queue database)', () => {
-    const local = Object.entries(ENTITIES).filter(([, l]) => 'local' in l).map(([n]) => n).sort();
+    const local = Object.entries(ENTITIES)
+      .filter(([, l]) => 'local' in l)
+      .map(([n]) => n)
+      .sort();
     expect(local).toEqual(['localStreamCheckpoint']);
   });
 
   it('the only global entities are credential lookups, keyed by a hash or the login e-mail', () => {
     const global = Object.entries(ENTITIES).filter(([, l]) => 'global' in l);
-    expect(global.map(([n]) => n).sort()).toEqual(['apiKeyHash', 'consumerSession', 'loginEmail', 'loginThrottle', 'resetToken', 'session', 'walletDevice', 'walletSerial']);
+    expect(global.map(([n]) => n).sort()).toEqual([
+      'apiKeyHash',
+      'consumerSession',
+      'loginEmail',
+      'loginThrottle',
+      'resetToken',
+      'session',
+      'walletDevice',
+      'walletSerial',
+    ]);
     for (const [, layout] of global) expect(layout.pk).toMatch(/\{(keyHash|tokenHash|email|emailHash|serialHash|deviceHash)\}/);
   });
 

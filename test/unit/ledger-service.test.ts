@@ -17,7 +17,7 @@ const setup = (m: Partial<MemberRecord> = {}) => {
 
 const plan = (balance: number, extra: Partial<ChangePlan<number>> = {}): Planned<number> => ({
   plan: {
-    delta: { ...NO_DELTA, balance, lifetime: balance > 0 ? balance : 0 },
+    delta: { ...NO_DELTA, balance, lifetime: Math.max(balance, 0) },
     entry: { type: balance >= 0 ? 'earn' : 'deduct', reason: 'test', source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: null } },
     requireNonNegative: balance < 0,
     result: ({ entry }) => entry?.balanceAfter ?? -1,
@@ -26,9 +26,21 @@ const plan = (balance: number, extra: Partial<ChangePlan<number>> = {}): Planned
 });
 
 const change = (store: MemoryLedgerStore, p: Planned<number> | ((m: MemberRecord) => Planned<number>)) =>
-  changePoints(WS, MEMBER, (m) => (typeof p === 'function' ? p(m) : p), {}, undefined, () => new Date('2026-03-01T10:00:00Z'), store);
+  changePoints(
+    WS,
+    MEMBER,
+    (m) => (typeof p === 'function' ? p(m) : p),
+    {},
+    undefined,
+    () => new Date('2026-03-01T10:00:00Z'),
+    store,
+  );
 
-const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof AppError ? e.code : String(e)));
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: unknown) => (e instanceof AppError ? e.code : String(e)),
+  );
 
 describe('points ledger (in-memory store)', () => {
   it('a credit moves balance and lifetime points, writes one ledger entry with the balance after it, and bumps the revision', async () => {

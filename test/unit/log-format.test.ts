@@ -17,8 +17,15 @@ const ESC = '\u001b[';
 /** Captures what a Powertools console writes to stdout/stderr (its Console holds the stream objects). */
 function capture(): { lines: () => string[]; restore: () => void } {
   const written: string[] = [];
-  const spies = [process.stdout, process.stderr].map((s) => vi.spyOn(s, 'write').mockImplementation((chunk: string | Uint8Array) => (written.push(String(chunk)), true)));
-  return { lines: () => written.join('').split('\n').filter(Boolean), restore: () => spies.forEach((s) => s.mockRestore()) };
+  const spies = [process.stdout, process.stderr].map((s) =>
+    vi.spyOn(s, 'write').mockImplementation((chunk: string | Uint8Array) => (written.push(String(chunk)), true)),
+  );
+  return {
+    lines: () => written.join('').split('\n').filter(Boolean),
+    restore: () => {
+      for (const s of spies) s.mockRestore();
+    },
+  };
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -63,7 +70,9 @@ describe('pretty request lines', () => {
   });
 
   it('an error answer adds its code', () => {
-    expect(renderPretty(request({ status: 422, durationMs: 4, errorCode: 'VALIDATION_FAILED' }), plain)).toBe(`${clock} POST /api/v2/orders 422 4ms VALIDATION_FAILED`);
+    expect(renderPretty(request({ status: 422, durationMs: 4, errorCode: 'VALIDATION_FAILED' }), plain)).toBe(
+      `${clock} POST /api/v2/orders 422 4ms VALIDATION_FAILED`,
+    );
   });
 
   it('without a raw path the route key names it', () => {
@@ -81,27 +90,44 @@ describe('pretty request lines', () => {
 });
 
 describe('pretty background events', () => {
-  const event = (name: string, fields: Record<string, unknown>, level = 'INFO') => renderPretty({ level, message: name, timestamp: at, event: name, ...fields }, plain);
+  const event = (name: string, fields: Record<string, unknown>, level = 'INFO') =>
+    renderPretty({ level, message: name, timestamp: at, event: name, ...fields }, plain);
 
   it.each([
-    ['webhook.delivered', { endpointId: 'ep_1', eventType: 'order.created', attempt: 1, status: 200, durationMs: 38 }, 'webhook.delivered order.created → ep_1 HTTP 200 attempt 1 38ms'],
+    [
+      'webhook.delivered',
+      { endpointId: 'ep_1', eventType: 'order.created', attempt: 1, status: 200, durationMs: 38 },
+      'webhook.delivered order.created → ep_1 HTTP 200 attempt 1 38ms',
+    ],
     [
       'webhook.retry_scheduled',
       { endpointId: 'ep_1', eventType: 'order.created', attempt: 2, status: 503, durationMs: 12, nextAttemptInSeconds: 30 },
       'webhook.retry_scheduled order.created → ep_1 HTTP 503 attempt 2 12ms next in 30s',
     ],
-    ['webhook.failed', { endpointId: 'ep_1', eventType: 'member.updated', attempt: 1, status: 410, durationMs: 9 }, 'webhook.failed member.updated → ep_1 HTTP 410 attempt 1 9ms'],
+    [
+      'webhook.failed',
+      { endpointId: 'ep_1', eventType: 'member.updated', attempt: 1, status: 410, durationMs: 9 },
+      'webhook.failed member.updated → ep_1 HTTP 410 attempt 1 9ms',
+    ],
     ['webhook.dead', { endpointId: 'ep_2', eventType: 'points.changed', attempt: 8 }, 'webhook.dead points.changed → ep_2 attempt 8'],
     ['wallet.push_sent', { platform: 'apple', devices: 3, durationMs: 120 }, 'wallet.push_sent apple 3 devices 120ms'],
     ['wallet.registration_removed', { platform: 'apple', devices: 1 }, 'wallet.registration_removed apple 1 device'],
-    ['export.run_finished', { kind: 'operational', outcome: 'completed', rows: 1200, durationMs: 840 }, 'export.run_finished operational completed 1200 rows 840ms'],
+    [
+      'export.run_finished',
+      { kind: 'operational', outcome: 'completed', rows: 1200, durationMs: 840 },
+      'export.run_finished operational completed 1200 rows 840ms',
+    ],
   ])('%s renders the fields present on one line', (name, fields, expected) => {
     expect(event(name, fields)).toBe(`${clock} ${expected}`);
   });
 
   it('the correlation id comes last; any other event and field render generically', () => {
-    expect(event('webhook.delivered', { eventType: 'order.created', correlationId: 'evt_9', status: 200 })).toBe(`${clock} webhook.delivered order.created HTTP 200 correlationId=evt_9`);
-    expect(event('coupon.pool_refilled', { poolId: 'cp_1', codes: 40, note: 'two words' })).toBe(`${clock} coupon.pool_refilled poolId=cp_1 codes=40 note="two words"`);
+    expect(event('webhook.delivered', { eventType: 'order.created', correlationId: 'evt_9', status: 200 })).toBe(
+      `${clock} webhook.delivered order.created HTTP 200 correlationId=evt_9`,
+    );
+    expect(event('coupon.pool_refilled', { poolId: 'cp_1', codes: 40, note: 'two words' })).toBe(
+      `${clock} coupon.pool_refilled poolId=cp_1 codes=40 note="two words"`,
+    );
   });
 
   it('failures and dead letters are red, retries yellow, the rest cyan', () => {
@@ -130,16 +156,22 @@ describe('metrics (EMF) in pretty mode', () => {
 
 describe('other lines in pretty mode', () => {
   it('startup and stop steps show their time', () => {
-    expect(renderPretty({ level: 'INFO', message: 'DynamoDB Local', timestamp: at, step: 'start', durationMs: 1830 }, plain)).toBe(`${clock} ✓ DynamoDB Local 1830ms`);
+    expect(renderPretty({ level: 'INFO', message: 'DynamoDB Local', timestamp: at, step: 'start', durationMs: 1830 }, plain)).toBe(
+      `${clock} ✓ DynamoDB Local 1830ms`,
+    );
     expect(renderPretty({ level: 'INFO', message: 'HTTP closed', timestamp: at, step: 'stop', durationMs: 2 }, plain)).toBe(`${clock} ■ HTTP closed 2ms`);
   });
 
   it('messages: level when not INFO, fields key=value, nested objects and multi-line text below, an error with its stack', () => {
-    expect(renderPretty({ level: 'INFO', message: 'Listening on http://127.0.0.1:3000', timestamp: at }, plain)).toBe(`${clock} Listening on http://127.0.0.1:3000`);
-    expect(renderPretty({ level: 'INFO', message: 'Created the demo workspace:', timestamp: at, credentials: { adminEmail: 'a@b.c', apiKey: 'fl_live_x' } }, plain)).toBe(
-      `${clock} Created the demo workspace:\n  adminEmail: a@b.c\n  apiKey: fl_live_x`,
+    expect(renderPretty({ level: 'INFO', message: 'Listening on http://127.0.0.1:3000', timestamp: at }, plain)).toBe(
+      `${clock} Listening on http://127.0.0.1:3000`,
     );
-    expect(renderPretty({ level: 'INFO', message: 'mail written', timestamp: at, to: 'a@b.c', text: 'Hello\nToken: t1' }, plain)).toBe(`${clock} mail written to=a@b.c\n    Hello\n    Token: t1`);
+    expect(
+      renderPretty({ level: 'INFO', message: 'Created the demo workspace:', timestamp: at, credentials: { adminEmail: 'a@b.c', apiKey: 'fl_live_x' } }, plain),
+    ).toBe(`${clock} Created the demo workspace:\n  adminEmail: a@b.c\n  apiKey: fl_live_x`);
+    expect(renderPretty({ level: 'INFO', message: 'mail written', timestamp: at, to: 'a@b.c', text: 'Hello\nToken: t1' }, plain)).toBe(
+      `${clock} mail written to=a@b.c\n    Hello\n    Token: t1`,
+    );
     const error = { name: 'Error', message: 'boom', stack: 'Error: boom\n    at f (x.ts:1:1)' };
     expect(renderPretty({ level: 'ERROR', message: 'local queue driver: poll failed', timestamp: at, queue: 'webhooks', error }, plain)).toBe(
       `${clock} ERROR local queue driver: poll failed queue=webhooks error="Error: boom"\n    at f (x.ts:1:1)`,
@@ -152,7 +184,7 @@ describe('other lines in pretty mode', () => {
 });
 
 describe('JSON lines', () => {
-  it('the logger writes no noise fields: level, message, timestamp and the line\'s own fields, as on AWS', () => {
+  it("the logger writes no noise fields: level, message, timestamp and the line's own fields, as on AWS", () => {
     const out = capture();
     const logger = new Logger({ serviceName: 'loyalty-orders', logFormatter: new LeanLogFormatter(), sampleRateValue: 0.5 });
     logger.setLogLevel('INFO');
@@ -180,7 +212,7 @@ describe('JSON lines', () => {
     expect(JSON.parse(out.lines()[0]!).xray_trace_id).toBe('1-5759e988-bd862e3fe1be46a994272793');
   });
 
-  it('the runtime\'s own lines have the logger\'s shape', () => {
+  it("the runtime's own lines have the logger's shape", () => {
     const line = JSON.parse(runtimeLine('WARN', 'DynamoDB Local is gone', { error: new Error('x'), pid: 7 }));
     expect(Object.keys(line)).toEqual(['level', 'message', 'timestamp', 'error', 'pid']);
     expect(line.error).toMatchObject({ name: 'Error', message: 'x' });
@@ -204,7 +236,14 @@ describe('rendering a stream', () => {
 });
 
 describe('metric lines in pretty mode are shown only when asked for', () => {
-  const emf = JSON.stringify({ _aws: { Timestamp: Date.parse(at), CloudWatchMetrics: [{ Namespace: 'n', Dimensions: [['operation']], Metrics: [{ Name: 'ApiRequests', Unit: 'Count' }] }] }, operation: 'createOrder', ApiRequests: 1 });
+  const emf = JSON.stringify({
+    _aws: {
+      Timestamp: Date.parse(at),
+      CloudWatchMetrics: [{ Namespace: 'n', Dimensions: [['operation']], Metrics: [{ Name: 'ApiRequests', Unit: 'Count' }] }],
+    },
+    operation: 'createOrder',
+    ApiRequests: 1,
+  });
 
   async function rendered(metrics: boolean | undefined): Promise<string> {
     const { Writable } = await import('node:stream');

@@ -3,7 +3,12 @@ import { config } from '../../shared/config';
 import { refuseTooManyWrites, withinBudget, type McpAnswer } from '../../shared/mcp/batch';
 import type { McpRequestState } from '../../shared/mcp/state';
 
-const call = (id: number | undefined, name: string) => ({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), method: 'tools/call', params: { name, arguments: {} } });
+const call = (id: number | undefined, name: string) => ({
+  jsonrpc: '2.0',
+  ...(id === undefined ? {} : { id }),
+  method: 'tools/call',
+  params: { name, arguments: {} },
+});
 const stateOf = (): McpRequestState => ({ ctx: { principal: {} as never, workspaceId: 'wsp_1', requestId: 'req_1' }, outcomes: new Map() });
 
 describe('MCP batch bounds', () => {
@@ -26,7 +31,9 @@ describe('MCP batch bounds', () => {
     expect(answers.map((a: { id: number }) => a.id)).toEqual(Array.from({ length: max + 1 }, (_, i) => i + 1));
     for (const a of answers) {
       expect(a).toMatchObject({ jsonrpc: '2.0', error: { code: -32600, data: { code: 'VALIDATION_FAILED' } } });
-      expect(a.error.message).toBe(`A batch may carry at most ${max} write tool calls; this one has ${max + 2}. Nothing in it was run: send the writes in smaller batches.`);
+      expect(a.error.message).toBe(
+        `A batch may carry at most ${max} write tool calls; this one has ${max + 2}. Nothing in it was run: send the writes in smaller batches.`,
+      );
     }
     const onlyNotifications = Array.from({ length: max + 1 }, () => call(undefined, 'earn_points'));
     expect(refuseTooManyWrites(onlyNotifications, onlyNotifications as never)).toEqual({ status: 202, contentType: null, body: '' });

@@ -10,7 +10,7 @@ describe('MCP tool scope: derived from the REST operation the tool wraps', () =>
     expect(scopeOfOperation('listMembers')).toBe('members:read');
   });
 
-  it('defineTool takes no scope of its own and gets the operation\'s', () => {
+  it("defineTool takes no scope of its own and gets the operation's", () => {
     const tool = defineTool({
       name: 'probe',
       title: 'Probe',
@@ -31,7 +31,7 @@ describe('MCP tool scope: derived from the REST operation the tool wraps', () =>
     expect(() => scopeOfOperation(unscoped.operationId)).toThrow(/declares no scope/);
   });
 
-  it('every tool carries its operation\'s scope', () => {
+  it("every tool carries its operation's scope", () => {
     for (const t of TOOLS) expect(t.scope, t.name).toBe(scopeOfOperation(t.rest));
   });
 });

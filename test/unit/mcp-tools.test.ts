@@ -47,7 +47,8 @@ describe('MCP tool registry', () => {
   it('sets every annotation explicitly and consistently with the scope and the kind of tool', () => {
     for (const t of TOOLS) {
       const a = t.annotations;
-      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) expect(typeof a[hint], `${t.name} ${hint}`).toBe('boolean');
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+        expect(typeof a[hint], `${t.name} ${hint}`).toBe('boolean');
       expect(a.openWorldHint, t.name).toBe(false);
       if (t.scope.endsWith(':read')) expect(a.readOnlyHint, t.name).toBe(true);
       if (t.scope.endsWith(':write')) expect(a.readOnlyHint, t.name).toBe(false);
@@ -93,10 +94,25 @@ describe('MCP audit entries', () => {
   const now = new Date('2026-11-23T12:00:00Z');
 
   it('records success or failure with the reason, the method, the tool, the duration and the error code', () => {
-    const ok = auditEntry({ ...base, action: 'mcp.tool_called', target: { type: 'mcpTool', id: 'earn_points' }, mcp: { method: 'tools/call', tool: 'earn_points', durationMs: 12.4, errorCode: null } }, now, 'aud_1');
+    const ok = auditEntry(
+      {
+        ...base,
+        action: 'mcp.tool_called',
+        target: { type: 'mcpTool', id: 'earn_points' },
+        mcp: { method: 'tools/call', tool: 'earn_points', durationMs: 12.4, errorCode: null },
+      },
+      now,
+      'aud_1',
+    );
     expect(ok).toMatchObject({ outcome: 'success', reason: null, mcp: { method: 'tools/call', tool: 'earn_points', durationMs: 12, errorCode: null } });
     const failed = auditEntry(
-      { ...base, action: 'mcp.tool_called', target: { type: 'mcpTool', id: 'deduct_points' }, reason: 'tool_error', mcp: { method: 'tools/call', tool: 'deduct_points', durationMs: 3, errorCode: 'INSUFFICIENT_POINTS' } },
+      {
+        ...base,
+        action: 'mcp.tool_called',
+        target: { type: 'mcpTool', id: 'deduct_points' },
+        reason: 'tool_error',
+        mcp: { method: 'tools/call', tool: 'deduct_points', durationMs: 3, errorCode: 'INSUFFICIENT_POINTS' },
+      },
       now,
       'aud_2',
     );
@@ -106,10 +122,19 @@ describe('MCP audit entries', () => {
   it('needs the call details on mcp.* actions only, and redacts what is not a method, tool or code', () => {
     expect(() => auditEntry({ ...base, action: 'mcp.method_called', target: { type: 'mcpServer', id: 'ws_1' } }, now)).toThrow('needs MCP call details');
     expect(() =>
-      auditEntry({ ...base, action: 'api_key.created', target: { type: 'apiKey', id: 'key_2' }, mcp: { method: 'ping', tool: null, durationMs: 1, errorCode: null } }, now),
+      auditEntry(
+        { ...base, action: 'api_key.created', target: { type: 'apiKey', id: 'key_2' }, mcp: { method: 'ping', tool: null, durationMs: 1, errorCode: null } },
+        now,
+      ),
     ).toThrow('takes no MCP call details');
     const odd = auditEntry(
-      { ...base, action: 'mcp.tool_called', target: { type: 'mcpTool', id: 'ada@example.com' }, reason: 'invalid', mcp: { method: 'tools/call; drop', tool: 'ada@example.com', durationMs: Number.NaN, errorCode: 'not a code' } },
+      {
+        ...base,
+        action: 'mcp.tool_called',
+        target: { type: 'mcpTool', id: 'ada@example.com' },
+        reason: 'invalid',
+        mcp: { method: 'tools/call; drop', tool: 'ada@example.com', durationMs: Number.NaN, errorCode: 'not a code' },
+      },
       now,
       'aud_3',
     );

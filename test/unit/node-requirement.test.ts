@@ -23,17 +23,23 @@ describe('the Node.js requirement', () => {
   });
 
   // A real old Node where the machine has one (the system Node of many Linux installs is 20).
-  const systemNode = ['/usr/bin/node', '/usr/local/bin/node'].find((p) => existsSync(p) && spawnSync(p, ['-p', 'process.versions.node']).stdout?.toString().startsWith('20.'));
-  it.runIf(systemNode)('started directly on Node 20, the runtime stops before its checks with that one message', () => {
-    const run = spawnSync(systemNode!, ['--import', 'tsx', 'bin/local.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'loyalty-node-')), LOG_FORMAT: 'json' },
-      timeout: 60_000,
-    });
-    const output = `${run.stdout}${run.stderr}`;
-    expect(run.status).toBe(1);
-    expect(output).toContain('needs Node.js >=22.13');
-    expect(output).not.toContain('node:sqlite:'); // not the crash
-    expect(output).not.toContain('checks (port');
-  }, 90_000);
+  const systemNode = ['/usr/bin/node', '/usr/local/bin/node'].find(
+    (p) => existsSync(p) && spawnSync(p, ['-p', 'process.versions.node']).stdout?.toString().startsWith('20.'),
+  );
+  it.runIf(systemNode)(
+    'started directly on Node 20, the runtime stops before its checks with that one message',
+    () => {
+      const run = spawnSync(systemNode!, ['--import', 'tsx', 'bin/local.ts'], {
+        cwd: ROOT,
+        env: { ...process.env, PORT: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'loyalty-node-')), LOG_FORMAT: 'json' },
+        timeout: 60_000,
+      });
+      const output = `${run.stdout}${run.stderr}`;
+      expect(run.status).toBe(1);
+      expect(output).toContain('needs Node.js >=22.13');
+      expect(output).not.toContain('node:sqlite:'); // not the crash
+      expect(output).not.toContain('checks (port');
+    },
+    90_000,
+  );
 });

@@ -11,7 +11,23 @@ describe('the numbers a request may carry', () => {
       expect(storableNumber.safeParse(ok).success, String(ok)).toBe(true);
     }
     // 9007199254740993 parses as 2^53: no longer the number that was written.
-    for (const bad of [2 ** 53, -(2 ** 53), 9007199254740993, 1e20, 1.23e29, -1e20, 1e125, 1e300, Number.MAX_VALUE, 1e-131, -1e-131, Number.MIN_VALUE, Number.NaN, Infinity, -Infinity]) {
+    for (const bad of [
+      2 ** 53,
+      -(2 ** 53),
+      9007199254740993,
+      1e20,
+      1.23e29,
+      -1e20,
+      1e125,
+      1e300,
+      Number.MAX_VALUE,
+      1e-131,
+      -1e-131,
+      Number.MIN_VALUE,
+      Number.NaN,
+      Infinity,
+      -Infinity,
+    ]) {
       expect(isStorableNumber(bad), String(bad)).toBe(false);
       expect(storableNumber.safeParse(bad).success, String(bad)).toBe(false);
     }

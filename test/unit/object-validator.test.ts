@@ -57,7 +57,9 @@ describe('object type definitions', () => {
   it('key pattern: identifiers of 1-63 characters', () => {
     for (const ok of ['a', 'repair_job', 'a1_b2', `a${'b'.repeat(62)}`]) expect(KEY_PATTERN.test(ok), ok).toBe(true);
     for (const bad of ['', '1a', '_a', 'A', 'aB', 'a-b', 'a b', 'é', `a${'b'.repeat(63)}`, '__proto__']) expect(KEY_PATTERN.test(bad), bad).toBe(false);
-    expect(putDetails({ ...validType, fields: [{ key: 'Bad-Key', type: 'text' }] })).toEqual([{ field: 'fields.0.key', message: expect.stringMatching(/a-z/) }]);
+    expect(putDetails({ ...validType, fields: [{ key: 'Bad-Key', type: 'text' }] })).toEqual([
+      { field: 'fields.0.key', message: expect.stringMatching(/a-z/) },
+    ]);
   });
 
   it('enum without options, empty options, options on another type, duplicate or empty options', () => {
@@ -72,7 +74,15 @@ describe('object type definitions', () => {
       { key: 'i', type: 'enum', options: Array.from({ length: 101 }, (_, n) => `o${n}`) },
     ];
     const details = putDetails({ ...validType, fields });
-    expect(details.map((d) => d.field).sort()).toEqual(['fields.1.options', 'fields.2.options', 'fields.3.options', 'fields.4.options', 'fields.5.options.1', 'fields.6.options.0', 'fields.7.options']);
+    expect(details.map((d) => d.field).sort()).toEqual([
+      'fields.1.options',
+      'fields.2.options',
+      'fields.3.options',
+      'fields.4.options',
+      'fields.5.options.1',
+      'fields.6.options.0',
+      'fields.7.options',
+    ]);
     const by = Object.fromEntries(details.map((d) => [d.field, d.message]));
     expect(by['fields.1.options']).toMatch(/required for enum/);
     expect(by['fields.2.options']).toMatch(/only allowed for enum/);
@@ -80,29 +90,58 @@ describe('object type definitions', () => {
   });
 
   it('duplicate field keys: one detail on the repeated key', () => {
-    const details = putDetails({ ...validType, fields: [{ key: 'a', type: 'text' }, { key: 'b', type: 'number' }, { key: 'a', type: 'date' }] });
+    const details = putDetails({
+      ...validType,
+      fields: [
+        { key: 'a', type: 'text' },
+        { key: 'b', type: 'number' },
+        { key: 'a', type: 'date' },
+      ],
+    });
     expect(details).toEqual([{ field: 'fields.2.key', message: 'duplicate key "a" (also fields.0.key)' }]);
   });
 
   it('titleField must name a text-like field', () => {
-    const fields = [{ key: 'name', type: 'text' }, { key: 'done', type: 'boolean' }, { key: 'n', type: 'number' }, { key: 'due', type: 'date' }];
+    const fields = [
+      { key: 'name', type: 'text' },
+      { key: 'done', type: 'boolean' },
+      { key: 'n', type: 'number' },
+      { key: 'due', type: 'date' },
+    ];
     expect(putDetails({ ...validType, fields, titleField: 'done' })).toEqual([{ field: 'titleField', message: expect.stringMatching(/"done" is boolean/) }]);
     expect(putDetails({ ...validType, fields, titleField: 'n' })).toEqual([{ field: 'titleField', message: expect.stringMatching(/is number/) }]);
-    expect(putDetails({ ...validType, fields, titleField: 'nope' })).toEqual([{ field: 'titleField', message: expect.stringMatching(/key of one of the fields/) }]);
+    expect(putDetails({ ...validType, fields, titleField: 'nope' })).toEqual([
+      { field: 'titleField', message: expect.stringMatching(/key of one of the fields/) },
+    ]);
     for (const t of ['name', 'due']) expect(putDetails({ ...validType, fields, titleField: t })).toEqual([]);
   });
 
   it('body rules: label, field count, status, apiVisible, description, unknown keys; all at once', () => {
     const details = putDetails({
       label: ' ',
-      fields: [{ key: 'a', type: 'text', color: 'red' }, { key: 'b', type: 'money' }, { key: 'a', type: 'text' }],
+      fields: [
+        { key: 'a', type: 'text', color: 'red' },
+        { key: 'b', type: 'money' },
+        { key: 'a', type: 'text' },
+      ],
       status: 'live',
       description: 'x'.repeat(1001),
       extra: 1,
     });
-    expect(details.map((d) => d.field).sort()).toEqual(['apiVisible', 'description', 'extra', 'fields.0.color', 'fields.1.type', 'fields.2.key', 'label', 'status']);
+    expect(details.map((d) => d.field).sort()).toEqual([
+      'apiVisible',
+      'description',
+      'extra',
+      'fields.0.color',
+      'fields.1.type',
+      'fields.2.key',
+      'label',
+      'status',
+    ]);
     expect(putDetails({ ...validType, fields: [] })).toEqual([{ field: 'fields', message: 'must define at least one field' }]);
-    expect(putDetails({ ...validType, fields: Array.from({ length: 101 }, (_, i) => ({ key: `f${i}`, type: 'text' })) }).map((d) => d.field)).toEqual(['fields']);
+    expect(putDetails({ ...validType, fields: Array.from({ length: 101 }, (_, i) => ({ key: `f${i}`, type: 'text' })) }).map((d) => d.field)).toEqual([
+      'fields',
+    ]);
     expect(putDetails({ ...validType, fields: Array.from({ length: 100 }, (_, i) => ({ key: `f${i}`, type: 'text' })) })).toEqual([]);
     expect(putDetails({ ...validType, fields: [{ key: 'a', type: 'text', label: 'x'.repeat(101) }] }).map((d) => d.field)).toEqual(['fields.0.label']);
   });
@@ -126,7 +165,9 @@ describe('breakingChanges', () => {
     ];
     expect(breakingChanges(base, next, undefined, undefined)).toEqual([]);
     expect(breakingChanges(base, next, undefined, 'name')).toEqual([]);
-    expect(breakingChanges([f('a', 'text', { required: true }), f('b', 'date', { required: true })], [f('a', 'text', { required: true }), f('b', 'date')], 'a', 'a')).toEqual([]);
+    expect(
+      breakingChanges([f('a', 'text', { required: true }), f('b', 'date', { required: true })], [f('a', 'text', { required: true }), f('b', 'date')], 'a', 'a'),
+    ).toEqual([]);
   });
 
   it('breaking: removed, type changed, made required, new required, enum option removed, title changed', () => {
@@ -150,9 +191,45 @@ describe('breakingChanges', () => {
 
 describe('validateRecordData: values by type', () => {
   const cases: { type: FieldType; extra?: Partial<FieldDef>; ok: unknown[]; bad: [unknown, RegExp][] }[] = [
-    { type: 'text', ok: ['', 'hello', 'x'.repeat(10_000), '🙂 ünï'], bad: [[42, /string/], ['x'.repeat(10_001), /at most 10000/], [['a'], /string/], [{ a: 1 }, /string/]] },
-    { type: 'number', ok: [0, -0, -1.5, 42, 0.1234567890123456789, 1.5e-7, -1e-130, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER], bad: [['42', /number/], [2 ** 53, /magnitude/], [9007199254740993, /magnitude/], [-(2 ** 53), /magnitude/], [1e20, /magnitude/], [1.23e29, /magnitude/], [1e125, /magnitude/], [1e126, /magnitude/], [-1e300, /magnitude/], [1e-131, /magnitude/], [Number.MIN_VALUE, /magnitude/], [Number.NaN, /number/], [Number.POSITIVE_INFINITY, /number/], [true, /number/]] },
-    { type: 'boolean', ok: [true, false], bad: [['true', /true or false/], [0, /true or false/], [1, /true or false/]] },
+    {
+      type: 'text',
+      ok: ['', 'hello', 'x'.repeat(10_000), '🙂 ünï'],
+      bad: [
+        [42, /string/],
+        ['x'.repeat(10_001), /at most 10000/],
+        [['a'], /string/],
+        [{ a: 1 }, /string/],
+      ],
+    },
+    {
+      type: 'number',
+      ok: [0, -0, -1.5, 42, 0.1234567890123456789, 1.5e-7, -1e-130, Number.MAX_SAFE_INTEGER, -Number.MAX_SAFE_INTEGER],
+      bad: [
+        ['42', /number/],
+        [2 ** 53, /magnitude/],
+        [9007199254740993, /magnitude/],
+        [-(2 ** 53), /magnitude/],
+        [1e20, /magnitude/],
+        [1.23e29, /magnitude/],
+        [1e125, /magnitude/],
+        [1e126, /magnitude/],
+        [-1e300, /magnitude/],
+        [1e-131, /magnitude/],
+        [Number.MIN_VALUE, /magnitude/],
+        [Number.NaN, /number/],
+        [Number.POSITIVE_INFINITY, /number/],
+        [true, /number/],
+      ],
+    },
+    {
+      type: 'boolean',
+      ok: [true, false],
+      bad: [
+        ['true', /true or false/],
+        [0, /true or false/],
+        [1, /true or false/],
+      ],
+    },
     {
       type: 'date',
       ok: ['2024-02-29', '2026-12-31', '0001-01-01', '2000-02-29', '2026-01-31'],
@@ -175,7 +252,14 @@ describe('validateRecordData: values by type', () => {
     },
     {
       type: 'datetime',
-      ok: ['2026-01-02T03:04:05Z', '2026-01-02T03:04:05+02:00', '2026-01-02T03:04:05.123456-05:30', '2024-02-29T23:59:59.9Z', '2026-12-31T23:59:59+23:59', '2026-01-02T00:00:00-00:00'],
+      ok: [
+        '2026-01-02T03:04:05Z',
+        '2026-01-02T03:04:05+02:00',
+        '2026-01-02T03:04:05.123456-05:30',
+        '2024-02-29T23:59:59.9Z',
+        '2026-12-31T23:59:59+23:59',
+        '2026-01-02T00:00:00-00:00',
+      ],
       bad: [
         // Anchored at both ends: nothing before or after the date-time.
         ['2026-01-02T03:04:05Zjunk', /ISO 8601/],
@@ -198,8 +282,28 @@ describe('validateRecordData: values by type', () => {
         [1767322645000, /ISO 8601/],
       ],
     },
-    { type: 'enum', extra: { options: ['open', 'In progress'] }, ok: ['open', 'In progress'], bad: [['Open', /must be one of: open, In progress/], ['in progress', /one of/], ['', /one of/], [1, /one of/]] },
-    { type: 'email', ok: ['ann@example.com', 'a.b+c@sub.example.io'], bad: [['not-an-email', /e-mail/], ['a@b', /e-mail/], ['a..b@c.de', /e-mail/], [`${'a'.repeat(250)}@ex.io`, /e-mail/], [7, /e-mail/]] },
+    {
+      type: 'enum',
+      extra: { options: ['open', 'In progress'] },
+      ok: ['open', 'In progress'],
+      bad: [
+        ['Open', /must be one of: open, In progress/],
+        ['in progress', /one of/],
+        ['', /one of/],
+        [1, /one of/],
+      ],
+    },
+    {
+      type: 'email',
+      ok: ['ann@example.com', 'a.b+c@sub.example.io'],
+      bad: [
+        ['not-an-email', /e-mail/],
+        ['a@b', /e-mail/],
+        ['a..b@c.de', /e-mail/],
+        [`${'a'.repeat(250)}@ex.io`, /e-mail/],
+        [7, /e-mail/],
+      ],
+    },
     {
       type: 'url',
       ok: ['https://example.com', 'http://localhost:8080/a?b=c#d', `https://example.com/${'a'.repeat(2000)}`, `https://example.com/${'a'.repeat(2048 - 20)}`],
@@ -314,11 +418,17 @@ describe('validateRecordData: presence, nulls, unknown keys', () => {
   });
 
   it('what is not an object gets nothing back but the issue', () => {
-    expect(validateRecordData([f('m', 'member_ref')], [MEMBER], 'full')).toEqual({ issues: [{ field: '', message: 'must be an object' }], value: {}, memberRefs: [] });
+    expect(validateRecordData([f('m', 'member_ref')], [MEMBER], 'full')).toEqual({
+      issues: [{ field: '', message: 'must be an object' }],
+      value: {},
+      memberRefs: [],
+    });
   });
 
   it('an enum without options accepts nothing', () => {
-    expect(validateRecordData([{ key: 's', type: 'enum', required: false }], { s: 'open' }, 'full').issues).toEqual([{ field: 's', message: 'must be one of: ' }]);
+    expect(validateRecordData([{ key: 's', type: 'enum', required: false }], { s: 'open' }, 'full').issues).toEqual([
+      { field: 's', message: 'must be one of: ' },
+    ]);
   });
 
   it('up to 20 options are listed in full', () => {
@@ -417,7 +527,10 @@ const datetimeArb = fc
     digits(0, 59),
     digits(0, 59),
     fc.option(fc.stringMatching(/^\.[0-9]{1,9}$/), { nil: '' }),
-    fc.oneof(fc.constant('Z'), fc.tuple(fc.constantFrom('+', '-'), digits(0, 23), digits(0, 59)).map(([s, h, m]) => `${s}${h}:${m}`)),
+    fc.oneof(
+      fc.constant('Z'),
+      fc.tuple(fc.constantFrom('+', '-'), digits(0, 23), digits(0, 59)).map(([s, h, m]) => `${s}${h}:${m}`),
+    ),
   )
   .map(([d, h, mi, s, frac, off]) => `${d}T${h}:${mi}:${s}${frac}${off}`);
 const labelArb = fc.stringMatching(/^[a-z0-9]([a-z0-9-]{0,6}[a-z0-9])?$/);
@@ -427,7 +540,12 @@ const emailArb = fc
   .map(([local, host]) => `${local.join('.')}@${host}`);
 const urlArb = fc.oneof(
   fc
-    .tuple(fc.constantFrom('http', 'https'), hostArb, fc.option(fc.integer({ min: 1, max: 65535 })), fc.stringMatching(/^(\/[A-Za-z0-9._~%-]{0,10}){0,3}(\?[a-z0-9=&]{0,12})?(#[a-z0-9]{0,5})?$/))
+    .tuple(
+      fc.constantFrom('http', 'https'),
+      hostArb,
+      fc.option(fc.integer({ min: 1, max: 65535 })),
+      fc.stringMatching(/^(\/[A-Za-z0-9._~%-]{0,10}){0,3}(\?[a-z0-9=&]{0,12})?(#[a-z0-9]{0,5})?$/),
+    )
     .map(([scheme, host, port, rest]) => `${scheme}://${host}${port === null ? '' : `:${port}`}${rest}`),
   fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true, withFragments: true }),
 );
@@ -475,16 +593,42 @@ function invalidValueArb(field: FieldDef): fc.Arbitrary<unknown> {
       return fc.oneof(
         nonNullJson.filter((v) => typeof v !== 'number'),
         fc.double().map(String),
-        fc.constantFrom(Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 2 ** 53, -(2 ** 53), 1e20, 1e125, 1e126, -Number.MAX_VALUE, Number.MIN_VALUE, -1e-131),
+        fc.constantFrom(
+          Number.NaN,
+          Number.POSITIVE_INFINITY,
+          Number.NEGATIVE_INFINITY,
+          2 ** 53,
+          -(2 ** 53),
+          1e20,
+          1e125,
+          1e126,
+          -Number.MAX_VALUE,
+          Number.MIN_VALUE,
+          -1e-131,
+        ),
       );
     case 'boolean':
-      return fc.oneof(nonNullJson.filter((v) => typeof v !== 'boolean'), fc.constantFrom('true', 'false', 0, 1));
+      return fc.oneof(
+        nonNullJson.filter((v) => typeof v !== 'boolean'),
+        fc.constantFrom('true', 'false', 0, 1),
+      );
     case 'date':
       return fc.oneof(
         notString,
         fc.string().filter((s) => !/^\d{4}-\d{2}-\d{2}$/.test(s)),
         datetimeArb,
-        fc.constantFrom('2024-02-30', '2023-02-29', '2100-02-29', '2024-04-31', '2024-13-01', '2024-00-10', '2024-01-00', '2024-1-01', '2024/01/01', ' 2024-01-01'),
+        fc.constantFrom(
+          '2024-02-30',
+          '2023-02-29',
+          '2100-02-29',
+          '2024-04-31',
+          '2024-13-01',
+          '2024-00-10',
+          '2024-01-00',
+          '2024-1-01',
+          '2024/01/01',
+          ' 2024-01-01',
+        ),
       );
     case 'datetime':
       return fc.oneof(
@@ -492,7 +636,18 @@ function invalidValueArb(field: FieldDef): fc.Arbitrary<unknown> {
         dateArb,
         datetimeArb.map((s) => s.replace(/(Z|[+-]\d{2}:\d{2})$/, '')),
         datetimeArb.map((s) => s.replace('T', ' ')),
-        fc.constantFrom('2026-02-30T00:00:00Z', '2026-01-02T24:00:00Z', '2026-01-02T03:60:00Z', '2026-01-02T03:04:60Z', '2026-01-02T03:04Z', '2026-01-02T03:04:05+0200', '2026-01-02T03:04:05+24:00', '2026-01-02t03:04:05z', '2026-01-02T03:04:05.Z', '2026-01-02T03:04:05.1234567890Z'),
+        fc.constantFrom(
+          '2026-02-30T00:00:00Z',
+          '2026-01-02T24:00:00Z',
+          '2026-01-02T03:60:00Z',
+          '2026-01-02T03:04:60Z',
+          '2026-01-02T03:04Z',
+          '2026-01-02T03:04:05+0200',
+          '2026-01-02T03:04:05+24:00',
+          '2026-01-02t03:04:05z',
+          '2026-01-02T03:04:05.Z',
+          '2026-01-02T03:04:05.1234567890Z',
+        ),
       );
     case 'enum': {
       const options = field.options!;
@@ -500,7 +655,10 @@ function invalidValueArb(field: FieldDef): fc.Arbitrary<unknown> {
         notString,
         fc.string().filter((s) => !options.includes(s)),
         fc.constantFrom(...options).map((o) => `${o} `),
-        fc.constantFrom(...options).map((o) => (o.toUpperCase() === o ? `${o}x` : o.toUpperCase())).filter((s) => !options.includes(s)),
+        fc
+          .constantFrom(...options)
+          .map((o) => (o.toUpperCase() === o ? `${o}x` : o.toUpperCase()))
+          .filter((s) => !options.includes(s)),
       );
     }
     case 'email':
@@ -559,11 +717,15 @@ function mutatedRecordArb(fields: FieldDef[]): fc.Arbitrary<Mutated> {
   const keys = new Set(fields.map((x) => x.key));
   const required = fields.filter((x) => x.required);
   const kinds: fc.Arbitrary<Mutated>[] = [
-    fc.tuple(validRecordArb(fields), fc.constantFrom(...fields)).chain(([data, field]) =>
-      invalidValueArb(field).map((bad) => ({ data: { ...data, [field.key]: bad }, field: field.key, how: `invalid ${field.type}` })),
-    ),
     fc
-      .tuple(validRecordArb(fields), fc.oneof(keyArb, fc.string(), fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty')).filter((k) => !keys.has(k)), fc.jsonValue())
+      .tuple(validRecordArb(fields), fc.constantFrom(...fields))
+      .chain(([data, field]) => invalidValueArb(field).map((bad) => ({ data: { ...data, [field.key]: bad }, field: field.key, how: `invalid ${field.type}` }))),
+    fc
+      .tuple(
+        validRecordArb(fields),
+        fc.oneof(keyArb, fc.string(), fc.constantFrom('__proto__', 'constructor', 'toString', 'hasOwnProperty')).filter((k) => !keys.has(k)),
+        fc.jsonValue(),
+      )
       .map(([data, key, v]) => {
         const copy = { ...data };
         Object.defineProperty(copy, key, { value: v, enumerable: true, configurable: true, writable: true });
@@ -586,25 +748,31 @@ function mutatedRecordArb(fields: FieldDef[]): fc.Arbitrary<Mutated> {
 describe('validator properties (random records against random schemas)', () => {
   it('valid records: no issues, and the value round-trips (nulls dropped)', () => {
     fc.assert(
-      fc.property(schemaArb.chain((fields) => fc.tuple(fc.constant(fields), validRecordArb(fields))), ([fields, data]) => {
-        const r = validateRecordData(fields, data, 'full');
-        expect(r.issues).toEqual([]);
-        expect(r.value).toStrictEqual(withoutNulls(data));
-        const refs = fields.filter((x) => x.type === 'member_ref' && typeof data[x.key] === 'string').map((x) => data[x.key]);
-        expect(new Set(r.memberRefs)).toEqual(new Set(refs));
-      }),
+      fc.property(
+        schemaArb.chain((fields) => fc.tuple(fc.constant(fields), validRecordArb(fields))),
+        ([fields, data]) => {
+          const r = validateRecordData(fields, data, 'full');
+          expect(r.issues).toEqual([]);
+          expect(r.value).toStrictEqual(withoutNulls(data));
+          const refs = fields.filter((x) => x.type === 'member_ref' && typeof data[x.key] === 'string').map((x) => data[x.key]);
+          expect(new Set(r.memberRefs)).toEqual(new Set(refs));
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it('records broken in exactly one way: exactly one issue, naming that field, and the field is not accepted', () => {
     fc.assert(
-      fc.property(schemaArb.chain((fields) => fc.tuple(fc.constant(fields), mutatedRecordArb(fields))), ([fields, m]) => {
-        const r = validateRecordData(fields, m.data, 'full');
-        expect(r.issues, m.how).toHaveLength(1);
-        expect(r.issues[0]!.field, m.how).toBe(m.field);
-        expect(Object.hasOwn(r.value, m.field), m.how).toBe(false);
-      }),
+      fc.property(
+        schemaArb.chain((fields) => fc.tuple(fc.constant(fields), mutatedRecordArb(fields))),
+        ([fields, m]) => {
+          const r = validateRecordData(fields, m.data, 'full');
+          expect(r.issues, m.how).toHaveLength(1);
+          expect(r.issues[0]!.field, m.how).toBe(m.field);
+          expect(Object.hasOwn(r.value, m.field), m.how).toBe(false);
+        },
+      ),
       { numRuns: 600 },
     );
   });
@@ -647,9 +815,11 @@ describe('validator properties (random records against random schemas)', () => {
 
   it('patch: nulling a required field or one bad value gives exactly one issue on that field', () => {
     const arb = schemaArb.chain((fields) =>
-      fc.tuple(fc.constant(fields), fc.constantFrom(...fields)).chain(([fs, field]) =>
-        (field.required ? fc.oneof(fc.constant(null), invalidValueArb(field)) : invalidValueArb(field)).map((v) => [fs, field.key, v] as const),
-      ),
+      fc
+        .tuple(fc.constant(fields), fc.constantFrom(...fields))
+        .chain(([fs, field]) =>
+          (field.required ? fc.oneof(fc.constant(null), invalidValueArb(field)) : invalidValueArb(field)).map((v) => [fs, field.key, v] as const),
+        ),
     );
     fc.assert(
       fc.property(arb, ([fields, key, v]) => {
@@ -672,9 +842,7 @@ describe('validator properties (random records against random schemas)', () => {
   });
 
   it('filters: the string form of any valid value encodes back to the stored value', () => {
-    const arb = schemaArb.chain((fields) =>
-      fc.constantFrom(...fields).chain((field) => validValueArb(field).map((v) => [field, v] as const)),
-    );
+    const arb = schemaArb.chain((fields) => fc.constantFrom(...fields).chain((field) => validValueArb(field).map((v) => [field, v] as const)));
     fc.assert(
       fc.property(arb, ([field, v]) => {
         const r = encodeFilterValue(field, String(v));

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { deleteValueEntryStep, putValueEntryStep, recordFilter, softDeleteRecordStep, updateRecordStep, valueEntryItem } from '../../shared/data/repositories/objects';
+import {
+  deleteValueEntryStep,
+  putValueEntryStep,
+  recordFilter,
+  softDeleteRecordStep,
+  updateRecordStep,
+  valueEntryItem,
+} from '../../shared/data/repositories/objects';
 import { StaleRead } from '../../shared/data/table';
 
 const KEY = { pk: 'WS#ws_1#OBJREC#order_note#rec_1', sk: 'RECORD' };
@@ -31,7 +38,16 @@ describe('objects repository: record updates', () => {
         UpdateExpression:
           'SET updatedAt = :now, gsi2sk = :u, #data.#f0 = :f0, #search.#f0 = :s0, #data.#f1 = :f1, gsi3sk = :t REMOVE #data.#f2, #search.#f2, #data.#f3',
         ConditionExpression: `${LIVE} AND #data.#c0 = :c0 AND attribute_not_exists(#data.#c1)`,
-        ExpressionAttributeNames: { '#data': 'data', '#search': 'search', '#f0': 'title', '#f1': 'size', '#f2': 'email', '#f3': 'due', '#c0': 'status', '#c1': 'owner' },
+        ExpressionAttributeNames: {
+          '#data': 'data',
+          '#search': 'search',
+          '#f0': 'title',
+          '#f1': 'size',
+          '#f2': 'email',
+          '#f3': 'due',
+          '#c0': 'status',
+          '#c1': 'owner',
+        },
         ExpressionAttributeValues: {
           ':now': AT,
           ':u': `U#${AT}#rec_1`,
@@ -135,7 +151,12 @@ describe('objects repository: revisions and value entries', () => {
       ExpressionAttributeValues: { ':now': AT, ':u': `U#${AT}#rec_1`, ':rev': 4, ':nextRev': 5 },
     });
     // A record from before revisions has none: the write requires that, and starts them.
-    const legacy = updateRecordStep('ws_1', 'order_note', 'rec_1', { updatedAt: AT, change: { kind: 'merge', fields: [] }, expected: [], revision: { read: undefined } });
+    const legacy = updateRecordStep('ws_1', 'order_note', 'rec_1', {
+      updatedAt: AT,
+      change: { kind: 'merge', fields: [] },
+      expected: [],
+      revision: { read: undefined },
+    });
     expect(legacy.op.Update).toMatchObject({ ConditionExpression: `${LIVE} AND attribute_not_exists(rev)`, ExpressionAttributeValues: { ':nextRev': 1 } });
     expect(legacy.op.Update!.ExpressionAttributeValues).not.toHaveProperty(':rev');
   });
@@ -150,7 +171,14 @@ describe('objects repository: revisions and value entries', () => {
   });
 
   it("a value entry lives in the record's partition and lists it under (type, field, value) in the record's three orders", () => {
-    const owner = { workspaceId: 'ws_1', type: 'order_note', id: 'rec_1', createdAt: AT, updatedAt: '2026-02-03T00:00:00.000Z', data: { title: 'Hi', status: 'open' } };
+    const owner = {
+      workspaceId: 'ws_1',
+      type: 'order_note',
+      id: 'rec_1',
+      createdAt: AT,
+      updatedAt: '2026-02-03T00:00:00.000Z',
+      data: { title: 'Hi', status: 'open' },
+    };
     const partition = 'WS#ws_1#OBJV#order_note#status#"open"';
     const item = {
       pk: KEY.pk,

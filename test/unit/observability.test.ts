@@ -27,7 +27,13 @@ describe('emitMetric', () => {
     emitMetric('apiRequests', 1, { operation: 'listMembers', outcome: '2xx' });
     emitMetric('exportDuration', 1234);
     expect(emitted()).toEqual([
-      { namespace: METRICS_NAMESPACE, name: 'ApiRequests', unit: 'Count', value: 1, dimensions: { service: METRICS_SERVICE, operation: 'listMembers', outcome: '2xx' } },
+      {
+        namespace: METRICS_NAMESPACE,
+        name: 'ApiRequests',
+        unit: 'Count',
+        value: 1,
+        dimensions: { service: METRICS_SERVICE, operation: 'listMembers', outcome: '2xx' },
+      },
       { namespace: METRICS_NAMESPACE, name: 'ExportDuration', unit: 'Milliseconds', value: 1234, dimensions: { service: METRICS_SERVICE } },
     ]);
   });
@@ -65,7 +71,9 @@ describe('emitMetric', () => {
     failing.stop();
     const emitted = capture();
     emitMetric('exportDuration', 7);
-    expect(emitted()).toEqual([{ namespace: METRICS_NAMESPACE, name: 'ExportDuration', unit: 'Milliseconds', value: 7, dimensions: { service: METRICS_SERVICE } }]);
+    expect(emitted()).toEqual([
+      { namespace: METRICS_NAMESPACE, name: 'ExportDuration', unit: 'Milliseconds', value: 7, dimensions: { service: METRICS_SERVICE } },
+    ]);
   });
 
   it('declares no dimension that could name a workspace, member or endpoint', () => {
@@ -78,7 +86,13 @@ describe('emitMetric', () => {
 describe('countEvents', () => {
   it('counts orders, refunds and coupons from the events of one committed transaction, each metric once', () => {
     const emitted = capture();
-    countEvents([{ type: 'order.created' }, { type: 'loyalty.points_earned' }, { type: 'coupon.issued' }, { type: 'coupon.issued' }, { type: 'member.created' }]);
+    countEvents([
+      { type: 'order.created' },
+      { type: 'loyalty.points_earned' },
+      { type: 'coupon.issued' },
+      { type: 'coupon.issued' },
+      { type: 'member.created' },
+    ]);
     expect(emitted().map((m) => [m.name, m.value])).toEqual([
       ['OrdersRecorded', 1],
       ['CouponsIssued', 2],
@@ -130,7 +144,16 @@ describe('wallet push report', () => {
 
 describe('export run report', () => {
   const job = (over: Partial<ExportJobRecord>) =>
-    ({ id: 'exp_1', workspaceId: 'ws_1', kind: 'operational', status: 'completed', createdAt: '2026-11-01T10:00:00.000Z', completedAt: '2026-11-01T10:00:02.500Z', rowCount: 42, ...over }) as ExportJobRecord;
+    ({
+      id: 'exp_1',
+      workspaceId: 'ws_1',
+      kind: 'operational',
+      status: 'completed',
+      createdAt: '2026-11-01T10:00:00.000Z',
+      completedAt: '2026-11-01T10:00:02.500Z',
+      rowCount: 42,
+      ...over,
+    }) as ExportJobRecord;
 
   it('a completed run: ExportRuns{completed}, its rows and duration, and export.run_finished', () => {
     const info = vi.spyOn(logger, 'info');
@@ -141,7 +164,10 @@ describe('export run report', () => {
       ['ExportRows', 42, { service: METRICS_SERVICE }],
       ['ExportDuration', 2500, { service: METRICS_SERVICE }],
     ]);
-    expect(info).toHaveBeenCalledWith('export.run_finished', expect.objectContaining({ event: 'export.run_finished', kind: 'operational', outcome: 'completed', rows: 42, durationMs: 2500 }));
+    expect(info).toHaveBeenCalledWith(
+      'export.run_finished',
+      expect.objectContaining({ event: 'export.run_finished', kind: 'operational', outcome: 'completed', rows: 42, durationMs: 2500 }),
+    );
   });
 
   it('a failed run: ExportRuns{failed} and its duration, no rows', () => {

@@ -25,7 +25,8 @@ function unbounded(): string[] {
       const target = resolvePointer(doc, schema.$ref) as Json;
       if (seen.has(target)) return;
       seen.add(target);
-      return walk(target, schema.$ref);
+      walk(target, schema.$ref);
+      return;
     }
     const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
     if (types.includes('string') && schema.maxLength === undefined && schema.enum === undefined && schema.const === undefined) {
@@ -34,8 +35,10 @@ function unbounded(): string[] {
       if (!byFormat && !byPattern) found.add(`${at} (string)`);
     }
     if (types.includes('array') && schema.maxItems === undefined) found.add(`${at} (array)`);
-    for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const) (schema[key] ?? []).forEach((s: Json, i: number) => walk(s, `${at}/${key}/${i}`));
-    for (const key of ['items', 'additionalProperties', 'propertyNames', 'not'] as const) if (typeof schema[key] === 'object') walk(schema[key], `${at}/${key}`);
+    for (const key of ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const)
+      for (const [i, s] of ((schema[key] ?? []) as Json[]).entries()) walk(s, `${at}/${key}/${i}`);
+    for (const key of ['items', 'additionalProperties', 'propertyNames', 'not'] as const)
+      if (typeof schema[key] === 'object') walk(schema[key], `${at}/${key}`);
     for (const [name, s] of Object.entries((schema.properties ?? {}) as Json)) walk(s, `${at}/properties/${name}`);
   };
   for (const [path, item] of Object.entries(doc.paths as Json)) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod';
+import type * as z from 'zod';
 import { routes, type RouteDef } from '../../shared/contracts/index';
 import { EXAMPLES, examplesOf } from '../../shared/contracts/examples/index';
 import type { OperationExamples } from '../../shared/contracts/examples/types';
@@ -30,12 +30,24 @@ function documentedBodies(): { what: string; schemaAt: string; values: unknown[]
     const op = opOf(r);
     const body = op.requestBody?.content?.['application/json'];
     if (body) {
-      out.push({ what: `${r.operationId} request`, schemaAt: `${opAt(r)}${pointer('requestBody', 'content', 'application/json', 'schema').slice(1)}`, values: valuesOf(body), zod: r.body!, route: r });
+      out.push({
+        what: `${r.operationId} request`,
+        schemaAt: `${opAt(r)}${pointer('requestBody', 'content', 'application/json', 'schema').slice(1)}`,
+        values: valuesOf(body),
+        zod: r.body!,
+        route: r,
+      });
     }
     for (const [status, response] of Object.entries(op.responses as Json)) {
       const media = response.content?.['application/json'];
       if (!status.startsWith('2') || !media) continue;
-      out.push({ what: `${r.operationId} ${status}`, schemaAt: `${opAt(r)}${pointer('responses', status, 'content', 'application/json', 'schema').slice(1)}`, values: valuesOf(media), zod: r.responses[Number(status)]!, route: r });
+      out.push({
+        what: `${r.operationId} ${status}`,
+        schemaAt: `${opAt(r)}${pointer('responses', status, 'content', 'application/json', 'schema').slice(1)}`,
+        values: valuesOf(media),
+        zod: r.responses[Number(status)]!,
+        route: r,
+      });
     }
   }
   return out;
@@ -154,8 +166,11 @@ describe('OpenAPI examples', () => {
     const noRequest: CreateOrder = { responses: { 201: order, 200: { ...order, duplicate: true } } };
     // @ts-expect-error so is every JSON success response (here 200)
     const noReplay: CreateOrder = { request: EXAMPLES.orders.createOrder.request, responses: { 201: order } };
-    // @ts-expect-error and a field the schema does not have
-    const unknownField: CreateOrder = { request: { ...EXAMPLES.orders.createOrder.request, placedAt: '2026-03-14T09:30:00Z' }, responses: EXAMPLES.orders.createOrder.responses };
+    const unknownField: CreateOrder = {
+      // @ts-expect-error and a field the schema does not have
+      request: { ...EXAMPLES.orders.createOrder.request, placedAt: '2026-03-14T09:30:00Z' },
+      responses: EXAMPLES.orders.createOrder.responses,
+    };
     expect([noRequest, noReplay, unknownField]).toHaveLength(3);
   });
 });

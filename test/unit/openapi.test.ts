@@ -27,18 +27,21 @@ function operations(): { path: string; method: string; op: Json; at: string }[] 
 function schemaLocations(): string[] {
   const at: string[] = Object.keys(doc.components.schemas).map((name) => pointer('components', 'schemas', name));
   const fromResponse = (base: string, response: Json) => {
-    for (const [media, content] of Object.entries((response.content ?? {}) as Json)) if (content.schema) at.push(`${base}${pointer('content', media, 'schema').slice(1)}`);
-    for (const [name, header] of Object.entries((response.headers ?? {}) as Json)) if (header.schema) at.push(`${base}${pointer('headers', name, 'schema').slice(1)}`);
+    for (const [media, content] of Object.entries((response.content ?? {}) as Json))
+      if (content.schema) at.push(`${base}${pointer('content', media, 'schema').slice(1)}`);
+    for (const [name, header] of Object.entries((response.headers ?? {}) as Json))
+      if (header.schema) at.push(`${base}${pointer('headers', name, 'schema').slice(1)}`);
   };
   for (const [name, response] of Object.entries(doc.components.responses as Json)) fromResponse(pointer('components', 'responses', name), response);
   for (const [name, p] of Object.entries(doc.components.parameters as Json)) if (p.schema) at.push(pointer('components', 'parameters', name, 'schema'));
   for (const [name, h] of Object.entries(doc.components.headers as Json)) if (h.schema) at.push(pointer('components', 'headers', name, 'schema'));
   for (const { op, at: opAt } of operations()) {
-    (op.parameters ?? []).forEach((p: Json, i: number) => p.schema && at.push(`${opAt}${pointer('parameters', i, 'schema').slice(1)}`));
+    for (const [i, p] of ((op.parameters ?? []) as Json[]).entries()) if (p.schema) at.push(`${opAt}${pointer('parameters', i, 'schema').slice(1)}`);
     for (const [media, content] of Object.entries((op.requestBody?.content ?? {}) as Json)) {
       if (content.schema) at.push(`${opAt}${pointer('requestBody', 'content', media, 'schema').slice(1)}`);
     }
-    for (const [status, response] of Object.entries(op.responses as Json)) if (!response.$ref) fromResponse(`${opAt}${pointer('responses', status).slice(1)}`, response);
+    for (const [status, response] of Object.entries(op.responses as Json))
+      if (!response.$ref) fromResponse(`${opAt}${pointer('responses', status).slice(1)}`, response);
   }
   return at;
 }
@@ -80,7 +83,11 @@ function structuralProblems(d: Json): string[] {
   for (const [path, item] of Object.entries(d.paths as Json)) {
     need(path.startsWith('/'), `path ${path} must start with /`);
     const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-    for (const k of Object.keys(item)) need((METHODS as readonly string[]).includes(k) || ['summary', 'description', 'servers', 'parameters', '$ref'].includes(k) || k.startsWith('x-'), `${path}: unknown field ${k}`);
+    for (const k of Object.keys(item))
+      need(
+        (METHODS as readonly string[]).includes(k) || ['summary', 'description', 'servers', 'parameters', '$ref'].includes(k) || k.startsWith('x-'),
+        `${path}: unknown field ${k}`,
+      );
     for (const method of METHODS.filter((m) => item[m])) {
       const op = item[method];
       const where = `${method.toUpperCase()} ${path}`;
@@ -164,7 +171,13 @@ describe('OpenAPI document', () => {
       if (r.idempotent) expect(idem[0]!.required, key).toBe(false);
 
       const templated = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      expect(params.filter((p) => p.in === 'path').map((p) => p.name).sort(), key).toEqual(templated.sort());
+      expect(
+        params
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name)
+          .sort(),
+        key,
+      ).toEqual(templated.sort());
       for (const p of params.filter((p) => p.in === 'path')) expect(p.required, key).toBe(true);
     }
   });
@@ -227,7 +240,10 @@ describe('OpenAPI document', () => {
   it('every $ref resolves inside the document', () => {
     const refs: string[] = [];
     const walk = (node: unknown): void => {
-      if (Array.isArray(node)) return node.forEach(walk);
+      if (Array.isArray(node)) {
+        for (const n of node) walk(n);
+        return;
+      }
       if (!node || typeof node !== 'object') return;
       for (const [k, v] of Object.entries(node)) {
         if (k === '$ref' && typeof v === 'string') refs.push(v);
@@ -353,9 +369,21 @@ describe('response validator (test/support/openapi.ts)', () => {
   const v = new ResponseValidator(doc);
   const ts = '2026-01-02T03:04:05.000Z';
   const member = {
-    id: 'mbr_1', email: 'a@b.test', externalId: null, firstName: null, lastName: null, phone: null, birthDate: null,
-    status: 'active', tier: 'bronze', points: { balance: 0, pending: 0, lifetime: 0 }, orderCount: 0,
-    customAttributes: {}, tags: [], createdAt: ts, updatedAt: ts,
+    id: 'mbr_1',
+    email: 'a@b.test',
+    externalId: null,
+    firstName: null,
+    lastName: null,
+    phone: null,
+    birthDate: null,
+    status: 'active',
+    tier: 'bronze',
+    points: { balance: 0, pending: 0, lifetime: 0 },
+    orderCount: 0,
+    customAttributes: {},
+    tags: [],
+    createdAt: ts,
+    updatedAt: ts,
   };
   const error = (code: string) => ({ error: { code, message: 'x', requestId: 'req_1', docUrl: `/docs#api/description/${code.toLowerCase()}` } });
 

@@ -17,9 +17,21 @@ const setup = () => {
 };
 
 const order = (o: Partial<CreateOrderInput> = {}): CreateOrderInput =>
-  ({ externalOrderId: 'ext-1', memberId: MEMBER, currency: 'EUR', total: 120.5, status: 'completed', occurredAt: '2026-02-28T09:00:00Z', ...o }) as CreateOrderInput;
+  ({
+    externalOrderId: 'ext-1',
+    memberId: MEMBER,
+    currency: 'EUR',
+    total: 120.5,
+    status: 'completed',
+    occurredAt: '2026-02-28T09:00:00Z',
+    ...o,
+  }) as CreateOrderInput;
 
-const code = (p: Promise<unknown>) => p.then(() => 'ok', (e: unknown) => (e instanceof AppError ? e.code : String(e)));
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: unknown) => (e instanceof AppError ? e.code : String(e)),
+  );
 const member = (store: MemoryOrdersStore) => store.ledger.members.get(MEMBER)!;
 
 describe('orders (in-memory store)', () => {
@@ -39,7 +51,9 @@ describe('orders (in-memory store)', () => {
     await createOrder(WS, order({ status: 'pending' }), {}, NOW, store);
     expect(member(store)).toMatchObject({ balance: 0, pending: 120, orderCount: 0 });
     expect(await code(createOrder(WS, order({ externalOrderId: 'ext-2', storeId: 'sto_01j9z3k4m5n6p7q8r9s0t1v2w3' }), {}, NOW, store))).toBe('NOT_FOUND');
-    expect(await code(createOrder(WS, order({ externalOrderId: 'ext-3', memberId: undefined, member: { email: 'nobody@example.com' } }), {}, NOW, store))).toBe('NOT_FOUND');
+    expect(await code(createOrder(WS, order({ externalOrderId: 'ext-3', memberId: undefined, member: { email: 'nobody@example.com' } }), {}, NOW, store))).toBe(
+      'NOT_FOUND',
+    );
     expect(store.orders.size).toBe(1);
   });
 

@@ -4,7 +4,14 @@ import { looksPersonal, personalFieldsOf } from '../../shared/domain/objects/per
 
 describe('personal values of custom-object records', () => {
   it('recognises e-mail addresses anywhere and phone numbers, not dates, short numbers or plain words', () => {
-    for (const v of ['jane@example.com', 'Write to Jane.Doe+x@mail.example.org please', '+49 30 1234567', '030/1234567', '(030) 123-4567', 'call +44 20 7946 0958 after six'])
+    for (const v of [
+      'jane@example.com',
+      'Write to Jane.Doe+x@mail.example.org please',
+      '+49 30 1234567',
+      '030/1234567',
+      '(030) 123-4567',
+      'call +44 20 7946 0958 after six',
+    ])
       expect(looksPersonal(v), v).toBe(true);
     for (const v of ['2026-11-27', '27.11.2026', 'B-AL 1815', 'order 12345', 'no contact given', '123', 'jane at example', 42, null])
       expect(looksPersonal(v), String(v)).toBe(false);

@@ -30,30 +30,37 @@ describe('points arithmetic (property-based)', () => {
   });
 
   it('more spend never earns fewer points', () => {
-    fc.assert(fc.property(minor, minor, currency, snapshot, (a, b, cur, earn) => {
-      const [lo, hi] = a <= b ? [a, b] : [b, a];
-      expect(pointsFor(lo, cur, earn)).toBeLessThanOrEqual(pointsFor(hi, cur, earn));
-    }));
+    fc.assert(
+      fc.property(minor, minor, currency, snapshot, (a, b, cur, earn) => {
+        const [lo, hi] = a <= b ? [a, b] : [b, a];
+        expect(pointsFor(lo, cur, earn)).toBeLessThanOrEqual(pointsFor(hi, cur, earn));
+      }),
+    );
   });
 
   it('partial refunds adding up to the total reverse exactly the earned points, never more on the way', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 10 ** 9 }), fc.integer({ min: 0, max: 10 ** 7 }), fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 12 }), (total, earned, weights) => {
-        const sum = weights.reduce((a, b) => a + b, 0);
-        // Split the total into parts proportional to the weights; the last part takes the remainder.
-        let refunded = 0;
-        let reversedSoFar = 0;
-        weights.forEach((w, i) => {
-          const part = i === weights.length - 1 ? total - refunded : Math.floor((total * w) / sum);
-          refunded += part;
-          const r = reversedFor(earned, refunded, total);
-          expect(r).toBeGreaterThanOrEqual(reversedSoFar);
-          expect(r).toBeLessThanOrEqual(earned);
-          reversedSoFar = r;
-        });
-        expect(refunded).toBe(total);
-        expect(reversedSoFar).toBe(earned);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 10 ** 9 }),
+        fc.integer({ min: 0, max: 10 ** 7 }),
+        fc.array(fc.integer({ min: 1, max: 1000 }), { minLength: 1, maxLength: 12 }),
+        (total, earned, weights) => {
+          const sum = weights.reduce((a, b) => a + b, 0);
+          // Split the total into parts proportional to the weights; the last part takes the remainder.
+          let refunded = 0;
+          let reversedSoFar = 0;
+          weights.forEach((w, i) => {
+            const part = i === weights.length - 1 ? total - refunded : Math.floor((total * w) / sum);
+            refunded += part;
+            const r = reversedFor(earned, refunded, total);
+            expect(r).toBeGreaterThanOrEqual(reversedSoFar);
+            expect(r).toBeLessThanOrEqual(earned);
+            reversedSoFar = r;
+          });
+          expect(refunded).toBe(total);
+          expect(reversedSoFar).toBe(earned);
+        },
+      ),
     );
   });
 
@@ -66,7 +73,13 @@ describe('points arithmetic (property-based)', () => {
   it('the deltas of any sequence of order changes add up to what the final order holds', () => {
     fc.assert(
       fc.property(snapshot, fc.array(orderState, { minLength: 1, maxLength: 8 }), (earn: EarnSnapshot, states) => {
-        const orders = states.map((s) => ({ status: s.status, totalMinor: s.totalMinor, refundedMinor: Math.floor(s.totalMinor * s.refundFraction), currency: 'EUR', earn }));
+        const orders = states.map((s) => ({
+          status: s.status,
+          totalMinor: s.totalMinor,
+          refundedMinor: Math.floor(s.totalMinor * s.refundFraction),
+          currency: 'EUR',
+          earn,
+        }));
         const total = { balance: 0, pending: 0, lifetime: 0, orderCount: 0 };
         orders.forEach((o, i) => {
           const d = transition(i === 0 ? null : orders[i - 1]!, o);
@@ -82,22 +95,26 @@ describe('points arithmetic (property-based)', () => {
   });
 
   it('toMinor refuses more decimals than the currency has and is exact otherwise', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 10 ** 10 }), currency, (m, cur) => {
-      const major = m / 10 ** currencyExponent(cur);
-      expect(toMinor(major, cur)).toBe(m);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 ** 10 }), currency, (m, cur) => {
+        const major = m / 10 ** currencyExponent(cur);
+        expect(toMinor(major, cur)).toBe(m);
+      }),
+    );
     expect(toMinor(10.999, 'EUR')).toBeUndefined();
     expect(toMinor(10.5, 'JPY')).toBeUndefined();
     expect(toMinor(0.1 + 0.2, 'EUR')).toBe(30);
   });
 
   it('tiers: the highest level reached; bands never show the amount', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 10 ** 7 }), (v) => {
-      const tier = tierFor(v, DEFAULT_RULES.tiers.levels);
-      expect(tier.threshold).toBeLessThanOrEqual(v);
-      const next = DEFAULT_RULES.tiers.levels.find((l) => l.threshold > tier.threshold);
-      if (next) expect(v).toBeLessThan(next.threshold);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 ** 7 }), (v) => {
+        const tier = tierFor(v, DEFAULT_RULES.tiers.levels);
+        expect(tier.threshold).toBeLessThanOrEqual(v);
+        const next = DEFAULT_RULES.tiers.levels.find((l) => l.threshold > tier.threshold);
+        if (next) expect(v).toBeLessThan(next.threshold);
+      }),
+    );
     expect(amountBand(5999, 'EUR')).toBe('50-100 EUR');
     expect(amountBand(250000, 'EUR')).toBe('1000+ EUR');
   });
@@ -149,7 +166,14 @@ describe('points arithmetic (exact values)', () => {
 
   it('tierFor: a value exactly at a threshold reaches it', () => {
     expect([0, 499, 500, 1999, 2000, 4999, 5000, 10 ** 9].map((v) => tierFor(v, levels).key)).toEqual([
-      'bronze', 'bronze', 'silver', 'silver', 'gold', 'gold', 'platinum', 'platinum',
+      'bronze',
+      'bronze',
+      'silver',
+      'silver',
+      'gold',
+      'gold',
+      'platinum',
+      'platinum',
     ]);
     expect(tierFor(-1, levels).key).toBe('bronze'); // below every threshold: the first level
   });
@@ -163,8 +187,13 @@ describe('points arithmetic (exact values)', () => {
 
 describe('what an order holds (exact values)', () => {
   // 100.00 EUR at 1 point per EUR: 100 points; 25.00 EUR refunded takes back 25.
-  const order = (status: 'pending' | 'completed' | 'cancelled', refundedMinor = 2500) =>
-    ({ status, totalMinor: 10_000, refundedMinor, currency: 'EUR', earn: { pointsPerUnit: 1, rounding: 'floor' as const } });
+  const order = (status: 'pending' | 'completed' | 'cancelled', refundedMinor = 2500) => ({
+    status,
+    totalMinor: 10_000,
+    refundedMinor,
+    currency: 'EUR',
+    earn: { pointsPerUnit: 1, rounding: 'floor' as const },
+  });
 
   it('completed: the net counts towards the balance, and the order counts', () => {
     expect(holdings(order('completed'))).toEqual({ earned: 100, reversed: 25, balance: 75, pending: 0, counted: 1 });

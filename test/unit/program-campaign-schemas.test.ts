@@ -88,6 +88,8 @@ describe('campaign validation', () => {
   it('a change names only what it changes, validated the same way', () => {
     expect(paths(updateCampaignBody.safeParse({ status: 'active' }))).toEqual([]);
     expect(paths(updateCampaignBody.safeParse({ status: 'running' }))).toHaveLength(1);
-    expect(paths(updateCampaignBody.safeParse({ startsAt: '2026-02-01T00:00:00Z', endsAt: '2026-01-01T00:00:00Z' }))).toEqual(['endsAt: must be after startsAt']);
+    expect(paths(updateCampaignBody.safeParse({ startsAt: '2026-02-01T00:00:00Z', endsAt: '2026-01-01T00:00:00Z' }))).toEqual([
+      'endsAt: must be after startsAt',
+    ]);
   });
 });

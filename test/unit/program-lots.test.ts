@@ -87,9 +87,23 @@ describe('lot expiry by policy', () => {
 describe('spending from lots', () => {
   it('takes from the lot that expires first, undated lots last, then the oldest, then by id', () => {
     const lots = [lot('c', 50, T0, null), lot('b', 30, T0 + 2, T0 + 100), lot('a', 20, T0 + 1, T0 + 50)];
-    expect(takeFromLots(lots, 60)).toEqual({ taken: [{ lotId: 'a', points: 20 }, { lotId: 'b', points: 30 }, { lotId: 'c', points: 10 }], short: 0 });
+    expect(takeFromLots(lots, 60)).toEqual({
+      taken: [
+        { lotId: 'a', points: 20 },
+        { lotId: 'b', points: 30 },
+        { lotId: 'c', points: 10 },
+      ],
+      short: 0,
+    });
     expect(takeFromLots(lots, 20)).toEqual({ taken: [{ lotId: 'a', points: 20 }], short: 0 });
-    expect(takeFromLots(lots, 130)).toEqual({ taken: [{ lotId: 'a', points: 20 }, { lotId: 'b', points: 30 }, { lotId: 'c', points: 50 }], short: 30 });
+    expect(takeFromLots(lots, 130)).toEqual({
+      taken: [
+        { lotId: 'a', points: 20 },
+        { lotId: 'b', points: 30 },
+        { lotId: 'c', points: 50 },
+      ],
+      short: 30,
+    });
     expect(takeFromLots(lots, 0)).toEqual({ taken: [], short: 0 });
     expect(takeFromLots([lot('x', 0, T0, T0), lot('y', 5, T0, T0 + 1)], 3)).toEqual({ taken: [{ lotId: 'y', points: 3 }], short: 0 });
     expect([lot('b', 1, T0, 5), lot('a', 1, T0, 5)].sort(bySpendOrder).map((l) => l.lotId)).toEqual(['a', 'b']);
@@ -97,14 +111,16 @@ describe('spending from lots', () => {
     expect(bySpendOrder(lot('a', 1, T0, 5), lot('a', 1, T0, 5))).toBe(0);
   });
 
-  const lotsArb = fc.array(
-    fc.record({
-      remaining: fc.integer({ min: 0, max: 1000 }),
-      earnedAt: fc.integer({ min: 0, max: 1000 }),
-      expiresAt: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: null }),
-    }),
-    { maxLength: 12 },
-  ).map((ls) => ls.map((l, i) => ({ ...l, lotId: `l${String(i).padStart(2, '0')}` })));
+  const lotsArb = fc
+    .array(
+      fc.record({
+        remaining: fc.integer({ min: 0, max: 1000 }),
+        earnedAt: fc.integer({ min: 0, max: 1000 }),
+        expiresAt: fc.option(fc.integer({ min: 0, max: 2000 }), { nil: null }),
+      }),
+      { maxLength: 12 },
+    )
+    .map((ls) => ls.map((l, i) => ({ ...l, lotId: `l${String(i).padStart(2, '0')}` })));
 
   it('takes exactly what was asked (or everything), never from a later-expiring lot while an earlier one has points', () => {
     fc.assert(
@@ -133,8 +149,20 @@ describe('spending from lots', () => {
     const lots = [lot('a', 20, T0, T0 + 10), lot('b', 30, T0, T0 + 20), lot('c', 5, T0, null)];
     expect(dueLots(lots, T0 + 9, null)).toEqual([]);
     expect(dueLots(lots, T0 + 10, null).map((l) => l.lotId)).toEqual(['a']);
-    expect(expiryAt(lots, T0 + 20, null, 100)).toEqual({ points: 50, lots: [{ lotId: 'a', points: 20 }, { lotId: 'b', points: 30 }] });
-    expect(expiryAt(lots, T0 + 20, null, 35)).toEqual({ points: 35, lots: [{ lotId: 'a', points: 20 }, { lotId: 'b', points: 30 }] });
+    expect(expiryAt(lots, T0 + 20, null, 100)).toEqual({
+      points: 50,
+      lots: [
+        { lotId: 'a', points: 20 },
+        { lotId: 'b', points: 30 },
+      ],
+    });
+    expect(expiryAt(lots, T0 + 20, null, 35)).toEqual({
+      points: 35,
+      lots: [
+        { lotId: 'a', points: 20 },
+        { lotId: 'b', points: 30 },
+      ],
+    });
     expect(expiryAt(lots, T0 + 20, null, -5).points).toBe(0);
     expect(expiryAt(lots, T0 + 5, T0 + 5, 100).points).toBe(55);
     expect(dueLots([lot('z', 0, T0, T0)], T0 + 1, null)).toEqual([]);
@@ -150,9 +178,15 @@ describe('spending from lots', () => {
 
   it('what a member sees coming: points per date, next dates first', () => {
     const lots = [lot('a', 20, T0, T0 + 20), lot('b', 30, T0, T0 + 10), lot('c', 5, T0, T0 + 20), lot('d', 7, T0, null), lot('e', 0, T0, T0 + 1)];
-    expect(expiringSchedule(lots, null)).toEqual([{ points: 30, expiresAt: T0 + 10 }, { points: 25, expiresAt: T0 + 20 }]);
+    expect(expiringSchedule(lots, null)).toEqual([
+      { points: 30, expiresAt: T0 + 10 },
+      { points: 25, expiresAt: T0 + 20 },
+    ]);
     expect(expiringSchedule(lots, null, 1)).toEqual([{ points: 30, expiresAt: T0 + 10 }]);
-    expect(expiringSchedule(lots, T0 + 15)).toEqual([{ points: 30, expiresAt: T0 + 10 }, { points: 32, expiresAt: T0 + 15 }]);
+    expect(expiringSchedule(lots, T0 + 15)).toEqual([
+      { points: 30, expiresAt: T0 + 10 },
+      { points: 32, expiresAt: T0 + 15 },
+    ]);
   });
 
   it('warnings fall due once each, days before the expiry, never after it', () => {

@@ -56,11 +56,26 @@ describe('tier decisions', () => {
     expect(decideTier(gold, 0, LEVELS, policy('one_level'), NOW)).toEqual({ ...gold, change: null });
     expect(decideTier(gold, 0, LEVELS, policy('one_level'), gold.retainedUntil - 1)).toEqual({ ...gold, change: null });
     const at = gold.retainedUntil;
-    expect(decideTier(gold, 0, LEVELS, policy('one_level'), at)).toEqual({ tier: 'silver', reachedAt: at, retainedUntil: at + 30 * DAY_MS, change: 'downgraded' });
-    expect(decideTier(gold, 0, LEVELS, policy('to_qualified'), at)).toEqual({ tier: 'bronze', reachedAt: at, retainedUntil: at + 30 * DAY_MS, change: 'downgraded' });
+    expect(decideTier(gold, 0, LEVELS, policy('one_level'), at)).toEqual({
+      tier: 'silver',
+      reachedAt: at,
+      retainedUntil: at + 30 * DAY_MS,
+      change: 'downgraded',
+    });
+    expect(decideTier(gold, 0, LEVELS, policy('to_qualified'), at)).toEqual({
+      tier: 'bronze',
+      reachedAt: at,
+      retainedUntil: at + 30 * DAY_MS,
+      change: 'downgraded',
+    });
     expect(decideTier(gold, 600, LEVELS, policy('to_qualified', 0), at).tier).toBe('silver');
     // An unknown stored tier (levels changed) counts as the first level.
-    expect(decideTier({ tier: 'ruby', reachedAt: 0, retainedUntil: 0 }, 0, LEVELS, policy('one_level'), NOW)).toEqual({ tier: 'bronze', reachedAt: 0, retainedUntil: 0, change: null });
+    expect(decideTier({ tier: 'ruby', reachedAt: 0, retainedUntil: 0 }, 0, LEVELS, policy('one_level'), NOW)).toEqual({
+      tier: 'bronze',
+      reachedAt: 0,
+      retainedUntil: 0,
+      change: null,
+    });
   });
 
   it('never drops before the retention ends, never below the first level, and always up to the qualified tier', () => {
@@ -112,7 +127,16 @@ const facts = (over: Partial<CampaignFacts> = {}): CampaignFacts => ({
   at: Date.parse('2026-06-13T12:00:00Z'),
   timeZone: 'Europe/Berlin',
   member: { tier: 'silver', tags: ['vip', 'newsletter'] },
-  order: { total: 80.5, currency: 'EUR', storeId: 'sto_1', items: [{ sku: 'A1', category: 'shoes' }, { sku: 'B2', brand: 'acme' }], isFirst: true },
+  order: {
+    total: 80.5,
+    currency: 'EUR',
+    storeId: 'sto_1',
+    items: [
+      { sku: 'A1', category: 'shoes' },
+      { sku: 'B2', brand: 'acme' },
+    ],
+    isFirst: true,
+  },
   ...over,
 });
 const none = () => ({ memberGrants: 0, totalPoints: 0 });
@@ -194,7 +218,12 @@ describe('campaign evaluation', () => {
       campaign({ endsAt: at }),
       campaign({ trigger: { type: 'birthday' } }),
       campaign({ conditions: [{ field: 'order.total', op: 'gte', value: 100 }] }),
-      campaign({ conditions: [{ field: 'order.total', op: 'gte', value: 10 }, { field: 'member.tier', op: 'eq', value: 'gold' }] }),
+      campaign({
+        conditions: [
+          { field: 'order.total', op: 'gte', value: 10 },
+          { field: 'member.tier', op: 'eq', value: 'gold' },
+        ],
+      }),
     ];
     for (const c of skipped) expect(evaluateCampaigns([c], facts(), 80, none)).toEqual([]);
     expect(isLive(campaign({ startsAt: at, endsAt: at + 1 }), at)).toBe(true);
@@ -209,11 +238,14 @@ describe('campaign evaluation', () => {
     expect(evaluateCampaigns([other, late], facts(), 80, none).map((g) => g.campaignId)).toEqual(['cmp_y']);
     // A non-stackable campaign that grants nothing (limit reached) lets the others through.
     const spent = campaign({ campaignId: 'cmp_x', stackable: false, priority: 9, limits: { perMember: 1, totalPoints: null } });
-    expect(evaluateCampaigns([spent, other], facts(), 80, (id) => (id === 'cmp_x' ? { memberGrants: 1, totalPoints: 0 } : none())).map((g) => g.campaignId)).toEqual([
-      'cmp_y',
-    ]);
+    expect(
+      evaluateCampaigns([spent, other], facts(), 80, (id) => (id === 'cmp_x' ? { memberGrants: 1, totalPoints: 0 } : none())).map((g) => g.campaignId),
+    ).toEqual(['cmp_y']);
     // Same priority: by id.
-    expect(evaluateCampaigns([campaign({ campaignId: 'cmp_b' }), campaign({ campaignId: 'cmp_a' })], facts(), 1, none).map((g) => g.campaignId)).toEqual(['cmp_a', 'cmp_b']);
+    expect(evaluateCampaigns([campaign({ campaignId: 'cmp_b' }), campaign({ campaignId: 'cmp_a' })], facts(), 1, none).map((g) => g.campaignId)).toEqual([
+      'cmp_a',
+      'cmp_b',
+    ]);
   });
 
   it('respects per-member grants and the points budget', () => {

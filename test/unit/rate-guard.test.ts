@@ -41,7 +41,14 @@ describe('write-rate guard: settings', () => {
 describe('write-rate guard: window maths', () => {
   it('aligns fixed windows to the epoch and names them by size and start', () => {
     const start = T0 / 1000;
-    expect(fixedWindow(T0 + 3_999, 1, 40)).toEqual({ sizeSeconds: 1, start: start + 3, endsAtMs: T0 + 4_000, limit: 40, key: `1s:${start + 3}`, expiresAt: start + 4 + 60 });
+    expect(fixedWindow(T0 + 3_999, 1, 40)).toEqual({
+      sizeSeconds: 1,
+      start: start + 3,
+      endsAtMs: T0 + 4_000,
+      limit: 40,
+      key: `1s:${start + 3}`,
+      expiresAt: start + 4 + 60,
+    });
     expect(fixedWindow(T0 + 9_999, 10, 200)).toMatchObject({ start, endsAtMs: T0 + 10_000, key: `10s:${start}` });
     expect(fixedWindow(T0 + 10_000, 10, 200)).toMatchObject({ start: start + 10, key: `10s:${start + 10}` });
   });

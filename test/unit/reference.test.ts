@@ -25,7 +25,10 @@ describe('reference sections of the error codes', () => {
     for (const code of CODES) {
       const fragment = new URL(docUrlOf(code), 'http://x').hash.slice(1);
       expect(fragment).toBe(errorAnchor(code));
-      expect(anchors.filter((a) => a === fragment), code).toHaveLength(1);
+      expect(
+        anchors.filter((a) => a === fragment),
+        code,
+      ).toHaveLength(1);
     }
   });
 
@@ -72,9 +75,21 @@ describe('docUrl', () => {
   });
 
   it('is part of every error body, after the request id', () => {
-    const body = errorBodyOf({ code: 'VALIDATION_FAILED', message: 'm', requestId: 'r', details: [{ in: 'body', field: 'a', message: 'required' }], origin: 'http://127.0.0.1:3000' });
+    const body = errorBodyOf({
+      code: 'VALIDATION_FAILED',
+      message: 'm',
+      requestId: 'r',
+      details: [{ in: 'body', field: 'a', message: 'required' }],
+      origin: 'http://127.0.0.1:3000',
+    });
     expect(body).toEqual({
-      error: { code: 'VALIDATION_FAILED', message: 'm', details: [{ in: 'body', field: 'a', message: 'required' }], requestId: 'r', docUrl: 'http://127.0.0.1:3000/docs#api/description/validation-failed' },
+      error: {
+        code: 'VALIDATION_FAILED',
+        message: 'm',
+        details: [{ in: 'body', field: 'a', message: 'required' }],
+        requestId: 'r',
+        docUrl: 'http://127.0.0.1:3000/docs#api/description/validation-failed',
+      },
     });
     expect(Object.keys(body.error)).toEqual(['code', 'message', 'details', 'requestId', 'docUrl']);
     expect(errorBodyOf({ code: 'GONE', message: 'm', requestId: 'r' }).error).not.toHaveProperty('details');

@@ -45,7 +45,11 @@ describe('route matching: parameters', () => {
 describe('route matching: methods', () => {
   it('the method picks among the templates a path matches', () => {
     expect(matchRoute('POST', '/api/v2/members/batch')).toMatchObject({ kind: 'route', route: { method: 'POST', path: '/api/v2/members/batch' }, params: {} });
-    expect(matchRoute('GET', '/api/v2/members/batch')).toMatchObject({ kind: 'route', route: { method: 'GET', path: '/api/v2/members/{id}' }, params: { id: 'batch' } });
+    expect(matchRoute('GET', '/api/v2/members/batch')).toMatchObject({
+      kind: 'route',
+      route: { method: 'GET', path: '/api/v2/members/{id}' },
+      params: { id: 'batch' },
+    });
     expect(matchRoute('PATCH', '/api/v2/members/batch')).toMatchObject({ kind: 'route', route: { method: 'PATCH', path: '/api/v2/members/{id}' } });
   });
 

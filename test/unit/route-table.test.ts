@@ -19,7 +19,12 @@ describe('route table', () => {
   });
 
   it('has all 7 auth and 3 API-key endpoints of spec 4.8', () => {
-    expect(routes.filter((r) => r.path.startsWith('/api/v2/auth/')).map(routeKey).sort()).toEqual(
+    expect(
+      routes
+        .filter((r) => r.path.startsWith('/api/v2/auth/'))
+        .map(routeKey)
+        .sort(),
+    ).toEqual(
       [
         'GET /api/v2/auth/profile',
         'PATCH /api/v2/auth/profile',
@@ -30,18 +35,23 @@ describe('route table', () => {
         'POST /api/v2/auth/reset-password',
       ].sort(),
     );
-    expect(routes.filter((r) => r.path.startsWith('/api/v2/api-keys')).map(routeKey).sort()).toEqual([
-      'DELETE /api/v2/api-keys/{id}',
-      'GET /api/v2/api-keys',
-      'POST /api/v2/api-keys',
-    ]);
+    expect(
+      routes
+        .filter((r) => r.path.startsWith('/api/v2/api-keys'))
+        .map(routeKey)
+        .sort(),
+    ).toEqual(['DELETE /api/v2/api-keys/{id}', 'GET /api/v2/api-keys', 'POST /api/v2/api-keys']);
   });
 
   it('every declared endpoint has exactly one handler, keyed by its operationId', async () => {
     for (const area of AREAS) {
       const mod = (await import(`../../functions/${area}/handler.ts`)) as { handler: { operations: string[]; declaration: { area: string } } };
       expect(mod.handler.declaration.area).toBe(area);
-      expect([...mod.handler.operations].sort(), area).toEqual(routesOfArea(area).map((r) => r.operationId).sort());
+      expect([...mod.handler.operations].sort(), area).toEqual(
+        routesOfArea(area)
+          .map((r) => r.operationId)
+          .sort(),
+      );
     }
   });
 

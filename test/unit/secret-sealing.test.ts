@@ -7,7 +7,7 @@ import { additionalData, decryptWithKey, EnvelopeSealer, encryptWithKey, isSeale
 import { openSigningSecrets, sealAll, webhookSecretOwner, exportSecretOwner } from '../../shared/domain/webhooks/secret-storage';
 import type { KeyVault, SealedFor } from '../../shared/ports/secret-sealer';
 
-const SECRET = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
+const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 const owner: SealedFor = { workspaceId: 'ws_aaaaaaaaaaaaaaaaaaaa', itemId: 'webhookEndpoint/whe_bbbbbbbbbbbbbbbbbbbb' };
 const dataDir = () => mkdtempSync(join(tmpdir(), 'sealing-'));
 
@@ -38,7 +38,9 @@ describe('AES-256-GCM with additional data', () => {
 
   it('refuses another aad, another key, any altered byte, and a truncated box', () => {
     const box = encryptWithKey(key, Buffer.from('hello'), aad);
-    expect(() => decryptWithKey(key, box, additionalData({ ...owner, itemId: 'webhookEndpoint/whe_other' }))).toThrow('does not belong to this item or was altered');
+    expect(() => decryptWithKey(key, box, additionalData({ ...owner, itemId: 'webhookEndpoint/whe_other' }))).toThrow(
+      'does not belong to this item or was altered',
+    );
     expect(() => decryptWithKey(Buffer.alloc(32, 2), box, aad)).toThrow('does not belong to this item or was altered');
     for (let i = 0; i < box.length; i++) {
       const bad = Buffer.from(box);
@@ -60,7 +62,8 @@ describe('envelope sealer over the local key file', () => {
     const sealed = await sealer.seal(SECRET, owner);
     expect(sealed).toMatch(/^sealed:v1:local:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+$/);
     expect(isSealed(sealed)).toBe(true);
-    for (const trace of [SECRET, SECRET.slice(6), Buffer.from(SECRET).toString('base64'), Buffer.from(SECRET).toString('base64url')]) expect(sealed).not.toContain(trace);
+    for (const trace of [SECRET, SECRET.slice(6), Buffer.from(SECRET).toString('base64'), Buffer.from(SECRET).toString('base64url')])
+      expect(sealed).not.toContain(trace);
     expect(await sealer.open(sealed, owner)).toBe(SECRET);
     expect(await sealer.seal(SECRET, owner)).not.toBe(sealed);
   });
@@ -68,7 +71,9 @@ describe('envelope sealer over the local key file', () => {
   it('a sealed secret copied to another item or workspace does not open', async () => {
     const sealer = new EnvelopeSealer(new FileKeyVault(dataDir()));
     const sealed = await sealer.seal(SECRET, owner);
-    await expect(sealer.open(sealed, { ...owner, itemId: 'webhookEndpoint/whe_cccccccccccccccccccc' })).rejects.toThrow('does not belong to this item or was altered');
+    await expect(sealer.open(sealed, { ...owner, itemId: 'webhookEndpoint/whe_cccccccccccccccccccc' })).rejects.toThrow(
+      'does not belong to this item or was altered',
+    );
     await expect(sealer.open(sealed, { ...owner, workspaceId: 'ws_dddddddddddddddddddd' })).rejects.toThrow('does not belong to this item or was altered');
     await expect(sealer.open(sealed, exportSecretOwner(owner.workspaceId))).rejects.toThrow('does not belong to this item or was altered');
   });
@@ -132,11 +137,17 @@ describe('stored signing secrets', () => {
   it('plaintext secrets from before sealing still sign, and any write seals them', async () => {
     const sealer = new EnvelopeSealer(new FileKeyVault(dataDir()));
     const o = webhookSecretOwner(owner.workspaceId, 'whe_eeeeeeeeeeeeeeeeeeee');
-    const legacy = [{ value: SECRET, createdAt: '2026-01-01T00:00:00.000Z', expiresAt: null }, { value: 'whsec_old', createdAt: '2025-01-01T00:00:00.000Z', expiresAt: 100 }];
+    const legacy = [
+      { value: SECRET, createdAt: '2026-01-01T00:00:00.000Z', expiresAt: null },
+      { value: 'whsec_old', createdAt: '2025-01-01T00:00:00.000Z', expiresAt: 100 },
+    ];
     expect(await openSigningSecrets(sealer, o, legacy, 50)).toEqual(legacy);
     expect(await openSigningSecrets(sealer, o, legacy, 100)).toEqual([legacy[0]]);
     const sealed = await sealAll(sealer, o, legacy);
-    expect(sealed.map((s) => Object.keys(s).sort())).toEqual([['createdAt', 'expiresAt', 'sealed'], ['createdAt', 'expiresAt', 'sealed']]);
+    expect(sealed.map((s) => Object.keys(s).sort())).toEqual([
+      ['createdAt', 'expiresAt', 'sealed'],
+      ['createdAt', 'expiresAt', 'sealed'],
+    ]);
     expect(JSON.stringify(sealed)).not.toContain('whsec_');
     expect(await openSigningSecrets(sealer, o, sealed, 50)).toEqual(legacy);
     expect(await sealAll(sealer, o, sealed)).toEqual(sealed);

@@ -11,7 +11,10 @@ describe('sortKeyRange: a partition narrowed to [from, to) of its sort key', () 
       KeyConditionExpression: 'gsi2pk = :pk AND gsi2sk BETWEEN :from AND :to',
       values: { ':pk': 'P', ':from': 'a', ':to': 'b' },
     });
-    expect(sortKeyRange('gsi1', 'P', { from: 'a' })).toEqual({ KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :from', values: { ':pk': 'P', ':from': 'a' } });
+    expect(sortKeyRange('gsi1', 'P', { from: 'a' })).toEqual({
+      KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk >= :from',
+      values: { ':pk': 'P', ':from': 'a' },
+    });
     expect(sortKeyRange('gsi1', 'P', { to: 'b' })).toEqual({ KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :to', values: { ':pk': 'P', ':to': 'b' } });
   });
 

@@ -93,10 +93,10 @@ describe('classification', () => {
 describe('a store that refuses connections, through the HTTP chain', () => {
   it('an authenticated request answers 503 SERVICE_UNAVAILABLE with Retry-After, not 500', async () => {
     const { handler } = await import('../../functions/members/handler');
-    const res = (await handler(
-      httpEvent('GET', '/api/v2/members', { headers: { authorization: `Bearer ${SOME_API_KEY}` } }),
-      { awsRequestId: 'unit', functionName: 'members' } as never,
-    )) as HttpResult;
+    const res = (await handler(httpEvent('GET', '/api/v2/members', { headers: { authorization: `Bearer ${SOME_API_KEY}` } }), {
+      awsRequestId: 'unit',
+      functionName: 'members',
+    } as never)) as HttpResult;
     expect(res.statusCode).toBe(503);
     expect(res.headers!['retry-after']).toBe('1');
     const body = JSON.parse(res.body!);

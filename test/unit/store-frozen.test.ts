@@ -54,8 +54,14 @@ describe('a frozen store, at the data layer', () => {
     const started = Date.now();
     // A put may be sent again (its re-send would recognise it); a counter may not: unknown after one attempt.
     const [put, counter] = await Promise.all([
-      putItem({ Item: { pk: 'a', sk: 'b' }, ConditionExpression: 'attribute_not_exists(pk)' }, { client }).catch((e: unknown) => ({ err: e, took: Date.now() - started })),
-      updateItem({ Key: { pk: 'a', sk: 'c' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } }, { client }).catch((e: unknown) => ({ err: e, took: Date.now() - started })),
+      putItem({ Item: { pk: 'a', sk: 'b' }, ConditionExpression: 'attribute_not_exists(pk)' }, { client }).catch((e: unknown) => ({
+        err: e,
+        took: Date.now() - started,
+      })),
+      updateItem({ Key: { pk: 'a', sk: 'c' }, UpdateExpression: 'ADD n :one', ExpressionAttributeValues: { ':one': 1 } }, { client }).catch((e: unknown) => ({
+        err: e,
+        took: Date.now() - started,
+      })),
     ]);
     for (const { err } of [put, counter] as { err: unknown }[]) {
       expect(err).toBeInstanceOf(AppError);
@@ -90,10 +96,11 @@ describe('a frozen store, through the HTTP chain', () => {
   const call = async (getRemainingTimeInMillis?: () => number) => {
     const { handler } = await import('../../functions/members/handler');
     const started = Date.now();
-    const res = (await handler(
-      httpEvent('GET', '/api/v2/members', { headers: { authorization: `Bearer ${SOME_API_KEY}` } }),
-      { awsRequestId: 'unit', functionName: 'members', ...(getRemainingTimeInMillis ? { getRemainingTimeInMillis } : {}) } as never,
-    )) as HttpResult;
+    const res = (await handler(httpEvent('GET', '/api/v2/members', { headers: { authorization: `Bearer ${SOME_API_KEY}` } }), {
+      awsRequestId: 'unit',
+      functionName: 'members',
+      ...(getRemainingTimeInMillis ? { getRemainingTimeInMillis } : {}),
+    } as never)) as HttpResult;
     return { res, took: Date.now() - started };
   };
 

@@ -27,6 +27,8 @@ describe('tracing in Lambda', () => {
     const before = client.middlewareStack.identify().length;
     traceClient(client);
     expect(client.middlewareStack.identify().length).toBeGreaterThan(before);
-    await expect(traced(async (_event: object, _context?: { functionName: string }) => Promise.reject(new Error('boom')))({}, { functionName: 'loyalty-test' })).rejects.toThrow('boom');
+    await expect(
+      traced(async (_event: object, _context?: { functionName: string }) => Promise.reject(new Error('boom')))({}, { functionName: 'loyalty-test' }),
+    ).rejects.toThrow('boom');
   });
 });

@@ -102,7 +102,7 @@ describe('validation messages in one voice', () => {
     expect(messages(z.object({ n: z.string().refine(() => false, { message: 'never valid' }) }), { n: 'x' })).toEqual({ n: 'never valid' });
   });
 
-  it('no message is in the library\'s own words', () => {
+  it("no message is in the library's own words", () => {
     const all = [...Object.values(messages(body, {})), ...Object.values(messages(body, { name: 5, count: 'x', kind: 1, either: {}, obj: [] }))];
     for (const m of all) expect(m).not.toMatch(/^(Invalid|Too (big|small)|Expected)/);
   });

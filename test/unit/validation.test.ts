@@ -4,7 +4,13 @@ import { AppError } from '../../shared/errors';
 import { DEFAULT_PAGE_SIZE, filterValue, MAX_PAGE_SIZE, pageQuery, pageQueryShape } from '../../shared/domain/pagination';
 import { parseOrThrow, toDetails } from '../../shared/domain/validation';
 
-const schema = z.strictObject({ name: z.string().min(3, 'at least 3 characters').regex(/^[a-z]+$/, 'lower-case letters only'), n: z.number().optional() });
+const schema = z.strictObject({
+  name: z
+    .string()
+    .min(3, 'at least 3 characters')
+    .regex(/^[a-z]+$/, 'lower-case letters only'),
+  n: z.number().optional(),
+});
 
 describe('request validation details', () => {
   it('the first message for a path wins', () => {

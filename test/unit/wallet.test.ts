@@ -117,7 +117,15 @@ describe('ApplePass tokens', () => {
   it('parses only "ApplePass <token>" with one space', () => {
     expect(applePassToken(`ApplePass ${'t'.repeat(20)}`)).toBe('t'.repeat(20));
     expect(applePassToken(`applepass ${'t'.repeat(20)}`)).toBe('t'.repeat(20));
-    for (const bad of [undefined, '', 'ApplePass', `ApplePass  ${'t'.repeat(20)}`, `Bearer ${'t'.repeat(20)}`, 'ApplePass short', `ApplePass${'t'.repeat(20)}`]) {
+    for (const bad of [
+      undefined,
+      '',
+      'ApplePass',
+      `ApplePass  ${'t'.repeat(20)}`,
+      `Bearer ${'t'.repeat(20)}`,
+      'ApplePass short',
+      `ApplePass${'t'.repeat(20)}`,
+    ]) {
       expect(applePassToken(bad)).toBeUndefined();
     }
   });
@@ -161,7 +169,7 @@ describe('wallet push: which stream records matter, and coalescing', () => {
     expect(changedMember('REMOVE', { ...member, lastRequestId: 'req-1' }, undefined)).toEqual(ref);
   });
 
-  it('a coalesced burst carries the request id of the member\'s latest change', () => {
+  it("a coalesced burst carries the request id of the member's latest change", () => {
     const a1 = { workspaceId: 'ws_1', memberId: 'mbr_a', requestId: 'req-1' };
     const b = { workspaceId: 'ws_1', memberId: 'mbr_b', requestId: 'req-2' };
     const a3 = { workspaceId: 'ws_1', memberId: 'mbr_a', requestId: 'req-3' };
@@ -232,7 +240,14 @@ describe('wallet clients per process', () => {
     Object.assign(process.env, { STAGE: 'local', TABLE_NAME: 'unused', AWS_REGION: 'eu-west-1', WALLET_PLATFORMS: 'apple' });
     const { provideAdapters } = await import('../../shared/adapters/provided');
     const { walletFromConfig } = await import('../../shared/adapters/wallet');
-    const apple = { passTypeIdentifier: 'pass.test', teamIdentifier: 'TEAM', wwdrPem: '', signerCertPem: '', signerKeyPem: '', apns: { kind: 'token', keyId: 'K', teamId: 'T', keyPem: '' } };
+    const apple = {
+      passTypeIdentifier: 'pass.test',
+      teamIdentifier: 'TEAM',
+      wwdrPem: '',
+      signerCertPem: '',
+      signerKeyPem: '',
+      apns: { kind: 'token', keyId: 'K', teamId: 'T', keyPem: '' },
+    };
     provideAdapters({ walletCredentials: { load: async () => ({ apple }) as never } });
     const signature = Buffer.from('signed');
     const signing = (_: unknown) => ({ sign: async () => signature });

@@ -67,13 +67,18 @@ describe('retry schedule', () => {
 
   it('full jitter stays within [0, min(cap, base * 2^(n-1))] and Retry-After is a floor within the cap', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 30 }), fc.double({ min: 0, max: 0.999999, noNaN: true }), fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: undefined }), (n, r, retryAfter) => {
-        const d = retryDelaySeconds(n, settings, retryAfter, () => r);
-        const ceiling = Math.min(settings.backoffCapSeconds, 30 * 2 ** (n - 1));
-        expect(d).toBeGreaterThanOrEqual(0);
-        expect(d).toBeLessThanOrEqual(Math.max(ceiling, Math.min(settings.backoffCapSeconds, retryAfter ?? 0)));
-        if (retryAfter !== undefined) expect(d).toBeGreaterThanOrEqual(Math.min(settings.backoffCapSeconds, retryAfter));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 30 }),
+        fc.double({ min: 0, max: 0.999999, noNaN: true }),
+        fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: undefined }),
+        (n, r, retryAfter) => {
+          const d = retryDelaySeconds(n, settings, retryAfter, () => r);
+          const ceiling = Math.min(settings.backoffCapSeconds, 30 * 2 ** (n - 1));
+          expect(d).toBeGreaterThanOrEqual(0);
+          expect(d).toBeLessThanOrEqual(Math.max(ceiling, Math.min(settings.backoffCapSeconds, retryAfter ?? 0)));
+          if (retryAfter !== undefined) expect(d).toBeGreaterThanOrEqual(Math.min(settings.backoffCapSeconds, retryAfter));
+        },
+      ),
     );
   });
 
@@ -154,13 +159,23 @@ describe('outcome classification (spec 3.3)', () => {
   });
 
   it('names time-outs and passes connection errors on as they are', () => {
-    expect(classify({ kind: 'error', reason: 'no answer within 10000 ms', timedOut: true, durationMs: 1 })).toEqual({ kind: 'retry', error: 'timed out: no answer within 10000 ms' });
-    expect(classify({ kind: 'error', reason: 'connection refused by 1.2.3.4:443', timedOut: false, durationMs: 1 })).toEqual({ kind: 'retry', error: 'connection refused by 1.2.3.4:443' });
+    expect(classify({ kind: 'error', reason: 'no answer within 10000 ms', timedOut: true, durationMs: 1 })).toEqual({
+      kind: 'retry',
+      error: 'timed out: no answer within 10000 ms',
+    });
+    expect(classify({ kind: 'error', reason: 'connection refused by 1.2.3.4:443', timedOut: false, durationMs: 1 })).toEqual({
+      kind: 'retry',
+      error: 'connection refused by 1.2.3.4:443',
+    });
   });
 
   it('reads a Retry-After date against the attempt time', () => {
     const now = Date.parse('2026-10-21T07:27:00Z');
-    expect(classify(response(503, { 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' }), now)).toStrictEqual({ kind: 'retry', error: null, retryAfterSeconds: 60 });
+    expect(classify(response(503, { 'retry-after': 'Wed, 21 Oct 2026 07:28:00 GMT' }), now)).toStrictEqual({
+      kind: 'retry',
+      error: null,
+      retryAfterSeconds: 60,
+    });
     expect(classify(response(429), now)).toStrictEqual({ kind: 'retry', error: null, retryAfterSeconds: undefined });
   });
 

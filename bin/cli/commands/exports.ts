@@ -23,7 +23,8 @@ async function waitFor(client: Client, out: Output, id: string, timeoutMs: numbe
       const { data: job } = await client.call<{ data: Job }>(exportsArea.endpoints.getOperationalExport, { params: { id } });
       if (job.status === 'completed') return job;
       if (job.status === 'failed') throw new CommandError(`Export ${id} failed: ${job.error ?? 'no reason given'}`);
-      if (Date.now() > deadline) throw new CommandError(`Export ${id} is still ${job.status} after ${timeoutMs / 1000} s; check it later with \`loyalty exports get ${id}\``);
+      if (Date.now() > deadline)
+        throw new CommandError(`Export ${id} is still ${job.status} after ${timeoutMs / 1000} s; check it later with \`loyalty exports get ${id}\``);
       spinner.update(`Export ${id}: ${job.status}`);
       await sleep(POLL_MS);
     }
@@ -67,7 +68,10 @@ export function registerExports(program: Command): void {
       const timeoutMs = seconds(o.timeout);
       const { client, out } = contextOf(cmd);
       const { data: started } = await client.call(exportsArea.endpoints.startOperationalExport, { body: { entity: o.entity, format: o.format } });
-      if (!o.wait) return out.result(started, () => out.line(`Started export ${started.id} (${o.entity}, ${o.format}); follow it with \`loyalty exports get ${started.id}\``));
+      if (!o.wait)
+        return out.result(started, () =>
+          out.line(`Started export ${started.id} (${o.entity}, ${o.format}); follow it with \`loyalty exports get ${started.id}\``),
+        );
       const job = await waitFor(client, out, started.id, timeoutMs);
       const bytes = o.output ? await download(client, job.id, o.output) : undefined;
       out.result({ ...job, ...(o.output ? { output: o.output, bytes } : {}) }, () => {
@@ -82,7 +86,11 @@ export function registerExports(program: Command): void {
     .action(async (id: string, _o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
       const { data } = await client.call<{ data: Job }>(exportsArea.endpoints.getOperationalExport, { params: { id } });
-      out.result(data, () => out.line(`${data.id}  ${data.entity}  ${data.format}  ${data.status}${data.rowCount === null ? '' : `  ${data.rowCount} rows`}${data.error ? `  ${data.error}` : ''}`));
+      out.result(data, () =>
+        out.line(
+          `${data.id}  ${data.entity}  ${data.format}  ${data.status}${data.rowCount === null ? '' : `  ${data.rowCount} rows`}${data.error ? `  ${data.error}` : ''}`,
+        ),
+      );
     });
 
   exports

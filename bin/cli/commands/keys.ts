@@ -31,7 +31,15 @@ export function registerKeys(program: Command): void {
     .action(async (o: { name: string; preset?: string; scopes?: string }, cmd: Command) => {
       if ((o.preset === undefined) === (o.scopes === undefined)) throw new UsageError('Give exactly one of --preset or --scopes');
       const { client, out } = contextOf(cmd);
-      const body = o.preset ? { name: o.name, preset: o.preset } : { name: o.name, scopes: o.scopes!.split(',').map((s) => s.trim()).filter(Boolean) };
+      const body = o.preset
+        ? { name: o.name, preset: o.preset }
+        : {
+            name: o.name,
+            scopes: o
+              .scopes!.split(',')
+              .map((s) => s.trim())
+              .filter(Boolean),
+          };
       const { data } = await client.call(apiKeysArea.endpoints.createApiKey, { body });
       out.result(data, () => {
         out.line(`Created ${data.id} (${data.name}) with ${data.scopes.join(', ')}`);

@@ -48,9 +48,10 @@ export function registerLogin(program: Command): void {
       const { client, out } = contextOf(cmd);
       const { data } = await client.call(authArea.endpoints.login, { body: { email: o.email, password } });
       const file = await storeSession(client.baseUrl, { token: data.session.token, email: data.user.email, expiresAt: data.session.expiresAt });
-      out.result(
-        { user: data.user, workspace: data.workspace, expiresAt: data.session.expiresAt, storedIn: file },
-        () => out.line(`Signed in as ${data.user.email} (${data.user.role}) to ${data.workspace.name} at ${client.baseUrl}; session kept in ${file} until ${data.session.expiresAt}`),
+      out.result({ user: data.user, workspace: data.workspace, expiresAt: data.session.expiresAt, storedIn: file }, () =>
+        out.line(
+          `Signed in as ${data.user.email} (${data.user.role}) to ${data.workspace.name} at ${client.baseUrl}; session kept in ${file} until ${data.session.expiresAt}`,
+        ),
       );
     });
 

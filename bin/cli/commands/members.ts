@@ -72,7 +72,9 @@ export function registerMembers(program: Command): void {
       .option('--limit <n>', 'at most this many', '50')
       .action(async (o: { tier?: string; status?: string; tag?: string; query?: string; limit: string }, cmd: Command) => {
         const { client, out } = contextOf(cmd);
-        const { data } = await client.call(membersArea.endpoints.listMembers, { query: { tier: o.tier, status: o.status, tag: o.tag, q: o.query, limit: positiveInteger(o.limit, '--limit') } });
+        const { data } = await client.call(membersArea.endpoints.listMembers, {
+          query: { tier: o.tier, status: o.status, tag: o.tag, q: o.query, limit: positiveInteger(o.limit, '--limit') },
+        });
         out.result(data, () => (data.length ? out.table(data.map(row), COLUMNS) : out.line('No members.')));
       }),
     'loyalty members list',
@@ -92,18 +94,27 @@ export function registerMembers(program: Command): void {
     'loyalty members get mbr_01... --json',
   );
 
-  examples(members
-    .command('find')
-    .description('find members by e-mail or external id (exact)')
-    .option('--email <email>')
-    .option('--external-id <externalId>')
-    .action(async (o: { email?: string; externalId?: string }, cmd: Command) => {
-      if (!o.email && !o.externalId) throw new UsageError('Give --email or --external-id');
-      const { client, out } = contextOf(cmd);
-      const items = await client.all<Member>(membersArea.endpoints.listMembers, { query: { email: o.email, externalId: o.externalId } });
-      out.result(items, () => (items.length ? out.table(items.map(row), COLUMNS) : out.line('No member matches.')));
-    }), 'loyalty members find --email ada@example.com', 'loyalty members find --external-id CRM-1');
+  examples(
+    members
+      .command('find')
+      .description('find members by e-mail or external id (exact)')
+      .option('--email <email>')
+      .option('--external-id <externalId>')
+      .action(async (o: { email?: string; externalId?: string }, cmd: Command) => {
+        if (!o.email && !o.externalId) throw new UsageError('Give --email or --external-id');
+        const { client, out } = contextOf(cmd);
+        const items = await client.all<Member>(membersArea.endpoints.listMembers, { query: { email: o.email, externalId: o.externalId } });
+        out.result(items, () => (items.length ? out.table(items.map(row), COLUMNS) : out.line('No member matches.')));
+      }),
+    'loyalty members find --email ada@example.com',
+    'loyalty members find --external-id CRM-1',
+  );
 
+  registerPoints(program);
+}
+
+/** `points earn` and `points deduct`. */
+function registerPoints(program: Command): void {
   const points = program.command('points').description(describe('points'));
   for (const type of ['earn', 'deduct'] as const) {
     const command = points
@@ -125,6 +136,10 @@ export function registerMembers(program: Command): void {
           out.line(`Idempotency-Key: ${idempotencyKey}`);
         });
       });
-    examples(command, `loyalty points ${type} mbr_01... 100 --reason "${type === 'earn' ? 'welcome' : 'correction'}"`, `loyalty points ${type} mbr_01... 100 --idempotency-key retry-1`);
+    examples(
+      command,
+      `loyalty points ${type} mbr_01... 100 --reason "${type === 'earn' ? 'welcome' : 'correction'}"`,
+      `loyalty points ${type} mbr_01... 100 --idempotency-key retry-1`,
+    );
   }
 }

@@ -68,28 +68,41 @@ export function registerOrders(program: Command): void {
     .option('--occurred-at <iso>', 'when the order was placed (ISO 8601 with offset); default: now')
     .option('--item <sku:qty[:unitPrice]>', 'an order line; repeat for more', itemOf)
     .option('--idempotency-key <key>', 'reuse to retry safely; default: a new one per invocation')
-    .action(async (o: { member: string; total: string; currency: string; externalId?: string; occurredAt?: string; item?: Record<string, unknown>[]; idempotencyKey?: string }, cmd: Command) => {
-      const total = amountOf(o.total, '--total');
-      const { client, out } = contextOf(cmd);
-      const idempotencyKey = o.idempotencyKey ?? randomUUID();
-      const body = {
-        externalOrderId: o.externalId ?? `cli-${randomUUID()}`,
-        memberId: o.member,
-        currency: o.currency,
-        total,
-        occurredAt: o.occurredAt ?? new Date().toISOString(),
-        ...(o.item ? { items: o.item } : {}),
-      };
-      const { data, duplicate } = await client.call(ordersArea.endpoints.createOrder, { body, headers: { 'idempotency-key': idempotencyKey } });
-      const points = await pointsOf(client, data.memberId);
-      const memberPoints = typeof points === 'string' ? null : points;
-      out.result({ ...data, duplicate, memberPoints, idempotencyKey }, () => {
-        out.line(duplicate ? `Already recorded: ${data.externalOrderId} is ${data.id}; nothing was awarded again` : `Recorded order ${data.id}`);
-        printOrder(out, data);
-        out.line(`  balance      ${memberPoints ? `${memberPoints.balance} (pending ${memberPoints.pending})` : `- (${points})`}`);
-        out.line(`Idempotency-Key: ${idempotencyKey}`);
-      });
-    });
+    .action(
+      async (
+        o: {
+          member: string;
+          total: string;
+          currency: string;
+          externalId?: string;
+          occurredAt?: string;
+          item?: Record<string, unknown>[];
+          idempotencyKey?: string;
+        },
+        cmd: Command,
+      ) => {
+        const total = amountOf(o.total, '--total');
+        const { client, out } = contextOf(cmd);
+        const idempotencyKey = o.idempotencyKey ?? randomUUID();
+        const body = {
+          externalOrderId: o.externalId ?? `cli-${randomUUID()}`,
+          memberId: o.member,
+          currency: o.currency,
+          total,
+          occurredAt: o.occurredAt ?? new Date().toISOString(),
+          ...(o.item ? { items: o.item } : {}),
+        };
+        const { data, duplicate } = await client.call(ordersArea.endpoints.createOrder, { body, headers: { 'idempotency-key': idempotencyKey } });
+        const points = await pointsOf(client, data.memberId);
+        const memberPoints = typeof points === 'string' ? null : points;
+        out.result({ ...data, duplicate, memberPoints, idempotencyKey }, () => {
+          out.line(duplicate ? `Already recorded: ${data.externalOrderId} is ${data.id}; nothing was awarded again` : `Recorded order ${data.id}`);
+          printOrder(out, data);
+          out.line(`  balance      ${memberPoints ? `${memberPoints.balance} (pending ${memberPoints.pending})` : `- (${points})`}`);
+          out.line(`Idempotency-Key: ${idempotencyKey}`);
+        });
+      },
+    );
 
   orders
     .command('list')
@@ -118,7 +131,9 @@ export function registerOrders(program: Command): void {
       });
       out.result({ ...data, idempotencyKey }, () => {
         const { order, refund } = data;
-        out.line(`Refunded ${money(refund.amount, order.currency)} of ${order.externalOrderId} (${order.id}): ${refund.pointsReversed} points reversed, refund ${refund.id}`);
+        out.line(
+          `Refunded ${money(refund.amount, order.currency)} of ${order.externalOrderId} (${order.id}): ${refund.pointsReversed} points reversed, refund ${refund.id}`,
+        );
         printOrder(out, order);
         out.line(`Idempotency-Key: ${idempotencyKey}`);
       });

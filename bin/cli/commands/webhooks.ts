@@ -12,7 +12,16 @@ import type { Output } from '../output';
 type Attempt = Record<string, any>;
 
 const attemptLine = (a: Attempt) =>
-  [a.at, a.eventType, a.eventId, `attempt ${a.attempt}`, a.statusCode ?? a.error ?? '-', `${a.durationMs}ms`, a.state, a.nextRetryAt ? `next ${a.nextRetryAt}` : '']
+  [
+    a.at,
+    a.eventType,
+    a.eventId,
+    `attempt ${a.attempt}`,
+    a.statusCode ?? a.error ?? '-',
+    `${a.durationMs}ms`,
+    a.state,
+    a.nextRetryAt ? `next ${a.nextRetryAt}` : '',
+  ]
     .filter(Boolean)
     .join('  ');
 
@@ -26,7 +35,13 @@ const positiveMs = (value: string, what: string): number => {
 async function deliveries(out: Output, fetchPage: () => Promise<Attempt[]>, follow: boolean, intervalMs: number): Promise<void> {
   const first = (await fetchPage()).reverse();
   if (!follow) {
-    out.result(first, () => (first.length ? first.forEach((a) => out.line(attemptLine(a))) : out.line('No deliveries yet.')));
+    out.result(first, () =>
+      first.length
+        ? first.forEach((a) => {
+            out.line(attemptLine(a));
+          })
+        : out.line('No deliveries yet.'),
+    );
     return;
   }
   const seen = new Set<string>();
@@ -43,7 +58,10 @@ async function deliveries(out: Output, fetchPage: () => Promise<Attempt[]>, foll
     await Promise.race([sleep(intervalMs), stop]);
     if (stopped) break;
     // Newest first: the page holds everything new unless more than a page arrived within one interval.
-    (await fetchPage()).reverse().filter((a) => !seen.has(a.id)).forEach(show);
+    (await fetchPage())
+      .reverse()
+      .filter((a) => !seen.has(a.id))
+      .forEach(show);
   }
 }
 
@@ -76,24 +94,7 @@ async function removeStaleListeners(client: Client): Promise<string[]> {
 }
 
 export function registerWebhooks(program: Command): void {
-  examples(
-    program
-      .command('trigger <event>')
-      .description(describe('trigger'))
-      .action(async (eventType: string, _o: unknown, cmd: Command) => {
-        const { client, out } = contextOf(cmd);
-        const { data } = await client.call(webhooksArea.endpoints.triggerWebhookEvent, { body: { eventType } });
-        out.result(data, () =>
-          out.line(
-            data.deliveries.length
-              ? `Sent a sample ${data.eventType} (webhook-id ${data.eventId}) to ${data.deliveries.map((d: { endpointId: string }) => d.endpointId).join(', ')}`
-              : `No active endpoint subscribes to ${data.eventType}: nothing sent (subscribe one with \`loyalty webhooks listen\` or POST /api/v2/webhooks)`,
-          ),
-        );
-      }),
-    'loyalty trigger order.created',
-    'loyalty trigger member.created --json',
-  );
+  registerTrigger(program);
 
   const webhooks = program.command('webhooks').description(describe('webhooks'));
 
@@ -135,7 +136,8 @@ export function registerWebhooks(program: Command): void {
     .action(async (endpointId: string, o: { follow?: boolean; interval: string }, cmd: Command) => {
       const intervalMs = positiveMs(o.interval, '--interval');
       const { client, out } = contextOf(cmd);
-      const page = async () => (await client.call(webhooksArea.endpoints.listWebhookDeliveries, { params: { id: endpointId }, query: { limit: 200 } })).data as Attempt[];
+      const page = async () =>
+        (await client.call(webhooksArea.endpoints.listWebhookDeliveries, { params: { id: endpointId }, query: { limit: 200 } })).data as Attempt[];
       await deliveries(out, page, o.follow === true, intervalMs);
     });
 
@@ -160,8 +162,13 @@ export function registerWebhooks(program: Command): void {
       let endpoint: { id: string; secret: string };
       try {
         for (const stale of await removeStaleListeners(client)) out.line(`Removed endpoint ${stale}, left behind by a listen that was killed`);
-        const eventTypes = o.events.split(',').map((e) => e.trim()).filter(Boolean);
-        ({ data: endpoint } = await client.call(webhooksArea.endpoints.createWebhookEndpoint, { body: { url: forwarder.url, description: listenerDescription(), eventTypes } }));
+        const eventTypes = o.events
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean);
+        ({ data: endpoint } = await client.call(webhooksArea.endpoints.createWebhookEndpoint, {
+          body: { url: forwarder.url, description: listenerDescription(), eventTypes },
+        }));
       } catch (e) {
         await forwarder.close();
         throw e;
@@ -178,4 +185,26 @@ export function registerWebhooks(program: Command): void {
         await forwarder.close();
       }
     });
+}
+
+/** `trigger <event>`: the platform emits a sample event to the endpoints that subscribe to it. */
+function registerTrigger(program: Command): void {
+  examples(
+    program
+      .command('trigger <event>')
+      .description(describe('trigger'))
+      .action(async (eventType: string, _o: unknown, cmd: Command) => {
+        const { client, out } = contextOf(cmd);
+        const { data } = await client.call(webhooksArea.endpoints.triggerWebhookEvent, { body: { eventType } });
+        out.result(data, () =>
+          out.line(
+            data.deliveries.length
+              ? `Sent a sample ${data.eventType} (webhook-id ${data.eventId}) to ${data.deliveries.map((d: { endpointId: string }) => d.endpointId).join(', ')}`
+              : `No active endpoint subscribes to ${data.eventType}: nothing sent (subscribe one with \`loyalty webhooks listen\` or POST /api/v2/webhooks)`,
+          ),
+        );
+      }),
+    'loyalty trigger order.created',
+    'loyalty trigger member.created --json',
+  );
 }

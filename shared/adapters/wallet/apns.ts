@@ -1,4 +1,4 @@
-import { connect, type ClientHttp2Session, type OutgoingHttpHeaders } from 'node:http2';
+import { connect, type ClientHttp2Session, type ClientHttp2Stream, type OutgoingHttpHeaders } from 'node:http2';
 import { importPKCS8, SignJWT } from 'jose';
 import { config } from '../../config';
 import type { ApnsAuth, ApnsClient, ApnsOutcome } from '../../ports/wallet';
@@ -56,7 +56,7 @@ export class Http2ApnsClient implements ApnsClient {
       ...(token ? { authorization: `bearer ${token}` } : {}),
     };
     const answer = await new Promise<{ status: number; body: string } | { error: string }>((resolve) => {
-      let stream;
+      let stream: ClientHttp2Stream;
       try {
         stream = this.session().request(headers);
       } catch (err) {

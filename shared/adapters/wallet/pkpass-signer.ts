@@ -6,12 +6,15 @@ export class PassKitSigner implements WalletSigner {
   constructor(private readonly apple: AppleWalletCredentials) {}
 
   async sign(files: Record<string, Buffer>): Promise<Buffer> {
-    const pass = new PKPass({ ...files }, {
-      wwdr: this.apple.wwdrPem,
-      signerCert: this.apple.signerCertPem,
-      signerKey: this.apple.signerKeyPem,
-      ...(this.apple.signerKeyPassphrase ? { signerKeyPassphrase: this.apple.signerKeyPassphrase } : {}),
-    });
+    const pass = new PKPass(
+      { ...files },
+      {
+        wwdr: this.apple.wwdrPem,
+        signerCert: this.apple.signerCertPem,
+        signerKey: this.apple.signerKeyPem,
+        ...(this.apple.signerKeyPassphrase ? { signerKeyPassphrase: this.apple.signerKeyPassphrase } : {}),
+      },
+    );
     return pass.getAsBuffer();
   }
 }

@@ -19,7 +19,9 @@ export const authExamples: AreaExamples<typeof authArea> = {
   updateProfile: {
     summary: 'Change the display name',
     request: { name: 'Rear Admiral Grace Hopper' },
-    responses: { 200: { data: { user: { ...user, name: 'Rear Admiral Grace Hopper', updatedAt: at.now }, workspace, session: { expiresAt: session.expiresAt } } } },
+    responses: {
+      200: { data: { user: { ...user, name: 'Rear Admiral Grace Hopper', updatedAt: at.now }, workspace, session: { expiresAt: session.expiresAt } } },
+    },
   },
   changePassword: { request: { currentPassword: password, newPassword: 'a longer passphrase 2026' }, responses: {} },
   forgotPassword: {

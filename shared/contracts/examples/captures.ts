@@ -17,7 +17,17 @@ export const capturesExamples: AreaExamples<typeof capturesArea> = {
     responses: {
       201: { data: capture },
       // The same person again: matched, nothing created.
-      200: { data: { ...capture, id: 'cap_01jpz8z4c6e8g0j2m4p6s8v0xy', memberOutcome: 'matched', matchedBy: 'email', referral: null, createdAt: '2026-03-21T09:12:00.000Z', memberId: ids.secondMember } },
+      200: {
+        data: {
+          ...capture,
+          id: 'cap_01jpz8z4c6e8g0j2m4p6s8v0xy',
+          memberOutcome: 'matched',
+          matchedBy: 'email',
+          referral: null,
+          createdAt: '2026-03-21T09:12:00.000Z',
+          memberId: ids.secondMember,
+        },
+      },
     },
   },
 };

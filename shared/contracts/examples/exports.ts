@@ -19,7 +19,9 @@ export const exportsExamples: AreaExamples<typeof exportsArea> = {
   },
   getExportDownload: {
     params: { id: ids.export },
-    responses: { 200: { data: { url: `https://exports.example.com/ws_01jpz8a1b2c3d4e5f6g7h8j9k0/${ids.export}.json?X-Amz-Expires=600&X-Amz-Signature=5c2f0e9a` } } },
+    responses: {
+      200: { data: { url: `https://exports.example.com/ws_01jpz8a1b2c3d4e5f6g7h8j9k0/${ids.export}.json?X-Amz-Expires=600&X-Amz-Signature=5c2f0e9a` } },
+    },
   },
   startOperationalExport: {
     summary: 'All members as CSV, announced to a webhook when ready',
@@ -33,7 +35,15 @@ export const exportsExamples: AreaExamples<typeof exportsArea> = {
   rotateExportSigningSecret: { responses: { 201: { data: { secret: 'whsec_Tg4nW8qK2xR6vZ0mB3cF7hJ1dL5sP9yA4eU2iO8wX6k=', createdAt: at.now } } } },
   createExportSchedule: {
     summary: 'Every Monday at 06:00 Berlin time: orders as JSONL, announced to a webhook (signed: needs the export-signing secret)',
-    request: { entity: 'orders', format: 'jsonl', frequency: 'weekly', weekday: 'monday', hour: 6, timezone: 'Europe/Berlin', webhookUrl: 'https://hooks.example.com/exports' },
+    request: {
+      entity: 'orders',
+      format: 'jsonl',
+      frequency: 'weekly',
+      weekday: 'monday',
+      hour: 6,
+      timezone: 'Europe/Berlin',
+      webhookUrl: 'https://hooks.example.com/exports',
+    },
     responses: { 201: { data: exportSchedule } },
   },
   listExportSchedules: { query: { limit: 50 }, responses: { 200: { data: [exportSchedule], nextCursor: null } } },

@@ -54,7 +54,9 @@ export const EXAMPLES: { [D in Declaration as D['area']]: AreaExamples<D> } = {
 };
 
 /** The examples of one operation by operationId (undefined for an operation no area declares). */
-export function examplesOf(operationId: string): { request?: unknown; query?: Record<string, unknown>; params?: Record<string, unknown>; responses: Record<number, unknown>; summary?: string } | undefined {
+export function examplesOf(
+  operationId: string,
+): { request?: unknown; query?: Record<string, unknown>; params?: Record<string, unknown>; responses: Record<number, unknown>; summary?: string } | undefined {
   for (const area of Object.values(EXAMPLES)) {
     const found = (area as Record<string, unknown>)[operationId];
     if (found) return found as ReturnType<typeof examplesOf>;

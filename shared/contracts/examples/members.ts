@@ -12,7 +12,15 @@ export const membersExamples: AreaExamples<typeof membersArea> = {
   },
   createMember: {
     summary: 'Enrol Ada with her CRM id',
-    request: { email, externalId: 'crm-10042', firstName: 'Ada', lastName: 'Lovelace', phone: '+4930901820', birthDate: '1990-12-10', customAttributes: { favouriteDrink: 'flat white', newsletter: true } },
+    request: {
+      email,
+      externalId: 'crm-10042',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      phone: '+4930901820',
+      birthDate: '1990-12-10',
+      customAttributes: { favouriteDrink: 'flat white', newsletter: true },
+    },
     responses: { 201: { data: newMember } },
   },
   upsertMembers: {
@@ -40,7 +48,9 @@ export const membersExamples: AreaExamples<typeof membersArea> = {
     summary: 'Change a phone number and one custom attribute',
     params: { id: ids.member },
     request: { phone: '+4930901899', customAttributes: { favouriteDrink: 'cortado' } },
-    responses: { 200: { data: { ...member, phone: '+4930901899', customAttributes: { ...member.customAttributes, favouriteDrink: 'cortado' }, updatedAt: at.now } } },
+    responses: {
+      200: { data: { ...member, phone: '+4930901899', customAttributes: { ...member.customAttributes, favouriteDrink: 'cortado' }, updatedAt: at.now } },
+    },
   },
   getMemberPoints: {
     params: { id: ids.member },

@@ -2,7 +2,15 @@ import type { objectsArea } from '../objects';
 import type { AreaExamples } from './types';
 import { at, ids, objectRecord, objectType } from './world';
 
-const definition = { ...objectType, status: 'published', apiVisible: true, recordCount: 1280, version: 2, createdAt: '2026-03-03T09:00:00.000Z', updatedAt: at.now } as const;
+const definition = {
+  ...objectType,
+  status: 'published',
+  apiVisible: true,
+  recordCount: 1280,
+  version: 2,
+  createdAt: '2026-03-03T09:00:00.000Z',
+  updatedAt: at.now,
+} as const;
 const summary = { type: objectType.type, label: objectType.label, description: objectType.description, titleField: objectType.titleField };
 const recordParams = { type: objectType.type, recordId: ids.record };
 

@@ -33,7 +33,15 @@ export const ordersExamples: AreaExamples<typeof ordersArea> = {
     request: {
       orders: [
         { ...createOrder, status: 'completed', refundedTotal: 30 },
-        { externalOrderId: 'POS-BER01-5521', member: { email: 'alan.turing@example.com' }, storeId: ids.store, currency: 'EUR', total: 7.4, status: 'completed', occurredAt: '2026-03-14T16:20:00+01:00' },
+        {
+          externalOrderId: 'POS-BER01-5521',
+          member: { email: 'alan.turing@example.com' },
+          storeId: ids.store,
+          currency: 'EUR',
+          total: 7.4,
+          status: 'completed',
+          occurredAt: '2026-03-14T16:20:00+01:00',
+        },
       ] satisfies z.input<typeof reconcileOrderSchema>[],
     },
     responses: {

@@ -17,7 +17,9 @@ export const privacyExamples: AreaExamples<typeof privacyArea> = {
           coupons: [coupon],
           tags: [memberTag],
           captures: [],
-          trackingEvents: [{ eventId: 'web-7f3a2c91', type: 'page_view', occurredAt: '2026-03-14T10:58:10.000Z', properties: { path: '/products/bean-eth-250' } }],
+          trackingEvents: [
+            { eventId: 'web-7f3a2c91', type: 'page_view', occurredAt: '2026-03-14T10:58:10.000Z', properties: { path: '/products/bean-eth-250' } },
+          ],
           customObjectRecords: [{ type: objectType.type, ...objectRecord, personalFields: ['plate'] }],
         },
       },

@@ -9,8 +9,20 @@ export const trackingExamples: AreaExamples<typeof trackingArea> = {
     summary: 'Two storefront events of one visit',
     request: {
       events: [
-        { eventId: 'web-7f3a2c91', memberId: ids.member, type: 'page_view', occurredAt: '2026-03-14T11:58:10+01:00', properties: { path: '/products/bean-eth-250' } },
-        { eventId: 'web-7f3a2c92', memberId: ids.member, type: 'add_to_cart', occurredAt: '2026-03-14T11:59:42+01:00', properties: { sku: 'BEAN-ETH-250', quantity: 2 } },
+        {
+          eventId: 'web-7f3a2c91',
+          memberId: ids.member,
+          type: 'page_view',
+          occurredAt: '2026-03-14T11:58:10+01:00',
+          properties: { path: '/products/bean-eth-250' },
+        },
+        {
+          eventId: 'web-7f3a2c92',
+          memberId: ids.member,
+          type: 'add_to_cart',
+          occurredAt: '2026-03-14T11:59:42+01:00',
+          properties: { sku: 'BEAN-ETH-250', quantity: 2 },
+        },
       ] satisfies z.input<typeof trackEventSchema>[],
     },
     responses: {

@@ -6,9 +6,7 @@ import type { AreaDeclaration, Endpoint } from '../endpoint';
  * is the zod *input* of the body (what a caller sends, defaults left out), a response example the
  * *output* (what the API answers). A body or JSON success response without its example does not compile.
  */
-export type OperationExamples<E extends Endpoint> = { summary?: string } & (E extends { body: infer B extends z.ZodType }
-  ? { request: z.input<B> }
-  : unknown) &
+export type OperationExamples<E extends Endpoint> = { summary?: string } & (E extends { body: infer B extends z.ZodType } ? { request: z.input<B> } : unknown) &
   (E extends { query: infer Q extends z.ZodType } ? { query?: Partial<z.input<Q>> } : unknown) &
   (E extends { params: infer P extends z.ZodType } ? { params: z.input<P> } : unknown) & { responses: SuccessExamples<E['responses']> };
 

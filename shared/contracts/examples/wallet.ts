@@ -8,7 +8,9 @@ export const walletExamples: AreaExamples<typeof walletArea> = {
   issueWalletPass: {
     summary: 'A Google Wallet card: a link to save it (Apple answers the .pkpass file itself)',
     request: { platform: 'google' },
-    responses: { 200: { saveUrl: 'https://pay.google.com/gp/v/save/eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJ3YWxsZXRAZXhhbXBsZS5jb20ifQ.c2lnbmF0dXJl' } },
+    responses: {
+      200: { saveUrl: 'https://pay.google.com/gp/v/save/eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJ3YWxsZXRAZXhhbXBsZS5jb20ifQ.c2lnbmF0dXJl' },
+    },
   },
   registerPassDevice: {
     params: registration,
@@ -28,5 +30,12 @@ export const walletExamples: AreaExamples<typeof walletArea> = {
     request: { backgroundColor: walletBranding.backgroundColor, foregroundColor: walletBranding.foregroundColor, labelColor: walletBranding.labelColor },
     responses: { 200: { data: walletBranding } },
   },
-  logPassDevice: { request: { logs: ['[2026-03-20 10:00:00 +0100] Get pass task (pass type pass.com.example.loyalty, serial loy-7k3q9v2m4x8c) encountered error: Server response was malformed'] }, responses: {} },
+  logPassDevice: {
+    request: {
+      logs: [
+        '[2026-03-20 10:00:00 +0100] Get pass task (pass type pass.com.example.loyalty, serial loy-7k3q9v2m4x8c) encountered error: Server response was malformed',
+      ],
+    },
+    responses: {},
+  },
 };

@@ -8,7 +8,11 @@ const secret = 'whsec_Kx3mQ9vT2pW7rZ5nB8cF1hJ4dL6sG0yA2eU8iO5wX1t=';
 export const webhooksExamples: AreaExamples<typeof webhooksArea> = {
   createWebhookEndpoint: {
     summary: 'Send member, points and order events to the CRM',
-    request: { url: webhookEndpoint.url, description: webhookEndpoint.description, eventTypes: ['member.created', 'loyalty.points_earned', 'order.created', 'order.refunded'] },
+    request: {
+      url: webhookEndpoint.url,
+      description: webhookEndpoint.description,
+      eventTypes: ['member.created', 'loyalty.points_earned', 'order.created', 'order.refunded'],
+    },
     responses: { 201: { data: { ...webhookEndpoint, secret } } },
   },
   listWebhookEndpoints: { query: { limit: 50 }, responses: { 200: { data: [webhookEndpoint], nextCursor: null } } },

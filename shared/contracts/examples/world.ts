@@ -396,7 +396,14 @@ export const trackingStats = outputOf(statsSchema, {
     { type: 'add_to_cart', count: 320 },
   ],
   days: [
-    { date: '2026-03-14', total: 1840, types: [{ type: 'page_view', count: 1520 }, { type: 'add_to_cart', count: 320 }] },
+    {
+      date: '2026-03-14',
+      total: 1840,
+      types: [
+        { type: 'page_view', count: 1520 },
+        { type: 'add_to_cart', count: 320 },
+      ],
+    },
   ],
 });
 

@@ -77,16 +77,10 @@ const BUMP_CREDENTIALS = 'credentialsVersion = if_not_exists(credentialsVersion,
 const resetTokenGone = () => gone(RESET_TOKEN_GONE);
 
 /** Condition: the user's `credentialsVersion` is still `:cv` (absent counts as 0). */
-const credentialsUnchanged = (cv: number) =>
-  cv === 0 ? 'attribute_not_exists(credentialsVersion) OR credentialsVersion = :cv' : 'credentialsVersion = :cv';
+const credentialsUnchanged = (cv: number) => (cv === 0 ? 'attribute_not_exists(credentialsVersion) OR credentialsVersion = :cv' : 'credentialsVersion = :cv');
 
 /** Optimistic update of name/e-mail; a changed e-mail moves its uniqueness item in the same transaction. */
-export async function updateProfile(
-  current: UserRecord,
-  changes: { name?: string | null; email?: string },
-  now: string,
-  steps: TransactStep[],
-): Promise<void> {
+export async function updateProfile(current: UserRecord, changes: { name?: string | null; email?: string }, now: string, steps: TransactStep[]): Promise<void> {
   const sets = ['updatedAt = :now', 'version = version + :one'];
   const values: Record<string, unknown> = { ':now': now, ':one': 1, ':v': current.version };
   if (changes.name !== undefined) {
@@ -164,7 +158,18 @@ export async function replacePassword(
       onConditionFailed: () => conflict('The account changed meanwhile; retry'),
     },
     ...(keepSession
-      ? [{ op: { Update: { Key: keyOf('session', { tokenHash: keepSession }), UpdateExpression: 'SET generation = :g', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':g': generation } } } }]
+      ? [
+          {
+            op: {
+              Update: {
+                Key: keyOf('session', { tokenHash: keepSession }),
+                UpdateExpression: 'SET generation = :g',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':g': generation },
+              },
+            },
+          },
+        ]
       : []),
     ...steps,
   ]);
@@ -236,15 +241,17 @@ export async function reserveLoginAttempt(emailHash: string, window: number, lim
 
 /** Stamps the last failed attempt on the counter (its reservation already counted it). */
 export async function noteLoginFailure(emailHash: string, window: number, at: string, expiresAt: number): Promise<void> {
-  await updateItem({
-    Key: keyOf('loginThrottle', { emailHash, window }),
-    UpdateExpression: 'SET entity = :e, expiresAt = :x, lastFailedAt = :at',
-    ExpressionAttributeValues: { ':e': 'loginThrottle', ':x': expiresAt, ':at': at },
-    ReturnValues: 'NONE',
-  }, { appliedIn: (stored) => stored?.lastFailedAt === at });
+  await updateItem(
+    {
+      Key: keyOf('loginThrottle', { emailHash, window }),
+      UpdateExpression: 'SET entity = :e, expiresAt = :x, lastFailedAt = :at',
+      ExpressionAttributeValues: { ':e': 'loginThrottle', ':x': expiresAt, ':at': at },
+      ReturnValues: 'NONE',
+    },
+    { appliedIn: (stored) => stored?.lastFailedAt === at },
+  );
 }
 
 export async function clearLoginFailures(emailHash: string, window: number): Promise<void> {
   await deleteItem({ Key: keyOf('loginThrottle', { emailHash, window }) });
 }
-

@@ -17,7 +17,6 @@ export interface ReferralRecord {
   createdAt: string;
 }
 
-
 const toAmbassador = (i: Record<string, unknown>): AmbassadorRecord => ({
   memberId: i.memberId as string,
   code: i.code as string,

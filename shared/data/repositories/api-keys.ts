@@ -47,7 +47,13 @@ export async function listApiKeys(workspaceId: string, limit: number, cursor?: s
  * Revocation removes the lookup item (next request: 401) and stamps the record, atomically (with
  * `steps`). `authorize` sees the record first and may refuse (a key's scopes never change).
  */
-export async function revokeApiKey(workspaceId: string, keyId: string, now: string, authorize: (record: ApiKeyRecord) => void, steps: TransactStep[]): Promise<void> {
+export async function revokeApiKey(
+  workspaceId: string,
+  keyId: string,
+  now: string,
+  authorize: (record: ApiKeyRecord) => void,
+  steps: TransactStep[],
+): Promise<void> {
   const record = await getItem<ApiKeyRecord>(keyOf('apiKey', { workspaceId, keyId }));
   if (!record || record.revokedAt) throw notFound('API key');
   authorize(record);

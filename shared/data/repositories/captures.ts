@@ -34,7 +34,12 @@ export function captureSteps(c: CaptureRecord, window: { fingerprint: string; en
       op: {
         Put: {
           // gsi1: the member's captures (what the data-subject export and erasure read).
-          Item: { ...keyOf('capture', { workspaceId: c.workspaceId, captureId: c.id }), ...indexKeysOf('capture', { workspaceId: c.workspaceId, memberId: c.memberId, captureId: c.id }), entity: 'capture', ...c },
+          Item: {
+            ...keyOf('capture', { workspaceId: c.workspaceId, captureId: c.id }),
+            ...indexKeysOf('capture', { workspaceId: c.workspaceId, memberId: c.memberId, captureId: c.id }),
+            entity: 'capture',
+            ...c,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },

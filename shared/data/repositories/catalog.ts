@@ -16,7 +16,6 @@ function strip<T>(item: Raw, extra: string[] = []): T {
 // Batch reads (the import reads what it compares against in pages of 100 keys, not one by one)
 // ---------------------------------------------------------------------------------------------
 
-
 // ---------------------------------------------------------------------------------------------
 // Products
 // ---------------------------------------------------------------------------------------------
@@ -123,11 +122,7 @@ export async function listProducts(workspaceId: string, f: ProductFilters, limit
     : f.brandId
       ? ['gsi3', indexPartition('product', 'gsi3', { workspaceId, brandId: f.brandId }), []]
       : ['gsi1', indexPartition('product', 'gsi1', { workspaceId }), []];
-  const filter = filterExpression([
-    ...extra,
-    { attr: 'status', op: '=', value: f.status },
-    { attr: 'searchText', op: 'contains', value: f.q },
-  ]);
+  const filter = filterExpression([...extra, { attr: 'status', op: '=', value: f.status }, { attr: 'searchText', op: 'contains', value: f.q }]);
   const page = await queryPage<Raw>({
     partition: { attr: `${index}pk`, value: partition },
     cursor,

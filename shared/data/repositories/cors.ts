@@ -22,7 +22,13 @@ export async function getCorsSettings(workspaceId: string): Promise<StoredCorsSe
  * in the same transaction, the preflight index: a pointer for each added origin, none left for a
  * removed one. `steps` (the audit entry) join it.
  */
-export async function putCorsSettings(workspaceId: string, next: string[], updatedAt: string, current: StoredCorsSettings | undefined, steps: TransactStep[]): Promise<void> {
+export async function putCorsSettings(
+  workspaceId: string,
+  next: string[],
+  updatedAt: string,
+  current: StoredCorsSettings | undefined,
+  steps: TransactStep[],
+): Promise<void> {
   const before = new Set(current?.origins ?? []);
   const after = new Set(next);
   await transactWrite([

@@ -1,7 +1,19 @@
 import type { ExportJobRecord, ExportScheduleRecord } from '../../domain/exports/types';
 import type { StoredSecret } from '../../domain/webhooks/types';
 import { indexPartition, keyOf, skPrefix } from '../keys';
-import { deleteItem, getItem, isConditionFailed, prefixPage, queryRaw, StaleRead, transactWrite, updateItem, type Item, type Page, type TransactStep } from '../table';
+import {
+  deleteItem,
+  getItem,
+  isConditionFailed,
+  prefixPage,
+  queryRaw,
+  StaleRead,
+  transactWrite,
+  updateItem,
+  type Item,
+  type Page,
+  type TransactStep,
+} from '../table';
 
 /**
  * Export jobs (workspace partition, few per workspace) and the archive lock that keeps one
@@ -169,7 +181,12 @@ export async function getSigningSecrets(workspaceId: string): Promise<StoredSign
 }
 
 /** Replaces the secrets, conditional on the version read (none: the item must not exist yet). */
-export async function putSigningSecrets(workspaceId: string, secrets: StoredSecret[], expectedVersion: number | undefined, steps: TransactStep[]): Promise<void> {
+export async function putSigningSecrets(
+  workspaceId: string,
+  secrets: StoredSecret[],
+  expectedVersion: number | undefined,
+  steps: TransactStep[],
+): Promise<void> {
   await transactWrite([
     {
       op: {
@@ -187,7 +204,6 @@ export async function putSigningSecrets(workspaceId: string, secrets: StoredSecr
 }
 
 // --- Export schedules ---
-
 
 const scheduleKey = (workspaceId: string, scheduleId: string) => keyOf('exportSchedule', { workspaceId, scheduleId });
 const scheduleIndexKey = (workspaceId: string, scheduleId: string) => keyOf('exportScheduleIndex', { workspaceId, scheduleId });

@@ -72,7 +72,14 @@ export async function release(workspaceId: string, idemKey: string, token: strin
  * together, and of two concurrent requests with one key exactly one can commit (the claim's
  * holder, when the key was claimed).
  */
-export function recordStep(workspaceId: string, idemKey: string, record: IdempotencyRecord, nowEpoch: number, onCommitted: () => void, token?: string): TransactStep {
+export function recordStep(
+  workspaceId: string,
+  idemKey: string,
+  record: IdempotencyRecord,
+  nowEpoch: number,
+  onCommitted: () => void,
+  token?: string,
+): TransactStep {
   return { op: { Put: put(workspaceId, idemKey, record, nowEpoch, token) }, onConditionFailed: () => new KeyAlreadyAnswered(), onCommitted };
 }
 

@@ -3,7 +3,8 @@ import { conflict } from '../../errors';
 import { ENTITIES, indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey, keyOf, skPrefix } from '../keys';
 import { batchGetItems, getItem, prefixPage, StaleRead, queryRaw, transactWrite, type TransactStep } from '../table';
 
-const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _f, gsi3sk: _g, ...rest }: Record<string, unknown>) => rest as T;
+const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _f, gsi3sk: _g, ...rest }: Record<string, unknown>) =>
+  rest as T;
 
 const typeKey = (workspaceId: string, type: string) => keyOf('objectType', { workspaceId, type });
 
@@ -29,9 +30,7 @@ export async function listObjectTypes(workspaceId: string): Promise<ObjectTypeRe
  * `steps` (its audit entry) join the same transaction.
  */
 export async function putObjectType(next: ObjectTypeRecord, previous: ObjectTypeRecord | undefined, breaking: boolean, steps: TransactStep[]): Promise<void> {
-  const condition = previous
-    ? `version = :v${breaking ? ' AND (attribute_not_exists(recordCount) OR recordCount = :zero)' : ''}`
-    : 'attribute_not_exists(pk)';
+  const condition = previous ? `version = :v${breaking ? ' AND (attribute_not_exists(recordCount) OR recordCount = :zero)' : ''}` : 'attribute_not_exists(pk)';
   await transactWrite([
     {
       op: {
@@ -70,7 +69,14 @@ export function putRecordStep(r: RecordItem, titleKey: string): TransactStep {
       Put: {
         Item: {
           ...recordKey(r.workspaceId, r.type, r.id),
-          ...indexKeysOf('objectRecord', { workspaceId: r.workspaceId, type: r.type, recordId: r.id, createdAt: r.createdAt, updatedAt: r.updatedAt, titleKey }),
+          ...indexKeysOf('objectRecord', {
+            workspaceId: r.workspaceId,
+            type: r.type,
+            recordId: r.id,
+            createdAt: r.createdAt,
+            updatedAt: r.updatedAt,
+            titleKey,
+          }),
           entity: 'objectRecord',
           ...r,
           rev: 1,
@@ -122,7 +128,9 @@ export function valueEntryItem(r: EntryOwner, titleKey: string, v: IndexedValue)
 }
 
 /** Writes (or rewrites: another value, order or data) a record's entry under a value. */
-export const putValueEntryStep = (r: EntryOwner, titleKey: string, v: IndexedValue): TransactStep => ({ op: { Put: { Item: valueEntryItem(r, titleKey, v) } } });
+export const putValueEntryStep = (r: EntryOwner, titleKey: string, v: IndexedValue): TransactStep => ({
+  op: { Put: { Item: valueEntryItem(r, titleKey, v) } },
+});
 
 /** Removes a record's entry under a field's value (the field lost its value, or the record is deleted). */
 export const deleteValueEntryStep = (workspaceId: string, type: string, recordId: string, field: string): TransactStep => ({

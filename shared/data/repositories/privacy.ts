@@ -36,7 +36,11 @@ export async function memberPartitionItems(workspaceId: string, memberId: string
 export const ledgerItems = (workspaceId: string, memberId: string) => memberPartitionItems(workspaceId, memberId, skPrefix('ledgerEntry'));
 export const tagItems = (workspaceId: string, memberId: string) => memberPartitionItems(workspaceId, memberId, skPrefix('memberTag'));
 
-type MemberIndexed = { entity: 'order'; gsi: 'gsi2' } | { entity: 'coupon'; gsi: 'gsi2' } | { entity: 'capture'; gsi: 'gsi1' } | { entity: 'trackedEvent'; gsi: 'gsi1' };
+type MemberIndexed =
+  | { entity: 'order'; gsi: 'gsi2' }
+  | { entity: 'coupon'; gsi: 'gsi2' }
+  | { entity: 'capture'; gsi: 'gsi1' }
+  | { entity: 'trackedEvent'; gsi: 'gsi1' };
 const BY_MEMBER = {
   orders: { entity: 'order', gsi: 'gsi2' },
   coupons: { entity: 'coupon', gsi: 'gsi2' },
@@ -45,7 +49,11 @@ const BY_MEMBER = {
 } as const satisfies Record<string, MemberIndexed>;
 
 /** The member's items of one kind through the index keyed by the member, oldest first, with their keys (for scrubbing). */
-export async function memberIndexed(workspaceId: string, memberId: string, kind: keyof typeof BY_MEMBER): Promise<{ key: { pk: string; sk: string }; item: Item }[]> {
+export async function memberIndexed(
+  workspaceId: string,
+  memberId: string,
+  kind: keyof typeof BY_MEMBER,
+): Promise<{ key: { pk: string; sk: string }; item: Item }[]> {
   const { entity, gsi } = BY_MEMBER[kind];
   const items = await queryAll({
     IndexName: gsi,
@@ -85,7 +93,14 @@ export async function scrub(key: { pk: string; sk: string }, fields: Record<stri
   });
   // Idempotent (same values every time), so a re-send after an unknown outcome is harmless.
   await updateItem(
-    { Key: key, UpdateExpression: `SET ${sets.join(', ')}`, ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeNames: names, ExpressionAttributeValues: values, ReturnValues: 'NONE' },
+    {
+      Key: key,
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+      ReturnValues: 'NONE',
+    },
     { appliedIn: () => true },
   ).catch((err: Error) => {
     if (err.name !== 'ConditionalCheckFailedException') throw err;

@@ -48,9 +48,7 @@ export async function countRateWindows(
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new RateStoreTimeout(opts.timeoutMs)), opts.timeoutMs);
   // Rejects on abort even if the SDK were still busy (e.g. waiting for a connection).
-  const deadline = new Promise<never>((_, reject) =>
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }),
-  );
+  const deadline = new Promise<never>((_, reject) => controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }));
   const taken: RateWindowCount[] = [];
   const giveBackTaken = () => Promise.all(taken.map((w) => giveBack(client, keyOfWindow(w))));
   try {

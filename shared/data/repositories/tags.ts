@@ -105,6 +105,11 @@ export async function listTags(workspaceId: string, opts: { limit: number; curso
   });
   return {
     ...page,
-    items: page.items.map((i) => ({ key: i.key as string, memberCount: i.memberCount as number, createdAt: i.createdAt as string, updatedAt: i.updatedAt as string })),
+    items: page.items.map((i) => ({
+      key: i.key as string,
+      memberCount: i.memberCount as number,
+      createdAt: i.createdAt as string,
+      updatedAt: i.updatedAt as string,
+    })),
   };
 }

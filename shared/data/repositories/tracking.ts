@@ -21,7 +21,10 @@ export class AlreadyTracked extends Error {
 
 /** Which of these event ids are already stored. */
 export async function existingEventIds(workspaceId: string, eventIds: string[]): Promise<Set<string>> {
-  const items = await batchGetItems(eventIds.map((eventId) => keyOf('trackedEvent', { workspaceId, eventId })), { attributes: ['eventId'] });
+  const items = await batchGetItems(
+    eventIds.map((eventId) => keyOf('trackedEvent', { workspaceId, eventId })),
+    { attributes: ['eventId'] },
+  );
   return new Set(items.map((i) => i.eventId as string));
 }
 

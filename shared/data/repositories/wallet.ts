@@ -59,7 +59,9 @@ export async function createPass(pass: WalletPassRecord, serialHash: string): Pr
         op: { Put: { Item: { ...passKey(pass), entity: 'walletPass', ...pass, ...issuedAtOf(pass) }, ConditionExpression: 'attribute_not_exists(pk)' } },
         onConditionFailed: () => new PassExists(),
       },
-      { op: { Put: { Item: { ...keyOf('walletSerial', { serialHash }), entity: 'walletSerial', ...lookup }, ConditionExpression: 'attribute_not_exists(pk)' } } },
+      {
+        op: { Put: { Item: { ...keyOf('walletSerial', { serialHash }), entity: 'walletSerial', ...lookup }, ConditionExpression: 'attribute_not_exists(pk)' } },
+      },
     ]);
     return true;
   } catch (err) {
@@ -74,15 +76,18 @@ export async function createPass(pass: WalletPassRecord, serialHash: string): Pr
  * so it never creates a pass.
  */
 export async function addAuthToken(pass: WalletPassRecord, hash: string, issuedAt: number): Promise<void> {
-  await updateItem({
-    Key: passKey(pass),
-    UpdateExpression: 'SET authTokenHashes = list_append(authTokenHashes, :h), #at = :t',
-    // Not there yet: a re-send of an attempt that was applied fails here and is recognised.
-    ConditionExpression: 'serial = :s AND NOT contains(authTokenHashes, :one)',
-    ExpressionAttributeNames: { '#at': issuedAtName(hash) },
-    ExpressionAttributeValues: { ':h': [hash], ':one': hash, ':s': pass.serial, ':t': issuedAt },
-    ReturnValues: 'NONE',
-  }, { appliedIn: (stored) => ((stored as WalletPassRecord | undefined)?.authTokenHashes ?? []).includes(hash) });
+  await updateItem(
+    {
+      Key: passKey(pass),
+      UpdateExpression: 'SET authTokenHashes = list_append(authTokenHashes, :h), #at = :t',
+      // Not there yet: a re-send of an attempt that was applied fails here and is recognised.
+      ConditionExpression: 'serial = :s AND NOT contains(authTokenHashes, :one)',
+      ExpressionAttributeNames: { '#at': issuedAtName(hash) },
+      ExpressionAttributeValues: { ':h': [hash], ':one': hash, ':s': pass.serial, ':t': issuedAt },
+      ReturnValues: 'NONE',
+    },
+    { appliedIn: (stored) => ((stored as WalletPassRecord | undefined)?.authTokenHashes ?? []).includes(hash) },
+  );
 }
 
 /**
@@ -92,14 +97,17 @@ export async function addAuthToken(pass: WalletPassRecord, hash: string, issuedA
  */
 export async function dropOldestAuthToken(pass: WalletPassRecord, hash: string, issuedBefore: number): Promise<boolean> {
   try {
-    await updateItem({
-      Key: passKey(pass),
-      UpdateExpression: 'REMOVE authTokenHashes[0], #at',
-      ConditionExpression: 'serial = :s AND authTokenHashes[0] = :h AND (attribute_not_exists(#at) OR #at < :before)',
-      ExpressionAttributeNames: { '#at': issuedAtName(hash) },
-      ExpressionAttributeValues: { ':h': hash, ':s': pass.serial, ':before': issuedBefore },
-      ReturnValues: 'NONE',
-    }, { appliedIn: (stored) => !((stored as WalletPassRecord | undefined)?.authTokenHashes ?? []).includes(hash) });
+    await updateItem(
+      {
+        Key: passKey(pass),
+        UpdateExpression: 'REMOVE authTokenHashes[0], #at',
+        ConditionExpression: 'serial = :s AND authTokenHashes[0] = :h AND (attribute_not_exists(#at) OR #at < :before)',
+        ExpressionAttributeNames: { '#at': issuedAtName(hash) },
+        ExpressionAttributeValues: { ':h': hash, ':s': pass.serial, ':before': issuedBefore },
+        ReturnValues: 'NONE',
+      },
+      { appliedIn: (stored) => !((stored as WalletPassRecord | undefined)?.authTokenHashes ?? []).includes(hash) },
+    );
     return true;
   } catch (err) {
     if (isConditionFailed(err)) return false;
@@ -113,12 +121,18 @@ export async function dropOldestAuthToken(pass: WalletPassRecord, hash: string, 
  */
 export async function updatePassContent(pass: WalletPassRecord, contentHash: string, lastModified: number): Promise<boolean> {
   try {
-    await updateItem({
-      Key: passKey(pass),
-      UpdateExpression: 'SET contentHash = :new, lastModified = :lm',
-      ConditionExpression: 'contentHash = :old',
-      ExpressionAttributeValues: { ':new': contentHash, ':lm': lastModified, ':old': pass.contentHash },
-    }, { appliedIn: (stored) => (stored as WalletPassRecord | undefined)?.contentHash === contentHash && (stored as WalletPassRecord).lastModified === lastModified });
+    await updateItem(
+      {
+        Key: passKey(pass),
+        UpdateExpression: 'SET contentHash = :new, lastModified = :lm',
+        ConditionExpression: 'contentHash = :old',
+        ExpressionAttributeValues: { ':new': contentHash, ':lm': lastModified, ':old': pass.contentHash },
+      },
+      {
+        appliedIn: (stored) =>
+          (stored as WalletPassRecord | undefined)?.contentHash === contentHash && (stored as WalletPassRecord).lastModified === lastModified,
+      },
+    );
     return true;
   } catch (err) {
     if (isConditionFailed(err)) return false;
@@ -133,12 +147,15 @@ export async function getSerial(serialHash: string): Promise<WalletSerialRecord 
 /** Marks serial lookups gone: from then on the serial answers 410 whatever else remains. */
 export async function markSerialGone(serialHash: string, at: string): Promise<void> {
   try {
-    await updateItem({
-      Key: keyOf('walletSerial', { serialHash }),
-      UpdateExpression: 'SET goneAt = if_not_exists(goneAt, :at)',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeValues: { ':at': at },
-    }, { appliedIn: (stored) => stored !== undefined && 'goneAt' in (stored as object) });
+    await updateItem(
+      {
+        Key: keyOf('walletSerial', { serialHash }),
+        UpdateExpression: 'SET goneAt = if_not_exists(goneAt, :at)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':at': at },
+      },
+      { appliedIn: (stored) => stored !== undefined && 'goneAt' in (stored as object) },
+    );
   } catch (err) {
     if (!isConditionFailed(err)) throw err;
   }
@@ -149,7 +166,9 @@ const registrationKey = (r: Pick<WalletRegistrationRecord, 'workspaceId' | 'memb
 const deviceKey = (r: Pick<WalletRegistrationRecord, 'deviceHash' | 'passTypeId' | 'serial'>) =>
   keyOf('walletDevice', { deviceHash: r.deviceHash, passTypeId: r.passTypeId, serial: r.serial });
 
-export async function getRegistration(r: Pick<WalletRegistrationRecord, 'workspaceId' | 'memberId' | 'serial' | 'deviceHash'>): Promise<WalletRegistrationRecord | undefined> {
+export async function getRegistration(
+  r: Pick<WalletRegistrationRecord, 'workspaceId' | 'memberId' | 'serial' | 'deviceHash'>,
+): Promise<WalletRegistrationRecord | undefined> {
   return strip<WalletRegistrationRecord>(await getItem(registrationKey(r)));
 }
 
@@ -162,7 +181,9 @@ export async function putRegistration(r: WalletRegistrationRecord): Promise<void
   ]);
 }
 
-export async function deleteRegistration(r: Pick<WalletRegistrationRecord, 'workspaceId' | 'memberId' | 'serial' | 'deviceHash' | 'passTypeId'>): Promise<void> {
+export async function deleteRegistration(
+  r: Pick<WalletRegistrationRecord, 'workspaceId' | 'memberId' | 'serial' | 'deviceHash' | 'passTypeId'>,
+): Promise<void> {
   await transactWrite([{ op: { Delete: { Key: registrationKey(r) } } }, { op: { Delete: { Key: deviceKey(r) } } }]);
 }
 
@@ -221,7 +242,10 @@ export async function claimRegistrationPush(r: WalletRegistrationRecord, hash: s
 
 export async function releaseRegistrationPush(r: WalletRegistrationRecord, hash: string): Promise<void> {
   try {
-    await updateItem({ Key: registrationKey(r), UpdateExpression: 'REMOVE pushedHash', ConditionExpression: 'pushedHash = :h', ExpressionAttributeValues: { ':h': hash } }, { appliedIn: () => true });
+    await updateItem(
+      { Key: registrationKey(r), UpdateExpression: 'REMOVE pushedHash', ConditionExpression: 'pushedHash = :h', ExpressionAttributeValues: { ':h': hash } },
+      { appliedIn: () => true },
+    );
   } catch (err) {
     if (!isConditionFailed(err)) throw err;
   }
@@ -245,7 +269,10 @@ export async function claimPassSync(pass: WalletPassRecord, hash: string): Promi
 
 export async function releasePassSync(pass: WalletPassRecord, hash: string): Promise<void> {
   try {
-    await updateItem({ Key: passKey(pass), UpdateExpression: 'REMOVE syncedHash', ConditionExpression: 'syncedHash = :h', ExpressionAttributeValues: { ':h': hash } }, { appliedIn: () => true });
+    await updateItem(
+      { Key: passKey(pass), UpdateExpression: 'REMOVE syncedHash', ConditionExpression: 'syncedHash = :h', ExpressionAttributeValues: { ':h': hash } },
+      { appliedIn: () => true },
+    );
   } catch (err) {
     if (!isConditionFailed(err)) throw err;
   }
@@ -253,7 +280,10 @@ export async function releasePassSync(pass: WalletPassRecord, hash: string): Pro
 
 /** Marks a pass as synced with `hash` without a claim (the issue call has just sent the object). */
 export async function markPassSynced(pass: WalletPassRecord, hash: string): Promise<void> {
-  await updateItem({ Key: passKey(pass), UpdateExpression: 'SET syncedHash = :h', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':h': hash } }, { appliedIn: (s) => (s as { syncedHash?: string } | undefined)?.syncedHash === hash });
+  await updateItem(
+    { Key: passKey(pass), UpdateExpression: 'SET syncedHash = :h', ConditionExpression: 'attribute_exists(pk)', ExpressionAttributeValues: { ':h': hash } },
+    { appliedIn: (s) => (s as { syncedHash?: string } | undefined)?.syncedHash === hash },
+  );
 }
 
 /** The workspace's card branding as stored (colours `#rrggbb`, logo PNG base64). */

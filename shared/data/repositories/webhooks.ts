@@ -2,7 +2,18 @@ import type { Attempt, DeliveryState } from '../../domain/webhooks/schemas';
 import type { EndpointRecord } from '../../domain/webhooks/types';
 import { notFound } from '../../errors';
 import { keyOf, seqKey, skPrefix } from '../keys';
-import { batchGetItems, getItem, isConditionFailed, MAX_TRANSACTION_ITEMS, prefixPage, StaleRead, transactWrite, updateItem, type Page, type TransactStep } from '../table';
+import {
+  batchGetItems,
+  getItem,
+  isConditionFailed,
+  MAX_TRANSACTION_ITEMS,
+  prefixPage,
+  StaleRead,
+  transactWrite,
+  updateItem,
+  type Page,
+  type TransactStep,
+} from '../table';
 
 /** Delivery log entries are kept 30 days. */
 const LOG_TTL_SECONDS = 30 * 24 * 3600;
@@ -48,7 +59,10 @@ export async function replaceEndpoint(next: EndpointRecord, expectedVersion: num
 
 export async function deleteEndpoint(workspaceId: string, endpointId: string, steps: TransactStep[]): Promise<void> {
   await transactWrite([
-    { op: { Delete: { Key: endpointKey(workspaceId, endpointId), ConditionExpression: 'attribute_exists(pk)' } }, onConditionFailed: () => notFound('Webhook endpoint') },
+    {
+      op: { Delete: { Key: endpointKey(workspaceId, endpointId), ConditionExpression: 'attribute_exists(pk)' } },
+      onConditionFailed: () => notFound('Webhook endpoint'),
+    },
     ...steps,
   ]);
 }

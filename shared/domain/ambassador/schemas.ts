@@ -31,8 +31,12 @@ export const referralCodeSchema = z
 
 export const candidatesQuery = z.strictObject({
   ...pageQueryShape,
-  minLifetimePoints: queryInteger(z.number().int().min(0).max(1e9).default(DEFAULT_MIN_LIFETIME_POINTS)).describe(`Qualifies with at least this many lifetime points (default ${DEFAULT_MIN_LIFETIME_POINTS})`),
-  minOrderCount: queryInteger(z.number().int().min(1).max(1e6).default(DEFAULT_MIN_ORDER_COUNT)).describe(`... or at least this many completed orders (default ${DEFAULT_MIN_ORDER_COUNT})`),
+  minLifetimePoints: queryInteger(z.number().int().min(0).max(1e9).default(DEFAULT_MIN_LIFETIME_POINTS)).describe(
+    `Qualifies with at least this many lifetime points (default ${DEFAULT_MIN_LIFETIME_POINTS})`,
+  ),
+  minOrderCount: queryInteger(z.number().int().min(1).max(1e6).default(DEFAULT_MIN_ORDER_COUNT)).describe(
+    `... or at least this many completed orders (default ${DEFAULT_MIN_ORDER_COUNT})`,
+  ),
 });
 
 export const QUALIFIERS = ['lifetime_points', 'order_count'] as const;

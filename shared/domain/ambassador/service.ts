@@ -11,7 +11,12 @@ import { CODE_ALPHABET, CODE_LENGTH, QUALIFIERS, type AmbassadorMetrics, type Ca
 
 export const newReferralCode = (): string => Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
 
-const toReferralCode = (a: repo.AmbassadorRecord): ReferralCode => ({ memberId: a.memberId, code: a.code, issuedAt: a.issuedAt, referredSignups: a.referredSignups });
+const toReferralCode = (a: repo.AmbassadorRecord): ReferralCode => ({
+  memberId: a.memberId,
+  code: a.code,
+  issuedAt: a.issuedAt,
+  referredSignups: a.referredSignups,
+});
 
 /**
  * The member's referral code, issued on the first call (201, emits `ambassador.code_issued`) and
@@ -66,7 +71,12 @@ export async function listCandidates(
   q: { limit: number; cursor?: string; minLifetimePoints: number; minOrderCount: number },
 ): Promise<Page<Candidate>> {
   const page = await repo.candidatePage(workspaceId, q, q.limit, q.cursor);
-  const codes = page.items.length ? await repo.ambassadorsOf(workspaceId, page.items.map((m) => m.id)) : new Map<string, repo.AmbassadorRecord>();
+  const codes = page.items.length
+    ? await repo.ambassadorsOf(
+        workspaceId,
+        page.items.map((m) => m.id),
+      )
+    : new Map<string, repo.AmbassadorRecord>();
   return {
     ...page,
     items: page.items.map((m) => {

@@ -35,12 +35,7 @@ function assertWithinCaller(principal: Principal, scopes: readonly Scope[], verb
   ]);
 }
 
-export async function createApiKey(
-  principal: Principal,
-  input: CreateApiKeyInput,
-  audit: AuditContext,
-  now = new Date(),
-): Promise<ApiKey & { key: string }> {
+export async function createApiKey(principal: Principal, input: CreateApiKeyInput, audit: AuditContext, now = new Date()): Promise<ApiKey & { key: string }> {
   const requested = [...new Set<Scope>(input.scopes ?? PRESETS[input.preset!])];
   assertWithinCaller(principal, requested, 'grant');
   const key = randomToken(TOKEN_PREFIX.apiKey);
@@ -66,5 +61,7 @@ export async function listApiKeys(principal: Principal, limit: number, cursor?: 
 
 export async function revokeApiKey(principal: Principal, keyId: string, audit: AuditContext, now = new Date()): Promise<void> {
   const authorize = (target: ApiKeyRecord) => assertWithinCaller(principal, target.scopes, 'revoke');
-  await repo.revokeApiKey(principal.workspaceId, keyId, now.toISOString(), authorize, [audited(principal.workspaceId, audit, 'api_key.revoked', { type: 'apiKey', id: keyId }, now)]);
+  await repo.revokeApiKey(principal.workspaceId, keyId, now.toISOString(), authorize, [
+    audited(principal.workspaceId, audit, 'api_key.revoked', { type: 'apiKey', id: keyId }, now),
+  ]);
 }

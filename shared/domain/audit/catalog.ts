@@ -117,8 +117,16 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     outcome: 'either',
     when: 'An MCP tool was called, whether it ran, failed with a domain error or was refused (target id: the tool name)',
   },
-  'wallet_branding.updated': { target: 'workspace', outcome: 'success', when: "The wallet cards' branding (colours, logo) was replaced (target id: the workspace id)" },
-  'portal.cors_updated': { target: 'workspace', outcome: 'success', when: "The origins allowed to call the consumer routes from a browser were replaced (target id: the workspace id)" },
+  'wallet_branding.updated': {
+    target: 'workspace',
+    outcome: 'success',
+    when: "The wallet cards' branding (colours, logo) was replaced (target id: the workspace id)",
+  },
+  'portal.cors_updated': {
+    target: 'workspace',
+    outcome: 'success',
+    when: 'The origins allowed to call the consumer routes from a browser were replaced (target id: the workspace id)',
+  },
   // Data exports
   'export.requested': {
     target: 'exportJob',
@@ -131,9 +139,17 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     outcome: 'success',
     when: 'The export-signing secret was created or rotated (target id: the workspace id)',
   },
-  'export_schedule.created': { target: 'exportSchedule', outcome: 'success', when: 'An export schedule was created (its runs are recorded as export.requested by its creator)' },
+  'export_schedule.created': {
+    target: 'exportSchedule',
+    outcome: 'success',
+    when: 'An export schedule was created (its runs are recorded as export.requested by its creator)',
+  },
   'export_schedule.deleted': { target: 'exportSchedule', outcome: 'success', when: 'An export schedule was deleted' },
   // Data-subject export and erasure
-  'member.personal_data_exported': { target: 'member', outcome: 'success', when: "A member's personal data was exported (GET /api/v2/members/{id}/personal-data)" },
+  'member.personal_data_exported': {
+    target: 'member',
+    outcome: 'success',
+    when: "A member's personal data was exported (GET /api/v2/members/{id}/personal-data)",
+  },
   'member.erased': { target: 'member', outcome: 'success', when: "A member's personal data was erased (once; a repeated erasure records nothing)" },
 };

@@ -22,7 +22,10 @@ export const auditEntrySchema = z
     outcome: z.enum(AUDIT_OUTCOMES),
     reason: z.enum(AUDIT_FAILURE_REASONS).nullable().describe('Why an attempt failed; null on success'),
     actor: actorSchema,
-    target: z.object({ type: z.enum(AUDIT_TARGET_TYPES), id: z.string().describe('The id of the thing acted on (for a program: the workspace id; for an object type: its key)') }),
+    target: z.object({
+      type: z.enum(AUDIT_TARGET_TYPES),
+      id: z.string().describe('The id of the thing acted on (for a program: the workspace id; for an object type: its key)'),
+    }),
     requestId: z.string().describe('The x-request-id of the request that made the change'),
     mcp: z
       .object({

@@ -5,9 +5,7 @@ const { N, r, p, keyLength, saltLength } = config.scrypt;
 
 function derive(password: string, salt: Buffer, opts: ScryptOptions, length: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, length, { ...opts, maxmem: 256 * 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    ),
+    scrypt(password.normalize('NFKC'), salt, length, { ...opts, maxmem: 256 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
   );
 }
 

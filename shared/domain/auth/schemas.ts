@@ -18,13 +18,16 @@ const nameSchema = z.string().trim().min(1).max(120);
 
 export const registerBody = z.strictObject({
   workspaceName: z.string().trim().min(1).max(120).describe('Your company or brand, e.g. Northwind Coffee'),
-  email: emailSchema.describe('The owner\'s e-mail: the login of the new workspace'),
+  email: emailSchema.describe("The owner's e-mail: the login of the new workspace"),
   password: passwordSchema.describe(`The owner's password, ${config.auth.minPasswordLength}-256 characters`),
   name: nameSchema.optional(),
 });
 
 /** Login takes any string as password: the policy applies when one is set, not when one is tried. */
-export const loginBody = z.strictObject({ email: emailSchema.describe('The e-mail you registered with'), password: z.string().min(1).max(256).describe('Your password') });
+export const loginBody = z.strictObject({
+  email: emailSchema.describe('The e-mail you registered with'),
+  password: z.string().min(1).max(256).describe('Your password'),
+});
 
 export const profilePatchBody = z
   .strictObject({ name: nameSchema.nullable().optional(), email: emailSchema.optional() })

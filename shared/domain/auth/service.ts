@@ -64,7 +64,13 @@ export async function register(
     version: 1,
   };
   const session = newSession(owner, now);
-  const audit = audited(workspace.id, { actor: { type: 'user', id: owner.id }, requestId: request.requestId }, 'workspace.created', { type: 'workspace', id: workspace.id }, now);
+  const audit = audited(
+    workspace.id,
+    { actor: { type: 'user', id: owner.id }, requestId: request.requestId },
+    'workspace.created',
+    { type: 'workspace', id: workspace.id },
+    now,
+  );
   await accounts.createWorkspaceWithOwner({ workspace, owner, session: session.record }, [audit]);
   return { workspace, user: publicUser(owner), session: session.issued };
 }
@@ -97,7 +103,13 @@ export async function login(
       user
         ? recordRefusal(
             user.workspaceId,
-            { action: 'auth.login_failed', actor: { type: 'anonymous' }, target: { type: 'user', id: user.id }, requestId: request.requestId, reason: 'wrong_password' },
+            {
+              action: 'auth.login_failed',
+              actor: { type: 'anonymous' },
+              target: { type: 'user', id: user.id },
+              requestId: request.requestId,
+              reason: 'wrong_password',
+            },
             now,
           )
         : undefined,
@@ -108,7 +120,9 @@ export async function login(
   if (!workspace) throw unauthenticated('Invalid e-mail or password');
   const session = newSession(user, now);
   const actor = { type: 'user', id: user.id } as const;
-  await accounts.putSession(session.record, [audited(user.workspaceId, { actor, requestId: request.requestId }, 'auth.login', { type: 'user', id: user.id }, now)]);
+  await accounts.putSession(session.record, [
+    audited(user.workspaceId, { actor, requestId: request.requestId }, 'auth.login', { type: 'user', id: user.id }, now),
+  ]);
   await accounts.clearLoginFailures(emailHash, window);
   return { session: session.issued, user: publicUser(user), workspace };
 }

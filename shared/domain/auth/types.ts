@@ -42,7 +42,6 @@ export interface SessionRecord {
   expiresAt: number;
 }
 
-
 export interface ResetTokenRecord {
   tokenHash: string;
   workspaceId: string;

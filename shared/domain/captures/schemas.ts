@@ -66,7 +66,9 @@ export const captureSchema = z
     referral: z
       .object({
         code: z.string(),
-        outcome: z.enum(REFERRAL_OUTCOMES).describe('linked: the new member counts as referred; unknown_code: no such code; existing_member: only new members are referred'),
+        outcome: z
+          .enum(REFERRAL_OUTCOMES)
+          .describe('linked: the new member counts as referred; unknown_code: no such code; existing_member: only new members are referred'),
         referrerId: z.string().nullable(),
       })
       .nullable(),

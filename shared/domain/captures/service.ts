@@ -48,11 +48,24 @@ async function matchOf(workspaceId: string, input: CreateCaptureInput, phone: st
 }
 
 /** The member the capture is for: the matched one, or a new one (its creation steps and events added). */
-async function targetOf(workspaceId: string, input: CreateCaptureInput, matched: MemberRecord | undefined, at: Date, steps: TransactStep[], events: OutboxEvent[]): Promise<MemberRecord> {
+async function targetOf(
+  workspaceId: string,
+  input: CreateCaptureInput,
+  matched: MemberRecord | undefined,
+  at: Date,
+  steps: TransactStep[],
+  events: OutboxEvent[],
+): Promise<MemberRecord> {
   if (matched) return matched;
   const creation = await memberCreation(
     workspaceId,
-    { email: input.email ?? null, phone: input.phone ?? null, firstName: input.firstName ?? null, lastName: input.lastName ?? null, customAttributes: input.attributes ?? {} },
+    {
+      email: input.email ?? null,
+      phone: input.phone ?? null,
+      firstName: input.firstName ?? null,
+      lastName: input.lastName ?? null,
+      customAttributes: input.attributes ?? {},
+    },
     at,
   );
   // A lookup taken meanwhile means someone enrolled this person concurrently: re-read and match.
@@ -62,7 +75,13 @@ async function targetOf(workspaceId: string, input: CreateCaptureInput, matched:
 }
 
 /** The referral outcome of a capture with a code (a new member is linked to the referrer). */
-async function referralOf(workspaceId: string, code: string | undefined, matched: boolean, link: { memberId: string; captureId: string; at: string }, steps: TransactStep[]): Promise<Capture['referral']> {
+async function referralOf(
+  workspaceId: string,
+  code: string | undefined,
+  matched: boolean,
+  link: { memberId: string; captureId: string; at: string },
+  steps: TransactStep[],
+): Promise<Capture['referral']> {
   if (!code) return null;
   if (matched) return { code, outcome: 'existing_member', referrerId: null };
   const linked = await referralLink(workspaceId, code, link);
@@ -70,7 +89,11 @@ async function referralOf(workspaceId: string, code: string | undefined, matched
   return { code, outcome: linked.outcome, referrerId: linked.referrerId };
 }
 
-function captureRecord(workspaceId: string, input: CreateCaptureInput, fields: Pick<repo.CaptureRecord, 'id' | 'memberId' | 'memberOutcome' | 'matchedBy' | 'referral' | 'createdAt'>): repo.CaptureRecord {
+function captureRecord(
+  workspaceId: string,
+  input: CreateCaptureInput,
+  fields: Pick<repo.CaptureRecord, 'id' | 'memberId' | 'memberOutcome' | 'matchedBy' | 'referral' | 'createdAt'>,
+): repo.CaptureRecord {
   return {
     id: fields.id,
     workspaceId,
@@ -130,7 +153,14 @@ export async function createCapture(
       steps.push(repo.phoneLookupStep(workspaceId, phone, target.id, byPhone));
     }
     const referral = await referralOf(workspaceId, input.referralCode, matched !== undefined, { memberId: target.id, captureId, at: iso }, steps);
-    const record = captureRecord(workspaceId, input, { id: captureId, memberId: target.id, memberOutcome: matched ? 'matched' : 'created', matchedBy, referral, createdAt: iso });
+    const record = captureRecord(workspaceId, input, {
+      id: captureId,
+      memberId: target.id,
+      memberOutcome: matched ? 'matched' : 'created',
+      matchedBy,
+      referral,
+      createdAt: iso,
+    });
     const result: CaptureResult = { capture: toCapture(record, false), duplicate: false };
     const endsAt = new Date(at.getTime() + CAPTURE_DEDUPE_WINDOW_SECONDS * 1000);
     events.push(event('capture.created', { resource_id: captureId, member_ref: target.id }, at));

@@ -55,7 +55,11 @@ export function collectDefinitions(items: readonly ItemDefinitions[]): Collected
     }
     const firstBrand = item.brand ? brands.get(item.brand.def.key) : undefined;
     if (item.brand && firstBrand && !sameBrand(firstBrand.def, item.brand.def)) {
-      details.push({ in: 'body', field: item.brand.path, message: `brand "${item.brand.def.key}" is defined differently by item ${firstBrand.index} of this import` });
+      details.push({
+        in: 'body',
+        field: item.brand.path,
+        message: `brand "${item.brand.def.key}" is defined differently by item ${firstBrand.index} of this import`,
+      });
     }
     if (details.length) {
       failures.set(item.index, details);
@@ -72,8 +76,9 @@ export function collectDefinitions(items: readonly ItemDefinitions[]): Collected
 }
 
 /** Keys whose parent an import must also know: parents that the import itself does not define. */
-export const outsideParents = (defs: ReadonlyMap<string, ImportCategoryInput>): string[] =>
-  [...new Set([...defs.values()].map((d) => d.parentKey).filter((p): p is string => typeof p === 'string' && !defs.has(p)))];
+export const outsideParents = (defs: ReadonlyMap<string, ImportCategoryInput>): string[] => [
+  ...new Set([...defs.values()].map((d) => d.parentKey).filter((p): p is string => typeof p === 'string' && !defs.has(p))),
+];
 
 /**
  * The definitions that would break the tree, with the reason: an unknown parent, a parent whose
@@ -94,7 +99,9 @@ export function invalidCategoryDefinitions(
       const parent = def.parentKey;
       let reason: string | undefined;
       if (!defined(parent) && !existingParents.has(parent)) {
-        reason = defs.has(parent) ? `the parent category "${parent}" is invalid in this import` : 'no category with this key exists or is defined in this import';
+        reason = defs.has(parent)
+          ? `the parent category "${parent}" is invalid in this import`
+          : 'no category with this key exists or is defined in this import';
       } else {
         const seen = new Set([key]);
         for (let k: string | null = parent; k !== null; k = parentOf(k)) {

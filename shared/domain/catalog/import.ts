@@ -197,38 +197,53 @@ async function upsertDefinitions(
   stored: { categories: Map<string, CategoryRecord>; brands: Map<string, BrandRecord> },
   at: string,
 ) {
-  const categoryKeys = [...neededCategories(defs.categories, alive.flatMap((a) => a.defs.categories.map((c) => c.def.key)))];
+  const categoryKeys = [
+    ...neededCategories(
+      defs.categories,
+      alive.flatMap((a) => a.defs.categories.map((c) => c.def.key)),
+    ),
+  ];
   const brandKeys = [...new Set(alive.flatMap((a) => (a.defs.brand ? [a.defs.brand.def.key] : [])))];
   const [categoryOutcomes, brandOutcomes] = await Promise.all([
-    runInLanes(categoryKeys, (key) => key, CONCURRENCY, (key) => {
-      const def = defs.categories.get(key)!;
-      const parentKey = def.parentKey ?? null;
-      return upsert<CategoryRecord>(
-        {
-          reread: () => repo.getCategory(workspaceId, key),
-          unchanged: (c) => c.name === def.name && c.parentKey === parentKey,
-          build: (base) => ({ ...base, key, name: def.name, parentKey }),
-          write: (next, current) => [repo.putCategoryStep(workspaceId, next, current ? current.version : null)],
-          idPrefix: 'cat',
-          at,
-        },
-        { value: stored.categories.get(key) },
-      );
-    }),
-    runInLanes(brandKeys, (key) => key, CONCURRENCY, (key) => {
-      const def = defs.brands.get(key)!;
-      return upsert<BrandRecord>(
-        {
-          reread: () => repo.getBrand(workspaceId, key),
-          unchanged: (b) => b.name === def.name,
-          build: (base) => ({ ...base, key, name: def.name }),
-          write: (next, current) => [repo.putBrandStep(workspaceId, next, current ? current.version : null)],
-          idPrefix: 'brd',
-          at,
-        },
-        { value: stored.brands.get(key) },
-      );
-    }),
+    runInLanes(
+      categoryKeys,
+      (key) => key,
+      CONCURRENCY,
+      (key) => {
+        const def = defs.categories.get(key)!;
+        const parentKey = def.parentKey ?? null;
+        return upsert<CategoryRecord>(
+          {
+            reread: () => repo.getCategory(workspaceId, key),
+            unchanged: (c) => c.name === def.name && c.parentKey === parentKey,
+            build: (base) => ({ ...base, key, name: def.name, parentKey }),
+            write: (next, current) => [repo.putCategoryStep(workspaceId, next, current ? current.version : null)],
+            idPrefix: 'cat',
+            at,
+          },
+          { value: stored.categories.get(key) },
+        );
+      },
+    ),
+    runInLanes(
+      brandKeys,
+      (key) => key,
+      CONCURRENCY,
+      (key) => {
+        const def = defs.brands.get(key)!;
+        return upsert<BrandRecord>(
+          {
+            reread: () => repo.getBrand(workspaceId, key),
+            unchanged: (b) => b.name === def.name,
+            build: (base) => ({ ...base, key, name: def.name }),
+            write: (next, current) => [repo.putBrandStep(workspaceId, next, current ? current.version : null)],
+            idPrefix: 'brd',
+            at,
+          },
+          { value: stored.brands.get(key) },
+        );
+      },
+    ),
   ]);
   return {
     categoryOutcomes,
@@ -251,7 +266,10 @@ async function importProducts(
   results: ImportResult[],
   fail: Fail,
 ): Promise<void> {
-  const stored = await repo.productsBySku(workspaceId, alive.map((a) => a.input.sku));
+  const stored = await repo.productsBySku(
+    workspaceId,
+    alive.map((a) => a.input.sku),
+  );
   const changes: { index: number; sku: string; rules: UpsertRules<ProductRecord>; outcome: 'created' | 'updated'; id: string; steps: TransactStep[] }[] = [];
   for (const a of alive) {
     const content = productContent(
@@ -264,20 +282,30 @@ async function importProducts(
     if (p.outcome === 'unchanged') results[a.index] = { index: a.index, sku: a.input.sku, outcome: 'unchanged', productId: p.id, error: null };
     else changes.push({ index: a.index, sku: a.input.sku, rules, outcome: p.outcome, id: p.id, steps: p.steps });
   }
-  await runInLanes(packGroups(changes), (_, i) => String(i), GROUPS_IN_FLIGHT, async (group) => {
-    try {
-      await transactWrite(group.flatMap((c) => c.steps));
-      for (const c of group) results[c.index] = { index: c.index, sku: c.sku, outcome: c.outcome, productId: c.id, error: null };
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      await runInLanes(group, (c) => c.sku, CONCURRENCY, async (c) => {
-        try {
-          const { id, outcome } = await upsert(c.rules);
-          results[c.index] = { index: c.index, sku: c.sku, outcome, productId: id, error: null };
-        } catch (e) {
-          fail(c.index, e);
-        }
-      });
-    }
-  });
+  await runInLanes(
+    packGroups(changes),
+    (_, i) => String(i),
+    GROUPS_IN_FLIGHT,
+    async (group) => {
+      try {
+        await transactWrite(group.flatMap((c) => c.steps));
+        for (const c of group) results[c.index] = { index: c.index, sku: c.sku, outcome: c.outcome, productId: c.id, error: null };
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        await runInLanes(
+          group,
+          (c) => c.sku,
+          CONCURRENCY,
+          async (c) => {
+            try {
+              const { id, outcome } = await upsert(c.rules);
+              results[c.index] = { index: c.index, sku: c.sku, outcome, productId: id, error: null };
+            } catch (e) {
+              fail(c.index, e);
+            }
+          },
+        );
+      }
+    },
+  );
 }

@@ -99,10 +99,7 @@ export type ImportBrandInput = z.output<typeof importBrandSchema>;
 export const importCatalogBody = z.strictObject({
   products: z
     .array(
-      z.union([
-        importProductSchema,
-        z.record(rawItemKey, z.unknown()).describe('Any other object is accepted by the request and reported as a failed item'),
-      ]),
+      z.union([importProductSchema, z.record(rawItemKey, z.unknown()).describe('Any other object is accepted by the request and reported as a failed item')]),
     )
     .min(1)
     .max(MAX_IMPORT)
@@ -160,7 +157,12 @@ export const brandSchema = z
 export type Brand = z.infer<typeof brandSchema>;
 
 const filterRef = (what: string) =>
-  z.string().min(1).max(128).optional().describe(`A ${what} key, or its id (${what === 'category' ? 'cat_' : 'brd_'}...): only products of that ${what}`);
+  z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe(`A ${what} key, or its id (${what === 'category' ? 'cat_' : 'brd_'}...): only products of that ${what}`);
 
 export const listProductsQuery = z.strictObject({
   ...pageQueryShape,

@@ -81,7 +81,9 @@ export function canonicalJson(value: unknown): string {
 const HASH_VERSION = 'catalog-product-v1';
 
 export function contentHash(content: ProductContent): string {
-  return createHash('sha256').update(`${HASH_VERSION}\n${canonicalJson(content)}`, 'utf8').digest('base64url');
+  return createHash('sha256')
+    .update(`${HASH_VERSION}\n${canonicalJson(content)}`, 'utf8')
+    .digest('base64url');
 }
 
 export const productSearchText = (c: Pick<ProductContent, 'sku' | 'name' | 'description'>): string =>

@@ -70,7 +70,13 @@ export const createPoolBody = z
     validFrom: isoDateTime.optional().describe('Issuing and redeeming start here; omitted: now'),
     validUntil: isoDateTime.optional().describe('Issuing stops and coupons expire here; omitted: never'),
     perMemberLimit: z.number().int().min(1).max(10_000).optional().describe('Coupons one member may receive from this pool; omitted: no limit'),
-    pointsCost: z.number().int().min(1).max(1e9).optional().describe('Points deducted from the member when a coupon is issued (same transaction); omitted: free'),
+    pointsCost: z
+      .number()
+      .int()
+      .min(1)
+      .max(1e9)
+      .optional()
+      .describe('Points deducted from the member when a coupon is issued (same transaction); omitted: free'),
     active: z.boolean().default(true).describe('An inactive pool issues nothing'),
   })
   .superRefine((b, ctx) => {
@@ -84,7 +90,8 @@ export const createPoolBody = z
       const seen = new Map<string, number>();
       b.codeConfig.codes.forEach((code, i) => {
         const key = code.toUpperCase();
-        if (seen.has(key)) ctx.addIssue({ code: 'custom', path: ['codeConfig', 'codes', i], message: `repeats code ${seen.get(key)} (codes are unique regardless of case)` });
+        if (seen.has(key))
+          ctx.addIssue({ code: 'custom', path: ['codeConfig', 'codes', i], message: `repeats code ${seen.get(key)} (codes are unique regardless of case)` });
         else seen.set(key, i);
       });
     }

@@ -73,8 +73,7 @@ export function toPool(p: PoolRecord, now = new Date()): CouponPool {
   };
 }
 
-export const isExpired = (c: Pick<CouponRecord, 'status' | 'expiresKey'>, now: Date): boolean =>
-  c.status === 'issued' && c.expiresKey <= now.toISOString();
+export const isExpired = (c: Pick<CouponRecord, 'status' | 'expiresKey'>, now: Date): boolean => c.status === 'issued' && c.expiresKey <= now.toISOString();
 
 export function toCoupon(c: CouponRecord, now = new Date()): Coupon {
   return {

@@ -19,8 +19,44 @@ const text = (v: unknown): string | null => (v === undefined || v === null ? nul
 export const COLUMNS: Readonly<Record<OperationalEntity, ColumnSet>> = {
   members: {
     source: 'members',
-    attributes: ['id', 'externalId', 'email', 'firstName', 'lastName', 'phone', 'birthDate', 'status', 'tier', 'balance', 'pending', 'lifetime', 'orderCount', 'tags', 'customAttributes', 'createdAt', 'updatedAt'],
-    columns: ['id', 'externalId', 'email', 'firstName', 'lastName', 'phone', 'birthDate', 'status', 'tier', 'pointsBalance', 'pointsPending', 'pointsLifetime', 'orderCount', 'tags', 'customAttributes', 'createdAt', 'updatedAt'],
+    attributes: [
+      'id',
+      'externalId',
+      'email',
+      'firstName',
+      'lastName',
+      'phone',
+      'birthDate',
+      'status',
+      'tier',
+      'balance',
+      'pending',
+      'lifetime',
+      'orderCount',
+      'tags',
+      'customAttributes',
+      'createdAt',
+      'updatedAt',
+    ],
+    columns: [
+      'id',
+      'externalId',
+      'email',
+      'firstName',
+      'lastName',
+      'phone',
+      'birthDate',
+      'status',
+      'tier',
+      'pointsBalance',
+      'pointsPending',
+      'pointsLifetime',
+      'orderCount',
+      'tags',
+      'customAttributes',
+      'createdAt',
+      'updatedAt',
+    ],
     row: (m) => ({
       id: m.id,
       externalId: text(m.externalId),
@@ -44,8 +80,36 @@ export const COLUMNS: Readonly<Record<OperationalEntity, ColumnSet>> = {
   },
   orders: {
     source: 'orders',
-    attributes: ['id', 'externalOrderId', 'memberId', 'storeId', 'currency', 'totalMinor', 'refundedMinor', 'status', 'earned', 'reversed', 'occurredAt', 'createdAt', 'updatedAt'],
-    columns: ['id', 'externalOrderId', 'memberId', 'storeId', 'currency', 'total', 'refundedTotal', 'status', 'pointsEarned', 'pointsReversed', 'occurredAt', 'createdAt', 'updatedAt'],
+    attributes: [
+      'id',
+      'externalOrderId',
+      'memberId',
+      'storeId',
+      'currency',
+      'totalMinor',
+      'refundedMinor',
+      'status',
+      'earned',
+      'reversed',
+      'occurredAt',
+      'createdAt',
+      'updatedAt',
+    ],
+    columns: [
+      'id',
+      'externalOrderId',
+      'memberId',
+      'storeId',
+      'currency',
+      'total',
+      'refundedTotal',
+      'status',
+      'pointsEarned',
+      'pointsReversed',
+      'occurredAt',
+      'createdAt',
+      'updatedAt',
+    ],
     row: (o) => ({
       id: o.id,
       externalOrderId: o.externalOrderId,
@@ -68,5 +132,5 @@ export const COLUMNS: Readonly<Record<OperationalEntity, ColumnSet>> = {
 export function jsonlLine(row: Record<string, unknown>): string {
   const out: Record<string, unknown> = { ...row };
   for (const key of ['tags', 'customAttributes']) if (typeof out[key] === 'string') out[key] = JSON.parse(out[key] as string);
-  return JSON.stringify(out) + '\n';
+  return `${JSON.stringify(out)}\n`;
 }

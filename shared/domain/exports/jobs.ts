@@ -97,12 +97,20 @@ export async function checkNoticeUrl(workspaceId: string, url: string, ports: Pi
   const reason = ports.egress.check(url);
   if (reason) throw validationFailed([{ in: 'body', field: 'webhookUrl', message: reason }]);
   if (!(await secrets.hasSigningSecret(workspaceId))) {
-    throw validationFailed([{ in: 'body', field: 'webhookUrl', message: 'needs an export-signing secret: create one with POST /api/flash/exports/signing-secret' }]);
+    throw validationFailed([
+      { in: 'body', field: 'webhookUrl', message: 'needs an export-signing secret: create one with POST /api/flash/exports/signing-secret' },
+    ]);
   }
 }
 
 /** Operational export (spec 4.5): a job of its own per request; the file is CSV or JSONL. */
-export async function startOperationalExport(workspaceId: string, input: OperationalExportInput, ports: Pick<ExportPorts, 'workflows' | 'egress'>, audit: AuditContext, now = new Date()) {
+export async function startOperationalExport(
+  workspaceId: string,
+  input: OperationalExportInput,
+  ports: Pick<ExportPorts, 'workflows' | 'egress'>,
+  audit: AuditContext,
+  now = new Date(),
+) {
   if (input.webhookUrl !== undefined) await checkNoticeUrl(workspaceId, input.webhookUrl, ports);
   const job = newJob(workspaceId, 'operational', now, { dataset: input.entity, format: input.format, webhookUrl: input.webhookUrl ?? null });
   await repo.createJob(job, [audited(workspaceId, audit, 'export.requested', { type: 'exportJob', id: job.id }, now)]);

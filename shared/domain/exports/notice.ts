@@ -41,7 +41,11 @@ export function noticeBody(job: ExportJobRecord, now: Date, link?: { url: string
 
 const named = (name: string, message: string) => Object.assign(new Error(message), { name });
 
-export async function notify(input: unknown, ports: { egress: Egress; objectStore: Pick<ObjectStore, 'signedGetUrl'>; sealer: SecretSealer }, now = new Date()) {
+export async function notify(
+  input: unknown,
+  ports: { egress: Egress; objectStore: Pick<ObjectStore, 'signedGetUrl'>; sealer: SecretSealer },
+  now = new Date(),
+) {
   const ref = notifyInput.parse(input);
   const job = await loadJob(ref);
   if (!job.webhookUrl || (job.status !== 'completed' && job.status !== 'failed')) return { ...ref, notice: 'none' as const };
@@ -73,7 +77,9 @@ export async function notify(input: unknown, ports: { egress: Egress; objectStor
     excerptBytes: webhookSettings().responseExcerptBytes,
   });
   const verdict = classify(result, now.getTime());
-  if (verdict.kind === 'retry') throw named('ExportNoticeRetryable', `notice not delivered: ${verdict.error ?? (result.kind === 'response' ? `HTTP ${result.status}` : 'no answer')}`);
-  if (verdict.kind === 'failed') throw named('ExportNoticeRefused', `notice refused: ${verdict.error ?? (result.kind === 'response' ? `HTTP ${result.status}` : '')}`);
+  if (verdict.kind === 'retry')
+    throw named('ExportNoticeRetryable', `notice not delivered: ${verdict.error ?? (result.kind === 'response' ? `HTTP ${result.status}` : 'no answer')}`);
+  if (verdict.kind === 'failed')
+    throw named('ExportNoticeRefused', `notice refused: ${verdict.error ?? (result.kind === 'response' ? `HTTP ${result.status}` : '')}`);
   return { ...ref, notice: 'delivered' as const };
 }

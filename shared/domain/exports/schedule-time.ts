@@ -34,7 +34,15 @@ interface LocalParts {
 
 function localParts(at: Date, timezone: string): LocalParts {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', hourCycle: 'h23', weekday: 'long' })
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: timezone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      hourCycle: 'h23',
+      weekday: 'long',
+    })
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );

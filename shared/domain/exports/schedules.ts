@@ -55,8 +55,11 @@ export async function listSchedules(workspaceId: string, limit: number, cursor?:
 
 export async function deleteSchedule(workspaceId: string, scheduleId: string, audit: AuditContext, now = new Date()): Promise<void> {
   if (!ID_PATTERN('esc').test(scheduleId)) throw notFound('Export schedule');
-  await repo.deleteSchedule(workspaceId, scheduleId, [audited(workspaceId, audit, 'export_schedule.deleted', { type: 'exportSchedule', id: scheduleId }, now)], () =>
-    notFound('Export schedule'),
+  await repo.deleteSchedule(
+    workspaceId,
+    scheduleId,
+    [audited(workspaceId, audit, 'export_schedule.deleted', { type: 'exportSchedule', id: scheduleId }, now)],
+    () => notFound('Export schedule'),
   );
 }
 

@@ -50,16 +50,15 @@ export type OperationalExportInput = z.infer<typeof operationalExportBody>;
 
 // --- Schedules ---
 
-export const createScheduleBody = z
-  .strictObject({
-    entity: entityField,
-    format: formatField,
-    frequency: z.enum(['daily', 'weekly']).describe('daily: every day at `hour`; weekly: on `weekday` at `hour`'),
-    weekday: z.enum(WEEKDAYS).optional().describe('Weekly schedules only (required there)'),
-    hour: z.number().int().min(0).max(23).describe('Local hour of the run, 0-23'),
-    timezone: z.string().min(1).max(64).describe('IANA time zone, e.g. Europe/Berlin'),
-    webhookUrl: z.string().min(1).max(2048).optional(),
-  });
+export const createScheduleBody = z.strictObject({
+  entity: entityField,
+  format: formatField,
+  frequency: z.enum(['daily', 'weekly']).describe('daily: every day at `hour`; weekly: on `weekday` at `hour`'),
+  weekday: z.enum(WEEKDAYS).optional().describe('Weekly schedules only (required there)'),
+  hour: z.number().int().min(0).max(23).describe('Local hour of the run, 0-23'),
+  timezone: z.string().min(1).max(64).describe('IANA time zone, e.g. Europe/Berlin'),
+  webhookUrl: z.string().min(1).max(2048).optional(),
+});
 export type CreateScheduleInput = z.infer<typeof createScheduleBody>;
 
 export const exportScheduleSchema = z

@@ -12,7 +12,12 @@ import type { SigningSecret } from '../webhooks/types';
  * webhook deliveries (same signing code). Created or rotated by an admin and shown once; after a
  * rotation the previous secret keeps signing next to the new one for the webhooks' overlap.
  */
-export async function rotateSigningSecret(workspaceId: string, sealer: SecretSealer, audit: AuditContext, now = new Date()): Promise<{ secret: string; createdAt: string }> {
+export async function rotateSigningSecret(
+  workspaceId: string,
+  sealer: SecretSealer,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<{ secret: string; createdAt: string }> {
   const at = now.toISOString();
   const secret = newSecret();
   const overlapEnds = Math.floor(now.getTime() / 1000) + webhookSettings().rotationOverlapSeconds;

@@ -43,8 +43,7 @@ export function toOperationalJob(r: ExportJobRecord): OperationalJob {
 export const jobPrefix = (workspaceId: string, jobId: string) => `exports/${workspaceId}/${jobId}`;
 export const archiveKey = (workspaceId: string, jobId: string) => `${jobPrefix(workspaceId, jobId)}/archive.json`;
 export const sectionPartKey = (workspaceId: string, jobId: string, section: string) => `${jobPrefix(workspaceId, jobId)}/parts/${section}.json`;
-export const operationalKey = (workspaceId: string, jobId: string, entity: string, format: string) =>
-  `${jobPrefix(workspaceId, jobId)}/${entity}.${format}`;
+export const operationalKey = (workspaceId: string, jobId: string, entity: string, format: string) => `${jobPrefix(workspaceId, jobId)}/${entity}.${format}`;
 
 /** What the browser saves a download as. */
 export function downloadFilename(r: ExportJobRecord): string {

@@ -25,7 +25,10 @@ export type JobRef = z.infer<typeof jobRef>;
 /** A Task's input is checked: a malformed state is a failed step (and so a failed job), never a half-run. */
 function parse<T extends z.ZodType>(schema: T, input: unknown): z.output<T> {
   const out = schema.safeParse(input);
-  if (!out.success) throw Object.assign(new Error(`malformed workflow state: ${out.error.issues.map((i) => i.path.join('.') || '(root)').join(', ')}`), { name: 'MalformedState' });
+  if (!out.success)
+    throw Object.assign(new Error(`malformed workflow state: ${out.error.issues.map((i) => i.path.join('.') || '(root)').join(', ')}`), {
+      name: 'MalformedState',
+    });
   return out.data;
 }
 
@@ -47,7 +50,12 @@ export async function begin(input: unknown, now = new Date()) {
 }
 
 /** Items of a list, capped: at most `cap` records, and whether more existed. */
-async function* capped<T>(pages: AsyncGenerator<Record<string, unknown>[]>, cap: number, map: (item: Record<string, unknown>) => T, state: { count: number; capped: boolean }) {
+async function* capped<T>(
+  pages: AsyncGenerator<Record<string, unknown>[]>,
+  cap: number,
+  map: (item: Record<string, unknown>) => T,
+  state: { count: number; capped: boolean },
+) {
   for await (const page of pages) {
     for (const item of page) {
       if (state.count >= cap) {
@@ -119,9 +127,11 @@ export async function writeRows(input: unknown, store: ObjectStore) {
   const body =
     job.format === 'csv'
       ? Readable.from(rows).pipe(stringify({ header: true, columns: [...set.columns], cast: { boolean: (b) => String(b), string: neutraliseCell } }))
-      : Readable.from((async function* () {
-          for await (const row of rows) yield jsonlLine(row);
-        })());
+      : Readable.from(
+          (async function* () {
+            for await (const row of rows) yield jsonlLine(row);
+          })(),
+        );
   const key = operationalKey(ref.workspaceId, ref.jobId, job.dataset, job.format);
   await store.upload({ key, body, contentType: job.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson' });
   return { workspaceId: ref.workspaceId, jobId: ref.jobId, result: { objectKey: key, rowCount: state.count, capped: state.capped } };
@@ -129,7 +139,10 @@ export async function writeRows(input: unknown, store: ObjectStore) {
 
 /** MarkCompleted: running -> completed with the file and its row count; frees the archive lock. */
 export async function markCompleted(input: unknown, now = new Date()) {
-  const ref = parse(jobRef.extend({ result: z.object({ objectKey: z.string().min(1), rowCount: z.number().int().min(0), capped: z.boolean() }) }).loose(), input);
+  const ref = parse(
+    jobRef.extend({ result: z.object({ objectKey: z.string().min(1), rowCount: z.number().int().min(0), capped: z.boolean() }) }).loose(),
+    input,
+  );
   const job = await repo.transition(ref.workspaceId, ref.jobId, ['running'], {
     status: 'completed',
     objectKey: ref.result.objectKey,

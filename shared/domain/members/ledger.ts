@@ -82,7 +82,11 @@ export async function loadMember(workspaceId: string, memberId: string, store: P
  * (MEMBER_ERASED). The same refusal is a condition of every write's transaction on the member
  * item, so a write racing the erasure is refused too.
  */
-export async function loadWritableMember(workspaceId: string, memberId: string, store: Pick<LedgerStore, 'getMember'> = tableLedgerStore): Promise<MemberRecord> {
+export async function loadWritableMember(
+  workspaceId: string,
+  memberId: string,
+  store: Pick<LedgerStore, 'getMember'> = tableLedgerStore,
+): Promise<MemberRecord> {
   return writable(await loadMember(workspaceId, memberId, store));
 }
 

@@ -20,7 +20,11 @@ const profileFields = {
   externalId: externalIdSchema.nullable().optional(),
   firstName: z.string().trim().min(1).max(100).nullable().optional(),
   lastName: z.string().trim().min(1).max(100).nullable().optional(),
-  phone: z.string().regex(/^\+?[0-9 ()-]{5,32}$/, { message: 'a phone number, ideally E.164 (+4930...)' }).nullable().optional(),
+  phone: z
+    .string()
+    .regex(/^\+?[0-9 ()-]{5,32}$/, { message: 'a phone number, ideally E.164 (+4930...)' })
+    .nullable()
+    .optional(),
   birthDate: z.iso.date().nullable().optional().describe('YYYY-MM-DD'),
   customAttributes: freeFormMap(attributeKey, attributeValue, { max: MAX_CUSTOM_ATTRIBUTES, noun: 'attributes' })
     .optional()

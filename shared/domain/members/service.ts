@@ -37,10 +37,7 @@ export function applyProfile(base: Profile, input: CreateMemberInput | UpdateMem
 
 export async function newMemberRecord(workspaceId: string, input: CreateMemberInput, now: Date): Promise<MemberRecord> {
   const rules = await rulesOf(workspaceId);
-  const profile = applyProfile(
-    { email: null, externalId: null, firstName: null, lastName: null, phone: null, birthDate: null, customAttributes: {} },
-    input,
-  );
+  const profile = applyProfile({ email: null, externalId: null, firstName: null, lastName: null, phone: null, birthDate: null, customAttributes: {} }, input);
   const at = now.toISOString();
   return {
     id: newId('mbr'),
@@ -110,7 +107,14 @@ export async function updateMemberRecord(
     const profile = applyProfile(current, input);
     const status = input.status ?? current.status;
     if (sameProfile({ ...current }, { ...profile, status })) return { member: current, changed: false };
-    const next: MemberRecord = { ...current, ...profile, status, searchText: searchTextOf(profile), updatedAt: now.toISOString(), version: current.version + 1 };
+    const next: MemberRecord = {
+      ...current,
+      ...profile,
+      status,
+      searchText: searchTextOf(profile),
+      updatedAt: now.toISOString(),
+      version: current.version + 1,
+    };
     await transactWrite(repo.updateProfileSteps(current, next));
     return { member: next, changed: true };
   });

@@ -82,7 +82,11 @@ export const putObjectTypeBody = z
   .strictObject({
     label: labelSchema.describe('Display name of the type, e.g. Vehicle'),
     fields: z.array(fieldDefSchema).min(1, { message: 'must define at least one field' }).max(MAX_FIELDS).describe('The fields of a record, in display order'),
-    titleField: z.string().max(64).optional().describe('Key of the field that titles a record and orders `title_asc`; default: the first required text field, else the first text field'),
+    titleField: z
+      .string()
+      .max(64)
+      .optional()
+      .describe('Key of the field that titles a record and orders `title_asc`; default: the first required text field, else the first text field'),
     status: z.enum(OBJECT_TYPE_STATUSES).describe('Only published types with apiVisible are served under /api/v2/objects'),
     apiVisible: z.boolean().describe('Whether API keys see the type and its records'),
     description: z.string().trim().max(1000).optional(),

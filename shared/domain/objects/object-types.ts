@@ -15,7 +15,13 @@ export type PutObjectTypeInput = z.infer<typeof putObjectTypeBody>;
  * retyped or made required, enum options removed, another title field) is refused with 409 while the
  * type has live records; everything else applies at once. See docs/decisions.md.
  */
-export async function putObjectType(workspaceId: string, type: string, input: PutObjectTypeInput, audit: AuditContext, now = new Date()): Promise<ObjectTypeRecord> {
+export async function putObjectType(
+  workspaceId: string,
+  type: string,
+  input: PutObjectTypeInput,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<ObjectTypeRecord> {
   return withOptimisticRetry(async () => {
     const previous = await repo.getObjectType(workspaceId, type);
     const titleField = input.titleField ?? defaultTitleField(input.fields) ?? null;

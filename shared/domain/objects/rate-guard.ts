@@ -62,12 +62,10 @@ export function rateWindows(now: Date, settings: RateGuardSettings): RateWindow[
 }
 
 /** Seconds until a refusing window ends, as the Retry-After header states it (at least 1). */
-export const retryAfterSeconds = (window: RateWindow, now: Date): number =>
-  Math.max(1, Math.ceil((window.endsAtMs - now.getTime()) / 1000));
+export const retryAfterSeconds = (window: RateWindow, now: Date): number => Math.max(1, Math.ceil((window.endsAtMs - now.getTime()) / 1000));
 
 /** The guard's budget holder: the API key, or the user behind a session (`user:<id>`). */
-export const guardKeyOf = (principal: Principal): string =>
-  principal.kind === 'apiKey' ? principal.keyId : `user:${principal.userId}`;
+export const guardKeyOf = (principal: Principal): string => (principal.kind === 'apiKey' ? principal.keyId : `user:${principal.userId}`);
 
 /**
  * Counts one record write of `principal`, or throws: 429 `RATE_LIMITED` (Retry-After until the

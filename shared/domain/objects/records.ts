@@ -183,7 +183,15 @@ export async function createRecord(
     const { type, issues, value } = checked;
     if (issues.length) refuse(issues);
     const at = now.toISOString();
-    const record: RecordItem = { id: newId('rec'), workspaceId: ws, type: type.type, data: value, search: searchCopy(type.fields, value), createdAt: at, updatedAt: at };
+    const record: RecordItem = {
+      id: newId('rec'),
+      workspaceId: ws,
+      type: type.type,
+      data: value,
+      search: searchCopy(type.fields, value),
+      createdAt: at,
+      updatedAt: at,
+    };
     const result = { id: record.id, data: record.data };
     await transactWrite(
       await withMemberRefs(ws, type, value, [
@@ -226,7 +234,9 @@ function mergeChange(type: ObjectTypeRecord, value: Record<string, unknown>): re
 
 /** The title key after a merge that sets or removes the title field (null: no title); undefined when it leaves it alone. */
 const mergedTitleKey = (type: ObjectTypeRecord, value: Record<string, unknown>) =>
-  type.titleField !== null && type.titleField in value ? titleKeyOf(type.fields, type.titleField, { [type.titleField]: value[type.titleField] ?? undefined }) : undefined;
+  type.titleField !== null && type.titleField in value
+    ? titleKeyOf(type.fields, type.titleField, { [type.titleField]: value[type.titleField] ?? undefined })
+    : undefined;
 
 /**
  * PATCH merges field by field: each field set or removed in a single update, never a rewrite of

@@ -121,7 +121,9 @@ export function checkValue(field: Pick<FieldDef, 'type' | 'options'>, v: unknown
       return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? { ok: true, value: v } : { ok: false, message };
     }
     case 'member_ref':
-      return typeof v === 'string' && MEMBER_ID.test(v) ? { ok: true, value: v } : { ok: false, message: 'must be a member id (mbr_ followed by 26 characters)' };
+      return typeof v === 'string' && MEMBER_ID.test(v)
+        ? { ok: true, value: v }
+        : { ok: false, message: 'must be a member id (mbr_ followed by 26 characters)' };
   }
 }
 
@@ -192,7 +194,13 @@ export function titleKeyOf(fields: readonly FieldDef[], titleField: string | nul
   if (typeof raw !== 'string') return '2#';
   // Lower-casing alone is not case folding: the final sigma (also what the lunate sigma normalises
   // to) folds to σ, so a title sorts the same however it is cased.
-  const text = raw.normalize('NFKC').toLowerCase().normalize('NFKC').replace(/ς/g, 'σ').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const text = raw
+    .normalize('NFKC')
+    .toLowerCase()
+    .normalize('NFKC')
+    .replace(/ς/g, 'σ')
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
   if (text === '') return '2#';
   return `1#${[...text].slice(0, MAX_TITLE_KEY_LENGTH).join('')}\u0001`;
 }

@@ -17,14 +17,19 @@ export async function reconcileOrders(workspaceId: string, items: unknown[]) {
     const id = (item as Record<string, unknown> | null)?.externalOrderId;
     return typeof id === 'string' ? id : null;
   };
-  const results = await runInLanes(items, (item, i) => idOf(item) ?? `#${i}`, 8, async (raw, index): Promise<ReconcileResult> => {
-    try {
-      const input = parseItem(reconcileOrderSchema, raw);
-      const done = await reconcileOrder(workspaceId, input);
-      return { index, externalOrderId: input.externalOrderId, outcome: done.outcome, orderId: done.orderId, pointsDelta: done.pointsDelta, error: null };
-    } catch (err) {
-      return { index, externalOrderId: idOf(raw), outcome: 'failed', orderId: null, pointsDelta: 0, error: itemError(err) };
-    }
-  });
+  const results = await runInLanes(
+    items,
+    (item, i) => idOf(item) ?? `#${i}`,
+    8,
+    async (raw, index): Promise<ReconcileResult> => {
+      try {
+        const input = parseItem(reconcileOrderSchema, raw);
+        const done = await reconcileOrder(workspaceId, input);
+        return { index, externalOrderId: input.externalOrderId, outcome: done.outcome, orderId: done.orderId, pointsDelta: done.pointsDelta, error: null };
+      } catch (err) {
+        return { index, externalOrderId: idOf(raw), outcome: 'failed', orderId: null, pointsDelta: 0, error: itemError(err) };
+      }
+    },
+  );
   return { results, summary: summarise(results) };
 }

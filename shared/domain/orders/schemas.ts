@@ -38,9 +38,7 @@ const orderFields = {
   currency: currencySchema,
   total: amountSchema.describe('Order total in major units (e.g. 59.90); points are earned on it'),
   items: z.array(itemSchema).max(500).optional(),
-  occurredAt: isoDateTime.describe(
-    'When the order was placed (not when you send it): an ISO 8601 date-time with its offset, e.g. 2026-03-14T12:05:00+01:00',
-  ),
+  occurredAt: isoDateTime.describe('When the order was placed (not when you send it): an ISO 8601 date-time with its offset, e.g. 2026-03-14T12:05:00+01:00'),
 };
 
 const oneMemberRef = (b: { memberId?: string; member?: unknown }) => (b.memberId === undefined) !== (b.member === undefined);

@@ -49,7 +49,11 @@ export interface CreatedOrder {
 }
 
 /** Resolves `memberId` or the `member` lookup to a member of this workspace (404 otherwise). */
-export async function resolveMember(workspaceId: string, ref: Pick<CreateOrderInput, 'memberId' | 'member'>, store: OrdersStore = tableOrdersStore): Promise<MemberRecord> {
+export async function resolveMember(
+  workspaceId: string,
+  ref: Pick<CreateOrderInput, 'memberId' | 'member'>,
+  store: OrdersStore = tableOrdersStore,
+): Promise<MemberRecord> {
   const id = ref.memberId
     ? isMemberId(ref.memberId)
       ? ref.memberId
@@ -197,10 +201,7 @@ export async function refundOrder(
       const amountMinor = input.amount === undefined ? remaining : minorOf(input.amount, order.currency, 'amount');
       if (amountMinor <= 0 && remaining > 0) throw validationFailed([{ in: 'body', field: 'amount', message: 'must be greater than 0' }]);
       if (amountMinor > remaining || remaining === 0) {
-        throw new AppError(
-          'REFUND_EXCEEDS_REMAINING',
-          `Only ${fromMinor(remaining, order.currency)} ${order.currency} of this order is left to refund`,
-        );
+        throw new AppError('REFUND_EXCEEDS_REMAINING', `Only ${fromMinor(remaining, order.currency)} ${order.currency} of this order is left to refund`);
       }
       const at = now.toISOString();
       const refunded = { ...order, refundedMinor: order.refundedMinor + amountMinor };
@@ -222,7 +223,13 @@ export async function refundOrder(
           events: [event('order.refunded', { resource_id: order.id, member_ref: order.memberId, amount_band: amountBand(amountMinor, order.currency) })],
           result: () => ({
             order: toOrder(next),
-            refund: { id: refund.id, amount: fromMinor(amountMinor, order.currency), pointsReversed: refund.pointsReversed, reason: refund.reason, createdAt: at },
+            refund: {
+              id: refund.id,
+              amount: fromMinor(amountMinor, order.currency),
+              pointsReversed: refund.pointsReversed,
+              reason: refund.reason,
+              createdAt: at,
+            },
           }),
         },
       };
@@ -240,7 +247,12 @@ export type ReconcileOutcome = { outcome: 'created' | 'updated' | 'unchanged'; o
  * Brings one order in line with the merchant's system of record: created if missing, corrected if
  * its total, status or refunded total differ (only the difference in points moves), else untouched.
  */
-export async function reconcileOrder(workspaceId: string, input: ReconcileOrderInput, now = new Date(), store: OrdersStore = tableOrdersStore): Promise<ReconcileOutcome> {
+export async function reconcileOrder(
+  workspaceId: string,
+  input: ReconcileOrderInput,
+  now = new Date(),
+  store: OrdersStore = tableOrdersStore,
+): Promise<ReconcileOutcome> {
   const memberId = (await resolveMember(workspaceId, input, store)).id;
   await checkStore(workspaceId, input.storeId, store);
   const totalMinor = minorOf(input.total, input.currency, 'total');
@@ -250,44 +262,68 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
   }
   const at = now.toISOString();
   const attempt = () =>
-    changePoints<ReconcileOutcome>(workspaceId, memberId, async (_member, rules) => {
-      const existing = await store.getOrder(workspaceId, input.externalOrderId);
-      if (!existing) {
-        const plan = newOrderPlan(
-          newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: refundedInput ?? 0 }),
-          rules,
-          at,
-          (order) => ({ outcome: 'created' as const, orderId: order.id, pointsDelta: 0 }),
-          store,
-        );
-        const delta = plan.delta;
-        return { plan: { ...plan, entry: { ...plan.entry, source: { ...plan.entry.source, type: 'reconciliation' } }, result: (o) => ({ ...plan.result(o), pointsDelta: delta.balance + delta.pending }) } };
-      }
-      if (existing.memberId !== memberId) throw new AppError('CONFLICT', 'The order belongs to another member; an order cannot change member');
-      if (existing.currency !== input.currency) throw new AppError('CONFLICT', `The order is in ${existing.currency}; its currency cannot change`);
-      const refundedMinor = refundedInput ?? existing.refundedMinor;
-      if (refundedMinor > totalMinor) throw validationFailed([{ in: 'body', field: 'total', message: 'is below what was already refunded' }]);
-      if (existing.totalMinor === totalMinor && existing.status === input.status && existing.refundedMinor === refundedMinor) {
-        return { done: { outcome: 'unchanged', orderId: existing.id, pointsDelta: 0 } };
-      }
-      const corrected = { ...existing, totalMinor, status: input.status, refundedMinor };
-      const held = holdings(corrected);
-      const next: OrderRecord = { ...corrected, earned: held.earned, reversed: held.reversed, updatedAt: at, version: existing.version + 1 };
-      const delta = transition(existing, next);
-      const refundedMore = refundedMinor > existing.refundedMinor;
-      return {
-        plan: {
-          delta,
-          entry: { type: delta.balance > 0 ? 'earn' : 'adjustment', reason: `Reconciliation of order ${existing.externalOrderId}`, source: orderSource(existing, 'reconciliation') },
-          requireActive: delta.balance > 0 || delta.pending > 0,
-          steps: [store.replaceOrderStep(next, existing.version)],
-          events: refundedMore
-            ? [event('order.refunded', { resource_id: existing.id, member_ref: memberId, amount_band: amountBand(refundedMinor - existing.refundedMinor, existing.currency) })]
-            : [],
-          result: () => ({ outcome: 'updated', orderId: existing.id, pointsDelta: delta.balance + delta.pending }),
-        },
-      };
-    }, {}, undefined, undefined, store.ledger);
+    changePoints<ReconcileOutcome>(
+      workspaceId,
+      memberId,
+      async (_member, rules) => {
+        const existing = await store.getOrder(workspaceId, input.externalOrderId);
+        if (!existing) {
+          const plan = newOrderPlan(
+            newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: refundedInput ?? 0 }),
+            rules,
+            at,
+            (order) => ({ outcome: 'created' as const, orderId: order.id, pointsDelta: 0 }),
+            store,
+          );
+          const delta = plan.delta;
+          return {
+            plan: {
+              ...plan,
+              entry: { ...plan.entry, source: { ...plan.entry.source, type: 'reconciliation' } },
+              result: (o) => ({ ...plan.result(o), pointsDelta: delta.balance + delta.pending }),
+            },
+          };
+        }
+        if (existing.memberId !== memberId) throw new AppError('CONFLICT', 'The order belongs to another member; an order cannot change member');
+        if (existing.currency !== input.currency) throw new AppError('CONFLICT', `The order is in ${existing.currency}; its currency cannot change`);
+        const refundedMinor = refundedInput ?? existing.refundedMinor;
+        if (refundedMinor > totalMinor) throw validationFailed([{ in: 'body', field: 'total', message: 'is below what was already refunded' }]);
+        if (existing.totalMinor === totalMinor && existing.status === input.status && existing.refundedMinor === refundedMinor) {
+          return { done: { outcome: 'unchanged', orderId: existing.id, pointsDelta: 0 } };
+        }
+        const corrected = { ...existing, totalMinor, status: input.status, refundedMinor };
+        const held = holdings(corrected);
+        const next: OrderRecord = { ...corrected, earned: held.earned, reversed: held.reversed, updatedAt: at, version: existing.version + 1 };
+        const delta = transition(existing, next);
+        const refundedMore = refundedMinor > existing.refundedMinor;
+        return {
+          plan: {
+            delta,
+            entry: {
+              type: delta.balance > 0 ? 'earn' : 'adjustment',
+              reason: `Reconciliation of order ${existing.externalOrderId}`,
+              source: orderSource(existing, 'reconciliation'),
+            },
+            requireActive: delta.balance > 0 || delta.pending > 0,
+            steps: [store.replaceOrderStep(next, existing.version)],
+            events: refundedMore
+              ? [
+                  event('order.refunded', {
+                    resource_id: existing.id,
+                    member_ref: memberId,
+                    amount_band: amountBand(refundedMinor - existing.refundedMinor, existing.currency),
+                  }),
+                ]
+              : [],
+            result: () => ({ outcome: 'updated', orderId: existing.id, pointsDelta: delta.balance + delta.pending }),
+          },
+        };
+      },
+      {},
+      undefined,
+      undefined,
+      store.ledger,
+    );
   try {
     return await attempt();
   } catch (err) {
@@ -297,7 +333,10 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
   }
 }
 
-export async function listOrders(workspaceId: string, q: { limit: number; cursor?: string; memberId?: string; storeId?: string; status?: string; from?: string; to?: string }): Promise<Page<Order>> {
+export async function listOrders(
+  workspaceId: string,
+  q: { limit: number; cursor?: string; memberId?: string; storeId?: string; status?: string; from?: string; to?: string },
+): Promise<Page<Order>> {
   if (q.memberId && !isMemberId(q.memberId)) {
     refuseCursor(q.cursor);
     return { items: [] };

@@ -23,10 +23,13 @@ export function originProblem(value: string): string | undefined {
   return undefined;
 }
 
-const originSchema = z.string().max(200).superRefine((v, ctx) => {
-  const problem = originProblem(v);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-});
+const originSchema = z
+  .string()
+  .max(200)
+  .superRefine((v, ctx) => {
+    const problem = originProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
 
 export const corsSettingsBody = z.strictObject({
   allowedOrigins: z
@@ -37,9 +40,7 @@ export const corsSettingsBody = z.strictObject({
 });
 export type CorsSettingsInput = z.infer<typeof corsSettingsBody>;
 
-export const corsSettingsSchema = z
-  .object({ allowedOrigins: z.array(z.string()), updatedAt: z.string().nullable() })
-  .meta({ id: 'CorsSettings' });
+export const corsSettingsSchema = z.object({ allowedOrigins: z.array(z.string()), updatedAt: z.string().nullable() }).meta({ id: 'CorsSettings' });
 export type CorsSettings = z.infer<typeof corsSettingsSchema>;
 
 export async function getCorsSettings(workspaceId: string): Promise<CorsSettings> {

@@ -46,6 +46,6 @@ export async function resolveConsumerSession(token: string, now = new Date()): P
   const member = await getMember(session.workspaceId, session.memberId);
   // The session's own member was erased: said plainly, since only that member holds the token.
   if (member?.erasedAt) throw memberErased();
-  if (!member || member.status !== 'active') throw unauthenticated(INVALID);
+  if (member?.status !== 'active') throw unauthenticated(INVALID);
   return { kind: 'consumer', workspaceId: session.workspaceId, memberId: session.memberId, expiresAt: session.expiresAt };
 }

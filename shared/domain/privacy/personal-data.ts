@@ -31,10 +31,10 @@ const withoutWorkspace = ({ workspaceId: _w, ...rest }: Item) => rest;
 /** The sections, in the order the document lists them. */
 export const PERSONAL_DATA_SECTIONS: Record<string, PersonalDataSection> = {
   profile: async ({ member }) => toMember(member),
-  pointsLedger: async ({ workspaceId, member }) =>
-    (await repo.ledgerItems(workspaceId, member.id)).map(({ memberId: _m, rev: _r, ...e }) => e),
+  pointsLedger: async ({ workspaceId, member }) => (await repo.ledgerItems(workspaceId, member.id)).map(({ memberId: _m, rev: _r, ...e }) => e),
   orders: async ({ workspaceId, member }) => items(await repo.memberIndexed(workspaceId, member.id, 'orders')).map((o) => toOrder(o as OrderRecord)),
-  coupons: async ({ workspaceId, member, now }) => items(await repo.memberIndexed(workspaceId, member.id, 'coupons')).map((c) => toCoupon(c as CouponRecord, now)),
+  coupons: async ({ workspaceId, member, now }) =>
+    items(await repo.memberIndexed(workspaceId, member.id, 'coupons')).map((c) => toCoupon(c as CouponRecord, now)),
   tags: async ({ workspaceId, member }) => (await repo.tagItems(workspaceId, member.id)).map((t) => ({ key: t.key, taggedAt: t.taggedAt ?? null })),
   captures: async ({ workspaceId, member }) => items(await repo.memberIndexed(workspaceId, member.id, 'captures')).map(withoutWorkspace),
   trackingEvents: async ({ workspaceId, member }) =>

@@ -21,8 +21,7 @@ export function pointsFor(amountMinor: number, currency: string, earn: EarnSnaps
   if (amountMinor <= 0) return 0;
   const num = BigInt(amountMinor) * BigInt(Math.round(earn.pointsPerUnit * 10_000));
   const den = 10n ** BigInt(currencyExponent(currency)) * RATE_SCALE;
-  const q =
-    earn.rounding === 'floor' ? num / den : earn.rounding === 'ceil' ? (num + den - 1n) / den : (2n * num + den) / (2n * den);
+  const q = earn.rounding === 'floor' ? num / den : earn.rounding === 'ceil' ? (num + den - 1n) / den : (2n * num + den) / (2n * den);
   return Number(q);
 }
 

@@ -35,8 +35,12 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
 
 /** The wall-clock reading of `instant` in `timeZone`, as if that reading were UTC (ms). */
 function wallClockMs(instant: number, timeZone: string): number {
-  const p = Object.fromEntries(formatter(timeZone).formatToParts(new Date(instant)).map((x) => [x.type, Number(x.value)]));
-  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) + (instant % 1000 + 1000) % 1000;
+  const p = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(new Date(instant))
+      .map((x) => [x.type, Number(x.value)]),
+  );
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!) + (((instant % 1000) + 1000) % 1000);
 }
 
 /** The local calendar date of `instant` in `timeZone`. */

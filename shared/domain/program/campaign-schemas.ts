@@ -1,13 +1,6 @@
 import * as z from 'zod';
 import { idSchema, isoDateTime } from '../common';
-import {
-  CAMPAIGN_STATUSES,
-  CAMPAIGN_TRIGGERS,
-  CONDITION_FIELDS,
-  CONDITION_OPS,
-  OPS_BY_KIND,
-  type ConditionField,
-} from './campaign-rules';
+import { CAMPAIGN_STATUSES, CAMPAIGN_TRIGGERS, CONDITION_FIELDS, CONDITION_OPS, OPS_BY_KIND, type ConditionField } from './campaign-rules';
 
 export const MAX_CONDITIONS = 20;
 export const MAX_CONDITION_VALUES = 100;
@@ -34,7 +27,8 @@ export const conditionSchema = z
       return;
     }
     const values = Array.isArray(c.value) ? c.value : [c.value];
-    if (values.some((v) => typeof v !== VALUE_TYPE[kind])) ctx.addIssue({ code: 'custom', path: ['value'], message: `${c.field} compares with a ${VALUE_TYPE[kind]}` });
+    if (values.some((v) => typeof v !== VALUE_TYPE[kind]))
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `${c.field} compares with a ${VALUE_TYPE[kind]}` });
   });
 
 export const campaignEffectSchema = z.discriminatedUnion('type', [
@@ -77,8 +71,7 @@ const campaignFields = {
   stackable: z.boolean().describe('false: applies alone (first in line it ends the evaluation)'),
 };
 
-const datesInOrder = (c: { startsAt?: string | null; endsAt?: string | null }) =>
-  !c.startsAt || !c.endsAt || Date.parse(c.startsAt) < Date.parse(c.endsAt);
+const datesInOrder = (c: { startsAt?: string | null; endsAt?: string | null }) => !c.startsAt || !c.endsAt || Date.parse(c.startsAt) < Date.parse(c.endsAt);
 
 export const createCampaignBody = z
   .strictObject({

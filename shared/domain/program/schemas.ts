@@ -17,17 +17,22 @@ const rate = z
   .refine(isStorableNumber, { message: STORABLE_NUMBER_MESSAGE });
 
 export const tierLevelSchema = z.strictObject({
-  key: z.string().regex(/^[a-z][a-z0-9_]{0,31}$/, { message: 'lower-case identifier, e.g. gold' }).describe('Lower-case identifier, answered as a member\'s `tier`, e.g. gold'),
+  key: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]{0,31}$/, { message: 'lower-case identifier, e.g. gold' })
+    .describe("Lower-case identifier, answered as a member's `tier`, e.g. gold"),
   name: z.string().trim().min(1).max(60).describe('Display name, e.g. Gold'),
   threshold: z.number().int().min(0).max(1e12).describe('Metric value from which the tier applies'),
 });
 
 export const programRulesSchema = z.strictObject({
-  earn: z.strictObject({
-    pointsPerUnit: rate.describe('Points per 1 unit of currency spent (e.g. 1 point per 1.00 EUR)'),
-    rounding: z.enum(ROUNDING).describe('How fractional points of one order are rounded'),
-    currencyOverrides: z.record(currencySchema, rate).default({}).describe('Per-currency points per unit, overriding pointsPerUnit'),
-  }).describe('How orders earn points'),
+  earn: z
+    .strictObject({
+      pointsPerUnit: rate.describe('Points per 1 unit of currency spent (e.g. 1 point per 1.00 EUR)'),
+      rounding: z.enum(ROUNDING).describe('How fractional points of one order are rounded'),
+      currencyOverrides: z.record(currencySchema, rate).default({}).describe('Per-currency points per unit, overriding pointsPerUnit'),
+    })
+    .describe('How orders earn points'),
   tiers: z
     .strictObject({
       metric: z.enum(TIER_METRICS).describe('lifetime_points: points ever earned net of reversals (spending does not lower it); order_count: completed orders'),

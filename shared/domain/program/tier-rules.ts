@@ -49,7 +49,10 @@ export interface TierDecision extends TierState {
  * starts a new retention period, so `one_level` steps down at most once per period.
  */
 export function decideTier(state: TierState, metric: number, levels: readonly TierLevel[], policy: TierPolicy, now: number): TierDecision {
-  const current = Math.max(0, levels.findIndex((l) => l.key === state.tier));
+  const current = Math.max(
+    0,
+    levels.findIndex((l) => l.key === state.tier),
+  );
   const qualified = levels.indexOf(tierFor(metric, levels));
   const fresh = (index: number, change: TierDecision['change']): TierDecision => ({
     tier: levels[index]!.key,

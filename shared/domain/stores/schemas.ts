@@ -10,24 +10,35 @@ const addressSchema = z.strictObject({
   city: z.string().trim().min(1).max(100).describe('e.g. Berlin'),
   postalCode: z.string().trim().max(20).nullable().optional(),
   region: z.string().trim().max(100).nullable().optional(),
-  country: z.string().regex(/^[A-Z]{2}$/, { message: 'ISO 3166-1 alpha-2, e.g. DE' }).describe('ISO 3166-1 alpha-2 code, upper case, e.g. DE'),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, { message: 'ISO 3166-1 alpha-2, e.g. DE' })
+    .describe('ISO 3166-1 alpha-2 code, upper case, e.g. DE'),
 });
 
-const timezoneSchema = z.string().max(64).refine(
-  (tz) => {
-    try {
-      new Intl.DateTimeFormat('en', { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  },
-  { message: 'must be an IANA time zone such as Europe/Berlin' },
-);
+const timezoneSchema = z
+  .string()
+  .max(64)
+  .refine(
+    (tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be an IANA time zone such as Europe/Berlin' },
+  );
 
 const storeFields = {
   name: z.string().trim().min(1).max(120).describe('Display name, e.g. Northwind Coffee Berlin Mitte'),
-  code: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, { message: 'letters, digits, dot, dash or underscore (max 64)' }).nullable().optional().describe("The merchant's own store code"),
+  code: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/, { message: 'letters, digits, dot, dash or underscore (max 64)' })
+    .nullable()
+    .optional()
+    .describe("The merchant's own store code"),
   address: addressSchema.nullable().optional(),
   timezone: timezoneSchema.nullable().optional(),
   currency: currencySchema.nullable().optional(),

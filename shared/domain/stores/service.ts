@@ -12,7 +12,16 @@ function normalise(input: CreateStoreInput | UpdateStoreInput, base: Partial<Sto
   return {
     name: input.name ?? base.name!,
     code: input.code === undefined ? (base.code ?? null) : input.code,
-    address: address ? { line1: address.line1, line2: address.line2 ?? null, city: address.city, postalCode: address.postalCode ?? null, region: address.region ?? null, country: address.country } : null,
+    address: address
+      ? {
+          line1: address.line1,
+          line2: address.line2 ?? null,
+          city: address.city,
+          postalCode: address.postalCode ?? null,
+          region: address.region ?? null,
+          country: address.country,
+        }
+      : null,
     timezone: input.timezone === undefined ? (base.timezone ?? null) : input.timezone,
     currency: input.currency === undefined ? (base.currency ?? null) : input.currency,
     status: input.status ?? base.status ?? 'active',
@@ -44,5 +53,4 @@ export async function updateStore(workspaceId: string, storeId: string, input: U
   });
 }
 
-export const listStores = (workspaceId: string, limit: number, cursor?: string, status?: string) =>
-  repo.listStores(workspaceId, limit, cursor, status);
+export const listStores = (workspaceId: string, limit: number, cursor?: string, status?: string) => repo.listStores(workspaceId, limit, cursor, status);

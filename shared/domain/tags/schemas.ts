@@ -28,7 +28,11 @@ export const memberTagParams = z.object({ id: idSchema, tagKey: z.string().max(I
 
 export const listTagsQuery = z.strictObject({
   ...pageQueryShape,
-  prefix: z.string().regex(/^[a-z0-9_-]{1,64}$/, { message: 'the start of a tag key' }).optional().describe('Only tags whose key starts with this'),
+  prefix: z
+    .string()
+    .regex(/^[a-z0-9_-]{1,64}$/, { message: 'the start of a tag key' })
+    .optional()
+    .describe('Only tags whose key starts with this'),
 });
 
 export const tagSchema = z
@@ -40,9 +44,7 @@ export const tagSchema = z
   })
   .meta({ id: 'Tag' });
 
-export const memberTagSchema = z
-  .object({ key: z.string(), taggedAt: isoDateTime })
-  .meta({ id: 'MemberTag' });
+export const memberTagSchema = z.object({ key: z.string(), taggedAt: isoDateTime }).meta({ id: 'MemberTag' });
 
 export const memberTagsSchema = z
   .object({

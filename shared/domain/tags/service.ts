@@ -61,6 +61,13 @@ export async function untagMember(workspaceId: string, memberId: string, tag: st
   await withOptimisticRetry(async () => {
     const member = await loadWritableMember(workspaceId, memberId);
     if (!TAG_KEY.test(tag) || !member.tags.includes(tag)) throw notFound('Tag');
-    await transactWrite(repo.removeTagSteps(member, member.tags.filter((t) => t !== tag), tag, now().toISOString()));
+    await transactWrite(
+      repo.removeTagSteps(
+        member,
+        member.tags.filter((t) => t !== tag),
+        tag,
+        now().toISOString(),
+      ),
+    );
   });
 }

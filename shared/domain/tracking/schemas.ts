@@ -23,8 +23,7 @@ export const trackEventSchema = z
     memberId: z.string().min(1).max(64),
     type: z.string().regex(EVENT_TYPE, { message: 'an event type: a-z, 0-9, _ and ., starting with a letter, at most 64 characters' }),
     occurredAt: isoDateTime,
-    properties: freeFormMap(propertyKey, propertyValue, { max: MAX_PROPERTIES, noun: 'properties' })
-      .optional(),
+    properties: freeFormMap(propertyKey, propertyValue, { max: MAX_PROPERTIES, noun: 'properties' }).optional(),
   })
   .superRefine((e, ctx) => {
     const t = Date.parse(e.occurredAt);
@@ -65,7 +64,10 @@ export const trackResultSchema = z
 export const trackSummarySchema = z.object({ accepted: z.number().int(), duplicate: z.number().int(), failed: z.number().int() });
 
 export const statsQuery = z.strictObject({
-  from: z.iso.date().optional().describe(`First day (UTC, YYYY-MM-DD); default: ${DEFAULT_STATS_DAYS - 1} days before \`to\``),
+  from: z.iso
+    .date()
+    .optional()
+    .describe(`First day (UTC, YYYY-MM-DD); default: ${DEFAULT_STATS_DAYS - 1} days before \`to\``),
   to: z.iso.date().optional().describe('Last day, included (UTC, YYYY-MM-DD); default: today'),
   type: z.string().regex(EVENT_TYPE, { message: 'an event type' }).optional().describe('Only this event type'),
 });
@@ -78,7 +80,9 @@ export const statsSchema = z
     to: z.string(),
     total: z.number().int(),
     totals: z.array(typeCount).describe('Per type over the range, most frequent first'),
-    days: z.array(z.object({ date: z.string(), total: z.number().int(), types: z.array(typeCount) })).describe('Every day of the range, in order (zero days included)'),
+    days: z
+      .array(z.object({ date: z.string(), total: z.number().int(), types: z.array(typeCount) }))
+      .describe('Every day of the range, in order (zero days included)'),
   })
   .meta({ id: 'TrackingStats' });
 

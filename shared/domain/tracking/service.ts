@@ -40,7 +40,10 @@ export async function trackEvents(workspaceId: string, items: unknown[], now = (
   const memberIds = [...new Set(valid.map((v) => v.event.memberId).filter(isMemberId))];
   const [members, seen] = await Promise.all([
     repo.existingMemberIds(workspaceId, memberIds),
-    repo.existingEventIds(workspaceId, valid.map((v) => v.event.eventId)),
+    repo.existingEventIds(
+      workspaceId,
+      valid.map((v) => v.event.eventId),
+    ),
   ]);
   const receivedAt = now().toISOString();
   const pending: { index: number; record: repo.TrackedEventRecord }[] = [];
@@ -51,7 +54,15 @@ export async function trackEvents(workspaceId: string, items: unknown[], now = (
       const occurredAt = new Date(event.occurredAt).toISOString();
       pending.push({
         index,
-        record: { eventId: event.eventId, memberId: event.memberId, type: event.type, occurredAt, day: occurredAt.slice(0, 10), properties: event.properties ?? {}, receivedAt },
+        record: {
+          eventId: event.eventId,
+          memberId: event.memberId,
+          type: event.type,
+          occurredAt,
+          day: occurredAt.slice(0, 10),
+          properties: event.properties ?? {},
+          receivedAt,
+        },
       });
     }
   }
@@ -60,13 +71,23 @@ export async function trackEvents(workspaceId: string, items: unknown[], now = (
     let chunk = pending.slice(i, i + CHUNK);
     while (chunk.length > 0) {
       try {
-        await withOptimisticRetry(() => transactWrite(repo.acceptSteps(workspaceId, chunk.map((c) => c.record))));
+        await withOptimisticRetry(() =>
+          transactWrite(
+            repo.acceptSteps(
+              workspaceId,
+              chunk.map((c) => c.record),
+            ),
+          ),
+        );
         for (const c of chunk) results[c.index]!.outcome = 'accepted';
         break;
       } catch (err) {
         // A concurrent request accepted some of these first: those are duplicates; the rest go again.
         if (!(err instanceof repo.AlreadyTracked)) throw err;
-        const taken = await repo.existingEventIds(workspaceId, chunk.map((c) => c.record.eventId));
+        const taken = await repo.existingEventIds(
+          workspaceId,
+          chunk.map((c) => c.record.eventId),
+        );
         taken.add(err.eventId);
         for (const c of chunk) if (taken.has(c.record.eventId)) results[c.index]!.outcome = 'duplicate';
         chunk = chunk.filter((c) => !taken.has(c.record.eventId));

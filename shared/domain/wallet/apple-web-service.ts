@@ -34,7 +34,9 @@ export function applePassToken(header: string | undefined): string | undefined {
 
 /** Compares the presented token's digest with every digest of the pass, in constant time and without an early exit. */
 export function tokenMatches(presented: string | undefined, hashes: readonly string[]): boolean {
-  const digest = createHash('sha256').update(presented ?? '', 'utf8').digest();
+  const digest = createHash('sha256')
+    .update(presented ?? '', 'utf8')
+    .digest();
   let ok = false;
   for (const h of hashes) {
     const stored = Buffer.from(h, 'hex');
@@ -56,7 +58,7 @@ interface ResolvedPass {
 async function authorisedPass(apple: Apple, passTypeId: string, serial: string, authorization: string | undefined): Promise<ResolvedPass & { token: string }> {
   if (passTypeId !== apple.passTypeIdentifier) throw notFound('Pass');
   const lookup = await repo.getSerial(serialHashOf(serial));
-  if (!lookup || lookup.platform !== 'apple' || lookup.serial !== serial) throw notFound('Pass');
+  if (lookup?.platform !== 'apple' || lookup.serial !== serial) throw notFound('Pass');
   const pass = await repo.getPass(lookup.workspaceId, lookup.memberId, 'apple');
   // Retired, or its member's items removed: gone, whoever asks.
   if (lookup.goneAt || !pass) throw gone('This pass is no longer valid');
@@ -78,20 +80,36 @@ export async function registerDevice(
   const key = { workspaceId: pass.workspaceId, memberId: pass.memberId, serial: pass.serial, deviceHash: sha256Hex(input.deviceId) };
   const known = await repo.getRegistration(key);
   if (known && known.pushToken === input.pushToken) return 'existing';
-  await repo.putRegistration({ ...key, passTypeId: input.passTypeId, deviceId: input.deviceId, pushToken: input.pushToken, createdAt: known?.createdAt ?? now.toISOString(), pushedHash: pass.contentHash });
+  await repo.putRegistration({
+    ...key,
+    passTypeId: input.passTypeId,
+    deviceId: input.deviceId,
+    pushToken: input.pushToken,
+    createdAt: known?.createdAt ?? now.toISOString(),
+    pushedHash: pass.contentHash,
+  });
   return known ? 'existing' : 'created';
 }
 
 /** DELETE same path: 200 (also when the device was not registered: the outcome it asks for holds). */
-export async function unregisterDevice(services: WalletServices, input: { deviceId: string; passTypeId: string; serial: string; authorization: string | undefined }): Promise<void> {
+export async function unregisterDevice(
+  services: WalletServices,
+  input: { deviceId: string; passTypeId: string; serial: string; authorization: string | undefined },
+): Promise<void> {
   const apple = await appleOf(services);
   if (input.passTypeId !== apple.passTypeIdentifier) throw notFound('Pass');
   const lookup = await repo.getSerial(serialHashOf(input.serial));
-  if (!lookup || lookup.platform !== 'apple') throw notFound('Pass');
+  if (lookup?.platform !== 'apple') throw notFound('Pass');
   const pass = await repo.getPass(lookup.workspaceId, lookup.memberId, 'apple');
   if (!pass) throw gone('This pass is no longer valid');
   if (!tokenMatches(applePassToken(input.authorization), pass.authTokenHashes)) throw unauthenticated('Missing or invalid ApplePass token');
-  await repo.deleteRegistration({ workspaceId: pass.workspaceId, memberId: pass.memberId, serial: pass.serial, deviceHash: sha256Hex(input.deviceId), passTypeId: input.passTypeId });
+  await repo.deleteRegistration({
+    workspaceId: pass.workspaceId,
+    memberId: pass.memberId,
+    serial: pass.serial,
+    deviceHash: sha256Hex(input.deviceId),
+    passTypeId: input.passTypeId,
+  });
 }
 
 /** GET devices/{deviceId}/registrations/{passTypeId}?passesUpdatedSince=: the serials changed since the tag, or nothing (204). */

@@ -17,7 +17,13 @@ export const brandingBody = z.strictObject({
   backgroundColor: hexColour.nullable().optional(),
   foregroundColor: hexColour.nullable().optional(),
   labelColor: hexColour.nullable().optional(),
-  logoPng: z.string().max(MAX_LOGO_BASE64).regex(/^[A-Za-z0-9+/=]{1,131072}$/, 'must be a base64 PNG').nullable().optional().describe('The logo, a PNG, base64; at most 96 KiB'),
+  logoPng: z
+    .string()
+    .max(MAX_LOGO_BASE64)
+    .regex(/^[A-Za-z0-9+/=]{1,131072}$/, 'must be a base64 PNG')
+    .nullable()
+    .optional()
+    .describe('The logo, a PNG, base64; at most 96 KiB'),
 });
 
 export const brandingSchema = z
@@ -54,7 +60,12 @@ export function isPng(bytes: Buffer): boolean {
   return bytes.length > 24 && bytes.subarray(0, 8).toString('hex') === '89504e470d0a1a0a' && bytes.subarray(12, 16).toString('ascii') === 'IHDR';
 }
 
-export async function putWalletBranding(workspaceId: string, body: z.output<typeof brandingBody>, audit: AuditContext, now = new Date()): Promise<BrandingSettings> {
+export async function putWalletBranding(
+  workspaceId: string,
+  body: z.output<typeof brandingBody>,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<BrandingSettings> {
   if (body.logoPng && !isPng(Buffer.from(body.logoPng, 'base64'))) {
     throw validationFailed([{ in: 'body', field: 'logoPng', message: 'must be a PNG image (base64)' }]);
   }

@@ -33,6 +33,18 @@ export const hexRgb = (rgb: Rgb): string => `#${rgb.map((c) => c.toString(16).pa
 /** Fingerprint of what a card shows: equal fingerprints mean nothing to update or push. */
 export function contentHash(content: CardContent, branding: Branding): string {
   const logo = branding.logo ? createHash('sha256').update(branding.logo).digest('hex') : null;
-  const canonical = JSON.stringify([content.memberId, content.holderName, content.points, content.tierKey, content.tierName, content.active, branding.name, branding.background, branding.foreground, branding.label, logo]);
+  const canonical = JSON.stringify([
+    content.memberId,
+    content.holderName,
+    content.points,
+    content.tierKey,
+    content.tierName,
+    content.active,
+    branding.name,
+    branding.background,
+    branding.foreground,
+    branding.label,
+    logo,
+  ]);
   return createHash('sha256').update(canonical).digest('hex');
 }

@@ -45,7 +45,7 @@ export interface MemberRef {
  */
 export function changedMember(eventName: string | undefined, oldImage: MemberImage | undefined, newImage: MemberImage | undefined): MemberRef | undefined {
   const image = newImage ?? oldImage;
-  if (!image || image.entity !== 'member' || typeof image.workspaceId !== 'string' || typeof image.id !== 'string') return undefined;
+  if (image?.entity !== 'member' || typeof image.workspaceId !== 'string' || typeof image.id !== 'string') return undefined;
   const ref: MemberRef = { workspaceId: image.workspaceId, memberId: image.id };
   // A removal has no new image, hence no request of its own recorded: it carries none.
   if (eventName === 'REMOVE') return ref;
@@ -77,7 +77,10 @@ export function coalesce(refs: readonly MemberRef[]): MemberRef[] {
 export const pushMessageSchema = z.strictObject({
   workspaceId: z.string().min(1).max(64),
   memberId: z.string().min(1).max(64),
-  requestId: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/).optional(),
+  requestId: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,128}$/)
+    .optional(),
 });
 
 /** A push message's body: JSON text holding a `pushMessageSchema` value. */

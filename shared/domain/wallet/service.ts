@@ -36,7 +36,13 @@ interface Caller {
  * answers the same serial (with a fresh file or link). A platform without credentials is
  * WALLET_NOT_CONFIGURED before anything is read or written.
  */
-export async function issuePass(services: WalletServices, caller: Caller, platform: WalletPlatform, publicBaseUrl: string, now = new Date()): Promise<IssuedPass> {
+export async function issuePass(
+  services: WalletServices,
+  caller: Caller,
+  platform: WalletPlatform,
+  publicBaseUrl: string,
+  now = new Date(),
+): Promise<IssuedPass> {
   if (platform === 'apple') {
     const apple = await services.apple();
     if (!apple) throw notConfigured('apple');
@@ -53,7 +59,12 @@ async function activeMember(caller: Caller): Promise<MemberRecord> {
   return member;
 }
 
-async function issueApple(apple: NonNullable<Awaited<ReturnType<WalletServices['apple']>>>, caller: Caller, publicBaseUrl: string, now: Date): Promise<IssuedPass> {
+async function issueApple(
+  apple: NonNullable<Awaited<ReturnType<WalletServices['apple']>>>,
+  caller: Caller,
+  publicBaseUrl: string,
+  now: Date,
+): Promise<IssuedPass> {
   const member = await activeMember(caller);
   const card = await cardOf(member);
   const hash = contentHash(card.content, card.branding);
@@ -108,7 +119,12 @@ async function addToken(pass: WalletPassRecord, hash: string, now: Date): Promis
   }
 }
 
-async function issueGoogle(google: NonNullable<Awaited<ReturnType<WalletServices['google']>>>, caller: Caller, publicBaseUrl: string, now: Date): Promise<IssuedPass> {
+async function issueGoogle(
+  google: NonNullable<Awaited<ReturnType<WalletServices['google']>>>,
+  caller: Caller,
+  publicBaseUrl: string,
+  now: Date,
+): Promise<IssuedPass> {
   const member = await activeMember(caller);
   const card = await cardOf(member);
   const hash = contentHash(card.content, card.branding);
@@ -135,7 +151,10 @@ async function issueGoogle(google: NonNullable<Awaited<ReturnType<WalletServices
   if (pass.contentHash !== hash) await repo.updatePassContent(pass, hash, nextLastModified(pass.lastModified, now.getTime()));
   await repo.markPassSynced(pass, hash);
   const origin = new URL(publicBaseUrl).origin;
-  const saveUrl = await google.wallet.saveUrl({ id: googleObjectId(google.issuerId, pass.serial), classId: googleClassId(google.issuerId, caller.workspaceId) }, [origin]);
+  const saveUrl = await google.wallet.saveUrl(
+    { id: googleObjectId(google.issuerId, pass.serial), classId: googleClassId(google.issuerId, caller.workspaceId) },
+    [origin],
+  );
   return { platform: 'google', serial: pass.serial, saveUrl };
 }
 
@@ -164,7 +183,10 @@ export async function passesOfMember(workspaceId: string, memberId: string) {
       serial: p.serial,
       issuedAt: p.createdAt,
       lastUpdatedAt: new Date(p.lastModified).toISOString(),
-      devices: (await repo.listPassRegistrations(workspaceId, memberId, p.serial)).map((r) => ({ deviceLibraryIdentifier: r.deviceId, registeredAt: r.createdAt })),
+      devices: (await repo.listPassRegistrations(workspaceId, memberId, p.serial)).map((r) => ({
+        deviceLibraryIdentifier: r.deviceId,
+        registeredAt: r.createdAt,
+      })),
     })),
   );
 }

@@ -53,7 +53,7 @@ export function deliveryBatch(size: number): { slot(): BatchSlot } {
     if (outstanding > 0 || waiting.length === 0) return;
     const held = waiting.splice(0);
     const outcomes = repo.recordAttempts(held.map((w) => w.attempt));
-    held.forEach((w, i) => outcomes[i]!.then(w.resolve, w.reject));
+    for (const [i, w] of held.entries()) void outcomes[i]!.then(w.resolve, w.reject);
   };
 
   return {

@@ -30,6 +30,10 @@ export async function fanOut(workspaceId: string, events: OutboxEvent[], queue: 
         ...(requestId ? { requestId } : {}),
       })),
   );
-  if (messages.length) await queue.send('webhookDeliveries', messages.map((m) => ({ body: JSON.stringify(m) })));
+  if (messages.length)
+    await queue.send(
+      'webhookDeliveries',
+      messages.map((m) => ({ body: JSON.stringify(m) })),
+    );
   return messages.length;
 }

@@ -17,7 +17,9 @@ export const triggerEventBody = z.strictObject({
 export const triggeredSchema = z.object({
   eventId: z.string().describe('evt_...: the webhook-id of every delivery of this sample'),
   eventType: z.string(),
-  deliveries: z.array(z.object({ endpointId: z.string(), deliveryId: z.string() })).describe('One per active endpoint subscribed to the event; empty when none is'),
+  deliveries: z
+    .array(z.object({ endpointId: z.string(), deliveryId: z.string() }))
+    .describe('One per active endpoint subscribed to the event; empty when none is'),
 });
 
 const eventTypes = z
@@ -90,7 +92,9 @@ export const attemptSchema = z
     requestId: z
       .string()
       .optional()
-      .describe('The x-request-id of the API request that caused this attempt (the change behind the event, or the replay or test call); absent when no API request did'),
+      .describe(
+        'The x-request-id of the API request that caused this attempt (the change behind the event, or the replay or test call); absent when no API request did',
+      ),
   })
   .meta({ id: 'WebhookAttempt' });
 

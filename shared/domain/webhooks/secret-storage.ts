@@ -23,7 +23,9 @@ export async function overlapping(sealer: SecretSealer, owner: SealedFor, previo
 
 /** The stored secrets with any plaintext ones (from before sealing) sealed. */
 export async function sealAll(sealer: SecretSealer, owner: SealedFor, stored: StoredSecret[]): Promise<StoredSecret[]> {
-  return Promise.all(stored.map(async (s) => (s.sealed !== undefined ? s : { sealed: await sealer.seal(s.value!, owner), createdAt: s.createdAt, expiresAt: s.expiresAt })));
+  return Promise.all(
+    stored.map(async (s) => (s.sealed !== undefined ? s : { sealed: await sealer.seal(s.value!, owner), createdAt: s.createdAt, expiresAt: s.expiresAt })),
+  );
 }
 
 /** The secrets that sign now, opened (plaintext ones from before sealing are read as they are). */

@@ -123,7 +123,9 @@ export async function updateEndpoint(
 
 export async function deleteEndpoint(workspaceId: string, endpointId: string, audit: AuditContext, now = new Date()): Promise<void> {
   if (!isEndpointId(endpointId)) throw notFound('Webhook endpoint');
-  await repo.deleteEndpoint(workspaceId, endpointId, [audited(workspaceId, audit, 'webhook_endpoint.deleted', { type: 'webhookEndpoint', id: endpointId }, now)]);
+  await repo.deleteEndpoint(workspaceId, endpointId, [
+    audited(workspaceId, audit, 'webhook_endpoint.deleted', { type: 'webhookEndpoint', id: endpointId }, now),
+  ]);
   forgetSubscriptions(workspaceId);
 }
 
@@ -149,7 +151,15 @@ export async function replayDelivery(workspaceId: string, endpointId: string, de
   const delivery = /^dlv_[0-9a-z]{26}$/.test(deliveryId) ? await repo.getDelivery(workspaceId, endpointId, deliveryId) : undefined;
   if (!delivery) throw notFound('Delivery');
   refuseDisabled(endpoint);
-  await enqueue(ports.queue, { workspaceId, endpointId, deliveryId, eventId: delivery.eventId, eventType: delivery.eventType, payload: delivery.payload, trigger: 'replay' });
+  await enqueue(ports.queue, {
+    workspaceId,
+    endpointId,
+    deliveryId,
+    eventId: delivery.eventId,
+    eventType: delivery.eventType,
+    payload: delivery.payload,
+    trigger: 'replay',
+  });
   return { deliveryId, eventId: delivery.eventId, state: 'pending' as const };
 }
 

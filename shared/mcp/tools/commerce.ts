@@ -22,7 +22,10 @@ export const commerceTools = [
       'Records a purchase of a member and awards its points by the program rules (pending orders hold pending points). The externalOrderId (your order number) is unique: recording it again answers the recorded order with duplicate: true and awards nothing.',
     rest: 'createOrder',
     service: orders.createOrder,
-    input: z.strictObject({ order: createOrderBody.describe('The order: externalOrderId, memberId, currency, total, occurredAt, optional items and storeId'), idempotencyKey: idempotencyKeyArg }),
+    input: z.strictObject({
+      order: createOrderBody.describe('The order: externalOrderId, memberId, currency, total, occurredAt, optional items and storeId'),
+      idempotencyKey: idempotencyKeyArg,
+    }),
     output: z.object({ order: orderSchema, duplicate: z.boolean() }),
     annotations: write({ destructive: false, idempotent: true }),
     writes: 'guard',
@@ -49,7 +52,11 @@ export const commerceTools = [
       'Refunds an order fully (no amount) or partly, and takes back the proportional points. More than what is left to refund is REFUND_EXCEEDS_REMAINING. Pass an idempotencyKey so a retry cannot refund twice.',
     rest: 'refundOrder',
     service: orders.refundOrder,
-    input: z.strictObject({ externalOrderId: externalOrderIdSchema.describe('Your order number, as recorded'), ...refundBody.shape, idempotencyKey: idempotencyKeyArg }),
+    input: z.strictObject({
+      externalOrderId: externalOrderIdSchema.describe('Your order number, as recorded'),
+      ...refundBody.shape,
+      idempotencyKey: idempotencyKeyArg,
+    }),
     output: z.object({ order: orderSchema, refund: refundSchema }),
     annotations: write({ destructive: false, idempotent: false }),
     writes: 'guard',
@@ -59,7 +66,8 @@ export const commerceTools = [
   defineTool({
     name: 'list_coupon_pools',
     title: 'List coupon pools',
-    description: 'Coupon pools (campaigns), newest first, with their discount, validity, status and issued, redeemed and remaining counts. Use a pool id with issue_coupon.',
+    description:
+      'Coupon pools (campaigns), newest first, with their discount, validity, status and issued, redeemed and remaining counts. Use a pool id with issue_coupon.',
     rest: 'listCouponPools',
     service: coupons.listPools,
     input: z.strictObject(pageArgs),
@@ -88,7 +96,11 @@ export const commerceTools = [
       'Redeems a coupon by its id, at most once: COUPON_ALREADY_REDEEMED afterwards, COUPON_EXPIRED after its validUntil. Pass an idempotencyKey so a retry answers the same redemption.',
     rest: 'redeemCoupon',
     service: coupons.redeemCoupon,
-    input: z.strictObject({ couponId: z.string().min(1).max(64).describe('The coupon id (cpn_...)'), ...redeemCouponBody.shape, idempotencyKey: idempotencyKeyArg }),
+    input: z.strictObject({
+      couponId: z.string().min(1).max(64).describe('The coupon id (cpn_...)'),
+      ...redeemCouponBody.shape,
+      idempotencyKey: idempotencyKeyArg,
+    }),
     output: couponSchema,
     annotations: write({ destructive: false, idempotent: false }),
     writes: 'guard',
@@ -98,7 +110,8 @@ export const commerceTools = [
   defineTool({
     name: 'redeem_member_coupon',
     title: "Redeem a member's coupon by code",
-    description: "Redeems the member's coupon with this code (as the member shows it; case does not matter). A code of another member is NOT_FOUND; otherwise as redeem_coupon.",
+    description:
+      "Redeems the member's coupon with this code (as the member shows it; case does not matter). A code of another member is NOT_FOUND; otherwise as redeem_coupon.",
     rest: 'redeemMemberCoupon',
     service: coupons.redeemMemberCoupon,
     input: z.strictObject({ memberId: memberIdArg, ...redeemByCodeBody.shape, idempotencyKey: idempotencyKeyArg }),
@@ -144,10 +157,17 @@ export const commerceTools = [
   defineTool({
     name: 'search_products',
     title: 'Search the catalog',
-    description: 'Products, newest first: free text q (part of sku, name or description), a category or brand (key or id), a status. Returns prices, categories and attributes.',
+    description:
+      'Products, newest first: free text q (part of sku, name or description), a category or brand (key or id), a status. Returns prices, categories and attributes.',
     rest: 'listProducts',
     service: catalog.listProducts,
-    input: z.strictObject({ ...pageArgs, q: listProductsQuery.shape.q, category: listProductsQuery.shape.category, brand: listProductsQuery.shape.brand, status: listProductsQuery.shape.status }),
+    input: z.strictObject({
+      ...pageArgs,
+      q: listProductsQuery.shape.q,
+      category: listProductsQuery.shape.category,
+      brand: listProductsQuery.shape.brand,
+      status: listProductsQuery.shape.status,
+    }),
     output: pageOf(productSchema),
     annotations: READ_ONLY,
     run: async (ctx, a) => pageResult(await catalog.listProducts(ctx.workspaceId, a)),

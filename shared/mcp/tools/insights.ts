@@ -30,7 +30,8 @@ export const insightTools = [
   defineTool({
     name: 'get_event_catalog',
     title: 'Webhook event catalog',
-    description: 'The events that fire (key, label, stage, an example), the envelope every delivery carries and the signature headers. Also the resource events://catalog.',
+    description:
+      'The events that fire (key, label, stage, an example), the envelope every delivery carries and the signature headers. Also the resource events://catalog.',
     rest: 'getEventCatalog',
     service: eventCatalog,
     input: z.strictObject({}),
@@ -41,7 +42,8 @@ export const insightTools = [
   defineTool({
     name: 'list_webhook_deliveries',
     title: 'Recent webhook deliveries',
-    description: "An endpoint's delivery log, newest first: one entry per attempt with the event, status or error, duration, the start of the answer and the next retry.",
+    description:
+      "An endpoint's delivery log, newest first: one entry per attempt with the event, status or error, duration, the start of the answer and the next retry.",
     rest: 'listWebhookDeliveries',
     service: webhooks.listDeliveries,
     input: z.strictObject({ endpointId: z.string().min(1).max(64).describe('The endpoint id (whe_...)'), ...pageArgs }),
@@ -52,7 +54,8 @@ export const insightTools = [
   defineTool({
     name: 'get_tracking_stats',
     title: 'Tracking statistics',
-    description: 'Accepted behavioural events per type and UTC day between from and to (both included, YYYY-MM-DD, at most 92 days; default the last 30), with totals.',
+    description:
+      'Accepted behavioural events per type and UTC day between from and to (both included, YYYY-MM-DD, at most 92 days; default the last 30), with totals.',
     rest: 'getTrackingStats',
     service: tracking.stats,
     input: statsQuery,
@@ -74,7 +77,8 @@ export const insightTools = [
   defineTool({
     name: 'list_ambassador_candidates',
     title: 'Ambassador candidates',
-    description: 'Active members who qualify as ambassadors (enough lifetime points or completed orders), with their referral code if issued and their referred sign-ups.',
+    description:
+      'Active members who qualify as ambassadors (enough lifetime points or completed orders), with their referral code if issued and their referred sign-ups.',
     rest: 'listAmbassadorCandidates',
     service: ambassador.listCandidates,
     input: z.strictObject({
@@ -89,7 +93,8 @@ export const insightTools = [
   defineTool({
     name: 'issue_referral_code',
     title: "Issue a member's referral code",
-    description: "The member's referral code: made the first time, the same code on every later call (issued: false). An unenrolled member without a code is CONFLICT.",
+    description:
+      "The member's referral code: made the first time, the same code on every later call (issued: false). An unenrolled member without a code is CONFLICT.",
     rest: 'issueReferralCode',
     service: ambassador.issueReferralCode,
     input: z.strictObject({ memberId: memberIdArg, idempotencyKey: idempotencyKeyArg }),

@@ -73,7 +73,10 @@ export const memberTools = [
       'Enrols a new member. Give an e-mail or an externalId (or both); each is unique in the workspace (CONFLICT if taken: use find_members first). Pass an idempotencyKey so a retry cannot enrol twice.',
     rest: 'createMember',
     service: members.createMember,
-    input: z.strictObject({ member: createMemberBody.describe('The profile: email and/or externalId, names, phone, birthDate, customAttributes'), idempotencyKey: idempotencyKeyArg }),
+    input: z.strictObject({
+      member: createMemberBody.describe('The profile: email and/or externalId, names, phone, birthDate, customAttributes'),
+      idempotencyKey: idempotencyKeyArg,
+    }),
     output: memberSchema,
     annotations: write({ destructive: false, idempotent: false }),
     writes: 'guard',
@@ -109,7 +112,8 @@ export const memberTools = [
   defineTool({
     name: 'get_points',
     title: "A member's points and ledger",
-    description: 'Balance, pending and lifetime points of a member, with a page of the ledger (newest first: earns, deductions, refund reversals, adjustments).',
+    description:
+      'Balance, pending and lifetime points of a member, with a page of the ledger (newest first: earns, deductions, refund reversals, adjustments).',
     rest: 'getMemberPoints',
     service: members.pointsOf,
     input: z.strictObject({ memberId: memberIdArg, ...pageArgs }),
@@ -125,7 +129,8 @@ export const memberTools = [
   defineTool({
     name: 'get_tier_status',
     title: "A member's tier",
-    description: 'The tier a member holds, the next tier, the metric it is measured by (lifetime points or completed orders), what is still missing and the progress (0-1).',
+    description:
+      'The tier a member holds, the next tier, the metric it is measured by (lifetime points or completed orders), what is still missing and the progress (0-1).',
     rest: 'getMemberTier',
     service: members.tierStatus,
     input: z.strictObject({ memberId: memberIdArg }),
@@ -158,7 +163,8 @@ export const memberTools = [
   defineTool({
     name: 'tag_member',
     title: 'Tag a member',
-    description: 'Adds tags (lower-case keys like vip or newsletter_2026) to a member. Tags it already carries change nothing. Returns all its tags and which were added.',
+    description:
+      'Adds tags (lower-case keys like vip or newsletter_2026) to a member. Tags it already carries change nothing. Returns all its tags and which were added.',
     rest: 'tagMember',
     service: tags.tagMember,
     input: z.strictObject({ memberId: memberIdArg, tags: tagMemberBody.shape.tags }),

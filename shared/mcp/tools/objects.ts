@@ -1,5 +1,12 @@
 import * as z from 'zod';
-import { objectRecordItemSchema, objectRecordSchema, objectTypeSchema, objectTypeSummarySchema, recordPatchBody, recordWriteBody } from '../../contracts/objects';
+import {
+  objectRecordItemSchema,
+  objectRecordSchema,
+  objectTypeSchema,
+  objectTypeSummarySchema,
+  recordPatchBody,
+  recordWriteBody,
+} from '../../contracts/objects';
 import * as types from '../../domain/objects/object-types';
 import * as records from '../../domain/objects/records';
 import { MAX_PAGE_SIZE } from '../../domain/pagination';
@@ -14,7 +21,8 @@ export const objectTools = [
   defineTool({
     name: 'list_object_types',
     title: 'List custom object types',
-    description: "The workspace's custom object types available over the API. Read a type's fields with get_object_type (or the resource objects://types/{type}) before writing records.",
+    description:
+      "The workspace's custom object types available over the API. Read a type's fields with get_object_type (or the resource objects://types/{type}) before writing records.",
     rest: 'listObjectTypes',
     service: types.apiObjectTypes,
     input: z.strictObject({}),
@@ -25,7 +33,8 @@ export const objectTools = [
   defineTool({
     name: 'get_object_type',
     title: "A custom object type's schema",
-    description: 'The fields of a custom object type: key, type (text, number, boolean, date, datetime, email, url, enum with options, member_ref), whether required. Record data must match them.',
+    description:
+      'The fields of a custom object type: key, type (text, number, boolean, date, datetime, email, url, enum with options, member_ref), whether required. Record data must match them.',
     rest: 'getObjectType',
     service: types.apiObjectType,
     input: z.strictObject({ type: typeArg }),
@@ -42,7 +51,10 @@ export const objectTools = [
     service: records.listRecords,
     input: z.strictObject({
       type: typeArg,
-      filters: z.record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), z.string().max(256)).optional().describe('Field key -> value that must match exactly'),
+      filters: z
+        .record(z.string().regex(/^[a-z][a-z0-9_]{0,63}$/), z.string().max(256))
+        .optional()
+        .describe('Field key -> value that must match exactly'),
       memberId: z.string().min(1).max(64).optional().describe('Only records whose member reference names this member'),
       q: z.string().trim().min(1).max(100).optional().describe('Free text: part of any text, email, url or enum field (case-insensitive)'),
       sortBy: z.enum(['created_desc', 'created_asc', 'updated_desc', 'title_asc']).default('created_desc'),
@@ -51,7 +63,15 @@ export const objectTools = [
     }),
     output: z.object({ data: z.array(objectRecordItemSchema), total: z.number().int().describe('All matches, not the page') }),
     annotations: READ_ONLY,
-    run: (ctx, a) => records.listRecords(ctx.principal, a.type, { limit: a.limit, offset: a.offset, sortBy: a.sortBy, q: a.q, memberId: a.memberId, filters: a.filters ?? {} }),
+    run: (ctx, a) =>
+      records.listRecords(ctx.principal, a.type, {
+        limit: a.limit,
+        offset: a.offset,
+        sortBy: a.sortBy,
+        q: a.q,
+        memberId: a.memberId,
+        filters: a.filters ?? {},
+      }),
   }),
   defineTool({
     name: 'get_object_record',
@@ -81,7 +101,8 @@ export const objectTools = [
   defineTool({
     name: 'update_object_record',
     title: 'Update a custom object record',
-    description: 'Merges fields into a record (a field given as null is removed), or with replace: true overwrites the whole record. Returns the record after the change.',
+    description:
+      'Merges fields into a record (a field given as null is removed), or with replace: true overwrites the whole record. Returns the record after the change.',
     rest: 'updateObjectRecord',
     service: records.updateRecord,
     input: z.strictObject({ type: typeArg, recordId: recordIdArg, data: recordPatchBody.shape.data, replace: recordPatchBody.shape.replace }),
