@@ -14,7 +14,6 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const MAX_LINES = 80;
 const PRODUCT_DIRS = ['bin', 'infra', 'functions', 'shared'];
 
-
 function tsFilesUnder(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? tsFilesUnder(join(dir, e.name)) : e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
@@ -95,9 +94,7 @@ describe('function length', () => {
   it(`no product function is over ${MAX_LINES} lines`, () => {
     const files = PRODUCT_DIRS.flatMap(tsFilesUnder);
     expect(files.length).toBeGreaterThan(200);
-    const long = files
-      .flatMap((f) => longFunctions(f, readFileSync(join(ROOT, f), 'utf8')))
-      .map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
+    const long = files.flatMap((f) => longFunctions(f, readFileSync(join(ROOT, f), 'utf8'))).map((f) => `${f.file}:${f.line} ${f.name} (${f.lines} lines)`);
     expect(long, `split these (at most ${MAX_LINES} lines each)`).toEqual([]);
   }, 60_000);
 });
