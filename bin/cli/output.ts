@@ -13,13 +13,16 @@ export const headerOf = (column: string): string => column.replace(/([a-z0-9])([
 
 const clip = (value: string, width: number): string => (value.length <= width ? value : `${value.slice(0, Math.max(0, width - 1))}…`);
 
-/** Narrows the widest column, one character at a time, until the row fits (never below its header). */
-function fitWidths(widths: number[], headers: readonly string[]): number[] {
+/** An id column (`id`, `memberId`...): never cut, it is what the next command is given. */
+const isIdColumn = (column: string): boolean => column === 'id' || column.endsWith('Id');
+
+/** Narrows the widest column that may be cut, one character at a time, until the row fits (never below its header). */
+function fitWidths(widths: number[], headers: readonly string[], whole: readonly boolean[]): number[] {
   const fitted = [...widths];
   const total = () => fitted.reduce((a, b) => a + b, 0) + 2 * (fitted.length - 1);
   while (total() > TABLE_WIDTH) {
-    const widest = fitted.indexOf(Math.max(...fitted));
-    if (fitted[widest]! <= Math.max(headers[widest]!.length, 8)) break;
+    const widest = fitted.reduce((best, w, i) => (!whole[i] && (best < 0 || w > fitted[best]!) ? i : best), -1);
+    if (widest < 0 || fitted[widest]! <= Math.max(headers[widest]!.length, 8)) break;
     fitted[widest]!--;
   }
   return fitted;
@@ -49,7 +52,7 @@ export class Output {
 
   /**
    * Columns headed in words (`externalOrderId` -> `EXTERNAL ORDER ID`); the widest columns are cut
-   * (ending in `…`) until a row fits `TABLE_WIDTH`. `--json` has every value whole.
+   * (ending in `…`) until a row fits `TABLE_WIDTH`, ids never. `--json` has every value whole.
    */
   table(rows: readonly Record<string, unknown>[], columns: readonly string[]): void {
     const headers = columns.map(headerOf);
@@ -57,6 +60,7 @@ export class Output {
     const widths = fitWidths(
       headers.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length))),
       headers,
+      columns.map(isIdColumn),
     );
     const fmt = (r: readonly string[]) =>
       r

@@ -261,7 +261,7 @@ describe('documented examples against the running platform', () => {
     // The audit trail shows the key the owner made, filtered as documented.
     real.set(user.id, registered.body.data.user.id);
     // The documented window is in the example's past; this run's entries are now.
-    const documentedQuery = Object.fromEntries((opById.get('listAuditEntries')!.op.parameters as Json[]).map((p) => [p.name, p.example]));
+    const documentedQuery = Object.fromEntries((opById.get('listAuditEntries')!.op.parameters as Json[]).map((p) => [p.name, paramExample(p)]));
     real.set(documentedQuery.from, new Date(Date.now() - 3_600_000).toISOString());
     real.set(documentedQuery.to, new Date(Date.now() + 3_600_000).toISOString());
     const audit = await sendExample(session, 'listAuditEntries', real);

@@ -123,6 +123,7 @@ const NO_FOREIGN_OBJECT = new Set([
   'POST /api/v2/orders/batch',
   'POST /api/v2/webhooks',
   'GET /api/v2/webhooks',
+  'POST /api/v2/webhooks/trigger',
   'GET /api/v2/events/catalog',
   'GET /api/v2/objects',
   'GET /api/v2/products',

@@ -182,7 +182,8 @@ describe('a refused login, recorded on its own', () => {
     const from = proxy.requests.length;
     await expect(login({ email, password: 'wrong password!' }, { requestId: 'req-tx-fail' })).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
     const writes = proxy.requests.slice(from).filter((r) => /\.(PutItem|UpdateItem|TransactWriteItems)$/.test(r.target));
-    expect(writes.map((r) => r.target.split('.')[1]).sort()).toEqual(['PutItem', 'UpdateItem']);
+    // The attempt is reserved on the failure counter before the password is checked, and the failure stamped on it after.
+    expect(writes.map((r) => r.target.split('.')[1]).sort()).toEqual(['PutItem', 'UpdateItem', 'UpdateItem']);
     expect(writes.find((r) => r.target.endsWith('.PutItem'))!.body).toContain('auth.login_failed');
   });
 
@@ -198,7 +199,7 @@ describe('a refused login, recorded on its own', () => {
       expect(sent.filter((r) => proxy.refuse(r)).length).toBeGreaterThan(0);
       expect(error).toHaveBeenCalledWith('audit entry not written', expect.objectContaining({ requestId: 'req-tx-lost', action: 'auth.login_failed' }));
       // The failure counter was still written: the throttle keeps counting.
-      expect(sent.filter((r) => r.target.endsWith('.UpdateItem') && r.body.includes('LOGINFAIL#'))).toHaveLength(1);
+      expect(sent.filter((r) => r.target.endsWith('.UpdateItem') && r.body.includes('LOGINFAIL#'))).toHaveLength(2);
     } finally {
       error.mockRestore();
     }

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { FileKeyVault } from '../../infra/local/file-key-vault';
 import { areaHandlers } from '../../infra/local/handlers';
 import { lambdaContext } from '../../infra/local/lambda-runtime';
+import { provideAdapters, provided } from '../../shared/adapters/provided';
 import { routeKey } from '../../shared/contracts/index';
 import { matchRoute } from '../../shared/http/route-match';
 import type { HttpEvent } from '../../shared/http/types';
@@ -22,6 +25,8 @@ export async function inProcess<T = any>(
   path: string,
   opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<InProcessAnswer<T>> {
+  // The key vault the runtime seals signing secrets with (its DATA_DIR), as the runtime provides it.
+  if (!provided.keyVault) provideAdapters({ keyVault: new FileKeyVault(inject('dataDir')) });
   const url = new URL(path, 'http://local');
   const match = matchRoute(method, url.pathname);
   if (match.kind !== 'route') throw new Error(`${method} ${url.pathname} is not a route (${match.kind})`);
