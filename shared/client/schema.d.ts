@@ -146,7 +146,7 @@ export interface paths {
         put?: never;
         /**
          * Start a session
-         * @description Wrong e-mail or password: 401 (one message for both). 5 failures for one e-mail in 15 minutes: 429 with Retry-After.
+         * @description Wrong e-mail or password: 401 (one message for both). 5 failures for one e-mail in 15 minutes: 429 with Retry-After; parallel attempts count as they arrive, so no more than 5 passwords are ever checked in a window. A successful login resets the count.
          *
          *     Public: no credential.
          */
@@ -176,7 +176,9 @@ export interface paths {
         head?: never;
         /**
          * Change name or e-mail
-         * @description Credential: a user session.
+         * @description A new e-mail voids every outstanding reset token of the user.
+         *
+         *     Credential: a user session.
          */
         patch: operations["updateProfile"];
         trace?: never;
@@ -192,7 +194,7 @@ export interface paths {
         put?: never;
         /**
          * Change password; revokes other sessions
-         * @description Signs out every other session of the user.
+         * @description Signs out every other session of the user and voids every outstanding reset token.
          *
          *     Credential: a user session.
          */
@@ -214,7 +216,7 @@ export interface paths {
         put?: never;
         /**
          * Mail a single-use reset token
-         * @description Always 202, whether the account exists or not. A single-use token valid for 1 hour is e-mailed to existing accounts.
+         * @description Always 202, whether the account exists or not. A single-use token valid for 1 hour is e-mailed to existing accounts; a reset, a password change or an e-mail change voids every token mailed before it.
          *
          *     Public: no credential.
          */
@@ -236,7 +238,7 @@ export interface paths {
         put?: never;
         /**
          * Set a new password with a reset token
-         * @description Unknown token: 400. Used or expired token: 410. Signs out every session.
+         * @description Unknown token: 400. Used, expired or voided token (by a later reset, password change or e-mail change): 410. Signs out every session.
          *
          *     Public: no credential.
          */
@@ -262,7 +264,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key (plaintext shown once)
-         * @description Give exactly one of `preset` or `scopes`. A key may grant at most its own scopes.
+         * @description Give exactly one of `preset` or `scopes`. Presets: `read-only` (every `:read` scope) and `write` (every `:read` and `:write` scope), both without `privacy:read` and `privacy:write`, which a key gets only by naming them. A key may grant at most its own scopes: 403 naming the ones it lacks.
          *
          *     Credential: a session of an owner or admin, or an API key with the scope `api_keys:manage`.
          */
@@ -285,7 +287,9 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Credential: a session of an owner or admin, or an API key with the scope `api_keys:manage`.
+         * @description A key may revoke only keys whose scopes it holds itself: 403 naming the ones it lacks.
+         *
+         *     Credential: a session of an owner or admin, or an API key with the scope `api_keys:manage`.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -1473,6 +1477,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/settings/cors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The origins allowed to call the consumer routes from a browser
+         * @description The member portal embed on the merchant's site calls the consumer routes cross-origin; only these origins get CORS headers (see the CORS section of the security documentation).
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["getCorsSettings"];
+        /**
+         * Replace the origins allowed to call the consumer routes from a browser
+         * @description Up to 20 exact origins (`https://shop.example.com`; `http` only for localhost). A preflight (OPTIONS) of a consumer route is answered for an origin any workspace allows; the actual response carries `Access-Control-Allow-Origin` only when the workspace of its consumer session allows the origin. Audited (portal.cors_updated).
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        put: operations["putCorsSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/consumer/wallet/issue": {
         parameters: {
             query?: never;
@@ -1676,7 +1708,7 @@ export interface paths {
         put?: never;
         /**
          * Export members or orders as CSV or JSONL
-         * @description Up to 200,000 rows, newest first (`capped: true` when cut). CSV is RFC 4180 with a header row. `webhookUrl` (https) receives a signed notice when the run completes or fails; it needs an export-signing secret (POST /api/flash/exports/signing-secret). Audited.
+         * @description Up to 200,000 rows, newest first (`capped: true` when cut). CSV is RFC 4180 with a header row; a text cell beginning with `=`, `+`, `-`, `@`, tab or CR gets a leading single quote (spreadsheet formula injection). `webhookUrl` (https) receives a signed notice when the run completes or fails; it needs an export-signing secret (POST /api/flash/exports/signing-secret). Audited.
          *
          *     Credential: a session of an owner or admin.
          */
@@ -1810,7 +1842,7 @@ export interface paths {
         put?: never;
         /**
          * Erase a member's personal data (idempotent)
-         * @description Removes the personal data everywhere it is stored (profile, custom attributes, capture payloads, tracking properties, ledger reasons) and unenrolls the member; keeps the pseudonymous points ledger and order totals, so balances and reports still add up. Emits a thin member.erased event and is audited, once: a repeat answers the first erasedAt with alreadyErased: true.
+         * @description Removes the personal data everywhere it is stored (profile, custom attributes, capture payloads, tracking properties, ledger reasons, the personal fields of custom-object records that reference the member) and unenrolls the member; keeps the pseudonymous points ledger and order totals, so balances and reports still add up. Terminal: every later write to the member answers 410 MEMBER_ERASED; its e-mail and externalId are free again, so enrolling the person again makes a new member. Emits a thin member.erased event and is audited, once: a repeat answers the first erasedAt with alreadyErased: true.
          *
          *     Credential: an API key with the scope `privacy:write`.
          */
@@ -1880,7 +1912,7 @@ export interface components {
              * @description An action of the audit catalog
              * @enum {string}
              */
-            action: "workspace.created" | "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased";
+            action: "workspace.created" | "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased";
             /** @enum {string} */
             outcome: "success" | "failure";
             /** @description Why an attempt failed; null on success */
@@ -2012,6 +2044,10 @@ export interface components {
              * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
              */
             updatedAt: string;
+        };
+        CorsSettings: {
+            allowedOrigins: string[];
+            updatedAt: string | null;
         };
         Coupon: {
             /** @description cpn_... */
@@ -2354,6 +2390,8 @@ export interface components {
                 required: boolean;
                 options?: string[];
                 label?: string;
+                /** @description Present (true) on fields marked as personal data: cleared by the referenced member's erasure */
+                personal?: boolean;
             }[];
         };
         OperationalExportJob: {
@@ -2792,7 +2830,7 @@ export interface components {
                 };
             };
         };
-        /** @description Conflict: [`CONFLICT`](#api/description/conflict) (The request conflicts with current state (e.g. e-mail taken)); [`INSUFFICIENT_POINTS`](#api/description/insufficient-points) (A deduction larger than the balance); [`REFUND_EXCEEDS_REMAINING`](#api/description/refund-exceeds-remaining) (A refund larger than what is left to refund on the order); [`POOL_EXHAUSTED`](#api/description/pool-exhausted) (The coupon pool has no stock left); [`POOL_NOT_ACTIVE`](#api/description/pool-not-active) (The coupon pool is switched off or outside its validity window); [`COUPON_LIMIT_REACHED`](#api/description/coupon-limit-reached) (The member already holds as many coupons of this pool as it allows); [`COUPON_ALREADY_REDEEMED`](#api/description/coupon-already-redeemed) (The coupon was already redeemed (a coupon is redeemed at most once)); [`EXPORT_NOT_COMPLETED`](#api/description/export-not-completed) (A download link was asked for an export job that has not completed) */
+        /** @description Conflict: [`CONFLICT`](#api/description/conflict) (The request conflicts with current state (e.g. e-mail taken)); [`INSUFFICIENT_POINTS`](#api/description/insufficient-points) (A deduction larger than the balance); [`REFUND_EXCEEDS_REMAINING`](#api/description/refund-exceeds-remaining) (A refund larger than what is left to refund on the order); [`POOL_EXHAUSTED`](#api/description/pool-exhausted) (The coupon pool has no stock left); [`POOL_NOT_ACTIVE`](#api/description/pool-not-active) (The coupon pool is switched off or outside its validity window); [`COUPON_LIMIT_REACHED`](#api/description/coupon-limit-reached) (The member already holds as many coupons of this pool as it allows); [`COUPON_ALREADY_REDEEMED`](#api/description/coupon-already-redeemed) (The coupon was already redeemed (a coupon is redeemed at most once)); [`IDEMPOTENCY_KEY_IN_USE`](#api/description/idempotency-key-in-use) (A request with this Idempotency-Key is still in progress); [`EXPORT_NOT_COMPLETED`](#api/description/export-not-completed) (A download link was asked for an export job that has not completed) */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -2802,12 +2840,12 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "CONFLICT" | "INSUFFICIENT_POINTS" | "REFUND_EXCEEDS_REMAINING" | "POOL_EXHAUSTED" | "POOL_NOT_ACTIVE" | "COUPON_LIMIT_REACHED" | "COUPON_ALREADY_REDEEMED" | "EXPORT_NOT_COMPLETED";
+                        code?: "CONFLICT" | "INSUFFICIENT_POINTS" | "REFUND_EXCEEDS_REMAINING" | "POOL_EXHAUSTED" | "POOL_NOT_ACTIVE" | "COUPON_LIMIT_REACHED" | "COUPON_ALREADY_REDEEMED" | "IDEMPOTENCY_KEY_IN_USE" | "EXPORT_NOT_COMPLETED";
                     };
                 };
             };
         };
-        /** @description Gone: [`GONE`](#api/description/gone) (The object existed but is used up or removed (e.g. a used reset token)); [`COUPON_EXPIRED`](#api/description/coupon-expired) (The coupon expired before it was redeemed) */
+        /** @description Gone: [`GONE`](#api/description/gone) (The object existed but is used up or removed (e.g. a used reset token)); [`COUPON_EXPIRED`](#api/description/coupon-expired) (The coupon expired before it was redeemed); [`MEMBER_ERASED`](#api/description/member-erased) (The member was erased (right to erasure); it takes no more writes) */
         Gone: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -2817,7 +2855,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "GONE" | "COUPON_EXPIRED";
+                        code?: "GONE" | "COUPON_EXPIRED" | "MEMBER_ERASED";
                     };
                 };
             };
@@ -2931,7 +2969,7 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+        /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -3714,7 +3752,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3922,7 +3960,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3964,7 +4002,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4111,6 +4149,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -4173,7 +4212,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4227,6 +4266,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -4365,7 +4405,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4451,6 +4491,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -4463,7 +4504,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4531,7 +4572,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4574,6 +4615,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -5055,6 +5097,8 @@ export interface operations {
                                 required: boolean;
                                 options?: string[];
                                 label?: string;
+                                /** @description Present (true) on fields marked as personal data: cleared by the referenced member's erasure */
+                                personal?: boolean;
                             }[];
                             /** @enum {string} */
                             status: "draft" | "published";
@@ -5115,6 +5159,8 @@ export interface operations {
                         required?: boolean;
                         options?: string[];
                         label?: string;
+                        /** @description true: the field holds personal data of the member the record references (a name, an address, a note about the person). The member's erasure clears it in every record that references the member, and the member's personal-data export lists it. E-mail fields, and text values that look like an e-mail address or a phone number, count as personal without the flag. */
+                        personal?: boolean;
                     }[];
                     /** @description Key of the field that titles a record and orders `title_asc`; default: the first required text field, else the first text field */
                     titleField?: string;
@@ -5149,6 +5195,8 @@ export interface operations {
                                 required: boolean;
                                 options?: string[];
                                 label?: string;
+                                /** @description Present (true) on fields marked as personal data: cleared by the referenced member's erasure */
+                                personal?: boolean;
                             }[];
                             /** @enum {string} */
                             status: "draft" | "published";
@@ -5315,7 +5363,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5662,7 +5710,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5808,7 +5856,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5841,6 +5889,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -5876,6 +5925,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -5887,7 +5937,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6025,7 +6075,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6109,7 +6159,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6144,6 +6194,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -6156,7 +6207,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6250,7 +6301,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6378,7 +6429,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -6420,6 +6471,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -6432,7 +6484,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED. 1-255 visible ASCII characters. */
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6530,7 +6582,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page */
                 cursor?: string;
                 /** @description An action of the audit catalog */
-                action?: "workspace.created" | "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased";
+                action?: "workspace.created" | "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased";
                 /** @description Entries of this actor: a user id (usr_...) or an API key id (key_...) */
                 actor?: string;
                 /** @description occurredAt >= from */
@@ -6693,6 +6745,81 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PortalSession"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCorsSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CorsSettings"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putCorsSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Origins (scheme://host[:port]) whose pages may call the consumer routes from a browser; empty: none */
+                    allowedOrigins: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CorsSettings"];
                     };
                 };
             };
@@ -7511,6 +7638,8 @@ export interface operations {
                                 data: {
                                     [key: string]: unknown;
                                 };
+                                /** @description Keys of the record's personal values (fields marked personal, e-mail fields, e-mail- or phone-like text): what the member's erasure clears */
+                                personalFields: string[];
                                 createdAt: string;
                                 updatedAt: string;
                             }[];
