@@ -254,7 +254,14 @@ describe('listAuditQuery', () => {
   it('takes the catalog actions, an actor id, a window and the page', () => {
     expect(parse({}).data).toStrictEqual({ limit: 50 });
     expect(
-      parse({ action: 'auth.login', actor: 'usr_01m8eqr3e38a6rgasbe4jwmz82', from: '2026-01-01T00:00:00Z', to: '2026-01-02T00:00:00+01:00', limit: '5', cursor: 'c' }).data,
+      parse({
+        action: 'auth.login',
+        actor: 'usr_01m8eqr3e38a6rgasbe4jwmz82',
+        from: '2026-01-01T00:00:00Z',
+        to: '2026-01-02T00:00:00+01:00',
+        limit: '5',
+        cursor: 'c',
+      }).data,
     ).toStrictEqual({
       action: 'auth.login',
       actor: 'usr_01m8eqr3e38a6rgasbe4jwmz82',
