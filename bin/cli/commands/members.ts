@@ -32,34 +32,7 @@ const positiveInteger = (value: string, what = 'points'): number => {
 export function registerMembers(program: Command): void {
   const members = program.command('members').description(describe('members'));
 
-  examples(
-    members
-      .command('create')
-      .description('enrol a member (API key with members:write); give --email or --external-id')
-      .option('--email <email>')
-      .option('--external-id <externalId>', 'the id in your system')
-      .option('--first-name <firstName>')
-      .option('--last-name <lastName>')
-      .option('--idempotency-key <key>', 'reuse to retry safely; default: a new one per invocation')
-      .action(async (o: { email?: string; externalId?: string; firstName?: string; lastName?: string; idempotencyKey?: string }, cmd: Command) => {
-        if (!o.email && !o.externalId) throw new UsageError('Give --email or --external-id (or both)');
-        const { client, out } = contextOf(cmd);
-        // Through the typed client: the body and the answer are checked against the OpenAPI document at compile time.
-        const api = await client.typed(membersArea.endpoints.createMember.auth);
-        const { data } = dataOf(
-          await api.POST('/api/v2/members', {
-            body: { email: o.email, externalId: o.externalId, firstName: o.firstName, lastName: o.lastName },
-            params: { header: { 'Idempotency-Key': o.idempotencyKey ?? randomUUID() } },
-          }),
-        );
-        out.result(data, () => {
-          out.line(`Created ${data.id}`);
-          printMember(out, data);
-        });
-      }),
-    'loyalty members create --email ada@example.com --first-name Ada',
-    'loyalty members create --external-id CRM-1 --json',
-  );
+  registerMemberCreate(members);
 
   examples(
     members
@@ -142,4 +115,36 @@ function registerPoints(program: Command): void {
       `loyalty points ${type} mbr_01... 100 --idempotency-key retry-1`,
     );
   }
+}
+
+/** `members create`: enrol a member through the typed client. */
+function registerMemberCreate(members: Command): void {
+  examples(
+    members
+      .command('create')
+      .description('enrol a member (API key with members:write); give --email or --external-id')
+      .option('--email <email>')
+      .option('--external-id <externalId>', 'the id in your system')
+      .option('--first-name <firstName>')
+      .option('--last-name <lastName>')
+      .option('--idempotency-key <key>', 'reuse to retry safely; default: a new one per invocation')
+      .action(async (o: { email?: string; externalId?: string; firstName?: string; lastName?: string; idempotencyKey?: string }, cmd: Command) => {
+        if (!o.email && !o.externalId) throw new UsageError('Give --email or --external-id (or both)');
+        const { client, out } = contextOf(cmd);
+        // Through the typed client: the body and the answer are checked against the OpenAPI document at compile time.
+        const api = await client.typed(membersArea.endpoints.createMember.auth);
+        const { data } = dataOf(
+          await api.POST('/api/v2/members', {
+            body: { email: o.email, externalId: o.externalId, firstName: o.firstName, lastName: o.lastName },
+            params: { header: { 'Idempotency-Key': o.idempotencyKey ?? randomUUID() } },
+          }),
+        );
+        out.result(data, () => {
+          out.line(`Created ${data.id}`);
+          printMember(out, data);
+        });
+      }),
+    'loyalty members create --email ada@example.com --first-name Ada',
+    'loyalty members create --external-id CRM-1 --json',
+  );
 }

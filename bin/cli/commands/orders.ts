@@ -58,6 +58,46 @@ function printOrder(out: Output, o: Order): void {
 export function registerOrders(program: Command): void {
   const orders = program.command('orders').description(describe('orders'));
 
+  registerOrderCreate(orders);
+
+  orders
+    .command('list')
+    .description("orders, newest first; a member's with --member")
+    .option('--member <memberId>', 'only this member (mbr_...)')
+    .action(async (o: { member?: string }, cmd: Command) => {
+      const { client, out } = contextOf(cmd);
+      const items = await client.all<Order>(ordersArea.endpoints.listOrders, { query: { memberId: o.member } });
+      out.result(items, () => (items.length ? out.table(items.map(row), COLUMNS) : out.line('No orders.')));
+    });
+
+  orders
+    .command('refund <externalOrderId>')
+    .description('refund an order (by its id in your system) fully or partly and reverse its points')
+    .option('--amount <amount>', 'amount to refund, e.g. 30.00; default: everything still refundable')
+    .option('--reason <reason>', 'why, kept with the refund')
+    .option('--idempotency-key <key>', 'reuse to retry safely; default: a new one per invocation')
+    .action(async (externalOrderId: string, o: { amount?: string; reason?: string; idempotencyKey?: string }, cmd: Command) => {
+      const amount = o.amount === undefined ? undefined : amountOf(o.amount, '--amount');
+      const { client, out } = contextOf(cmd);
+      const idempotencyKey = o.idempotencyKey ?? randomUUID();
+      const { data } = await client.call(ordersArea.endpoints.refundOrder, {
+        params: { externalOrderId },
+        body: { ...(amount === undefined ? {} : { amount }), ...(o.reason ? { reason: o.reason } : {}) },
+        headers: { 'idempotency-key': idempotencyKey },
+      });
+      out.result({ ...data, idempotencyKey }, () => {
+        const { order, refund } = data;
+        out.line(
+          `Refunded ${money(refund.amount, order.currency)} of ${order.externalOrderId} (${order.id}): ${refund.pointsReversed} points reversed, refund ${refund.id}`,
+        );
+        printOrder(out, order);
+        out.line(`Idempotency-Key: ${idempotencyKey}`);
+      });
+    });
+}
+
+/** `orders create`: record an order and print the points it earned. */
+function registerOrderCreate(orders: Command): void {
   orders
     .command('create')
     .description('record an order and award its points')
@@ -103,39 +143,4 @@ export function registerOrders(program: Command): void {
         });
       },
     );
-
-  orders
-    .command('list')
-    .description("orders, newest first; a member's with --member")
-    .option('--member <memberId>', 'only this member (mbr_...)')
-    .action(async (o: { member?: string }, cmd: Command) => {
-      const { client, out } = contextOf(cmd);
-      const items = await client.all<Order>(ordersArea.endpoints.listOrders, { query: { memberId: o.member } });
-      out.result(items, () => (items.length ? out.table(items.map(row), COLUMNS) : out.line('No orders.')));
-    });
-
-  orders
-    .command('refund <externalOrderId>')
-    .description('refund an order (by its id in your system) fully or partly and reverse its points')
-    .option('--amount <amount>', 'amount to refund, e.g. 30.00; default: everything still refundable')
-    .option('--reason <reason>', 'why, kept with the refund')
-    .option('--idempotency-key <key>', 'reuse to retry safely; default: a new one per invocation')
-    .action(async (externalOrderId: string, o: { amount?: string; reason?: string; idempotencyKey?: string }, cmd: Command) => {
-      const amount = o.amount === undefined ? undefined : amountOf(o.amount, '--amount');
-      const { client, out } = contextOf(cmd);
-      const idempotencyKey = o.idempotencyKey ?? randomUUID();
-      const { data } = await client.call(ordersArea.endpoints.refundOrder, {
-        params: { externalOrderId },
-        body: { ...(amount === undefined ? {} : { amount }), ...(o.reason ? { reason: o.reason } : {}) },
-        headers: { 'idempotency-key': idempotencyKey },
-      });
-      out.result({ ...data, idempotencyKey }, () => {
-        const { order, refund } = data;
-        out.line(
-          `Refunded ${money(refund.amount, order.currency)} of ${order.externalOrderId} (${order.id}): ${refund.pointsReversed} points reversed, refund ${refund.id}`,
-        );
-        printOrder(out, order);
-        out.line(`Idempotency-Key: ${idempotencyKey}`);
-      });
-    });
 }

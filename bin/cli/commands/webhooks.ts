@@ -98,35 +98,7 @@ export function registerWebhooks(program: Command): void {
 
   const webhooks = program.command('webhooks').description(describe('webhooks'));
 
-  webhooks
-    .command('list')
-    .description('the subscribed endpoints (without secrets)')
-    .action(async (_o: unknown, cmd: Command) => {
-      const { client, out } = contextOf(cmd);
-      const items = await client.all<Record<string, unknown>>(webhooksArea.endpoints.listWebhookEndpoints);
-      out.result(items, () => (items.length ? out.table(items, ['id', 'url', 'status', 'eventTypes']) : out.line('No webhook endpoints.')));
-    });
-
-  examples(
-    webhooks
-      .command('delete <endpointId>')
-      .description('remove an endpoint: no further deliveries, queued ones are dropped')
-      .action(async (endpointId: string, _o: unknown, cmd: Command) => {
-        const { client, out } = contextOf(cmd);
-        await client.call(webhooksArea.endpoints.deleteWebhookEndpoint, { params: { id: endpointId } });
-        out.result({ id: endpointId, deleted: true }, () => out.line(`Deleted endpoint ${endpointId}`));
-      }),
-    'loyalty webhooks delete whe_01...',
-  );
-
-  webhooks
-    .command('test <endpointId>')
-    .description('send a webhook.ping to the endpoint through the whole pipeline')
-    .action(async (endpointId: string, _o: unknown, cmd: Command) => {
-      const { client, out } = contextOf(cmd);
-      const { data } = await client.call(webhooksArea.endpoints.testWebhookEndpoint, { params: { id: endpointId } });
-      out.result(data, () => out.line(`Queued webhook.ping to ${endpointId}: delivery ${data.deliveryId}, webhook-id ${data.eventId}`));
-    });
+  registerEndpointCommands(webhooks);
 
   webhooks
     .command('deliveries <endpointId>')
@@ -207,4 +179,37 @@ function registerTrigger(program: Command): void {
     'loyalty trigger order.created',
     'loyalty trigger member.created --json',
   );
+}
+
+/** `webhooks list`, `webhooks delete` and `webhooks test`. */
+function registerEndpointCommands(webhooks: Command): void {
+  webhooks
+    .command('list')
+    .description('the subscribed endpoints (without secrets)')
+    .action(async (_o: unknown, cmd: Command) => {
+      const { client, out } = contextOf(cmd);
+      const items = await client.all<Record<string, unknown>>(webhooksArea.endpoints.listWebhookEndpoints);
+      out.result(items, () => (items.length ? out.table(items, ['id', 'url', 'status', 'eventTypes']) : out.line('No webhook endpoints.')));
+    });
+
+  examples(
+    webhooks
+      .command('delete <endpointId>')
+      .description('remove an endpoint: no further deliveries, queued ones are dropped')
+      .action(async (endpointId: string, _o: unknown, cmd: Command) => {
+        const { client, out } = contextOf(cmd);
+        await client.call(webhooksArea.endpoints.deleteWebhookEndpoint, { params: { id: endpointId } });
+        out.result({ id: endpointId, deleted: true }, () => out.line(`Deleted endpoint ${endpointId}`));
+      }),
+    'loyalty webhooks delete whe_01...',
+  );
+
+  webhooks
+    .command('test <endpointId>')
+    .description('send a webhook.ping to the endpoint through the whole pipeline')
+    .action(async (endpointId: string, _o: unknown, cmd: Command) => {
+      const { client, out } = contextOf(cmd);
+      const { data } = await client.call(webhooksArea.endpoints.testWebhookEndpoint, { params: { id: endpointId } });
+      out.result(data, () => out.line(`Queued webhook.ping to ${endpointId}: delivery ${data.deliveryId}, webhook-id ${data.eventId}`));
+    });
 }

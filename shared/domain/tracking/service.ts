@@ -14,14 +14,31 @@ const CHUNK = 40;
  * read first, and the conditional put for races). Accepted events and their (day, type) counters
  * are written together, so a retried batch neither double-counts nor loses an event.
  */
+type Valid = { index: number; event: TrackEventInput };
+type Pending = { index: number; record: repo.TrackedEventRecord };
+
 export async function trackEvents(workspaceId: string, items: unknown[], now = () => new Date()) {
   const results: TrackResult[] = items.map((raw, index) => {
     const id = (raw as { eventId?: unknown } | null)?.eventId;
     return { index, eventId: typeof id === 'string' && EVENT_ID.test(id) ? id : null, outcome: 'failed', error: null };
   });
   const fail = (index: number, err: unknown) => Object.assign(results[index]!, { outcome: 'failed', error: itemError(err) });
+  const valid = validItems(items, results, fail);
+  const pending = await newEvents(workspaceId, valid, results, fail, now().toISOString());
+  await acceptEvents(workspaceId, pending, results);
+  return {
+    results,
+    summary: {
+      accepted: results.filter((r) => r.outcome === 'accepted').length,
+      duplicate: results.filter((r) => r.outcome === 'duplicate').length,
+      failed: results.filter((r) => r.outcome === 'failed').length,
+    },
+  };
+}
 
-  const valid: { index: number; event: TrackEventInput }[] = [];
+/** The items that parse, each event id once (a repeat within the request is a duplicate). */
+function validItems(items: unknown[], results: TrackResult[], fail: (index: number, err: unknown) => void): Valid[] {
+  const valid: Valid[] = [];
   const firstOf = new Set<string>();
   items.forEach((raw, index) => {
     try {
@@ -36,7 +53,17 @@ export async function trackEvents(workspaceId: string, items: unknown[], now = (
       fail(index, err);
     }
   });
+  return valid;
+}
 
+/** The valid items of known members not recorded before, as records. */
+async function newEvents(
+  workspaceId: string,
+  valid: Valid[],
+  results: TrackResult[],
+  fail: (index: number, err: unknown) => void,
+  receivedAt: string,
+): Promise<Pending[]> {
   const memberIds = [...new Set(valid.map((v) => v.event.memberId).filter(isMemberId))];
   const [members, seen] = await Promise.all([
     repo.existingMemberIds(workspaceId, memberIds),
@@ -45,8 +72,7 @@ export async function trackEvents(workspaceId: string, items: unknown[], now = (
       valid.map((v) => v.event.eventId),
     ),
   ]);
-  const receivedAt = now().toISOString();
-  const pending: { index: number; record: repo.TrackedEventRecord }[] = [];
+  const pending: Pending[] = [];
   for (const { index, event } of valid) {
     if (!members.has(event.memberId)) fail(index, notFound('Member'));
     else if (seen.has(event.eventId)) results[index]!.outcome = 'duplicate';
@@ -66,7 +92,11 @@ export async function trackEvents(workspaceId: string, items: unknown[], now = (
       });
     }
   }
+  return pending;
+}
 
+/** Writes the new events in chunks; what a concurrent request accepted first becomes a duplicate. */
+async function acceptEvents(workspaceId: string, pending: Pending[], results: TrackResult[]): Promise<void> {
   for (let i = 0; i < pending.length; i += CHUNK) {
     let chunk = pending.slice(i, i + CHUNK);
     while (chunk.length > 0) {
@@ -94,15 +124,6 @@ export async function trackEvents(workspaceId: string, items: unknown[], now = (
       }
     }
   }
-
-  return {
-    results,
-    summary: {
-      accepted: results.filter((r) => r.outcome === 'accepted').length,
-      duplicate: results.filter((r) => r.outcome === 'duplicate').length,
-      failed: results.filter((r) => r.outcome === 'failed').length,
-    },
-  };
 }
 
 const DAY_MS = 24 * 3600 * 1000;
