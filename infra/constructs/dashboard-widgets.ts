@@ -25,16 +25,25 @@ import {
 const ONE_MINUTE = Duration.minutes(1);
 
 /** What the dashboard shows: the running things and the alarms built on them. */
-export interface DashboardSources {
+/** Everything that runs, as the dashboard and the alarms watch it. */
+export interface ObservedResources {
   readonly api: Api;
+  readonly table: dynamodb.ITable;
+  /** Every function of the stack by its name (area, `webhook-fanout`, ...). */
+  readonly functions: Readonly<Record<string, lambda.IFunction>>;
+  /** Every declared queue (`shared/ports/queue.ts`). */
+  readonly queues: Readonly<Record<QueueName, sqs.IQueue>>;
+  /** The failure queue of the scheduled consumers, when the consumer table has a schedule row. */
+  readonly scheduleFailureQueue?: sqs.IQueue;
+  /** Every workflow's state machine (`shared/ports/workflows.ts`). */
+  readonly stateMachines: Readonly<Record<WorkflowName, sfn.IStateMachine>>;
+  /** The EventBridge rule of every schedule row, by consumer name. */
+  readonly schedules: Readonly<Record<string, events.IRule>>;
+}
+
+export interface DashboardSources extends ObservedResources {
   /** The busiest routes' keys (their own latency/5xx widget). */
   readonly routes: readonly string[];
-  readonly table: dynamodb.ITable;
-  readonly functions: Readonly<Record<string, lambda.IFunction>>;
-  readonly queues: Readonly<Record<QueueName, sqs.IQueue>>;
-  readonly scheduleFailureQueue?: sqs.IQueue;
-  readonly stateMachines: Readonly<Record<WorkflowName, sfn.IStateMachine>>;
-  readonly schedules: Readonly<Record<string, events.IRule>>;
   readonly alarms: {
     readonly api5xxRate: cloudwatch.Alarm;
     readonly queues: Readonly<Partial<Record<QueueKey, QueueAlarms>>>;

@@ -1,16 +1,11 @@
 import { Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
-import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
-import type * as events from 'aws-cdk-lib/aws-events';
-import type * as lambda from 'aws-cdk-lib/aws-lambda';
-import type * as sfn from 'aws-cdk-lib/aws-stepfunctions';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { routeKey, routes } from '../../shared/contracts/index';
 import type { QueueName } from '../../shared/ports/queue';
 import type { WorkflowName } from '../../shared/ports/workflows';
-import type { Api } from './api';
-import { DashboardWidgets } from './dashboard-widgets';
+import { DashboardWidgets, type ObservedResources } from './dashboard-widgets';
 import {
   AlarmKit,
   apiAlarms,
@@ -49,19 +44,7 @@ export const DASHBOARD_ROUTES: readonly string[] = BUSIEST_OPERATIONS.map((id) =
   return routeKey(route);
 });
 
-export interface ObservabilityProps {
-  readonly api: Api;
-  readonly table: dynamodb.ITable;
-  /** Every function of the stack by its name (area, `webhook-fanout`, ...). */
-  readonly functions: Readonly<Record<string, lambda.IFunction>>;
-  /** Every declared queue (`shared/ports/queue.ts`). */
-  readonly queues: Readonly<Record<QueueName, sqs.IQueue>>;
-  /** The failure queue of the scheduled consumers, when the consumer table has a schedule row. */
-  readonly scheduleFailureQueue?: sqs.IQueue;
-  /** Every workflow's state machine (`shared/ports/workflows.ts`). */
-  readonly stateMachines: Readonly<Record<WorkflowName, sfn.IStateMachine>>;
-  /** The EventBridge rule of every schedule row, by consumer name. */
-  readonly schedules: Readonly<Record<string, events.IRule>>;
+export interface ObservabilityProps extends ObservedResources {
   readonly existingAlarms?: ExistingAlarms;
 }
 
