@@ -111,7 +111,7 @@ async function unsettled<T>(write: () => Promise<T>): Promise<T> {
 const abortedError = (reason: unknown): Error => (reason instanceof Error ? reason : Object.assign(new Error('Request aborted'), { name: 'AbortError' }));
 
 /** The item a failed condition was checked against (`ReturnValuesOnConditionCheckFailure: ALL_OLD`). */
-function storedItemOf(err: unknown): Item | undefined {
+export function storedItemOf(err: unknown): Item | undefined {
   const raw = (err as { Item?: Record<string, any> }).Item;
   return raw ? unmarshall(raw) : undefined;
 }

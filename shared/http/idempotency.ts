@@ -82,15 +82,18 @@ async function settledRecord(workspaceId: string, key: string, requestHash: stri
 async function claimOrReplay(context: AppContext, routeKey: string, key: string, requestHash: string, replyOf: ReplyOf): Promise<HttpResult | undefined> {
   const workspaceId = context.principal!.workspaceId;
   for (let attempt = 1; ; attempt++) {
-    const settled = await settledRecord(workspaceId, key, requestHash);
-    if (settled) return replay(context, routeKey, settled, replyOf);
-    if (await store.claim(workspaceId, key, requestHash, context.requestId, epoch(), config.lambda.timeoutSeconds)) {
+    const outcome = await store.claim(workspaceId, key, requestHash, context.requestId, epoch(), config.lambda.timeoutSeconds);
+    if (outcome.claimed) {
       context.idempotency = { key, workspaceId, requestHash, recorded: false, claim: context.requestId };
       return undefined;
     }
-    // Another request claimed it between the look and the claim: wait for that one.
+    const { current } = outcome;
+    if (current && current.requestHash !== requestHash) throw reused();
+    if (current && current.claim === undefined) return replay(context, routeKey, current, replyOf);
+    // Another request holds the key: wait for its answer; should it give the key up, claim again.
+    const settled = await settledRecord(workspaceId, key, requestHash);
+    if (settled) return replay(context, routeKey, settled, replyOf);
     if (attempt >= 3) throw inUse();
-    await sleep(config.idempotency.pollMs);
   }
 }
 

@@ -55,21 +55,22 @@ export interface Minimum {
 export const MINIMUM: Record<Operation, Minimum> = {
   // API key lookup + the member.
   'authenticated GET': { calls: 2, itemsRead: 2, itemsWritten: 0 },
-  // Key + idempotency lookup; one transaction: member, e-mail lookup, outbox, idempotency record.
-  'create member': { calls: 3, itemsRead: 2, itemsWritten: 4 },
-  // Key + idempotency + member; one transaction: member, ledger entry, order, outbox, idempotency record.
-  'create order': { calls: 4, itemsRead: 3, itemsWritten: 5 },
-  // Key + idempotency + member; one transaction: member, ledger entry, outbox, idempotency record.
-  'points change': { calls: 4, itemsRead: 3, itemsWritten: 4 },
-  // Key + idempotency + order + member; one transaction: member, ledger entry, order, refund, outbox, idempotency record.
-  refund: { calls: 5, itemsRead: 4, itemsWritten: 6 },
-  // Key + idempotency + pool; one transaction: member check, stock, code, coupon, outbox, idempotency record.
-  'coupon issue': { calls: 4, itemsRead: 4, itemsWritten: 5 },
-  // Key + idempotency + coupon; one transaction: coupon, pool counter, outbox, idempotency record.
-  'coupon redeem': { calls: 4, itemsRead: 3, itemsWritten: 4 },
-  // Key + idempotency; the write-rate guard's transaction (2 windows); one transaction: type count,
-  // member check, record, 2 value counters and 2 value entries (state, owner), outbox, idempotency record.
-  'object record create': { calls: 4, itemsRead: 3, itemsWritten: 10 },
+  // Key; the Idempotency-Key claim (a conditional put); one transaction: member, e-mail lookup, outbox, idempotency record.
+  'create member': { calls: 3, itemsRead: 1, itemsWritten: 5 },
+  // Key + member; the claim; one transaction: member, ledger entry, order, outbox, idempotency record.
+  'create order': { calls: 4, itemsRead: 2, itemsWritten: 6 },
+  // Key + member; the claim; one transaction: member, ledger entry, outbox, idempotency record.
+  'points change': { calls: 4, itemsRead: 2, itemsWritten: 5 },
+  // Key + order + member; the claim; one transaction: member, ledger entry, order, refund, outbox, idempotency record.
+  refund: { calls: 5, itemsRead: 3, itemsWritten: 7 },
+  // Key + pool; the claim; one transaction: member check, stock, code, coupon, outbox, idempotency record.
+  'coupon issue': { calls: 4, itemsRead: 3, itemsWritten: 6 },
+  // Key + coupon; the claim; one transaction: coupon, member check, pool counter, outbox, idempotency record.
+  'coupon redeem': { calls: 4, itemsRead: 3, itemsWritten: 5 },
+  // Key; the claim; the write-rate guard (one conditional update per window, 2 windows); one
+  // transaction: type count, member check, record, 2 value counters and 2 value entries (state,
+  // owner), outbox, idempotency record.
+  'object record create': { calls: 5, itemsRead: 2, itemsWritten: 11 },
   // Key + the type (definition and live count) + one query of the page (20 items).
   'object record list': { calls: 3, itemsRead: 22, itemsWritten: 0 },
   // Key + the type + the value's counter (the total) + one query of the value's entries (10 of them).

@@ -1,6 +1,6 @@
 import { AppError } from '../../errors';
 import { keyOf } from '../keys';
-import { deleteItem, getItem, isConditionFailed, putItem, type TransactStep } from '../table';
+import { deleteItem, getItem, isConditionFailed, putItem, storedItemOf, type TransactStep } from '../table';
 
 export interface StoredResponse {
   statusCode: number;
@@ -44,16 +44,23 @@ const put = (workspaceId: string, idemKey: string, record: IdempotencyRecord, no
   ExpressionAttributeValues: { ':now': nowEpoch, ...(token ? { ':claim': token } : {}) },
 });
 
+/** A claim taken, or the record that stood in its way (another request's claim or answer). */
+export type ClaimOutcome = { claimed: true } | { claimed: false; current: IdempotencyRecord | undefined };
+
 /**
  * Claims a free (or expired, or abandoned) key for the request `token` before it runs: of
- * concurrent requests with one key exactly one claims it. False when another holds or answered it.
+ * concurrent requests with one key exactly one claims it. A refused claim returns the record that
+ * holds the key, read by the same request (`ALL_OLD`), so a repeat costs no lookup of its own.
  */
-export async function claim(workspaceId: string, idemKey: string, requestHash: string, token: string, nowEpoch: number, holdSeconds: number): Promise<boolean> {
+export async function claim(workspaceId: string, idemKey: string, requestHash: string, token: string, nowEpoch: number, holdSeconds: number): Promise<ClaimOutcome> {
   try {
-    await putItem(put(workspaceId, idemKey, { requestHash, claim: token, expiresAt: nowEpoch + holdSeconds }, nowEpoch));
-    return true;
+    await putItem({
+      ...put(workspaceId, idemKey, { requestHash, claim: token, expiresAt: nowEpoch + holdSeconds }, nowEpoch),
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    });
+    return { claimed: true };
   } catch (err) {
-    if (isConditionFailed(err)) return false;
+    if (isConditionFailed(err)) return { claimed: false, current: storedItemOf(err) as IdempotencyRecord | undefined };
     throw err;
   }
 }
