@@ -52,7 +52,14 @@ export type ClaimOutcome = { claimed: true } | { claimed: false; current: Idempo
  * concurrent requests with one key exactly one claims it. A refused claim returns the record that
  * holds the key, read by the same request (`ALL_OLD`), so a repeat costs no lookup of its own.
  */
-export async function claim(workspaceId: string, idemKey: string, requestHash: string, token: string, nowEpoch: number, holdSeconds: number): Promise<ClaimOutcome> {
+export async function claim(
+  workspaceId: string,
+  idemKey: string,
+  requestHash: string,
+  token: string,
+  nowEpoch: number,
+  holdSeconds: number,
+): Promise<ClaimOutcome> {
   try {
     await putItem({
       ...put(workspaceId, idemKey, { requestHash, claim: token, expiresAt: nowEpoch + holdSeconds }, nowEpoch),
