@@ -19,7 +19,8 @@ async function notRouted(event: HttpEvent, context: AppContext): Promise<Reply> 
   const method = event.requestContext.http.method;
   const path = event.rawPath;
   if (method === 'GET' && path === API_BASE_WITH_SLASH) return apiIndex(context.origin);
-  const match = matchRoute(method, path);
+  // The base path with its slash answers as the base path does (405 for another method).
+  const match = matchRoute(method, path === API_BASE_WITH_SLASH ? API_BASE_WITH_SLASH.slice(0, -1) : path);
   if (match.kind === 'method_not_allowed') {
     throw new AppError('METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}`, undefined, { allow: match.allow.join(', ') });
   }

@@ -24,6 +24,11 @@ export interface DynamoOptions {
   log?: (level: 'info' | 'warn', line: string) => void;
   /** Called with the new JVM's pid after a restart. */
   onRestart?: (pid: number) => void;
+  /**
+   * Keep the data in memory, not in files under the directory (faster; gone with the JVM, so a
+   * restart after a crash starts empty). For throwaway stores such as a test run's.
+   */
+  inMemory?: boolean;
 }
 
 export const JAVA_INSTALL_HINT =
@@ -106,11 +111,11 @@ interface Jvm {
   output(): string;
 }
 
-function launchJvm(java: string, dist: string, dir: string, port: number): Jvm {
+function launchJvm(java: string, dist: string, storage: string[], port: number): Jvm {
   // Its own process group: a terminal's Ctrl-C reaches only us, and we stop the JVM after our last write.
   const child = spawn(
     java,
-    [`-Djava.library.path=${join(dist, 'DynamoDBLocal_lib')}`, '-jar', join(dist, 'DynamoDBLocal.jar'), '-dbPath', dir, '-port', String(port), '-sharedDb'],
+    [`-Djava.library.path=${join(dist, 'DynamoDBLocal_lib')}`, '-jar', join(dist, 'DynamoDBLocal.jar'), ...storage, '-port', String(port), '-sharedDb'],
     { cwd: dist, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } },
   );
   // Drain the JVM's output (a full pipe would block it) and keep the tail for start-up errors.
@@ -159,8 +164,9 @@ export async function startDynamoLocal(dir: string, opts: DynamoOptions = {}): P
   const dist = distribution();
   await mkdir(dir, { recursive: true });
   const port = await freePort();
+  const storage = opts.inMemory ? ['-inMemory'] : ['-dbPath', dir];
 
-  let jvm = launchJvm(java, dist, dir, port);
+  let jvm = launchJvm(java, dist, storage, port);
   let stopping = false;
   // Last resort: never leave the JVM behind, whatever ends this process.
   process.on('exit', () => {
@@ -181,7 +187,7 @@ export async function startDynamoLocal(dir: string, opts: DynamoOptions = {}): P
       );
       const since = Date.now();
       for (let attempt = 1; !stopping; attempt++) {
-        const next = launchJvm(java, dist, dir, port);
+        const next = launchJvm(java, dist, storage, port);
         jvm = next;
         if (await waitServing(next, port, timeoutMs * 2)) {
           if (stopping) return void (await stopJvm(next));

@@ -87,6 +87,15 @@ function onClientError(err: NodeJS.ErrnoException & { bytesParsed?: number }, so
   );
 }
 
+/**
+ * The path as the caller sent it, as API Gateway passes it on: no dot segments resolved (WHATWG URL
+ * parsing would read `/stores/%2e%2e` as `/`, another route than the one asked for).
+ */
+export function rawPathOf(req: IncomingMessage): string {
+  const target = req.url ?? '/';
+  return target.startsWith('/') ? target.replace(/[?#].*$/s, '') : new URL(target, 'http://local').pathname;
+}
+
 /** Builds the API Gateway HTTP API (payload 2.0) event that Lambda would receive. */
 export function toEvent(req: IncomingMessage, body: Buffer, routeKeyValue: string, params: Record<string, string> | undefined): HttpEvent {
   const url = new URL(req.url ?? '/', 'http://local');
@@ -107,7 +116,7 @@ export function toEvent(req: IncomingMessage, body: Buffer, routeKeyValue: strin
   return {
     version: '2.0',
     routeKey: routeKeyValue,
-    rawPath: url.pathname,
+    rawPath: rawPathOf(req),
     rawQueryString: url.search.slice(1),
     cookies: req.headers.cookie?.split(/;\s*/),
     headers,
@@ -120,7 +129,7 @@ export function toEvent(req: IncomingMessage, body: Buffer, routeKeyValue: strin
       domainPrefix: 'local',
       http: {
         method: req.method ?? 'GET',
-        path: url.pathname,
+        path: rawPathOf(req),
         protocol: `HTTP/${req.httpVersion}`,
         sourceIp: req.socket.remoteAddress ?? '127.0.0.1',
         userAgent: headers['user-agent'] ?? '',
@@ -158,7 +167,7 @@ export function createHttpServer(): Server {
         const requestId = requestIdOf({ headers: { 'x-request-id': String(req.headers['x-request-id'] ?? '') } });
         const answer = errorBody('PAYLOAD_TOO_LARGE', 'Request body too large', requestId, req.headers.host);
         // Refused here as API Gateway would refuse it; the access line still says so.
-        const path = new URL(req.url ?? '/', 'http://local').pathname;
+        const path = rawPathOf(req);
         logAccess({ requestId, method: req.method, path, status: 413, errorCode: 'PAYLOAD_TOO_LARGE', durationMs: Date.now() - startedAt });
         res.writeHead(413, { 'content-type': JSON_TYPE, 'content-length': Buffer.byteLength(answer), 'x-request-id': requestId, connection: 'close' });
         // Answered once the body is read (or we gave up reading it); then the connection closes.
@@ -168,10 +177,10 @@ export function createHttpServer(): Server {
         return;
       }
       const body = read.body;
-      const url = new URL(req.url ?? '/', 'http://local');
-      const match = matchRoute(req.method ?? 'GET', url.pathname);
+      const path = rawPathOf(req);
+      const match = matchRoute(req.method ?? 'GET', path);
       // The consumer routes' OPTIONS routes (CORS preflights) go to their area, as in API Gateway.
-      const preflight = req.method === 'OPTIONS' ? matchPreflight(url.pathname) : undefined;
+      const preflight = req.method === 'OPTIONS' ? matchPreflight(path) : undefined;
       const [area, key, params]: [Area, string, Record<string, string> | undefined] = preflight
         ? [preflight.area, preflight.routeKey, preflight.params]
         : match.kind === 'route'

@@ -14,6 +14,20 @@ const keySchema = (g: (typeof TABLE_SCHEMA.gsis)[number]) => [
   { AttributeName: g.sortKey, KeyType: 'RANGE' as const },
 ];
 
+/** Index creation on a busy machine can take long; past this, start-up fails with a clear error. */
+const INDEX_WAIT_MS = 300_000;
+
+/** Waits until no index of the table is being created (DynamoDB builds one at a time). */
+async function untilIndexesActive(TableName: string): Promise<void> {
+  const giveUpAt = Date.now() + INDEX_WAIT_MS;
+  for (;;) {
+    const { Table } = await documentClient().send(new DescribeTableCommand({ TableName }));
+    if ((Table?.GlobalSecondaryIndexes ?? []).every((x) => x.IndexStatus === 'ACTIVE')) return;
+    if (Date.now() > giveUpAt) throw new Error(`The indexes of table ${TableName} did not become active within ${INDEX_WAIT_MS / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /**
  * A data directory made by an older version lacks the indexes added since: create them, one at a
  * time as DynamoDB requires, the way a CloudFormation update would.
@@ -21,6 +35,7 @@ const keySchema = (g: (typeof TABLE_SCHEMA.gsis)[number]) => [
 async function addMissingIndexes(TableName: string, existing: Set<string>): Promise<void> {
   const client = documentClient();
   for (const g of TABLE_SCHEMA.gsis.filter((x) => !existing.has(x.indexName))) {
+    await untilIndexesActive(TableName);
     await client.send(
       new UpdateTableCommand({
         TableName,
@@ -28,12 +43,8 @@ async function addMissingIndexes(TableName: string, existing: Set<string>): Prom
         GlobalSecondaryIndexUpdates: [{ Create: { IndexName: g.indexName, KeySchema: keySchema(g), Projection: { ProjectionType: 'ALL' } } }],
       }),
     );
-    for (let i = 0; i < 300; i++) {
-      const { Table } = await client.send(new DescribeTableCommand({ TableName }));
-      if (Table?.GlobalSecondaryIndexes?.find((x) => x.IndexName === g.indexName)?.IndexStatus === 'ACTIVE') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
   }
+  await untilIndexesActive(TableName);
 }
 
 /**

@@ -78,6 +78,12 @@ export const config = {
    */
   dynamodb: {
     connectionTimeoutMs: 1000,
+    /**
+     * DynamoDB Local: one JVM on this machine that every request of the local runtime shares. Its
+     * connect time-out also counts the time a call waits in the process for a free socket (the
+     * SDK's timer starts before), which a burst of a few hundred parallel calls spends there.
+     */
+    local: { connectionTimeoutMs: 5000, maxSockets: 64 },
     requestTimeoutMs: 2500,
     bulkRequestTimeoutMs: 5000,
     maxAttempts: 2,

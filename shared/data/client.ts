@@ -82,16 +82,19 @@ export interface StoreClientOptions {
  * `requestTimeoutMs` per attempt (a frozen store is a TimeoutError, never a hang), bounded attempts.
  */
 export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDocumentClient {
-  const { connectionTimeoutMs, requestTimeoutMs, maxAttempts } = config.dynamodb;
+  const { requestTimeoutMs, maxAttempts } = config.dynamodb;
+  const local = opts.endpoint !== undefined;
   const base = traceClient(
     new DynamoDBClient({
       region: opts.region ?? 'eu-west-1',
       maxAttempts: opts.maxAttempts ?? maxAttempts,
       requestHandler: {
-        connectionTimeout: connectionTimeoutMs,
+        connectionTimeout: local ? config.dynamodb.local.connectionTimeoutMs : config.dynamodb.connectionTimeoutMs,
         // From sending the request to the answer's headers, per attempt; an error, not a warning.
         requestTimeout: requestTimeoutMs,
         throwOnRequestTimeout: true,
+        // A Lambda container serves one request at a time; the local runtime serves them all.
+        ...(local ? { httpAgent: { keepAlive: true, maxSockets: config.dynamodb.local.maxSockets } } : {}),
       },
       ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
     }),

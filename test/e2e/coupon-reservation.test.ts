@@ -78,6 +78,7 @@ describe('list pool code reservation on the local runtime', () => {
       email: `codes-${Date.now()}@example.test`,
       password: 'long enough password',
     });
+    expect(reg.status, JSON.stringify(reg.body)).toBe(201);
     const key = (await api('POST', '/api/v2/api-keys', reg.body.data.session.token, { name: 'all', scopes: [...SCOPES] })).body.data.key as string;
     const before = { ...proxy.state };
     proxy.state.max = proxy.state.now;

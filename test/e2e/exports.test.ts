@@ -175,7 +175,7 @@ describe('workspace export (spec 4.4)', () => {
     const id = [...ids][0] as string;
 
     const job = await archiveJob(t.token, id);
-    expect(job).toMatchObject({ id, status: 'completed', error: null });
+    expect(job, JSON.stringify(job)).toMatchObject({ id, status: 'completed', error: null });
     const list = await api('GET', '/api/flash/account/data-export', { token: t.token });
     expect(list.body.data.jobs.map((j: { id: string }) => j.id)).toEqual([id]);
     expect(list.body.data.dataHandling.summary).toMatch(/personal data/);

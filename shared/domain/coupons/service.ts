@@ -2,7 +2,7 @@ import * as members from '../../data/repositories/members';
 import { couponSettings } from '../../config';
 import * as repo from '../../data/repositories/coupons';
 import type { OutboxEvent } from '../../events/registry';
-import { StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
+import { inKeyOrder, StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import { AppError, conflict, notFound } from '../../errors';
@@ -175,12 +175,25 @@ async function draftIssue(pool: PoolRecord, memberId: string, now: Date): Promis
  * refused with INSUFFICIENT_POINTS when the balance is short). A lost race on a read (the member's
  * ledger revision, a list pool's next code, a generated code that exists) re-reads and re-plans.
  */
-export async function issueCoupon(
+export function issueCoupon(
   workspaceId: string,
   input: IssueCouponInput,
   actor: { apiKeyId: string | null },
   opts: WriteOptions<Coupon> = {},
   clock: () => Date = () => new Date(),
+): Promise<Coupon> {
+  // Every issue of a pool updates the pool's stock item (and a list pool's next-code counter): the
+  // issues of one pool in this process take turns instead of racing each other for it, so only
+  // writers in other processes can make an issue re-read.
+  return inKeyOrder(`couponPool:${workspaceId}/${input.poolId}`, () => issueInTurn(workspaceId, input, actor, opts, clock));
+}
+
+async function issueInTurn(
+  workspaceId: string,
+  input: IssueCouponInput,
+  actor: { apiKeyId: string | null },
+  opts: WriteOptions<Coupon>,
+  clock: () => Date,
 ): Promise<Coupon> {
   if (!isPoolId(input.poolId)) throw notFound('Coupon pool');
   if (!isMemberId(input.memberId)) throw notFound('Member');
