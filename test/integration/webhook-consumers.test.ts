@@ -158,12 +158,15 @@ describe('a batch of deliveries shares its store work', () => {
     expect(result.batchItemFailures).toEqual([]);
     expect(totals.operations).toEqual({ BatchGetItem: 1, TransactWriteItems: 2 });
     expect(receiver.received.map((r) => r.headers['webhook-id']).sort()).toEqual([m.eventId, m.eventId, other.eventId].sort());
-    expect((await attemptsOf(t, endpointId)).map((l) => [l.deliveryId, l.state]).sort()).toEqual(
-      [
-        [m.deliveryId, 'delivered'],
-        [other.deliveryId, 'delivered'],
-      ].sort(),
-    );
+    // Both sends of m are logged as delivered: one entry, or two when they ended in different
+    // milliseconds (the log is ordered by the time of each attempt).
+    const logged = (await attemptsOf(t, endpointId)).map((l) => [l.deliveryId, l.state]);
+    expect(logged.filter(([d]) => d === other.deliveryId)).toEqual([[other.deliveryId, 'delivered']]);
+    const ofM = logged.filter(([d]) => d === m.deliveryId);
+    expect(ofM.length).toBeGreaterThanOrEqual(1);
+    expect(ofM.length).toBeLessThanOrEqual(2);
+    expect(ofM.every(([, state]) => state === 'delivered')).toBe(true);
+    expect(logged).toHaveLength(1 + ofM.length);
   });
 
   it('a record that fails before its write does not hold the others back', async () => {

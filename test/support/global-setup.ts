@@ -27,7 +27,10 @@ export default async function setup(project: TestProject) {
   const storeDir = await mkdtemp(join(tmpdir(), 'loyalty-stores-'));
   // A JVM start on a busy machine can take long: the hook's own limit is the one that counts. The
   // data stays in memory: nothing of a test run is kept, and no disk database to write.
-  const started = await Promise.allSettled([startDynamoLocal(join(storeDir, 'dynamodb'), { timeoutMs: 100_000, inMemory: true }), startS3rver(join(storeDir, 's3'))]);
+  const started = await Promise.allSettled([
+    startDynamoLocal(join(storeDir, 'dynamodb'), { timeoutMs: 100_000, inMemory: true }),
+    startS3rver(join(storeDir, 's3')),
+  ]);
   const [dynamo, s3] = started.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
   if (!dynamo || !s3) {
     await Promise.all([dynamo?.stop(), s3?.stop()]);
