@@ -323,6 +323,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/campaigns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List campaigns
+         * @description Credential: a session of an owner or admin.
+         */
+        get: operations["listCampaigns"];
+        put?: never;
+        /**
+         * Define a campaign
+         * @description A campaign starts as `draft` unless a status is given. A pool (coupon effect), store, tier or tag it names must exist in the workspace (422 naming the field). Audited as `campaign.created`.
+         *
+         *     Credential: a session of an owner or admin.
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["createCampaign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/campaigns/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an order would earn, with every live campaign
+         * @description Evaluates the order exactly as a real one: its base points under the current earn rules, then the live `order` campaigns by priority (a non-stackable one applies alone), within their limits. Stores nothing: no ledger entry, no idempotency record, no event.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        post: operations["simulateCampaigns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/campaigns/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a campaign
+         * @description Credential: a session of an owner or admin.
+         */
+        get: operations["getCampaign"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a campaign
+         * @description The points it granted stay in the ledger, naming the campaign. Audited as `campaign.deleted`.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        delete: operations["deleteCampaign"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a campaign
+         * @description Changes the fields given; the result is checked whole, as a new campaign would be. With `version`, only if the campaign is still at it (409 otherwise). An `ended` campaign cannot change its status again. Audited as `campaign.updated`.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        patch: operations["updateCampaign"];
+        trace?: never;
+    };
     "/api/v2/stores": {
         parameters: {
             query?: never;
@@ -1912,7 +1994,7 @@ export interface components {
              * @description An action of the audit catalog
              * @enum {string}
              */
-            action: "workspace.created" | "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased";
+            action: "workspace.created" | "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased";
             /** @enum {string} */
             outcome: "success" | "failure";
             /** @description Why an attempt failed; null on success */
@@ -1934,7 +2016,7 @@ export interface components {
             };
             target: {
                 /** @enum {string} */
-                type: "workspace" | "user" | "apiKey" | "webhookEndpoint" | "program" | "objectType" | "mcpTool" | "mcpServer" | "exportJob" | "exportSigningSecret" | "exportSchedule" | "member";
+                type: "workspace" | "user" | "apiKey" | "webhookEndpoint" | "program" | "campaign" | "objectType" | "mcpTool" | "mcpServer" | "exportJob" | "exportSigningSecret" | "exportSchedule" | "member";
                 /** @description The id of the thing acted on (for a program: the workspace id; for an object type: its key) */
                 id: string;
             };
@@ -1967,6 +2049,76 @@ export interface components {
              * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
              */
             updatedAt: string;
+        };
+        Campaign: {
+            /** @description cmp_... */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            status: "draft" | "active" | "paused" | "ended";
+            startsAt: string | null;
+            endsAt: string | null;
+            trigger: {
+                /** @enum {string} */
+                type: "order" | "member_created" | "birthday" | "tag_added" | "inactivity";
+                days?: number;
+            };
+            conditions: {
+                field: string;
+                /** @enum {string} */
+                op: "eq" | "neq" | "gte" | "lte" | "in" | "contains";
+                value: unknown;
+            }[];
+            effect: {
+                /** @constant */
+                type: "bonus_points";
+                /** @description Points granted, 1-1000000 */
+                points: number;
+            } | {
+                /** @constant */
+                type: "multiplier";
+                /** @description The order's base points are multiplied by this (above 0, at most 100, 2 decimals); the grant is what it adds */
+                factor: number;
+            } | {
+                /** @constant */
+                type: "coupon";
+                /** @description A coupon from this pool (cpl_...) */
+                poolId: string;
+            };
+            limits: {
+                perMember: number | null;
+                totalPoints: number | null;
+            };
+            priority: number;
+            stackable: boolean;
+            /** @description Rewards granted so far */
+            grants: number;
+            /** @description Points granted so far (what `limits.totalPoints` counts against) */
+            pointsGranted: number;
+            /** @description Pass it back on PATCH to change only what you read */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+             */
+            updatedAt: string;
+        };
+        CampaignSimulation: {
+            /** @description What the earn rules give the order */
+            basePoints: number;
+            grants: {
+                campaignId: string;
+                points: number;
+                poolId: string | null;
+                reason: string;
+            }[];
+            /** @description basePoints plus every grant */
+            totalPoints: number;
         };
         Capture: {
             /** @description cap_... */
@@ -3691,6 +3843,402 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Program"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCampaigns: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                /** @description Only campaigns in this status */
+                status?: "draft" | "active" | "paused" | "ended";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Campaign"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCampaign: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /**
+                     * @default draft
+                     * @enum {string}
+                     */
+                    status?: "draft" | "active" | "paused" | "ended";
+                    /** @default null */
+                    startsAt?: string | null;
+                    /** @default null */
+                    endsAt?: string | null;
+                    trigger: {
+                        /** @enum {string} */
+                        type: "order" | "member_created" | "birthday" | "tag_added" | "inactivity";
+                        /** @description inactivity only: days without an earn or spend, 1-3650 */
+                        days?: number;
+                    };
+                    /**
+                     * @description All must hold (0-20)
+                     * @default []
+                     */
+                    conditions?: {
+                        /**
+                         * @description What the condition reads
+                         * @enum {string}
+                         */
+                        field: "order.total" | "order.currency" | "order.storeId" | "order.items.sku" | "order.items.category" | "order.items.brand" | "order.isFirst" | "member.tier" | "member.tags" | "date.weekday";
+                        /**
+                         * @description eq, neq, gte, lte (numbers), in (one of a list), contains (a list field holds the value)
+                         * @enum {string}
+                         */
+                        op: "eq" | "neq" | "gte" | "lte" | "in" | "contains";
+                        /** @description A value, or a list of values for `in` */
+                        value: (string | number | boolean) | (string | number | boolean)[];
+                    }[];
+                    effect: {
+                        /** @constant */
+                        type: "bonus_points";
+                        /** @description Points granted, 1-1000000 */
+                        points: number;
+                    } | {
+                        /** @constant */
+                        type: "multiplier";
+                        /** @description The order's base points are multiplied by this (above 0, at most 100, 2 decimals); the grant is what it adds */
+                        factor: number;
+                    } | {
+                        /** @constant */
+                        type: "coupon";
+                        /** @description A coupon from this pool (cpl_...) */
+                        poolId: string;
+                    };
+                    /**
+                     * @default {
+                     *       "perMember": null,
+                     *       "totalPoints": null
+                     *     }
+                     */
+                    limits?: {
+                        /**
+                         * @description Grants per member; null: no limit
+                         * @default null
+                         */
+                        perMember?: number | null;
+                        /**
+                         * @description Points budget of the campaign; null: no limit
+                         * @default null
+                         */
+                        totalPoints?: number | null;
+                    };
+                    /**
+                     * @description Higher goes first
+                     * @default 0
+                     */
+                    priority?: number;
+                    /**
+                     * @description false: applies alone (first in line it ends the evaluation)
+                     * @default true
+                     */
+                    stackable?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Campaign"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    simulateCampaigns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The order to try, as POST /api/v2/orders would take it */
+                    order: {
+                        /** @description Amount in major units of the currency, e.g. 19.99 */
+                        total: number;
+                        /** @description ISO 4217 currency code */
+                        currency: string;
+                        /** @description sto_... */
+                        storeId?: string;
+                        /** @default [] */
+                        items?: {
+                            sku?: string;
+                            category?: string;
+                            brand?: string;
+                            quantity?: number;
+                        }[];
+                        /**
+                         * Format: date-time
+                         * @description When the order happens (default: now); campaign dates and date.weekday read it
+                         */
+                        occurredAt?: string;
+                        /** @description Without a member: whether it is the member's first order (default true) */
+                        isFirst?: boolean;
+                    };
+                    /** @description mbr_...: the member's tier, tags, first order and grants so far count; without one, a new member at the first tier */
+                    memberId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CampaignSimulation"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example cmp_01jpz8g3h5k7m9p1r3t5v7x9za */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Campaign"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example cmp_01jpz8g3h5k7m9p1r3t5v7x9za */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCampaign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example cmp_01jpz8g3h5k7m9p1r3t5v7x9za */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @enum {string} */
+                    status?: "draft" | "active" | "paused" | "ended";
+                    startsAt?: string | null;
+                    endsAt?: string | null;
+                    trigger?: {
+                        /** @enum {string} */
+                        type: "order" | "member_created" | "birthday" | "tag_added" | "inactivity";
+                        /** @description inactivity only: days without an earn or spend, 1-3650 */
+                        days?: number;
+                    };
+                    /** @description All must hold (0-20) */
+                    conditions?: {
+                        /**
+                         * @description What the condition reads
+                         * @enum {string}
+                         */
+                        field: "order.total" | "order.currency" | "order.storeId" | "order.items.sku" | "order.items.category" | "order.items.brand" | "order.isFirst" | "member.tier" | "member.tags" | "date.weekday";
+                        /**
+                         * @description eq, neq, gte, lte (numbers), in (one of a list), contains (a list field holds the value)
+                         * @enum {string}
+                         */
+                        op: "eq" | "neq" | "gte" | "lte" | "in" | "contains";
+                        /** @description A value, or a list of values for `in` */
+                        value: (string | number | boolean) | (string | number | boolean)[];
+                    }[];
+                    effect?: {
+                        /** @constant */
+                        type: "bonus_points";
+                        /** @description Points granted, 1-1000000 */
+                        points: number;
+                    } | {
+                        /** @constant */
+                        type: "multiplier";
+                        /** @description The order's base points are multiplied by this (above 0, at most 100, 2 decimals); the grant is what it adds */
+                        factor: number;
+                    } | {
+                        /** @constant */
+                        type: "coupon";
+                        /** @description A coupon from this pool (cpl_...) */
+                        poolId: string;
+                    };
+                    limits?: {
+                        /**
+                         * @description Grants per member; null: no limit
+                         * @default null
+                         */
+                        perMember?: number | null;
+                        /**
+                         * @description Points budget of the campaign; null: no limit
+                         * @default null
+                         */
+                        totalPoints?: number | null;
+                    };
+                    /** @description Higher goes first */
+                    priority?: number;
+                    /** @description false: applies alone (first in line it ends the evaluation) */
+                    stackable?: boolean;
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Campaign"];
                     };
                 };
             };
@@ -6582,7 +7130,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page */
                 cursor?: string;
                 /** @description An action of the audit catalog */
-                action?: "workspace.created" | "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased";
+                action?: "workspace.created" | "auth.login" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased";
                 /** @description Entries of this actor: a user id (usr_...) or an API key id (key_...) */
                 actor?: string;
                 /** @description occurredAt >= from */

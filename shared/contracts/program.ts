@@ -1,10 +1,23 @@
+import * as z from 'zod';
+import { idSchema } from '../domain/common';
+import {
+  campaignSchema,
+  campaignSimulationSchema,
+  createCampaignBody,
+  listCampaignsQuery,
+  simulateCampaignsBody,
+  updateCampaignBody,
+} from '../domain/program/campaign-schemas';
 import { programSchema, putProgramBody } from '../domain/program/schemas';
-import { dataOf } from './contract';
+import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';
+
+const byId = z.object({ id: idSchema });
 
 export const programArea = declareArea({
   area: 'program',
-  description: "The loyalty program's rules of a workspace: how points are earned and the tiers members climb.",
+  description:
+    "The loyalty program's rules of a workspace: how points are earned, the tiers members climb, and campaigns: rules that grant bonus points, multiply an order's points or hand out a coupon when a trigger's conditions hold.",
   access: { table: 'readWrite' },
   endpoints: {
     getProgram: {
@@ -23,6 +36,63 @@ export const programArea = declareArea({
       responses: { 200: dataOf(programSchema) },
       description:
         'Replaces the rules. Applies to what happens next: orders keep the earn rate they were recorded with, and tiers are recomputed at each member’s next points change.',
+    },
+    listCampaigns: {
+      method: 'GET',
+      path: '/api/flash/campaigns',
+      auth: ['adminSession'],
+      summary: 'List campaigns',
+      query: listCampaignsQuery,
+      responses: { 200: pageOf(campaignSchema) },
+    },
+    createCampaign: {
+      method: 'POST',
+      path: '/api/flash/campaigns',
+      auth: ['adminSession'],
+      summary: 'Define a campaign',
+      idempotent: true,
+      body: createCampaignBody,
+      responses: { 201: dataOf(campaignSchema) },
+      description:
+        'A campaign starts as `draft` unless a status is given. A pool (coupon effect), store, tier or tag it names must exist in the workspace (422 naming the field). Audited as `campaign.created`.',
+    },
+    simulateCampaigns: {
+      method: 'POST',
+      path: '/api/flash/campaigns/simulate',
+      auth: ['adminSession'],
+      summary: 'What an order would earn, with every live campaign',
+      body: simulateCampaignsBody,
+      responses: { 200: dataOf(campaignSimulationSchema) },
+      description:
+        'Evaluates the order exactly as a real one: its base points under the current earn rules, then the live `order` campaigns by priority (a non-stackable one applies alone), within their limits. Stores nothing: no ledger entry, no idempotency record, no event.',
+    },
+    getCampaign: {
+      method: 'GET',
+      path: '/api/flash/campaigns/{id}',
+      auth: ['adminSession'],
+      summary: 'Get a campaign',
+      params: byId,
+      responses: { 200: dataOf(campaignSchema) },
+    },
+    updateCampaign: {
+      method: 'PATCH',
+      path: '/api/flash/campaigns/{id}',
+      auth: ['adminSession'],
+      summary: 'Change a campaign',
+      params: byId,
+      body: updateCampaignBody,
+      responses: { 200: dataOf(campaignSchema) },
+      description:
+        'Changes the fields given; the result is checked whole, as a new campaign would be. With `version`, only if the campaign is still at it (409 otherwise). An `ended` campaign cannot change its status again. Audited as `campaign.updated`.',
+    },
+    deleteCampaign: {
+      method: 'DELETE',
+      path: '/api/flash/campaigns/{id}',
+      auth: ['adminSession'],
+      summary: 'Delete a campaign',
+      params: byId,
+      responses: { 204: null },
+      description: 'The points it granted stay in the ledger, naming the campaign. Audited as `campaign.deleted`.',
     },
   },
 });

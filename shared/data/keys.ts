@@ -15,6 +15,8 @@ export const ENTITIES = {
   user: { pk: 'WS#{workspaceId}', sk: 'USER#{userId}' },
   apiKey: { pk: 'WS#{workspaceId}', sk: 'APIKEY#{keyId}' },
   program: { pk: 'WS#{workspaceId}', sk: 'PROGRAM' },
+  /** A workspace runs tens of campaigns, not thousands: they share the workspace partition. */
+  campaign: { pk: 'WS#{workspaceId}', sk: 'CAMPAIGN#{campaignId}' },
   store: { pk: 'WS#{workspaceId}', sk: 'STORE#{storeId}' },
 
   member: {

@@ -49,6 +49,7 @@ export const ids = {
   request: 'req_01jpz8n4d6f8g0h2j4k6m8n0pv',
   export: 'exp_01jpz8x2c4e6g8j0m2p4s6v8yw',
   schedule: 'esc_01jpz8f9k1n3q5t7w9y1b3d5gx',
+  campaign: 'cmp_01jpz8g3h5k7m9p1r3t5v7x9za',
 } as const;
 
 /** One event to one endpoint is one delivery, whose id is derived from both. */

@@ -2,7 +2,7 @@ import type { MemberRecord } from '../../domain/members/types';
 import type { MemberTag, Tag } from '../../domain/tags/schemas';
 import { keyOf, skPrefix } from '../keys';
 import { erasedOr, NOT_ERASED } from './members';
-import { queryPage, queryRaw, StaleRead, type Page, type TransactStep } from '../table';
+import { getItem, queryPage, queryRaw, StaleRead, type Page, type TransactStep } from '../table';
 
 /**
  * Tags: the member's `tags` list (what the member list filters on), one `memberTag` item per
@@ -112,4 +112,9 @@ export async function listTags(workspaceId: string, opts: { limit: number; curso
       updatedAt: i.updatedAt as string,
     })),
   };
+}
+
+/** Whether a member ever carried the tag in this workspace (its counter exists). */
+export async function tagKnown(workspaceId: string, tag: string): Promise<boolean> {
+  return (await getItem(keyOf('tagCounter', { workspaceId, tag }))) !== undefined;
 }

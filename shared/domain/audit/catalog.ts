@@ -12,6 +12,7 @@ export const AUDIT_TARGET_TYPES = [
   'apiKey',
   'webhookEndpoint',
   'program',
+  'campaign',
   'objectType',
   // The MCP server
   'mcpTool',
@@ -57,6 +58,9 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.secret_rotated',
   'webhook_endpoint.deleted',
   'program.updated',
+  'campaign.created',
+  'campaign.updated',
+  'campaign.deleted',
   'object_type.created',
   'object_type.updated',
   'mcp.method_called',
@@ -104,6 +108,9 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   'webhook_endpoint.secret_rotated': { target: 'webhookEndpoint', outcome: 'success', when: 'A webhook endpoint’s signing secret was rotated' },
   'webhook_endpoint.deleted': { target: 'webhookEndpoint', outcome: 'success', when: 'A webhook endpoint was deleted' },
   'program.updated': { target: 'program', outcome: 'success', when: 'The loyalty program rules were replaced (target id: the workspace id)' },
+  'campaign.created': { target: 'campaign', outcome: 'success', when: 'A campaign was defined' },
+  'campaign.updated': { target: 'campaign', outcome: 'success', when: 'A campaign’s definition or status changed' },
+  'campaign.deleted': { target: 'campaign', outcome: 'success', when: 'A campaign was deleted (its grants stay in the ledger)' },
   'object_type.created': { target: 'objectType', outcome: 'success', when: 'A custom object type was defined (target id: the type key)' },
   'object_type.updated': { target: 'objectType', outcome: 'success', when: 'A custom object type definition was replaced' },
   // The MCP server audits every JSON-RPC call at its transport, refused ones included.

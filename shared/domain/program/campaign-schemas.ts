@@ -1,5 +1,7 @@
 import * as z from 'zod';
 import { idSchema, isoDateTime } from '../common';
+import { amountSchema, currencySchema } from '../money';
+import { pageQueryShape } from '../pagination';
 import { CAMPAIGN_STATUSES, CAMPAIGN_TRIGGERS, CONDITION_FIELDS, CONDITION_OPS, OPS_BY_KIND, type ConditionField } from './campaign-rules';
 
 export const MAX_CONDITIONS = 20;
@@ -47,7 +49,7 @@ export const campaignEffectSchema = z.discriminatedUnion('type', [
 
 export const campaignTriggerSchema = z
   .strictObject({
-    type: z.enum(CAMPAIGN_TRIGGERS),
+    type: z.enum(CAMPAIGN_TRIGGERS).describe('order, member_created, birthday, tag_added or inactivity (the win-back rule)'),
     days: z.number().int().min(1).max(3650).optional().describe('inactivity only: days without an earn or spend, 1-3650'),
   })
   .superRefine((t, ctx) => {
@@ -56,13 +58,13 @@ export const campaignTriggerSchema = z
   });
 
 const campaignFields = {
-  name: z.string().trim().min(1).max(100),
-  status: z.enum(CAMPAIGN_STATUSES),
+  name: z.string().trim().min(1).max(100).describe('Shown in the console and in ledger reasons, 1-100 characters'),
+  status: z.enum(CAMPAIGN_STATUSES).describe('draft, active, paused or ended (ended is final)'),
   startsAt: isoDateTime.nullable(),
   endsAt: isoDateTime.nullable(),
-  trigger: campaignTriggerSchema,
+  trigger: campaignTriggerSchema.describe('What the campaign listens to'),
   conditions: z.array(conditionSchema).max(MAX_CONDITIONS).describe(`All must hold (0-${MAX_CONDITIONS})`),
-  effect: campaignEffectSchema,
+  effect: campaignEffectSchema.describe('What a grant gives: bonus points, a multiplier of the order points, or a coupon'),
   limits: z.strictObject({
     perMember: z.number().int().min(1).max(1_000_000).nullable().default(null).describe('Grants per member; null: no limit'),
     totalPoints: z.number().int().min(1).max(1e12).nullable().default(null).describe('Points budget of the campaign; null: no limit'),
@@ -92,3 +94,66 @@ export const updateCampaignBody = z
   .refine(datesInOrder, { path: ['endsAt'], message: 'must be after startsAt' });
 
 export type CreateCampaignInput = z.infer<typeof createCampaignBody>;
+
+export type UpdateCampaignInput = z.infer<typeof updateCampaignBody>;
+
+export const campaignSchema = z
+  .object({
+    id: z.string().describe('cmp_...'),
+    name: z.string(),
+    status: z.enum(CAMPAIGN_STATUSES),
+    startsAt: isoDateTime.nullable(),
+    endsAt: isoDateTime.nullable(),
+    trigger: z.object({ type: z.enum(CAMPAIGN_TRIGGERS), days: z.number().int().optional() }),
+    conditions: z.array(z.object({ field: z.string(), op: z.enum(CONDITION_OPS), value: z.unknown() })),
+    effect: campaignEffectSchema.describe('What a grant gives: bonus points, a multiplier of the order points, or a coupon'),
+    limits: z.object({ perMember: z.number().int().nullable(), totalPoints: z.number().int().nullable() }),
+    priority: z.number().int(),
+    stackable: z.boolean(),
+    grants: z.number().int().describe('Rewards granted so far'),
+    pointsGranted: z.number().int().describe('Points granted so far (what `limits.totalPoints` counts against)'),
+    version: z.number().int().describe('Pass it back on PATCH to change only what you read'),
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
+  })
+  .meta({ id: 'Campaign' });
+
+export type Campaign = z.infer<typeof campaignSchema>;
+
+export const listCampaignsQuery = z.strictObject({
+  ...pageQueryShape,
+  status: z.enum(CAMPAIGN_STATUSES).optional().describe('Only campaigns in this status'),
+});
+
+const simulatedItem = z.strictObject({
+  sku: z.string().min(1).max(100).optional(),
+  category: z.string().min(1).max(100).optional(),
+  brand: z.string().min(1).max(100).optional(),
+  quantity: z.number().int().min(1).max(100_000).optional(),
+});
+
+export const simulateCampaignsBody = z.strictObject({
+  order: z
+    .strictObject({
+      total: amountSchema,
+      currency: currencySchema,
+      storeId: idSchema.optional().describe('sto_...'),
+      items: z.array(simulatedItem).max(500).default([]),
+      occurredAt: isoDateTime.optional().describe('When the order happens (default: now); campaign dates and date.weekday read it'),
+      isFirst: z.boolean().optional().describe("Without a member: whether it is the member's first order (default true)"),
+    })
+    .describe('The order to try, as POST /api/v2/orders would take it'),
+  memberId: idSchema.optional().describe("mbr_...: the member's tier, tags, first order and grants so far count; without one, a new member at the first tier"),
+});
+
+export type SimulateCampaignsInput = z.infer<typeof simulateCampaignsBody>;
+
+export const campaignSimulationSchema = z
+  .object({
+    basePoints: z.number().int().describe('What the earn rules give the order'),
+    grants: z.array(z.object({ campaignId: z.string(), points: z.number().int(), poolId: z.string().nullable(), reason: z.string() })),
+    totalPoints: z.number().int().describe('basePoints plus every grant'),
+  })
+  .meta({ id: 'CampaignSimulation' });
+
+export type CampaignSimulation = z.infer<typeof campaignSimulationSchema>;

@@ -1,0 +1,229 @@
+import { describe, expect, it } from 'vitest';
+import { call } from '../support/api';
+import { balanceOf, newMember, tenant, type Tenant } from '../support/fixtures';
+
+/**
+ * Campaigns over HTTP on the local runtime: defined, listed, changed and deleted by an admin
+ * session (audited), refused when they name what the workspace does not have, and simulated
+ * against an order without storing anything.
+ */
+
+const orderCampaign = (extra: Record<string, unknown> = {}) => ({
+  name: 'Double points',
+  status: 'active',
+  trigger: { type: 'order' },
+  effect: { type: 'multiplier', factor: 2 },
+  ...extra,
+});
+
+async function create(t: Tenant, body: Record<string, unknown>) {
+  return call('POST', '/api/flash/campaigns', { token: t.token, body });
+}
+
+async function created(t: Tenant, body: Record<string, unknown>) {
+  const res = await create(t, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data;
+}
+
+const simulate = (t: Tenant, body: Record<string, unknown>) => call('POST', '/api/flash/campaigns/simulate', { token: t.token, body });
+
+describe('campaigns (/api/flash/campaigns)', () => {
+  it('defines, reads, lists, changes and deletes a campaign; each change is audited', async () => {
+    const t = await tenant('campaigns');
+    const c = await created(t, { name: 'Welcome bonus', trigger: { type: 'member_created' }, effect: { type: 'bonus_points', points: 100 } });
+    expect(c).toMatchObject({
+      id: expect.stringMatching(/^cmp_/),
+      status: 'draft',
+      startsAt: null,
+      endsAt: null,
+      conditions: [],
+      limits: { perMember: null, totalPoints: null },
+      priority: 0,
+      stackable: true,
+      grants: 0,
+      pointsGranted: 0,
+      version: 1,
+    });
+    expect((await call('GET', `/api/flash/campaigns/${c.id}`, { token: t.token })).body.data).toEqual(c);
+
+    const second = await created(t, orderCampaign());
+    const active = await call('GET', '/api/flash/campaigns?status=active', { token: t.token });
+    expect(active.body.data.map((x: { id: string }) => x.id)).toEqual([second.id]);
+    // Newest first, a page at a time.
+    const first = await call('GET', '/api/flash/campaigns?limit=1', { token: t.token });
+    expect(first.body.data.map((x: { id: string }) => x.id)).toEqual([second.id]);
+    const next = await call('GET', `/api/flash/campaigns?limit=1&cursor=${encodeURIComponent(first.body.nextCursor)}`, { token: t.token });
+    expect(next.body.data.map((x: { id: string }) => x.id)).toEqual([c.id]);
+
+    const patched = await call('PATCH', `/api/flash/campaigns/${c.id}`, { token: t.token, body: { status: 'active', priority: 5, version: 1 } });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.data).toMatchObject({ status: 'active', priority: 5, version: 2, name: 'Welcome bonus', createdAt: c.createdAt });
+    const stale = await call('PATCH', `/api/flash/campaigns/${c.id}`, { token: t.token, body: { name: 'Late', version: 1 } });
+    expect(stale.status).toBe(409);
+    expect((await call('GET', `/api/flash/campaigns/${c.id}`, { token: t.token })).body.data.name).toBe('Welcome bonus');
+
+    expect((await call('DELETE', `/api/flash/campaigns/${c.id}`, { token: t.token })).status).toBe(204);
+    expect((await call('GET', `/api/flash/campaigns/${c.id}`, { token: t.token })).status).toBe(404);
+    expect((await call('DELETE', `/api/flash/campaigns/${c.id}`, { token: t.token })).status).toBe(404);
+
+    for (const action of ['campaign.created', 'campaign.updated', 'campaign.deleted']) {
+      const audit = await call('GET', `/api/flash/audit?action=${action}`, { token: t.token });
+      expect(audit.body.data.map((e: { target: { id: string } }) => e.target.id)).toContain(c.id);
+    }
+  });
+
+  it('refuses what the workspace does not have (pool, store, tier, tag) and bad rules, one detail per field; nothing is stored', async () => {
+    const t = await tenant('campaigns-refused');
+    const refusals: [Record<string, unknown>, string][] = [
+      [orderCampaign({ effect: { type: 'coupon', poolId: 'cpl_01jpz8e5g7j9m1p3s5v7x9z1br' } }), 'effect.poolId'],
+      [orderCampaign({ conditions: [{ field: 'order.storeId', op: 'eq', value: 'sto_01jpz8b3c5d7e9f1g3h5j7k9m1' }] }), 'conditions.0.value'],
+      [orderCampaign({ conditions: [{ field: 'member.tier', op: 'in', value: ['bronze', 'diamond'] }] }), 'conditions.0.value'],
+      [orderCampaign({ conditions: [{ field: 'member.tags', op: 'contains', value: 'never-used' }] }), 'conditions.0.value'],
+      [orderCampaign({ conditions: [{ field: 'order.total', op: 'contains', value: 5 }] }), 'conditions.0.op'],
+      [orderCampaign({ conditions: [{ field: 'order.brand', op: 'eq', value: 'x' }] }), 'conditions.0.field'],
+      [orderCampaign({ trigger: { type: 'inactivity' } }), 'trigger.days'],
+      [orderCampaign({ trigger: { type: 'inactivity', days: 4000 } }), 'trigger.days'],
+      [orderCampaign({ effect: { type: 'multiplier', factor: 101 } }), 'effect.factor'],
+      [orderCampaign({ startsAt: '2026-05-01T00:00:00Z', endsAt: '2026-04-01T00:00:00Z' }), 'endsAt'],
+    ];
+    for (const [body, field] of refusals) {
+      const res = await create(t, body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(res.body.error.details.map((d: { field: string }) => d.field)).toContain(field);
+    }
+    // The tier refusal names the unknown tier only.
+    const tier = await create(t, refusals[2]![0]);
+    expect(tier.body.error.details).toEqual([expect.objectContaining({ field: 'conditions.0.value', message: expect.stringContaining('diamond') })]);
+    expect((await call('GET', '/api/flash/campaigns', { token: t.token })).body.data).toEqual([]);
+
+    // A change is checked whole, as a new campaign would be.
+    const c = await created(t, orderCampaign({ startsAt: '2026-04-01T00:00:00Z' }));
+    const backwards = await call('PATCH', `/api/flash/campaigns/${c.id}`, { token: t.token, body: { endsAt: '2026-03-01T00:00:00Z' } });
+    expect(backwards.status).toBe(422);
+    expect(backwards.body.error.details.map((d: { field: string }) => d.field)).toEqual(['endsAt']);
+    // An ended campaign stays ended.
+    expect((await call('PATCH', `/api/flash/campaigns/${c.id}`, { token: t.token, body: { status: 'ended' } })).status).toBe(200);
+    const restart = await call('PATCH', `/api/flash/campaigns/${c.id}`, { token: t.token, body: { status: 'active' } });
+    expect(restart.status).toBe(409);
+    expect((await call('GET', `/api/flash/campaigns/${c.id}`, { token: t.token })).body.data).toMatchObject({ status: 'ended', version: 2 });
+  });
+
+  it('accepts what the workspace has: its pool, store, tier and a tag a member carried', async () => {
+    const t = await tenant('campaigns-known');
+    const m = await newMember(t.key);
+    expect((await call('POST', `/api/v2/members/${m.id}/tags`, { token: t.key, body: { tags: ['vip'] } })).status).toBe(200);
+    const store = await call('POST', '/api/v2/stores', { token: t.key, body: { name: 'Mitte', timezone: 'Europe/Berlin' } });
+    const pool = await call('POST', '/api/v2/coupons/pools', {
+      token: t.key,
+      body: { name: 'Gift', discount: { type: 'percent', value: 10 }, codeConfig: { mode: 'generated' }, stock: 10 },
+    });
+    expect(pool.status, JSON.stringify(pool.body)).toBe(201);
+    const c = await created(
+      t,
+      orderCampaign({
+        effect: { type: 'coupon', poolId: pool.body.data.id },
+        conditions: [
+          { field: 'order.storeId', op: 'eq', value: store.body.data.id },
+          { field: 'member.tier', op: 'in', value: ['bronze', 'gold'] },
+          { field: 'member.tags', op: 'contains', value: 'vip' },
+        ],
+      }),
+    );
+    expect(c.conditions).toHaveLength(3);
+  });
+
+  it('is for owners and admins: an API key is refused, and another workspace sees nothing', async () => {
+    const [t, other] = await Promise.all([tenant('campaigns-owner'), tenant('campaigns-other')]);
+    const c = await created(t, orderCampaign());
+    expect((await call('GET', '/api/flash/campaigns', { token: t.key })).status).toBe(403);
+    expect((await call('GET', `/api/flash/campaigns/${c.id}`, { token: other.token })).status).toBe(404);
+    expect((await call('PATCH', `/api/flash/campaigns/${c.id}`, { token: other.token, body: { status: 'paused' } })).status).toBe(404);
+    expect((await call('DELETE', `/api/flash/campaigns/${c.id}`, { token: other.token })).status).toBe(404);
+    expect((await call('GET', '/api/flash/campaigns', { token: other.token })).body.data).toEqual([]);
+  });
+});
+
+describe('campaign simulation (POST /api/flash/campaigns/simulate)', () => {
+  it('answers base points and the grants of live order campaigns by priority, and stores nothing', async () => {
+    const t = await tenant('campaigns-simulate');
+    const m = await newMember(t.key);
+    const store = (await call('POST', '/api/v2/stores', { token: t.key, body: { name: 'Tokyo', timezone: 'Asia/Tokyo' } })).body.data;
+    const double = await created(t, orderCampaign({ priority: 1 }));
+    const big = await created(t, {
+      name: 'Big basket',
+      status: 'active',
+      trigger: { type: 'order' },
+      conditions: [{ field: 'order.total', op: 'gte', value: 100 }],
+      effect: { type: 'bonus_points', points: 50 },
+      priority: 5,
+    });
+    const coffee = await created(t, {
+      name: 'Coffee lovers',
+      status: 'active',
+      trigger: { type: 'order' },
+      conditions: [{ field: 'order.items.category', op: 'contains', value: 'coffee' }],
+      effect: { type: 'bonus_points', points: 7 },
+    });
+    // Neither a draft, a paused one, a campaign not yet started nor another trigger counts.
+    await created(t, orderCampaign({ status: 'draft', effect: { type: 'bonus_points', points: 1000 } }));
+    const paused = await created(t, orderCampaign({ effect: { type: 'bonus_points', points: 1000 } }));
+    await call('PATCH', `/api/flash/campaigns/${paused.id}`, { token: t.token, body: { status: 'paused' } });
+    await created(t, orderCampaign({ startsAt: '2099-01-01T00:00:00Z', effect: { type: 'bonus_points', points: 1000 } }));
+    await created(t, { name: 'Welcome', status: 'active', trigger: { type: 'member_created' }, effect: { type: 'bonus_points', points: 1000 } });
+
+    const res = await simulate(t, { order: { total: 120.99, currency: 'EUR', items: [{ sku: 'A', category: 'coffee' }] }, memberId: m.id });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toEqual({
+      basePoints: 120,
+      grants: [
+        { campaignId: big.id, points: 50, poolId: null, reason: 'Big basket: 50 bonus points' },
+        { campaignId: double.id, points: 120, poolId: null, reason: "Double points: 2x the order's points (+120)" },
+        { campaignId: coffee.id, points: 7, poolId: null, reason: 'Coffee lovers: 7 bonus points' },
+      ],
+      totalPoints: 297,
+    });
+    // Under the threshold and without coffee: only the multiplier.
+    const small = await simulate(t, { order: { total: 10, currency: 'EUR' } });
+    expect(small.body.data).toEqual({ basePoints: 10, grants: [expect.objectContaining({ campaignId: double.id, points: 10 })], totalPoints: 20 });
+
+    // A non-stackable campaign first in line applies alone.
+    await call('PATCH', `/api/flash/campaigns/${big.id}`, { token: t.token, body: { stackable: false } });
+    const alone = await simulate(t, { order: { total: 120, currency: 'EUR' }, memberId: m.id });
+    expect(alone.body.data).toEqual({ basePoints: 120, grants: [expect.objectContaining({ campaignId: big.id, points: 50 })], totalPoints: 170 });
+
+    // The weekday is the store's: Friday 20:00 in UTC is Saturday in Tokyo.
+    await created(t, {
+      name: 'Tokyo Saturday',
+      status: 'active',
+      trigger: { type: 'order' },
+      conditions: [{ field: 'date.weekday', op: 'eq', value: 'saturday' }],
+      effect: { type: 'bonus_points', points: 3 },
+      priority: 100,
+    });
+    const friday = { total: 1, currency: 'EUR', occurredAt: '2026-11-27T20:00:00Z' };
+    const tokyo = await simulate(t, { order: { ...friday, storeId: store.id } });
+    expect(tokyo.body.data.grants.map((g: { points: number }) => g.points)).toContain(3);
+    const utc = await simulate(t, { order: friday });
+    expect(utc.body.data.grants.map((g: { points: number }) => g.points)).not.toContain(3);
+
+    // Nothing stored: the member's points and ledger, and the campaigns' counters.
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 0, pending: 0, lifetime: 0 });
+    const ledger = await call('GET', `/api/v2/members/${m.id}/points`, { token: t.key });
+    expect(ledger.body.data.entries).toEqual([]);
+    const after = await call('GET', '/api/flash/campaigns', { token: t.token });
+    expect(after.body.data.every((c: { grants: number; pointsGranted: number }) => c.grants === 0 && c.pointsGranted === 0)).toBe(true);
+  });
+
+  it('refuses an unknown member or store and amounts with too many decimals', async () => {
+    const t = await tenant('campaigns-simulate-bad');
+    const unknownMember = await simulate(t, { order: { total: 1, currency: 'EUR' }, memberId: 'mbr_01jpz8k3m2q7v5x9c4t6r8w2ya' });
+    expect(unknownMember.status).toBe(404);
+    const unknownStore = await simulate(t, { order: { total: 1, currency: 'EUR', storeId: 'sto_01jpz8b3c5d7e9f1g3h5j7k9m1' } });
+    expect(unknownStore.status).toBe(422);
+    expect(unknownStore.body.error.details[0].field).toBe('order.storeId');
+    const decimals = await simulate(t, { order: { total: 1.234, currency: 'EUR' } });
+    expect(decimals.status).toBe(422);
+    expect((await simulate(t, { order: { currency: 'EUR' } })).status).toBe(422);
+  });
+});
