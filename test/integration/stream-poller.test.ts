@@ -20,9 +20,18 @@ const pollers: StreamPoller[] = [];
 const logged: { level: string; message: string }[] = [];
 const log: DriverLog = (level, message) => void logged.push({ level, message });
 
+/**
+ * A table of this file's own on the run's DynamoDB Local: a poller without a checkpoint starts at
+ * the stream's beginning, and the platform's shared table holds the writes of every file before.
+ */
+const OWN_TABLE = `stream-poller-${randomUUID()}`;
+const streamTable = async () => ({ ...(await platformTable()), tableName: OWN_TABLE });
+
 beforeAll(async () => {
   const { runtime } = await platformTable();
-  Object.assign(process.env, { STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, AWS_REGION: 'eu-west-1' });
+  Object.assign(process.env, { STAGE: 'local', TABLE_NAME: OWN_TABLE, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, AWS_REGION: 'eu-west-1' });
+  const { ensureTable } = await import('../../infra/local/table-admin');
+  expect(await ensureTable()).toBe(true);
 });
 
 afterEach(async () => {
@@ -64,7 +73,7 @@ function workspace() {
     mine,
     nameOf,
     async put(name: string, entity = 'outbox') {
-      const { doc, tableName } = await platformTable();
+      const { doc, tableName } = await streamTable();
       await doc.send(new PutCommand({ TableName: tableName, Item: { ...key(name), entity, workspaceId, name, events: [{ id: `evt_${name}` }] } }));
     },
   };
@@ -94,7 +103,7 @@ describe('local stream poller', () => {
       seen.push(...event.Records.filter(ws.mine));
     }, `test-${randomUUID()}`);
 
-    const { doc, tableName } = await platformTable();
+    const { doc, tableName } = await streamTable();
     await ws.put('first');
     await ws.put('not-an-outbox', 'member');
     await doc.send(
