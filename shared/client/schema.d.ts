@@ -2069,6 +2069,7 @@ export interface components {
                 op: "eq" | "neq" | "gte" | "lte" | "in" | "contains";
                 value: unknown;
             }[];
+            /** @description What a grant gives: bonus points, a multiplier of the order points, or a coupon */
             effect: {
                 /** @constant */
                 type: "bonus_points";
@@ -2445,17 +2446,19 @@ export interface components {
             /** @description ple_... */
             id: string;
             /** @enum {string} */
-            type: "earn" | "deduct" | "refund_reversal" | "adjustment";
+            type: "earn" | "deduct" | "refund_reversal" | "adjustment" | "campaign";
             /** @description Signed change of the balance */
             amount: number;
             balanceAfter: number;
             reason: string | null;
             source: {
                 /** @enum {string} */
-                type: "manual" | "order" | "refund" | "reconciliation";
+                type: "manual" | "order" | "refund" | "reconciliation" | "campaign";
                 orderId: string | null;
                 externalOrderId: string | null;
                 apiKeyId: string | null;
+                /** @description cmp_...: the campaign that granted a `campaign` entry (its trigger, an order, in orderId) */
+                campaignId?: string;
             };
             /**
              * Format: date-time
@@ -3914,8 +3917,10 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Shown in the console and in ledger reasons, 1-100 characters */
                     name: string;
                     /**
+                     * @description draft, active, paused or ended (ended is final)
                      * @default draft
                      * @enum {string}
                      */
@@ -3924,8 +3929,12 @@ export interface operations {
                     startsAt?: string | null;
                     /** @default null */
                     endsAt?: string | null;
+                    /** @description What the campaign listens to */
                     trigger: {
-                        /** @enum {string} */
+                        /**
+                         * @description order, member_created, birthday, tag_added or inactivity (the win-back rule)
+                         * @enum {string}
+                         */
                         type: "order" | "member_created" | "birthday" | "tag_added" | "inactivity";
                         /** @description inactivity only: days without an earn or spend, 1-3650 */
                         days?: number;
@@ -3948,6 +3957,7 @@ export interface operations {
                         /** @description A value, or a list of values for `in` */
                         value: (string | number | boolean) | (string | number | boolean)[];
                     }[];
+                    /** @description What a grant gives: bonus points, a multiplier of the order points, or a coupon */
                     effect: {
                         /** @constant */
                         type: "bonus_points";
@@ -4167,13 +4177,21 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Shown in the console and in ledger reasons, 1-100 characters */
                     name?: string;
-                    /** @enum {string} */
+                    /**
+                     * @description draft, active, paused or ended (ended is final)
+                     * @enum {string}
+                     */
                     status?: "draft" | "active" | "paused" | "ended";
                     startsAt?: string | null;
                     endsAt?: string | null;
+                    /** @description What the campaign listens to */
                     trigger?: {
-                        /** @enum {string} */
+                        /**
+                         * @description order, member_created, birthday, tag_added or inactivity (the win-back rule)
+                         * @enum {string}
+                         */
                         type: "order" | "member_created" | "birthday" | "tag_added" | "inactivity";
                         /** @description inactivity only: days without an earn or spend, 1-3650 */
                         days?: number;
@@ -4193,6 +4211,7 @@ export interface operations {
                         /** @description A value, or a list of values for `in` */
                         value: (string | number | boolean) | (string | number | boolean)[];
                     }[];
+                    /** @description What a grant gives: bonus points, a multiplier of the order points, or a coupon */
                     effect?: {
                         /** @constant */
                         type: "bonus_points";
@@ -5227,7 +5246,7 @@ export interface operations {
                     /** @default  */
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
                 };
             };
         };
@@ -5331,7 +5350,7 @@ export interface operations {
                     url?: string;
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
                     /** @enum {string} */
                     status?: "active" | "disabled";
                 };
@@ -5536,7 +5555,7 @@ export interface operations {
                      * @description An event of the catalog, e.g. order.created
                      * @enum {string}
                      */
-                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
+                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
                 };
             };
         };

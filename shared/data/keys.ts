@@ -17,6 +17,8 @@ export const ENTITIES = {
   program: { pk: 'WS#{workspaceId}', sk: 'PROGRAM' },
   /** A workspace runs tens of campaigns, not thousands: they share the workspace partition. */
   campaign: { pk: 'WS#{workspaceId}', sk: 'CAMPAIGN#{campaignId}' },
+  /** A member's grants of one campaign (what its `perMember` limit counts), in the member's partition. */
+  campaignMemberGrants: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'CAMPAIGN_GRANTS#{campaignId}' },
   store: { pk: 'WS#{workspaceId}', sk: 'STORE#{storeId}' },
 
   member: {

@@ -20,6 +20,8 @@ export const eventDataSchema = z.strictObject({
   tag: z.string().optional(),
   /** Coupon events: the pool the coupon comes from. */
   pool_id: z.string().optional(),
+  /** campaign.reward_granted: the campaign that granted the reward. */
+  campaign_id: z.string().optional(),
 });
 export type EventData = z.infer<typeof eventDataSchema>;
 
@@ -50,6 +52,12 @@ export const EVENTS = {
     stage: 'loyalty',
     example: { resource_id: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', tier: 'gold' },
     emittedBy: 'shared/domain/members/ledger.ts (tier recomputed higher)',
+  },
+  'campaign.reward_granted': {
+    label: 'Campaign reward granted',
+    stage: 'loyalty',
+    example: { resource_id: 'ple_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', campaign_id: 'cmp_01j9z3k4m5n6p7q8r9s0t1v2w3' },
+    emittedBy: 'shared/domain/members/ledger.ts (a campaign grant of an order; resource_id: its ledger entry)',
   },
   'order.created': {
     label: 'Order recorded',

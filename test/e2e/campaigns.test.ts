@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/api';
-import { balanceOf, newMember, tenant, type Tenant } from '../support/fixtures';
+import { balanceOf, newMember, orderId, tenant, type Tenant } from '../support/fixtures';
+import { startReceiver } from '../support/receiver';
 
 /**
  * Campaigns over HTTP on the local runtime: defined, listed, changed and deleted by an admin
@@ -225,5 +226,77 @@ describe('campaign simulation (POST /api/flash/campaigns/simulate)', () => {
     const decimals = await simulate(t, { order: { total: 1.234, currency: 'EUR' } });
     expect(decimals.status).toBe(422);
     expect((await simulate(t, { order: { currency: 'EUR' } })).status).toBe(422);
+  });
+});
+
+describe('campaign grants on orders', () => {
+  const order = (t: Tenant, memberId: string, total: number, externalOrderId = orderId()) =>
+    call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId, memberId, currency: 'EUR', total, occurredAt: '2026-11-01T10:00:00Z' } });
+  const campaignOf = async (t: Tenant, id: string) => (await call('GET', `/api/flash/campaigns/${id}`, { token: t.token })).body.data;
+
+  it('each grant is its own ledger entry naming the campaign, within perMember and totalPoints, once per order; campaign.reward_granted fires', async () => {
+    const t = await tenant('campaign-grants');
+    const receiver = await startReceiver();
+    try {
+      const hook = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: receiver.url, eventTypes: ['campaign.reward_granted'] } });
+      expect(hook.status).toBe(201);
+      const m = await newMember(t.key);
+      const double = await created(t, orderCampaign({ limits: { perMember: 1, totalPoints: null } }));
+      const bonus = await created(t, {
+        name: 'Ten more',
+        status: 'active',
+        trigger: { type: 'order' },
+        effect: { type: 'bonus_points', points: 10 },
+        limits: { perMember: null, totalPoints: 15 },
+      });
+      await created(t, orderCampaign({ status: 'paused', effect: { type: 'bonus_points', points: 1000 } }));
+
+      const first = orderId();
+      expect((await order(t, m.id, 100, first)).status).toBe(201);
+      expect(await balanceOf(t.key, m.id)).toEqual({ balance: 210, pending: 0, lifetime: 210 });
+      const points = await call('GET', `/api/v2/members/${m.id}/points`, { token: t.key });
+      const entries = [...points.body.data.entries]
+        .reverse()
+        .map((e: any) => [e.type, e.amount, e.balanceAfter, e.source.type, e.source.campaignId ?? null, e.source.externalOrderId]);
+      // Equal priorities: the older campaign first.
+      expect(entries).toEqual([
+        ['earn', 100, 100, 'order', null, first],
+        ['campaign', 100, 200, 'campaign', double.id, first],
+        ['campaign', 10, 210, 'campaign', bonus.id, first],
+      ]);
+      // The same order again grants nothing; the multiplier's one grant per member is used; the bonus has 5 points of budget left.
+      expect((await order(t, m.id, 100, first)).status).toBe(200);
+      expect((await order(t, m.id, 100)).status).toBe(201);
+      expect(await balanceOf(t.key, m.id)).toEqual({ balance: 315, pending: 0, lifetime: 315 });
+      expect((await order(t, m.id, 100)).status).toBe(201);
+      expect(await balanceOf(t.key, m.id)).toEqual({ balance: 415, pending: 0, lifetime: 415 });
+      expect(await campaignOf(t, double.id)).toMatchObject({ grants: 1, pointsGranted: 100 });
+      expect(await campaignOf(t, bonus.id)).toMatchObject({ grants: 2, pointsGranted: 15 });
+
+      await receiver.waitFor(3);
+      const events = receiver.received.map((r) => JSON.parse(r.body));
+      expect(events.map((e) => e.type)).toEqual(['campaign.reward_granted', 'campaign.reward_granted', 'campaign.reward_granted']);
+      expect(events.map((e) => e.data.campaign_id).sort()).toEqual([bonus.id, bonus.id, double.id].sort());
+      for (const e of events) expect(Object.keys(e.data).sort()).toEqual(['campaign_id', 'member_ref', 'resource_id']);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('a budget holds under parallel orders: 8 members at once, 3 grants of 10 within 30 points', async () => {
+    const t = await tenant('campaign-budget');
+    const members = await Promise.all(Array.from({ length: 8 }, () => newMember(t.key)));
+    const c = await created(t, {
+      name: 'First 30',
+      status: 'active',
+      trigger: { type: 'order' },
+      effect: { type: 'bonus_points', points: 10 },
+      limits: { perMember: 1, totalPoints: 30 },
+    });
+    const answers = await Promise.all(members.map((m) => order(t, m.id, 5)));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(201));
+    const balances = await Promise.all(members.map((m) => balanceOf(t.key, m.id)));
+    expect(balances.map((b) => b.balance).sort((a, b) => a - b)).toEqual([5, 5, 5, 5, 5, 15, 15, 15]);
+    expect(await campaignOf(t, c.id)).toMatchObject({ grants: 3, pointsGranted: 30 });
   });
 });

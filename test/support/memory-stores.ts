@@ -5,7 +5,7 @@ import { StaleRead, type TransactStep } from '../../shared/data/table';
 import { memberErased } from '../../shared/errors';
 import type { RedemptionStore } from '../../shared/domain/coupons/service';
 import type { CouponRecord } from '../../shared/domain/coupons/types';
-import type { LedgerStore } from '../../shared/domain/members/ledger';
+import type { LedgerStore, PlannedGrant } from '../../shared/domain/members/ledger';
 import type { LedgerEntryRecord, MemberRecord } from '../../shared/domain/members/types';
 import type { OrdersStore } from '../../shared/domain/orders/service';
 import type { OrderRecord } from '../../shared/domain/orders/types';
@@ -85,7 +85,7 @@ export class MemoryLedgerStore implements LedgerStore {
       },
       apply: () => {
         const stored = this.members.get(current.id)!;
-        Object.assign(stored, next, { rev: current.rev + 1, updatedAt: now });
+        Object.assign(stored, next, { rev: next.rev ?? current.rev + 1, updatedAt: now });
       },
     });
   }
@@ -165,6 +165,13 @@ export class MemoryOrdersStore implements OrdersStore {
 
   async storeExists(workspaceId: string, storeId: string): Promise<boolean> {
     return this.stores.has(`${workspaceId}/${storeId}`);
+  }
+
+  /** What every completed order is granted (the campaigns themselves are tested on the table). */
+  readonly grants: Omit<PlannedGrant, 'steps'>[] = [];
+
+  async campaignGrants(): Promise<PlannedGrant[]> {
+    return this.grants.map((g) => ({ ...g, steps: [] }));
   }
 }
 

@@ -46,6 +46,27 @@ describe('orders (in-memory store)', () => {
     expect(store.ledger.eventTypes()).toEqual(['order.created', 'loyalty.points_earned']);
   });
 
+  it("campaign grants of a completed order: each its own entry after the order's, balance and lifetime include them; a pending order gets none", async () => {
+    const store = setup();
+    const source = (campaignId: string) => ({ type: 'campaign' as const, orderId: null, externalOrderId: 'ext-1', apiKeyId: null, campaignId });
+    store.grants.push(
+      { campaignId: 'cmp_a', points: 50, reason: 'A: 50 bonus points', source: source('cmp_a') },
+      { campaignId: 'cmp_b', points: 120, reason: 'B: 2x', source: source('cmp_b') },
+    );
+    const before = member(store).rev;
+    await createOrder(WS, order(), {}, NOW, store);
+    expect(member(store)).toMatchObject({ balance: 290, lifetime: 290, orderCount: 1, rev: before + 3 });
+    expect(store.ledger.entries.map((e) => [e.rev - before, e.type, e.amount, e.balanceAfter, e.reason, e.source.campaignId ?? null])).toEqual([
+      [1, 'earn', 120, 120, 'Order ext-1', null],
+      [2, 'campaign', 50, 170, 'A: 50 bonus points', 'cmp_a'],
+      [3, 'campaign', 120, 290, 'B: 2x', 'cmp_b'],
+    ]);
+    expect(store.ledger.eventTypes()).toEqual(['order.created', 'loyalty.points_earned', 'campaign.reward_granted', 'campaign.reward_granted']);
+    await createOrder(WS, order({ externalOrderId: 'ext-2', status: 'pending' }), {}, NOW, store);
+    expect(member(store)).toMatchObject({ balance: 290, pending: 120, lifetime: 290 });
+    expect(store.ledger.entries).toHaveLength(3);
+  });
+
   it('a pending order holds its points as pending; an unknown store or member is NOT_FOUND and writes nothing', async () => {
     const store = setup();
     await createOrder(WS, order({ status: 'pending' }), {}, NOW, store);

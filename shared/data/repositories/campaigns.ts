@@ -1,5 +1,5 @@
 import { keyOf, skPrefix } from '../keys';
-import { getItem, prefixPage, StaleRead, type Page, type TransactStep } from '../table';
+import { batchGetItems, getItem, prefixPage, StaleRead, type Page, type TransactStep } from '../table';
 
 const key = (workspaceId: string, campaignId: string) => keyOf('campaign', { workspaceId, campaignId });
 
@@ -72,5 +72,54 @@ export async function allCampaigns<T extends CampaignRecord>(workspaceId: string
     out.push(...page.items.map((i) => strip<T>(i)));
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
+  return out;
+}
+
+/**
+ * Counts one grant on the campaign: only while it is still active, and only while the points
+ * granted stay within `budget` (DynamoDB compares with the budget minus this grant). A campaign
+ * paused, ended, deleted or spent meanwhile fails the condition: the caller evaluates again.
+ */
+export function countGrantStep(workspaceId: string, campaignId: string, points: number, budget: number | null): TransactStep {
+  return {
+    op: {
+      Update: {
+        Key: key(workspaceId, campaignId),
+        UpdateExpression: 'ADD grants :one, pointsGranted :points, version :one',
+        ConditionExpression: `#status = :active${budget === null ? '' : ' AND pointsGranted <= :most'}`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':one': 1, ':points': points, ':active': 'active', ...(budget === null ? {} : { ':most': budget - points }) },
+      },
+    },
+    onConditionFailed: () => new StaleRead('campaign'),
+  };
+}
+
+const memberGrantsKey = (workspaceId: string, campaignId: string, memberId: string) => keyOf('campaignMemberGrants', { workspaceId, campaignId, memberId });
+
+/** Counts the member's grant of the campaign, refusing the one beyond `limit` (the read it was planned on is then stale). */
+export function countMemberGrantStep(workspaceId: string, campaignId: string, memberId: string, limit: number): TransactStep {
+  return {
+    op: {
+      Update: {
+        Key: memberGrantsKey(workspaceId, campaignId, memberId),
+        UpdateExpression: 'SET entity = :entity ADD grants :one',
+        ConditionExpression: 'attribute_not_exists(grants) OR grants < :limit',
+        ExpressionAttributeValues: { ':one': 1, ':limit': limit, ':entity': 'campaignMemberGrants' },
+      },
+    },
+    onConditionFailed: () => new StaleRead('campaign'),
+  };
+}
+
+/** The member's grants so far of each campaign (0 where none). One BatchGetItem. */
+export async function memberGrants(workspaceId: string, memberId: string, campaignIds: readonly string[]): Promise<Map<string, number>> {
+  const out = new Map(campaignIds.map((id) => [id, 0]));
+  if (!campaignIds.length) return out;
+  const items = await batchGetItems<{ sk: string; grants?: number }>(campaignIds.map((id) => memberGrantsKey(workspaceId, id, memberId)));
+  for (const id of campaignIds) {
+    const { sk } = memberGrantsKey(workspaceId, id, memberId);
+    out.set(id, items.find((i) => i.sk === sk)?.grants ?? 0);
+  }
   return out;
 }

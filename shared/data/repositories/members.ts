@@ -144,6 +144,8 @@ export interface BalanceState {
   lifetime: number;
   orderCount: number;
   tier: string;
+  /** The member's revision after the change: one more per ledger entry it writes (default: one more). */
+  rev?: number;
 }
 
 /**
@@ -167,7 +169,7 @@ export function balanceStep(current: MemberRecord, next: BalanceState, now: stri
           ':oc': next.orderCount,
           ':t': next.tier,
           ':rev': current.rev,
-          ':next': current.rev + 1,
+          ':next': next.rev ?? current.rev + 1,
           ':now': now,
           ...rid.values,
           ...(requireActive ? { ':active': 'active' } : {}),

@@ -35,7 +35,18 @@ export interface ChangePlan<R> {
   steps?: TransactStep[];
   /** Events of the change; they join the points events in the transaction's one outbox item. */
   events?: OutboxEvent[];
+  /** Campaign rewards of the same change: each its own ledger entry after the plan's, in the same transaction. */
+  grants?: PlannedGrant[];
   result: (outcome: ChangeOutcome) => R;
+}
+
+/** One campaign reward: its points (added to balance and lifetime), its entry, and the campaign's counting steps. */
+export interface PlannedGrant {
+  campaignId: string;
+  points: number;
+  reason: string;
+  source: LedgerEntry['source'];
+  steps: TransactStep[];
 }
 
 export interface ChangeOutcome {
@@ -137,39 +148,29 @@ export async function changePoints<R>(
       throw new AppError('INSUFFICIENT_POINTS', `The balance is ${member.balance}; cannot deduct ${-p.delta.balance}`);
     }
     const at = now().toISOString();
+    const grants = p.grants ?? [];
+    const granted = grants.reduce((sum, g) => sum + g.points, 0);
     const next = {
-      balance: member.balance + p.delta.balance,
+      balance: member.balance + p.delta.balance + granted,
       pending: member.pending + p.delta.pending,
-      lifetime: member.lifetime + p.delta.lifetime,
+      lifetime: member.lifetime + p.delta.lifetime + granted,
       orderCount: member.orderCount + p.delta.orderCount,
     };
     const tier = tierFor(metricValue(next, rules), rules.tiers.levels).key;
     const tierUpgraded = rank(tier, rules) > rank(member.tier, rules);
-    const after: MemberRecord = { ...member, ...next, tier, rev: member.rev + 1, updatedAt: at };
-
-    const entry: LedgerEntryRecord | null =
-      p.delta.balance === 0
-        ? null
-        : {
-            id: newId('ple'),
-            memberId,
-            rev: after.rev,
-            type: p.entry.type,
-            amount: p.delta.balance,
-            balanceAfter: next.balance,
-            reason: p.entry.reason,
-            source: p.entry.source,
-            createdAt: at,
-          };
+    const [entry, ...grantEntries] = entriesOf(member, p, at);
+    const after: MemberRecord = { ...member, ...next, tier, rev: member.rev + 1 + grants.length, updatedAt: at };
     const publicEntry = entry ? toLedgerEntry(entry) : null;
     const result = p.result({ member: after, entry: publicEntry, tierUpgraded });
     const steps: TransactStep[] = [
-      store.balanceStep(member, { ...next, tier }, at, p.requireActive ?? false),
-      ...(entry ? [{ ...store.ledgerEntryStep(workspaceId, entry), onCommitted: () => countPoints(entry.amount) }] : []),
+      store.balanceStep(member, { ...next, tier, rev: after.rev }, at, p.requireActive ?? false),
+      ...[entry, ...grantEntries].flatMap((e) => (e ? [{ ...store.ledgerEntryStep(workspaceId, e), onCommitted: () => countPoints(e.amount) }] : [])),
+      ...grants.flatMap((g) => g.steps),
       ...(p.steps ?? []),
       ...publish(workspaceId, [
         ...(p.events ?? []),
         ...(entry && entry.amount > 0 ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
+        ...grantEntries.map((e, i) => event('campaign.reward_granted', { resource_id: e!.id, member_ref: memberId, campaign_id: grants[i]!.campaignId })),
         ...(tierUpgraded ? [event('loyalty.tier_upgraded', { resource_id: memberId, member_ref: memberId, tier })] : []),
       ]),
       ...sealSteps(opts, result),
@@ -188,6 +189,44 @@ export async function changePoints<R>(
     fresh = waited ? undefined : preloaded;
     return withOptimisticRetry(attempt);
   });
+}
+
+/**
+ * The ledger entries of a change, in order: the plan's own (null when the balance does not move)
+ * at the next revision, then one per campaign grant, each at the revision after. `balanceAfter`
+ * runs through them.
+ */
+function entriesOf(member: MemberRecord, p: ChangePlan<unknown>, at: string): (LedgerEntryRecord | null)[] {
+  let balance = member.balance + p.delta.balance;
+  const own: LedgerEntryRecord | null =
+    p.delta.balance === 0
+      ? null
+      : {
+          id: newId('ple'),
+          memberId: member.id,
+          rev: member.rev + 1,
+          type: p.entry.type,
+          amount: p.delta.balance,
+          balanceAfter: balance,
+          reason: p.entry.reason,
+          source: p.entry.source,
+          createdAt: at,
+        };
+  const grants = (p.grants ?? []).map((g, i): LedgerEntryRecord => {
+    balance += g.points;
+    return {
+      id: newId('ple'),
+      memberId: member.id,
+      rev: member.rev + 2 + i,
+      type: 'campaign',
+      amount: g.points,
+      balanceAfter: balance,
+      reason: g.reason,
+      source: g.source,
+      createdAt: at,
+    };
+  });
+  return [own, ...grants];
 }
 
 /** Points credited or debited by a committed ledger entry (debits as a positive amount). */

@@ -98,7 +98,7 @@ export const listMembersQuery = z.strictObject({
   q: z.string().trim().min(1).max(100).optional().describe('Free text: part of e-mail, name, phone or externalId (case-insensitive)'),
 });
 
-export const LEDGER_TYPES = ['earn', 'deduct', 'refund_reversal', 'adjustment'] as const;
+export const LEDGER_TYPES = ['earn', 'deduct', 'refund_reversal', 'adjustment', 'campaign'] as const;
 export type LedgerType = (typeof LEDGER_TYPES)[number];
 
 export const ledgerEntrySchema = z
@@ -109,10 +109,11 @@ export const ledgerEntrySchema = z
     balanceAfter: z.number().int(),
     reason: z.string().nullable(),
     source: z.object({
-      type: z.enum(['manual', 'order', 'refund', 'reconciliation']),
+      type: z.enum(['manual', 'order', 'refund', 'reconciliation', 'campaign']),
       orderId: z.string().nullable(),
       externalOrderId: z.string().nullable(),
       apiKeyId: z.string().nullable(),
+      campaignId: z.string().optional().describe('cmp_...: the campaign that granted a `campaign` entry (its trigger, an order, in orderId)'),
     }),
     createdAt: isoDateTime,
   })

@@ -5,10 +5,11 @@ import type { Page, TransactStep } from '../../data/table';
 import { event } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import { AppError, notFound, validationFailed } from '../../errors';
-import { changePoints, isMemberId, tableLedgerStore, type ChangePlan, type LedgerStore } from '../members/ledger';
+import { changePoints, isMemberId, tableLedgerStore, type ChangePlan, type LedgerStore, type PlannedGrant } from '../members/ledger';
 import type { MemberRecord } from '../members/types';
 import { amountBand, fromMinor, toMinor } from '../money';
 import { earnSnapshot } from '../program/arithmetic';
+import { orderGrants, type OrderFacts } from '../program/campaigns';
 import type { ProgramRules } from '../program/schemas';
 import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
 import { holdings, transition } from './points';
@@ -29,6 +30,8 @@ export interface OrdersStore {
   memberIdByEmail(workspaceId: string, email: string): Promise<string | undefined>;
   memberIdByExternalId(workspaceId: string, externalId: string): Promise<string | undefined>;
   storeExists(workspaceId: string, storeId: string): Promise<boolean>;
+  /** The campaign rewards an order of `basePoints` earns its member (`program/campaigns.ts`). */
+  campaignGrants(workspaceId: string, member: MemberRecord, order: OrderFacts, basePoints: number, rules: ProgramRules): Promise<PlannedGrant[]>;
 }
 
 /** The orders on the table (DynamoDB). */
@@ -41,6 +44,7 @@ export const tableOrdersStore: OrdersStore = {
   memberIdByEmail: members.memberIdByEmail,
   memberIdByExternalId: members.memberIdByExternalId,
   storeExists: async (workspaceId, storeId) => (await getStore(workspaceId, storeId)) !== undefined,
+  campaignGrants: orderGrants,
 };
 
 export interface CreatedOrder {
@@ -106,8 +110,14 @@ function newOrderFields(
   };
 }
 
-/** The plan that records a new order and gives its member what it holds. */
-function newOrderPlan<R>(fields: NewOrder, rules: ProgramRules, now: string, result: (o: OrderRecord) => R, store: OrdersStore): ChangePlan<R> {
+/** The plan that records a new order and gives its member what it holds (`order`: the record it writes). */
+function newOrderPlan<R>(
+  fields: NewOrder,
+  rules: ProgramRules,
+  now: string,
+  result: (o: OrderRecord) => R,
+  store: OrdersStore,
+): ChangePlan<R> & { order: OrderRecord } {
   const earn = earnSnapshot(rules, fields.currency);
   const base = { ...fields, id: newId('ord'), earn, createdAt: now, updatedAt: now, version: 1 };
   const held = holdings(base);
@@ -120,7 +130,33 @@ function newOrderPlan<R>(fields: NewOrder, rules: ProgramRules, now: string, res
     steps: [store.putOrderStep(order)],
     events: [event('order.created', { resource_id: order.id, member_ref: order.memberId, amount_band: amountBand(order.totalMinor, order.currency) })],
     result: () => result(order),
+    order,
   };
+}
+
+/**
+ * A completed order's campaign rewards join its change (each its own ledger entry); a pending
+ * order earns none at intake.
+ */
+async function withCampaignGrants<R>(
+  workspaceId: string,
+  member: MemberRecord,
+  rules: ProgramRules,
+  { order, ...plan }: ChangePlan<R> & { order: OrderRecord },
+  store: OrdersStore,
+): Promise<ChangePlan<R>> {
+  if (order.status !== 'completed') return plan;
+  const facts: OrderFacts = {
+    orderId: order.id,
+    externalOrderId: order.externalOrderId,
+    total: fromMinor(order.totalMinor, order.currency),
+    currency: order.currency,
+    storeId: order.storeId,
+    items: order.items,
+    occurredAt: order.occurredAt,
+  };
+  const grants = await store.campaignGrants(workspaceId, member, facts, plan.delta.balance, rules);
+  return grants.length ? { ...plan, grants } : plan;
 }
 
 /**
@@ -143,12 +179,18 @@ export async function createOrder(
     return await changePoints(
       workspaceId,
       memberId,
-      (_member: MemberRecord, rules: ProgramRules) => ({
-        plan: newOrderPlan(
-          newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: 0 }),
+      async (current: MemberRecord, rules: ProgramRules) => ({
+        plan: await withCampaignGrants(
+          workspaceId,
+          current,
           rules,
-          now.toISOString(),
-          (order) => ({ order: toOrder(order), duplicate: false }),
+          newOrderPlan(
+            newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: 0 }),
+            rules,
+            now.toISOString(),
+            (order) => ({ order: toOrder(order), duplicate: false }),
+            store,
+          ),
           store,
         ),
       }),

@@ -7,15 +7,18 @@ import * as repo from '../../data/repositories/campaigns';
 import { getPool } from '../../data/repositories/coupons';
 import { getStore } from '../../data/repositories/stores';
 import { tagKnown } from '../../data/repositories/tags';
-import { transactWrite, withOptimisticRetry, type Page } from '../../data/table';
+import { StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
 import { conflict, notFound, validationFailed, type ErrorDetail } from '../../errors';
 import { ID_PATTERN, newId } from '../../ids';
+import { config } from '../../config';
 import { audited, type AuditContext } from '../audit/service';
-import { loadMember } from '../members/ledger';
+import { TtlCache } from '../cache';
+import { loadMember, type PlannedGrant } from '../members/ledger';
+import type { MemberRecord } from '../members/types';
 import { toMinor } from '../money';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { earnSnapshot, pointsFor } from './arithmetic';
-import { evaluateCampaigns, type CampaignFacts, type CampaignRule } from './campaign-rules';
+import { evaluateCampaigns, type CampaignFacts, type CampaignRule, type Grant } from './campaign-rules';
 import {
   createCampaignBody,
   type Campaign,
@@ -24,9 +27,19 @@ import {
   type SimulateCampaignsInput,
   type UpdateCampaignInput,
 } from './campaign-schemas';
+import type { ProgramRules } from './schemas';
 import { rulesOf } from './service';
 
 const isCampaignId = (id: string) => ID_PATTERN('cmp').test(id);
+
+/**
+ * Orders read the campaigns of their workspace on every intake: each process keeps them as long as
+ * the program rules (`config.caches.programRulesMs`, 5 s), and a change made in this process applies
+ * at once. A grant is counted under its campaign's own conditions (still active, budget left), so a
+ * cached copy never grants what the stored campaign no longer allows.
+ */
+const cache = new TtlCache<Campaign[]>(config.caches.programRulesMs, config.caches.maxEntries);
+const cachedCampaigns = (workspaceId: string) => cache.load(workspaceId, () => repo.allCampaigns<Campaign>(workspaceId));
 
 /** What an admin defines of a campaign (everything but its id, counters and timestamps). */
 type Definition = Omit<Campaign, 'id' | 'grants' | 'pointsGranted' | 'version' | 'createdAt' | 'updatedAt'>;
@@ -81,6 +94,7 @@ export async function createCampaign(
   await checkReferences(workspaceId, definition);
   const at = now.toISOString();
   const campaign: Campaign = { id: newId('cmp', now.getTime()), ...definition, grants: 0, pointsGranted: 0, version: 1, createdAt: at, updatedAt: at };
+  cache.invalidate(workspaceId);
   await transactWrite([
     repo.putCampaignStep(workspaceId, campaign),
     audited(workspaceId, audit, 'campaign.created', { type: 'campaign', id: campaign.id }, now),
@@ -131,6 +145,7 @@ export async function updateCampaign(workspaceId: string, campaignId: string, in
     const definition = merged(current, input);
     await checkReferences(workspaceId, definition);
     const next: Campaign = { ...current, ...definition, version: current.version + 1, updatedAt: now.toISOString() };
+    cache.invalidate(workspaceId);
     await transactWrite([
       repo.replaceCampaignStep(workspaceId, next, current.version),
       audited(workspaceId, audit, 'campaign.updated', { type: 'campaign', id: campaignId }, now),
@@ -143,6 +158,7 @@ export async function updateCampaign(workspaceId: string, campaignId: string, in
 export async function deleteCampaign(workspaceId: string, campaignId: string, audit: AuditContext, now = new Date()): Promise<void> {
   await withOptimisticRetry(async () => {
     const current = await loadCampaign(workspaceId, campaignId);
+    cache.invalidate(workspaceId);
     await transactWrite([
       repo.deleteCampaignStep(workspaceId, campaignId, current.version),
       audited(workspaceId, audit, 'campaign.deleted', { type: 'campaign', id: campaignId }, now),
@@ -206,4 +222,75 @@ export async function simulateCampaigns(workspaceId: string, input: SimulateCamp
   const byId = new Map(campaigns.map((c) => [c.id, c]));
   const grants = evaluateCampaigns(campaigns.map(ruleOf), facts, basePoints, (id) => ({ memberGrants: 0, totalPoints: byId.get(id)?.pointsGranted ?? 0 }));
   return { basePoints, grants, totalPoints: basePoints + grants.reduce((s, g) => s + g.points, 0) };
+}
+
+/** At most this many campaign rewards per trigger: each is a ledger entry and 1-2 counters in the order's transaction. */
+export const MAX_GRANTS_PER_TRIGGER = 10;
+
+/** What an order tells the campaigns (the member's side comes from the member record). */
+export interface OrderFacts {
+  externalOrderId: string;
+  orderId: string;
+  total: number;
+  currency: string;
+  storeId: string | null;
+  items: readonly { sku?: string; category?: string; brand?: string }[];
+  occurredAt: string;
+}
+
+/** A counting step that failed shows the cached campaigns stale: the retry reads them again. */
+const refreshingOnFailure = (workspaceId: string, step: TransactStep): TransactStep => ({
+  ...step,
+  onConditionFailed: () => {
+    cache.invalidate(workspaceId);
+    return new StaleRead('campaign');
+  },
+});
+
+/** A grant as a ledger entry of the order's change, with the steps that count it. */
+function plannedGrant(workspaceId: string, memberId: string, order: OrderFacts, g: Grant, campaign: Campaign): PlannedGrant {
+  return {
+    campaignId: g.campaignId,
+    points: g.points,
+    reason: g.reason,
+    source: { type: 'campaign', orderId: order.orderId, externalOrderId: order.externalOrderId, apiKeyId: null, campaignId: g.campaignId },
+    steps: [
+      repo.countGrantStep(workspaceId, g.campaignId, g.points, campaign.limits.totalPoints),
+      ...(campaign.limits.perMember === null ? [] : [repo.countMemberGrantStep(workspaceId, g.campaignId, memberId, campaign.limits.perMember)]),
+    ].map((step) => refreshingOnFailure(workspaceId, step)),
+  };
+}
+
+/**
+ * The rewards of live order campaigns for an order of `basePoints`: evaluated as a simulation
+ * would be, on the member's tier, tags and first order, with the member's grants so far read only
+ * for the campaigns that would grant and count per member. Coupon effects are evaluated but not
+ * granted yet (docs/program.md). A retry of the order's change evaluates again (fresh counts).
+ */
+export async function orderGrants(
+  workspaceId: string,
+  member: MemberRecord,
+  order: OrderFacts,
+  basePoints: number,
+  rules: ProgramRules,
+): Promise<PlannedGrant[]> {
+  const campaigns = (await cachedCampaigns(workspaceId)).filter((c) => c.trigger.type === 'order' && c.status === 'active' && c.effect.type !== 'coupon');
+  if (!campaigns.length) return [];
+  const facts: CampaignFacts = {
+    trigger: 'order',
+    at: Date.parse(order.occurredAt),
+    timeZone: await timeZoneOf(workspaceId, order.storeId ?? undefined),
+    member: { tier: member.tier || rules.tiers.levels[0]!.key, tags: member.tags ?? [] },
+    order: { total: order.total, currency: order.currency, storeId: order.storeId, items: order.items, isFirst: member.orderCount === 0 },
+  };
+  const evaluated = campaigns.map(ruleOf);
+  const byId = new Map(campaigns.map((c) => [c.id, c]));
+  const candidates = evaluateCampaigns(evaluated, facts, basePoints, () => ({ memberGrants: 0, totalPoints: 0 }));
+  const limited = candidates.map((g) => g.campaignId).filter((id) => byId.get(id)?.limits.perMember !== null);
+  const counts = await repo.memberGrants(workspaceId, member.id, limited);
+  const grants = evaluateCampaigns(evaluated, facts, basePoints, (id) => ({
+    memberGrants: counts.get(id) ?? 0,
+    totalPoints: byId.get(id)?.pointsGranted ?? 0,
+  }));
+  return grants.slice(0, MAX_GRANTS_PER_TRIGGER).map((g) => plannedGrant(workspaceId, member.id, order, g, byId.get(g.campaignId)!));
 }
