@@ -127,6 +127,8 @@ describe('webhook delivery', () => {
     const r = await receiver();
     const { secret } = await subscribe(t, r.url);
     const m = await newMember(t.key, { firstName: 'Secretive', lastName: 'Person', phone: '+49 30 5550123' });
+    const campaign = { name: 'Bonus', status: 'active', trigger: { type: 'order' }, effect: { type: 'bonus_points', points: 5 } };
+    expect((await call('POST', '/api/flash/campaigns', { token: t.token, body: campaign })).status).toBe(201);
     const o = await newOrder(t.key, m.id, { total: 700 });
     await call('POST', `/api/v2/orders/${o.externalOrderId}/refund`, { token: t.key, body: { amount: 20 } });
     const type = {
@@ -152,7 +154,7 @@ describe('webhook delivery', () => {
     await call('POST', `/api/v2/ambassador/members/${m.id}/issue-code`, { token: t.key, body: {} });
     await call('POST', '/api/v2/captures', { token: t.key, body: { email: 'lead@example.test', source: 'footer-form', consents: { marketingEmail: true } } });
     expect((await call('POST', `/api/v2/members/${m.id}/erasure`, { token: t.key })).status).toBe(200);
-    await r.waitFor(15); // the capture creates a member too: member.created twice
+    await r.waitFor(16); // the capture creates a member too: member.created twice
     const bodies = r.received.map((x) => JSON.parse(x.body));
     expect(new Set(bodies.map((b) => b.type))).toEqual(new Set(Object.keys(EVENTS)));
     for (const x of r.received) {
