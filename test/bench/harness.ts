@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { SCOPES } from '../../shared/domain/api-keys/scopes';
 
 export interface LoadResult {
   requests: number;
@@ -48,3 +49,30 @@ export async function load(requests: number, concurrency: number, op: (i: number
  * raw calls cold, 0.92 on a second round in the same process).
  */
 export const warmupRequests = (requests: number): number => Math.min(requests, Number(process.env.BENCH_WARMUP ?? 1000));
+
+/** A POST of JSON to the platform, answering the parsed body. */
+export const postJson =
+  (baseUrl: string) =>
+  async (path: string, body: unknown, token?: string): Promise<any> => {
+    const res = await fetch(baseUrl + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+    return res.json();
+  };
+
+/** A new workspace with an all-scopes key and `memberCount` members (one batch, up to 500). */
+export async function benchWorkspace(baseUrl: string, name: string, memberCount: number) {
+  const json = postJson(baseUrl);
+  const reg = await json('/api/v2/auth/register', {
+    workspaceName: name,
+    email: `bench-${Date.now()}-${Math.random()}@example.test`,
+    password: 'bench password 1',
+  });
+  const session = reg.data.session.token as string;
+  const key = (await json('/api/v2/api-keys', { name: 'bench', scopes: [...SCOPES] }, session)).data.key as string;
+  const batch = await json('/api/v2/members/batch', { members: Array.from({ length: memberCount }, (_, i) => ({ externalId: `bench-${i}` })) }, key);
+  const members = (batch.data.results as { memberId: string }[]).map((r) => r.memberId);
+  return { session, key, members };
+}

@@ -1,9 +1,8 @@
 import { PutCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { documentClientFor, type RunningPlatform } from '../support/platform';
 import { cpuCeiling, withCpu } from './cpu';
-import { load, warmupRequests } from './harness';
+import { benchWorkspace, load, warmupRequests } from './harness';
 
 /**
  * Order intake through the local HTTP API (`POST /api/v2/orders` with an Idempotency-Key: order +
@@ -12,21 +11,8 @@ import { load, warmupRequests } from './harness';
  * concurrency (the floor an order needs; a plain PutItem loop is shown for context).
  */
 export async function orderIntake(platform: RunningPlatform, opts: { requests: number; concurrency: number }) {
-  const json = async (path: string, body: unknown, token?: string) => {
-    const res = await fetch(platform.baseUrl + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    return (await res.json()) as any;
-  };
-  const reg = await json('/api/v2/auth/register', { workspaceName: 'Bench orders', email: `orders-${Date.now()}@example.test`, password: 'bench password 1' });
-  const key = (await json('/api/v2/api-keys', { name: 'bench', scopes: [...SCOPES] }, reg.data.session.token)).data.key as string;
   // Many members: measures intake, not contention on one member's balance.
-  const members: string[] = [];
-  const memberCount = opts.concurrency * 8;
-  const batch = await json('/api/v2/members/batch', { members: Array.from({ length: memberCount }, (_, i) => ({ externalId: `bench-${i}` })) }, key);
-  for (const r of batch.data.results) members.push(r.memberId);
+  const { key, members } = await benchWorkspace(platform.baseUrl, 'Bench orders', opts.concurrency * 8);
 
   const runId = randomUUID().slice(0, 8);
   const runtime = await platform.runtime();

@@ -7,6 +7,7 @@
 import { inProcess } from '../support/in-process';
 import { startPlatform } from '../support/platform';
 import { authenticatedRead } from './authenticated-read';
+import { campaignIntake } from './campaign-intake';
 import { cliHelp } from './cli-help';
 import { coldStart } from './cold-start';
 import { hotMember } from './hot-member';
@@ -24,7 +25,16 @@ process.env.POWERTOOLS_METRICS_DISABLED = 'true';
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
 
-const PLATFORM_BENCHES = ['authenticated-read', 'order-intake', 'webhook-delivery', 'object-list', 'hot-member', 'store-calls', 'operational-export'] as const;
+const PLATFORM_BENCHES = [
+  'authenticated-read',
+  'order-intake',
+  'campaign-intake',
+  'webhook-delivery',
+  'object-list',
+  'hot-member',
+  'store-calls',
+  'operational-export',
+] as const;
 // Benchmarks that start a runtime of their own (other settings than the shared one).
 const OWN_PLATFORM_BENCHES = ['rate-guard'] as const;
 const ALL = ['cold-start', 'cli-help', ...PLATFORM_BENCHES, ...OWN_PLATFORM_BENCHES];
@@ -46,6 +56,10 @@ if (PLATFORM_BENCHES.some(selected)) {
     if (selected('order-intake'))
       results.push(
         await orderIntake(platform, { requests: Number(process.env.BENCH_ORDERS ?? 3000), concurrency: Number(process.env.BENCH_ORDER_CONCURRENCY ?? 32) }),
+      );
+    if (selected('campaign-intake'))
+      results.push(
+        await campaignIntake(platform, { requests: Number(process.env.BENCH_ORDERS ?? 3000), concurrency: Number(process.env.BENCH_ORDER_CONCURRENCY ?? 32) }),
       );
     if (selected('webhook-delivery')) results.push(await webhookDelivery(platform, { events: Number(process.env.BENCH_EVENTS ?? 500), endpoints: 4 }));
     if (selected('object-list'))

@@ -2,10 +2,10 @@ import { connect, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { SCOPES } from '../../shared/domain/api-keys/scopes';
 import { TRANSACT } from '../support/lossy-proxy';
-import { startPlatform, type RunningPlatform } from '../support/platform';
+import { startPlatform, storesOfOwn, type RunningPlatform } from '../support/platform';
 
 /**
- * A TCP proxy in front of the shared DynamoDB Local that counts the TransactWriteItems calls in
+ * A TCP proxy in front of a DynamoDB Local that counts the TransactWriteItems calls in
  * flight (request sent, answer not yet back; one request at a time per connection).
  */
 async function inFlightCounter(upstream: URL) {
@@ -47,15 +47,20 @@ async function inFlightCounter(upstream: URL) {
 
 let proxy: Awaited<ReturnType<typeof inFlightCounter>>;
 let p: RunningPlatform;
+let own: Awaited<ReturnType<typeof storesOfOwn>>;
 
+// A DynamoDB Local of this file: what it measures is DynamoDB Local's own queue of transactions,
+// which the other files' load on the run's shared one would fill.
 beforeAll(async () => {
-  proxy = await inFlightCounter(new URL(inject('stores').dynamodbEndpoint));
-  p = await startPlatform({ stores: { ...inject('stores'), dynamodbEndpoint: proxy.endpoint } });
+  own = await storesOfOwn(inject('stores'));
+  proxy = await inFlightCounter(new URL(own.stores.dynamodbEndpoint));
+  p = await startPlatform({ stores: { ...own.stores, dynamodbEndpoint: proxy.endpoint } });
 });
 
 afterAll(async () => {
   await p?.stop();
   await proxy?.close();
+  await own?.stop();
 });
 
 /**

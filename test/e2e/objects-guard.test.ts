@@ -1,23 +1,29 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startPlatform, type RunningPlatform } from '../support/platform';
+import { startPlatform, storesOfOwn, type RunningPlatform } from '../support/platform';
 import { atWindowStart, BURST_GUARD, BURST_LIMIT, burstInOneWindow, parallelRecordWrites, recordWriteSetup } from '../support/record-writes';
 
-/** These tests start platforms of their own (on the run's shared stores), with the guard's numbers set through the environment. */
+/**
+ * These tests start platforms of their own, with the guard's numbers set through the environment, on
+ * a DynamoDB Local of this file: exact counts of bursts, not the other files' load, are the subject.
+ */
 const setUp = (p: RunningPlatform) => recordWriteSetup(p.baseUrl);
 
 /** A small guard, and one with a 1 ms time budget (its store cannot answer in time): started side by side. */
 let small: RunningPlatform;
 let hurried: RunningPlatform;
+let own: Awaited<ReturnType<typeof storesOfOwn>>;
 
 beforeAll(async () => {
+  own = await storesOfOwn(inject('stores'));
   [small, hurried] = await Promise.all([
-    startPlatform({ stores: inject('stores'), env: { OBJECTS_RATE_BURST: '5', OBJECTS_RATE_PER_SECOND: '1', OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000' } }),
-    startPlatform({ stores: inject('stores'), env: { OBJECTS_RATE_GUARD_TIMEOUT_MS: '1' } }),
+    startPlatform({ stores: own.stores, env: { OBJECTS_RATE_BURST: '5', OBJECTS_RATE_PER_SECOND: '1', OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000' } }),
+    startPlatform({ stores: own.stores, env: { OBJECTS_RATE_GUARD_TIMEOUT_MS: '1' } }),
   ]);
 });
 
 afterAll(async () => {
   await Promise.all([small?.stop(), hurried?.stop()]);
+  await own?.stop();
 });
 
 describe('write-rate guard on record writes', () => {
@@ -61,7 +67,7 @@ describe('write-rate guard on record writes', () => {
 
   it('never refuses legal writes: 60 parallel within the limits all 201; of 260 exactly the limit, the rest 429 with Retry-After, none 503', async () => {
     // A time budget that suits DynamoDB Local on a busy machine: this is about contention, not speed.
-    const p = await startPlatform({ stores: inject('stores'), env: { ...BURST_GUARD, OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000' } });
+    const p = await startPlatform({ stores: own.stores, env: { ...BURST_GUARD, OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000' } });
     try {
       const { api, key } = await setUp(p);
       const within = await key();

@@ -1,14 +1,22 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { TABLE_SCHEMA } from '../../shared/data/table-schema';
-import { runtimeOf } from '../support/platform';
+import { storesOfOwn } from '../support/platform';
+
+// A DynamoDB Local of this file: DynamoDB Local builds indexes behind the other work it is given,
+// and on the run's shared one that took over a minute.
+let own: Awaited<ReturnType<typeof storesOfOwn>>;
+beforeAll(async () => {
+  own = await storesOfOwn(inject('stores'));
+}, 120_000);
+afterAll(async () => own?.stop());
 
 describe('a data directory from an older version', () => {
   it('gets the indexes added since, when the runtime starts on it', async () => {
-    const runtime = await runtimeOf(inject('dataDir'));
+    const endpoint = own.stores.dynamodbEndpoint;
     const TableName = `migration-${Date.now()}`;
     const client = new DynamoDBClient({
-      endpoint: runtime.dynamodbEndpoint,
+      endpoint,
       region: 'eu-west-1',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     });
@@ -34,7 +42,7 @@ describe('a data directory from an older version', () => {
         ],
       }),
     );
-    Object.assign(process.env, { TABLE_NAME: TableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, STAGE: 'local' });
+    Object.assign(process.env, { TABLE_NAME: TableName, DYNAMODB_ENDPOINT: endpoint, STAGE: 'local' });
     const { ensureTable } = await import('../../infra/local/table-admin');
     expect(await ensureTable()).toBe(false);
     const { Table } = await client.send(new DescribeTableCommand({ TableName }));

@@ -1,10 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { startDynamoLocal } from '../../infra/local/dynamodb-local';
 
 export interface RuntimeInfo {
   pid: number;
@@ -37,6 +38,23 @@ export interface SharedStores {
 }
 
 const ROOT = resolve(import.meta.dirname, '../..');
+
+/**
+ * A DynamoDB Local of one test file (in memory), with the run's s3rver: for files whose subject is
+ * exact counts under bursts or DynamoDB Local itself, measured away from the other files' load on
+ * the run's shared JVM. `stop` in the file's afterAll.
+ */
+export async function storesOfOwn(shared: SharedStores): Promise<{ stores: SharedStores; stop(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'loyalty-own-dynamodb-'));
+  const dynamo = await startDynamoLocal(dir, { timeoutMs: 100_000, inMemory: true });
+  return {
+    stores: { ...shared, dynamodbEndpoint: dynamo.endpoint },
+    stop: async () => {
+      await dynamo.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 /**
  * The store part of a runtime's environment. With shared stores the runtime starts no JVM of its
