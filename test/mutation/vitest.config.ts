@@ -11,5 +11,7 @@ const { name: _name, ...unitTest } = unit.test;
 
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
-  test: { ...unitTest },
+  // The generated-file check compares committed types with a generator run; in the sandbox the
+  // instrumented modules build the document the types come from, so it says nothing of a mutant.
+  test: { ...unitTest, exclude: ['**/node_modules/**', 'test/unit/client-types.test.ts'] },
 });

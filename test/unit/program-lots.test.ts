@@ -199,3 +199,28 @@ describe('spending from lots', () => {
     expect(warningsDue(exp, [30, 7], T0, exp)).toEqual([]);
   });
 });
+
+describe('spending order and expiry runs, at their edges', () => {
+  it('lots expiring together go oldest-earned first, whatever order they are given in', () => {
+    const newer = lot('a', 5, T0 + DAY_MS, T0 + 30 * DAY_MS);
+    const older = lot('b', 5, T0, T0 + 30 * DAY_MS);
+    expect([newer, older].sort(bySpendOrder).map((l) => l.lotId)).toEqual(['b', 'a']);
+    expect([older, newer].sort(bySpendOrder).map((l) => l.lotId)).toEqual(['b', 'a']);
+    expect(takeFromLots([newer, older], 7).taken).toEqual([
+      { lotId: 'b', points: 5 },
+      { lotId: 'a', points: 2 },
+    ]);
+  });
+
+  it('an expiry run lists the lots it takes in spending order', () => {
+    const late = lot('late', 3, T0, T0 + 2 * DAY_MS);
+    const early = lot('early', 4, T0, T0 + DAY_MS);
+    expect(expiryAt([late, early], T0 + 3 * DAY_MS, null, 100)).toEqual({
+      points: 7,
+      lots: [
+        { lotId: 'early', points: 4 },
+        { lotId: 'late', points: 3 },
+      ],
+    });
+  });
+});

@@ -35,6 +35,18 @@ describe('tier windows', () => {
     expect(metricInWindow(c, 'lifetime', NOW, 'UTC')).toBe(170);
     expect(metricInWindow(c, 'rolling_365_days', NOW, 'UTC')).toBe(70);
     expect(metricInWindow(c, 'calendar_year', NOW, 'Europe/Berlin')).toBe(20);
+    // What happens at the very moment counts; a millisecond later does not.
+    expect(
+      metricInWindow(
+        [
+          { at: NOW, value: 5 },
+          { at: NOW + 1, value: 7 },
+        ],
+        'lifetime',
+        NOW,
+        'UTC',
+      ),
+    ).toBe(5);
   });
 });
 
@@ -277,5 +289,25 @@ describe('campaign evaluation', () => {
     expect(evaluateCampaigns([winBack], f, 0, none)).toEqual([]);
     expect(inactiveDaysAt(NOW, NOW + 60 * DAY_MS - 1)).toBe(59);
     expect(inactiveDaysAt(NOW, NOW + 60 * DAY_MS)).toBe(60);
+  });
+});
+
+describe('conditions on a trigger without an order', () => {
+  it('order fields have no value on a birthday, and their conditions never hold', () => {
+    const facts: CampaignFacts = { trigger: 'birthday', at: Date.parse('2026-03-01T10:00:00Z'), timeZone: 'UTC', member: { tier: 'gold', tags: ['vip'] } };
+    for (const field of [
+      'order.total',
+      'order.currency',
+      'order.storeId',
+      'order.items.sku',
+      'order.items.category',
+      'order.items.brand',
+      'order.isFirst',
+    ] as const) {
+      expect(fieldValue(field, facts), field).toBeUndefined();
+    }
+    expect(holds({ field: 'order.isFirst', op: 'eq', value: true }, facts)).toBe(false);
+    expect(holds({ field: 'order.storeId', op: 'neq', value: 'sto_x' }, facts)).toBe(false);
+    expect(holds({ field: 'member.tier', op: 'eq', value: 'gold' }, facts)).toBe(true);
   });
 });
