@@ -94,12 +94,13 @@ export async function createCampaign(
   await checkReferences(workspaceId, definition);
   const at = now.toISOString();
   const campaign: Campaign = { id: newId('cmp', now.getTime()), ...definition, grants: 0, pointsGranted: 0, version: 1, createdAt: at, updatedAt: at };
-  cache.invalidate(workspaceId);
   await transactWrite([
     repo.putCampaignStep(workspaceId, campaign),
     audited(workspaceId, audit, 'campaign.created', { type: 'campaign', id: campaign.id }, now),
     ...sealSteps(opts, campaign),
   ]);
+  // After the commit: a read between an earlier drop and the commit would cache the old list again.
+  cache.invalidate(workspaceId);
   return campaign;
 }
 
@@ -145,11 +146,11 @@ export async function updateCampaign(workspaceId: string, campaignId: string, in
     const definition = merged(current, input);
     await checkReferences(workspaceId, definition);
     const next: Campaign = { ...current, ...definition, version: current.version + 1, updatedAt: now.toISOString() };
-    cache.invalidate(workspaceId);
     await transactWrite([
       repo.replaceCampaignStep(workspaceId, next, current.version),
       audited(workspaceId, audit, 'campaign.updated', { type: 'campaign', id: campaignId }, now),
     ]);
+    cache.invalidate(workspaceId);
     return next;
   });
 }
@@ -158,11 +159,11 @@ export async function updateCampaign(workspaceId: string, campaignId: string, in
 export async function deleteCampaign(workspaceId: string, campaignId: string, audit: AuditContext, now = new Date()): Promise<void> {
   await withOptimisticRetry(async () => {
     const current = await loadCampaign(workspaceId, campaignId);
-    cache.invalidate(workspaceId);
     await transactWrite([
       repo.deleteCampaignStep(workspaceId, campaignId, current.version),
       audited(workspaceId, audit, 'campaign.deleted', { type: 'campaign', id: campaignId }, now),
     ]);
+    cache.invalidate(workspaceId);
   });
 }
 
