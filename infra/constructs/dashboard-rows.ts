@@ -40,6 +40,7 @@ export const AREA_CAPABILITY: Readonly<Record<Area, Capability>> = {
   webhooks: 'webhooks',
   portal: 'wallet',
   wallet: 'wallet',
+  'wallet-passes': 'wallet',
   exports: 'exports',
   privacy: 'exports',
   mcp: 'mcp',

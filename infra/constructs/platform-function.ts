@@ -225,6 +225,7 @@ export class PlatformFunction extends Construct {
         sourceMap: BUNDLING.sourceMap,
         sourcesContent: BUNDLING.sourcesContent,
         externalModules: [...BUNDLING.external],
+        esbuildArgs: Object.fromEntries(Object.entries(BUNDLING.alias).map(([from, to]) => [`--alias:${from}`, to])),
         ...shippedFilesHooks(props.name),
       },
     });

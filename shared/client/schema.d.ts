@@ -1587,28 +1587,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/consumer/wallet/issue": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Issue the signed-in member's wallet card
-         * @description Workspace and member come from the consumer session, never from the body. `apple`: the signed pass file (`application/vnd.apple.pkpass`, `Content-Disposition: attachment; filename="loyalty-<serial>.pkpass"`). `google`: `{ saveUrl }`. One pass per member and platform: issuing again answers the same serial. A platform without credentials answers 501 `WALLET_NOT_CONFIGURED` and writes nothing.
-         *
-         *     Credential: a consumer (member) session.
-         */
-        post: operations["issueWalletPass"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/wallet/apple/v1/devices/{deviceId}/registrations/{passTypeId}/{serial}": {
         parameters: {
             query?: never;
@@ -1649,28 +1627,6 @@ export interface paths {
          *     Public: no credential.
          */
         get: operations["listUpdatedPasses"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/wallet/apple/v1/passes/{passTypeId}/{serial}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The latest version of a pass
-         * @description The signed pass with `Last-Modified` (when its content last changed); 304 for an `If-Modified-Since` at or after it; 410 when its member is removed or unenrolled.
-         *
-         *     Credential: the pass authentication token.
-         */
-        get: operations["getLatestPass"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1723,6 +1679,50 @@ export interface paths {
          *     Public: no credential.
          */
         post: operations["logPassDevice"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/consumer/wallet/issue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Issue the signed-in member's wallet card
+         * @description Workspace and member come from the consumer session, never from the body. `apple`: the signed pass file (`application/vnd.apple.pkpass`, `Content-Disposition: attachment; filename="loyalty-<serial>.pkpass"`). `google`: `{ saveUrl }`. One pass per member and platform: issuing again answers the same serial. A platform without credentials answers 501 `WALLET_NOT_CONFIGURED` and writes nothing.
+         *
+         *     Credential: a consumer (member) session.
+         */
+        post: operations["issueWalletPass"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/wallet/apple/v1/passes/{passTypeId}/{serial}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The latest version of a pass
+         * @description The signed pass with `Last-Modified` (when its content last changed); 304 for an `If-Modified-Since` at or after it; 410 when its member is removed or unenrolled.
+         *
+         *     Credential: the pass authentication token.
+         */
+        get: operations["getLatestPass"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -7403,51 +7403,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    issueWalletPass: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description apple: answers the .pkpass file; google: answers a save link
-                     * @enum {string}
-                     */
-                    platform: "apple" | "google";
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GoogleWalletSaveLink"];
-                    "application/vnd.apple.pkpass": string;
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            410: components["responses"]["Gone"];
-            413: components["responses"]["PayloadTooLarge"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["RequestHeaderFieldsTooLarge"];
-            500: components["responses"]["Internal"];
-            501: components["responses"]["NotConfigured"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     registerPassDevice: {
         parameters: {
             query?: never;
@@ -7606,57 +7561,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    getLatestPass: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /**
-                 * @description The pass type identifier
-                 * @example pass.com.example.loyalty
-                 */
-                passTypeId: string;
-                /**
-                 * @description The pass's serial number
-                 * @example loy-7k3q9v2m4x8c
-                 */
-                serial: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/vnd.apple.pkpass": string;
-                };
-            };
-            /** @description Not Modified */
-            304: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            410: components["responses"]["Gone"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["RequestHeaderFieldsTooLarge"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     getWalletBranding: {
         parameters: {
             query?: never;
@@ -7762,6 +7666,102 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    issueWalletPass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description apple: answers the .pkpass file; google: answers a save link
+                     * @enum {string}
+                     */
+                    platform: "apple" | "google";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GoogleWalletSaveLink"];
+                    "application/vnd.apple.pkpass": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            501: components["responses"]["NotConfigured"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getLatestPass: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The pass type identifier
+                 * @example pass.com.example.loyalty
+                 */
+                passTypeId: string;
+                /**
+                 * @description The pass's serial number
+                 * @example loy-7k3q9v2m4x8c
+                 */
+                serial: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/vnd.apple.pkpass": string;
+                };
+            };
+            /** @description Not Modified */
+            304: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

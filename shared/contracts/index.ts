@@ -18,7 +18,7 @@ import { trackingArea } from './tracking';
 import { webhooksArea } from './webhooks';
 // Member portal sessions and wallet cards.
 import { portalArea } from './portal';
-import { walletArea } from './wallet';
+import { walletArea, walletPassesArea } from './wallet';
 // Data exports
 import { exportsArea } from './exports';
 // Data-subject export and erasure
@@ -53,6 +53,7 @@ export const DECLARATIONS = [
   // Member portal sessions and wallet cards.
   portalArea,
   walletArea,
+  walletPassesArea,
   // Data exports
   exportsArea,
   // Data-subject export and erasure

@@ -18,9 +18,16 @@ const serial = token(64, "The pass's serial number");
 
 const registrationParams = z.object({ deviceId, passTypeId, serial });
 
-export const walletArea = declareArea({
-  area: 'wallet',
-  description: "Apple Wallet and Google Wallet loyalty cards, and Apple's pass web service (device registration and pass updates).",
+/**
+ * The two calls that build a signed Apple pass: a function of their own, so that only it loads the
+ * pass signer (passkit-generator with node-forge and joi, about 450 KiB) and the calls that answer
+ * devices, branding and logs start without it.
+ */
+export const walletPassesArea = declareArea({
+  area: 'wallet-passes',
+  description:
+    "The member's wallet card: issuing it (the signed Apple pass file, or a Google Wallet save link) and Apple's pass web service handing a " +
+    'device the latest version of a pass.',
   access: { table: 'readWrite', walletCredentials: true },
   endpoints: {
     issueWalletPass: {
@@ -44,6 +51,25 @@ export const walletArea = declareArea({
         '`Content-Disposition: attachment; filename="loyalty-<serial>.pkpass"`). `google`: `{ saveUrl }`. One pass per member and platform: ' +
         'issuing again answers the same serial. A platform without credentials answers 501 `WALLET_NOT_CONFIGURED` and writes nothing.',
     },
+    getLatestPass: {
+      method: 'GET',
+      path: '/api/wallet/apple/v1/passes/{passTypeId}/{serial}',
+      auth: ['applePass'],
+      summary: 'The latest version of a pass',
+      params: z.object({ passTypeId, serial }),
+      responses: { 200: null, 304: null, 410: errorBody },
+      binaryResponses: { 200: PKPASS },
+      description:
+        'The signed pass with `Last-Modified` (when its content last changed); 304 for an `If-Modified-Since` at or after it; 410 when its member is removed or unenrolled.',
+    },
+  },
+});
+
+export const walletArea = declareArea({
+  area: 'wallet',
+  description: "Apple's pass web service for devices (registration, changed serials, device logs) and the branding of the wallet cards.",
+  access: { table: 'readWrite', walletCredentials: true },
+  endpoints: {
     registerPassDevice: {
       method: 'POST',
       path: '/api/wallet/apple/v1/devices/{deviceId}/registrations/{passTypeId}/{serial}',
@@ -80,17 +106,6 @@ export const walletArea = declareArea({
         204: null,
       },
       description: 'Only serials whose card really changed after `passesUpdatedSince` (all without it); 204 when there are none.',
-    },
-    getLatestPass: {
-      method: 'GET',
-      path: '/api/wallet/apple/v1/passes/{passTypeId}/{serial}',
-      auth: ['applePass'],
-      summary: 'The latest version of a pass',
-      params: z.object({ passTypeId, serial }),
-      responses: { 200: null, 304: null, 410: errorBody },
-      binaryResponses: { 200: PKPASS },
-      description:
-        'The signed pass with `Last-Modified` (when its content last changed); 304 for an `If-Modified-Since` at or after it; 410 when its member is removed or unenrolled.',
     },
     getWalletBranding: {
       method: 'GET',

@@ -11,7 +11,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltBundle, buildBundles, functionEntries } from '../../infra/bundling/build';
-import { BUNDLE_BUDGET_EXCEPTIONS, BUNDLE_BUDGET_KIB, bundleBudgetKib, LEFT_OUT_MODULES, SHIPPED_FILES } from '../../infra/bundling/options';
+import { BUNDLE_BUDGET_EXCEPTIONS, BUNDLE_BUDGET_KIB, bundleBudgetKib, LEFT_OUT_MODULES, REPLACED_MODULES, SHIPPED_FILES } from '../../infra/bundling/options';
 import { Mail } from '../../infra/constructs/mail';
 import { PlatformFunction } from '../../infra/constructs/platform-function';
 import { BUNDLING_STACKS_CONTEXT } from '../../infra/stack';
@@ -60,9 +60,24 @@ describe('function bundles', () => {
     ).toBeLessThanOrEqual(budget);
   });
 
-  it('names its exceptions to the 600 KiB budget: only the MCP server and the wallet area', () => {
+  it('names its exceptions to the 600 KiB budget: only the MCP server and the calls that build a pass', () => {
     expect(BUNDLE_BUDGET_KIB).toBe(600);
-    expect(Object.keys(BUNDLE_BUDGET_EXCEPTIONS).sort()).toEqual(['mcp', 'wallet']);
+    expect(Object.keys(BUNDLE_BUDGET_EXCEPTIONS).sort()).toEqual(['mcp', 'wallet-passes']);
+  });
+
+  it('load the pass signer (passkit-generator, node-forge, joi) only in the function that builds passes', () => {
+    const signer = /node_modules\/(passkit-generator|node-forge|joi)\//;
+    const carrying = functionBundles()
+      .filter(([, b]) => Object.keys(b.inputs).some((p) => signer.test(p)))
+      .map(([name]) => name);
+    expect(carrying).toEqual(['wallet-passes']);
+  });
+
+  it('take the MCP SDK with its smaller JSON Schema validator: our shim in place of its Node shim, no Ajv', () => {
+    const inputs = Object.keys(bundles.mcp!.inputs);
+    expect(inputs).toContain(REPLACED_MODULES['@modelcontextprotocol/server/_shims']!.replace(/^\.\//, ''));
+    expect(inputs.filter((p) => /shimsNode|ajvProvider|node_modules\/ajv/.test(p))).toEqual([]);
+    expect(inputs.some((p) => p.includes('cfWorkerProvider'))).toBe(true);
   });
 
   it('grants exceptions to the budget only to existing functions that need them, each with its reason', () => {
@@ -215,10 +230,13 @@ function cdkAssetDir(name: string): string {
 }
 
 describe('CDK bundling', () => {
-  it('ships the bundle built here, byte for byte (largest function)', () => {
-    const [name, bundle] = functionBundles().sort(([, a], [, b]) => b.bytes - a.bytes)[0]!;
-    const dir = cdkAssetDir(name);
-    expect(readFileSync(join(dir, 'index.mjs')).equals(readFileSync(bundle.file)), `${name}: CDK's index.mjs differs from the esbuild JS API build`).toBe(true);
+  // The largest function, and the MCP server, whose bundle depends on REPLACED_MODULES reaching CDK's esbuild.
+  const parity = () => [functionBundles().sort(([, a], [, b]) => b.bytes - a.bytes)[0]![0], 'mcp'];
+  it('ships the bundle built here, byte for byte (largest function, MCP server)', () => {
+    for (const name of new Set(parity())) {
+      const dir = cdkAssetDir(name);
+      expect(readFileSync(join(dir, 'index.mjs')).equals(readFileSync(bundles[name]!.file)), `${name}: CDK's index.mjs differs from the esbuild JS API build`).toBe(true);
+    }
   });
 
   it('ships the files SHIPPED_FILES declares next to the bundle, byte for byte', () => {
@@ -228,5 +246,20 @@ describe('CDK bundling', () => {
         expect(readFileSync(join(dir, file.to)).equals(readFileSync(join(bundles[name]!.file, '..', file.to))), `${name}: ${file.to}`).toBe(true);
       }
     }
+  });
+});
+
+describe("the MCP SDK's validator in the bundles", () => {
+  it('validates JSON Schema as the SDK expects of its default validator (valid data back, a message when invalid)', async () => {
+    const { DefaultJsonSchemaValidator } = await import('../../infra/bundling/shims/mcp-server-node');
+    const check = new DefaultJsonSchemaValidator().getValidator<{ email: string }>({
+      type: 'object',
+      properties: { email: { type: 'string', format: 'email' } },
+      required: ['email'],
+    });
+    expect(check({ email: 'ada@example.com' })).toMatchObject({ valid: true, data: { email: 'ada@example.com' } });
+    const refused = check({ email: 42 });
+    expect(refused.valid).toBe(false);
+    expect(refused.errorMessage).toMatch(/email/);
   });
 });

@@ -84,7 +84,7 @@ describe('CORS preflight routes', () => {
     expect(options[0]![1].Properties!.Target).toEqual(post[1].Properties!.Target);
     const integrationId = JSON.stringify(post[1].Properties!.Target).match(/"Ref":"(\w+)"/)?.[1];
     const integration = resources[integrationId!]!;
-    expect(JSON.stringify(integration.Properties!.IntegrationUri)).toContain(logicalId(stack.areaFunctions.functions.wallet));
+    expect(JSON.stringify(integration.Properties!.IntegrationUri)).toContain(logicalId(stack.areaFunctions.functions['wallet-passes']));
   });
 
   it('the HTTP API has no API-wide CORS configuration', () => {

@@ -104,7 +104,7 @@ describe('wallet consumers', () => {
 });
 
 describe('wallet credentials secret', () => {
-  it('is retained, pinned, and readable by exactly the wallet area and the push worker, which know its ARN', () => {
+  it('is retained, pinned, and readable by exactly the wallet areas and the push worker, which know its ARN', () => {
     const secret = resources[WALLET_SECRET_LOGICAL_ID]!;
     expect(secret.Type).toBe('AWS::SecretsManager::Secret');
     expect(secret.DeletionPolicy).toBe('Retain');
@@ -113,7 +113,7 @@ describe('wallet credentials secret', () => {
         (s) => [s.Action].flat().includes('secretsmanager:GetSecretValue') && JSON.stringify(s.Resource).includes(WALLET_SECRET_LOGICAL_ID),
       ),
     );
-    const expected = [logicalId(stack.areaFunctions.functions.wallet), fnId('wallet-push')];
+    const expected = [logicalId(stack.areaFunctions.functions.wallet), logicalId(stack.areaFunctions.functions['wallet-passes']), fnId('wallet-push')];
     expect(readers.sort()).toEqual(expected.sort());
     for (const id of expected) expect(resources[id]!.Properties!.Environment.Variables.WALLET_SECRET_ARN).toEqual({ Ref: WALLET_SECRET_LOGICAL_ID });
     // The value never sits in a template: the functions read it at run time.
@@ -122,15 +122,16 @@ describe('wallet credentials secret', () => {
 });
 
 describe('wallet routes', () => {
-  it.each(['wallet', 'portal'] as const)('every %s route is an API Gateway route integrated with its area function', (area) => {
+  it.each(['wallet', 'wallet-passes', 'portal'] as const)('every %s route is an API Gateway route integrated with its area function', (area) => {
     const keys = ofType('AWS::ApiGatewayV2::Route').map(([, r]) => r.Properties?.RouteKey as string);
     const declared = routesOfArea(area).map(routeKey);
     expect(declared.length).toBeGreaterThan(0);
     for (const key of declared) expect(keys, key).toContain(key);
   });
 
-  it("has Apple's five pass web service calls, the consumer issue call and the branding settings", () => {
-    expect(routesOfArea('wallet').map(routeKey).sort()).toEqual([
+  it("has Apple's five pass web service calls, the consumer issue call and the branding settings; the two that build a pass apart", () => {
+    expect(routesOfArea('wallet-passes').map(routeKey).sort()).toEqual(['GET /api/wallet/apple/v1/passes/{passTypeId}/{serial}', 'POST /api/consumer/wallet/issue']);
+    expect([...routesOfArea('wallet'), ...routesOfArea('wallet-passes')].map(routeKey).sort()).toEqual([
       'DELETE /api/wallet/apple/v1/devices/{deviceId}/registrations/{passTypeId}/{serial}',
       'GET /api/flash/wallet/branding',
       'GET /api/wallet/apple/v1/devices/{deviceId}/registrations/{passTypeId}',

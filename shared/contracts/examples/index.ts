@@ -17,7 +17,7 @@ import { trackingExamples } from './tracking';
 import { auditExamples } from './audit';
 import { mcpExamples } from './mcp';
 import { portalExamples } from './portal';
-import { walletExamples } from './wallet';
+import { walletExamples, walletPassesExamples } from './wallet';
 import { exportsExamples } from './exports';
 import { privacyExamples } from './privacy';
 import type { AreaExamples } from './types';
@@ -49,6 +49,7 @@ export const EXAMPLES: { [D in Declaration as D['area']]: AreaExamples<D> } = {
   mcp: mcpExamples,
   portal: portalExamples,
   wallet: walletExamples,
+  'wallet-passes': walletPassesExamples,
   exports: exportsExamples,
   privacy: privacyExamples,
 };

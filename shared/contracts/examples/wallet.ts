@@ -1,10 +1,10 @@
-import type { walletArea } from '../wallet';
+import type { walletArea, walletPassesArea } from '../wallet';
 import type { AreaExamples } from './types';
 import { walletBranding } from './world';
 
 const registration = { deviceId: 'a1b2c3d4e5f60718293a4b5c6d7e8f90', passTypeId: 'pass.com.example.loyalty', serial: 'loy-7k3q9v2m4x8c' };
 
-export const walletExamples: AreaExamples<typeof walletArea> = {
+export const walletPassesExamples: AreaExamples<typeof walletPassesArea> = {
   issueWalletPass: {
     summary: 'A Google Wallet card: a link to save it (Apple answers the .pkpass file itself)',
     request: { platform: 'google' },
@@ -12,6 +12,10 @@ export const walletExamples: AreaExamples<typeof walletArea> = {
       200: { saveUrl: 'https://pay.google.com/gp/v/save/eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJ3YWxsZXRAZXhhbXBsZS5jb20ifQ.c2lnbmF0dXJl' },
     },
   },
+  getLatestPass: { params: { passTypeId: registration.passTypeId, serial: registration.serial }, responses: {} },
+};
+
+export const walletExamples: AreaExamples<typeof walletArea> = {
   registerPassDevice: {
     params: registration,
     request: { pushToken: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08' },
@@ -23,7 +27,6 @@ export const walletExamples: AreaExamples<typeof walletArea> = {
     query: { passesUpdatedSince: '1773480600000' },
     responses: { 200: { serialNumbers: [registration.serial], lastUpdated: '1773997200000' } },
   },
-  getLatestPass: { params: { passTypeId: registration.passTypeId, serial: registration.serial }, responses: {} },
   getWalletBranding: { responses: { 200: { data: walletBranding } } },
   putWalletBranding: {
     summary: 'Brand colours, no logo',

@@ -1,0 +1,39 @@
+import { walletFromConfig as walletServices } from '../../shared/adapters/wallet';
+import { PassKitSigner } from '../../shared/adapters/wallet/pkpass-signer';
+import type { AppleWalletCredentials } from '../../shared/ports/wallet';
+import { runtimeConfig } from '../../shared/config';
+import { walletPassesArea } from '../../shared/contracts/wallet';
+import * as apple from '../../shared/domain/wallet/apple-web-service';
+import { issuePass } from '../../shared/domain/wallet/service';
+import { httpDate } from '../../shared/domain/wallet/updates';
+import { defineArea } from '../../shared/http/area';
+import { consumerOf } from '../../shared/http/principal';
+import type { Reply } from '../../shared/http/responses';
+
+const PKPASS = 'application/vnd.apple.pkpass';
+/** The only function that signs passes: the signer is passkit-generator. */
+const passKitSigner = (apple: AppleWalletCredentials) => new PassKitSigner(apple);
+const walletFromConfig = () => walletServices(passKitSigner);
+
+export const handler = defineArea(walletPassesArea, {
+  issueWalletPass: async ({ body, context }) => {
+    const issued = await issuePass(walletFromConfig(), consumerOf(context), body.platform, runtimeConfig().PUBLIC_BASE_URL);
+    if (issued.platform === 'google') return { status: 200, body: { saveUrl: issued.saveUrl } };
+    return {
+      status: 200,
+      headers: { 'content-disposition': `attachment; filename="loyalty-${issued.serial}.pkpass"` },
+      raw: { contentType: PKPASS, bytes: issued.file },
+    };
+  },
+  getLatestPass: async ({ params, headers }): Promise<Reply> => {
+    const latest = await apple.latestPass(walletFromConfig(), {
+      ...params,
+      authorization: headers.authorization,
+      ifModifiedSince: headers['if-modified-since'],
+      publicBaseUrl: runtimeConfig().PUBLIC_BASE_URL,
+    });
+    const lastModified = { 'last-modified': httpDate(latest.lastModified) };
+    if (latest.notModified) return { status: 304, headers: lastModified };
+    return { status: 200, headers: lastModified, raw: { contentType: PKPASS, bytes: latest.file } };
+  },
+});
