@@ -3,6 +3,7 @@ import { mailerFromConfig } from '../../shared/adapters/mailer';
 import * as auth from '../../shared/domain/auth/service';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, sessionOf } from '../../shared/http/principal';
+import { clearedSessionCookie, overHttps, sessionCookie } from '../../shared/http/browser-session';
 import { accepted, created, noContent, ok } from '../../shared/http/responses';
 
 export const handler = defineArea(authArea, {
@@ -17,6 +18,15 @@ export const handler = defineArea(authArea, {
   forgotPassword: async ({ body }) => {
     await auth.forgotPassword(body.email, mailerFromConfig());
     return accepted({ message: 'If an account exists for this e-mail, a reset token is on its way.' });
+  },
+  startBrowserSession: async ({ body, requestId, headers }) => {
+    const { token, answer } = await auth.startBrowserSession(body, { requestId });
+    return { ...ok(answer), cookies: [sessionCookie(token, overHttps({ headers }))] };
+  },
+  getBrowserSession: async ({ principal }) => ok(await auth.browserSession(sessionOf(principal))),
+  endSession: async (input) => {
+    await auth.logout(sessionOf(input.principal), auditOf(input));
+    return { ...noContent(), cookies: [clearedSessionCookie(overHttps(input))] };
   },
   resetPassword: async ({ body, requestId }) => {
     await auth.resetPassword(body, { requestId });

@@ -119,6 +119,19 @@ export const config = {
     /** Entries per cache at most (the oldest goes first). */
     maxEntries: 1_000,
   },
+  /**
+   * Browser sessions of the console: an HttpOnly cookie instead of a bearer token in browser storage,
+   * ended by the idle limit (no request for that long) or the absolute one, whichever comes first.
+   */
+  browserSession: {
+    cookie: 'loyalty_session',
+    /** The header a cookie-authenticated write carries its session's CSRF token in. */
+    csrfHeader: 'x-csrf-token',
+    idleSeconds: 30 * 60,
+    absoluteSeconds: 12 * 3600,
+    /** lastSeenAt (what the idle limit counts from) is written at most this often per session. */
+    seenResolutionSeconds: 60,
+  },
   auth: {
     sessionTtlSeconds: 7 * 24 * 3600,
     resetTokenTtlSeconds: 3600,

@@ -3,6 +3,7 @@ import { changePasswordBody, forgotPasswordBody, loginBody, profilePatchBody, re
 import { ROLES } from '../domain/auth/types';
 import { dataOf, errorBody, isoDateTime } from './contract';
 import { declareArea } from './endpoint';
+import { config } from '../config';
 
 export const workspaceSchema = z.object({ id: z.string(), name: z.string(), createdAt: isoDateTime }).meta({ id: 'Workspace' });
 
@@ -20,6 +21,19 @@ export const userSchema = z
 
 const issuedSession = z.object({ token: z.string().describe('fl_sess_... bearer token'), expiresAt: isoDateTime });
 const signedIn = dataOf(z.object({ workspace: workspaceSchema, user: userSchema, session: issuedSession }));
+const browserSessionBody = dataOf(
+  z
+    .object({
+      workspace: workspaceSchema,
+      user: userSchema,
+      session: z.object({
+        expiresAt: isoDateTime.describe('When the session ends whatever happens (12 hours after signing in)'),
+        idleExpiresAt: isoDateTime.describe('When it ends if no request comes before (30 minutes after the last one)'),
+        csrfToken: z.string().describe(`Send it as ${config.browserSession.csrfHeader} with every write made with the cookie`),
+      }),
+    })
+    .meta({ id: 'BrowserSession' }),
+);
 const profile = dataOf(z.object({ user: userSchema, workspace: workspaceSchema, session: z.object({ expiresAt: isoDateTime }) }));
 
 export const authArea = declareArea({
@@ -82,6 +96,36 @@ export const authArea = declareArea({
       responses: { 202: dataOf(z.object({ message: z.string() })) },
       description:
         'Always 202, whether the account exists or not. A single-use token valid for 1 hour is e-mailed to existing accounts; a reset, a password change or an e-mail change voids every token mailed before it.',
+    },
+    startBrowserSession: {
+      method: 'POST',
+      path: '/api/flash/session',
+      auth: ['public'],
+      throttle: 'credentialAttempts',
+      summary: 'Sign in to the console (a session cookie)',
+      body: loginBody,
+      responses: { 200: browserSessionBody, 401: errorBody },
+      description:
+        `Checks the password like \`POST /api/v2/auth/login\` (same 401, same throttling and 429) and answers \`Set-Cookie: ${config.browserSession.cookie}=...; ` +
+        'Path=/; HttpOnly; SameSite=Strict` (`Secure` over https) instead of a bearer token. The cookie stands in for the bearer token on every route a ' +
+        'user session may call (never on API-key routes); it ends 12 hours after signing in, or after 30 minutes without a request. A write made with ' +
+        `the cookie must carry an \`Origin\` of this platform and the answered \`csrfToken\` in \`${config.browserSession.csrfHeader}\`, else 403.`,
+    },
+    getBrowserSession: {
+      method: 'GET',
+      path: '/api/flash/session',
+      auth: ['session'],
+      summary: "The console's session: user, workspace, limits and CSRF token",
+      responses: { 200: browserSessionBody, 401: errorBody },
+      description: 'For a page that was reloaded: the CSRF token again, and when the session ends. A bearer session (not a browser one) is a 401.',
+    },
+    endSession: {
+      method: 'DELETE',
+      path: '/api/flash/session',
+      auth: ['session'],
+      summary: 'Sign out: revoke this session',
+      responses: { 204: null },
+      description: 'Deletes the session server-side (the cookie or bearer token is refused from now on) and clears the cookie. Audited (`auth.logout`).',
     },
     resetPassword: {
       method: 'POST',

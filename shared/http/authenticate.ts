@@ -5,6 +5,7 @@ import type { Principal } from '../domain/auth/principal';
 import { isAdminRole } from '../domain/auth/types';
 import { AppError, forbidden, unauthenticated } from '../errors';
 import { isConsumerToken, resolveConsumerSession } from '../domain/portal/sessions';
+import { acceptsBrowserSession, checkBrowserRequest, sessionCookieOf } from './browser-session';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 /**
@@ -73,7 +74,9 @@ export function authenticate(
       if (route.auth.includes('public')) return;
       // The pass web service checks `Authorization: ApplePass <token>` against the pass it names.
       if (route.auth.includes('applePass')) return;
-      const token = bearerOf(request.event);
+      const bearer = bearerOf(request.event);
+      const cookie = bearer || !acceptsBrowserSession(route) ? undefined : sessionCookieOf(request.event);
+      const token = bearer ?? cookie;
       if (!token) throw unauthenticated('Missing credential: send Authorization: Bearer <token>');
       if (isConsumerToken(token)) {
         // Resolved first either way: an invalid one is a 401, a valid one on another route a 403.
@@ -85,6 +88,7 @@ export function authenticate(
         return;
       }
       const principal = await resolveBearer(token, new Date(), { stampLastUsed: writes });
+      if (cookie) checkBrowserRequest(request.event, principal);
       request.context.principal = principal;
       authorize(route, principal);
     },

@@ -13,6 +13,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** A body that is not JSON (e.g. a signed pass file), sent as is with its own content type. */
   raw?: { contentType: string; bytes: Buffer };
+  /** Set-Cookie values (API Gateway's `cookies`: one header each). */
+  cookies?: string[];
 }
 
 export const ok = (data: unknown, extra: Record<string, unknown> = {}): Reply => ({ status: 200, body: { data, ...extra } });
@@ -21,6 +23,11 @@ export const accepted = (data: unknown): Reply => ({ status: 202, body: { data }
 export const noContent = (): Reply => ({ status: 204 });
 
 export function toHttpResult(reply: Reply, requestId: string): HttpResult {
+  const result = shapeResult(reply, requestId);
+  return reply.cookies?.length ? { ...result, cookies: reply.cookies } : result;
+}
+
+function shapeResult(reply: Reply, requestId: string): HttpResult {
   const headers = { ...BASE_HEADERS, ...reply.headers, 'x-request-id': requestId };
   if (reply.raw) {
     return {

@@ -48,7 +48,7 @@ describe('CORS routes', () => {
   });
 
   it('an OPTIONS request on a consumer path goes to its area as its preflight route; other paths have none', () => {
-    expect(matchPreflight('/api/consumer/wallet/issue')).toEqual({ area: 'wallet', routeKey: 'OPTIONS /api/consumer/wallet/issue', params: {} });
+    expect(matchPreflight('/api/consumer/wallet/issue')).toEqual({ area: 'wallet-passes', routeKey: 'OPTIONS /api/consumer/wallet/issue', params: {} });
     for (const path of ['/api/v2/members', '/api/consumer/wallet/issue/', '/api/consumer', '/']) expect(matchPreflight(path), path).toBeUndefined();
   });
 });

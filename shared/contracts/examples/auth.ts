@@ -4,6 +4,11 @@ import { at, user, workspace } from './world';
 
 const session = { token: 'fl_sess_Zk3qP9xW2mR7tV4yB8nC1dF6gH0jK5lM3sQ2uA9eE7r', expiresAt: '2026-03-27T10:00:00.000Z' };
 const password = 'correct horse battery staple';
+const browserSession = {
+  expiresAt: '2026-03-20T22:00:00.000Z',
+  idleExpiresAt: '2026-03-20T10:30:00.000Z',
+  csrfToken: 'q8Jm2Vx7sLk4Rz9Tn1Bw6Yc3Hd5Gf0Pa8Ue2Io4Ks7M',
+};
 
 export const authExamples: AreaExamples<typeof authArea> = {
   register: {
@@ -23,6 +28,13 @@ export const authExamples: AreaExamples<typeof authArea> = {
       200: { data: { user: { ...user, name: 'Rear Admiral Grace Hopper', updatedAt: at.now }, workspace, session: { expiresAt: session.expiresAt } } },
     },
   },
+  startBrowserSession: {
+    summary: 'Sign in to the console: the token travels in the HttpOnly cookie, never in the body',
+    request: { email: user.email, password },
+    responses: { 200: { data: { workspace, user, session: browserSession } } },
+  },
+  getBrowserSession: { responses: { 200: { data: { workspace, user, session: browserSession } } } },
+  endSession: { responses: {} },
   changePassword: { request: { currentPassword: password, newPassword: 'a longer passphrase 2026' }, responses: {} },
   forgotPassword: {
     request: { email: user.email },

@@ -69,6 +69,32 @@ export async function getSession(tokenHash: string): Promise<SessionRecord | und
   return strip<SessionRecord>(await getItem(keyOf('session', { tokenHash })));
 }
 
+/** Revokes one session (signing out) with `steps` (its audit entry); a session already gone stays gone. */
+export async function deleteSession(tokenHash: string, steps: TransactStep[]): Promise<void> {
+  await transactWrite([{ op: { Delete: { Key: keyOf('session', { tokenHash }) } } }, ...steps]);
+}
+
+/**
+ * Moves a browser session's lastSeenAt forward, at most once per `resolutionSeconds`: an active
+ * console costs one write a minute, not one per request. Not for a session that is gone (signed out).
+ */
+export async function touchBrowserSession(tokenHash: string, seenAt: number, resolutionSeconds: number): Promise<void> {
+  try {
+    await updateItem(
+      {
+        Key: keyOf('session', { tokenHash }),
+        UpdateExpression: 'SET browser.lastSeenAt = :seen',
+        ConditionExpression: 'attribute_exists(pk) AND browser.lastSeenAt < :before',
+        ExpressionAttributeValues: { ':seen': seenAt, ':before': seenAt - resolutionSeconds },
+        ReturnValues: 'NONE',
+      },
+      { appliedIn: (stored) => (stored as { browser?: { lastSeenAt?: number } } | undefined)?.browser?.lastSeenAt === seenAt },
+    );
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err;
+  }
+}
+
 const userKey = (u: Pick<User, 'workspaceId' | 'id'>) => keyOf('user', { workspaceId: u.workspaceId, userId: u.id });
 
 /** The SET clause that voids every outstanding reset token of a user (needs `:zero` and `:one`). */

@@ -47,6 +47,7 @@ export type AuditFailureReason = (typeof AUDIT_FAILURE_REASONS)[number];
 export const AUDIT_ACTIONS = [
   'workspace.created',
   'auth.login',
+  'auth.logout',
   'auth.login_failed',
   'auth.password_changed',
   'auth.password_reset',
@@ -93,6 +94,7 @@ export interface AuditActionInfo {
 export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   'workspace.created': { target: 'workspace', outcome: 'success', when: 'A workspace was registered (actor: its owner)' },
   'auth.login': { target: 'user', outcome: 'success', when: 'A user signed in (actor and target: the user)' },
+  'auth.logout': { target: 'user', outcome: 'success', when: 'A user signed out: the session is revoked (actor and target: the user)' },
   'auth.login_failed': {
     target: 'user',
     outcome: 'failure',

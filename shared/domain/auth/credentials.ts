@@ -1,8 +1,9 @@
 import { config } from '../../config';
-import { getSession, getUser } from '../../data/repositories/accounts';
+import { getSession, getUser, touchBrowserSession } from '../../data/repositories/accounts';
 import { findApiKeyByHash, touchApiKey } from '../../data/repositories/api-keys';
 import { unauthenticated } from '../../errors';
 import type { Principal } from './principal';
+import type { BrowserSessionState } from './types';
 import { digestsEqual, sha256Hex, TOKEN_PREFIX } from './secrets';
 
 /** One answer for every bad credential, so a caller learns nothing from the difference. */
@@ -48,8 +49,11 @@ async function resolveSession(token: string, now: Date): Promise<Principal> {
   if (!session || !digestsEqual(session.tokenHash, hash) || session.expiresAt <= now.getTime() / 1000) {
     throw unauthenticated(INVALID);
   }
+  const idle = session.browser ? idleState(session.browser, now) : undefined;
+  if (idle?.expired) throw unauthenticated('The session ended after a time without use: sign in again');
   const user = await getUser(session.workspaceId, session.userId);
   if (!user || user.sessionGeneration !== session.generation) throw unauthenticated(INVALID);
+  if (idle?.stamp) await touchBrowserSession(hash, idle.seenAt, config.browserSession.seenResolutionSeconds).catch(() => undefined);
   return {
     kind: 'session',
     workspaceId: session.workspaceId,
@@ -57,5 +61,21 @@ async function resolveSession(token: string, now: Date): Promise<Principal> {
     role: user.role,
     tokenHash: hash,
     expiresAt: session.expiresAt,
+    ...(session.browser && idle
+      ? { browser: { csrfToken: session.browser.csrfToken, idleExpiresAt: idle.lastSeenAt + config.browserSession.idleSeconds } }
+      : {}),
   };
+}
+
+/**
+ * A browser session ends once no request came for `idleSeconds`. This request moves its last-seen
+ * time forward; the write is skipped while the stored time is within the resolution (a best-effort
+ * stamp: a lost one shortens the idle window by at most the resolution).
+ */
+export function idleState(browser: BrowserSessionState, now: Date): { expired: boolean; stamp: boolean; seenAt: number; lastSeenAt: number } {
+  const seenAt = Math.floor(now.getTime() / 1000);
+  const { idleSeconds, seenResolutionSeconds } = config.browserSession;
+  const stamp = seenAt - browser.lastSeenAt >= seenResolutionSeconds;
+  // What the stored time will be after this request: the idle limit counts from it.
+  return { expired: seenAt - browser.lastSeenAt >= idleSeconds, stamp, seenAt, lastSeenAt: stamp ? seenAt : browser.lastSeenAt };
 }

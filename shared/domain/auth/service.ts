@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { config } from '../../config';
 import { runtimeConfig } from '../../config';
 import * as accounts from '../../data/repositories/accounts';
@@ -22,9 +23,14 @@ export function publicUser(u: UserRecord): User {
   return { id: u.id, workspaceId: u.workspaceId, email: u.email, name: u.name, role: u.role, createdAt: u.createdAt, updatedAt: u.updatedAt };
 }
 
-function newSession(user: Pick<UserRecord, 'id' | 'workspaceId' | 'sessionGeneration'>, now: Date): { record: SessionRecord; issued: IssuedSession } {
+/** A bearer session, or with `browser` one for the console's cookie: shorter-lived, with an idle limit and a CSRF token. */
+function newSession(
+  user: Pick<UserRecord, 'id' | 'workspaceId' | 'sessionGeneration'>,
+  now: Date,
+  browser = false,
+): { record: SessionRecord; issued: IssuedSession } {
   const token = randomToken(TOKEN_PREFIX.session);
-  const expiresAt = epoch(now) + config.auth.sessionTtlSeconds;
+  const expiresAt = epoch(now) + (browser ? config.browserSession.absoluteSeconds : config.auth.sessionTtlSeconds);
   return {
     record: {
       tokenHash: sha256Hex(token),
@@ -33,6 +39,7 @@ function newSession(user: Pick<UserRecord, 'id' | 'workspaceId' | 'sessionGenera
       generation: user.sessionGeneration,
       createdAt: now.toISOString(),
       expiresAt,
+      ...(browser ? { browser: { csrfToken: randomBytes(32).toString('base64url'), lastSeenAt: epoch(now) } } : {}),
     },
     issued: { token, expiresAt: new Date(expiresAt * 1000).toISOString() },
   };
@@ -81,7 +88,8 @@ export async function login(
   input: { email: string; password: string },
   request: PublicRequest,
   now = new Date(),
-): Promise<{ session: IssuedSession; user: User; workspace: Workspace }> {
+  opts: { browser?: boolean } = {},
+): Promise<{ session: IssuedSession; user: User; workspace: Workspace; csrfToken?: string }> {
   const emailHash = sha256Hex(input.email);
   const window = throttleWindow(now);
   const windowEnds = (window + 1) * config.auth.loginFailureWindowSeconds;
@@ -118,13 +126,41 @@ export async function login(
   }
   const workspace = await accounts.getWorkspace(user.workspaceId);
   if (!workspace) throw unauthenticated('Invalid e-mail or password');
-  const session = newSession(user, now);
+  const session = newSession(user, now, opts.browser);
   const actor = { type: 'user', id: user.id } as const;
   await accounts.putSession(session.record, [
     audited(user.workspaceId, { actor, requestId: request.requestId }, 'auth.login', { type: 'user', id: user.id }, now),
   ]);
   await accounts.clearLoginFailures(emailHash, window);
-  return { session: session.issued, user: publicUser(user), workspace };
+  const csrfToken = session.record.browser?.csrfToken;
+  return { session: session.issued, user: publicUser(user), workspace, ...(csrfToken ? { csrfToken } : {}) };
+}
+
+/** Signs in for the console: a browser session, whose token the caller puts in the cookie and never in the answer. */
+export async function startBrowserSession(input: { email: string; password: string }, request: PublicRequest, now = new Date()) {
+  const { session, user, workspace, csrfToken } = await login(input, request, now, { browser: true });
+  const idleExpiresAt = new Date((epoch(now) + config.browserSession.idleSeconds) * 1000).toISOString();
+  return { token: session.token, answer: { user, workspace, session: { expiresAt: session.expiresAt, idleExpiresAt, csrfToken: csrfToken! } } };
+}
+
+/** What the console knows of its session: user, workspace, both limits and the CSRF token (never the cookie's token). */
+export async function browserSession(principal: SessionPrincipal) {
+  if (!principal.browser) throw unauthenticated('This is not a browser session: sign in at POST /api/flash/session');
+  const { user, workspace } = await profile(principal);
+  return {
+    user,
+    workspace,
+    session: {
+      expiresAt: new Date(principal.expiresAt * 1000).toISOString(),
+      idleExpiresAt: new Date(Math.min(principal.browser.idleExpiresAt, principal.expiresAt) * 1000).toISOString(),
+      csrfToken: principal.browser.csrfToken,
+    },
+  };
+}
+
+/** Signs out: the session is deleted server-side, so its token (cookie or bearer) is refused from now on. */
+export async function logout(principal: SessionPrincipal, audit: AuditContext, now = new Date()): Promise<void> {
+  await accounts.deleteSession(principal.tokenHash, [audited(principal.workspaceId, audit, 'auth.logout', { type: 'user', id: principal.userId }, now)]);
 }
 
 async function currentUser(principal: SessionPrincipal): Promise<UserRecord> {

@@ -40,6 +40,15 @@ export interface SessionRecord {
   createdAt: string;
   /** Epoch seconds; also the table's TTL attribute. */
   expiresAt: number;
+  /** A browser session (the console's cookie): what only it has. */
+  browser?: BrowserSessionState;
+}
+
+export interface BrowserSessionState {
+  /** Sent back in a header by every cookie-authenticated write (the cookie alone proves nothing). */
+  csrfToken: string;
+  /** Epoch seconds of the last request seen (at the resolution of `config.browserSession.seenResolutionSeconds`). */
+  lastSeenAt: number;
 }
 
 export interface ResetTokenRecord {

@@ -1,0 +1,58 @@
+import { timingSafeEqual } from 'node:crypto';
+import { config } from '../config';
+import type { AuthKind, RouteDef } from '../contracts/endpoint';
+import type { Principal } from '../domain/auth/principal';
+import { forbidden, unauthenticated } from '../errors';
+import { originOf } from './origin';
+import type { HttpEvent } from './types';
+
+/**
+ * The console's browser session: an HttpOnly cookie rather than a bearer token in browser storage.
+ * Only routes a user session may call accept it (never an API-key route), and a write made with it
+ * must also prove it comes from our own pages: the `Origin` the browser sets, and the session's CSRF
+ * token in a header that a page of another origin cannot send without a CORS grant we never give.
+ */
+
+const { cookie: COOKIE, csrfHeader: CSRF_HEADER } = config.browserSession;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const SESSION_KINDS: readonly AuthKind[] = ['session', 'adminSession'];
+
+/** The session cookie's token, when the request carries one (API Gateway v2 moves cookies out of the headers). */
+export function sessionCookieOf(event: Pick<HttpEvent, 'cookies' | 'headers'>): string | undefined {
+  const pairs = event.cookies ?? event.headers?.cookie?.split(/;\s*/) ?? [];
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === COOKIE) return pair.slice(at + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
+/** Whether the route takes a user session, so that the cookie may stand in for the bearer token. */
+export const acceptsBrowserSession = (route: Pick<RouteDef, 'auth'>): boolean => route.auth.some((k) => SESSION_KINDS.includes(k));
+
+const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** A cookie-authenticated request: a browser session, and for a write our own origin and the session's CSRF token. */
+export function checkBrowserRequest(event: HttpEvent, principal: Principal): void {
+  if (principal.kind !== 'session' || !principal.browser) throw unauthenticated('Missing or invalid credential');
+  if (SAFE_METHODS.has(event.requestContext.http.method)) return;
+  const origin = event.headers?.origin;
+  if (!origin || origin !== originOf(event)) {
+    throw forbidden('A write with the session cookie must come from the console: its Origin header is missing or another site');
+  }
+  const token = event.headers?.[CSRF_HEADER];
+  if (!token || !sameText(token, principal.browser.csrfToken)) {
+    throw forbidden(`A write with the session cookie needs the session's CSRF token in ${CSRF_HEADER}`);
+  }
+}
+
+/** Set-Cookie for a new browser session: HttpOnly, SameSite=Strict, Path=/, Secure unless the caller came over plain http (local). */
+export function sessionCookie(token: string, secure: boolean): string {
+  return `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${config.browserSession.absoluteSeconds}${secure ? '; Secure' : ''}`;
+}
+
+/** Set-Cookie that removes the session cookie (signing out). */
+export const clearedSessionCookie = (secure: boolean): string => `${COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure ? '; Secure' : ''}`;
+
+/** Whether the caller reached us over https (API Gateway and CloudFront always; the local server says http). */
+export const overHttps = (event: Pick<HttpEvent, 'headers'>): boolean => (event.headers?.['x-forwarded-proto'] ?? 'https').split(',')[0]!.trim() !== 'http';
