@@ -227,7 +227,8 @@ async function main(): Promise<void> {
   const base = `http://127.0.0.1:${actualPort}`;
   const { readyBanner, printBanner } = await import('../infra/local/ready-banner');
   const { REFERENCE_PATH } = await import('../shared/contracts/reference');
-  printBanner(readyBanner(base, demo?.apiKey, { reference: REFERENCE_PATH }), logFormat === 'pretty', say.info);
+  const { CONSOLE_PATH } = await import('../infra/console/build');
+  printBanner(readyBanner(base, demo?.apiKey, { reference: REFERENCE_PATH, console: CONSOLE_PATH }), logFormat === 'pretty', say.info);
   say.info(`Listening on ${base}`);
 }
 

@@ -9,6 +9,7 @@ import { originOf } from '../../shared/http/origin';
 import { matchPreflight, matchRoute } from '../../shared/http/route-match';
 import { logAccess, requestIdOf } from '../../shared/http/request-context';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
+import { isConsolePath, serveConsole, startConsoleBuild } from './console-files';
 import { areaHandlers } from './handlers';
 import { lambdaContext } from './lambda-runtime';
 import { say } from './log-output';
@@ -159,6 +160,8 @@ function send(res: ServerResponse, result: HttpResult): void {
  * and sends everything else to the `system` handler (404/405), exactly as the `$default` route does.
  */
 export function createHttpServer(): Server {
+  // Built while the rest starts; a failed build is reported on the first console request.
+  startConsoleBuild().catch(() => undefined);
   const server = createServer(async (req, res) => {
     const startedAt = Date.now();
     try {
@@ -178,6 +181,8 @@ export function createHttpServer(): Server {
       }
       const body = read.body;
       const path = rawPathOf(req);
+      // In AWS, CloudFront serves these from the bucket; they never reach API Gateway.
+      if (isConsolePath(path)) return await serveConsole(req, res, path);
       const match = matchRoute(req.method ?? 'GET', path);
       // The consumer routes' OPTIONS routes (CORS preflights) go to their area, as in API Gateway.
       const preflight = req.method === 'OPTIONS' ? matchPreflight(path) : undefined;

@@ -1,0 +1,91 @@
+import type { ComponentChildren } from 'preact';
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { ApiFailure, type ApiError } from './api';
+
+/** An error in the API's own words, with its code, the request id to quote and where it is explained. */
+export function Failure({ error }: { error: unknown }) {
+  const e: ApiError =
+    error instanceof ApiFailure
+      ? error.error
+      : { status: 0, code: 'NETWORK', message: error instanceof Error ? error.message : String(error), requestId: null };
+  return (
+    <div role="alert" class="failure">
+      <p>
+        <strong>{e.message}</strong> <code>{e.code}</code>
+      </p>
+      {e.details?.length ? (
+        <ul>
+          {e.details.map((d) => (
+            <li key={`${d.field}:${d.message}`}>{d.field ? `${d.field}: ${d.message}` : d.message}</li>
+          ))}
+        </ul>
+      ) : null}
+      <p class="meta">
+        {e.requestId ? (
+          <>
+            Request id: <code>{e.requestId}</code>{' '}
+          </>
+        ) : null}
+        {e.docUrl ? <a href={e.docUrl}>What this means</a> : null}
+      </p>
+    </div>
+  );
+}
+
+export const Loading = ({ what }: { what: string }) => (
+  <p role="status" class="loading">
+    Loading {what}…
+  </p>
+);
+
+export const Empty = ({ children }: { children: ComponentChildren }) => <p class="empty">{children}</p>;
+
+export type Loaded<T> = { state: 'loading' } | { state: 'failed'; error: unknown } | { state: 'ready'; data: T };
+
+/** Loads on mount and whenever `key` changes; `reload` loads again. */
+export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> & { reload: () => void } {
+  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
+  const [round, setRound] = useState(0);
+  useEffect(() => {
+    let current = true;
+    setLoaded({ state: 'loading' });
+    load().then(
+      (data) => current && setLoaded({ state: 'ready', data }),
+      (error) => current && setLoaded({ state: 'failed', error }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [key, round]);
+  const reload = useCallback(() => setRound((r) => r + 1), []);
+  return { ...loaded, reload };
+}
+
+/** Cursor paging: the cursors of the pages before this one, so "Previous page" works without page numbers. */
+export function useCursor(): { cursor: string | undefined; next: (c: string) => void; previous: (() => void) | undefined; first: () => void } {
+  const [trail, setTrail] = useState<(string | undefined)[]>([undefined]);
+  const cursor = trail[trail.length - 1];
+  return {
+    cursor,
+    next: (c) => setTrail((t) => [...t, c]),
+    previous: trail.length > 1 ? () => setTrail((t) => t.slice(0, -1)) : undefined,
+    first: () => setTrail([undefined]),
+  };
+}
+
+export function Pager({ nextCursor, paging }: { nextCursor: string | null; paging: ReturnType<typeof useCursor> }) {
+  if (!nextCursor && !paging.previous) return null;
+  return (
+    <nav aria-label="Pages" class="pager">
+      <button type="button" disabled={!paging.previous} onClick={() => paging.previous?.()}>
+        Previous page
+      </button>
+      <button type="button" disabled={!nextCursor} onClick={() => nextCursor && paging.next(nextCursor)}>
+        Next page
+      </button>
+    </nav>
+  );
+}
+
+/** When an ISO instant was, in the reader's locale and time zone. */
+export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');

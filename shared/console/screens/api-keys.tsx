@@ -1,0 +1,205 @@
+import { useState } from 'preact/hooks';
+import type { components } from '../../client/schema';
+import { api, unwrap } from '../api';
+import { Empty, Failure, Loading, Pager, useCursor, useLoad, when } from '../components';
+
+type ApiKey = components['schemas']['ApiKey'];
+type Scope = ApiKey['scopes'][number];
+const PRESETS = ['read-only', 'write'] as const;
+
+export function ApiKeys() {
+  const paging = useCursor();
+  const [made, setMade] = useState<{ name: string; key: string }>();
+  const list = useLoad(
+    () => unwrap(api.GET('/api/v2/api-keys', { params: { query: { limit: 20, ...(paging.cursor ? { cursor: paging.cursor } : {}) } } })),
+    paging.cursor ?? '',
+  );
+  return (
+    <section aria-labelledby="keys-title">
+      <h1 id="keys-title">API keys</h1>
+      <CreateKey
+        onCreated={(k) => {
+          setMade(k);
+          paging.first();
+          list.reload();
+        }}
+      />
+      {made ? <ShownOnce made={made} onDone={() => setMade(undefined)} /> : null}
+      {list.state === 'loading' ? <Loading what="API keys" /> : null}
+      {list.state === 'failed' ? <Failure error={list.error} /> : null}
+      {list.state === 'ready' && list.data.data.length === 0 ? <Empty>No API keys yet: create one above.</Empty> : null}
+      {list.state === 'ready' && list.data.data.length > 0 ? (
+        <>
+          <KeyTable keys={list.data.data} onRevoked={list.reload} />
+          <Pager nextCursor={list.data.nextCursor} paging={paging} />
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function CreateKey({ onCreated }: { onCreated: (k: { name: string; key: string }) => void }) {
+  const [name, setName] = useState('');
+  const [access, setAccess] = useState<(typeof PRESETS)[number] | 'custom'>('read-only');
+  const [scopes, setScopes] = useState<Scope[]>([]);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(undefined);
+    try {
+      const body = access === 'custom' ? { name, scopes } : { name, preset: access };
+      const created = await unwrap(api.POST('/api/v2/api-keys', { body }));
+      onCreated({ name: created.data.name, key: created.data.key });
+      setName('');
+    } catch (e) {
+      setError(e);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form onSubmit={submit} class="card" aria-labelledby="create-key-title">
+      <h2 id="create-key-title">Create a key</h2>
+      <label>
+        Name
+        <input name="name" required maxLength={100} value={name} onInput={(e) => setName(e.currentTarget.value)} />
+      </label>
+      <label>
+        Access
+        <select name="access" value={access} onChange={(e) => setAccess(e.currentTarget.value as typeof access)}>
+          <option value="read-only">Read only (every :read scope)</option>
+          <option value="write">Read and write (every :read and :write scope)</option>
+          <option value="custom">Chosen scopes</option>
+        </select>
+      </label>
+      {access === 'custom' ? <ScopePicker chosen={scopes} onChange={setScopes} /> : null}
+      {error ? <Failure error={error} /> : null}
+      <button type="submit" disabled={busy}>
+        Create key
+      </button>
+    </form>
+  );
+}
+
+function ScopePicker({ chosen, onChange }: { chosen: Scope[]; onChange: (s: Scope[]) => void }) {
+  return (
+    <fieldset class="scopes">
+      <legend>Scopes</legend>
+      {PLATFORM.scopes.map((scope) => (
+        <label key={scope} class="check">
+          <input
+            type="checkbox"
+            checked={chosen.includes(scope)}
+            onChange={(e) => onChange(e.currentTarget.checked ? [...chosen, scope] : chosen.filter((s) => s !== scope))}
+          />
+          {scope}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The new key, shown this once: the platform keeps only its hash. */
+function ShownOnce({ made, onDone }: { made: { name: string; key: string }; onDone: () => void }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <section class="card shown-once" aria-labelledby="shown-once-title">
+      <h2 id="shown-once-title">Key “{made.name}” created</h2>
+      <p>Copy it now: it is shown only this once.</p>
+      <p>
+        <code data-testid="new-key">{made.key}</code>
+      </p>
+      <button
+        type="button"
+        onClick={() =>
+          navigator.clipboard.writeText(made.key).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          )
+        }
+      >
+        {copied ? 'Copied' : 'Copy key'}
+      </button>{' '}
+      <button type="button" onClick={onDone}>
+        Done
+      </button>
+    </section>
+  );
+}
+
+function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: () => void }) {
+  return (
+    <table>
+      <caption>Keys of this workspace</caption>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Starts with</th>
+          <th scope="col">Scopes</th>
+          <th scope="col">Created</th>
+          <th scope="col">Last used</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {keys.map((k) => (
+          <tr key={k.id}>
+            <td>{k.name}</td>
+            <td>
+              <code>{k.prefix}</code>
+            </td>
+            <td>{k.scopes.length}</td>
+            <td>{when(k.createdAt)}</td>
+            <td>{k.lastUsedAt ? when(k.lastUsedAt) : 'Never'}</td>
+            <td>
+              <Revoke apiKey={k} onRevoked={onRevoked} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Revoking asks first: the key stops working at once for every app that uses it. */
+function Revoke({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }) {
+  const [asking, setAsking] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" aria-label={`Revoke ${apiKey.name}`} onClick={() => setAsking(true)}>
+        Revoke
+      </button>
+    );
+  }
+  const revoke = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      await unwrap(api.DELETE('/api/v2/api-keys/{id}', { params: { path: { id: apiKey.id } } }));
+      onRevoked();
+    } catch (e) {
+      setError(e);
+      setBusy(false);
+    }
+  };
+  return (
+    <fieldset class="confirm">
+      <legend>Confirm revoking {apiKey.name}</legend>
+      <p>Apps using “{apiKey.name}” stop working at once.</p>
+      <button type="button" class="danger" disabled={busy} onClick={revoke}>
+        Revoke key
+      </button>{' '}
+      <button type="button" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+      {error ? <Failure error={error} /> : null}
+    </fieldset>
+  );
+}

@@ -1,0 +1,111 @@
+import { useState } from 'preact/hooks';
+import type { components, operations } from '../../client/schema';
+import { api, unwrap } from '../api';
+import { Empty, Failure, Loading, Pager, useCursor, useLoad, when } from '../components';
+
+type Query = NonNullable<operations['listAuditEntries']['parameters']['query']>;
+type Entry = components['schemas']['AuditEntry'];
+
+/** A date input's day as the instant its local day starts (`to` is exclusive: the day after). */
+const dayStart = (day: string, plusDays = 0): string | undefined => {
+  if (!day) return undefined;
+  const d = new Date(`${day}T00:00:00`);
+  d.setDate(d.getDate() + plusDays);
+  return d.toISOString();
+};
+
+export function AuditLog() {
+  const [filters, setFilters] = useState<{ action: string; actor: string; from: string; to: string }>({ action: '', actor: '', from: '', to: '' });
+  const [applied, setApplied] = useState(filters);
+  const paging = useCursor();
+  const query: Query = {
+    limit: 25,
+    ...(applied.action ? { action: applied.action as Query['action'] } : {}),
+    ...(applied.actor ? { actor: applied.actor } : {}),
+    ...(applied.from ? { from: dayStart(applied.from) } : {}),
+    ...(applied.to ? { to: dayStart(applied.to, 1) } : {}),
+    ...(paging.cursor ? { cursor: paging.cursor } : {}),
+  };
+  const list = useLoad(() => unwrap(api.GET('/api/flash/audit', { params: { query } })), JSON.stringify(query));
+  const set = (k: keyof typeof filters) => (e: Event) => setFilters({ ...filters, [k]: (e.currentTarget as HTMLInputElement).value });
+  return (
+    <section aria-labelledby="audit-title">
+      <h1 id="audit-title">Audit log</h1>
+      <form
+        class="filters"
+        aria-label="Filter the audit log"
+        onSubmit={(e) => {
+          e.preventDefault();
+          paging.first();
+          setApplied(filters);
+        }}
+      >
+        <label>
+          Action
+          <select name="action" value={filters.action} onChange={set('action')}>
+            <option value="">Every action</option>
+            {PLATFORM.auditActions.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Actor id
+          <input name="actor" placeholder="usr_… or key_…" value={filters.actor} onInput={set('actor')} />
+        </label>
+        <label>
+          From
+          <input type="date" name="from" value={filters.from} onInput={set('from')} />
+        </label>
+        <label>
+          To
+          <input type="date" name="to" value={filters.to} onInput={set('to')} />
+        </label>
+        <button type="submit">Apply filters</button>
+      </form>
+      {list.state === 'loading' ? <Loading what="the audit log" /> : null}
+      {list.state === 'failed' ? <Failure error={list.error} /> : null}
+      {list.state === 'ready' && list.data.data.length === 0 ? <Empty>No entries match these filters.</Empty> : null}
+      {list.state === 'ready' && list.data.data.length > 0 ? (
+        <>
+          <Entries entries={list.data.data} />
+          <Pager nextCursor={list.data.nextCursor} paging={paging} />
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+function Entries({ entries }: { entries: Entry[] }) {
+  return (
+    <table>
+      <caption>Newest first</caption>
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Action</th>
+          <th scope="col">Actor</th>
+          <th scope="col">Target</th>
+          <th scope="col">Outcome</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((e) => (
+          <tr key={e.id}>
+            <td>{when(e.occurredAt)}</td>
+            <td>
+              <code>{e.action}</code>
+            </td>
+            <td>{'id' in e.actor && e.actor.id ? <code>{e.actor.id}</code> : e.actor.type}</td>
+            <td>
+              {e.target.type} <code>{e.target.id}</code>
+            </td>
+            <td>{e.outcome}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,2 @@
+/** Stylesheets are bundled by esbuild next to the script (app-<hash>.css). */
+declare module '*.css' {}

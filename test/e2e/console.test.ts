@@ -1,0 +1,208 @@
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { config } from '../../shared/config';
+import { keyOf } from '../../shared/data/keys';
+import { sha256Hex } from '../../shared/domain/auth/secrets';
+import { type Account, call, registerAccount } from '../support/api';
+import { launchChromium } from '../support/browser';
+import { addUser, platformTable } from '../support/table';
+
+/**
+ * The console in a real browser (Debian's Chromium through playwright-core), against the running
+ * platform: sign in, the API keys and audit log flows, sign out, a member who is not an admin, a
+ * session that ends mid-edit. axe-core checks every screen; the page must need nothing from another
+ * host and break no rule of its Content-Security-Policy. Screenshots go to test/output/console/.
+ */
+
+const base = inject('baseUrl');
+// Written on every run; the copies in docs/console/ (shown in the README) are refreshed from here when a screen changes.
+const SHOTS = new URL('../output/console/', import.meta.url).pathname;
+const AXE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let owner: Account;
+const requested: string[] = [];
+const cspViolations: string[] = [];
+
+beforeAll(async () => {
+  owner = await registerAccount('console-owner');
+  browser = await launchChromium();
+  browser.context.on('request', (r) => requested.push(r.url()));
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function newTab(): Promise<Page> {
+  const page = await browser.context.newPage();
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+  });
+  return page;
+}
+
+/** A signed-out browser (the cookie of an earlier test gone) signing in through the form. */
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await browser.context.clearCookies();
+  await page.goto(`${base}/console`, { waitUntil: 'load', timeout: 60_000 });
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** axe-core inside the page (evaluated, so the page's CSP stays strict): no serious or critical violation. */
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const g = globalThis as any;
+    const result = await g.axe.run(g.document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v: { id: string; nodes: { target: string[] }[] }) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  expect(violations, screen).toEqual([]);
+}
+
+const shot = async (page: Page, name: string) => {
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+};
+
+describe('the console (headless Chromium)', () => {
+  it('is served at /console with a strict CSP, hashed cacheable gzip assets, and nothing from another host', async () => {
+    const page = await fetch(`${base}/console/api-keys`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toBe(
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    );
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const html = await page.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)/);
+    const script = html.match(/src="(\/console\/assets\/app-[A-Z0-9]+\.js)"/)?.[1];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${base}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers.get('content-encoding')).toBe('gzip');
+    expect((await fetch(`${base}/console/assets/app-NOPE.js`)).status).toBe(404);
+  });
+
+  it('signs in with the labelled form, shows the navigation, and is accessible', async () => {
+    const page = await newTab();
+    await browser.context.clearCookies();
+    await page.goto(`${base}/console`, { waitUntil: 'load' });
+    await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+    await expectAccessible(page, 'sign-in');
+    await shot(page, 'sign-in');
+    // A wrong password: the API's own words and the request id, no navigation.
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill('not the password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/Invalid e-mail or password.*UNAUTHORIZED|UNAUTHENTICATED.*Request id: /s);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const nav = page.getByRole('navigation', { name: 'Console' });
+    await nav.waitFor();
+    for (const name of ['API keys', 'Audit log']) expect(await nav.getByRole('link', { name }).count(), name).toBe(1);
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    await page.close();
+  });
+
+  it('creates a key shown once with a copy button, revokes one after confirmation, and the audit log shows both', async () => {
+    const page = await newTab();
+    await signIn(page, owner.email, owner.password);
+    await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
+    await page.getByText('No API keys yet').waitFor();
+    await expectAccessible(page, 'api-keys (empty)');
+    await page.getByLabel('Name').fill('Checkout service');
+    await page.getByLabel('Access').selectOption('write');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.getByTestId('new-key').textContent();
+    expect(key).toMatch(/^fl_live_/);
+    await page.getByRole('button', { name: 'Copy key' }).waitFor();
+    await expectAccessible(page, 'api-keys (shown once)');
+    await shot(page, 'api-keys');
+    // The key works, and the list shows it without the secret.
+    expect((await call('GET', '/api/v2/members', { token: key! })).status).toBe(200);
+    await page.getByRole('button', { name: 'Done' }).click();
+    expect(await page.getByTestId('new-key').count()).toBe(0);
+    await page.getByRole('cell', { name: 'Checkout service', exact: true }).waitFor();
+    // Revoking asks first; Cancel keeps the key.
+    await page.getByRole('button', { name: 'Revoke Checkout service' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    expect((await call('GET', '/api/v2/members', { token: key! })).status).toBe(200);
+    await page.getByRole('button', { name: 'Revoke Checkout service' }).click();
+    await page.getByRole('group', { name: 'Confirm revoking Checkout service' }).getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByText('No API keys yet').waitFor();
+    expect((await call('GET', '/api/v2/members', { token: key! })).status).toBe(401);
+    // The audit log, filtered by action.
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+    await page.getByRole('cell', { name: 'api_key.revoked' }).waitFor();
+    await page.getByLabel('Action').selectOption('api_key.created');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    // Before: both actions; while loading: none; filtered: the one created entry only.
+    const cells = (name: string) => page.getByRole('cell', { name }).count();
+    await expect.poll(async () => [await cells('api_key.created'), await cells('api_key.revoked')]).toEqual([1, 0]);
+    expect(await page.getByRole('cell', { name: owner.userId }).count()).toBe(1);
+    await expectAccessible(page, 'audit-log');
+    await shot(page, 'audit-log');
+    await page.close();
+  });
+
+  it('keeps what was typed when the session ends mid-edit, asks to sign in again, then submits once', async () => {
+    const page = await newTab();
+    await signIn(page, owner.email, owner.password);
+    await page.getByLabel('Name').waitFor();
+    await page.getByLabel('Name').fill('Typed before the session ended');
+    // The session ends server-side (as after the idle limit): the cookie's session is gone.
+    const cookie = (await browser.context.cookies(base)).find((c) => c.name === config.browserSession.cookie)!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+    const { doc, tableName } = await platformTable();
+    await doc.send(new DeleteCommand({ TableName: tableName, Key: keyOf('session', { tokenHash: sha256Hex(cookie.value) }) }));
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('heading', { name: 'Your session ended: sign in again' }).waitFor();
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await page.getByLabel('Name').inputValue()).toBe('Typed before the session ended');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByTestId('new-key').waitFor();
+    const keys = await call('GET', '/api/v2/api-keys', { token: owner.token });
+    // Sent once: the click before signing in again was refused, the one after made one key.
+    expect(keys.body.data.filter((k: { name: string }) => k.name === 'Typed before the session ended')).toHaveLength(1);
+    await page.close();
+  });
+
+  it('signs out: the session is revoked server-side and the sign-in form is back', async () => {
+    const page = await newTab();
+    await signIn(page, owner.email, owner.password);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+    expect((await browser.context.cookies(base)).find((c) => c.name === config.browserSession.cookie)).toBeUndefined();
+    await page.reload();
+    await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+    await page.close();
+  });
+
+  it('a member (not an admin) sees a plain page saying an admin is needed', async () => {
+    const member = await addUser(owner.workspaceId, 'member');
+    const page = await newTab();
+    await signIn(page, member.email, member.password);
+    await page.getByRole('heading', { name: 'An admin is needed' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Console' }).count()).toBe(0);
+    await expectAccessible(page, 'needs-admin');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+    await page.close();
+  });
+
+  it('asked for nothing from another host and broke no rule of its Content-Security-Policy', () => {
+    expect(requested.length).toBeGreaterThan(0);
+    expect(requested.filter((u) => !u.startsWith(base))).toEqual([]);
+    expect(cspViolations).toEqual([]);
+  });
+});
