@@ -19,6 +19,7 @@ import { Mail } from './constructs/mail';
 import { SigningSecretsKey } from './constructs/signing-secrets-key';
 import type { Observability } from './constructs/observability';
 import { Wallet } from './constructs/wallet';
+import { ConsoleHosting } from './constructs/console-hosting';
 import { Webhooks } from './constructs/webhooks';
 import { ApiStack } from './stacks/api-stack';
 import { ExportsStack } from './stacks/exports-stack';
@@ -70,6 +71,8 @@ export class LoyaltyPlatformStack extends Stack {
   readonly pipelines: PipelinesStack;
   readonly exportsStack: ExportsStack;
   readonly observabilityStack: ObservabilityStack;
+  /** The console's files and the one origin (CloudFront) in front of them and the API. */
+  readonly console: ConsoleHosting;
 
   constructor(scope: Construct, id: string, props: LoyaltyPlatformStackProps = {}) {
     super(scope, id, {
@@ -101,12 +104,17 @@ export class LoyaltyPlatformStack extends Stack {
     this.exportsStack = new ExportsStack(this, 'ExportsStack', { resources, ...(scheduleFailureQueue ? { scheduleFailureQueue } : {}) });
     this.apiStack = new ApiStack(this, 'ApiStack', { resources, httpApi: this.httpApi, cursorSecret: this.cursorSecret, exports: this.exports });
     this.observabilityStack = this.buildObservability();
+    this.console = new ConsoleHosting(this, 'Console', { httpApi: this.httpApi });
 
     // Every alarm of the platform, wherever it is built, notifies the one topic on ALARM and on OK.
     this.alarmTopic = new AlarmTopic(this, 'Alarms', props.alarmEmail ? { email: props.alarmEmail } : {});
     Aspects.of(this).add(new NotifyOnEveryAlarm(this.alarmTopic.topic));
 
     new CfnOutput(this, 'ApiUrl', { value: this.httpApi.apiEndpoint, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'ConsoleUrl', {
+      value: `https://${this.console.distribution.distributionDomainName}/console`,
+      description: 'The console; the API and the reference page answer on the same origin',
+    });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName, description: 'The single DynamoDB table' });
     new CfnOutput(this, 'AlarmTopicArn', {
       value: this.alarmTopic.topic.topicArn,

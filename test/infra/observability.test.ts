@@ -7,6 +7,7 @@ import { DEAD_LETTER_QUEUE_LOGICAL_ID, DELIVERY_QUEUE_LOGICAL_ID } from '../../i
 import { AREAS } from '../../shared/contracts/index';
 import type { LoyaltyPlatformStack } from '../../infra/stack';
 import { synthesizedApp } from '../support/synthesized-app';
+import { platformFunctions } from './templates';
 
 type Resource = { Type: string; Properties?: Record<string, any> };
 type MetricDataQuery = {
@@ -47,7 +48,7 @@ const allFunctions = () => [
 
 describe('dashboard', () => {
   it('references every function (errors, throttles, duration) by name', () => {
-    const lambdaFunctions = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
+    const lambdaFunctions = platformFunctions(resources);
     expect(allFunctions()).toHaveLength(lambdaFunctions.length);
     for (const { fn } of allFunctions()) {
       expect(dashboardBody, logicalId(fn)).toContain(ref(logicalId(fn)));

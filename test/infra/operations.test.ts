@@ -27,6 +27,7 @@ import { TABLE_SCHEMA } from '../../shared/data/table-schema';
 import { type BusinessMetric, businessMetrics, type Capability, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/observability/metric-catalog';
 import { QUEUES, type QueueName } from '../../shared/ports/queue';
 import { WORKFLOWS, type WorkflowName } from '../../shared/ports/workflows';
+import { platformFunctions } from './templates';
 
 /**
  * The operators' view of the stack: what runs (derived from the area declarations, the consumer
@@ -135,7 +136,7 @@ describe('dashboard', () => {
   it('shows every function, and nothing but the declared ones, in its row: errors, throttles, duration p99, concurrent executions', () => {
     const expected = expectedFunctions();
     expect(
-      ofType('AWS::Lambda::Function')
+      platformFunctions(resources)
         .map(([id]) => id)
         .sort(),
     ).toEqual(expected.map((f) => f.id).sort());
@@ -440,7 +441,7 @@ describe('runbook', () => {
 
 describe('functions', () => {
   it('every function has active tracing, a log group with retention, and the Powertools metrics and tracer settings', () => {
-    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [id, fn] of platformFunctions(resources)) {
       const props = fn.Properties!;
       expect(props.TracingConfig, id).toEqual({ Mode: 'Active' });
       const logGroup = resources[props.LoggingConfig.LogGroup.Ref]!;
@@ -454,7 +455,7 @@ describe('functions', () => {
   });
 
   it('each function role may write traces', () => {
-    for (const [id, fn] of ofType('AWS::Lambda::Function')) {
+    for (const [id, fn] of platformFunctions(resources)) {
       const role = fn.Properties!.Role['Fn::GetAtt'][0] as string;
       const policies = ofType('AWS::IAM::Policy').filter(([, p]) => (p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === role));
       const actions = policies.flatMap(([, p]) =>

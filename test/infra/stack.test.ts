@@ -21,6 +21,8 @@ import { synthesizedApp } from '../support/synthesized-app';
 import { platformTemplates } from './templates';
 import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 import { CONSUMERS } from '../../shared/consumers/table';
+import { platformFunctions } from './templates';
+import { CONSOLE_COPIER_ID_PREFIX } from '../../infra/constructs/console-hosting';
 
 type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 
@@ -77,7 +79,7 @@ describe('edge of the API', () => {
       ThrottlingBurstLimit: config.throttle.default.burst,
     });
     const throttled = routes.filter((r) => r.throttle);
-    expect(throttled.map((r) => r.operationId).sort()).toEqual(['forgotPassword', 'login', 'register', 'resetPassword']);
+    expect(throttled.map((r) => r.operationId).sort()).toEqual(['forgotPassword', 'login', 'register', 'resetPassword', 'startBrowserSession']);
     const settings = stage.Properties?.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
     expect(Object.keys(settings).sort()).toEqual(throttled.map(routeKey).sort());
     for (const r of throttled) {
@@ -213,20 +215,29 @@ describe('stage and access logs', () => {
 });
 
 describe('functions', () => {
-  const fns = (): [string, Resource][] => ofType('AWS::Lambda::Function');
+  const fns = (): [string, Resource][] => platformFunctions(resources);
 
   it.each(AREAS.map((a) => [a]))('area %s has a handler file and a function', (area) => {
     expect(existsSync(join(PROJECT_ROOT, 'functions', area, 'handler.ts'))).toBe(true);
     expect(resources[functionIdOf(area)]?.Type).toBe('AWS::Lambda::Function');
   });
 
-  it('has exactly one function per area plus one per row of the consumer table, and no other (e.g. custom-resource) functions', () => {
+  it('has exactly one function per area plus one per row of the consumer table, and no other custom-resource function than the console copier', () => {
     expect(fns()).toHaveLength(AREAS.length + CONSUMER_FUNCTIONS.length);
     const services = fns().map(([, f]) => f.Properties?.Environment?.Variables?.POWERTOOLS_SERVICE_NAME);
     expect([...services].sort()).toEqual([...AREAS, ...CONSUMER_FUNCTIONS].sort());
-    template.resourceCountIs('AWS::Lambda::LayerVersion', 0);
+    // The one exception: CDK's BucketDeployment, which copies the console build into its bucket at deployment.
+    const copiers = ofType('AWS::Lambda::Function').filter(([id]) => id.startsWith(CONSOLE_COPIER_ID_PREFIX));
+    expect(copiers).toHaveLength(1);
     expect(ofType('AWS::CloudFormation::CustomResource')).toHaveLength(0);
-    expect(Object.values(resources).filter((r) => r.Type.startsWith('Custom::'))).toHaveLength(0);
+    const custom = Object.values(resources).filter((r) => r.Type.startsWith('Custom::'));
+    expect(custom.map((r) => r.Type)).toEqual(['Custom::CDKBucketDeployment', 'Custom::CDKBucketDeployment']);
+    for (const r of custom) expect(JSON.stringify(r.Properties?.ServiceToken)).toContain(copiers[0]![0]);
+    // Its layers (the AWS CLI it copies with; CDK makes one per deployment) are the console's alone.
+    const layers = ofType('AWS::Lambda::LayerVersion').map(([id]) => id);
+    expect(layers.length).toBeGreaterThan(0);
+    for (const id of layers) expect(id).toMatch(/^Console(Assets|Page)AwsCliLayer/);
+    expect(layers.some((id) => JSON.stringify(copiers[0]![1].Properties?.Layers).includes(id))).toBe(true);
   });
 
   it('every Lambda function runs nodejs24.x on arm64 with the configured size', () => {
@@ -283,7 +294,7 @@ describe('functions', () => {
     )!;
     expect(POWERTOOLS_LAYER_PARAMETER).toBe(`/aws/service/powertools/typescript/generic/all/${POWERTOOLS_VERSION}`);
     expect(POWERTOOLS_VERSION).toMatch(/^2\.\d+\.\d+$/);
-    const functions = ofType('AWS::Lambda::Function');
+    const functions = platformFunctions(resources);
     expect(functions.length).toBe(AREAS.length + CONSUMER_FUNCTIONS.length);
     for (const [id, fn] of functions) {
       expect(fn.Properties?.TracingConfig, id).toEqual({ Mode: 'Active' });
@@ -321,8 +332,11 @@ describe('least privilege', () => {
   };
   const actionsOf = (area: Area): string[] => statementsOf(area).flatMap((s) => [s.Action].flat());
 
-  it('no role uses managed policies', () => {
-    for (const [id, role] of ofType('AWS::IAM::Role')) expect(role.Properties?.ManagedPolicyArns, id).toBeUndefined();
+  it('no role uses managed policies (but the console copier of CDK, acknowledged there)', () => {
+    for (const [id, role] of ofType('AWS::IAM::Role')) {
+      if (id.startsWith(CONSOLE_COPIER_ID_PREFIX)) continue;
+      expect(role.Properties?.ManagedPolicyArns, id).toBeUndefined();
+    }
   });
 
   it.each(AREAS.map((a) => [a]))('%s gets exactly the table actions its declaration names, and writes its own logs', (area) => {

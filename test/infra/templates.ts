@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NestedStack, type Stack, Stage } from 'aws-cdk-lib';
+import { CONSOLE_COPIER_ID_PREFIX } from '../../infra/constructs/console-hosting';
 
 /**
  * The platform's templates: the root stack's and one per nested stack. `merged` reads them as one
@@ -66,3 +67,10 @@ function mapRefs(value: Json, replace: (node: Record<string, Json>) => Json | un
   if (replaced !== undefined) return replaced;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mapRefs(v, replace)]));
 }
+
+/**
+ * The platform's own functions (areas and consumers): every Lambda function but CDK's deployment-time
+ * copier of the console build, whose runtime, role and settings are CDK's (test/infra/console.test.ts).
+ */
+export const platformFunctions = (resources: Record<string, Json>): [string, Json][] =>
+  Object.entries(resources).filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && !id.startsWith(CONSOLE_COPIER_ID_PREFIX));

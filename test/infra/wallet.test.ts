@@ -9,6 +9,7 @@ import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
 import { WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID, WALLET_SECRET_LOGICAL_ID } from '../../infra/constructs/wallet';
 import type { LoyaltyPlatformStack } from '../../infra/stack';
 import { synthesizedApp } from '../support/synthesized-app';
+import { platformFunctions } from './templates';
 
 /** Wallet cards in the stack: push queue + DLQ (alarmed), its two consumers, the secret and its grants, the routes. */
 
@@ -42,7 +43,7 @@ const mappingOf = (id: string) => {
   expect(mine).toHaveLength(1);
   return mine[0]![1].Properties!;
 };
-const allFunctionIds = () => ofType('AWS::Lambda::Function').map(([id]) => id);
+const allFunctionIds = () => platformFunctions(resources).map(([id]) => id);
 
 describe('wallet push queues', () => {
   it('the push queue redrives to its DLQ after maxReceiveCount receives, both encrypted and SSL-only, with pinned logical IDs', () => {
