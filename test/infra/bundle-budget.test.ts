@@ -235,7 +235,10 @@ describe('CDK bundling', () => {
   it('ships the bundle built here, byte for byte (largest function, MCP server)', () => {
     for (const name of new Set(parity())) {
       const dir = cdkAssetDir(name);
-      expect(readFileSync(join(dir, 'index.mjs')).equals(readFileSync(bundles[name]!.file)), `${name}: CDK's index.mjs differs from the esbuild JS API build`).toBe(true);
+      expect(
+        readFileSync(join(dir, 'index.mjs')).equals(readFileSync(bundles[name]!.file)),
+        `${name}: CDK's index.mjs differs from the esbuild JS API build`,
+      ).toBe(true);
     }
   });
 

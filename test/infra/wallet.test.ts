@@ -130,7 +130,10 @@ describe('wallet routes', () => {
   });
 
   it("has Apple's five pass web service calls, the consumer issue call and the branding settings; the two that build a pass apart", () => {
-    expect(routesOfArea('wallet-passes').map(routeKey).sort()).toEqual(['GET /api/wallet/apple/v1/passes/{passTypeId}/{serial}', 'POST /api/consumer/wallet/issue']);
+    expect(routesOfArea('wallet-passes').map(routeKey).sort()).toEqual([
+      'GET /api/wallet/apple/v1/passes/{passTypeId}/{serial}',
+      'POST /api/consumer/wallet/issue',
+    ]);
     expect([...routesOfArea('wallet'), ...routesOfArea('wallet-passes')].map(routeKey).sort()).toEqual([
       'DELETE /api/wallet/apple/v1/devices/{deviceId}/registrations/{passTypeId}/{serial}',
       'GET /api/flash/wallet/branding',
