@@ -1,30 +1,34 @@
-import { createLoyaltyClient, type LoyaltyClient } from '../../shared/client/index';
+import type { ClientForPath } from 'openapi-fetch';
+import { createLoyaltyClient, type paths } from '../../shared/client/index';
 import type { AuthKind, Endpoint } from '../../shared/contracts/endpoint';
 import { ApiError, CommandError, UsageError } from './errors';
 import { storedSession } from './sessions';
 import { baseUrlOf, type GlobalOptions } from './settings';
-
-export interface CallOptions {
-  params?: Record<string, string>;
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-export interface Page<T> {
-  data: T[];
-  nextCursor: string | null;
-}
 
 const NO_API_KEY = 'No API key: set LOYALTY_API_KEY=fl_live_... or pass --api-key (an admin creates one with `loyalty keys create` or in the application)';
 const NO_SESSION_HOW = 'run `loyalty login --email <you>` or set LOYALTY_SESSION_TOKEN=fl_sess_...';
 const NO_SESSION = `This command needs an owner or admin session: ${NO_SESSION_HOW}`;
 
 /**
- * The API as the tool sees it: each request names the endpoint's declaration (`shared/contracts/<area>.ts`),
- * so method, path and accepted credentials cannot drift from the server. Only the areas a command
- * uses are loaded, which keeps start-up short. A route that takes an
- * API key gets one when it is given; otherwise a session (LOYALTY_SESSION_TOKEN, else `loyalty login`).
+ * The call an endpoint declaration (`shared/contracts/<area>.ts`) allows, typed from the OpenAPI
+ * document at the declaration's path: `GET(init)` for a GET route and nothing else. A declaration
+ * whose path or method the document lacks gives `never`, so the command using it does not compile.
+ */
+export type EndpointCall<E extends Endpoint> = E['path'] extends keyof paths
+  ? paths[E['path']][Lowercase<E['method']>] extends undefined
+    ? never
+    : Pick<ClientForPath<paths[E['path']], `${string}/${string}`>, E['method']>
+  : never;
+
+/** An openapi-fetch answer: the data, or the error body with the response. */
+type Answer<T> = { data?: T; error?: unknown; response: Response };
+
+/**
+ * The API as the tool sees it: each request names the endpoint's declaration, so method, path and
+ * accepted credentials cannot drift from the server, and goes through the typed client
+ * (shared/client), so a contract change that breaks a command fails the type check. Only the areas a
+ * command uses are loaded, which keeps start-up short. A route that takes an API key gets one when
+ * it is given; otherwise a session (LOYALTY_SESSION_TOKEN, else `loyalty login`).
  */
 export class Client {
   readonly baseUrl: string;
@@ -46,31 +50,6 @@ export class Client {
     throw new UsageError(auth.includes('apiKey') ? (takesSession ? `${NO_API_KEY}; or sign in: ${NO_SESSION_HOW}` : NO_API_KEY) : NO_SESSION);
   }
 
-  async call<T = any>(route: Endpoint, opts: CallOptions = {}): Promise<T> {
-    const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-      const value = opts.params?.[name];
-      if (value === undefined) throw new Error(`missing path parameter ${name} of ${route.path}`);
-      return encodeURIComponent(value);
-    });
-    const url = new URL(this.baseUrl + path);
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers };
-    const credential = await this.credentialFor(route.auth);
-    if (credential) headers.authorization = `Bearer ${credential}`;
-    if (opts.body !== undefined) headers['content-type'] = 'application/json';
-
-    const res = await this.reach(url, { method: route.method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-    const text = await res.text();
-    let parsed: any;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    if (!res.ok) throw apiErrorOf(res, parsed, text);
-    return parsed as T;
-  }
-
   /** fetch, with an unreachable platform said once, naming how to point the tool elsewhere. */
   private readonly reach = async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     try {
@@ -85,27 +64,43 @@ export class Client {
     }
   };
 
-  /** The typed client (shared/client) with the credential `auth` takes; answers typed from the OpenAPI document. */
-  async typed(auth: readonly AuthKind[]): Promise<LoyaltyClient> {
-    return createLoyaltyClient({ baseUrl: this.baseUrl, token: await this.credentialFor(auth), fetch: this.reach });
-  }
-
-  /** Every item of a cursor-paged list, following `nextCursor`. */
-  async all<T>(route: Endpoint, opts: CallOptions = {}): Promise<T[]> {
-    const items: T[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await this.call<Page<T>>(route, { ...opts, query: { limit: 200, ...opts.query, cursor } });
-      items.push(...page.data);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-    return items;
+  /**
+   * The declaration's call through the typed client, with the credential its route takes:
+   * `(await client.typed(membersArea.endpoints.getMember)).GET({ params: { path: { id } } })`.
+   */
+  async typed<E extends Endpoint>(declaration: E): Promise<EndpointCall<E>> {
+    const api = createLoyaltyClient({ baseUrl: this.baseUrl, token: await this.credentialFor(declaration.auth), fetch: this.reach });
+    // EndpointCall has tied the declaration's method and path to the document; openapi-fetch's own
+    // generics cannot follow a path that is a type parameter, hence the casts.
+    const call = (init?: object) => api.request(declaration.method.toLowerCase() as never, declaration.path as never, init as never);
+    return { [declaration.method]: call } as EndpointCall<E>;
   }
 }
 
-/** The API's error answer as the tool's error. */
-function apiErrorOf(res: Response, parsed: any, text: string): ApiError {
-  const err = parsed?.error;
+/**
+ * Text the caller typed, passed on as the field's type without checking it here: the API checks it
+ * and its validation error (printed like any other) names what it accepts.
+ */
+export const asTyped = <T>(value: string | readonly string[] | undefined): T => value as T;
+
+/** Every item of a cursor-paged list, 200 a page, following `nextCursor`. */
+export async function allPages<T>(
+  page: (query: { limit: number; cursor?: string }) => Promise<Answer<{ data: T[]; nextCursor: string | null }>>,
+): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | undefined;
+  do {
+    const answer = dataOf(await page({ limit: 200, ...(cursor === undefined ? {} : { cursor }) }));
+    items.push(...answer.data);
+    cursor = answer.nextCursor ?? undefined;
+  } while (cursor);
+  return items;
+}
+
+/** The API's error answer (parsed JSON, or the text of one that is not JSON) as the tool's error. */
+function apiErrorOf(res: Response, body: unknown): ApiError {
+  const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
+  const err = (body as { error?: Record<string, any> } | undefined)?.error;
   return new ApiError(
     res.status,
     err?.code ?? `HTTP_${res.status}`,
@@ -116,8 +111,8 @@ function apiErrorOf(res: Response, parsed: any, text: string): ApiError {
   );
 }
 
-/** The data of a typed call, or its error answer thrown as the tool's error. */
-export function dataOf<T>(result: { data?: T; error?: unknown; response: Response }): T {
-  if (result.data !== undefined) return result.data;
-  throw apiErrorOf(result.response, result.error, JSON.stringify(result.error ?? ''));
+/** The data of a typed call (undefined for a 204), or its error answer thrown as the tool's error. */
+export function dataOf<T>(answer: Answer<T>): T {
+  if (answer.response.ok) return answer.data as T;
+  throw apiErrorOf(answer.response, answer.error);
 }

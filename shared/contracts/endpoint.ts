@@ -32,7 +32,7 @@ export interface RouteContract {
 export interface Endpoint extends RouteContract {
   method: HttpMethod;
   /** API Gateway path template, e.g. `/api/v2/api-keys/{id}`. */
-  path: string;
+  path: `/${string}`;
   /** Accepted credentials, in order of preference. */
   auth: readonly AuthKind[];
   /** Scope an API key needs. Sessions are checked by role instead. */

@@ -16,12 +16,39 @@ import type { Reply } from './responses';
 
 export const REFERENCE_ASSETS_PATH = `${REFERENCE_PATH}/assets`;
 
+const DESCRIPTION_ANCHOR = `${REFERENCE_DOCUMENT_SLUG}/description/`;
+
+/**
+ * Keeps the address of a section of the document's description (an error code's, which is where
+ * `docUrl` leads) while its heading is in view. Once the page has scrolled to the section, the
+ * renderer sees its document start leave the viewport and names the address after the <section>
+ * at the viewport's centre; the description's headings are no sections of their own, so that is
+ * always the introduction, and a copied address lost the code. Only that rewrite is dropped: once
+ * the heading is out of view, or for any other address, the renderer's updates go through.
+ */
+const KEEP_DESCRIPTION_ANCHOR = `(() => {
+  const prefix = ${JSON.stringify(DESCRIPTION_ANCHOR)};
+  const introduction = '#' + prefix + 'introduction';
+  const replace = history.replaceState.bind(history);
+  const inView = (id) => {
+    const box = document.getElementById(id)?.getBoundingClientRect();
+    return box !== undefined && box.bottom > 0 && box.top < window.innerHeight;
+  };
+  history.replaceState = (state, unused, url) => {
+    const current = decodeURIComponent(location.hash.slice(1));
+    const next = url == null ? undefined : new URL(url, location.href).hash;
+    if (next === introduction && current.startsWith(prefix) && '#' + current !== introduction && inView(current)) return;
+    replace(state, unused, url);
+  };
+})();
+`;
+
 /**
  * The renderer's settings: the live document under a fixed slug (the first part of every anchor,
  * so `docUrlOf` links stay valid); everything that would reach a third-party service (Scalar's
  * fonts, telemetry, AI agent, MCP integration) off.
  */
-const START_SCRIPT = `Scalar.createApiReference('#reference', {
+const START_SCRIPT = `${KEEP_DESCRIPTION_ANCHOR}Scalar.createApiReference('#reference', {
   url: ${JSON.stringify(OPENAPI_PATH)},
   title: 'Loyalty platform API',
   slug: ${JSON.stringify(REFERENCE_DOCUMENT_SLUG)},

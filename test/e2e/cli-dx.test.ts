@@ -82,16 +82,22 @@ describe.concurrent('loyalty members, webhooks delete, keys revoke', { timeout: 
     expect(none.stderr).toContain('--email or --external-id');
   });
 
-  it('webhooks delete removes an endpoint', async () => {
+  it('webhooks list shows an endpoint; webhooks delete removes it', async () => {
     const receiver = await startReceiver();
     closers.push(() => receiver.close());
     const made = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: receiver.url, eventTypes: ['member.created'] } });
     expect(made.status).toBe(201);
+    const listed = await run(['webhooks', 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toMatch(/^ID\s+URL\s+STATUS\s+EVENT TYPES$/m);
+    expect(listed.stdout).toMatch(new RegExp(`^${made.body.data.id}\\s+\\S+\\s+active\\s+member\\.created$`, 'm'));
     const deleted = await run(['webhooks', 'delete', made.body.data.id]);
     expect(deleted.code, deleted.stderr).toBe(0);
     expect(deleted.stdout).toContain(`Deleted endpoint ${made.body.data.id}`);
     const list = await call('GET', '/api/v2/webhooks', { token: t.key });
     expect(list.body.data.map((e: { id: string }) => e.id)).not.toContain(made.body.data.id);
+    const after = await run(['webhooks', 'list', '--json']);
+    expect(JSON.parse(after.stdout).map((e: { id: string }) => e.id)).not.toContain(made.body.data.id);
   });
 
   it('keys revoke asks first: without a terminal and without --yes it revokes nothing (exit 2)', async () => {

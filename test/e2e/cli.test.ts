@@ -262,6 +262,19 @@ describe.concurrent('loyalty exports', { timeout: 180_000 }, () => {
     expect(r.stdout).toContain(`Wrote ${file} (${Buffer.byteLength(csv)} bytes)`);
     // Not a terminal: no spinner, nothing but the lines.
     expect(r.stdout).not.toContain('\u001b[');
+
+    const id = /^Export (exp_\S+) completed/m.exec(r.stdout)![1]!;
+    const got = await asSession(['exports', 'get', id]);
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toMatch(new RegExp(`^${id}  members  csv  completed  \\d+ rows$`, 'm'));
+    const again = join(configDir, 'members-again.csv');
+    const downloaded = await asSession(['exports', 'download', id, '--output', again]);
+    expect(downloaded.code, downloaded.stderr).toBe(0);
+    expect(downloaded.stdout.trim()).toBe(`Wrote ${again} (${Buffer.byteLength(csv)} bytes)`);
+    expect(await readFile(again, 'utf8')).toBe(csv);
+    const missing = await asSession(['exports', 'get', 'exp_missing']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^Error: NOT_FOUND: .*\(HTTP 404, request id \S+\)$/m);
   });
 
   it('shows a spinner while waiting when stdout is a terminal', async () => {

@@ -305,7 +305,7 @@ describe('OpenAPI document', () => {
 });
 
 describe('schema ids across request and response', () => {
-  const route = (method: RouteDef['method'], path: string, operationId: string, contract: RouteContract): RouteDef => ({
+  const route = (method: RouteDef['method'], path: RouteDef['path'], operationId: string, contract: RouteContract): RouteDef => ({
     method,
     path,
     area: 'stores',

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { webhooksArea } from '../../../shared/contracts/webhooks';
 import { describe } from '../catalog';
+import { dataOf } from '../client';
 import { contextOf } from '../context';
 
 export function registerEvents(program: Command): void {
@@ -11,7 +12,7 @@ export function registerEvents(program: Command): void {
     .description('the events that fire, with their stage')
     .action(async (_o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      const { data } = await client.call(webhooksArea.endpoints.getEventCatalog);
+      const { data } = dataOf(await (await client.typed(webhooksArea.endpoints.getEventCatalog)).GET());
       out.result(data.events, () => out.table(data.events, ['event', 'stage', 'label']));
     });
 }

@@ -3,24 +3,26 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { components } from '../../../shared/client/index';
 import { OPERATIONAL_ENTITIES, OPERATIONAL_FORMATS } from '../../../shared/domain/exports/schemas';
-import type { Client } from '../client';
+import { type Client, dataOf } from '../client';
 import { exportsArea } from '../../../shared/contracts/exports';
 import { describe } from '../catalog';
 import { contextOf } from '../context';
 import { CommandError, UsageError } from '../errors';
 import type { Output } from '../output';
 
-type Job = { id: string; status: string; rowCount: number | null; capped: boolean | null; error: string | null; entity: string; format: string };
+type Job = components['schemas']['OperationalExportJob'];
 
 const POLL_MS = 500;
 
 async function waitFor(client: Client, out: Output, id: string, timeoutMs: number): Promise<Job> {
+  const get = await client.typed(exportsArea.endpoints.getOperationalExport);
   const spinner = await out.spinner(`Export ${id}: pending`);
   const deadline = Date.now() + timeoutMs;
   try {
     for (;;) {
-      const { data: job } = await client.call<{ data: Job }>(exportsArea.endpoints.getOperationalExport, { params: { id } });
+      const { data: job } = dataOf(await get.GET({ params: { path: { id } } }));
       if (job.status === 'completed') return job;
       if (job.status === 'failed') throw new CommandError(`Export ${id} failed: ${job.error ?? 'no reason given'}`);
       if (Date.now() > deadline)
@@ -33,9 +35,13 @@ async function waitFor(client: Client, out: Output, id: string, timeoutMs: numbe
   }
 }
 
-/** Fetches a fresh presigned link and streams the file to `file`. */
+/**
+ * Fetches a fresh presigned link through the typed client, then streams the file to `file` with a
+ * plain fetch: the link points at the file store, not the API (no document describes it), and the
+ * body is written as it arrives rather than parsed.
+ */
 async function download(client: Client, id: string, file: string): Promise<number> {
-  const { data } = await client.call<{ data: { url: string } }>(exportsArea.endpoints.getExportDownload, { params: { id } });
+  const { data } = dataOf(await (await client.typed(exportsArea.endpoints.getExportDownload)).GET({ params: { path: { id } } }));
   const res = await fetch(data.url).catch((e: Error) => {
     throw new CommandError(`Could not download export ${id}: ${e.message}`);
   });
@@ -63,29 +69,35 @@ export function registerExports(program: Command): void {
     .option('--wait', 'wait until the job completes (a spinner on a terminal)')
     .option('--output <file>', 'with --wait: write the file here')
     .option('--timeout <seconds>', 'with --wait: give up after this long', '600')
-    .action(async (o: { entity: string; format: string; wait?: boolean; output?: string; timeout: string }, cmd: Command) => {
-      if (o.output && !o.wait) throw new UsageError('--output needs --wait (the file exists only once the job completes)');
-      const timeoutMs = seconds(o.timeout);
-      const { client, out } = contextOf(cmd);
-      const { data: started } = await client.call(exportsArea.endpoints.startOperationalExport, { body: { entity: o.entity, format: o.format } });
-      if (!o.wait)
-        return out.result(started, () =>
-          out.line(`Started export ${started.id} (${o.entity}, ${o.format}); follow it with \`loyalty exports get ${started.id}\``),
-        );
-      const job = await waitFor(client, out, started.id, timeoutMs);
-      const bytes = o.output ? await download(client, job.id, o.output) : undefined;
-      out.result({ ...job, ...(o.output ? { output: o.output, bytes } : {}) }, () => {
-        out.line(`Export ${job.id} completed: ${job.rowCount} rows${job.capped ? ' (capped)' : ''}`);
-        if (o.output) out.line(`Wrote ${o.output} (${bytes} bytes)`);
-      });
-    });
+    .action(
+      async (
+        o: { entity: (typeof OPERATIONAL_ENTITIES)[number]; format: (typeof OPERATIONAL_FORMATS)[number]; wait?: boolean; output?: string; timeout: string },
+        cmd: Command,
+      ) => {
+        if (o.output && !o.wait) throw new UsageError('--output needs --wait (the file exists only once the job completes)');
+        const timeoutMs = seconds(o.timeout);
+        const { client, out } = contextOf(cmd);
+        const start = await client.typed(exportsArea.endpoints.startOperationalExport);
+        const { data: started } = dataOf(await start.POST({ body: { entity: o.entity, format: o.format } }));
+        if (!o.wait)
+          return out.result(started, () =>
+            out.line(`Started export ${started.id} (${o.entity}, ${o.format}); follow it with \`loyalty exports get ${started.id}\``),
+          );
+        const job = await waitFor(client, out, started.id, timeoutMs);
+        const bytes = o.output ? await download(client, job.id, o.output) : undefined;
+        out.result({ ...job, ...(o.output ? { output: o.output, bytes } : {}) }, () => {
+          out.line(`Export ${job.id} completed: ${job.rowCount} rows${job.capped ? ' (capped)' : ''}`);
+          if (o.output) out.line(`Wrote ${o.output} (${bytes} bytes)`);
+        });
+      },
+    );
 
   exports
     .command('get <id>')
     .description('an operational export job')
     .action(async (id: string, _o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      const { data } = await client.call<{ data: Job }>(exportsArea.endpoints.getOperationalExport, { params: { id } });
+      const { data } = dataOf(await (await client.typed(exportsArea.endpoints.getOperationalExport)).GET({ params: { path: { id } } }));
       out.result(data, () =>
         out.line(
           `${data.id}  ${data.entity}  ${data.format}  ${data.status}${data.rowCount === null ? '' : `  ${data.rowCount} rows`}${data.error ? `  ${data.error}` : ''}`,

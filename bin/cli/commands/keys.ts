@@ -1,7 +1,8 @@
 import { type Command, Option } from 'commander';
-import { PRESETS, SCOPES } from '../../../shared/domain/api-keys/scopes';
+import { PRESETS, type Scope, SCOPES } from '../../../shared/domain/api-keys/scopes';
 import { apiKeysArea } from '../../../shared/contracts/api-keys';
 import { describe } from '../catalog';
+import { allPages, asTyped, dataOf } from '../client';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 
@@ -28,19 +29,21 @@ export function registerKeys(program: Command): void {
     .requiredOption('--name <name>', 'what the key is for')
     .addOption(new Option('--preset <preset>', 'every :read scope, or every :read and :write scope').choices(Object.keys(PRESETS)))
     .option('--scopes <scopes>', `comma-separated scopes (${SCOPES.join(', ')})`)
-    .action(async (o: { name: string; preset?: string; scopes?: string }, cmd: Command) => {
+    .action(async (o: { name: string; preset?: keyof typeof PRESETS; scopes?: string }, cmd: Command) => {
       if ((o.preset === undefined) === (o.scopes === undefined)) throw new UsageError('Give exactly one of --preset or --scopes');
       const { client, out } = contextOf(cmd);
       const body = o.preset
         ? { name: o.name, preset: o.preset }
         : {
             name: o.name,
-            scopes: o
-              .scopes!.split(',')
-              .map((s) => s.trim())
-              .filter(Boolean),
+            scopes: asTyped<Scope[]>(
+              o
+                .scopes!.split(',')
+                .map((s) => s.trim())
+                .filter(Boolean),
+            ),
           };
-      const { data } = await client.call(apiKeysArea.endpoints.createApiKey, { body });
+      const { data } = dataOf(await (await client.typed(apiKeysArea.endpoints.createApiKey)).POST({ body }));
       out.result(data, () => {
         out.line(`Created ${data.id} (${data.name}) with ${data.scopes.join(', ')}`);
         out.line(data.key);
@@ -53,7 +56,8 @@ export function registerKeys(program: Command): void {
     .description('list API keys (without their secrets)')
     .action(async (_o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      const items = await client.all<Record<string, unknown>>(apiKeysArea.endpoints.listApiKeys);
+      const list = await client.typed(apiKeysArea.endpoints.listApiKeys);
+      const items = await allPages((query) => list.GET({ params: { query } }));
       out.result(items, () => (items.length ? out.table(items, COLUMNS) : out.line('No API keys.')));
     });
 
@@ -64,7 +68,7 @@ export function registerKeys(program: Command): void {
     .action(async (id: string, o: { yes?: boolean }, cmd: Command) => {
       const { client, out } = contextOf(cmd);
       if (!o.yes) await confirm(`Revoke API key ${id}? Every request with it fails from then on. [y/N] `);
-      await client.call(apiKeysArea.endpoints.revokeApiKey, { params: { id } });
+      dataOf(await (await client.typed(apiKeysArea.endpoints.revokeApiKey)).DELETE({ params: { path: { id } } }));
       out.result({ id, revoked: true }, () => out.line(`Revoked ${id}`));
     });
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { text } from 'node:stream/consumers';
 import { authArea } from '../../../shared/contracts/auth';
 import { describe } from '../catalog';
+import { dataOf } from '../client';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 import { forgetSession, storeSession } from '../sessions';
@@ -46,7 +47,7 @@ export function registerLogin(program: Command): void {
       else if (process.stdin.isTTY) password = await promptHidden('Password: ');
       else throw new UsageError('No terminal to ask for the password: pipe it in with --password-stdin');
       const { client, out } = contextOf(cmd);
-      const { data } = await client.call(authArea.endpoints.login, { body: { email: o.email, password } });
+      const { data } = dataOf(await (await client.typed(authArea.endpoints.login)).POST({ body: { email: o.email, password } }));
       const file = await storeSession(client.baseUrl, { token: data.session.token, email: data.user.email, expiresAt: data.session.expiresAt });
       out.result({ user: data.user, workspace: data.workspace, expiresAt: data.session.expiresAt, storedIn: file }, () =>
         out.line(

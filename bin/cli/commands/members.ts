@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
+import type { components } from '../../../shared/client/index';
 import { membersArea } from '../../../shared/contracts/members';
 import { describe, examples } from '../catalog';
-import { dataOf } from '../client';
+import { allPages, asTyped, dataOf } from '../client';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 import type { Output } from '../output';
 
-type Member = Record<string, any>;
+type Member = components['schemas']['Member'];
 
 const COLUMNS = ['id', 'email', 'externalId', 'status', 'tier', 'balance'] as const;
 const row = (m: Member) => ({ ...m, balance: m.points?.balance });
@@ -45,9 +46,9 @@ export function registerMembers(program: Command): void {
       .option('--limit <n>', 'at most this many', '50')
       .action(async (o: { tier?: string; status?: string; tag?: string; query?: string; limit: string }, cmd: Command) => {
         const { client, out } = contextOf(cmd);
-        const { data } = await client.call(membersArea.endpoints.listMembers, {
-          query: { tier: o.tier, status: o.status, tag: o.tag, q: o.query, limit: positiveInteger(o.limit, '--limit') },
-        });
+        const limit = positiveInteger(o.limit, '--limit');
+        const list = await client.typed(membersArea.endpoints.listMembers);
+        const { data } = dataOf(await list.GET({ params: { query: { tier: o.tier, status: asTyped(o.status), tag: o.tag, q: o.query, limit } } }));
         out.result(data, () => (data.length ? out.table(data.map(row), COLUMNS) : out.line('No members.')));
       }),
     'loyalty members list',
@@ -60,7 +61,7 @@ export function registerMembers(program: Command): void {
       .description('a member with points, tier and status')
       .action(async (id: string, _o: unknown, cmd: Command) => {
         const { client, out } = contextOf(cmd);
-        const { data } = await client.call(membersArea.endpoints.getMember, { params: { id } });
+        const { data } = dataOf(await (await client.typed(membersArea.endpoints.getMember)).GET({ params: { path: { id } } }));
         out.result(data, () => printMember(out, data));
       }),
     'loyalty members get mbr_01...',
@@ -76,7 +77,8 @@ export function registerMembers(program: Command): void {
       .action(async (o: { email?: string; externalId?: string }, cmd: Command) => {
         if (!o.email && !o.externalId) throw new UsageError('Give --email or --external-id');
         const { client, out } = contextOf(cmd);
-        const items = await client.all<Member>(membersArea.endpoints.listMembers, { query: { email: o.email, externalId: o.externalId } });
+        const list = await client.typed(membersArea.endpoints.listMembers);
+        const items = await allPages((page) => list.GET({ params: { query: { ...page, email: o.email, externalId: o.externalId } } }));
         out.result(items, () => (items.length ? out.table(items.map(row), COLUMNS) : out.line('No member matches.')));
       }),
     'loyalty members find --email ada@example.com',
@@ -99,11 +101,10 @@ function registerPoints(program: Command): void {
         const amount = positiveInteger(amountText);
         const { client, out } = contextOf(cmd);
         const idempotencyKey = o.idempotencyKey ?? randomUUID();
-        const { data } = await client.call(membersArea.endpoints.changeMemberPoints, {
-          params: { id: memberId },
-          body: { type, amount, reason: o.reason },
-          headers: { 'idempotency-key': idempotencyKey },
-        });
+        const change = await client.typed(membersArea.endpoints.changeMemberPoints);
+        const { data } = dataOf(
+          await change.POST({ params: { path: { id: memberId }, header: { 'Idempotency-Key': idempotencyKey } }, body: { type, amount, reason: o.reason } }),
+        );
         out.result({ ...data, idempotencyKey }, () => {
           out.line(`${type === 'earn' ? 'Earned' : 'Deducted'} ${amount} points for ${memberId}: balance ${data.points.balance}, tier ${data.tier}`);
           out.line(`Idempotency-Key: ${idempotencyKey}`);
@@ -117,7 +118,7 @@ function registerPoints(program: Command): void {
   }
 }
 
-/** `members create`: enrol a member through the typed client. */
+/** `members create`: enrol a member. */
 function registerMemberCreate(members: Command): void {
   examples(
     members
@@ -131,10 +132,9 @@ function registerMemberCreate(members: Command): void {
       .action(async (o: { email?: string; externalId?: string; firstName?: string; lastName?: string; idempotencyKey?: string }, cmd: Command) => {
         if (!o.email && !o.externalId) throw new UsageError('Give --email or --external-id (or both)');
         const { client, out } = contextOf(cmd);
-        // Through the typed client: the body and the answer are checked against the OpenAPI document at compile time.
-        const api = await client.typed(membersArea.endpoints.createMember.auth);
+        const create = await client.typed(membersArea.endpoints.createMember);
         const { data } = dataOf(
-          await api.POST('/api/v2/members', {
+          await create.POST({
             body: { email: o.email, externalId: o.externalId, firstName: o.firstName, lastName: o.lastName },
             params: { header: { 'Idempotency-Key': o.idempotencyKey ?? randomUUID() } },
           }),

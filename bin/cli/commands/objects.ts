@@ -2,9 +2,9 @@ import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { objectsArea } from '../../../shared/contracts/objects';
 import { describe } from '../catalog';
+import { dataOf } from '../client';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
-import type { DefinedType } from '../object-types';
 
 export function registerObjects(program: Command): void {
   const objects = program.command('objects').description(describe('objects'));
@@ -20,14 +20,15 @@ export function registerObjects(program: Command): void {
       const { parseDefinitions, planChanges } = await import('../object-types');
       const desired = parseDefinitions(text, file);
       const { client, out } = contextOf(cmd);
-      const { data: current } = await client.call<{ data: DefinedType[] }>(objectsArea.endpoints.listObjectTypeDefinitions);
+      const { data: current } = dataOf(await (await client.typed(objectsArea.endpoints.listObjectTypeDefinitions)).GET());
       const plan = planChanges(desired, current);
       const unchanged = desired.filter((d) => !plan.some((p) => p.type === d.type)).map((d) => d.type);
       if (!o.dryRun) {
         // One type at a time, in file order: a refusal (409 while records exist) stops before the rest.
+        const put = await client.typed(objectsArea.endpoints.putObjectTypeDefinition);
         for (const change of plan) {
           const { type, ...body } = change.definition;
-          await client.call(objectsArea.endpoints.putObjectTypeDefinition, { params: { type }, body });
+          dataOf(await put.PUT({ params: { path: { type } }, body }));
         }
       }
       const result = { applied: !o.dryRun && plan.length > 0, changes: plan.map(({ definition: _, ...c }) => c), unchanged };

@@ -1,16 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
+import type { components } from '../../../shared/client/index';
 import { membersArea } from '../../../shared/contracts/members';
 import { ordersArea } from '../../../shared/contracts/orders';
 import { currencyExponent } from '../../../shared/domain/money';
-import type { Client } from '../client';
+import { allPages, type Client, dataOf } from '../client';
 import { describe } from '../catalog';
 import { contextOf } from '../context';
 import { ApiError, UsageError } from '../errors';
 import type { Output } from '../output';
 
-type Order = Record<string, any>;
-type Points = { balance: number; pending: number; lifetime: number };
+type Order = components['schemas']['Order'];
+type Points = components['schemas']['Member']['points'];
 
 /** In the currency's own decimals (59.90 EUR, 1200 JPY), as a receipt shows it. */
 const decimal = (amount: number, currency: string) => amount.toFixed(currencyExponent(currency));
@@ -26,11 +27,12 @@ const amountOf = (value: string, what: string): number => {
 };
 
 /** `sku:quantity[:unitPrice]`; the sku may itself hold colons, the numbers are the last fields. */
-const itemOf = (value: string, items: Record<string, unknown>[] = []): Record<string, unknown>[] => {
+type Item = { sku: string; quantity: number; unitPrice?: number };
+const itemOf = (value: string, items: Item[] = []): Item[] => {
   const m = /^(.+?):(\d{1,6})(?::([^:]+))?$/.exec(value);
   if (!m) throw new UsageError(`--item must be sku:quantity[:unitPrice], e.g. MUG-BLK:1:30.00 (got "${value}")`);
   const [, sku, quantity, unitPrice] = m;
-  return [...items, { sku, quantity: Number(quantity), ...(unitPrice === undefined ? {} : { unitPrice: amountOf(unitPrice, '--item unit price') }) }];
+  return [...items, { sku: sku!, quantity: Number(quantity), ...(unitPrice === undefined ? {} : { unitPrice: amountOf(unitPrice, '--item unit price') }) }];
 };
 
 /**
@@ -40,7 +42,7 @@ const itemOf = (value: string, items: Record<string, unknown>[] = []): Record<st
  */
 async function pointsOf(client: Client, memberId: string): Promise<Points | string> {
   try {
-    return (await client.call(membersArea.endpoints.getMember, { params: { id: memberId } })).data.points;
+    return dataOf(await (await client.typed(membersArea.endpoints.getMember)).GET({ params: { path: { id: memberId } } })).data.points;
   } catch (e) {
     return e instanceof ApiError && e.status === 403 ? 'the key lacks members:read' : `not read: ${(e as Error).message}`;
   }
@@ -66,7 +68,8 @@ export function registerOrders(program: Command): void {
     .option('--member <memberId>', 'only this member (mbr_...)')
     .action(async (o: { member?: string }, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      const items = await client.all<Order>(ordersArea.endpoints.listOrders, { query: { memberId: o.member } });
+      const list = await client.typed(ordersArea.endpoints.listOrders);
+      const items = await allPages((page) => list.GET({ params: { query: { ...page, memberId: o.member } } }));
       out.result(items, () => (items.length ? out.table(items.map(row), COLUMNS) : out.line('No orders.')));
     });
 
@@ -80,11 +83,13 @@ export function registerOrders(program: Command): void {
       const amount = o.amount === undefined ? undefined : amountOf(o.amount, '--amount');
       const { client, out } = contextOf(cmd);
       const idempotencyKey = o.idempotencyKey ?? randomUUID();
-      const { data } = await client.call(ordersArea.endpoints.refundOrder, {
-        params: { externalOrderId },
-        body: { ...(amount === undefined ? {} : { amount }), ...(o.reason ? { reason: o.reason } : {}) },
-        headers: { 'idempotency-key': idempotencyKey },
-      });
+      const refund = await client.typed(ordersArea.endpoints.refundOrder);
+      const { data } = dataOf(
+        await refund.POST({
+          params: { path: { externalOrderId }, header: { 'Idempotency-Key': idempotencyKey } },
+          body: { ...(amount === undefined ? {} : { amount }), ...(o.reason ? { reason: o.reason } : {}) },
+        }),
+      );
       out.result({ ...data, idempotencyKey }, () => {
         const { order, refund } = data;
         out.line(
@@ -116,7 +121,7 @@ function registerOrderCreate(orders: Command): void {
           currency: string;
           externalId?: string;
           occurredAt?: string;
-          item?: Record<string, unknown>[];
+          item?: Item[];
           idempotencyKey?: string;
         },
         cmd: Command,
@@ -132,7 +137,8 @@ function registerOrderCreate(orders: Command): void {
           occurredAt: o.occurredAt ?? new Date().toISOString(),
           ...(o.item ? { items: o.item } : {}),
         };
-        const { data, duplicate } = await client.call(ordersArea.endpoints.createOrder, { body, headers: { 'idempotency-key': idempotencyKey } });
+        const create = await client.typed(ordersArea.endpoints.createOrder);
+        const { data, duplicate } = dataOf(await create.POST({ params: { header: { 'Idempotency-Key': idempotencyKey } }, body }));
         const points = await pointsOf(client, data.memberId);
         const memberPoints = typeof points === 'string' ? null : points;
         out.result({ ...data, duplicate, memberPoints, idempotencyKey }, () => {

@@ -1,15 +1,16 @@
 import type { Command } from 'commander';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { components } from '../../../shared/client/index';
 import { webhooksArea } from '../../../shared/contracts/webhooks';
 import { describe, examples } from '../catalog';
-import type { Client } from '../client';
+import { allPages, asTyped, type Client, dataOf } from '../client';
 import { contextOf, interrupted } from '../context';
 import { UsageError } from '../errors';
 import { startForwarder } from '../forwarder';
 import type { Output } from '../output';
 
-type Attempt = Record<string, any>;
+type Attempt = components['schemas']['WebhookAttempt'];
 
 const attemptLine = (a: Attempt) =>
   [
@@ -84,12 +85,14 @@ const isAlive = (pid: number): boolean => {
 
 /** Deletes the endpoints of listeners of this machine whose process is gone; answers their ids. */
 async function removeStaleListeners(client: Client): Promise<string[]> {
-  const endpoints = await client.all<{ id: string; description?: string | null }>(webhooksArea.endpoints.listWebhookEndpoints);
+  const list = await client.typed(webhooksArea.endpoints.listWebhookEndpoints);
+  const endpoints = await allPages((query) => list.GET({ params: { query } }));
   const stale = endpoints.filter((e) => {
     const m = LISTENER.exec(e.description ?? '');
     return m !== null && m[2] === hostname() && !isAlive(Number(m[1]));
   });
-  for (const e of stale) await client.call(webhooksArea.endpoints.deleteWebhookEndpoint, { params: { id: e.id } });
+  const remove = await client.typed(webhooksArea.endpoints.deleteWebhookEndpoint);
+  for (const e of stale) dataOf(await remove.DELETE({ params: { path: { id: e.id } } }));
   return stale.map((e) => e.id);
 }
 
@@ -108,8 +111,8 @@ export function registerWebhooks(program: Command): void {
     .action(async (endpointId: string, o: { follow?: boolean; interval: string }, cmd: Command) => {
       const intervalMs = positiveMs(o.interval, '--interval');
       const { client, out } = contextOf(cmd);
-      const page = async () =>
-        (await client.call(webhooksArea.endpoints.listWebhookDeliveries, { params: { id: endpointId }, query: { limit: 200 } })).data as Attempt[];
+      const log = await client.typed(webhooksArea.endpoints.listWebhookDeliveries);
+      const page = async () => dataOf(await log.GET({ params: { path: { id: endpointId }, query: { limit: 200 } } })).data;
       await deliveries(out, page, o.follow === true, intervalMs);
     });
 
@@ -138,9 +141,8 @@ export function registerWebhooks(program: Command): void {
           .split(',')
           .map((e) => e.trim())
           .filter(Boolean);
-        ({ data: endpoint } = await client.call(webhooksArea.endpoints.createWebhookEndpoint, {
-          body: { url: forwarder.url, description: listenerDescription(), eventTypes },
-        }));
+        const create = await client.typed(webhooksArea.endpoints.createWebhookEndpoint);
+        ({ data: endpoint } = dataOf(await create.POST({ body: { url: forwarder.url, description: listenerDescription(), eventTypes: asTyped(eventTypes) } })));
       } catch (e) {
         await forwarder.close();
         throw e;
@@ -151,7 +153,7 @@ export function registerWebhooks(program: Command): void {
       );
       await stop;
       try {
-        await client.call(webhooksArea.endpoints.deleteWebhookEndpoint, { params: { id: endpoint.id } });
+        dataOf(await (await client.typed(webhooksArea.endpoints.deleteWebhookEndpoint)).DELETE({ params: { path: { id: endpoint.id } } }));
         out.line(`Deleted endpoint ${endpoint.id}`);
       } finally {
         await forwarder.close();
@@ -167,7 +169,7 @@ function registerTrigger(program: Command): void {
       .description(describe('trigger'))
       .action(async (eventType: string, _o: unknown, cmd: Command) => {
         const { client, out } = contextOf(cmd);
-        const { data } = await client.call(webhooksArea.endpoints.triggerWebhookEvent, { body: { eventType } });
+        const { data } = dataOf(await (await client.typed(webhooksArea.endpoints.triggerWebhookEvent)).POST({ body: { eventType: asTyped(eventType) } }));
         out.result(data, () =>
           out.line(
             data.deliveries.length
@@ -188,7 +190,8 @@ function registerEndpointCommands(webhooks: Command): void {
     .description('the subscribed endpoints (without secrets)')
     .action(async (_o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      const items = await client.all<Record<string, unknown>>(webhooksArea.endpoints.listWebhookEndpoints);
+      const list = await client.typed(webhooksArea.endpoints.listWebhookEndpoints);
+      const items = await allPages((query) => list.GET({ params: { query } }));
       out.result(items, () => (items.length ? out.table(items, ['id', 'url', 'status', 'eventTypes']) : out.line('No webhook endpoints.')));
     });
 
@@ -198,7 +201,7 @@ function registerEndpointCommands(webhooks: Command): void {
       .description('remove an endpoint: no further deliveries, queued ones are dropped')
       .action(async (endpointId: string, _o: unknown, cmd: Command) => {
         const { client, out } = contextOf(cmd);
-        await client.call(webhooksArea.endpoints.deleteWebhookEndpoint, { params: { id: endpointId } });
+        dataOf(await (await client.typed(webhooksArea.endpoints.deleteWebhookEndpoint)).DELETE({ params: { path: { id: endpointId } } }));
         out.result({ id: endpointId, deleted: true }, () => out.line(`Deleted endpoint ${endpointId}`));
       }),
     'loyalty webhooks delete whe_01...',
@@ -209,7 +212,7 @@ function registerEndpointCommands(webhooks: Command): void {
     .description('send a webhook.ping to the endpoint through the whole pipeline')
     .action(async (endpointId: string, _o: unknown, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      const { data } = await client.call(webhooksArea.endpoints.testWebhookEndpoint, { params: { id: endpointId } });
+      const { data } = dataOf(await (await client.typed(webhooksArea.endpoints.testWebhookEndpoint)).POST({ params: { path: { id: endpointId } } }));
       out.result(data, () => out.line(`Queued webhook.ping to ${endpointId}: delivery ${data.deliveryId}, webhook-id ${data.eventId}`));
     });
 }
