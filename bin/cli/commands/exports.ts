@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OPERATIONAL_ENTITIES, OPERATIONAL_FORMATS } from '../../../shared/domain/exports/schemas';
+import { OPERATIONAL_ENTITIES, OPERATIONAL_FORMATS } from '../../../shared/records/exports';
 import type { Client } from '../client';
 import { exportsArea } from '../../../shared/contracts/exports';
 import { describe } from '../catalog';

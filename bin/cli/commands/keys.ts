@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
-import { PRESETS, SCOPES } from '../../../shared/domain/api-keys/scopes';
+import { PRESETS } from '../../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../../shared/records/api-keys';
 import { apiKeysArea } from '../../../shared/contracts/api-keys';
 import { describe } from '../catalog';
 import { contextOf } from '../context';
