@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, type OutputFile, build, buildSync } from 'esbuild';
-import { AUDIT_ACTIONS } from '../../shared/domain/audit/catalog';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
+import { AUDIT_ACTIONS } from '../../shared/records/audit';
 
 /**
  * The console (shared/console, Preact) as static files: one script and one stylesheet named by

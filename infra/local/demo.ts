@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createApiKey } from '../../shared/domain/api-keys/service';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
 import { register } from '../../shared/domain/auth/service';
 
 export interface DemoCredentials {

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idSchema } from '../domain/common';
 import { createApiKeyBody } from '../domain/api-keys/schemas';
-import { SCOPES } from '../domain/api-keys/scopes';
+import { SCOPES } from '../records/api-keys';
 import { pageQuery } from '../domain/pagination';
 import { dataOf, isoDateTime, pageOf } from './contract';
 import { declareArea } from './endpoint';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { changePasswordBody, forgotPasswordBody, loginBody, profilePatchBody, registerBody, resetPasswordBody } from '../domain/auth/schemas';
-import { ROLES } from '../domain/auth/types';
+import { ROLES } from '../records/accounts';
 import { dataOf, errorBody, isoDateTime } from './contract';
 import { declareArea } from './endpoint';
 import { config } from '../config';

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import type { config } from '../config';
-import type { Scope } from '../domain/api-keys/scopes';
+import type { Scope } from '../records/api-keys';
 import type { QueueName } from '../ports/queue';
 import type { WorkflowName } from '../ports/workflows';
 

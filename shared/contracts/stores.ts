@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { idSchema } from '../domain/common';
-import { createStoreBody, STORE_STATUSES, storeSchema, updateStoreBody } from '../domain/stores/schemas';
+import { createStoreBody, storeSchema, updateStoreBody } from '../domain/stores/schemas';
+import { STORE_STATUSES } from '../records/stores';
 import { pageQueryShape } from '../domain/pagination';
 import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';

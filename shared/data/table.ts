@@ -22,7 +22,7 @@ import { config } from '../config';
 import { AppError, conflict, outcomeUnknown, validationFailed } from '../errors';
 import { documentClient, storeDeadline, storeScope, tableName, talksToDynamoDbLocal, writeClient } from './client';
 import { backoffMs, KeyedSerializer, mayRetry } from './contention';
-import { decodeCursor, encodeCursor } from './cursor';
+import { decodeCursor, encodeCursor, refuseCursor } from './cursor';
 import { isTransientDependencyError, provesNotApplied } from './errors';
 import type { PrimaryKey } from './keys';
 
@@ -272,21 +272,30 @@ export interface IndexFilter {
   ExpressionAttributeValues: Record<string, unknown>;
 }
 
-/** One page of a GSI partition (newest first unless `forward`), narrowed by an optional filter. */
+/**
+ * One page of a GSI partition (newest first unless `forward`), narrowed by an optional filter and
+ * an optional sort-key range [from, to) (see `sortKeyRange`). An empty range reads nothing: the
+ * page is empty, and a cursor sent with it is refused, as this query never issued one.
+ */
 export async function indexPage<T extends object = Item>(
   index: 'gsi1' | 'gsi2' | 'gsi3',
   partition: string,
-  opts: { limit: number; cursor?: string; filter?: IndexFilter; forward?: boolean },
+  opts: { limit: number; cursor?: string | undefined; filter?: IndexFilter; forward?: boolean; range?: { from?: string | undefined; to?: string | undefined } },
 ): Promise<Page<T>> {
+  const range = sortKeyRange(index, partition, opts.range ?? {});
+  if (!range) {
+    refuseCursor(opts.cursor);
+    return { items: [] };
+  }
   const filter = opts.filter ?? { ExpressionAttributeValues: {} };
   return queryPage<T>({
     partition: { attr: `${index}pk`, value: partition },
     cursor: opts.cursor,
     limit: opts.limit,
     IndexName: index,
-    KeyConditionExpression: `${index}pk = :pk`,
+    KeyConditionExpression: range.KeyConditionExpression,
     ...filter,
-    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': partition },
+    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ...range.values },
     ScanIndexForward: opts.forward ?? false,
   });
 }

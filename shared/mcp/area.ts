@@ -2,7 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { mcpArea } from '../contracts/mcp';
 import { routeKey, routesOf, type RouteDef } from '../contracts/endpoint';
-import { SCOPES } from '../domain/api-keys/scopes';
+import { SCOPES } from '../records/api-keys';
 import { resolveBearer } from '../domain/auth/credentials';
 import { AppError, badRequest } from '../errors';
 import { requestBudgetMs, withinDeadline } from '../http/area';

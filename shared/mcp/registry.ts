@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { routes } from '../contracts/index';
-import type { Scope } from '../domain/api-keys/scopes';
+import type { Scope } from '../records/api-keys';
 import type { Principal } from '../domain/auth/principal';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination';
 import type { WriteOptions } from '../domain/write-options';

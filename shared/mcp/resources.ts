@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type RequestId } from '@modelcontextprotocol/server';
-import type { Scope } from '../domain/api-keys/scopes';
+import type { Scope } from '../records/api-keys';
 import { AppError } from '../errors';
 import * as types from '../domain/objects/object-types';
 import { eventCatalog } from '../domain/webhooks/catalog';

@@ -4,9 +4,6 @@
  * generates development credentials into `DATA_DIR/wallet/` and reads them from there.
  */
 
-export const WALLET_PLATFORMS = ['apple', 'google'] as const;
-export type WalletPlatform = (typeof WALLET_PLATFORMS)[number];
-
 /** APNs: token auth (ES256 provider token from a .p8 key) or the pass-type certificate as TLS client certificate. */
 export type ApnsAuth = { mode: 'token'; keyId: string; teamId: string; keyPem: string } | { mode: 'certificate' };
 

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
 
 export interface LoadResult {
   requests: number;

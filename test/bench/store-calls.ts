@@ -6,7 +6,7 @@ import { provideAdapters } from '../../shared/adapters/provided';
 import { secretSealerFromConfig } from '../../shared/adapters/secret-sealer';
 import { webhookSettings } from '../../shared/config';
 import { countStoreCalls, type StoreCallTotals } from '../../shared/data/store-calls';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
 import { attemptDelivery } from '../../shared/domain/webhooks/delivery';
 import { deliveryIdOf } from '../../shared/domain/webhooks/delivery-id';
 import { envelopeOf, fanOut } from '../../shared/domain/webhooks/fanout';

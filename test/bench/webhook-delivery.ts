@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { config } from '../../shared/config';
 import { event, publish } from '../../shared/events/outbox';
 import { newId } from '../../shared/ids';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
 import { signatureHeader } from '../../shared/domain/webhooks/signing';
 import { documentClientFor, type RunningPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';

@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LOCAL_BUCKETS } from '../../infra/local/object-store';
 import { keyOf } from '../../shared/data/keys';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
 import { newId } from '../../shared/ids';
 import { PASSWORD, uniqueEmail, type ApiResponse } from '../support/api';
 import { assertDocumentedResponse } from '../support/openapi';

@@ -8,7 +8,7 @@ import { METHODS } from '../support/openapi';
 import { startReceiver } from '../support/receiver';
 import { addUser, platformTable } from '../support/table';
 import { canonical, netChanges, TableChanges } from '../support/table-changes';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
 
 /**
  * A property-based fuzzer over every operation of the OpenAPI document. Each operation gets

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { isMetricLine } from '../../infra/local/log-format';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
 import { METRICS_NAMESPACE } from '../../shared/observability/metric-catalog';
 import { isAlive, runToExit, startPlatform, type RunningPlatform } from '../support/platform';
 

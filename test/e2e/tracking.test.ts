@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
 import { call, createKey } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
 

@@ -4,7 +4,7 @@ import { addTagsSteps } from '../../shared/data/repositories/tags';
 import { transactWrite } from '../../shared/data/table';
 import { AppError } from '../../shared/errors';
 import { changePoints, NO_DELTA } from '../../shared/domain/members/ledger';
-import type { MemberRecord } from '../../shared/domain/members/types';
+import type { MemberRecord } from '../../shared/records/members';
 import { call } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
 import { runtimeOf } from '../support/platform';

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { call, createKey, registerAccount, uniqueEmail, type Account } from './api';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
 
 export interface Tenant extends Account {
   /** An API key with every scope. */

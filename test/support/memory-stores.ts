@@ -4,11 +4,11 @@ import { MemberChanged, type BalanceState } from '../../shared/data/repositories
 import { StaleRead, type TransactStep } from '../../shared/data/table';
 import { memberErased } from '../../shared/errors';
 import type { RedemptionStore } from '../../shared/domain/coupons/service';
-import type { CouponRecord } from '../../shared/domain/coupons/types';
+import type { CouponRecord } from '../../shared/records/coupons';
 import type { LedgerStore, PlannedGrant } from '../../shared/domain/members/ledger';
-import type { LedgerEntryRecord, MemberRecord } from '../../shared/domain/members/types';
+import type { LedgerEntryRecord, MemberRecord } from '../../shared/records/members';
 import type { OrdersStore } from '../../shared/domain/orders/service';
-import type { OrderRecord } from '../../shared/domain/orders/types';
+import type { OrderRecord } from '../../shared/records/orders';
 import { DEFAULT_RULES, type ProgramRules } from '../../shared/domain/program/schemas';
 
 /**

@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, ScanCommand, TransactWriteCommand } from '
 import { inject } from 'vitest';
 import { keyOf } from '../../shared/data/keys';
 import { hashPassword } from '../../shared/domain/auth/password';
-import type { Role } from '../../shared/domain/auth/types';
+import type { Role } from '../../shared/records/accounts';
 import { newId } from '../../shared/ids';
 import { documentClientFor, runtimeOf, type RuntimeInfo } from './platform';
 import { PASSWORD, uniqueEmail } from './api';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isScope, missingScopes, PRESETS, SCOPES } from '../../shared/domain/api-keys/scopes';
+import { isScope, missingScopes, PRESETS } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
 
 describe('API-key scopes', () => {
   it('isScope knows exactly the listed scopes', () => {

@@ -1,15 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  AUDIT_ACTIONS,
-  AUDIT_ACTOR_TYPES,
-  AUDIT_CATALOG,
-  AUDIT_FAILURE_REASONS,
-  AUDIT_OUTCOMES,
-  AUDIT_TARGET_TYPES,
-  type AuditAction,
-} from '../../shared/domain/audit/catalog';
-import { actorOf, auditEntry, plainValue, REDACTED, SECRET_PREFIXES, type AuditActor, type AuditInput } from '../../shared/domain/audit/entry';
+import { AUDIT_ACTOR_TYPES, AUDIT_CATALOG } from '../../shared/domain/audit/catalog';
+import { AUDIT_ACTIONS, AUDIT_FAILURE_REASONS, AUDIT_OUTCOMES, AUDIT_TARGET_TYPES, type AuditAction, type AuditActor } from '../../shared/records/audit';
+import { actorOf, auditEntry, plainValue, REDACTED, SECRET_PREFIXES, type AuditInput } from '../../shared/domain/audit/entry';
 import { listAuditQuery } from '../../shared/domain/audit/schemas';
 import { idTimePrefix } from '../../shared/ids';
 

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { codeKey, generateCode, isCodeShaped } from '../../shared/domain/coupons/codes';
 import { CODE_PATTERN } from '../../shared/domain/coupons/schemas';
-import { NEVER, poolStatus, toCoupon, type CouponRecord, type PoolRecord } from '../../shared/domain/coupons/types';
+import { NEVER, poolStatus, toCoupon } from '../../shared/domain/coupons/types';
+import type { CouponRecord, PoolRecord } from '../../shared/records/coupons';
 
 const prefix = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$/);
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
 import { changePoints, NO_DELTA, type ChangePlan, type Planned } from '../../shared/domain/members/ledger';
-import type { MemberRecord } from '../../shared/domain/members/types';
+import type { MemberRecord } from '../../shared/records/members';
 import { MemoryLedgerStore } from '../support/memory-stores';
 
 /** The points ledger (changePoints) on its narrow store interface, with the store in memory. */

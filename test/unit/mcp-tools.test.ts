@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../shared/contracts/index';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
 import { auditEntry } from '../../shared/domain/audit/entry';
 import { IDEMPOTENCY_KEY_ARG } from '../../shared/mcp/registry';
 import { visibleTools } from '../../shared/mcp/server';

@@ -1,15 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  breakingChanges,
-  defaultTitleField,
-  FIELD_TYPES,
-  fieldDefSchema,
-  KEY_PATTERN,
-  putObjectTypeBody,
-  type FieldDef,
-  type FieldType,
-} from '../../shared/domain/objects/definitions';
+import { breakingChanges, defaultTitleField, fieldDefSchema, KEY_PATTERN, putObjectTypeBody, type FieldDef } from '../../shared/domain/objects/definitions';
+import { FIELD_TYPES, type FieldType } from '../../shared/records/objects';
 import { encodeFilterValue, titleKeyOf, validateRecordData } from '../../shared/domain/objects/validator';
 import { toDetails } from '../../shared/domain/validation';
 

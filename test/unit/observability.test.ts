@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { reportRunFinished } from '../../shared/domain/exports/run-finished';
-import type { ExportJobRecord } from '../../shared/domain/exports/types';
+import type { ExportJobRecord } from '../../shared/records/exports';
 import { reportRefresh } from '../../shared/domain/wallet/push';
 import { countEvents } from '../../shared/events/metrics';
 import { correlated, correlationId, withCorrelation } from '../../shared/observability/correlation';

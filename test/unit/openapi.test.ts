@@ -5,7 +5,7 @@ import type { RouteContract } from '../../shared/contracts/endpoint';
 import { routeKey, routes, type RouteDef } from '../../shared/contracts/index';
 import { errorBody } from '../../shared/contracts/contract';
 import { ERROR_CODES } from '../../shared/errors';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
 import { buildOpenApiDocument, generateOpenApiDocument } from '../../shared/http/openapi';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
 import { ajvFor, compileAt, METHODS, OpenApiMismatch, pointer, resolvePointer, ResponseValidator } from '../support/openapi';

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { holdings, transition } from '../../shared/domain/orders/points';
 import { amountBand, currencyExponent, toMinor } from '../../shared/domain/money';
-import { earnSnapshot, nextTier, pointsFor, reversedFor, tierFor, type EarnSnapshot } from '../../shared/domain/program/arithmetic';
+import { earnSnapshot, nextTier, pointsFor, reversedFor, tierFor } from '../../shared/domain/program/arithmetic';
+import type { EarnSnapshot } from '../../shared/records/program';
 import { DEFAULT_RULES } from '../../shared/domain/program/schemas';
 
 const rate = fc.integer({ min: 0, max: 1000_0000 }).map((n) => n / 10_000);

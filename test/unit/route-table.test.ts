@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AREAS, routeKey, routes, routesOfArea } from '../../shared/contracts/index';
-import { SCOPES } from '../../shared/domain/api-keys/scopes';
+import { SCOPES } from '../../shared/records/api-keys';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { matchRoute } from '../../shared/http/route-match';
 

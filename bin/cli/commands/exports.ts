@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { components } from '../../../shared/client/index';
-import { OPERATIONAL_ENTITIES, OPERATIONAL_FORMATS } from '../../../shared/domain/exports/schemas';
+import { OPERATIONAL_ENTITIES, OPERATIONAL_FORMATS } from '../../../shared/records/exports';
 import { type Client, dataOf } from '../client';
 import { exportsArea } from '../../../shared/contracts/exports';
 import { describe } from '../catalog';

@@ -1,5 +1,6 @@
 import { type Command, Option } from 'commander';
-import { PRESETS, type Scope, SCOPES } from '../../../shared/domain/api-keys/scopes';
+import { PRESETS } from '../../../shared/domain/api-keys/scopes';
+import { type Scope, SCOPES } from '../../../shared/records/api-keys';
 import { apiKeysArea } from '../../../shared/contracts/api-keys';
 import { describe } from '../catalog';
 import { allPages, asTyped, dataOf } from '../client';

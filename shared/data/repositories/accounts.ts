@@ -1,4 +1,4 @@
-import type { ResetTokenRecord, SessionRecord, User, UserRecord, Workspace } from '../../domain/auth/types';
+import type { ResetTokenRecord, SessionRecord, User, UserRecord, Workspace } from '../../records/accounts';
 import { conflict, gone, RESET_TOKEN_GONE } from '../../errors';
 import { keyOf } from '../keys';
 import { deleteItem, getItem, isConditionFailed, putItem, transactWrite, updateItem, type Item, type TransactStep } from '../table';

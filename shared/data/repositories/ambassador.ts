@@ -1,4 +1,4 @@
-import type { MemberRecord } from '../../domain/members/types';
+import type { MemberRecord } from '../../records/members';
 import { indexKeysOf, indexPartition, keyOf } from '../keys';
 import { batchGetItems, getItem, indexPage, queryRaw, StaleRead, type Page, type TransactStep } from '../table';
 

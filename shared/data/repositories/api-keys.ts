@@ -1,4 +1,4 @@
-import type { ApiKeyLookup, ApiKeyRecord } from '../../domain/api-keys/types';
+import type { ApiKeyLookup, ApiKeyRecord } from '../../records/api-keys';
 import { notFound } from '../../errors';
 import { keyOf, skPrefix } from '../keys';
 import { getItem, isConditionFailed, prefixPage, transactWrite, updateItem, type Page, type TransactStep } from '../table';

@@ -1,10 +1,8 @@
 import { config } from '../../config';
-import type { AuditAction } from '../../domain/audit/catalog';
-import type { AuditEntry } from '../../domain/audit/entry';
+import type { AuditAction, AuditEntry } from '../../records/audit';
 import { idTimePrefix } from '../../ids';
 import { indexKeysOf, indexPartition, keyOf } from '../keys';
-import { filterExpression, putItem, queryPage, sortKeyRange, type Item, type Page, type TransactStep } from '../table';
-import { refuseCursor } from '../cursor';
+import { filterExpression, indexPage, putItem, type Item, type Page, type TransactStep } from '../table';
 
 /**
  * The audit trail: one item per entry, written once (the put is conditional on the key being new)
@@ -76,25 +74,16 @@ export async function listAuditEntries(workspaceId: string, filters: AuditFilter
     : filters.action
       ? (['gsi3', indexPartition('auditEntry', 'gsi3', { workspaceId, action: filters.action })] as const)
       : (['gsi1', indexPartition('auditEntry', 'gsi1', { workspaceId })] as const);
-  // The bare id prefix of an instant sorts before every id made at it: [from, to) in time.
-  const range = sortKeyRange(gsi, partition, {
-    from: filters.from && idTimePrefix(ENTRY_PREFIX, filters.from.getTime()),
-    to: filters.to && idTimePrefix(ENTRY_PREFIX, filters.to.getTime()),
-  });
-  if (!range) {
-    refuseCursor(cursor);
-    return { items: [] };
-  }
   const filter = filterExpression([{ attr: 'action', op: '=', value: filters.actorId ? filters.action : undefined }]);
-  const page = await queryPage<Item>({
-    partition: { attr: `${gsi}pk`, value: partition },
-    cursor,
+  const page = await indexPage<Item>(gsi, partition, {
     limit,
-    IndexName: gsi,
-    KeyConditionExpression: range.KeyConditionExpression,
-    ...filter,
-    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ...range.values },
-    ScanIndexForward: false,
+    cursor,
+    filter,
+    // The bare id prefix of an instant sorts before every id made at it: [from, to) in time.
+    range: {
+      from: filters.from && idTimePrefix(ENTRY_PREFIX, filters.from.getTime()),
+      to: filters.to && idTimePrefix(ENTRY_PREFIX, filters.to.getTime()),
+    },
   });
   return { ...page, items: page.items.map(toEntry) };
 }

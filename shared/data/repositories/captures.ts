@@ -1,8 +1,6 @@
-import type { Capture } from '../../domain/captures/schemas';
+import type { CaptureRecord } from '../../records/captures';
 import { indexKeysOf, keyOf } from '../keys';
 import { getItem, StaleRead, type TransactStep } from '../table';
-
-export type CaptureRecord = Omit<Capture, 'duplicate'> & { workspaceId: string };
 
 export interface CaptureWindow {
   captureId: string;

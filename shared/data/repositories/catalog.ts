@@ -1,4 +1,4 @@
-import type { BrandRecord, CategoryRecord, ProductRecord } from '../../domain/catalog/types';
+import type { BrandRecord, CategoryRecord, ProductRecord } from '../../records/catalog';
 import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../keys';
 import { batchGetItems, filterExpression, getItem, queryPage, StaleRead, type Filter, type Page, type TransactStep } from '../table';
 

@@ -1,10 +1,9 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { CouponStatus } from '../../domain/coupons/schemas';
-import type { CouponRecord, PoolRecord } from '../../domain/coupons/types';
+import type { CouponRecord, CouponStatus, PoolRecord } from '../../records/coupons';
 import { AppError, conflict, notFound } from '../../errors';
 import { documentClient, tableName } from '../client';
 import { indexKeysOf, indexPartition, keyOf, seqKey, type PrimaryKey } from '../keys';
-import { getItem, indexPage, queryPage, StaleRead, type Page, type TransactStep } from '../table';
+import { getItem, indexPage, StaleRead, type IndexFilter, type Page, type TransactStep } from '../table';
 import { erasedOr } from './members';
 
 /** Storage of coupon pools, their code lists, per-member counters, coupons and code lookups. */
@@ -265,7 +264,7 @@ export async function listCoupons(workspaceId: string, f: CouponFilters, limit: 
   const gsi = f.memberId ? 'gsi2' : f.poolId ? 'gsi3' : 'gsi1';
   const partition = indexPartition('coupon', gsi, { workspaceId, memberId: f.memberId ?? '', poolId: f.poolId ?? '' });
   const names: Record<string, string> = {};
-  const values: Record<string, unknown> = { ':pk': partition };
+  const values: Record<string, unknown> = {};
   const filters: string[] = [];
   if (f.memberId && f.poolId) {
     names['#pool'] = 'poolId';
@@ -283,15 +282,9 @@ export async function listCoupons(workspaceId: string, f: CouponFilters, limit: 
       filters.push(f.status === 'issued' ? '#status = :issued AND expiresKey > :now' : '#status = :issued AND expiresKey <= :now');
     }
   }
-  const page = await queryPage<Record<string, unknown>>({
-    partition: { attr: `${gsi}pk`, value: partition },
-    cursor,
-    limit,
-    IndexName: gsi,
-    KeyConditionExpression: `${gsi}pk = :pk`,
-    ...(filters.length ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names } : {}),
-    ExpressionAttributeValues: values,
-    ScanIndexForward: false,
-  });
+  const filter: IndexFilter = filters.length
+    ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names, ExpressionAttributeValues: values }
+    : { ExpressionAttributeValues: values };
+  const page = await indexPage<Record<string, unknown>>(gsi, partition, { limit, cursor, filter });
   return { ...page, items: page.items.map((i) => strip<CouponRecord>(i)) };
 }

@@ -1,5 +1,5 @@
-import type { ExportJobRecord, ExportScheduleRecord } from '../../domain/exports/types';
-import type { StoredSecret } from '../../domain/webhooks/types';
+import type { ExportJobRecord, ExportScheduleRecord } from '../../records/exports';
+import type { StoredSecret } from '../../records/webhooks';
 import { indexPartition, keyOf, skPrefix } from '../keys';
 import {
   deleteItem,

@@ -1,4 +1,4 @@
-import type { LedgerEntryRecord, MemberRecord } from '../../domain/members/types';
+import type { LedgerEntryRecord, MemberRecord } from '../../records/members';
 import { AppError, memberErased } from '../../errors';
 import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../keys';
 import { correlationId } from '../../observability/correlation';

@@ -1,4 +1,4 @@
-import type { ObjectTypeRecord, RecordItem } from '../../domain/objects/types';
+import type { ObjectTypeRecord, RecordItem } from '../../records/objects';
 import { conflict } from '../../errors';
 import { ENTITIES, indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey, keyOf, skPrefix } from '../keys';
 import { batchGetItems, getItem, prefixPage, StaleRead, queryRaw, transactWrite, type TransactStep } from '../table';

@@ -1,8 +1,7 @@
-import type { OrderRecord } from '../../domain/orders/types';
+import type { OrderRecord } from '../../records/orders';
 import { AppError } from '../../errors';
 import { indexKeysOf, indexPartition, keyOf } from '../keys';
-import { filterExpression, getItem, queryPage, sortKeyRange, StaleRead, type Page, type TransactStep } from '../table';
-import { refuseCursor } from '../cursor';
+import { filterExpression, getItem, indexPage, StaleRead, type Page, type TransactStep } from '../table';
 
 /** The externalOrderId was recorded meanwhile by a concurrent request. */
 export class DuplicateOrder extends AppError {
@@ -69,25 +68,12 @@ export interface OrderFilters {
 export async function listOrders(workspaceId: string, filters: OrderFilters, limit: number, cursor?: string): Promise<Page<OrderRecord>> {
   const gsi = filters.memberId ? 'gsi2' : 'gsi1';
   const partition = indexPartition('order', gsi, { workspaceId, memberId: filters.memberId ?? '' });
-  // Sort keys are `<occurredAt>#<id>`, so a range of ISO timestamps is a key range: [from, to).
-  const range = sortKeyRange(gsi, partition, { from: filters.from || undefined, to: filters.to || undefined });
-  if (!range) {
-    refuseCursor(cursor);
-    return { items: [] };
-  }
   const filter = filterExpression([
     { attr: 'storeId', op: '=', value: filters.storeId },
     { attr: 'status', op: '=', value: filters.status },
   ]);
-  const page = await queryPage<Record<string, unknown>>({
-    partition: { attr: `${gsi}pk`, value: partition },
-    cursor,
-    limit,
-    IndexName: gsi,
-    KeyConditionExpression: range.KeyConditionExpression,
-    ...filter,
-    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ...range.values },
-    ScanIndexForward: false,
-  });
+  // Sort keys are `<occurredAt>#<id>`, so a range of ISO timestamps is a key range: [from, to).
+  const range = { from: filters.from || undefined, to: filters.to || undefined };
+  const page = await indexPage<Record<string, unknown>>(gsi, partition, { limit, cursor, filter, range });
   return { ...page, items: page.items.map(strip) };
 }

@@ -1,16 +1,16 @@
-import type { Program } from '../../domain/program/schemas';
+import type { ProgramRecord } from '../../records/program';
 import { conflict } from '../../errors';
 import { keyOf } from '../keys';
 import { getItem, transactWrite, type TransactStep } from '../table';
 
-export async function getProgram(workspaceId: string): Promise<Program | undefined> {
-  const item = await getItem<Program & { pk: string }>(keyOf('program', { workspaceId }));
+export async function getProgram(workspaceId: string): Promise<ProgramRecord | undefined> {
+  const item = await getItem<ProgramRecord & { pk: string }>(keyOf('program', { workspaceId }));
   if (!item) return undefined;
   return { earn: item.earn, tiers: item.tiers, version: item.version, updatedAt: item.updatedAt };
 }
 
 /** Whole-item replace under optimistic concurrency on `version`, with `steps` (its audit entry) in the same transaction. */
-export async function putProgram(workspaceId: string, program: Program, expectedVersion: number, steps: TransactStep[]): Promise<void> {
+export async function putProgram(workspaceId: string, program: ProgramRecord, expectedVersion: number, steps: TransactStep[]): Promise<void> {
   await transactWrite([
     {
       op: {

@@ -1,10 +1,10 @@
-import type { Store } from '../../domain/stores/schemas';
+import type { StoreRecord } from '../../records/stores';
 import { keyOf, skPrefix } from '../keys';
 import { getItem, prefixPage, StaleRead, type Page, type TransactStep } from '../table';
 
-const strip = ({ pk: _pk, sk: _sk, entity: _e, workspaceId: _w, version: _v, ...rest }: Record<string, unknown>) => rest as unknown as Store;
+const strip = ({ pk: _pk, sk: _sk, entity: _e, workspaceId: _w, version: _v, ...rest }: Record<string, unknown>) => rest as unknown as StoreRecord;
 
-export function putStoreStep(workspaceId: string, store: Store): TransactStep {
+export function putStoreStep(workspaceId: string, store: StoreRecord): TransactStep {
   return {
     op: {
       Put: {
@@ -15,13 +15,13 @@ export function putStoreStep(workspaceId: string, store: Store): TransactStep {
   };
 }
 
-export async function getStore(workspaceId: string, storeId: string): Promise<(Store & { version: number }) | undefined> {
+export async function getStore(workspaceId: string, storeId: string): Promise<(StoreRecord & { version: number }) | undefined> {
   const item = await getItem<Record<string, unknown>>(keyOf('store', { workspaceId, storeId }));
   return item ? { ...strip(item), version: item.version as number } : undefined;
 }
 
 /** Whole-item replace of a store we read, conditional on its version. */
-export function replaceStoreStep(workspaceId: string, store: Store, expectedVersion: number): TransactStep {
+export function replaceStoreStep(workspaceId: string, store: StoreRecord, expectedVersion: number): TransactStep {
   return {
     op: {
       Put: {
@@ -34,7 +34,7 @@ export function replaceStoreStep(workspaceId: string, store: Store, expectedVers
   };
 }
 
-export async function listStores(workspaceId: string, limit: number, cursor?: string, status?: string): Promise<Page<Store>> {
+export async function listStores(workspaceId: string, limit: number, cursor?: string, status?: string): Promise<Page<StoreRecord>> {
   const { pk } = keyOf('workspace', { workspaceId });
   const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('store'), { limit, cursor, filters: [{ attr: 'status', op: '=', value: status }] });
   return { ...page, items: page.items.map(strip) };

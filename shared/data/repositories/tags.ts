@@ -1,5 +1,5 @@
-import type { MemberRecord } from '../../domain/members/types';
-import type { MemberTag, Tag } from '../../domain/tags/schemas';
+import type { MemberRecord } from '../../records/members';
+import type { MemberTagRecord, TagRecord } from '../../records/tags';
 import { keyOf, skPrefix } from '../keys';
 import { erasedOr, NOT_ERASED } from './members';
 import { getItem, queryPage, queryRaw, StaleRead, type Page, type TransactStep } from '../table';
@@ -74,9 +74,9 @@ export function removeTagSteps(current: MemberRecord, tags: string[], removed: s
 }
 
 /** The member's tags with the time each was added, by key (at most MAX_TAGS_PER_MEMBER items). */
-export async function memberTagsOf(workspaceId: string, memberId: string): Promise<MemberTag[]> {
+export async function memberTagsOf(workspaceId: string, memberId: string): Promise<MemberTagRecord[]> {
   const { pk } = keyOf('member', { workspaceId, memberId });
-  const out: MemberTag[] = [];
+  const out: MemberTagRecord[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await queryRaw({
@@ -92,7 +92,7 @@ export async function memberTagsOf(workspaceId: string, memberId: string): Promi
 }
 
 /** Tags carried by at least one member, by key; one Query of the workspace's counters. */
-export async function listTags(workspaceId: string, opts: { limit: number; cursor?: string; prefix?: string }): Promise<Page<Tag>> {
+export async function listTags(workspaceId: string, opts: { limit: number; cursor?: string; prefix?: string }): Promise<Page<TagRecord>> {
   const { pk } = keyOf('tagCounter', { workspaceId, tag: 'x' });
   const page = await queryPage<Record<string, unknown>>({
     partition: { attr: 'pk', value: pk },

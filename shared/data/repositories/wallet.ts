@@ -1,7 +1,6 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { WalletPlatform } from '../../ports/wallet';
-import type { WalletPassRecord, WalletRegistrationRecord, WalletSerialRecord } from '../../domain/wallet/types';
-import { keyOf } from '../keys';
+import type { WalletPassRecord, WalletPlatform, WalletRegistrationRecord, WalletSerialRecord } from '../../records/wallet';
+import { keyOf, type PrimaryKey } from '../keys';
 import { deleteItem, getItem, isConditionFailed, queryRaw, transactWrite, updateItem, type Item, type TransactStep } from '../table';
 
 /** Wallet passes, their serial lookups and device registrations. */
@@ -221,61 +220,62 @@ export async function listDeviceRegistrations(deviceHash: string, passTypeId: st
 }
 
 /**
+ * A content version claimed in one attribute of an item: `claim` moves the attribute to `hash` and
+ * is true for the one caller that did, so concurrent workers act on a version once; `release` gives
+ * a claim back only while the attribute still holds that version, never undoing a newer claim.
+ */
+function versionClaim(attr: 'pushedHash' | 'syncedHash') {
+  return {
+    async claim(key: PrimaryKey, hash: string): Promise<boolean> {
+      try {
+        await updateItem({
+          Key: key,
+          UpdateExpression: `SET ${attr} = :h`,
+          ConditionExpression: `attribute_exists(pk) AND (attribute_not_exists(${attr}) OR ${attr} <> :h)`,
+          ExpressionAttributeValues: { ':h': hash },
+        });
+        return true;
+      } catch (err) {
+        if (isConditionFailed(err)) return false;
+        throw err;
+      }
+    },
+    async release(key: PrimaryKey, hash: string): Promise<void> {
+      try {
+        await updateItem(
+          { Key: key, UpdateExpression: `REMOVE ${attr}`, ConditionExpression: `${attr} = :h`, ExpressionAttributeValues: { ':h': hash } },
+          { appliedIn: () => true },
+        );
+      } catch (err) {
+        if (!isConditionFailed(err)) throw err;
+      }
+    },
+  };
+}
+
+const registrationPush = versionClaim('pushedHash');
+const passSync = versionClaim('syncedHash');
+
+/**
  * Claims the push of one content version to one device: true for the one caller that moves the
  * registration's `pushedHash` to `hash`, so a device gets each version once however many workers
  * look at the member. A push that must be retried gives its claim back (`releaseRegistrationPush`).
  */
 export async function claimRegistrationPush(r: WalletRegistrationRecord, hash: string): Promise<boolean> {
-  try {
-    await updateItem({
-      Key: registrationKey(r),
-      UpdateExpression: 'SET pushedHash = :h',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(pushedHash) OR pushedHash <> :h)',
-      ExpressionAttributeValues: { ':h': hash },
-    });
-    return true;
-  } catch (err) {
-    if (isConditionFailed(err)) return false;
-    throw err;
-  }
+  return registrationPush.claim(registrationKey(r), hash);
 }
 
 export async function releaseRegistrationPush(r: WalletRegistrationRecord, hash: string): Promise<void> {
-  try {
-    await updateItem(
-      { Key: registrationKey(r), UpdateExpression: 'REMOVE pushedHash', ConditionExpression: 'pushedHash = :h', ExpressionAttributeValues: { ':h': hash } },
-      { appliedIn: () => true },
-    );
-  } catch (err) {
-    if (!isConditionFailed(err)) throw err;
-  }
+  return registrationPush.release(registrationKey(r), hash);
 }
 
 /** The same claim for a pass kept up to date on the platform's side (Google's loyalty object). */
 export async function claimPassSync(pass: WalletPassRecord, hash: string): Promise<boolean> {
-  try {
-    await updateItem({
-      Key: passKey(pass),
-      UpdateExpression: 'SET syncedHash = :h',
-      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(syncedHash) OR syncedHash <> :h)',
-      ExpressionAttributeValues: { ':h': hash },
-    });
-    return true;
-  } catch (err) {
-    if (isConditionFailed(err)) return false;
-    throw err;
-  }
+  return passSync.claim(passKey(pass), hash);
 }
 
 export async function releasePassSync(pass: WalletPassRecord, hash: string): Promise<void> {
-  try {
-    await updateItem(
-      { Key: passKey(pass), UpdateExpression: 'REMOVE syncedHash', ConditionExpression: 'syncedHash = :h', ExpressionAttributeValues: { ':h': hash } },
-      { appliedIn: () => true },
-    );
-  } catch (err) {
-    if (!isConditionFailed(err)) throw err;
-  }
+  return passSync.release(passKey(pass), hash);
 }
 
 /** Marks a pass as synced with `hash` without a claim (the issue call has just sent the object). */

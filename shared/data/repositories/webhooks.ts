@@ -1,5 +1,4 @@
-import type { Attempt, DeliveryState } from '../../domain/webhooks/schemas';
-import type { EndpointRecord } from '../../domain/webhooks/types';
+import type { AttemptRecord, DeliveryState, EndpointRecord } from '../../records/webhooks';
 import { notFound } from '../../errors';
 import { keyOf, seqKey, skPrefix } from '../keys';
 import {
@@ -168,7 +167,7 @@ export async function getDelivery(workspaceId: string, endpointId: string, deliv
 }
 
 /** The log entry and the delivery's current state of one attempt: written together. */
-function attemptSteps(workspaceId: string, endpointId: string, payload: string, entry: Attempt): TransactStep[] {
+function attemptSteps(workspaceId: string, endpointId: string, payload: string, entry: AttemptRecord): TransactStep[] {
   const expiresAt = Math.floor(Date.parse(entry.at) / 1000) + LOG_TTL_SECONDS;
   return [
     {
@@ -210,7 +209,7 @@ function attemptSteps(workspaceId: string, endpointId: string, payload: string, 
 }
 
 /** Records one attempt: the log entry and the delivery's current state, together. */
-export async function recordAttempt(workspaceId: string, endpointId: string, payload: string, entry: Attempt): Promise<void> {
+export async function recordAttempt(workspaceId: string, endpointId: string, payload: string, entry: AttemptRecord): Promise<void> {
   await transactWrite(attemptSteps(workspaceId, endpointId, payload, entry));
 }
 
@@ -218,7 +217,7 @@ export interface AttemptToRecord {
   workspaceId: string;
   endpointId: string;
   payload: string;
-  entry: Attempt;
+  entry: AttemptRecord;
 }
 
 /**
@@ -245,8 +244,8 @@ export function recordAttempts(attempts: readonly AttemptToRecord[]): Promise<vo
   return outcomes;
 }
 
-export async function listAttempts(workspaceId: string, endpointId: string, limit: number, cursor?: string): Promise<Page<Attempt>> {
+export async function listAttempts(workspaceId: string, endpointId: string, limit: number, cursor?: string): Promise<Page<AttemptRecord>> {
   const { pk } = keyOf('webhookDelivery', { workspaceId, endpointId, deliveryId: 'x' });
   const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('webhookAttempt'), { limit, cursor });
-  return { ...page, items: page.items.map(({ expiresAt: _x, ...i }) => strip<Attempt>(i)) };
+  return { ...page, items: page.items.map(({ expiresAt: _x, ...i }) => strip<AttemptRecord>(i)) };
 }

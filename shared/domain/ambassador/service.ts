@@ -6,6 +6,7 @@ import { event, publish } from '../../events/outbox';
 import { conflict } from '../../errors';
 import { loadWritableMember } from '../members/ledger';
 import { fromMinor } from '../money';
+import type { ReferralOutcome } from '../../records/captures';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { CODE_ALPHABET, CODE_LENGTH, QUALIFIERS, type AmbassadorMetrics, type Candidate, type ReferralCode } from './schemas';
 
@@ -45,8 +46,6 @@ export async function issueReferralCode(
     return result;
   });
 }
-
-export type ReferralOutcome = 'linked' | 'unknown_code' | 'existing_member';
 
 /**
  * The steps that link a member being created to the ambassador owning `code`, for the sign-up's own

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { PRESETS, SCOPES } from './scopes';
+import { PRESETS } from './scopes';
+import { SCOPES } from '../../records/api-keys';
 
 export const createApiKeyBody = z
   .strictObject({

@@ -1,30 +1,4 @@
-/** The one canonical list of API-key scopes. Routes, presets and the OpenAPI document all read it. */
-export const SCOPES = [
-  'stores:read',
-  'stores:write',
-  'members:read',
-  'members:write',
-  'orders:read',
-  'orders:write',
-  'catalog:read',
-  'catalog:write',
-  'coupons:read',
-  'coupons:write',
-  'tracking:read',
-  'tracking:write',
-  'ambassador:read',
-  'ambassador:write',
-  'objects:read',
-  'objects:write',
-  'webhooks:manage',
-  'api_keys:manage',
-  'privacy:read',
-  // Data-subject erasure
-  'privacy:write',
-  'consent:read',
-] as const;
-
-export type Scope = (typeof SCOPES)[number];
+import { SCOPES, type Scope } from '../../records/api-keys';
 
 /**
  * Scopes no preset carries: erasure is irreversible, and the data-subject export hands out all of a

@@ -5,8 +5,8 @@ import type { Principal } from '../auth/principal';
 import { randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
 import { AppError } from '../../errors';
 import type { CreateApiKeyInput } from './schemas';
-import { missingScopes, PRESETS, SCOPES, type Scope } from './scopes';
-import type { ApiKey, ApiKeyRecord } from './types';
+import { missingScopes, PRESETS } from './scopes';
+import { type ApiKey, type ApiKeyRecord, type Scope, SCOPES } from '../../records/api-keys';
 
 /** Shown in lists so a key can be recognised: the prefix plus four characters of the secret. */
 const DISPLAY_PREFIX_LENGTH = TOKEN_PREFIX.apiKey.length + 4;

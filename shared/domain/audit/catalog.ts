@@ -1,86 +1,16 @@
 /**
- * THE catalog of the audit trail: every action the platform records, with the kind of thing it
- * acts on and when it is written. Action names are `<subject>.<past-tense verb>` in snake_case
- * (`auth.login` and `auth.login_failed` name the attempt); nothing outside this list is ever
- * written, and `GET /api/flash/audit?action=` accepts exactly these names.
+ * THE catalog of the audit trail: for every action the platform records, the kind of thing it acts
+ * on and when it is written. Action names are `<subject>.<past-tense verb>` in snake_case
+ * (`auth.login` and `auth.login_failed` name the attempt); nothing outside this catalog is ever
+ * written, and `GET /api/flash/audit?action=` accepts exactly these names. The names themselves,
+ * with the target types, outcomes and failure reasons, are listed with the stored entry
+ * (records/audit.ts), since every entry is written in them.
  */
-
-/** What an entry's `target` can be. */
-export const AUDIT_TARGET_TYPES = [
-  'workspace',
-  'user',
-  'apiKey',
-  'webhookEndpoint',
-  'program',
-  'campaign',
-  'objectType',
-  // The MCP server
-  'mcpTool',
-  'mcpServer',
-  // Data exports
-  'exportJob',
-  'exportSigningSecret',
-  'exportSchedule',
-  // Data-subject export and erasure
-  'member',
-] as const;
-export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+import type { AuditAction, AuditOutcome, AuditTargetType } from '../../records/audit';
 
 /** Who can act: a signed-in user, an API key, or someone who proved nothing (a failed login). */
 export const AUDIT_ACTOR_TYPES = ['user', 'apiKey', 'anonymous'] as const;
 export type AuditActorType = (typeof AUDIT_ACTOR_TYPES)[number];
-
-export const AUDIT_OUTCOMES = ['success', 'failure'] as const;
-export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
-
-/**
- * How an MCP call ended, when it did not succeed: a domain error answered as a tool error, refused
- * before the tool ran (the key lacks the tool's scope, or the write-rate guard said no), or invalid
- * (unknown tool or method, arguments the tool's schema refuses).
- */
-export const MCP_FAILURE_REASONS = ['tool_error', 'refused', 'invalid'] as const;
-
-/** Why a recorded attempt failed (`outcome: failure`). Short codes, never a message with data in it. */
-export const AUDIT_FAILURE_REASONS = ['wrong_password', ...MCP_FAILURE_REASONS] as const;
-export type AuditFailureReason = (typeof AUDIT_FAILURE_REASONS)[number];
-
-export const AUDIT_ACTIONS = [
-  'workspace.created',
-  'auth.login',
-  'auth.logout',
-  'auth.login_failed',
-  'auth.password_changed',
-  'auth.password_reset',
-  'auth.email_changed',
-  'api_key.created',
-  'api_key.revoked',
-  'webhook_endpoint.created',
-  'webhook_endpoint.updated',
-  'webhook_endpoint.secret_rotated',
-  'webhook_endpoint.deleted',
-  'program.updated',
-  'campaign.created',
-  'campaign.updated',
-  'campaign.deleted',
-  'object_type.created',
-  'object_type.updated',
-  'mcp.method_called',
-  'mcp.tool_called',
-  // Wallet cards
-  'wallet_branding.updated',
-  // Cross-origin embed
-  'portal.cors_updated',
-  // Data exports
-  'export.requested',
-  'export.link_issued',
-  'export.signing_secret_rotated',
-  'export_schedule.created',
-  'export_schedule.deleted',
-  // Data-subject export and erasure
-  'member.personal_data_exported',
-  'member.erased',
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export interface AuditActionInfo {
   /** The kind of `target` every entry of this action names. */

@@ -1,6 +1,15 @@
 import { newId } from '../../ids';
 import type { Principal } from '../auth/principal';
-import { AUDIT_CATALOG, AUDIT_FAILURE_REASONS, type AuditAction, type AuditFailureReason, type AuditOutcome, type AuditTargetType } from './catalog';
+import {
+  AUDIT_FAILURE_REASONS,
+  type AuditAction,
+  type AuditActor,
+  type AuditEntry,
+  type AuditFailureReason,
+  type AuditTarget,
+  type McpCallDetail,
+} from '../../records/audit';
+import { AUDIT_CATALOG } from './catalog';
 
 /**
  * Building an audit entry: pure. An entry holds ids, names from the catalog, a time and the request
@@ -9,39 +18,6 @@ import { AUDIT_CATALOG, AUDIT_FAILURE_REASONS, type AuditAction, type AuditFailu
  * value that is not a plain id (an e-mail, anything with a secret's prefix) is stored as
  * `[redacted]` instead of failing the change it records.
  */
-
-export type AuditActor = { type: 'user'; id: string } | { type: 'apiKey'; id: string } | { type: 'anonymous' };
-
-export interface AuditTarget {
-  type: AuditTargetType;
-  id: string;
-}
-
-/**
- * What an MCP call's entry adds: the JSON-RPC method, the tool (for `tools/call`), how long the
- * request took and, for a tool error, the error code of the REST error table. Never an argument.
- */
-export interface McpCallDetail {
-  method: string;
-  tool: string | null;
-  durationMs: number;
-  errorCode: string | null;
-}
-
-export interface AuditEntry {
-  /** `aud_...`, time-ordered: it sorts by `occurredAt`. */
-  id: string;
-  occurredAt: string;
-  action: AuditAction;
-  outcome: AuditOutcome;
-  /** Why a failed attempt failed; null on success. */
-  reason: AuditFailureReason | null;
-  actor: AuditActor;
-  target: AuditTarget;
-  requestId: string;
-  /** Only on `mcp.*` entries. */
-  mcp?: McpCallDetail;
-}
 
 export interface AuditInput {
   action: AuditAction;

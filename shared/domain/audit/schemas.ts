@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { isoDateTime } from '../common';
 import { ID_PATTERN } from '../../ids';
 import { pageQueryShape } from '../pagination';
-import { AUDIT_ACTIONS, AUDIT_FAILURE_REASONS, AUDIT_OUTCOMES, AUDIT_TARGET_TYPES } from './catalog';
+import { AUDIT_ACTIONS, AUDIT_FAILURE_REASONS, AUDIT_OUTCOMES, AUDIT_TARGET_TYPES } from '../../records/audit';
 
 export const auditActionSchema = z.enum(AUDIT_ACTIONS).describe('An action of the audit catalog');
 

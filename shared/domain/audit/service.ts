@@ -2,8 +2,8 @@ import * as repo from '../../data/repositories/audit';
 import type { TransactStep } from '../../data/table';
 import { logger } from '../../observability/logger';
 import { emitMetric } from '../../observability/metrics';
-import type { AuditAction, AuditFailureReason } from './catalog';
-import { auditEntry, type AuditActor, type AuditEntry, type AuditInput, type AuditTarget } from './entry';
+import type { AuditAction, AuditActor, AuditEntry, AuditFailureReason, AuditTarget } from '../../records/audit';
+import { auditEntry, type AuditInput } from './entry';
 import type { ListAuditQuery } from './schemas';
 
 /** Who is acting and in which request: what a service needs to record its change. */

@@ -3,7 +3,7 @@ import { getSession, getUser, touchBrowserSession } from '../../data/repositorie
 import { findApiKeyByHash, touchApiKey } from '../../data/repositories/api-keys';
 import { unauthenticated } from '../../errors';
 import type { Principal } from './principal';
-import type { BrowserSessionState } from './types';
+import type { BrowserSessionState } from '../../records/accounts';
 import { digestsEqual, sha256Hex, TOKEN_PREFIX } from './secrets';
 
 /** One answer for every bad credential, so a caller learns nothing from the difference. */

@@ -1,5 +1,5 @@
-import type { Scope } from '../api-keys/scopes';
-import type { Role } from './types';
+import type { Scope } from '../../records/api-keys';
+import type { Role } from '../../records/accounts';
 
 /** Who is calling, resolved from the bearer credential. The workspace id always comes from here. */
 export type Principal =

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { REFERRAL_OUTCOMES, type CaptureRecord } from '../../records/captures';
+import type { SameShape } from '../../records/same-shape';
 import { referralCodeInput } from '../ambassador/schemas';
 import { emailSchema } from '../auth/schemas';
 import { freeFormMap, isoDateTime, storableNumber } from '../common';
@@ -47,8 +49,6 @@ export const createCaptureBody = z
 
 export type CreateCaptureInput = z.infer<typeof createCaptureBody>;
 
-export const REFERRAL_OUTCOMES = ['linked', 'unknown_code', 'existing_member'] as const;
-
 export const captureSchema = z
   .object({
     id: z.string().describe('cap_...'),
@@ -77,3 +77,5 @@ export const captureSchema = z
   .meta({ id: 'Capture' });
 
 export type Capture = z.infer<typeof captureSchema>;
+// A capture is answered as stored, plus whether this request repeated an earlier one.
+true satisfies SameShape<Omit<Capture, 'duplicate'>, Omit<CaptureRecord, 'workspaceId'>>;

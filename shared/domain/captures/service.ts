@@ -7,7 +7,8 @@ import { newId } from '../../ids';
 import { referralLink } from '../ambassador/service';
 import { sha256Hex } from '../auth/secrets';
 import { memberCreation } from '../members/service';
-import type { MemberRecord } from '../members/types';
+import type { CaptureRecord } from '../../records/captures';
+import type { MemberRecord } from '../../records/members';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { CAPTURE_DEDUPE_WINDOW_SECONDS, normalisePhone, type Capture, type CreateCaptureInput } from './schemas';
 
@@ -16,7 +17,7 @@ export interface CaptureResult {
   duplicate: boolean;
 }
 
-const toCapture = ({ workspaceId: _w, ...c }: repo.CaptureRecord, duplicate: boolean): Capture => ({ ...c, duplicate });
+const toCapture = ({ workspaceId: _w, ...c }: CaptureRecord, duplicate: boolean): Capture => ({ ...c, duplicate });
 
 /**
  * The identity of a submission: the e-mail when there is one, else the phone. Together with the
@@ -92,8 +93,8 @@ async function referralOf(
 function captureRecord(
   workspaceId: string,
   input: CreateCaptureInput,
-  fields: Pick<repo.CaptureRecord, 'id' | 'memberId' | 'memberOutcome' | 'matchedBy' | 'referral' | 'createdAt'>,
-): repo.CaptureRecord {
+  fields: Pick<CaptureRecord, 'id' | 'memberId' | 'memberOutcome' | 'matchedBy' | 'referral' | 'createdAt'>,
+): CaptureRecord {
   return {
     id: fields.id,
     workspaceId,

@@ -5,7 +5,8 @@ import { itemError, parseItem, runInLanes, summarise } from '../batch';
 import { AppError, validationFailed, type ErrorDetail } from '../../errors';
 import { collectDefinitions, definitionsOf, invalidCategoryDefinitions, neededCategories, outsideParents, type ItemDefinitions } from './definitions';
 import { importProductSchema, type ImportProductInput, type ImportReport, type ImportResult } from './schemas';
-import { contentHash, productContent, productSearchText, type BrandRecord, type CategoryRecord, type ProductContent, type ProductRecord } from './types';
+import { contentHash, productContent, productSearchText } from './types';
+import type { BrandRecord, CategoryRecord, ProductContent, ProductRecord } from '../../records/catalog';
 
 /** Single-record upserts in flight at once (categories, brands, products settled one by one). */
 const CONCURRENCY = 16;

@@ -2,9 +2,8 @@ import * as z from 'zod';
 import { freeFormMap, isoDateTime, rawItemKey, storableNumber } from '../common';
 import { amountSchema, currencySchema, toMinor } from '../money';
 import { pageQueryShape } from '../pagination';
-
-export const PRODUCT_STATUSES = ['active', 'archived'] as const;
-export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
+import { PRODUCT_STATUSES, type BrandRecord, type CategoryRecord } from '../../records/catalog';
+import type { SameShape } from '../../records/same-shape';
 
 /** Products per import call. */
 export const MAX_IMPORT = 1000;
@@ -143,6 +142,8 @@ export const categorySchema = z
   .meta({ id: 'Category' });
 
 export type Category = z.infer<typeof categorySchema>;
+// A category is answered as stored, less its version.
+true satisfies SameShape<Category, Omit<CategoryRecord, 'version'>>;
 
 export const brandSchema = z
   .object({
@@ -155,6 +156,8 @@ export const brandSchema = z
   .meta({ id: 'Brand' });
 
 export type Brand = z.infer<typeof brandSchema>;
+// A brand is answered as stored, less its version.
+true satisfies SameShape<Brand, Omit<BrandRecord, 'version'>>;
 
 const filterRef = (what: string) =>
   z

@@ -1,44 +1,7 @@
 import { createHash } from 'node:crypto';
 import { fromMinor, toMinor } from '../money';
-import type { Brand, Category, ImportProductInput, Product, ProductStatus } from './schemas';
-
-/** What an import decides about a product: everything the merchant controls, normalised. */
-export interface ProductContent {
-  sku: string;
-  name: string;
-  description: string | null;
-  /** Integer minor units of `currency`, or null (with currency null) when the product has no price. */
-  priceMinor: number | null;
-  currency: string | null;
-  categoryIds: string[];
-  brandId: string | null;
-  imageUrl: string | null;
-  url: string | null;
-  attributes: Record<string, string | number | boolean>;
-  status: ProductStatus;
-}
-
-/** A product as stored: its content plus id, search text, content hash, version and times. */
-export interface ProductRecord extends ProductContent {
-  id: string;
-  workspaceId: string;
-  /** Lower-cased sku, name and description, for the case-insensitive `q` filter. */
-  searchText: string;
-  /** Hash of the normalised content: an import whose content hashes the same writes nothing. */
-  contentHash: string;
-  /** Whole-item replaces are conditional on it (optimistic concurrency). */
-  version: number;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export interface CategoryRecord extends Category {
-  version: number;
-}
-
-export interface BrandRecord extends Brand {
-  version: number;
-}
+import type { BrandRecord, CategoryRecord, ProductContent, ProductRecord } from '../../records/catalog';
+import type { Brand, Category, ImportProductInput, Product } from './schemas';
 
 const orNull = (s: string | null | undefined): string | null => (s === undefined || s === null || s === '' ? null : s);
 

@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import { COUPON_STATUSES, type DiscountRecord } from '../../records/coupons';
+import type { SameShape } from '../../records/same-shape';
 import { idSchema, isoDateTime, isStorableNumber, STORABLE_NUMBER_MESSAGE } from '../common';
 import { amountSchema, currencySchema, toMinor } from '../money';
 import { filterValue, pageQueryShape } from '../pagination';
@@ -34,6 +36,8 @@ export const discountSchema = z
   ])
   .meta({ id: 'CouponDiscount', description: 'What a coupon takes off: a percentage, a fixed amount in a currency, or a free item' });
 export type Discount = z.infer<typeof discountSchema>;
+// A discount is stored as given.
+true satisfies SameShape<Discount, DiscountRecord>;
 
 const codeConfigInput = z.discriminatedUnion('mode', [
   z.strictObject({
@@ -132,9 +136,6 @@ export const poolSchema = z
   })
   .meta({ id: 'CouponPool' });
 export type CouponPool = z.infer<typeof poolSchema>;
-
-export const COUPON_STATUSES = ['issued', 'redeemed', 'expired'] as const;
-export type CouponStatus = (typeof COUPON_STATUSES)[number];
 
 export const couponSchema = z
   .object({

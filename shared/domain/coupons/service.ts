@@ -8,8 +8,9 @@ import { ID_PATTERN, newId } from '../../ids';
 import { AppError, conflict, notFound } from '../../errors';
 import { changePoints, isMemberId, loadMember, loadWritableMember, NO_DELTA, tableLedgerStore, type LedgerStore } from '../members/ledger';
 import { codeKey, generateCode, isCodeShaped } from './codes';
-import type { Coupon, CouponPool, CouponStatus, CreatePoolInput, IssueCouponInput, RedeemInput } from './schemas';
-import { NEVER, poolStatus, toCoupon, toPool, type CouponRecord, type PoolRecord } from './types';
+import type { Coupon, CouponPool, CreatePoolInput, IssueCouponInput, RedeemInput } from './schemas';
+import type { CouponRecord, CouponStatus, PoolRecord } from '../../records/coupons';
+import { NEVER, poolStatus, toCoupon, toPool } from './types';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { refuseCursor } from '../../data/cursor';
 

@@ -1,48 +1,8 @@
-import type { Coupon, CouponPool, Discount, PoolStatus } from './schemas';
+import type { CouponRecord, PoolRecord } from '../../records/coupons';
+import type { Coupon, CouponPool, PoolStatus } from './schemas';
 
 /** Sorts after every ISO timestamp: the expiry key of a coupon that never expires. */
 export const NEVER = '9999-12-31T23:59:59.999Z';
-
-export type CodeConfigRecord = { mode: 'generated'; prefix: string | null; length: number } | { mode: 'list'; count: number };
-
-/** A pool as stored. `issued`, `redeemed` and `remaining` change only in conditional transactions. */
-export interface PoolRecord {
-  id: string;
-  workspaceId: string;
-  name: string;
-  discount: Discount;
-  codeConfig: CodeConfigRecord;
-  stock: number;
-  issued: number;
-  redeemed: number;
-  /** stock - issued, kept as its own attribute so the stock condition is `remaining >= 1`. */
-  remaining: number;
-  validFrom: string | null;
-  validUntil: string | null;
-  perMemberLimit: number | null;
-  pointsCost: number | null;
-  active: boolean;
-  createdAt: string;
-}
-
-export interface CouponRecord {
-  id: string;
-  workspaceId: string;
-  poolId: string;
-  memberId: string;
-  code: string;
-  /** Stored states; `expired` is derived from `validUntil` when read. */
-  status: 'issued' | 'redeemed';
-  discount: Discount;
-  validFrom: string | null;
-  validUntil: string | null;
-  /** validUntil, or NEVER: a string key comparable in conditions and filters. */
-  expiresKey: string;
-  pointsCost: number;
-  issuedAt: string;
-  redeemedAt: string | null;
-  redemption: { externalOrderId: string | null } | null;
-}
 
 export function poolStatus(p: PoolRecord, now: Date): PoolStatus {
   const at = now.toISOString();

@@ -1,6 +1,6 @@
 import type { Item } from '../../data/table';
 import { fromMinor } from '../money';
-import type { OperationalEntity } from './schemas';
+import type { OperationalEntity } from '../../records/exports';
 
 /**
  * The columns of an operational export, in order, as data: the CSV header row and the keys of each

@@ -12,7 +12,8 @@ import { AppError, notFound, validationFailed } from '../../errors';
 import { dataHandling } from './data-handling';
 import type { OperationalExportInput } from './schemas';
 import * as secrets from './signing-secrets';
-import { downloadFilename, toJob, toOperationalJob, type ExportJobRecord } from './types';
+import { downloadFilename, toJob, toOperationalJob } from './types';
+import type { ExportJobRecord } from '../../records/exports';
 import { reportRunFinished } from './run-finished';
 
 /** What starting and downloading exports reach beyond the table. */

@@ -5,7 +5,8 @@ import type { SecretSealer } from '../../ports/secret-sealer';
 import { classify } from '../webhooks/delivery';
 import { signatureHeader } from '../webhooks/signing';
 import { activeSigningSecrets } from './signing-secrets';
-import { downloadFilename, type ExportJobRecord } from './types';
+import { downloadFilename } from './types';
+import type { ExportJobRecord } from '../../records/exports';
 import { loadJob, notifyInput } from './workflow';
 
 /**

@@ -1,6 +1,6 @@
 import { logger } from '../../observability/logger';
 import { emitMetric } from '../../observability/metrics';
-import type { ExportJobRecord } from './types';
+import type { ExportJobRecord } from '../../records/exports';
 
 /**
  * An export run has ended: called with the job as the transition to `completed` or `failed`

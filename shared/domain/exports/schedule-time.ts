@@ -3,9 +3,7 @@
  * IANA time zone, every day or on one weekday. A period is named by the local date of its run
  * (`YYYY-MM-DD`), so periods sort in time and "this period already ran" is one string comparison.
  */
-
-export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
-export type Weekday = (typeof WEEKDAYS)[number];
+import { WEEKDAYS, type Weekday } from '../../records/exports';
 
 export interface ScheduleRule {
   frequency: 'daily' | 'weekly';

@@ -8,7 +8,8 @@ import { notFound, validationFailed } from '../../errors';
 import { newJob, startWorkflow, checkNoticeUrl, type ExportPorts } from './jobs';
 import { duePeriod, firstPeriod, isTimeZone } from './schedule-time';
 import type { CreateScheduleInput } from './schemas';
-import { toSchedule, type ExportScheduleRecord } from './types';
+import { toSchedule } from './types';
+import type { ExportScheduleRecord } from '../../records/exports';
 
 /**
  * Export schedules: daily or weekly operational exports, run by the scheduler's tick (an

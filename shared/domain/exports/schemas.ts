@@ -1,17 +1,8 @@
 import * as z from 'zod';
-import { WEEKDAYS } from './schedule-time';
-
-/** Spec 2.5 / 3.1: the states of an export job. */
-export const EXPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
-export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+import { EXPORT_STATUSES, OPERATIONAL_ENTITIES, OPERATIONAL_FORMATS, WEEKDAYS } from '../../records/exports';
 
 export const ARCHIVE_SECTIONS = ['members', 'orders', 'campaigns'] as const;
 export type ArchiveSection = (typeof ARCHIVE_SECTIONS)[number];
-
-export const OPERATIONAL_ENTITIES = ['members', 'orders'] as const;
-export type OperationalEntity = (typeof OPERATIONAL_ENTITIES)[number];
-export const OPERATIONAL_FORMATS = ['csv', 'jsonl'] as const;
-export type OperationalFormat = (typeof OPERATIONAL_FORMATS)[number];
 
 /** An export job as answered (spec 2.5). */
 export const exportJobSchema = z

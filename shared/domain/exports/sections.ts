@@ -2,7 +2,8 @@ import type { Item } from '../../data/table';
 import { fromMinor } from '../money';
 import type { ExportSource } from '../../data/repositories/exports';
 import type { ArchiveSection } from './schemas';
-import { poolStatus, type PoolRecord } from '../coupons/types';
+import { poolStatus } from '../coupons/types';
+import type { PoolRecord } from '../../records/coupons';
 
 /**
  * What each archive section holds, as data: the list it reads, the only attributes it reads from

@@ -10,7 +10,8 @@ import { neutraliseCell } from './csv-cells';
 import { ARCHIVE_SECTIONS } from './schemas';
 import { reportRunFinished } from './run-finished';
 import { SECTIONS } from './sections';
-import { archiveKey, operationalKey, sectionPartKey, type ExportJobRecord, type SectionPart } from './types';
+import { archiveKey, operationalKey, sectionPartKey, type SectionPart } from './types';
+import type { ExportJobRecord } from '../../records/exports';
 
 /**
  * The steps of the export workflow (infra/workflows/export.asl.json), one Task each. They pass ids,

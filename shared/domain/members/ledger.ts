@@ -7,8 +7,8 @@ import { AppError, memberErased, notFound } from '../../errors';
 import { tierFor } from '../program/arithmetic';
 import type { ProgramRules } from '../program/schemas';
 import { rulesOf } from '../program/service';
-import type { LedgerEntry, LedgerType } from './schemas';
-import type { LedgerEntryRecord, MemberRecord } from './types';
+import type { LedgerEntry } from './schemas';
+import type { LedgerEntryRecord, LedgerType, MemberRecord } from '../../records/members';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { emitMetric } from '../../observability/metrics';
 

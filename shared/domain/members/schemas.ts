@@ -1,10 +1,9 @@
 import * as z from 'zod';
+import { LEDGER_TYPES, MEMBER_STATUSES, type LedgerEntryRecord } from '../../records/members';
+import type { SameShape } from '../../records/same-shape';
 import { filterValue, pageQueryShape } from '../pagination';
 import { emailSchema } from '../auth/schemas';
 import { freeFormMap, isoDateTime, rawItemKey, storableNumber } from '../common';
-
-export const MEMBER_STATUSES = ['active', 'unenrolled'] as const;
-export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
 export const externalIdSchema = z
   .string()
@@ -98,9 +97,6 @@ export const listMembersQuery = z.strictObject({
   q: z.string().trim().min(1).max(100).optional().describe('Free text: part of e-mail, name, phone or externalId (case-insensitive)'),
 });
 
-export const LEDGER_TYPES = ['earn', 'deduct', 'refund_reversal', 'adjustment', 'campaign'] as const;
-export type LedgerType = (typeof LEDGER_TYPES)[number];
-
 export const ledgerEntrySchema = z
   .object({
     id: z.string().describe('ple_...'),
@@ -120,6 +116,8 @@ export const ledgerEntrySchema = z
   .meta({ id: 'LedgerEntry' });
 
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+// What is answered is what is stored, less the member and its revision.
+true satisfies SameShape<LedgerEntry, Omit<LedgerEntryRecord, 'memberId' | 'rev'>>;
 
 export const changePointsBody = z.strictObject({
   type: z.enum(['earn', 'deduct']).describe('earn adds points, deduct takes them away'),

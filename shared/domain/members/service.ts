@@ -8,7 +8,8 @@ import { rulesOf } from '../program/service';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { changePoints, loadMember, loadWritableMember, NO_DELTA, toLedgerEntry } from './ledger';
 import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from './schemas';
-import { searchTextOf, toMember, type MemberRecord } from './types';
+import { searchTextOf, toMember } from './types';
+import type { MemberRecord } from '../../records/members';
 import { refuseCursor } from '../../data/cursor';
 
 type Profile = Pick<MemberRecord, 'email' | 'externalId' | 'firstName' | 'lastName' | 'phone' | 'birthDate' | 'customAttributes'>;

@@ -1,35 +1,5 @@
-import type { LedgerEntry, Member, MemberStatus } from './schemas';
-
-/** A member as stored: the public fields flattened, plus concurrency counters and search text. */
-export interface MemberRecord {
-  id: string;
-  workspaceId: string;
-  email: string | null;
-  externalId: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  phone: string | null;
-  birthDate: string | null;
-  status: MemberStatus;
-  tier: string;
-  balance: number;
-  pending: number;
-  lifetime: number;
-  orderCount: number;
-  customAttributes: Record<string, string | number | boolean>;
-  tags: string[];
-  /** Ledger revision: every points change is conditional on it (optimistic concurrency). */
-  rev: number;
-  /** Profile version: every profile change is conditional on it. */
-  version: number;
-  searchText: string;
-  /** Set by the erasure, never removed: every later write of the member is refused (MEMBER_ERASED). */
-  erasedAt?: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export type LedgerEntryRecord = LedgerEntry & { memberId: string; rev: number };
+import type { MemberRecord } from '../../records/members';
+import type { Member } from './schemas';
 
 export function toMember(r: MemberRecord): Member {
   return {

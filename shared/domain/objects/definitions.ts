@@ -1,12 +1,11 @@
 import * as z from 'zod';
+import { FIELD_TYPES, type FieldDefRecord, type FieldType } from '../../records/objects';
+import type { SameShape } from '../../records/same-shape';
 
 /**
  * Object type definitions: the schema a workspace gives its custom objects (spec 2.1, 2.2). Pure:
  * no I/O. The records themselves are checked by `validator.ts`.
  */
-
-export const FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'datetime', 'enum', 'email', 'url', 'member_ref'] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** Field keys and type keys: a lower-case identifier of 1-63 characters. */
 export const KEY_PATTERN = /^[a-z][a-z0-9_]{0,62}$/;
@@ -72,6 +71,8 @@ export const fieldDefSchema = z
   );
 
 export type FieldDef = z.output<typeof fieldDefSchema>;
+// A type's fields are stored as validated.
+true satisfies SameShape<FieldDef, FieldDefRecord>;
 export type FieldDefInput = z.input<typeof fieldDefSchema>;
 
 export const OBJECT_TYPE_STATUSES = ['draft', 'published'] as const;

@@ -5,7 +5,7 @@ import { audited, type AuditContext } from '../audit/service';
 import { TtlCache } from '../cache';
 import { AppError, notFound } from '../../errors';
 import { breakingChanges, defaultTitleField, KEY_PATTERN, type putObjectTypeBody } from './definitions';
-import type { ObjectTypeRecord } from './types';
+import type { ObjectTypeRecord } from '../../records/objects';
 import type * as z from 'zod';
 
 export type PutObjectTypeInput = z.infer<typeof putObjectTypeBody>;

@@ -8,7 +8,7 @@ import { notFound, validationFailed, type ErrorDetail } from '../../errors';
 import type { FieldDef } from './definitions';
 import { apiObjectType, objectTypeHint, rememberObjectType, writableObjectType } from './object-types';
 import { guardWrite } from './rate-guard';
-import type { ObjectTypeRecord, RecordItem } from './types';
+import type { ObjectTypeRecord, RecordItem } from '../../records/objects';
 import { encodeFilterValue, titleKeyOf, validateRecordData } from './validator';
 import { sealSteps, type WriteOptions } from '../write-options';
 

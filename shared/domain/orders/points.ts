@@ -1,6 +1,6 @@
 import { pointsFor, reversedFor } from '../program/arithmetic';
 import type { PointsDelta } from '../members/ledger';
-import type { OrderRecord } from './types';
+import type { OrderRecord } from '../../records/orders';
 
 type PointsInputs = Pick<OrderRecord, 'status' | 'totalMinor' | 'refundedMinor' | 'currency' | 'earn'>;
 

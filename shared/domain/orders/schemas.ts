@@ -1,12 +1,10 @@
 import * as z from 'zod';
+import { ORDER_STATUSES } from '../../records/orders';
 import { filterValue, pageQueryShape } from '../pagination';
 import { emailSchema } from '../auth/schemas';
 import { idSchema, isoDateTime, rawItemKey } from '../common';
 import { amountSchema, currencySchema } from '../money';
 import { externalIdSchema } from '../members/schemas';
-
-export const ORDER_STATUSES = ['pending', 'completed', 'cancelled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const externalOrderIdSchema = z
   .string()

@@ -6,14 +6,15 @@ import { event } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import { AppError, notFound, validationFailed } from '../../errors';
 import { changePoints, isMemberId, tableLedgerStore, type ChangePlan, type LedgerStore, type PlannedGrant } from '../members/ledger';
-import type { MemberRecord } from '../members/types';
+import type { MemberRecord } from '../../records/members';
 import { amountBand, fromMinor, toMinor } from '../money';
 import { earnSnapshot } from '../program/arithmetic';
 import { orderGrants, type OrderFacts } from '../program/campaigns';
 import type { ProgramRules } from '../program/schemas';
 import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
 import { holdings, transition } from './points';
-import { toOrder, type OrderRecord } from './types';
+import { toOrder } from './types';
+import type { OrderRecord } from '../../records/orders';
 import type { WriteOptions } from '../write-options';
 import { refuseCursor } from '../../data/cursor';
 

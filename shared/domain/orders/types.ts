@@ -1,27 +1,6 @@
 import { fromMinor } from '../money';
-import type { EarnSnapshot } from '../program/arithmetic';
-import type { Order, OrderStatus } from './schemas';
-
-export interface OrderRecord {
-  id: string;
-  workspaceId: string;
-  externalOrderId: string;
-  memberId: string;
-  storeId: string | null;
-  currency: string;
-  totalMinor: number;
-  refundedMinor: number;
-  status: OrderStatus;
-  items: Record<string, unknown>[];
-  /** The earn rule in force when the order was recorded: later rule changes never rewrite it. */
-  earn: EarnSnapshot;
-  earned: number;
-  reversed: number;
-  occurredAt: string;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-}
+import type { OrderRecord } from '../../records/orders';
+import type { Order } from './schemas';
 
 export function toOrder(r: OrderRecord): Order {
   return {

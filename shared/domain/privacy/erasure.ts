@@ -6,7 +6,7 @@ import { event, publish } from '../../events/outbox';
 import { audited, type AuditContext } from '../audit/service';
 import { fingerprintOf } from '../captures/service';
 import { normalisePhone } from '../captures/schemas';
-import type { MemberRecord } from '../members/types';
+import type { MemberRecord } from '../../records/members';
 import { personalFieldsOf } from '../objects/personal-fields';
 import { clearRecordFields, recordsReferencing } from '../objects/records';
 import { retireMemberPasses } from '../wallet/service';

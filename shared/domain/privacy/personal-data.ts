@@ -2,12 +2,15 @@ import * as members from '../../data/repositories/members';
 import * as repo from '../../data/repositories/privacy';
 import type { Item } from '../../data/table';
 import { ID_PATTERN } from '../../ids';
-import { toCoupon, type CouponRecord } from '../coupons/types';
+import { toCoupon } from '../coupons/types';
+import type { CouponRecord } from '../../records/coupons';
 import { notFound } from '../../errors';
 import { personalFieldsOf } from '../objects/personal-fields';
 import { recordsReferencing } from '../objects/records';
-import { toMember, type MemberRecord } from '../members/types';
-import { toOrder, type OrderRecord } from '../orders/types';
+import { toMember } from '../members/types';
+import type { MemberRecord } from '../../records/members';
+import { toOrder } from '../orders/types';
+import type { OrderRecord } from '../../records/orders';
 import { passesOfMember } from '../wallet/service';
 
 /**

@@ -1,11 +1,6 @@
 import { currencyExponent } from '../money';
-import type { ProgramRules, Rounding } from './schemas';
-
-/** What an order keeps of the rules at its creation, so later rule changes never rewrite it. */
-export interface EarnSnapshot {
-  pointsPerUnit: number;
-  rounding: Rounding;
-}
+import type { EarnSnapshot } from '../../records/program';
+import type { ProgramRules } from './schemas';
 
 export function earnSnapshot(rules: ProgramRules, currency: string): EarnSnapshot {
   return { pointsPerUnit: rules.earn.currencyOverrides[currency] ?? rules.earn.pointsPerUnit, rounding: rules.earn.rounding };

@@ -14,7 +14,7 @@ import { config } from '../../config';
 import { audited, type AuditContext } from '../audit/service';
 import { TtlCache } from '../cache';
 import { loadMember, type PlannedGrant } from '../members/ledger';
-import type { MemberRecord } from '../members/types';
+import type { MemberRecord } from '../../records/members';
 import { toMinor } from '../money';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { earnSnapshot, pointsFor } from './arithmetic';

@@ -1,12 +1,8 @@
 import * as z from 'zod';
+import { ROUNDING, TIER_METRICS, type ProgramRecord } from '../../records/program';
+import type { SameShape } from '../../records/same-shape';
 import { isoDateTime, isStorableNumber, STORABLE_NUMBER_MESSAGE } from '../common';
 import { currencySchema } from '../money';
-
-export const ROUNDING = ['floor', 'round', 'ceil'] as const;
-export type Rounding = (typeof ROUNDING)[number];
-
-export const TIER_METRICS = ['lifetime_points', 'order_count'] as const;
-export type TierMetric = (typeof TIER_METRICS)[number];
 
 /** Up to 4 decimals, so rates stay exact in integer arithmetic (basis points of a point). */
 const rate = z
@@ -67,6 +63,8 @@ export const programSchema = z
   .meta({ id: 'Program' });
 
 export type Program = z.infer<typeof programSchema>;
+// The program is answered as stored.
+true satisfies SameShape<Program, ProgramRecord>;
 
 export const DEFAULT_RULES: ProgramRules = {
   earn: { pointsPerUnit: 1, rounding: 'floor', currencyOverrides: {} },

@@ -1,8 +1,8 @@
 import * as z from 'zod';
+import type { SameShape } from '../../records/same-shape';
+import { STORE_STATUSES, type StoreRecord } from '../../records/stores';
 import { isoDateTime } from '../common';
 import { currencySchema } from '../money';
-
-export const STORE_STATUSES = ['active', 'closed'] as const;
 
 const addressSchema = z.strictObject({
   line1: z.string().trim().min(1).max(200).describe('Street and number, e.g. Rosenthaler Str. 40'),
@@ -74,5 +74,7 @@ export const storeSchema = z
   .meta({ id: 'Store' });
 
 export type Store = z.infer<typeof storeSchema>;
+// A store is answered as stored.
+true satisfies SameShape<Store, StoreRecord>;
 export type CreateStoreInput = z.infer<typeof createStoreBody>;
 export type UpdateStoreInput = z.infer<typeof updateStoreBody>;

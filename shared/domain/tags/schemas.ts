@@ -1,4 +1,6 @@
 import * as z from 'zod';
+import type { SameShape } from '../../records/same-shape';
+import type { MemberTagRecord, TagRecord } from '../../records/tags';
 import { ID_MAX_LENGTH, idSchema, isoDateTime } from '../common';
 import { pageQueryShape } from '../pagination';
 
@@ -59,4 +61,7 @@ export const tagResultSchema = memberTagsSchema
 
 export type Tag = z.infer<typeof tagSchema>;
 export type MemberTag = z.infer<typeof memberTagSchema>;
+// Tags are answered as stored.
+true satisfies SameShape<Tag, TagRecord>;
+true satisfies SameShape<MemberTag, MemberTagRecord>;
 export type TagMemberResult = z.infer<typeof tagResultSchema>;

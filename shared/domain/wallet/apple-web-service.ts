@@ -4,12 +4,12 @@ import * as repo from '../../data/repositories/wallet';
 import type { WalletServices } from '../../ports/wallet';
 import { sha256Hex } from '../auth/secrets';
 import { gone, notFound, unauthenticated } from '../../errors';
-import type { MemberRecord } from '../members/types';
+import type { MemberRecord } from '../../records/members';
 import { applePassFiles } from './apple-pass';
 import { cardOf } from './card';
 import { contentHash } from './content';
 import { memberOfPass, serialHashOf, webServiceUrl } from './service';
-import type { WalletPassRecord } from './types';
+import type { WalletPassRecord } from '../../records/wallet';
 import { nextLastModified, notModified, updatedSince } from './updates';
 
 /**

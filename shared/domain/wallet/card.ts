@@ -1,5 +1,5 @@
 import { getWorkspace } from '../../data/repositories/accounts';
-import type { MemberRecord } from '../members/types';
+import type { MemberRecord } from '../../records/members';
 import { rulesOf } from '../program/service';
 import { cardBrandingOf } from './branding';
 import type { Branding, CardContent } from './content';

@@ -3,16 +3,16 @@ import { config } from '../../config';
 import { getMember } from '../../data/repositories/members';
 import * as repo from '../../data/repositories/wallet';
 import { newId } from '../../ids';
-import type { WalletPlatform, WalletServices } from '../../ports/wallet';
+import type { WalletServices } from '../../ports/wallet';
+import type { WalletPassRecord, WalletPlatform } from '../../records/wallet';
 import { sha256Hex } from '../auth/secrets';
 import { AppError } from '../../errors';
 import { loadWritableMember } from '../members/ledger';
-import type { MemberRecord } from '../members/types';
+import type { MemberRecord } from '../../records/members';
 import { applePassFiles } from './apple-pass';
 import { cardOf } from './card';
 import { contentHash } from './content';
 import { googleClassId, googleObjectId, loyaltyClassOf, loyaltyObjectOf } from './google-objects';
-import type { WalletPassRecord } from './types';
 import { nextLastModified } from './updates';
 
 export const notConfigured = (platform: WalletPlatform) =>

@@ -1,6 +1,6 @@
 import * as repo from '../../data/repositories/webhooks';
 import type { AttemptToRecord } from '../../data/repositories/webhooks';
-import type { EndpointRecord } from './types';
+import type { EndpointRecord } from '../../records/webhooks';
 
 /** Where one delivery attempt reads its endpoint and writes its log entry and state. */
 export interface AttemptStore {

@@ -1,9 +1,8 @@
 import * as z from 'zod';
+import { DELIVERY_STATES, ENDPOINT_STATUSES, type AttemptRecord } from '../../records/webhooks';
+import type { SameShape } from '../../records/same-shape';
 import { isoDateTime } from '../common';
 import { EVENTS } from '../../events/registry';
-
-export const ENDPOINT_STATUSES = ['active', 'disabled'] as const;
-export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
 
 const eventKeys = Object.keys(EVENTS) as [keyof typeof EVENTS, ...(keyof typeof EVENTS)[]];
 
@@ -71,9 +70,6 @@ export const endpointSchema = z
 
 export type Endpoint = z.infer<typeof endpointSchema>;
 
-export const DELIVERY_STATES = ['delivered', 'retrying', 'failed', 'dead', 'cancelled'] as const;
-export type DeliveryState = (typeof DELIVERY_STATES)[number];
-
 export const attemptSchema = z
   .object({
     id: z.string(),
@@ -99,3 +95,5 @@ export const attemptSchema = z
   .meta({ id: 'WebhookAttempt' });
 
 export type Attempt = z.infer<typeof attemptSchema>;
+// An attempt is answered as stored.
+true satisfies SameShape<Attempt, AttemptRecord>;

@@ -1,6 +1,7 @@
 import type { SealedFor, SecretSealer } from '../../ports/secret-sealer';
 import { signingSecrets } from './signing';
-import type { SigningSecret, StoredSecret } from './types';
+import type { SigningSecret } from './types';
+import type { StoredSecret } from '../../records/webhooks';
 
 /** The owners of stored signing secrets: what their ciphertext is bound to. */
 export const webhookSecretOwner = (workspaceId: string, endpointId: string): SealedFor => ({ workspaceId, itemId: `webhookEndpoint/${endpointId}` });

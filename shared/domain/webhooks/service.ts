@@ -15,7 +15,8 @@ import type { CreateEndpointInput, Endpoint, UpdateEndpointInput } from './schem
 import { sealAll, sealedSecret, overlapping, webhookSecretOwner } from './secret-storage';
 import { newSecret } from './signing';
 import { forgetSubscriptions } from './subscriptions';
-import { toEndpoint, type DeliveryMessage, type EndpointRecord } from './types';
+import { toEndpoint, type DeliveryMessage } from './types';
+import type { EndpointRecord } from '../../records/webhooks';
 import { correlationId } from '../../observability/correlation';
 
 /** What the endpoint operations reach beyond the table. */

@@ -1,7 +1,7 @@
 import { config } from '../../config';
 import { allEndpoints } from '../../data/repositories/webhooks';
 import { TtlCache } from '../cache';
-import type { EndpointRecord } from './types';
+import type { EndpointRecord } from '../../records/webhooks';
 
 /** What the fan-out needs of an endpoint: which events it takes, and whether it takes any now. */
 export type Subscription = Pick<EndpointRecord, 'id' | 'eventTypes' | 'status'>;

@@ -7,7 +7,8 @@ import { couponSchema, issueCouponBody, listMemberCouponsQuery, poolSchema, rede
 import * as orders from '../../domain/orders/service';
 import { createOrderBody, externalOrderIdSchema, listOrdersQuery, orderSchema, refundBody } from '../../domain/orders/schemas';
 import * as stores from '../../domain/stores/service';
-import { STORE_STATUSES, storeSchema } from '../../domain/stores/schemas';
+import { storeSchema } from '../../domain/stores/schemas';
+import { STORE_STATUSES } from '../../records/stores';
 import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResult, READ_ONLY, write } from '../registry';
 
 /** Orders, coupons, stores and the catalog. */

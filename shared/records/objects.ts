@@ -1,11 +1,28 @@
-import type { FieldDef } from './definitions';
+/**
+ * Custom object types and their records as the table stores them. Plain declarations below the
+ * domain, so the data layer can name them without importing it. A stored field definition is the
+ * validated definition itself: the domain's field schema is checked against `FieldDefRecord` at
+ * compile time (`SameShape`), so this stays the one description of what is stored.
+ */
+
+export const FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'datetime', 'enum', 'email', 'url', 'member_ref'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export interface FieldDefRecord {
+  key: string;
+  type: FieldType;
+  required: boolean;
+  options?: string[];
+  label?: string;
+  personal?: boolean;
+}
 
 export interface ObjectTypeRecord {
   workspaceId: string;
   type: string;
   label: string;
   description: string | null;
-  fields: FieldDef[];
+  fields: FieldDefRecord[];
   /** The field whose value orders `title_asc` (given, or the first text field). */
   titleField: string | null;
   status: 'draft' | 'published';

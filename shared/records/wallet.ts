@@ -1,4 +1,11 @@
-import type { WalletPlatform } from '../../ports/wallet';
+/**
+ * Wallet passes, their serials and device registrations as the table stores them. Plain
+ * declarations below the domain and the wallet port, so the data layer can name them without
+ * importing either.
+ */
+
+export const WALLET_PLATFORMS = ['apple', 'google'] as const;
+export type WalletPlatform = (typeof WALLET_PLATFORMS)[number];
 
 /** A member's pass on one platform, as stored. The serial and the pass's tokens never change in an update. */
 export interface WalletPassRecord {
