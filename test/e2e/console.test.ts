@@ -90,6 +90,10 @@ describe('the console (headless Chromium)', () => {
     expect((await fetch(`${base}/console/assets/app-NOPE.js`)).status).toBe(404);
   });
 
+  it('is named by the start banner of the runtime', () => {
+    expect(inject('startOutput')).toContain(`Console: ${base}/console`);
+  });
+
   it('signs in with the labelled form, shows the navigation, and is accessible', async () => {
     const page = await newTab();
     await browser.context.clearCookies();
