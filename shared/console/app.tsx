@@ -3,14 +3,21 @@ import { whenSignedOut } from './api';
 import { Failure, Loading } from './components';
 import { ApiKeys } from './screens/api-keys';
 import { AuditLog } from './screens/audit-log';
+import { Exports } from './screens/exports';
 import { SignIn } from './screens/sign-in';
+import { Wallet } from './screens/wallet';
 import { type BrowserSession, currentSession, signOut } from './session';
 
 /** The console's screens, by address under /console. Each is a working flow against the API. */
 const SCREENS = [
+  { path: '/console/exports', name: 'Exports', Screen: Exports },
   { path: '/console/api-keys', name: 'API keys', Screen: ApiKeys },
+  { path: '/console/wallet', name: 'Wallet', Screen: Wallet },
   { path: '/console/audit', name: 'Audit log', Screen: AuditLog },
 ] as const;
+
+/** What /console itself (and an address no screen has) opens, until an overview exists. */
+const HOME = SCREENS.find((s) => s.name === 'API keys')!;
 
 function usePath(): [string, (to: string) => void] {
   const [path, setPath] = useState(location.pathname);
@@ -59,7 +66,7 @@ export function App() {
 
 function Shell({ session, onSignedOut }: { session: BrowserSession; onSignedOut: () => void }) {
   const [path, go] = usePath();
-  const screen = SCREENS.find((s) => path === s.path || path.startsWith(`${s.path}/`)) ?? SCREENS[0];
+  const screen = SCREENS.find((s) => path === s.path || path.startsWith(`${s.path}/`)) ?? HOME;
   useEffect(() => {
     document.title = `${screen.name} · ${session.workspace.name}`;
   }, [screen, session]);

@@ -110,7 +110,7 @@ describe('the console (headless Chromium)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     const nav = page.getByRole('navigation', { name: 'Console' });
     await nav.waitFor();
-    for (const name of ['API keys', 'Audit log']) expect(await nav.getByRole('link', { name }).count(), name).toBe(1);
+    for (const name of ['Exports', 'API keys', 'Wallet', 'Audit log']) expect(await nav.getByRole('link', { name }).count(), name).toBe(1);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     await page.close();
   });
@@ -154,6 +154,76 @@ describe('the console (headless Chromium)', () => {
     expect(await page.getByRole('cell', { name: owner.userId }).count()).toBe(1);
     await expectAccessible(page, 'audit-log');
     await shot(page, 'audit-log');
+    await page.close();
+  });
+
+  it('starts an archive and an operational export, follows them to a download link, and manages a schedule', async () => {
+    const page = await newTab();
+    await signIn(page, owner.email, owner.password);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Exports' }).click();
+    await page.getByRole('heading', { name: 'Exports', level: 1 }).waitFor();
+    await page.getByText('No archive made yet.').waitFor();
+    await expectAccessible(page, 'exports (empty)');
+    // The workspace archive: started, then (Refresh) completed, with a link that downloads it.
+    await page.getByRole('button', { name: 'Start an archive' }).click();
+    const archiveLink = page.getByRole('button', { name: /^Get a download link for archive exp_/ });
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole('button', { name: 'Refresh' }).click();
+          return archiveLink.count();
+        },
+        { timeout: 60_000, interval: 1000 },
+      )
+      .toBe(1);
+    await archiveLink.click();
+    const archiveUrl = await page.getByRole('link', { name: /^Download archive exp_/ }).getAttribute('href');
+    const archive = await fetch(archiveUrl!);
+    expect(archive.status).toBe(200);
+    expect(((await archive.json()) as { manifest: unknown }).manifest).toBeDefined();
+    // Members as CSV: the job is followed until it completes.
+    await page.getByLabel('What').selectOption('members');
+    await page.getByLabel('Format').selectOption('csv');
+    await page.getByRole('button', { name: 'Start the export' }).click();
+    await page.getByRole('button', { name: 'Get a download link for members.csv' }).click({ timeout: 60_000 });
+    const csvUrl = await page.getByRole('link', { name: 'Download members.csv' }).getAttribute('href');
+    const csv = await (await fetch(csvUrl!)).text();
+    expect(csv.split('\n')[0]).toMatch(/^id,/);
+    // A schedule: added, listed, deleted.
+    await page.getByLabel('How often').selectOption('weekly');
+    await page.getByLabel('Hour').fill('7');
+    await page.getByLabel('Time zone').fill('Europe/Berlin');
+    await page.getByRole('button', { name: 'Add the schedule' }).click();
+    const schedule = 'orders as CSV, every monday at 07:00 Europe/Berlin';
+    await page.getByText(schedule).waitFor();
+    await expectAccessible(page, 'exports');
+    await shot(page, 'exports');
+    await page.getByRole('button', { name: `Delete the schedule: ${schedule}` }).click();
+    await page.getByText('No export runs on a schedule.').waitFor();
+    const schedules = await call('GET', '/api/flash/exports/schedules', { token: owner.token });
+    expect(schedules.body.data).toEqual([]);
+    await page.close();
+  });
+
+  it('changes the wallet branding with a live preview of the card, saved and audited', async () => {
+    const page = await newTab();
+    await signIn(page, owner.email, owner.password);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Wallet' }).click();
+    await page.getByRole('heading', { name: 'Wallet', level: 1 }).waitFor();
+    await page.getByText('The defaults apply: nothing saved yet.').waitFor();
+    const front = page.getByTestId('pass-front');
+    await page.getByLabel('Background colour').fill('#123456');
+    await expect.poll(() => front.evaluate((el) => (el as unknown as { style: { backgroundColor: string } }).style.backgroundColor)).toBe('rgb(18, 52, 86)');
+    await page.getByLabel('Text colour').fill('#ffffff');
+    await page.getByLabel('Label colour').fill('#f5d76e');
+    await expectAccessible(page, 'wallet');
+    await shot(page, 'wallet');
+    await page.getByRole('button', { name: 'Save branding' }).click();
+    await page.getByText(/^Saved /).waitFor();
+    const branding = await call('GET', '/api/flash/wallet/branding', { token: owner.token });
+    expect(branding.body.data).toMatchObject({ backgroundColor: '#123456', foregroundColor: '#ffffff', labelColor: '#f5d76e' });
+    const audit = await call('GET', '/api/flash/audit?action=wallet_branding.updated', { token: owner.token });
+    expect(audit.body.data).toHaveLength(1);
     await page.close();
   });
 
