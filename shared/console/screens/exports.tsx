@@ -146,7 +146,7 @@ function JobProgress({ jobId }: { jobId: string }) {
         setJob(d.data);
         if (d.data.status === 'pending' || d.data.status === 'running') timer = setTimeout(poll, 1000);
       }, setError);
-    poll();
+    void poll();
     return () => clearTimeout(timer);
   }, [jobId]);
   if (error) return <Failure error={error} />;
