@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiFailure, type ApiError } from './api';
 
 /** An error in the API's own words, with its code, the request id to quote and where it is explained. */
@@ -89,3 +89,27 @@ export function Pager({ nextCursor, paging }: { nextCursor: string | null; pagin
 
 /** When an ISO instant was, in the reader's locale and time zone. */
 export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString() : '—');
+
+/**
+ * A form's submission: sent once per click (a second click while the request runs does nothing;
+ * the client gives each submission its own Idempotency-Key), with its error in the API's words.
+ */
+export function useSubmit(run: () => Promise<void>): { onSubmit: (event?: Event) => void; busy: boolean; error: unknown } {
+  const running = useRef(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<unknown>();
+  const onSubmit = (event?: Event) => {
+    event?.preventDefault();
+    if (running.current) return;
+    running.current = true;
+    setBusy(true);
+    setError(undefined);
+    run()
+      .catch(setError)
+      .finally(() => {
+        running.current = false;
+        setBusy(false);
+      });
+  };
+  return { onSubmit, busy, error };
+}

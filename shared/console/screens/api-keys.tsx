@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Empty, Failure, Loading, Pager, useCursor, useLoad, when } from '../components';
+import { Empty, Failure, Loading, Pager, useCursor, useLoad, useSubmit, when } from '../components';
 
 type ApiKey = components['schemas']['ApiKey'];
 type Scope = ApiKey['scopes'][number];
@@ -42,24 +42,16 @@ function CreateKey({ onCreated }: { onCreated: (k: { name: string; key: string }
   const [name, setName] = useState('');
   const [access, setAccess] = useState<(typeof PRESETS)[number] | 'custom'>('read-only');
   const [scopes, setScopes] = useState<Scope[]>([]);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      const body = access === 'custom' ? { name, scopes } : { name, preset: access };
-      const created = await unwrap(api.POST('/api/v2/api-keys', { body }));
-      onCreated({ name: created.data.name, key: created.data.key });
-      setName('');
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const {
+    onSubmit: submit,
+    busy,
+    error,
+  } = useSubmit(async () => {
+    const body = access === 'custom' ? { name, scopes } : { name, preset: access };
+    const created = await unwrap(api.POST('/api/v2/api-keys', { body }));
+    onCreated({ name: created.data.name, key: created.data.key });
+    setName('');
+  });
   return (
     <form onSubmit={submit} class="card" aria-labelledby="create-key-title">
       <h2 id="create-key-title">Create a key</h2>
@@ -169,8 +161,14 @@ function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: () => void }
 /** Revoking asks first: the key stops working at once for every app that uses it. */
 function Revoke({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }) {
   const [asking, setAsking] = useState(false);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const {
+    onSubmit: revoke,
+    busy,
+    error,
+  } = useSubmit(async () => {
+    await unwrap(api.DELETE('/api/v2/api-keys/{id}', { params: { path: { id: apiKey.id } } }));
+    onRevoked();
+  });
   if (!asking) {
     return (
       <button type="button" aria-label={`Revoke ${apiKey.name}`} onClick={() => setAsking(true)}>
@@ -178,22 +176,11 @@ function Revoke({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }
       </button>
     );
   }
-  const revoke = async () => {
-    if (busy) return;
-    setBusy(true);
-    try {
-      await unwrap(api.DELETE('/api/v2/api-keys/{id}', { params: { path: { id: apiKey.id } } }));
-      onRevoked();
-    } catch (e) {
-      setError(e);
-      setBusy(false);
-    }
-  };
   return (
     <fieldset class="confirm">
       <legend>Confirm revoking {apiKey.name}</legend>
       <p>Apps using “{apiKey.name}” stop working at once.</p>
-      <button type="button" class="danger" disabled={busy} onClick={revoke}>
+      <button type="button" class="danger" disabled={busy} onClick={() => revoke()}>
         Revoke key
       </button>{' '}
       <button type="button" onClick={() => setAsking(false)}>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Empty, Failure, Loading, useLoad, when } from '../components';
+import { Empty, Failure, Loading, useLoad, useSubmit, when } from '../components';
 
 type Job = components['schemas']['ExportJob'];
 type OperationalJob = components['schemas']['OperationalExportJob'];
@@ -40,20 +40,19 @@ function DownloadLink({ jobId, label }: { jobId: string; label: string }) {
 
 function Archive() {
   const jobs = useLoad(() => unwrap(api.GET('/api/flash/account/data-export')), 'archive');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const start = () => {
-    setBusy(true);
-    setError(undefined);
-    unwrap(api.POST('/api/flash/account/data-export'))
-      .then(jobs.reload, setError)
-      .finally(() => setBusy(false));
-  };
+  const {
+    onSubmit: start,
+    busy,
+    error,
+  } = useSubmit(async () => {
+    await unwrap(api.POST('/api/flash/account/data-export'));
+    jobs.reload();
+  });
   return (
     <section class="card" aria-labelledby="archive-title">
       <h2 id="archive-title">Workspace archive</h2>
       <p>Everything of the workspace in one JSON document: members (pseudonymous), orders and campaigns.</p>
-      <button type="button" disabled={busy} onClick={start}>
+      <button type="button" disabled={busy} onClick={() => start()}>
         Start an archive
       </button>{' '}
       <button type="button" onClick={jobs.reload}>
@@ -99,17 +98,11 @@ function Operational() {
   const [entity, setEntity] = useState<Entity>('members');
   const [format, setFormat] = useState<Format>('csv');
   const [jobId, setJobId] = useState<string>();
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const submit = (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(undefined);
-    unwrap(api.POST('/api/flash/exports', { body: { entity, format } }))
-      .then((d) => setJobId(d.data.id), setError)
-      .finally(() => setBusy(false));
-  };
+  const {
+    onSubmit: submit,
+    busy,
+    error,
+  } = useSubmit(async () => setJobId((await unwrap(api.POST('/api/flash/exports', { body: { entity, format } }))).data.id));
   return (
     <form class="card" onSubmit={submit} aria-labelledby="operational-title">
       <h2 id="operational-title">Members or orders as a file</h2>
@@ -206,10 +199,11 @@ function NewSchedule({ onCreated }: { onCreated: () => void }) {
   const [weekly, setWeekly] = useState(false);
   const [hour, setHour] = useState(6);
   const [timezone, setTimezone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone);
-  const [error, setError] = useState<unknown>();
-  const submit = (event: Event) => {
-    event.preventDefault();
-    setError(undefined);
+  const {
+    onSubmit: submit,
+    busy,
+    error,
+  } = useSubmit(async () => {
     const body = {
       entity,
       format: 'csv' as const,
@@ -218,8 +212,9 @@ function NewSchedule({ onCreated }: { onCreated: () => void }) {
       timezone,
       ...(weekly ? { weekday: 'monday' as const } : {}),
     };
-    unwrap(api.POST('/api/flash/exports/schedules', { body })).then(onCreated, setError);
-  };
+    await unwrap(api.POST('/api/flash/exports/schedules', { body }));
+    onCreated();
+  });
   return (
     <form onSubmit={submit} class="filters" aria-label="New schedule">
       <label>
@@ -244,7 +239,9 @@ function NewSchedule({ onCreated }: { onCreated: () => void }) {
         Time zone
         <input name="timezone" value={timezone} onInput={(e) => setTimezone(e.currentTarget.value)} />
       </label>
-      <button type="submit">Add the schedule</button>
+      <button type="submit" disabled={busy}>
+        Add the schedule
+      </button>
       {error ? <Failure error={error} /> : null}
     </form>
   );

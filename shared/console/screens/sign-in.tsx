@@ -1,26 +1,12 @@
 import { useState } from 'preact/hooks';
-import { Failure } from '../components';
+import { Failure, useSubmit } from '../components';
 import { type BrowserSession, signIn } from '../session';
 
 /** The sign-in form; also shown over a screen whose session ended, which stays as it was underneath. */
 export function SignIn({ onSignedIn, expired }: { onSignedIn: (s: BrowserSession) => void; expired?: boolean }) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const submit = async (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(undefined);
-    try {
-      onSignedIn(await signIn(email, password));
-    } catch (e) {
-      setError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { onSubmit: submit, busy, error } = useSubmit(async () => onSignedIn(await signIn(email, password)));
   return (
     <form class="sign-in" onSubmit={submit} aria-labelledby="sign-in-title">
       <h1 id="sign-in-title">{expired ? 'Your session ended: sign in again' : 'Sign in to the console'}</h1>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Failure, Loading, useLoad, when } from '../components';
+import { Failure, Loading, useLoad, useSubmit, when } from '../components';
 
 type Branding = components['schemas']['WalletBranding'];
 type Draft = Pick<Branding, 'backgroundColor' | 'foregroundColor' | 'labelColor' | 'logoPng'>;
@@ -36,8 +36,6 @@ const draftOf = (b: Branding): Draft => ({
 function BrandingForm({ saved }: { saved: Branding }) {
   const [draft, setDraft] = useState<Draft>(draftOf(saved));
   const [updatedAt, setUpdatedAt] = useState(saved.updatedAt);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
   const [logoError, setLogoError] = useState<string>();
   useEffect(() => setDraft(draftOf(saved)), [saved]);
   const pickLogo = async (file: File | undefined) => {
@@ -47,18 +45,15 @@ function BrandingForm({ saved }: { saved: Branding }) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     setDraft({ ...draft, logoPng: btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join('')) });
   };
-  const submit = (event: Event) => {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(undefined);
-    unwrap(api.PUT('/api/flash/wallet/branding', { body: draft }))
-      .then((d) => {
-        setDraft(draftOf(d.data));
-        setUpdatedAt(d.data.updatedAt);
-      }, setError)
-      .finally(() => setBusy(false));
-  };
+  const {
+    onSubmit: submit,
+    busy,
+    error,
+  } = useSubmit(async () => {
+    const saved = (await unwrap(api.PUT('/api/flash/wallet/branding', { body: draft }))).data;
+    setDraft(draftOf(saved));
+    setUpdatedAt(saved.updatedAt);
+  });
   return (
     <div class="branding">
       <form class="card" onSubmit={submit} aria-label="Branding of the cards">
