@@ -124,6 +124,15 @@ describe('export workflow (infra/workflows/export.asl.json under aws-local-stepf
     expect(next.deduped).toBe(false);
   });
 
+  it('while a job is live, 20 parallel starts all answer that job (deduped) and make nothing, run nothing', async () => {
+    // The recording workflows never run the job: it stays pending for the whole burst.
+    const { t, jobId } = await arranged(1);
+    const before = starts.length;
+    const burst = await Promise.all(Array.from({ length: 20 }, () => startArchiveExport(t.workspaceId, { workflows: recordingWorkflows }, audit)));
+    expect(burst).toEqual(Array.from({ length: 20 }, () => ({ id: jobId, status: 'pending', deduped: true })));
+    expect(starts.length).toBe(before);
+  });
+
   it('a failing Task is caught: the job is failed with the step error, and the execution fails', async () => {
     const { t, jobId, input } = await arranged(1);
     const broken = {
