@@ -4,12 +4,14 @@ import { Failure, Loading } from './components';
 import { ApiKeys } from './screens/api-keys';
 import { AuditLog } from './screens/audit-log';
 import { Exports } from './screens/exports';
+import { ProgramRules } from './screens/program';
 import { SignIn } from './screens/sign-in';
 import { Wallet } from './screens/wallet';
 import { type BrowserSession, currentSession, signOut } from './session';
 
 /** The console's screens, by address under /console. Each is a working flow against the API. */
 const SCREENS = [
+  { path: '/console/program', name: 'Program', Screen: ProgramRules },
   { path: '/console/exports', name: 'Exports', Screen: Exports },
   { path: '/console/api-keys', name: 'API keys', Screen: ApiKeys },
   { path: '/console/wallet', name: 'Wallet', Screen: Wallet },

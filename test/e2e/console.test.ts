@@ -110,7 +110,7 @@ describe('the console (headless Chromium)', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     const nav = page.getByRole('navigation', { name: 'Console' });
     await nav.waitFor();
-    for (const name of ['Exports', 'API keys', 'Wallet', 'Audit log']) expect(await nav.getByRole('link', { name }).count(), name).toBe(1);
+    for (const name of ['Program', 'Exports', 'API keys', 'Wallet', 'Audit log']) expect(await nav.getByRole('link', { name }).count(), name).toBe(1);
     await page.getByRole('button', { name: 'Sign out' }).waitFor();
     await page.close();
   });
@@ -202,6 +202,33 @@ describe('the console (headless Chromium)', () => {
     await page.getByText('No export runs on a schedule.').waitFor();
     const schedules = await call('GET', '/api/flash/exports/schedules', { token: owner.token });
     expect(schedules.body.data).toEqual([]);
+    await page.close();
+  });
+
+  it('edits the program: a refused threshold is explained next to its field, a valid change is saved with its version', async () => {
+    const page = await newTab();
+    await signIn(page, owner.email, owner.password);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Program' }).click();
+    await page.getByRole('heading', { name: 'Program', level: 1 }).waitFor();
+    await page.getByText('The defaults apply: nothing saved yet.').waitFor();
+    // Thresholds must increase: the API's words appear next to the second tier's threshold.
+    await page.getByLabel('Threshold of tier 2').fill('0');
+    await page.getByRole('button', { name: 'Save the program' }).click();
+    // Next to the field, and in the summary of the refusal (with the request id).
+    await page.locator('#err-threshold-1').waitFor();
+    expect(await page.getByRole('alert').textContent()).toContain('tiers.levels.1.threshold: thresholds must increase');
+    expect(await page.getByLabel('Threshold of tier 2').getAttribute('aria-describedby')).toBe('err-threshold-1');
+    expect(await page.locator('#err-threshold-1').textContent()).toBe('thresholds must increase');
+    expect((await call('GET', '/api/flash/program', { token: owner.token })).body.data.version).toBe(0);
+    await expectAccessible(page, 'program (refused)');
+    await page.getByLabel('Threshold of tier 2').fill('750');
+    await page.getByLabel('Points per 1.00 spent').fill('2');
+    await page.getByRole('button', { name: 'Save the program' }).click();
+    await page.getByText(/^Saved .*, version 1$/).waitFor();
+    await shot(page, 'program');
+    const program = (await call('GET', '/api/flash/program', { token: owner.token })).body.data;
+    expect(program).toMatchObject({ version: 1, earn: { pointsPerUnit: 2 } });
+    expect(program.tiers.levels[1].threshold).toBe(750);
     await page.close();
   });
 
