@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, type OutputFile, build, buildSync } from 'esbuild';
@@ -99,10 +98,3 @@ function pageHtml(script: string, style: string): string {
     '</html>',
   ].join('\n');
 }
-
-/** A short content hash, for tests and the bench to name a build. */
-export const buildId = (b: ConsoleBuild): string =>
-  createHash('sha256')
-    .update([...b.files.keys()].sort().join('\n'))
-    .digest('hex')
-    .slice(0, 12);

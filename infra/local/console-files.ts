@@ -8,10 +8,10 @@ import { type ConsoleBuild, buildConsole, CONSOLE_ASSETS_PATH, CONSOLE_CONTENT_S
  * /console that is not an asset is the page (the app routes in the browser).
  */
 
-let built: Promise<ConsoleBuild> | undefined;
+let building: Promise<ConsoleBuild> | undefined;
 export const startConsoleBuild = (): Promise<ConsoleBuild> => {
-  built ??= buildConsole();
-  return built;
+  building ??= buildConsole();
+  return building;
 };
 
 export const isConsolePath = (path: string): boolean => path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`);
@@ -22,8 +22,8 @@ export async function serveConsole(req: IncomingMessage, res: ServerResponse, pa
     res.end('Method not allowed');
     return;
   }
-  const console = await startConsoleBuild();
-  const file = path.startsWith(CONSOLE_ASSETS_PATH) ? console.files.get(path) : console.page;
+  const built = await startConsoleBuild();
+  const file = path.startsWith(CONSOLE_ASSETS_PATH) ? built.files.get(path) : built.page;
   if (!file) {
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-cache' });
     res.end('Not found');

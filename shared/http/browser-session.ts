@@ -3,7 +3,7 @@ import { config } from '../config';
 import type { AuthKind, RouteDef } from '../contracts/endpoint';
 import type { Principal } from '../domain/auth/principal';
 import { forbidden, unauthenticated } from '../errors';
-import { originOf } from './origin';
+import { originOf, schemeOf } from './origin';
 import type { HttpEvent } from './types';
 
 /**
@@ -55,4 +55,4 @@ export function sessionCookie(token: string, secure: boolean): string {
 export const clearedSessionCookie = (secure: boolean): string => `${COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0${secure ? '; Secure' : ''}`;
 
 /** Whether the caller reached us over https (API Gateway and CloudFront always; the local server says http). */
-export const overHttps = (event: Pick<HttpEvent, 'headers'>): boolean => (event.headers?.['x-forwarded-proto'] ?? 'https').split(',')[0]!.trim() !== 'http';
+export const overHttps = (event: Pick<HttpEvent, 'headers'>): boolean => schemeOf(event) === 'https';

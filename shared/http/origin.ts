@@ -15,7 +15,11 @@ export function originOf(
 ): string | undefined {
   const host = event.headers?.['x-forwarded-host'] ?? event.headers?.host ?? event.requestContext?.domainName;
   if (!host || host.length > 261 || !SANE_HOST.test(host)) return undefined;
+  return `${schemeOf(event)}://${host}`;
+}
+
+/** How the caller reached us: `X-Forwarded-Proto` (API Gateway and the local server set it), `https` when absent or odd. */
+export function schemeOf(event: Pick<HttpEvent, 'headers'>): 'http' | 'https' {
   const forwarded = event.headers?.['x-forwarded-proto']?.split(',')[0]?.trim().toLowerCase();
-  const proto = forwarded === 'http' || forwarded === 'https' ? forwarded : 'https';
-  return `${proto}://${host}`;
+  return forwarded === 'http' ? 'http' : 'https';
 }
