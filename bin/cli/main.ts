@@ -1,10 +1,12 @@
-import { readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { COMMANDS, type CommandName } from './catalog';
 import { ApiError, CommandError, EXIT, UsageError } from './errors';
 import { DEFAULT_BASE_URL } from './settings';
 
-const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+// Imported, not read next to this file: the tool also runs compiled into one file elsewhere (bin/compiled-cli.mjs).
+import packageJson from '../../package.json' with { type: 'json' };
+
+const VERSION = packageJson.version;
 
 /** The program with its global options; every command's help shows them too. */
 function baseProgram(): Command {
