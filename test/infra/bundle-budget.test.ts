@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { builtinModules } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +58,14 @@ describe('function bundles', () => {
       kib(bundle.bytes),
       `${name}: ${kib(bundle.bytes)} KiB. Largest parts (see docs/performance.md, "Cold start"):\n${largestInputs(bundle)}`,
     ).toBeLessThanOrEqual(budget);
+  });
+
+  // Every function (areas and consumers): what CDK ships is this bundle byte for byte ('CDK bundling' below).
+  it.each(Object.keys(functions).map((n) => [n]))('%s is bundled as ESM with a require shim, its handler exported and a source map', (name) => {
+    const code = readFileSync(bundles[name]!.file, 'utf8');
+    expect(code.startsWith('import { createRequire as __loyaltyCreateRequire }')).toBe(true);
+    expect(code).toMatch(/export\s*\{[^}]*\bhandler\b[^}]*\}/);
+    expect(existsSync(`${bundles[name]!.file}.map`)).toBe(true);
   });
 
   it('names its exceptions to the 600 KiB budget: only the MCP server and the calls that build a pass', () => {

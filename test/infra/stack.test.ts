@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
@@ -18,8 +18,7 @@ import { queueUrlEnvName } from '../../shared/ports/queue';
 /** Functions outside the route table: the rows of the consumer table (functions/<name>/handler.ts). */
 const CONSUMER_FUNCTIONS = CONSUMERS.map((c) => c.name as string);
 import { synthesizedApp } from '../support/synthesized-app';
-import { platformTemplates } from './templates';
-import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+import type { LoyaltyPlatformStack } from '../../infra/stack';
 import { CONSUMERS } from '../../shared/consumers/table';
 import { platformFunctions } from './templates';
 import { CONSOLE_COPIER_ID_PREFIX } from '../../infra/constructs/console-hosting';
@@ -29,7 +28,6 @@ type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy
 let stack: LoyaltyPlatformStack;
 let template: Template;
 let resources: Record<string, Resource>;
-let assemblyDir: string;
 
 const ofType = (type: string): [string, Resource][] => Object.entries(resources).filter(([, r]) => r.Type === type);
 
@@ -63,12 +61,12 @@ const functionOfRoute = (route: Resource): string => {
 const functionIdOf = (area: Area): string => logicalId(stack.areaFunctions.functions[area]);
 
 beforeAll(() => {
-  // The one synthesis of the infra tests that bundles every function (the others skip bundling).
-  const built = buildApp({ bundle: true });
+  // The worker's one synthesis, without bundling: every function's bundle (format, size, what it
+  // leaves out, parity with what CDK ships) is the subject of test/infra/bundle-budget.test.ts.
+  const built = synthesizedApp();
   stack = built.stack;
-  template = Template.fromJSON(platformTemplates(stack).merged, { skipCyclicalDependenciesCheck: true }); // synthesizes (and bundles) once for this file
+  template = Template.fromJSON(built.templates.merged, { skipCyclicalDependenciesCheck: true });
   resources = template.toJSON().Resources as Record<string, Resource>;
-  assemblyDir = built.app.synth().directory;
 });
 
 describe('edge of the API', () => {
@@ -306,19 +304,6 @@ describe('functions', () => {
     for (const [id, lg] of ofType('AWS::Logs::LogGroup')) {
       expect(lg.Properties?.RetentionInDays, id).toBe(config.lambda.logRetentionDays);
     }
-  });
-
-  // Every function: the areas and the consumers (the webhook pipeline's among them).
-  it.each([...AREAS, ...CONSUMER_FUNCTIONS].map((n) => [n]))('%s is bundled as minified ESM with a require shim and source map', (name) => {
-    const fn = (AREAS as readonly string[]).includes(name) ? stack.areaFunctions.functions[name as Area] : stack.consumerFunctions[name];
-    expect(fn, name).toBeDefined();
-    const s3Key = resources[logicalId(fn!)]?.Properties?.Code?.S3Key as string;
-    const manifest = JSON.parse(readFileSync(join(assemblyDir, `${stack.artifactId}.assets.json`), 'utf8'));
-    const dir = join(assemblyDir, manifest.files[s3Key.replace(/\.zip$/, '')].source.path as string);
-    const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
-    expect(code.startsWith('import { createRequire as __loyaltyCreateRequire }')).toBe(true);
-    expect(code).toMatch(/export\s*\{[^}]*\bhandler\b[^}]*\}/);
-    expect(existsSync(join(dir, 'index.mjs.map'))).toBe(true);
   });
 });
 
