@@ -111,11 +111,28 @@ interface Jvm {
   output(): string;
 }
 
+/**
+ * The JIT's first tier only, and one garbage-collector thread: a local store answers a developer or a
+ * test run, not a fleet, and the optimising tier's compilation cost about half of the JVM's CPU for the
+ * first thousands of calls (measured: 7.9 -> 4.4 s of CPU until the first answer, 10.8 -> 5.7 s for
+ * 3,000 calls after it), CPU the platform and its tests need on a small machine.
+ */
+export const JVM_OPTIONS = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC'] as const;
+
 function launchJvm(java: string, dist: string, storage: string[], port: number): Jvm {
   // Its own process group: a terminal's Ctrl-C reaches only us, and we stop the JVM after our last write.
   const child = spawn(
     java,
-    [`-Djava.library.path=${join(dist, 'DynamoDBLocal_lib')}`, '-jar', join(dist, 'DynamoDBLocal.jar'), ...storage, '-port', String(port), '-sharedDb'],
+    [
+      ...JVM_OPTIONS,
+      `-Djava.library.path=${join(dist, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(dist, 'DynamoDBLocal.jar'),
+      ...storage,
+      '-port',
+      String(port),
+      '-sharedDb',
+    ],
     { cwd: dist, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, DDB_LOCAL_TELEMETRY: '0' } },
   );
   // Drain the JVM's output (a full pipe would block it) and keep the tail for start-up errors.
