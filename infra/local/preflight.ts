@@ -66,7 +66,8 @@ function readJson<T>(file: string): T | undefined {
 function isRuntime(pid: unknown): pid is number {
   if (typeof pid !== 'number' || !Number.isInteger(pid) || pid <= 0 || pid === process.pid || !isAlive(pid)) return false;
   const cmd = commandLine(pid);
-  return cmd === undefined || cmd.includes('bin/local.ts');
+  // bin/local.mjs (npm start), or bin/local.ts run through tsx.
+  return cmd === undefined || /bin\/local\.m?[jt]s\b/.test(cmd);
 }
 
 /**

@@ -91,7 +91,7 @@ export async function startPlatform(
 ): Promise<RunningPlatform> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'loyalty-test-')));
   const started = Date.now();
-  const [command, args] = opts.viaNpmStart ? ['npm', ['start', '--silent']] : [process.execPath, ['--import', 'tsx', join(ROOT, 'bin/local.ts')]];
+  const [command, args] = opts.viaNpmStart ? ['npm', ['start', '--silent']] : [process.execPath, [join(ROOT, 'bin/local.mjs')]];
   const child = spawn(command, args, { cwd: ROOT, env: childEnv(dataDir, opts.stores, opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
@@ -161,7 +161,7 @@ export async function runToExit(opts: { dataDir?: string; env?: Record<string, s
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'loyalty-test-')));
   const env = childEnv(dataDir, undefined, opts.env);
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bin/local.ts')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'bin/local.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));

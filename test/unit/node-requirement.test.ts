@@ -26,10 +26,13 @@ describe('the Node.js requirement', () => {
   const systemNode = ['/usr/bin/node', '/usr/local/bin/node'].find(
     (p) => existsSync(p) && spawnSync(p, ['-p', 'process.versions.node']).stdout?.toString().startsWith('20.'),
   );
-  it.runIf(systemNode)(
-    'started directly on Node 20, the runtime stops before its checks with that one message',
-    () => {
-      const run = spawnSync(systemNode!, ['--import', 'tsx', 'bin/local.ts'], {
+  it.runIf(systemNode).each([
+    ['bin/local.mjs (npm start, compiled)', ['bin/local.mjs']],
+    ['bin/local.ts through tsx', ['--import', 'tsx', 'bin/local.ts']],
+  ])(
+    'started directly on Node 20 as %s, the runtime stops before its checks with that one message',
+    (_, args) => {
+      const run = spawnSync(systemNode!, args, {
         cwd: ROOT,
         env: { ...process.env, PORT: '0', DATA_DIR: mkdtempSync(join(tmpdir(), 'loyalty-node-')), LOG_FORMAT: 'json' },
         timeout: 60_000,
