@@ -1,11 +1,14 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startDynamoLocal } from '../../infra/local/dynamodb-local';
+import { ensureWalletCredentials, WALLET_FILES } from '../../infra/local/wallet-credentials';
 
 export interface RuntimeInfo {
   pid: number;
@@ -80,6 +83,22 @@ function childEnv(dataDir: string, stores: SharedStores | undefined, env: Record
   return all;
 }
 
+/** Development wallet credentials made once per version of their generator, shared by the test runtimes. */
+function testWalletCredentials(): string {
+  const generator = readFileSync(join(ROOT, 'infra/local/wallet-credentials.ts'));
+  const dir = join(tmpdir(), `loyalty-test-wallet-${createHash('sha256').update(generator).digest('hex').slice(0, 12)}`);
+  if (existsSync(join(dir, WALLET_FILES.identifiers))) return dir;
+  // Made aside and renamed into place; a parallel worker that won the race keeps its set.
+  const own = `${dir}.${process.pid}`;
+  ensureWalletCredentials(own);
+  try {
+    renameSync(own, dir);
+  } catch {
+    rmSync(own, { recursive: true, force: true });
+  }
+  return dir;
+}
+
 /**
  * Starts the real local runtime (`bin/local.ts`, what `npm start` runs) as a child process on a
  * free port with its own DATA_DIR, and waits for its "Listening on" line. With `stores` it uses
@@ -90,6 +109,9 @@ export async function startPlatform(
   opts: { dataDir?: string; env?: Record<string, string>; viaNpmStart?: boolean; stores?: SharedStores } = {},
 ): Promise<RunningPlatform> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'loyalty-test-')));
+  // A fresh DATA_DIR gets the run's development wallet credentials (three RSA keys and two
+  // certificates are most of a first start's CPU); `npm start` itself still makes its own.
+  if (!opts.dataDir && !opts.viaNpmStart) cpSync(testWalletCredentials(), join(dataDir, 'wallet'), { recursive: true });
   const started = Date.now();
   const [command, args] = opts.viaNpmStart ? ['npm', ['start', '--silent']] : [process.execPath, [join(ROOT, 'bin/local.mjs')]];
   const child = spawn(command, args, { cwd: ROOT, env: childEnv(dataDir, opts.stores, opts.env), stdio: ['ignore', 'pipe', 'pipe'] });
