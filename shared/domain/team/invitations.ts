@@ -43,7 +43,7 @@ export async function invite(principal: SessionPrincipal, input: InviteInput, au
   const existing = await accounts.findUserByEmail(input.email);
   if (existing?.workspaceId === principal.workspaceId) throw conflict('This e-mail is already a member of the team');
   const token = randomToken(TOKEN_PREFIX.invitation);
-  const expiresAt = Math.floor(now.getTime() / 1000) + config.team.invitationTtlSeconds;
+  const expiresAt = new Date(now.getTime() + config.team.invitationTtlSeconds * 1000);
   const record: InvitationRecord = {
     id: newId('inv'),
     workspaceId: principal.workspaceId,
@@ -52,12 +52,17 @@ export async function invite(principal: SessionPrincipal, input: InviteInput, au
     status: 'pending',
     invitedBy: principal.userId,
     createdAt: now.toISOString(),
-    expiresAt: new Date(expiresAt * 1000).toISOString(),
+    expiresAt: expiresAt.toISOString(),
     acceptedAt: null,
     revokedAt: null,
     userId: null,
   };
-  const lookup = { tokenHash: sha256Hex(token), workspaceId: record.workspaceId, invitationId: record.id, expiresAt: expiresAt + TOKEN_RETENTION_SECONDS };
+  const lookup = {
+    tokenHash: sha256Hex(token),
+    workspaceId: record.workspaceId,
+    invitationId: record.id,
+    expiresAt: Math.floor(expiresAt.getTime() / 1000) + TOKEN_RETENTION_SECONDS,
+  };
   await repo.createInvitation(record, lookup, [audited(principal.workspaceId, audit, 'team.invited', { type: 'invitation', id: record.id }, now)]);
   await mailInvitation(record, token, mailer);
   return publicInvitation(record, now);
