@@ -49,6 +49,10 @@ export const COMMANDS = {
     description: 'operational exports of members or orders (owner or admin session)',
     load: async (): Promise<Registrar> => (await import('./commands/exports')).registerExports,
   },
+  team: {
+    description: 'the users of the workspace, their roles and invitations (owner or admin session)',
+    load: async (): Promise<Registrar> => (await import('./commands/team')).registerTeam,
+  },
 } as const;
 
 export type CommandName = keyof typeof COMMANDS;

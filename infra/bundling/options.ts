@@ -23,8 +23,9 @@ export const BUNDLE_BUDGET_KIB = 600;
 export const BUNDLE_BUDGET_EXCEPTIONS: Readonly<Record<string, { readonly kib: number; readonly reason: string }>> = {
   mcp: {
     // Over the common budget, a known debt: 934 KiB with campaigns; 805 since the bundle names the SDK's smaller
-    // JSON Schema validator (REPLACED_MODULES). Splitting the tools over several functions is the way further down.
-    kib: 810,
+    // JSON Schema validator (REPLACED_MODULES); 813 with the team area's route declarations (the tool registry reads
+    // the whole route table). Splitting the tools over several functions is the way further down.
+    kib: 815,
     reason:
       'The MCP SDK (about 195 KiB minified once its default JSON Schema validator, Ajv, is replaced by its smaller ' +
       'one) on top of every domain service the tools call, each with its contracts and repositories (about 190 KiB of ' +

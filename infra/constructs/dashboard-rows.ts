@@ -26,6 +26,7 @@ export const AREA_CAPABILITY: Readonly<Record<Area, Capability>> = {
   system: 'api',
   auth: 'api',
   'api-keys': 'api',
+  team: 'api',
   stores: 'api',
   objects: 'api',
   catalog: 'api',

@@ -331,6 +331,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/team/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the users of the workspace
+         * @description Credential: a session of an owner or admin.
+         */
+        get: operations["listTeamMembers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/team/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user from the workspace
+         * @description Deletes the user and their login: every session of theirs is refused from the next request. Only an owner may remove an owner (403); the last owner cannot be removed (409). Audited as `team.member_removed`.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        delete: operations["removeTeamMember"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's role
+         * @description Only an owner may make someone an owner or change an owner (403). The last owner cannot be demoted (409), also when two owners demote each other at once. The new role applies from the next request. Audited as `team.role_changed`.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        patch: operations["changeTeamMemberRole"];
+        trace?: never;
+    };
+    "/api/flash/team/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List invitations, newest first
+         * @description Credential: a session of an owner or admin.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite an e-mail to the team with a role
+         * @description Mails a link to the console's accept page (`/console/accept#token=fl_inv_...`) that works once, for 7 days. Only an owner may invite an owner (403); an e-mail already in the team is a 409. Audited as `team.invited`.
+         *
+         *     Credential: a session of an owner or admin.
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/team/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a pending invitation
+         * @description Its link answers 410 from now on. An invitation already accepted or revoked is a 409. Audited as `team.invitation_revoked`.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/team/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: create the user with a password
+         * @description Creates the invited user with the invited role; they then sign in (`POST /api/flash/session`). Unknown token: 400. Used, revoked or expired: 410. An e-mail that already has an account (a login belongs to one workspace): 409. Audited as `team.invitation_accepted` (actor: the new user).
+         *
+         *     Public: no credential.
+         */
+        post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/flash/program": {
         parameters: {
             query?: never;
@@ -2028,7 +2148,7 @@ export interface components {
              * @description An action of the audit catalog
              * @enum {string}
              */
-            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased";
+            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed";
             /** @enum {string} */
             outcome: "success" | "failure";
             /** @description Why an attempt failed; null on success */
@@ -2050,7 +2170,7 @@ export interface components {
             };
             target: {
                 /** @enum {string} */
-                type: "workspace" | "user" | "apiKey" | "webhookEndpoint" | "program" | "campaign" | "objectType" | "mcpTool" | "mcpServer" | "exportJob" | "exportSigningSecret" | "exportSchedule" | "member";
+                type: "workspace" | "user" | "apiKey" | "webhookEndpoint" | "program" | "campaign" | "objectType" | "mcpTool" | "mcpServer" | "exportJob" | "exportSigningSecret" | "exportSchedule" | "member" | "invitation";
                 /** @description The id of the thing acted on (for a program: the workspace id; for an object type: its key) */
                 id: string;
             };
@@ -2469,6 +2589,33 @@ export interface components {
              * @enum {string}
              */
             status?: "active" | "archived";
+        };
+        Invitation: {
+            id: string;
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "member";
+            /**
+             * @description `expired`: still pending when `expiresAt` passed; its link answers 410
+             * @enum {string}
+             */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            /** @description The id of the user who invited */
+            invitedBy: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+             */
+            expiresAt: string;
+            acceptedAt: string | null;
+            revokedAt: string | null;
+            /** @description The user the acceptance created */
+            userId: string | null;
         };
         JsonRpcRequest: {
             /** @constant */
@@ -3903,6 +4050,293 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTeamMembers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["User"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    removeTeamMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example usr_01jq2b7c8d9e0f1g2h3j4k5m6n */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeTeamMemberRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example usr_01jq2b7c8d9e0f1g2h3j4k5m6n */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description `owner`, `admin` or `member`; only an owner may grant `owner`
+                     * @enum {string}
+                     */
+                    role: "owner" | "admin" | "member";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["User"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Invitation"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    invite: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Who is invited; the link is mailed to this address, which becomes their login */
+                    email: string;
+                    /**
+                     * @description `owner`, `admin` or `member`; only an owner may grant `owner`
+                     * @enum {string}
+                     */
+                    role: "owner" | "admin" | "member";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Invitation"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example inv_01jq2a4b5c6d7e8f9g0h1j2k3m */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The fl_inv_... token of the invitation link */
+                    token: string;
+                    /** @description The new user's password, 10-256 characters */
+                    password: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            user: components["schemas"]["User"];
+                            workspace: components["schemas"]["Workspace"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -7305,7 +7739,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page */
                 cursor?: string;
                 /** @description An action of the audit catalog */
-                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased";
+                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed";
                 /** @description Entries of this actor: a user id (usr_...) or an API key id (key_...) */
                 actor?: string;
                 /** @description occurredAt >= from */

@@ -142,6 +142,10 @@ export const config = {
     /** lastUsedAt of an API key is written at most this often. */
     apiKeyLastUsedResolutionSeconds: 60,
   },
+  /** The console's Team screen: how long an invitation's link works (then it is refused with 410). */
+  team: {
+    invitationTtlSeconds: 7 * 24 * 3600,
+  },
   /**
    * Webhook delivery. Retries are SQS visibility changes with exponential backoff and full jitter:
    * attempt n waits U(0, min(cap, base * 2^(n-1))). With 15 attempts, base 30 s and cap 6 h the

@@ -1,11 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { whenSignedOut } from './api';
 import { Failure, Loading } from './components';
+import { AcceptInvitation } from './screens/accept';
 import { ApiKeys } from './screens/api-keys';
 import { AuditLog } from './screens/audit-log';
 import { Exports } from './screens/exports';
 import { ProgramRules } from './screens/program';
 import { SignIn } from './screens/sign-in';
+import { Team } from './screens/team';
 import { Wallet } from './screens/wallet';
 import { type BrowserSession, currentSession, signOut } from './session';
 
@@ -15,6 +17,7 @@ const SCREENS = [
   { path: '/console/exports', name: 'Exports', Screen: Exports },
   { path: '/console/api-keys', name: 'API keys', Screen: ApiKeys },
   { path: '/console/wallet', name: 'Wallet', Screen: Wallet },
+  { path: '/console/team', name: 'Team', Screen: Team },
   { path: '/console/audit', name: 'Audit log', Screen: AuditLog },
 ] as const;
 
@@ -35,7 +38,14 @@ function usePath(): [string, (to: string) => void] {
   return [path, go];
 }
 
+/** Where an invitation's link lands: open to whoever holds the link, signed in or not. */
+const ACCEPT_PATH = '/console/accept';
+
 export function App() {
+  return location.pathname === ACCEPT_PATH ? <AcceptInvitation /> : <Console />;
+}
+
+function Console() {
   const [session, setSession] = useState<BrowserSession | null | undefined>(undefined);
   const [expired, setExpired] = useState(false);
   useEffect(() => {

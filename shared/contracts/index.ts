@@ -14,6 +14,7 @@ import { programArea } from './program';
 import { storesArea } from './stores';
 import { systemArea } from './system';
 import { tagsArea } from './tags';
+import { teamArea } from './team';
 import { trackingArea } from './tracking';
 import { webhooksArea } from './webhooks';
 // Member portal sessions and wallet cards.
@@ -35,6 +36,7 @@ export const DECLARATIONS = [
   systemArea,
   authArea,
   apiKeysArea,
+  teamArea,
   programArea,
   storesArea,
   membersArea,

@@ -14,6 +14,8 @@ export const ENTITIES = {
   workspace: { pk: 'WS#{workspaceId}', sk: 'WORKSPACE' },
   user: { pk: 'WS#{workspaceId}', sk: 'USER#{userId}' },
   apiKey: { pk: 'WS#{workspaceId}', sk: 'APIKEY#{keyId}' },
+  /** An invitation to join the workspace's team: few per workspace, in the workspace partition. */
+  invitation: { pk: 'WS#{workspaceId}', sk: 'INVITE#{invitationId}' },
   program: { pk: 'WS#{workspaceId}', sk: 'PROGRAM' },
   /** A workspace runs tens of campaigns, not thousands: they share the workspace partition. */
   campaign: { pk: 'WS#{workspaceId}', sk: 'CAMPAIGN#{campaignId}' },
@@ -213,6 +215,8 @@ export const ENTITIES = {
   apiKeyHash: { pk: 'APIKEY#{keyHash}', sk: 'APIKEY', global: true },
   session: { pk: 'SESSION#{tokenHash}', sk: 'SESSION', global: true },
   resetToken: { pk: 'RESET#{tokenHash}', sk: 'RESET', global: true },
+  /** An invitation's link token (by its SHA-256) -> the workspace and invitation it opens. */
+  invitationToken: { pk: 'INVITE#{tokenHash}', sk: 'INVITE', global: true },
   loginThrottle: { pk: 'LOGINFAIL#{emailHash}#{window}', sk: 'LOGINFAIL', global: true },
 
   // --- Member portal sessions and wallet passes ---

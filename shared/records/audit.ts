@@ -23,6 +23,8 @@ export const AUDIT_TARGET_TYPES = [
   'exportSchedule',
   // Data-subject export and erasure
   'member',
+  // The team: invitations to join a workspace
+  'invitation',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
@@ -75,6 +77,12 @@ export const AUDIT_ACTIONS = [
   // Data-subject export and erasure
   'member.personal_data_exported',
   'member.erased',
+  // The team: members, roles, invitations
+  'team.invited',
+  'team.invitation_revoked',
+  'team.invitation_accepted',
+  'team.role_changed',
+  'team.member_removed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -53,6 +53,12 @@ describe('audit catalog', () => {
       // Data-subject export and erasure
       'member.personal_data_exported': 'member success',
       'member.erased': 'member success',
+      // The team
+      'team.invited': 'invitation success',
+      'team.invitation_revoked': 'invitation success',
+      'team.invitation_accepted': 'invitation success',
+      'team.role_changed': 'user success',
+      'team.member_removed': 'user success',
     });
     expect(Object.keys(AUDIT_CATALOG).sort()).toEqual([...AUDIT_ACTIONS].sort());
     expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);
@@ -82,6 +88,7 @@ describe('audit catalog', () => {
       'exportSigningSecret',
       'exportSchedule',
       'member',
+      'invitation',
     ]);
     expect(AUDIT_OUTCOMES).toEqual(['success', 'failure']);
     expect(AUDIT_FAILURE_REASONS).toEqual(['wrong_password', 'tool_error', 'refused', 'invalid']);

@@ -26,6 +26,7 @@ describe('key layouts', () => {
     expect(global.map(([n]) => n).sort()).toEqual([
       'apiKeyHash',
       'consumerSession',
+      'invitationToken',
       'loginEmail',
       'loginThrottle',
       'resetToken',

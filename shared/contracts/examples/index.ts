@@ -2,6 +2,7 @@ import type { DECLARATIONS } from '../index';
 import { systemExamples } from './system';
 import { authExamples } from './auth';
 import { apiKeysExamples } from './api-keys';
+import { teamExamples } from './team';
 import { programExamples } from './program';
 import { storesExamples } from './stores';
 import { membersExamples } from './members';
@@ -33,6 +34,7 @@ export const EXAMPLES: { [D in Declaration as D['area']]: AreaExamples<D> } = {
   system: systemExamples,
   auth: authExamples,
   'api-keys': apiKeysExamples,
+  team: teamExamples,
   program: programExamples,
   stores: storesExamples,
   members: membersExamples,

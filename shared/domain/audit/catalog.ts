@@ -91,4 +91,18 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     when: "A member's personal data was exported (GET /api/v2/members/{id}/personal-data)",
   },
   'member.erased': { target: 'member', outcome: 'success', when: "A member's personal data was erased (once; a repeated erasure records nothing)" },
+  // The team: members, roles, invitations
+  'team.invited': {
+    target: 'invitation',
+    outcome: 'success',
+    when: 'An owner or admin invited an e-mail address to the team with a role (never the address itself)',
+  },
+  'team.invitation_revoked': { target: 'invitation', outcome: 'success', when: 'An invitation was revoked before it was accepted: its link no longer works' },
+  'team.invitation_accepted': {
+    target: 'invitation',
+    outcome: 'success',
+    when: 'An invitation was accepted: its user was created with the invited role (actor: the new user)',
+  },
+  'team.role_changed': { target: 'user', outcome: 'success', when: "A team member's role was changed" },
+  'team.member_removed': { target: 'user', outcome: 'success', when: 'A team member was removed: their login and every session of theirs end' },
 };

@@ -16,6 +16,8 @@ export const TOKEN_PREFIX = {
   apiKey: 'fl_live_',
   session: 'fl_sess_',
   resetToken: 'fl_reset_',
+  /** The link of a team invitation (single use, expires). */
+  invitation: 'fl_inv_',
   /** A member portal (consumer) session, minted by the workspace's server. */
   consumerSession: 'fl_cs_',
 } as const;

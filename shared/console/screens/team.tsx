@@ -1,0 +1,210 @@
+import { useState } from 'preact/hooks';
+import type { components } from '../../client/schema';
+import { api, unwrap } from '../api';
+import { Empty, Failure, Loading, Pager, useCursor, useLoad, useSubmit, when } from '../components';
+
+type User = components['schemas']['User'];
+type Invitation = components['schemas']['Invitation'];
+type Role = User['role'];
+const ROLES: readonly Role[] = ['member', 'admin', 'owner'];
+
+/** The team: who signs in to the workspace, with which role, and who is invited. */
+export function Team() {
+  const [round, setRound] = useState(0);
+  const changed = () => setRound((r) => r + 1);
+  return (
+    <section aria-labelledby="team-title">
+      <h1 id="team-title">Team</h1>
+      <InviteForm onInvited={changed} />
+      <Members round={round} onChanged={changed} />
+      <Invitations round={round} onChanged={changed} />
+    </section>
+  );
+}
+
+function InviteForm({ onInvited }: { onInvited: () => void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [sent, setSent] = useState<string>();
+  const { onSubmit, busy, error } = useSubmit(async () => {
+    const made = await unwrap(api.POST('/api/flash/team/invitations', { body: { email, role } }));
+    setSent(made.data.email);
+    setEmail('');
+    onInvited();
+  });
+  return (
+    <form onSubmit={onSubmit} class="card" aria-labelledby="invite-title">
+      <h2 id="invite-title">Invite someone</h2>
+      <label>
+        Email
+        <input type="email" name="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+      </label>
+      <label>
+        Role
+        <select name="role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+          <option value="member">Member: signs in, no console</option>
+          <option value="admin">Admin: manages the workspace</option>
+          <option value="owner">Owner: also manages owners</option>
+        </select>
+      </label>
+      {error ? <Failure error={error} /> : null}
+      {sent ? <p role="status">Invitation sent to {sent}: the link works once.</p> : null}
+      <button type="submit" disabled={busy}>
+        Send invitation
+      </button>
+    </form>
+  );
+}
+
+function Members({ round, onChanged }: { round: number; onChanged: () => void }) {
+  const paging = useCursor();
+  const list = useLoad(
+    () => unwrap(api.GET('/api/flash/team/members', { params: { query: { limit: 50, ...(paging.cursor ? { cursor: paging.cursor } : {}) } } })),
+    `${paging.cursor ?? ''}#${round}`,
+  );
+  if (list.state === 'loading') return <Loading what="the team" />;
+  if (list.state === 'failed') return <Failure error={list.error} />;
+  return (
+    <>
+      <table>
+        <caption>Members</caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Name</th>
+            <th scope="col">Role</th>
+            <th scope="col">Joined</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.data.data.map((u) => (
+            <tr key={u.id}>
+              <td>{u.email}</td>
+              <td>{u.name ?? '—'}</td>
+              <td>
+                <RoleForm user={u} onChanged={onChanged} />
+              </td>
+              <td>{when(u.createdAt)}</td>
+              <td>
+                <Remove user={u} onRemoved={onChanged} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager nextCursor={list.data.nextCursor} paging={paging} />
+    </>
+  );
+}
+
+/** A role changes on "Save role", not on every keystroke in the list. */
+function RoleForm({ user, onChanged }: { user: User; onChanged: () => void }) {
+  const [role, setRole] = useState<Role>(user.role);
+  const { onSubmit, busy, error } = useSubmit(async () => {
+    await unwrap(api.PATCH('/api/flash/team/members/{id}', { params: { path: { id: user.id } }, body: { role } }));
+    onChanged();
+  });
+  return (
+    <form onSubmit={onSubmit} class="inline">
+      <select aria-label={`Role of ${user.email}`} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+        {ROLES.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </select>{' '}
+      <button type="submit" disabled={busy || role === user.role} aria-label={`Save role of ${user.email}`}>
+        Save role
+      </button>
+      {error ? <Failure error={error} /> : null}
+    </form>
+  );
+}
+
+/** Removing asks first: their sessions end at once. */
+function Remove({ user, onRemoved }: { user: User; onRemoved: () => void }) {
+  const [asking, setAsking] = useState(false);
+  const { onSubmit, busy, error } = useSubmit(async () => {
+    await unwrap(api.DELETE('/api/flash/team/members/{id}', { params: { path: { id: user.id } } }));
+    onRemoved();
+  });
+  if (!asking) {
+    return (
+      <button type="button" aria-label={`Remove ${user.email}`} onClick={() => setAsking(true)}>
+        Remove
+      </button>
+    );
+  }
+  return (
+    <fieldset class="confirm">
+      <legend>Confirm removing {user.email}</legend>
+      <p>They are signed out at once and can no longer sign in.</p>
+      <button type="button" class="danger" disabled={busy} onClick={() => onSubmit()}>
+        Remove member
+      </button>{' '}
+      <button type="button" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+      {error ? <Failure error={error} /> : null}
+    </fieldset>
+  );
+}
+
+function Invitations({ round, onChanged }: { round: number; onChanged: () => void }) {
+  const paging = useCursor();
+  const list = useLoad(
+    () => unwrap(api.GET('/api/flash/team/invitations', { params: { query: { limit: 50, ...(paging.cursor ? { cursor: paging.cursor } : {}) } } })),
+    `${paging.cursor ?? ''}#${round}`,
+  );
+  if (list.state === 'loading') return <Loading what="invitations" />;
+  if (list.state === 'failed') return <Failure error={list.error} />;
+  if (list.data.data.length === 0) return <Empty>No invitations yet.</Empty>;
+  return (
+    <>
+      <table>
+        <caption>Invitations</caption>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Status</th>
+            <th scope="col">Expires</th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {list.data.data.map((i) => (
+            <tr key={i.id}>
+              <td>{i.email}</td>
+              <td>{i.role}</td>
+              <td>{i.status}</td>
+              <td>{when(i.expiresAt)}</td>
+              <td>{i.status === 'pending' ? <RevokeInvitation invitation={i} onRevoked={onChanged} /> : null}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <Pager nextCursor={list.data.nextCursor} paging={paging} />
+    </>
+  );
+}
+
+function RevokeInvitation({ invitation, onRevoked }: { invitation: Invitation; onRevoked: () => void }) {
+  const { onSubmit, busy, error } = useSubmit(async () => {
+    await unwrap(api.DELETE('/api/flash/team/invitations/{id}', { params: { path: { id: invitation.id } } }));
+    onRevoked();
+  });
+  return (
+    <>
+      <button type="button" disabled={busy} aria-label={`Revoke the invitation of ${invitation.email}`} onClick={() => onSubmit()}>
+        Revoke
+      </button>
+      {error ? <Failure error={error} /> : null}
+    </>
+  );
+}

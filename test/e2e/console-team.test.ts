@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type Account, call, mailsTo, registerAccount, uniqueEmail } from '../support/api';
+import { launchChromium } from '../support/browser';
+
+/**
+ * The Team screen in Chromium, the main flow "invite and accept": an owner invites from the Team
+ * screen (with the keyboard only), the link is read from the mail the local mailer wrote under
+ * DATA_DIR/mail/, the invitee opens it, sets a password and signs in; the audit log shows what this
+ * made. Then a role change and a removal from the screen. axe-core checks every screen.
+ */
+
+const base = inject('baseUrl');
+const SHOTS = new URL('../output/console/', import.meta.url).pathname;
+const AXE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+const NEW_PASSWORD = 'invited and trusted';
+
+let browser: Awaited<ReturnType<typeof launchChromium>>;
+let owner: Account;
+
+beforeAll(async () => {
+  owner = await registerAccount('console-team');
+  browser = await launchChromium();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await browser.context.clearCookies();
+  await page.goto(`${base}/console`, { waitUntil: 'load', timeout: 60_000 });
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('navigation', { name: 'Console' }).waitFor();
+}
+
+async function expectAccessible(page: Page, screen: string): Promise<void> {
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const g = globalThis as any;
+    const result = await g.axe.run(g.document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v: { id: string; nodes: { target: string[] }[] }) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  expect(violations, screen).toEqual([]);
+}
+
+const shot = async (page: Page, name: string) => {
+  await mkdir(SHOTS, { recursive: true });
+  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
+};
+
+async function openTeam(page: Page): Promise<void> {
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Team' }).click();
+  await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+  await page.getByRole('cell', { name: owner.email, exact: true }).waitFor();
+}
+
+/** The accept link of the newest invitation mailed to `email` (a file of the local mailer). */
+async function acceptLink(email: string): Promise<string> {
+  const mail = (await mailsTo(email)).filter((m) => m.template === 'team_invitation').at(-1);
+  const link = mail?.text.match(/https?:\/\/\S+\/console\/accept#token=\S+/)?.[0];
+  expect(link, `the invitation mail to ${email}`).toBeDefined();
+  return link!;
+}
+
+describe('the Team screen (headless Chromium)', () => {
+  const invitee = uniqueEmail('invitee');
+
+  it('invite and accept: invited from the Team screen with the keyboard, the mailed link sets a password, the new user signs in', async () => {
+    const page = await browser.context.newPage();
+    await signIn(page, owner.email, owner.password);
+    await openTeam(page);
+    await page.getByText('No invitations yet.').waitFor();
+    await expectAccessible(page, 'team (no invitations)');
+    // Keyboard only: type the e-mail, Tab to the role, choose it with the arrows, Tab to the button, Enter.
+    await page.getByLabel('Email').focus();
+    await page.keyboard.type(invitee);
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.name)).toBe('role');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.locator('select[name="role"]').inputValue()).toBe('admin');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Invitation sent to ${invitee}` })
+      .waitFor();
+    await page.getByRole('row', { name: new RegExp(`${invitee} admin pending`) }).waitFor();
+
+    // The invitee opens the mailed link in a signed-out browser.
+    const link = await acceptLink(invitee);
+    await browser.context.clearCookies();
+    await page.goto(link, { waitUntil: 'load' });
+    await page.getByRole('heading', { name: 'Accept your invitation' }).waitFor();
+    // The token left the address bar at once.
+    expect(page.url()).toBe(`${base}/console/accept`);
+    await expectAccessible(page, 'accept');
+    await page.getByLabel('Your name (optional)').fill('Ada Invited');
+    await page.getByLabel('Choose a password').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Join the team' }).click();
+    await page.getByRole('heading', { name: `You joined ${'console-team workspace'}` }).waitFor();
+    await expectAccessible(page, 'accepted');
+    await page.getByRole('link', { name: 'sign in to the console' }).click();
+    await page.getByLabel('Email').fill(invitee);
+    await page.getByLabel('Password').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Console' }).waitFor();
+    expect(await page.getByText(invitee).count()).toBeGreaterThan(0);
+
+    // The audit log (read by the new admin) shows the invitation and its acceptance.
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { name: 'Audit log', level: 1 }).waitFor();
+    await page.getByRole('cell', { name: 'team.invitation_accepted' }).waitFor();
+    await page.getByRole('cell', { name: 'team.invited' }).waitFor();
+    const entries = (await call('GET', '/api/flash/audit', { token: owner.token })).body.data as { action: string; actor: { id: string } }[];
+    const invited = entries.find((e) => e.action === 'team.invited');
+    const accepted = entries.find((e) => e.action === 'team.invitation_accepted');
+    expect(invited?.actor.id).toBe(owner.userId);
+    const members = (await call('GET', '/api/flash/team/members', { token: owner.token })).body.data as { id: string; email: string; role: string }[];
+    const joined = members.find((m) => m.email === invitee);
+    expect(joined).toMatchObject({ role: 'admin' });
+    expect(accepted?.actor.id).toBe(joined!.id);
+    await page.close();
+  });
+
+  it('changes a role and removes a member from the screen, asking before the removal', async () => {
+    const page = await browser.context.newPage();
+    await signIn(page, owner.email, owner.password);
+    await openTeam(page);
+    await page.getByRole('row', { name: new RegExp(`${invitee} admin accepted`) }).waitFor();
+    await expectAccessible(page, 'team');
+    await shot(page, 'team');
+    await page.getByLabel(`Role of ${invitee}`, { exact: true }).selectOption('member');
+    await page.getByRole('button', { name: `Save role of ${invitee}` }).click();
+    await expect
+      .poll(
+        async () => (await call('GET', '/api/flash/team/members', { token: owner.token })).body.data.find((m: { email: string }) => m.email === invitee)?.role,
+      )
+      .toBe('member');
+    // The last owner stays: the API's refusal is shown in its words.
+    await page.getByLabel(`Role of ${owner.email}`, { exact: true }).selectOption('admin');
+    await page.getByRole('button', { name: `Save role of ${owner.email}` }).click();
+    await page.getByRole('alert').filter({ hasText: 'must keep an owner' }).waitFor();
+    await page.getByRole('button', { name: `Remove ${invitee}` }).click();
+    await page
+      .getByRole('group', { name: `Confirm removing ${invitee}` })
+      .getByRole('button', { name: 'Remove member' })
+      .click();
+    const memberRows = page.getByRole('table', { name: 'Members' });
+    await expect.poll(() => memberRows.getByRole('cell', { name: invitee, exact: true }).count()).toBe(0);
+    const members = (await call('GET', '/api/flash/team/members', { token: owner.token })).body.data as { email: string }[];
+    expect(members.map((m) => m.email)).toEqual([owner.email]);
+    expect((await call('POST', '/api/flash/session', { body: { email: invitee, password: NEW_PASSWORD } })).status).toBe(401);
+    await page.close();
+  });
+});

@@ -1,0 +1,279 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, inject, it } from 'vitest';
+import { config } from '../../shared/config';
+import { keyOf } from '../../shared/data/keys';
+import { type Account, call, mailsTo, PASSWORD, registerAccount, uniqueEmail } from '../support/api';
+import { platformTable } from '../support/table';
+
+/**
+ * The team over HTTP: invitations mailed as a link that works once and expires, accepted with a
+ * password; roles (only an owner grants or removes `owner`), the last owner kept even against two
+ * parallel demotions, removal ending sessions, workspaces kept apart, every change audited, and the
+ * console's cookie needing its CSRF token.
+ */
+
+const STRONG = 'a new strong password';
+
+/** The token of the newest invitation mailed to `email`, read from the link's fragment. */
+async function invitationToken(email: string): Promise<string> {
+  const mails = (await mailsTo(email)).filter((m) => m.template === 'team_invitation');
+  const link = mails.at(-1)?.text.match(/(https?:\/\/\S+\/console\/accept#token=(\S+))/);
+  if (!link) throw new Error(`no invitation mailed to ${email}`);
+  return decodeURIComponent(link[2]!);
+}
+
+async function invite(token: string, role: string, email = uniqueEmail(role)) {
+  const res = await call('POST', '/api/flash/team/invitations', { token, body: { email, role } });
+  return { res, email };
+}
+
+/** Invites, accepts and signs in: a second user of the workspace with `role`. */
+async function joined(owner: Account, role: string): Promise<Account> {
+  const { res, email } = await invite(owner.token, role);
+  expect(res.status).toBe(201);
+  const accepted = await call('POST', '/api/flash/team/invitations/accept', { body: { token: await invitationToken(email), password: STRONG } });
+  expect(accepted.status).toBe(201);
+  const login = await call('POST', '/api/v2/auth/login', { body: { email, password: STRONG } });
+  expect(login.status).toBe(200);
+  return { email, password: STRONG, token: login.body.data.session.token, workspaceId: owner.workspaceId, userId: accepted.body.data.user.id };
+}
+
+const auditOf = async (token: string, action: string) => (await call('GET', `/api/flash/audit?action=${action}`, { token })).body.data as any[];
+const membersOf = async (token: string) => (await call('GET', '/api/flash/team/members', { token })).body.data as any[];
+const accept = (token: string, password = STRONG) => call('POST', '/api/flash/team/invitations/accept', { body: { token, password } });
+
+describe('team: invitations', () => {
+  it('mails a link with the token in the fragment; accepting creates the user with the role, once; both are audited', async () => {
+    const owner = await registerAccount('team-flow');
+    const { res, email } = await invite(owner.token, 'admin');
+    expect(res.body.data).toMatchObject({ email, role: 'admin', status: 'pending', invitedBy: owner.userId, acceptedAt: null, userId: null });
+    expect(Date.parse(res.body.data.expiresAt) - Date.parse(res.body.data.createdAt)).toBe(config.team.invitationTtlSeconds * 1000);
+    const [mail] = (await mailsTo(email)).filter((m) => m.template === 'team_invitation');
+    expect(mail!.text).toContain(`${inject('baseUrl')}/console/accept#token=fl_inv_`);
+    const token = await invitationToken(email);
+    // Only its hash is stored.
+    const stored = JSON.stringify((await call('GET', '/api/flash/team/invitations', { token: owner.token })).body);
+    expect(stored).not.toContain(token);
+
+    const accepted = await call('POST', '/api/flash/team/invitations/accept', { body: { token, password: STRONG, name: 'Alan' } });
+    expect(accepted.status).toBe(201);
+    expect(accepted.body.data.user).toMatchObject({ email, name: 'Alan', role: 'admin', workspaceId: owner.workspaceId });
+    expect(accepted.body.data.workspace.id).toBe(owner.workspaceId);
+    // Single use.
+    expect((await accept(token)).status).toBe(410);
+    const login = await call('POST', '/api/v2/auth/login', { body: { email, password: STRONG } });
+    expect(login.status).toBe(200);
+    expect((await membersOf(login.body.data.session.token)).map((u) => u.email).sort()).toEqual([email, owner.email].sort());
+    const [inv] = (await call('GET', '/api/flash/team/invitations', { token: owner.token })).body.data;
+    expect(inv).toMatchObject({ status: 'accepted', userId: accepted.body.data.user.id });
+    expect(inv.acceptedAt).not.toBeNull();
+
+    const [invited] = await auditOf(owner.token, 'team.invited');
+    expect(invited).toMatchObject({ actor: { type: 'user', id: owner.userId }, target: { type: 'invitation', id: inv.id } });
+    const [acceptedEntry] = await auditOf(owner.token, 'team.invitation_accepted');
+    expect(acceptedEntry).toMatchObject({ actor: { type: 'user', id: accepted.body.data.user.id }, target: { type: 'invitation', id: inv.id } });
+  });
+
+  it('parallel acceptances of one link create one user', async () => {
+    const owner = await registerAccount('team-race');
+    const { email } = await invite(owner.token, 'member');
+    const token = await invitationToken(email);
+    const statuses = (await Promise.all(Array.from({ length: 5 }, () => accept(token)))).map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s !== 201).every((s) => s === 410 || s === 409)).toBe(true);
+    expect((await membersOf(owner.token)).filter((u) => u.email === email)).toHaveLength(1);
+  });
+
+  it('a revoked invitation is refused (410), cannot be revoked again (409), and the revocation is audited', async () => {
+    const owner = await registerAccount('team-revoke');
+    const { res, email } = await invite(owner.token, 'admin');
+    const id = res.body.data.id;
+    expect((await call('DELETE', `/api/flash/team/invitations/${id}`, { token: owner.token })).status).toBe(204);
+    expect((await accept(await invitationToken(email))).status).toBe(410);
+    expect((await call('DELETE', `/api/flash/team/invitations/${id}`, { token: owner.token })).status).toBe(409);
+    const [inv] = (await call('GET', '/api/flash/team/invitations', { token: owner.token })).body.data;
+    expect(inv).toMatchObject({ id, status: 'revoked' });
+    expect((await auditOf(owner.token, 'team.invitation_revoked')).map((e) => e.target.id)).toEqual([id]);
+    expect((await call('POST', '/api/v2/auth/login', { body: { email, password: STRONG } })).status).toBe(401);
+  });
+
+  it('an invitation past its expiry reads as expired and is refused (410); an unknown token is a 400', async () => {
+    const owner = await registerAccount('team-expiry');
+    const { res, email } = await invite(owner.token, 'member');
+    const { doc, tableName } = await platformTable();
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keyOf('invitation', { workspaceId: owner.workspaceId, invitationId: res.body.data.id }),
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': new Date(Date.now() - 1000).toISOString() },
+      }),
+    );
+    const [inv] = (await call('GET', '/api/flash/team/invitations', { token: owner.token })).body.data;
+    expect(inv.status).toBe('expired');
+    const refused = await accept(await invitationToken(email));
+    expect(refused.status).toBe(410);
+    expect(refused.body.error.code).toBe('GONE');
+    expect((await accept(`fl_inv_${'x'.repeat(43)}`)).status).toBe(400);
+    expect((await accept('not-a-token')).status).toBe(400);
+  });
+
+  it('refuses an e-mail already in the team (409), an e-mail with an account elsewhere at acceptance (409), and bad fields one detail each (422)', async () => {
+    const owner = await registerAccount('team-dupes');
+    expect((await invite(owner.token, 'admin', owner.email)).res.status).toBe(409);
+    const elsewhere = await registerAccount('team-elsewhere');
+    const { res } = await invite(owner.token, 'admin', elsewhere.email);
+    expect(res.status).toBe(201);
+    expect((await accept(await invitationToken(elsewhere.email))).status).toBe(409);
+    const bad = await call('POST', '/api/flash/team/invitations', { token: owner.token, body: { email: 'nope', role: 'boss' } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['email', 'role']);
+    const { email } = await invite(owner.token, 'member');
+    const weak = await accept(await invitationToken(email), 'short');
+    expect(weak.status).toBe(422);
+    expect(weak.body.error.details.map((d: { field: string }) => d.field)).toEqual(['password']);
+    expect((await accept(await invitationToken(email))).status).toBe(201);
+  });
+
+  it('an Idempotency-Key replays the invitation: one invitation, one mail', async () => {
+    const owner = await registerAccount('team-idem');
+    const email = uniqueEmail('idem');
+    const send = () =>
+      call('POST', '/api/flash/team/invitations', { token: owner.token, headers: { 'idempotency-key': `inv-${email}` }, body: { email, role: 'member' } });
+    const [first, second] = [await send(), await send()];
+    expect(second.body.data.id).toBe(first.body.data.id);
+    expect((await call('GET', '/api/flash/team/invitations', { token: owner.token })).body.data).toHaveLength(1);
+    expect((await mailsTo(email)).filter((m) => m.template === 'team_invitation')).toHaveLength(1);
+  });
+});
+
+describe('team: roles and members', () => {
+  it('only an owner grants, changes or removes owner; admins manage admins and members; members manage nothing', async () => {
+    const owner = await registerAccount('team-roles');
+    const admin = await joined(owner, 'admin');
+    const member = await joined(owner, 'member');
+    expect((await invite(admin.token, 'owner')).res.status).toBe(403);
+    expect((await call('PATCH', `/api/flash/team/members/${owner.userId}`, { token: admin.token, body: { role: 'admin' } })).status).toBe(403);
+    expect((await call('DELETE', `/api/flash/team/members/${owner.userId}`, { token: admin.token })).status).toBe(403);
+    expect((await call('PATCH', `/api/flash/team/members/${member.userId}`, { token: admin.token, body: { role: 'owner' } })).status).toBe(403);
+    for (const [method, path] of [
+      ['GET', '/api/flash/team/members'],
+      ['GET', '/api/flash/team/invitations'],
+      ['DELETE', `/api/flash/team/members/${admin.userId}`],
+    ] as const) {
+      expect((await call(method, path, { token: member.token })).status, `${method} ${path}`).toBe(403);
+    }
+    // An admin makes the member an admin: it applies from the next request.
+    const promoted = await call('PATCH', `/api/flash/team/members/${member.userId}`, { token: admin.token, body: { role: 'admin' } });
+    expect(promoted.body.data).toMatchObject({ id: member.userId, role: 'admin' });
+    expect((await call('GET', '/api/flash/team/members', { token: member.token })).status).toBe(200);
+    // The owner makes the admin an owner.
+    expect((await call('PATCH', `/api/flash/team/members/${admin.userId}`, { token: owner.token, body: { role: 'owner' } })).body.data.role).toBe('owner');
+    const changes = await auditOf(owner.token, 'team.role_changed');
+    expect(changes.map((e) => e.target.id).sort()).toEqual([admin.userId, member.userId].sort());
+    expect(changes.find((e) => e.target.id === member.userId).actor).toEqual({ type: 'user', id: admin.userId });
+  });
+
+  it('the last owner can be neither demoted nor removed', async () => {
+    const owner = await registerAccount('team-last');
+    const demote = await call('PATCH', `/api/flash/team/members/${owner.userId}`, { token: owner.token, body: { role: 'admin' } });
+    expect(demote.status).toBe(409);
+    expect(demote.body.error.message).toMatch(/must keep an owner/);
+    expect((await call('DELETE', `/api/flash/team/members/${owner.userId}`, { token: owner.token })).status).toBe(409);
+    expect((await membersOf(owner.token))[0]).toMatchObject({ id: owner.userId, role: 'owner' });
+  });
+
+  it('two owners demoting each other at once: one succeeds, one is refused (409), one owner stays', async () => {
+    for (let round = 0; round < 3; round++) {
+      const a = await registerAccount('team-twin');
+      const b = await joined(a, 'owner');
+      const [ab, ba] = await Promise.all([
+        call('PATCH', `/api/flash/team/members/${b.userId}`, { token: a.token, body: { role: 'admin' } }),
+        call('PATCH', `/api/flash/team/members/${a.userId}`, { token: b.token, body: { role: 'admin' } }),
+      ]);
+      expect([ab.status, ba.status].sort(), `round ${round}`).toEqual([200, 409]);
+      const roles = (await membersOf(ab.status === 200 ? a.token : b.token)).map((u) => u.role).sort();
+      expect(roles).toEqual(['admin', 'owner']);
+    }
+  });
+
+  it('two owners removing each other at once leave one owner', async () => {
+    const a = await registerAccount('team-twin-rm');
+    const b = await joined(a, 'owner');
+    const [ab, ba] = await Promise.all([
+      call('DELETE', `/api/flash/team/members/${b.userId}`, { token: a.token }),
+      call('DELETE', `/api/flash/team/members/${a.userId}`, { token: b.token }),
+    ]);
+    const statuses = [ab.status, ba.status].sort();
+    // The second one is refused, either as the last owner (409) or because its caller is gone (401).
+    expect(statuses[0]).toBe(204);
+    expect([401, 409]).toContain(statuses[1]);
+    const survivor = ab.status === 204 ? a : b;
+    expect((await membersOf(survivor.token)).map((u) => u.role)).toEqual(['owner']);
+  });
+
+  it('removing a member ends their sessions and login, and is audited', async () => {
+    const owner = await registerAccount('team-remove');
+    const admin = await joined(owner, 'admin');
+    expect((await call('GET', '/api/flash/team/members', { token: admin.token })).status).toBe(200);
+    expect((await call('DELETE', `/api/flash/team/members/${admin.userId}`, { token: owner.token })).status).toBe(204);
+    expect((await call('GET', '/api/flash/team/members', { token: admin.token })).status).toBe(401);
+    expect((await call('POST', '/api/v2/auth/login', { body: { email: admin.email, password: STRONG } })).status).toBe(401);
+    expect((await membersOf(owner.token)).map((u) => u.id)).toEqual([owner.userId]);
+    expect((await call('DELETE', `/api/flash/team/members/${admin.userId}`, { token: owner.token })).status).toBe(404);
+    const [entry] = await auditOf(owner.token, 'team.member_removed');
+    expect(entry).toMatchObject({ actor: { type: 'user', id: owner.userId }, target: { type: 'user', id: admin.userId } });
+    // The e-mail is free again: it can be invited back.
+    expect((await invite(owner.token, 'member', admin.email)).res.status).toBe(201);
+  });
+
+  it('lists page by page with a cursor', async () => {
+    const owner = await registerAccount('team-pages');
+    await joined(owner, 'member');
+    await joined(owner, 'admin');
+    const first = await call('GET', '/api/flash/team/members?limit=2', { token: owner.token });
+    expect(first.body.data).toHaveLength(2);
+    const second = await call('GET', `/api/flash/team/members?limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`, { token: owner.token });
+    expect(second.body.data).toHaveLength(1);
+    expect(second.body.nextCursor).toBeNull();
+    const ids = [...first.body.data, ...second.body.data].map((u: { id: string }) => u.id);
+    expect(new Set(ids).size).toBe(3);
+  });
+});
+
+describe('team: isolation and the console cookie', () => {
+  it("another workspace's admin sees nothing of this team and changes nothing (404)", async () => {
+    const mine = await registerAccount('team-iso-a');
+    const theirs = await registerAccount('team-iso-b');
+    const member = await joined(mine, 'member');
+    const { res } = await invite(mine.token, 'admin');
+    expect((await membersOf(theirs.token)).map((u) => u.id)).toEqual([theirs.userId]);
+    expect((await call('GET', '/api/flash/team/invitations', { token: theirs.token })).body.data).toEqual([]);
+    expect((await call('PATCH', `/api/flash/team/members/${member.userId}`, { token: theirs.token, body: { role: 'admin' } })).status).toBe(404);
+    expect((await call('DELETE', `/api/flash/team/members/${member.userId}`, { token: theirs.token })).status).toBe(404);
+    expect((await call('DELETE', `/api/flash/team/invitations/${res.body.data.id}`, { token: theirs.token })).status).toBe(404);
+    expect((await membersOf(mine.token)).find((u) => u.id === member.userId).role).toBe('member');
+    expect((await call('GET', '/api/flash/team/invitations', { token: mine.token })).body.data[0].status).toBe('pending');
+  });
+
+  it('a write with the console cookie needs our Origin and the CSRF token; a refused one invites nobody', async () => {
+    const owner = await registerAccount('team-cookie');
+    const session = await call('POST', '/api/flash/session', { body: { email: owner.email, password: PASSWORD } });
+    const cookie = (session.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const csrf = session.body.data.session.csrfToken as string;
+    const body = { email: uniqueEmail('cookie'), role: 'member' };
+    const origin = inject('baseUrl');
+    const refused: Record<string, string>[] = [
+      { cookie },
+      { cookie, origin },
+      { cookie, origin: 'https://evil.example', [config.browserSession.csrfHeader]: csrf },
+    ];
+    for (const headers of refused) {
+      expect((await call('POST', '/api/flash/team/invitations', { headers, body })).status).toBe(403);
+    }
+    expect((await call('GET', '/api/flash/team/invitations', { headers: { cookie } })).body.data).toEqual([]);
+    expect(await mailsTo(body.email)).toEqual([]);
+    const made = await call('POST', '/api/flash/team/invitations', { headers: { cookie, origin, [config.browserSession.csrfHeader]: csrf }, body });
+    expect(made.status).toBe(201);
+  });
+});
