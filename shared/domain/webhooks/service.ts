@@ -132,9 +132,13 @@ export async function deleteEndpoint(workspaceId: string, endpointId: string, au
 }
 
 /** The delivery log, narrowed to the state after each attempt (`dead`: the deliveries that died) or to one delivery. */
-export async function listDeliveries(workspaceId: string, endpointId: string, query: { limit: number; cursor?: string | undefined } & AttemptFilter) {
+export async function listDeliveries(
+  workspaceId: string,
+  endpointId: string,
+  query: { limit: number; cursor?: string | undefined; status?: AttemptFilter['state']; deliveryId?: string | undefined },
+) {
   await loadEndpoint(workspaceId, endpointId);
-  const page = await repo.listAttempts(workspaceId, endpointId, query.limit, query.cursor, { state: query.state, deliveryId: query.deliveryId });
+  const page = await repo.listAttempts(workspaceId, endpointId, query.limit, query.cursor, { state: query.status, deliveryId: query.deliveryId });
   return { items: page.items, nextCursor: page.nextCursor ?? null };
 }
 
