@@ -7,6 +7,7 @@ import { Exports } from './screens/exports';
 import { ProgramRules } from './screens/program';
 import { SignIn } from './screens/sign-in';
 import { Wallet } from './screens/wallet';
+import { Webhooks } from './screens/webhooks';
 import { type BrowserSession, currentSession, signOut } from './session';
 
 /** The console's screens, by address under /console. Each is a working flow against the API. */
@@ -15,6 +16,7 @@ const SCREENS = [
   { path: '/console/exports', name: 'Exports', Screen: Exports },
   { path: '/console/api-keys', name: 'API keys', Screen: ApiKeys },
   { path: '/console/wallet', name: 'Wallet', Screen: Wallet },
+  { path: '/console/webhooks', name: 'Webhooks', Screen: Webhooks },
   { path: '/console/audit', name: 'Audit log', Screen: AuditLog },
 ] as const;
 

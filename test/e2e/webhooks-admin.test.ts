@@ -100,7 +100,8 @@ describe('webhooks for admins (/api/flash/webhooks)', () => {
     const r = await receiver();
     const body = { url: r.url, eventTypes: ['member.created'] };
     expect((await call('GET', '/api/flash/webhooks', { headers: { cookie } })).status).toBe(200);
-    for (const headers of [{ cookie }, { cookie, origin: inject('baseUrl') }, { cookie, origin: 'https://evil.example', [CSRF]: csrf! }]) {
+    const refusals: Record<string, string>[] = [{ cookie }, { cookie, origin: inject('baseUrl') }, { cookie, origin: 'https://evil.example', [CSRF]: csrf! }];
+    for (const headers of refusals) {
       expect((await call('POST', '/api/flash/webhooks', { headers, body })).status, JSON.stringify(Object.keys(headers))).toBe(403);
     }
     expect((await call('GET', '/api/flash/webhooks', { token: owner.token })).body.data).toEqual([]);

@@ -161,14 +161,12 @@ export async function replayDelivery(workspaceId: string, endpointId: string, de
   const delivery = /^dlv_[0-9a-z]{26}$/.test(deliveryId) ? await repo.getDelivery(workspaceId, endpointId, deliveryId) : undefined;
   if (!delivery) throw notFound('Delivery');
   refuseDisabled(endpoint);
-  await enqueue(ports.queue, {
-    workspaceId,
-    endpointId,
-    deliveryId,
-    eventId: delivery.eventId,
-    eventType: delivery.eventType,
-    payload: delivery.payload,
-    trigger: 'replay',
+  // A dead one leaves the dead index now, so a bulk replay meanwhile does not send it a second time.
+  const claimed = delivery.state === 'dead' && (await repo.claimDeadDelivery(workspaceId, endpointId, deliveryId));
+  const message = { workspaceId, endpointId, deliveryId, eventId: delivery.eventId, eventType: delivery.eventType, payload: delivery.payload };
+  await enqueue(ports.queue, { ...message, trigger: 'replay' }).catch(async (error: unknown) => {
+    if (claimed) await repo.unclaimDeadDeliveries(workspaceId, endpointId, [deliveryId]);
+    throw error;
   });
   return { deliveryId, eventId: delivery.eventId, state: 'pending' as const };
 }
