@@ -1,10 +1,12 @@
 import { targetCheckFromConfig } from '../../shared/adapters/egress-address';
 import { queueFromConfig } from '../../shared/adapters/queue';
 import { secretSealerFromConfig } from '../../shared/adapters/secret-sealer';
-import { webhooksArea } from '../../shared/contracts/webhooks';
+import { twinned } from '../../shared/contracts/admin-twins';
+import { type WebhookOperations, webhooksArea } from '../../shared/contracts/webhooks';
+import { replayDeadDeliveries } from '../../shared/domain/webhooks/bulk-replay';
 import { eventCatalog } from '../../shared/domain/webhooks/catalog';
 import * as webhooks from '../../shared/domain/webhooks/service';
-import { defineArea } from '../../shared/http/area';
+import { type AreaHandlers, defineArea } from '../../shared/http/area';
 import { auditOf, principalOf } from '../../shared/http/principal';
 import { accepted, created, noContent, ok } from '../../shared/http/responses';
 
@@ -21,7 +23,7 @@ const ports = {
   },
 };
 
-export const handler = defineArea(webhooksArea, {
+const handlers: AreaHandlers<WebhookOperations> = {
   createWebhookEndpoint: async (input) => created(await webhooks.createEndpoint(principalOf(input.principal).workspaceId, input.body, ports, auditOf(input))),
   listWebhookEndpoints: async ({ principal, query }) => {
     const page = await webhooks.listEndpoints(principalOf(principal).workspaceId, query.limit, query.cursor);
@@ -35,11 +37,16 @@ export const handler = defineArea(webhooksArea, {
   },
   getEventCatalog: async () => ok(eventCatalog()),
   listWebhookDeliveries: async ({ principal, params, query }) => {
-    const page = await webhooks.listDeliveries(principalOf(principal).workspaceId, params.id, query.limit, query.cursor);
+    const page = await webhooks.listDeliveries(principalOf(principal).workspaceId, params.id, query);
     return ok(page.items, { nextCursor: page.nextCursor });
   },
   replayWebhookDelivery: async ({ principal, params }) =>
     accepted(await webhooks.replayDelivery(principalOf(principal).workspaceId, params.id, params.deliveryId, ports)),
   triggerWebhookEvent: async ({ principal, body }) => accepted(await webhooks.triggerSampleEvent(principalOf(principal).workspaceId, body.eventType, ports)),
   testWebhookEndpoint: async ({ principal, params }) => accepted(await webhooks.sendTestPing(principalOf(principal).workspaceId, params.id, ports)),
-});
+  replayDeadWebhookDeliveries: async (input) =>
+    accepted(await replayDeadDeliveries(principalOf(input.principal).workspaceId, input.params.id, ports, auditOf(input))),
+};
+
+// The API-key endpoints and their admin-session twins run the same handlers.
+export const handler = defineArea(webhooksArea, twinned(handlers));

@@ -31,6 +31,7 @@ export const WEBHOOK_NUMBERS: NumberGroup<keyof WebhookSettings> = {
     deliveryTimeoutSeconds: 'WEBHOOK_DELIVERY_TIMEOUT_SECONDS',
     rotationOverlapSeconds: 'WEBHOOK_ROTATION_OVERLAP_SECONDS',
     disableAfterFailingSeconds: 'WEBHOOK_DISABLE_AFTER_FAILING_SECONDS',
+    bulkReplayMax: 'WEBHOOK_BULK_REPLAY_MAX',
   },
   rule: nonNegative,
 };

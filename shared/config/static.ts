@@ -179,6 +179,11 @@ export const config = {
     disableAfterFailingSeconds: 5 * 24 * 3600,
     /** After a secret rotation the old secret keeps signing next to the new one this long. */
     rotationOverlapSeconds: 24 * 3600,
+    /**
+     * Dead deliveries one bulk replay queues at most: a request stays short however many died; the
+     * answer says whether more are left, and the next call takes them (claimed ones leave the index).
+     */
+    bulkReplayMax: 100,
   },
   /**
    * Signing secrets at rest (envelope encryption, docs/security.md). An unwrapped data key is kept

@@ -9,16 +9,18 @@ import { ProgramRules } from './screens/program';
 import { SignIn } from './screens/sign-in';
 import { Team } from './screens/team';
 import { Wallet } from './screens/wallet';
+import { Webhooks } from './screens/webhooks';
 import { type BrowserSession, currentSession, signOut } from './session';
 
 /** The console's screens, by address under /console. Each is a working flow against the API. */
 const SCREENS = [
   { path: '/console/program', name: 'Program', Screen: ProgramRules },
+  { path: '/console/webhooks', name: 'Webhooks', Screen: Webhooks },
   { path: '/console/exports', name: 'Exports', Screen: Exports },
   { path: '/console/api-keys', name: 'API keys', Screen: ApiKeys },
   { path: '/console/wallet', name: 'Wallet', Screen: Wallet },
-  { path: '/console/team', name: 'Team', Screen: Team },
   { path: '/console/audit', name: 'Audit log', Screen: AuditLog },
+  { path: '/console/team', name: 'Team', Screen: Team },
 ] as const;
 
 /** What /console itself (and an address no screen has) opens, until an overview exists. */

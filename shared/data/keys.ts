@@ -123,7 +123,12 @@ export const ENTITIES = {
 
   webhookEndpoint: { pk: 'WS#{workspaceId}', sk: 'WEBHOOK#{endpointId}' },
   /** One event to one endpoint: state and the raw payload (for replays), in the endpoint's partition. */
-  webhookDelivery: { pk: 'WS#{workspaceId}#WEBHOOK#{endpointId}', sk: 'DELIVERY#{deliveryId}' },
+  webhookDelivery: {
+    pk: 'WS#{workspaceId}#WEBHOOK#{endpointId}',
+    sk: 'DELIVERY#{deliveryId}',
+    /** Sparse: only a dead delivery carries it, so replaying an endpoint's dead ones reads only those. */
+    gsi1: { pk: 'WS#{workspaceId}#WEBHOOK#{endpointId}#DEAD', sk: '{deliveryId}' },
+  },
   /** The delivery log: one entry per attempt, newest first by time. */
   webhookAttempt: { pk: 'WS#{workspaceId}#WEBHOOK#{endpointId}', sk: 'ATTEMPT#{at}#{deliveryId}#{attempt}' },
   /**

@@ -6,7 +6,7 @@ import { outcomeUnknownMessage, RETRY_AFTER_SECONDS } from '../errors';
 import { withCorrelation } from '../observability/correlation';
 import { logger } from '../observability/logger';
 import { traced } from '../observability/tracing';
-import { routeKey, routesOf, type AreaDeclaration, type Endpoint } from '../contracts/endpoint';
+import { routeKey, routesOf, type AreaDeclaration, type Endpoint, type RouteContract } from '../contracts/endpoint';
 import { authenticate } from './authenticate';
 import { cors, preflightTable } from './cors';
 import { errorBodyOf } from './error-body';
@@ -19,7 +19,10 @@ import { holdAccessLine, requestContext, requestIdOf } from './request-context';
 import { toHttpResult, type Reply } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
-export type AreaHandlers<E extends Record<string, Endpoint>> = { [K in keyof E]: Operation<E[K]> };
+/** What a handler sees of its endpoint: the schemas, not the path or credentials (twins share a handler). */
+type ContractOf<C> = Pick<C, Extract<keyof C, 'body' | 'query' | 'params' | 'responses'>> & RouteContract;
+
+export type AreaHandlers<E extends Record<string, RouteContract>> = { [K in keyof E]: Operation<ContractOf<E[K]>> };
 
 /**
  * The Lambda handler of one area: the middy chain of the HTTP layer, dispatching API Gateway's
@@ -37,7 +40,7 @@ export function defineArea<N extends string, E extends Record<string, Endpoint>>
 ) {
   const table = new Map(routesOf(declaration).map((r) => [routeKey(r), r]));
   const replyOf = (operationId: string) => {
-    const op = handlers[operationId as keyof E] as Operation<Endpoint> | undefined;
+    const op = handlers[operationId as keyof E] as Operation<RouteContract> | undefined;
     return op && typeof op !== 'function' ? op.reply : undefined;
   };
   const chain = middy<HttpEvent, HttpResult, Error, AppContext>()

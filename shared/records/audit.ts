@@ -56,6 +56,7 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.updated',
   'webhook_endpoint.secret_rotated',
   'webhook_endpoint.deleted',
+  'webhook_endpoint.dead_deliveries_replayed',
   'program.updated',
   'campaign.created',
   'campaign.updated',

@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { config } from '../../shared/config';
 import { keyOf } from '../../shared/data/keys';
 import { sha256Hex } from '../../shared/domain/auth/secrets';
-import { call, PASSWORD, registerAccount } from '../support/api';
+import { browserSignIn, call, PASSWORD, registerAccount } from '../support/api';
 import { platformTable } from '../support/table';
 
 /**
@@ -16,12 +16,7 @@ import { platformTable } from '../support/table';
 const { cookie: COOKIE, csrfHeader: CSRF } = config.browserSession;
 const origin = () => inject('baseUrl');
 
-async function signIn(email: string, password = PASSWORD) {
-  const res = await call('POST', '/api/flash/session', { body: { email, password } });
-  const setCookie = res.headers.get('set-cookie') ?? '';
-  const token = setCookie.match(new RegExp(`^${COOKIE}=([^;]+)`))?.[1];
-  return { res, setCookie, token, cookie: `${COOKIE}=${token}`, csrf: res.body?.data?.session?.csrfToken as string | undefined };
-}
+const signIn = browserSignIn;
 
 const keysOf = async (bearer: string) => (await call('GET', '/api/v2/api-keys', { token: bearer })).body.data.length as number;
 

@@ -81,6 +81,7 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
     path: `/api/v2/webhooks/${i.endpointId}/deliveries/dlv_0123456789abcdefghjkmnpqrs/replay`,
   }),
   'POST /api/v2/webhooks/{id}/test': (i) => ({ path: `/api/v2/webhooks/${i.endpointId}/test` }),
+  'POST /api/v2/webhooks/{id}/deliveries/replay-dead': (i) => ({ path: `/api/v2/webhooks/${i.endpointId}/deliveries/replay-dead` }),
   'GET /api/v2/objects/{type}': () => ({ path: '/api/v2/objects/secret_thing' }),
   'GET /api/v2/objects/{type}/records': () => ({ path: '/api/v2/objects/secret_thing/records' }),
   'POST /api/v2/objects/{type}/records': () => ({ path: '/api/v2/objects/secret_thing/records', body: { data: { title: 'B was here' } } }),

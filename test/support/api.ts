@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
+import { config } from '../../shared/config';
 import { assertDocumentedResponse } from './openapi';
 
 export interface ApiResponse<T = any> {
@@ -67,6 +68,18 @@ export async function createKey(token: string, body: Record<string, unknown>): P
   const res = await call('POST', '/api/v2/api-keys', { token, body });
   if (res.status !== 201) throw new Error(`create key failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data;
+}
+
+/**
+ * Signs in as the console does (`POST /api/flash/session`): the session cookie to send back as a
+ * `cookie` header, and the CSRF token a write with it needs.
+ */
+export async function browserSignIn(email: string, password = PASSWORD) {
+  const { cookie: name } = config.browserSession;
+  const res = await call('POST', '/api/flash/session', { body: { email, password } });
+  const setCookie = res.headers.get('set-cookie') ?? '';
+  const token = setCookie.match(new RegExp(`^${name}=([^;]+)`))?.[1];
+  return { res, setCookie, token, cookie: `${name}=${token}`, csrf: res.body?.data?.session?.csrfToken as string | undefined };
 }
 
 /** Mail the file mailer wrote for one recipient, newest last. */

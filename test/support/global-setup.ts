@@ -46,6 +46,8 @@ export default async function setup(project: TestProject) {
       WEBHOOK_BACKOFF_CAP_SECONDS: '2',
       WEBHOOK_ROTATION_OVERLAP_SECONDS: '4',
       WEBHOOK_DELIVERY_TIMEOUT_SECONDS: '2',
+      // A bulk replay's bound, small enough that a test reaches it with a few dead deliveries.
+      WEBHOOK_BULK_REPLAY_MAX: '3',
       // The write-rate guard has its own tests (test/e2e/objects-guard.test.ts); here it stays out of the way.
       OBJECTS_RATE_PER_SECOND: '1000',
       OBJECTS_RATE_BURST: '2000',

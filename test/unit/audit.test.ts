@@ -34,6 +34,7 @@ describe('audit catalog', () => {
       'webhook_endpoint.updated': 'webhookEndpoint success',
       'webhook_endpoint.secret_rotated': 'webhookEndpoint success',
       'webhook_endpoint.deleted': 'webhookEndpoint success',
+      'webhook_endpoint.dead_deliveries_replayed': 'webhookEndpoint success',
       'portal.cors_updated': 'workspace success',
       'program.updated': 'program success',
       'campaign.created': 'campaign success',

@@ -16,6 +16,7 @@ describe('static numbers with environment overrides (one mechanism)', () => {
       deliveryTimeoutSeconds: 'WEBHOOK_DELIVERY_TIMEOUT_SECONDS',
       rotationOverlapSeconds: 'WEBHOOK_ROTATION_OVERLAP_SECONDS',
       disableAfterFailingSeconds: 'WEBHOOK_DISABLE_AFTER_FAILING_SECONDS',
+      bulkReplayMax: 'WEBHOOK_BULK_REPLAY_MAX',
     } as const;
     expect(WEBHOOK_NUMBERS.env).toEqual(names);
     for (const [key, name] of Object.entries(names)) {
@@ -50,6 +51,7 @@ describe('static numbers with environment overrides (one mechanism)', () => {
       WEBHOOK_DELIVERY_TIMEOUT_SECONDS: String(config.webhooks.deliveryTimeoutSeconds),
       WEBHOOK_ROTATION_OVERLAP_SECONDS: String(config.webhooks.rotationOverlapSeconds),
       WEBHOOK_DISABLE_AFTER_FAILING_SECONDS: String(config.webhooks.disableAfterFailingSeconds),
+      WEBHOOK_BULK_REPLAY_MAX: String(config.webhooks.bulkReplayMax),
     });
   });
 });

@@ -1,11 +1,26 @@
 import { eventCatalog } from '../../domain/webhooks/catalog';
 import type { webhooksArea } from '../webhooks';
+import { twinned } from '../admin-twins';
 import type { AreaExamples } from './types';
 import { at, delivery, ids, webhookAttempt, webhookEndpoint } from './world';
 
+/** A delivery whose attempts ran out: the entry the dead-letter consumer adds. */
+const deadAttempt = {
+  ...webhookAttempt,
+  id: 'att_01jpz8v3n5q7s9u1w3y5a7c9ek',
+  attempt: 4,
+  statusCode: null,
+  error: 'all 4 attempts failed; dead (replay it once the receiver is fixed)',
+  durationMs: 0,
+  responseExcerpt: null,
+  state: 'dead' as const,
+  at: '2026-03-14T19:41:26.000Z',
+};
+
 const secret = 'whsec_Kx3mQ9vT2pW7rZ5nB8cF1hJ4dL6sG0yA2eU8iO5wX1t=';
 
-export const webhooksExamples: AreaExamples<typeof webhooksArea> = {
+// One example per operation; its admin-session twin shows the same.
+export const webhooksExamples: AreaExamples<typeof webhooksArea> = twinned({
   createWebhookEndpoint: {
     summary: 'Send member, points and order events to the CRM',
     request: {
@@ -25,7 +40,12 @@ export const webhooksExamples: AreaExamples<typeof webhooksArea> = {
   deleteWebhookEndpoint: { params: { id: ids.webhook }, responses: {} },
   // The catalog is fixed by the platform, so its example is the real answer.
   getEventCatalog: { responses: { 200: { data: eventCatalog() } } },
-  listWebhookDeliveries: { params: { id: ids.webhook }, query: { limit: 50 }, responses: { 200: { data: [webhookAttempt], nextCursor: null } } },
+  listWebhookDeliveries: {
+    summary: 'The deliveries that died',
+    params: { id: ids.webhook },
+    query: { limit: 50, status: 'dead' },
+    responses: { 200: { data: [deadAttempt], nextCursor: null } },
+  },
   replayWebhookDelivery: {
     params: { id: ids.webhook, deliveryId: delivery },
     responses: { 202: { data: { deliveryId: delivery, eventId: ids.event, state: 'pending' } } },
@@ -40,4 +60,9 @@ export const webhooksExamples: AreaExamples<typeof webhooksArea> = {
     params: { id: ids.webhook },
     responses: { 202: { data: { deliveryId: 'dlv_7k2m9q4v8x1c5t3r6w0y2b4d6f', eventId: 'evt_01jpz8y6a8c0e2g4j6m8p0r2tv', state: 'pending' } } },
   },
-};
+  replayDeadWebhookDeliveries: {
+    summary: 'Send the dead deliveries again once the receiver is fixed',
+    params: { id: ids.webhook },
+    responses: { 202: { data: { queued: 12, more: false } } },
+  },
+});

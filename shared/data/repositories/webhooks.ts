@@ -1,9 +1,10 @@
 import type { AttemptRecord, DeliveryState, EndpointRecord } from '../../records/webhooks';
 import { notFound } from '../../errors';
-import { keyOf, seqKey, skPrefix } from '../keys';
+import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../keys';
 import {
   batchGetItems,
   getItem,
+  indexPage,
   isConditionFailed,
   MAX_TRANSACTION_ITEMS,
   prefixPage,
@@ -166,9 +167,17 @@ export async function getDelivery(workspaceId: string, endpointId: string, deliv
   return item ? strip<DeliveryRecord>(item) : undefined;
 }
 
+/** A dead delivery enters the endpoint's dead index; any other state takes it out. */
+function deadIndexOf(workspaceId: string, endpointId: string, deliveryId: string, dead: boolean): { expression: string; values: Record<string, string> } {
+  if (!dead) return { expression: ' REMOVE gsi1pk, gsi1sk', values: {} };
+  const keys = indexKeysOf('webhookDelivery', { workspaceId, endpointId, deliveryId });
+  return { expression: ', gsi1pk = :gpk, gsi1sk = :gsk', values: { ':gpk': keys.gsi1pk!, ':gsk': keys.gsi1sk! } };
+}
+
 /** The log entry and the delivery's current state of one attempt: written together. */
 function attemptSteps(workspaceId: string, endpointId: string, payload: string, entry: AttemptRecord): TransactStep[] {
   const expiresAt = Math.floor(Date.parse(entry.at) / 1000) + LOG_TTL_SECONDS;
+  const deadIndex = deadIndexOf(workspaceId, endpointId, entry.deliveryId, entry.state === 'dead');
   return [
     {
       op: {
@@ -188,9 +197,10 @@ function attemptSteps(workspaceId: string, endpointId: string, payload: string, 
           Key: deliveryKey(workspaceId, endpointId, entry.deliveryId),
           UpdateExpression:
             'SET entity = :e, deliveryId = :d, endpointId = :ep, eventId = :evt, eventType = :type, payload = if_not_exists(payload, :p), ' +
-            '#state = :state, attempts = :n, lastAttemptAt = :at, createdAt = if_not_exists(createdAt, :at), expiresAt = :x',
+            `#state = :state, attempts = :n, lastAttemptAt = :at, createdAt = if_not_exists(createdAt, :at), expiresAt = :x${deadIndex.expression}`,
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: {
+            ...deadIndex.values,
             ':e': 'webhookDelivery',
             ':d': entry.deliveryId,
             ':ep': endpointId,
@@ -244,8 +254,75 @@ export function recordAttempts(attempts: readonly AttemptToRecord[]): Promise<vo
   return outcomes;
 }
 
-export async function listAttempts(workspaceId: string, endpointId: string, limit: number, cursor?: string): Promise<Page<AttemptRecord>> {
+/** What the delivery log can be narrowed to: the state after an attempt, one delivery. */
+export interface AttemptFilter {
+  state?: DeliveryState | undefined;
+  deliveryId?: string | undefined;
+}
+
+/** The delivery log, newest first; a filter may answer a short page with a cursor (see queryPage). */
+export async function listAttempts(
+  workspaceId: string,
+  endpointId: string,
+  limit: number,
+  cursor?: string,
+  filter: AttemptFilter = {},
+): Promise<Page<AttemptRecord>> {
   const { pk } = keyOf('webhookDelivery', { workspaceId, endpointId, deliveryId: 'x' });
-  const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('webhookAttempt'), { limit, cursor });
+  const filters = [
+    { attr: 'state', op: '=' as const, value: filter.state },
+    { attr: 'deliveryId', op: '=' as const, value: filter.deliveryId },
+  ];
+  const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('webhookAttempt'), { limit, cursor, filters });
   return { ...page, items: page.items.map(({ expiresAt: _x, ...i }) => strip<AttemptRecord>(i)) };
+}
+
+/** Dead deliveries of an endpoint (its sparse dead index; eventually consistent, so a claim re-checks). */
+export async function deadDeliveries(workspaceId: string, endpointId: string, limit: number): Promise<Page<DeliveryRecord>> {
+  const partition = indexPartition('webhookDelivery', 'gsi1', { workspaceId, endpointId });
+  const page = await indexPage<Record<string, unknown>>('gsi1', partition, { limit, forward: true });
+  return { ...page, items: page.items.map(({ expiresAt: _x, gsi1pk: _p, gsi1sk: _s, ...i }) => strip<DeliveryRecord>(i)) };
+}
+
+/**
+ * Takes a dead delivery out of the dead index, as `pending`, if it is still dead: of two bulk
+ * replays (or a retried one) exactly one claims each delivery, so each is sent once.
+ */
+export async function claimDeadDelivery(workspaceId: string, endpointId: string, deliveryId: string): Promise<boolean> {
+  try {
+    await updateItem(
+      {
+        Key: deliveryKey(workspaceId, endpointId, deliveryId),
+        UpdateExpression: 'SET #state = :pending REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: '#state = :dead',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':dead': 'dead' },
+        ReturnValues: 'NONE',
+      },
+      { appliedIn: (stored: { state?: string } | undefined) => stored?.state === 'pending' },
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}
+
+/** Gives back claims whose messages could not be queued: they are dead again, and in the index. */
+export async function unclaimDeadDeliveries(workspaceId: string, endpointId: string, deliveryIds: readonly string[]): Promise<void> {
+  await Promise.all(
+    deliveryIds.map((deliveryId) => {
+      const keys = indexKeysOf('webhookDelivery', { workspaceId, endpointId, deliveryId });
+      return updateItem({
+        Key: deliveryKey(workspaceId, endpointId, deliveryId),
+        UpdateExpression: 'SET #state = :dead, gsi1pk = :gpk, gsi1sk = :gsk',
+        ConditionExpression: '#state = :pending',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':dead': 'dead', ':gpk': keys.gsi1pk, ':gsk': keys.gsi1sk },
+        ReturnValues: 'NONE',
+      }).catch((err: unknown) => {
+        if (!isConditionFailed(err)) throw err;
+      });
+    }),
+  );
 }

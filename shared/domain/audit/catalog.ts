@@ -39,6 +39,11 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   'webhook_endpoint.updated': { target: 'webhookEndpoint', outcome: 'success', when: 'A webhook endpoint’s url, description, event types or status changed' },
   'webhook_endpoint.secret_rotated': { target: 'webhookEndpoint', outcome: 'success', when: 'A webhook endpoint’s signing secret was rotated' },
   'webhook_endpoint.deleted': { target: 'webhookEndpoint', outcome: 'success', when: 'A webhook endpoint was deleted' },
+  'webhook_endpoint.dead_deliveries_replayed': {
+    target: 'webhookEndpoint',
+    outcome: 'success',
+    when: 'Dead deliveries of a webhook endpoint were queued again in bulk (one entry per call that queued any)',
+  },
   'program.updated': { target: 'program', outcome: 'success', when: 'The loyalty program rules were replaced (target id: the workspace id)' },
   'campaign.created': { target: 'campaign', outcome: 'success', when: 'A campaign was defined' },
   'campaign.updated': { target: 'campaign', outcome: 'success', when: 'A campaign’s definition or status changed' },

@@ -1,5 +1,6 @@
 import { webhookSettings } from '../../config';
 import * as repo from '../../data/repositories/webhooks';
+import type { AttemptFilter } from '../../data/repositories/webhooks';
 import { withOptimisticRetry } from '../../data/table';
 import { ID_PATTERN, newId } from '../../ids';
 import type { Egress } from '../../ports/egress';
@@ -35,7 +36,7 @@ function checkUrl(egress: WebhookPorts['egress'], url: string): void {
 
 const isEndpointId = (id: string) => ID_PATTERN('whe').test(id);
 
-async function loadEndpoint(workspaceId: string, endpointId: string): Promise<EndpointRecord> {
+export async function loadEndpoint(workspaceId: string, endpointId: string): Promise<EndpointRecord> {
   const endpoint = isEndpointId(endpointId) ? await repo.getEndpoint(workspaceId, endpointId) : undefined;
   if (!endpoint) throw notFound('Webhook endpoint');
   return endpoint;
@@ -130,19 +131,27 @@ export async function deleteEndpoint(workspaceId: string, endpointId: string, au
   forgetSubscriptions(workspaceId);
 }
 
-export async function listDeliveries(workspaceId: string, endpointId: string, limit: number, cursor?: string) {
+/** The delivery log, narrowed to the state after each attempt (`dead`: the deliveries that died) or to one delivery. */
+export async function listDeliveries(
+  workspaceId: string,
+  endpointId: string,
+  query: { limit: number; cursor?: string | undefined; status?: AttemptFilter['state']; deliveryId?: string | undefined },
+) {
   await loadEndpoint(workspaceId, endpointId);
-  const page = await repo.listAttempts(workspaceId, endpointId, limit, cursor);
+  const page = await repo.listAttempts(workspaceId, endpointId, query.limit, query.cursor, { state: query.status, deliveryId: query.deliveryId });
   return { items: page.items, nextCursor: page.nextCursor ?? null };
 }
 
-async function enqueue(queue: Queue, message: DeliveryMessage): Promise<void> {
-  // A replay or test is caused by the request asking for it: its id follows the send.
+/** Queues deliveries; a replay or test is caused by the request asking for it, so its id follows the send. */
+export async function enqueue(queue: Queue, ...messages: DeliveryMessage[]): Promise<void> {
   const requestId = correlationId();
-  await queue.send('webhookDeliveries', [{ body: JSON.stringify({ ...message, ...(requestId ? { requestId } : {}) }) }]);
+  await queue.send(
+    'webhookDeliveries',
+    messages.map((message) => ({ body: JSON.stringify({ ...message, ...(requestId ? { requestId } : {}) }) })),
+  );
 }
 
-const refuseDisabled = (endpoint: EndpointRecord) => {
+export const refuseDisabled = (endpoint: EndpointRecord) => {
   if (endpoint.status !== 'active') throw new AppError('CONFLICT', 'The endpoint is disabled; set status to active first');
 };
 
@@ -152,14 +161,12 @@ export async function replayDelivery(workspaceId: string, endpointId: string, de
   const delivery = /^dlv_[0-9a-z]{26}$/.test(deliveryId) ? await repo.getDelivery(workspaceId, endpointId, deliveryId) : undefined;
   if (!delivery) throw notFound('Delivery');
   refuseDisabled(endpoint);
-  await enqueue(ports.queue, {
-    workspaceId,
-    endpointId,
-    deliveryId,
-    eventId: delivery.eventId,
-    eventType: delivery.eventType,
-    payload: delivery.payload,
-    trigger: 'replay',
+  // A dead one leaves the dead index now, so a bulk replay meanwhile does not send it a second time.
+  const claimed = delivery.state === 'dead' && (await repo.claimDeadDelivery(workspaceId, endpointId, deliveryId));
+  const message = { workspaceId, endpointId, deliveryId, eventId: delivery.eventId, eventType: delivery.eventType, payload: delivery.payload };
+  await enqueue(ports.queue, { ...message, trigger: 'replay' }).catch(async (error: unknown) => {
+    if (claimed) await repo.unclaimDeadDeliveries(workspaceId, endpointId, [deliveryId]);
+    throw error;
   });
   return { deliveryId, eventId: delivery.eventId, state: 'pending' as const };
 }

@@ -49,7 +49,7 @@ export const insightTools = [
     input: z.strictObject({ endpointId: z.string().min(1).max(64).describe('The endpoint id (whe_...)'), ...pageArgs }),
     output: pageOf(attemptSchema),
     annotations: READ_ONLY,
-    run: async (ctx, a) => pageResult(await webhooks.listDeliveries(ctx.workspaceId, a.endpointId, a.limit, a.cursor)),
+    run: async (ctx, a) => pageResult(await webhooks.listDeliveries(ctx.workspaceId, a.endpointId, { limit: a.limit, cursor: a.cursor })),
   }),
   defineTool({
     name: 'get_tracking_stats',

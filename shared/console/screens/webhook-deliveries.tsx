@@ -1,0 +1,160 @@
+import { useState } from 'preact/hooks';
+import type { components, operations } from '../../client/schema';
+import { api, unwrap } from '../api';
+import { Empty, Failure, Loading, Pager, useCursor, useLoad, useSubmit, when } from '../components';
+
+type Endpoint = components['schemas']['WebhookEndpoint'];
+type Attempt = components['schemas']['WebhookAttempt'];
+type Status = NonNullable<NonNullable<operations['adminListWebhookDeliveries']['parameters']['query']>['status']>;
+const STATUSES: Status[] = ['delivered', 'retrying', 'failed', 'dead', 'cancelled'];
+
+/** One endpoint's delivery log: filtered by status or to one delivery's attempts, replays one or every dead one. */
+export function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
+  const [status, setStatus] = useState<Status | ''>('');
+  const [applied, setApplied] = useState<{ status: Status | ''; deliveryId?: string }>({ status: '' });
+  const paging = useCursor();
+  const query = {
+    limit: 25,
+    ...(applied.status ? { status: applied.status } : {}),
+    ...(applied.deliveryId ? { deliveryId: applied.deliveryId } : {}),
+    ...(paging.cursor ? { cursor: paging.cursor } : {}),
+  };
+  const log = useLoad(() => unwrap(api.GET('/api/flash/webhooks/{id}/deliveries', { params: { path: { id: endpoint.id }, query } })), JSON.stringify(query));
+  const narrow = (next: typeof applied) => {
+    paging.first();
+    setApplied(next);
+  };
+  return (
+    <section class="card" aria-labelledby="log-title">
+      <h2 id="log-title">Delivery log of {endpoint.url}</h2>
+      <form
+        class="filters"
+        aria-label="Filter the delivery log"
+        onSubmit={(e) => {
+          e.preventDefault();
+          narrow({ status });
+        }}
+      >
+        <label>
+          Status
+          <select name="status" value={status} onChange={(e) => setStatus(e.currentTarget.value as Status | '')}>
+            <option value="">Every status</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Show deliveries</button>{' '}
+        <button type="button" onClick={log.reload}>
+          Refresh
+        </button>
+      </form>
+      <ReplayDead endpoint={endpoint} onQueued={log.reload} />
+      {applied.deliveryId ? (
+        <p>
+          Attempts of <code>{applied.deliveryId}</code>{' '}
+          <button type="button" onClick={() => narrow({ status: applied.status })}>
+            Show every delivery
+          </button>
+        </p>
+      ) : null}
+      {log.state === 'loading' ? <Loading what="the delivery log" /> : null}
+      {log.state === 'failed' ? <Failure error={log.error} /> : null}
+      {log.state === 'ready' && log.data.data.length === 0 ? <Empty>No deliveries match.</Empty> : null}
+      {log.state === 'ready' && log.data.data.length > 0 ? (
+        <>
+          <Attempts
+            endpointId={endpoint.id}
+            attempts={log.data.data}
+            onAttemptsOf={(deliveryId) => narrow({ status: '', deliveryId })}
+            onReplayed={log.reload}
+          />
+          <Pager nextCursor={log.data.nextCursor} paging={paging} />
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** Every dead delivery of the endpoint again, in bounded calls: the button sends the next call while the API says more are left. */
+function ReplayDead({ endpoint, onQueued }: { endpoint: Endpoint; onQueued: () => void }) {
+  const [done, setDone] = useState<string>();
+  const { onSubmit, busy, error } = useSubmit(async () => {
+    const { data } = await unwrap(api.POST('/api/flash/webhooks/{id}/deliveries/replay-dead', { params: { path: { id: endpoint.id } } }));
+    const noun = data.queued === 1 ? 'dead delivery' : 'dead deliveries';
+    setDone(`Queued ${data.queued} ${noun} again${data.more ? '; more are left: replay again' : ''}`);
+    onQueued();
+  });
+  return (
+    <div>
+      <button type="button" disabled={busy} onClick={() => onSubmit()}>
+        Replay every dead delivery
+      </button>
+      {done ? <p role="status">{done}</p> : null}
+      {error ? <Failure error={error} /> : null}
+    </div>
+  );
+}
+
+function Attempts(props: { endpointId: string; attempts: Attempt[]; onAttemptsOf: (deliveryId: string) => void; onReplayed: () => void }) {
+  return (
+    <table>
+      <caption>Newest first: one row per attempt</caption>
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Event</th>
+          <th scope="col">Attempt</th>
+          <th scope="col">Answer</th>
+          <th scope="col">Duration</th>
+          <th scope="col">Response</th>
+          <th scope="col">State</th>
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {props.attempts.map((a) => (
+          <tr key={a.id}>
+            <td>{when(a.at)}</td>
+            <td>
+              <code>{a.eventType}</code>
+              <div class="meta">{a.deliveryId}</div>
+            </td>
+            <td>
+              {a.attempt} ({a.trigger})
+            </td>
+            <td>{a.statusCode ?? a.error}</td>
+            <td>{a.durationMs} ms</td>
+            <td>{a.responseExcerpt ? <code>{a.responseExcerpt}</code> : '—'}</td>
+            <td>{a.state}</td>
+            <td>
+              <button type="button" aria-label={`Attempts of ${a.deliveryId}`} onClick={() => props.onAttemptsOf(a.deliveryId)}>
+                Attempts
+              </button>{' '}
+              <ReplayOne endpointId={props.endpointId} deliveryId={a.deliveryId} onReplayed={props.onReplayed} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function ReplayOne({ endpointId, deliveryId, onReplayed }: { endpointId: string; deliveryId: string; onReplayed: () => void }) {
+  const { onSubmit, busy, error } = useSubmit(async () => {
+    await unwrap(api.POST('/api/flash/webhooks/{id}/deliveries/{deliveryId}/replay', { params: { path: { id: endpointId, deliveryId } } }));
+    onReplayed();
+  });
+  return (
+    <>
+      <button type="button" aria-label={`Replay ${deliveryId}`} disabled={busy} onClick={() => onSubmit()}>
+        Replay
+      </button>
+      {error ? <Failure error={error} /> : null}
+    </>
+  );
+}

@@ -1,0 +1,43 @@
+import type { AuthKind, Endpoint } from './endpoint';
+
+/**
+ * Operations that API keys and the console both call: declared once, without credentials, then
+ * made into two endpoints each. The API-key endpoint keeps its `/api/v2` path and scope; its twin
+ * under `/api/flash` takes an owner or admin session (bearer or the console's cookie + CSRF). The
+ * cookie never reaches the API-key path, and both twins run the same handler and domain service.
+ */
+export type SharedOperation = Omit<Endpoint, 'auth' | 'scope' | 'path'> & { path: `/api/v2/${string}` };
+
+type AdminPath<P> = P extends `/api/v2/${infer R}` ? `/api/flash/${R}` : never;
+
+/** The admin twin's operationId: `listWebhookEndpoints` -> `adminListWebhookEndpoints`. */
+export type AdminOperationId<K> = K extends string ? `admin${Capitalize<K>}` : never;
+
+export const adminOperationId = <K extends string>(id: K): AdminOperationId<K> => `admin${id[0]!.toUpperCase()}${id.slice(1)}` as AdminOperationId<K>;
+
+export const adminPathOf = <P extends `/api/v2/${string}`>(path: P): AdminPath<P> => path.replace(/^\/api\/v2\//, '/api/flash/') as AdminPath<P>;
+
+type ApiKeyEndpoints<O, S> = { [K in keyof O]: O[K] & { auth: readonly ['apiKey']; scope: S } };
+type AdminEndpoints<O> = {
+  [K in keyof O as AdminOperationId<K>]: Omit<O[K], 'path'> & { path: AdminPath<O[K] extends { path: infer P } ? P : never>; auth: readonly ['adminSession'] };
+};
+
+/** Each operation as an API-key endpoint (with `scope`) and as its admin-session twin. */
+export function withAdminTwins<const O extends Record<string, SharedOperation>, S extends NonNullable<Endpoint['scope']>>(
+  operations: O,
+  scope: S,
+): ApiKeyEndpoints<O, S> & AdminEndpoints<O> {
+  const out: Record<string, Endpoint> = {};
+  for (const [id, op] of Object.entries(operations)) {
+    out[id] = { ...op, auth: ['apiKey'] satisfies AuthKind[], scope };
+    out[adminOperationId(id)] = { ...op, path: adminPathOf(op.path), auth: ['adminSession'] satisfies AuthKind[] };
+  }
+  return out as ApiKeyEndpoints<O, S> & AdminEndpoints<O>;
+}
+
+/** The same value (a handler, an example) under both operationIds of each twin pair. */
+export function twinned<const T extends Record<string, unknown>>(values: T): T & { [K in keyof T as AdminOperationId<K>]: T[K] } {
+  const out: Record<string, unknown> = { ...values };
+  for (const [id, value] of Object.entries(values)) out[adminOperationId(id)] = value;
+  return out as T & { [K in keyof T as AdminOperationId<K>]: T[K] };
+}
