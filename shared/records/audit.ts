@@ -55,6 +55,7 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.secret_rotated',
   'webhook_endpoint.deleted',
   'program.updated',
+  'program.clock_advanced',
   'campaign.created',
   'campaign.updated',
   'campaign.deleted',

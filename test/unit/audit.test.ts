@@ -36,6 +36,7 @@ describe('audit catalog', () => {
       'webhook_endpoint.deleted': 'webhookEndpoint success',
       'portal.cors_updated': 'workspace success',
       'program.updated': 'program success',
+      'program.clock_advanced': 'workspace success',
       'campaign.created': 'campaign success',
       'campaign.updated': 'campaign success',
       'campaign.deleted': 'campaign success',
@@ -111,6 +112,7 @@ describe('plainValue: ids pass, anything else is redacted', () => {
     ['a slash', 'a/b'],
     ['a newline at the end', 'abc\n'],
     ['an API key', `fl_live_${'A'.repeat(43)}`],
+    ['a sandbox API key', `fl_test_${'A'.repeat(43)}`],
     ['a session token', `fl_sess_${'b'.repeat(43)}`],
     ['a reset token', `fl_reset_${'c'.repeat(43)}`],
     ['a webhook secret', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
@@ -124,7 +126,7 @@ describe('plainValue: ids pass, anything else is redacted', () => {
   });
 
   it('knows every secret prefix of the platform', () => {
-    expect(SECRET_PREFIXES).toEqual(['fl_live_', 'fl_sess_', 'fl_reset_', 'fl_cs_', 'whsec_']);
+    expect(SECRET_PREFIXES).toEqual(['fl_live_', 'fl_test_', 'fl_sess_', 'fl_reset_', 'fl_cs_', 'whsec_']);
   });
 });
 

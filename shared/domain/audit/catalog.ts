@@ -40,6 +40,11 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   'webhook_endpoint.secret_rotated': { target: 'webhookEndpoint', outcome: 'success', when: 'A webhook endpoint’s signing secret was rotated' },
   'webhook_endpoint.deleted': { target: 'webhookEndpoint', outcome: 'success', when: 'A webhook endpoint was deleted' },
   'program.updated': { target: 'program', outcome: 'success', when: 'The loyalty program rules were replaced (target id: the workspace id)' },
+  'program.clock_advanced': {
+    target: 'workspace',
+    outcome: 'success',
+    when: 'A sandbox workspace’s program clock was moved ahead (target id: the workspace id); what fell due ran with it',
+  },
   'campaign.created': { target: 'campaign', outcome: 'success', when: 'A campaign was defined' },
   'campaign.updated': { target: 'campaign', outcome: 'success', when: 'A campaign’s definition or status changed' },
   'campaign.deleted': { target: 'campaign', outcome: 'success', when: 'A campaign was deleted (its grants stay in the ledger)' },
