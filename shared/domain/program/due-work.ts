@@ -52,6 +52,8 @@ export async function runAllDueProgramWork(real: Date = new Date()): Promise<{ w
   return { workspaces, failed };
 }
 
+const DUE_PAGE = 50;
+
 /** Most steps one member takes in one run (each an activation, or a warning and expiry moment). */
 const MAX_STEPS = 1000;
 
@@ -59,8 +61,8 @@ async function settleDueMembers(workspaceId: string, now: Date): Promise<number>
   const seen = new Set<string>();
   let settled = 0;
   for (;;) {
-    const due = (await members.dueMembers(workspaceId, now.toISOString(), 50)).filter((d) => !seen.has(d.memberId));
-    if (due.length === 0) return settled;
+    const page = await members.dueMembers(workspaceId, now.toISOString(), DUE_PAGE);
+    const due = page.filter((d) => !seen.has(d.memberId));
     for (const { memberId } of due) {
       seen.add(memberId);
       try {
@@ -70,30 +72,40 @@ async function settleDueMembers(workspaceId: string, now: Date): Promise<number>
         logger.warn('program due work of a member failed', { workspaceId, memberId, error: error as Error });
       }
     }
+    // A short page was the whole of what is due: the members settled are no longer in the index.
+    if (page.length < DUE_PAGE || due.length === 0) return settled;
   }
 }
 
 /** Runs the member's due moments one after another, each at its own time, up to `now`. */
 async function settleMember(workspaceId: string, memberId: string, now: number): Promise<number> {
   let steps = 0;
-  for (; steps < MAX_STEPS; steps++) {
+  for (let more: boolean | null = true; more && steps < MAX_STEPS; ) {
     let at = now;
-    const moved = await changePoints<boolean>(
+    more = await changePoints<boolean | null>(
       workspaceId,
       memberId,
       (member, rules) => {
         const due = member.lots ? nextDueAt(member.lots, rules.points) : null;
-        if (due === null || due > now) return { done: false };
+        // Nothing due after all (another run was first): nothing written.
+        if (due === null || due > now) return { done: null };
         at = due;
-        return { plan: stepPlan(member, rules, due) };
+        const plan = stepPlan(member, rules, due);
+        // Whether more falls due by `now`, read from the member as this step leaves it (no read again).
+        return { plan: { ...plan, result: ({ member: after }) => isDue(after, rules, now) } };
       },
       {},
       undefined,
       () => new Date(at),
     );
-    if (!moved) break;
+    if (more !== null) steps++;
   }
   return steps > 0 ? 1 : 0;
+}
+
+function isDue(member: MemberRecord, rules: ProgramRules, now: number): boolean {
+  const next = member.lots ? nextDueAt(member.lots, rules.points) : null;
+  return next !== null && next <= now;
 }
 
 /** What falls due at `at`: the earliest pending activation, else the warnings and expiries of that moment. */
