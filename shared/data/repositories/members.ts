@@ -82,6 +82,12 @@ export function createMemberSteps(m: MemberRecord): TransactStep[] {
   ];
 }
 
+/** An erased member leaves the due index too: its points take no more changes, so nothing of them falls due. */
+const removeClause = (requestIdRemove: string, erased: boolean): string => {
+  const names = [...(requestIdRemove ? ['lastRequestId'] : []), ...(erased ? ['gsi2pk', 'gsi2sk'] : [])];
+  return names.length ? ` REMOVE ${names.join(', ')}` : '';
+};
+
 /** Replaces the profile part of a member we read (conditional on its profile version). */
 export function updateProfileSteps(current: MemberRecord, next: MemberRecord): TransactStep[] {
   const swap = (entity: 'memberEmail' | 'memberExternalId', before: string | null, after: string | null, what: string): TransactStep[] =>
@@ -99,7 +105,7 @@ export function updateProfileSteps(current: MemberRecord, next: MemberRecord): T
           Key: keyOf('member', { workspaceId: current.workspaceId, memberId: current.id }),
           UpdateExpression:
             'SET email = :email, externalId = :ext, firstName = :fn, lastName = :ln, phone = :phone, birthDate = :bd, ' +
-            `#status = :status, customAttributes = :ca, searchText = :st, updatedAt = :now, version = :next${next.erasedAt ? ', erasedAt = :erased' : ''}${rid.set}${rid.remove}`,
+            `#status = :status, customAttributes = :ca, searchText = :st, updatedAt = :now, version = :next${next.erasedAt ? ', erasedAt = :erased' : ''}${rid.set}${removeClause(rid.remove, !!next.erasedAt)}`,
           ConditionExpression: `version = :v AND ${NOT_ERASED}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
