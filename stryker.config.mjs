@@ -24,6 +24,8 @@ export default {
     'shared/domain/program/arithmetic.ts',
     // The program engine's pure core: lots and expiry, calendars, tier windows, campaign evaluation.
     'shared/domain/program/lots.ts',
+    'shared/domain/program/member-lots.ts',
+    'shared/domain/members/points-lots.ts',
     'shared/domain/program/calendar.ts',
     'shared/domain/program/tier-rules.ts',
     'shared/domain/program/campaign-rules.ts',

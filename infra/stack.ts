@@ -99,8 +99,13 @@ export class LoyaltyPlatformStack extends Stack {
       // No cycle: the HTTP API resource does not depend on the functions (only routes/integrations do).
       publicBaseUrl: props.publicBaseUrl ?? this.httpApi.apiEndpoint,
     };
-    this.pipelines = new PipelinesStack(this, 'Pipelines', { resources, webhooks: this.webhooks, wallet: this.wallet });
     const scheduleFailureQueue = this.webhooks.scheduleFailureQueueIfAny;
+    this.pipelines = new PipelinesStack(this, 'Pipelines', {
+      resources,
+      webhooks: this.webhooks,
+      wallet: this.wallet,
+      ...(scheduleFailureQueue ? { scheduleFailureQueue } : {}),
+    });
     this.exportsStack = new ExportsStack(this, 'ExportsStack', { resources, ...(scheduleFailureQueue ? { scheduleFailureQueue } : {}) });
     this.apiStack = new ApiStack(this, 'ApiStack', { resources, httpApi: this.httpApi, cursorSecret: this.cursorSecret, exports: this.exports });
     this.observabilityStack = this.buildObservability();

@@ -1,5 +1,7 @@
 import { programArea } from '../../shared/contracts/program';
 import * as campaigns from '../../shared/domain/program/campaigns';
+import * as clock from '../../shared/domain/program/clock';
+import { runDueProgramWork } from '../../shared/domain/program/due-work';
 import * as program from '../../shared/domain/program/service';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
@@ -9,6 +11,10 @@ import { created, noContent, ok } from '../../shared/http/responses';
 export const handler = defineArea(programArea, {
   getProgram: async ({ principal }) => ok(await program.getProgram(principalOf(principal).workspaceId)),
   putProgram: async (input) => ok(await program.putProgram(principalOf(input.principal).workspaceId, input.body, auditOf(input))),
+  getClock: async ({ principal }) => ok(await clock.getClock(principalOf(principal).workspaceId)),
+  advanceClock: sealed(ok, (input, write) =>
+    clock.advanceClock(principalOf(input.principal).workspaceId, input.body.days, auditOf(input), runDueProgramWork, write),
+  ),
   listCampaigns: async ({ principal, query }) => {
     const page = await campaigns.listCampaigns(principalOf(principal).workspaceId, query);
     return ok(page.items, { nextCursor: page.nextCursor ?? null });

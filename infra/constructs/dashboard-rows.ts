@@ -61,6 +61,7 @@ export const CONSUMER_CAPABILITY: Readonly<Record<ConsumerName, Capability>> = {
   'export-complete': 'exports',
   'export-fail': 'exports',
   'export-scheduler': 'exports',
+  'program-due': 'points-orders',
   'export-notify': 'exports',
 };
 

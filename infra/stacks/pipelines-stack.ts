@@ -1,5 +1,6 @@
 import { NestedStack, type NestedStackProps } from 'aws-cdk-lib';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import type { Consumers } from '../constructs/consumers';
 import { walletAlarms, type Wallet } from '../constructs/wallet';
@@ -12,11 +13,14 @@ export interface PipelinesStackProps extends NestedStackProps {
   /** The webhook and wallet queues (root stack). */
   readonly webhooks: Webhooks;
   readonly wallet: Wallet;
+  /** Where failed scheduled runs go (the program's due-work schedule is one of these consumers). */
+  readonly scheduleFailureQueue?: sqs.IQueue;
 }
 
 /**
  * Capability "webhooks and wallet pipelines": the consumers of the table stream and the queues
- * (every row of the consumer table but the exports'), and the pipelines' own alarms.
+ * (every row of the consumer table but the exports', the program's due-work schedule included),
+ * and the pipelines' own alarms.
  */
 export class PipelinesStack extends NestedStack {
   readonly consumers: Consumers;
@@ -26,7 +30,7 @@ export class PipelinesStack extends NestedStack {
   constructor(scope: Construct, id: string, props: PipelinesStackProps) {
     super(scope, id, { description: 'Loyalty platform: webhook and wallet pipelines', ...props });
     // Construct id "Webhooks", as before the split: the functions keep their logical IDs.
-    this.consumers = buildConsumers(this, 'Webhooks', consumerRowsOf('pipelines'), props.resources);
+    this.consumers = buildConsumers(this, 'Webhooks', consumerRowsOf('pipelines'), props.resources, props.scheduleFailureQueue);
     this.webhookAlarms = webhookAlarms(this.consumers, props.webhooks, this.fanout);
     this.walletAlarms = walletAlarms(new Construct(this, 'Wallet'), props.wallet.pushDeadLetterQueue);
   }

@@ -221,6 +221,12 @@ export const config = {
    * Data exports (workspace archive and operational CSV/JSONL exports). Read through
    * `exportSettings()`, which the local runtime and tests may shrink with `EXPORT_*` variables.
    */
+  /** The program engine's scheduled run of due work (points expiry, warnings, pending activation). */
+  programDue: {
+    /** Minutes between runs: how late at most an expiry or activation of a live workspace lands. */
+    tickMinutes: 15,
+    timeoutSeconds: 300,
+  },
   exports: {
     /** Records per archive section at most; a larger section is cut there and says `capped: true`. */
     archiveSectionCap: 100_000,

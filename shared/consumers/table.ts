@@ -166,6 +166,16 @@ export const CONSUMERS = [
   ...exportTask('export-complete', 'ExportComplete', 'MarkCompleted', 'running -> completed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
   ...exportTask('export-fail', 'ExportFail', 'MarkFailed', 'pending/running -> failed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
   {
+    name: 'program-due',
+    constructId: 'ProgramDue',
+    description: 'Loyalty platform: program due work (activates pending points, sends expiry warnings, expires points) of every workspace',
+    kind: 'schedule',
+    source: `rate(${config.programDue.tickMinutes} minutes)`,
+    timeoutSeconds: config.programDue.timeoutSeconds,
+    settings: [] as readonly NumberGroup<string>[],
+    access: { table: 'readWrite' },
+  },
+  {
     name: 'export-scheduler',
     constructId: 'ExportScheduler',
     description: 'Loyalty platform: export schedules tick (starts every due scheduled export once per period)',

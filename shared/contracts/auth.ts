@@ -5,7 +5,14 @@ import { dataOf, errorBody, isoDateTime } from './contract';
 import { declareArea } from './endpoint';
 import { config } from '../config';
 
-export const workspaceSchema = z.object({ id: z.string(), name: z.string(), createdAt: isoDateTime }).meta({ id: 'Workspace' });
+export const workspaceSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    createdAt: isoDateTime,
+    sandbox: z.boolean().describe('A sandbox: keys `fl_test_...`, a program clock an admin can advance'),
+  })
+  .meta({ id: 'Workspace' });
 
 export const userSchema = z
   .object({

@@ -9,6 +9,7 @@ import {
   listMembersQuery,
   memberSchema,
   pointsBalanceSchema,
+  pointsExplanationSchema,
   tierStatusSchema,
   updateMemberBody,
 } from '../domain/members/schemas';
@@ -83,8 +84,9 @@ export const membersArea = declareArea({
       summary: 'Balance and ledger of a member',
       params: byId,
       query: pageQuery,
-      responses: { 200: dataOf(pointsBalanceSchema.extend({ entries: z.array(ledgerEntrySchema) })).extend({ nextCursor: z.string().nullable() }) },
-      description: 'Balance, pending and lifetime points, and a page of the ledger, newest first.',
+      responses: { 200: dataOf(pointsExplanationSchema.extend({ entries: z.array(ledgerEntrySchema) })).extend({ nextCursor: z.string().nullable() }) },
+      description:
+        'Balance (spendable), pending (not yet spendable) and lifetime points, what expires when (`expiring`, next dates first), and a page of the ledger, newest first.',
     },
     changeMemberPoints: {
       method: 'POST',

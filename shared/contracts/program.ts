@@ -8,6 +8,7 @@ import {
   simulateCampaignsBody,
   updateCampaignBody,
 } from '../domain/program/campaign-schemas';
+import { advanceClockBody, clockSchema } from '../domain/program/clock-schemas';
 import { programSchema, putProgramBody } from '../domain/program/schemas';
 import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';
@@ -36,6 +37,25 @@ export const programArea = declareArea({
       responses: { 200: dataOf(programSchema) },
       description:
         'Replaces the rules. Applies to what happens next: orders keep the earn rate they were recorded with, and tiers are recomputed at each member’s next points change.',
+    },
+    getClock: {
+      method: 'GET',
+      path: '/api/flash/clock',
+      auth: ['adminSession'],
+      summary: "A sandbox workspace's program clock",
+      responses: { 200: dataOf(clockSchema) },
+      description: 'The time every program rule of the sandbox reads. A live workspace runs on real time: 409.',
+    },
+    advanceClock: {
+      method: 'POST',
+      path: '/api/flash/clock/advance',
+      auth: ['adminSession'],
+      summary: "Move a sandbox workspace's program clock ahead",
+      idempotent: true,
+      body: advanceClockBody,
+      responses: { 200: dataOf(clockSchema) },
+      description:
+        'Moves the clock `days` ahead (never back) and answers once everything that fell due meanwhile has run: pending points activated, expiry warnings sent, points expired (each at its own time, in order). A live workspace: 409. Audited as `program.clock_advanced`.',
     },
     listCampaigns: {
       method: 'GET',

@@ -28,6 +28,15 @@ export const ENTITIES = {
     sk: 'MEMBER',
     gsi1: { pk: 'WS#{workspaceId}#MEMBERS', sk: '{memberId}' },
   },
+  /**
+   * The member item's entry in the due index (gsi2): set while something of its points falls due
+   * (activation, warning, expiry), sorted by that time, so the due-work run reads only what is due.
+   */
+  memberDue: {
+    pk: 'WS#{workspaceId}#MEMBER#{memberId}',
+    sk: 'MEMBER',
+    gsi2: { pk: 'WS#{workspaceId}#PROGRAM_DUE', sk: '{dueAt}#{memberId}' },
+  },
   memberEmail: { pk: 'WS#{workspaceId}#MEMBER_EMAIL#{email}', sk: 'LOOKUP' },
   memberExternalId: { pk: 'WS#{workspaceId}#MEMBER_EXT#{externalId}', sk: 'LOOKUP' },
   /** Ledger entries live in the member's partition, ordered by the member's ledger sequence. */
@@ -241,6 +250,12 @@ export const ENTITIES = {
    * workspace partition.
    */
   exportScheduleIndex: { pk: 'EXPORT_SCHEDULES', sk: '{workspaceId}#{scheduleId}', scheduler: true },
+  /**
+   * The program engine's index of workspaces that may have due work (points expiry, warnings,
+   * pending points): one pointer (the workspace id) per workspace, written when its rules first
+   * enable any of them. Global for the same reason as the export schedules' index.
+   */
+  programDueIndex: { pk: 'PROGRAM_DUE', sk: '{workspaceId}', scheduler: true },
 
   // --- Cross-origin embed of the consumer routes ---
   /** The origins a workspace allows to call its consumer routes from a browser. */

@@ -11,6 +11,14 @@ export interface Workspace {
   id: string;
   name: string;
   createdAt: string;
+  /** A sandbox workspace: its API keys start `fl_test_` and an admin can move its program clock. */
+  sandbox: boolean;
+}
+
+/** A workspace as stored: a sandbox also keeps how far its clock was moved ahead of real time. */
+export interface WorkspaceRecord extends Workspace {
+  /** ms the sandbox clock runs ahead of real time (absent: 0; never on a live workspace). */
+  clockOffsetMs?: number;
 }
 
 export interface User {

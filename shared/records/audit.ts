@@ -58,6 +58,7 @@ export const AUDIT_ACTIONS = [
   'webhook_endpoint.deleted',
   'webhook_endpoint.dead_deliveries_replayed',
   'program.updated',
+  'program.clock_advanced',
   'campaign.created',
   'campaign.updated',
   'campaign.deleted',

@@ -31,13 +31,44 @@ export interface MemberRecord {
   /** Profile version: every profile change is conditional on it. */
   version: number;
   searchText: string;
+  /** The member's points lots and pending points (absent until the first change that has any). */
+  lots?: MemberLotsRecord;
   /** Set by the erasure, never removed: every later write of the member is refused (MEMBER_ERASED). */
   erasedAt?: string;
   createdAt: string;
   updatedAt: string;
 }
 
-export const LEDGER_TYPES = ['earn', 'deduct', 'refund_reversal', 'adjustment', 'campaign'] as const;
+export const LEDGER_TYPES = ['earn', 'deduct', 'refund_reversal', 'adjustment', 'campaign', 'expire'] as const;
+
+/** Points of one earn still unspent, with the date they expire (times in ms since the epoch). */
+export interface PointsLotRecord {
+  /** The ledger entry that earned them. */
+  id: string;
+  points: number;
+  earnedAt: number;
+  /** null: no date of its own (no expiry, or the member's inactivity decides). */
+  expiresAt: number | null;
+  /** The order that earned them: its refund takes them back first. */
+  orderId: string | null;
+}
+
+/** An order's points waiting to become spendable. */
+export interface PendingPointsRecord {
+  orderId: string;
+  points: number;
+  activatesAt: number;
+}
+
+/** What the program engine keeps of a member's points, on the member item (one read, one write per change). */
+export interface MemberLotsRecord {
+  lots: PointsLotRecord[];
+  pending: PendingPointsRecord[];
+  /** The last earn or spend (what `inactivity_days` counts from). */
+  lastActivityAt: number | null;
+  /** Expiry warnings up to this time were sent. */
+  warnedThrough: number;
+}
 export type LedgerType = (typeof LEDGER_TYPES)[number];
 
 /** A ledger entry as stored: the answered entry plus its member and the member revision it was written at. */
@@ -48,7 +79,8 @@ export interface LedgerEntryRecord {
   balanceAfter: number;
   reason: string | null;
   source: {
-    type: 'manual' | 'order' | 'refund' | 'reconciliation' | 'campaign';
+    /** program: the program engine itself (an expiry). */
+    type: 'manual' | 'order' | 'refund' | 'reconciliation' | 'campaign' | 'program';
     orderId: string | null;
     externalOrderId: string | null;
     apiKeyId: string | null;

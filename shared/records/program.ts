@@ -11,9 +11,24 @@ export type Rounding = (typeof ROUNDING)[number];
 export const TIER_METRICS = ['lifetime_points', 'order_count'] as const;
 export type TierMetric = (typeof TIER_METRICS)[number];
 
+export const EXPIRY_POLICIES = ['none', 'fixed_days', 'end_of_month', 'inactivity_days'] as const;
+export type ExpiryPolicy = (typeof EXPIRY_POLICIES)[number];
+
+/** How earned points age: when they expire, when members are warned, how long an order's points wait. */
+export interface PointsRules {
+  expiry: { policy: 'none' } | { policy: Exclude<ExpiryPolicy, 'none'>; days: number };
+  /** Days before an expiry at which `points.expiring_soon` is sent, e.g. [30, 7]. */
+  warnDays: number[];
+  /** Days an order's points stay pending before they can be spent (0: at once). */
+  pendingDays: number;
+}
+
 export interface ProgramRecord {
   earn: { pointsPerUnit: number; rounding: Rounding; currencyOverrides: Record<string, number> };
   tiers: { metric: TierMetric; levels: { key: string; name: string; threshold: number }[] };
+  points: PointsRules;
+  /** The IANA time zone of the program's calendar dates (a month's end). */
+  timeZone: string;
   version: number;
   updatedAt: string | null;
 }

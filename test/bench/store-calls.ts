@@ -11,6 +11,7 @@ import { attemptDelivery } from '../../shared/domain/webhooks/delivery';
 import { deliveryIdOf } from '../../shared/domain/webhooks/delivery-id';
 import { envelopeOf, fanOut } from '../../shared/domain/webhooks/fanout';
 import { event } from '../../shared/events/outbox';
+import { runDueProgramWork } from '../../shared/domain/program/due-work';
 import type { Egress } from '../../shared/ports/egress';
 import { logger } from '../../shared/observability/logger';
 import type { OutgoingMessage, Queue } from '../../shared/ports/queue';
@@ -42,6 +43,7 @@ export const OPERATIONS = [
   'object record list (filtered)',
   'webhook fan-out',
   'webhook delivery',
+  'points expiry',
 ] as const;
 export type Operation = (typeof OPERATIONS)[number];
 
@@ -79,6 +81,9 @@ export const MINIMUM: Record<Operation, Minimum> = {
   'webhook fan-out': { calls: 0, itemsRead: 0, itemsWritten: 0 },
   // The endpoint (URL, secrets, health) + one transaction: attempt log entry and delivery state.
   'webhook delivery': { calls: 2, itemsRead: 1, itemsWritten: 2 },
+  // The program's due work for one member whose lot expired: the due index (one query, the member's
+  // entry) + the member; one transaction: member (balance, lots, due key), expire entry, outbox.
+  'points expiry': { calls: 3, itemsRead: 2, itemsWritten: 3 },
 };
 
 export type StoreCallRow = { operation: Operation; measured: StoreCallTotals; minimum: Minimum };
@@ -192,6 +197,24 @@ export async function measureStoreCalls(): Promise<StoreCallRow[]> {
     endpoints.push(created.data.id as string);
   }
 
+  // Points that expire a day after the earn: three members, each earning once (one per measured run,
+  // the warm-up included), each run at the moment the next of them expires.
+  const rules = expectStatus('program', await inProcess('GET', '/api/flash/program', { token: session }), 200).data;
+  expectStatus(
+    'program',
+    await inProcess('PUT', '/api/flash/program', {
+      token: session,
+      body: { earn: rules.earn, tiers: rules.tiers, points: { expiry: { policy: 'fixed_days', days: 1 }, warnDays: [], pendingDays: 0 } },
+    }),
+    200,
+  );
+  const expiries: Date[] = [];
+  for (let i = 0; i < 3; i++) {
+    const m = await member();
+    expectStatus('lot', await api('POST', `/api/v2/members/${m}/points`, { type: 'earn', amount: 10, reason: 'expires' }), 201);
+    expiries.push(new Date(expectStatus('expiring', await api('GET', `/api/v2/members/${m}/points`), 200).data.expiring[0].expiresAt));
+  }
+
   const operations: Record<Operation, () => Promise<unknown>> = {
     'authenticated GET': async () => expectStatus('get member', await api('GET', `/api/v2/members/${holder}`), 200),
     'create member': async () =>
@@ -229,6 +252,10 @@ export async function measureStoreCalls(): Promise<StoreCallRow[]> {
         { egress: answering200, settings: webhookSettings(), sealer: secretSealerFromConfig() },
       );
       if (!next.ack) throw new Error('delivery: not acknowledged');
+    },
+    'points expiry': async () => {
+      const done = await runDueProgramWork(workspaceId, expiries.shift()!);
+      if (done.points !== 1) throw new Error(`points expiry: ${JSON.stringify(done)} members settled, not 1`);
     },
   };
 

@@ -39,7 +39,12 @@ describe('per-container caches', () => {
     const ws = workspace();
     const before = await program.getProgram(ws);
     expect(before.version).toBe(0);
-    await programRepo.putProgram(ws, { earn: before.earn, tiers: before.tiers, version: 1, updatedAt: new Date().toISOString() }, 0, []);
+    await programRepo.putProgram(
+      ws,
+      { earn: before.earn, tiers: before.tiers, points: before.points, timeZone: before.timeZone, version: 1, updatedAt: new Date().toISOString() },
+      0,
+      [],
+    );
     later(4_999);
     expect((await program.getProgram(ws)).version).toBe(0);
     later(1);

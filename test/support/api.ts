@@ -56,10 +56,10 @@ export interface Account {
   userId: string;
 }
 
-/** A fresh workspace with its owner signed in. */
-export async function registerAccount(label = 'owner'): Promise<Account> {
+/** A fresh workspace with its owner signed in (`extra`: more of the register body, e.g. `sandbox`). */
+export async function registerAccount(label = 'owner', extra: Record<string, unknown> = {}): Promise<Account> {
   const email = uniqueEmail(label);
-  const res = await call('POST', '/api/v2/auth/register', { body: { workspaceName: `${label} workspace`, email, password: PASSWORD } });
+  const res = await call('POST', '/api/v2/auth/register', { body: { workspaceName: `${label} workspace`, email, password: PASSWORD, ...extra } });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
   return { email, password: PASSWORD, token: res.body.data.session.token, workspaceId: res.body.data.workspace.id, userId: res.body.data.user.id };
 }

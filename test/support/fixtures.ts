@@ -7,9 +7,9 @@ export interface Tenant extends Account {
   key: string;
 }
 
-/** A fresh workspace with an all-scopes API key. */
-export async function tenant(label = 'tenant'): Promise<Tenant> {
-  const account = await registerAccount(label);
+/** A fresh workspace with an all-scopes API key (`extra`: more of the register body, e.g. `sandbox`). */
+export async function tenant(label = 'tenant', extra: Record<string, unknown> = {}): Promise<Tenant> {
+  const account = await registerAccount(label, extra);
   const key = await createKey(account.token, { name: 'all', scopes: [...SCOPES] });
   return { ...account, key: key.key };
 }

@@ -76,6 +76,11 @@ export class MemoryLedgerStore implements LedgerStore {
     return this.rules;
   }
 
+  /** Real time: the memory store has no sandbox clock. */
+  async clock(): Promise<Date> {
+    return new Date();
+  }
+
   balanceStep(current: MemberRecord, next: BalanceState, now: string, requireActive: boolean): TransactStep {
     return this.memoryStep({
       check: () => {

@@ -37,6 +37,7 @@ describe('audit catalog', () => {
       'webhook_endpoint.dead_deliveries_replayed': 'webhookEndpoint success',
       'portal.cors_updated': 'workspace success',
       'program.updated': 'program success',
+      'program.clock_advanced': 'workspace success',
       'campaign.created': 'campaign success',
       'campaign.updated': 'campaign success',
       'campaign.deleted': 'campaign success',
@@ -119,6 +120,7 @@ describe('plainValue: ids pass, anything else is redacted', () => {
     ['a slash', 'a/b'],
     ['a newline at the end', 'abc\n'],
     ['an API key', `fl_live_${'A'.repeat(43)}`],
+    ['a sandbox API key', `fl_test_${'A'.repeat(43)}`],
     ['a session token', `fl_sess_${'b'.repeat(43)}`],
     ['a reset token', `fl_reset_${'c'.repeat(43)}`],
     ['a webhook secret', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
@@ -132,7 +134,7 @@ describe('plainValue: ids pass, anything else is redacted', () => {
   });
 
   it('knows every secret prefix of the platform', () => {
-    expect(SECRET_PREFIXES).toEqual(['fl_live_', 'fl_sess_', 'fl_reset_', 'fl_cs_', 'whsec_']);
+    expect(SECRET_PREFIXES).toEqual(['fl_live_', 'fl_test_', 'fl_sess_', 'fl_reset_', 'fl_cs_', 'whsec_']);
   });
 });
 

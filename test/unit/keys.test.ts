@@ -37,13 +37,15 @@ describe('key layouts', () => {
     for (const [, layout] of global) expect(layout.pk).toMatch(/\{(keyHash|tokenHash|email|emailHash|serialHash|deviceHash)\}/);
   });
 
-  it('the only scheduler index is the export schedules pointer: one partition, ids only, no data', () => {
+  it('the only scheduler indexes are the export schedules and program due-work pointers: one partition each, ids only, no data', () => {
     const scheduler = Object.entries(ENTITIES).filter(([, l]) => 'scheduler' in l);
-    expect(scheduler.map(([n]) => n)).toEqual(['exportScheduleIndex']);
-    const [, layout] = scheduler[0]!;
-    expect(layout.pk).toBe('EXPORT_SCHEDULES');
-    expect(layout.sk).toBe('{workspaceId}#{scheduleId}');
-    expect(Object.keys(layout).sort()).toEqual(['pk', 'scheduler', 'sk']);
+    expect(scheduler.map(([n]) => n)).toEqual(['exportScheduleIndex', 'programDueIndex']);
+    const [[, exports], [, program]] = scheduler as [[string, { pk: string; sk: string }], [string, { pk: string; sk: string }]];
+    expect(exports.pk).toBe('EXPORT_SCHEDULES');
+    expect(exports.sk).toBe('{workspaceId}#{scheduleId}');
+    expect(program.pk).toBe('PROGRAM_DUE');
+    expect(program.sk).toBe('{workspaceId}');
+    for (const [, layout] of scheduler) expect(Object.keys(layout).sort()).toEqual(['pk', 'scheduler', 'sk']);
   });
 
   it('the only preflight index is the allowed-origins pointer: keyed by the origin hash, the workspace id only', () => {

@@ -55,7 +55,12 @@ export const membersExamples: AreaExamples<typeof membersArea> = {
   getMemberPoints: {
     params: { id: ids.member },
     query: { limit: 2 },
-    responses: { 200: { data: { ...member.points, entries: [orderEntry, welcomeEntry] }, nextCursor: null } },
+    responses: {
+      200: {
+        data: { ...member.points, expiring: [{ points: member.points.balance, expiresAt: '2027-03-31T22:00:00.000Z' }], entries: [orderEntry, welcomeEntry] },
+        nextCursor: null,
+      },
+    },
   },
   changeMemberPoints: {
     summary: 'Award a welcome bonus',

@@ -67,7 +67,7 @@ export const at = {
 
 export const email = 'ada.lovelace@example.com';
 
-export const workspace = outputOf(workspaceSchema, { id: ids.workspace, name: 'Northwind Coffee', createdAt: at.workspaceCreated });
+export const workspace = outputOf(workspaceSchema, { id: ids.workspace, name: 'Northwind Coffee', createdAt: at.workspaceCreated, sandbox: false });
 
 export const user = outputOf(userSchema, {
   id: ids.user,
@@ -99,6 +99,8 @@ export const program = outputOf(programSchema, {
       { key: 'gold', name: 'Gold', threshold: 2000 },
     ],
   },
+  points: { expiry: { policy: 'end_of_month', days: 365 }, warnDays: [30, 7], pendingDays: 0 },
+  timeZone: 'Europe/Berlin',
   version: 1,
   updatedAt: '2026-03-05T14:00:00.000Z',
 });

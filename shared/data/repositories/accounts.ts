@@ -1,7 +1,7 @@
-import type { ResetTokenRecord, SessionRecord, User, UserRecord, Workspace } from '../../records/accounts';
+import type { ResetTokenRecord, SessionRecord, User, UserRecord, Workspace, WorkspaceRecord } from '../../records/accounts';
 import { conflict, gone, RESET_TOKEN_GONE } from '../../errors';
 import { keyOf } from '../keys';
-import { deleteItem, getItem, isConditionFailed, putItem, transactWrite, updateItem, type Item, type TransactStep } from '../table';
+import { deleteItem, getItem, isConditionFailed, putItem, StaleRead, transactWrite, updateItem, type Item, type TransactStep } from '../table';
 
 /** Workspaces, users and everything that proves who a user is (e-mail, sessions, reset tokens). */
 
@@ -47,8 +47,35 @@ export async function createWorkspaceWithOwner(
   ]);
 }
 
+/** The workspace as answered (a workspace stored before sandboxes existed is live). */
 export async function getWorkspace(workspaceId: string): Promise<Workspace | undefined> {
-  return strip<Workspace>(await getItem(keyOf('workspace', { workspaceId })));
+  const w = await getWorkspaceRecord(workspaceId);
+  return w ? { id: w.id, name: w.name, createdAt: w.createdAt, sandbox: w.sandbox ?? false } : undefined;
+}
+
+export async function getWorkspaceRecord(workspaceId: string): Promise<WorkspaceRecord | undefined> {
+  return strip<WorkspaceRecord>(await getItem(keyOf('workspace', { workspaceId })));
+}
+
+/**
+ * Moves a sandbox clock from `fromOffsetMs` to `toOffsetMs`: conditional on the stored offset, so two
+ * advances never both apply to the same reading (the loser is told to read again).
+ */
+export async function setClockOffset(workspaceId: string, fromOffsetMs: number, toOffsetMs: number, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: keyOf('workspace', { workspaceId }),
+          UpdateExpression: 'SET clockOffsetMs = :to',
+          ConditionExpression: 'sandbox = :yes AND (clockOffsetMs = :from OR (attribute_not_exists(clockOffsetMs) AND :from = :zero))',
+          ExpressionAttributeValues: { ':to': toOffsetMs, ':from': fromOffsetMs, ':yes': true, ':zero': 0 },
+        },
+      },
+      onConditionFailed: () => new StaleRead('workspace clock'),
+    },
+    ...steps,
+  ]);
 }
 
 export async function getUser(workspaceId: string, userId: string): Promise<UserRecord | undefined> {

@@ -1,4 +1,4 @@
-import type { LedgerEntryRecord, MemberRecord } from '../../records/members';
+import type { LedgerEntryRecord, MemberLotsRecord, MemberRecord } from '../../records/members';
 import { AppError, memberErased } from '../../errors';
 import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../keys';
 import { correlationId } from '../../observability/correlation';
@@ -82,6 +82,12 @@ export function createMemberSteps(m: MemberRecord): TransactStep[] {
   ];
 }
 
+/** An erased member leaves the due index too: its points take no more changes, so nothing of them falls due. */
+const removeClause = (requestIdRemove: string, erased: boolean): string => {
+  const names = [...(requestIdRemove ? ['lastRequestId'] : []), ...(erased ? ['gsi2pk', 'gsi2sk'] : [])];
+  return names.length ? ` REMOVE ${names.join(', ')}` : '';
+};
+
 /** Replaces the profile part of a member we read (conditional on its profile version). */
 export function updateProfileSteps(current: MemberRecord, next: MemberRecord): TransactStep[] {
   const swap = (entity: 'memberEmail' | 'memberExternalId', before: string | null, after: string | null, what: string): TransactStep[] =>
@@ -99,7 +105,7 @@ export function updateProfileSteps(current: MemberRecord, next: MemberRecord): T
           Key: keyOf('member', { workspaceId: current.workspaceId, memberId: current.id }),
           UpdateExpression:
             'SET email = :email, externalId = :ext, firstName = :fn, lastName = :ln, phone = :phone, birthDate = :bd, ' +
-            `#status = :status, customAttributes = :ca, searchText = :st, updatedAt = :now, version = :next${next.erasedAt ? ', erasedAt = :erased' : ''}${rid.set}${rid.remove}`,
+            `#status = :status, customAttributes = :ca, searchText = :st, updatedAt = :now, version = :next${next.erasedAt ? ', erasedAt = :erased' : ''}${rid.set}${removeClause(rid.remove, !!next.erasedAt)}`,
           ConditionExpression: `version = :v AND ${NOT_ERASED}`,
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
@@ -146,6 +152,30 @@ export interface BalanceState {
   tier: string;
   /** The member's revision after the change: one more per ledger entry it writes (default: one more). */
   rev?: number;
+  /** The member's lots and pending points after the change (absent: unchanged). */
+  lots?: MemberLotsRecord;
+  /** When something next falls due for the member (ISO; null: nothing): its key in the due index. */
+  dueAt?: string | null;
+}
+
+/**
+ * The due index of a workspace: members with something that falls due (activation, warning,
+ * expiry), by that time. Set and removed with the member's points (`balanceStep`), so the due-work
+ * run reads only the members whose time has come.
+ */
+function dueIndexUpdate(workspaceId: string, memberId: string, next: BalanceState): { set: string; remove: string[]; values: Record<string, unknown> } {
+  if (next.lots === undefined) return { set: '', remove: [], values: {} };
+  if (!next.dueAt) return { set: ', lots = :lots', remove: ['gsi2pk', 'gsi2sk'], values: { ':lots': next.lots } };
+  const keys = indexKeysOf('memberDue', { workspaceId, memberId, dueAt: next.dueAt });
+  return { set: ', lots = :lots, gsi2pk = :duepk, gsi2sk = :duesk', remove: [], values: { ':lots': next.lots, ':duepk': keys.gsi2pk, ':duesk': keys.gsi2sk } };
+}
+
+/** Members whose next due time is at or before `now` (ISO), earliest first. */
+export async function dueMembers(workspaceId: string, now: string, limit: number): Promise<{ memberId: string; dueAt: string }[]> {
+  const partition = indexPartition('memberDue', 'gsi2', { workspaceId });
+  // '~' sorts after every id character: the range ends just after the members due at `now`.
+  const page = await indexPage<{ id: string; gsi2sk: string }>('gsi2', partition, { limit, forward: true, range: { to: `${now}#~` } });
+  return page.items.map((i) => ({ memberId: i.id, dueAt: i.gsi2sk.slice(0, i.gsi2sk.indexOf('#')) }));
 }
 
 /**
@@ -155,11 +185,13 @@ export interface BalanceState {
  */
 export function balanceStep(current: MemberRecord, next: BalanceState, now: string, requireActive: boolean): TransactStep {
   const rid = requestIdSet();
+  const due = dueIndexUpdate(current.workspaceId, current.id, next);
+  const removed = [...(rid.remove ? ['lastRequestId'] : []), ...due.remove];
   return {
     op: {
       Update: {
         Key: keyOf('member', { workspaceId: current.workspaceId, memberId: current.id }),
-        UpdateExpression: `SET balance = :b, pending = :p, lifetime = :l, orderCount = :oc, tier = :t, rev = :next, updatedAt = :now${rid.set}${rid.remove}`,
+        UpdateExpression: `SET balance = :b, pending = :p, lifetime = :l, orderCount = :oc, tier = :t, rev = :next, updatedAt = :now${rid.set}${due.set}${removed.length ? ` REMOVE ${removed.join(', ')}` : ''}`,
         ConditionExpression: requireActive ? `rev = :rev AND #status = :active AND ${NOT_ERASED}` : `rev = :rev AND ${NOT_ERASED}`,
         ...(requireActive ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
         ExpressionAttributeValues: {
@@ -172,6 +204,7 @@ export function balanceStep(current: MemberRecord, next: BalanceState, now: stri
           ':next': next.rev ?? current.rev + 1,
           ':now': now,
           ...rid.values,
+          ...due.values,
           ...(requireActive ? { ':active': 'active' } : {}),
         },
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

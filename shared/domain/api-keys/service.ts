@@ -2,7 +2,8 @@ import * as repo from '../../data/repositories/api-keys';
 import { newId } from '../../ids';
 import { audited, type AuditContext } from '../audit/service';
 import type { Principal } from '../auth/principal';
-import { randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
+import { apiKeyPrefix, randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
+import { getWorkspace } from '../../data/repositories/accounts';
 import { AppError } from '../../errors';
 import type { CreateApiKeyInput } from './schemas';
 import { missingScopes, PRESETS } from './scopes';
@@ -38,7 +39,8 @@ function assertWithinCaller(principal: Principal, scopes: readonly Scope[], verb
 export async function createApiKey(principal: Principal, input: CreateApiKeyInput, audit: AuditContext, now = new Date()): Promise<ApiKey & { key: string }> {
   const requested = [...new Set<Scope>(input.scopes ?? PRESETS[input.preset!])];
   assertWithinCaller(principal, requested, 'grant');
-  const key = randomToken(TOKEN_PREFIX.apiKey);
+  const workspace = await getWorkspace(principal.workspaceId);
+  const key = randomToken(apiKeyPrefix(workspace?.sandbox ?? false));
   const record: ApiKeyRecord = {
     id: newId('key'),
     workspaceId: principal.workspaceId,

@@ -45,6 +45,11 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     when: 'Dead deliveries of a webhook endpoint were queued again in bulk (one entry per call that queued any)',
   },
   'program.updated': { target: 'program', outcome: 'success', when: 'The loyalty program rules were replaced (target id: the workspace id)' },
+  'program.clock_advanced': {
+    target: 'workspace',
+    outcome: 'success',
+    when: 'A sandbox workspace’s program clock was moved ahead (target id: the workspace id); what fell due ran with it',
+  },
   'campaign.created': { target: 'campaign', outcome: 'success', when: 'A campaign was defined' },
   'campaign.updated': { target: 'campaign', outcome: 'success', when: 'A campaign’s definition or status changed' },
   'campaign.deleted': { target: 'campaign', outcome: 'success', when: 'A campaign was deleted (its grants stay in the ledger)' },

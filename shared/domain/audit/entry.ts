@@ -40,7 +40,7 @@ export const REDACTED = '[redacted]';
 /** What an id or request id may look like in an entry (the request-id rule: no `@`, no spaces). */
 const PLAIN_VALUE = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Prefixes of the platform's secrets: API keys, sessions, reset tokens, webhook signing secrets. */
-export const SECRET_PREFIXES: readonly string[] = ['fl_live_', 'fl_sess_', 'fl_reset_', 'fl_cs_', 'whsec_'];
+export const SECRET_PREFIXES: readonly string[] = ['fl_live_', 'fl_test_', 'fl_sess_', 'fl_reset_', 'fl_cs_', 'whsec_'];
 
 /** The value if it is a plain id, otherwise `[redacted]`. */
 export function plainValue(value: unknown): string {

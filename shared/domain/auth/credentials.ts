@@ -15,7 +15,7 @@ const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
  * the SHA-256 of the presented token; the stored digest is compared in constant time.
  */
 export async function resolveBearer(token: string, now = new Date(), opts: { stampLastUsed?: boolean } = {}): Promise<Principal> {
-  if (token.startsWith(TOKEN_PREFIX.apiKey)) return resolveApiKey(token, now, opts.stampLastUsed ?? true);
+  if (token.startsWith(TOKEN_PREFIX.apiKey) || token.startsWith(TOKEN_PREFIX.testApiKey)) return resolveApiKey(token, now, opts.stampLastUsed ?? true);
   if (token.startsWith(TOKEN_PREFIX.session)) return resolveSession(token, now);
   throw unauthenticated(INVALID);
 }

@@ -21,6 +21,12 @@ export const registerBody = z.strictObject({
   email: emailSchema.describe("The owner's e-mail: the login of the new workspace"),
   password: passwordSchema.describe(`The owner's password, ${config.auth.minPasswordLength}-256 characters`),
   name: nameSchema.optional(),
+  sandbox: z
+    .boolean()
+    .optional()
+    .describe(
+      'A sandbox workspace (default false): its API keys start `fl_test_` and an admin can advance its program clock (`POST /api/flash/clock/advance`)',
+    ),
 });
 
 /** Login takes any string as password: the policy applies when one is set, not when one is tried. */

@@ -14,6 +14,8 @@ export function digestsEqual(aHex: string, bHex: string): boolean {
 
 export const TOKEN_PREFIX = {
   apiKey: 'fl_live_',
+  /** The API keys of a sandbox workspace: recognisable at a glance, resolved like live keys. */
+  testApiKey: 'fl_test_',
   session: 'fl_sess_',
   resetToken: 'fl_reset_',
   /** The link of a team invitation (single use, expires). */
@@ -21,3 +23,6 @@ export const TOKEN_PREFIX = {
   /** A member portal (consumer) session, minted by the workspace's server. */
   consumerSession: 'fl_cs_',
 } as const;
+
+/** The prefix of a new API key follows the workspace's mode. */
+export const apiKeyPrefix = (sandbox: boolean): string => (sandbox ? TOKEN_PREFIX.testApiKey : TOKEN_PREFIX.apiKey);

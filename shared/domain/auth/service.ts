@@ -51,12 +51,12 @@ export interface PublicRequest {
 }
 
 export async function register(
-  input: { workspaceName: string; email: string; password: string; name?: string },
+  input: { workspaceName: string; email: string; password: string; name?: string; sandbox?: boolean },
   request: PublicRequest,
   now = new Date(),
 ): Promise<{ workspace: Workspace; user: User; session: IssuedSession }> {
   const at = now.toISOString();
-  const workspace: Workspace = { id: newId('ws'), name: input.workspaceName, createdAt: at };
+  const workspace: Workspace = { id: newId('ws'), name: input.workspaceName, createdAt: at, sandbox: input.sandbox ?? false };
   const owner: UserRecord = {
     id: newId('usr'),
     workspaceId: workspace.id,

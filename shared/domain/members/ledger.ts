@@ -8,7 +8,10 @@ import { tierFor } from '../program/arithmetic';
 import type { ProgramRules } from '../program/schemas';
 import { rulesOf } from '../program/service';
 import type { LedgerEntry } from './schemas';
-import type { LedgerEntryRecord, LedgerType, MemberRecord } from '../../records/members';
+import type { LedgerEntryRecord, LedgerType, MemberLotsRecord, MemberRecord } from '../../records/members';
+import { nextDueAt } from '../program/member-lots';
+import { programNow } from '../program/clock';
+import { lotsAfter, routePending } from './points-lots';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { emitMetric } from '../../observability/metrics';
 
@@ -37,6 +40,12 @@ export interface ChangePlan<R> {
   events?: OutboxEvent[];
   /** Campaign rewards of the same change: each its own ledger entry after the plan's, in the same transaction. */
   grants?: PlannedGrant[];
+  /** The member's lots after the change, when the plan keeps them itself (an expiry); else the ledger does. */
+  lots?: MemberLotsRecord;
+  /** The lots before the ledger books the plan's entries on them (an activation: without its pending points). */
+  lotsBefore?: MemberLotsRecord;
+  /** The event of the plan's own ledger entry (resource_id: the entry). */
+  entryEvent?: 'points.activated' | 'points.expired';
   result: (outcome: ChangeOutcome) => R;
 }
 
@@ -68,6 +77,8 @@ export const isMemberId = (id: string) => ID_PATTERN('mbr').test(id);
 export interface LedgerStore {
   getMember(workspaceId: string, memberId: string): Promise<MemberRecord | undefined>;
   rulesOf(workspaceId: string): Promise<ProgramRules>;
+  /** The workspace's program time (a sandbox's clock may run ahead of real time). */
+  clock(workspaceId: string): Promise<Date>;
   balanceStep(current: MemberRecord, next: repo.BalanceState, now: string, requireActive: boolean): TransactStep;
   ledgerEntryStep(workspaceId: string, entry: LedgerEntryRecord): TransactStep;
   transactWrite(steps: TransactStep[]): Promise<void>;
@@ -77,6 +88,7 @@ export interface LedgerStore {
 export const tableLedgerStore: LedgerStore = {
   getMember: repo.getMember,
   rulesOf,
+  clock: (workspaceId) => programNow(workspaceId),
   balanceStep: repo.balanceStep,
   ledgerEntryStep: repo.ledgerEntryStep,
   transactWrite: (steps) => transactWrite(steps),
@@ -130,7 +142,8 @@ export async function changePoints<R>(
   opts: WriteOptions<R> = {},
   /** The member as the caller just read it: saves the first read; retries always read afresh. */
   preloaded?: MemberRecord,
-  now: () => Date = () => new Date(),
+  /** The time of the change; default: the workspace's program clock. */
+  now?: () => Date,
   store: LedgerStore = tableLedgerStore,
 ): Promise<R> {
   let fresh: MemberRecord | undefined;
@@ -140,14 +153,18 @@ export async function changePoints<R>(
     const rules = await store.rulesOf(workspaceId);
     const planned = await plan(member, rules);
     if ('done' in planned) return planned.done;
-    const p = planned.plan;
+    const at = (now ? now() : await store.clock(workspaceId)).toISOString();
+    const atMs = Date.parse(at);
+    // An order's points may wait (pendingDays): the plan's balance change then moves to pending.
+    const given = planned.plan.lots ?? planned.plan.lotsBefore;
+    const routed = given ? { delta: planned.plan.delta, state: given } : routePending(member, planned.plan, rules, atMs);
+    const p = { ...planned.plan, delta: routed.delta };
     if (p.requireActive && member.status !== 'active') {
       throw new AppError('CONFLICT', 'The member is unenrolled; points can no longer be awarded');
     }
     if (p.requireNonNegative && member.balance + p.delta.balance < 0) {
       throw new AppError('INSUFFICIENT_POINTS', `The balance is ${member.balance}; cannot deduct ${-p.delta.balance}`);
     }
-    const at = now().toISOString();
     const grants = p.grants ?? [];
     const granted = grants.reduce((sum, g) => sum + g.points, 0);
     const next = {
@@ -158,17 +175,27 @@ export async function changePoints<R>(
     };
     const tier = tierFor(metricValue(next, rules), rules.tiers.levels).key;
     const tierUpgraded = rank(tier, rules) > rank(member.tier, rules);
-    const [entry, ...grantEntries] = entriesOf(member, p, at);
-    const after: MemberRecord = { ...member, ...next, tier, rev: member.rev + 1 + grants.length, updatedAt: at };
+    const entries = entriesOf(member, p, at);
+    const [entry, ...grantEntries] = entries;
+    const lots = p.lots ?? lotsAfter(routed.state, entries, rules, atMs);
+    const lotsChanged = member.lots !== undefined || lots.lots.length > 0 || lots.pending.length > 0;
+    const dueAt = nextDueAt(lots, rules.points);
+    const after: MemberRecord = { ...member, ...next, tier, rev: member.rev + 1 + grants.length, updatedAt: at, ...(lotsChanged ? { lots } : {}) };
     const publicEntry = entry ? toLedgerEntry(entry) : null;
     const result = p.result({ member: after, entry: publicEntry, tierUpgraded });
     const steps: TransactStep[] = [
-      store.balanceStep(member, { ...next, tier, rev: after.rev }, at, p.requireActive ?? false),
+      store.balanceStep(
+        member,
+        { ...next, tier, rev: after.rev, ...(lotsChanged ? { lots, dueAt: dueAt === null ? null : new Date(dueAt).toISOString() } : {}) },
+        at,
+        p.requireActive ?? false,
+      ),
       ...[entry, ...grantEntries].flatMap((e) => (e ? [{ ...store.ledgerEntryStep(workspaceId, e), onCommitted: () => countPoints(e.amount) }] : [])),
       ...grants.flatMap((g) => g.steps),
       ...(p.steps ?? []),
       ...publish(workspaceId, [
         ...(p.events ?? []),
+        ...(entry && p.entryEvent ? [event(p.entryEvent, { resource_id: entry.id, member_ref: memberId, tier })] : []),
         ...(entry && entry.amount > 0 ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
         ...grantEntries.map((e, i) => event('campaign.reward_granted', { resource_id: e!.id, member_ref: memberId, campaign_id: grants[i]!.campaignId })),
         ...(tierUpgraded ? [event('loyalty.tier_upgraded', { resource_id: memberId, member_ref: memberId, tier })] : []),

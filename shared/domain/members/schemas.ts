@@ -59,8 +59,18 @@ export const batchResultSchema = z.object({
 
 export const pointsBalanceSchema = z.object({
   balance: z.number().int().describe('Spendable points; may be negative after a refund reversal of spent points'),
-  pending: z.number().int().describe('Points of pending orders, spendable once the order completes'),
+  pending: z
+    .number()
+    .int()
+    .describe('Points not yet spendable: of pending orders (until the order completes) and of orders waiting out the program’s pendingDays'),
   lifetime: z.number().int().describe('Points ever earned, net of reversals; spending does not lower it'),
+});
+
+/** The balance explained: what is spendable, what waits, and what expires when (next dates first). */
+export const pointsExplanationSchema = pointsBalanceSchema.extend({
+  expiring: z
+    .array(z.object({ points: z.number().int(), expiresAt: isoDateTime }))
+    .describe('Points by the date they expire, next dates first (at most 10 dates); empty when nothing expires'),
 });
 
 export const memberSchema = z
@@ -105,7 +115,7 @@ export const ledgerEntrySchema = z
     balanceAfter: z.number().int(),
     reason: z.string().nullable(),
     source: z.object({
-      type: z.enum(['manual', 'order', 'refund', 'reconciliation', 'campaign']),
+      type: z.enum(['manual', 'order', 'refund', 'reconciliation', 'campaign', 'program']),
       orderId: z.string().nullable(),
       externalOrderId: z.string().nullable(),
       apiKeyId: z.string().nullable(),

@@ -1,3 +1,4 @@
+import { expiring, NO_LOTS } from '../program/member-lots';
 import * as repo from '../../data/repositories/members';
 import type { OutboxEvent } from '../../events/registry';
 import { transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
@@ -161,10 +162,19 @@ export async function listMembers(workspaceId: string, query: MemberQuery): Prom
 }
 
 export async function pointsOf(workspaceId: string, memberId: string, limit: number, cursor?: string) {
-  const member = await loadMember(workspaceId, memberId);
-  const page = await repo.ledgerPage(workspaceId, memberId, limit, cursor);
+  const [member, page, rules] = await Promise.all([
+    loadMember(workspaceId, memberId),
+    repo.ledgerPage(workspaceId, memberId, limit, cursor),
+    rulesOf(workspaceId),
+  ]);
   return {
-    data: { balance: member.balance, pending: member.pending, lifetime: member.lifetime, entries: page.items.map(toLedgerEntry) },
+    data: {
+      balance: member.balance,
+      pending: member.pending,
+      lifetime: member.lifetime,
+      expiring: expiring(member.lots ?? NO_LOTS, rules.points),
+      entries: page.items.map(toLedgerEntry),
+    },
     nextCursor: page.nextCursor ?? null,
   };
 }

@@ -2,10 +2,8 @@
  * Points lots: pure. Each earn is a lot with its own expiry; a spend takes from the lot that expires
  * first, so a member never loses points that a different order of spending would have saved.
  */
+import type { ExpiryPolicy } from '../../records/program';
 import { DAY_MS, startOfNextMonth } from './calendar';
-
-export const EXPIRY_POLICIES = ['none', 'fixed_days', 'end_of_month', 'inactivity_days'] as const;
-export type ExpiryPolicy = (typeof EXPIRY_POLICIES)[number];
 
 export type ExpiryRule = { policy: 'none' } | { policy: Exclude<ExpiryPolicy, 'none'>; days: number };
 

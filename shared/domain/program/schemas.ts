@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { ROUNDING, TIER_METRICS, type ProgramRecord } from '../../records/program';
+import { EXPIRY_POLICIES, ROUNDING, TIER_METRICS, type ProgramRecord } from '../../records/program';
+import { isTimeZone } from './calendar';
 import type { SameShape } from '../../records/same-shape';
 import { isoDateTime, isStorableNumber, STORABLE_NUMBER_MESSAGE } from '../common';
 import { currencySchema } from '../money';
@@ -21,7 +22,42 @@ export const tierLevelSchema = z.strictObject({
   threshold: z.number().int().min(0).max(1e12).describe('Metric value from which the tier applies'),
 });
 
+/** Program day counts: 1 day to 10 years. */
+const days = z.number().int({ message: 'must be a whole number of days' }).min(1).max(3650).describe('Days, 1-3650');
+
+const expirySchema = z
+  .discriminatedUnion('policy', [
+    z.strictObject({ policy: z.literal('none').describe('Points never expire') }),
+    z.strictObject({
+      policy: z.enum(EXPIRY_POLICIES.filter((p) => p !== 'none') as ['fixed_days', 'end_of_month', 'inactivity_days']).describe('How the expiry date is found'),
+      days,
+    }),
+  ])
+  .describe(
+    'none: points never expire; fixed_days: `days` after the earn; end_of_month: `days` after the earn, rounded up to that month’s end in the program time zone; inactivity_days: everything expires `days` after the last earn or spend',
+  );
+
+export const pointsRulesSchema = z
+  .strictObject({
+    expiry: expirySchema.default({ policy: 'none' }),
+    warnDays: z
+      .array(days)
+      .max(5)
+      .default([])
+      .refine((d) => new Set(d).size === d.length, { message: 'each day count once' })
+      .describe('Days before an expiry at which points.expiring_soon is sent, e.g. [30, 7] (at most 5)'),
+    pendingDays: z.number().int().min(0).max(3650).default(0).describe("Days an order's points stay pending, not spendable (0: at once)"),
+  })
+  .describe('How earned points age. Changes apply to points earned afterwards: earned lots keep their expiry');
+
 export const programRulesSchema = z.strictObject({
+  points: pointsRulesSchema.default({ expiry: { policy: 'none' }, warnDays: [], pendingDays: 0 }),
+  timeZone: z
+    .string()
+    .max(64)
+    .refine(isTimeZone, { message: 'must be an IANA time zone, e.g. Europe/Berlin' })
+    .default('UTC')
+    .describe('IANA time zone of program dates (a month’s end), e.g. Europe/Berlin'),
   earn: z
     .strictObject({
       pointsPerUnit: rate.describe('Points per 1 unit of currency spent (e.g. 1 point per 1.00 EUR)'),
@@ -57,6 +93,15 @@ export const programSchema = z
   .object({
     earn: z.object({ pointsPerUnit: z.number(), rounding: z.enum(ROUNDING), currencyOverrides: z.record(z.string(), z.number()) }),
     tiers: z.object({ metric: z.enum(TIER_METRICS), levels: z.array(z.object({ key: z.string(), name: z.string(), threshold: z.number() })) }),
+    points: z.object({
+      expiry: z.union([
+        z.object({ policy: z.literal('none') }),
+        z.object({ policy: z.enum(['fixed_days', 'end_of_month', 'inactivity_days']), days: z.number() }),
+      ]),
+      warnDays: z.array(z.number()),
+      pendingDays: z.number(),
+    }),
+    timeZone: z.string(),
     version: z.number().int().describe('0 while the defaults apply'),
     updatedAt: isoDateTime.nullable(),
   })
@@ -67,6 +112,8 @@ export type Program = z.infer<typeof programSchema>;
 true satisfies SameShape<Program, ProgramRecord>;
 
 export const DEFAULT_RULES: ProgramRules = {
+  points: { expiry: { policy: 'none' }, warnDays: [], pendingDays: 0 },
+  timeZone: 'UTC',
   earn: { pointsPerUnit: 1, rounding: 'floor', currencyOverrides: {} },
   tiers: {
     metric: 'lifetime_points',

@@ -15,22 +15,41 @@ const cache = new TtlCache<Program>(config.caches.programRulesMs, config.caches.
 const defaults = (): Program => ({ ...structuredClone(DEFAULT_RULES), version: 0, updatedAt: null });
 
 export async function getProgram(workspaceId: string): Promise<Program> {
-  return cache.load(workspaceId, async () => (await repo.getProgram(workspaceId)) ?? defaults());
+  return cache.load(workspaceId, async () => withDefaults(await repo.getProgram(workspaceId)));
 }
+
+/** Rules stored before points and time zones existed: no expiry, no pending time, UTC. */
+const withDefaults = (stored: repo.StoredProgram | undefined): Program => (stored ? { ...defaults(), ...stored } : defaults());
 
 export async function rulesOf(workspaceId: string): Promise<ProgramRules> {
-  const { earn, tiers } = await getProgram(workspaceId);
-  return { earn, tiers };
+  const { earn, tiers, points, timeZone } = await getProgram(workspaceId);
+  return { earn, tiers, points, timeZone };
 }
 
-export async function putProgram(workspaceId: string, input: ProgramRules & { version?: number }, audit: AuditContext, now = new Date()): Promise<Program> {
+const agesPoints = (p: Program): boolean => p.points.expiry.policy !== 'none' || p.points.pendingDays > 0;
+
+/** A replacement of the rules; points and time zone left out take their defaults (a PUT replaces the whole). */
+export type ProgramInput = Omit<ProgramRules, 'points' | 'timeZone'> & Partial<Pick<ProgramRules, 'points' | 'timeZone'>> & { version?: number };
+
+export async function putProgram(workspaceId: string, input: ProgramInput, audit: AuditContext, now = new Date()): Promise<Program> {
   cache.invalidate(workspaceId);
-  const current = (await repo.getProgram(workspaceId)) ?? defaults();
+  const current = withDefaults(await repo.getProgram(workspaceId));
   if (input.version !== undefined && input.version !== current.version) {
     throw conflict(`The program is at version ${current.version}, not ${input.version}; read it again and retry`);
   }
-  const next: Program = { earn: input.earn, tiers: input.tiers, version: current.version + 1, updatedAt: now.toISOString() };
-  await repo.putProgram(workspaceId, next, current.version, [audited(workspaceId, audit, 'program.updated', { type: 'program', id: workspaceId }, now)]);
+  const next: Program = {
+    earn: input.earn,
+    tiers: input.tiers,
+    points: input.points ?? DEFAULT_RULES.points,
+    timeZone: input.timeZone ?? DEFAULT_RULES.timeZone,
+    version: current.version + 1,
+    updatedAt: now.toISOString(),
+  };
+  await repo.putProgram(workspaceId, next, current.version, [
+    audited(workspaceId, audit, 'program.updated', { type: 'program', id: workspaceId }, now),
+    // Points that age put the workspace on the due-work run's list (and keep it there: earned lots keep their dates).
+    ...(agesPoints(next) ? [repo.dueWorkspaceStep(workspaceId)] : []),
+  ]);
   cache.set(workspaceId, next);
   return next;
 }

@@ -6,6 +6,7 @@ import {
   listMembersQuery,
   memberSchema,
   pointsBalanceSchema,
+  pointsExplanationSchema,
   tierStatusSchema,
   updateMemberBody,
 } from '../../domain/members/schemas';
@@ -113,11 +114,11 @@ export const memberTools = [
     name: 'get_points',
     title: "A member's points and ledger",
     description:
-      'Balance, pending and lifetime points of a member, with a page of the ledger (newest first: earns, deductions, refund reversals, adjustments).',
+      'Balance (spendable), pending (not yet spendable) and lifetime points of a member, what expires when (next dates first), with a page of the ledger (newest first: earns, deductions, refund reversals, adjustments, expiries).',
     rest: 'getMemberPoints',
     service: members.pointsOf,
     input: z.strictObject({ memberId: memberIdArg, ...pageArgs }),
-    output: pointsBalanceSchema.extend({ entries: z.array(ledgerEntrySchema), nextCursor: z.string().nullable() }),
+    output: pointsExplanationSchema.extend({ entries: z.array(ledgerEntrySchema), nextCursor: z.string().nullable() }),
     annotations: READ_ONLY,
     run: async (ctx, a) => {
       const { data, nextCursor } = await members.pointsOf(ctx.workspaceId, a.memberId, a.limit, a.cursor);

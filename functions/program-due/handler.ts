@@ -1,0 +1,14 @@
+import type { ScheduledEvent } from 'aws-lambda';
+import { runAllDueProgramWork } from '../../shared/domain/program/due-work';
+import { logger } from '../../shared/observability/logger';
+import { traced } from '../../shared/observability/tracing';
+
+/** The program's due work (EventBridge schedule; locally the local scheduler): every workspace on the list, at its program time. */
+const handle = async (event: ScheduledEvent): Promise<{ workspaces: number; failed: number }> => {
+  const outcome = await runAllDueProgramWork(new Date(event.time ?? Date.now()));
+  logger.info('program due work', outcome);
+  // A failed workspace is retried on the next run (its work stays due), not by re-running this one.
+  return outcome;
+};
+
+export const handler = traced(handle);

@@ -1,0 +1,139 @@
+import * as members from '../../data/repositories/members';
+import { dueWorkspaces } from '../../data/repositories/program';
+import { logger } from '../../observability/logger';
+import type { MemberRecord } from '../../records/members';
+import { event } from '../../events/outbox';
+import { changePoints, NO_DELTA, type ChangePlan } from '../members/ledger';
+import { programNow } from './clock';
+import { activationsAt, expire, nextDueAt, warningDue } from './member-lots';
+import type { ProgramRules } from './schemas';
+
+/**
+ * Program work that falls due with time, run for one workspace up to its program time `now`: by the
+ * schedule (AWS: an EventBridge rule; locally: the local scheduler) for every workspace on the list,
+ * and by a sandbox's clock advance before it answers. Each job finds its work through an index of
+ * due times, never by reading every member, and is safe to run again (what ran is no longer due).
+ */
+export interface DueJob {
+  name: string;
+  run(workspaceId: string, now: Date): Promise<number>;
+}
+
+/** Per member, in time order: activate pending points, send expiry warnings, expire lots. */
+const pointsJob: DueJob = { name: 'points', run: settleDueMembers };
+
+export const DUE_JOBS: DueJob[] = [
+  pointsJob,
+  // The tier review (`reviewTiers(workspaceId, now)`, built with the tier windows) joins here, after
+  // the points job, so it reviews balances that include this run's activations and expiries.
+];
+
+export async function runDueProgramWork(workspaceId: string, now: Date, jobs: readonly DueJob[] = DUE_JOBS): Promise<Record<string, number>> {
+  const done: Record<string, number> = {};
+  for (const job of jobs) done[job.name] = await job.run(workspaceId, now);
+  return done;
+}
+
+/** The schedule's run: every workspace on the list, each at its own program time. */
+export async function runAllDueProgramWork(real: Date = new Date()): Promise<{ workspaces: number; failed: number }> {
+  let workspaces = 0;
+  let failed = 0;
+  for await (const ids of dueWorkspaces(100)) {
+    for (const workspaceId of ids) {
+      try {
+        await runDueProgramWork(workspaceId, await programNow(workspaceId, real));
+        workspaces++;
+      } catch (error) {
+        failed++;
+        logger.error('program due work failed', { workspaceId, error: error as Error });
+      }
+    }
+  }
+  return { workspaces, failed };
+}
+
+const DUE_PAGE = 50;
+
+/** Most steps one member takes in one run (each an activation, or a warning and expiry moment). */
+const MAX_STEPS = 1000;
+
+async function settleDueMembers(workspaceId: string, now: Date): Promise<number> {
+  const seen = new Set<string>();
+  let settled = 0;
+  for (;;) {
+    const page = await members.dueMembers(workspaceId, now.toISOString(), DUE_PAGE);
+    const due = page.filter((d) => !seen.has(d.memberId));
+    for (const { memberId } of due) {
+      seen.add(memberId);
+      try {
+        settled += await settleMember(workspaceId, memberId, now.getTime());
+      } catch (error) {
+        // One member's failure (e.g. erased meanwhile) never stops the others; the next run retries it.
+        logger.warn('program due work of a member failed', { workspaceId, memberId, error: error as Error });
+      }
+    }
+    // A short page was the whole of what is due: the members settled are no longer in the index.
+    if (page.length < DUE_PAGE || due.length === 0) return settled;
+  }
+}
+
+/** Runs the member's due moments one after another, each at its own time, up to `now`. */
+async function settleMember(workspaceId: string, memberId: string, now: number): Promise<number> {
+  let steps = 0;
+  for (let more: boolean | null = true; more && steps < MAX_STEPS; ) {
+    let at = now;
+    more = await changePoints<boolean | null>(
+      workspaceId,
+      memberId,
+      (member, rules) => {
+        const due = member.lots ? nextDueAt(member.lots, rules.points) : null;
+        // Nothing due after all (another run was first): nothing written.
+        if (due === null || due > now) return { done: null };
+        at = due;
+        const plan = stepPlan(member, rules, due);
+        // Whether more falls due by `now`, read from the member as this step leaves it (no read again).
+        return { plan: { ...plan, result: ({ member: after }) => isDue(after, rules, now) } };
+      },
+      {},
+      undefined,
+      () => new Date(at),
+    );
+    if (more !== null) steps++;
+  }
+  return steps > 0 ? 1 : 0;
+}
+
+function isDue(member: MemberRecord, rules: ProgramRules, now: number): boolean {
+  const next = member.lots ? nextDueAt(member.lots, rules.points) : null;
+  return next !== null && next <= now;
+}
+
+/** What falls due at `at`: the earliest pending activation, else the warnings and expiries of that moment. */
+export function stepPlan(member: MemberRecord, rules: ProgramRules, at: number): ChangePlan<boolean> {
+  const state = member.lots!;
+  const { due } = activationsAt(state, at);
+  const first = due.sort((a, b) => a.activatesAt - b.activatesAt)[0];
+  if (first) {
+    return {
+      delta: { ...NO_DELTA, balance: first.points, pending: -first.points, lifetime: first.points },
+      entry: {
+        type: 'earn',
+        reason: 'Pending points of an order activated',
+        source: { type: 'order', orderId: first.orderId, externalOrderId: null, apiKeyId: null },
+      },
+      lotsBefore: { ...state, pending: state.pending.filter((p) => p !== first) },
+      entryEvent: 'points.activated',
+      result: () => true,
+    };
+  }
+  const warn = warningDue(state, rules.points, at);
+  const expired = expire(state, rules.points, at, member.balance);
+  return {
+    delta: { ...NO_DELTA, balance: -expired.points },
+    entry: { type: 'expire', reason: 'Points expired', source: { type: 'program', orderId: null, externalOrderId: null, apiKeyId: null } },
+    lots: { ...expired.state, warnedThrough: Math.max(state.warnedThrough, at) },
+    events: warn ? [event('points.expiring_soon', { resource_id: member.id, member_ref: member.id, tier: member.tier })] : [],
+    entryEvent: 'points.expired',
+    result: () => true,
+  };
+}
