@@ -477,6 +477,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/clock": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sandbox workspace's program clock
+         * @description The time every program rule of the sandbox reads. A live workspace runs on real time: 409.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["getClock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/clock/advance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a sandbox workspace's program clock ahead
+         * @description Moves the clock `days` ahead (never back) and answers once everything that fell due meanwhile has run: pending points activated, expiry warnings sent, points expired (each at its own time, in order). A live workspace: 409. Audited as `program.clock_advanced`.
+         *
+         *     Credential: a session of an owner or admin.
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["advanceClock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/flash/campaigns": {
         parameters: {
             query?: never;
@@ -694,7 +740,7 @@ export interface paths {
         };
         /**
          * Balance and ledger of a member
-         * @description Balance, pending and lifetime points, and a page of the ledger, newest first.
+         * @description Balance (spendable), pending (not yet spendable) and lifetime points, what expires when (`expiring`, next dates first), and a page of the ledger, newest first.
          *
          *     Credential: an API key with the scope `members:read`.
          */
@@ -2372,7 +2418,7 @@ export interface components {
              * @description An action of the audit catalog
              * @enum {string}
              */
-            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed";
+            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed";
             /** @enum {string} */
             outcome: "success" | "failure";
             /** @description Why an attempt failed; null on success */
@@ -2869,14 +2915,14 @@ export interface components {
             /** @description ple_... */
             id: string;
             /** @enum {string} */
-            type: "earn" | "deduct" | "refund_reversal" | "adjustment" | "campaign";
+            type: "earn" | "deduct" | "refund_reversal" | "adjustment" | "campaign" | "expire";
             /** @description Signed change of the balance */
             amount: number;
             balanceAfter: number;
             reason: string | null;
             source: {
                 /** @enum {string} */
-                type: "manual" | "order" | "refund" | "reconciliation" | "campaign";
+                type: "manual" | "order" | "refund" | "reconciliation" | "campaign" | "program";
                 orderId: string | null;
                 externalOrderId: string | null;
                 apiKeyId: string | null;
@@ -2905,7 +2951,7 @@ export interface components {
             points: {
                 /** @description Spendable points; may be negative after a refund reversal of spent points */
                 balance: number;
-                /** @description Points of pending orders, spendable once the order completes */
+                /** @description Points not yet spendable: of pending orders (until the order completes) and of orders waiting out the program’s pendingDays */
                 pending: number;
                 /** @description Points ever earned, net of reversals; spending does not lower it */
                 lifetime: number;
@@ -3094,9 +3140,29 @@ export interface components {
                     threshold: number;
                 }[];
             };
+            points: {
+                expiry: {
+                    /** @constant */
+                    policy: "none";
+                } | {
+                    /** @enum {string} */
+                    policy: "fixed_days" | "end_of_month" | "inactivity_days";
+                    days: number;
+                };
+                warnDays: number[];
+                pendingDays: number;
+            };
+            timeZone: string;
             /** @description 0 while the defaults apply */
             version: number;
             updatedAt: string | null;
+        };
+        ProgramClock: {
+            /**
+             * Format: date-time
+             * @description The workspace's program time
+             */
+            now: string;
         };
         ProtectedResourceMetadata: {
             /** @description The MCP server: {base}/api/mcp */
@@ -3329,6 +3395,8 @@ export interface components {
              * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
              */
             createdAt: string;
+            /** @description A sandbox: keys `fl_test_...`, a program clock an admin can advance */
+            sandbox: boolean;
         };
     };
     responses: {
@@ -3740,6 +3808,8 @@ export interface operations {
                     /** @description The owner's password, 10-256 characters */
                     password: string;
                     name?: string;
+                    /** @description A sandbox workspace (default false): its API keys start `fl_test_` and an admin can advance its program clock (`POST /api/flash/clock/advance`) */
+                    sandbox?: boolean;
                 };
             };
         };
@@ -4611,6 +4681,54 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /**
+                     * @description How earned points age. Changes apply to points earned afterwards: earned lots keep their expiry
+                     * @default {
+                     *       "expiry": {
+                     *         "policy": "none"
+                     *       },
+                     *       "warnDays": [],
+                     *       "pendingDays": 0
+                     *     }
+                     */
+                    points?: {
+                        /**
+                         * @description none: points never expire; fixed_days: `days` after the earn; end_of_month: `days` after the earn, rounded up to that month’s end in the program time zone; inactivity_days: everything expires `days` after the last earn or spend
+                         * @default {
+                         *       "policy": "none"
+                         *     }
+                         */
+                        expiry?: {
+                            /**
+                             * @description Points never expire
+                             * @constant
+                             */
+                            policy: "none";
+                        } | {
+                            /**
+                             * @description How the expiry date is found
+                             * @enum {string}
+                             */
+                            policy: "fixed_days" | "end_of_month" | "inactivity_days";
+                            /** @description Days, 1-3650 */
+                            days: number;
+                        };
+                        /**
+                         * @description Days before an expiry at which points.expiring_soon is sent, e.g. [30, 7] (at most 5)
+                         * @default []
+                         */
+                        warnDays?: number[];
+                        /**
+                         * @description Days an order's points stay pending, not spendable (0: at once)
+                         * @default 0
+                         */
+                        pendingDays?: number;
+                    };
+                    /**
+                     * @description IANA time zone of program dates (a month’s end), e.g. Europe/Berlin
+                     * @default UTC
+                     */
+                    timeZone?: string;
                     /** @description How orders earn points */
                     earn: {
                         /** @description Points per 1 unit of currency spent (e.g. 1 point per 1.00 EUR) */
@@ -4660,6 +4778,84 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Program"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getClock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProgramClock"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    advanceClock: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Days to move the sandbox clock ahead, 1-3650 */
+                    days: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ProgramClock"];
                     };
                 };
             };
@@ -5567,10 +5763,19 @@ export interface operations {
                         data: {
                             /** @description Spendable points; may be negative after a refund reversal of spent points */
                             balance: number;
-                            /** @description Points of pending orders, spendable once the order completes */
+                            /** @description Points not yet spendable: of pending orders (until the order completes) and of orders waiting out the program’s pendingDays */
                             pending: number;
                             /** @description Points ever earned, net of reversals; spending does not lower it */
                             lifetime: number;
+                            /** @description Points by the date they expire, next dates first (at most 10 dates); empty when nothing expires */
+                            expiring: {
+                                points: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+                                 */
+                                expiresAt: string;
+                            }[];
                             entries: components["schemas"]["LedgerEntry"][];
                         };
                         nextCursor: string | null;
@@ -5632,7 +5837,7 @@ export interface operations {
                             points: {
                                 /** @description Spendable points; may be negative after a refund reversal of spent points */
                                 balance: number;
-                                /** @description Points of pending orders, spendable once the order completes */
+                                /** @description Points not yet spendable: of pending orders (until the order completes) and of orders waiting out the program’s pendingDays */
                                 pending: number;
                                 /** @description Points ever earned, net of reversals; spending does not lower it */
                                 lifetime: number;
@@ -6060,7 +6265,7 @@ export interface operations {
                     /** @default  */
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
                 };
             };
         };
@@ -6167,7 +6372,7 @@ export interface operations {
                     /** @default  */
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
                 };
             };
         };
@@ -6271,7 +6476,7 @@ export interface operations {
                     url?: string;
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
                     /** @enum {string} */
                     status?: "active" | "disabled";
                 };
@@ -6377,7 +6582,7 @@ export interface operations {
                     url?: string;
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
                     /** @enum {string} */
                     status?: "active" | "disabled";
                 };
@@ -6738,7 +6943,7 @@ export interface operations {
                      * @description An event of the catalog, e.g. order.created
                      * @enum {string}
                      */
-                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
+                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
                 };
             };
         };
@@ -6795,7 +7000,7 @@ export interface operations {
                      * @description An event of the catalog, e.g. order.created
                      * @enum {string}
                      */
-                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
+                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
                 };
             };
         };
@@ -8532,7 +8737,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page */
                 cursor?: string;
                 /** @description An action of the audit catalog */
-                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed";
+                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed";
                 /** @description Entries of this actor: a user id (usr_...) or an API key id (key_...) */
                 actor?: string;
                 /** @description occurredAt >= from */
