@@ -635,6 +635,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find members by e-mail or externalId, or page through them (console)
+         * @description The member search of `GET /api/v2/members` for the console: `email` or `externalId` finds the one member (an exact lookup), otherwise newest first, by cursor.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["searchMembersInConsole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member with tier progress (console)
+         * @description The profile, tags and points of `GET /api/v2/members/{id}` and the tier status of `GET /api/v2/members/{id}/tier`, in one answer.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["getMemberProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/members/{id}/points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Balance and ledger of a member (console)
+         * @description Credential: a session of an owner or admin.
+         */
+        get: operations["getMemberLedger"];
+        put?: never;
+        /**
+         * Adjust a member’s points with a reason (console)
+         * @description The manual earn or deduct of `POST /api/v2/members/{id}/points`, made by a user: audited as `member.points_adjusted` in the same transaction. A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.
+         *
+         *     Credential: a session of an owner or admin.
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["adjustMemberPoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/orders": {
         parameters: {
             query?: never;
@@ -908,6 +980,28 @@ export interface paths {
          *     Credential: a session of an owner or admin.
          */
         put: operations["putObjectTypeDefinition"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/objects/types/{type}/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse the records of any object type, newest first (console)
+         * @description Every live record of the type, drafts and types hidden from the API included, in cursor pages. Filters and search are on `GET /api/v2/objects/{type}/records`.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["browseObjectRecords"];
+        put?: never;
         post?: never;
         delete?: never;
         options?: never;
@@ -1337,6 +1431,28 @@ export interface paths {
          *     Credential: an API key with the scope `coupons:read`.
          */
         get: operations["listMemberCoupons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/members/{id}/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's coupons (console)
+         * @description The list of `GET /api/v2/members/{id}/coupons` for the console, newest first.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["listMemberCouponsInConsole"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1969,6 +2085,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/members/{id}/erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a member's personal data (console)
+         * @description The erasure of `POST /api/v2/members/{id}/erasure`, made by a user (the console asks the user to type the member’s e-mail or id first): the same effects, audited once as `member.erased` with the user as actor.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        post: operations["eraseMemberInConsole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2028,7 +2166,7 @@ export interface components {
              * @description An action of the audit catalog
              * @enum {string}
              */
-            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased";
+            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "member.points_adjusted";
             /** @enum {string} */
             outcome: "success" | "failure";
             /** @description Why an attempt failed; null on success */
@@ -5077,6 +5215,211 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    searchMembersInConsole: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                /** @description Exact e-mail */
+                email?: string;
+                /** @description Exact externalId */
+                externalId?: string;
+                tier?: string;
+                status?: "active" | "unenrolled";
+                tag?: string;
+                /** @description Free text: part of e-mail, name, phone or externalId (case-insensitive) */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Member"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMemberProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            member: components["schemas"]["Member"];
+                            tier: components["schemas"]["TierStatus"];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMemberLedger: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Spendable points; may be negative after a refund reversal of spent points */
+                            balance: number;
+                            /** @description Points of pending orders, spendable once the order completes */
+                            pending: number;
+                            /** @description Points ever earned, net of reversals; spending does not lower it */
+                            lifetime: number;
+                            entries: components["schemas"]["LedgerEntry"][];
+                        };
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adjustMemberPoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description earn adds points, deduct takes them away
+                     * @enum {string}
+                     */
+                    type: "earn" | "deduct";
+                    /** @description Whole points, always positive; the type gives the direction */
+                    amount: number;
+                    /** @description Shown in the ledger, e.g. Welcome bonus */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            entry: components["schemas"]["LedgerEntry"];
+                            points: {
+                                /** @description Spendable points; may be negative after a refund reversal of spent points */
+                                balance: number;
+                                /** @description Points of pending orders, spendable once the order completes */
+                                pending: number;
+                                /** @description Points ever earned, net of reversals; spending does not lower it */
+                                lifetime: number;
+                            };
+                            tier: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -5946,6 +6289,49 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    browseObjectRecords: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example vehicle */
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ObjectRecord"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
@@ -7020,6 +7406,51 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listMemberCouponsInConsole: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                poolId?: string;
+                status?: "issued" | "redeemed" | "expired";
+            };
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Coupon"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     redeemMemberCoupon: {
         parameters: {
             query?: never;
@@ -7305,7 +7736,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page */
                 cursor?: string;
                 /** @description An action of the audit catalog */
-                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased";
+                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "program.updated" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "member.points_adjusted";
                 /** @description Entries of this actor: a user id (usr_...) or an API key id (key_...) */
                 actor?: string;
                 /** @description occurredAt >= from */
@@ -8385,6 +8816,47 @@ export interface operations {
         };
     };
     eraseMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            memberId: string;
+                            erasedAt: string;
+                            alreadyErased: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    eraseMemberInConsole: {
         parameters: {
             query?: never;
             header?: never;

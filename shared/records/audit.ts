@@ -75,6 +75,8 @@ export const AUDIT_ACTIONS = [
   // Data-subject export and erasure
   'member.personal_data_exported',
   'member.erased',
+  // Console: members
+  'member.points_adjusted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

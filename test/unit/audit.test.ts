@@ -53,6 +53,8 @@ describe('audit catalog', () => {
       // Data-subject export and erasure
       'member.personal_data_exported': 'member success',
       'member.erased': 'member success',
+      // Console: members
+      'member.points_adjusted': 'member success',
     });
     expect(Object.keys(AUDIT_CATALOG).sort()).toEqual([...AUDIT_ACTIONS].sort());
     expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);

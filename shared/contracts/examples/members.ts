@@ -64,5 +64,22 @@ export const membersExamples: AreaExamples<typeof membersArea> = {
     responses: { 201: { data: { entry: welcomeEntry, points: { balance: 250, pending: 0, lifetime: 250 }, tier: 'bronze' } } },
   },
   getMemberTier: { params: { id: ids.member }, responses: { 200: { data: tierStatus } } },
+  searchMembersInConsole: {
+    summary: 'Find Ada by her e-mail',
+    query: { email },
+    responses: { 200: { data: [member], nextCursor: null } },
+  },
+  getMemberProfile: { params: { id: ids.member }, responses: { 200: { data: { member, tier: tierStatus } } } },
+  getMemberLedger: {
+    params: { id: ids.member },
+    query: { limit: 20 },
+    responses: { 200: { data: { ...member.points, entries: [orderEntry, welcomeEntry] }, nextCursor: null } },
+  },
+  adjustMemberPoints: {
+    summary: 'A welcome bonus given by hand',
+    params: { id: ids.member },
+    request: { type: 'earn', amount: 250, reason: 'Welcome bonus' },
+    responses: { 201: { data: { entry: welcomeEntry, points: { balance: 250, pending: 0, lifetime: 250 }, tier: 'bronze' } } },
+  },
   listMemberReceipts: { params: { id: ids.member }, query: { limit: 20 }, responses: { 200: { data: [refundedOrder], nextCursor: null } } },
 };

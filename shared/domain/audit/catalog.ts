@@ -91,4 +91,6 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     when: "A member's personal data was exported (GET /api/v2/members/{id}/personal-data)",
   },
   'member.erased': { target: 'member', outcome: 'success', when: "A member's personal data was erased (once; a repeated erasure records nothing)" },
+  // Console: members
+  'member.points_adjusted': { target: 'member', outcome: 'success', when: "A user earned or deducted a member's points with a reason in the console" },
 };

@@ -11,6 +11,7 @@ import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from '
 import { searchTextOf, toMember } from './types';
 import type { MemberRecord } from '../../records/members';
 import { refuseCursor } from '../../data/cursor';
+import { audited, type AuditContext } from '../audit/service';
 
 type Profile = Pick<MemberRecord, 'email' | 'externalId' | 'firstName' | 'lastName' | 'phone' | 'birthDate' | 'customAttributes'>;
 
@@ -175,15 +176,19 @@ export interface PointsResult {
   tier: string;
 }
 
-/** A manual earn or deduct with its reason; a deduction never takes the balance below zero. */
+/**
+ * A manual earn or deduct with its reason; a deduction never takes the balance below zero. With
+ * `audit` (a user in the console), the audit entry commits in the change's own transaction.
+ */
 export async function changePointsManually(
   workspaceId: string,
   memberId: string,
   input: { type: 'earn' | 'deduct'; amount: number; reason: string },
-  actor: { apiKeyId: string | null },
+  actor: { apiKeyId: string | null; audit?: AuditContext },
   opts: WriteOptions<PointsResult> = {},
 ): Promise<PointsResult> {
   const earn = input.type === 'earn';
+  const audit = actor.audit;
   return changePoints(
     workspaceId,
     memberId,
@@ -193,6 +198,7 @@ export async function changePointsManually(
         entry: { type: input.type, reason: input.reason, source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: actor.apiKeyId } },
         requireNonNegative: !earn,
         requireActive: earn,
+        steps: audit ? [audited(workspaceId, audit, 'member.points_adjusted', { type: 'member', id: memberId }, new Date())] : [],
         result: ({ member, entry }) => ({
           entry: entry!,
           points: { balance: member.balance, pending: member.pending, lifetime: member.lifetime },
@@ -202,6 +208,12 @@ export async function changePointsManually(
     }),
     opts,
   );
+}
+
+/** What the console shows of one member: the profile with its tags and points, and the tier progress. */
+export async function memberProfile(workspaceId: string, memberId: string) {
+  const [member, tier] = await Promise.all([getMember(workspaceId, memberId), tierStatus(workspaceId, memberId)]);
+  return { member, tier };
 }
 
 export async function tierStatus(workspaceId: string, memberId: string) {
