@@ -5287,6 +5287,8 @@ export interface operations {
                         data: {
                             member: components["schemas"]["Member"];
                             tier: components["schemas"]["TierStatus"];
+                            /** @description When the member was erased; null if never */
+                            erasedAt: string | null;
                         };
                     };
                 };

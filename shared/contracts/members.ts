@@ -136,7 +136,11 @@ export const membersArea = declareArea({
       auth: ['adminSession'],
       summary: 'A member with tier progress (console)',
       params: byId,
-      responses: { 200: dataOf(z.object({ member: memberSchema, tier: tierStatusSchema })) },
+      responses: {
+        200: dataOf(
+          z.object({ member: memberSchema, tier: tierStatusSchema, erasedAt: z.string().nullable().describe('When the member was erased; null if never') }),
+        ),
+      },
       description: 'The profile, tags and points of `GET /api/v2/members/{id}` and the tier status of `GET /api/v2/members/{id}/tier`, in one answer.',
     },
     getMemberLedger: {

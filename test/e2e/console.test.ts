@@ -1,13 +1,10 @@
-import { readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { config } from '../../shared/config';
 import { keyOf } from '../../shared/data/keys';
 import { sha256Hex } from '../../shared/domain/auth/secrets';
 import { type Account, call, registerAccount } from '../support/api';
-import { launchChromium } from '../support/browser';
+import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, shot } from '../support/console';
 import { addUser, platformTable } from '../support/table';
 
 /**
@@ -18,59 +15,21 @@ import { addUser, platformTable } from '../support/table';
  */
 
 const base = inject('baseUrl');
-// Written on every run; the copies in docs/console/ (shown in the README) are refreshed from here when a screen changes.
-const SHOTS = new URL('../output/console/', import.meta.url).pathname;
-const AXE = readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
 
-let browser: Awaited<ReturnType<typeof launchChromium>>;
+let browser: ConsoleBrowser;
 let owner: Account;
-const requested: string[] = [];
-const cspViolations: string[] = [];
 
 beforeAll(async () => {
   owner = await registerAccount('console-owner');
-  browser = await launchChromium();
-  browser.context.on('request', (r) => requested.push(r.url()));
+  browser = await openConsoleBrowser();
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
 });
 
-async function newTab(): Promise<Page> {
-  const page = await browser.context.newPage();
-  page.on('console', (m) => {
-    if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
-  });
-  return page;
-}
-
-/** A signed-out browser (the cookie of an earlier test gone) signing in through the form. */
-async function signIn(page: Page, email: string, password: string): Promise<void> {
-  await browser.context.clearCookies();
-  await page.goto(`${base}/console`, { waitUntil: 'load', timeout: 60_000 });
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-/** axe-core inside the page (evaluated, so the page's CSP stays strict): no serious or critical violation. */
-async function expectAccessible(page: Page, screen: string): Promise<void> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const g = globalThis as any;
-    const result = await g.axe.run(g.document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v: { id: string; nodes: { target: string[] }[] }) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-  expect(violations, screen).toEqual([]);
-}
-
-const shot = async (page: Page, name: string) => {
-  await mkdir(SHOTS, { recursive: true });
-  await page.screenshot({ path: `${SHOTS}${name}.png`, fullPage: true });
-};
+const newTab = () => browser.newTab();
+const signIn = (page: Parameters<ConsoleBrowser['signIn']>[0], email: string, password: string) => browser.signIn(page, email, password);
 
 describe('the console (headless Chromium)', () => {
   it('is served at /console with a strict CSP, hashed cacheable gzip assets, and nothing from another host', async () => {
@@ -302,8 +261,8 @@ describe('the console (headless Chromium)', () => {
   });
 
   it('asked for nothing from another host and broke no rule of its Content-Security-Policy', () => {
-    expect(requested.length).toBeGreaterThan(0);
-    expect(requested.filter((u) => !u.startsWith(base))).toEqual([]);
-    expect(cspViolations).toEqual([]);
+    expect(browser.requested.length).toBeGreaterThan(0);
+    expect(browser.requested.filter((u) => !u.startsWith(base))).toEqual([]);
+    expect(browser.cspViolations).toEqual([]);
   });
 });

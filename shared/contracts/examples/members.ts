@@ -69,7 +69,7 @@ export const membersExamples: AreaExamples<typeof membersArea> = {
     query: { email },
     responses: { 200: { data: [member], nextCursor: null } },
   },
-  getMemberProfile: { params: { id: ids.member }, responses: { 200: { data: { member, tier: tierStatus } } } },
+  getMemberProfile: { params: { id: ids.member }, responses: { 200: { data: { member, tier: tierStatus, erasedAt: null } } } },
   getMemberLedger: {
     params: { id: ids.member },
     query: { limit: 20 },

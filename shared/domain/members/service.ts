@@ -212,8 +212,8 @@ export async function changePointsManually(
 
 /** What the console shows of one member: the profile with its tags and points, and the tier progress. */
 export async function memberProfile(workspaceId: string, memberId: string) {
-  const [member, tier] = await Promise.all([getMember(workspaceId, memberId), tierStatus(workspaceId, memberId)]);
-  return { member, tier };
+  const [record, tier] = await Promise.all([loadMember(workspaceId, memberId), tierStatus(workspaceId, memberId)]);
+  return { member: toMember(record), tier, erasedAt: record.erasedAt ?? null };
 }
 
 export async function tierStatus(workspaceId: string, memberId: string) {
