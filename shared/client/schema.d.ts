@@ -2107,6 +2107,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Figures of the workspace at a glance (console)
+         * @description Members, points issued and redeemed, and orders are running totals moved in the transaction of each change (no scan). Webhook health counts the delivery attempts of the last 24 hours in the delivery log; exports running are the pending and running jobs.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["getOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2799,6 +2821,29 @@ export interface components {
              * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
              */
             updatedAt: string;
+        };
+        Overview: {
+            /** @description Members enrolled (erased ones included) */
+            members: number;
+            /** @description Points ever credited: earned, granted, added by hand */
+            pointsIssued: number;
+            /** @description Points ever taken off balances: spent, deducted, reversed */
+            pointsRedeemed: number;
+            /** @description Orders counted for members (completed) */
+            orders: number;
+            /** @description Delivery attempts of the last 24 hours */
+            webhooks: {
+                delivered: number;
+                /** @description Attempts that failed and will be retried, or failed for good */
+                failed: number;
+                /** @description Deliveries given up after their last retry */
+                dead: number;
+                /** @description true: an endpoint had more attempts than were read; the counts are lower bounds */
+                partial: boolean;
+            };
+            /** @description Exports pending or running */
+            exportsRunning: number;
+            generatedAt: string;
         };
         PortalSession: {
             /** @description `fl_cs_...`: send as `Authorization: Bearer <token>` on the consumer routes. Shown only here */
@@ -8892,6 +8937,39 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Overview"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

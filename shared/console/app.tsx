@@ -6,6 +6,7 @@ import { AuditLog } from './screens/audit-log';
 import { Exports } from './screens/exports';
 import { Members } from './screens/members';
 import { ObjectTypes } from './screens/object-types';
+import { Overview } from './screens/overview';
 import { ProgramRules } from './screens/program';
 import { SignIn } from './screens/sign-in';
 import { Wallet } from './screens/wallet';
@@ -13,6 +14,7 @@ import { type BrowserSession, currentSession, signOut } from './session';
 
 /** The console's screens, by address under /console. Each is a working flow against the API. */
 const SCREENS = [
+  { path: '/console/overview', name: 'Overview', Screen: Overview },
   { path: '/console/members', name: 'Members', Screen: Members },
   { path: '/console/object-types', name: 'Object types', Screen: ObjectTypes },
   { path: '/console/program', name: 'Program', Screen: ProgramRules },

@@ -1,3 +1,4 @@
+import { figuresStep } from '../../data/repositories/figures';
 import * as repo from '../../data/repositories/members';
 import type { OutboxEvent } from '../../events/registry';
 import { transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
@@ -73,7 +74,7 @@ export async function memberCreation(
   return {
     record,
     member: toMember(record),
-    steps: repo.createMemberSteps(record),
+    steps: [...repo.createMemberSteps(record), ...figuresStep(workspaceId, { members: 1 })],
     events: [event('member.created', { resource_id: record.id, member_ref: record.id, tier: record.tier }, now)],
   };
 }
