@@ -25,6 +25,10 @@ export const handler = defineArea(couponsArea, {
     const page = await coupons.listMemberCoupons(principalOf(principal).workspaceId, params.id, query);
     return ok(page.items, { nextCursor: page.nextCursor ?? null });
   },
+  listMemberCouponsInConsole: async ({ principal, params, query }) => {
+    const page = await coupons.listMemberCoupons(principalOf(principal).workspaceId, params.id, query);
+    return ok(page.items, { nextCursor: page.nextCursor ?? null });
+  },
   redeemMemberCoupon: sealed(ok, ({ principal, params, body }, write) =>
     coupons.redeemMemberCoupon(principalOf(principal).workspaceId, params.id, body, write),
   ),

@@ -4,7 +4,7 @@ import * as members from '../../shared/domain/members/service';
 import { listOrders } from '../../shared/domain/orders/service';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
-import { principalOf } from '../../shared/http/principal';
+import { auditOf, principalOf } from '../../shared/http/principal';
 import { created, ok, type Reply } from '../../shared/http/responses';
 
 const pointsReply = (r: members.PointsResult): Reply => created(r);
@@ -27,6 +27,18 @@ export const handler = defineArea(membersArea, {
     const actor = { apiKeyId: p.kind === 'apiKey' ? p.keyId : null };
     return members.changePointsManually(p.workspaceId, params.id, body, actor, write);
   }),
+  searchMembersInConsole: async ({ principal, query }) => {
+    const page = await members.listMembers(principalOf(principal).workspaceId, query);
+    return ok(page.items, { nextCursor: page.nextCursor ?? null });
+  },
+  getMemberProfile: async ({ principal, params }) => ok(await members.memberProfile(principalOf(principal).workspaceId, params.id)),
+  getMemberLedger: async ({ principal, params, query }) => {
+    const { data, nextCursor } = await members.pointsOf(principalOf(principal).workspaceId, params.id, query.limit, query.cursor);
+    return ok(data, { nextCursor });
+  },
+  adjustMemberPoints: sealed(pointsReply, (input, write) =>
+    members.changePointsManually(principalOf(input.principal).workspaceId, input.params.id, input.body, { apiKeyId: null, audit: auditOf(input) }, write),
+  ),
   getMemberTier: async ({ principal, params }) => ok(await members.tierStatus(principalOf(principal).workspaceId, params.id)),
   listMemberReceipts: async ({ principal, params, query }) => {
     const workspaceId = principalOf(principal).workspaceId;

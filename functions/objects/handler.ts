@@ -17,6 +17,10 @@ export const handler = defineArea(objectsArea, {
   listObjectTypeDefinitions: async ({ principal }) => ok((await types.listAllObjectTypes(principalOf(principal).workspaceId)).map(types.adminView)),
   putObjectTypeDefinition: async (input) =>
     ok(types.adminView(await types.putObjectType(principalOf(input.principal).workspaceId, input.params.type, input.body, auditOf(input)))),
+  browseObjectRecords: async ({ principal, params, query }) => {
+    const page = await records.browseRecords(principalOf(principal).workspaceId, params.type, query);
+    return ok(page.items, { nextCursor: page.nextCursor ?? null });
+  },
   listObjectTypes: async ({ principal }) => ok((await types.apiObjectTypes(principalOf(principal).workspaceId)).map(types.typeSummary)),
   getObjectType: async ({ principal, params }) => ok(types.typeDetail(await types.apiObjectType(principalOf(principal).workspaceId, params.type))),
   listObjectRecords: async ({ principal, params, query }) => {

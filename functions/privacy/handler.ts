@@ -15,4 +15,5 @@ export const handler = defineArea(privacyArea, {
     return ok(doc);
   },
   eraseMember: async (input) => ok(await eraseMember(principalOf(input.principal).workspaceId, input.params.id, auditOf(input))),
+  eraseMemberInConsole: async (input) => ok(await eraseMember(principalOf(input.principal).workspaceId, input.params.id, auditOf(input))),
 });

@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { type BuildOptions, type OutputFile, build, buildSync } from 'esbuild';
 import { SCOPES } from '../../shared/records/api-keys';
 import { AUDIT_ACTIONS } from '../../shared/records/audit';
+import { FIELD_TYPES } from '../../shared/records/objects';
 
 /**
  * The console (shared/console, Preact) as static files: one script and one stylesheet named by
@@ -61,7 +62,11 @@ const OPTIONS: BuildOptions & { write: false } = {
   outdir: 'console-out',
   write: false,
   legalComments: 'none',
-  define: { 'PLATFORM.scopes': JSON.stringify(SCOPES), 'PLATFORM.auditActions': JSON.stringify(AUDIT_ACTIONS) },
+  define: {
+    'PLATFORM.scopes': JSON.stringify(SCOPES),
+    'PLATFORM.auditActions': JSON.stringify(AUDIT_ACTIONS),
+    'PLATFORM.fieldTypes': JSON.stringify(FIELD_TYPES),
+  },
   logLevel: 'warning',
 };
 

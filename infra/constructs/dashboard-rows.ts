@@ -46,6 +46,7 @@ export const AREA_CAPABILITY: Readonly<Record<Area, Capability>> = {
   privacy: 'exports',
   mcp: 'mcp',
   audit: 'audit',
+  overview: 'api',
 };
 
 export const CONSUMER_CAPABILITY: Readonly<Record<ConsumerName, Capability>> = {

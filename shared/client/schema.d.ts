@@ -801,6 +801,78 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find members by e-mail or externalId, or page through them (console)
+         * @description The member search of `GET /api/v2/members` for the console: `email` or `externalId` finds the one member (an exact lookup), otherwise newest first, by cursor.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["searchMembersInConsole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/members/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member with tier progress (console)
+         * @description The profile, tags and points of `GET /api/v2/members/{id}` and the tier status of `GET /api/v2/members/{id}/tier`, in one answer.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["getMemberProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/members/{id}/points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Balance and ledger of a member (console)
+         * @description Credential: a session of an owner or admin.
+         */
+        get: operations["getMemberLedger"];
+        put?: never;
+        /**
+         * Adjust a member’s points with a reason (console)
+         * @description The manual earn or deduct of `POST /api/v2/members/{id}/points`, made by a user: audited as `member.points_adjusted` in the same transaction. A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.
+         *
+         *     Credential: a session of an owner or admin.
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["adjustMemberPoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/orders": {
         parameters: {
             query?: never;
@@ -1305,6 +1377,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/objects/types/{type}/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Browse the records of any object type, newest first (console)
+         * @description Every live record of the type, drafts and types hidden from the API included, in cursor pages. Filters and search are on `GET /api/v2/objects/{type}/records`.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["browseObjectRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/objects": {
         parameters: {
             query?: never;
@@ -1727,6 +1821,28 @@ export interface paths {
          *     Credential: an API key with the scope `coupons:read`.
          */
         get: operations["listMemberCoupons"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/members/{id}/coupons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's coupons (console)
+         * @description The list of `GET /api/v2/members/{id}/coupons` for the console, newest first.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["listMemberCouponsInConsole"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2359,6 +2475,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/members/{id}/erasure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Erase a member's personal data (console)
+         * @description The erasure of `POST /api/v2/members/{id}/erasure`, made by a user (the console asks the user to type the member’s e-mail or id first): the same effects, audited once as `member.erased` with the user as actor.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        post: operations["eraseMemberInConsole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Figures of the workspace at a glance (console)
+         * @description Members, points issued and redeemed, and orders are running totals moved in the transaction of each change (no scan). Webhook health counts the delivery attempts of the last 24 hours in the delivery log; exports running are the pending and running jobs.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["getOverview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2418,7 +2578,7 @@ export interface components {
              * @description An action of the audit catalog
              * @enum {string}
              */
-            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed";
+            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed" | "member.points_adjusted";
             /** @enum {string} */
             outcome: "success" | "failure";
             /** @description Why an attempt failed; null on success */
@@ -3078,6 +3238,29 @@ export interface components {
              * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
              */
             updatedAt: string;
+        };
+        Overview: {
+            /** @description Members enrolled (erased ones included) */
+            members: number;
+            /** @description Points ever credited: earned, granted, added by hand */
+            pointsIssued: number;
+            /** @description Points ever taken off balances: spent, deducted, reversed */
+            pointsRedeemed: number;
+            /** @description Orders counted for members (completed) */
+            orders: number;
+            /** @description Delivery attempts of the last 24 hours */
+            webhooks: {
+                delivered: number;
+                /** @description Attempts that failed and will be retried, or failed for good */
+                failed: number;
+                /** @description Deliveries given up after their last retry */
+                dead: number;
+                /** @description true: an endpoint had more attempts than were read; the counts are lower bounds */
+                partial: boolean;
+            };
+            /** @description Exports pending or running */
+            exportsRunning: number;
+            generatedAt: string;
         };
         PortalSession: {
             /** @description `fl_cs_...`: send as `Authorization: Bearer <token>` on the consumer routes. Shown only here */
@@ -5940,6 +6123,222 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    searchMembersInConsole: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                /** @description Exact e-mail */
+                email?: string;
+                /** @description Exact externalId */
+                externalId?: string;
+                tier?: string;
+                status?: "active" | "unenrolled";
+                tag?: string;
+                /** @description Free text: part of e-mail, name, phone or externalId (case-insensitive) */
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Member"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMemberProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            member: components["schemas"]["Member"];
+                            tier: components["schemas"]["TierStatus"];
+                            /** @description When the member was erased; null if never */
+                            erasedAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMemberLedger: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description Spendable points; may be negative after a refund reversal of spent points */
+                            balance: number;
+                            /** @description Points not yet spendable: of pending orders (until the order completes) and of orders waiting out the program’s pendingDays */
+                            pending: number;
+                            /** @description Points ever earned, net of reversals; spending does not lower it */
+                            lifetime: number;
+                            /** @description Points by the date they expire, next dates first (at most 10 dates); empty when nothing expires */
+                            expiring: {
+                                points: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+                                 */
+                                expiresAt: string;
+                            }[];
+                            entries: components["schemas"]["LedgerEntry"][];
+                        };
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adjustMemberPoints: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description earn adds points, deduct takes them away
+                     * @enum {string}
+                     */
+                    type: "earn" | "deduct";
+                    /** @description Whole points, always positive; the type gives the direction */
+                    amount: number;
+                    /** @description Shown in the ledger, e.g. Welcome bonus */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            entry: components["schemas"]["LedgerEntry"];
+                            points: {
+                                /** @description Spendable points; may be negative after a refund reversal of spent points */
+                                balance: number;
+                                /** @description Points not yet spendable: of pending orders (until the order completes) and of orders waiting out the program’s pendingDays */
+                                pending: number;
+                                /** @description Points ever earned, net of reversals; spending does not lower it */
+                                lifetime: number;
+                            };
+                            tier: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -7385,6 +7784,49 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    browseObjectRecords: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example vehicle */
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ObjectRecord"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listObjectTypes: {
         parameters: {
             query?: never;
@@ -8452,6 +8894,51 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listMemberCouponsInConsole: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                poolId?: string;
+                status?: "issued" | "redeemed" | "expired";
+            };
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Coupon"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     redeemMemberCoupon: {
         parameters: {
             query?: never;
@@ -8737,7 +9224,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page */
                 cursor?: string;
                 /** @description An action of the audit catalog */
-                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed";
+                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed" | "member.points_adjusted";
                 /** @description Entries of this actor: a user id (usr_...) or an API key id (key_...) */
                 actor?: string;
                 /** @description occurredAt >= from */
@@ -9850,6 +10337,80 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    eraseMemberInConsole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            memberId: string;
+                            erasedAt: string;
+                            alreadyErased: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOverview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Overview"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

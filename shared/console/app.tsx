@@ -5,6 +5,9 @@ import { AcceptInvitation } from './screens/accept';
 import { ApiKeys } from './screens/api-keys';
 import { AuditLog } from './screens/audit-log';
 import { Exports } from './screens/exports';
+import { Members } from './screens/members';
+import { ObjectTypes } from './screens/object-types';
+import { Overview } from './screens/overview';
 import { ProgramRules } from './screens/program';
 import { SignIn } from './screens/sign-in';
 import { Team } from './screens/team';
@@ -14,7 +17,10 @@ import { type BrowserSession, currentSession, signOut } from './session';
 
 /** The console's screens, by address under /console. Each is a working flow against the API. */
 const SCREENS = [
+  { path: '/console/overview', name: 'Overview', Screen: Overview },
+  { path: '/console/members', name: 'Members', Screen: Members },
   { path: '/console/program', name: 'Program', Screen: ProgramRules },
+  { path: '/console/object-types', name: 'Object types', Screen: ObjectTypes },
   { path: '/console/webhooks', name: 'Webhooks', Screen: Webhooks },
   { path: '/console/exports', name: 'Exports', Screen: Exports },
   { path: '/console/api-keys', name: 'API keys', Screen: ApiKeys },

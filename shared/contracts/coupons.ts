@@ -94,6 +94,16 @@ export const couponsArea = declareArea({
       responses: { 200: pageOf(couponSchema) },
       description: "The member's coupons, newest first.",
     },
+    listMemberCouponsInConsole: {
+      method: 'GET',
+      path: '/api/flash/members/{id}/coupons',
+      auth: ['adminSession'],
+      summary: "A member's coupons (console)",
+      params: byId,
+      query: listMemberCouponsQuery,
+      responses: { 200: pageOf(couponSchema) },
+      description: 'The list of `GET /api/v2/members/{id}/coupons` for the console, newest first.',
+    },
     redeemMemberCoupon: {
       method: 'POST',
       path: '/api/v2/members/{id}/redeem-coupon',

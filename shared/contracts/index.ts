@@ -24,6 +24,8 @@ import { walletArea, walletPassesArea } from './wallet';
 import { exportsArea } from './exports';
 // Data-subject export and erasure
 import { privacyArea } from './privacy';
+// The console's overview
+import { overviewArea } from './overview';
 
 export { routeKey, type AuthKind, type HttpMethod } from './endpoint';
 
@@ -60,6 +62,8 @@ export const DECLARATIONS = [
   exportsArea,
   // Data-subject export and erasure
   privacyArea,
+  // The console's overview
+  overviewArea,
 ] as const;
 
 export type Area = (typeof DECLARATIONS)[number]['area'];

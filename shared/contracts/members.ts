@@ -19,6 +19,8 @@ import { dataOf, pageOf, errorBody } from './contract';
 import { declareArea } from './endpoint';
 
 const byId = z.object({ id: idSchema });
+const pointsPage = dataOf(pointsExplanationSchema.extend({ entries: z.array(ledgerEntrySchema) })).extend({ nextCursor: z.string().nullable() });
+const pointsChanged = dataOf(z.object({ entry: ledgerEntrySchema, points: pointsBalanceSchema, tier: z.string() }));
 const summary = z.object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), failed: z.number().int() });
 
 export const membersArea = declareArea({
@@ -84,7 +86,7 @@ export const membersArea = declareArea({
       summary: 'Balance and ledger of a member',
       params: byId,
       query: pageQuery,
-      responses: { 200: dataOf(pointsExplanationSchema.extend({ entries: z.array(ledgerEntrySchema) })).extend({ nextCursor: z.string().nullable() }) },
+      responses: { 200: pointsPage },
       description:
         'Balance (spendable), pending (not yet spendable) and lifetime points, what expires when (`expiring`, next dates first), and a page of the ledger, newest first.',
     },
@@ -97,7 +99,7 @@ export const membersArea = declareArea({
       idempotent: true,
       params: byId,
       body: changePointsBody,
-      responses: { 201: dataOf(z.object({ entry: ledgerEntrySchema, points: pointsBalanceSchema, tier: z.string() })), 410: errorBody },
+      responses: { 201: pointsChanged, 410: errorBody },
       description: 'A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.',
     },
     getMemberTier: {
@@ -118,6 +120,51 @@ export const membersArea = declareArea({
       params: byId,
       query: pageQuery,
       responses: { 200: pageOf(orderSchema) },
+    },
+    // The console's member screens: the same services as the API-key routes above, with an admin session.
+    searchMembersInConsole: {
+      method: 'GET',
+      path: '/api/flash/members',
+      auth: ['adminSession'],
+      summary: 'Find members by e-mail or externalId, or page through them (console)',
+      query: listMembersQuery,
+      responses: { 200: pageOf(memberSchema) },
+      description:
+        'The member search of `GET /api/v2/members` for the console: `email` or `externalId` finds the one member (an exact lookup), otherwise newest first, by cursor.',
+    },
+    getMemberProfile: {
+      method: 'GET',
+      path: '/api/flash/members/{id}',
+      auth: ['adminSession'],
+      summary: 'A member with tier progress (console)',
+      params: byId,
+      responses: {
+        200: dataOf(
+          z.object({ member: memberSchema, tier: tierStatusSchema, erasedAt: z.string().nullable().describe('When the member was erased; null if never') }),
+        ),
+      },
+      description: 'The profile, tags and points of `GET /api/v2/members/{id}` and the tier status of `GET /api/v2/members/{id}/tier`, in one answer.',
+    },
+    getMemberLedger: {
+      method: 'GET',
+      path: '/api/flash/members/{id}/points',
+      auth: ['adminSession'],
+      summary: 'Balance and ledger of a member (console)',
+      params: byId,
+      query: pageQuery,
+      responses: { 200: pointsPage },
+    },
+    adjustMemberPoints: {
+      method: 'POST',
+      path: '/api/flash/members/{id}/points',
+      auth: ['adminSession'],
+      summary: 'Adjust a member’s points with a reason (console)',
+      idempotent: true,
+      params: byId,
+      body: changePointsBody,
+      responses: { 201: pointsChanged, 410: errorBody },
+      description:
+        'The manual earn or deduct of `POST /api/v2/members/{id}/points`, made by a user: audited as `member.points_adjusted` in the same transaction. A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.',
     },
   },
 });

@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { KEY_PATTERN, MAX_FIELDS, putObjectTypeBody } from '../domain/objects/definitions';
-import { filterValue, MAX_PAGE_SIZE } from '../domain/pagination';
+import { filterValue, MAX_PAGE_SIZE, pageQuery } from '../domain/pagination';
 import { freeFormMap, ID_MAX_LENGTH, idSchema, isoDateTime, queryInteger } from '../domain/common';
-import { dataOf } from './contract';
+import { dataOf, pageOf } from './contract';
 import { declareArea } from './endpoint';
 
 const typeParam = z.object({ type: z.string().max(ID_MAX_LENGTH) });
@@ -80,6 +80,17 @@ export const objectsArea = declareArea({
       responses: { 200: dataOf(adminType) },
       description:
         'Creates or replaces the type. While the type has records, a change that could invalidate them (field removed, retyped or made required, enum options removed, title field changed) is refused with 409.',
+    },
+    browseObjectRecords: {
+      method: 'GET',
+      path: '/api/flash/objects/types/{type}/records',
+      auth: ['adminSession'],
+      summary: 'Browse the records of any object type, newest first (console)',
+      params: typeParam,
+      query: pageQuery,
+      responses: { 200: pageOf(fullRecord) },
+      description:
+        'Every live record of the type, drafts and types hidden from the API included, in cursor pages. Filters and search are on `GET /api/v2/objects/{type}/records`.',
     },
     listObjectTypes: {
       method: 'GET',

@@ -4,6 +4,7 @@ import { dataOf } from './contract';
 import { declareArea } from './endpoint';
 
 const byId = z.object({ id: idSchema });
+const erasureResult = dataOf(z.object({ memberId: z.string(), erasedAt: z.string(), alreadyErased: z.boolean() }));
 
 /**
  * The data-subject export and erasure of one member (spec 2.6: personal data is served per member,
@@ -64,11 +65,21 @@ export const privacyArea = declareArea({
       scope: 'privacy:write',
       summary: "Erase a member's personal data (idempotent)",
       params: byId,
-      responses: { 200: dataOf(z.object({ memberId: z.string(), erasedAt: z.string(), alreadyErased: z.boolean() })) },
+      responses: { 200: erasureResult },
       description:
         'Removes the personal data everywhere it is stored (profile, custom attributes, capture payloads, tracking properties, ledger reasons, the personal fields of custom-object records that reference the member) and unenrolls the member; keeps the pseudonymous points ledger and order totals, so balances and reports still add up. ' +
         'Terminal: every later write to the member answers 410 MEMBER_ERASED; its e-mail and externalId are free again, so enrolling the person again makes a new member. ' +
         'Emits a thin member.erased event and is audited, once: a repeat answers the first erasedAt with alreadyErased: true.',
+    },
+    eraseMemberInConsole: {
+      method: 'POST',
+      path: '/api/flash/members/{id}/erasure',
+      auth: ['adminSession'],
+      summary: "Erase a member's personal data (console)",
+      params: byId,
+      responses: { 200: erasureResult },
+      description:
+        'The erasure of `POST /api/v2/members/{id}/erasure`, made by a user (the console asks the user to type the member’s e-mail or id first): the same effects, audited once as `member.erased` with the user as actor.',
     },
   },
 });

@@ -177,6 +177,11 @@ export const ENTITIES = {
     sk: 'EVENT',
     gsi1: { pk: 'WS#{workspaceId}#MEMBER#{memberId}#TRACK', sk: '{occurredAt}#{eventId}' },
   },
+  /**
+   * The console overview's running totals (members, points issued and redeemed, orders), moved in
+   * the transaction of each change; spread over a few shards so concurrent changes rarely clash.
+   */
+  workspaceFigures: { pk: 'WS#{workspaceId}#FIGURES', sk: 'SHARD#{shard}' },
   /** Accepted events per UTC day and type, moved in the transaction that accepts them. */
   trackCounter: { pk: 'WS#{workspaceId}#TRACKSTATS', sk: '{day}#{type}' },
 

@@ -85,6 +85,8 @@ export const AUDIT_ACTIONS = [
   'team.invitation_accepted',
   'team.role_changed',
   'team.member_removed',
+  // Console: members
+  'member.points_adjusted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,5 +1,4 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { config } from '../../shared/config';
 import { keyOf } from '../../shared/data/keys';
@@ -19,13 +18,10 @@ const base = inject('baseUrl');
 
 let browser: ConsoleBrowser;
 let owner: Account;
-let requested: string[];
-let cspViolations: string[];
 
 beforeAll(async () => {
   owner = await registerAccount('console-owner');
   browser = await openConsoleBrowser();
-  ({ requested, cspViolations } = browser);
 }, 120_000);
 
 afterAll(async () => {
@@ -33,7 +29,7 @@ afterAll(async () => {
 });
 
 const newTab = () => browser.newTab();
-const signIn = (page: Page, email: string, password: string) => browser.signIn(page, email, password);
+const signIn = (page: Parameters<ConsoleBrowser['signIn']>[0], email: string, password: string) => browser.signIn(page, email, password);
 
 describe('the console (headless Chromium)', () => {
   it('is served at /console with a strict CSP, hashed cacheable gzip assets, and nothing from another host', async () => {
@@ -265,8 +261,8 @@ describe('the console (headless Chromium)', () => {
   });
 
   it('asked for nothing from another host and broke no rule of its Content-Security-Policy', () => {
-    expect(requested.length).toBeGreaterThan(0);
-    expect(requested.filter((u) => !u.startsWith(base))).toEqual([]);
-    expect(cspViolations).toEqual([]);
+    expect(browser.requested.length).toBeGreaterThan(0);
+    expect(browser.requested.filter((u) => !u.startsWith(base))).toEqual([]);
+    expect(browser.cspViolations).toEqual([]);
   });
 });

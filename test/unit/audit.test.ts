@@ -61,6 +61,8 @@ describe('audit catalog', () => {
       'team.invitation_accepted': 'invitation success',
       'team.role_changed': 'user success',
       'team.member_removed': 'user success',
+      // Console: members
+      'member.points_adjusted': 'member success',
     });
     expect(Object.keys(AUDIT_CATALOG).sort()).toEqual([...AUDIT_ACTIONS].sort());
     expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);

@@ -30,6 +30,7 @@ export const couponsExamples: AreaExamples<typeof couponsArea> = {
     responses: { 200: { data: redeemedCoupon } },
   },
   listMemberCoupons: { params: { id: ids.member }, query: { status: 'issued', limit: 50 }, responses: { 200: { data: [coupon], nextCursor: null } } },
+  listMemberCouponsInConsole: { params: { id: ids.member }, query: { limit: 20 }, responses: { 200: { data: [coupon], nextCursor: null } } },
   redeemMemberCoupon: {
     summary: 'Redeem the code the member typed in',
     params: { id: ids.member },

@@ -21,6 +21,7 @@ import { portalExamples } from './portal';
 import { walletExamples, walletPassesExamples } from './wallet';
 import { exportsExamples } from './exports';
 import { privacyExamples } from './privacy';
+import { overviewExamples } from './overview';
 import type { AreaExamples } from './types';
 
 type Declaration = (typeof DECLARATIONS)[number];
@@ -54,6 +55,7 @@ export const EXAMPLES: { [D in Declaration as D['area']]: AreaExamples<D> } = {
   'wallet-passes': walletPassesExamples,
   exports: exportsExamples,
   privacy: privacyExamples,
+  overview: overviewExamples,
 };
 
 /** The examples of one operation by operationId (undefined for an operation no area declares). */

@@ -4,6 +4,11 @@ import type { membersArea } from '../members';
 import type { AreaExamples } from './types';
 import { at, email, ids, member, newMember, orderEntry, refundedOrder, tierStatus, welcomeEntry } from './world';
 
+/** Ada's balance, what expires when, and her ledger's first page (the API-key route and the console's). */
+const ledgerPage = {
+  data: { ...member.points, expiring: [{ points: member.points.balance, expiresAt: '2027-03-31T22:00:00.000Z' }], entries: [orderEntry, welcomeEntry] },
+  nextCursor: null,
+};
 export const membersExamples: AreaExamples<typeof membersArea> = {
   listMembers: {
     summary: 'Bronze members tagged vip',
@@ -55,12 +60,7 @@ export const membersExamples: AreaExamples<typeof membersArea> = {
   getMemberPoints: {
     params: { id: ids.member },
     query: { limit: 2 },
-    responses: {
-      200: {
-        data: { ...member.points, expiring: [{ points: member.points.balance, expiresAt: '2027-03-31T22:00:00.000Z' }], entries: [orderEntry, welcomeEntry] },
-        nextCursor: null,
-      },
-    },
+    responses: { 200: ledgerPage },
   },
   changeMemberPoints: {
     summary: 'Award a welcome bonus',
@@ -69,5 +69,22 @@ export const membersExamples: AreaExamples<typeof membersArea> = {
     responses: { 201: { data: { entry: welcomeEntry, points: { balance: 250, pending: 0, lifetime: 250 }, tier: 'bronze' } } },
   },
   getMemberTier: { params: { id: ids.member }, responses: { 200: { data: tierStatus } } },
+  searchMembersInConsole: {
+    summary: 'Find Ada by her e-mail',
+    query: { email },
+    responses: { 200: { data: [member], nextCursor: null } },
+  },
+  getMemberProfile: { params: { id: ids.member }, responses: { 200: { data: { member, tier: tierStatus, erasedAt: null } } } },
+  getMemberLedger: {
+    params: { id: ids.member },
+    query: { limit: 20 },
+    responses: { 200: ledgerPage },
+  },
+  adjustMemberPoints: {
+    summary: 'A welcome bonus given by hand',
+    params: { id: ids.member },
+    request: { type: 'earn', amount: 250, reason: 'Welcome bonus' },
+    responses: { 201: { data: { entry: welcomeEntry, points: { balance: 250, pending: 0, lifetime: 250 }, tier: 'bronze' } } },
+  },
   listMemberReceipts: { params: { id: ids.member }, query: { limit: 20 }, responses: { 200: { data: [refundedOrder], nextCursor: null } } },
 };

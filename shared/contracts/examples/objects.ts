@@ -36,6 +36,7 @@ export const objectsExamples: AreaExamples<typeof objectsArea> = {
   },
   listObjectTypes: { responses: { 200: { data: [summary] } } },
   getObjectType: { params: { type: objectType.type }, responses: { 200: { data: objectType } } },
+  browseObjectRecords: { params: { type: objectType.type }, query: { limit: 25 }, responses: { 200: { data: [objectRecord], nextCursor: null } } },
   listObjectRecords: {
     summary: "A member's electric vehicles",
     params: { type: objectType.type },

@@ -29,4 +29,8 @@ export const privacyExamples: AreaExamples<typeof privacyArea> = {
     params: { id: ids.member },
     responses: { 200: { data: { memberId: ids.member, erasedAt: at.now, alreadyErased: false } } },
   },
+  eraseMemberInConsole: {
+    params: { id: ids.member },
+    responses: { 200: { data: { memberId: ids.member, erasedAt: at.now, alreadyErased: false } } },
+  },
 };

@@ -1,7 +1,7 @@
 import type { ObjectTypeRecord, RecordItem } from '../../records/objects';
 import { conflict } from '../../errors';
 import { ENTITIES, indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey, keyOf, skPrefix } from '../keys';
-import { batchGetItems, getItem, prefixPage, StaleRead, queryRaw, transactWrite, type TransactStep } from '../table';
+import { batchGetItems, getItem, indexPage, type Page, prefixPage, StaleRead, queryRaw, transactWrite, type TransactStep } from '../table';
 
 const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _f, gsi3sk: _g, ...rest }: Record<string, unknown>) =>
   rest as T;
@@ -386,6 +386,13 @@ export async function recordWindow(
     start = out.LastEvaluatedKey;
   } while (start);
   return { items, total };
+}
+
+/** A cursor page of one type's live records, newest first (a deleted record has left the index). */
+export async function recordPage(workspaceId: string, type: string, limit: number, cursor?: string): Promise<Page<RecordItem>> {
+  const partition = indexPartition('objectRecord', INDEX_OF_SORT.created_desc.index, { workspaceId, type });
+  const page = await indexPage<Record<string, unknown>>(INDEX_OF_SORT.created_desc.index, partition, { limit, cursor });
+  return { ...page, items: page.items.map((i) => strip<RecordItem>(i)) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import * as repo from '../../data/repositories/members';
+import { figuresStep } from '../../data/repositories/figures';
 import { inKeyOrder, transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
 import type { OutboxEvent } from '../../events/registry';
 import { event, publish } from '../../events/outbox';
@@ -193,6 +194,7 @@ export async function changePoints<R>(
       ...[entry, ...grantEntries].flatMap((e) => (e ? [{ ...store.ledgerEntryStep(workspaceId, e), onCommitted: () => countPoints(e.amount) }] : [])),
       ...grants.flatMap((g) => g.steps),
       ...(p.steps ?? []),
+      ...figuresStep(workspaceId, figuresMoved([entry, ...grantEntries], p.delta.orderCount)),
       ...publish(workspaceId, [
         ...(p.events ?? []),
         ...(entry && p.entryEvent ? [event(p.entryEvent, { resource_id: entry.id, member_ref: memberId, tier })] : []),
@@ -254,6 +256,16 @@ function entriesOf(member: MemberRecord, p: ChangePlan<unknown>, at: string): (L
     };
   });
   return [own, ...grants];
+}
+
+/** What a change adds to the overview's totals: points credited, points taken off, orders recorded. */
+function figuresMoved(entries: (LedgerEntryRecord | null | undefined)[], orders: number) {
+  const amounts = entries.flatMap((e) => (e ? [e.amount] : []));
+  return {
+    pointsIssued: amounts.filter((a) => a > 0).reduce((n, a) => n + a, 0),
+    pointsRedeemed: amounts.filter((a) => a < 0).reduce((n, a) => n - a, 0),
+    orders: Math.max(orders, 0),
+  };
 }
 
 /** Points credited or debited by a committed ledger entry (debits as a positive amount). */

@@ -1,4 +1,5 @@
 import { expiring, NO_LOTS } from '../program/member-lots';
+import { figuresStep } from '../../data/repositories/figures';
 import * as repo from '../../data/repositories/members';
 import type { OutboxEvent } from '../../events/registry';
 import { transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
@@ -12,6 +13,7 @@ import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from '
 import { searchTextOf, toMember } from './types';
 import type { MemberRecord } from '../../records/members';
 import { refuseCursor } from '../../data/cursor';
+import { audited, type AuditContext } from '../audit/service';
 
 type Profile = Pick<MemberRecord, 'email' | 'externalId' | 'firstName' | 'lastName' | 'phone' | 'birthDate' | 'customAttributes'>;
 
@@ -73,7 +75,7 @@ export async function memberCreation(
   return {
     record,
     member: toMember(record),
-    steps: repo.createMemberSteps(record),
+    steps: [...repo.createMemberSteps(record), ...figuresStep(workspaceId, { members: 1 })],
     events: [event('member.created', { resource_id: record.id, member_ref: record.id, tier: record.tier }, now)],
   };
 }
@@ -185,15 +187,19 @@ export interface PointsResult {
   tier: string;
 }
 
-/** A manual earn or deduct with its reason; a deduction never takes the balance below zero. */
+/**
+ * A manual earn or deduct with its reason; a deduction never takes the balance below zero. With
+ * `audit` (a user in the console), the audit entry commits in the change's own transaction.
+ */
 export async function changePointsManually(
   workspaceId: string,
   memberId: string,
   input: { type: 'earn' | 'deduct'; amount: number; reason: string },
-  actor: { apiKeyId: string | null },
+  actor: { apiKeyId: string | null; audit?: AuditContext },
   opts: WriteOptions<PointsResult> = {},
 ): Promise<PointsResult> {
   const earn = input.type === 'earn';
+  const audit = actor.audit;
   return changePoints(
     workspaceId,
     memberId,
@@ -203,6 +209,7 @@ export async function changePointsManually(
         entry: { type: input.type, reason: input.reason, source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: actor.apiKeyId } },
         requireNonNegative: !earn,
         requireActive: earn,
+        steps: audit ? [audited(workspaceId, audit, 'member.points_adjusted', { type: 'member', id: memberId }, new Date())] : [],
         result: ({ member, entry }) => ({
           entry: entry!,
           points: { balance: member.balance, pending: member.pending, lifetime: member.lifetime },
@@ -212,6 +219,12 @@ export async function changePointsManually(
     }),
     opts,
   );
+}
+
+/** What the console shows of one member: the profile with its tags and points, and the tier progress. */
+export async function memberProfile(workspaceId: string, memberId: string) {
+  const [record, tier] = await Promise.all([loadMember(workspaceId, memberId), tierStatus(workspaceId, memberId)]);
+  return { member: toMember(record), tier, erasedAt: record.erasedAt ?? null };
 }
 
 export async function tierStatus(workspaceId: string, memberId: string) {

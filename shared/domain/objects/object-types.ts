@@ -60,6 +60,13 @@ export async function putObjectType(
 
 export const listAllObjectTypes = (workspaceId: string) => repo.listObjectTypes(workspaceId);
 
+/** Any type the workspace defined, drafts and hidden ones included (the console's view); anything else is 404. */
+export async function definedObjectType(workspaceId: string, type: string): Promise<ObjectTypeRecord> {
+  const found = KEY_PATTERN.test(type) ? await repo.getObjectType(workspaceId, type) : undefined;
+  if (!found) throw notFound('Object type');
+  return found;
+}
+
 const exposed = (t: ObjectTypeRecord | undefined): t is ObjectTypeRecord => t !== undefined && t.status === 'published' && t.apiVisible;
 
 /** Spec 4.1: only published, API-visible types exist for the API; anything else is 404. */

@@ -1,12 +1,12 @@
 import * as members from '../../data/repositories/members';
 import * as repo from '../../data/repositories/objects';
-import { MAX_TRANSACTION_ITEMS, transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
+import { MAX_TRANSACTION_ITEMS, type Page, transactWrite, withOptimisticRetry, type TransactStep } from '../../data/table';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import type { Principal } from '../auth/principal';
 import { notFound, validationFailed, type ErrorDetail } from '../../errors';
 import type { FieldDef } from './definitions';
-import { apiObjectType, objectTypeHint, rememberObjectType, writableObjectType } from './object-types';
+import { apiObjectType, definedObjectType, objectTypeHint, rememberObjectType, writableObjectType } from './object-types';
 import { guardWrite } from './rate-guard';
 import type { ObjectTypeRecord, RecordItem } from '../../records/objects';
 import { encodeFilterValue, titleKeyOf, validateRecordData } from './validator';
@@ -404,6 +404,13 @@ export async function listRecords(principal: Principal, typeKey: string, query: 
   const [window, total] = await Promise.all([repo.recordWindow(ws, type.type, query.sortBy, match, query.offset, query.limit, filtered && !counted), counter]);
   // Unfiltered, the type's live-record count is the total; one counted filter, its counter.
   return { data: window.items.map((r) => ({ id: r.id, data: r.data })), total: !filtered ? (type.recordCount ?? 0) : (total ?? window.total!) };
+}
+
+/** The console's browsing of one type's live records, newest first by cursor: drafts and hidden types too. */
+export async function browseRecords(workspaceId: string, typeKey: string, query: { limit: number; cursor?: string | undefined }): Promise<Page<FullRecord>> {
+  const type = await definedObjectType(workspaceId, typeKey);
+  const page = await repo.recordPage(workspaceId, type.type, query.limit, query.cursor);
+  return { ...page, items: page.items.map(full) };
 }
 
 /**

@@ -1,0 +1,9 @@
+import { overviewArea } from '../../shared/contracts/overview';
+import { overview } from '../../shared/domain/overview/figures';
+import { defineArea } from '../../shared/http/area';
+import { principalOf } from '../../shared/http/principal';
+import { ok } from '../../shared/http/responses';
+
+export const handler = defineArea(overviewArea, {
+  getOverview: async ({ principal }) => ok(await overview(principalOf(principal).workspaceId)),
+});

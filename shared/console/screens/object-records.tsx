@@ -1,0 +1,57 @@
+import { api, unwrap } from '../api';
+import { Empty, Failure, Loading, Pager, useCursor, useLoad, when } from '../components';
+
+/** A value of a record as text: strings as they are, anything else as JSON. */
+const shown = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
+
+/** The live records of one type, newest first, page by page (drafts and hidden types too). */
+export function ObjectRecords({ type, label, titleField }: { type: string; label: string; titleField: string | null }) {
+  const paging = useCursor();
+  const query = { limit: 20, ...(paging.cursor ? { cursor: paging.cursor } : {}) };
+  const page = useLoad(
+    () => unwrap(api.GET('/api/flash/objects/types/{type}/records', { params: { path: { type }, query } })),
+    `${type}:${paging.cursor ?? ''}`,
+  );
+  return (
+    <section class="card" aria-labelledby="records-title">
+      <h2 id="records-title">Records of {label}</h2>
+      {page.state === 'loading' ? <Loading what="records" /> : null}
+      {page.state === 'failed' ? <Failure error={page.error} /> : null}
+      {page.state === 'ready' && page.data.data.length === 0 ? <Empty>No records of {label} yet: they are created through the API.</Empty> : null}
+      {page.state === 'ready' && page.data.data.length > 0 ? (
+        <>
+          <table>
+            <caption>Newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Record</th>
+                {titleField ? <th scope="col">{titleField}</th> : null}
+                <th scope="col">Data</th>
+                <th scope="col">Created</th>
+              </tr>
+            </thead>
+            <tbody>
+              {page.data.data.map((r) => (
+                <tr key={r.id}>
+                  <td>
+                    <code>{r.id}</code>
+                  </td>
+                  {titleField ? <td>{titleField in r.data ? shown(r.data[titleField]) : '—'}</td> : null}
+                  <td>
+                    {Object.entries(r.data).map(([k, v]) => (
+                      <span key={k} class="pair">
+                        {k}: {shown(v)}
+                      </span>
+                    ))}
+                  </td>
+                  <td>{when(r.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <Pager nextCursor={page.data.nextCursor} paging={paging} />
+        </>
+      ) : null}
+    </section>
+  );
+}

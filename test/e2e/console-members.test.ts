@@ -1,0 +1,147 @@
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { config } from '../../shared/config';
+import { keyOf } from '../../shared/data/keys';
+import { sha256Hex } from '../../shared/domain/auth/secrets';
+import { call, uniqueEmail } from '../support/api';
+import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, shot } from '../support/console';
+import { newMember, tenant, type Tenant } from '../support/fixtures';
+import { platformTable } from '../support/table';
+
+/**
+ * The Members screen in Chromium against the running platform: search by e-mail and externalId,
+ * the profile with its ledger and coupons, points adjusted once per click, a refusal in the API's
+ * words, a session that ends mid-edit, and erasure behind a typed confirmation. axe-core on each view.
+ */
+
+const base = inject('baseUrl');
+let browser: ConsoleBrowser;
+let owner: Tenant;
+
+beforeAll(async () => {
+  owner = await tenant('console-members-walk');
+  browser = await openConsoleBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function openMembers(page: Page): Promise<void> {
+  await browser.signIn(page, owner.email, owner.password);
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Members' }).click();
+  await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+}
+
+async function search(page: Page, text: string): Promise<void> {
+  await page.getByLabel('E-mail or externalId').fill(text);
+  await page.getByRole('button', { name: 'Search' }).click();
+}
+
+const ledgerOf = async (id: string) => (await call('GET', `/api/v2/members/${id}/points`, { token: owner.key })).body.data;
+
+describe('the Members screen (headless Chromium)', () => {
+  it('shows the empty list, then finds a member by e-mail and by externalId', async () => {
+    const page = await browser.newTab();
+    await openMembers(page);
+    await page.getByText('No members yet.').waitFor();
+    await expectAccessible(page, 'members (empty)');
+    const email = uniqueEmail('grace');
+    await newMember(owner.key, { email, externalId: 'crm-grace', firstName: 'Grace', lastName: 'Hopper' });
+    await newMember(owner.key, { firstName: 'Alan' });
+    await search(page, '');
+    await page.getByRole('button', { name: 'Alan' }).waitFor();
+    await search(page, 'nobody@example.test');
+    await page.getByText('No member has the e-mail or externalId “nobody@example.test”.').waitFor();
+    await search(page, 'crm-grace');
+    await page.getByRole('button', { name: 'Grace Hopper' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Alan' }).count()).toBe(0);
+    await search(page, email);
+    await page.getByRole('button', { name: 'Grace Hopper' }).waitFor();
+    expect(await page.getByRole('cell', { name: email }).count()).toBe(1);
+    await expectAccessible(page, 'members (found)');
+    await page.close();
+  });
+
+  it('adjusts points with a reason once per click, shows a refusal in the API’s words, keeps the form through a new sign-in', async () => {
+    const email = uniqueEmail('ada');
+    const ada = await newMember(owner.key, { email, externalId: 'crm-ada', firstName: 'Ada', lastName: 'Lovelace' });
+    await call('POST', `/api/v2/members/${ada.id}/tags`, { token: owner.key, body: { tags: ['vip'] } });
+    const page = await browser.newTab();
+    await openMembers(page);
+    await search(page, email);
+    await page.getByRole('button', { name: 'Ada Lovelace' }).click();
+    await page.getByRole('heading', { name: 'Ada Lovelace', level: 1 }).waitFor();
+    await page.getByText('No points earned or spent yet.').waitFor();
+    await page.getByText('No coupons issued to this member.').waitFor();
+    await page.getByText('vip').waitFor();
+
+    await page.getByLabel('Number of points').fill('150');
+    await page.getByLabel('Reason').fill('Late delivery');
+    await page.getByRole('button', { name: 'Adjust points' }).dblclick();
+    await page.getByRole('cell', { name: 'Late delivery' }).waitFor();
+    expect(await page.getByTestId('balance').textContent()).toBe('150');
+    expect((await ledgerOf(ada.id)).entries).toHaveLength(1);
+
+    await page.getByLabel('Direction').selectOption('deduct');
+    await page.getByLabel('Number of points').fill('1000');
+    await page.getByLabel('Reason').fill('Too much');
+    await page.getByRole('button', { name: 'Adjust points' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/The balance is 150; cannot deduct 1000.*INSUFFICIENT_POINTS.*Request id: /s);
+    await expectAccessible(page, 'member (refused)');
+    await shot(page, 'members');
+
+    // The session ends server-side mid-edit: signing in again keeps what was typed, then it applies once.
+    await page.getByLabel('Number of points').fill('40');
+    await page.getByLabel('Reason').fill('Typed before the session ended');
+    const cookie = (await browser.context.cookies(base)).find((c) => c.name === config.browserSession.cookie)!;
+    const { doc, tableName } = await platformTable();
+    await doc.send(new DeleteCommand({ TableName: tableName, Key: keyOf('session', { tokenHash: sha256Hex(cookie.value) }) }));
+    await page.getByRole('button', { name: 'Adjust points' }).click();
+    await page.getByRole('heading', { name: 'Your session ended: sign in again' }).waitFor();
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    expect(await page.getByLabel('Reason').inputValue()).toBe('Typed before the session ended');
+    await page.getByRole('button', { name: 'Adjust points' }).click();
+    await page.getByRole('cell', { name: 'Typed before the session ended' }).waitFor();
+    const ledger = await ledgerOf(ada.id);
+    expect(ledger).toMatchObject({ balance: 110 });
+    expect(ledger.entries.map((e: { reason: string }) => e.reason)).toEqual(['Typed before the session ended', 'Late delivery']);
+    const audit = await call('GET', '/api/flash/audit?action=member.points_adjusted', { token: owner.token });
+    expect(audit.body.data.filter((e: { target: { id: string } }) => e.target.id === ada.id)).toHaveLength(2);
+    await page.close();
+  });
+
+  it('erases a member only after the e-mail is typed', async () => {
+    const email = uniqueEmail('erin');
+    const erin = await newMember(owner.key, { email, firstName: 'Erin' });
+    const page = await browser.newTab();
+    await openMembers(page);
+    await search(page, email);
+    await page.getByRole('button', { name: 'Erin' }).click();
+    await page.getByRole('heading', { name: 'Erin', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Erase this member…' }).click();
+    const erase = page.getByRole('button', { name: 'Erase member' });
+    expect(await erase.isDisabled()).toBe(true);
+    await page.getByLabel('Type the member’s e-mail to confirm').fill('someone@else.test');
+    expect(await erase.isDisabled()).toBe(true);
+    await expectAccessible(page, 'member (erase)');
+    await shot(page, 'member-erase');
+    await page.getByLabel('Type the member’s e-mail to confirm').fill(email);
+    await erase.click();
+    await page.getByText(/^Erased .*: the personal data is gone, the ledger stays\.$/).waitFor();
+    expect(await page.getByRole('button', { name: 'Adjust points' }).count()).toBe(0);
+    expect((await call('GET', `/api/v2/members/${erin.id}`, { token: owner.key })).body.data).toMatchObject({ email: null, firstName: null });
+    const audit = await call('GET', '/api/flash/audit?action=member.erased', { token: owner.token });
+    expect(audit.body.data.map((e: { target: { id: string } }) => e.target.id)).toEqual([erin.id]);
+    await page.close();
+  });
+
+  it('asked for nothing from another host and broke no rule of its Content-Security-Policy', () => {
+    expect(browser.requested.length).toBeGreaterThan(0);
+    expect(browser.requested.filter((u) => !u.startsWith(base))).toEqual([]);
+    expect(browser.cspViolations).toEqual([]);
+  });
+});

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { call } from '../support/api';
+import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, shot } from '../support/console';
+import { newMember, newOrder, tenant } from '../support/fixtures';
+import { addUser } from '../support/table';
+
+/**
+ * The console's overview: totals kept on write (members, points issued and redeemed, orders), webhook
+ * health from the delivery log, for the owners and admins of the workspace only; and the Overview
+ * screen in Chromium, whose figures change after a member is enrolled.
+ */
+
+const base = inject('baseUrl');
+let browser: ConsoleBrowser;
+
+beforeAll(async () => {
+  browser = await openConsoleBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const overviewOf = async (token: string) => {
+  const res = await call('GET', '/api/flash/overview', { token });
+  expect(res.status).toBe(200);
+  return res.body.data;
+};
+
+/** What the ledgers of these members say was credited and taken off. */
+async function ledgerTotals(key: string, ids: string[]) {
+  let issued = 0;
+  let redeemed = 0;
+  let orders = 0;
+  for (const id of ids) {
+    const { entries } = (await call('GET', `/api/v2/members/${id}/points?limit=100`, { token: key })).body.data;
+    for (const e of entries as { amount: number }[]) {
+      if (e.amount > 0) issued += e.amount;
+      else redeemed -= e.amount;
+    }
+    orders += (await call('GET', `/api/v2/members/${id}`, { token: key })).body.data.orderCount;
+  }
+  return { issued, redeemed, orders };
+}
+
+describe('GET /api/flash/overview', () => {
+  it('moves its totals with each change, counts failed webhook deliveries, and is only for the workspace’s owners and admins', async () => {
+    const [a, b] = await Promise.all([tenant('overview-a'), tenant('overview-b')]);
+    expect(await overviewOf(a.token)).toMatchObject({ members: 0, pointsIssued: 0, pointsRedeemed: 0, orders: 0, exportsRunning: 0 });
+    // An endpoint nothing listens on: every delivery attempt fails.
+    const hook = await call('POST', '/api/v2/webhooks', { token: a.key, body: { url: 'http://127.0.0.1:9/hooks', eventTypes: ['member.created'] } });
+    expect(hook.status).toBe(201);
+
+    const ada = await newMember(a.key);
+    const alan = await newMember(a.key);
+    await call('POST', `/api/v2/members/${ada.id}/points`, { token: a.key, body: { type: 'earn', amount: 100, reason: 'welcome' } });
+    await newOrder(a.key, alan.id, { total: 40 });
+    await call('POST', `/api/flash/members/${ada.id}/points`, { token: a.token, body: { type: 'deduct', amount: 30, reason: 'correction' } });
+
+    const totals = await ledgerTotals(a.key, [ada.id, alan.id]);
+    expect(totals.issued).toBeGreaterThan(100);
+    expect(totals.orders).toBe(1);
+    const figures = await overviewOf(a.token);
+    expect(figures).toMatchObject({ members: 2, pointsIssued: totals.issued, pointsRedeemed: 30, orders: 1 });
+    await expect.poll(async () => (await overviewOf(a.token)).webhooks.failed, { timeout: 60_000, interval: 1000 }).toBeGreaterThanOrEqual(1);
+    expect((await overviewOf(a.token)).webhooks).toMatchObject({ delivered: 0, partial: false });
+
+    // Another workspace sees only its own.
+    expect(await overviewOf(b.token)).toMatchObject({ members: 0, pointsIssued: 0, orders: 0, webhooks: { delivered: 0, failed: 0, dead: 0 } });
+    expect((await call('GET', '/api/flash/overview', { token: a.key })).status).toBe(403);
+    const member = await addUser(a.workspaceId, 'member');
+    const memberToken = (await call('POST', '/api/v2/auth/login', { body: { email: member.email, password: member.password } })).body.data.session.token;
+    expect((await call('GET', '/api/flash/overview', { token: memberToken })).status).toBe(403);
+  });
+});
+
+describe('the Overview screen (headless Chromium)', () => {
+  it('shows the figures and, after a refresh, the member just enrolled', async () => {
+    const owner = await tenant('overview-walk');
+    const page = await browser.newTab();
+    await browser.signIn(page, owner.email, owner.password);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
+    await page.getByText('Nothing has happened in this workspace yet').waitFor();
+    expect(await page.getByTestId('members').textContent()).toBe('0');
+    await expectAccessible(page, 'overview (empty)');
+    const m = await newMember(owner.key);
+    await call('POST', `/api/v2/members/${m.id}/points`, { token: owner.key, body: { type: 'earn', amount: 250, reason: 'welcome' } });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => page.getByTestId('members').textContent()).toBe('1');
+    expect(await page.getByTestId('points-issued').textContent()).toBe('250');
+    await expectAccessible(page, 'overview');
+    await shot(page, 'overview');
+    await page.close();
+  });
+
+  it('asked for nothing from another host and broke no rule of its Content-Security-Policy', () => {
+    expect(browser.requested.length).toBeGreaterThan(0);
+    expect(browser.requested.filter((u) => !u.startsWith(base))).toEqual([]);
+    expect(browser.cspViolations).toEqual([]);
+  });
+});
