@@ -77,7 +77,14 @@ describe('edge of the API', () => {
       ThrottlingBurstLimit: config.throttle.default.burst,
     });
     const throttled = routes.filter((r) => r.throttle);
-    expect(throttled.map((r) => r.operationId).sort()).toEqual(['forgotPassword', 'login', 'register', 'resetPassword', 'startBrowserSession']);
+    expect(throttled.map((r) => r.operationId).sort()).toEqual([
+      'acceptInvitation',
+      'forgotPassword',
+      'login',
+      'register',
+      'resetPassword',
+      'startBrowserSession',
+    ]);
     const settings = stage.Properties?.RouteSettings as Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }>;
     expect(Object.keys(settings).sort()).toEqual(throttled.map(routeKey).sort());
     for (const r of throttled) {
@@ -357,10 +364,12 @@ describe('least privilege', () => {
     expect(actionsOf('system').filter((a) => a.startsWith('dynamodb:'))).toEqual([]);
   });
 
-  it('only auth may send e-mail, only from MAIL_FROM', () => {
+  it('only the areas that declare mail (auth, team) may send e-mail, only from MAIL_FROM', () => {
+    const senders = AREAS.filter((area) => declarationOf(area).access.mail);
+    expect(senders.sort()).toEqual(['auth', 'team']);
     for (const area of AREAS) {
       const sends = statementsOf(area).filter((s) => [s.Action].flat().some((a) => a.startsWith('ses:')));
-      if (area === 'auth') {
+      if (senders.includes(area)) {
         expect(sends).toHaveLength(1);
         expect(sends[0]!.Action).toBe('ses:SendEmail');
         expect(sends[0]!.Condition).toEqual({ StringEquals: { 'ses:FromAddress': stack.mail.fromAddress } });
