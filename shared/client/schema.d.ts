@@ -2722,6 +2722,11 @@ export interface components {
                     name: string;
                     threshold: number;
                 }[];
+                /** @enum {string} */
+                window: "lifetime" | "rolling_365_days" | "calendar_year";
+                retainDays: number;
+                /** @enum {string} */
+                downgrade: "one_level" | "to_qualified";
             };
             /** @description 0 while the defaults apply */
             version: number;
@@ -2827,12 +2832,19 @@ export interface components {
             } | null;
             /** @enum {string} */
             metric: "lifetime_points" | "order_count";
-            /** @description The member’s value of the metric */
+            /**
+             * @description What counts toward the metric: lifetime, rolling_365_days or calendar_year (the program’s tier rules)
+             * @enum {string}
+             */
+            window: "lifetime" | "rolling_365_days" | "calendar_year";
+            /** @description The member’s value of the metric in the window, now */
             value: number;
             /** @description How much of the metric is missing for the next tier */
             remaining: number | null;
             /** @description 0..1 from the current tier threshold to the next; 1 at the top tier */
             progress: number;
+            /** @description The current tier is kept at least until then without further activity: its retention end, or when the window metric falls below the tier if later. null: no end (the first tier, or a lifetime metric that reaches it) */
+            retainedUntil: string | null;
         };
         TrackEventResult: {
             index: number;
@@ -3986,6 +3998,23 @@ export interface operations {
                             /** @description Metric value from which the tier applies */
                             threshold: number;
                         }[];
+                        /**
+                         * @description What counts toward the metric: lifetime (everything), rolling_365_days (the last 365 days) or calendar_year (since 1 January)
+                         * @default lifetime
+                         * @enum {string}
+                         */
+                        window?: "lifetime" | "rolling_365_days" | "calendar_year";
+                        /**
+                         * @description A reached tier is kept at least this many days, even when the metric falls below it (0: only while the metric reaches it)
+                         * @default 0
+                         */
+                        retainDays?: number;
+                        /**
+                         * @description Once the retention has ended below the threshold: one_level (one tier down, with a new retention) or to_qualified (to the tier the metric reaches)
+                         * @default to_qualified
+                         * @enum {string}
+                         */
+                        downgrade?: "one_level" | "to_qualified";
                     };
                     /** @description If given, the change applies only if the stored version still matches (409 otherwise) */
                     version?: number;
@@ -5402,7 +5431,7 @@ export interface operations {
                     /** @default  */
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
                 };
             };
         };
@@ -5506,7 +5535,7 @@ export interface operations {
                     url?: string;
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
                     /** @enum {string} */
                     status?: "active" | "disabled";
                 };
@@ -5711,7 +5740,7 @@ export interface operations {
                      * @description An event of the catalog, e.g. order.created
                      * @enum {string}
                      */
-                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
+                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
                 };
             };
         };

@@ -4,11 +4,12 @@ import type { OutboxEvent } from '../../events/registry';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import { AppError, memberErased, notFound } from '../../errors';
-import { tierFor } from '../program/arithmetic';
+import * as tiersRepo from '../../data/repositories/member-tiers';
 import type { ProgramRules } from '../program/schemas';
 import { rulesOf } from '../program/service';
 import type { LedgerEntry } from './schemas';
-import type { LedgerEntryRecord, LedgerType, MemberRecord } from '../../records/members';
+import type { LedgerEntryRecord, LedgerType, MemberRecord, MemberTierRecord } from '../../records/members';
+import { evaluateMemberTier, type MemberTierOutcome } from './tier-state';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { emitMetric } from '../../observability/metrics';
 
@@ -37,6 +38,11 @@ export interface ChangePlan<R> {
   events?: OutboxEvent[];
   /** Campaign rewards of the same change: each its own ledger entry after the plan's, in the same transaction. */
   grants?: PlannedGrant[];
+  /**
+   * A change with nothing to write but the tier (the daily review): when the evaluation leaves the
+   * tier and its next review as they are, nothing is written and `unchanged` answers.
+   */
+  onlyIfTierMoves?: { unchanged: (member: MemberRecord) => R };
   result: (outcome: ChangeOutcome) => R;
 }
 
@@ -53,6 +59,7 @@ export interface ChangeOutcome {
   member: MemberRecord;
   entry: LedgerEntry | null;
   tierUpgraded: boolean;
+  tierChange: 'upgraded' | 'downgraded' | null;
 }
 
 /** A plan, or an answer that needs no write (e.g. an order that was already recorded). */
@@ -68,6 +75,8 @@ export const isMemberId = (id: string) => ID_PATTERN('mbr').test(id);
 export interface LedgerStore {
   getMember(workspaceId: string, memberId: string): Promise<MemberRecord | undefined>;
   rulesOf(workspaceId: string): Promise<ProgramRules>;
+  getMemberTier(workspaceId: string, memberId: string): Promise<MemberTierRecord | undefined>;
+  memberTierStep(workspaceId: string, record: MemberTierRecord): TransactStep;
   balanceStep(current: MemberRecord, next: repo.BalanceState, now: string, requireActive: boolean): TransactStep;
   ledgerEntryStep(workspaceId: string, entry: LedgerEntryRecord): TransactStep;
   transactWrite(steps: TransactStep[]): Promise<void>;
@@ -77,6 +86,8 @@ export interface LedgerStore {
 export const tableLedgerStore: LedgerStore = {
   getMember: repo.getMember,
   rulesOf,
+  getMemberTier: tiersRepo.getMemberTier,
+  memberTierStep: tiersRepo.memberTierStep,
   balanceStep: repo.balanceStep,
   ledgerEntryStep: repo.ledgerEntryStep,
   transactWrite: (steps) => transactWrite(steps),
@@ -106,12 +117,6 @@ export function writable(member: MemberRecord): MemberRecord {
   return member;
 }
 
-const metricValue = (m: Pick<MemberRecord, 'lifetime' | 'orderCount'>, rules: ProgramRules) =>
-  rules.tiers.metric === 'order_count' ? m.orderCount : m.lifetime;
-
-/** Position of a tier key in the current ladder (-1 for a key the ladder no longer has). */
-const rank = (key: string, rules: ProgramRules) => rules.tiers.levels.findIndex((l) => l.key === key);
-
 /**
  * The one way a member's points change. Reads the member, lets `plan` decide, then writes the new
  * balance, the ledger entry, the recomputed tier, the events and the plan's own steps in ONE
@@ -137,7 +142,7 @@ export async function changePoints<R>(
   const attempt = async (): Promise<R> => {
     const member = writable(fresh ?? (await loadMember(workspaceId, memberId, store)));
     fresh = undefined;
-    const rules = await store.rulesOf(workspaceId);
+    const [rules, tierRecord] = await Promise.all([store.rulesOf(workspaceId), store.getMemberTier(workspaceId, memberId)]);
     const planned = await plan(member, rules);
     if ('done' in planned) return planned.done;
     const p = planned.plan;
@@ -147,34 +152,19 @@ export async function changePoints<R>(
     if (p.requireNonNegative && member.balance + p.delta.balance < 0) {
       throw new AppError('INSUFFICIENT_POINTS', `The balance is ${member.balance}; cannot deduct ${-p.delta.balance}`);
     }
-    const at = now().toISOString();
-    const grants = p.grants ?? [];
-    const granted = grants.reduce((sum, g) => sum + g.points, 0);
+    const at = now();
+    const granted = (p.grants ?? []).reduce((sum, g) => sum + g.points, 0);
     const next = {
       balance: member.balance + p.delta.balance + granted,
       pending: member.pending + p.delta.pending,
       lifetime: member.lifetime + p.delta.lifetime + granted,
       orderCount: member.orderCount + p.delta.orderCount,
     };
-    const tier = tierFor(metricValue(next, rules), rules.tiers.levels).key;
-    const tierUpgraded = rank(tier, rules) > rank(member.tier, rules);
-    const [entry, ...grantEntries] = entriesOf(member, p, at);
-    const after: MemberRecord = { ...member, ...next, tier, rev: member.rev + 1 + grants.length, updatedAt: at };
-    const publicEntry = entry ? toLedgerEntry(entry) : null;
-    const result = p.result({ member: after, entry: publicEntry, tierUpgraded });
-    const steps: TransactStep[] = [
-      store.balanceStep(member, { ...next, tier, rev: after.rev }, at, p.requireActive ?? false),
-      ...[entry, ...grantEntries].flatMap((e) => (e ? [{ ...store.ledgerEntryStep(workspaceId, e), onCommitted: () => countPoints(e.amount) }] : [])),
-      ...grants.flatMap((g) => g.steps),
-      ...(p.steps ?? []),
-      ...publish(workspaceId, [
-        ...(p.events ?? []),
-        ...(entry && entry.amount > 0 ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
-        ...grantEntries.map((e, i) => event('campaign.reward_granted', { resource_id: e!.id, member_ref: memberId, campaign_id: grants[i]!.campaignId })),
-        ...(tierUpgraded ? [event('loyalty.tier_upgraded', { resource_id: memberId, member_ref: memberId, tier })] : []),
-      ]),
-      ...sealSteps(opts, result),
-    ];
+    const tier = evaluateMemberTier(member, tierRecord, { next, points: p.delta.lifetime + granted, orders: p.delta.orderCount }, rules, at);
+    if (p.onlyIfTierMoves && tier.change === null && tier.tier === member.tier && tier.record.reviewAt === (tierRecord?.reviewAt ?? null)) {
+      return p.onlyIfTierMoves.unchanged(member);
+    }
+    const { steps, result } = changeSteps(workspaceId, member, p, { next, tier }, at.toISOString(), opts, store);
     try {
       await store.transactWrite(steps);
     } catch (err) {
@@ -189,6 +179,41 @@ export async function changePoints<R>(
     fresh = waited ? undefined : preloaded;
     return withOptimisticRetry(attempt);
   });
+}
+
+/** The steps of one change (balance, entries, tier state, grants, the plan's own, events, seal) and its answer. */
+function changeSteps<R>(
+  workspaceId: string,
+  member: MemberRecord,
+  p: ChangePlan<R>,
+  change: { next: Omit<repo.BalanceState, 'tier' | 'rev'>; tier: MemberTierOutcome },
+  at: string,
+  opts: WriteOptions<R>,
+  store: LedgerStore,
+): { steps: TransactStep[]; result: R } {
+  const { next, tier: t } = change;
+  const tier = t.tier;
+  const grants = p.grants ?? [];
+  const [entry, ...grantEntries] = entriesOf(member, p, at);
+  const after: MemberRecord = { ...member, ...next, tier, rev: member.rev + 1 + grants.length, updatedAt: at };
+  const result = p.result({ member: after, entry: entry ? toLedgerEntry(entry) : null, tierUpgraded: t.change === 'upgraded', tierChange: t.change });
+  const memberId = member.id;
+  const steps: TransactStep[] = [
+    store.balanceStep(member, { ...next, tier, rev: after.rev }, at, p.requireActive ?? false),
+    ...[entry, ...grantEntries].flatMap((e) => (e ? [{ ...store.ledgerEntryStep(workspaceId, e), onCommitted: () => countPoints(e.amount) }] : [])),
+    store.memberTierStep(workspaceId, t.record),
+    ...grants.flatMap((g) => g.steps),
+    ...(p.steps ?? []),
+    ...publish(workspaceId, [
+      ...(p.events ?? []),
+      ...(entry && entry.amount > 0 ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
+      ...grantEntries.map((e, i) => event('campaign.reward_granted', { resource_id: e!.id, member_ref: memberId, campaign_id: grants[i]!.campaignId })),
+      ...(t.change === 'upgraded' ? [event('loyalty.tier_upgraded', { resource_id: memberId, member_ref: memberId, tier })] : []),
+      ...(t.change === 'downgraded' ? [event('loyalty.tier_downgraded', { resource_id: memberId, member_ref: memberId, tier })] : []),
+    ]),
+    ...sealSteps(opts, result),
+  ];
+  return { steps, result };
 }
 
 /**

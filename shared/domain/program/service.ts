@@ -14,8 +14,17 @@ const cache = new TtlCache<Program>(config.caches.programRulesMs, config.caches.
 
 const defaults = (): Program => ({ ...structuredClone(DEFAULT_RULES), version: 0, updatedAt: null });
 
+/** Rules stored before tier windows existed read as today's behaviour: lifetime, no retention, to the qualified tier. */
+const withTierDefaults = (p: Program): Program => {
+  const { metric: _m, levels: _l, ...policy } = DEFAULT_RULES.tiers;
+  return { ...p, tiers: { ...policy, ...(p.tiers as Partial<Program['tiers']>), metric: p.tiers.metric, levels: p.tiers.levels } };
+};
+
 export async function getProgram(workspaceId: string): Promise<Program> {
-  return cache.load(workspaceId, async () => (await repo.getProgram(workspaceId)) ?? defaults());
+  return cache.load(workspaceId, async () => {
+    const stored = await repo.getProgram(workspaceId);
+    return stored ? withTierDefaults(stored) : defaults();
+  });
 }
 
 export async function rulesOf(workspaceId: string): Promise<ProgramRules> {
@@ -25,7 +34,8 @@ export async function rulesOf(workspaceId: string): Promise<ProgramRules> {
 
 export async function putProgram(workspaceId: string, input: ProgramRules & { version?: number }, audit: AuditContext, now = new Date()): Promise<Program> {
   cache.invalidate(workspaceId);
-  const current = (await repo.getProgram(workspaceId)) ?? defaults();
+  const stored = await repo.getProgram(workspaceId);
+  const current = stored ? withTierDefaults(stored) : defaults();
   if (input.version !== undefined && input.version !== current.version) {
     throw conflict(`The program is at version ${current.version}, not ${input.version}; read it again and retry`);
   }
