@@ -366,7 +366,7 @@ export interface paths {
         };
         /**
          * List campaigns
-         * @description Credential: a session of an owner or admin.
+         * @description Credential: a session of an owner or admin, or an API key with the scope `campaigns:read`.
          */
         get: operations["listCampaigns"];
         put?: never;
@@ -374,7 +374,7 @@ export interface paths {
          * Define a campaign
          * @description A campaign starts as `draft` unless a status is given. A pool (coupon effect), store, tier or tag it names must exist in the workspace (422 naming the field). Audited as `campaign.created`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a session of an owner or admin, or an API key with the scope `campaigns:manage`.
          *
          *     Honors `Idempotency-Key`.
          */
@@ -398,7 +398,7 @@ export interface paths {
          * What an order would earn, with every live campaign
          * @description Evaluates the order exactly as a real one: its base points under the current earn rules, then the live `order` campaigns by priority (a non-stackable one applies alone), within their limits. Stores nothing: no ledger entry, no idempotency record, no event.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a session of an owner or admin, or an API key with the scope `campaigns:read`.
          */
         post: operations["simulateCampaigns"];
         delete?: never;
@@ -416,7 +416,7 @@ export interface paths {
         };
         /**
          * Get a campaign
-         * @description Credential: a session of an owner or admin.
+         * @description Credential: a session of an owner or admin, or an API key with the scope `campaigns:read`.
          */
         get: operations["getCampaign"];
         put?: never;
@@ -425,7 +425,7 @@ export interface paths {
          * Delete a campaign
          * @description The points it granted stay in the ledger, naming the campaign. Audited as `campaign.deleted`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a session of an owner or admin, or an API key with the scope `campaigns:manage`.
          */
         delete: operations["deleteCampaign"];
         options?: never;
@@ -434,7 +434,7 @@ export interface paths {
          * Change a campaign
          * @description Changes the fields given; the result is checked whole, as a new campaign would be. With `version`, only if the campaign is still at it (409 otherwise). An `ended` campaign cannot change its status again. Audited as `campaign.updated`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a session of an owner or admin, or an API key with the scope `campaigns:manage`.
          */
         patch: operations["updateCampaign"];
         trace?: never;
@@ -2004,7 +2004,7 @@ export interface components {
         ApiKey: {
             id: string;
             name: string;
-            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
+            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
             /** @description First characters of the key, to recognise it */
             prefix: string;
             /**
@@ -3844,7 +3844,7 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     preset?: "read-only" | "write";
-                    scopes?: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
+                    scopes?: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
                 };
             };
         };
@@ -3860,7 +3860,7 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
-                            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
+                            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
                             /** @description First characters of the key, to recognise it */
                             prefix: string;
                             /**

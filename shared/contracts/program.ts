@@ -40,7 +40,8 @@ export const programArea = declareArea({
     listCampaigns: {
       method: 'GET',
       path: '/api/flash/campaigns',
-      auth: ['adminSession'],
+      auth: ['adminSession', 'apiKey'],
+      scope: 'campaigns:read',
       summary: 'List campaigns',
       query: listCampaignsQuery,
       responses: { 200: pageOf(campaignSchema) },
@@ -48,7 +49,8 @@ export const programArea = declareArea({
     createCampaign: {
       method: 'POST',
       path: '/api/flash/campaigns',
-      auth: ['adminSession'],
+      auth: ['adminSession', 'apiKey'],
+      scope: 'campaigns:manage',
       summary: 'Define a campaign',
       idempotent: true,
       body: createCampaignBody,
@@ -59,7 +61,8 @@ export const programArea = declareArea({
     simulateCampaigns: {
       method: 'POST',
       path: '/api/flash/campaigns/simulate',
-      auth: ['adminSession'],
+      auth: ['adminSession', 'apiKey'],
+      scope: 'campaigns:read',
       summary: 'What an order would earn, with every live campaign',
       body: simulateCampaignsBody,
       responses: { 200: dataOf(campaignSimulationSchema) },
@@ -69,7 +72,8 @@ export const programArea = declareArea({
     getCampaign: {
       method: 'GET',
       path: '/api/flash/campaigns/{id}',
-      auth: ['adminSession'],
+      auth: ['adminSession', 'apiKey'],
+      scope: 'campaigns:read',
       summary: 'Get a campaign',
       params: byId,
       responses: { 200: dataOf(campaignSchema) },
@@ -77,7 +81,8 @@ export const programArea = declareArea({
     updateCampaign: {
       method: 'PATCH',
       path: '/api/flash/campaigns/{id}',
-      auth: ['adminSession'],
+      auth: ['adminSession', 'apiKey'],
+      scope: 'campaigns:manage',
       summary: 'Change a campaign',
       params: byId,
       body: updateCampaignBody,
@@ -88,7 +93,8 @@ export const programArea = declareArea({
     deleteCampaign: {
       method: 'DELETE',
       path: '/api/flash/campaigns/{id}',
-      auth: ['adminSession'],
+      auth: ['adminSession', 'apiKey'],
+      scope: 'campaigns:manage',
       summary: 'Delete a campaign',
       params: byId,
       responses: { 204: null },
