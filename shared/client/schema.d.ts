@@ -345,7 +345,7 @@ export interface paths {
         get: operations["getProgram"];
         /**
          * Replace the loyalty program rules
-         * @description Replaces the rules. Applies to what happens next: orders keep the earn rate they were recorded with, and tiers are recomputed at each member’s next points change.
+         * @description Replaces the rules. Applies to what happens next: orders keep the earn rate they were recorded with, and tiers are evaluated with the new ladder, window and retention at each member’s next points change or due tier review; a retention already granted keeps its end.
          *
          *     Credential: a session of an owner or admin.
          */
@@ -603,7 +603,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Current tier, next tier and progress
+         * Current tier, next tier, progress and until when the tier is kept
          * @description Credential: an API key with the scope `members:read`.
          */
         get: operations["getMemberTier"];

@@ -35,7 +35,7 @@ export const programArea = declareArea({
       body: putProgramBody,
       responses: { 200: dataOf(programSchema) },
       description:
-        'Replaces the rules. Applies to what happens next: orders keep the earn rate they were recorded with, and tiers are recomputed at each member’s next points change.',
+        'Replaces the rules. Applies to what happens next: orders keep the earn rate they were recorded with, and tiers are evaluated with the new ladder, window and retention at each member’s next points change or due tier review; a retention already granted keeps its end.',
     },
     listCampaigns: {
       method: 'GET',
