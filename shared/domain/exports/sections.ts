@@ -19,7 +19,7 @@ export interface SectionSource {
 
 export interface SectionDefinition extends SectionSource {
   /** A second list the section holds after the first, within the same cap. */
-  then?: SectionSource;
+  followedBy?: SectionSource;
   /** One line for the archive's data-handling notes. */
   holds: string;
 }
@@ -129,7 +129,7 @@ export const SECTIONS: Readonly<Record<ArchiveSection, SectionDefinition>> = {
     source: 'campaigns',
     attributes: CAMPAIGN_ATTRIBUTES,
     record: (c) => ({ type: 'campaign', ...Object.fromEntries(CAMPAIGN_ATTRIBUTES.map((a) => [a, c[a] ?? null])) }),
-    then: couponPools,
+    followedBy: couponPools,
     holds:
       'campaigns: the campaigns (trigger, conditions, effect, limits, status, dates) with their grant counts (grants, pointsGranted), then the coupon pools with their discount, validity, status and counts (stock, issued, redeemed, remaining); never coupon codes',
   },

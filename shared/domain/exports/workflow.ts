@@ -80,7 +80,7 @@ export async function buildSection(input: unknown, store: ObjectStore, now = new
   async function* body() {
     let first = true;
     // The section's lists one after the other, within one cap.
-    for (const part of def.then ? [def, def.then] : [def]) {
+    for (const part of def.followedBy ? [def, def.followedBy] : [def]) {
       for await (const record of capped(read(part), cap, (i) => part.record(i, now), state)) {
         yield (first ? '' : ',') + JSON.stringify(record);
         first = false;
