@@ -14,12 +14,18 @@ const cache = new TtlCache<Program>(config.caches.programRulesMs, config.caches.
 
 const defaults = (): Program => ({ ...structuredClone(DEFAULT_RULES), version: 0, updatedAt: null });
 
+/** Rules stored before tier windows existed read as today's behaviour: lifetime, no retention, to the qualified tier. */
+const withTierDefaults = (p: Program): Program => {
+  const { metric: _m, levels: _l, ...policy } = DEFAULT_RULES.tiers;
+  return { ...p, tiers: { ...policy, ...(p.tiers as Partial<Program['tiers']>), metric: p.tiers.metric, levels: p.tiers.levels } };
+};
+
 export async function getProgram(workspaceId: string): Promise<Program> {
   return cache.load(workspaceId, async () => withDefaults(await repo.getProgram(workspaceId)));
 }
 
-/** Rules stored before points and time zones existed: no expiry, no pending time, UTC. */
-const withDefaults = (stored: repo.StoredProgram | undefined): Program => (stored ? { ...defaults(), ...stored } : defaults());
+/** Rules stored before points, time zones and tier windows existed: no expiry, no pending time, UTC, lifetime tiers. */
+const withDefaults = (stored: repo.StoredProgram | undefined): Program => (stored ? withTierDefaults({ ...defaults(), ...stored }) : defaults());
 
 export async function rulesOf(workspaceId: string): Promise<ProgramRules> {
   const { earn, tiers, points, timeZone } = await getProgram(workspaceId);
