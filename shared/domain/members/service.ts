@@ -8,7 +8,8 @@ import { nextTier, tierFor } from '../program/arithmetic';
 import { rulesOf } from '../program/service';
 import { tierReviewAt } from '../program/tier-metric';
 import { getMemberTier } from '../../data/repositories/member-tiers';
-import { metricNow, tierStateOf, TIER_TIME_ZONE } from './tier-state';
+import { metricNow, tierStateOf } from './tier-state';
+import { programNow } from '../program/clock';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { changePoints, loadMember, loadWritableMember, NO_DELTA, toLedgerEntry } from './ledger';
 import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from './schemas';
@@ -221,8 +222,13 @@ export async function changePointsManually(
  * A member's tier explained: the metric in the window now, what the next tier needs, and until when
  * the current tier is kept without further activity.
  */
-export async function tierStatus(workspaceId: string, memberId: string, at = new Date()) {
-  const [member, rules, record] = await Promise.all([loadMember(workspaceId, memberId), rulesOf(workspaceId), getMemberTier(workspaceId, memberId)]);
+export async function tierStatus(workspaceId: string, memberId: string, when?: Date) {
+  const [member, rules, record, at] = await Promise.all([
+    loadMember(workspaceId, memberId),
+    rulesOf(workspaceId),
+    getMemberTier(workspaceId, memberId),
+    when ?? programNow(workspaceId),
+  ]);
   const levels = rules.tiers.levels;
   const value = metricNow(member, record, rules, at);
   // The stored tier is what the member has; a key the ladder no longer knows falls back to the computed one.
@@ -230,7 +236,7 @@ export async function tierStatus(workspaceId: string, memberId: string, at = new
   const next = nextTier(Math.max(value, current.threshold), levels);
   const span = next ? next.threshold - current.threshold : 0;
   const { state, days } = tierStateOf({ ...member, tier: current.key }, record);
-  const until = tierReviewAt(state, days, value, rules.tiers, at.getTime(), TIER_TIME_ZONE);
+  const until = tierReviewAt(state, days, value, rules.tiers, at.getTime(), rules.timeZone);
   return {
     current,
     next,

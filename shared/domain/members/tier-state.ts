@@ -2,17 +2,12 @@
  * A member's tier at one instant: reads the stored tier state (or what a member without one has:
  * the tier as stored, reached at enrolment, no retention, no days counted), evaluates it with the
  * program's tier rules at the time of the change, and gives the state to store with the change.
+ * Calendar windows (a calendar year, a day's bucket) are taken in the program's time zone.
  */
 import type { MemberRecord, MemberTierRecord } from '../../records/members';
 import type { ProgramRules } from '../program/schemas';
 import { evaluateTier, windowMetric, type TierDays } from '../program/tier-metric';
 import type { TierState } from '../program/tier-rules';
-
-/**
- * Calendar windows (a calendar year, a day's bucket) are taken in UTC: a workspace has no time zone
- * of its own yet. One place to change when it has.
- */
-export const TIER_TIME_ZONE = 'UTC';
 
 const ms = (iso: string) => Date.parse(iso);
 
@@ -49,7 +44,7 @@ export function evaluateMemberTier(
   const { state, days } = tierStateOf(member, record);
   const now = at.getTime();
   const lifetimeValue = lifetimeMetric(change.next, rules);
-  const e = evaluateTier({ state, days, lifetimeValue, points: change.points, orders: change.orders }, rules.tiers, now, TIER_TIME_ZONE);
+  const e = evaluateTier({ state, days, lifetimeValue, points: change.points, orders: change.orders }, rules.tiers, now, rules.timeZone);
   const iso = (t: number) => new Date(t).toISOString();
   return {
     tier: e.decision.tier,
@@ -67,5 +62,5 @@ export function evaluateMemberTier(
 
 /** The metric at `at` without any change: the window's days, or the lifetime counters. */
 export function metricNow(member: MemberRecord, record: MemberTierRecord | undefined, rules: ProgramRules, at: Date): number {
-  return rules.tiers.window === 'lifetime' ? lifetimeMetric(member, rules) : windowMetric(record?.days ?? {}, rules.tiers, at.getTime(), TIER_TIME_ZONE);
+  return rules.tiers.window === 'lifetime' ? lifetimeMetric(member, rules) : windowMetric(record?.days ?? {}, rules.tiers, at.getTime(), rules.timeZone);
 }

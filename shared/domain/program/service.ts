@@ -32,7 +32,9 @@ export async function rulesOf(workspaceId: string): Promise<ProgramRules> {
   return { earn, tiers, points, timeZone };
 }
 
-const agesPoints = (p: Program): boolean => p.points.expiry.policy !== 'none' || p.points.pendingDays > 0;
+/** Rules under which something falls due with time: points that age, or tiers that can drop without activity. */
+const hasDueWork = (p: Program): boolean =>
+  p.points.expiry.policy !== 'none' || p.points.pendingDays > 0 || p.tiers.window !== 'lifetime' || p.tiers.retainDays > 0 || p.tiers.downgrade === 'one_level';
 
 /** A replacement of the rules; points and time zone left out take their defaults (a PUT replaces the whole). */
 export type ProgramInput = Omit<ProgramRules, 'points' | 'timeZone'> & Partial<Pick<ProgramRules, 'points' | 'timeZone'>> & { version?: number };
@@ -53,8 +55,8 @@ export async function putProgram(workspaceId: string, input: ProgramInput, audit
   };
   await repo.putProgram(workspaceId, next, current.version, [
     audited(workspaceId, audit, 'program.updated', { type: 'program', id: workspaceId }, now),
-    // Points that age put the workspace on the due-work run's list (and keep it there: earned lots keep their dates).
-    ...(agesPoints(next) ? [repo.dueWorkspaceStep(workspaceId)] : []),
+    // Due work puts the workspace on the due-work run's list (and keeps it there: earned lots keep their dates, reviews stay due).
+    ...(hasDueWork(next) ? [repo.dueWorkspaceStep(workspaceId)] : []),
   ]);
   cache.set(workspaceId, next);
   return next;
