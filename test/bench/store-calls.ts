@@ -82,8 +82,9 @@ export const MINIMUM: Record<Operation, Minimum> = {
   // The endpoint (URL, secrets, health) + one transaction: attempt log entry and delivery state.
   'webhook delivery': { calls: 2, itemsRead: 1, itemsWritten: 2 },
   // The program's due work for one member whose lot expired: the due index (one query, the member's
-  // entry) + the member; one transaction: member (balance, lots, due key), expire entry, outbox.
-  'points expiry': { calls: 3, itemsRead: 2, itemsWritten: 3 },
+  // entry) + the member + its tier record; one transaction: member (balance, lots, due key), expire
+  // entry, tier record, outbox; then the tier review's index (one query, nothing due).
+  'points expiry': { calls: 5, itemsRead: 3, itemsWritten: 4 },
 };
 
 export type StoreCallRow = { operation: Operation; measured: StoreCallTotals; minimum: Minimum };
