@@ -22,12 +22,13 @@ export default {
   mutate: [
     'shared/domain/orders/points.ts',
     'shared/domain/program/arithmetic.ts',
-    // The program engine's pure core: lots and expiry, calendars, tier windows, campaign evaluation.
+    // The program engine's pure core: lots and expiry, calendars, tier windows and their per-day metric, campaign evaluation.
     'shared/domain/program/lots.ts',
     'shared/domain/program/member-lots.ts',
     'shared/domain/members/points-lots.ts',
     'shared/domain/program/calendar.ts',
     'shared/domain/program/tier-rules.ts',
+    'shared/domain/program/tier-metric.ts',
     'shared/domain/program/campaign-rules.ts',
     'shared/domain/money.ts',
     'shared/domain/pagination.ts',

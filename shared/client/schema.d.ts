@@ -465,7 +465,7 @@ export interface paths {
         get: operations["getProgram"];
         /**
          * Replace the loyalty program rules
-         * @description Replaces the rules. Applies to what happens next: orders keep the earn rate they were recorded with, and tiers are recomputed at each member’s next points change.
+         * @description Replaces the rules. Applies to what happens next: orders keep the earn rate they were recorded with, and tiers are evaluated with the new ladder, window and retention at each member’s next points change or due tier review; a retention already granted keeps its end.
          *
          *     Credential: a session of an owner or admin.
          */
@@ -532,7 +532,7 @@ export interface paths {
         };
         /**
          * List campaigns
-         * @description Credential: a session of an owner or admin.
+         * @description Credential: a session of an owner or admin, or an API key with the scope `campaigns:read`.
          */
         get: operations["listCampaigns"];
         put?: never;
@@ -540,7 +540,7 @@ export interface paths {
          * Define a campaign
          * @description A campaign starts as `draft` unless a status is given. A pool (coupon effect), store, tier or tag it names must exist in the workspace (422 naming the field). Audited as `campaign.created`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a session of an owner or admin, or an API key with the scope `campaigns:manage`.
          *
          *     Honors `Idempotency-Key`.
          */
@@ -564,7 +564,7 @@ export interface paths {
          * What an order would earn, with every live campaign
          * @description Evaluates the order exactly as a real one: its base points under the current earn rules, then the live `order` campaigns by priority (a non-stackable one applies alone), within their limits. Stores nothing: no ledger entry, no idempotency record, no event.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a session of an owner or admin, or an API key with the scope `campaigns:read`.
          */
         post: operations["simulateCampaigns"];
         delete?: never;
@@ -582,7 +582,7 @@ export interface paths {
         };
         /**
          * Get a campaign
-         * @description Credential: a session of an owner or admin.
+         * @description Credential: a session of an owner or admin, or an API key with the scope `campaigns:read`.
          */
         get: operations["getCampaign"];
         put?: never;
@@ -591,7 +591,7 @@ export interface paths {
          * Delete a campaign
          * @description The points it granted stay in the ledger, naming the campaign. Audited as `campaign.deleted`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a session of an owner or admin, or an API key with the scope `campaigns:manage`.
          */
         delete: operations["deleteCampaign"];
         options?: never;
@@ -600,7 +600,7 @@ export interface paths {
          * Change a campaign
          * @description Changes the fields given; the result is checked whole, as a new campaign would be. With `version`, only if the campaign is still at it (409 otherwise). An `ended` campaign cannot change its status again. Audited as `campaign.updated`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a session of an owner or admin, or an API key with the scope `campaigns:manage`.
          */
         patch: operations["updateCampaign"];
         trace?: never;
@@ -769,7 +769,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Current tier, next tier and progress
+         * Current tier, next tier, progress and until when the tier is kept
          * @description Credential: an API key with the scope `members:read`.
          */
         get: operations["getMemberTier"];
@@ -2554,7 +2554,7 @@ export interface components {
         ApiKey: {
             id: string;
             name: string;
-            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
+            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
             /** @description First characters of the key, to recognise it */
             prefix: string;
             /**
@@ -3322,6 +3322,11 @@ export interface components {
                     name: string;
                     threshold: number;
                 }[];
+                /** @enum {string} */
+                window: "lifetime" | "rolling_365_days" | "calendar_year";
+                retainDays: number;
+                /** @enum {string} */
+                downgrade: "one_level" | "to_qualified";
             };
             points: {
                 expiry: {
@@ -3447,12 +3452,19 @@ export interface components {
             } | null;
             /** @enum {string} */
             metric: "lifetime_points" | "order_count";
-            /** @description The member’s value of the metric */
+            /**
+             * @description What counts toward the metric: lifetime, rolling_365_days or calendar_year (the program’s tier rules)
+             * @enum {string}
+             */
+            window: "lifetime" | "rolling_365_days" | "calendar_year";
+            /** @description The member’s value of the metric in the window, now */
             value: number;
             /** @description How much of the metric is missing for the next tier */
             remaining: number | null;
             /** @description 0..1 from the current tier threshold to the next; 1 at the top tier */
             progress: number;
+            /** @description The current tier is kept at least until then without further activity: its retention end, or when the window metric falls below the tier if later. null: no end (the first tier, or a lifetime metric that reaches it) */
+            retainedUntil: string | null;
         };
         TrackEventResult: {
             index: number;
@@ -4456,7 +4468,7 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     preset?: "read-only" | "write";
-                    scopes?: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
+                    scopes?: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
                 };
             };
         };
@@ -4472,7 +4484,7 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
-                            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
+                            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
                             /** @description First characters of the key, to recognise it */
                             prefix: string;
                             /**
@@ -4945,6 +4957,23 @@ export interface operations {
                             /** @description Metric value from which the tier applies */
                             threshold: number;
                         }[];
+                        /**
+                         * @description What counts toward the metric: lifetime (everything), rolling_365_days (the last 365 days) or calendar_year (since 1 January)
+                         * @default lifetime
+                         * @enum {string}
+                         */
+                        window?: "lifetime" | "rolling_365_days" | "calendar_year";
+                        /**
+                         * @description A reached tier is kept at least this many days, even when the metric falls below it (0: only while the metric reaches it)
+                         * @default 0
+                         */
+                        retainDays?: number;
+                        /**
+                         * @description Once the retention has ended below the threshold: one_level (one tier down, with a new retention) or to_qualified (to the tier the metric reaches)
+                         * @default to_qualified
+                         * @enum {string}
+                         */
+                        downgrade?: "one_level" | "to_qualified";
                     };
                     /** @description If given, the change applies only if the stored version still matches (409 otherwise) */
                     version?: number;
@@ -6664,7 +6693,7 @@ export interface operations {
                     /** @default  */
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
                 };
             };
         };
@@ -6771,7 +6800,7 @@ export interface operations {
                     /** @default  */
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
                 };
             };
         };
@@ -6875,7 +6904,7 @@ export interface operations {
                     url?: string;
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
                     /** @enum {string} */
                     status?: "active" | "disabled";
                 };
@@ -6981,7 +7010,7 @@ export interface operations {
                     url?: string;
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
                     /** @enum {string} */
                     status?: "active" | "disabled";
                 };
@@ -7342,7 +7371,7 @@ export interface operations {
                      * @description An event of the catalog, e.g. order.created
                      * @enum {string}
                      */
-                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
+                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
                 };
             };
         };
@@ -7399,7 +7428,7 @@ export interface operations {
                      * @description An event of the catalog, e.g. order.created
                      * @enum {string}
                      */
-                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
+                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
                 };
             };
         };

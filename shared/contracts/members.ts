@@ -107,7 +107,7 @@ export const membersArea = declareArea({
       path: '/api/v2/members/{id}/tier',
       auth: ['apiKey'],
       scope: 'members:read',
-      summary: 'Current tier, next tier and progress',
+      summary: 'Current tier, next tier, progress and until when the tier is kept',
       params: byId,
       responses: { 200: dataOf(tierStatusSchema) },
     },

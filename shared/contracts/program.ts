@@ -36,7 +36,7 @@ export const programArea = declareArea({
       body: putProgramBody,
       responses: { 200: dataOf(programSchema) },
       description:
-        'Replaces the rules. Applies to what happens next: orders keep the earn rate they were recorded with, and tiers are recomputed at each member’s next points change.',
+        'Replaces the rules. Applies to what happens next: orders keep the earn rate they were recorded with, and tiers are evaluated with the new ladder, window and retention at each member’s next points change or due tier review; a retention already granted keeps its end.',
     },
     getClock: {
       method: 'GET',
@@ -60,7 +60,8 @@ export const programArea = declareArea({
     listCampaigns: {
       method: 'GET',
       path: '/api/flash/campaigns',
-      auth: ['adminSession'],
+      auth: ['adminSession', 'apiKey'],
+      scope: 'campaigns:read',
       summary: 'List campaigns',
       query: listCampaignsQuery,
       responses: { 200: pageOf(campaignSchema) },
@@ -68,7 +69,8 @@ export const programArea = declareArea({
     createCampaign: {
       method: 'POST',
       path: '/api/flash/campaigns',
-      auth: ['adminSession'],
+      auth: ['adminSession', 'apiKey'],
+      scope: 'campaigns:manage',
       summary: 'Define a campaign',
       idempotent: true,
       body: createCampaignBody,
@@ -79,7 +81,8 @@ export const programArea = declareArea({
     simulateCampaigns: {
       method: 'POST',
       path: '/api/flash/campaigns/simulate',
-      auth: ['adminSession'],
+      auth: ['adminSession', 'apiKey'],
+      scope: 'campaigns:read',
       summary: 'What an order would earn, with every live campaign',
       body: simulateCampaignsBody,
       responses: { 200: dataOf(campaignSimulationSchema) },
@@ -89,7 +92,8 @@ export const programArea = declareArea({
     getCampaign: {
       method: 'GET',
       path: '/api/flash/campaigns/{id}',
-      auth: ['adminSession'],
+      auth: ['adminSession', 'apiKey'],
+      scope: 'campaigns:read',
       summary: 'Get a campaign',
       params: byId,
       responses: { 200: dataOf(campaignSchema) },
@@ -97,7 +101,8 @@ export const programArea = declareArea({
     updateCampaign: {
       method: 'PATCH',
       path: '/api/flash/campaigns/{id}',
-      auth: ['adminSession'],
+      auth: ['adminSession', 'apiKey'],
+      scope: 'campaigns:manage',
       summary: 'Change a campaign',
       params: byId,
       body: updateCampaignBody,
@@ -108,7 +113,8 @@ export const programArea = declareArea({
     deleteCampaign: {
       method: 'DELETE',
       path: '/api/flash/campaigns/{id}',
-      auth: ['adminSession'],
+      auth: ['adminSession', 'apiKey'],
+      scope: 'campaigns:manage',
       summary: 'Delete a campaign',
       params: byId,
       responses: { 204: null },

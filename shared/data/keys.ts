@@ -39,6 +39,16 @@ export const ENTITIES = {
   },
   memberEmail: { pk: 'WS#{workspaceId}#MEMBER_EMAIL#{email}', sk: 'LOOKUP' },
   memberExternalId: { pk: 'WS#{workspaceId}#MEMBER_EXT#{externalId}', sk: 'LOOKUP' },
+  /**
+   * A member's tier state (retention, qualifying points per day) in the member's partition; gsi2
+   * (only while the tier can drop by time alone) lists the members due for a tier review, by the
+   * instant it is due.
+   */
+  memberTier: {
+    pk: 'WS#{workspaceId}#MEMBER#{memberId}',
+    sk: 'TIER',
+    gsi2: { pk: 'WS#{workspaceId}#TIER_REVIEW', sk: '{reviewAt}#{memberId}' },
+  },
   /** Ledger entries live in the member's partition, ordered by the member's ledger sequence. */
   ledgerEntry: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'LEDGER#{seq}' },
 

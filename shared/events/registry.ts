@@ -53,6 +53,12 @@ export const EVENTS = {
     example: { resource_id: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', tier: 'gold' },
     emittedBy: 'shared/domain/members/ledger.ts (tier recomputed higher)',
   },
+  'loyalty.tier_downgraded': {
+    label: 'Tier downgraded',
+    stage: 'loyalty',
+    example: { resource_id: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', tier: 'silver' },
+    emittedBy: 'shared/domain/members/ledger.ts (tier recomputed lower once its retention ended: a reversal, or the daily tier review)',
+  },
   'points.activated': {
     label: 'Pending points activated',
     stage: 'loyalty',

@@ -22,6 +22,9 @@ export const SCOPES = [
   'ambassador:write',
   'objects:read',
   'objects:write',
+  // Campaigns (the MCP tools; the REST routes take an admin session). No preset carries manage.
+  'campaigns:read',
+  'campaigns:manage',
   'webhooks:manage',
   'api_keys:manage',
   'privacy:read',

@@ -90,3 +90,17 @@ export interface LedgerEntryRecord {
   memberId: string;
   rev: number;
 }
+
+/**
+ * A member's tier state beside the member: when the current tier was reached and until when it is
+ * kept, qualifying points and orders per local day (the last 366 days), and when the tier must be
+ * looked at again without any activity (null: it cannot drop by time alone). The daily run finds
+ * members through `reviewAt`.
+ */
+export interface MemberTierRecord {
+  memberId: string;
+  reachedAt: string;
+  retainedUntil: string;
+  days: Record<string, [points: number, orders: number]>;
+  reviewAt: string | null;
+}

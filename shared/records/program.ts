@@ -23,9 +23,26 @@ export interface PointsRules {
   pendingDays: number;
 }
 
+/** What counts toward the tier metric: everything, the last 365 days, or the current calendar year. */
+export const TIER_WINDOWS = ['lifetime', 'rolling_365_days', 'calendar_year'] as const;
+export type TierWindow = (typeof TIER_WINDOWS)[number];
+
+/** Where a member goes once a tier's retention ends below its threshold: one level down, or to the tier the metric reaches. */
+export const DOWNGRADES = ['one_level', 'to_qualified'] as const;
+export type Downgrade = (typeof DOWNGRADES)[number];
+
+export interface TierRulesRecord {
+  metric: TierMetric;
+  levels: { key: string; name: string; threshold: number }[];
+  window: TierWindow;
+  /** A reached tier is kept at least this many days (0: only while the metric reaches it). */
+  retainDays: number;
+  downgrade: Downgrade;
+}
+
 export interface ProgramRecord {
   earn: { pointsPerUnit: number; rounding: Rounding; currencyOverrides: Record<string, number> };
-  tiers: { metric: TierMetric; levels: { key: string; name: string; threshold: number }[] };
+  tiers: TierRulesRecord;
   points: PointsRules;
   /** The IANA time zone of the program's calendar dates (a month's end). */
   timeZone: string;

@@ -59,12 +59,12 @@ export const MINIMUM: Record<Operation, Minimum> = {
   'authenticated GET': { calls: 2, itemsRead: 2, itemsWritten: 0 },
   // Key; the Idempotency-Key claim (a conditional put); one transaction: member, e-mail lookup, outbox, idempotency record.
   'create member': { calls: 3, itemsRead: 1, itemsWritten: 5 },
-  // Key + member; the claim; one transaction: member, ledger entry, order, outbox, idempotency record.
-  'create order': { calls: 4, itemsRead: 2, itemsWritten: 6 },
-  // Key + member; the claim; one transaction: member, ledger entry, outbox, idempotency record.
-  'points change': { calls: 4, itemsRead: 2, itemsWritten: 5 },
-  // Key + order + member; the claim; one transaction: member, ledger entry, order, refund, outbox, idempotency record.
-  refund: { calls: 5, itemsRead: 3, itemsWritten: 7 },
+  // Key + member + its tier record; the claim; one transaction: member, ledger entry, tier record, order, outbox, idempotency record.
+  'create order': { calls: 5, itemsRead: 3, itemsWritten: 7 },
+  // Key + member + its tier record; the claim; one transaction: member, ledger entry, tier record, outbox, idempotency record.
+  'points change': { calls: 5, itemsRead: 3, itemsWritten: 6 },
+  // Key + order + member + its tier record; the claim; one transaction: member, ledger entry, tier record, order, refund, outbox, idempotency record.
+  refund: { calls: 6, itemsRead: 4, itemsWritten: 8 },
   // Key + pool; the claim; one transaction: member check, stock, code, coupon, outbox, idempotency record.
   'coupon issue': { calls: 4, itemsRead: 3, itemsWritten: 6 },
   // Key + coupon; the claim; one transaction: coupon, member check, pool counter, outbox, idempotency record.
@@ -82,8 +82,9 @@ export const MINIMUM: Record<Operation, Minimum> = {
   // The endpoint (URL, secrets, health) + one transaction: attempt log entry and delivery state.
   'webhook delivery': { calls: 2, itemsRead: 1, itemsWritten: 2 },
   // The program's due work for one member whose lot expired: the due index (one query, the member's
-  // entry) + the member; one transaction: member (balance, lots, due key), expire entry, outbox.
-  'points expiry': { calls: 3, itemsRead: 2, itemsWritten: 3 },
+  // entry) + the member + its tier record; one transaction: member (balance, lots, due key), expire
+  // entry, tier record, outbox; then the tier review's index (one query, nothing due).
+  'points expiry': { calls: 5, itemsRead: 3, itemsWritten: 4 },
 };
 
 export type StoreCallRow = { operation: Operation; measured: StoreCallTotals; minimum: Minimum };

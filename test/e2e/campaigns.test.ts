@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call } from '../support/api';
+import { call, createKey } from '../support/api';
 import { balanceOf, newMember, orderId, tenant, type Tenant } from '../support/fixtures';
 import { startReceiver } from '../support/receiver';
 
@@ -134,10 +134,16 @@ describe('campaigns (/api/flash/campaigns)', () => {
     expect(c.conditions).toHaveLength(3);
   });
 
-  it('is for owners and admins: an API key is refused, and another workspace sees nothing', async () => {
+  it('is for owners, admins and keys with the campaign scopes: any other key is refused, and another workspace sees nothing', async () => {
     const [t, other] = await Promise.all([tenant('campaigns-owner'), tenant('campaigns-other')]);
     const c = await created(t, orderCampaign());
-    expect((await call('GET', '/api/flash/campaigns', { token: t.key })).status).toBe(403);
+    const unscoped = await createKey(t.token, { name: 'members only', scopes: ['members:read', 'members:write'] });
+    expect((await call('GET', '/api/flash/campaigns', { token: unscoped.key })).status).toBe(403);
+    const reader = await createKey(t.token, { name: 'campaign reader', scopes: ['campaigns:read'] });
+    expect((await call('GET', '/api/flash/campaigns', { token: reader.key })).body.data.map((x: { id: string }) => x.id)).toEqual([c.id]);
+    const write = await call('PATCH', `/api/flash/campaigns/${c.id}`, { token: reader.key, body: { status: 'paused' } });
+    expect(write.status).toBe(403);
+    expect(write.body.error.message).toContain('campaigns:manage');
     expect((await call('GET', `/api/flash/campaigns/${c.id}`, { token: other.token })).status).toBe(404);
     expect((await call('PATCH', `/api/flash/campaigns/${c.id}`, { token: other.token, body: { status: 'paused' } })).status).toBe(404);
     expect((await call('DELETE', `/api/flash/campaigns/${c.id}`, { token: other.token })).status).toBe(404);

@@ -244,3 +244,36 @@ describe('pending points', () => {
     await eventually(async () => ((await pointsOf(t, m.id)).balance === 50 ? true : undefined));
   });
 });
+
+describe('tier retention through the clock', () => {
+  it('a tier with retainDays is kept below its threshold until the retention ends; the clock advance past it downgrades (loyalty.tier_downgraded)', async () => {
+    const t = await sandbox('tier-retention');
+    const events = await receiverFor(t, ['loyalty.tier_downgraded']);
+    const current = (await call('GET', '/api/flash/program', { token: t.token })).body.data;
+    const put = await call('PUT', '/api/flash/program', { token: t.token, body: { earn: current.earn, tiers: { ...current.tiers, retainDays: 30 } } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const m = await newMember(t.key);
+    const start = await clockOf(t);
+    const o = await order(t, m.id, 700); // 700 points: silver (500)
+    const tierOf = async () => (await call('GET', `/api/v2/members/${m.id}/tier`, { token: t.key })).body.data;
+    expect((await tierOf()).current.key).toBe('silver');
+    // Back below silver (450): kept, since the retention has 30 days to run.
+    expect((await call('POST', `/api/v2/orders/${o}/refund`, { token: t.key, body: { amount: 250 } })).status).toBe(200);
+    let tier = await tierOf();
+    expect(tier).toMatchObject({ current: { key: 'silver' }, value: 450 });
+    expect(Date.parse(tier.retainedUntil) - start).toBeGreaterThanOrEqual(30 * DAY);
+    expect(Date.parse(tier.retainedUntil) - start).toBeLessThan(30 * DAY + 60_000);
+
+    await advance(t, 29);
+    expect((await tierOf()).current.key).toBe('silver');
+    expect((await call('GET', `/api/v2/members/${m.id}`, { token: t.key })).body.data.tier).toBe('silver');
+
+    await advance(t, 2); // day 31: the retention ended at day 30, the daily review drops the tier
+    tier = await tierOf();
+    expect(tier).toMatchObject({ current: { key: 'bronze' }, value: 450, retainedUntil: null });
+    expect((await call('GET', `/api/v2/members/${m.id}`, { token: t.key })).body.data.tier).toBe('bronze');
+    const [downgraded] = await events.waitFor(1);
+    expect(JSON.parse(downgraded!.body)).toMatchObject({ type: 'loyalty.tier_downgraded', data: { resource_id: m.id, member_ref: m.id, tier: 'bronze' } });
+    expect(events.types()).toHaveLength(1);
+  });
+});

@@ -77,6 +77,46 @@ describe('program rules (/api/flash/program)', () => {
     expect(stale.status).toBe(409);
   });
 
+  it('tier windows, retention and downgrade: defaults to lifetime without retention, one detail per field, nothing changed on a refusal', async () => {
+    const t = await tenant('program-tier-policy');
+    const start = (await call('GET', '/api/flash/program', { token: t.token })).body.data;
+    expect(start.tiers).toMatchObject({ window: 'lifetime', retainDays: 0, downgrade: 'to_qualified' });
+    const body = rules(1);
+    const bad = await call('PUT', '/api/flash/program', {
+      token: t.token,
+      body: { ...body, tiers: { ...body.tiers, window: 'monthly', retainDays: 3651, downgrade: 'two_levels' } },
+    });
+    expect(bad.status).toBe(422);
+    expect(bad.body.error.details.map((d: { field: string }) => d.field).sort()).toEqual(['tiers.downgrade', 'tiers.retainDays', 'tiers.window']);
+    const fraction = await call('PUT', '/api/flash/program', { token: t.token, body: { ...body, tiers: { ...body.tiers, retainDays: 1.5 } } });
+    expect(fraction.body.error.details.map((d: { field: string }) => d.field)).toEqual(['tiers.retainDays']);
+    expect((await call('GET', '/api/flash/program', { token: t.token })).body.data.version).toBe(0);
+    const good = { ...body, tiers: { ...body.tiers, window: 'calendar_year', retainDays: 365, downgrade: 'one_level' } };
+    const put = await call('PUT', '/api/flash/program', { token: t.token, body: good });
+    expect(put.status).toBe(200);
+    expect(put.body.data.tiers).toMatchObject({ window: 'calendar_year', retainDays: 365, downgrade: 'one_level' });
+    expect((await call('GET', '/api/flash/program', { token: t.token })).body.data.tiers).toMatchObject({ window: 'calendar_year', retainDays: 365 });
+  });
+
+  it('a reached tier is kept through its retention: a refund below it leaves the tier, GET tier says until when', async () => {
+    const t = await tenant('program-retention');
+    const body = rules(1);
+    const put = await call('PUT', '/api/flash/program', { token: t.token, body: { ...body, tiers: { ...body.tiers, retainDays: 90 } } });
+    expect(put.status).toBe(200);
+    const m = await newMember(t.key);
+    const before = Date.now();
+    const o = await newOrder(t.key, m.id, { total: 1200 });
+    const after = Date.now();
+    const refunded = await call('POST', `/api/v2/orders/${o.externalOrderId}/refund`, { token: t.key, body: { amount: 600 } });
+    expect(refunded.status).toBe(200);
+    const tier = (await call('GET', `/api/v2/members/${m.id}/tier`, { token: t.key })).body.data;
+    expect(tier).toMatchObject({ current: { key: 'vip' }, window: 'lifetime', value: 600, next: null, remaining: null });
+    // 90 days after the order reached the tier.
+    const until = Date.parse(tier.retainedUntil);
+    expect(until).toBeGreaterThanOrEqual(before + 90 * 86_400_000);
+    expect(until).toBeLessThanOrEqual(after + 90 * 86_400_000);
+  });
+
   it('is for owners and admins only: a member session and an API key are refused', async () => {
     const t = await tenant('program-auth');
     const member = await addUser(t.workspaceId, 'member');

@@ -131,7 +131,8 @@ describe('webhook delivery', () => {
     const campaign = { name: 'Bonus', status: 'active', trigger: { type: 'order' }, effect: { type: 'bonus_points', points: 5 } };
     expect((await call('POST', '/api/flash/campaigns', { token: t.token, body: campaign })).status).toBe(201);
     const o = await newOrder(t.key, m.id, { total: 700 });
-    await call('POST', `/api/v2/orders/${o.externalOrderId}/refund`, { token: t.key, body: { amount: 20 } });
+    // Below silver again (705 - 250 points): without retention (the default) the tier drops at once.
+    await call('POST', `/api/v2/orders/${o.externalOrderId}/refund`, { token: t.key, body: { amount: 250 } });
     const type = {
       label: 'Visit',
       status: 'published',
@@ -176,6 +177,7 @@ describe('webhook delivery', () => {
     expect(created.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(Object.keys(created)).toEqual(['id', 'type', 'created_at', 'data']);
     expect(bodies.find((b) => b.type === 'loyalty.tier_upgraded').data).toEqual({ resource_id: m.id, member_ref: m.id, tier: 'silver' });
+    expect(bodies.find((b) => b.type === 'loyalty.tier_downgraded').data).toEqual({ resource_id: m.id, member_ref: m.id, tier: 'bronze' });
     expect(bodies.find((b) => b.type === 'order.created').data.amount_band).toBe('500-1000 EUR');
     expect(bodies.find((b) => b.type === 'object.record_created').data).toEqual({ resource_id: rec.body.data.id, object_type: 'visit', member_ref: m.id });
   });

@@ -175,4 +175,34 @@ describe('export workflow (infra/workflows/export.asl.json under aws-local-stepf
     expect(doc.manifest.sections[1]).toEqual({ name: 'orders', recordCount: 1, capped: false });
     expect(job.rowCount).toBe(2 + 1 + 1);
   });
+
+  it('the campaigns section holds the campaigns with their grant counts, then the coupon pools, within one cap', async () => {
+    const { t, members, jobId, input } = await arranged(1);
+    const campaign = { name: 'Welcome bonus', status: 'active', trigger: { type: 'order' }, effect: { type: 'bonus_points', points: 15 } };
+    const created = await call('POST', '/api/flash/campaigns', { token: t.token, body: campaign });
+    expect(created.status).toBe(201);
+    await newOrder(t.key, members[0].id, { total: 10 });
+    await runWorkflow(definition, tasks(), input, { name: jobId }).result;
+    const doc = JSON.parse(await archiveOf((await getJob(t.workspaceId, jobId))!.objectKey!));
+    expect(doc.manifest.sections[2]).toEqual({ name: 'campaigns', recordCount: 2, capped: false });
+    expect(doc.campaigns.map((r: { type: string }) => r.type)).toEqual(['campaign', 'coupon_pool']);
+    expect(doc.campaigns[0]).toMatchObject({
+      id: created.body.data.id,
+      name: 'Welcome bonus',
+      status: 'active',
+      trigger: { type: 'order' },
+      effect: { type: 'bonus_points', points: 15 },
+      grants: 1,
+      pointsGranted: 15,
+    });
+    expect(doc.campaigns[1]).toMatchObject({ name: 'Spring', counts: { stock: 5, issued: 0, redeemed: 0, remaining: 5 } });
+
+    // A cap of 1: the campaign fills it, the pool is left out and the section says so.
+    process.env.EXPORT_ARCHIVE_SECTION_CAP = '1';
+    const again = await startArchiveExport(t.workspaceId, { workflows: recordingWorkflows }, audit);
+    await runWorkflow(definition, tasks(), starts.find((x) => x.name === again.id)!.input, { name: again.id }).result;
+    const capped = JSON.parse(await archiveOf((await getJob(t.workspaceId, again.id))!.objectKey!));
+    expect(capped.manifest.sections[2]).toEqual({ name: 'campaigns', recordCount: 1, capped: true });
+    expect(capped.campaigns.map((r: { type: string }) => r.type)).toEqual(['campaign']);
+  });
 });

@@ -6,7 +6,7 @@ import { memberErased } from '../../shared/errors';
 import type { RedemptionStore } from '../../shared/domain/coupons/service';
 import type { CouponRecord } from '../../shared/records/coupons';
 import type { LedgerStore, PlannedGrant } from '../../shared/domain/members/ledger';
-import type { LedgerEntryRecord, MemberRecord } from '../../shared/records/members';
+import type { LedgerEntryRecord, MemberRecord, MemberTierRecord } from '../../shared/records/members';
 import type { OrdersStore } from '../../shared/domain/orders/service';
 import type { OrderRecord } from '../../shared/records/orders';
 import { DEFAULT_RULES, type ProgramRules } from '../../shared/domain/program/schemas';
@@ -27,6 +27,7 @@ export interface MemoryOp {
 export class MemoryLedgerStore implements LedgerStore {
   readonly members = new Map<string, MemberRecord>();
   readonly entries: LedgerEntryRecord[] = [];
+  readonly tiers = new Map<string, MemberTierRecord>();
   /** Every committed transaction's steps. */
   readonly committed: TransactStep[][] = [];
   rules: ProgramRules = DEFAULT_RULES;
@@ -79,6 +80,15 @@ export class MemoryLedgerStore implements LedgerStore {
   /** Real time: the memory store has no sandbox clock. */
   async clock(): Promise<Date> {
     return new Date();
+  }
+
+  async getMemberTier(_workspaceId: string, memberId: string): Promise<MemberTierRecord | undefined> {
+    const t = this.tiers.get(memberId);
+    return t && structuredClone(t);
+  }
+
+  memberTierStep(_workspaceId: string, record: MemberTierRecord): TransactStep {
+    return this.memoryStep({ check: () => undefined, apply: () => void this.tiers.set(record.memberId, structuredClone(record)) });
   }
 
   balanceStep(current: MemberRecord, next: BalanceState, now: string, requireActive: boolean): TransactStep {

@@ -48,6 +48,7 @@ describe('archive sections', () => {
     ];
     for (const [name, def] of Object.entries(SECTIONS)) {
       for (const attribute of def.attributes) expect(personal, `${name} reads ${attribute}`).not.toContain(attribute);
+      for (const attribute of def.followedBy?.attributes ?? []) expect(personal, `${name} (followed by) reads ${attribute}`).not.toContain(attribute);
     }
   });
 

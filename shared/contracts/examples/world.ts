@@ -98,6 +98,9 @@ export const program = outputOf(programSchema, {
       { key: 'silver', name: 'Silver', threshold: 500 },
       { key: 'gold', name: 'Gold', threshold: 2000 },
     ],
+    window: 'rolling_365_days',
+    retainDays: 365,
+    downgrade: 'one_level',
   },
   points: { expiry: { policy: 'end_of_month', days: 365 }, warnDays: [30, 7], pendingDays: 0 },
   timeZone: 'Europe/Berlin',
@@ -170,9 +173,11 @@ export const tierStatus = outputOf(tierStatusSchema, {
   current: { key: 'bronze', name: 'Bronze', threshold: 0 },
   next: { key: 'silver', name: 'Silver', threshold: 500 },
   metric: 'lifetime_points',
+  window: 'lifetime',
   value: 309,
   remaining: 191,
   progress: 0.618,
+  retainedUntil: null,
 });
 
 /** Ada's first order: 59.90 EUR at 1 point per EUR, rounded down. */

@@ -125,14 +125,34 @@ export async function releaseArchiveLock(workspaceId: string, jobId: string): Pr
   }
 }
 
-/** The sources an export reads: the GSI that lists an entity per workspace, and the attributes it may read. */
-export type ExportSource = 'members' | 'orders' | 'couponPools';
+/** The lists an export reads. */
+export type ExportSource = 'members' | 'orders' | 'couponPools' | 'campaigns';
 
-const SOURCES: Record<ExportSource, { entity: 'member' | 'order' | 'couponPool' }> = {
+/**
+ * Where each source's items are: a workspace list on gsi1, or (campaigns: few per workspace) the
+ * items of one sort-key prefix in the workspace partition.
+ */
+const SOURCES: Record<ExportSource, { entity: 'member' | 'order' | 'couponPool' } | { prefixOf: 'campaign' }> = {
   members: { entity: 'member' },
   orders: { entity: 'order' },
   couponPools: { entity: 'couponPool' },
+  campaigns: { prefixOf: 'campaign' },
 };
+
+function sourceQuery(workspaceId: string, source: ExportSource) {
+  const where = SOURCES[source];
+  if ('prefixOf' in where) {
+    return {
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keyOf('workspace', { workspaceId }).pk, ':prefix': skPrefix(where.prefixOf) },
+    };
+  }
+  return {
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': indexPartition(where.entity, 'gsi1', { workspaceId }) },
+  };
+}
 
 /**
  * Every item of a workspace's list of `source`, page by page (`pageSize` items per Query), with
@@ -144,15 +164,14 @@ export async function* readAll(
   source: ExportSource,
   opts: { attributes: readonly string[]; pageSize: number; max: number },
 ): AsyncGenerator<Item[]> {
-  const partition = indexPartition(SOURCES[source].entity, 'gsi1', { workspaceId });
+  const query = sourceQuery(workspaceId, source);
   const names = Object.fromEntries(opts.attributes.map((a, i) => [`#p${i}`, a]));
   let startKey: Record<string, unknown> | undefined;
   let seen = 0;
+  if (opts.max <= 0) return;
   do {
     const out = await queryRaw({
-      IndexName: 'gsi1',
-      KeyConditionExpression: 'gsi1pk = :pk',
-      ExpressionAttributeValues: { ':pk': partition },
+      ...query,
       ExpressionAttributeNames: names,
       ProjectionExpression: Object.keys(names).join(', '),
       ScanIndexForward: false,

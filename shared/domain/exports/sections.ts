@@ -11,13 +11,69 @@ import type { PoolRecord } from '../../records/coupons';
  * custom attributes, external ids) and every secret are not among the attributes read, so they
  * cannot reach an archive; the members section is pseudonymous.
  */
-export interface SectionDefinition {
+export interface SectionSource {
   source: ExportSource;
   attributes: readonly string[];
   record: (item: Item, now: Date) => Record<string, unknown>;
+}
+
+export interface SectionDefinition extends SectionSource {
+  /** A second list the section holds after the first, within the same cap. */
+  followedBy?: SectionSource;
   /** One line for the archive's data-handling notes. */
   holds: string;
 }
+
+/** Coupon pools: they were the whole campaigns section before campaigns existed, and stay in it (docs/decisions.md). */
+const couponPools: SectionSource = {
+  source: 'couponPools',
+  attributes: [
+    'id',
+    'name',
+    'discount',
+    'stock',
+    'issued',
+    'redeemed',
+    'remaining',
+    'validFrom',
+    'validUntil',
+    'perMemberLimit',
+    'pointsCost',
+    'active',
+    'createdAt',
+  ],
+  record: (p, now) => ({
+    type: 'coupon_pool',
+    id: p.id,
+    name: p.name,
+    discount: p.discount,
+    status: poolStatus(p as PoolRecord, now),
+    counts: { stock: p.stock, issued: p.issued, redeemed: p.redeemed, remaining: p.remaining },
+    validFrom: p.validFrom ?? null,
+    validUntil: p.validUntil ?? null,
+    perMemberLimit: p.perMemberLimit ?? null,
+    pointsCost: p.pointsCost ?? null,
+    createdAt: p.createdAt,
+  }),
+};
+
+const CAMPAIGN_ATTRIBUTES = [
+  'id',
+  'name',
+  'status',
+  'startsAt',
+  'endsAt',
+  'trigger',
+  'conditions',
+  'effect',
+  'limits',
+  'priority',
+  'stackable',
+  'grants',
+  'pointsGranted',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 export const SECTIONS: Readonly<Record<ArchiveSection, SectionDefinition>> = {
   members: {
@@ -70,34 +126,11 @@ export const SECTIONS: Readonly<Record<ArchiveSection, SectionDefinition>> = {
       'orders: order id, your order id, member id, store id, currency, total and refunded total, status, item count, points earned and reversed, dates (no line items)',
   },
   campaigns: {
-    source: 'couponPools',
-    attributes: [
-      'id',
-      'name',
-      'discount',
-      'stock',
-      'issued',
-      'redeemed',
-      'remaining',
-      'validFrom',
-      'validUntil',
-      'perMemberLimit',
-      'pointsCost',
-      'active',
-      'createdAt',
-    ],
-    record: (p, now) => ({
-      id: p.id,
-      name: p.name,
-      discount: p.discount,
-      status: poolStatus(p as PoolRecord, now),
-      counts: { stock: p.stock, issued: p.issued, redeemed: p.redeemed, remaining: p.remaining },
-      validFrom: p.validFrom ?? null,
-      validUntil: p.validUntil ?? null,
-      perMemberLimit: p.perMemberLimit ?? null,
-      pointsCost: p.pointsCost ?? null,
-      createdAt: p.createdAt,
-    }),
-    holds: 'campaigns: coupon pools with their discount, validity, status and counts (stock, issued, redeemed, remaining); never coupon codes',
+    source: 'campaigns',
+    attributes: CAMPAIGN_ATTRIBUTES,
+    record: (c) => ({ type: 'campaign', ...Object.fromEntries(CAMPAIGN_ATTRIBUTES.map((a) => [a, c[a] ?? null])) }),
+    followedBy: couponPools,
+    holds:
+      'campaigns: the campaigns (trigger, conditions, effect, limits, status, dates) with their grant counts (grants, pointsGranted), then the coupon pools with their discount, validity, status and counts (stock, issued, redeemed, remaining); never coupon codes',
   },
 };

@@ -9,7 +9,7 @@ import { COLUMNS, jsonlLine } from './columns';
 import { neutraliseCell } from './csv-cells';
 import { ARCHIVE_SECTIONS } from './schemas';
 import { reportRunFinished } from './run-finished';
-import { SECTIONS } from './sections';
+import { SECTIONS, type SectionSource } from './sections';
 import { archiveKey, operationalKey, sectionPartKey, type SectionPart } from './types';
 import type { ExportJobRecord } from '../../records/exports';
 
@@ -75,12 +75,17 @@ export async function buildSection(input: unknown, store: ObjectStore, now = new
   const def = SECTIONS[ref.section];
   const cap = exportSettings().archiveSectionCap;
   const state = { count: 0, capped: false };
-  const pages = repo.readAll(ref.workspaceId, def.source, { attributes: def.attributes, pageSize: exportSettings().readPageSize, max: cap + 1 });
+  const read = (part: SectionSource) =>
+    repo.readAll(ref.workspaceId, part.source, { attributes: part.attributes, pageSize: exportSettings().readPageSize, max: cap + 1 - state.count });
   async function* body() {
     let first = true;
-    for await (const record of capped(pages, cap, (i) => def.record(i, now), state)) {
-      yield (first ? '' : ',') + JSON.stringify(record);
-      first = false;
+    // The section's lists one after the other, within one cap.
+    for (const part of def.followedBy ? [def, def.followedBy] : [def]) {
+      for await (const record of capped(read(part), cap, (i) => part.record(i, now), state)) {
+        yield (first ? '' : ',') + JSON.stringify(record);
+        first = false;
+      }
+      if (state.capped) return;
     }
   }
   const key = sectionPartKey(ref.workspaceId, ref.jobId, ref.section);

@@ -5,14 +5,15 @@ import type { OutboxEvent } from '../../events/registry';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import { AppError, memberErased, notFound } from '../../errors';
-import { tierFor } from '../program/arithmetic';
+import * as tiersRepo from '../../data/repositories/member-tiers';
 import type { ProgramRules } from '../program/schemas';
 import { rulesOf } from '../program/service';
 import type { LedgerEntry } from './schemas';
-import type { LedgerEntryRecord, LedgerType, MemberLotsRecord, MemberRecord } from '../../records/members';
+import type { LedgerEntryRecord, LedgerType, MemberLotsRecord, MemberRecord, MemberTierRecord } from '../../records/members';
 import { nextDueAt } from '../program/member-lots';
 import { programNow } from '../program/clock';
 import { lotsAfter, routePending } from './points-lots';
+import { evaluateMemberTier, type MemberTierOutcome } from './tier-state';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { emitMetric } from '../../observability/metrics';
 
@@ -47,6 +48,11 @@ export interface ChangePlan<R> {
   lotsBefore?: MemberLotsRecord;
   /** The event of the plan's own ledger entry (resource_id: the entry). */
   entryEvent?: 'points.activated' | 'points.expired';
+  /**
+   * A change with nothing to write but the tier (the daily review): when the evaluation leaves the
+   * tier and its next review as they are, nothing is written and `unchanged` answers.
+   */
+  onlyIfTierMoves?: { unchanged: (member: MemberRecord) => R };
   result: (outcome: ChangeOutcome) => R;
 }
 
@@ -63,6 +69,7 @@ export interface ChangeOutcome {
   member: MemberRecord;
   entry: LedgerEntry | null;
   tierUpgraded: boolean;
+  tierChange: 'upgraded' | 'downgraded' | null;
 }
 
 /** A plan, or an answer that needs no write (e.g. an order that was already recorded). */
@@ -80,6 +87,8 @@ export interface LedgerStore {
   rulesOf(workspaceId: string): Promise<ProgramRules>;
   /** The workspace's program time (a sandbox's clock may run ahead of real time). */
   clock(workspaceId: string): Promise<Date>;
+  getMemberTier(workspaceId: string, memberId: string): Promise<MemberTierRecord | undefined>;
+  memberTierStep(workspaceId: string, record: MemberTierRecord): TransactStep;
   balanceStep(current: MemberRecord, next: repo.BalanceState, now: string, requireActive: boolean): TransactStep;
   ledgerEntryStep(workspaceId: string, entry: LedgerEntryRecord): TransactStep;
   transactWrite(steps: TransactStep[]): Promise<void>;
@@ -90,6 +99,8 @@ export const tableLedgerStore: LedgerStore = {
   getMember: repo.getMember,
   rulesOf,
   clock: (workspaceId) => programNow(workspaceId),
+  getMemberTier: tiersRepo.getMemberTier,
+  memberTierStep: tiersRepo.memberTierStep,
   balanceStep: repo.balanceStep,
   ledgerEntryStep: repo.ledgerEntryStep,
   transactWrite: (steps) => transactWrite(steps),
@@ -119,12 +130,6 @@ export function writable(member: MemberRecord): MemberRecord {
   return member;
 }
 
-const metricValue = (m: Pick<MemberRecord, 'lifetime' | 'orderCount'>, rules: ProgramRules) =>
-  rules.tiers.metric === 'order_count' ? m.orderCount : m.lifetime;
-
-/** Position of a tier key in the current ladder (-1 for a key the ladder no longer has). */
-const rank = (key: string, rules: ProgramRules) => rules.tiers.levels.findIndex((l) => l.key === key);
-
 /**
  * The one way a member's points change. Reads the member, lets `plan` decide, then writes the new
  * balance, the ledger entry, the recomputed tier, the events and the plan's own steps in ONE
@@ -151,14 +156,13 @@ export async function changePoints<R>(
   const attempt = async (): Promise<R> => {
     const member = writable(fresh ?? (await loadMember(workspaceId, memberId, store)));
     fresh = undefined;
-    const rules = await store.rulesOf(workspaceId);
+    const [rules, tierRecord] = await Promise.all([store.rulesOf(workspaceId), store.getMemberTier(workspaceId, memberId)]);
     const planned = await plan(member, rules);
     if ('done' in planned) return planned.done;
-    const at = (now ? now() : await store.clock(workspaceId)).toISOString();
-    const atMs = Date.parse(at);
+    const at = now ? now() : await store.clock(workspaceId);
     // An order's points may wait (pendingDays): the plan's balance change then moves to pending.
     const given = planned.plan.lots ?? planned.plan.lotsBefore;
-    const routed = given ? { delta: planned.plan.delta, state: given } : routePending(member, planned.plan, rules, atMs);
+    const routed = given ? { delta: planned.plan.delta, state: given } : routePending(member, planned.plan, rules, at.getTime());
     const p = { ...planned.plan, delta: routed.delta };
     if (p.requireActive && member.status !== 'active') {
       throw new AppError('CONFLICT', 'The member is unenrolled; points can no longer be awarded');
@@ -166,44 +170,19 @@ export async function changePoints<R>(
     if (p.requireNonNegative && member.balance + p.delta.balance < 0) {
       throw new AppError('INSUFFICIENT_POINTS', `The balance is ${member.balance}; cannot deduct ${-p.delta.balance}`);
     }
-    const grants = p.grants ?? [];
-    const granted = grants.reduce((sum, g) => sum + g.points, 0);
+    const granted = (p.grants ?? []).reduce((sum, g) => sum + g.points, 0);
     const next = {
       balance: member.balance + p.delta.balance + granted,
       pending: member.pending + p.delta.pending,
       lifetime: member.lifetime + p.delta.lifetime + granted,
       orderCount: member.orderCount + p.delta.orderCount,
     };
-    const tier = tierFor(metricValue(next, rules), rules.tiers.levels).key;
-    const tierUpgraded = rank(tier, rules) > rank(member.tier, rules);
-    const entries = entriesOf(member, p, at);
-    const [entry, ...grantEntries] = entries;
-    const lots = p.lots ?? lotsAfter(routed.state, entries, rules, atMs);
-    const lotsChanged = member.lots !== undefined || lots.lots.length > 0 || lots.pending.length > 0;
-    const dueAt = nextDueAt(lots, rules.points);
-    const after: MemberRecord = { ...member, ...next, tier, rev: member.rev + 1 + grants.length, updatedAt: at, ...(lotsChanged ? { lots } : {}) };
-    const publicEntry = entry ? toLedgerEntry(entry) : null;
-    const result = p.result({ member: after, entry: publicEntry, tierUpgraded });
-    const steps: TransactStep[] = [
-      store.balanceStep(
-        member,
-        { ...next, tier, rev: after.rev, ...(lotsChanged ? { lots, dueAt: dueAt === null ? null : new Date(dueAt).toISOString() } : {}) },
-        at,
-        p.requireActive ?? false,
-      ),
-      ...[entry, ...grantEntries].flatMap((e) => (e ? [{ ...store.ledgerEntryStep(workspaceId, e), onCommitted: () => countPoints(e.amount) }] : [])),
-      ...grants.flatMap((g) => g.steps),
-      ...(p.steps ?? []),
-      ...figuresStep(workspaceId, figuresMoved([entry, ...grantEntries], p.delta.orderCount)),
-      ...publish(workspaceId, [
-        ...(p.events ?? []),
-        ...(entry && p.entryEvent ? [event(p.entryEvent, { resource_id: entry.id, member_ref: memberId, tier })] : []),
-        ...(entry && entry.amount > 0 ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
-        ...grantEntries.map((e, i) => event('campaign.reward_granted', { resource_id: e!.id, member_ref: memberId, campaign_id: grants[i]!.campaignId })),
-        ...(tierUpgraded ? [event('loyalty.tier_upgraded', { resource_id: memberId, member_ref: memberId, tier })] : []),
-      ]),
-      ...sealSteps(opts, result),
-    ];
+    // The tier metric moves with lifetime points: pending points count once they activate.
+    const tier = evaluateMemberTier(member, tierRecord, { next, points: p.delta.lifetime + granted, orders: p.delta.orderCount }, rules, at);
+    if (p.onlyIfTierMoves && tier.change === null && tier.tier === member.tier && tier.record.reviewAt === (tierRecord?.reviewAt ?? null)) {
+      return p.onlyIfTierMoves.unchanged(member);
+    }
+    const { steps, result } = changeSteps(workspaceId, member, p, { next, tier, lotsBefore: routed.state, rules }, at.toISOString(), opts, store);
     try {
       await store.transactWrite(steps);
     } catch (err) {
@@ -218,6 +197,51 @@ export async function changePoints<R>(
     fresh = waited ? undefined : preloaded;
     return withOptimisticRetry(attempt);
   });
+}
+
+/**
+ * The steps of one change (balance and lots, entries, tier state, grants, the plan's own, events,
+ * seal) and its answer. The lots follow the change's entries unless the plan keeps them itself.
+ */
+function changeSteps<R>(
+  workspaceId: string,
+  member: MemberRecord,
+  p: ChangePlan<R>,
+  change: { next: Omit<repo.BalanceState, 'tier' | 'rev'>; tier: MemberTierOutcome; lotsBefore: MemberLotsRecord; rules: ProgramRules },
+  at: string,
+  opts: WriteOptions<R>,
+  store: LedgerStore,
+): { steps: TransactStep[]; result: R } {
+  const { next, tier: t, rules } = change;
+  const tier = t.tier;
+  const grants = p.grants ?? [];
+  const entries = entriesOf(member, p, at);
+  const [entry, ...grantEntries] = entries;
+  const lots = p.lots ?? lotsAfter(change.lotsBefore, entries, rules, Date.parse(at));
+  const lotsChanged = member.lots !== undefined || lots.lots.length > 0 || lots.pending.length > 0;
+  const dueAt = nextDueAt(lots, rules.points);
+  const lotsState = lotsChanged ? { lots, dueAt: dueAt === null ? null : new Date(dueAt).toISOString() } : {};
+  const after: MemberRecord = { ...member, ...next, tier, rev: member.rev + 1 + grants.length, updatedAt: at, ...(lotsChanged ? { lots } : {}) };
+  const result = p.result({ member: after, entry: entry ? toLedgerEntry(entry) : null, tierUpgraded: t.change === 'upgraded', tierChange: t.change });
+  const memberId = member.id;
+  const steps: TransactStep[] = [
+    store.balanceStep(member, { ...next, tier, rev: after.rev, ...lotsState }, at, p.requireActive ?? false),
+    ...[entry, ...grantEntries].flatMap((e) => (e ? [{ ...store.ledgerEntryStep(workspaceId, e), onCommitted: () => countPoints(e.amount) }] : [])),
+    store.memberTierStep(workspaceId, t.record),
+    ...grants.flatMap((g) => g.steps),
+    ...(p.steps ?? []),
+    ...figuresStep(workspaceId, figuresMoved(entries, p.delta.orderCount)),
+    ...publish(workspaceId, [
+      ...(p.events ?? []),
+      ...(entry && p.entryEvent ? [event(p.entryEvent, { resource_id: entry.id, member_ref: memberId, tier })] : []),
+      ...(entry && entry.amount > 0 ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
+      ...grantEntries.map((e, i) => event('campaign.reward_granted', { resource_id: e!.id, member_ref: memberId, campaign_id: grants[i]!.campaignId })),
+      ...(t.change === 'upgraded' ? [event('loyalty.tier_upgraded', { resource_id: memberId, member_ref: memberId, tier })] : []),
+      ...(t.change === 'downgraded' ? [event('loyalty.tier_downgraded', { resource_id: memberId, member_ref: memberId, tier })] : []),
+    ]),
+    ...sealSteps(opts, result),
+  ];
+  return { steps, result };
 }
 
 /**
@@ -258,9 +282,9 @@ function entriesOf(member: MemberRecord, p: ChangePlan<unknown>, at: string): (L
   return [own, ...grants];
 }
 
-/** What a change adds to the overview's totals: points credited, points taken off, orders recorded. */
+/** What a change adds to the overview's totals: points credited, points taken off, orders recorded. Expired points were never redeemed. */
 function figuresMoved(entries: (LedgerEntryRecord | null | undefined)[], orders: number) {
-  const amounts = entries.flatMap((e) => (e ? [e.amount] : []));
+  const amounts = entries.flatMap((e) => (e && e.type !== 'expire' ? [e.amount] : []));
   return {
     pointsIssued: amounts.filter((a) => a > 0).reduce((n, a) => n + a, 0),
     pointsRedeemed: amounts.filter((a) => a < 0).reduce((n, a) => n - a, 0),

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { LEDGER_TYPES, MEMBER_STATUSES, type LedgerEntryRecord } from '../../records/members';
+import { TIER_WINDOWS } from '../../records/program';
 import type { SameShape } from '../../records/same-shape';
 import { filterValue, pageQueryShape } from '../pagination';
 import { emailSchema } from '../auth/schemas';
@@ -140,8 +141,14 @@ export const tierStatusSchema = z
     current: z.object({ key: z.string(), name: z.string(), threshold: z.number() }),
     next: z.object({ key: z.string(), name: z.string(), threshold: z.number() }).nullable(),
     metric: z.enum(['lifetime_points', 'order_count']),
-    value: z.number().int().describe('The member’s value of the metric'),
+    window: z.enum(TIER_WINDOWS).describe('What counts toward the metric: lifetime, rolling_365_days or calendar_year (the program’s tier rules)'),
+    value: z.number().int().describe('The member’s value of the metric in the window, now'),
     remaining: z.number().int().nullable().describe('How much of the metric is missing for the next tier'),
     progress: z.number().min(0).max(1).describe('0..1 from the current tier threshold to the next; 1 at the top tier'),
+    retainedUntil: isoDateTime
+      .nullable()
+      .describe(
+        'The current tier is kept at least until then without further activity: its retention end, or when the window metric falls below the tier if later. null: no end (the first tier, or a lifetime metric that reaches it)',
+      ),
   })
   .meta({ id: 'TierStatus' });

@@ -7,6 +7,10 @@ import { event, publish } from '../../events/outbox';
 import { newId } from '../../ids';
 import { nextTier, tierFor } from '../program/arithmetic';
 import { rulesOf } from '../program/service';
+import { tierReviewAt } from '../program/tier-metric';
+import { getMemberTier } from '../../data/repositories/member-tiers';
+import { metricNow, tierStateOf } from './tier-state';
+import { programNow } from '../program/clock';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { changePoints, loadMember, loadWritableMember, NO_DELTA, toLedgerEntry } from './ledger';
 import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from './schemas';
@@ -227,20 +231,33 @@ export async function memberProfile(workspaceId: string, memberId: string) {
   return { member: toMember(record), tier, erasedAt: record.erasedAt ?? null };
 }
 
-export async function tierStatus(workspaceId: string, memberId: string) {
-  const [member, rules] = await Promise.all([loadMember(workspaceId, memberId), rulesOf(workspaceId)]);
+/**
+ * A member's tier explained: the metric in the window now, what the next tier needs, and until when
+ * the current tier is kept without further activity.
+ */
+export async function tierStatus(workspaceId: string, memberId: string, when?: Date) {
+  const [member, rules, record, at] = await Promise.all([
+    loadMember(workspaceId, memberId),
+    rulesOf(workspaceId),
+    getMemberTier(workspaceId, memberId),
+    when ?? programNow(workspaceId),
+  ]);
   const levels = rules.tiers.levels;
-  const value = rules.tiers.metric === 'order_count' ? member.orderCount : member.lifetime;
+  const value = metricNow(member, record, rules, at);
   // The stored tier is what the member has; a key the ladder no longer knows falls back to the computed one.
   const current = levels.find((l) => l.key === member.tier) ?? tierFor(value, levels);
   const next = nextTier(Math.max(value, current.threshold), levels);
   const span = next ? next.threshold - current.threshold : 0;
+  const { state, days } = tierStateOf({ ...member, tier: current.key }, record);
+  const until = tierReviewAt(state, days, value, rules.tiers, at.getTime(), rules.timeZone);
   return {
     current,
     next,
     metric: rules.tiers.metric,
+    window: rules.tiers.window,
     value,
     remaining: next ? Math.max(0, next.threshold - value) : null,
     progress: next ? Math.min(1, Math.max(0, (value - current.threshold) / span)) : 1,
+    retainedUntil: until === null ? null : new Date(until).toISOString(),
   };
 }

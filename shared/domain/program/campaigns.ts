@@ -110,7 +110,10 @@ async function loadCampaign(workspaceId: string, campaignId: string): Promise<Ca
   return found;
 }
 
-export const getCampaign = loadCampaign;
+/** One campaign of the workspace (NOT_FOUND otherwise). */
+export async function getCampaign(workspaceId: string, campaignId: string): Promise<Campaign> {
+  return loadCampaign(workspaceId, campaignId);
+}
 
 export const listCampaigns = (workspaceId: string, q: { limit: number; cursor?: string; status?: string }): Promise<Page<Campaign>> =>
   repo.listCampaigns<Campaign>(workspaceId, q.limit, q.cursor, q.status);

@@ -4,6 +4,7 @@ import { logger } from '../../observability/logger';
 import type { MemberRecord } from '../../records/members';
 import { event } from '../../events/outbox';
 import { changePoints, NO_DELTA, type ChangePlan } from '../members/ledger';
+import { reviewTiers } from '../members/tier-review';
 import { programNow } from './clock';
 import { activationsAt, expire, nextDueAt, warningDue } from './member-lots';
 import type { ProgramRules } from './schemas';
@@ -22,11 +23,11 @@ export interface DueJob {
 /** Per member, in time order: activate pending points, send expiry warnings, expire lots. */
 const pointsJob: DueJob = { name: 'points', run: settleDueMembers };
 
-export const DUE_JOBS: DueJob[] = [
-  pointsJob,
-  // The tier review (`reviewTiers(workspaceId, now)`, built with the tier windows) joins here, after
-  // the points job, so it reviews balances that include this run's activations and expiries.
-];
+/** The tier review: members whose retention ended or whose window rolled by `now` (a downgrade each). */
+const tiersJob: DueJob = { name: 'tiers', run: async (workspaceId, now) => (await reviewTiers(workspaceId, now)).changed.length };
+
+/** After the points job, so the tier review sees the balances this run's activations and expiries left. */
+export const DUE_JOBS: DueJob[] = [pointsJob, tiersJob];
 
 export async function runDueProgramWork(workspaceId: string, now: Date, jobs: readonly DueJob[] = DUE_JOBS): Promise<Record<string, number>> {
   const done: Record<string, number> = {};

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EXPIRY_POLICIES, ROUNDING, TIER_METRICS, type ProgramRecord } from '../../records/program';
+import { DOWNGRADES, EXPIRY_POLICIES, ROUNDING, TIER_METRICS, TIER_WINDOWS, type ProgramRecord } from '../../records/program';
 import { isTimeZone } from './calendar';
 import type { SameShape } from '../../records/same-shape';
 import { isoDateTime, isStorableNumber, STORABLE_NUMBER_MESSAGE } from '../common';
@@ -69,6 +69,23 @@ export const programRulesSchema = z.strictObject({
     .strictObject({
       metric: z.enum(TIER_METRICS).describe('lifetime_points: points ever earned net of reversals (spending does not lower it); order_count: completed orders'),
       levels: z.array(tierLevelSchema).min(1).max(20).describe('1-20 tiers, the first at threshold 0, thresholds increasing'),
+      window: z
+        .enum(TIER_WINDOWS)
+        .default('lifetime')
+        .describe('What counts toward the metric: lifetime (everything), rolling_365_days (the last 365 days) or calendar_year (since 1 January)'),
+      retainDays: z
+        .number()
+        .int()
+        .min(0)
+        .max(3650)
+        .default(0)
+        .describe('A reached tier is kept at least this many days, even when the metric falls below it (0: only while the metric reaches it)'),
+      downgrade: z
+        .enum(DOWNGRADES)
+        .default('to_qualified')
+        .describe(
+          'Once the retention has ended below the threshold: one_level (one tier down, with a new retention) or to_qualified (to the tier the metric reaches)',
+        ),
     })
     .superRefine((t, ctx) => {
       if (t.levels[0]?.threshold !== 0) ctx.addIssue({ code: 'custom', path: ['levels', 0, 'threshold'], message: 'the first level starts at 0' });
@@ -92,7 +109,13 @@ export const putProgramBody = programRulesSchema.extend({
 export const programSchema = z
   .object({
     earn: z.object({ pointsPerUnit: z.number(), rounding: z.enum(ROUNDING), currencyOverrides: z.record(z.string(), z.number()) }),
-    tiers: z.object({ metric: z.enum(TIER_METRICS), levels: z.array(z.object({ key: z.string(), name: z.string(), threshold: z.number() })) }),
+    tiers: z.object({
+      metric: z.enum(TIER_METRICS),
+      levels: z.array(z.object({ key: z.string(), name: z.string(), threshold: z.number() })),
+      window: z.enum(TIER_WINDOWS),
+      retainDays: z.number().int(),
+      downgrade: z.enum(DOWNGRADES),
+    }),
     points: z.object({
       expiry: z.union([
         z.object({ policy: z.literal('none') }),
@@ -123,5 +146,8 @@ export const DEFAULT_RULES: ProgramRules = {
       { key: 'gold', name: 'Gold', threshold: 2000 },
       { key: 'platinum', name: 'Platinum', threshold: 5000 },
     ],
+    window: 'lifetime',
+    retainDays: 0,
+    downgrade: 'to_qualified',
   },
 };

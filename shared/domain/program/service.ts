@@ -14,19 +14,27 @@ const cache = new TtlCache<Program>(config.caches.programRulesMs, config.caches.
 
 const defaults = (): Program => ({ ...structuredClone(DEFAULT_RULES), version: 0, updatedAt: null });
 
+/** Rules stored before tier windows existed read as today's behaviour: lifetime, no retention, to the qualified tier. */
+const withTierDefaults = (p: Program): Program => {
+  const { metric: _m, levels: _l, ...policy } = DEFAULT_RULES.tiers;
+  return { ...p, tiers: { ...policy, ...(p.tiers as Partial<Program['tiers']>), metric: p.tiers.metric, levels: p.tiers.levels } };
+};
+
 export async function getProgram(workspaceId: string): Promise<Program> {
   return cache.load(workspaceId, async () => withDefaults(await repo.getProgram(workspaceId)));
 }
 
-/** Rules stored before points and time zones existed: no expiry, no pending time, UTC. */
-const withDefaults = (stored: repo.StoredProgram | undefined): Program => (stored ? { ...defaults(), ...stored } : defaults());
+/** Rules stored before points, time zones and tier windows existed: no expiry, no pending time, UTC, lifetime tiers. */
+const withDefaults = (stored: repo.StoredProgram | undefined): Program => (stored ? withTierDefaults({ ...defaults(), ...stored }) : defaults());
 
 export async function rulesOf(workspaceId: string): Promise<ProgramRules> {
   const { earn, tiers, points, timeZone } = await getProgram(workspaceId);
   return { earn, tiers, points, timeZone };
 }
 
-const agesPoints = (p: Program): boolean => p.points.expiry.policy !== 'none' || p.points.pendingDays > 0;
+/** Rules under which something falls due with time: points that age, or tiers that can drop without activity. */
+const hasDueWork = (p: Program): boolean =>
+  p.points.expiry.policy !== 'none' || p.points.pendingDays > 0 || p.tiers.window !== 'lifetime' || p.tiers.retainDays > 0 || p.tiers.downgrade === 'one_level';
 
 /** A replacement of the rules; points and time zone left out take their defaults (a PUT replaces the whole). */
 export type ProgramInput = Omit<ProgramRules, 'points' | 'timeZone'> & Partial<Pick<ProgramRules, 'points' | 'timeZone'>> & { version?: number };
@@ -47,8 +55,8 @@ export async function putProgram(workspaceId: string, input: ProgramInput, audit
   };
   await repo.putProgram(workspaceId, next, current.version, [
     audited(workspaceId, audit, 'program.updated', { type: 'program', id: workspaceId }, now),
-    // Points that age put the workspace on the due-work run's list (and keep it there: earned lots keep their dates).
-    ...(agesPoints(next) ? [repo.dueWorkspaceStep(workspaceId)] : []),
+    // Due work puts the workspace on the due-work run's list (and keeps it there: earned lots keep their dates, reviews stay due).
+    ...(hasDueWork(next) ? [repo.dueWorkspaceStep(workspaceId)] : []),
   ]);
   cache.set(workspaceId, next);
   return next;

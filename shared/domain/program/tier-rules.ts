@@ -2,14 +2,11 @@
  * Tier windows, retention and downgrade: pure. The metric counts only what falls in the window; a
  * reached tier is kept until its retention ends even when the metric falls below it.
  */
+import { DOWNGRADES, TIER_WINDOWS, type Downgrade, type TierWindow } from '../../records/program';
 import { tierFor, type TierLevel } from './arithmetic';
 import { DAY_MS, startOfYear } from './calendar';
 
-export const TIER_WINDOWS = ['lifetime', 'rolling_365_days', 'calendar_year'] as const;
-export type TierWindow = (typeof TIER_WINDOWS)[number];
-
-export const DOWNGRADES = ['one_level', 'to_qualified'] as const;
-export type Downgrade = (typeof DOWNGRADES)[number];
+export { DOWNGRADES, TIER_WINDOWS, type Downgrade, type TierWindow };
 
 export interface TierPolicy {
   window: TierWindow;

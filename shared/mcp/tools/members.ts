@@ -131,7 +131,7 @@ export const memberTools = [
     name: 'get_tier_status',
     title: "A member's tier",
     description:
-      'The tier a member holds, the next tier, the metric it is measured by (lifetime points or completed orders), what is still missing and the progress (0-1).',
+      'The tier a member holds, the next tier, the metric it is measured by (lifetime points or completed orders) and its window, the metric value now, what is still missing, the progress (0-1) and until when the current tier is kept without further activity (retainedUntil).',
     rest: 'getMemberTier',
     service: members.tierStatus,
     input: z.strictObject({ memberId: memberIdArg }),
