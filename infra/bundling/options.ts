@@ -24,8 +24,9 @@ export const BUNDLE_BUDGET_EXCEPTIONS: Readonly<Record<string, { readonly kib: n
   mcp: {
     // Over the common budget, a known debt: 934 KiB with campaigns; 805 since the bundle names the SDK's smaller
     // JSON Schema validator (REPLACED_MODULES); 813 with the team area's route declarations (the tool registry reads
-    // the whole route table). Splitting the tools over several functions is the way further down.
-    kib: 815,
+    // the whole route table); 842 with the program engine (lots, tiers, the campaign tools) and the console's admin
+    // routes. The way down: a registry that reads only the routes its tools name, then tools over several functions.
+    kib: 845,
     reason:
       'The MCP SDK (about 195 KiB minified once its default JSON Schema validator, Ajv, is replaced by its smaller ' +
       'one) on top of every domain service the tools call, each with its contracts and repositories (about 190 KiB of ' +
@@ -33,8 +34,8 @@ export const BUNDLE_BUDGET_EXCEPTIONS: Readonly<Record<string, { readonly kib: n
   },
   'wallet-passes': {
     // The two calls that build a pass have a function of their own, so the wallet area (443 KiB) and the
-    // push worker start without the signer.
-    kib: 945,
+    // push worker start without the signer. 950 since the member records carry lots and tier state.
+    kib: 952,
     reason:
       'Signs Apple passes with passkit-generator, which brings node-forge (PKCS#7, ~290 KiB) and joi (pass.json ' +
       'validation, ~130 KiB). Only the two calls that build a pass load it (issuing a card, the latest version of a pass).',
