@@ -22,6 +22,7 @@ interface World {
     poolId: string;
     couponId: string;
     couponCode: string;
+    campaignId: string;
   };
 }
 
@@ -44,6 +45,16 @@ beforeAll(async () => {
   });
   const coupon = await call('POST', '/api/v2/coupons/issue', { token: a.key, body: { poolId: pool.body.data.id, memberId: member.id } });
   expect(coupon.status).toBe(201);
+  const campaign = await call('POST', '/api/flash/campaigns', {
+    token: a.token,
+    body: {
+      name: 'A campaign',
+      trigger: { type: 'order' },
+      conditions: [{ field: 'order.total', op: 'gte', value: 1 }],
+      effect: { type: 'bonus_points', points: 5 },
+    },
+  });
+  expect(campaign.status).toBe(201);
   world = {
     a,
     b,
@@ -58,6 +69,7 @@ beforeAll(async () => {
       poolId: pool.body.data.id,
       couponId: coupon.body.data.id,
       couponCode: coupon.body.data.code,
+      campaignId: campaign.body.data.id,
     },
   };
 });
@@ -105,6 +117,13 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
   'POST /api/v2/members/{id}/portal-sessions': (i) => ({ path: `/api/v2/members/${i.memberId}/portal-sessions` }),
   // Objects named in the body, not the path:
   'POST /api/v2/coupons/issue': (i) => ({ path: '/api/v2/coupons/issue', body: { poolId: i.poolId, memberId: i.memberId } }),
+  'GET /api/flash/campaigns/{id}': (i) => ({ path: `/api/flash/campaigns/${i.campaignId}` }),
+  'PATCH /api/flash/campaigns/{id}': (i) => ({ path: `/api/flash/campaigns/${i.campaignId}`, body: { name: 'stolen' } }),
+  'DELETE /api/flash/campaigns/{id}': (i) => ({ path: `/api/flash/campaigns/${i.campaignId}` }),
+  'POST /api/flash/campaigns/simulate': (i) => ({
+    path: '/api/flash/campaigns/simulate',
+    body: { order: { total: 10, currency: 'EUR' }, memberId: i.memberId },
+  }),
   'POST /api/v2/orders': (i) => ({
     path: '/api/v2/orders',
     body: { externalOrderId: `X-${Date.now()}`, memberId: i.memberId, currency: 'EUR', total: 10, occurredAt: '2026-11-01T10:00:00Z' },
@@ -113,6 +132,8 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
 
 /** Routes that name no object of a workspace: lists (scoped by the key) and creates. */
 const NO_FOREIGN_OBJECT = new Set([
+  'GET /api/flash/campaigns',
+  'POST /api/flash/campaigns',
   'POST /api/v2/api-keys',
   'GET /api/v2/api-keys',
   'GET /api/v2/stores',

@@ -13,10 +13,10 @@ import { runtimeOf } from '../support/platform';
 /** Upper bounds: requests, items read, items written (a warm container, Idempotency-Key on writes). */
 const BOUNDS: Record<Operation, [calls: number, itemsRead: number, itemsWritten: number]> = {
   'authenticated GET': [2, 2, 0],
-  'create member': [3, 1, 5],
-  'create order': [5, 3, 7],
-  'points change': [5, 3, 6],
-  refund: [6, 4, 8],
+  'create member': [3, 1, 6],
+  'create order': [5, 3, 8],
+  'points change': [5, 3, 7],
+  refund: [6, 4, 9],
   'coupon issue': [4, 3, 6],
   'coupon redeem': [4, 3, 5],
   'object record create': [5, 2, 11],
