@@ -73,7 +73,44 @@ export function useCursor(): { cursor: string | undefined; next: (c: string) => 
   };
 }
 
-export function Pager({ nextCursor, paging }: { nextCursor: string | null; paging: ReturnType<typeof useCursor> }) {
+export type Cursor = ReturnType<typeof useCursor>;
+
+/** A list as the API answers it: its rows and, when it is paged, the cursor of the next page. */
+export interface Listed<T> {
+  data: T[];
+  nextCursor?: string | null;
+}
+
+/** A cursor-paged list: the page the trail points at, loaded again when `key` (its filters) changes or on `reload`. */
+export function usePaged<T>(load: (page: { cursor?: string }) => Promise<Listed<T>>, key: string): Loaded<Listed<T>> & { reload: () => void; paging: Cursor } {
+  const paging = useCursor();
+  const list = useLoad(() => load(paging.cursor ? { cursor: paging.cursor } : {}), `${key}@${paging.cursor ?? ''}`);
+  return { ...list, paging };
+}
+
+/**
+ * A list's states in one place: loading, its failure in the API's words, `empty` when it has no rows
+ * (rows of an empty table when no `empty` is given), then the rows and, for a paged list, the pager.
+ */
+export function Listing<T>(props: {
+  list: Loaded<Listed<T>> & { paging?: Cursor };
+  what: string;
+  empty?: ComponentChildren;
+  children: (rows: T[]) => ComponentChildren;
+}) {
+  const { list } = props;
+  if (list.state === 'loading') return <Loading what={props.what} />;
+  if (list.state === 'failed') return <Failure error={list.error} />;
+  if (list.data.data.length === 0 && props.empty !== undefined) return <Empty>{props.empty}</Empty>;
+  return (
+    <>
+      {props.children(list.data.data)}
+      {list.paging ? <Pager nextCursor={list.data.nextCursor ?? null} paging={list.paging} /> : null}
+    </>
+  );
+}
+
+export function Pager({ nextCursor, paging }: { nextCursor: string | null; paging: Cursor }) {
   if (!nextCursor && !paging.previous) return null;
   return (
     <nav aria-label="Pages" class="pager">
@@ -112,4 +149,41 @@ export function useSubmit(run: () => Promise<void>): { onSubmit: (event?: Event)
       });
   };
   return { onSubmit, busy, error };
+}
+
+/**
+ * Ask, then act: the button opens a confirmation (a group named by `legend`, saying what follows);
+ * its one action runs once per click, with its error in the API's words; Cancel closes it.
+ */
+export function Confirmed(props: {
+  /** The opening button's text and accessible name, e.g. `Remove` and `Remove ada@example.com`. */
+  open: { text: string; label: string };
+  legend: string;
+  children: ComponentChildren;
+  /** The confirming button's text, e.g. `Remove member`. */
+  confirm: string;
+  run: () => Promise<void>;
+}) {
+  const [asking, setAsking] = useState(false);
+  const { onSubmit, busy, error } = useSubmit(props.run);
+  if (!asking) {
+    return (
+      <button type="button" aria-label={props.open.label} onClick={() => setAsking(true)}>
+        {props.open.text}
+      </button>
+    );
+  }
+  return (
+    <fieldset class="confirm">
+      <legend>{props.legend}</legend>
+      <p>{props.children}</p>
+      <button type="button" class="danger" disabled={busy} onClick={() => onSubmit()}>
+        {props.confirm}
+      </button>{' '}
+      <button type="button" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+      {error ? <Failure error={error} /> : null}
+    </fieldset>
+  );
 }

@@ -1,39 +1,29 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Empty, Failure, Loading, Pager, useCursor, useLoad, useSubmit, when } from '../components';
+import { Confirmed, Failure, Listing, usePaged, useSubmit, when } from '../components';
 
 type ApiKey = components['schemas']['ApiKey'];
 type Scope = ApiKey['scopes'][number];
 const PRESETS = ['read-only', 'write'] as const;
 
 export function ApiKeys() {
-  const paging = useCursor();
   const [made, setMade] = useState<{ name: string; key: string }>();
-  const list = useLoad(
-    () => unwrap(api.GET('/api/v2/api-keys', { params: { query: { limit: 20, ...(paging.cursor ? { cursor: paging.cursor } : {}) } } })),
-    paging.cursor ?? '',
-  );
+  const list = usePaged((page) => unwrap(api.GET('/api/v2/api-keys', { params: { query: { limit: 20, ...page } } })), '');
   return (
     <section aria-labelledby="keys-title">
       <h1 id="keys-title">API keys</h1>
       <CreateKey
         onCreated={(k) => {
           setMade(k);
-          paging.first();
+          list.paging.first();
           list.reload();
         }}
       />
       {made ? <ShownOnce made={made} onDone={() => setMade(undefined)} /> : null}
-      {list.state === 'loading' ? <Loading what="API keys" /> : null}
-      {list.state === 'failed' ? <Failure error={list.error} /> : null}
-      {list.state === 'ready' && list.data.data.length === 0 ? <Empty>No API keys yet: create one above.</Empty> : null}
-      {list.state === 'ready' && list.data.data.length > 0 ? (
-        <>
-          <KeyTable keys={list.data.data} onRevoked={list.reload} />
-          <Pager nextCursor={list.data.nextCursor} paging={paging} />
-        </>
-      ) : null}
+      <Listing list={list} what="API keys" empty="No API keys yet: create one above.">
+        {(keys) => <KeyTable keys={keys} onRevoked={list.reload} />}
+      </Listing>
     </section>
   );
 }
@@ -160,33 +150,17 @@ function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: () => void }
 
 /** Revoking asks first: the key stops working at once for every app that uses it. */
 function Revoke({ apiKey, onRevoked }: { apiKey: ApiKey; onRevoked: () => void }) {
-  const [asking, setAsking] = useState(false);
-  const {
-    onSubmit: revoke,
-    busy,
-    error,
-  } = useSubmit(async () => {
-    await unwrap(api.DELETE('/api/v2/api-keys/{id}', { params: { path: { id: apiKey.id } } }));
-    onRevoked();
-  });
-  if (!asking) {
-    return (
-      <button type="button" aria-label={`Revoke ${apiKey.name}`} onClick={() => setAsking(true)}>
-        Revoke
-      </button>
-    );
-  }
   return (
-    <fieldset class="confirm">
-      <legend>Confirm revoking {apiKey.name}</legend>
-      <p>Apps using “{apiKey.name}” stop working at once.</p>
-      <button type="button" class="danger" disabled={busy} onClick={() => revoke()}>
-        Revoke key
-      </button>{' '}
-      <button type="button" onClick={() => setAsking(false)}>
-        Cancel
-      </button>
-      {error ? <Failure error={error} /> : null}
-    </fieldset>
+    <Confirmed
+      open={{ text: 'Revoke', label: `Revoke ${apiKey.name}` }}
+      legend={`Confirm revoking ${apiKey.name}`}
+      confirm="Revoke key"
+      run={async () => {
+        await unwrap(api.DELETE('/api/v2/api-keys/{id}', { params: { path: { id: apiKey.id } } }));
+        onRevoked();
+      }}
+    >
+      Apps using “{apiKey.name}” stop working at once.
+    </Confirmed>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components, operations } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Empty, Failure, Loading, Pager, useCursor, useLoad, when } from '../components';
+import { Listing, usePaged, when } from '../components';
 
 type Query = NonNullable<operations['listAuditEntries']['parameters']['query']>;
 type Entry = components['schemas']['AuditEntry'];
@@ -17,16 +17,14 @@ const dayStart = (day: string, plusDays = 0): string | undefined => {
 export function AuditLog() {
   const [filters, setFilters] = useState<{ action: string; actor: string; from: string; to: string }>({ action: '', actor: '', from: '', to: '' });
   const [applied, setApplied] = useState(filters);
-  const paging = useCursor();
   const query: Query = {
     limit: 25,
     ...(applied.action ? { action: applied.action as Query['action'] } : {}),
     ...(applied.actor ? { actor: applied.actor } : {}),
     ...(applied.from ? { from: dayStart(applied.from) } : {}),
     ...(applied.to ? { to: dayStart(applied.to, 1) } : {}),
-    ...(paging.cursor ? { cursor: paging.cursor } : {}),
   };
-  const list = useLoad(() => unwrap(api.GET('/api/flash/audit', { params: { query } })), JSON.stringify(query));
+  const list = usePaged((page) => unwrap(api.GET('/api/flash/audit', { params: { query: { ...query, ...page } } })), JSON.stringify(query));
   const set = (k: keyof typeof filters) => (e: Event) => setFilters({ ...filters, [k]: (e.currentTarget as HTMLInputElement).value });
   return (
     <section aria-labelledby="audit-title">
@@ -36,7 +34,7 @@ export function AuditLog() {
         aria-label="Filter the audit log"
         onSubmit={(e) => {
           e.preventDefault();
-          paging.first();
+          list.paging.first();
           setApplied(filters);
         }}
       >
@@ -65,15 +63,9 @@ export function AuditLog() {
         </label>
         <button type="submit">Apply filters</button>
       </form>
-      {list.state === 'loading' ? <Loading what="the audit log" /> : null}
-      {list.state === 'failed' ? <Failure error={list.error} /> : null}
-      {list.state === 'ready' && list.data.data.length === 0 ? <Empty>No entries match these filters.</Empty> : null}
-      {list.state === 'ready' && list.data.data.length > 0 ? (
-        <>
-          <Entries entries={list.data.data} />
-          <Pager nextCursor={list.data.nextCursor} paging={paging} />
-        </>
-      ) : null}
+      <Listing list={list} what="the audit log" empty="No entries match these filters.">
+        {(entries) => <Entries entries={entries} />}
+      </Listing>
     </section>
   );
 }

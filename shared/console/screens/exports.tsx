@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Empty, Failure, Loading, useLoad, useSubmit, when } from '../components';
+import { Failure, Listing, Loading, useLoad, useSubmit, when } from '../components';
 
 type Job = components['schemas']['ExportJob'];
 type OperationalJob = components['schemas']['OperationalExportJob'];
@@ -39,7 +39,7 @@ function DownloadLink({ jobId, label }: { jobId: string; label: string }) {
 }
 
 function Archive() {
-  const jobs = useLoad(() => unwrap(api.GET('/api/flash/account/data-export')), 'archive');
+  const jobs = useLoad(() => unwrap(api.GET('/api/flash/account/data-export')).then((r) => ({ data: r.data.jobs })), 'archive');
   const {
     onSubmit: start,
     busy,
@@ -59,10 +59,9 @@ function Archive() {
         Refresh
       </button>
       {error ? <Failure error={error} /> : null}
-      {jobs.state === 'loading' ? <Loading what="archive jobs" /> : null}
-      {jobs.state === 'failed' ? <Failure error={jobs.error} /> : null}
-      {jobs.state === 'ready' && jobs.data.data.jobs.length === 0 ? <Empty>No archive made yet.</Empty> : null}
-      {jobs.state === 'ready' && jobs.data.data.jobs.length > 0 ? <JobTable jobs={jobs.data.data.jobs} /> : null}
+      <Listing list={jobs} what="archive jobs" empty="No archive made yet.">
+        {(made) => <JobTable jobs={made} />}
+      </Listing>
     </section>
   );
 }
@@ -163,16 +162,15 @@ function Schedules() {
     <section class="card" aria-labelledby="schedules-title">
       <h2 id="schedules-title">Schedules</h2>
       <NewSchedule onCreated={list.reload} />
-      {list.state === 'loading' ? <Loading what="schedules" /> : null}
-      {list.state === 'failed' ? <Failure error={list.error} /> : null}
-      {list.state === 'ready' && list.data.data.length === 0 ? <Empty>No export runs on a schedule.</Empty> : null}
-      {list.state === 'ready' && list.data.data.length > 0 ? (
-        <ul class="plain-list">
-          {list.data.data.map((s) => (
-            <ScheduleRow key={s.id} schedule={s} onDeleted={list.reload} />
-          ))}
-        </ul>
-      ) : null}
+      <Listing list={list} what="schedules" empty="No export runs on a schedule.">
+        {(schedules) => (
+          <ul class="plain-list">
+            {schedules.map((s) => (
+              <ScheduleRow key={s.id} schedule={s} onDeleted={list.reload} />
+            ))}
+          </ul>
+        )}
+      </Listing>
     </section>
   );
 }

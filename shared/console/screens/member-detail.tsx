@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Empty, Failure, Loading, Pager, useCursor, useLoad, useSubmit, when } from '../components';
+import { Failure, Listing, Loading, usePaged, useLoad, useSubmit, when } from '../components';
 
 type Member = components['schemas']['Member'];
 type Tier = components['schemas']['TierStatus'];
@@ -109,17 +109,19 @@ function AdjustPoints({ id, onAdjusted }: { id: string; onAdjusted: () => void }
 }
 
 function Ledger({ id, round }: { id: string; round: number }) {
-  const paging = useCursor();
-  const query = { limit: 10, ...(paging.cursor ? { cursor: paging.cursor } : {}) };
-  const page = useLoad(() => unwrap(api.GET('/api/flash/members/{id}/points', { params: { path: { id }, query } })), `${id}:${round}:${paging.cursor ?? ''}`);
+  const list = usePaged(
+    (page) =>
+      unwrap(api.GET('/api/flash/members/{id}/points', { params: { path: { id }, query: { limit: 10, ...page } } })).then((p) => ({
+        data: p.data.entries,
+        nextCursor: p.nextCursor,
+      })),
+    `${id}:${round}`,
+  );
   return (
     <section class="card" aria-labelledby="ledger-title">
       <h2 id="ledger-title">Points ledger</h2>
-      {page.state === 'loading' ? <Loading what="the ledger" /> : null}
-      {page.state === 'failed' ? <Failure error={page.error} /> : null}
-      {page.state === 'ready' && page.data.data.entries.length === 0 ? <Empty>No points earned or spent yet.</Empty> : null}
-      {page.state === 'ready' && page.data.data.entries.length > 0 ? (
-        <>
+      <Listing list={list} what="the ledger" empty="No points earned or spent yet.">
+        {(entries) => (
           <table>
             <caption>Newest first</caption>
             <thead>
@@ -132,7 +134,7 @@ function Ledger({ id, round }: { id: string; round: number }) {
               </tr>
             </thead>
             <tbody>
-              {page.data.data.entries.map((e) => (
+              {entries.map((e) => (
                 <tr key={e.id}>
                   <td>{when(e.createdAt)}</td>
                   <td>{e.type}</td>
@@ -143,25 +145,19 @@ function Ledger({ id, round }: { id: string; round: number }) {
               ))}
             </tbody>
           </table>
-          <Pager nextCursor={page.data.nextCursor} paging={paging} />
-        </>
-      ) : null}
+        )}
+      </Listing>
     </section>
   );
 }
 
 function Coupons({ id }: { id: string }) {
-  const paging = useCursor();
-  const query = { limit: 10, ...(paging.cursor ? { cursor: paging.cursor } : {}) };
-  const page = useLoad(() => unwrap(api.GET('/api/flash/members/{id}/coupons', { params: { path: { id }, query } })), `${id}:${paging.cursor ?? ''}`);
+  const list = usePaged((page) => unwrap(api.GET('/api/flash/members/{id}/coupons', { params: { path: { id }, query: { limit: 10, ...page } } })), id);
   return (
     <section class="card" aria-labelledby="coupons-title">
       <h2 id="coupons-title">Coupons</h2>
-      {page.state === 'loading' ? <Loading what="coupons" /> : null}
-      {page.state === 'failed' ? <Failure error={page.error} /> : null}
-      {page.state === 'ready' && page.data.data.length === 0 ? <Empty>No coupons issued to this member.</Empty> : null}
-      {page.state === 'ready' && page.data.data.length > 0 ? (
-        <>
+      <Listing list={list} what="coupons" empty="No coupons issued to this member.">
+        {(coupons) => (
           <table>
             <caption>Newest first</caption>
             <thead>
@@ -173,7 +169,7 @@ function Coupons({ id }: { id: string }) {
               </tr>
             </thead>
             <tbody>
-              {page.data.data.map((c) => (
+              {coupons.map((c) => (
                 <tr key={c.id}>
                   <td>
                     <code>{c.code}</code>
@@ -185,9 +181,8 @@ function Coupons({ id }: { id: string }) {
               ))}
             </tbody>
           </table>
-          <Pager nextCursor={page.data.nextCursor} paging={paging} />
-        </>
-      ) : null}
+        )}
+      </Listing>
     </section>
   );
 }

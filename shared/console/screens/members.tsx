@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Empty, Failure, Loading, Pager, useCursor, useLoad, when } from '../components';
+import { Listing, usePaged, when } from '../components';
 import { MemberDetail, nameOf } from './member-detail';
 
 type Member = components['schemas']['Member'];
@@ -17,9 +17,8 @@ export function Members() {
   const [typed, setTyped] = useState('');
   const [search, setSearch] = useState('');
   const [open, setOpen] = useState<string>();
-  const paging = useCursor();
-  const query = { limit: 20, ...searchQuery(search), ...(paging.cursor ? { cursor: paging.cursor } : {}) };
-  const list = useLoad(() => unwrap(api.GET('/api/flash/members', { params: { query } })), JSON.stringify(query));
+  const query = { limit: 20, ...searchQuery(search) };
+  const list = usePaged((page) => unwrap(api.GET('/api/flash/members', { params: { query: { ...query, ...page } } })), JSON.stringify(query));
   if (open) {
     return (
       <MemberDetail
@@ -39,7 +38,7 @@ export function Members() {
         aria-label="Find a member"
         onSubmit={(e) => {
           e.preventDefault();
-          paging.first();
+          list.paging.first();
           setSearch(typed);
           // The same search again (or the whole list again) reads afresh.
           list.reload();
@@ -51,17 +50,9 @@ export function Members() {
         </label>
         <button type="submit">Search</button>
       </form>
-      {list.state === 'loading' ? <Loading what="members" /> : null}
-      {list.state === 'failed' ? <Failure error={list.error} /> : null}
-      {list.state === 'ready' && list.data.data.length === 0 ? (
-        <Empty>{search.trim() ? `No member has the e-mail or externalId “${search.trim()}”.` : 'No members yet.'}</Empty>
-      ) : null}
-      {list.state === 'ready' && list.data.data.length > 0 ? (
-        <>
-          <MemberTable members={list.data.data} onOpen={setOpen} />
-          <Pager nextCursor={list.data.nextCursor} paging={paging} />
-        </>
-      ) : null}
+      <Listing list={list} what="members" empty={search.trim() ? `No member has the e-mail or externalId “${search.trim()}”.` : 'No members yet.'}>
+        {(members) => <MemberTable members={members} onOpen={setOpen} />}
+      </Listing>
     </section>
   );
 }

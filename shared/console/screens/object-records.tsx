@@ -1,25 +1,20 @@
 import { api, unwrap } from '../api';
-import { Empty, Failure, Loading, Pager, useCursor, useLoad, when } from '../components';
+import { Listing, usePaged, when } from '../components';
 
 /** A value of a record as text: strings as they are, anything else as JSON. */
 const shown = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
 
 /** The live records of one type, newest first, page by page (drafts and hidden types too). */
 export function ObjectRecords({ type, label, titleField }: { type: string; label: string; titleField: string | null }) {
-  const paging = useCursor();
-  const query = { limit: 20, ...(paging.cursor ? { cursor: paging.cursor } : {}) };
-  const page = useLoad(
-    () => unwrap(api.GET('/api/flash/objects/types/{type}/records', { params: { path: { type }, query } })),
-    `${type}:${paging.cursor ?? ''}`,
+  const list = usePaged(
+    (page) => unwrap(api.GET('/api/flash/objects/types/{type}/records', { params: { path: { type }, query: { limit: 20, ...page } } })),
+    type,
   );
   return (
     <section class="card" aria-labelledby="records-title">
       <h2 id="records-title">Records of {label}</h2>
-      {page.state === 'loading' ? <Loading what="records" /> : null}
-      {page.state === 'failed' ? <Failure error={page.error} /> : null}
-      {page.state === 'ready' && page.data.data.length === 0 ? <Empty>No records of {label} yet: they are created through the API.</Empty> : null}
-      {page.state === 'ready' && page.data.data.length > 0 ? (
-        <>
+      <Listing list={list} what="records" empty={<>No records of {label} yet: they are created through the API.</>}>
+        {(records) => (
           <table>
             <caption>Newest first</caption>
             <thead>
@@ -31,7 +26,7 @@ export function ObjectRecords({ type, label, titleField }: { type: string; label
               </tr>
             </thead>
             <tbody>
-              {page.data.data.map((r) => (
+              {records.map((r) => (
                 <tr key={r.id}>
                   <td>
                     <code>{r.id}</code>
@@ -49,9 +44,8 @@ export function ObjectRecords({ type, label, titleField }: { type: string; label
               ))}
             </tbody>
           </table>
-          <Pager nextCursor={page.data.nextCursor} paging={paging} />
-        </>
-      ) : null}
+        )}
+      </Listing>
     </section>
   );
 }

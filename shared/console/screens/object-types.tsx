@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { operations } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Empty, Failure, Loading, useLoad } from '../components';
+import { Listing, useLoad } from '../components';
 import { ObjectRecords } from './object-records';
 import { type FieldDraft, ObjectTypeEditor } from './object-type-editor';
 
@@ -21,10 +21,9 @@ export function ObjectTypes() {
           New object type
         </button>
       </p>
-      {list.state === 'loading' ? <Loading what="object types" /> : null}
-      {list.state === 'failed' ? <Failure error={list.error} /> : null}
-      {list.state === 'ready' && list.data.data.length === 0 ? <Empty>No object types yet: define one to keep your own data next to members.</Empty> : null}
-      {list.state === 'ready' && list.data.data.length > 0 ? <TypeTable types={list.data.data} onOpen={setOpen} /> : null}
+      <Listing list={list} what="object types" empty="No object types yet: define one to keep your own data next to members.">
+        {(types) => <TypeTable types={types} onOpen={setOpen} />}
+      </Listing>
       {open?.kind === 'new' || open?.kind === 'edit' ? (
         <ObjectTypeEditor
           key={open.kind === 'edit' ? open.type.type : 'new'}

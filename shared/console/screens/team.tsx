@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Empty, Failure, Loading, Pager, useCursor, useLoad, useSubmit, when } from '../components';
+import { Confirmed, Failure, Listing, usePaged, useSubmit, when } from '../components';
 
 type User = components['schemas']['User'];
 type Invitation = components['schemas']['Invitation'];
@@ -57,46 +57,41 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
 }
 
 function Members({ round, onChanged }: { round: number; onChanged: () => void }) {
-  const paging = useCursor();
-  const list = useLoad(
-    () => unwrap(api.GET('/api/flash/team/members', { params: { query: { limit: 50, ...(paging.cursor ? { cursor: paging.cursor } : {}) } } })),
-    `${paging.cursor ?? ''}#${round}`,
-  );
-  if (list.state === 'loading') return <Loading what="the team" />;
-  if (list.state === 'failed') return <Failure error={list.error} />;
+  const list = usePaged((page) => unwrap(api.GET('/api/flash/team/members', { params: { query: { limit: 50, ...page } } })), `#${round}`);
   return (
-    <>
-      <table>
-        <caption>Members</caption>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Name</th>
-            <th scope="col">Role</th>
-            <th scope="col">Joined</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.data.data.map((u) => (
-            <tr key={u.id}>
-              <td>{u.email}</td>
-              <td>{u.name ?? '—'}</td>
-              <td>
-                <RoleForm user={u} onChanged={onChanged} />
-              </td>
-              <td>{when(u.createdAt)}</td>
-              <td>
-                <Remove user={u} onRemoved={onChanged} />
-              </td>
+    <Listing list={list} what="the team">
+      {(users) => (
+        <table>
+          <caption>Members</caption>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Name</th>
+              <th scope="col">Role</th>
+              <th scope="col">Joined</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-      <Pager nextCursor={list.data.nextCursor} paging={paging} />
-    </>
+          </thead>
+          <tbody>
+            {users.map((u) => (
+              <tr key={u.id}>
+                <td>{u.email}</td>
+                <td>{u.name ?? '—'}</td>
+                <td>
+                  <RoleForm user={u} onChanged={onChanged} />
+                </td>
+                <td>{when(u.createdAt)}</td>
+                <td>
+                  <Remove user={u} onRemoved={onChanged} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Listing>
   );
 }
 
@@ -126,71 +121,53 @@ function RoleForm({ user, onChanged }: { user: User; onChanged: () => void }) {
 
 /** Removing asks first: their sessions end at once. */
 function Remove({ user, onRemoved }: { user: User; onRemoved: () => void }) {
-  const [asking, setAsking] = useState(false);
-  const { onSubmit, busy, error } = useSubmit(async () => {
-    await unwrap(api.DELETE('/api/flash/team/members/{id}', { params: { path: { id: user.id } } }));
-    onRemoved();
-  });
-  if (!asking) {
-    return (
-      <button type="button" aria-label={`Remove ${user.email}`} onClick={() => setAsking(true)}>
-        Remove
-      </button>
-    );
-  }
   return (
-    <fieldset class="confirm">
-      <legend>Confirm removing {user.email}</legend>
-      <p>They are signed out at once and can no longer sign in.</p>
-      <button type="button" class="danger" disabled={busy} onClick={() => onSubmit()}>
-        Remove member
-      </button>{' '}
-      <button type="button" onClick={() => setAsking(false)}>
-        Cancel
-      </button>
-      {error ? <Failure error={error} /> : null}
-    </fieldset>
+    <Confirmed
+      open={{ text: 'Remove', label: `Remove ${user.email}` }}
+      legend={`Confirm removing ${user.email}`}
+      confirm="Remove member"
+      run={async () => {
+        await unwrap(api.DELETE('/api/flash/team/members/{id}', { params: { path: { id: user.id } } }));
+        onRemoved();
+      }}
+    >
+      They are signed out at once and can no longer sign in.
+    </Confirmed>
   );
 }
 
 function Invitations({ round, onChanged }: { round: number; onChanged: () => void }) {
-  const paging = useCursor();
-  const list = useLoad(
-    () => unwrap(api.GET('/api/flash/team/invitations', { params: { query: { limit: 50, ...(paging.cursor ? { cursor: paging.cursor } : {}) } } })),
-    `${paging.cursor ?? ''}#${round}`,
-  );
-  if (list.state === 'loading') return <Loading what="invitations" />;
-  if (list.state === 'failed') return <Failure error={list.error} />;
-  if (list.data.data.length === 0) return <Empty>No invitations yet.</Empty>;
+  const list = usePaged((page) => unwrap(api.GET('/api/flash/team/invitations', { params: { query: { limit: 50, ...page } } })), `#${round}`);
   return (
-    <>
-      <table>
-        <caption>Invitations</caption>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Status</th>
-            <th scope="col">Expires</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {list.data.data.map((i) => (
-            <tr key={i.id}>
-              <td>{i.email}</td>
-              <td>{i.role}</td>
-              <td>{i.status}</td>
-              <td>{when(i.expiresAt)}</td>
-              <td>{i.status === 'pending' ? <RevokeInvitation invitation={i} onRevoked={onChanged} /> : null}</td>
+    <Listing list={list} what="invitations" empty="No invitations yet.">
+      {(invitations) => (
+        <table>
+          <caption>Invitations</caption>
+          <thead>
+            <tr>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">Status</th>
+              <th scope="col">Expires</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-      <Pager nextCursor={list.data.nextCursor} paging={paging} />
-    </>
+          </thead>
+          <tbody>
+            {invitations.map((i) => (
+              <tr key={i.id}>
+                <td>{i.email}</td>
+                <td>{i.role}</td>
+                <td>{i.status}</td>
+                <td>{when(i.expiresAt)}</td>
+                <td>{i.status === 'pending' ? <RevokeInvitation invitation={i} onRevoked={onChanged} /> : null}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Listing>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components, operations } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Empty, Failure, Loading, Pager, useCursor, useLoad, useSubmit, when } from '../components';
+import { Failure, Listing, usePaged, useSubmit, when } from '../components';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
 type Attempt = components['schemas']['WebhookAttempt'];
@@ -12,16 +12,17 @@ const STATUSES: Status[] = ['delivered', 'retrying', 'failed', 'dead', 'cancelle
 export function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
   const [status, setStatus] = useState<Status | ''>('');
   const [applied, setApplied] = useState<{ status: Status | ''; deliveryId?: string }>({ status: '' });
-  const paging = useCursor();
-  const query = {
+  const filters = {
     limit: 25,
     ...(applied.status ? { status: applied.status } : {}),
     ...(applied.deliveryId ? { deliveryId: applied.deliveryId } : {}),
-    ...(paging.cursor ? { cursor: paging.cursor } : {}),
   };
-  const log = useLoad(() => unwrap(api.GET('/api/flash/webhooks/{id}/deliveries', { params: { path: { id: endpoint.id }, query } })), JSON.stringify(query));
+  const log = usePaged(
+    (page) => unwrap(api.GET('/api/flash/webhooks/{id}/deliveries', { params: { path: { id: endpoint.id }, query: { ...filters, ...page } } })),
+    JSON.stringify(filters),
+  );
   const narrow = (next: typeof applied) => {
-    paging.first();
+    log.paging.first();
     setApplied(next);
   };
   return (
@@ -60,20 +61,11 @@ export function DeliveryLog({ endpoint }: { endpoint: Endpoint }) {
           </button>
         </p>
       ) : null}
-      {log.state === 'loading' ? <Loading what="the delivery log" /> : null}
-      {log.state === 'failed' ? <Failure error={log.error} /> : null}
-      {log.state === 'ready' && log.data.data.length === 0 ? <Empty>No deliveries match.</Empty> : null}
-      {log.state === 'ready' && log.data.data.length > 0 ? (
-        <>
-          <Attempts
-            endpointId={endpoint.id}
-            attempts={log.data.data}
-            onAttemptsOf={(deliveryId) => narrow({ status: '', deliveryId })}
-            onReplayed={log.reload}
-          />
-          <Pager nextCursor={log.data.nextCursor} paging={paging} />
-        </>
-      ) : null}
+      <Listing list={log} what="the delivery log" empty="No deliveries match.">
+        {(attempts) => (
+          <Attempts endpointId={endpoint.id} attempts={attempts} onAttemptsOf={(deliveryId) => narrow({ status: '', deliveryId })} onReplayed={log.reload} />
+        )}
+      </Listing>
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components, operations } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Empty, Failure, Loading, Pager, useCursor, useLoad, useSubmit, when } from '../components';
+import { Confirmed, Failure, Listing, Loading, useLoad, usePaged, useSubmit, when } from '../components';
 import { DeliveryLog } from './webhook-deliveries';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
@@ -11,13 +11,9 @@ const ALL_EVENTS: EventChoice = '*';
 
 /** Webhook endpoints: create (secret shown once), rotate, disable, delete, test; the delivery log of one. */
 export function Webhooks() {
-  const paging = useCursor();
   const [shown, setShown] = useState<Shown>();
   const [logOf, setLogOf] = useState<Endpoint>();
-  const list = useLoad(
-    () => unwrap(api.GET('/api/flash/webhooks', { params: { query: { limit: 20, ...(paging.cursor ? { cursor: paging.cursor } : {}) } } })),
-    paging.cursor ?? '',
-  );
+  const list = usePaged((page) => unwrap(api.GET('/api/flash/webhooks', { params: { query: { limit: 20, ...page } } })), '');
   const changed = (s?: Shown) => {
     if (s) setShown(s);
     list.reload();
@@ -27,20 +23,14 @@ export function Webhooks() {
       <h1 id="webhooks-title">Webhooks</h1>
       <CreateEndpoint
         onCreated={(s) => {
-          paging.first();
+          list.paging.first();
           changed(s);
         }}
       />
       {shown ? <SecretShownOnce shown={shown} onDone={() => setShown(undefined)} /> : null}
-      {list.state === 'loading' ? <Loading what="webhook endpoints" /> : null}
-      {list.state === 'failed' ? <Failure error={list.error} /> : null}
-      {list.state === 'ready' && list.data.data.length === 0 ? <Empty>No webhook endpoints yet: add one above.</Empty> : null}
-      {list.state === 'ready' && list.data.data.length > 0 ? (
-        <>
-          <EndpointTable endpoints={list.data.data} onChanged={changed} onShowLog={setLogOf} />
-          <Pager nextCursor={list.data.nextCursor} paging={paging} />
-        </>
-      ) : null}
+      <Listing list={list} what="webhook endpoints" empty="No webhook endpoints yet: add one above.">
+        {(endpoints) => <EndpointTable endpoints={endpoints} onChanged={changed} onShowLog={setLogOf} />}
+      </Listing>
       {logOf && !(list.state === 'ready' && !list.data.data.some((e) => e.id === logOf.id)) ? <DeliveryLog key={logOf.id} endpoint={logOf} /> : null}
     </section>
   );
@@ -198,29 +188,17 @@ function EndpointActions({ endpoint, onChanged }: { endpoint: Endpoint; onChange
 
 /** Deleting asks first: deliveries stop at once. */
 function DeleteEndpoint({ endpoint, onDeleted }: { endpoint: Endpoint; onDeleted: () => void }) {
-  const [asking, setAsking] = useState(false);
-  const { onSubmit, busy, error } = useSubmit(async () => {
-    await unwrap(api.DELETE('/api/flash/webhooks/{id}', { params: { path: { id: endpoint.id } } }));
-    onDeleted();
-  });
-  if (!asking) {
-    return (
-      <button type="button" aria-label={`Delete ${endpoint.url}`} onClick={() => setAsking(true)}>
-        Delete
-      </button>
-    );
-  }
   return (
-    <fieldset class="confirm">
-      <legend>Confirm deleting {endpoint.url}</legend>
-      <p>No further deliveries; queued ones are dropped.</p>
-      <button type="button" class="danger" disabled={busy} onClick={() => onSubmit()}>
-        Delete endpoint
-      </button>{' '}
-      <button type="button" onClick={() => setAsking(false)}>
-        Cancel
-      </button>
-      {error ? <Failure error={error} /> : null}
-    </fieldset>
+    <Confirmed
+      open={{ text: 'Delete', label: `Delete ${endpoint.url}` }}
+      legend={`Confirm deleting ${endpoint.url}`}
+      confirm="Delete endpoint"
+      run={async () => {
+        await unwrap(api.DELETE('/api/flash/webhooks/{id}', { params: { path: { id: endpoint.id } } }));
+        onDeleted();
+      }}
+    >
+      No further deliveries; queued ones are dropped.
+    </Confirmed>
   );
 }
