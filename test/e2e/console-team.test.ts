@@ -159,4 +159,32 @@ describe('the Team screen (headless Chromium)', () => {
     expect((await call('POST', '/api/flash/session', { body: { email: invitee, password: NEW_PASSWORD } })).status).toBe(401);
     await page.close();
   });
+
+  it('revokes a pending invitation only after confirming: Cancel keeps it, the confirmed revocation ends its link', async () => {
+    const late = uniqueEmail('late-invitee');
+    const invited = await call('POST', '/api/flash/team/invitations', { token: owner.token, body: { email: late, role: 'member' } });
+    expect(invited.status).toBe(201);
+    const statusOf = async () =>
+      ((await call('GET', '/api/flash/team/invitations', { token: owner.token })).body.data as { email: string; status: string }[]).find(
+        (i) => i.email === late,
+      )?.status;
+    const page = await browser.context.newPage();
+    await signIn(page, owner.email, owner.password);
+    await openTeam(page);
+    await page.getByRole('row', { name: new RegExp(`${late} member pending`) }).waitFor();
+    await page.getByRole('button', { name: `Revoke the invitation of ${late}` }).click();
+    const confirm = page.getByRole('group', { name: `Confirm revoking the invitation of ${late}` });
+    await expectAccessible(page, 'team (revoking an invitation)');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect(await confirm.count()).toBe(0);
+    expect(await statusOf()).toBe('pending');
+    await page.getByRole('button', { name: `Revoke the invitation of ${late}` }).click();
+    await confirm.getByRole('button', { name: 'Revoke invitation' }).click();
+    await page.getByRole('row', { name: new RegExp(`${late} member revoked`) }).waitFor();
+    expect(await statusOf()).toBe('revoked');
+    const token = (await acceptLink(late)).split('#token=')[1];
+    const accepted = await call('POST', '/api/flash/team/invitations/accept', { body: { token, password: NEW_PASSWORD } });
+    expect(accepted.status).toBe(410);
+    await page.close();
+  });
 });

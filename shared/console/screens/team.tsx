@@ -171,17 +171,19 @@ function Invitations({ round, onChanged }: { round: number; onChanged: () => voi
   );
 }
 
+/** Revoking asks first, as every destructive act of the console does: the mailed link stops working. */
 function RevokeInvitation({ invitation, onRevoked }: { invitation: Invitation; onRevoked: () => void }) {
-  const { onSubmit, busy, error } = useSubmit(async () => {
-    await unwrap(api.DELETE('/api/flash/team/invitations/{id}', { params: { path: { id: invitation.id } } }));
-    onRevoked();
-  });
   return (
-    <>
-      <button type="button" disabled={busy} aria-label={`Revoke the invitation of ${invitation.email}`} onClick={() => onSubmit()}>
-        Revoke
-      </button>
-      {error ? <Failure error={error} /> : null}
-    </>
+    <Confirmed
+      open={{ text: 'Revoke', label: `Revoke the invitation of ${invitation.email}` }}
+      legend={`Confirm revoking the invitation of ${invitation.email}`}
+      confirm="Revoke invitation"
+      run={async () => {
+        await unwrap(api.DELETE('/api/flash/team/invitations/{id}', { params: { path: { id: invitation.id } } }));
+        onRevoked();
+      }}
+    >
+      The link in the invitation mail stops working; invite again to send a new one.
+    </Confirmed>
   );
 }
