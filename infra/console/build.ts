@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, type OutputFile, build, buildSync } from 'esbuild';
+import { CONDITION_FIELDS, OPS_BY_KIND } from '../../shared/domain/program/campaign-rules';
 import { SCOPES } from '../../shared/records/api-keys';
 import { AUDIT_ACTIONS } from '../../shared/records/audit';
 import { FIELD_TYPES } from '../../shared/records/objects';
@@ -66,6 +67,8 @@ const OPTIONS: BuildOptions & { write: false } = {
     'PLATFORM.scopes': JSON.stringify(SCOPES),
     'PLATFORM.auditActions': JSON.stringify(AUDIT_ACTIONS),
     'PLATFORM.fieldTypes': JSON.stringify(FIELD_TYPES),
+    'PLATFORM.conditionFields': JSON.stringify(CONDITION_FIELDS),
+    'PLATFORM.opsByKind': JSON.stringify(OPS_BY_KIND),
   },
   logLevel: 'warning',
 };

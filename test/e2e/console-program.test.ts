@@ -5,7 +5,9 @@ import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, shot } from 
 
 /**
  * The Program screen in Chromium: the whole program (earning, how points age, the tier window and
- * retention) with each refusal next to its field. axe-core checks every view.
+ * retention) with each refusal next to its field, and its campaigns: created with the keyboard,
+ * listed with what they granted, tried on a simulated order, paused, edited under a stale version
+ * (409), deleted after confirming. axe-core checks every view.
  */
 
 let browser: ConsoleBrowser;
@@ -29,6 +31,7 @@ async function openProgram(): Promise<Page> {
 }
 
 const program = async () => (await call('GET', '/api/flash/program', { token: owner.token })).body.data;
+const campaigns = async () => (await call('GET', '/api/flash/campaigns', { token: owner.token })).body.data as { id: string; name: string; status: string }[];
 
 describe('the Program screen (headless Chromium)', () => {
   it('edits how points age and the tier window: each refused value is explained next to its field, nothing is saved until all are valid', async () => {
@@ -75,6 +78,110 @@ describe('the Program screen (headless Chromium)', () => {
     await page.reload();
     expect(await page.getByLabel('Warn this many days before an expiry (up to 5, e.g. 30, 7)').inputValue()).toBe('30, 7');
     expect(await page.getByRole('combobox', { name: /^Expiry/ }).inputValue()).toBe('end_of_month');
+    await page.close();
+  });
+
+  it('creates a campaign with the keyboard, lists it, simulates an order with its grant, pauses it and deletes it after confirming', async () => {
+    const page = await openProgram();
+    await page.getByText('No campaigns yet').waitFor();
+    await expectAccessible(page, 'program (no campaigns)');
+    // Keyboard only: open the editor, type the name, Tab to the status and choose "active" with the arrows.
+    await page.getByRole('button', { name: 'New campaign' }).focus();
+    await page.keyboard.press('Enter');
+    const editor = page.getByRole('form', { name: 'New campaign' });
+    await editor.getByLabel('Name', { exact: true }).focus();
+    await page.keyboard.type('Big basket bonus');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.name)).toBe('status');
+    await page.keyboard.press('ArrowDown');
+    expect(await editor.getByLabel('Status').inputValue()).toBe('active');
+    await editor.getByRole('button', { name: 'Add a condition' }).focus();
+    await page.keyboard.press('Enter');
+    expect(await editor.getByLabel('Field of condition 1').inputValue()).toBe('order.total');
+    expect(await editor.getByLabel('Operator of condition 1').inputValue()).toBe('gte');
+    await editor.getByLabel('Value of condition 1').focus();
+    await page.keyboard.type('50');
+    await editor.getByRole('spinbutton', { name: 'Bonus points' }).focus();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('25');
+    await expectAccessible(page, 'program (new campaign)');
+    await page.keyboard.press('Enter');
+    const row = page.getByRole('row', { name: /Big basket bonus active order 25 bonus points 0 0/ });
+    await row.waitFor();
+    expect(await editor.count()).toBe(0);
+    const [made] = await campaigns();
+    expect(made).toMatchObject({ name: 'Big basket bonus', status: 'active', conditions: [{ field: 'order.total', op: 'gte', value: 50 }] });
+
+    // Simulated: base points of the earn rule, the campaign's grant, the total; nothing recorded.
+    await page.getByLabel('Order total').fill('120');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    const simulation = page.getByTestId('simulation');
+    await simulation.getByText('Total: 145 points').waitFor();
+    expect(await simulation.textContent()).toContain('Base points: 120');
+    expect(await simulation.textContent()).toContain('Big basket bonus: +25 points');
+    await expectAccessible(page, 'program (simulated)');
+    await shot(page, 'campaigns');
+    expect((await call('GET', `/api/flash/campaigns/${made!.id}`, { token: owner.token })).body.data).toMatchObject({ grants: 0, pointsGranted: 0 });
+    // Below the condition: base points only.
+    await page.getByLabel('Order total').fill('40');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    await simulation.getByText('No campaign grants anything for this order.').waitFor();
+
+    // Paused: it grants nothing.
+    await page.getByRole('button', { name: 'Pause Big basket bonus' }).click();
+    await page.getByRole('row', { name: /Big basket bonus paused/ }).waitFor();
+    expect((await campaigns())[0]).toMatchObject({ status: 'paused' });
+    await page.getByLabel('Order total').fill('120');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    await simulation.getByText('Total: 120 points').waitFor();
+
+    // Deleting asks first; Cancel keeps it.
+    await page.getByRole('button', { name: 'Delete Big basket bonus' }).click();
+    const confirm = page.getByRole('group', { name: 'Confirm deleting Big basket bonus' });
+    await expectAccessible(page, 'program (deleting a campaign)');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect(await campaigns()).toHaveLength(1);
+    await page.getByRole('button', { name: 'Delete Big basket bonus' }).click();
+    await confirm.getByRole('button', { name: 'Delete campaign' }).click();
+    await page.getByText('No campaigns yet').waitFor();
+    expect(await campaigns()).toEqual([]);
+    await page.close();
+  });
+
+  it('edits a campaign with the version it read: a change made meanwhile is refused (409) in the API words, a bad field next to the field', async () => {
+    const made = await call('POST', '/api/flash/campaigns', {
+      token: owner.token,
+      body: { name: 'Win-back', trigger: { type: 'order' }, effect: { type: 'multiplier', factor: 2 } },
+    });
+    expect(made.status).toBe(201);
+    const page = await openProgram();
+    await page.getByRole('button', { name: 'Edit Win-back' }).click();
+    const editor = page.getByRole('form', { name: 'Edit Win-back' });
+    expect(await editor.getByLabel('Factor').inputValue()).toBe('2');
+    // A refused field: an inactivity trigger needs 1-3650 days.
+    await editor.getByLabel('Trigger').selectOption('inactivity');
+    await editor.getByLabel('Days without an earn or spend').fill('0');
+    await editor.getByRole('button', { name: 'Save campaign' }).click();
+    await page.locator('#err-triggerDays').waitFor();
+    expect(await editor.getByRole('alert').textContent()).toMatch(/VALIDATION_FAILED.*trigger\.days: must be at least 1.*Request id: req_/s);
+    await expectAccessible(page, 'program (refused campaign)');
+    // Someone else changes it meanwhile: the version this editor read is stale.
+    const changed = await call('PATCH', `/api/flash/campaigns/${made.body.data.id}`, { token: owner.token, body: { priority: 5 } });
+    expect(changed.body.data.version).toBe(2);
+    await editor.getByLabel('Days without an earn or spend').fill('90');
+    await editor.getByRole('button', { name: 'Save campaign' }).click();
+    await expect.poll(() => editor.getByRole('alert').textContent()).toMatch(/version 2, not 1.*CONFLICT.*Request id: req_/s);
+    expect((await campaigns())[0]).toMatchObject({ trigger: { type: 'order' } });
+    // Read again (Cancel, then Edit), the change applies.
+    await editor.getByRole('button', { name: 'Cancel' }).click();
+    await page.reload();
+    await page.getByRole('button', { name: 'Edit Win-back' }).click();
+    expect(await page.getByRole('form', { name: 'Edit Win-back' }).getByLabel('Priority (higher goes first)').inputValue()).toBe('5');
+    await page.getByRole('form', { name: 'Edit Win-back' }).getByLabel('Trigger').selectOption('inactivity');
+    await page.getByRole('form', { name: 'Edit Win-back' }).getByLabel('Days without an earn or spend').fill('90');
+    await page.getByRole('form', { name: 'Edit Win-back' }).getByRole('button', { name: 'Save campaign' }).click();
+    await page.getByRole('row', { name: /Win-back draft inactivity, 90 days points × 2/ }).waitFor();
+    expect((await campaigns())[0]).toMatchObject({ trigger: { type: 'inactivity', days: 90 }, priority: 5 });
     await page.close();
   });
 

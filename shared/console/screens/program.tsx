@@ -3,6 +3,7 @@ import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
 import { expiryWith, parseDays } from '../drafts';
 import { errorAt, Failure, FieldError, fieldErrors, Loading, NumberField, useLoad, useSubmit, when } from '../components';
+import { Campaigns } from './campaigns';
 
 type Program = components['schemas']['Program'];
 type Level = Program['tiers']['levels'][number];
@@ -24,6 +25,7 @@ export function ProgramRules() {
       {loaded.state === 'loading' ? <Loading what="the program" /> : null}
       {loaded.state === 'failed' ? <Failure error={loaded.error} /> : null}
       {loaded.state === 'ready' ? <RulesForm saved={loaded.data.data} /> : null}
+      <Campaigns />
     </section>
   );
 }
