@@ -185,6 +185,38 @@ describe('the Program screen (headless Chromium)', () => {
     await page.close();
   });
 
+  it('explains a refused condition next to its row, offers the operators its field takes, and shows a failed simulation in the API words', async () => {
+    const page = await openProgram();
+    await page.getByRole('button', { name: 'New campaign' }).click();
+    const editor = page.getByRole('form', { name: 'New campaign' });
+    await editor.getByLabel('Name', { exact: true }).fill('First order bonus');
+    await editor.getByRole('button', { name: 'Add a condition' }).click();
+    // A list field takes contains and in only: the operator follows the field.
+    await editor.getByLabel('Field of condition 1').selectOption('member.tags');
+    expect(await editor.getByLabel('Operator of condition 1').inputValue()).toBe('contains');
+    expect(await editor.getByLabel('Operator of condition 1').locator('option').allTextContents()).toEqual(['contains', 'in']);
+    await editor.getByLabel('Field of condition 1').selectOption('order.isFirst');
+    expect(await editor.getByLabel('Operator of condition 1').inputValue()).toBe('eq');
+    await editor.getByLabel('Value of condition 1').fill('yes');
+    await editor.getByRole('button', { name: 'Create campaign' }).click();
+    await page.locator('#err-condition-0').waitFor();
+    expect(await page.locator('#err-condition-0').textContent()).toBe('order.isFirst compares with a boolean');
+    expect(await editor.getByLabel('Value of condition 1').getAttribute('aria-describedby')).toBe('err-condition-0');
+    expect((await campaigns()).filter((c) => c.name === 'First order bonus')).toEqual([]);
+    await editor.getByLabel('Value of condition 1').fill('true');
+    await editor.getByRole('button', { name: 'Create campaign' }).click();
+    await page.getByRole('row', { name: /First order bonus draft order/ }).waitFor();
+    expect((await campaigns()).find((c) => c.name === 'First order bonus')).toMatchObject({ conditions: [{ field: 'order.isFirst', op: 'eq', value: true }] });
+    // A simulation for a member the workspace does not have: refused, in the API's words, nothing shown as a result.
+    await page.getByLabel('Member id (optional: a new member otherwise)').fill('mbr_01nosuchmember0000000000000');
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    const refusal = page.getByRole('form', { name: 'Simulate an order' }).getByRole('alert');
+    await expect.poll(() => refusal.textContent()).toMatch(/NOT_FOUND.*Request id: req_/s);
+    expect(await page.getByTestId('simulation').count()).toBe(0);
+    await expectAccessible(page, 'program (refused simulation)');
+    await page.close();
+  });
+
   it('asked for nothing from another host and broke no rule of its Content-Security-Policy', () => {
     expect(browser.requested.filter((u) => !u.startsWith(browser.base))).toEqual([]);
     expect(browser.cspViolations).toEqual([]);
