@@ -185,7 +185,7 @@ describe('the Program screen (headless Chromium)', () => {
     await page.close();
   });
 
-  it('explains a refused condition next to its row, offers the operators its field takes, and shows a failed simulation in the API words', async () => {
+  it('explains a refused condition next to its row and an end before the start next to the end, offers the operators its field takes, and shows a failed simulation in the API words', async () => {
     const page = await openProgram();
     await page.getByRole('button', { name: 'New campaign' }).click();
     const editor = page.getByRole('form', { name: 'New campaign' });
@@ -204,9 +204,21 @@ describe('the Program screen (headless Chromium)', () => {
     expect(await editor.getByLabel('Value of condition 1').getAttribute('aria-describedby')).toBe('err-condition-0');
     expect((await campaigns()).filter((c) => c.name === 'First order bonus')).toEqual([]);
     await editor.getByLabel('Value of condition 1').fill('true');
+    // Dates in the reader's time zone: an end before the start is refused next to the end.
+    await editor.getByLabel('Starts at (optional)').fill('2027-03-01T10:00');
+    await editor.getByLabel('Ends at (optional)').fill('2027-02-01T10:00');
+    await editor.getByRole('button', { name: 'Create campaign' }).click();
+    await expect.poll(() => page.locator('#err-endsAt').textContent()).toBe('must be after startsAt');
+    expect(await page.locator('#err-condition-0').count()).toBe(0);
+    await editor.getByLabel('Ends at (optional)').fill('2027-04-01T10:00');
     await editor.getByRole('button', { name: 'Create campaign' }).click();
     await page.getByRole('row', { name: /First order bonus draft order/ }).waitFor();
-    expect((await campaigns()).find((c) => c.name === 'First order bonus')).toMatchObject({ conditions: [{ field: 'order.isFirst', op: 'eq', value: true }] });
+    const window = await page.evaluate(() => [new Date('2027-03-01T10:00').toISOString(), new Date('2027-04-01T10:00').toISOString()]);
+    expect((await campaigns()).find((c) => c.name === 'First order bonus')).toMatchObject({
+      conditions: [{ field: 'order.isFirst', op: 'eq', value: true }],
+      startsAt: window[0],
+      endsAt: window[1],
+    });
     // A simulation for a member the workspace does not have: refused, in the API's words, nothing shown as a result.
     await page.getByLabel('Member id (optional: a new member otherwise)').fill('mbr_01nosuchmember0000000000000');
     await page.getByRole('button', { name: 'Simulate' }).click();
