@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
+import { passwordSettings } from '../shared/config/overrides';
 import { requireJava, startDynamoLocal, type RunningDynamo } from '../infra/local/dynamodb-local';
 import { colorsOf, LOG_FORMAT_ENV, logFormatOf, metricsShownOf } from '../infra/local/log-format';
 import { renderOutputPretty, say, step } from '../infra/local/log-output';
@@ -186,8 +187,18 @@ function listen(port: number) {
   });
 }
 
+/** A number override the handlers would refuse at their first use is refused before anything starts. */
+function refuseBadOverrides(): void {
+  try {
+    passwordSettings({ ...process.env, STAGE: 'local' });
+  } catch (error) {
+    throw new StartupError((error as Error).message);
+  }
+}
+
 async function main(): Promise<void> {
   if (!logFormat) throw new StartupError(`${LOG_FORMAT_ENV}=${process.env[LOG_FORMAT_ENV]} is not a log format: use json or pretty`);
+  refuseBadOverrides();
   const { port, java } = await checks();
   const held = lock!;
   const { dynamodbEndpoint, s3Endpoint } = await startStores(java);

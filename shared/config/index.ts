@@ -15,6 +15,8 @@ export {
   exportSettings,
   type ExportSettings,
   numbersOf,
+  PASSWORD_NUMBERS,
+  passwordSettings,
   RATE_GUARD_ENV,
   RATE_GUARD_NUMBERS,
   rateGuardSettings,

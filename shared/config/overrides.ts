@@ -95,3 +95,18 @@ export const EXPORT_NUMBERS: NumberGroup<keyof ExportSettings> = {
 };
 
 export const exportSettings = (env?: Record<string, string | undefined>): ExportSettings => numbersOf(EXPORT_NUMBERS, env);
+
+// --- Password hashing ---
+/**
+ * The scrypt cost of new password hashes. Only a local runtime may lower it (its tests register
+ * hundreds of workspaces, at about 160 ms of CPU per hash at the static cost); in AWS the static
+ * cost holds whatever the environment says. A hash names its own cost, so hashes of either verify.
+ */
+export const PASSWORD_NUMBERS: NumberGroup<'N'> = {
+  defaults: { N: config.scrypt.N },
+  env: { N: 'PASSWORD_SCRYPT_N' },
+  rule: { describe: 'a power of two from 1024 to 1048576', accepts: (n: number) => Number.isInteger(n) && n >= 1024 && n <= 2 ** 20 && (n & (n - 1)) === 0 },
+};
+
+export const passwordSettings = (env: Record<string, string | undefined> = process.env): { N: number } =>
+  env.STAGE === 'local' ? numbersOf(PASSWORD_NUMBERS, env) : { ...PASSWORD_NUMBERS.defaults };

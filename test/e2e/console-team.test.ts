@@ -143,6 +143,12 @@ describe('the Team screen (headless Chromium)', () => {
         async () => (await call('GET', '/api/flash/team/members', { token: owner.token })).body.data.find((m: { email: string }) => m.email === invitee)?.role,
       )
       .toBe('member');
+    // The list reloads after a save, and a reload puts every row's picker back to its stored role: a
+    // fresh page, so the owner's pick below is not undone by the reload still on its way.
+    await page.reload();
+    await page.getByRole('heading', { name: 'Team', level: 1 }).waitFor();
+    await page.getByRole('cell', { name: owner.email, exact: true }).waitFor();
+    expect(await page.getByLabel(`Role of ${invitee}`, { exact: true }).inputValue()).toBe('member');
     // The last owner stays: the API's refusal is shown in its words.
     await page.getByLabel(`Role of ${owner.email}`, { exact: true }).selectOption('admin');
     await page.getByRole('button', { name: `Save role of ${owner.email}` }).click();

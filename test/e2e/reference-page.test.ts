@@ -61,11 +61,19 @@ async function expectSectionInView(tab: Page, code: string): Promise<void> {
 
 /**
  * The address bar's hash once the page has settled after a jump (the renderer names the address
- * after what it scrolled to a moment later): what a reader copies to share the section.
+ * after what it scrolled to a moment later): what a reader copies to share the section. Settled
+ * means unchanged for `quietMs`; a rename after that would come from no scrolling of ours.
  */
-async function settledHash(tab: Page): Promise<string> {
-  await tab.waitForTimeout(2_000);
-  return tab.evaluate<string>('window.location.hash');
+async function settledHash(tab: Page, quietMs: number): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  let hash = await tab.evaluate<string>('window.location.hash');
+  let since = Date.now();
+  while (Date.now() - since < quietMs && Date.now() < deadline) {
+    await tab.waitForTimeout(100);
+    const now = await tab.evaluate<string>('window.location.hash');
+    if (now !== hash) [hash, since] = [now, Date.now()];
+  }
+  return hash;
 }
 
 describe('API reference page (headless Chromium)', () => {
@@ -118,7 +126,7 @@ describe('API reference page (headless Chromium)', () => {
       await tab.goto(res.body.error.docUrl, { waitUntil: 'load', timeout: 120_000 });
       await expectSectionInView(tab, 'NOT_FOUND');
       // Copying the address shares the section, not the introduction.
-      expect(await settledHash(tab)).toBe('#api/description/not-found');
+      expect(await settledHash(tab, 2_000)).toBe('#api/description/not-found');
       await expectSectionInView(tab, 'NOT_FOUND');
     } finally {
       await own.close();
@@ -140,7 +148,7 @@ describe('API reference page (headless Chromium)', () => {
         const url = new URL(docUrlOf(code, base));
         await tab.goto(`${base}${url.pathname}${url.hash}`);
         await expectSectionInView(tab, code);
-        expect(await settledHash(tab), code).toBe(url.hash);
+        expect(await settledHash(tab, 500), code).toBe(url.hash);
       }
     } finally {
       await tab.close();

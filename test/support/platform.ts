@@ -76,6 +76,9 @@ function childEnv(dataDir: string, stores: SharedStores | undefined, env: Record
     PORT: '0',
     DATA_DIR: dataDir,
     POWERTOOLS_LOG_LEVEL: 'WARN',
+    // Test runtimes hash passwords at the lowest cost a local runtime accepts: hundreds of sign-ups
+    // per run at the static cost took over a minute of CPU (test/unit/password-cost.test.ts pins both).
+    PASSWORD_SCRYPT_N: '1024',
     ...storeEnv(dataDir, stores),
     ...env,
   };

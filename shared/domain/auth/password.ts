@@ -1,7 +1,9 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { config } from '../../config';
+import { config, passwordSettings } from '../../config';
 
-const { N, r, p, keyLength, saltLength } = config.scrypt;
+const { r, p, keyLength, saltLength } = config.scrypt;
+/** Read at the first hash: the local runtime sets its environment before any request. */
+let cost: number | undefined;
 
 function derive(password: string, salt: Buffer, opts: ScryptOptions, length: number): Promise<Buffer> {
   return new Promise((resolve, reject) =>
@@ -11,6 +13,7 @@ function derive(password: string, salt: Buffer, opts: ScryptOptions, length: num
 
 /** `scrypt$N$r$p$salt$hash`: parameters travel with the hash, so they can be raised later. */
 export async function hashPassword(password: string): Promise<string> {
+  const N = (cost ??= passwordSettings().N);
   const salt = randomBytes(saltLength);
   const key = await derive(password, salt, { N, r, p }, keyLength);
   return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
