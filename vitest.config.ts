@@ -33,8 +33,23 @@ export default defineConfig({
       {
         test: {
           name: 'platform',
-          include: ['test/integration/**/*.test.ts', 'test/e2e/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts'],
           exclude: SOLO,
+          globalSetup: ['test/support/global-setup.ts'],
+          // The end-to-end files talk to the runtimes over HTTP and keep no module state of their
+          // own: one module graph per worker instead of one per file (the imports were about a
+          // second of CPU per file).
+          isolate: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        test: {
+          // Files that point this process at a table (environment, spies, fake timers): a module
+          // graph of their own each. The same stores and runtime as `platform` (one global setup).
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -17,13 +17,46 @@ declare module 'vitest' {
   }
 }
 
+interface Provided {
+  baseUrl: string;
+  dataDir: string;
+  startOutput: string;
+  stores: SharedStores;
+  stop(): Promise<void>;
+}
+
 /**
- * One DynamoDB Local JVM and one s3rver for the whole platform project, and one local runtime on
- * them; tests isolate themselves by workspace. A file that needs a runtime with other config starts
- * its own on the same stores (`startPlatform({ stores: inject('stores') })`): a node process and a
- * table of its own, no JVM.
+ * One DynamoDB Local JVM and one s3rver for the whole run, and one local runtime on them; tests
+ * isolate themselves by workspace. A file that needs a runtime with other config starts its own on
+ * the same stores (`startPlatform({ stores: inject('stores') })`): a node process and a table of its
+ * own, no JVM. Two projects use this setup (`platform`: the end-to-end files, sharing their modules
+ * per worker; `integration`: files that point this process at a table and need their own module
+ * state): both get the same processes, started by whichever project comes first and stopped after
+ * the last one ends. Global setups run in vitest's main process, so `globalThis` is the one place
+ * both see (each project may load this module anew).
  */
 export default async function setup(project: TestProject) {
+  const shared = ((globalThis as Record<symbol, SharedRun | undefined>)[RUN] ??= { users: 0, started: startAll() });
+  shared.users++;
+  const run = await shared.started;
+  project.provide('baseUrl', run.baseUrl);
+  project.provide('dataDir', run.dataDir);
+  project.provide('startOutput', run.startOutput);
+  project.provide('stores', run.stores);
+  return async () => {
+    if (--shared.users > 0) return;
+    delete (globalThis as Record<symbol, SharedRun | undefined>)[RUN];
+    await run.stop();
+  };
+}
+
+const RUN = Symbol.for('loyalty.test.platform-run');
+interface SharedRun {
+  users: number;
+  started: Promise<Provided>;
+}
+
+async function startAll(): Promise<Provided> {
   const storeDir = await mkdtemp(join(tmpdir(), 'loyalty-stores-'));
   // A JVM start on a busy machine can take long: the hook's own limit is the one that counts. The
   // data stays in memory: nothing of a test run is kept, and no disk database to write.
@@ -54,13 +87,15 @@ export default async function setup(project: TestProject) {
       OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000',
     },
   });
-  project.provide('baseUrl', platform.baseUrl);
-  project.provide('dataDir', platform.dataDir);
-  project.provide('startOutput', platform.output());
-  project.provide('stores', stores);
-  return async () => {
-    await platform.stop();
-    await Promise.all([dynamo.stop(), s3.stop()]);
-    await rm(storeDir, { recursive: true, force: true });
+  return {
+    baseUrl: platform.baseUrl,
+    dataDir: platform.dataDir,
+    startOutput: platform.output(),
+    stores,
+    async stop() {
+      await platform.stop();
+      await Promise.all([dynamo.stop(), s3.stop()]);
+      await rm(storeDir, { recursive: true, force: true });
+    },
   };
 }
