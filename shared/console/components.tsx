@@ -237,3 +237,23 @@ export function Confirmed(props: {
     </fieldset>
   );
 }
+
+/** A list table's column headers; `actions`: a last column of row buttons, named for screen readers only. */
+export function TableHead({ columns, actions = false }: { columns: readonly string[]; actions?: boolean }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <th key={c} scope="col">
+            {c}
+          </th>
+        ))}
+        {actions ? (
+          <th scope="col">
+            <span class="visually-hidden">Actions</span>
+          </th>
+        ) : null}
+      </tr>
+    </thead>
+  );
+}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Confirmed, Failure, Listing, usePaged, useSubmit, when } from '../components';
+import { Confirmed, Failure, Listing, TableHead, usePaged, useSubmit, when } from '../components';
 
 type ApiKey = components['schemas']['ApiKey'];
 type Scope = ApiKey['scopes'][number];
@@ -116,18 +116,7 @@ function KeyTable({ keys, onRevoked }: { keys: ApiKey[]; onRevoked: () => void }
   return (
     <table>
       <caption>Keys of this workspace</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Starts with</th>
-          <th scope="col">Scopes</th>
-          <th scope="col">Created</th>
-          <th scope="col">Last used</th>
-          <th scope="col">
-            <span class="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={['Name', 'Starts with', 'Scopes', 'Created', 'Last used']} actions />
       <tbody>
         {keys.map((k) => (
           <tr key={k.id}>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components, operations } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Listing, usePaged, when } from '../components';
+import { Listing, TableHead, usePaged, when } from '../components';
 
 type Query = NonNullable<operations['listAuditEntries']['parameters']['query']>;
 type Entry = components['schemas']['AuditEntry'];
@@ -74,15 +74,7 @@ function Entries({ entries }: { entries: Entry[] }) {
   return (
     <table>
       <caption>Newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Action</th>
-          <th scope="col">Actor</th>
-          <th scope="col">Target</th>
-          <th scope="col">Outcome</th>
-        </tr>
-      </thead>
+      <TableHead columns={['When', 'Action', 'Actor', 'Target', 'Outcome']} />
       <tbody>
         {entries.map((e) => (
           <tr key={e.id}>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, unwrap } from '../api';
-import { Confirmed, Failure, Listing, usePaged, useSubmit } from '../components';
+import { Confirmed, Failure, Listing, TableHead, usePaged, useSubmit } from '../components';
 import { type Campaign, describeEffect, describeTrigger } from '../drafts';
 import { CampaignEditor } from './campaign-editor';
 import { SimulateOrder } from './campaign-simulator';
@@ -45,19 +45,7 @@ function CampaignTable({ campaigns, onEdit, onChanged }: { campaigns: Campaign[]
   return (
     <table>
       <caption>Higher priority first in each evaluation</caption>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Status</th>
-          <th scope="col">Trigger</th>
-          <th scope="col">Effect</th>
-          <th scope="col">Grants</th>
-          <th scope="col">Points granted</th>
-          <th scope="col">
-            <span class="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={['Name', 'Status', 'Trigger', 'Effect', 'Grants', 'Points granted']} actions />
       <tbody>
         {campaigns.map((c) => (
           <tr key={c.id}>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Failure, Listing, Loading, useLoad, useSubmit, when } from '../components';
+import { Failure, Listing, Loading, TableHead, useLoad, useSubmit, when } from '../components';
 
 type Job = components['schemas']['ExportJob'];
 type OperationalJob = components['schemas']['OperationalExportJob'];
@@ -70,14 +70,7 @@ function JobTable({ jobs }: { jobs: Job[] }) {
   return (
     <table>
       <caption>Archive jobs, newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Started</th>
-          <th scope="col">Status</th>
-          <th scope="col">Records</th>
-          <th scope="col">File</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Started', 'Status', 'Records', 'File']} />
       <tbody>
         {jobs.map((j) => (
           <tr key={j.id}>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Failure, Listing, Loading, usePaged, useLoad, useSubmit, when } from '../components';
+import { Failure, Listing, Loading, TableHead, useLoad, usePaged, useSubmit, when } from '../components';
 
 type Member = components['schemas']['Member'];
 type Tier = components['schemas']['TierStatus'];
@@ -124,15 +124,7 @@ function Ledger({ id, round }: { id: string; round: number }) {
         {(entries) => (
           <table>
             <caption>Newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Type</th>
-                <th scope="col">Points</th>
-                <th scope="col">Balance after</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
+            <TableHead columns={['When', 'Type', 'Points', 'Balance after', 'Reason']} />
             <tbody>
               {entries.map((e) => (
                 <tr key={e.id}>
@@ -160,14 +152,7 @@ function Coupons({ id }: { id: string }) {
         {(coupons) => (
           <table>
             <caption>Newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col">Status</th>
-                <th scope="col">Issued</th>
-                <th scope="col">Valid until</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Code', 'Status', 'Issued', 'Valid until']} />
             <tbody>
               {coupons.map((c) => (
                 <tr key={c.id}>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Listing, usePaged, when } from '../components';
+import { Listing, TableHead, usePaged, when } from '../components';
 import { MemberDetail, nameOf } from './member-detail';
 
 type Member = components['schemas']['Member'];
@@ -61,16 +61,7 @@ function MemberTable({ members, onOpen }: { members: Member[]; onOpen: (id: stri
   return (
     <table>
       <caption>Newest first</caption>
-      <thead>
-        <tr>
-          <th scope="col">Member</th>
-          <th scope="col">E-mail</th>
-          <th scope="col">externalId</th>
-          <th scope="col">Tier</th>
-          <th scope="col">Balance</th>
-          <th scope="col">Joined</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Member', 'E-mail', 'externalId', 'Tier', 'Balance', 'Joined']} />
       <tbody>
         {members.map((m) => (
           <tr key={m.id}>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { operations } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Listing, useLoad } from '../components';
+import { Listing, TableHead, useLoad } from '../components';
 import { ObjectRecords } from './object-records';
 import { type FieldDraft, ObjectTypeEditor } from './object-type-editor';
 
@@ -44,19 +44,7 @@ function TypeTable({ types, onOpen }: { types: AdminType[]; onOpen: (o: Open) =>
   return (
     <table>
       <caption>Object types of this workspace</caption>
-      <thead>
-        <tr>
-          <th scope="col">Label</th>
-          <th scope="col">Key</th>
-          <th scope="col">Status</th>
-          <th scope="col">API</th>
-          <th scope="col">Fields</th>
-          <th scope="col">Records</th>
-          <th scope="col">
-            <span class="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={['Label', 'Key', 'Status', 'API', 'Fields', 'Records']} actions />
       <tbody>
         {types.map((t) => (
           <tr key={t.type}>

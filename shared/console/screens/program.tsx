@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
 import { expiryWith, parseDays } from '../drafts';
-import { errorAt, Failure, FieldError, fieldErrors, Loading, NumberField, useLoad, useSubmit, when } from '../components';
+import { errorAt, Failure, FieldError, fieldErrors, Loading, NumberField, TableHead, useLoad, useSubmit, when } from '../components';
 import { Campaigns } from './campaigns';
 
 type Program = components['schemas']['Program'];
@@ -195,13 +195,7 @@ function TierLadder({ draft, set, errors }: Edit) {
   return (
     <table>
       <caption>From the first tier (threshold 0) up; thresholds increase</caption>
-      <thead>
-        <tr>
-          <th scope="col">Key</th>
-          <th scope="col">Name</th>
-          <th scope="col">Threshold</th>
-        </tr>
-      </thead>
+      <TableHead columns={['Key', 'Name', 'Threshold']} />
       <tbody>
         {draft.tiers.levels.map((l, i) => (
           <tr key={i}>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Confirmed, Failure, Listing, usePaged, useSubmit, when } from '../components';
+import { Confirmed, Failure, Listing, TableHead, usePaged, useSubmit, when } from '../components';
 
 type User = components['schemas']['User'];
 type Invitation = components['schemas']['Invitation'];
@@ -63,17 +63,7 @@ function Members({ round, onChanged }: { round: number; onChanged: () => void })
       {(users) => (
         <table>
           <caption>Members</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Email', 'Name', 'Role', 'Joined']} actions />
           <tbody>
             {users.map((u) => (
               <tr key={u.id}>
@@ -143,17 +133,7 @@ function Invitations({ round, onChanged }: { round: number; onChanged: () => voi
       {(invitations) => (
         <table>
           <caption>Invitations</caption>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Expires</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Email', 'Role', 'Status', 'Expires']} actions />
           <tbody>
             {invitations.map((i) => (
               <tr key={i.id}>

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components, operations } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Failure, Listing, usePaged, useSubmit, when } from '../components';
+import { Failure, Listing, TableHead, usePaged, useSubmit, when } from '../components';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
 type Attempt = components['schemas']['WebhookAttempt'];
@@ -94,20 +94,7 @@ function Attempts(props: { endpointId: string; attempts: Attempt[]; onAttemptsOf
   return (
     <table>
       <caption>Newest first: one row per attempt</caption>
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col">Event</th>
-          <th scope="col">Attempt</th>
-          <th scope="col">Answer</th>
-          <th scope="col">Duration</th>
-          <th scope="col">Response</th>
-          <th scope="col">State</th>
-          <th scope="col">
-            <span class="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={['When', 'Event', 'Attempt', 'Answer', 'Duration', 'Response', 'State']} actions />
       <tbody>
         {props.attempts.map((a) => (
           <tr key={a.id}>

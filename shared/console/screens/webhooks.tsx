@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { components, operations } from '../../client/schema';
 import { api, unwrap } from '../api';
-import { Confirmed, Failure, Listing, Loading, useLoad, usePaged, useSubmit, when } from '../components';
+import { Confirmed, Failure, Listing, Loading, TableHead, useLoad, usePaged, useSubmit, when } from '../components';
 import { DeliveryLog } from './webhook-deliveries';
 
 type Endpoint = components['schemas']['WebhookEndpoint'];
@@ -108,17 +108,7 @@ function EndpointTable({ endpoints, onChanged, onShowLog }: { endpoints: Endpoin
   return (
     <table>
       <caption>Endpoints of this workspace</caption>
-      <thead>
-        <tr>
-          <th scope="col">URL</th>
-          <th scope="col">Events</th>
-          <th scope="col">Status</th>
-          <th scope="col">Created</th>
-          <th scope="col">
-            <span class="visually-hidden">Actions</span>
-          </th>
-        </tr>
-      </thead>
+      <TableHead columns={['URL', 'Events', 'Status', 'Created']} actions />
       <tbody>
         {endpoints.map((e) => (
           <tr key={e.id}>
