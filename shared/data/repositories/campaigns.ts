@@ -123,3 +123,62 @@ export async function memberGrants(workspaceId: string, memberId: string, campai
   }
   return out;
 }
+
+const triggerGrantKey = (workspaceId: string, memberId: string, campaignId: string, occurrence: string) =>
+  keyOf('campaignTriggerGrant', { workspaceId, memberId, campaignId, occurrence });
+
+/**
+ * Marks the campaign as granted for this occurrence of its trigger. Put only if absent: a retry or a
+ * parallel run that planned on the same occurrence fails it and plans again (and then skips it).
+ */
+export function triggerGrantStep(workspaceId: string, memberId: string, campaignId: string, occurrence: string, at: string): TransactStep {
+  return {
+    op: {
+      Put: {
+        Item: { ...triggerGrantKey(workspaceId, memberId, campaignId, occurrence), entity: 'campaignTriggerGrant', campaignId, occurrence, grantedAt: at },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    onConditionFailed: () => new StaleRead('campaign grant'),
+  };
+}
+
+/** The campaigns (of `campaignIds`) that already granted this occurrence to the member. One BatchGetItem. */
+export async function triggerGranted(workspaceId: string, memberId: string, campaignIds: readonly string[], occurrence: string): Promise<Set<string>> {
+  if (!campaignIds.length) return new Set();
+  const items = await batchGetItems<{ campaignId: string }>(campaignIds.map((id) => triggerGrantKey(workspaceId, memberId, id, occurrence)));
+  return new Set(items.map((i) => i.campaignId));
+}
+
+/** How far the due-work run has looked for trigger occurrences. */
+export interface TriggerProgress {
+  /** The last local date (YYYY-MM-DD) whose birthdays were granted. */
+  birthdaysThrough?: string;
+  /** The program time up to which inactivity spells were looked for (ISO). */
+  inactivityThrough?: string;
+}
+
+export async function getTriggerProgress(workspaceId: string): Promise<TriggerProgress> {
+  const item = await getItem<TriggerProgress>(keyOf('programTriggers', { workspaceId }));
+  return {
+    ...(item?.birthdaysThrough ? { birthdaysThrough: item.birthdaysThrough } : {}),
+    ...(item?.inactivityThrough ? { inactivityThrough: item.inactivityThrough } : {}),
+  };
+}
+
+/** Records progress; never moves a mark back (two runs at once: the later time stays). */
+export function triggerProgressStep(workspaceId: string, field: keyof TriggerProgress, value: string): TransactStep {
+  return {
+    op: {
+      Update: {
+        Key: keyOf('programTriggers', { workspaceId }),
+        UpdateExpression: 'SET entity = :entity, #f = :v',
+        ConditionExpression: 'attribute_not_exists(#f) OR #f < :v',
+        ExpressionAttributeNames: { '#f': field },
+        ExpressionAttributeValues: { ':entity': 'programTriggers', ':v': value },
+      },
+    },
+    // A later run recorded more already: nothing to do.
+    onConditionFailed: () => new StaleRead('trigger progress'),
+  };
+}
