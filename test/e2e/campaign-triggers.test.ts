@@ -76,3 +76,74 @@ describe('the coupon effect on orders', () => {
     expect(await campaignOf(t, c.id)).toMatchObject({ grants: 1 });
   });
 });
+
+describe('member_created and tag_added', () => {
+  it('a new member gets the welcome reward once, through the API and through a capture; another workspace never does', async () => {
+    const [t, other] = await Promise.all([tenant('campaign-welcome'), tenant('campaign-welcome-other')]);
+    const hook = await receiverFor(t, ['campaign.reward_granted']);
+    const welcome = await campaign(t, { name: 'Welcome', trigger: { type: 'member_created' }, effect: { type: 'bonus_points', points: 100 } });
+    // An order field never holds on a member's creation; a tier condition does.
+    await campaign(t, {
+      name: 'Never',
+      trigger: { type: 'member_created' },
+      conditions: [{ field: 'order.total', op: 'gte', value: 0 }],
+      effect: { type: 'bonus_points', points: 1000 },
+    });
+    await campaign(t, {
+      name: 'First tier',
+      trigger: { type: 'member_created' },
+      conditions: [{ field: 'member.tier', op: 'eq', value: 'bronze' }],
+      effect: { type: 'bonus_points', points: 5 },
+    });
+
+    const m = await newMember(t.key);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 105, pending: 0, lifetime: 105 });
+    const entries = await entriesOf(t, m.id);
+    expect(entries.map((e) => [e.type, e.amount, e.source.type, e.source.campaignId, e.source.orderId])).toEqual([
+      ['campaign', 100, 'campaign', welcome.id, null],
+      ['campaign', 5, 'campaign', expect.stringMatching(/^cmp_/), null],
+    ]);
+    expect(entries[0].reason).toBe('Welcome: 100 bonus points');
+
+    const lead = await call('POST', '/api/v2/captures', {
+      token: t.key,
+      body: { source: 'footer_form', email: `lead-${orderId()}@example.com`, consents: {} },
+    });
+    expect(lead.status, JSON.stringify(lead.body)).toBe(201);
+    expect(await balanceOf(t.key, lead.body.data.memberId)).toEqual({ balance: 105, pending: 0, lifetime: 105 });
+    expect(await campaignOf(t, welcome.id)).toMatchObject({ grants: 2, pointsGranted: 200 });
+
+    const theirs = await newMember(other.key);
+    expect(await balanceOf(other.key, theirs.id)).toEqual({ balance: 0, pending: 0, lifetime: 0 });
+    await hook.waitFor(4);
+    expect(hook.events().every((e) => [m.id, lead.body.data.memberId].includes(e.data.member_ref))).toBe(true);
+  });
+
+  it('a tag newly added grants once, even when two requests add it at the same time; a tag already there grants nothing', async () => {
+    const t = await tenant('campaign-tagged');
+    const m = await newMember(t.key);
+    const tag = (tags: string[]) => call('POST', `/api/v2/members/${m.id}/tags`, { token: t.key, body: { tags } });
+    expect((await tag(['vip'])).status).toBe(200);
+    await call('DELETE', `/api/v2/members/${m.id}/tags/vip`, { token: t.key });
+    const vip = await campaign(t, {
+      name: 'Welcome to VIP',
+      trigger: { type: 'tag_added' },
+      conditions: [{ field: 'member.tags', op: 'contains', value: 'vip' }],
+      effect: { type: 'bonus_points', points: 25 },
+    });
+
+    const both = await Promise.all([tag(['vip']), tag(['vip'])]);
+    expect(both.map((r) => r.status)).toEqual([200, 200]);
+    expect(both.map((r) => r.body.data.added).sort()).toEqual([[], ['vip']]);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 25, pending: 0, lifetime: 25 });
+
+    // vip is there already: adding it again, or adding another tag, is no new vip tag.
+    expect((await tag(['vip', 'newsletter'])).body.data.added).toEqual(['newsletter']);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 25, pending: 0, lifetime: 25 });
+    // Taken off and added again: a new tagging, a new grant.
+    await call('DELETE', `/api/v2/members/${m.id}/tags/vip`, { token: t.key });
+    await tag(['vip']);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 50, pending: 0, lifetime: 50 });
+    expect(await campaignOf(t, vip.id)).toMatchObject({ grants: 2, pointsGranted: 50 });
+  });
+});

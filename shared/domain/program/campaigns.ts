@@ -30,6 +30,8 @@ import {
 } from './campaign-schemas';
 import type { ProgramRules } from './schemas';
 import { rulesOf } from './service';
+import { programNow } from './clock';
+import { logger } from '../../observability/logger';
 
 const isCampaignId = (id: string) => ID_PATTERN('cmp').test(id);
 
@@ -352,8 +354,8 @@ export interface TriggerOccurrence {
   type: Exclude<CampaignRule['trigger']['type'], 'order'>;
   /** Names the occurrence for the member (`member_created`, `tag_added#v7`, `birthday#2027`, ...): a campaign grants it once. */
   key: string;
-  /** When it happened (program time): the campaigns' dates are compared with it, and the grant is dated at it. */
-  at: number;
+  /** When it happened (program time; default: the program clock now): the campaigns' dates are compared with it, and the grant is dated at it. */
+  at?: number;
   /** tag_added: the tags this tagging added, which `member.tags` conditions read. */
   tags?: readonly string[];
   /** inactivity: the spell's days; only the campaigns of exactly these days take part. */
@@ -369,7 +371,7 @@ export interface TriggerOccurrence {
 export async function grantTrigger(workspaceId: string, memberId: string, occurrence: TriggerOccurrence): Promise<number> {
   const campaigns = await liveCampaigns(workspaceId, occurrence.type, occurrence.days);
   if (!campaigns.length) return 0;
-  const at = new Date(occurrence.at);
+  const at = occurrence.at === undefined ? await programNow(workspaceId) : new Date(occurrence.at);
   return changePoints<number>(
     workspaceId,
     memberId,
@@ -382,7 +384,7 @@ export async function grantTrigger(workspaceId: string, memberId: string, occurr
       );
       const facts: CampaignFacts = {
         trigger: occurrence.type,
-        at: occurrence.at,
+        at: at.getTime(),
         timeZone: rules.timeZone,
         member: { tier: member.tier || rules.tiers.levels[0]!.key, tags: occurrence.tags ?? member.tags ?? [] },
       };
@@ -407,4 +409,16 @@ export async function grantTrigger(workspaceId: string, memberId: string, occurr
     undefined,
     () => at,
   );
+}
+
+/**
+ * The grants of a trigger that a change of its own just committed (a member created, a tag added):
+ * the change stands whatever happens to them, so a failure is logged, not answered.
+ */
+export async function grantAfter(workspaceId: string, memberId: string, occurrence: TriggerOccurrence): Promise<void> {
+  try {
+    await grantTrigger(workspaceId, memberId, occurrence);
+  } catch (error) {
+    logger.error('campaign grants of a trigger failed', { workspaceId, memberId, trigger: occurrence.type, error: error as Error });
+  }
 }
