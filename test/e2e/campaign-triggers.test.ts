@@ -8,6 +8,7 @@ import { startReceiver } from '../support/receiver';
  * and the triggers other than an order (a new member, a new tag, a birthday, an inactivity spell),
  * each granted once per occurrence, within its own workspace only.
  */
+const DAY = 86_400_000;
 const receivers: { close(): Promise<void> }[] = [];
 afterAll(async () => Promise.all(receivers.map((r) => r.close())));
 
@@ -145,5 +146,80 @@ describe('member_created and tag_added', () => {
     await tag(['vip']);
     expect(await balanceOf(t.key, m.id)).toEqual({ balance: 50, pending: 0, lifetime: 50 });
     expect(await campaignOf(t, vip.id)).toMatchObject({ grants: 2, pointsGranted: 50 });
+  });
+});
+
+describe('birthday and inactivity, through the sandbox clock', () => {
+  const sandbox = (label: string) => tenant(label, { sandbox: true });
+  const advance = async (t: Tenant, days: number) => {
+    const res = await call('POST', '/api/flash/clock/advance', { token: t.token, body: { days } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return Date.parse(res.body.data.now);
+  };
+  const clockOf = async (t: Tenant) => Date.parse((await call('GET', '/api/flash/clock', { token: t.token })).body.data.now);
+  /** A birth date whose birthday is `days` after `now` in UTC (never 29 February, which has its own unit tests). */
+  const bornDaysAfter = (now: number, days: number) => {
+    const d = new Date(now + days * DAY);
+    const md = d.toISOString().slice(5, 10);
+    return md === '02-29' ? undefined : `1990-${md}`;
+  };
+
+  it('a birthday grants once when the clock passes it, again the next year, never to another workspace', async () => {
+    const [t, other] = await Promise.all([sandbox('birthday'), sandbox('birthday-other')]);
+    const now = await clockOf(t);
+    const birthDate = bornDaysAfter(now, 10) ?? bornDaysAfter(now, 11)!;
+    const c = await campaign(t, { name: 'Happy birthday', trigger: { type: 'birthday' }, effect: { type: 'bonus_points', points: 50 } });
+    const m = await newMember(t.key, { birthDate });
+    const none = await newMember(t.key);
+    const theirs = await newMember(other.key, { birthDate });
+
+    await advance(t, 5);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 0, pending: 0, lifetime: 0 });
+    await advance(t, 7);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 50, pending: 0, lifetime: 50 });
+    const [entry] = await entriesOf(t, m.id);
+    expect(entry).toMatchObject({ type: 'campaign', amount: 50, source: { type: 'campaign', campaignId: c.id } });
+    // Granted at the start of the birthday (UTC here).
+    expect(entry.createdAt.slice(5)).toBe(`${birthDate.slice(5)}T00:00:00.000Z`);
+    // Once: the days after it grant nothing more.
+    await advance(t, 3);
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 50 });
+    await advance(t, 365);
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 100 });
+    expect(await balanceOf(t.key, none.id)).toMatchObject({ balance: 0 });
+    expect(await campaignOf(t, c.id)).toMatchObject({ grants: 2, pointsGranted: 100 });
+
+    await advance(other, 15);
+    expect(await balanceOf(other.key, theirs.id)).toMatchObject({ balance: 0 });
+  });
+
+  it('inactivity grants the win-back once per spell: again only after new activity and another spell', async () => {
+    const t = await sandbox('win-back');
+    const c = await campaign(t, { name: 'We miss you', trigger: { type: 'inactivity', days: 90 }, effect: { type: 'bonus_points', points: 30 } });
+    const m = await newMember(t.key);
+    const never = await newMember(t.key);
+    await order(t, m.id, 20);
+
+    await advance(t, 89);
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 20 });
+    await advance(t, 2);
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 50 });
+    // The reward is no activity of the member's: no second spell starts from it.
+    await advance(t, 200);
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 50 });
+    // A spend is activity: another 90 days later, the second win-back.
+    const spent = await call('POST', `/api/v2/members/${m.id}/points`, { token: t.key, body: { type: 'deduct', amount: 10, reason: 'spend' } });
+    expect(spent.status).toBe(201);
+    await advance(t, 60);
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 40 });
+    await advance(t, 31);
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 70 });
+    const grants = (await entriesOf(t, m.id)).filter((e) => e.type === 'campaign');
+    expect(grants.map((e) => [e.amount, e.source.campaignId])).toEqual([
+      [30, c.id],
+      [30, c.id],
+    ]);
+    // A member who never earned or spent has no spell to end.
+    expect(await balanceOf(t.key, never.id)).toMatchObject({ balance: 0 });
   });
 });

@@ -166,19 +166,19 @@ export async function getTriggerProgress(workspaceId: string): Promise<TriggerPr
   };
 }
 
-/** Records progress; never moves a mark back (two runs at once: the later time stays). */
-export function triggerProgressStep(workspaceId: string, field: keyof TriggerProgress, value: string): TransactStep {
+/**
+ * Records how far the run looked. Two runs at once may both write: a mark moved back only makes the
+ * next run read again what it already granted, which the grant markers skip.
+ */
+export function triggerProgressStep(workspaceId: string, progress: TriggerProgress): TransactStep {
+  const fields = Object.entries(progress);
   return {
     op: {
       Update: {
         Key: keyOf('programTriggers', { workspaceId }),
-        UpdateExpression: 'SET entity = :entity, #f = :v',
-        ConditionExpression: 'attribute_not_exists(#f) OR #f < :v',
-        ExpressionAttributeNames: { '#f': field },
-        ExpressionAttributeValues: { ':entity': 'programTriggers', ':v': value },
+        UpdateExpression: `SET entity = :entity${fields.map(([k]) => `, ${k} = :${k}`).join('')}`,
+        ExpressionAttributeValues: { ':entity': 'programTriggers', ...Object.fromEntries(fields.map(([k, v]) => [`:${k}`, v])) },
       },
     },
-    // A later run recorded more already: nothing to do.
-    onConditionFailed: () => new StaleRead('trigger progress'),
   };
 }

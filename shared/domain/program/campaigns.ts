@@ -6,6 +6,7 @@
 import * as repo from '../../data/repositories/campaigns';
 import { getPool } from '../../data/repositories/coupons';
 import { getStore } from '../../data/repositories/stores';
+import { dueWorkspaceStep } from '../../data/repositories/program';
 import { tagKnown } from '../../data/repositories/tags';
 import { StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
 import { conflict, notFound, validationFailed, type ErrorDetail } from '../../errors';
@@ -81,6 +82,10 @@ async function unknownReferences(workspaceId: string, d: Definition): Promise<Er
   return details;
 }
 
+/** A birthday or inactivity campaign puts its workspace on the due-work run's list (the run finds its occurrences). */
+const dueListed = (workspaceId: string, d: Definition): TransactStep[] =>
+  d.trigger.type === 'birthday' || d.trigger.type === 'inactivity' ? [dueWorkspaceStep(workspaceId)] : [];
+
 async function checkReferences(workspaceId: string, d: Definition): Promise<void> {
   const details = await unknownReferences(workspaceId, d);
   if (details.length) throw validationFailed(details);
@@ -99,6 +104,7 @@ export async function createCampaign(
   const campaign: Campaign = { id: newId('cmp', now.getTime()), ...definition, grants: 0, pointsGranted: 0, version: 1, createdAt: at, updatedAt: at };
   await transactWrite([
     repo.putCampaignStep(workspaceId, campaign),
+    ...dueListed(workspaceId, definition),
     audited(workspaceId, audit, 'campaign.created', { type: 'campaign', id: campaign.id }, now),
     ...sealSteps(opts, campaign),
   ]);
@@ -154,6 +160,7 @@ export async function updateCampaign(workspaceId: string, campaignId: string, in
     const next: Campaign = { ...current, ...definition, version: current.version + 1, updatedAt: now.toISOString() };
     await transactWrite([
       repo.replaceCampaignStep(workspaceId, next, current.version),
+      ...dueListed(workspaceId, definition),
       audited(workspaceId, audit, 'campaign.updated', { type: 'campaign', id: campaignId }, now),
     ]);
     cache.invalidate(workspaceId);
@@ -360,6 +367,8 @@ export interface TriggerOccurrence {
   tags?: readonly string[];
   /** inactivity: the spell's days; only the campaigns of exactly these days take part. */
   days?: number;
+  /** inactivity: the last activity the spell started at; a member active since is no longer in it. */
+  since?: number;
 }
 
 /**
@@ -376,6 +385,7 @@ export async function grantTrigger(workspaceId: string, memberId: string, occurr
     workspaceId,
     memberId,
     async (member, rules) => {
+      if (occurrence.since !== undefined && member.lots?.lastActivityAt !== occurrence.since) return { done: 0 };
       const granted = await repo.triggerGranted(
         workspaceId,
         memberId,
