@@ -76,6 +76,37 @@ describe('the coupon effect on orders', () => {
     expect(await balanceOf(t.key, n.id)).toEqual({ balance: 20, pending: 0, lifetime: 20 });
     expect(await campaignOf(t, c.id)).toMatchObject({ grants: 1 });
   });
+  it("parallel orders race for an uploaded list's last codes: each code goes to one member, every order is recorded; a member at the pool's limit gets no second one", async () => {
+    const t = await tenant('campaign-coupon-race');
+    const codes = [`RACE-${orderId()}-A`, `RACE-${orderId()}-B`];
+    const listed = await call('POST', '/api/v2/coupons/pools', {
+      token: t.key,
+      body: { name: 'Two codes', discount: { type: 'percent', value: 5 }, codeConfig: { mode: 'list', codes }, perMemberLimit: 1 },
+    });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(201);
+    const c = await campaign(t, { name: 'Code with an order', trigger: { type: 'order' }, effect: { type: 'coupon', poolId: listed.body.data.id } });
+    const members = await Promise.all(Array.from({ length: 5 }, () => newMember(t.key)));
+    await Promise.all(members.map((m) => order(t, m.id, 10)));
+    const held = (await Promise.all(members.map((m) => couponsOf(t, m.id)))).flat();
+    expect(held.map((x) => x.code).sort()).toEqual([...codes].sort());
+    expect(new Set(held.map((x) => x.memberId)).size).toBe(2);
+    expect(await campaignOf(t, c.id)).toMatchObject({ grants: 2 });
+    for (const m of members) expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 10 });
+
+    // A pool with stock but a per-member limit of 1: the holder's next order brings no second coupon.
+    await call('PATCH', `/api/flash/campaigns/${c.id}`, { token: t.token, body: { status: 'paused' } });
+    const poolLimit = await call('POST', '/api/v2/coupons/pools', {
+      token: t.key,
+      body: { name: 'One per member', discount: { type: 'percent', value: 5 }, codeConfig: { mode: 'generated' }, stock: 10, perMemberLimit: 1 },
+    });
+    expect(poolLimit.status).toBe(201);
+    const limited = await campaign(t, { name: 'One each', trigger: { type: 'order' }, effect: { type: 'coupon', poolId: poolLimit.body.data.id } });
+    const [m] = members;
+    await order(t, m!.id, 1);
+    await order(t, m!.id, 1);
+    expect((await couponsOf(t, m!.id)).filter((x) => x.poolId === poolLimit.body.data.id)).toHaveLength(1);
+    expect(await campaignOf(t, limited.id)).toMatchObject({ grants: 1 });
+  });
 });
 
 describe('member_created and tag_added', () => {
