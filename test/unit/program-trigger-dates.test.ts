@@ -30,6 +30,10 @@ describe('birthdays', () => {
     expect(birthdayIn('2000-02-29', 2100)).toEqual({ year: 2100, month: 2, day: 28 });
     expect(birthdayIn('2000-02-28', 2028)).toEqual({ year: 2028, month: 2, day: 28 });
     expect(birthdayIn('1990-03-01', 2027)).toEqual({ year: 2027, month: 3, day: 1 });
+    // Only 29 February moves: not another month's 29th, not another day of February.
+    expect(birthdayIn('1990-01-29', 2027)).toEqual({ year: 2027, month: 1, day: 29 });
+    expect(birthdayIn('1990-03-29', 2027)).toEqual({ year: 2027, month: 3, day: 29 });
+    expect(birthdayIn('1990-02-15', 2027)).toEqual({ year: 2027, month: 2, day: 15 });
   });
 
   it('the birth dates a local day celebrates: its own, plus 29 February on 28 February of a common year', () => {
@@ -39,6 +43,8 @@ describe('birthdays', () => {
     expect(birthMonthDaysOn({ year: 2027, month: 3, day: 1 })).toEqual(['03-01']);
     expect(birthMonthDaysOn({ year: 2027, month: 1, day: 5 })).toEqual(['01-05']);
     expect(birthMonthDaysOn({ year: 2027, month: 12, day: 28 })).toEqual(['12-28']);
+    expect(birthMonthDaysOn({ year: 2027, month: 3, day: 28 })).toEqual(['03-28']);
+    expect(birthMonthDaysOn({ year: 2027, month: 2, day: 27 })).toEqual(['02-27']);
   });
 
   it('a run grants the days after the last one it saw up to today in the program time zone, each from its local midnight', () => {
@@ -77,6 +83,7 @@ describe('birthdays', () => {
     expect(previousDay({ year: 2027, month: 1, day: 1 })).toEqual({ year: 2026, month: 12, day: 31 });
     expect(previousDay({ year: 2028, month: 3, day: 1 })).toEqual({ year: 2028, month: 2, day: 29 });
     expect(dayKey({ year: 2027, month: 3, day: 9 })).toBe('2027-03-09');
+    expect(dayKey({ year: 999, month: 10, day: 19 })).toBe('0999-10-19');
     expect(parseDay('2027-03-09')).toEqual({ year: 2027, month: 3, day: 9 });
   });
 

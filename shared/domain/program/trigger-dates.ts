@@ -46,8 +46,7 @@ export function birthdayIn(birthDate: string, year: number): LocalDay {
 /** The birth dates (as MM-DD) whose birthday is the local day `d`: its own, and 29 February on 28 February of a year without one. */
 export function birthMonthDaysOn(d: LocalDay): string[] {
   const own = `${pad(d.month)}-${pad(d.day)}`;
-  const candidates = d.month === 2 && d.day === 28 ? [own, '02-29'] : [own];
-  return candidates.filter((monthDay) => dayKey(birthdayIn(`2000-${monthDay}`, d.year)) === dayKey(d));
+  return [...new Set([own, '02-29'])].filter((monthDay) => dayKey(birthdayIn(`2000-${monthDay}`, d.year)) === dayKey(d));
 }
 
 /**
@@ -63,7 +62,8 @@ export function birthdayDaysDue(
 ): { days: { day: LocalDay; at: number }[]; today: string } {
   const today = localDate(now, timeZone);
   const floor = dayKey(previousDay(localDate(since, timeZone)));
-  const from = through !== undefined && through > floor ? through : floor;
+  // The later of the two (day keys sort as dates).
+  const from = [floor, through ?? floor].sort().at(-1)!;
   return { days: daysToVisit(parseDay(from), today).map((day) => ({ day, at: startOfLocalDay(day, timeZone) })), today: dayKey(today) };
 }
 
