@@ -253,4 +253,26 @@ describe('birthday and inactivity, through the sandbox clock', () => {
     // A member who never earned or spent has no spell to end.
     expect(await balanceOf(t.key, never.id)).toMatchObject({ balance: 0 });
   });
+
+  it('what occurred before a campaign was set up (in the sandbox time) is not granted: a past birthday, a spell that reached its days earlier', async () => {
+    const t = await sandbox('set-up');
+    const start = await clockOf(t);
+    const birthDate = bornDaysAfter(start, 50) ?? bornDaysAfter(start, 51)!;
+    const born = await newMember(t.key, { birthDate });
+    const dormant = await newMember(t.key);
+    await order(t, dormant.id, 10);
+    await advance(t, 100);
+
+    const party = await campaign(t, { name: 'Birthday', trigger: { type: 'birthday' }, effect: { type: 'bonus_points', points: 50 } });
+    const winBack = await campaign(t, { name: 'Win-back', trigger: { type: 'inactivity', days: 90 }, effect: { type: 'bonus_points', points: 30 } });
+    expect(Date.parse(party.createdAt)).toBeGreaterThanOrEqual(start + 100 * DAY);
+    const fresh = await newMember(t.key);
+    await order(t, fresh.id, 10);
+    await advance(t, 91);
+    // The positive control: a spell that started after the set-up is rewarded.
+    expect(await balanceOf(t.key, fresh.id)).toMatchObject({ balance: 40 });
+    expect(await balanceOf(t.key, born.id)).toMatchObject({ balance: 0 });
+    expect(await balanceOf(t.key, dormant.id)).toMatchObject({ balance: 10 });
+    expect(await campaignOf(t, winBack.id)).toMatchObject({ grants: 1 });
+  });
 });

@@ -100,7 +100,8 @@ export async function createCampaign(
 ): Promise<Campaign> {
   const definition = definitionOf(input);
   await checkReferences(workspaceId, definition);
-  const at = now.toISOString();
+  // Program time (a sandbox's clock): the triggers grant what occurs after a campaign was set up.
+  const at = (await programNow(workspaceId, now)).toISOString();
   const campaign: Campaign = { id: newId('cmp', now.getTime()), ...definition, grants: 0, pointsGranted: 0, version: 1, createdAt: at, updatedAt: at };
   await transactWrite([
     repo.putCampaignStep(workspaceId, campaign),
@@ -157,7 +158,7 @@ export async function updateCampaign(workspaceId: string, campaignId: string, in
     }
     const definition = merged(current, input);
     await checkReferences(workspaceId, definition);
-    const next: Campaign = { ...current, ...definition, version: current.version + 1, updatedAt: now.toISOString() };
+    const next: Campaign = { ...current, ...definition, version: current.version + 1, updatedAt: (await programNow(workspaceId, now)).toISOString() };
     await transactWrite([
       repo.replaceCampaignStep(workspaceId, next, current.version),
       ...dueListed(workspaceId, definition),
