@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { keyOf } from '../../shared/data/keys';
 import { runTriggerWork } from '../../shared/domain/program/trigger-work';
 import { call } from '../support/api';
 import { balanceOf, newMember, tenant } from '../support/fixtures';
@@ -61,5 +63,36 @@ describe('trigger due work (runTriggerWork)', () => {
     // The positive control: the member kept gets the day's grant, in the same run.
     expect(await runTriggerWork(t.workspaceId, new Date(Date.now() + 40 * DAY))).toBe(1);
     expect(await balanceOf(t.key, kept.id)).toMatchObject({ balance: 50 });
+  });
+
+  it('members written before the birthday and activity indexes enter them on the first run, and get their grants', async () => {
+    const t = await tenant('trigger-work-earlier');
+    const birthday = new Date(Date.now() + 20 * DAY);
+    const birthDate = `1990-${birthday.toISOString().slice(5, 10)}`.replace('02-29', '02-28');
+    const born = await newMember(t.key, { birthDate });
+    const active = await newMember(t.key);
+    expect((await call('POST', `/api/v2/members/${active.id}/points`, { token: t.key, body: { type: 'earn', amount: 10, reason: 'welcome' } })).status).toBe(
+      201,
+    );
+    // As an older version wrote them: no birthday item, no activity key on the member.
+    const { doc, tableName } = await platformTable();
+    await doc.send(new DeleteCommand({ TableName: tableName, Key: keyOf('memberBirthday', { workspaceId: t.workspaceId, memberId: born.id }) }));
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keyOf('member', { workspaceId: t.workspaceId, memberId: active.id }),
+        UpdateExpression: 'REMOVE gsi3pk, gsi3sk',
+      }),
+    );
+    await campaign(t.token, { name: 'Birthday', trigger: { type: 'birthday' }, effect: { type: 'bonus_points', points: 50 } });
+    await campaign(t.token, { name: 'Win-back', trigger: { type: 'inactivity', days: 30 }, effect: { type: 'bonus_points', points: 7 } });
+
+    expect(await runTriggerWork(t.workspaceId, new Date(Date.now() + 40 * DAY))).toBe(2);
+    expect(await balanceOf(t.key, born.id)).toMatchObject({ balance: 50 });
+    expect(await balanceOf(t.key, active.id)).toMatchObject({ balance: 17 });
+    const birthdayItem = await doc.send(
+      new GetCommand({ TableName: tableName, Key: keyOf('memberBirthday', { workspaceId: t.workspaceId, memberId: born.id }) }),
+    );
+    expect(birthdayItem.Item).toMatchObject({ gsi1sk: `${birthDate.slice(5)}#${born.id}` });
   });
 });

@@ -156,14 +156,14 @@ export interface TriggerProgress {
   birthdaysThrough?: string;
   /** The program time up to which inactivity spells were looked for (ISO). */
   inactivityThrough?: string;
+  /** When the members written before the birthday and activity indexes were put into them (ISO). */
+  membersIndexed?: string;
 }
 
 export async function getTriggerProgress(workspaceId: string): Promise<TriggerProgress> {
   const item = await getItem<TriggerProgress>(keyOf('programTriggers', { workspaceId }));
-  return {
-    ...(item?.birthdaysThrough ? { birthdaysThrough: item.birthdaysThrough } : {}),
-    ...(item?.inactivityThrough ? { inactivityThrough: item.inactivityThrough } : {}),
-  };
+  const fields = ['birthdaysThrough', 'inactivityThrough', 'membersIndexed'] as const;
+  return Object.fromEntries(fields.flatMap((f) => (item?.[f] ? [[f, item[f]]] : [])));
 }
 
 /**

@@ -106,6 +106,36 @@ function birthdaySteps(before: string | null, m: MemberRecord): TransactStep[] {
   return [{ op: { Put: { Item: { ...key, ...index, entity: 'memberBirthday', memberId: m.id } } } }];
 }
 
+/**
+ * What a member written before the birthday and activity indexes existed lacks: its birthday item and
+ * its activity key, conditional on the member as read (a change meanwhile fails it: read again).
+ */
+export function indexEntriesSteps(m: MemberRecord): TransactStep[] {
+  const Key = keyOf('member', { workspaceId: m.workspaceId, memberId: m.id });
+  const last = m.lots?.lastActivityAt ?? null;
+  if (last === null && !m.birthDate) return [];
+  const values = { ':v': m.version, ':rev': m.rev };
+  const ConditionExpression = `version = :v AND rev = :rev AND ${NOT_ERASED}`;
+  const onConditionFailed = () => new StaleRead('member');
+  if (last === null)
+    return [{ op: { ConditionCheck: { Key, ConditionExpression, ExpressionAttributeValues: values } }, onConditionFailed }, ...birthdaySteps(null, m)];
+  const activity = indexKeysOf('memberActivity', { workspaceId: m.workspaceId, memberId: m.id, lastActivityAt: new Date(last).toISOString() });
+  return [
+    {
+      op: {
+        Update: {
+          Key,
+          UpdateExpression: 'SET gsi3pk = :actpk, gsi3sk = :actsk',
+          ConditionExpression,
+          ExpressionAttributeValues: { ...values, ':actpk': activity.gsi3pk, ':actsk': activity.gsi3sk },
+        },
+      },
+      onConditionFailed,
+    },
+    ...birthdaySteps(null, m),
+  ];
+}
+
 /** The members whose birth date falls on `monthDay` (MM-DD), a page at a time. */
 export async function birthdayMembers(workspaceId: string, monthDay: string, cursor?: string): Promise<Page<string>> {
   const partition = indexPartition('memberBirthday', 'gsi1', { workspaceId });

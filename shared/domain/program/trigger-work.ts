@@ -5,9 +5,10 @@
  * is `grantTrigger`'s: exactly once per occurrence, so a run repeated, or two at once, grants nothing
  * twice. The workspace keeps how far the run looked, so a run reads only what is new.
  */
-import { birthdayMembers, lastActiveBetween } from '../../data/repositories/members';
+import { birthdayMembers, getMember, indexEntriesSteps, lastActiveBetween, listMembers } from '../../data/repositories/members';
+import type { MemberRecord } from '../../records/members';
 import { getTriggerProgress, triggerProgressStep, type TriggerProgress } from '../../data/repositories/campaigns';
-import { transactWrite } from '../../data/table';
+import { transactWrite, withOptimisticRetry } from '../../data/table';
 import { logger } from '../../observability/logger';
 import { grantTrigger, liveCampaigns, type TriggerOccurrence } from './campaigns';
 import type { Campaign } from './campaign-schemas';
@@ -95,6 +96,28 @@ async function grantWinBacks(
 }
 
 /**
+ * Members written before the birthday and activity indexes existed enter them, once per workspace
+ * (on its first run with a birthday or inactivity campaign): the one pass over every member, after
+ * which each member's own writes keep its entries. Safe to repeat; an erased member stays out.
+ */
+async function indexEarlierMembers(workspaceId: string): Promise<void> {
+  await eachMember(
+    (cursor) => listMembers(workspaceId, {}, 100, cursor),
+    async (listed) => {
+      let m: MemberRecord | undefined = listed;
+      await withOptimisticRetry(async () => {
+        m ??= await getMember(workspaceId, listed.id);
+        const steps = m && !m.erasedAt ? indexEntriesSteps(m) : [];
+        // A retry reads the member again.
+        m = undefined;
+        if (steps.length) await transactWrite(steps);
+      });
+      return 0;
+    },
+  );
+}
+
+/**
  * The triggers' due work up to `now`; answers how many rewards it granted. The campaigns come from
  * the cached list: a workspace without a live birthday or inactivity campaign costs no read.
  */
@@ -102,12 +125,14 @@ export async function runTriggerWork(workspaceId: string, now: Date): Promise<nu
   const [birthdayCampaigns, inactivityCampaigns] = await Promise.all([liveCampaigns(workspaceId, 'birthday'), liveCampaigns(workspaceId, 'inactivity')]);
   if (!birthdayCampaigns.length && !inactivityCampaigns.length) return 0;
   const progress = await getTriggerProgress(workspaceId);
+  if (!progress.membersIndexed) await indexEarlierMembers(workspaceId);
   const birthdays = await grantBirthdays(workspaceId, birthdayCampaigns, now, progress.birthdaysThrough);
   const winBacks = await grantWinBacks(workspaceId, inactivityCampaigns, now, progress.inactivityThrough);
   const next: TriggerProgress = {
+    ...(progress.membersIndexed ? {} : { membersIndexed: now.toISOString() }),
     ...(birthdays.through ? { birthdaysThrough: birthdays.through } : {}),
     ...(winBacks.through ? { inactivityThrough: winBacks.through } : {}),
   };
-  if (Object.keys(next).length) await transactWrite([triggerProgressStep(workspaceId, next)]);
+  await transactWrite([triggerProgressStep(workspaceId, next)]);
   return birthdays.granted + winBacks.granted;
 }
