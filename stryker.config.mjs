@@ -22,7 +22,7 @@ export default {
   mutate: [
     'shared/domain/orders/points.ts',
     'shared/domain/program/arithmetic.ts',
-    // The program engine's pure core: lots and expiry, calendars, tier windows and their per-day metric, campaign evaluation.
+    // The program engine's pure core: lots and expiry, calendars, tier windows and their per-day metric, campaign evaluation, trigger dates.
     'shared/domain/program/lots.ts',
     'shared/domain/program/member-lots.ts',
     'shared/domain/members/points-lots.ts',
@@ -30,6 +30,7 @@ export default {
     'shared/domain/program/tier-rules.ts',
     'shared/domain/program/tier-metric.ts',
     'shared/domain/program/campaign-rules.ts',
+    'shared/domain/program/trigger-dates.ts',
     'shared/domain/money.ts',
     'shared/domain/pagination.ts',
     'shared/domain/validation.ts',

@@ -5154,7 +5154,7 @@ export interface operations {
                     /** @description What the campaign listens to */
                     trigger: {
                         /**
-                         * @description order, member_created, birthday, tag_added or inactivity (the win-back rule)
+                         * @description order, member_created, birthday (the birth date, a day in the program time zone), tag_added (where member.tags holds the tags just added) or inactivity (the win-back rule: days without an earn or spend)
                          * @enum {string}
                          */
                         type: "order" | "member_created" | "birthday" | "tag_added" | "inactivity";
@@ -5411,7 +5411,7 @@ export interface operations {
                     /** @description What the campaign listens to */
                     trigger?: {
                         /**
-                         * @description order, member_created, birthday, tag_added or inactivity (the win-back rule)
+                         * @description order, member_created, birthday (the birth date, a day in the program time zone), tag_added (where member.tags holds the tags just added) or inactivity (the win-back rule: days without an earn or spend)
                          * @enum {string}
                          */
                         type: "order" | "member_created" | "birthday" | "tag_added" | "inactivity";

@@ -21,6 +21,13 @@ export const ENTITIES = {
   campaign: { pk: 'WS#{workspaceId}', sk: 'CAMPAIGN#{campaignId}' },
   /** A member's grants of one campaign (what its `perMember` limit counts), in the member's partition. */
   campaignMemberGrants: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'CAMPAIGN_GRANTS#{campaignId}' },
+  /**
+   * A campaign's grant for one occurrence of a trigger other than an order (`member_created`, a
+   * tagging, a birthday's year, an inactivity spell), put only if absent: what makes it exactly once.
+   */
+  campaignTriggerGrant: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'CAMPAIGN_TRIGGER#{campaignId}#{occurrence}' },
+  /** How far the due-work run has looked for birthdays (a local date) and inactivity spells (an instant). */
+  programTriggers: { pk: 'WS#{workspaceId}', sk: 'PROGRAM_TRIGGERS' },
   store: { pk: 'WS#{workspaceId}', sk: 'STORE#{storeId}' },
 
   member: {
@@ -36,6 +43,21 @@ export const ENTITIES = {
     pk: 'WS#{workspaceId}#MEMBER#{memberId}',
     sk: 'MEMBER',
     gsi2: { pk: 'WS#{workspaceId}#PROGRAM_DUE', sk: '{dueAt}#{memberId}' },
+  },
+  /**
+   * The member item's entry in the activity index (gsi3): by its last earn or spend, so the win-back
+   * run reads only the members whose inactivity reached a campaign's days since its last run.
+   */
+  memberActivity: {
+    pk: 'WS#{workspaceId}#MEMBER#{memberId}',
+    sk: 'MEMBER',
+    gsi3: { pk: 'WS#{workspaceId}#ACTIVITY', sk: '{lastActivityAt}#{memberId}' },
+  },
+  /** A member's birthday (month and day of the birth date) in the birthday index (gsi1), while the member has a birth date. */
+  memberBirthday: {
+    pk: 'WS#{workspaceId}#MEMBER#{memberId}',
+    sk: 'BIRTHDAY',
+    gsi1: { pk: 'WS#{workspaceId}#BIRTHDAYS', sk: '{monthDay}#{memberId}' },
   },
   memberEmail: { pk: 'WS#{workspaceId}#MEMBER_EMAIL#{email}', sk: 'LOOKUP' },
   memberExternalId: { pk: 'WS#{workspaceId}#MEMBER_EXT#{externalId}', sk: 'LOOKUP' },

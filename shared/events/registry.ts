@@ -81,7 +81,7 @@ export const EVENTS = {
     label: 'Campaign reward granted',
     stage: 'loyalty',
     example: { resource_id: 'ple_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', campaign_id: 'cmp_01j9z3k4m5n6p7q8r9s0t1v2w3' },
-    emittedBy: 'shared/domain/members/ledger.ts (a campaign grant of an order; resource_id: its ledger entry)',
+    emittedBy: 'shared/domain/members/ledger.ts (a campaign grant of any trigger; resource_id: its ledger entry, or the coupon (cpn_) of a coupon reward)',
   },
   'order.created': {
     label: 'Order recorded',

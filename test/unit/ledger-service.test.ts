@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
 import { changePoints, NO_DELTA, type ChangePlan, type Planned } from '../../shared/domain/members/ledger';
 import type { MemberRecord } from '../../shared/records/members';
+import type { TransactStep } from '../../shared/data/table';
+import { event } from '../../shared/events/outbox';
 import { MemoryLedgerStore } from '../support/memory-stores';
 
 /** The points ledger (changePoints) on its narrow store interface, with the store in memory. */
@@ -95,5 +97,45 @@ describe('points ledger (in-memory store)', () => {
     expect(store.committed).toEqual([]);
     const unknown = changePoints(WS, 'mbr_01j9z3k4m5n6p7q8r9s0t1v2zz', () => plan(1), {}, undefined, undefined, store);
     expect(await code(unknown)).toBe('NOT_FOUND');
+  });
+
+  it('campaign grants: points are one entry each at the next revisions; a coupon reward writes no entry and its event names the coupon', async () => {
+    const store = setup({ balance: 0, lifetime: 0 });
+    const source = (campaignId: string) => ({ type: 'campaign' as const, orderId: null, externalOrderId: null, apiKeyId: null, campaignId });
+    const marker: TransactStep = { op: { Put: { Item: { pk: 'marker', sk: 'coupon' } } } };
+    const issued = event('coupon.issued', { resource_id: 'cpn_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: MEMBER, pool_id: 'cpl_01j9z3k4m5n6p7q8r9s0t1v2w3' });
+    await change(
+      store,
+      plan(10, {
+        grants: [
+          {
+            campaignId: 'cmp_coupon',
+            points: 0,
+            reason: 'a coupon',
+            source: source('cmp_coupon'),
+            steps: [marker],
+            reward: { id: 'cpn_01j9z3k4m5n6p7q8r9s0t1v2w3', events: [issued] },
+          },
+          { campaignId: 'cmp_points', points: 5, reason: 'five more', source: source('cmp_points'), steps: [] },
+        ],
+      }),
+    );
+    expect(store.entries.map((e) => [e.rev, e.type, e.amount, e.balanceAfter, e.source.campaignId ?? null])).toEqual([
+      [1, 'earn', 10, 10, null],
+      [2, 'campaign', 5, 15, 'cmp_points'],
+    ]);
+    expect(store.members.get(MEMBER)).toMatchObject({ balance: 15, lifetime: 15, rev: 2 });
+    const steps = store.committed[0]!;
+    expect(steps).toContainEqual(marker);
+    const outbox = steps.flatMap((s) => {
+      const item = (s.op as { Put?: { Item?: { entity?: string; events?: { type: string; data: Record<string, unknown> }[] } } }).Put?.Item;
+      return item?.entity === 'outbox' ? item.events! : [];
+    });
+    const rewards = outbox.filter((e) => e.type === 'campaign.reward_granted').map((e) => [e.data.campaign_id, String(e.data.resource_id).slice(0, 4)]);
+    expect(rewards).toEqual([
+      ['cmp_points', 'ple_'],
+      ['cmp_coupon', 'cpn_'],
+    ]);
+    expect(outbox.map((e) => e.type)).toContain('coupon.issued');
   });
 });

@@ -123,3 +123,62 @@ export async function memberGrants(workspaceId: string, memberId: string, campai
   }
   return out;
 }
+
+const triggerGrantKey = (workspaceId: string, memberId: string, campaignId: string, occurrence: string) =>
+  keyOf('campaignTriggerGrant', { workspaceId, memberId, campaignId, occurrence });
+
+/**
+ * Marks the campaign as granted for this occurrence of its trigger. Put only if absent: a retry or a
+ * parallel run that planned on the same occurrence fails it and plans again (and then skips it).
+ */
+export function triggerGrantStep(workspaceId: string, memberId: string, campaignId: string, occurrence: string, at: string): TransactStep {
+  return {
+    op: {
+      Put: {
+        Item: { ...triggerGrantKey(workspaceId, memberId, campaignId, occurrence), entity: 'campaignTriggerGrant', campaignId, occurrence, grantedAt: at },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    onConditionFailed: () => new StaleRead('campaign grant'),
+  };
+}
+
+/** The campaigns (of `campaignIds`) that already granted this occurrence to the member. One BatchGetItem. */
+export async function triggerGranted(workspaceId: string, memberId: string, campaignIds: readonly string[], occurrence: string): Promise<Set<string>> {
+  if (!campaignIds.length) return new Set();
+  const items = await batchGetItems<{ campaignId: string }>(campaignIds.map((id) => triggerGrantKey(workspaceId, memberId, id, occurrence)));
+  return new Set(items.map((i) => i.campaignId));
+}
+
+/** How far the due-work run has looked for trigger occurrences. */
+export interface TriggerProgress {
+  /** The last local date (YYYY-MM-DD) whose birthdays were granted. */
+  birthdaysThrough?: string;
+  /** The program time up to which inactivity spells were looked for (ISO). */
+  inactivityThrough?: string;
+  /** When the members written before the birthday and activity indexes were put into them (ISO). */
+  membersIndexed?: string;
+}
+
+export async function getTriggerProgress(workspaceId: string): Promise<TriggerProgress> {
+  const item = await getItem<TriggerProgress>(keyOf('programTriggers', { workspaceId }));
+  const fields = ['birthdaysThrough', 'inactivityThrough', 'membersIndexed'] as const;
+  return Object.fromEntries(fields.flatMap((f) => (item?.[f] ? [[f, item[f]]] : [])));
+}
+
+/**
+ * Records how far the run looked. Two runs at once may both write: a mark moved back only makes the
+ * next run read again what it already granted, which the grant markers skip.
+ */
+export function triggerProgressStep(workspaceId: string, progress: TriggerProgress): TransactStep {
+  const fields = Object.entries(progress);
+  return {
+    op: {
+      Update: {
+        Key: keyOf('programTriggers', { workspaceId }),
+        UpdateExpression: `SET entity = :entity${fields.map(([k]) => `, ${k} = :${k}`).join('')}`,
+        ExpressionAttributeValues: { ':entity': 'programTriggers', ...Object.fromEntries(fields.map(([k, v]) => [`:${k}`, v])) },
+      },
+    },
+  };
+}

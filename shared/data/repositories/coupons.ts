@@ -90,6 +90,11 @@ export function memberLimitStep(workspaceId: string, poolId: string, memberId: s
   };
 }
 
+/** How many coupons of the pool the member was issued (what its per-member limit counts). */
+export async function memberCouponCount(workspaceId: string, poolId: string, memberId: string): Promise<number> {
+  return (await getItem<{ issuedCount?: number }>(keyOf('couponMemberCount', { workspaceId, poolId, memberId })))?.issuedCount ?? 0;
+}
+
 /**
  * The member must exist and still be enrolled when the coupon is issued (no write to the member,
  * and no read before: the check is part of the issue's transaction). A missing member is 404.

@@ -17,8 +17,19 @@ export const erasedOr =
   (member?: Item): Error =>
     member?.erasedAt ? memberErased() : otherwise(member);
 
-const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, lastRequestId: _r, ...rest }: Record<string, unknown>) =>
-  rest as T;
+const strip = <T>({
+  pk: _pk,
+  sk: _sk,
+  entity: _e,
+  gsi1pk: _a,
+  gsi1sk: _b,
+  gsi2pk: _c,
+  gsi2sk: _d,
+  gsi3pk: _f,
+  gsi3sk: _g,
+  lastRequestId: _r,
+  ...rest
+}: Record<string, unknown>) => rest as T;
 
 /**
  * Every write of a member records the request that made it (`lastRequestId`), or removes the one
@@ -73,18 +84,91 @@ const lookupDelete = (entity: 'memberEmail' | 'memberExternalId', workspaceId: s
   onConditionFailed: () => new StaleRead('member'),
 });
 
-/** The member and its unique e-mail / externalId lookups, all or nothing. */
+/** The member and its unique e-mail / externalId lookups (and its birthday's index entry), all or nothing. */
 export function createMemberSteps(m: MemberRecord): TransactStep[] {
   return [
     { op: { Put: { Item: memberItem(m), ConditionExpression: 'attribute_not_exists(pk)' } } },
     ...(m.email ? [lookupPut('memberEmail', m.workspaceId, m.email, m.id, 'e-mail')] : []),
     ...(m.externalId ? [lookupPut('memberExternalId', m.workspaceId, m.externalId, m.id, 'externalId')] : []),
+    ...birthdaySteps(null, m),
   ];
 }
 
-/** An erased member leaves the due index too: its points take no more changes, so nothing of them falls due. */
+/**
+ * The birthday index (a `memberBirthday` item per member with a birth date, by month and day): set
+ * when the birth date is set, moved when it changes, removed when it is cleared (an erasure too).
+ */
+function birthdaySteps(before: string | null, m: MemberRecord): TransactStep[] {
+  if (before === m.birthDate) return [];
+  const key = keyOf('memberBirthday', { workspaceId: m.workspaceId, memberId: m.id });
+  if (!m.birthDate) return [{ op: { Delete: { Key: key } } }];
+  const index = indexKeysOf('memberBirthday', { workspaceId: m.workspaceId, memberId: m.id, monthDay: m.birthDate.slice(5, 10) });
+  return [{ op: { Put: { Item: { ...key, ...index, entity: 'memberBirthday', memberId: m.id } } } }];
+}
+
+/**
+ * What a member written before the birthday and activity indexes existed lacks: its birthday item and
+ * its activity key, conditional on the member as read (a change meanwhile fails it: read again).
+ */
+export function indexEntriesSteps(m: MemberRecord): TransactStep[] {
+  const Key = keyOf('member', { workspaceId: m.workspaceId, memberId: m.id });
+  const last = m.lots?.lastActivityAt ?? null;
+  if (last === null && !m.birthDate) return [];
+  const values = { ':v': m.version, ':rev': m.rev };
+  const ConditionExpression = `version = :v AND rev = :rev AND ${NOT_ERASED}`;
+  const onConditionFailed = () => new StaleRead('member');
+  if (last === null)
+    return [{ op: { ConditionCheck: { Key, ConditionExpression, ExpressionAttributeValues: values } }, onConditionFailed }, ...birthdaySteps(null, m)];
+  const activity = indexKeysOf('memberActivity', { workspaceId: m.workspaceId, memberId: m.id, lastActivityAt: new Date(last).toISOString() });
+  return [
+    {
+      op: {
+        Update: {
+          Key,
+          UpdateExpression: 'SET gsi3pk = :actpk, gsi3sk = :actsk',
+          ConditionExpression,
+          ExpressionAttributeValues: { ...values, ':actpk': activity.gsi3pk, ':actsk': activity.gsi3sk },
+        },
+      },
+      onConditionFailed,
+    },
+    ...birthdaySteps(null, m),
+  ];
+}
+
+/** The members whose birth date falls on `monthDay` (MM-DD), a page at a time. */
+export async function birthdayMembers(workspaceId: string, monthDay: string, cursor?: string): Promise<Page<string>> {
+  const partition = indexPartition('memberBirthday', 'gsi1', { workspaceId });
+  const page = await indexPage<{ memberId: string }>('gsi1', partition, {
+    limit: 100,
+    cursor,
+    forward: true,
+    range: { from: `${monthDay}#`, to: `${monthDay}#~` },
+  });
+  return { ...page, items: page.items.map((i) => i.memberId) };
+}
+
+/** The members whose last earn or spend is in (`after`, `through`] (ISO instants), a page at a time. */
+export async function lastActiveBetween(
+  workspaceId: string,
+  after: string,
+  through: string,
+  cursor?: string,
+): Promise<Page<{ memberId: string; lastActivityAt: number }>> {
+  const partition = indexPartition('memberActivity', 'gsi3', { workspaceId });
+  // '~' sorts after every id character: `after` itself is left out, `through` kept.
+  const page = await indexPage<{ id: string; lots: MemberLotsRecord }>('gsi3', partition, {
+    limit: 100,
+    cursor,
+    forward: true,
+    range: { from: `${after}#~`, to: `${through}#~` },
+  });
+  return { ...page, items: page.items.map((i) => ({ memberId: i.id, lastActivityAt: i.lots.lastActivityAt! })) };
+}
+
+/** An erased member leaves the due and activity indexes too: its points take no more changes, so nothing of them falls due. */
 const removeClause = (requestIdRemove: string, erased: boolean): string => {
-  const names = [...(requestIdRemove ? ['lastRequestId'] : []), ...(erased ? ['gsi2pk', 'gsi2sk'] : [])];
+  const names = [...(requestIdRemove ? ['lastRequestId'] : []), ...(erased ? ['gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk'] : [])];
   return names.length ? ` REMOVE ${names.join(', ')}` : '';
 };
 
@@ -131,6 +215,7 @@ export function updateProfileSteps(current: MemberRecord, next: MemberRecord): T
     },
     ...swap('memberEmail', current.email, next.email, 'e-mail'),
     ...swap('memberExternalId', current.externalId, next.externalId, 'externalId'),
+    ...birthdaySteps(current.birthDate, next),
   ];
 }
 
@@ -165,9 +250,21 @@ export interface BalanceState {
  */
 function dueIndexUpdate(workspaceId: string, memberId: string, next: BalanceState): { set: string; remove: string[]; values: Record<string, unknown> } {
   if (next.lots === undefined) return { set: '', remove: [], values: {} };
-  if (!next.dueAt) return { set: ', lots = :lots', remove: ['gsi2pk', 'gsi2sk'], values: { ':lots': next.lots } };
+  const activity = activityIndexUpdate(workspaceId, memberId, next.lots);
+  if (!next.dueAt) return { set: `, lots = :lots${activity.set}`, remove: ['gsi2pk', 'gsi2sk'], values: { ':lots': next.lots, ...activity.values } };
   const keys = indexKeysOf('memberDue', { workspaceId, memberId, dueAt: next.dueAt });
-  return { set: ', lots = :lots, gsi2pk = :duepk, gsi2sk = :duesk', remove: [], values: { ':lots': next.lots, ':duepk': keys.gsi2pk, ':duesk': keys.gsi2sk } };
+  return {
+    set: `, lots = :lots, gsi2pk = :duepk, gsi2sk = :duesk${activity.set}`,
+    remove: [],
+    values: { ':lots': next.lots, ':duepk': keys.gsi2pk, ':duesk': keys.gsi2sk, ...activity.values },
+  };
+}
+
+/** The activity index (gsi3) follows the member's last earn or spend, the start of its inactivity. */
+function activityIndexUpdate(workspaceId: string, memberId: string, lots: MemberLotsRecord): { set: string; values: Record<string, unknown> } {
+  if (lots.lastActivityAt === null) return { set: '', values: {} };
+  const keys = indexKeysOf('memberActivity', { workspaceId, memberId, lastActivityAt: new Date(lots.lastActivityAt).toISOString() });
+  return { set: ', gsi3pk = :actpk, gsi3sk = :actsk', values: { ':actpk': keys.gsi3pk, ':actsk': keys.gsi3sk } };
 }
 
 /** Members whose next due time is at or before `now` (ISO), earliest first. */

@@ -7,6 +7,7 @@ import { newId } from '../../ids';
 import { referralLink } from '../ambassador/service';
 import { sha256Hex } from '../auth/secrets';
 import { memberCreation } from '../members/service';
+import { grantAfter } from '../program/campaigns';
 import type { CaptureRecord } from '../../records/captures';
 import type { MemberRecord } from '../../records/members';
 import { sealSteps, type WriteOptions } from '../write-options';
@@ -130,6 +131,13 @@ export async function createCapture(
   opts: WriteOptions<CaptureResult> = {},
   now = () => new Date(),
 ): Promise<CaptureResult> {
+  const result = await recordCapture(workspaceId, input, opts, now);
+  const { capture, duplicate } = result;
+  if (!duplicate && capture.memberOutcome === 'created') await grantAfter(workspaceId, capture.memberId, { type: 'member_created', key: 'member_created' });
+  return result;
+}
+
+async function recordCapture(workspaceId: string, input: CreateCaptureInput, opts: WriteOptions<CaptureResult>, now: () => Date): Promise<CaptureResult> {
   const fingerprint = fingerprintOf(input);
   const phone = input.phone ? normalisePhone(input.phone) : undefined;
   return withOptimisticRetry(async () => {

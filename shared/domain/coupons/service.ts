@@ -111,7 +111,7 @@ function assertIssuable(pool: PoolRecord, now: Date): void {
   if (status === 'exhausted') throw new AppError('POOL_EXHAUSTED', 'The coupon pool has no stock left');
 }
 
-interface IssueDraft {
+export interface IssueDraft {
   coupon: CouponRecord;
   steps: TransactStep[];
   events: OutboxEvent[];
@@ -167,6 +167,23 @@ async function draftIssue(pool: PoolRecord, memberId: string, now: Date): Promis
     ],
     events: [event('coupon.issued', { resource_id: coupon.id, member_ref: memberId, pool_id: pool.id })],
   };
+}
+
+/**
+ * A campaign's coupon for a member, as items of the change that grants it (the trigger's own
+ * transaction): planned on a fresh read of the pool, or null when the pool cannot issue to the
+ * member now (switched off, outside its dates, no stock or code left, the member at its limit), so
+ * the reward is skipped and the trigger's change goes on. A campaign's coupon costs no points. Any
+ * of its conditions failing at the commit (another issue took the last code) makes the whole change
+ * plan again, and the fresh read then skips the coupon.
+ */
+export async function campaignCoupon(workspaceId: string, poolId: string, memberId: string, now: Date): Promise<{ coupon: Coupon; draft: IssueDraft } | null> {
+  const pool = isPoolId(poolId) ? await repo.getPool(workspaceId, poolId) : undefined;
+  if (!pool || poolStatus(pool, now) !== 'active') return null;
+  if (pool.perMemberLimit && (await repo.memberCouponCount(workspaceId, poolId, memberId)) >= pool.perMemberLimit) return null;
+  const draft = await draftIssue(pool, memberId, now);
+  const steps = draft.steps.map((step): TransactStep => ({ ...step, onConditionFailed: () => new StaleRead('coupon pool') }));
+  return { coupon: toCoupon(draft.coupon, now), draft: { ...draft, steps } };
 }
 
 /**

@@ -56,14 +56,22 @@ export interface ChangePlan<R> {
   result: (outcome: ChangeOutcome) => R;
 }
 
-/** One campaign reward: its points (added to balance and lifetime), its entry, and the campaign's counting steps. */
+/**
+ * One campaign reward: its points (added to balance and lifetime), its entry, and the campaign's
+ * counting steps. A reward that is not points (a coupon) writes no ledger entry: `reward` names
+ * what it issued, and its own items and events join the change.
+ */
 export interface PlannedGrant {
   campaignId: string;
   points: number;
   reason: string;
   source: LedgerEntry['source'];
   steps: TransactStep[];
+  reward?: { id: string; events: OutboxEvent[] };
 }
+
+/** The grants that are points: each one ledger entry. */
+const pointGrants = (p: { grants?: PlannedGrant[] }) => (p.grants ?? []).filter((g) => !g.reward);
 
 export interface ChangeOutcome {
   member: MemberRecord;
@@ -221,7 +229,7 @@ function changeSteps<R>(
   const lotsChanged = member.lots !== undefined || lots.lots.length > 0 || lots.pending.length > 0;
   const dueAt = nextDueAt(lots, rules.points);
   const lotsState = lotsChanged ? { lots, dueAt: dueAt === null ? null : new Date(dueAt).toISOString() } : {};
-  const after: MemberRecord = { ...member, ...next, tier, rev: member.rev + 1 + grants.length, updatedAt: at, ...(lotsChanged ? { lots } : {}) };
+  const after: MemberRecord = { ...member, ...next, tier, rev: member.rev + 1 + pointGrants(p).length, updatedAt: at, ...(lotsChanged ? { lots } : {}) };
   const result = p.result({ member: after, entry: entry ? toLedgerEntry(entry) : null, tierUpgraded: t.change === 'upgraded', tierChange: t.change });
   const memberId = member.id;
   const steps: TransactStep[] = [
@@ -235,7 +243,10 @@ function changeSteps<R>(
       ...(p.events ?? []),
       ...(entry && p.entryEvent ? [event(p.entryEvent, { resource_id: entry.id, member_ref: memberId, tier })] : []),
       ...(entry && entry.amount > 0 ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
-      ...grantEntries.map((e, i) => event('campaign.reward_granted', { resource_id: e!.id, member_ref: memberId, campaign_id: grants[i]!.campaignId })),
+      ...grantEntries.map((e) => event('campaign.reward_granted', { resource_id: e!.id, member_ref: memberId, campaign_id: e!.source.campaignId! })),
+      ...grants.flatMap((g) =>
+        g.reward ? [...g.reward.events, event('campaign.reward_granted', { resource_id: g.reward.id, member_ref: memberId, campaign_id: g.campaignId })] : [],
+      ),
       ...(t.change === 'upgraded' ? [event('loyalty.tier_upgraded', { resource_id: memberId, member_ref: memberId, tier })] : []),
       ...(t.change === 'downgraded' ? [event('loyalty.tier_downgraded', { resource_id: memberId, member_ref: memberId, tier })] : []),
     ]),
@@ -265,7 +276,7 @@ function entriesOf(member: MemberRecord, p: ChangePlan<unknown>, at: string): (L
           source: p.entry.source,
           createdAt: at,
         };
-  const grants = (p.grants ?? []).map((g, i): LedgerEntryRecord => {
+  const grants = pointGrants(p).map((g, i): LedgerEntryRecord => {
     balance += g.points;
     return {
       id: newId('ple'),

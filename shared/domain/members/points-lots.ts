@@ -41,7 +41,8 @@ export function lotsAfter(state: MemberLotsRecord, entries: readonly (LedgerEntr
   let next = state;
   for (const e of entries) {
     if (!e) continue;
-    if (e.amount > 0) next = credit(next, { id: e.id, points: e.amount, orderId: e.source.orderId }, at, rules.points, rules.timeZone);
+    // A campaign's reward is not the member's own activity (an order's grants come with its earn, which is).
+    if (e.amount > 0) next = credit(next, { id: e.id, points: e.amount, orderId: e.source.orderId }, at, rules.points, rules.timeZone, e.type !== 'campaign');
     else next = debit(next, -e.amount, at, { orderId: e.source.orderId, spend: e.type === 'deduct' });
   }
   return next;

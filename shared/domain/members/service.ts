@@ -11,6 +11,7 @@ import { tierReviewAt } from '../program/tier-metric';
 import { getMemberTier } from '../../data/repositories/member-tiers';
 import { metricNow, tierStateOf } from './tier-state';
 import { programNow } from '../program/clock';
+import { grantAfter } from '../program/campaigns';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { changePoints, loadMember, loadWritableMember, NO_DELTA, toLedgerEntry } from './ledger';
 import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from './schemas';
@@ -87,6 +88,7 @@ export async function memberCreation(
 export async function createMember(workspaceId: string, input: CreateMemberInput, opts: WriteOptions<Member> = {}, now = new Date()): Promise<Member> {
   const { member, steps, events } = await memberCreation(workspaceId, input, now);
   await transactWrite([...steps, ...publish(workspaceId, events), ...sealSteps(opts, member)]);
+  await grantAfter(workspaceId, member.id, { type: 'member_created', key: 'member_created' });
   return member;
 }
 

@@ -49,7 +49,11 @@ export const campaignEffectSchema = z.discriminatedUnion('type', [
 
 export const campaignTriggerSchema = z
   .strictObject({
-    type: z.enum(CAMPAIGN_TRIGGERS).describe('order, member_created, birthday, tag_added or inactivity (the win-back rule)'),
+    type: z
+      .enum(CAMPAIGN_TRIGGERS)
+      .describe(
+        'order, member_created, birthday (the birth date, a day in the program time zone), tag_added (where member.tags holds the tags just added) or inactivity (the win-back rule: days without an earn or spend)',
+      ),
     days: z.number().int().min(1).max(3650).optional().describe('inactivity only: days without an earn or spend, 1-3650'),
   })
   .superRefine((t, ctx) => {

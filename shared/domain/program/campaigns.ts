@@ -6,6 +6,7 @@
 import * as repo from '../../data/repositories/campaigns';
 import { getPool } from '../../data/repositories/coupons';
 import { getStore } from '../../data/repositories/stores';
+import { dueWorkspaceStep } from '../../data/repositories/program';
 import { tagKnown } from '../../data/repositories/tags';
 import { StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
 import { conflict, notFound, validationFailed, type ErrorDetail } from '../../errors';
@@ -13,7 +14,8 @@ import { ID_PATTERN, newId } from '../../ids';
 import { config } from '../../config';
 import { audited, type AuditContext } from '../audit/service';
 import { TtlCache } from '../cache';
-import { loadMember, type PlannedGrant } from '../members/ledger';
+import { changePoints, loadMember, NO_DELTA, type PlannedGrant } from '../members/ledger';
+import { campaignCoupon } from '../coupons/service';
 import type { MemberRecord } from '../../records/members';
 import { toMinor } from '../money';
 import { sealSteps, type WriteOptions } from '../write-options';
@@ -29,6 +31,8 @@ import {
 } from './campaign-schemas';
 import type { ProgramRules } from './schemas';
 import { rulesOf } from './service';
+import { programNow } from './clock';
+import { logger } from '../../observability/logger';
 
 const isCampaignId = (id: string) => ID_PATTERN('cmp').test(id);
 
@@ -78,6 +82,10 @@ async function unknownReferences(workspaceId: string, d: Definition): Promise<Er
   return details;
 }
 
+/** A birthday or inactivity campaign puts its workspace on the due-work run's list (the run finds its occurrences). */
+const dueListed = (workspaceId: string, d: Definition): TransactStep[] =>
+  d.trigger.type === 'birthday' || d.trigger.type === 'inactivity' ? [dueWorkspaceStep(workspaceId)] : [];
+
 async function checkReferences(workspaceId: string, d: Definition): Promise<void> {
   const details = await unknownReferences(workspaceId, d);
   if (details.length) throw validationFailed(details);
@@ -92,10 +100,12 @@ export async function createCampaign(
 ): Promise<Campaign> {
   const definition = definitionOf(input);
   await checkReferences(workspaceId, definition);
-  const at = now.toISOString();
+  // Program time (a sandbox's clock): the triggers grant what occurs after a campaign was set up.
+  const at = (await programNow(workspaceId, now)).toISOString();
   const campaign: Campaign = { id: newId('cmp', now.getTime()), ...definition, grants: 0, pointsGranted: 0, version: 1, createdAt: at, updatedAt: at };
   await transactWrite([
     repo.putCampaignStep(workspaceId, campaign),
+    ...dueListed(workspaceId, definition),
     audited(workspaceId, audit, 'campaign.created', { type: 'campaign', id: campaign.id }, now),
     ...sealSteps(opts, campaign),
   ]);
@@ -148,9 +158,10 @@ export async function updateCampaign(workspaceId: string, campaignId: string, in
     }
     const definition = merged(current, input);
     await checkReferences(workspaceId, definition);
-    const next: Campaign = { ...current, ...definition, version: current.version + 1, updatedAt: now.toISOString() };
+    const next: Campaign = { ...current, ...definition, version: current.version + 1, updatedAt: (await programNow(workspaceId, now)).toISOString() };
     await transactWrite([
       repo.replaceCampaignStep(workspaceId, next, current.version),
+      ...dueListed(workspaceId, definition),
       audited(workspaceId, audit, 'campaign.updated', { type: 'campaign', id: campaignId }, now),
     ]);
     cache.invalidate(workspaceId);
@@ -251,25 +262,81 @@ const refreshingOnFailure = (workspaceId: string, step: TransactStep): TransactS
   },
 });
 
-/** A grant as a ledger entry of the order's change, with the steps that count it. */
-function plannedGrant(workspaceId: string, memberId: string, order: OrderFacts, g: Grant, campaign: Campaign): PlannedGrant {
-  return {
+/** What a grant's ledger entry names besides its campaign: the order, for an order's grants. */
+interface GrantOrigin {
+  orderId: string | null;
+  externalOrderId: string | null;
+}
+
+const NO_ORDER: GrantOrigin = { orderId: null, externalOrderId: null };
+
+/**
+ * A grant as part of the trigger's change, with the steps that count it: points become a ledger
+ * entry; a coupon is issued in the same transaction (its items and `coupon.issued`), or the grant
+ * is skipped (null) when its pool cannot issue to the member now.
+ */
+async function plannedGrant(workspaceId: string, memberId: string, origin: GrantOrigin, g: Grant, campaign: Campaign): Promise<PlannedGrant | null> {
+  const counting = [
+    repo.countGrantStep(workspaceId, g.campaignId, g.points, campaign.limits.totalPoints),
+    ...(campaign.limits.perMember === null ? [] : [repo.countMemberGrantStep(workspaceId, g.campaignId, memberId, campaign.limits.perMember)]),
+  ].map((step) => refreshingOnFailure(workspaceId, step));
+  const grant = {
     campaignId: g.campaignId,
     points: g.points,
     reason: g.reason,
-    source: { type: 'campaign', orderId: order.orderId, externalOrderId: order.externalOrderId, apiKeyId: null, campaignId: g.campaignId },
-    steps: [
-      repo.countGrantStep(workspaceId, g.campaignId, g.points, campaign.limits.totalPoints),
-      ...(campaign.limits.perMember === null ? [] : [repo.countMemberGrantStep(workspaceId, g.campaignId, memberId, campaign.limits.perMember)]),
-    ].map((step) => refreshingOnFailure(workspaceId, step)),
+    source: { type: 'campaign' as const, ...origin, apiKeyId: null, campaignId: g.campaignId },
+    steps: counting,
   };
+  if (g.poolId === null) return grant;
+  // Coupons live on real time (their pool's dates), whatever the program clock says.
+  const issued = await campaignCoupon(workspaceId, g.poolId, memberId, new Date());
+  if (!issued) return null;
+  return { ...grant, points: 0, steps: [...counting, ...issued.draft.steps], reward: { id: issued.coupon.id, events: issued.draft.events } };
 }
 
 /**
- * The rewards of live order campaigns for an order of `basePoints`: evaluated as a simulation
- * would be, on the member's tier, tags and first order, with the member's grants so far read only
- * for the campaigns that would grant and count per member. Coupon effects are evaluated but not
- * granted yet (docs/program.md). A retry of the order's change evaluates again (fresh counts).
+ * The rewards of `campaigns` for one trigger: evaluated as a simulation would be, with the
+ * member's grants so far read only for the campaigns that would grant and count per member. A
+ * member who is not enrolled gets none. A retry of the change evaluates again (fresh counts).
+ */
+async function grantsFor(
+  workspaceId: string,
+  member: MemberRecord,
+  campaigns: readonly Campaign[],
+  facts: CampaignFacts,
+  basePoints: number,
+  origin: GrantOrigin,
+  inactiveDays?: number,
+): Promise<PlannedGrant[]> {
+  if (!campaigns.length || member.status !== 'active') return [];
+  const evaluated = campaigns.map(ruleOf);
+  const byId = new Map(campaigns.map((c) => [c.id, c]));
+  const candidates = evaluateCampaigns(evaluated, facts, basePoints, () => ({ memberGrants: 0, totalPoints: 0 }), inactiveDays);
+  const limited = candidates.map((g) => g.campaignId).filter((id) => byId.get(id)?.limits.perMember !== null);
+  const counts = await repo.memberGrants(workspaceId, member.id, limited);
+  const grants = evaluateCampaigns(
+    evaluated,
+    facts,
+    basePoints,
+    (id) => ({ memberGrants: counts.get(id) ?? 0, totalPoints: byId.get(id)?.pointsGranted ?? 0 }),
+    inactiveDays,
+  );
+  const planned = await Promise.all(
+    grants.slice(0, MAX_GRANTS_PER_TRIGGER).map((g) => plannedGrant(workspaceId, member.id, origin, g, byId.get(g.campaignId)!)),
+  );
+  return planned.filter((g): g is PlannedGrant => g !== null);
+}
+
+/** The active campaigns of a trigger, from the cached list (no read while the list is cached). */
+export async function liveCampaigns(workspaceId: string, type: CampaignRule['trigger']['type'], days?: number): Promise<Campaign[]> {
+  return (await cachedCampaigns(workspaceId)).filter(
+    (c) => c.trigger.type === type && c.status === 'active' && (days === undefined || c.trigger.days === days),
+  );
+}
+
+/**
+ * The rewards of live order campaigns for an order of `basePoints`, on the member's tier, tags and
+ * first order and the order's fields.
  */
 export async function orderGrants(
   workspaceId: string,
@@ -278,7 +345,7 @@ export async function orderGrants(
   basePoints: number,
   rules: ProgramRules,
 ): Promise<PlannedGrant[]> {
-  const campaigns = (await cachedCampaigns(workspaceId)).filter((c) => c.trigger.type === 'order' && c.status === 'active' && c.effect.type !== 'coupon');
+  const campaigns = await liveCampaigns(workspaceId, 'order');
   if (!campaigns.length) return [];
   const facts: CampaignFacts = {
     trigger: 'order',
@@ -287,14 +354,82 @@ export async function orderGrants(
     member: { tier: member.tier || rules.tiers.levels[0]!.key, tags: member.tags ?? [] },
     order: { total: order.total, currency: order.currency, storeId: order.storeId, items: order.items, isFirst: member.orderCount === 0 },
   };
-  const evaluated = campaigns.map(ruleOf);
-  const byId = new Map(campaigns.map((c) => [c.id, c]));
-  const candidates = evaluateCampaigns(evaluated, facts, basePoints, () => ({ memberGrants: 0, totalPoints: 0 }));
-  const limited = candidates.map((g) => g.campaignId).filter((id) => byId.get(id)?.limits.perMember !== null);
-  const counts = await repo.memberGrants(workspaceId, member.id, limited);
-  const grants = evaluateCampaigns(evaluated, facts, basePoints, (id) => ({
-    memberGrants: counts.get(id) ?? 0,
-    totalPoints: byId.get(id)?.pointsGranted ?? 0,
-  }));
-  return grants.slice(0, MAX_GRANTS_PER_TRIGGER).map((g) => plannedGrant(workspaceId, member.id, order, g, byId.get(g.campaignId)!));
+  return grantsFor(workspaceId, member, campaigns, facts, basePoints, { orderId: order.orderId, externalOrderId: order.externalOrderId });
+}
+
+/** One occurrence of a trigger other than an order. */
+export interface TriggerOccurrence {
+  type: Exclude<CampaignRule['trigger']['type'], 'order'>;
+  /** Names the occurrence for the member (`member_created`, `tag_added#v7`, `birthday#2027`, ...): a campaign grants it once. */
+  key: string;
+  /** When it happened (program time; default: the program clock now): the campaigns' dates are compared with it, and the grant is dated at it. */
+  at?: number;
+  /** tag_added: the tags this tagging added, which `member.tags` conditions read. */
+  tags?: readonly string[];
+  /** inactivity: the spell's days; only the campaigns of exactly these days take part. */
+  days?: number;
+  /** inactivity: the last activity the spell started at; a member active since is no longer in it. */
+  since?: number;
+}
+
+/**
+ * Grants the live campaigns of a trigger other than an order to a member: one change of the member
+ * (ledger entries, coupons, counters, events) with a marker per campaign and occurrence, put only if
+ * absent, so a retry or a parallel run grants nothing twice. The member's tier is the one it has;
+ * order fields never hold. Answers how many rewards it granted.
+ */
+export async function grantTrigger(workspaceId: string, memberId: string, occurrence: TriggerOccurrence): Promise<number> {
+  const campaigns = await liveCampaigns(workspaceId, occurrence.type, occurrence.days);
+  if (!campaigns.length) return 0;
+  const at = occurrence.at === undefined ? await programNow(workspaceId) : new Date(occurrence.at);
+  return changePoints<number>(
+    workspaceId,
+    memberId,
+    async (member, rules) => {
+      if (occurrence.since !== undefined && member.lots?.lastActivityAt !== occurrence.since) return { done: 0 };
+      const granted = await repo.triggerGranted(
+        workspaceId,
+        memberId,
+        campaigns.map((c) => c.id),
+        occurrence.key,
+      );
+      const facts: CampaignFacts = {
+        trigger: occurrence.type,
+        at: at.getTime(),
+        timeZone: rules.timeZone,
+        member: { tier: member.tier || rules.tiers.levels[0]!.key, tags: occurrence.tags ?? member.tags ?? [] },
+      };
+      const open = campaigns.filter((c) => !granted.has(c.id));
+      const grants = await grantsFor(workspaceId, member, open, facts, 0, NO_ORDER, occurrence.days);
+      if (!grants.length) return { done: 0 };
+      const marked = grants.map((g) => ({
+        ...g,
+        steps: [...g.steps, repo.triggerGrantStep(workspaceId, memberId, g.campaignId, occurrence.key, at.toISOString())],
+      }));
+      return {
+        plan: {
+          delta: NO_DELTA,
+          entry: { type: 'campaign', reason: null, source: { type: 'campaign', ...NO_ORDER, apiKeyId: null } },
+          requireActive: true,
+          grants: marked,
+          result: () => marked.length,
+        },
+      };
+    },
+    {},
+    undefined,
+    () => at,
+  );
+}
+
+/**
+ * The grants of a trigger that a change of its own just committed (a member created, a tag added):
+ * the change stands whatever happens to them, so a failure is logged, not answered.
+ */
+export async function grantAfter(workspaceId: string, memberId: string, occurrence: TriggerOccurrence): Promise<void> {
+  try {
+    await grantTrigger(workspaceId, memberId, occurrence);
+  } catch (error) {
+    logger.error('campaign grants of a trigger failed', { workspaceId, memberId, trigger: occurrence.type, error: error as Error });
+  }
 }

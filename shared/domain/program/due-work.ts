@@ -6,6 +6,7 @@ import { event } from '../../events/outbox';
 import { changePoints, NO_DELTA, type ChangePlan } from '../members/ledger';
 import { reviewTiers } from '../members/tier-review';
 import { programNow } from './clock';
+import { runTriggerWork } from './trigger-work';
 import { activationsAt, expire, nextDueAt, warningDue } from './member-lots';
 import type { ProgramRules } from './schemas';
 
@@ -26,8 +27,14 @@ const pointsJob: DueJob = { name: 'points', run: settleDueMembers };
 /** The tier review: members whose retention ended or whose window rolled by `now` (a downgrade each). */
 const tiersJob: DueJob = { name: 'tiers', run: async (workspaceId, now) => (await reviewTiers(workspaceId, now)).changed.length };
 
-/** After the points job, so the tier review sees the balances this run's activations and expiries left. */
-export const DUE_JOBS: DueJob[] = [pointsJob, tiersJob];
+/** Birthdays and inactivity spells: the campaigns' rewards of what occurred by `now` (`trigger-work.ts`). */
+const triggersJob: DueJob = { name: 'triggers', run: runTriggerWork };
+
+/**
+ * After the points job, so the tier review sees the balances this run's activations and expiries
+ * left; the triggers last, so a reward lands on a member whose points and tier are up to date.
+ */
+export const DUE_JOBS: DueJob[] = [pointsJob, tiersJob, triggersJob];
 
 export async function runDueProgramWork(workspaceId: string, now: Date, jobs: readonly DueJob[] = DUE_JOBS): Promise<Record<string, number>> {
   const done: Record<string, number> = {};

@@ -17,17 +17,22 @@ const asLot = (l: PointsLotRecord): Lot => ({ lotId: l.id, remaining: l.points, 
 
 export const inactivityAt = (state: MemberLotsRecord, rules: PointsRules): number | null => inactivityExpiry(rules.expiry, state.lastActivityAt);
 
-/** A new lot of `points` earned at `at` (by `orderId`, if an order earned it), its expiry under the rules of now. */
+/**
+ * A new lot of `points` earned at `at` (by `orderId`, if an order earned it), its expiry under the
+ * rules of now. `activity: false` (a campaign's reward) leaves the member's last activity where it
+ * was: a win-back reward must not start a new spell of inactivity by itself.
+ */
 export function credit(
   state: MemberLotsRecord,
   lot: { id: string; points: number; orderId: string | null },
   at: number,
   rules: PointsRules,
   timeZone: string,
+  activity = true,
 ): MemberLotsRecord {
   if (lot.points <= 0) return state;
   const added: PointsLotRecord = { ...lot, earnedAt: at, expiresAt: lotExpiry(rules.expiry, at, timeZone) };
-  return { ...state, lots: capped([...state.lots, added]), lastActivityAt: at };
+  return { ...state, lots: capped([...state.lots, added]), lastActivityAt: activity ? at : state.lastActivityAt };
 }
 
 function capped(lots: PointsLotRecord[]): PointsLotRecord[] {

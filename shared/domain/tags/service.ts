@@ -4,6 +4,7 @@ import { event, publish } from '../../events/outbox';
 import { conflict, notFound } from '../../errors';
 import { loadMember, loadWritableMember } from '../members/ledger';
 import { sealSteps, type WriteOptions } from '../write-options';
+import { grantAfter } from '../program/campaigns';
 import { MAX_TAGS_PER_MEMBER, TAG_KEY, type MemberTag, type Tag, type TagMemberResult } from './schemas';
 
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -31,7 +32,9 @@ export async function tagMember(
   now = () => new Date(),
 ): Promise<TagMemberResult> {
   const wanted = [...new Set(requested)];
-  return withOptimisticRetry(async () => {
+  // The profile version this tagging wrote names it: a tag_added campaign grants once per tagging.
+  let version = 0;
+  const result = await withOptimisticRetry(async () => {
     const [member, current] = await Promise.all([loadWritableMember(workspaceId, memberId), repo.memberTagsOf(workspaceId, memberId)]);
     const added = wanted.filter((t) => !member.tags.includes(t)).sort(byKey);
     if (added.length === 0) return { memberId, tags: current, added };
@@ -52,8 +55,11 @@ export async function tagMember(
       ),
       ...sealSteps(opts, result),
     ]);
+    version = member.version + 1;
     return result;
   });
+  if (result.added.length) await grantAfter(workspaceId, memberId, { type: 'tag_added', key: `tag_added#v${version}`, tags: result.added });
+  return result;
 }
 
 /** Removes one tag; a tag the member does not carry (or a malformed key) is 404, like an unknown member. */
