@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst from './test/support/sequencer';
 
 /**
  * Files that start, kill and time local runtimes of their own (lifecycle, start-up refusals, store
@@ -10,6 +11,7 @@ const SOLO = ['test/e2e/local-runtime.test.ts', 'test/e2e/store-faults.test.ts',
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
+    sequence: { sequencer: LongestFirst },
     // Two files at a time (vitest would take one on 2 cores): the platform tests mostly wait on the
     // local runtime and its JVM, so a second file uses the time the first spends waiting. A third
     // was measured: 13 % faster, but store calls then run past their time-outs (503s).
