@@ -2,11 +2,18 @@ import { defineConfig } from 'vitest/config';
 import LongestFirst from './test/support/sequencer';
 
 /**
- * Files that start, kill and time local runtimes of their own (lifecycle, start-up refusals, store
- * faults, log output): they run after everything else, one at a time, so their deadlines are not
- * measured against a machine busy with the other test files.
+ * Files that start and stop runtimes and JVMs of their own and read their lifecycle (start-up
+ * refusals, restarts, log output): they need no shared store and their limits are generous (a start
+ * within 30 s), so they run beside the rest, first, as the longest files.
  */
-const SOLO = ['test/e2e/local-runtime.test.ts', 'test/e2e/store-faults.test.ts', 'test/e2e/local-logs.test.ts'];
+const LIFECYCLE = ['test/e2e/local-runtime.test.ts', 'test/e2e/local-logs.test.ts'];
+
+/**
+ * The file that kills and freezes its own DynamoDB Local under load and measures each answer against
+ * the request deadline: it runs after everything else, alone, so its deadlines are not measured
+ * against a machine busy with the other files.
+ */
+const SOLO = ['test/e2e/store-faults.test.ts'];
 
 export default defineConfig({
   test: {
@@ -36,7 +43,7 @@ export default defineConfig({
         test: {
           name: 'platform',
           include: ['test/e2e/**/*.test.ts'],
-          exclude: SOLO,
+          exclude: [...LIFECYCLE, ...SOLO],
           globalSetup: ['test/support/global-setup.ts'],
           // The end-to-end files talk to the runtimes over HTTP and keep no module state of their
           // own: one module graph per worker instead of one per file (the imports were about a
@@ -56,6 +63,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
+      },
+      {
+        test: { name: 'lifecycle', include: LIFECYCLE, testTimeout: 60_000, hookTimeout: 120_000 },
       },
       {
         test: {
