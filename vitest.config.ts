@@ -9,11 +9,12 @@ import LongestFirst from './test/support/sequencer';
 const LIFECYCLE = ['test/e2e/local-runtime.test.ts', 'test/e2e/local-logs.test.ts'];
 
 /**
- * The file that kills and freezes its own DynamoDB Local under load and measures each answer against
- * the request deadline: it runs after everything else, alone, so its deadlines are not measured
- * against a machine busy with the other files.
+ * Files that measure their own JVM under load: the store faults (killed and frozen, each answer
+ * against the request deadline) and the write-rate burst (260 writes counted exactly, none past the
+ * deadline). They run after everything else, one at a time, so what they measure is not the other
+ * files' load.
  */
-const SOLO = ['test/e2e/store-faults.test.ts'];
+const SOLO = ['test/e2e/store-faults.test.ts', 'test/e2e/objects-guard.test.ts'];
 
 export default defineConfig({
   test: {
@@ -71,6 +72,8 @@ export default defineConfig({
         test: {
           name: 'platform-solo',
           include: SOLO,
+          // The run's shared stores (the burst starts its own JVM but keeps the shared s3rver).
+          globalSetup: ['test/support/global-setup.ts'],
           sequence: { groupOrder: 1 },
           maxWorkers: 1,
           testTimeout: 60_000,

@@ -30,10 +30,6 @@ const MEASURED: Readonly<Record<string, number>> = {
   'test/e2e/console-program.test.ts': 20,
   'test/e2e/campaigns.test.ts': 18,
   'test/e2e/local-logs.test.ts': 7,
-  // A burst of 260 writes against a JVM of its own, counted exactly: after the heaviest files (the
-  // browser, fuzzing, the lifecycle's JVM starts), among the short ones, or its store calls run past
-  // the request deadline.
-  'test/e2e/objects-guard.test.ts': 6,
 };
 
 const DEFAULT_SECONDS = 5;
