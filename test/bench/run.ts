@@ -11,6 +11,7 @@ import { campaignIntake } from './campaign-intake';
 import { cliHelp } from './cli-help';
 import { coldStart } from './cold-start';
 import { consoleFirstScreen } from './console';
+import { expiryRun } from './expiry-run';
 import { hotMember } from './hot-member';
 import { orderIntake } from './order-intake';
 import { rateGuard } from './rate-guard';
@@ -34,6 +35,7 @@ const PLATFORM_BENCHES = [
   'object-list',
   'hot-member',
   'store-calls',
+  'expiry-run',
   'operational-export',
   'console',
 ] as const;
@@ -67,6 +69,7 @@ if (PLATFORM_BENCHES.some(selected)) {
     if (selected('object-list'))
       results.push(await objectList(platform, { records: Number(process.env.BENCH_RECORDS ?? 20_000), samples: Number(process.env.BENCH_SAMPLES ?? 30) }));
     if (selected('store-calls')) results.push(await storeCalls(platform));
+    if (selected('expiry-run')) results.push(await expiryRun(platform, { members: Number(process.env.BENCH_EXPIRY_MEMBERS ?? 20_000) }));
     if (selected('console')) results.push(await consoleFirstScreen(platform, { runs: Number(process.env.BENCH_CONSOLE_RUNS ?? 7) }));
     if (selected('operational-export')) results.push(await operationalExport(platform, { members: Number(process.env.BENCH_EXPORT_MEMBERS ?? 200_000) }));
     if (selected('hot-member')) {
