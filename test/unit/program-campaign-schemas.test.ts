@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createCampaignBody, updateCampaignBody } from '../../shared/domain/program/campaign-schemas';
+import { installValidationMessages } from '../../shared/domain/validation-messages';
+
+// The messages the API answers with (installed by the request validation), whatever ran before.
+installValidationMessages();
 
 const paths = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   r.success ? [] : r.error!.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
@@ -52,36 +56,36 @@ describe('campaign validation', () => {
       ],
     });
     expect(paths(r)).toEqual([
-      'name: Too small: expected string to have >=1 characters',
+      'name: must not be empty',
       'trigger.days: an inactivity trigger needs days (1-3650)',
-      'conditions.0.field: Invalid option: expected one of "order.total"|"order.currency"|"order.storeId"|"order.items.sku"|"order.items.category"|"order.items.brand"|"order.isFirst"|"member.tier"|"member.tags"|"date.weekday"',
+      'conditions.0.field: must be one of: order.total, order.currency, order.storeId, order.items.sku, order.items.category, order.items.brand, order.isFirst, member.tier, member.tags, date.weekday',
       'conditions.1.op: order.total takes eq, neq, gte, lte, in',
       'conditions.2.value: order.total compares with a number',
       'conditions.3.value: `in` takes a list of values',
       'conditions.4.value: `eq` takes one value',
       'conditions.5.op: order.isFirst takes eq, neq',
-      'effect.factor: Too big: expected number to be <=100',
+      'effect.factor: must be at most 100',
     ]);
   });
 
   it('bounds days, factors, points and dates', () => {
     const bad = (over: object) => paths(createCampaignBody.safeParse({ ...base, ...over }));
-    expect(bad({ trigger: { type: 'inactivity', days: 0 } })).toEqual(['trigger.days: Too small: expected number to be >=1']);
-    expect(bad({ trigger: { type: 'inactivity', days: 3651 } })).toEqual(['trigger.days: Too big: expected number to be <=3650']);
+    expect(bad({ trigger: { type: 'inactivity', days: 0 } })).toEqual(['trigger.days: must be at least 1']);
+    expect(bad({ trigger: { type: 'inactivity', days: 3651 } })).toEqual(['trigger.days: must be at most 3650']);
     expect(bad({ trigger: { type: 'inactivity', days: 3650 } })).toEqual([]);
     expect(bad({ trigger: { type: 'order', days: 3 } })).toEqual(['trigger.days: only an inactivity trigger takes days']);
-    expect(bad({ effect: { type: 'multiplier', factor: 0 } })).toEqual(['effect.factor: Too small: expected number to be >0']);
+    expect(bad({ effect: { type: 'multiplier', factor: 0 } })).toEqual(['effect.factor: must be greater than 0']);
     expect(bad({ effect: { type: 'multiplier', factor: 100 } })).toEqual([]);
     expect(bad({ effect: { type: 'multiplier', factor: 1.255 } })).toEqual(['effect.factor: at most 2 decimals']);
-    expect(bad({ effect: { type: 'bonus_points', points: 0 } })).toEqual(['effect.points: Too small: expected number to be >=1']);
+    expect(bad({ effect: { type: 'bonus_points', points: 0 } })).toEqual(['effect.points: must be at least 1']);
     expect(bad({ effect: { type: 'coupon' } })).toHaveLength(1);
     expect(bad({ startsAt: '2026-02-01T00:00:00Z', endsAt: '2026-01-01T00:00:00Z' })).toEqual(['endsAt: must be after startsAt']);
     expect(bad({ startsAt: '2026-01-01T00:00:00Z', endsAt: '2026-01-01T00:00:00Z' })).toEqual(['endsAt: must be after startsAt']);
     expect(bad({ startsAt: '2026-01-01T00:00:00Z', endsAt: '2026-01-01T00:00:01Z' })).toEqual([]);
     expect(bad({ conditions: Array.from({ length: 21 }, () => ({ field: 'order.total', op: 'gte', value: 1 })) })).toEqual([
-      'conditions: Too big: expected array to have <=20 items',
+      'conditions: must be at most 20 items',
     ]);
-    expect(bad({ limits: { perMember: 0 } })).toEqual(['limits.perMember: Too small: expected number to be >=1']);
+    expect(bad({ limits: { perMember: 0 } })).toEqual(['limits.perMember: must be at least 1']);
     expect(bad({ extra: 1 })).toHaveLength(1);
   });
 
