@@ -123,6 +123,9 @@ describe('debit', () => {
   it("a refund takes the order's own lots first, the rest from the others in spending order", () => {
     expect(debit(before, 4, T0, { orderId: 'ord_1', spend: false }).lots).toEqual([manual, { ...order, points: 6 }, other]);
     expect(debit(before, 13, T0, { orderId: 'ord_1', spend: false }).lots).toEqual([{ ...manual, points: 7 }, other]);
+    // The order's lot expires first: once it is empty the rest comes from the others, never from it again.
+    const own = lot('own', 4, T0, T0 + DAY_MS, 'ord_3');
+    expect(debit(state({ lots: [manual, own] }), 6, T0, { orderId: 'ord_3', spend: false }).lots).toEqual([{ ...manual, points: 8 }]);
     // More than all the lots hold: every lot goes.
     expect(debit(before, 50, T0, { orderId: 'ord_1', spend: false }).lots).toEqual([]);
   });
