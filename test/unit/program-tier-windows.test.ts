@@ -8,7 +8,7 @@ import {
   dayKey,
   dayLeavesWindow,
   evaluateTier,
-  metricFallsBelow,
+  metricMoves,
   tierReviewAt,
   windowMetric,
   type TierDays,
@@ -61,9 +61,24 @@ describe('tier metric per day', () => {
 
   it('finds the first instant the metric falls below a threshold, not the first day that leaves', () => {
     const days: TierDays = { '2026-01-05': [100, 0], '2026-03-01': [500, 0] };
-    expect(new Date(metricFallsBelow(days, tiers(), 550, NOW, 'UTC')!).toISOString()).toBe('2027-01-06T00:00:00.000Z');
-    expect(new Date(metricFallsBelow(days, tiers(), 450, NOW, 'UTC')!).toISOString()).toBe('2027-03-02T00:00:00.000Z');
-    expect(metricFallsBelow(days, tiers({ window: 'lifetime' }), 450, NOW, 'UTC')).toBeNull();
+    const falls = (below: number, t = tiers()) => metricMoves(days, t, { below, reach: null }, NOW, 'UTC');
+    expect(falls(550)).toEqual({ at: Date.parse('2027-01-06T00:00:00.000Z'), falls: true });
+    expect(falls(450)).toEqual({ at: Date.parse('2027-03-02T00:00:00.000Z'), falls: true });
+    expect(falls(450, tiers({ window: 'lifetime' }))).toBeNull();
+    expect(falls(50)).toEqual({ at: Date.parse('2027-03-02T00:00:00.000Z'), falls: true });
+  });
+
+  it('finds the first instant a reversal leaving the window raises the metric to the next threshold', () => {
+    // 1,999 in the window: a reversal of 1 on 5 January, then 2,000 on 1 March.
+    const days: TierDays = { '2026-01-05': [-1, 0], '2026-03-01': [2000, 0] };
+    expect(metricMoves(days, tiers(), { below: 500, reach: 2000 }, NOW, 'UTC')).toEqual({ at: Date.parse('2027-01-06T00:00:00.000Z'), falls: false });
+    expect(metricMoves(days, tiers(), { below: 500, reach: 2001 }, NOW, 'UTC')).toEqual({ at: Date.parse('2027-03-02T00:00:00.000Z'), falls: true });
+    expect(metricMoves(days, tiers(), { below: null, reach: null }, NOW, 'UTC')).toBeNull();
+    const silver: TierState = { tier: 'silver', reachedAt: NOW, retainedUntil: NOW + 400 * DAY_MS };
+    // A rise is reviewed when it comes, whatever the retention; the first level can rise too.
+    expect(tierReviewAt(silver, days, 1999, tiers(), NOW, 'UTC')).toBe(Date.parse('2027-01-06T00:00:00.000Z'));
+    const bronzeDays: TierDays = { '2026-01-05': [-1, 0], '2026-03-01': [500, 0] };
+    expect(tierReviewAt({ ...silver, tier: 'bronze' }, bronzeDays, 499, tiers(), NOW, 'UTC')).toBe(Date.parse('2027-01-06T00:00:00.000Z'));
   });
 
   it('reviews at the retention end when below the tier, at the drop (not before the retention) when above, never for the first level', () => {

@@ -63,35 +63,41 @@ export function dayLeavesWindow(key: string, window: TierRulesRecord['window'], 
 }
 
 /**
- * The first instant after `now` at which the window metric falls below `threshold` without any new
- * activity (null: never, e.g. a lifetime window).
+ * The first instant after `now` at which the window metric, without any new activity, falls below
+ * `below` or reaches `reach` (a reversal's day leaving the window raises it), and which of the two;
+ * null: neither, e.g. a lifetime window.
  */
-export function metricFallsBelow(
+export function metricMoves(
   days: TierDays,
   tiers: Pick<TierRulesRecord, 'metric' | 'window'>,
-  threshold: number,
+  bounds: { below: number | null; reach: number | null },
   now: number,
   timeZone: string,
-): number | null {
+): { at: number; falls: boolean } | null {
   const exits = [...new Set(Object.keys(days).map((k) => dayLeavesWindow(k, tiers.window, timeZone)))]
     .filter((t): t is number => t !== null && t > now)
     .sort((a, b) => a - b);
-  return exits.find((t) => windowMetric(days, tiers, t, timeZone) < threshold) ?? null;
+  for (const at of exits) {
+    const value = windowMetric(days, tiers, at, timeZone);
+    if (bounds.below !== null && value < bounds.below) return { at, falls: true };
+    if (bounds.reach !== null && value >= bounds.reach) return { at, falls: false };
+  }
+  return null;
 }
 
 /**
  * When the member's tier must be evaluated again without any activity: the retention end when the
- * metric is already below the tier, else when the metric will fall below it (but not before the
- * retention ends). Null: the tier cannot drop by time alone (the first level, or a lifetime metric
- * that reaches the tier).
+ * metric is already below the tier; else when the metric will fall below it (but not before the
+ * retention ends), or reach the next tier (a reversal leaving the window), whichever comes first.
+ * Null: the tier cannot move by time alone (a lifetime metric).
  */
 export function tierReviewAt(state: TierState, days: TierDays, value: number, tiers: TierRulesRecord, now: number, timeZone: string): number | null {
   const current = tiers.levels.findIndex((l) => l.key === state.tier);
-  if (current <= 0) return null;
-  const threshold = tiers.levels[current]!.threshold;
-  if (value < threshold) return Math.max(state.retainedUntil, now);
-  const falls = metricFallsBelow(days, tiers, threshold, now, timeZone);
-  return falls === null ? null : Math.max(falls, state.retainedUntil);
+  const below = current > 0 ? tiers.levels[current]!.threshold : null;
+  if (below !== null && value < below) return Math.max(state.retainedUntil, now);
+  const moves = metricMoves(days, tiers, { below, reach: tiers.levels[current + 1]?.threshold ?? null }, now, timeZone);
+  if (moves === null) return null;
+  return moves.falls ? Math.max(moves.at, state.retainedUntil) : moves.at;
 }
 
 export interface TierEvaluation {
