@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDocumentClient } from '../../shared/data/client';
 import { isTransientDependencyError, provesNotApplied } from '../../shared/data/errors';
 import { putItem, transactWrite, updateItem } from '../../shared/data/table';
@@ -16,9 +16,13 @@ let endpoint: string;
 beforeAll(async () => {
   endpoint = `http://127.0.0.1:${await closedPort()}`;
   // The process's own client (what the handlers use) points at the closed port too.
-  process.env.TABLE_NAME = 'unit-store-down';
-  process.env.DYNAMODB_ENDPOINT = endpoint;
-  process.env.STAGE = 'local';
+  vi.stubEnv('TABLE_NAME', 'unit-store-down');
+  vi.stubEnv('DYNAMODB_ENDPOINT', endpoint);
+  vi.stubEnv('STAGE', 'local');
+});
+
+afterAll(() => {
+  vi.unstubAllEnvs();
 });
 
 describe('a store that refuses connections, at the data layer', () => {
@@ -92,6 +96,9 @@ describe('classification', () => {
 
 describe('a store that refuses connections, through the HTTP chain', () => {
   it('an authenticated request answers 503 SERVICE_UNAVAILABLE with Retry-After, not 500', async () => {
+    // Fresh modules: where files share one module graph (the mutation runs), the client and config
+    // another file loaded would still point at its own store.
+    vi.resetModules();
     const { handler } = await import('../../functions/members/handler');
     const res = (await handler(httpEvent('GET', '/api/v2/members', { headers: { authorization: `Bearer ${SOME_API_KEY}` } }), {
       awsRequestId: 'unit',

@@ -1,5 +1,5 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { activeTracer, loadTracer, traceClient, traced } from '../../shared/observability/tracing';
 
 /**
@@ -14,6 +14,9 @@ beforeAll(() => {
 });
 afterAll(() => {
   process.env = saved;
+  // The loaded tracer is module state: where files share one module graph (the mutation runs), the
+  // next file must not find it.
+  vi.resetModules();
 });
 
 describe('tracing in Lambda', () => {
