@@ -26,6 +26,16 @@ export const ENTITIES = {
    * tagging, a birthday's year, an inactivity spell), put only if absent: what makes it exactly once.
    */
   campaignTriggerGrant: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'CAMPAIGN_TRIGGER#{campaignId}#{occurrence}' },
+  /**
+   * The rewards a change owes a member for a trigger it made occur (a member created, a tag added),
+   * put in that change's own transaction and deleted once the grant ran; gsi2 lists what is still
+   * owed, so the due work grants what a store fault after the change left ungranted.
+   */
+  triggerOwed: {
+    pk: 'WS#{workspaceId}#MEMBER#{memberId}',
+    sk: 'TRIGGER_OWED#{occurrence}',
+    gsi2: { pk: 'WS#{workspaceId}#TRIGGERS_OWED', sk: '{at}#{memberId}#{occurrence}' },
+  },
   /** How far the due-work run has looked for birthdays (a local date) and inactivity spells (an instant). */
   programTriggers: { pk: 'WS#{workspaceId}', sk: 'PROGRAM_TRIGGERS' },
   store: { pk: 'WS#{workspaceId}', sk: 'STORE#{storeId}' },

@@ -24,6 +24,8 @@ export async function lossyProxy(
     target?: string;
     /** Pass the first answer of the target on, then stop listening and cut every connection (the store died just after answering). */
     dieAfterAnswer?: boolean;
+    /** When the n-th request of the target arrives (from 1), drop it unsent, stop listening and cut every connection (the store died before it). */
+    dieAtRequest?: number;
   },
 ): Promise<LossyProxy> {
   const target = opts.target ?? TRANSACT;
@@ -39,6 +41,12 @@ export async function lossyProxy(
     client.on('data', (chunk: Buffer) => {
       if (chunk.toString('latin1').includes(target)) {
         state.requests++;
+        if (state.requests === opts.dieAtRequest) {
+          died = true;
+          server.close();
+          for (const s of sockets) s.destroy();
+          return;
+        }
         if (opts.dieAfterAnswer && !died) dying = died = true;
         if (budget > 0) {
           budget--;

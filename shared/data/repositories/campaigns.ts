@@ -1,5 +1,5 @@
-import { keyOf, skPrefix } from '../keys';
-import { batchGetItems, getItem, prefixPage, StaleRead, type Page, type TransactStep } from '../table';
+import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../keys';
+import { batchGetItems, deleteItem, getItem, indexPage, prefixPage, StaleRead, type Page, type TransactStep } from '../table';
 
 const key = (workspaceId: string, campaignId: string) => keyOf('campaign', { workspaceId, campaignId });
 
@@ -148,6 +148,43 @@ export async function triggerGranted(workspaceId: string, memberId: string, camp
   if (!campaignIds.length) return new Set();
   const items = await batchGetItems<{ campaignId: string }>(campaignIds.map((id) => triggerGrantKey(workspaceId, memberId, id, occurrence)));
   return new Set(items.map((i) => i.campaignId));
+}
+
+/** A trigger's rewards a change owes a member until its grant ran (`triggerOwed` in the keys). */
+export interface OwedTrigger {
+  memberId: string;
+  type: 'member_created' | 'tag_added';
+  /** The occurrence's name (`member_created`, `tag_added#v7`). */
+  occurrence: string;
+  /** When it occurred, in program time (ISO): the grant is dated at it. */
+  at: string;
+  /** tag_added: the tags the tagging added. */
+  tags?: string[];
+}
+
+export function owedTriggerStep(workspaceId: string, owed: OwedTrigger): TransactStep {
+  const params = { workspaceId, ...owed };
+  return { op: { Put: { Item: { ...keyOf('triggerOwed', params), ...indexKeysOf('triggerOwed', params), entity: 'triggerOwed', ...owed } } } };
+}
+
+/** What is still owed of triggers that occurred by `through` (ISO), oldest first, a page at a time. */
+export async function owedTriggers(workspaceId: string, through: string, limit: number, cursor?: string): Promise<Page<OwedTrigger>> {
+  const page = await indexPage<OwedTrigger & Record<string, unknown>>('gsi2', indexPartition('triggerOwed', 'gsi2', { workspaceId }), {
+    limit,
+    cursor,
+    forward: true,
+    // '~' sorts after every id character: the range ends just after what occurred at `through`.
+    range: { to: `${through}#~` },
+  });
+  return {
+    ...page,
+    items: page.items.map((i) => ({ memberId: i.memberId, type: i.type, occurrence: i.occurrence, at: i.at, ...(i.tags ? { tags: i.tags } : {}) })),
+  };
+}
+
+/** The grant of an owed trigger ran: nothing is owed any more (deleting what is gone changes nothing). */
+export async function clearOwedTrigger(workspaceId: string, memberId: string, occurrence: string): Promise<void> {
+  await deleteItem({ Key: keyOf('triggerOwed', { workspaceId, memberId, occurrence }) });
 }
 
 /** How far the due-work run has looked for trigger occurrences. */

@@ -7,7 +7,6 @@ import { newId } from '../../ids';
 import { referralLink } from '../ambassador/service';
 import { sha256Hex } from '../auth/secrets';
 import { memberCreation } from '../members/service';
-import { grantAfter } from '../program/campaigns';
 import type { CaptureRecord } from '../../records/captures';
 import type { MemberRecord } from '../../records/members';
 import { sealSteps, type WriteOptions } from '../write-options';
@@ -57,6 +56,7 @@ async function targetOf(
   at: Date,
   steps: TransactStep[],
   events: OutboxEvent[],
+  after: (() => Promise<void>)[],
 ): Promise<MemberRecord> {
   if (matched) return matched;
   const creation = await memberCreation(
@@ -73,6 +73,7 @@ async function targetOf(
   // A lookup taken meanwhile means someone enrolled this person concurrently: re-read and match.
   steps.push(...creation.steps.map((s) => ({ ...s, onConditionFailed: () => new StaleRead('member') })));
   events.push(...creation.events);
+  after.push(creation.owed.settle);
   return creation.record;
 }
 
@@ -131,13 +132,19 @@ export async function createCapture(
   opts: WriteOptions<CaptureResult> = {},
   now = () => new Date(),
 ): Promise<CaptureResult> {
-  const result = await recordCapture(workspaceId, input, opts, now);
-  const { capture, duplicate } = result;
-  if (!duplicate && capture.memberOutcome === 'created') await grantAfter(workspaceId, capture.memberId, { type: 'member_created', key: 'member_created' });
+  const { result, after } = await recordCapture(workspaceId, input, opts, now);
+  // A new member's campaign rewards, owed in the capture's transaction.
+  for (const settle of after) await settle();
   return result;
 }
 
-async function recordCapture(workspaceId: string, input: CreateCaptureInput, opts: WriteOptions<CaptureResult>, now: () => Date): Promise<CaptureResult> {
+/** The capture's one transaction, and what runs after it committed. */
+async function recordCapture(
+  workspaceId: string,
+  input: CreateCaptureInput,
+  opts: WriteOptions<CaptureResult>,
+  now: () => Date,
+): Promise<{ result: CaptureResult; after: (() => Promise<void>)[] }> {
   const fingerprint = fingerprintOf(input);
   const phone = input.phone ? normalisePhone(input.phone) : undefined;
   return withOptimisticRetry(async () => {
@@ -150,13 +157,14 @@ async function recordCapture(workspaceId: string, input: CreateCaptureInput, opt
     ]);
     if (window && window.windowEndsAt > iso) {
       const first = await repo.getCapture(workspaceId, window.captureId);
-      if (first) return { capture: toCapture(first, true), duplicate: true };
+      if (first) return { result: { capture: toCapture(first, true), duplicate: true }, after: [] };
     }
     const { matched, matchedBy, phoneHolderValid } = await matchOf(workspaceId, input, phone, byEmail, byPhone);
     const captureId = newId('cap');
     const steps: TransactStep[] = [];
     const events: OutboxEvent[] = [];
-    const target = await targetOf(workspaceId, input, matched, at, steps, events);
+    const after: (() => Promise<void>)[] = [];
+    const target = await targetOf(workspaceId, input, matched, at, steps, events, after);
     // Phone-only captures find members through this lookup; it follows the member's current phone.
     if (phone && phoneOf(target) === phone && byPhone !== target.id && !phoneHolderValid) {
       steps.push(repo.phoneLookupStep(workspaceId, phone, target.id, byPhone));
@@ -179,6 +187,6 @@ async function recordCapture(workspaceId: string, input: CreateCaptureInput, opt
       ...publish(workspaceId, events),
       ...sealSteps(opts, result),
     ]);
-    return result;
+    return { result, after };
   });
 }

@@ -11,7 +11,7 @@ import { tierReviewAt } from '../program/tier-metric';
 import { getMemberTier } from '../../data/repositories/member-tiers';
 import { metricNow, tierStateOf } from './tier-state';
 import { programNow } from '../program/clock';
-import { grantAfter } from '../program/campaigns';
+import { owedGrants, type OwedGrants } from '../program/campaigns';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { changePoints, loadMember, loadWritableMember, NO_DELTA, toLedgerEntry } from './ledger';
 import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from './schemas';
@@ -69,26 +69,29 @@ export async function newMemberRecord(workspaceId: string, input: CreateMemberIn
 
 /**
  * The writes and the `member.created` event of a new member, for callers that enrol a member inside
- * a transaction of their own (a capture): the steps include the unique e-mail/externalId lookups.
+ * a transaction of their own (a capture): the steps include the unique e-mail/externalId lookups and
+ * the record of the welcome campaigns' rewards (`owed.settle` grants them once the transaction committed).
  */
 export async function memberCreation(
   workspaceId: string,
   input: CreateMemberInput,
   now = new Date(),
-): Promise<{ record: MemberRecord; member: Member; steps: TransactStep[]; events: OutboxEvent[] }> {
+): Promise<{ record: MemberRecord; member: Member; steps: TransactStep[]; events: OutboxEvent[]; owed: OwedGrants }> {
   const record = await newMemberRecord(workspaceId, input, now);
+  const owed = await owedGrants(workspaceId, record.id, { type: 'member_created', key: 'member_created' });
   return {
     record,
     member: toMember(record),
-    steps: [...repo.createMemberSteps(record), ...figuresStep(workspaceId, { members: 1 })],
+    steps: [...repo.createMemberSteps(record), ...figuresStep(workspaceId, { members: 1 }), ...owed.steps],
     events: [event('member.created', { resource_id: record.id, member_ref: record.id, tier: record.tier }, now)],
+    owed,
   };
 }
 
 export async function createMember(workspaceId: string, input: CreateMemberInput, opts: WriteOptions<Member> = {}, now = new Date()): Promise<Member> {
-  const { member, steps, events } = await memberCreation(workspaceId, input, now);
+  const { member, steps, events, owed } = await memberCreation(workspaceId, input, now);
   await transactWrite([...steps, ...publish(workspaceId, events), ...sealSteps(opts, member)]);
-  await grantAfter(workspaceId, member.id, { type: 'member_created', key: 'member_created' });
+  await owed.settle();
   return member;
 }
 

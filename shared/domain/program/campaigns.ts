@@ -9,7 +9,7 @@ import { getStore } from '../../data/repositories/stores';
 import { dueWorkspaceStep } from '../../data/repositories/program';
 import { tagKnown } from '../../data/repositories/tags';
 import { StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
-import { conflict, notFound, validationFailed, type ErrorDetail } from '../../errors';
+import { AppError, conflict, notFound, validationFailed, type ErrorDetail } from '../../errors';
 import { ID_PATTERN, newId } from '../../ids';
 import { config } from '../../config';
 import { audited, type AuditContext } from '../audit/service';
@@ -82,9 +82,11 @@ async function unknownReferences(workspaceId: string, d: Definition): Promise<Er
   return details;
 }
 
-/** A birthday or inactivity campaign puts its workspace on the due-work run's list (the run finds its occurrences). */
-const dueListed = (workspaceId: string, d: Definition): TransactStep[] =>
-  d.trigger.type === 'birthday' || d.trigger.type === 'inactivity' ? [dueWorkspaceStep(workspaceId)] : [];
+/**
+ * A campaign of any trigger but orders puts its workspace on the due-work run's list: the run finds
+ * birthdays and inactivity spells, and grants what a member's creation or tagging still owes.
+ */
+const dueListed = (workspaceId: string, d: Definition): TransactStep[] => (d.trigger.type === 'order' ? [] : [dueWorkspaceStep(workspaceId)]);
 
 async function checkReferences(workspaceId: string, d: Definition): Promise<void> {
   const details = await unknownReferences(workspaceId, d);
@@ -422,14 +424,68 @@ export async function grantTrigger(workspaceId: string, memberId: string, occurr
   );
 }
 
+/** What a change owes a member for a trigger it makes occur, and how to pay it after the change commits. */
+export interface OwedGrants {
+  /** The record of what is owed, for the change's own transaction (none without a live campaign of the trigger). */
+  steps: TransactStep[];
+  /** After the change committed: grants and clears the record; a failure is logged, never answered (the change stands). */
+  settle(): Promise<void>;
+}
+
+const NOTHING_OWED: OwedGrants = { steps: [], settle: async () => undefined };
+
 /**
- * The grants of a trigger that a change of its own just committed (a member created, a tag added):
- * the change stands whatever happens to them, so a failure is logged, not answered.
+ * The rewards a change (a member created, a tag added) owes for the trigger it makes occur. The
+ * record goes into the change's own transaction, so it stands or falls with the change: when the
+ * grant after the commit fails (a store fault), the due work finds the record and grants it, and the
+ * markers keep it to once either way. Without a live campaign of the trigger it costs nothing.
  */
-export async function grantAfter(workspaceId: string, memberId: string, occurrence: TriggerOccurrence): Promise<void> {
+export async function owedGrants(
+  workspaceId: string,
+  memberId: string,
+  occurrence: { type: 'member_created' | 'tag_added'; key: string; tags?: readonly string[] },
+): Promise<OwedGrants> {
+  if (!(await liveCampaigns(workspaceId, occurrence.type)).length) return NOTHING_OWED;
+  const at = (await programNow(workspaceId)).toISOString();
+  const owed: repo.OwedTrigger = {
+    memberId,
+    type: occurrence.type,
+    occurrence: occurrence.key,
+    at,
+    ...(occurrence.tags ? { tags: [...occurrence.tags] } : {}),
+  };
+  return {
+    steps: [repo.owedTriggerStep(workspaceId, owed)],
+    settle: async () => {
+      try {
+        await grantOwed(workspaceId, owed);
+      } catch (error) {
+        logger.warn('campaign grants of a trigger failed; the due work grants them', {
+          workspaceId,
+          memberId,
+          trigger: occurrence.type,
+          error: error as Error,
+        });
+      }
+    },
+  };
+}
+
+/** Grants what a trigger owes (what was granted already is skipped) and clears the record. Answers the rewards granted. */
+export async function grantOwed(workspaceId: string, owed: repo.OwedTrigger): Promise<number> {
+  let granted = 0;
   try {
-    await grantTrigger(workspaceId, memberId, occurrence);
+    granted = await grantTrigger(workspaceId, owed.memberId, {
+      type: owed.type,
+      key: owed.occurrence,
+      at: Date.parse(owed.at),
+      ...(owed.tags ? { tags: owed.tags } : {}),
+    });
   } catch (error) {
-    logger.error('campaign grants of a trigger failed', { workspaceId, memberId, trigger: occurrence.type, error: error as Error });
+    // A refusal (the member was erased or unenrolled meanwhile) stays a refusal: nothing is owed any more.
+    // A store fault is thrown, and the record stays for the next run.
+    if (!(error instanceof AppError)) throw error;
   }
+  await repo.clearOwedTrigger(workspaceId, owed.memberId, owed.occurrence);
+  return granted;
 }

@@ -7,10 +7,10 @@
  */
 import { birthdayMembers, getMember, indexEntriesSteps, lastActiveBetween, listMembers } from '../../data/repositories/members';
 import type { MemberRecord } from '../../records/members';
-import { getTriggerProgress, triggerProgressStep, type TriggerProgress } from '../../data/repositories/campaigns';
+import { getTriggerProgress, owedTriggers, triggerProgressStep, type TriggerProgress } from '../../data/repositories/campaigns';
 import { transactWrite, withOptimisticRetry } from '../../data/table';
 import { logger } from '../../observability/logger';
-import { grantTrigger, liveCampaigns, type TriggerOccurrence } from './campaigns';
+import { grantOwed, grantTrigger, liveCampaigns, type TriggerOccurrence } from './campaigns';
 import type { Campaign } from './campaign-schemas';
 import { rulesOf } from './service';
 import { birthdayDaysDue, birthMonthDaysOn, inactivityDueAt, spellWindow } from './trigger-dates';
@@ -118,12 +118,31 @@ async function indexEarlierMembers(workspaceId: string): Promise<void> {
 }
 
 /**
+ * What members' creations and taggings still owe (their grant after the change failed), granted and
+ * cleared; a grant that fails again stays for the next run.
+ */
+async function grantOwedTriggers(workspaceId: string, now: Date): Promise<number> {
+  return eachMember(
+    (cursor) => owedTriggers(workspaceId, now.toISOString(), 50, cursor),
+    async (owed) => {
+      try {
+        return await grantOwed(workspaceId, owed);
+      } catch (error) {
+        logger.warn('an owed campaign grant failed again', { workspaceId, memberId: owed.memberId, trigger: owed.type, error: error as Error });
+        return 0;
+      }
+    },
+  );
+}
+
+/**
  * The triggers' due work up to `now`; answers how many rewards it granted. The campaigns come from
  * the cached list: a workspace without a live birthday or inactivity campaign costs no read.
  */
 export async function runTriggerWork(workspaceId: string, now: Date): Promise<number> {
+  const owed = await grantOwedTriggers(workspaceId, now);
   const [birthdayCampaigns, inactivityCampaigns] = await Promise.all([liveCampaigns(workspaceId, 'birthday'), liveCampaigns(workspaceId, 'inactivity')]);
-  if (!birthdayCampaigns.length && !inactivityCampaigns.length) return 0;
+  if (!birthdayCampaigns.length && !inactivityCampaigns.length) return owed;
   const progress = await getTriggerProgress(workspaceId);
   if (!progress.membersIndexed) await indexEarlierMembers(workspaceId);
   const birthdays = await grantBirthdays(workspaceId, birthdayCampaigns, now, progress.birthdaysThrough);
@@ -134,5 +153,5 @@ export async function runTriggerWork(workspaceId: string, now: Date): Promise<nu
     ...(winBacks.through ? { inactivityThrough: winBacks.through } : {}),
   };
   await transactWrite([triggerProgressStep(workspaceId, next)]);
-  return birthdays.granted + winBacks.granted;
+  return owed + birthdays.granted + winBacks.granted;
 }

@@ -4,7 +4,7 @@ import { event, publish } from '../../events/outbox';
 import { conflict, notFound } from '../../errors';
 import { loadMember, loadWritableMember } from '../members/ledger';
 import { sealSteps, type WriteOptions } from '../write-options';
-import { grantAfter } from '../program/campaigns';
+import { owedGrants, type OwedGrants } from '../program/campaigns';
 import { MAX_TAGS_PER_MEMBER, TAG_KEY, type MemberTag, type Tag, type TagMemberResult } from './schemas';
 
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -32,8 +32,8 @@ export async function tagMember(
   now = () => new Date(),
 ): Promise<TagMemberResult> {
   const wanted = [...new Set(requested)];
-  // The profile version this tagging wrote names it: a tag_added campaign grants once per tagging.
-  let version = 0;
+  // What the committed tagging owes of tag_added campaigns (named by the profile version it writes: once per tagging).
+  let owed: OwedGrants | undefined;
   const result = await withOptimisticRetry(async () => {
     const [member, current] = await Promise.all([loadWritableMember(workspaceId, memberId), repo.memberTagsOf(workspaceId, memberId)]);
     const added = wanted.filter((t) => !member.tags.includes(t)).sort(byKey);
@@ -47,18 +47,20 @@ export async function tagMember(
       tags: [...current.filter((t) => !added.includes(t.key)), ...added.map((key) => ({ key, taggedAt: iso }))].sort((a, b) => byKey(a.key, b.key)),
       added,
     };
+    const owing = await owedGrants(workspaceId, memberId, { type: 'tag_added', key: `tag_added#v${member.version + 1}`, tags: added });
     await transactWrite([
       ...repo.addTagsSteps(member, tags, added, iso),
+      ...owing.steps,
       ...publish(
         workspaceId,
         added.map((tag) => event('member.tagged', { resource_id: memberId, member_ref: memberId, tag }, at)),
       ),
       ...sealSteps(opts, result),
     ]);
-    version = member.version + 1;
+    owed = owing;
     return result;
   });
-  if (result.added.length) await grantAfter(workspaceId, memberId, { type: 'tag_added', key: `tag_added#v${version}`, tags: result.added });
+  await owed?.settle();
   return result;
 }
 
