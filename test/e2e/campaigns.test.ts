@@ -289,6 +289,24 @@ describe('campaign grants on orders', () => {
     }
   });
 
+  it('an admin change during grants: its version still holds (a grant is not a change of the campaign) and no count is lost', async () => {
+    const t = await tenant('campaign-edit-during-grants');
+    const members = await Promise.all(Array.from({ length: 6 }, () => newMember(t.key)));
+    const c = await created(t, { name: 'Ten more', status: 'active', trigger: { type: 'order' }, effect: { type: 'bonus_points', points: 10 } });
+    expect(c.version).toBe(1);
+    expect((await order(t, members[0].id, 5)).status).toBe(201);
+    expect(await campaignOf(t, c.id)).toMatchObject({ grants: 1, pointsGranted: 10, version: 1 });
+    // Orders in flight while the admin renames it with the version read before them.
+    const [renamed, ...answers] = await Promise.all([
+      call('PATCH', `/api/flash/campaigns/${c.id}`, { token: t.token, body: { name: 'Ten more points', version: 1 } }),
+      ...members.slice(1).map((m) => order(t, m.id, 5)),
+    ]);
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.data).toMatchObject({ name: 'Ten more points', version: 2 });
+    expect(answers.map((a) => a.status)).toEqual(Array(5).fill(201));
+    expect(await campaignOf(t, c.id)).toMatchObject({ name: 'Ten more points', version: 2, grants: 6, pointsGranted: 60 });
+  });
+
   it('a budget holds under parallel orders: 8 members at once, 3 grants of 10 within 30 points', async () => {
     const t = await tenant('campaign-budget');
     const members = await Promise.all(Array.from({ length: 8 }, () => newMember(t.key)));

@@ -32,17 +32,21 @@ export function putCampaignStep(workspaceId: string, campaign: CampaignRecord): 
 }
 
 /**
- * Whole-item replace of a campaign we read, conditional on its version. The grant counters are
- * carried over from the read, so a grant committed meanwhile changes the version too (and the
- * replace re-reads).
+ * An admin's change of a campaign we read, conditional on its version: it sets the definition
+ * (`fields`, the version and time stamp among them) and never the grant counters, which grants add
+ * to meanwhile without changing the version, so a change during traffic neither loses a count nor
+ * has to be retried because of one.
  */
-export function replaceCampaignStep(workspaceId: string, next: CampaignRecord, expectedVersion: number): TransactStep {
+export function updateCampaignStep(workspaceId: string, campaignId: string, fields: Record<string, unknown>, expectedVersion: number): TransactStep {
+  const names = Object.keys(fields).filter((n) => fields[n] !== undefined);
   return {
     op: {
-      Put: {
-        Item: { ...key(workspaceId, next.id), entity: 'campaign', workspaceId, ...next },
-        ConditionExpression: 'version = :v',
-        ExpressionAttributeValues: { ':v': expectedVersion },
+      Update: {
+        Key: key(workspaceId, campaignId),
+        UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+        ConditionExpression: 'version = :expected',
+        ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
+        ExpressionAttributeValues: { ':expected': expectedVersion, ...Object.fromEntries(names.map((n, i) => [`:f${i}`, fields[n]])) },
       },
     },
     onConditionFailed: () => new StaleRead('campaign'),
@@ -78,14 +82,15 @@ export async function allCampaigns<T extends CampaignRecord>(workspaceId: string
 /**
  * Counts one grant on the campaign: only while it is still active, and only while the points
  * granted stay within `budget` (DynamoDB compares with the budget minus this grant). A campaign
- * paused, ended, deleted or spent meanwhile fails the condition: the caller evaluates again.
+ * paused, ended, deleted or spent meanwhile fails the condition: the caller evaluates again. The
+ * version stays: it counts the admin's changes, which a grant does not conflict with.
  */
 export function countGrantStep(workspaceId: string, campaignId: string, points: number, budget: number | null): TransactStep {
   return {
     op: {
       Update: {
         Key: key(workspaceId, campaignId),
-        UpdateExpression: 'ADD grants :one, pointsGranted :points, version :one',
+        UpdateExpression: 'ADD grants :one, pointsGranted :points',
         ConditionExpression: `#status = :active${budget === null ? '' : ' AND pointsGranted <= :most'}`,
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':one': 1, ':points': points, ':active': 'active', ...(budget === null ? {} : { ':most': budget - points }) },

@@ -160,14 +160,15 @@ export async function updateCampaign(workspaceId: string, campaignId: string, in
     }
     const definition = merged(current, input);
     await checkReferences(workspaceId, definition);
-    const next: Campaign = { ...current, ...definition, version: current.version + 1, updatedAt: (await programNow(workspaceId, now)).toISOString() };
+    const changed = { ...definition, version: current.version + 1, updatedAt: (await programNow(workspaceId, now)).toISOString() };
     await transactWrite([
-      repo.replaceCampaignStep(workspaceId, next, current.version),
+      repo.updateCampaignStep(workspaceId, campaignId, changed, current.version),
       ...dueListed(workspaceId, definition),
       audited(workspaceId, audit, 'campaign.updated', { type: 'campaign', id: campaignId }, now),
     ]);
     cache.invalidate(workspaceId);
-    return next;
+    // The counters as stored now: grants went on while the change was made.
+    return (await repo.getCampaign<Campaign>(workspaceId, campaignId)) ?? { ...current, ...changed };
   });
 }
 
