@@ -26,4 +26,10 @@ export interface OrderRecord {
   createdAt: string;
   updatedAt: string;
   version: number;
+  /**
+   * Whether the order's campaign rewards were evaluated: when it was first completed (at intake or
+   * by a reconciliation), never again. Absent on orders recorded before it existed: a completed one
+   * counts as evaluated.
+   */
+  campaignsEvaluated?: boolean;
 }

@@ -289,6 +289,43 @@ describe('campaign grants on orders', () => {
     }
   });
 
+  it('a pending order earns its rewards when a reconciliation completes it, once; an order a reconciliation creates completed earns them too', async () => {
+    const t = await tenant('campaign-completion');
+    const m = await newMember(t.key);
+    const double = await created(t, orderCampaign());
+    const bonus = await created(t, { name: 'Ten more', status: 'active', trigger: { type: 'order' }, effect: { type: 'bonus_points', points: 10 } });
+    const batch = (orders: Record<string, unknown>[]) =>
+      call('POST', '/api/v2/orders/batch', {
+        token: t.key,
+        body: { orders: orders.map((o) => ({ memberId: m.id, currency: 'EUR', occurredAt: '2026-11-01T10:00:00Z', ...o })) },
+      });
+    const waiting = orderId();
+    const placed = await call('POST', '/api/v2/orders', {
+      token: t.key,
+      body: { externalOrderId: waiting, memberId: m.id, currency: 'EUR', total: 100, status: 'pending', occurredAt: '2026-11-01T10:00:00Z' },
+    });
+    expect(placed.status).toBe(201);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 0, pending: 100, lifetime: 0 });
+    expect(await campaignOf(t, double.id)).toMatchObject({ grants: 0 });
+
+    const completed = await batch([{ externalOrderId: waiting, total: 100, status: 'completed' }]);
+    // The order's own 100 move from pending to the balance (pointsDelta counts both).
+    expect(completed.body.data.results[0]).toMatchObject({ outcome: 'updated', pointsDelta: 0 });
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 210, pending: 0, lifetime: 210 });
+    // Back to pending and completed again: only the order's own points move; its rewards stay, once.
+    expect((await batch([{ externalOrderId: waiting, total: 100, status: 'pending' }])).body.data.results[0].outcome).toBe('updated');
+    expect((await batch([{ externalOrderId: waiting, total: 100, status: 'completed' }])).body.data.results[0].outcome).toBe('updated');
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 210, pending: 0, lifetime: 210 });
+
+    const created_ = await batch([{ externalOrderId: orderId('NEW'), total: 50, status: 'completed' }]);
+    expect(created_.body.data.results[0].outcome).toBe('created');
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 320, pending: 0, lifetime: 320 });
+    expect(await campaignOf(t, double.id)).toMatchObject({ grants: 2, pointsGranted: 150 });
+    expect(await campaignOf(t, bonus.id)).toMatchObject({ grants: 2, pointsGranted: 20 });
+    const entries = (await call('GET', `/api/v2/members/${m.id}/points`, { token: t.key })).body.data.entries;
+    expect(entries.filter((e: any) => e.type === 'campaign' && e.source.externalOrderId === waiting)).toHaveLength(2);
+  });
+
   it('an admin change during grants: its version still holds (a grant is not a change of the campaign) and no count is lost', async () => {
     const t = await tenant('campaign-edit-during-grants');
     const members = await Promise.all(Array.from({ length: 6 }, () => newMember(t.key)));

@@ -120,7 +120,7 @@ function newOrderPlan<R>(
   store: OrdersStore,
 ): ChangePlan<R> & { order: OrderRecord } {
   const earn = earnSnapshot(rules, fields.currency);
-  const base = { ...fields, id: newId('ord'), earn, createdAt: now, updatedAt: now, version: 1 };
+  const base = { ...fields, id: newId('ord'), earn, createdAt: now, updatedAt: now, version: 1, campaignsEvaluated: fields.status === 'completed' };
   const held = holdings(base);
   const order: OrderRecord = { ...base, earned: held.earned, reversed: held.reversed };
   const delta = transition(null, order);
@@ -135,18 +135,15 @@ function newOrderPlan<R>(
   };
 }
 
-/**
- * A completed order's campaign rewards join its change (each its own ledger entry); a pending
- * order earns none at intake.
- */
-async function withCampaignGrants<R>(
+/** The campaign rewards an order earns when it is completed, on `basePoints` (the points it gives now). */
+async function completionGrants(
   workspaceId: string,
   member: MemberRecord,
   rules: ProgramRules,
-  { order, ...plan }: ChangePlan<R> & { order: OrderRecord },
+  order: OrderRecord,
+  basePoints: number,
   store: OrdersStore,
-): Promise<ChangePlan<R>> {
-  if (order.status !== 'completed') return plan;
+): Promise<PlannedGrant[]> {
   const facts: OrderFacts = {
     orderId: order.id,
     externalOrderId: order.externalOrderId,
@@ -156,7 +153,22 @@ async function withCampaignGrants<R>(
     items: order.items,
     occurredAt: order.occurredAt,
   };
-  const grants = await store.campaignGrants(workspaceId, member, facts, plan.delta.balance, rules);
+  return store.campaignGrants(workspaceId, member, facts, basePoints, rules);
+}
+
+/**
+ * A new order's campaign rewards join its change (each its own ledger entry) when it is recorded
+ * completed; a pending order earns them when a reconciliation completes it.
+ */
+async function withCampaignGrants<R>(
+  workspaceId: string,
+  member: MemberRecord,
+  rules: ProgramRules,
+  { order, ...plan }: ChangePlan<R> & { order: OrderRecord },
+  store: OrdersStore,
+): Promise<ChangePlan<R>> {
+  if (order.status !== 'completed') return plan;
+  const grants = await completionGrants(workspaceId, member, rules, order, plan.delta.balance, store);
   return grants.length ? { ...plan, grants } : plan;
 }
 
@@ -308,24 +320,25 @@ export async function reconcileOrder(
     changePoints<ReconcileOutcome>(
       workspaceId,
       memberId,
-      async (_member, rules) => {
+      async (member, rules) => {
         const existing = await store.getOrder(workspaceId, input.externalOrderId);
         if (!existing) {
-          const plan = newOrderPlan(
+          const recorded = newOrderPlan(
             newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: refundedInput ?? 0 }),
             rules,
             at,
             (order) => ({ outcome: 'created' as const, orderId: order.id, pointsDelta: 0 }),
             store,
           );
+          const plan = await withCampaignGrants(
+            workspaceId,
+            member,
+            rules,
+            { ...recorded, entry: { ...recorded.entry, source: { ...recorded.entry.source, type: 'reconciliation' } } },
+            store,
+          );
           const delta = plan.delta;
-          return {
-            plan: {
-              ...plan,
-              entry: { ...plan.entry, source: { ...plan.entry.source, type: 'reconciliation' } },
-              result: (o) => ({ ...plan.result(o), pointsDelta: delta.balance + delta.pending }),
-            },
-          };
+          return { plan: { ...plan, result: (o) => ({ ...plan.result(o), pointsDelta: delta.balance + delta.pending }) } };
         }
         if (existing.memberId !== memberId) throw new AppError('CONFLICT', 'The order belongs to another member; an order cannot change member');
         if (existing.currency !== input.currency) throw new AppError('CONFLICT', `The order is in ${existing.currency}; its currency cannot change`);
@@ -336,8 +349,19 @@ export async function reconcileOrder(
         }
         const corrected = { ...existing, totalMinor, status: input.status, refundedMinor };
         const held = holdings(corrected);
-        const next: OrderRecord = { ...corrected, earned: held.earned, reversed: held.reversed, updatedAt: at, version: existing.version + 1 };
+        // Evaluated once: an order completed before (or recorded completed) earns no rewards again.
+        const evaluated = existing.campaignsEvaluated === true || existing.status === 'completed';
+        const completes = !evaluated && input.status === 'completed';
+        const next: OrderRecord = {
+          ...corrected,
+          earned: held.earned,
+          reversed: held.reversed,
+          updatedAt: at,
+          version: existing.version + 1,
+          campaignsEvaluated: evaluated || completes,
+        };
         const delta = transition(existing, next);
+        const grants = completes ? await completionGrants(workspaceId, member, rules, next, delta.balance, store) : [];
         const refundedMore = refundedMinor > existing.refundedMinor;
         return {
           plan: {
@@ -359,6 +383,7 @@ export async function reconcileOrder(
                 ]
               : [],
             result: () => ({ outcome: 'updated', orderId: existing.id, pointsDelta: delta.balance + delta.pending }),
+            ...(grants.length ? { grants } : {}),
           },
         };
       },
