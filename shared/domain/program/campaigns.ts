@@ -330,6 +330,11 @@ async function grantsFor(
   return planned.filter((g): g is PlannedGrant => g !== null);
 }
 
+/** Whether the workspace has a campaign of one of these triggers, in any status (the cached list). */
+export async function hasCampaignOf(workspaceId: string, types: readonly CampaignRule['trigger']['type'][]): Promise<boolean> {
+  return (await cachedCampaigns(workspaceId)).some((c) => types.includes(c.trigger.type));
+}
+
 /** The active campaigns of a trigger, from the cached list (no read while the list is cached). */
 export async function liveCampaigns(workspaceId: string, type: CampaignRule['trigger']['type'], days?: number): Promise<Campaign[]> {
   return (await cachedCampaigns(workspaceId)).filter(

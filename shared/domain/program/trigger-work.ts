@@ -10,7 +10,7 @@ import type { MemberRecord } from '../../records/members';
 import { getTriggerProgress, owedTriggers, triggerProgressStep, type TriggerProgress } from '../../data/repositories/campaigns';
 import { transactWrite, withOptimisticRetry } from '../../data/table';
 import { logger } from '../../observability/logger';
-import { grantOwed, grantTrigger, liveCampaigns, type TriggerOccurrence } from './campaigns';
+import { grantOwed, grantTrigger, hasCampaignOf, liveCampaigns, type TriggerOccurrence } from './campaigns';
 import type { Campaign } from './campaign-schemas';
 import { rulesOf } from './service';
 import { birthdayDaysDue, birthMonthDaysOn, inactivityDueAt, spellWindow } from './trigger-dates';
@@ -119,9 +119,11 @@ async function indexEarlierMembers(workspaceId: string): Promise<void> {
 
 /**
  * What members' creations and taggings still owe (their grant after the change failed), granted and
- * cleared; a grant that fails again stays for the next run.
+ * cleared; a grant that fails again stays for the next run. Only a workspace that has (or had, while
+ * the cached list still holds it) a welcome or tagging campaign can owe anything: others cost no read.
  */
 async function grantOwedTriggers(workspaceId: string, now: Date): Promise<number> {
+  if (!(await hasCampaignOf(workspaceId, ['member_created', 'tag_added']))) return 0;
   return eachMember(
     (cursor) => owedTriggers(workspaceId, now.toISOString(), 50, cursor),
     async (owed) => {
