@@ -19,6 +19,12 @@ export const ENTITIES = {
   program: { pk: 'WS#{workspaceId}', sk: 'PROGRAM' },
   /** A workspace runs tens of campaigns, not thousands: they share the workspace partition. */
   campaign: { pk: 'WS#{workspaceId}', sk: 'CAMPAIGN#{campaignId}' },
+  /**
+   * The grant counts of a campaign without a points budget, in shards (a grant adds to one chosen at
+   * random): the orders of a busy workspace never all write one item. A campaign with a budget counts
+   * on its own item, where the budget's condition is exact.
+   */
+  campaignTally: { pk: 'WS#{workspaceId}#CAMPAIGN_TALLIES', sk: '{campaignId}#{shard}' },
   /** A member's grants of one campaign (what its `perMember` limit counts), in the member's partition. */
   campaignMemberGrants: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'CAMPAIGN_GRANTS#{campaignId}' },
   /**

@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { call, createKey } from '../support/api';
 import { balanceOf, newMember, orderId, tenant, type Tenant } from '../support/fixtures';
 import { startReceiver } from '../support/receiver';
+import { platformTable } from '../support/table';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { keyOf } from '../../shared/data/keys';
 
 /**
  * Campaigns over HTTP on the local runtime: defined, listed, changed and deleted by an admin
@@ -235,6 +238,28 @@ describe('campaign simulation (POST /api/flash/campaigns/simulate)', () => {
   });
 });
 
+/** The campaign item as stored (its own counts, without the shards). */
+async function storedCampaign(t: Tenant, campaignId: string) {
+  const { doc, tableName } = await platformTable();
+  return (await doc.send(new GetCommand({ TableName: tableName, Key: keyOf('campaign', { workspaceId: t.workspaceId, campaignId }), ConsistentRead: true })))
+    .Item;
+}
+
+/** The campaign's tally shards as stored. */
+async function tallies(t: Tenant, campaignId: string) {
+  const { doc, tableName } = await platformTable();
+  const { pk } = keyOf('campaignTally', { workspaceId: t.workspaceId, campaignId, shard: '0' });
+  const out = await doc.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :id)',
+      ExpressionAttributeValues: { ':pk': pk, ':id': `${campaignId}#` },
+      ConsistentRead: true,
+    }),
+  );
+  return out.Items ?? [];
+}
+
 describe('campaign grants on orders', () => {
   const order = (t: Tenant, memberId: string, total: number, externalOrderId = orderId()) =>
     call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId, memberId, currency: 'EUR', total, occurredAt: '2026-11-01T10:00:00Z' } });
@@ -342,6 +367,44 @@ describe('campaign grants on orders', () => {
     expect(renamed.body.data).toMatchObject({ name: 'Ten more points', version: 2 });
     expect(answers.map((a) => a.status)).toEqual(Array(5).fill(201));
     expect(await campaignOf(t, c.id)).toMatchObject({ name: 'Ten more points', version: 2, grants: 6, pointsGranted: 60 });
+  });
+
+  it('a campaign without a budget counts parallel grants in shards: every order 201, the counts exact, its own item never written by a grant', async () => {
+    const t = await tenant('campaign-tally');
+    const members = await Promise.all(Array.from({ length: 16 }, () => newMember(t.key)));
+    const c = await created(t, { name: 'Ten more', status: 'active', trigger: { type: 'order' }, effect: { type: 'bonus_points', points: 10 } });
+    const answers = await Promise.all(members.map((m) => order(t, m.id, 5)));
+    expect(answers.map((a) => a.status)).toEqual(Array(16).fill(201));
+    expect(await campaignOf(t, c.id)).toMatchObject({ grants: 16, pointsGranted: 160, version: 1 });
+    const listed = (await call('GET', '/api/flash/campaigns', { token: t.token })).body.data;
+    expect(listed.find((x: { id: string }) => x.id === c.id)).toMatchObject({ grants: 16, pointsGranted: 160 });
+    expect((await storedCampaign(t, c.id))?.grants).toBe(0);
+    expect((await tallies(t, c.id)).reduce((n, s) => n + Number(s.grants), 0)).toBe(16);
+  });
+
+  it('a budget set on a live campaign counts what it granted before; deleting the campaign leaves no shard', async () => {
+    const t = await tenant('campaign-budget-later');
+    const members = await Promise.all(Array.from({ length: 7 }, () => newMember(t.key)));
+    const c = await created(t, { name: 'Ten more', status: 'active', trigger: { type: 'order' }, effect: { type: 'bonus_points', points: 10 } });
+    for (const m of members.slice(0, 3)) expect((await order(t, m.id, 5)).status).toBe(201);
+    const budgeted = await call('PATCH', `/api/flash/campaigns/${c.id}`, {
+      token: t.token,
+      body: { limits: { perMember: null, totalPoints: 50 }, version: 1 },
+    });
+    expect(budgeted.status, JSON.stringify(budgeted.body)).toBe(200);
+    expect(budgeted.body.data).toMatchObject({ grants: 3, pointsGranted: 30 });
+    expect(await tallies(t, c.id)).toEqual([]);
+    // 20 points of budget left: two of the next four orders earn the bonus.
+    for (const m of members.slice(3)) expect((await order(t, m.id, 5)).status).toBe(201);
+    const balances = await Promise.all(members.map((m) => balanceOf(t.key, m.id)));
+    expect(balances.filter((b) => b.balance === 15)).toHaveLength(5);
+    expect(await campaignOf(t, c.id)).toMatchObject({ grants: 5, pointsGranted: 50 });
+
+    const plain = await created(t, { name: 'One more', status: 'active', trigger: { type: 'order' }, effect: { type: 'bonus_points', points: 1 } });
+    expect((await order(t, members[0].id, 5)).status).toBe(201);
+    expect((await tallies(t, plain.id)).length).toBeGreaterThan(0);
+    expect((await call('DELETE', `/api/flash/campaigns/${plain.id}`, { token: t.token })).status).toBe(204);
+    expect(await tallies(t, plain.id)).toEqual([]);
   });
 
   it('a budget holds under parallel orders: 8 members at once, 3 grants of 10 within 30 points', async () => {

@@ -37,16 +37,27 @@ export function putCampaignStep(workspaceId: string, campaign: CampaignRecord): 
  * to meanwhile without changing the version, so a change during traffic neither loses a count nor
  * has to be retried because of one.
  */
-export function updateCampaignStep(workspaceId: string, campaignId: string, fields: Record<string, unknown>, expectedVersion: number): TransactStep {
+export function updateCampaignStep(
+  workspaceId: string,
+  campaignId: string,
+  fields: Record<string, unknown>,
+  expectedVersion: number,
+  add: { grants: number; pointsGranted: number } = { grants: 0, pointsGranted: 0 },
+): TransactStep {
   const names = Object.keys(fields).filter((n) => fields[n] !== undefined);
+  const adding = add.grants !== 0 || add.pointsGranted !== 0;
   return {
     op: {
       Update: {
         Key: key(workspaceId, campaignId),
-        UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :f${i}`).join(', ')}`,
+        UpdateExpression: `SET ${names.map((_, i) => `#f${i} = :f${i}`).join(', ')}${adding ? ' ADD grants :addGrants, pointsGranted :addPoints' : ''}`,
         ConditionExpression: 'version = :expected',
         ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#f${i}`, n])),
-        ExpressionAttributeValues: { ':expected': expectedVersion, ...Object.fromEntries(names.map((n, i) => [`:f${i}`, fields[n]])) },
+        ExpressionAttributeValues: {
+          ':expected': expectedVersion,
+          ...Object.fromEntries(names.map((n, i) => [`:f${i}`, fields[n]])),
+          ...(adding ? { ':addGrants': add.grants, ':addPoints': add.pointsGranted } : {}),
+        },
       },
     },
     onConditionFailed: () => new StaleRead('campaign'),
@@ -79,25 +90,91 @@ export async function allCampaigns<T extends CampaignRecord>(workspaceId: string
   return out;
 }
 
+/** Shards of an unbudgeted campaign's counts: a grant adds to one, chosen at random. */
+export const CAMPAIGN_TALLY_SHARDS = 8;
+
 /**
- * Counts one grant on the campaign: only while it is still active, and only while the points
- * granted stay within `budget` (DynamoDB compares with the budget minus this grant). A campaign
- * paused, ended, deleted or spent meanwhile fails the condition: the caller evaluates again. The
- * version stays: it counts the admin's changes, which a grant does not conflict with.
+ * Counts one grant of `points`. A campaign with a `budget` counts on its own item: only while it is
+ * still active and while the points granted stay within the budget (DynamoDB compares with the
+ * budget minus this grant); paused, ended, deleted or spent meanwhile fails the condition and the
+ * caller evaluates again. Without a budget it counts on one of its tally shards, with no condition:
+ * parallel orders of a busy workspace then rarely meet on an item (DynamoDB refuses concurrent
+ * transactions on one item), and a pause takes effect as the cached campaign lists refresh.
  */
 export function countGrantStep(workspaceId: string, campaignId: string, points: number, budget: number | null): TransactStep {
+  if (budget === null) {
+    const shard = String(Math.floor(Math.random() * CAMPAIGN_TALLY_SHARDS));
+    return {
+      op: {
+        Update: {
+          Key: keyOf('campaignTally', { workspaceId, campaignId, shard }),
+          UpdateExpression: 'SET entity = :entity, campaignId = :id ADD grants :one, pointsGranted :points',
+          ExpressionAttributeValues: { ':entity': 'campaignTally', ':id': campaignId, ':one': 1, ':points': points },
+        },
+      },
+    };
+  }
   return {
     op: {
       Update: {
         Key: key(workspaceId, campaignId),
         UpdateExpression: 'ADD grants :one, pointsGranted :points',
-        ConditionExpression: `#status = :active${budget === null ? '' : ' AND pointsGranted <= :most'}`,
+        ConditionExpression: '#status = :active AND pointsGranted <= :most',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':one': 1, ':points': points, ':active': 'active', ...(budget === null ? {} : { ':most': budget - points }) },
+        ExpressionAttributeValues: { ':one': 1, ':points': points, ':active': 'active', ':most': budget - points },
       },
     },
     onConditionFailed: () => new StaleRead('campaign'),
   };
+}
+
+/** One tally shard as read: its key and counts. */
+export interface TallyShard {
+  key: { pk: string; sk: string };
+  campaignId: string;
+  grants: number;
+  pointsGranted: number;
+}
+
+/** The tally shards of one campaign, or of every campaign of the workspace (a Query, paged through). */
+export async function tallyShards(workspaceId: string, campaignId?: string): Promise<TallyShard[]> {
+  const { pk } = keyOf('campaignTally', { workspaceId, campaignId: '-', shard: '-' });
+  const out: TallyShard[] = [];
+  let cursor: string | undefined;
+  do {
+    // Every tally's sort key starts with its campaign's id (`cmp_...`).
+    const page = await prefixPage<Record<string, unknown>>(pk, campaignId ? `${campaignId}#` : 'cmp_', { limit: 500, cursor, consistent: true });
+    for (const i of page.items) {
+      out.push({
+        key: { pk: String(i.pk), sk: String(i.sk) },
+        campaignId: String(i.campaignId),
+        grants: Number(i.grants ?? 0),
+        pointsGranted: Number(i.pointsGranted ?? 0),
+      });
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return out;
+}
+
+/**
+ * Moves tally shards read as `shards` into the campaign's own counts (when a budget is set on a
+ * campaign that had none): `add` goes into the campaign's update, and each shard is deleted only if
+ * it still holds what was read, so a grant counted meanwhile fails the change, which reads again.
+ */
+export function foldTallies(shards: readonly TallyShard[]): { add: { grants: number; pointsGranted: number }; steps: TransactStep[] } {
+  return {
+    add: { grants: shards.reduce((n, s) => n + s.grants, 0), pointsGranted: shards.reduce((n, s) => n + s.pointsGranted, 0) },
+    steps: shards.map((s) => ({
+      op: { Delete: { Key: s.key, ConditionExpression: 'grants = :g', ExpressionAttributeValues: { ':g': s.grants } } },
+      onConditionFailed: () => new StaleRead('campaign'),
+    })),
+  };
+}
+
+/** Deletes a deleted campaign's tally shards (what a late grant adds afterwards stays unread). */
+export function dropTallySteps(shards: readonly TallyShard[]): TransactStep[] {
+  return shards.map((s) => ({ op: { Delete: { Key: s.key } } }));
 }
 
 const memberGrantsKey = (workspaceId: string, campaignId: string, memberId: string) => keyOf('campaignMemberGrants', { workspaceId, campaignId, memberId });

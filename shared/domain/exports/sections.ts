@@ -3,6 +3,7 @@ import { fromMinor } from '../money';
 import type { ExportSource } from '../../data/repositories/exports';
 import type { ArchiveSection } from './schemas';
 import { poolStatus } from '../coupons/types';
+import { withTallies } from '../program/campaigns';
 import type { PoolRecord } from '../../records/coupons';
 
 /**
@@ -15,6 +16,8 @@ export interface SectionSource {
   source: ExportSource;
   attributes: readonly string[];
   record: (item: Item, now: Date) => Record<string, unknown>;
+  /** What a page of items needs from elsewhere before its records are written (a page at a time). */
+  enrich?: (workspaceId: string, items: Item[]) => Promise<Item[]>;
 }
 
 export interface SectionDefinition extends SectionSource {
@@ -129,6 +132,8 @@ export const SECTIONS: Readonly<Record<ArchiveSection, SectionDefinition>> = {
     source: 'campaigns',
     attributes: CAMPAIGN_ATTRIBUTES,
     record: (c) => ({ type: 'campaign', ...Object.fromEntries(CAMPAIGN_ATTRIBUTES.map((a) => [a, c[a] ?? null])) }),
+    // A campaign without a budget counts its grants in tally shards, which the campaign item does not hold.
+    enrich: (workspaceId, items) => withTallies(workspaceId, items as (Item & { id: string; grants: number; pointsGranted: number })[]),
     followedBy: couponPools,
     holds:
       'campaigns: the campaigns (trigger, conditions, effect, limits, status, dates) with their grant counts (grants, pointsGranted), then the coupon pools with their discount, validity, status and counts (stock, issued, redeemed, remaining); never coupon codes',

@@ -75,8 +75,14 @@ export async function buildSection(input: unknown, store: ObjectStore, now = new
   const def = SECTIONS[ref.section];
   const cap = exportSettings().archiveSectionCap;
   const state = { count: 0, capped: false };
-  const read = (part: SectionSource) =>
-    repo.readAll(ref.workspaceId, part.source, { attributes: part.attributes, pageSize: exportSettings().readPageSize, max: cap + 1 - state.count });
+  async function* read(part: SectionSource) {
+    const pages = repo.readAll(ref.workspaceId, part.source, {
+      attributes: part.attributes,
+      pageSize: exportSettings().readPageSize,
+      max: cap + 1 - state.count,
+    });
+    for await (const page of pages) yield part.enrich ? await part.enrich(ref.workspaceId, page) : page;
+  }
   async function* body() {
     let first = true;
     // The section's lists one after the other, within one cap.

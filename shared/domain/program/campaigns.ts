@@ -122,13 +122,33 @@ async function loadCampaign(workspaceId: string, campaignId: string): Promise<Ca
   return found;
 }
 
-/** One campaign of the workspace (NOT_FOUND otherwise). */
-export async function getCampaign(workspaceId: string, campaignId: string): Promise<Campaign> {
-  return loadCampaign(workspaceId, campaignId);
+/**
+ * Campaigns with what their tally shards hold added to their own counts (a campaign without a
+ * budget counts in shards; one with a budget on its item, and keeps what the shards held before).
+ */
+export async function withTallies<T extends { id: string; grants: number; pointsGranted: number }>(
+  workspaceId: string,
+  campaigns: T[],
+  campaignId?: string,
+): Promise<T[]> {
+  if (!campaigns.length) return campaigns;
+  const shards = await repo.tallyShards(workspaceId, campaignId);
+  return campaigns.map((c) => {
+    const own = shards.filter((s) => s.campaignId === c.id);
+    return { ...c, grants: c.grants + own.reduce((n, s) => n + s.grants, 0), pointsGranted: c.pointsGranted + own.reduce((n, s) => n + s.pointsGranted, 0) };
+  });
 }
 
-export const listCampaigns = (workspaceId: string, q: { limit: number; cursor?: string; status?: string }): Promise<Page<Campaign>> =>
-  repo.listCampaigns<Campaign>(workspaceId, q.limit, q.cursor, q.status);
+/** One campaign of the workspace (NOT_FOUND otherwise), with its counts. */
+export async function getCampaign(workspaceId: string, campaignId: string): Promise<Campaign> {
+  const [counted] = await withTallies(workspaceId, [await loadCampaign(workspaceId, campaignId)], campaignId);
+  return counted!;
+}
+
+export async function listCampaigns(workspaceId: string, q: { limit: number; cursor?: string; status?: string }): Promise<Page<Campaign>> {
+  const page = await repo.listCampaigns<Campaign>(workspaceId, q.limit, q.cursor, q.status);
+  return { ...page, items: await withTallies(workspaceId, page.items) };
+}
 
 /** The changed definition, checked whole (dates in order, a trigger's days) as a new one would be. */
 function merged(current: Campaign, input: UpdateCampaignInput): Definition {
@@ -161,14 +181,18 @@ export async function updateCampaign(workspaceId: string, campaignId: string, in
     const definition = merged(current, input);
     await checkReferences(workspaceId, definition);
     const changed = { ...definition, version: current.version + 1, updatedAt: (await programNow(workspaceId, now)).toISOString() };
+    // A budget set on a campaign that had none counts from its own item: what the shards hold moves there.
+    const budgetSet = current.limits.totalPoints === null && definition.limits.totalPoints !== null;
+    const fold = repo.foldTallies(budgetSet ? await repo.tallyShards(workspaceId, campaignId) : []);
     await transactWrite([
-      repo.updateCampaignStep(workspaceId, campaignId, changed, current.version),
+      repo.updateCampaignStep(workspaceId, campaignId, changed, current.version, fold.add),
+      ...fold.steps,
       ...dueListed(workspaceId, definition),
       audited(workspaceId, audit, 'campaign.updated', { type: 'campaign', id: campaignId }, now),
     ]);
     cache.invalidate(workspaceId);
-    // The counters as stored now: grants went on while the change was made.
-    return (await repo.getCampaign<Campaign>(workspaceId, campaignId)) ?? { ...current, ...changed };
+    // The counts as stored now: grants went on while the change was made.
+    return getCampaign(workspaceId, campaignId);
   });
 }
 
@@ -178,6 +202,7 @@ export async function deleteCampaign(workspaceId: string, campaignId: string, au
     const current = await loadCampaign(workspaceId, campaignId);
     await transactWrite([
       repo.deleteCampaignStep(workspaceId, campaignId, current.version),
+      ...repo.dropTallySteps(await repo.tallyShards(workspaceId, campaignId)),
       audited(workspaceId, audit, 'campaign.deleted', { type: 'campaign', id: campaignId }, now),
     ]);
     cache.invalidate(workspaceId);
