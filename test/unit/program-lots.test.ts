@@ -109,6 +109,9 @@ describe('spending from lots', () => {
     expect([lot('b', 1, T0, 5), lot('a', 1, T0, 5)].sort(bySpendOrder).map((l) => l.lotId)).toEqual(['a', 'b']);
     expect([lot('b', 1, T0 + 1, 5), lot('a', 1, T0 + 2, 5)].sort(bySpendOrder).map((l) => l.lotId)).toEqual(['b', 'a']);
     expect(bySpendOrder(lot('a', 1, T0, 5), lot('a', 1, T0, 5))).toBe(0);
+    // Both ways round: which of two lots a sort happens to compare first never decides their order.
+    expect(bySpendOrder(lot('b', 1, T0, 5), lot('a', 1, T0, 5))).toBe(1);
+    expect(bySpendOrder(lot('a', 1, T0, 5), lot('b', 1, T0, 5))).toBe(-1);
   });
 
   const lotsArb = fc

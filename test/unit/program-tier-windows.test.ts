@@ -212,3 +212,54 @@ describe('tier property', () => {
     );
   });
 });
+
+describe('tier metric edges', () => {
+  const utc = (iso: string) => Date.parse(iso);
+
+  it('a change of neither points nor orders adds no day; one of orders alone does', () => {
+    expect(addToDays({}, NOW, 0, 0, 'UTC')).toEqual({});
+    expect(addToDays({}, NOW, 0, 2, 'UTC')).toEqual({ '2026-06-10': [0, 2] });
+    expect(addToDays({}, NOW, 5, 0, 'UTC')).toEqual({ '2026-06-10': [5, 0] });
+  });
+
+  it('a lifetime window counts every day kept up to today', () => {
+    const days: TierDays = { '2025-01-01': [10, 1], '2026-06-10': [5, 1], '2026-06-11': [100, 1] };
+    expect(windowMetric(days, tiers({ window: 'lifetime' }), NOW, 'UTC')).toBe(15);
+    expect(windowMetric(days, tiers({ window: 'lifetime', metric: 'order_count' }), NOW, 'UTC')).toBe(2);
+  });
+
+  it('takes the days leaving the window in time order, whatever order the days are stored in', () => {
+    const days: TierDays = { '2026-05-01': [50, 0], '2026-03-01': [500, 0], '2026-01-05': [100, 0] };
+    expect(metricMoves(days, tiers(), { below: 600, reach: null }, NOW, 'UTC')).toEqual({ at: utc('2027-01-06T00:00:00Z'), falls: true });
+    expect(metricMoves(days, tiers(), { below: 100, reach: null }, NOW, 'UTC')).toEqual({ at: utc('2027-03-02T00:00:00Z'), falls: true });
+  });
+
+  it('looks only at days leaving after now: one that left before, or leaves at now, does not count', () => {
+    // 2025-01-01 and 2025-03-01 left the window on 2 January and 2 March 2026: before now.
+    const old: TierDays = { '2025-01-01': [10, 0], '2025-03-01': [10, 0], '2026-03-01': [500, 0] };
+    expect(metricMoves(old, tiers(), { below: 100, reach: null }, NOW, 'UTC')).toEqual({ at: utc('2027-03-02T00:00:00Z'), falls: true });
+    const days: TierDays = { '2026-03-01': [500, 0], '2026-05-01': [100, 0] };
+    const leaves = utc('2027-03-02T00:00:00Z');
+    expect(metricMoves(days, tiers(), { below: 550, reach: null }, leaves, 'UTC')).toEqual({ at: utc('2027-05-02T00:00:00Z'), falls: true });
+    expect(metricMoves(days, tiers(), { below: 550, reach: null }, leaves - 1, 'UTC')).toEqual({ at: leaves, falls: true });
+  });
+
+  it('a metric exactly at the lower bound has not fallen below it', () => {
+    const days: TierDays = { '2026-01-05': [100, 0], '2026-03-01': [500, 0] };
+    // 500 remain after 6 January 2027, none after 2 March 2027.
+    expect(metricMoves(days, tiers(), { below: 500, reach: null }, NOW, 'UTC')).toEqual({ at: utc('2027-03-02T00:00:00Z'), falls: true });
+    expect(metricMoves(days, tiers(), { below: 501, reach: null }, NOW, 'UTC')).toEqual({ at: utc('2027-01-06T00:00:00Z'), falls: true });
+  });
+
+  it('a metric exactly at the tier threshold keeps the tier until the window drops it, one below it until the retention ends', () => {
+    const gold: TierState = { tier: 'gold', reachedAt: NOW, retainedUntil: NOW + 30 * DAY_MS };
+    const days: TierDays = { '2026-06-10': [2000, 0] };
+    expect(tierReviewAt(gold, days, 2000, tiers(), NOW, 'UTC')).toBe(utc('2027-06-11T00:00:00Z'));
+    expect(tierReviewAt(gold, days, 1999, tiers(), NOW, 'UTC')).toBe(NOW + 30 * DAY_MS);
+  });
+
+  it('a tier the ladder no longer knows has no threshold to fall below: reviewed when the metric next moves', () => {
+    const gone: TierState = { tier: 'diamond', reachedAt: NOW, retainedUntil: NOW + 30 * DAY_MS };
+    expect(tierReviewAt(gone, { '2026-06-10': [100, 0] }, 100, tiers(), NOW, 'UTC')).toBe(utc('2027-06-11T00:00:00Z'));
+  });
+});

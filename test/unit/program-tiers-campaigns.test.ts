@@ -199,6 +199,20 @@ describe('campaign conditions', () => {
     expect(holds({ field: 'order.total', op: 'gte', value: 0 }, facts({ trigger: 'birthday', order: undefined }))).toBe(false);
     expect(holds({ field: 'order.currency', op: 'neq', value: 'X' }, facts({ order: undefined }))).toBe(false);
   });
+
+  it('compares only numbers by size, on both sides of the bound, and reads one value given to `in` as a list of one', () => {
+    const f = facts();
+    const t = (field: any, op: any, value: any, on = f) => holds({ field, op, value }, on);
+    expect(t('order.total', 'lte', 100)).toBe(true);
+    expect(t('order.total', 'gte', 10)).toBe(true);
+    // true >= 1 and false <= 0 hold in JavaScript; a yes/no field is not a number.
+    expect(t('order.isFirst', 'gte', 1)).toBe(false);
+    expect(t('order.isFirst', 'lte', 0, facts({ order: { ...f.order!, isFirst: false } }))).toBe(false);
+    expect(t('member.tier', 'in', 'silver')).toBe(true);
+    expect(t('member.tier', 'in', 'gold')).toBe(false);
+    expect(t('order.items.sku', 'in', 'B2')).toBe(true);
+    expect(t('order.items.sku', 'in', 'C3')).toBe(false);
+  });
 });
 
 describe('campaign evaluation', () => {
