@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { config, couponSettings, environmentOf, exportSettings, RATE_GUARD_NUMBERS, rateGuardSettings, WEBHOOK_NUMBERS, webhookSettings } from '../../shared/config';
+import {
+  config,
+  couponSettings,
+  environmentOf,
+  exportSettings,
+  RATE_GUARD_NUMBERS,
+  rateGuardSettings,
+  WEBHOOK_NUMBERS,
+  webhookSettings,
+} from '../../shared/config';
 
 describe('static numbers with environment overrides (one mechanism)', () => {
   it('without overrides the static numbers are in force', () => {
