@@ -139,8 +139,8 @@ export function checkTargetUrl(url: string, policy: EgressPolicy): string | unde
     return `scheme ${parsed.protocol} is not allowed; use https:`;
   }
   if (parsed.username !== '' || parsed.password !== '') return 'the URL must not contain credentials';
+  // Never empty: the parser refuses an http(s) URL without a host.
   const host = bareAddress(parsed.hostname);
-  if (host === '') return 'the URL has no host';
 
   const literal = familyOf(host) !== undefined;
   const loopbackHost = literal ? isLoopbackAddress(host) : isLocalhostName(host);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { config, environmentOf, RATE_GUARD_NUMBERS, rateGuardSettings, WEBHOOK_NUMBERS, webhookSettings } from '../../shared/config';
+import {
+  config,
+  couponSettings,
+  environmentOf,
+  exportSettings,
+  RATE_GUARD_NUMBERS,
+  rateGuardSettings,
+  WEBHOOK_NUMBERS,
+  webhookSettings,
+} from '../../shared/config';
 
 describe('static numbers with environment overrides (one mechanism)', () => {
   it('without overrides the static numbers are in force', () => {
@@ -40,6 +49,31 @@ describe('static numbers with environment overrides (one mechanism)', () => {
     expect(() => rateGuardSettings({ OBJECTS_RATE_PER_SECOND: '0' })).toThrow('OBJECTS_RATE_PER_SECOND must be a positive integer, got 0');
     expect(() => rateGuardSettings({ OBJECTS_RATE_PER_SECOND: '1.5' })).toThrow('OBJECTS_RATE_PER_SECOND must be a positive integer, got 1.5');
     expect(() => rateGuardSettings({ OBJECTS_RATE_PER_SECOND: '-3' })).toThrow('must be a positive integer, got -3');
+  });
+
+  it('coupon numbers: COUPON_RESERVE_PARALLELISM overrides the reserve parallelism, a positive integer', () => {
+    expect(couponSettings({})).toEqual(config.coupons);
+    expect(couponSettings({ COUPON_RESERVE_PARALLELISM: '' })).toEqual(config.coupons);
+    expect(couponSettings({ COUPON_RESERVE_PARALLELISM: '3' })).toEqual({ ...config.coupons, reserveParallelism: 3 });
+    expect(couponSettings({ COUPON_RESERVE_PARALLELISM: '1' }).reserveParallelism).toBe(1);
+    expect(() => couponSettings({ COUPON_RESERVE_PARALLELISM: '0' })).toThrow('COUPON_RESERVE_PARALLELISM must be a positive integer, got 0');
+    expect(() => couponSettings({ COUPON_RESERVE_PARALLELISM: '2.5' })).toThrow('COUPON_RESERVE_PARALLELISM must be a positive integer, got 2.5');
+  });
+
+  it('export numbers: each EXPORT_* variable overrides exactly its own number, a positive integer', () => {
+    expect(exportSettings({})).toEqual(config.exports);
+    const names = {
+      archiveSectionCap: 'EXPORT_ARCHIVE_SECTION_CAP',
+      operationalRowCap: 'EXPORT_OPERATIONAL_ROW_CAP',
+      linkTtlSeconds: 'EXPORT_LINK_TTL_SECONDS',
+      jobDeadlineSeconds: 'EXPORT_JOB_DEADLINE_SECONDS',
+      noticeTimeoutSeconds: 'EXPORT_NOTICE_TIMEOUT_SECONDS',
+    } as const;
+    for (const [key, name] of Object.entries(names)) {
+      expect(exportSettings({ [name]: '5' })).toEqual({ ...config.exports, [key]: 5 });
+      expect(exportSettings({ [name]: '' })).toEqual(config.exports);
+      expect(() => exportSettings({ [name]: '0' })).toThrow(`${name} must be a positive integer, got 0`);
+    }
   });
 
   it('CDK writes every overridable variable with its static value', () => {

@@ -1,8 +1,10 @@
 import type { LookupAddress } from 'node:dns';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { bareAddress, egressPolicyFromConfig } from '../../shared/adapters/egress-address';
 import { checkNewTargetUrl, checkTargetUrl, forbiddenAddressReason, isLoopbackAddress, SafeEgress, type EgressLookup } from '../../shared/adapters/egress';
+import { reloadRuntimeConfig } from '../../shared/config';
 import type { EgressRequest } from '../../shared/ports/egress';
 
 const STRICT = { allowLoopback: false };
@@ -128,6 +130,15 @@ describe('forbiddenAddressReason', () => {
     expect(forbiddenAddressReason('[::1]', LOCAL)).toBeUndefined();
   });
 
+  it('bareAddress: drops a bracket pair and the zone from the first %', () => {
+    expect(bareAddress('[::1]')).toBe('::1');
+    expect(bareAddress('fe80::1%eth0')).toBe('fe80::1');
+    expect(bareAddress('[fe80::1%eth0]')).toBe('fe80::1');
+    // A zone at the very start leaves no address at all.
+    expect(bareAddress('%eth0')).toBe('');
+    expect(bareAddress('10.0.0.1')).toBe('10.0.0.1');
+  });
+
   it('isLoopbackAddress: literal loopback addresses only', () => {
     for (const address of ['127.0.0.1', '127.9.9.9', '::1', '[::1]']) expect(isLoopbackAddress(address), address).toBe(true);
     for (const address of ['128.0.0.1', '::2', '::ffff:127.0.0.1', 'localhost', 'example.com', '']) expect(isLoopbackAddress(address), address).toBe(false);
@@ -176,6 +187,12 @@ describe('checkTargetUrl', () => {
     expect(checkTargetUrl('ftp://example.com/', STRICT)).toMatch(/scheme ftp:/);
     expect(checkTargetUrl('file:///etc/passwd', LOCAL)).toMatch(/scheme file:/);
     expect(checkTargetUrl('gopher://example.com/', LOCAL)).toMatch(/scheme gopher:/);
+  });
+
+  it('the URL parser refuses an http(s) URL without a host before any check of ours', () => {
+    for (const url of ['https://', 'http://', 'https://:443/', 'https://@/', 'https://[]/']) {
+      expect(checkTargetUrl(url, LOCAL), url).toBe('not a valid absolute URL');
+    }
   });
 
   it('allows http only towards loopback and only with allowLoopback', () => {
@@ -348,5 +365,25 @@ describe('a URL saved as a target', () => {
     expect(checkNewTargetUrl('not a url', LOCAL)).toMatch(/valid absolute URL/);
     expect(checkNewTargetUrl('https://user:pw@example.com/', LOCAL)).toMatch(/credentials/);
     expect(checkNewTargetUrl('https://169.254.169.254/', LOCAL)).toMatch(/metadata/);
+  });
+});
+
+describe("this process's egress policy", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    reloadRuntimeConfig();
+  });
+
+  const policyWith = (value: string | undefined) => {
+    vi.stubEnv('TABLE_NAME', 'unit');
+    vi.stubEnv('WEBHOOK_ALLOW_LOOPBACK', value);
+    reloadRuntimeConfig();
+    return egressPolicyFromConfig();
+  };
+
+  it('allows loopback receivers only where the runtime sets WEBHOOK_ALLOW_LOOPBACK=true', () => {
+    expect(policyWith('true')).toEqual({ allowLoopback: true });
+    expect(policyWith('false')).toEqual({ allowLoopback: false });
+    expect(policyWith(undefined)).toEqual({ allowLoopback: false });
   });
 });

@@ -141,4 +141,56 @@ describe('MCP audit entries', () => {
     expect(odd.target.id).toBe('[redacted]');
     expect(odd.mcp).toEqual({ method: '[redacted]', tool: '[redacted]', durationMs: 0, errorCode: '[redacted]' });
   });
+  it('keeps a call without a tool or error code as null, and a negative duration as 0', () => {
+    const call = auditEntry(
+      {
+        ...base,
+        action: 'mcp.method_called',
+        target: { type: 'mcpServer', id: 'ws_1' },
+        mcp: { method: 'initialize', tool: null, durationMs: -2.6, errorCode: null },
+      },
+      now,
+      'aud_4',
+    );
+    expect(call.mcp).toEqual({ method: 'initialize', tool: null, durationMs: 0, errorCode: null });
+  });
+
+  it('keeps an error code only when the whole value is one (not one inside other text)', () => {
+    const withCode = (errorCode: string) =>
+      auditEntry(
+        {
+          ...base,
+          action: 'mcp.tool_called',
+          target: { type: 'mcpTool', id: 'deduct_points' },
+          reason: 'tool_error',
+          mcp: { method: 'tools/call', tool: 'deduct_points', durationMs: 1, errorCode },
+        },
+        now,
+        'aud_5',
+      ).mcp?.errorCode;
+    expect(withCode('INSUFFICIENT_POINTS')).toBe('INSUFFICIENT_POINTS');
+    expect(withCode('INSUFFICIENT_POINTS; drop table')).toBe('[redacted]');
+    expect(withCode('see INSUFFICIENT_POINTS')).toBe('[redacted]');
+  });
+
+  it('redacts a method or error code that is not a string, even one that reads as a name when turned into text', () => {
+    // Call details come from the JSON-RPC request as sent; an array of one name stringifies to that name.
+    const odd = auditEntry(
+      {
+        ...base,
+        action: 'mcp.tool_called',
+        target: { type: 'mcpTool', id: 'deduct_points' },
+        reason: 'tool_error',
+        mcp: {
+          method: ['tools/call'] as unknown as string,
+          tool: 'deduct_points',
+          durationMs: 1,
+          errorCode: ['INSUFFICIENT_POINTS'] as unknown as string,
+        },
+      },
+      now,
+      'aud_6',
+    );
+    expect(odd.mcp).toEqual({ method: '[redacted]', tool: 'deduct_points', durationMs: 1, errorCode: '[redacted]' });
+  });
 });

@@ -298,7 +298,13 @@ describe('validateRecordData: values by type', () => {
     },
     {
       type: 'url',
-      ok: ['https://example.com', 'http://localhost:8080/a?b=c#d', `https://example.com/${'a'.repeat(2000)}`, `https://example.com/${'a'.repeat(2048 - 20)}`],
+      ok: [
+        'https://example.com',
+        'HTTPS://Example.com/a',
+        'http://localhost:8080/a?b=c#d',
+        `https://example.com/${'a'.repeat(2000)}`,
+        `https://example.com/${'a'.repeat(2048 - 20)}`,
+      ],
       bad: [
         ['http:https://example.com', /http or https/], // parses, as host "https": the scheme must be followed by //
         [['https://example.com'], /http or https/],
@@ -308,6 +314,8 @@ describe('validateRecordData: values by type', () => {
         ['//example.com', /http or https/],
         ['javascript:alert(1)', /http or https/],
         ['http://', /http or https/],
+        ['http://:80/', /http or https/],
+        ['https://[]/', /http or https/],
         ['https://exa mple.com', /http or https/],
         [`https://example.com/${'a'.repeat(2030)}`, /at most 2048/],
         [1, /http or https/],

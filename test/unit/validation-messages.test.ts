@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { toDetails } from '../../shared/domain/validation';
+import { validationMessage } from '../../shared/domain/validation-messages';
 
 /** The messages an integrator reads for each kind of mistake (the map is installed by validation.ts). */
 const messages = (schema: z.ZodType, value: unknown) => {
@@ -105,5 +106,23 @@ describe('validation messages in one voice', () => {
   it("no message is in the library's own words", () => {
     const all = [...Object.values(messages(body, {})), ...Object.values(messages(body, { name: 5, count: 'x', kind: 1, either: {}, obj: [] }))];
     for (const m of all) expect(m).not.toMatch(/^(Invalid|Too (big|small)|Expected)/);
+  });
+});
+
+describe('installing the messages', () => {
+  it('loading the validation module installs them for every schema of the process', async () => {
+    // A process starts with the library's own wording; a fresh load of the module (as in a new
+    // Lambda container) must put ours in place before any schema reports a failure.
+    z.config({ customError: undefined });
+    vi.resetModules();
+    try {
+      expect(z.string().safeParse(1).error?.issues[0]?.message).toMatch(/^Invalid input/);
+      const fresh = await import('../../shared/domain/validation');
+      expect(fresh.toDetails('body', z.object({ n: z.string() }).safeParse({ n: 1 }).error!)).toEqual([
+        { in: 'body', field: 'n', message: 'must be a string' },
+      ]);
+    } finally {
+      z.config({ customError: validationMessage });
+    }
   });
 });

@@ -57,7 +57,8 @@ const WHITESPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/;
 
 const isLeap = (y: number) => (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0;
 const daysIn = (y: number, m: number) => [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
-const realDate = (y: number, m: number, d: number) => m >= 1 && m <= 12 && d >= 1 && d <= daysIn(y, m);
+/** A month outside 1-12 has no days, so no day of it is real. */
+const realDate = (y: number, m: number, d: number) => d >= 1 && d <= daysIn(y, m);
 
 const DATE_MESSAGE = 'must be a date YYYY-MM-DD';
 const DATETIME_MESSAGE = 'must be an ISO 8601 date-time with Z or an offset, e.g. 2026-01-02T03:04:05Z';
@@ -112,13 +113,8 @@ export function checkValue(field: Pick<FieldDef, 'type' | 'options'>, v: unknown
       if (typeof v !== 'string') return { ok: false, message };
       if (v.length > MAX_URL_LENGTH) return { ok: false, message: `must be at most ${MAX_URL_LENGTH} characters` };
       if (!/^https?:\/\//i.test(v) || WHITESPACE_OR_CONTROL.test(v)) return { ok: false, message };
-      let url: URL;
-      try {
-        url = new URL(v);
-      } catch {
-        return { ok: false, message };
-      }
-      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '' ? { ok: true, value: v } : { ok: false, message };
+      // The prefix fixes the protocol, and the parser refuses an http(s) URL without a host.
+      return URL.canParse(v) ? { ok: true, value: v } : { ok: false, message };
     }
     case 'member_ref':
       return typeof v === 'string' && MEMBER_ID.test(v)

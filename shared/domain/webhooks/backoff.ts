@@ -18,7 +18,8 @@ export function retryDelaySeconds(
 /** Retry-After as seconds (delta-seconds or an HTTP date); undefined when absent or unusable. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  // Number() skips the same surrounding white space as trim().
+  if (/^\d+$/.test(value.trim())) return Number(value);
   const at = Date.parse(value);
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
