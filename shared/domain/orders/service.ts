@@ -298,6 +298,69 @@ export async function refundOrder(
 
 export type ReconcileOutcome = { outcome: 'created' | 'updated' | 'unchanged'; orderId: string; pointsDelta: number };
 
+/** What a reconciliation does to an order it finds: the correction of total, status and refunds, or nothing when they agree. */
+async function correctionPlan(
+  workspaceId: string,
+  c: {
+    member: MemberRecord;
+    rules: ProgramRules;
+    existing: OrderRecord;
+    input: ReconcileOrderInput;
+    totalMinor: number;
+    refundedInput: number | undefined;
+    at: string;
+  },
+  store: OrdersStore,
+): Promise<{ done: ReconcileOutcome } | { plan: ChangePlan<ReconcileOutcome> }> {
+  const { member, rules, existing, input, totalMinor, refundedInput, at } = c;
+  if (existing.memberId !== member.id) throw new AppError('CONFLICT', 'The order belongs to another member; an order cannot change member');
+  if (existing.currency !== input.currency) throw new AppError('CONFLICT', `The order is in ${existing.currency}; its currency cannot change`);
+  const refundedMinor = refundedInput ?? existing.refundedMinor;
+  if (refundedMinor > totalMinor) throw validationFailed([{ in: 'body', field: 'total', message: 'is below what was already refunded' }]);
+  if (existing.totalMinor === totalMinor && existing.status === input.status && existing.refundedMinor === refundedMinor) {
+    return { done: { outcome: 'unchanged', orderId: existing.id, pointsDelta: 0 } };
+  }
+  const corrected = { ...existing, totalMinor, status: input.status, refundedMinor };
+  const held = holdings(corrected);
+  // Evaluated once: an order completed before (or recorded completed) earns no rewards again.
+  const evaluated = existing.campaignsEvaluated === true || existing.status === 'completed';
+  const completes = !evaluated && input.status === 'completed';
+  const next: OrderRecord = {
+    ...corrected,
+    earned: held.earned,
+    reversed: held.reversed,
+    updatedAt: at,
+    version: existing.version + 1,
+    campaignsEvaluated: evaluated || completes,
+  };
+  const delta = transition(existing, next);
+  const grants = completes ? await completionGrants(workspaceId, member, rules, next, delta.balance, store) : [];
+  const refundedMore = refundedMinor > existing.refundedMinor;
+  return {
+    plan: {
+      delta,
+      entry: {
+        type: delta.balance > 0 ? 'earn' : 'adjustment',
+        reason: `Reconciliation of order ${existing.externalOrderId}`,
+        source: orderSource(existing, 'reconciliation'),
+      },
+      requireActive: delta.balance > 0 || delta.pending > 0,
+      steps: [store.replaceOrderStep(next, existing.version)],
+      events: refundedMore
+        ? [
+            event('order.refunded', {
+              resource_id: existing.id,
+              member_ref: member.id,
+              amount_band: amountBand(refundedMinor - existing.refundedMinor, existing.currency),
+            }),
+          ]
+        : [],
+      result: () => ({ outcome: 'updated', orderId: existing.id, pointsDelta: delta.balance + delta.pending }),
+      ...(grants.length ? { grants } : {}),
+    },
+  };
+}
+
 /**
  * Brings one order in line with the merchant's system of record: created if missing, corrected if
  * its total, status or refunded total differ (only the difference in points moves), else untouched.
@@ -340,52 +403,7 @@ export async function reconcileOrder(
           const delta = plan.delta;
           return { plan: { ...plan, result: (o) => ({ ...plan.result(o), pointsDelta: delta.balance + delta.pending }) } };
         }
-        if (existing.memberId !== memberId) throw new AppError('CONFLICT', 'The order belongs to another member; an order cannot change member');
-        if (existing.currency !== input.currency) throw new AppError('CONFLICT', `The order is in ${existing.currency}; its currency cannot change`);
-        const refundedMinor = refundedInput ?? existing.refundedMinor;
-        if (refundedMinor > totalMinor) throw validationFailed([{ in: 'body', field: 'total', message: 'is below what was already refunded' }]);
-        if (existing.totalMinor === totalMinor && existing.status === input.status && existing.refundedMinor === refundedMinor) {
-          return { done: { outcome: 'unchanged', orderId: existing.id, pointsDelta: 0 } };
-        }
-        const corrected = { ...existing, totalMinor, status: input.status, refundedMinor };
-        const held = holdings(corrected);
-        // Evaluated once: an order completed before (or recorded completed) earns no rewards again.
-        const evaluated = existing.campaignsEvaluated === true || existing.status === 'completed';
-        const completes = !evaluated && input.status === 'completed';
-        const next: OrderRecord = {
-          ...corrected,
-          earned: held.earned,
-          reversed: held.reversed,
-          updatedAt: at,
-          version: existing.version + 1,
-          campaignsEvaluated: evaluated || completes,
-        };
-        const delta = transition(existing, next);
-        const grants = completes ? await completionGrants(workspaceId, member, rules, next, delta.balance, store) : [];
-        const refundedMore = refundedMinor > existing.refundedMinor;
-        return {
-          plan: {
-            delta,
-            entry: {
-              type: delta.balance > 0 ? 'earn' : 'adjustment',
-              reason: `Reconciliation of order ${existing.externalOrderId}`,
-              source: orderSource(existing, 'reconciliation'),
-            },
-            requireActive: delta.balance > 0 || delta.pending > 0,
-            steps: [store.replaceOrderStep(next, existing.version)],
-            events: refundedMore
-              ? [
-                  event('order.refunded', {
-                    resource_id: existing.id,
-                    member_ref: memberId,
-                    amount_band: amountBand(refundedMinor - existing.refundedMinor, existing.currency),
-                  }),
-                ]
-              : [],
-            result: () => ({ outcome: 'updated', orderId: existing.id, pointsDelta: delta.balance + delta.pending }),
-            ...(grants.length ? { grants } : {}),
-          },
-        };
+        return correctionPlan(workspaceId, { member, rules, existing, input, totalMinor, refundedInput, at }, store);
       },
       {},
       undefined,
