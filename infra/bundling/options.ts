@@ -25,9 +25,10 @@ export const BUNDLE_BUDGET_EXCEPTIONS: Readonly<Record<string, { readonly kib: n
     // Over the common budget, a known debt: 934 KiB with campaigns; 805 since the bundle names the SDK's smaller
     // JSON Schema validator (REPLACED_MODULES); 813 with the team area's route declarations (the tool registry reads
     // the whole route table); 842 with the program engine (lots, tiers, the campaign tools) and the console's admin
-    // routes; 847 with the campaign triggers (a member created or tagged through a tool is evaluated against them).
+    // routes; 847 with the campaign triggers (a member created or tagged through a tool is evaluated against them);
+    // 851 with the rewards a creation or tagging owes and the campaigns' tally shards.
     // The way down: a registry that reads only the routes its tools name, then tools over several functions.
-    kib: 848,
+    kib: 852,
     reason:
       'The MCP SDK (about 195 KiB minified once its default JSON Schema validator, Ajv, is replaced by its smaller ' +
       'one) on top of every domain service the tools call, each with its contracts and repositories (about 190 KiB of ' +

@@ -62,7 +62,10 @@ export const postJson =
     return res.json();
   };
 
-/** A new workspace with an all-scopes key and `memberCount` members (one batch, up to 500). */
+/**
+ * A new workspace with an all-scopes key and `memberCount` members, 100 to a batch request: on
+ * DynamoDB Local a batch of hundreds, beside another workspace's, could outlast the request deadline.
+ */
 export async function benchWorkspace(baseUrl: string, name: string, memberCount: number) {
   const json = postJson(baseUrl);
   const reg = await json('/api/v2/auth/register', {
@@ -72,7 +75,12 @@ export async function benchWorkspace(baseUrl: string, name: string, memberCount:
   });
   const session = reg.data.session.token as string;
   const key = (await json('/api/v2/api-keys', { name: 'bench', scopes: [...SCOPES] }, session)).data.key as string;
-  const batch = await json('/api/v2/members/batch', { members: Array.from({ length: memberCount }, (_, i) => ({ externalId: `bench-${i}` })) }, key);
-  const members = (batch.data.results as { memberId: string }[]).map((r) => r.memberId);
+  const members: string[] = [];
+  for (let from = 0; from < memberCount; from += 100) {
+    const count = Math.min(100, memberCount - from);
+    const batch = await json('/api/v2/members/batch', { members: Array.from({ length: count }, (_, i) => ({ externalId: `bench-${from + i}` })) }, key);
+    if (!batch.data?.results) throw new Error(`bench members not created: ${JSON.stringify(batch).slice(0, 500)}`);
+    members.push(...(batch.data.results as { memberId: string }[]).map((r) => r.memberId));
+  }
   return { session, key, members };
 }
