@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { call, createKey } from '../support/api';
 import { balanceOf, newMember, orderId, tenant, type Tenant } from '../support/fixtures';
 import { startReceiver } from '../support/receiver';
-import { platformTable } from '../support/table';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { partitionItems, platformTable } from '../support/table';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keyOf } from '../../shared/data/keys';
 
 /**
@@ -246,19 +246,8 @@ async function storedCampaign(t: Tenant, campaignId: string) {
 }
 
 /** The campaign's tally shards as stored. */
-async function tallies(t: Tenant, campaignId: string) {
-  const { doc, tableName } = await platformTable();
-  const { pk } = keyOf('campaignTally', { workspaceId: t.workspaceId, campaignId, shard: '0' });
-  const out = await doc.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :id)',
-      ExpressionAttributeValues: { ':pk': pk, ':id': `${campaignId}#` },
-      ConsistentRead: true,
-    }),
-  );
-  return out.Items ?? [];
-}
+const tallies = (t: Tenant, campaignId: string) =>
+  partitionItems(keyOf('campaignTally', { workspaceId: t.workspaceId, campaignId, shard: '0' }).pk, `${campaignId}#`);
 
 describe('campaign grants on orders', () => {
   const order = (t: Tenant, memberId: string, total: number, externalOrderId = orderId()) =>

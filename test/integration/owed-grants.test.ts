@@ -1,11 +1,10 @@
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { keyOf } from '../../shared/data/keys';
 import { call, uniqueEmail } from '../support/api';
 import { balanceOf, newMember, tenant, type Tenant } from '../support/fixtures';
 import { lossyProxy, TRANSACT, type LossyProxy } from '../support/lossy-proxy';
 import { runtimeOf, type RuntimeInfo } from '../support/platform';
-import { outboxEvents, platformTable } from '../support/table';
+import { outboxEvents, partitionItems } from '../support/table';
 
 /**
  * A welcome or tagging reward owed by a change that committed, when the store fails before the grant
@@ -61,17 +60,8 @@ async function dueWork(): Promise<number> {
 
 /** What is still owed to the member, by occurrence. */
 async function owedOf(memberId: string): Promise<Record<string, Record<string, unknown>>> {
-  const { doc, tableName } = await platformTable();
   const { pk } = keyOf('triggerOwed', { workspaceId: t.workspaceId, memberId, occurrence: '-' });
-  const out = await doc.send(
-    new QueryCommand({
-      TableName: tableName,
-      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :owed)',
-      ExpressionAttributeValues: { ':pk': pk, ':owed': 'TRIGGER_OWED#' },
-      ConsistentRead: true,
-    }),
-  );
-  return Object.fromEntries((out.Items ?? []).map((i) => [String(i.occurrence), i]));
+  return Object.fromEntries((await partitionItems(pk, 'TRIGGER_OWED#')).map((i) => [String(i.occurrence), i]));
 }
 
 const rewardsOf = async (memberId: string) => (await outboxEvents(t.workspaceId, 'campaign.reward_granted')).filter((e) => e.data.member_ref === memberId);

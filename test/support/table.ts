@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, QueryCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { keyOf } from '../../shared/data/keys';
 import { hashPassword } from '../../shared/domain/auth/password';
@@ -11,6 +11,20 @@ import { PASSWORD, uniqueEmail } from './api';
 export async function platformTable(): Promise<{ doc: DynamoDBDocumentClient; tableName: string; runtime: RuntimeInfo }> {
   const runtime = await runtimeOf(inject('dataDir'));
   return { doc: documentClientFor(runtime), tableName: runtime.tableName, runtime };
+}
+
+/** The items of one partition whose sort key starts with `prefix`, read consistently (one page). */
+export async function partitionItems(pk: string, prefix: string): Promise<Record<string, unknown>[]> {
+  const { doc, tableName } = await platformTable();
+  const out = await doc.send(
+    new QueryCommand({
+      TableName: tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix },
+      ConsistentRead: true,
+    }),
+  );
+  return out.Items ?? [];
 }
 
 /** Every item of the shared table, as JSON text: what a check that a value is stored nowhere scans. */

@@ -19,11 +19,11 @@ import { birthdayDaysDue, birthMonthDaysOn, inactivityDueAt, spellWindow } from 
 const since = (campaigns: readonly Campaign[]) => Math.min(...campaigns.map((c) => Date.parse(c.updatedAt)));
 
 /** One member's grant; a failure (an erased member, say) never stops the others, and the next run tries it again. */
-async function grantSafely(workspaceId: string, memberId: string, occurrence: TriggerOccurrence): Promise<number> {
+async function grantSafely(workspaceId: string, memberId: string, trigger: string, grant: () => Promise<number>): Promise<number> {
   try {
-    return await grantTrigger(workspaceId, memberId, occurrence);
+    return await grant();
   } catch (error) {
-    logger.warn('campaign trigger grant of a member failed', { workspaceId, memberId, trigger: occurrence.type, error: error as Error });
+    logger.warn('campaign trigger grant of a member failed', { workspaceId, memberId, trigger, error: error as Error });
     return 0;
   }
 }
@@ -59,7 +59,7 @@ async function grantBirthdays(
     for (const monthDay of birthMonthDaysOn(day)) {
       granted += await eachMember(
         (cursor) => birthdayMembers(workspaceId, monthDay, cursor),
-        (memberId) => grantSafely(workspaceId, memberId, occurrence),
+        (memberId) => grantSafely(workspaceId, memberId, occurrence.type, () => grantTrigger(workspaceId, memberId, occurrence)),
       );
     }
   }
@@ -83,13 +83,15 @@ async function grantWinBacks(
     granted += await eachMember(
       (cursor) => lastActiveBetween(workspaceId, after, last, cursor),
       ({ memberId, lastActivityAt }) =>
-        grantSafely(workspaceId, memberId, {
-          type: 'inactivity',
-          key: `inactivity#${new Date(lastActivityAt).toISOString()}`,
-          at: inactivityDueAt(lastActivityAt, days),
-          days,
-          since: lastActivityAt,
-        }),
+        grantSafely(workspaceId, memberId, 'inactivity', () =>
+          grantTrigger(workspaceId, memberId, {
+            type: 'inactivity',
+            key: `inactivity#${new Date(lastActivityAt).toISOString()}`,
+            at: inactivityDueAt(lastActivityAt, days),
+            days,
+            since: lastActivityAt,
+          }),
+        ),
     );
   }
   return { granted, through: now.toISOString() };
@@ -119,21 +121,14 @@ async function indexEarlierMembers(workspaceId: string): Promise<void> {
 
 /**
  * What members' creations and taggings still owe (their grant after the change failed), granted and
- * cleared; a grant that fails again stays for the next run. Only a workspace that has (or had, while
+ * cleared; a grant that fails again stays for the next run (`grantSafely`). Only a workspace that has (or had, while
  * the cached list still holds it) a welcome or tagging campaign can owe anything: others cost no read.
  */
 async function grantOwedTriggers(workspaceId: string, now: Date): Promise<number> {
   if (!(await hasCampaignOf(workspaceId, ['member_created', 'tag_added']))) return 0;
   return eachMember(
     (cursor) => owedTriggers(workspaceId, now.toISOString(), 50, cursor),
-    async (owed) => {
-      try {
-        return await grantOwed(workspaceId, owed);
-      } catch (error) {
-        logger.warn('an owed campaign grant failed again', { workspaceId, memberId: owed.memberId, trigger: owed.type, error: error as Error });
-        return 0;
-      }
-    },
+    (owed) => grantSafely(workspaceId, owed.memberId, owed.type, () => grantOwed(workspaceId, owed)),
   );
 }
 
