@@ -67,7 +67,11 @@ export interface StreamPollerOptions {
   functionName?: string;
   timeoutSeconds?: number;
   retryBackoffMs?: { initial: number; max: number };
-  /** How often the shard list is refreshed (default 1 s; at once when a shard closes). */
+  /**
+   * How often the shard list is refreshed (default 30 s). It is also refreshed at once when a shard
+   * closes or an iterator goes stale, and every second while the table has no stream or no readable
+   * shard: the periodic refresh only guards against a change nothing else reveals.
+   */
   shardRefreshMs?: number;
   /** How long `stop()` waits for an in-flight invocation before abandoning it (default 10 s). */
   stopGraceMs?: number;
@@ -140,6 +144,9 @@ const bySequence = (a: ShardState, b: ShardState): number => {
   return x < y ? -1 : x > y ? 1 : a.shard.shardId.localeCompare(b.shard.shardId);
 };
 
+/** The refresh period while the table has no stream or no readable shard yet. */
+const EMPTY_REFRESH_MS = 1000;
+
 interface PollerSettings {
   filters: readonly FilterPattern[];
   consumer: string;
@@ -160,7 +167,7 @@ function settingsOf(opts: StreamPollerOptions): PollerSettings {
     consumer,
     functionName: opts.functionName ?? `local-${consumer}`,
     backoff: opts.retryBackoffMs ?? { initial: 200, max: 5000 },
-    refreshMs: opts.shardRefreshMs ?? 1000,
+    refreshMs: opts.shardRefreshMs ?? 30_000,
     log: opts.log ?? defaultLog,
     region: runtimeConfig().AWS_REGION,
   };
@@ -172,7 +179,7 @@ class StreamFollower {
   abandoned = false;
   private streamArn: string | undefined;
   private shards = new Map<string, ShardState>();
-  private lastRefresh = 0;
+  private nextRefreshAt = 0;
   private refreshNeeded = true;
   private readonly idle: ReturnType<typeof idleBackoff>;
 
@@ -194,8 +201,8 @@ class StreamFollower {
       this.streamArn = arn;
       this.shards = new Map();
     }
-    this.lastRefresh = Date.now();
     this.refreshNeeded = false;
+    this.nextRefreshAt = Date.now() + Math.min(EMPTY_REFRESH_MS, this.s.refreshMs);
     if (!arn) return;
     const next = new Map<string, ShardState>();
     for (const shard of await listShards(arn)) {
@@ -215,6 +222,9 @@ class StreamFollower {
       });
     }
     this.shards = next;
+    // Describing the table and its stream is one of DynamoDB Local's dearest calls: once there is
+    // something to read, only the events above (or the long period) refresh the list.
+    if (this.readable().length > 0) this.nextRefreshAt = Date.now() + this.s.refreshMs;
   }
 
   /** Open shards whose parent is done (closed and read, or gone), oldest first. */
@@ -350,7 +360,7 @@ class StreamFollower {
   }
 
   private async pass(): Promise<boolean> {
-    if (this.refreshNeeded || Date.now() - this.lastRefresh >= this.s.refreshMs) await this.refresh();
+    if (this.refreshNeeded || Date.now() >= this.nextRefreshAt) await this.refresh();
     let busy = false;
     for (const s of this.readable()) {
       if (this.abort.signal.aborted) break;

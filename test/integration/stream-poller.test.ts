@@ -4,10 +4,11 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DriverLog } from '../../infra/local/queue-driver';
-import { matchesFilter, startStreamPoller, validateFilterPattern, type StreamHandler, type StreamPoller } from '../../infra/local/stream-poller';
+import { matchesFilter, startStreamPoller, validateFilterPattern, type StreamHandler, type StreamPoller, type StreamPollerOptions } from '../../infra/local/stream-poller';
 import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
 import { wakeStreamPollersOnWrites } from '../../infra/local/stream-wake';
 import { putItem } from '../../shared/data/table';
+import { countStoreCalls } from '../../shared/data/store-calls';
 import { platformTable } from '../support/table';
 
 /**
@@ -38,16 +39,16 @@ afterEach(async () => {
   await Promise.all(pollers.splice(0).map((p) => p.stop(2000)));
 });
 
-function poll(handler: StreamHandler, consumer: string): StreamPoller {
+function poll(handler: StreamHandler, consumer: string, options: Partial<StreamPollerOptions> = { shardRefreshMs: 500 }): StreamPoller {
   const p = startStreamPoller({
     handler,
     filter: OUTBOX_STREAM_FILTER,
     batchSize: 100,
     pollMs: 50,
     consumer,
-    shardRefreshMs: 500,
     retryBackoffMs: { initial: 100, max: 400 },
     log,
+    ...options,
   });
   pollers.push(p);
   return p;
@@ -165,6 +166,22 @@ describe('local stream poller', () => {
     await write('second');
     await until('the second item', () => seen.includes('second'), 10_000);
     expect(Date.now() - writtenAt).toBeLessThan(5000);
+  });
+
+  it('describes the table when it starts, then not on every pass while its shard stays readable', async () => {
+    const ws = workspace();
+    const seen: string[] = [];
+    const { totals } = await countStoreCalls().during(async () => {
+      poll(async (event) => void seen.push(...event.Records.filter(ws.mine).map((r) => ws.nameOf(r)!)), `test-${randomUUID()}`, {});
+      await ws.put('first');
+      await until('the first item', () => seen.includes('first'), 30_000);
+      // Passes keep coming (50 ms apart when idle): none of them describes the table again.
+      await sleep(2500);
+      await ws.put('second');
+      await until('the second item', () => seen.includes('second'), 10_000);
+    });
+    // DescribeTable is dear on DynamoDB Local (it counts the table): the default refresh is rare.
+    expect(totals.operations.DescribeTable).toBe(1);
   });
 
   it('retries from a batchItemFailure (or a throw) until it succeeds, skipping nothing after it', async () => {
