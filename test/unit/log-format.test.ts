@@ -185,6 +185,8 @@ describe('other lines in pretty mode', () => {
 
 describe('JSON lines', () => {
   it("the logger writes no noise fields: level, message, timestamp and the line's own fields, as on AWS", () => {
+    // No trace here, whatever another file of this worker left in the environment.
+    vi.stubEnv('_X_AMZN_TRACE_ID', '');
     const out = capture();
     const logger = new Logger({ serviceName: 'loyalty-orders', logFormatter: new LeanLogFormatter(), sampleRateValue: 0.5 });
     logger.setLogLevel('INFO');
@@ -199,6 +201,7 @@ describe('JSON lines', () => {
     expect(info).toMatchObject({ level: 'INFO', message: 'request', requestId: 'req_1', status: 201 });
     expect(error.error).toMatchObject({ name: 'Error', message: 'boom', stack: expect.stringContaining('Error: boom') });
     for (const noise of ['service', 'sampling_rate', 'cold_start', 'xray_trace_id', 'function_name']) expect(error).not.toHaveProperty(noise);
+    vi.unstubAllEnvs();
   });
 
   it('keeps the X-Ray trace id where there is one (on AWS)', () => {

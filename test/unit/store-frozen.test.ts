@@ -1,6 +1,6 @@
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { config } from '../../shared/config';
 import { createDocumentClient } from '../../shared/data/client';
 import { isTransientDependencyError } from '../../shared/data/errors';
@@ -17,11 +17,14 @@ let store: FrozenStore;
 
 beforeAll(async () => {
   store = await frozenStore();
-  process.env.TABLE_NAME = 'unit-store-frozen';
-  process.env.DYNAMODB_ENDPOINT = store.endpoint;
-  process.env.STAGE = 'local';
+  vi.stubEnv('TABLE_NAME', 'unit-store-frozen');
+  vi.stubEnv('DYNAMODB_ENDPOINT', store.endpoint);
+  vi.stubEnv('STAGE', 'local');
 });
-afterAll(() => store.close());
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  await store.close();
+});
 
 const { requestTimeoutMs, bulkRequestTimeoutMs, maxAttempts } = config.dynamodb;
 const SLACK_MS = 1500;
@@ -93,8 +96,14 @@ describe('a frozen store, at the data layer', () => {
 });
 
 describe('a frozen store, through the HTTP chain', () => {
+  let handler: (typeof import('../../functions/members/handler'))['handler'];
+  beforeAll(async () => {
+    // Fresh modules: the unit files share one module graph per worker, and the client and config
+    // another file loaded would still point at its own store.
+    vi.resetModules();
+    ({ handler } = await import('../../functions/members/handler'));
+  });
   const call = async (getRemainingTimeInMillis?: () => number) => {
-    const { handler } = await import('../../functions/members/handler');
     const started = Date.now();
     const res = (await handler(httpEvent('GET', '/api/v2/members', { headers: { authorization: `Bearer ${SOME_API_KEY}` } }), {
       awsRequestId: 'unit',
