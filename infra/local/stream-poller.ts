@@ -34,9 +34,12 @@ import { logger } from '../../shared/observability/logger';
  *   before the lowest failed one and retries from there after a backoff (1st retry `initial`,
  *   doubling up to `max`), the later records included; a thrown error, a malformed response or an
  *   unknown identifier retries the whole batch. Retries are unlimited (Lambda's default -1).
- * - Checkpoints are written after every invocation; a batch that only held records of checkpoint
- *   items (this or another poller's bookkeeping) advances in memory only, so checkpoint writes never
- *   feed on their own stream records. `stop()` writes what is still in memory.
+ * - Checkpoints are written at most once per `checkpointIntervalMs` (default 1 s) while records
+ *   flow, and once the poller goes idle after that time, at once when a shard closes or a batch is
+ *   retried; `stop()` writes what is still in memory. A batch that only held records of checkpoint
+ *   items (this or another poller's bookkeeping) does not count as progress, so checkpoint writes
+ *   never feed on their own stream records. A runtime killed without a stop delivers at most that
+ *   last second's records again: at least once, as Lambda's event source mapping.
  */
 
 export type StreamHandler = (event: DynamoDBStreamEvent, context: Context) => Promise<DynamoDBBatchResponse | void>;
@@ -73,6 +76,11 @@ export interface StreamPollerOptions {
    * shard: the periodic refresh only guards against a change nothing else reveals.
    */
   shardRefreshMs?: number;
+  /**
+   * A checkpoint is written at most this often while records flow (default 1000 ms). Each write is
+   * itself a stream record every consumer reads, and a write per invocation doubled a busy stream.
+   */
+  checkpointIntervalMs?: number;
   /** How long `stop()` waits for an in-flight invocation before abandoning it (default 10 s). */
   stopGraceMs?: number;
   log?: DriverLog;
@@ -132,6 +140,10 @@ interface ShardState {
   /** Last sequence number processed or dropped (in memory) and the one stored in the table. */
   checkpoint?: string;
   persisted?: string;
+  /** When the checkpoint was last written (0: not in this run). */
+  persistedAt: number;
+  /** Progress over records other than checkpoint items that is not written yet. */
+  unwritten: boolean;
   closed: boolean;
   iterator?: string;
   failures: number;
@@ -153,6 +165,7 @@ interface PollerSettings {
   functionName: string;
   backoff: { initial: number; max: number };
   refreshMs: number;
+  checkpointIntervalMs: number;
   log: DriverLog;
   region: string;
 }
@@ -168,6 +181,7 @@ function settingsOf(opts: StreamPollerOptions): PollerSettings {
     functionName: opts.functionName ?? `local-${consumer}`,
     backoff: opts.retryBackoffMs ?? { initial: 200, max: 5000 },
     refreshMs: opts.shardRefreshMs ?? 30_000,
+    checkpointIntervalMs: opts.checkpointIntervalMs ?? 1000,
     log: opts.log ?? defaultLog,
     region: runtimeConfig().AWS_REGION,
   };
@@ -217,6 +231,8 @@ class StreamFollower {
         shard,
         ...(cp?.sequenceNumber ? { checkpoint: cp.sequenceNumber, persisted: cp.sequenceNumber } : {}),
         closed: cp?.closed === true,
+        persistedAt: 0,
+        unwritten: false,
         failures: 0,
         retryAt: 0,
       });
@@ -239,10 +255,33 @@ class StreamFollower {
   }
 
   async persist(s: ShardState): Promise<void> {
-    if (this.abandoned || s.checkpoint === s.persisted) return;
+    if (this.abandoned) return;
+    if (s.checkpoint === s.persisted) {
+      s.unwritten = false;
+      return;
+    }
     const sequenceNumber = s.checkpoint;
     await putStreamCheckpoint(this.s.consumer, s.shard.shardId, { ...(sequenceNumber ? { sequenceNumber } : {}), ...(s.closed ? { closed: true } : {}) });
     s.persisted = sequenceNumber;
+    s.persistedAt = Date.now();
+    s.unwritten = false;
+  }
+
+  /** When the checkpoint of a shard with unwritten progress is due to be written (undefined: nothing unwritten). */
+  private checkpointDue(s: ShardState): number | undefined {
+    return s.unwritten ? s.persistedAt + this.s.checkpointIntervalMs : undefined;
+  }
+
+  /** Writes the checkpoints that are due, and returns in how many ms the next one is (at most `ms`). */
+  private async persistDue(ms: number): Promise<number> {
+    let next = Date.now() + ms;
+    for (const s of this.shards.values()) {
+      const due = this.checkpointDue(s);
+      if (due === undefined) continue;
+      if (due <= Date.now()) await this.persist(s);
+      else next = Math.min(next, due);
+    }
+    return Math.max(1, next - Date.now());
   }
 
   private async close(s: ShardState): Promise<void> {
@@ -251,6 +290,7 @@ class StreamFollower {
     if (!this.abandoned)
       await putStreamCheckpoint(this.s.consumer, s.shard.shardId, { ...(s.checkpoint ? { sequenceNumber: s.checkpoint } : {}), closed: true });
     s.persisted = s.checkpoint;
+    s.unwritten = false;
     this.refreshNeeded = true; // its children become readable
   }
 
@@ -341,7 +381,10 @@ class StreamFollower {
     s.checkpoint = records[records.length - 1]!.dynamodb.SequenceNumber;
     // Only bookkeeping records (checkpoint writes) in a batch without an invocation: keep it in
     // memory, or each checkpoint write would cause the next.
-    if (batch.length > 0 || records.some((r) => !isCheckpointRecord(r))) await this.persist(s);
+    if (batch.length > 0 || records.some((r) => !isCheckpointRecord(r))) {
+      s.unwritten = true;
+      if (this.checkpointDue(s)! <= Date.now()) await this.persist(s);
+    }
     s.iterator = nextIterator;
     if (!nextIterator) await this.close(s);
     return true;
@@ -396,7 +439,13 @@ class StreamFollower {
         continue;
       }
       // Idle: until a write of this process (see stream-wake.ts), a shard's retry or the next poll.
-      await sleepOn(TABLE_WRITES, this.untilRetry(this.idle.idle()), this.abort.signal);
+      let sleepMs = this.untilRetry(this.idle.idle());
+      try {
+        sleepMs = await this.persistDue(sleepMs);
+      } catch (err) {
+        this.s.log('error', 'local stream poller: writing a checkpoint failed', { consumer: this.s.consumer, error: err });
+      }
+      await sleepOn(TABLE_WRITES, sleepMs, this.abort.signal);
     }
     for (const s of this.shards.values()) {
       try {

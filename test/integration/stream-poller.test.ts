@@ -184,6 +184,28 @@ describe('local stream poller', () => {
     expect(totals.operations.DescribeTable).toBe(1);
   });
 
+  it('writes its checkpoint at most once a second while records flow, the last progress once it is idle, and nothing for its own writes', async () => {
+    const ws = workspace();
+    const seen: string[] = [];
+    poll(async (event) => void seen.push(...event.Records.filter(ws.mine).map((r) => ws.nameOf(r)!)), `test-${randomUUID()}`);
+    const flowing = await countStoreCalls().during(async () => {
+      const started = Date.now();
+      for (let i = 0; i < 10; i++) {
+        await ws.put(`n${i}`);
+        await until(`item ${i}`, () => seen.includes(`n${i}`));
+      }
+      return Date.now() - started;
+    });
+    // Ten invocations, one after another: a checkpoint write each would be ten.
+    expect(flowing.totals.operations.PutItem ?? 0).toBeLessThanOrEqual(Math.ceil(flowing.result / 1000) + 1);
+    // Idle: what was not written yet is written once, within about the interval.
+    const idle = await countStoreCalls().during(() => sleep(1800));
+    expect(idle.totals.operations.PutItem).toBe(1);
+    // Its own checkpoint write comes back on the stream: that is no progress to write.
+    const after = await countStoreCalls().during(() => sleep(1500));
+    expect(after.totals.operations.PutItem ?? 0).toBe(0);
+  });
+
   it('retries from a batchItemFailure (or a throw) until it succeeds, skipping nothing after it', async () => {
     const ws = workspace();
     const processed: string[] = [];
