@@ -5,14 +5,22 @@
  */
 
 const sleepers = new Map<string, Set<() => void>>();
+const signalled = new Map<string, number>();
 
 /** Wakes everything sleeping on `name` now. */
 export function notifyQueue(name: string): void {
+  signalled.set(name, signalCount(name) + 1);
   const waiting = sleepers.get(name);
   if (!waiting) return;
   sleepers.delete(name);
   for (const wake of waiting) wake();
 }
+
+/**
+ * How often `name` has been signalled in this process: a poller that compares it before and after a
+ * pass sees a signal that came while it was busy, not asleep.
+ */
+export const signalCount = (name: string): number => signalled.get(name) ?? 0;
 
 /** Resolves after `ms`, on `notifyQueue(name)`, or when `signal` aborts, whichever comes first. */
 export function sleepOn(name: string, ms: number, signal: AbortSignal): Promise<void> {

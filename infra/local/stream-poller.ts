@@ -14,7 +14,7 @@ import {
   type StreamShard,
 } from './stream-reader';
 import { lambdaContext, settleWithin } from './lambda-runtime';
-import { idleBackoff, sleepOn } from './queue-signal';
+import { idleBackoff, signalCount, sleepOn } from './queue-signal';
 import { TABLE_WRITES } from './stream-wake';
 import type { DriverLog } from './queue-driver';
 import { logger } from '../../shared/observability/logger';
@@ -155,6 +155,9 @@ const bySequence = (a: ShardState, b: ShardState): number => {
   const y = BigInt(b.shard.startingSequenceNumber ?? '0');
   return x < y ? -1 : x > y ? 1 : a.shard.shardId.localeCompare(b.shard.shardId);
 };
+
+/** What a pass found: records maybe left behind, records read to the end, or nothing. */
+type PassResult = 'more' | 'drained' | 'none';
 
 /** The refresh period while the table has no stream or no readable shard yet. */
 const EMPTY_REFRESH_MS = 1000;
@@ -357,25 +360,28 @@ class StreamFollower {
     }
   }
 
-  /** Reads one batch of a shard and handles it; returns whether there were records. */
-  private async pollShard(s: ShardState): Promise<boolean> {
-    if (!this.streamArn) return false;
+  /**
+   * Reads one batch of a shard and handles it: `more` when the read may have left records behind (a
+   * full batch, a closed shard), `drained` when it had records and read to the shard's end.
+   */
+  private async pollShard(s: ShardState): Promise<PassResult> {
+    if (!this.streamArn) return 'none';
     s.iterator ??= await this.iteratorOf(this.streamArn, s);
-    if (!s.iterator) return false;
+    if (!s.iterator) return 'none';
     const out = await this.read(s, s.iterator);
-    if (!out) return false;
+    if (!out) return 'none';
     const { records, nextIterator } = out;
     if (records.length === 0) {
       s.iterator = nextIterator;
       if (!nextIterator) await this.close(s);
-      return false;
+      return 'none';
     }
     const batch = records.map((r) => this.toLambdaRecord(r)).filter((r) => this.matches(r));
     const retryFrom = batch.length > 0 ? await this.deliver(batch) : undefined;
-    if (this.abandoned) return true;
+    if (this.abandoned) return 'more';
     if (retryFrom !== undefined) {
       await this.retryFrom(s, records, retryFrom);
-      return false;
+      return 'none';
     }
     s.failures = 0;
     s.checkpoint = records[records.length - 1]!.dynamodb.SequenceNumber;
@@ -386,8 +392,11 @@ class StreamFollower {
       if (this.checkpointDue(s)! <= Date.now()) await this.persist(s);
     }
     s.iterator = nextIterator;
-    if (!nextIterator) await this.close(s);
-    return true;
+    if (!nextIterator) {
+      await this.close(s);
+      return 'more';
+    }
+    return records.length >= this.opts.batchSize ? 'more' : 'drained';
   }
 
   /** Checkpoints up to the record before `sequenceNumber` and schedules the re-read after a backoff. */
@@ -402,20 +411,21 @@ class StreamFollower {
     s.retryAt = Date.now() + Math.min(this.s.backoff.max, this.s.backoff.initial * 2 ** (s.failures - 1));
   }
 
-  private async pass(): Promise<boolean> {
+  private async pass(): Promise<PassResult> {
     if (this.refreshNeeded || Date.now() >= this.nextRefreshAt) await this.refresh();
-    let busy = false;
+    let result: PassResult = 'none';
     for (const s of this.readable()) {
       if (this.abort.signal.aborted) break;
       if (s.retryAt > Date.now()) continue;
       try {
-        if (await this.pollShard(s)) busy = true;
+        const read = await this.pollShard(s);
+        if (read === 'more' || (read === 'drained' && result === 'none')) result = read;
       } catch (err) {
         s.iterator = undefined;
         this.s.log('error', 'local stream poller: reading a shard failed', { consumer: this.s.consumer, shardId: s.shard.shardId, error: err });
       }
     }
-    return busy;
+    return result;
   }
 
   /** `ms`, or less when a shard waiting to retry is due sooner. */
@@ -428,16 +438,20 @@ class StreamFollower {
   /** Polls until aborted, then writes the checkpoints still in memory. */
   async run(): Promise<void> {
     while (!this.abort.signal.aborted) {
-      let busy = false;
+      let result: PassResult = 'none';
+      const writesBefore = signalCount(TABLE_WRITES);
       try {
-        busy = await this.pass();
+        result = await this.pass();
       } catch (err) {
         this.s.log('error', 'local stream poller: poll failed', { consumer: this.s.consumer, error: err });
       }
-      if (busy) {
+      // A shard read to its end is read again at once only when this process wrote meanwhile;
+      // otherwise at its next write, or after the shortest sleep (writes of other processes).
+      if (result === 'more' || (result === 'drained' && signalCount(TABLE_WRITES) !== writesBefore)) {
         this.idle.busy();
         continue;
       }
+      if (result === 'drained') this.idle.busy();
       // Idle: until a write of this process (see stream-wake.ts), a shard's retry or the next poll.
       let sleepMs = this.untilRetry(this.idle.idle());
       try {

@@ -21,7 +21,8 @@ import { getItem, putItem } from '../../shared/data/table';
 
 let client: DynamoDBStreamsClient | undefined;
 
-function streams(): DynamoDBStreamsClient {
+/** The process's DynamoDB Streams client (exported for tests that count its requests). */
+export function streams(): DynamoDBStreamsClient {
   if (!client) {
     const cfg = runtimeConfig();
     client = new DynamoDBStreamsClient({

@@ -7,6 +7,7 @@ import type { DriverLog } from '../../infra/local/queue-driver';
 import { matchesFilter, startStreamPoller, validateFilterPattern, type StreamHandler, type StreamPoller, type StreamPollerOptions } from '../../infra/local/stream-poller';
 import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
 import { wakeStreamPollersOnWrites } from '../../infra/local/stream-wake';
+import { streams } from '../../infra/local/stream-reader';
 import { putItem } from '../../shared/data/table';
 import { countStoreCalls } from '../../shared/data/store-calls';
 import { platformTable } from '../support/table';
@@ -204,6 +205,30 @@ describe('local stream poller', () => {
     // Its own checkpoint write comes back on the stream: that is no progress to write.
     const after = await countStoreCalls().during(() => sleep(1500));
     expect(after.totals.operations.PutItem ?? 0).toBe(0);
+  });
+
+  it('reads a shard it read to the end again at the next write of this process, not at once', async () => {
+    wakeStreamPollersOnWrites();
+    const ws = workspace();
+    const seen: string[] = [];
+    poll(async (event) => void seen.push(...event.Records.filter(ws.mine).map((r) => ws.nameOf(r)!)), `test-${randomUUID()}`, {
+      pollMs: 60_000,
+    });
+    const write = (name: string) =>
+      putItem({ Item: { ...ws.key(name), entity: 'outbox', workspaceId: ws.workspaceId, name, events: [{ id: `evt_${name}` }] } });
+    await write('first');
+    await until('the first item (read while catching up with the stream)', () => seen.includes('first'), 30_000);
+    await sleep(300);
+    const { totals } = await countStoreCalls([streams() as never]).during(async () => {
+      for (let i = 0; i < 5; i++) {
+        await write(`n${i}`);
+        await until(`item ${i}`, () => seen.includes(`n${i}`), 10_000);
+      }
+    });
+    // A read per write (and one for its own checkpoint write, at most once a second); reading again
+    // at once after each batch made it two per write.
+    expect(totals.operations.GetRecords).toBeGreaterThanOrEqual(5);
+    expect(totals.operations.GetRecords).toBeLessThanOrEqual(5 + 2);
   });
 
   it('retries from a batchItemFailure (or a throw) until it succeeds, skipping nothing after it', async () => {
