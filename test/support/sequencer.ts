@@ -2,34 +2,40 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest, longest first, from a measured run on two cores (seconds; they are
+ * The files that take longest, longest first, from a measured run on two cores (2026-12-02; seconds, they are
  * weights, not limits). Vitest's own order runs the projects one after another and, on a fresh
  * clone without its cache, by file size: the unit file that waits on time-outs for 30 s then ran
  * last with one worker idle, and long files at the end of a project left the other worker alone.
  * Starting the long ones first lets the short ones fill the gaps. A file not listed counts 5 s.
  */
 const MEASURED: Readonly<Record<string, number>> = {
-  'test/e2e/local-runtime.test.ts': 80,
-  'test/e2e/wallet-apple.test.ts': 70,
-  'test/e2e/reference-page.test.ts': 58,
-  'test/e2e/fuzz.test.ts': 43,
-  'test/e2e/coupons.test.ts': 37,
-  'test/e2e/exports.test.ts': 36,
-  'test/e2e/console.test.ts': 32,
-  'test/unit/store-frozen.test.ts': 31,
-  'test/e2e/route-matrix.test.ts': 29,
-  'test/e2e/cli.test.ts': 27,
-  'test/e2e/objects-value-index.test.ts': 26,
-  'test/e2e/webhook-resilience.test.ts': 25,
-  'test/e2e/catalog.test.ts': 24,
+  'test/e2e/local-runtime.test.ts': 90,
+  'test/e2e/fuzz.test.ts': 72,
+  'test/e2e/reference-page.test.ts': 57,
+  'test/e2e/webhook-resilience.test.ts': 38,
+  'test/e2e/wallet-apple.test.ts': 33,
+  'test/unit/store-frozen.test.ts': 32,
+  'test/e2e/objects-value-index.test.ts': 30,
+  'test/e2e/exports.test.ts': 30,
+  'test/e2e/coupons.test.ts': 29,
+  'test/e2e/cli.test.ts': 24,
+  'test/integration/write-outcome.test.ts': 24,
   'test/integration/transaction-outcome.test.ts': 23,
-  'test/integration/write-outcome.test.ts': 23,
-  'test/integration/rate-guard.test.ts': 22,
-  'test/e2e/webhooks.test.ts': 22,
-  'test/e2e/console-webhooks.test.ts': 21,
-  'test/e2e/console-program.test.ts': 20,
-  'test/e2e/campaigns.test.ts': 18,
-  'test/e2e/local-logs.test.ts': 7,
+  'test/e2e/console.test.ts': 22,
+  'test/e2e/webhooks.test.ts': 19,
+  'test/e2e/console-program.test.ts': 19,
+  'test/e2e/captures.test.ts': 19,
+  'test/e2e/privacy.test.ts': 17,
+  'test/e2e/campaign-triggers.test.ts': 16,
+  'test/integration/rate-guard.test.ts': 16,
+  'test/e2e/local-logs.test.ts': 15,
+  'test/e2e/console-team.test.ts': 15,
+  'test/e2e/console-webhooks.test.ts': 14,
+  'test/infra/bundle-budget.test.ts': 13,
+  'test/e2e/console-members.test.ts': 13,
+  'test/e2e/catalog.test.ts': 13,
+  'test/e2e/campaigns.test.ts': 12,
+  'test/e2e/route-matrix.test.ts': 11,
 };
 
 const DEFAULT_SECONDS = 5;
