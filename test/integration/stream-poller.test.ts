@@ -4,7 +4,14 @@ import type { DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DriverLog } from '../../infra/local/queue-driver';
-import { matchesFilter, startStreamPoller, validateFilterPattern, type StreamHandler, type StreamPoller, type StreamPollerOptions } from '../../infra/local/stream-poller';
+import {
+  matchesFilter,
+  startStreamPoller,
+  validateFilterPattern,
+  type StreamHandler,
+  type StreamPoller,
+  type StreamPollerOptions,
+} from '../../infra/local/stream-poller';
 import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
 import { wakeStreamPollersOnWrites } from '../../infra/local/stream-wake';
 import { streams } from '../../infra/local/stream-reader';

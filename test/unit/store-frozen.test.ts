@@ -96,7 +96,7 @@ describe('a frozen store, at the data layer', () => {
 });
 
 describe('a frozen store, through the HTTP chain', () => {
-  let handler: (typeof import('../../functions/members/handler'))['handler'];
+  let handler: typeof import('../../functions/members/handler')['handler'];
   beforeAll(async () => {
     // Fresh modules: the unit files share one module graph per worker, and the client and config
     // another file loaded would still point at its own store.
