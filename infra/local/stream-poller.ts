@@ -447,11 +447,8 @@ class StreamFollower {
       }
       // A shard read to its end is read again at once only when this process wrote meanwhile;
       // otherwise at its next write, or after the shortest sleep (writes of other processes).
-      if (result === 'more' || (result === 'drained' && signalCount(TABLE_WRITES) !== writesBefore)) {
-        this.idle.busy();
-        continue;
-      }
-      if (result === 'drained') this.idle.busy();
+      if (result !== 'none') this.idle.busy();
+      if (result === 'more' || (result === 'drained' && signalCount(TABLE_WRITES) !== writesBefore)) continue;
       // Idle: until a write of this process (see stream-wake.ts), a shard's retry or the next poll.
       let sleepMs = this.untilRetry(this.idle.idle());
       try {

@@ -4,13 +4,8 @@
  * benchmark runs side by side with its baseline in the same run. Prints JSON.
  * `npm run bench -- cold-start` (or any of the names below) runs only the named benchmarks.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startDynamoLocal } from '../../infra/local/dynamodb-local';
-import { startS3rver } from '../../infra/local/object-store';
 import { inProcess } from '../support/in-process';
-import { startPlatform } from '../support/platform';
+import { startPlatform, startStores } from '../support/platform';
 import { authenticatedRead } from './authenticated-read';
 import { campaignIntake } from './campaign-intake';
 import { cliHelp } from './cli-help';
@@ -28,17 +23,6 @@ import { webhookDelivery } from './webhook-delivery';
 // The in-process benchmarks (store calls, hot member) run the domain here: their metric lines would
 // interleave with the JSON on stdout. The runtime started below emits its metrics as in production.
 process.env.POWERTOOLS_METRICS_DISABLED = 'true';
-
-/**
- * `BENCH_STORE=memory`: DynamoDB Local keeps its data in memory (as the test run's does) instead of
- * in files as `npm start` does; for runs whose table outgrows what the file store serves in time.
- */
-async function inMemoryStores() {
-  const dir = await mkdtemp(join(tmpdir(), 'loyalty-bench-stores-'));
-  const [dynamo, s3] = await Promise.all([startDynamoLocal(join(dir, 'dynamodb'), { timeoutMs: 100_000, inMemory: true }), startS3rver(join(dir, 's3'))]);
-  process.on('exit', () => void rm(dir, { recursive: true, force: true }));
-  return { stores: { dynamodbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint }, stop: () => Promise.all([dynamo.stop(), s3.stop()]) };
-}
 
 const requests = Number(process.env.BENCH_REQUESTS ?? 2000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -69,7 +53,9 @@ if (selected('cli-help')) results.push(cliHelp({ runs: Number(process.env.BENCH_
 
 let startupMs: number | undefined;
 if (PLATFORM_BENCHES.some(selected)) {
-  const memory = process.env.BENCH_STORE === 'memory' ? await inMemoryStores() : undefined;
+  // `BENCH_STORE=memory`: a DynamoDB Local that keeps its data in memory, as the test run's does,
+  // instead of files as `npm start` keeps them; for runs whose table outgrows what the file store serves in time.
+  const memory = process.env.BENCH_STORE === 'memory' ? await startStores() : undefined;
   const platform = await startPlatform({
     env: { POWERTOOLS_LOG_LEVEL: 'ERROR', POWERTOOLS_METRICS_DISABLED: 'false' },
     ...(memory ? { stores: memory.stores } : {}),

@@ -1,10 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startDynamoLocal } from '../../infra/local/dynamodb-local';
-import { startS3rver } from '../../infra/local/object-store';
-import { startPlatform, type SharedStores } from './platform';
+import { startPlatform, startStores, type SharedStores } from './platform';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -57,19 +52,8 @@ interface SharedRun {
 }
 
 async function startAll(): Promise<Provided> {
-  const storeDir = await mkdtemp(join(tmpdir(), 'loyalty-stores-'));
-  // A JVM start on a busy machine can take long: the hook's own limit is the one that counts. The
-  // data stays in memory: nothing of a test run is kept, and no disk database to write.
-  const started = await Promise.allSettled([
-    startDynamoLocal(join(storeDir, 'dynamodb'), { timeoutMs: 100_000, inMemory: true }),
-    startS3rver(join(storeDir, 's3')),
-  ]);
-  const [dynamo, s3] = started.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
-  if (!dynamo || !s3) {
-    await Promise.all([dynamo?.stop(), s3?.stop()]);
-    throw started.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []))[0];
-  }
-  const stores: SharedStores = { dynamodbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint };
+  // The data stays in memory: nothing of a test run is kept, and no disk database to write.
+  const { stores, stop: stopStores } = await startStores();
   // Webhook numbers shrunk so a whole retry cycle takes seconds (see test/e2e/webhooks.test.ts).
   const platform = await startPlatform({
     stores,
@@ -94,8 +78,7 @@ async function startAll(): Promise<Provided> {
     stores,
     async stop() {
       await platform.stop();
-      await Promise.all([dynamo.stop(), s3.stop()]);
-      await rm(storeDir, { recursive: true, force: true });
+      await stopStores();
     },
   };
 }

@@ -43,6 +43,28 @@ export interface SharedStores {
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
+ * A DynamoDB Local that keeps its data in memory and an s3rver, in a temp dir `stop` removes: the
+ * test run's shared stores (test/support/global-setup.ts) and the benchmarks' with `BENCH_STORE=memory`.
+ * A JVM start on a busy machine can take long: the caller's own limit is the one that counts.
+ */
+export async function startStores(): Promise<{ stores: Required<SharedStores>; stop(): Promise<void> }> {
+  // Loaded here: s3rver and its server stack are not for every file that imports this module.
+  const { startS3rver } = await import('../../infra/local/object-store');
+  const dir = await mkdtemp(join(tmpdir(), 'loyalty-stores-'));
+  const started = await Promise.allSettled([startDynamoLocal(join(dir, 'dynamodb'), { timeoutMs: 100_000, inMemory: true }), startS3rver(join(dir, 's3'))]);
+  const [dynamo, s3] = started.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
+  const stop = async () => {
+    await Promise.all([dynamo?.stop(), s3?.stop()]);
+    await rm(dir, { recursive: true, force: true });
+  };
+  if (!dynamo || !s3) {
+    await stop();
+    throw started.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []))[0];
+  }
+  return { stores: { dynamodbEndpoint: dynamo.endpoint, s3Endpoint: s3.endpoint }, stop };
+}
+
+/**
  * A DynamoDB Local of one test file (in memory), with the run's s3rver: for files whose subject is
  * exact counts under bursts or DynamoDB Local itself, measured away from the other files' load on
  * the run's shared JVM. `stop` in the file's afterAll.

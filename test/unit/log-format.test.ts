@@ -28,7 +28,10 @@ function capture(): { lines: () => string[]; restore: () => void } {
   };
 }
 
-afterEach(() => vi.restoreAllMocks());
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllEnvs();
+});
 
 const request = (extra: Record<string, unknown> = {}) => ({
   level: 'INFO',
@@ -201,7 +204,6 @@ describe('JSON lines', () => {
     expect(info).toMatchObject({ level: 'INFO', message: 'request', requestId: 'req_1', status: 201 });
     expect(error.error).toMatchObject({ name: 'Error', message: 'boom', stack: expect.stringContaining('Error: boom') });
     for (const noise of ['service', 'sampling_rate', 'cold_start', 'xray_trace_id', 'function_name']) expect(error).not.toHaveProperty(noise);
-    vi.unstubAllEnvs();
   });
 
   it('keeps the X-Ray trace id where there is one (on AWS)', () => {
