@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { config } from '../../shared/config';
 import { runtimeConfig } from '../../shared/config';
@@ -34,6 +35,10 @@ import { logger } from '../../shared/observability/logger';
  *   before the lowest failed one and retries from there after a backoff (1st retry `initial`,
  *   doubling up to `max`), the later records included; a thrown error, a malformed response or an
  *   unknown identifier retries the whole batch. Retries are unlimited (Lambda's default -1).
+ * - Reads: a shard is read again at once while it has more than a batch waiting; otherwise its next
+ *   read comes no sooner than `readIntervalMs` after the last (default 250 ms: Lambda reads a shard
+ *   about four times a second), so the writes of one request and of requests in parallel come in one
+ *   read, not one read each.
  * - Checkpoints are written at most once per `checkpointIntervalMs` (default 1 s) while records
  *   flow, and once the poller goes idle after that time, at once when a shard closes or a batch is
  *   retried; `stop()` writes what is still in memory. A batch that only held records of checkpoint
@@ -81,6 +86,11 @@ export interface StreamPollerOptions {
    * itself a stream record every consumer reads, and a write per invocation doubled a busy stream.
    */
   checkpointIntervalMs?: number;
+  /**
+   * The least time between two reads of the stream unless a read left records behind (default 250 ms).
+   * A write of this process wakes an idle poller at once, but the read still waits out this time.
+   */
+  readIntervalMs?: number;
   /** How long `stop()` waits for an in-flight invocation before abandoning it (default 10 s). */
   stopGraceMs?: number;
   log?: DriverLog;
@@ -169,6 +179,7 @@ interface PollerSettings {
   backoff: { initial: number; max: number };
   refreshMs: number;
   checkpointIntervalMs: number;
+  readIntervalMs: number;
   log: DriverLog;
   region: string;
 }
@@ -185,6 +196,7 @@ function settingsOf(opts: StreamPollerOptions): PollerSettings {
     backoff: opts.retryBackoffMs ?? { initial: 200, max: 5000 },
     refreshMs: opts.shardRefreshMs ?? 30_000,
     checkpointIntervalMs: opts.checkpointIntervalMs ?? 1000,
+    readIntervalMs: opts.readIntervalMs ?? 250,
     log: opts.log ?? defaultLog,
     region: runtimeConfig().AWS_REGION,
   };
@@ -437,16 +449,23 @@ class StreamFollower {
 
   /** Polls until aborted, then writes the checkpoints still in memory. */
   async run(): Promise<void> {
+    let result: PassResult = 'more';
+    let passStartedAt = 0;
     while (!this.abort.signal.aborted) {
-      let result: PassResult = 'none';
+      // Every read is a request to the store: the writes that came meanwhile wait for the next one.
+      const early = passStartedAt + this.s.readIntervalMs - Date.now();
+      if (result !== 'more' && early > 0) await sleep(early, undefined, { signal: this.abort.signal }).catch(() => undefined);
+      if (this.abort.signal.aborted) break;
+      passStartedAt = Date.now();
+      result = 'none';
       const writesBefore = signalCount(TABLE_WRITES);
       try {
         result = await this.pass();
       } catch (err) {
         this.s.log('error', 'local stream poller: poll failed', { consumer: this.s.consumer, error: err });
       }
-      // A shard read to its end is read again at once only when this process wrote meanwhile;
-      // otherwise at its next write, or after the shortest sleep (writes of other processes).
+      // A shard read to its end is read again without sleeping only when this process wrote
+      // meanwhile; otherwise at its next write, or after the shortest sleep (writes of other processes).
       if (result !== 'none') this.idle.busy();
       if (result === 'more' || (result === 'drained' && signalCount(TABLE_WRITES) !== writesBefore)) continue;
       // Idle: until a write of this process (see stream-wake.ts), a shard's retry or the next poll.

@@ -238,6 +238,35 @@ describe('local stream poller', () => {
     expect(totals.operations.GetRecords).toBeLessThanOrEqual(5 + 2);
   });
 
+  it('reads the writes of a burst in a few reads, at most one per read interval, and delivers every one', async () => {
+    wakeStreamPollersOnWrites();
+    const ws = workspace();
+    const seen: string[] = [];
+    poll(async (event) => void seen.push(...event.Records.filter(ws.mine).map((r) => ws.nameOf(r)!)), `test-${randomUUID()}`, {
+      pollMs: 60_000,
+    });
+    const write = (name: string) =>
+      putItem({ Item: { ...ws.key(name), entity: 'outbox', workspaceId: ws.workspaceId, name, events: [{ id: `evt_${name}` }] } });
+    await write('first');
+    await until('the first item (read while catching up with the stream)', () => seen.includes('first'), 30_000);
+    await sleep(300);
+    const names = Array.from({ length: 20 }, (_, i) => `b${i}`);
+    const { result: ms, totals } = await countStoreCalls([streams() as never]).during(async () => {
+      const started = Date.now();
+      // Twenty writes 20 ms apart, each waking the poller: a read for each was twenty reads.
+      for (const name of names) {
+        await write(name);
+        await sleep(20);
+      }
+      await until('every item of the burst', () => names.every((n) => seen.includes(n)), 10_000);
+      return Date.now() - started;
+    });
+    expect(new Set(seen.filter((n) => n.startsWith('b'))).size).toBe(20);
+    // One read per 250 ms of the burst at most, one more for its own checkpoint write.
+    expect(totals.operations.GetRecords).toBeLessThanOrEqual(Math.ceil(ms / 250) + 2);
+    expect(totals.operations.GetRecords).toBeLessThan(names.length / 2);
+  });
+
   it('retries from a batchItemFailure (or a throw) until it succeeds, skipping nothing after it', async () => {
     const ws = workspace();
     const processed: string[] = [];
