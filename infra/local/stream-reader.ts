@@ -10,6 +10,7 @@ import {
 import { runtimeConfig } from '../../shared/config';
 import { documentClient, tableName } from '../../shared/data/client';
 import { keyOf } from '../../shared/data/keys';
+import { withoutSdkLog } from '../../shared/observability/sdk-log';
 import { getItem, putItem } from '../../shared/data/table';
 
 /**
@@ -25,10 +26,12 @@ let client: DynamoDBStreamsClient | undefined;
 export function streams(): DynamoDBStreamsClient {
   if (!client) {
     const cfg = runtimeConfig();
-    client = new DynamoDBStreamsClient({
-      region: cfg.AWS_REGION,
-      ...(cfg.DYNAMODB_ENDPOINT ? { endpoint: cfg.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-    });
+    client = withoutSdkLog(
+      new DynamoDBStreamsClient({
+        region: cfg.AWS_REGION,
+        ...(cfg.DYNAMODB_ENDPOINT ? { endpoint: cfg.DYNAMODB_ENDPOINT, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+      }),
+    );
   }
   return client;
 }

@@ -2,6 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { config, runtimeConfig } from '../config';
+import { withoutSdkLog } from '../observability/sdk-log';
 import { traceClient } from '../observability/tracing';
 
 /**
@@ -85,19 +86,21 @@ export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDoc
   const { requestTimeoutMs, maxAttempts } = config.dynamodb;
   const local = opts.endpoint !== undefined;
   const base = traceClient(
-    new DynamoDBClient({
-      region: opts.region ?? 'eu-west-1',
-      maxAttempts: opts.maxAttempts ?? maxAttempts,
-      requestHandler: {
-        connectionTimeout: local ? config.dynamodb.local.connectionTimeoutMs : config.dynamodb.connectionTimeoutMs,
-        // From sending the request to the answer's headers, per attempt; an error, not a warning.
-        requestTimeout: requestTimeoutMs,
-        throwOnRequestTimeout: true,
-        // A Lambda container serves one request at a time; the local runtime serves them all.
-        ...(local ? { httpAgent: { keepAlive: true, maxSockets: config.dynamodb.local.maxSockets } } : {}),
-      },
-      ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
-    }),
+    withoutSdkLog(
+      new DynamoDBClient({
+        region: opts.region ?? 'eu-west-1',
+        maxAttempts: opts.maxAttempts ?? maxAttempts,
+        requestHandler: {
+          connectionTimeout: local ? config.dynamodb.local.connectionTimeoutMs : config.dynamodb.connectionTimeoutMs,
+          // From sending the request to the answer's headers, per attempt; an error, not a warning.
+          requestTimeout: requestTimeoutMs,
+          throwOnRequestTimeout: true,
+          // A Lambda container serves one request at a time; the local runtime serves them all.
+          ...(local ? { httpAgent: { keepAlive: true, maxSockets: config.dynamodb.local.maxSockets } } : {}),
+        },
+        ...(opts.endpoint ? { endpoint: opts.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+      }),
+    ),
   );
   honourDeadline(base);
   const doc = DynamoDBDocumentClient.from(base, {
