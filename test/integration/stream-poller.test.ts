@@ -70,6 +70,22 @@ async function until(what: string, cond: () => boolean, timeoutMs = 20_000): Pro
   }
 }
 
+/**
+ * A poller woken by this process's writes (through the platform store client) and otherwise asleep
+ * for a minute, caught up with the stream: what it reads from now on comes from `write`.
+ */
+async function wokenPollerCaughtUp() {
+  wakeStreamPollersOnWrites();
+  const ws = workspace();
+  const seen: string[] = [];
+  poll(async (event) => void seen.push(...event.Records.filter(ws.mine).map((r) => ws.nameOf(r)!)), `test-${randomUUID()}`, { pollMs: 60_000 });
+  const write = (name: string) => putItem({ Item: { ...ws.key(name), entity: 'outbox', workspaceId: ws.workspaceId, name, events: [{ id: `evt_${name}` }] } });
+  await write('first');
+  await until('the first item (read while catching up with the stream)', () => seen.includes('first'), 30_000);
+  await sleep(300);
+  return { seen, write };
+}
+
 /** A fake workspace: its outbox-like items, and a handler view of only its records. */
 function workspace() {
   const workspaceId = `ws_test${randomUUID().replaceAll('-', '')}`;
@@ -215,17 +231,7 @@ describe('local stream poller', () => {
   });
 
   it('reads a shard it read to the end again at the next write of this process, not at once', async () => {
-    wakeStreamPollersOnWrites();
-    const ws = workspace();
-    const seen: string[] = [];
-    poll(async (event) => void seen.push(...event.Records.filter(ws.mine).map((r) => ws.nameOf(r)!)), `test-${randomUUID()}`, {
-      pollMs: 60_000,
-    });
-    const write = (name: string) =>
-      putItem({ Item: { ...ws.key(name), entity: 'outbox', workspaceId: ws.workspaceId, name, events: [{ id: `evt_${name}` }] } });
-    await write('first');
-    await until('the first item (read while catching up with the stream)', () => seen.includes('first'), 30_000);
-    await sleep(300);
+    const { seen, write } = await wokenPollerCaughtUp();
     const { totals } = await countStoreCalls([streams() as never]).during(async () => {
       for (let i = 0; i < 5; i++) {
         await write(`n${i}`);
@@ -239,17 +245,7 @@ describe('local stream poller', () => {
   });
 
   it('reads the writes of a burst in a few reads, at most one per read interval, and delivers every one', async () => {
-    wakeStreamPollersOnWrites();
-    const ws = workspace();
-    const seen: string[] = [];
-    poll(async (event) => void seen.push(...event.Records.filter(ws.mine).map((r) => ws.nameOf(r)!)), `test-${randomUUID()}`, {
-      pollMs: 60_000,
-    });
-    const write = (name: string) =>
-      putItem({ Item: { ...ws.key(name), entity: 'outbox', workspaceId: ws.workspaceId, name, events: [{ id: `evt_${name}` }] } });
-    await write('first');
-    await until('the first item (read while catching up with the stream)', () => seen.includes('first'), 30_000);
-    await sleep(300);
+    const { seen, write } = await wokenPollerCaughtUp();
     const names = Array.from({ length: 20 }, (_, i) => `b${i}`);
     const { result: ms, totals } = await countStoreCalls([streams() as never]).during(async () => {
       const started = Date.now();
