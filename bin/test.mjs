@@ -7,6 +7,12 @@
 import { spawn } from 'node:child_process';
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+// Ctrl-C reaches vitest and the checks too (one process group): vitest stops its stores, and a check
+// stopped that way is no failure worth printing. This process waits for them.
+let interrupted = false;
+process.on('SIGINT', () => {
+  interrupted = true;
+});
 
 /** Runs `npm run <script>`, its output kept; resolves with its exit code and output. */
 function check(script) {
@@ -18,7 +24,7 @@ function check(script) {
     child.on('error', (error) => resolve({ script, code: 1, output: `${output}${error.message}\n` }));
     child.on('close', (code) => {
       const result = { script, code: code ?? 1, output };
-      if (result.code !== 0) process.stderr.write(`\n✗ npm run ${script} failed:\n${output}\n`);
+      if (result.code !== 0 && !interrupted) process.stderr.write(`\n✗ npm run ${script} failed:\n${output}\n`);
       resolve(result);
     });
   });
@@ -26,8 +32,6 @@ function check(script) {
 
 const checks = Promise.all(['typecheck', 'lint'].map(check));
 const vitest = spawn(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', ...process.argv.slice(2)], { stdio: 'inherit' });
-// Ctrl-C reaches vitest (same process group) and it stops its stores; this process waits for that.
-process.on('SIGINT', () => {});
 const runCode = await new Promise((resolve) => vitest.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 const results = await checks;
 for (const { script, code } of results) console.log(`${code === 0 ? '✓' : '✗'} npm run ${script}`);
