@@ -84,7 +84,10 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           globalSetup: ['test/support/global-setup.ts'],
-          env: SHORT_LIVED_JVM,
+          // The handlers run in this process: their logs and metrics would fill the run's output.
+          // Tests that read them spy on the logger or capture the metrics.
+          setupFiles: ['test/support/quiet-metrics.ts'],
+          env: { ...SHORT_LIVED_JVM, POWERTOOLS_LOG_LEVEL: 'SILENT' },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
