@@ -22,6 +22,7 @@ import { Wallet } from './constructs/wallet';
 import { ConsoleHosting } from './constructs/console-hosting';
 import { Webhooks } from './constructs/webhooks';
 import { ApiStack } from './stacks/api-stack';
+import { AreasStack } from './stacks/areas-stack';
 import { ExportsStack } from './stacks/exports-stack';
 import { ObservabilityStack } from './stacks/observability-stack';
 import { PipelinesStack } from './stacks/pipelines-stack';
@@ -67,6 +68,7 @@ export class LoyaltyPlatformStack extends Stack {
   readonly queues: Readonly<Record<QueueName, sqs.Queue>>;
   /** The one topic every alarm of the platform notifies (ALARM and OK). */
   readonly alarmTopic: AlarmTopic;
+  readonly areasStack: AreasStack;
   readonly apiStack: ApiStack;
   readonly pipelines: PipelinesStack;
   readonly exportsStack: ExportsStack;
@@ -107,7 +109,8 @@ export class LoyaltyPlatformStack extends Stack {
       ...(scheduleFailureQueue ? { scheduleFailureQueue } : {}),
     });
     this.exportsStack = new ExportsStack(this, 'ExportsStack', { resources, ...(scheduleFailureQueue ? { scheduleFailureQueue } : {}) });
-    this.apiStack = new ApiStack(this, 'ApiStack', { resources, httpApi: this.httpApi, cursorSecret: this.cursorSecret, exports: this.exports });
+    this.areasStack = new AreasStack(this, 'AreasStack', { resources, cursorSecret: this.cursorSecret, exports: this.exports });
+    this.apiStack = new ApiStack(this, 'ApiStack', { httpApi: this.httpApi, functions: this.areasStack.areaFunctions.functions });
     this.observabilityStack = this.buildObservability();
     this.console = new ConsoleHosting(this, 'Console', { httpApi: this.httpApi });
 
@@ -154,7 +157,7 @@ export class LoyaltyPlatformStack extends Stack {
   }
 
   get areaFunctions(): AreaFunctions {
-    return this.apiStack.areaFunctions;
+    return this.areasStack.areaFunctions;
   }
 
   get api(): Api {

@@ -22,7 +22,7 @@ const count = (t: { Resources: Record<string, unknown> }) => Object.keys(t.Resou
 
 describe('stack shape', () => {
   it('is a root stack and one nested stack per capability', () => {
-    expect(Object.keys(templates.nested).sort()).toEqual(['ApiStack', 'ExportsStack', 'ObservabilityStack', 'Pipelines'].sort());
+    expect(Object.keys(templates.nested).sort()).toEqual(['ApiStack', 'AreasStack', 'ExportsStack', 'ObservabilityStack', 'Pipelines'].sort());
   });
 
   it('every stack stays at or below 60 % of the resource limit', () => {
