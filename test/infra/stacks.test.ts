@@ -54,6 +54,20 @@ describe('stack shape', () => {
     ]);
   });
 
+  it('the area functions live in AreasStack under the logical IDs they had in ApiStack, the routes in ApiStack', () => {
+    const functions = (id: string) =>
+      Object.entries(templates.nested[id]!.Resources)
+        .filter(([, r]) => (r as { Type: string }).Type === 'AWS::Lambda::Function')
+        .map(([logicalId]) => logicalId);
+    // A few of the IDs before the move: a changed one would make a deploy replace the function.
+    expect(functions('AreasStack')).toEqual(
+      expect.arrayContaining(['FunctionssystemFunctionDF6832F6', 'FunctionsmembersFunction87EC0205', 'FunctionsordersFunctionB6F660C8']),
+    );
+    expect(functions('ApiStack')).toEqual([]);
+    const routes = Object.values(templates.nested.ApiStack!.Resources).filter((r) => (r as { Type: string }).Type === 'AWS::ApiGatewayV2::Route');
+    expect(routes.length).toBeGreaterThan(100);
+  });
+
   it('no table, queue, bucket, secret or key lives in a nested stack', () => {
     const stateful = ['AWS::DynamoDB::Table', 'AWS::SQS::Queue', 'AWS::S3::Bucket', 'AWS::SecretsManager::Secret', 'AWS::KMS::Key', 'AWS::ApiGatewayV2::Api'];
     for (const [stackId, t] of Object.entries(templates.nested)) {
