@@ -79,11 +79,10 @@ async function wokenPollerCaughtUp() {
   const ws = workspace();
   const seen: string[] = [];
   poll(async (event) => void seen.push(...event.Records.filter(ws.mine).map((r) => ws.nameOf(r)!)), `test-${randomUUID()}`, { pollMs: 60_000 });
-  const write = (name: string) => putItem({ Item: { ...ws.key(name), entity: 'outbox', workspaceId: ws.workspaceId, name, events: [{ id: `evt_${name}` }] } });
-  await write('first');
+  await ws.write('first');
   await until('the first item (read while catching up with the stream)', () => seen.includes('first'), 30_000);
   await sleep(300);
-  return { seen, write };
+  return { seen, write: ws.write };
 }
 
 /** A fake workspace: its outbox-like items, and a handler view of only its records. */
@@ -92,15 +91,19 @@ function workspace() {
   const key = (n: string) => ({ pk: `WS#${workspaceId}#OUTBOX#${n}`, sk: 'OUTBOX' });
   const mine = (r: DynamoDBRecord) => (r.dynamodb?.NewImage ?? r.dynamodb?.OldImage)?.workspaceId?.S === workspaceId;
   const nameOf = (r: DynamoDBRecord) => (r.dynamodb?.NewImage ?? r.dynamodb?.OldImage)?.name?.S;
+  const item = (name: string, entity = 'outbox') => ({ ...key(name), entity, workspaceId, name, events: [{ id: `evt_${name}` }] });
   return {
     workspaceId,
     key,
     mine,
     nameOf,
+    /** Writes an item with a client of the test's own (no wake-up of this process's pollers). */
     async put(name: string, entity = 'outbox') {
       const { doc, tableName } = await streamTable();
-      await doc.send(new PutCommand({ TableName: tableName, Item: { ...key(name), entity, workspaceId, name, events: [{ id: `evt_${name}` }] } }));
+      await doc.send(new PutCommand({ TableName: tableName, Item: item(name, entity) }));
     },
+    /** Writes an item through the platform's store client, which wakes this process's pollers. */
+    write: (name: string) => putItem({ Item: item(name) }),
   };
 }
 
@@ -181,13 +184,11 @@ describe('local stream poller', () => {
       log,
     });
     pollers.push(p);
-    const write = (name: string) =>
-      putItem({ Item: { ...ws.key(name), entity: 'outbox', workspaceId: ws.workspaceId, name, events: [{ id: `evt_${name}` }] } });
-    await write('first');
+    await ws.write('first');
     await until('the first item (read while catching up with the stream)', () => seen.includes('first'), 30_000);
     await sleep(500); // caught up: the poller now sleeps for a minute
     const writtenAt = Date.now();
-    await write('second');
+    await ws.write('second');
     await until('the second item', () => seen.includes('second'), 10_000);
     expect(Date.now() - writtenAt).toBeLessThan(5000);
   });

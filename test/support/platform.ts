@@ -43,19 +43,38 @@ export interface SharedStores {
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /**
- * A DynamoDB Local that keeps its data in memory and an s3rver, in a temp dir `stop` removes: the
- * test run's shared stores (test/support/global-setup.ts) and the benchmarks' with `BENCH_STORE=memory`.
- * A JVM start on a busy machine can take long: the caller's own limit is the one that counts.
+ * A DynamoDB Local that keeps its data in memory, in a temp dir of its own that `stop` removes. A
+ * JVM start on a busy machine can take long: the caller's own limit is the one that counts.
+ */
+async function memoryDynamo(): Promise<{ endpoint: string; stop(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'loyalty-dynamodb-'));
+  const removeDir = () => rm(dir, { recursive: true, force: true });
+  const dynamo = await startDynamoLocal(dir, { timeoutMs: 100_000, inMemory: true }).catch(async (error: unknown) => {
+    await removeDir();
+    throw error;
+  });
+  return {
+    endpoint: dynamo.endpoint,
+    stop: async () => {
+      await dynamo.stop();
+      await removeDir();
+    },
+  };
+}
+
+/**
+ * An in-memory DynamoDB Local and an s3rver (in a temp dir `stop` removes): the test run's shared
+ * stores (test/support/global-setup.ts) and the benchmarks' with `BENCH_STORE=memory`.
  */
 export async function startStores(): Promise<{ stores: Required<SharedStores>; stop(): Promise<void> }> {
   // Loaded here: s3rver and its server stack are not for every file that imports this module.
   const { startS3rver } = await import('../../infra/local/object-store');
-  const dir = await mkdtemp(join(tmpdir(), 'loyalty-stores-'));
-  const started = await Promise.allSettled([startDynamoLocal(join(dir, 'dynamodb'), { timeoutMs: 100_000, inMemory: true }), startS3rver(join(dir, 's3'))]);
+  const s3Dir = await mkdtemp(join(tmpdir(), 'loyalty-s3-'));
+  const started = await Promise.allSettled([memoryDynamo(), startS3rver(s3Dir)]);
   const [dynamo, s3] = started.map((r) => (r.status === 'fulfilled' ? r.value : undefined));
   const stop = async () => {
     await Promise.all([dynamo?.stop(), s3?.stop()]);
-    await rm(dir, { recursive: true, force: true });
+    await rm(s3Dir, { recursive: true, force: true });
   };
   if (!dynamo || !s3) {
     await stop();
@@ -70,15 +89,8 @@ export async function startStores(): Promise<{ stores: Required<SharedStores>; s
  * the run's shared JVM. `stop` in the file's afterAll.
  */
 export async function storesOfOwn(shared: SharedStores): Promise<{ stores: SharedStores; stop(): Promise<void> }> {
-  const dir = await mkdtemp(join(tmpdir(), 'loyalty-own-dynamodb-'));
-  const dynamo = await startDynamoLocal(dir, { timeoutMs: 100_000, inMemory: true });
-  return {
-    stores: { ...shared, dynamodbEndpoint: dynamo.endpoint },
-    stop: async () => {
-      await dynamo.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  const dynamo = await memoryDynamo();
+  return { stores: { ...shared, dynamodbEndpoint: dynamo.endpoint }, stop: dynamo.stop };
 }
 
 /**
