@@ -80,7 +80,7 @@ export function authenticate(
       if (!token) throw unauthenticated('Missing credential: send Authorization: Bearer <token>');
       if (isConsumerToken(token)) {
         // Resolved first either way: an invalid one is a 401, a valid one on another route a 403.
-        const consumer = await resolveConsumerSession(token);
+        const consumer = await resolveConsumerSession(token, new Date(), route.auth.includes('consumer'));
         if (!route.auth.includes('consumer')) {
           throw forbidden(`This endpoint needs ${route.auth.map((k) => CREDENTIAL_NAMES[k]).join(' or ')}, not a consumer session`);
         }

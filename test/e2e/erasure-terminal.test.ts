@@ -97,6 +97,18 @@ describe('erasure is terminal', () => {
     await erase(t, m.id);
     const issued = await call('POST', '/api/consumer/wallet/issue', { token: session, body: { platform: 'apple' } });
     expectErased(issued, 'wallet issue');
+    // Routes that take no consumer session document no 410: there the dead session is a plain 401, on
+    // every kind of route (found by the fuzzer, which sends credentials of the wrong kind).
+    for (const [method, path] of [
+      ['GET', `/api/v2/members/${m.id}`],
+      ['PATCH', '/api/flash/campaigns/cmp_01m97ghxrf9r4ncpk9tjkp5zza'],
+      ['DELETE', '/api/v2/api-keys/key_01m97ghybssd7rfvhzhqmgkzkt'],
+      ['GET', '/api/v2/auth/profile'],
+    ] as const) {
+      const res = await call(method, path, { token: session });
+      expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).toBe(401);
+      expect(res.body.error.code).toBe('UNAUTHENTICATED');
+    }
   });
 
   it('refuses MCP write tools on an erased member with the MEMBER_ERASED tool error', async () => {

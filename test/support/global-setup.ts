@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startPlatform, startStores, type SharedStores } from './platform';
+import { startFakeApns, startFakeGoogleWallet } from './wallet';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -54,6 +55,8 @@ interface SharedRun {
 async function startAll(): Promise<Provided> {
   // The data stays in memory: nothing of a test run is kept, and no disk database to write.
   const { stores, stop: stopStores } = await startStores();
+  // The wallet's peers on loopback, so no request of the run leaves the machine (a pass, a push).
+  const [apns, google] = await Promise.all([startFakeApns(), startFakeGoogleWallet()]);
   // Webhook numbers shrunk so a whole retry cycle takes seconds (see test/e2e/webhooks.test.ts).
   const platform = await startPlatform({
     stores,
@@ -69,6 +72,8 @@ async function startAll(): Promise<Provided> {
       OBJECTS_RATE_PER_SECOND: '1000',
       OBJECTS_RATE_BURST: '2000',
       OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000',
+      APNS_URL: apns.url,
+      GOOGLE_WALLET_API_URL: google.url,
     },
   });
   return {
@@ -78,7 +83,7 @@ async function startAll(): Promise<Provided> {
     stores,
     async stop() {
       await platform.stop();
-      await stopStores();
+      await Promise.all([stopStores(), apns.close(), google.close()]);
     },
   };
 }

@@ -14,6 +14,7 @@ const MEASURED: Readonly<Record<string, number>> = {
   'test/e2e/reference-page.test.ts': 57,
   'test/e2e/webhook-resilience.test.ts': 38,
   'test/e2e/wallet-apple.test.ts': 33,
+  'test/e2e/race.test.ts': 35,
   'test/unit/store-frozen.test.ts': 32,
   'test/e2e/objects-value-index.test.ts': 30,
   'test/e2e/exports.test.ts': 30,

@@ -35,9 +35,10 @@ export async function createPortalSession(workspaceId: string, memberId: string,
 /**
  * The session of a presented `fl_cs_` token. Unknown, expired, or of a member that is no longer
  * active (unenrolled or removed): 401 with the one message every bad credential gets; of an erased
- * member: 410 MEMBER_ERASED.
+ * member: 410 MEMBER_ERASED where a consumer session is taken (`onConsumerRoute`), elsewhere the same
+ * 401 (only the consumer routes document the 410).
  */
-export async function resolveConsumerSession(token: string, now = new Date()): Promise<ConsumerPrincipal> {
+export async function resolveConsumerSession(token: string, now = new Date(), onConsumerRoute = true): Promise<ConsumerPrincipal> {
   if (!TOKEN_SHAPE.test(token.slice(TOKEN_PREFIX.consumerSession.length))) throw unauthenticated(INVALID);
   const hash = sha256Hex(token);
   const session = await getConsumerSession(hash);
@@ -45,7 +46,7 @@ export async function resolveConsumerSession(token: string, now = new Date()): P
   if (!session || !digestsEqual(session.tokenHash, hash) || session.expiresAt <= now.getTime() / 1000) throw unauthenticated(INVALID);
   const member = await getMember(session.workspaceId, session.memberId);
   // The session's own member was erased: said plainly, since only that member holds the token.
-  if (member?.erasedAt) throw memberErased();
+  if (member?.erasedAt) throw onConsumerRoute ? memberErased() : unauthenticated(INVALID);
   if (member?.status !== 'active') throw unauthenticated(INVALID);
   return { kind: 'consumer', workspaceId: session.workspaceId, memberId: session.memberId, expiresAt: session.expiresAt };
 }
