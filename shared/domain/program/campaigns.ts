@@ -251,7 +251,8 @@ export async function simulateCampaigns(workspaceId: string, input: SimulateCamp
   const basePoints = pointsFor(minor, order.currency, earnSnapshot(rules, order.currency));
   const facts: CampaignFacts = {
     trigger: 'order',
-    at: order.occurredAt ? Date.parse(order.occurredAt) : now.getTime(),
+    // Without a time, the order is placed now in program time (a sandbox's clock), as a real one would be.
+    at: order.occurredAt ? Date.parse(order.occurredAt) : (await programNow(workspaceId, now)).getTime(),
     timeZone,
     member: { tier: member?.tier ?? rules.tiers.levels[0]!.key, tags: member?.tags ?? [] },
     order: {
