@@ -9,13 +9,16 @@ import { acceptsBrowserSession, checkBrowserRequest, sessionCookieOf } from './b
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 /**
- * The request's one Authorization header. Several are joined with commas on the way in (API Gateway
- * and the local server alike), and no credential holds a comma: which one to use would be a guess, so
- * it is a 400.
+ * Several Authorization headers, as they arrive joined with commas (API Gateway and the local server
+ * alike): a comma followed by another `<scheme> <credential>`. A comma inside one credential
+ * (`Bearer a,b`) is no such thing: that is a malformed credential, a 401 like any other.
  */
+const SEVERAL = /,\s*[A-Za-z][\w.+-]*\s+\S/;
+
+/** The request's one Authorization header; several are a 400 (which one to use would be a guess). */
 export function authorizationOf(event: HttpEvent): string | undefined {
   const header = event.headers?.authorization;
-  if (header?.includes(',')) {
+  if (header !== undefined && SEVERAL.test(header)) {
     throw new AppError('BAD_REQUEST', 'Send one Authorization header, not several', [{ in: 'header', field: 'authorization', message: 'sent more than once' }]);
   }
   return header;

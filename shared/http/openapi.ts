@@ -391,7 +391,14 @@ function securitySchemes(used: Set<string>): Json {
         `valid ${config.auth.sessionTtlSeconds / 86400} days. Operations with \`x-required-role\` refuse other roles with 403.`,
     },
     consumerSession: { type: 'http', scheme: 'bearer', description: 'A signed member (consumer) session of the member portal.' },
-    applePass: { type: 'apiKey', in: 'header', name: 'Authorization', description: "`ApplePass <authenticationToken>` of the pass (Apple's protocol)." },
+    applePass: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+      description:
+        `\`ApplePass <authenticationToken>\` of the pass (Apple's protocol): one of its newest ${config.wallet.maxTokensPerPass} tokens, ` +
+        `or one issued within the last ${config.wallet.tokenGraceSeconds / 60} minutes. A wrong, expired or malformed token is 401.`,
+    },
   };
   return Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
 }
@@ -426,7 +433,9 @@ Credentials travel as \`Authorization: Bearer <token>\`; each operation's \`secu
 | \`apiKey\` | \`fl_live_...\` workspace API key; the security requirement lists the scope the key needs (also in \`x-required-scope\`) |
 | \`session\` | \`fl_sess_...\` user session; \`x-required-role\` lists the roles admin-only operations accept |
 
-No credential or an invalid one is 401; a valid credential without the scope or role, or of the wrong kind, is 403.
+No credential, or a malformed or invalid one (a comma inside the token included), is 401; a valid credential without
+the scope or role, or of the wrong kind, is 403. Two credentials (the header sent twice, or joined with a comma
+before a second \`<scheme> <token>\`) are 400: which one to use would be a guess.
 Scope presets for new keys:
 
 - ${presets}

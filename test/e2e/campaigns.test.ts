@@ -382,7 +382,8 @@ describe('campaign grants on orders', () => {
     });
     expect(budgeted.status, JSON.stringify(budgeted.body)).toBe(200);
     expect(budgeted.body.data).toMatchObject({ grants: 3, pointsGranted: 30 });
-    expect(await tallies(t, c.id)).toEqual([]);
+    // The shards' counts moved to the campaign's item; each shard stays, empty and marked folded at the budget's version.
+    expect((await tallies(t, c.id)).map((s) => [s.grants, s.pointsGranted, s.foldedVersion])).toEqual(Array(8).fill([0, 0, 2]));
     // 20 points of budget left: two of the next four orders earn the bonus.
     for (const m of members.slice(3)) expect((await order(t, m.id, 5)).status).toBe(201);
     const balances = await Promise.all(members.map((m) => balanceOf(t.key, m.id)));

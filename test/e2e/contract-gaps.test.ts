@@ -141,6 +141,38 @@ describe('request contract edges', () => {
     expect(mcp.status).toBe(400);
   });
 
+  it('a malformed bearer credential is a 401, a comma inside it included (only a second credential makes a 400)', async () => {
+    const t = await tenant('gaps-bearer');
+    const malformed = [
+      `Bearer ${t.key},x`,
+      `Bearer ${t.key},`,
+      'Bearer a,b',
+      'Bearer ,',
+      'Bearer',
+      `Bearer ${t.key} extra`,
+      `Basic ${t.key}`,
+      `Bearer ${t.key}, x`,
+    ];
+    for (const authorization of malformed) {
+      for (const [method, path] of [
+        ['GET', '/api/v2/members'],
+        ['GET', '/api/flash/campaigns'],
+      ] as const) {
+        const res = await call(method, path, { headers: { authorization } });
+        expect(res.status, `${authorization} ${path}`).toBe(401);
+        expect(res.body.error.code).toBe('UNAUTHENTICATED');
+      }
+    }
+    const mcp = await rawRequest(
+      ['POST /api/mcp HTTP/1.1', 'Host: 127.0.0.1', `Authorization: Bearer ${t.key},x`, 'Content-Type: application/json'],
+      '{"jsonrpc":"2.0","id":1,"method":"ping"}',
+    );
+    expect(mcp.status).toBe(401);
+    // Two credentials, joined as API Gateway joins the headers, stay a 400.
+    expect((await call('GET', '/api/v2/members', { headers: { authorization: `Bearer ${t.key},Bearer ${t.key}` } })).status).toBe(400);
+    expect((await call('GET', '/api/v2/members', { headers: { authorization: `Bearer ${t.key}` } })).status).toBe(200);
+  });
+
   it('lists that short-cut still refuse a cursor they never issued', async () => {
     const t = await tenant('gaps-cursor');
     const m = await newMember(t.key);

@@ -47,8 +47,8 @@ describe('CORS settings (admin)', () => {
     const t = await tenant('cors-settings');
     expect((await call('GET', '/api/flash/settings/cors', { token: t.token })).body.data).toEqual({ allowedOrigins: [], updatedAt: null });
     const origin = shop('settings');
-    const saved = await allow(t, [origin, 'http://localhost:5173']);
-    expect(saved).toEqual({ allowedOrigins: [origin, 'http://localhost:5173'], updatedAt: expect.any(String) });
+    const saved = await allow(t, [origin, 'http://localhost:5173', 'http://[::1]:5173']);
+    expect(saved).toEqual({ allowedOrigins: [origin, 'http://localhost:5173', 'http://[::1]:5173'], updatedAt: expect.any(String) });
     expect((await call('GET', '/api/flash/settings/cors', { token: t.token })).body.data).toEqual(saved);
     const audit = await call('GET', '/api/flash/audit?action=portal.cors_updated', { token: t.token });
     expect(audit.body.data).toEqual([expect.objectContaining({ action: 'portal.cors_updated', target: { type: 'workspace', id: t.workspaceId } })]);
@@ -62,11 +62,18 @@ describe('CORS settings (admin)', () => {
       'null',
       'https://SHOP.example',
       'https://shop.example:443',
+      // Wildcard-looking: the URL parser keeps `*` as a literal host, which no page has.
+      'https://*.shop.example',
+      'https://*',
+      // Local means exactly localhost, 127.0.0.1 and [::1].
+      'http://app.localhost:5173',
+      'http://127.0.0.2:5173',
     ];
     for (const value of bad) {
       const res = await call('PUT', '/api/flash/settings/cors', { token: t.token, body: { allowedOrigins: [value] } });
       expect(res.status, value).toBe(422);
       expect(res.body.error.details, value).toEqual([expect.objectContaining({ in: 'body', field: 'allowedOrigins.0' })]);
+      if (value.includes('://*')) expect(res.body.error.details[0].message, value).toBe('one origin per entry: a wildcard (*) matches no origin');
     }
     expect((await call('PUT', '/api/flash/settings/cors', { token: t.token, body: { allowedOrigins: [origin, origin] } })).status).toBe(422);
     expect((await call('PUT', '/api/flash/settings/cors', { token: t.key, body: { allowedOrigins: [] } })).status).toBe(403);

@@ -110,6 +110,36 @@ describe('sandbox workspaces and their clock', () => {
   });
 });
 
+describe('campaign simulation on the sandbox clock', () => {
+  it('an order without occurredAt is simulated at the clock now, not at real time', async () => {
+    const t = await sandbox('clock-simulate');
+    const at = (days: number) => new Date(Date.now() + days * DAY).toISOString();
+    const created = await call('POST', '/api/flash/campaigns', {
+      token: t.token,
+      body: {
+        name: 'Next month',
+        status: 'active',
+        startsAt: at(30),
+        endsAt: at(60),
+        trigger: { type: 'order' },
+        effect: { type: 'bonus_points', points: 10 },
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const simulate = async (order: Record<string, unknown>) => {
+      const res = await call('POST', '/api/flash/campaigns/simulate', { token: t.token, body: { order: { total: 20, currency: 'EUR', ...order } } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data.grants.map((g: { campaignId: string; points: number }) => [g.campaignId, g.points]);
+    };
+    // Before the campaign starts, on either clock.
+    expect(await simulate({})).toEqual([]);
+    await advance(t, 40);
+    expect(await simulate({})).toEqual([[created.body.data.id, 10]]);
+    // A given time still decides: real time now is before the campaign.
+    expect(await simulate({ occurredAt: new Date().toISOString() })).toEqual([]);
+  });
+});
+
 describe('points lots and expiry', () => {
   it('rules validate one detail per field; earned lots keep their expiry when the rules change', async () => {
     const t = await sandbox('rules');

@@ -264,6 +264,39 @@ describe('issuing an Apple pass', () => {
     for (const token of tokens.slice(1)) expect(await fetchWith(token)).toBe(200);
   });
 
+  it('a burst of seven issues: all seven open the pass within the grace period, then exactly the newest five, with no issue in between', async () => {
+    const member = await walletMember(request, shop.key);
+    const session = await portalSession(request, shop.key, member.id);
+    const tokens: string[] = [];
+    let serial = '';
+    for (let i = 0; i < 7; i++) {
+      const json = JSON.parse(unpackPass((await issue(session)).bytes).files['pass.json']!.toString());
+      tokens.push(json.authenticationToken);
+      serial = json.serialNumber;
+    }
+    const fetchWith = async (token: string) =>
+      (await request('GET', `${V1}/passes/${passTypeId}/${serial}`, { headers: { authorization: `ApplePass ${token}` } })).status;
+    // Issued within the last 10 minutes: every pass handed out works, although the cap is five.
+    expect(await Promise.all(tokens.map(fetchWith))).toEqual(Array(7).fill(200));
+    // The grace period over (the issue times moved an hour back) and no issue since to trim the list:
+    // the two oldest no longer open the pass.
+    const runtime = await platform.runtime();
+    const key = { pk: `WS#${shop.workspaceId}#MEMBER#${member.id}`, sk: 'WALLETPASS#apple' };
+    const names = Object.fromEntries(tokens.map((t, i) => [`#t${i}`, `tokenAt_${createHash('sha256').update(t).digest('hex')}`]));
+    await documentClientFor(runtime).send(
+      new UpdateCommand({
+        TableName: runtime.tableName,
+        Key: key,
+        UpdateExpression: `SET ${tokens.map((_, i) => `#t${i} = :old`).join(', ')}`,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':old': Math.floor(Date.now() / 1000) - 3600 },
+      }),
+    );
+    expect(await Promise.all(tokens.map(fetchWith))).toEqual([401, 401, 200, 200, 200, 200, 200]);
+    const stored = await documentClientFor(runtime).send(new GetCommand({ TableName: runtime.tableName, Key: key, ConsistentRead: true }));
+    expect(stored.Item!.authTokenHashes).toHaveLength(7);
+  });
+
   it('a session of another workspace never reaches this member', async () => {
     const member = await walletMember(request, shop.key);
     const other = await walletTenant(request, 'wallet-intruder');
@@ -422,6 +455,12 @@ describe("Apple's pass web service", () => {
     expect((await request('GET', `${V1}/passes/${passTypeId}/${serial}`, { headers: wrong })).status).toBe(401);
     expect((await request('GET', `${V1}/passes/${passTypeId}/${serial}`)).status).toBe(401);
     expect((await request('DELETE', reg, { headers: wrong })).status).toBe(401);
+    // A comma inside the token is a malformed token (401), not several Authorization headers (400).
+    for (const authorization of [`ApplePass ${'a'.repeat(16)},${'b'.repeat(16)}`, 'ApplePass a,b', 'ApplePass ,']) {
+      expect((await request('GET', `${V1}/passes/${passTypeId}/${serial}`, { headers: { authorization } })).status, authorization).toBe(401);
+      expect((await request('POST', reg, { headers: { authorization }, body: { pushToken: pushToken(4) } })).status, authorization).toBe(401);
+      expect((await request('DELETE', reg, { headers: { authorization } })).status, authorization).toBe(401);
+    }
     expect((await request('GET', `${V1}/devices/${device(4)}/registrations/${passTypeId}`)).status).toBe(204);
   });
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { routes, type RouteDef } from '../../shared/contracts/index';
 import type { Principal } from '../../shared/domain/auth/principal';
 import type { AppError } from '../../shared/errors';
-import { authorize } from '../../shared/http/authenticate';
+import { authorizationOf, authorize } from '../../shared/http/authenticate';
+import type { HttpEvent } from '../../shared/http/types';
 
 const session = (role: 'owner' | 'admin' | 'member'): Principal => ({
   kind: 'session',
@@ -64,5 +65,38 @@ describe('authorize (route table auth kinds, roles and scopes)', () => {
       expect(outcome(r, key(['api_keys:manage']))).toBe('ok');
       expect(outcome(r, key(['members:read']))).toBe(403);
     }
+  });
+});
+
+describe('authorizationOf (one Authorization header)', () => {
+  const of = (authorization: string | undefined) => authorizationOf({ headers: authorization === undefined ? {} : { authorization } } as unknown as HttpEvent);
+  const refused = (authorization: string) => {
+    try {
+      of(authorization);
+    } catch (error) {
+      return (error as AppError).code;
+    }
+    return undefined;
+  };
+
+  it('refuses several headers joined with commas (a comma, then another scheme and credential), with or without a space', () => {
+    for (const joined of [
+      'Bearer a,Bearer b',
+      'Bearer a, Bearer b',
+      'ApplePass abc,ApplePass def',
+      'Bearer a,\tBasic b',
+      'Bearer a,x-y.z+1 b',
+      'Bearer a,X b',
+    ]) {
+      expect(refused(joined), joined).toBe('BAD_REQUEST');
+    }
+  });
+
+  it('passes a comma inside one credential on as the header it is (the credential check answers 401)', () => {
+    for (const one of ['Bearer a,b', 'Bearer a,', 'Bearer ,', 'ApplePass a,b', 'Bearer a, b', 'Bearer a,1 b', 'Bearer a,-x b', 'Bearer a,b ']) {
+      expect(of(one), one).toBe(one);
+    }
+    expect(of(undefined)).toBeUndefined();
+    expect(of('Bearer fl_live_x')).toBe('Bearer fl_live_x');
   });
 });

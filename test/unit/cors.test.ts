@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../shared/contracts/index';
-import { originProblem } from '../../shared/domain/portal/cors';
+import { LOOPBACK, originProblem } from '../../shared/domain/portal/cors';
 import { preflightTable } from '../../shared/http/cors';
 import { isCorsRoute, preflightRouteKey } from '../../shared/http/cors-routes';
 import { matchPreflight } from '../../shared/http/route-match';
@@ -24,9 +24,27 @@ describe('allowed origins', () => {
     expect(originProblem('https://SHOP.example.com')).toBe('exactly the origin as a browser sends it: https://shop.example.com');
     expect(originProblem('https://shop.example.com:443')).toBe('exactly the origin as a browser sends it: https://shop.example.com');
     expect(originProblem('https://user@shop.example.com')).toBe('exactly the origin as a browser sends it: https://shop.example.com');
-    expect(originProblem('http://shop.example.com')).toBe('https (http only for localhost and 127.0.0.1)');
-    expect(originProblem('ftp://shop.example.com')).toBe('https (http only for localhost and 127.0.0.1)');
+    expect(originProblem('http://shop.example.com')).toBe('https (http only for localhost, 127.0.0.1 and [::1])');
+    expect(originProblem('ftp://shop.example.com')).toBe('https (http only for localhost, 127.0.0.1 and [::1])');
     for (const v of ['*', 'null', '', 'shop.example.com']) expect(originProblem(v), v).toBe('an origin like https://shop.example.com');
+  });
+});
+
+describe('allowed origins: wildcards and local hosts', () => {
+  it('refuses a wildcard-looking origin, which the URL parser would keep as a literal host matching no page', () => {
+    for (const v of ['https://*.shop.example', 'https://*', 'http://*.localhost:3000', 'https://shop.*', 'https://sh*p.example', 'https://%2A.shop.example'])
+      expect(originProblem(v), v).toBe('one origin per entry: a wildcard (*) matches no origin');
+    for (const v of ['https://shop!.example', 'https://shop.example.', 'https://shop..example', 'http://localhost.:3000'])
+      expect(originProblem(v), v).toBe('a host name of letters, digits, hyphens and dots');
+    for (const ok of ['https://a_b.example.com', 'https://1.2.3.4', 'https://[2001:db8::1]', 'https://a-1.b-2.example'])
+      expect(originProblem(ok), ok).toBeUndefined();
+  });
+
+  it('counts exactly localhost, 127.0.0.1 and [::1] as local (http allowed), on any port', () => {
+    expect([...LOOPBACK]).toEqual(['localhost', '127.0.0.1', '[::1]']);
+    for (const ok of ['http://localhost', 'http://127.0.0.1:8080', 'http://[::1]']) expect(originProblem(ok), ok).toBeUndefined();
+    for (const v of ['http://app.localhost:3000', 'http://127.0.0.2', 'http://10.0.0.5:3000', 'http://[::2]', 'http://0.0.0.0:3000'])
+      expect(originProblem(v), v).toBe('https (http only for localhost, 127.0.0.1 and [::1])');
   });
 });
 

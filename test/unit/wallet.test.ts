@@ -2,7 +2,7 @@ import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { apnsOutcome } from '../../shared/adapters/wallet/apns';
 import { applePassFiles, applePassJson, type ApplePassInput } from '../../shared/domain/wallet/apple-pass';
-import { applePassToken, tokenMatches } from '../../shared/domain/wallet/apple-web-service';
+import { applePassToken, liveTokenHashes, tokenMatches } from '../../shared/domain/wallet/apple-web-service';
 import { contentHash, DEFAULT_COLOURS, hexRgb, type CardContent } from '../../shared/domain/wallet/content';
 import { googleClassId, googleObjectId, loyaltyObjectChanges, loyaltyObjectOf } from '../../shared/domain/wallet/google-objects';
 import { solidPng } from '../../shared/domain/wallet/png';
@@ -254,5 +254,25 @@ describe('wallet clients per process', () => {
     await expect((await walletFromConfig().apple())!.signer.sign({} as never)).rejects.toThrow('signs no passes');
     expect(await (await walletFromConfig(signing).apple())!.signer.sign({} as never)).toBe(signature);
     expect(walletFromConfig(signing)).toBe(walletFromConfig(signing));
+  });
+});
+
+describe('ApplePass tokens that open a pass (the newest five, and any within the 10-minute grace)', () => {
+  const now = 1_800_000_000;
+  const hashes = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h7'];
+  const at = (times: Record<string, number>) => (h: string) => times[h];
+
+  it('keeps exactly the newest five once every token is past the grace, or has no issue time', () => {
+    expect(liveTokenHashes(hashes, () => now - 3600, now)).toEqual(['h3', 'h4', 'h5', 'h6', 'h7']);
+    expect(liveTokenHashes(hashes, () => undefined, now)).toEqual(['h3', 'h4', 'h5', 'h6', 'h7']);
+    expect(liveTokenHashes(hashes.slice(0, 5), () => now - 3600, now)).toEqual(['h1', 'h2', 'h3', 'h4', 'h5']);
+    expect(liveTokenHashes(hashes.slice(0, 6), () => now - 3600, now)).toEqual(['h2', 'h3', 'h4', 'h5', 'h6']);
+    expect(liveTokenHashes([], () => now, now)).toEqual([]);
+  });
+
+  it('keeps an older one issued within the grace: 600 s ago still, 601 s ago no more', () => {
+    expect(liveTokenHashes(hashes, () => now, now)).toEqual(hashes);
+    expect(liveTokenHashes(hashes, at({ h1: now - 600, h2: now - 601 }), now)).toEqual(['h1', 'h3', 'h4', 'h5', 'h6', 'h7']);
+    expect(liveTokenHashes(hashes, at({ h2: now - 1 }), now)).toEqual(['h2', 'h3', 'h4', 'h5', 'h6', 'h7']);
   });
 });

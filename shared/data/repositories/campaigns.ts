@@ -94,14 +94,17 @@ export async function allCampaigns<T extends CampaignRecord>(workspaceId: string
 export const CAMPAIGN_TALLY_SHARDS = 8;
 
 /**
- * Counts one grant of `points`. A campaign with a `budget` counts on its own item: only while it is
- * still active and while the points granted stay within the budget (DynamoDB compares with the
- * budget minus this grant); paused, ended, deleted or spent meanwhile fails the condition and the
- * caller evaluates again. Without a budget it counts on one of its tally shards, with no condition:
- * parallel orders of a busy workspace then rarely meet on an item (DynamoDB refuses concurrent
- * transactions on one item), and a pause takes effect as the cached campaign lists refresh.
+ * Counts one grant of `points`, planned on the campaign at `version` with the budget it had then.
+ * A campaign with a `budget` counts on its own item: only while it is still active, still has that
+ * budget, and the points granted stay within it (DynamoDB compares with the budget minus this
+ * grant); paused, ended, deleted, spent or given another budget meanwhile fails the condition and
+ * the caller evaluates again. Without a budget it counts on one of its tally shards: parallel orders
+ * of a busy workspace then rarely meet on an item (DynamoDB refuses concurrent transactions on one
+ * item), and a pause takes effect as the cached campaign lists refresh. A shard folded into the
+ * campaign's own counts by a later version (a budget set) refuses it: the grant is evaluated again
+ * under the budget instead of being counted where the budget does not look.
  */
-export function countGrantStep(workspaceId: string, campaignId: string, points: number, budget: number | null): TransactStep {
+export function countGrantStep(workspaceId: string, campaignId: string, points: number, budget: number | null, version: number): TransactStep {
   if (budget === null) {
     const shard = String(Math.floor(Math.random() * CAMPAIGN_TALLY_SHARDS));
     return {
@@ -109,9 +112,11 @@ export function countGrantStep(workspaceId: string, campaignId: string, points: 
         Update: {
           Key: keyOf('campaignTally', { workspaceId, campaignId, shard }),
           UpdateExpression: 'SET entity = :entity, campaignId = :id ADD grants :one, pointsGranted :points',
-          ExpressionAttributeValues: { ':entity': 'campaignTally', ':id': campaignId, ':one': 1, ':points': points },
+          ConditionExpression: 'attribute_not_exists(foldedVersion) OR foldedVersion < :version',
+          ExpressionAttributeValues: { ':entity': 'campaignTally', ':id': campaignId, ':one': 1, ':points': points, ':version': version },
         },
       },
+      onConditionFailed: () => new StaleRead('campaign'),
     };
   }
   return {
@@ -119,9 +124,9 @@ export function countGrantStep(workspaceId: string, campaignId: string, points: 
       Update: {
         Key: key(workspaceId, campaignId),
         UpdateExpression: 'ADD grants :one, pointsGranted :points',
-        ConditionExpression: '#status = :active AND pointsGranted <= :most',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':one': 1, ':points': points, ':active': 'active', ':most': budget - points },
+        ConditionExpression: '#status = :active AND #limits.#budget = :budget AND pointsGranted <= :most',
+        ExpressionAttributeNames: { '#status': 'status', '#limits': 'limits', '#budget': 'totalPoints' },
+        ExpressionAttributeValues: { ':one': 1, ':points': points, ':active': 'active', ':budget': budget, ':most': budget - points },
       },
     },
     onConditionFailed: () => new StaleRead('campaign'),
@@ -157,18 +162,34 @@ export async function tallyShards(workspaceId: string, campaignId?: string): Pro
   return out;
 }
 
+/** What a change of a campaign moves from its shards into its own counts, and the steps that do. */
+export interface Fold {
+  add: { grants: number; pointsGranted: number };
+  steps: TransactStep[];
+}
+
+export const NO_FOLD: Fold = { add: { grants: 0, pointsGranted: 0 }, steps: [] };
+
 /**
  * Moves tally shards read as `shards` into the campaign's own counts (when a budget is set on a
- * campaign that had none): `add` goes into the campaign's update, and each shard is deleted only if
- * it still holds what was read, so a grant counted meanwhile fails the change, which reads again.
+ * campaign that had none, at `version`): `add` goes into the campaign's update, and every shard,
+ * read or not yet written, is put back empty and marked folded at `version`, only if it still holds
+ * what was read (a grant counted meanwhile fails the change, which reads again). A grant planned on
+ * an earlier version and committed after the fold then finds its shard folded and is refused
+ * (`countGrantStep`), so no grant is counted outside the budget.
  */
-export function foldTallies(shards: readonly TallyShard[]): { add: { grants: number; pointsGranted: number }; steps: TransactStep[] } {
+export function foldTallies(workspaceId: string, campaignId: string, shards: readonly TallyShard[], version: number): Fold {
   return {
     add: { grants: shards.reduce((n, s) => n + s.grants, 0), pointsGranted: shards.reduce((n, s) => n + s.pointsGranted, 0) },
-    steps: shards.map((s) => ({
-      op: { Delete: { Key: s.key, ConditionExpression: 'grants = :g', ExpressionAttributeValues: { ':g': s.grants } } },
-      onConditionFailed: () => new StaleRead('campaign'),
-    })),
+    steps: Array.from({ length: CAMPAIGN_TALLY_SHARDS }, (_, i) => {
+      const shardKey = keyOf('campaignTally', { workspaceId, campaignId, shard: String(i) });
+      const read = shards.find((s) => s.key.sk === shardKey.sk);
+      const Item = { ...shardKey, entity: 'campaignTally', campaignId, grants: 0, pointsGranted: 0, foldedVersion: version };
+      const condition = read
+        ? { ConditionExpression: 'grants = :g', ExpressionAttributeValues: { ':g': read.grants } }
+        : { ConditionExpression: 'attribute_not_exists(pk)' };
+      return { op: { Put: { Item, ...condition } }, onConditionFailed: () => new StaleRead('campaign') };
+    }),
   };
 }
 

@@ -40,6 +40,12 @@ export async function listMemberPasses(workspaceId: string, memberId: string): P
 /** The attribute holding when a token was issued (epoch seconds), one per token hash. */
 const issuedAtName = (hash: string) => `tokenAt_${hash}`;
 
+/** When a token of the pass was issued (epoch seconds); undefined for a token stored before issue times were. */
+export function tokenIssuedAt(pass: WalletPassRecord, hash: string): number | undefined {
+  const at = (pass as unknown as Record<string, unknown>)[issuedAtName(hash)];
+  return typeof at === 'number' ? at : undefined;
+}
+
 class PassExists extends Error {}
 
 /** The issue time of a new pass's tokens: its creation. */

@@ -5,11 +5,16 @@ import { withOptimisticRetry } from '../../data/table';
 import { audited, type AuditContext } from '../audit/service';
 import { forgetAllowList } from './cors-origins';
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** The hosts that count as local (http allowed): exactly these names, no other loopback or private address. */
+export const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/** A host as a browser sends it: dot-separated labels of letters, digits, hyphens (and underscores), or an IPv6 literal. */
+const HOST = /^(?:[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$|^\[[0-9a-f:.]+\]$/;
 
 /**
  * An origin exactly as a browser sends it: scheme, host and port only (no path, no trailing slash,
- * lower case, no default port). `https`, or `http` on a loopback host for development.
+ * lower case, no default port). `https`, or `http` on a loopback host for development. A wildcard is
+ * matched literally by the URL parser, so it would allow no page at all: it is refused, not stored.
  */
 export function originProblem(value: string): string | undefined {
   let url: URL;
@@ -18,7 +23,9 @@ export function originProblem(value: string): string | undefined {
   } catch {
     return 'an origin like https://shop.example.com';
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) return 'https (http only for localhost and 127.0.0.1)';
+  if (url.hostname.includes('*')) return 'one origin per entry: a wildcard (*) matches no origin';
+  if (!HOST.test(url.hostname)) return 'a host name of letters, digits, hyphens and dots';
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.has(url.hostname))) return 'https (http only for localhost, 127.0.0.1 and [::1])';
   if (url.origin !== value) return `exactly the origin as a browser sends it: ${url.origin}`;
   return undefined;
 }

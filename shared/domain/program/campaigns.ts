@@ -183,7 +183,7 @@ export async function updateCampaign(workspaceId: string, campaignId: string, in
     const changed = { ...definition, version: current.version + 1, updatedAt: (await programNow(workspaceId, now)).toISOString() };
     // A budget set on a campaign that had none counts from its own item: what the shards hold moves there.
     const budgetSet = current.limits.totalPoints === null && definition.limits.totalPoints !== null;
-    const fold = repo.foldTallies(budgetSet ? await repo.tallyShards(workspaceId, campaignId) : []);
+    const fold = budgetSet ? repo.foldTallies(workspaceId, campaignId, await repo.tallyShards(workspaceId, campaignId), changed.version) : repo.NO_FOLD;
     await transactWrite([
       repo.updateCampaignStep(workspaceId, campaignId, changed, current.version, fold.add),
       ...fold.steps,
@@ -251,7 +251,8 @@ export async function simulateCampaigns(workspaceId: string, input: SimulateCamp
   const basePoints = pointsFor(minor, order.currency, earnSnapshot(rules, order.currency));
   const facts: CampaignFacts = {
     trigger: 'order',
-    at: order.occurredAt ? Date.parse(order.occurredAt) : now.getTime(),
+    // Without a time, the order is placed now in program time (a sandbox's clock), as a real one would be.
+    at: order.occurredAt ? Date.parse(order.occurredAt) : (await programNow(workspaceId, now)).getTime(),
     timeZone,
     member: { tier: member?.tier ?? rules.tiers.levels[0]!.key, tags: member?.tags ?? [] },
     order: {
@@ -305,7 +306,7 @@ const NO_ORDER: GrantOrigin = { orderId: null, externalOrderId: null };
  */
 async function plannedGrant(workspaceId: string, memberId: string, origin: GrantOrigin, g: Grant, campaign: Campaign): Promise<PlannedGrant | null> {
   const counting = [
-    repo.countGrantStep(workspaceId, g.campaignId, g.points, campaign.limits.totalPoints),
+    repo.countGrantStep(workspaceId, g.campaignId, g.points, campaign.limits.totalPoints, campaign.version),
     ...(campaign.limits.perMember === null ? [] : [repo.countMemberGrantStep(workspaceId, g.campaignId, memberId, campaign.limits.perMember)]),
   ].map((step) => refreshingOnFailure(workspaceId, step));
   const grant = {
@@ -420,10 +421,12 @@ export async function grantTrigger(workspaceId: string, memberId: string, occurr
     memberId,
     async (member, rules) => {
       if (occurrence.since !== undefined && member.lots?.lastActivityAt !== occurrence.since) return { done: 0 };
+      // Each attempt reads the list again: a counting step that failed (a budget set meanwhile) dropped the cached one.
+      const live = await liveCampaigns(workspaceId, occurrence.type, occurrence.days);
       const granted = await repo.triggerGranted(
         workspaceId,
         memberId,
-        campaigns.map((c) => c.id),
+        live.map((c) => c.id),
         occurrence.key,
       );
       const facts: CampaignFacts = {
@@ -432,7 +435,7 @@ export async function grantTrigger(workspaceId: string, memberId: string, occurr
         timeZone: rules.timeZone,
         member: { tier: member.tier || rules.tiers.levels[0]!.key, tags: occurrence.tags ?? member.tags ?? [] },
       };
-      const open = campaigns.filter((c) => !granted.has(c.id));
+      const open = live.filter((c) => !granted.has(c.id));
       const grants = await grantsFor(workspaceId, member, open, facts, 0, NO_ORDER, occurrence.days);
       if (!grants.length) return { done: 0 };
       const marked = grants.map((g) => ({

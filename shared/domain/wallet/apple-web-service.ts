@@ -45,6 +45,24 @@ export function tokenMatches(presented: string | undefined, hashes: readonly str
   return ok;
 }
 
+/**
+ * The hashes of the tokens that still open a pass: the newest `maxTokensPerPass`, and any issued
+ * within the last `tokenGraceSeconds` (a pass just handed out works, however many parallel issues
+ * followed it). An issue trims the list later, by the same rule; until then a longer list opens no
+ * more than this.
+ */
+export function liveTokenHashes(hashes: readonly string[], issuedAt: (hash: string) => number | undefined, nowSeconds: number): string[] {
+  const newest = hashes.length - config.wallet.maxTokensPerPass;
+  const since = nowSeconds - config.wallet.tokenGraceSeconds;
+  return hashes.filter((h, i) => i >= newest || (issuedAt(h) ?? Number.NEGATIVE_INFINITY) >= since);
+}
+
+const opens = (pass: WalletPassRecord, token: string | undefined, now: Date) =>
+  tokenMatches(
+    token,
+    liveTokenHashes(pass.authTokenHashes, (h) => repo.tokenIssuedAt(pass, h), Math.floor(now.getTime() / 1000)),
+  );
+
 interface ResolvedPass {
   pass: WalletPassRecord;
   /** Undefined when the member is removed or unenrolled. */
@@ -55,7 +73,13 @@ interface ResolvedPass {
  * The pass a device names, its token checked: 404 for a serial we never issued (or another pass
  * type), 410 once the pass or its member is gone, 401 for a wrong or missing token.
  */
-async function authorisedPass(apple: Apple, passTypeId: string, serial: string, authorization: string | undefined): Promise<ResolvedPass & { token: string }> {
+async function authorisedPass(
+  apple: Apple,
+  passTypeId: string,
+  serial: string,
+  authorization: string | undefined,
+  now: Date,
+): Promise<ResolvedPass & { token: string }> {
   if (passTypeId !== apple.passTypeIdentifier) throw notFound('Pass');
   const lookup = await repo.getSerial(serialHashOf(serial));
   if (lookup?.platform !== 'apple' || lookup.serial !== serial) throw notFound('Pass');
@@ -63,7 +87,7 @@ async function authorisedPass(apple: Apple, passTypeId: string, serial: string, 
   // Retired, or its member's items removed: gone, whoever asks.
   if (lookup.goneAt || !pass) throw gone('This pass is no longer valid');
   const token = applePassToken(authorization);
-  if (!tokenMatches(token, pass.authTokenHashes)) throw unauthenticated('Missing or invalid ApplePass token');
+  if (!opens(pass, token, now)) throw unauthenticated('Missing or invalid ApplePass token');
   const member = await memberOfPass(lookup.workspaceId, lookup.memberId);
   return { pass, member, token: token! };
 }
@@ -75,7 +99,7 @@ export async function registerDevice(
   now = new Date(),
 ): Promise<'created' | 'existing'> {
   const apple = await appleOf(services);
-  const { pass, member } = await authorisedPass(apple, input.passTypeId, input.serial, input.authorization);
+  const { pass, member } = await authorisedPass(apple, input.passTypeId, input.serial, input.authorization, now);
   if (!member) throw gone('The member of this pass is no longer enrolled');
   const key = { workspaceId: pass.workspaceId, memberId: pass.memberId, serial: pass.serial, deviceHash: sha256Hex(input.deviceId) };
   const known = await repo.getRegistration(key);
@@ -95,6 +119,7 @@ export async function registerDevice(
 export async function unregisterDevice(
   services: WalletServices,
   input: { deviceId: string; passTypeId: string; serial: string; authorization: string | undefined },
+  now = new Date(),
 ): Promise<void> {
   const apple = await appleOf(services);
   if (input.passTypeId !== apple.passTypeIdentifier) throw notFound('Pass');
@@ -102,7 +127,7 @@ export async function unregisterDevice(
   if (lookup?.platform !== 'apple') throw notFound('Pass');
   const pass = await repo.getPass(lookup.workspaceId, lookup.memberId, 'apple');
   if (!pass) throw gone('This pass is no longer valid');
-  if (!tokenMatches(applePassToken(input.authorization), pass.authTokenHashes)) throw unauthenticated('Missing or invalid ApplePass token');
+  if (!opens(pass, applePassToken(input.authorization), now)) throw unauthenticated('Missing or invalid ApplePass token');
   await repo.deleteRegistration({
     workspaceId: pass.workspaceId,
     memberId: pass.memberId,
@@ -136,7 +161,7 @@ export async function latestPass(
   now = new Date(),
 ): Promise<{ notModified: true; lastModified: number } | { notModified: false; lastModified: number; file: Buffer }> {
   const apple = await appleOf(services);
-  const { pass, member, token } = await authorisedPass(apple, input.passTypeId, input.serial, input.authorization);
+  const { pass, member, token } = await authorisedPass(apple, input.passTypeId, input.serial, input.authorization, now);
   if (!member) throw gone('The member of this pass is no longer enrolled');
   const card = await cardOf(member);
   const hash = contentHash(card.content, card.branding);
