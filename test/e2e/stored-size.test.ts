@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { config } from '../../shared/config';
+import { itemSize } from '../../shared/data/item-size';
+import { keyOf } from '../../shared/data/keys';
+import { call } from '../support/api';
+import { tenant, type Tenant } from '../support/fixtures';
+import { platformTable } from '../support/table';
+
+/**
+ * Stored size at the edge, route family by route family: a document of exactly its budget
+ * (`config.storage.documentBudgetBytes`, measured as DynamoDB counts it) is stored, with and without
+ * an Idempotency-Key (its answer, escaped as JSON text, is larger than an item may be: control
+ * characters take six bytes there, one in the store); one byte or two more is 422 naming the field,
+ * and nothing is written. Families whose schema keeps them far below their budget store the largest
+ * request the schema takes, with and without a key.
+ */
+
+const BUDGET = config.storage.documentBudgetBytes;
+const CTRL = '\u0001';
+
+/**
+ * `count` non-empty strings holding `bytes` stored bytes together, each at most `maxChars`
+ * characters: control characters (one byte stored, six in JSON text), at most `controlEach` per
+ * string, and `é` (two bytes) for the rest.
+ */
+function filler(bytes: number, count: number, maxChars: number, controlEach = maxChars): string[] {
+  return Array.from({ length: count }, (_, i) => {
+    const own = Math.floor(bytes / count) + (i < bytes % count ? 1 : 0);
+    const wide = Math.max(own - maxChars, Math.ceil((own - controlEach) / 2), 0);
+    if (own < 1 || own - wide > maxChars) throw new Error(`filler: ${bytes} bytes do not fit ${count} strings of ${maxChars}`);
+    return 'é'.repeat(wide) + CTRL.repeat(own - 2 * wide);
+  });
+}
+
+const utf8 = (strings: string[]) => strings.reduce((n, s) => n + Buffer.byteLength(s), 0);
+const withKey = () => ({ 'idempotency-key': randomUUID() });
+
+async function storedItem(key: { pk: string; sk: string }) {
+  const { doc, tableName } = await platformTable();
+  return (await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
+}
+
+/** Sends it twice with one key: created, then the same answer replayed. */
+async function createdWithKey(send: (headers: Record<string, string>) => Promise<{ status: number; body: any; headers: Headers }>, status = 201) {
+  const headers = withKey();
+  const first = await send(headers);
+  expect(first.status, JSON.stringify(first.body).slice(0, 500)).toBe(status);
+  const again = await send(headers);
+  expect(again.status).toBe(status);
+  expect(again.headers.get('idempotent-replayed')).toBe('true');
+  expect(again.body).toEqual(first.body);
+  return first.body.data;
+}
+
+describe('campaigns (/api/flash/campaigns)', () => {
+  let t: Tenant;
+  const VALUES = 100;
+  const CONDITIONS = 20;
+  const campaign = (values: string[]) => ({
+    name: 'Sizes',
+    trigger: { type: 'order' },
+    effect: { type: 'bonus_points', points: 5 },
+    conditions: Array.from({ length: CONDITIONS }, (_, i) => ({ field: 'order.items.sku', op: 'in', value: values.slice(i * VALUES, (i + 1) * VALUES) })),
+  });
+  const create = (body: unknown, headers: Record<string, string> = {}) => call('POST', '/api/flash/campaigns', { token: t.token, body, headers });
+  const count = async () => (await call('GET', '/api/flash/campaigns?limit=100', { token: t.token })).body.data.length;
+  /** The stored size of a campaign but for its values' bytes (the same for every campaign of this shape). */
+  let overhead: number;
+  const valuesOf = (bytes: number) => filler(bytes, CONDITIONS * VALUES, 100);
+
+  beforeAll(async () => {
+    t = await tenant('campaign-sizes');
+    const probe = valuesOf(CONDITIONS * VALUES);
+    const res = await create(campaign(probe));
+    expect(res.status).toBe(201);
+    overhead = itemSize(res.body.data) - utf8(probe);
+  });
+
+  it('stores a campaign of exactly its budget, with and without an Idempotency-Key', async () => {
+    const values = valuesOf(BUDGET.campaign - overhead);
+    const plain = await create(campaign(values));
+    expect(plain.status, JSON.stringify(plain.body).slice(0, 300)).toBe(201);
+    expect(itemSize(plain.body.data)).toBe(BUDGET.campaign);
+    // Its answer as JSON text is far larger than an item may be.
+    expect(Buffer.byteLength(JSON.stringify(JSON.stringify(plain.body.data)))).toBeGreaterThan(config.storage.itemLimitBytes);
+    const keyed = await createdWithKey((headers) => create(campaign(values), headers));
+    expect(keyed.conditions).toEqual(plain.body.data.conditions);
+  });
+
+  it('refuses one byte more with 422 naming the conditions, and stores nothing', async () => {
+    const before = await count();
+    for (const headers of [{}, withKey()]) {
+      const res = await create(campaign(valuesOf(BUDGET.campaign - overhead + 1)), headers);
+      expect(res.status).toBe(422);
+      expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      expect(res.body.error.details).toEqual([{ in: 'body', field: 'conditions', message: expect.stringMatching(/^too large to store: the campaign would take \d+ bytes/) }]);
+    }
+    // The largest campaign the schema takes: 20 conditions of 100 values of 100 three-byte characters.
+    const largest = await create(campaign(Array.from({ length: CONDITIONS * VALUES }, () => '€'.repeat(100))));
+    expect([largest.status, largest.body.error?.details?.[0]?.field]).toEqual([422, 'conditions']);
+    expect(await count()).toBe(before);
+  });
+
+  it('refuses a change past the budget and keeps the campaign as it was', async () => {
+    const c = (await create(campaign(valuesOf(BUDGET.campaign - overhead)))).body.data;
+    const grown = campaign(valuesOf(BUDGET.campaign - overhead + 2)).conditions;
+    const res = await call('PATCH', `/api/flash/campaigns/${c.id}`, { token: t.token, body: { conditions: grown } });
+    expect([res.status, res.body.error?.details?.[0]?.field]).toEqual([422, 'conditions']);
+    const now = (await call('GET', `/api/flash/campaigns/${c.id}`, { token: t.token })).body.data;
+    expect([now.version, now.conditions]).toEqual([1, c.conditions]);
+  });
+});
