@@ -112,3 +112,95 @@ describe('campaigns (/api/flash/campaigns)', () => {
     expect([now.version, now.conditions]).toEqual([1, c.conditions]);
   });
 });
+
+describe('custom objects (/api/v2/objects/{type}/records, /api/flash/objects/types)', () => {
+  let t: Tenant;
+  const FIELDS = 20;
+  const keys = Array.from({ length: FIELDS }, (_, i) => `n${i}`);
+  const dataOf = (values: string[]) => Object.fromEntries(keys.map((k, i) => [k, values[i]]));
+  /** Text values: both the data and the search copy hold them, so each byte counts twice. */
+  const valuesOf = (bytes: number) => filler(bytes, FIELDS, 10_000, 3_500);
+  const create = (data: unknown, headers: Record<string, string> = {}) => call('POST', '/api/v2/objects/note/records', { token: t.key, body: { data }, headers });
+  const total = async () => (await call('GET', '/api/v2/objects/note/records?limit=1', { token: t.key })).body.total;
+  /** What the record's budget measures: the record's own attributes, not its keys and bookkeeping. */
+  const measured = async (id: string) => {
+    const item = (await storedItem(keyOf('objectRecord', { workspaceId: t.workspaceId, type: 'note', recordId: id })))!;
+    return itemSize(Object.fromEntries(['id', 'workspaceId', 'type', 'data', 'search', 'createdAt', 'updatedAt'].map((k) => [k, item[k]])));
+  };
+  let overhead: number;
+  let atBudget: number;
+
+  beforeAll(async () => {
+    t = await tenant('object-sizes');
+    const type = { label: 'Note', status: 'published', apiVisible: true, fields: keys.map((key) => ({ key, type: 'text' })) };
+    expect((await call('PUT', '/api/flash/objects/types/note', { token: t.token, body: type })).status).toBe(200);
+    const probe = await create(dataOf(valuesOf(FIELDS)));
+    expect(probe.status).toBe(201);
+    overhead = (await measured(probe.body.data.id)) - 2 * FIELDS;
+    atBudget = Math.floor((BUDGET.objectRecord - overhead) / 2);
+  });
+
+  it('stores a record at its budget, with and without an Idempotency-Key', async () => {
+    const data = dataOf(valuesOf(atBudget));
+    const plain = await create(data);
+    expect(plain.status, JSON.stringify(plain.body).slice(0, 300)).toBe(201);
+    expect(BUDGET.objectRecord - (await measured(plain.body.data.id))).toBeLessThan(2);
+    expect(Buffer.byteLength(JSON.stringify(JSON.stringify(plain.body.data)))).toBeGreaterThan(config.storage.itemLimitBytes);
+    const keyed = await createdWithKey((headers) => create(data, headers));
+    expect(keyed.data).toEqual(data);
+  });
+
+  it('refuses a record just over its budget with 422 naming its largest field, and stores nothing', async () => {
+    const before = await total();
+    const values = valuesOf(atBudget + 1);
+    values[7] = `${values[7]}${CTRL}`;
+    values[0] = values[0]!.slice(0, -1);
+    for (const headers of [{}, withKey()]) {
+      const res = await create(dataOf(values), headers);
+      expect(res.status).toBe(422);
+      expect(res.body.error.details).toEqual([{ in: 'body', field: 'data.n7', message: expect.stringMatching(/^too large to store: the object record would take/) }]);
+    }
+    expect(await total()).toBe(before);
+  });
+
+  it('refuses a change that grows a record past its budget and keeps the record as it was', async () => {
+    const data = dataOf(valuesOf(atBudget));
+    const r = (await create(data)).body.data;
+    const res = await call('PATCH', `/api/v2/objects/note/records/${r.id}`, { token: t.key, body: { data: { n3: `${data.n3}${CTRL}` } } });
+    expect([res.status, res.body.error?.details?.[0]?.field]).toEqual([422, 'data.n3']);
+    expect((await call('GET', `/api/v2/objects/note/records/${r.id}`, { token: t.key })).body.data.data).toEqual(data);
+  });
+
+  it('stores an object type at its budget and refuses one just over it, naming its largest field', async () => {
+    const OPTIONS = 100;
+    const typeOf = (wide: number, extra = 0) => ({
+      label: 'Sizes',
+      status: 'draft',
+      apiVisible: false,
+      fields: Array.from({ length: 10 }, (_, f) => ({
+        key: `e${f}`,
+        type: 'enum',
+        options: Array.from({ length: OPTIONS }, (_, o) => {
+          const i = f * OPTIONS + o;
+          const own = Math.floor(wide / 1000) + (i < wide % 1000 ? 1 : 0) + (f === 4 && o === 0 ? extra : 0);
+          return `${String(o).padStart(3, '0')}${'é'.repeat(own)}`;
+        }),
+      })),
+    });
+    const put = (key: string, body: unknown) => call('PUT', `/api/flash/objects/types/${key}`, { token: t.token, body });
+    const measuredType = async (key: string) => {
+      const { pk: _pk, sk: _sk, entity: _e, ...rest } = (await storedItem(keyOf('objectType', { workspaceId: t.workspaceId, type: key })))!;
+      return itemSize(rest);
+    };
+    const probe = await put('sizes', typeOf(0));
+    expect(probe.status, JSON.stringify(probe.body).slice(0, 400)).toBe(200);
+    const wide = Math.floor((BUDGET.objectType - (await measuredType('sizes'))) / 2);
+    const below = await put('sizes', typeOf(wide));
+    expect(below.status, JSON.stringify(below.body).slice(0, 300)).toBe(200);
+    expect(BUDGET.objectType - (await measuredType('sizes'))).toBeLessThan(2);
+    const over = await put('sizes', typeOf(wide, 1));
+    expect(over.status).toBe(422);
+    expect(over.body.error.details).toEqual([{ in: 'body', field: 'fields.4', message: expect.stringMatching(/^too large to store: the object type would take/) }]);
+    expect(BUDGET.objectType - (await measuredType('sizes'))).toBeLessThan(2);
+  });
+});
