@@ -204,3 +204,59 @@ describe('custom objects (/api/v2/objects/{type}/records, /api/flash/objects/typ
     expect(BUDGET.objectType - (await measuredType('sizes'))).toBeLessThan(2);
   });
 });
+
+describe('families the schema keeps far below their budget store the largest request it takes', () => {
+  let t: Tenant;
+  beforeAll(async () => {
+    t = await tenant('schema-capped-sizes');
+  });
+  const text = (chars: number) => filler(chars, 1, chars, Math.floor(chars / 2))[0]!;
+
+  it('members: 50 custom attributes of 1000 characters, with and without an Idempotency-Key', async () => {
+    const customAttributes = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`attribute_${i}`.padEnd(64, 'x'), `${'€'.repeat(500)}${CTRL.repeat(500)}`]));
+    const send = (headers: Record<string, string>) =>
+      call('POST', '/api/v2/members', { token: t.key, body: { externalId: `m-${randomUUID()}`, customAttributes }, headers });
+    const plain = await send({});
+    expect(plain.status).toBe(201);
+    expect(itemSize(plain.body.data)).toBeLessThan(BUDGET.member / 2);
+    const patched = await call('PATCH', `/api/v2/members/${plain.body.data.id}`, { token: t.key, body: { customAttributes }, headers: withKey() });
+    expect(patched.status).toBe(200);
+    const keyed = await createdWithKey((headers) =>
+      call('POST', '/api/v2/members', { token: t.key, body: { externalId: `k-${headers['idempotency-key']}`, customAttributes }, headers }),
+    );
+    expect(keyed.customAttributes).toEqual(customAttributes);
+  });
+
+  it('catalog: the largest product, imported with and without an Idempotency-Key', async () => {
+    const product = (sku: string) => ({
+      sku,
+      name: '€'.repeat(300),
+      description: '€'.repeat(5000),
+      imageUrl: `https://img.example/${'a'.repeat(2000)}`,
+      attributes: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`a${i}`, `${'€'.repeat(500)}${CTRL.repeat(500)}`])),
+    });
+    const send = (sku: string, headers: Record<string, string> = {}) => call('POST', '/api/v2/catalog/import', { token: t.key, body: { products: [product(sku)] }, headers });
+    const plain = await send('BIG-1');
+    expect(plain.status).toBe(200);
+    expect(plain.body.data.results[0]).toMatchObject({ outcome: 'created' });
+    const keyed = await createdWithKey((headers) => send('BIG-2', headers), 200);
+    expect(keyed.results[0]).toMatchObject({ outcome: 'created' });
+  });
+
+  it('coupon pools (rewards), program rules and webhook endpoints: the longest texts they take', async () => {
+    const pool = { name: text(200), discount: { type: 'percent', value: 15 }, codeConfig: { mode: 'generated', prefix: 'BIG-' }, stock: 10 };
+    expect((await call('POST', '/api/v2/coupons/pools', { token: t.key, body: pool })).status).toBe(201);
+    expect((await createdWithKey((headers) => call('POST', '/api/v2/coupons/pools', { token: t.key, body: pool, headers }))).name).toBe(pool.name);
+
+    const levels = Array.from({ length: 20 }, (_, i) => ({ key: `tier_${i}`, name: `${'€'.repeat(30)}${CTRL.repeat(30)}`, threshold: i * 1000 }));
+    const program = { earn: { pointsPerUnit: 1, rounding: 'floor', currencyOverrides: {} }, tiers: { metric: 'lifetime_points', levels } };
+    const put = await call('PUT', '/api/flash/program', { token: t.token, body: program });
+    expect(put.status, JSON.stringify(put.body).slice(0, 300)).toBe(200);
+    expect(put.body.data.tiers.levels).toEqual(levels);
+
+    const endpoint = { url: `https://hooks.example/${'a'.repeat(2000)}`, description: text(500), eventTypes: ['member.created'] };
+    const made = await call('POST', '/api/v2/webhooks', { token: t.key, body: endpoint });
+    expect(made.status, JSON.stringify(made.body).slice(0, 300)).toBe(201);
+    expect(made.body.data.description).toBe(endpoint.description);
+  });
+});
