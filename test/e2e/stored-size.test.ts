@@ -95,7 +95,9 @@ describe('campaigns (/api/flash/campaigns)', () => {
       const res = await create(campaign(valuesOf(BUDGET.campaign - overhead + 1)), headers);
       expect(res.status).toBe(422);
       expect(res.body.error.code).toBe('VALIDATION_FAILED');
-      expect(res.body.error.details).toEqual([{ in: 'body', field: 'conditions', message: expect.stringMatching(/^too large to store: the campaign would take \d+ bytes/) }]);
+      expect(res.body.error.details).toEqual([
+        { in: 'body', field: 'conditions', message: expect.stringMatching(/^too large to store: the campaign would take \d+ bytes/) },
+      ]);
     }
     // The largest campaign the schema takes: 20 conditions of 100 values of 100 three-byte characters.
     const largest = await create(campaign(Array.from({ length: CONDITIONS * VALUES }, () => '€'.repeat(100))));
@@ -120,7 +122,8 @@ describe('custom objects (/api/v2/objects/{type}/records, /api/flash/objects/typ
   const dataOf = (values: string[]) => Object.fromEntries(keys.map((k, i) => [k, values[i]]));
   /** Text values: both the data and the search copy hold them, so each byte counts twice. */
   const valuesOf = (bytes: number) => filler(bytes, FIELDS, 10_000, 3_500);
-  const create = (data: unknown, headers: Record<string, string> = {}) => call('POST', '/api/v2/objects/note/records', { token: t.key, body: { data }, headers });
+  const create = (data: unknown, headers: Record<string, string> = {}) =>
+    call('POST', '/api/v2/objects/note/records', { token: t.key, body: { data }, headers });
   const total = async () => (await call('GET', '/api/v2/objects/note/records?limit=1', { token: t.key })).body.total;
   /** What the record's budget measures: the record's own attributes, not its keys and bookkeeping. */
   const measured = async (id: string) => {
@@ -158,7 +161,9 @@ describe('custom objects (/api/v2/objects/{type}/records, /api/flash/objects/typ
     for (const headers of [{}, withKey()]) {
       const res = await create(dataOf(values), headers);
       expect(res.status).toBe(422);
-      expect(res.body.error.details).toEqual([{ in: 'body', field: 'data.n7', message: expect.stringMatching(/^too large to store: the object record would take/) }]);
+      expect(res.body.error.details).toEqual([
+        { in: 'body', field: 'data.n7', message: expect.stringMatching(/^too large to store: the object record would take/) },
+      ]);
     }
     expect(await total()).toBe(before);
   });
@@ -200,7 +205,9 @@ describe('custom objects (/api/v2/objects/{type}/records, /api/flash/objects/typ
     expect(BUDGET.objectType - (await measuredType('sizes'))).toBeLessThan(2);
     const over = await put('sizes', typeOf(wide, 1));
     expect(over.status).toBe(422);
-    expect(over.body.error.details).toEqual([{ in: 'body', field: 'fields.4', message: expect.stringMatching(/^too large to store: the object type would take/) }]);
+    expect(over.body.error.details).toEqual([
+      { in: 'body', field: 'fields.4', message: expect.stringMatching(/^too large to store: the object type would take/) },
+    ]);
     expect(BUDGET.objectType - (await measuredType('sizes'))).toBeLessThan(2);
   });
 });
@@ -213,7 +220,9 @@ describe('families the schema keeps far below their budget store the largest req
   const text = (chars: number) => filler(chars, 1, chars, Math.floor(chars / 2))[0]!;
 
   it('members: 50 custom attributes of 1000 characters, with and without an Idempotency-Key', async () => {
-    const customAttributes = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`attribute_${i}`.padEnd(64, 'x'), `${'€'.repeat(500)}${CTRL.repeat(500)}`]));
+    const customAttributes = Object.fromEntries(
+      Array.from({ length: 50 }, (_, i) => [`attribute_${i}`.padEnd(64, 'x'), `${'€'.repeat(500)}${CTRL.repeat(500)}`]),
+    );
     const send = (headers: Record<string, string>) =>
       call('POST', '/api/v2/members', { token: t.key, body: { externalId: `m-${randomUUID()}`, customAttributes }, headers });
     const plain = await send({});
@@ -235,7 +244,8 @@ describe('families the schema keeps far below their budget store the largest req
       imageUrl: `https://img.example/${'a'.repeat(2000)}`,
       attributes: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`a${i}`, `${'€'.repeat(500)}${CTRL.repeat(500)}`])),
     });
-    const send = (sku: string, headers: Record<string, string> = {}) => call('POST', '/api/v2/catalog/import', { token: t.key, body: { products: [product(sku)] }, headers });
+    const send = (sku: string, headers: Record<string, string> = {}) =>
+      call('POST', '/api/v2/catalog/import', { token: t.key, body: { products: [product(sku)] }, headers });
     const plain = await send('BIG-1');
     expect(plain.status).toBe(200);
     expect(plain.body.data.results[0]).toMatchObject({ outcome: 'created' });

@@ -74,7 +74,9 @@ describe('idempotent answers of any size', () => {
   async function partitionOf(workspaceId: string, key: string) {
     const { doc, tableName } = await platformTable();
     const { pk } = keyOf('idempotency', { workspaceId, key });
-    const out = await doc.send(new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }));
+    const out = await doc.send(
+      new QueryCommand({ TableName: tableName, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': pk }, ConsistentRead: true }),
+    );
     return out.Items ?? [];
   }
 
@@ -123,7 +125,9 @@ describe('idempotent answers of any size', () => {
 
   it('still reads a record stored before answers were compressed', async () => {
     const workspaceId = ws();
-    await putItem({ Item: { ...keyOf('idempotency', { workspaceId, key: 'old' }), entity: 'idempotency', requestHash: 'h', result: '{"a":1}', expiresAt: now() + 60 } });
+    await putItem({
+      Item: { ...keyOf('idempotency', { workspaceId, key: 'old' }), entity: 'idempotency', requestHash: 'h', result: '{"a":1}', expiresAt: now() + 60 },
+    });
     expect(await idem.getRecord(workspaceId, 'old', now())).toEqual({ requestHash: 'h', result: '{"a":1}', expiresAt: expect.any(Number) });
   });
 });

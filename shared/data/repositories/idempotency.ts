@@ -52,7 +52,8 @@ interface StoredAnswer {
 }
 
 /** Quality 5 of 11: most of the gain at a few ms per 100 KB (11 takes seconds for a large answer). */
-const compress = (text: string) => brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: text.length } });
+const compress = (text: string) =>
+  brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: text.length } });
 
 /** The record's item and the items of its further parts. */
 function encode(workspaceId: string, idemKey: string, record: IdempotencyRecord): { item: Item; parts: Item[] } {
@@ -163,7 +164,8 @@ export function recordStep(
 export async function record(workspaceId: string, idemKey: string, rec: IdempotencyRecord, nowEpoch: number, token?: string): Promise<void> {
   const { item, parts } = encode(workspaceId, idemKey, rec);
   try {
-    if (parts.length) await transactWrite([{ op: { Put: put(item, nowEpoch, token) }, onConditionFailed: () => new KeyAlreadyAnswered() }, ...partSteps(parts)]);
+    if (parts.length)
+      await transactWrite([{ op: { Put: put(item, nowEpoch, token) }, onConditionFailed: () => new KeyAlreadyAnswered() }, ...partSteps(parts)]);
     else await putItem(put(item, nowEpoch, token));
   } catch (err) {
     if (!isConditionFailed(err) && !(err instanceof KeyAlreadyAnswered)) throw err;
