@@ -1,9 +1,13 @@
+import middy from '@middy/core';
 import { describe, expect, it } from 'vitest';
 import { config } from '../../shared/config';
 import { isItemTooLarge } from '../../shared/data/errors';
 import { attributeSizes, itemSize, valueSize } from '../../shared/data/item-size';
 import { refuseOversized } from '../../shared/domain/stored-size';
 import { AppError } from '../../shared/errors';
+import { errorMapper } from '../../shared/http/error-mapper';
+import { requestContext } from '../../shared/http/request-context';
+import type { AppContext, HttpEvent, HttpResult } from '../../shared/http/types';
 
 /** The stored-size measure (DynamoDB's item size rules) and the refusal built on it. */
 
@@ -144,5 +148,29 @@ describe('isItemTooLarge', () => {
     expect(isItemTooLarge(otherValidation)).toBe(false);
     expect(isItemTooLarge(named('TransactionCanceledException', 'x'))).toBe(false);
     expect(isItemTooLarge('Item size has exceeded the maximum allowed size')).toBe(false);
+  });
+});
+
+describe('a size refusal of the store reaching the HTTP chain', () => {
+  it('is 422 VALIDATION_FAILED naming the body, never 500 INTERNAL', async () => {
+    const refused = Object.assign(new Error('Item size has exceeded the maximum allowed size'), {
+      name: 'ValidationException',
+      $metadata: { httpStatusCode: 400 },
+    });
+    const served = middy<HttpEvent, HttpResult, Error, AppContext>()
+      .use(requestContext('test'))
+      .use(errorMapper())
+      .handler(async () => {
+        throw refused;
+      });
+    const res = (await served(
+      { headers: {}, routeKey: '$default', requestContext: { http: { method: 'POST' } } } as unknown as HttpEvent,
+      {} as AppContext,
+    )) as HttpResult;
+    expect(res.statusCode).toBe(422);
+    expect(JSON.parse(res.body!).error).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ in: 'body', field: 'body', message: 'too large to store: an item would exceed the store limit of 400 KB; send less' }],
+    });
   });
 });
