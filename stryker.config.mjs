@@ -45,6 +45,9 @@ export default {
     'shared/domain/audit/catalog.ts',
     'shared/domain/audit/entry.ts',
     'shared/data/keys.ts',
+    // How DynamoDB counts an item's size, and the refusal of a document over its budget.
+    'shared/data/item-size.ts',
+    'shared/domain/stored-size.ts',
     'shared/data/contention.ts',
     // What the benchmark mode counts per request; the middleware itself needs a client.
     linesOf('shared/data/store-calls.ts', /^const count = /, /^export interface StoreCallCounter/),

@@ -45,6 +45,31 @@ export const config = {
     requestDeadlineMs: 12_000,
   },
   /**
+   * Stored size. DynamoDB refuses an item over 400 KB (names and values, `shared/data/item-size.ts`);
+   * every document whose size depends on the request is measured before any write against its
+   * budget here and refused with 422 VALIDATION_FAILED naming its largest field. A budget leaves
+   * room below the limit for the item's keys, index keys and bookkeeping (versions, counters, time
+   * stamps, a member's balances). docs/security.md ("Stored size").
+   */
+  storage: {
+    itemLimitBytes: 400 * 1024,
+    documentBudgetBytes: {
+      campaign: 350 * 1024,
+      objectRecord: 350 * 1024,
+      objectType: 350 * 1024,
+      member: 300 * 1024,
+      product: 300 * 1024,
+      couponPool: 300 * 1024,
+      programRules: 300 * 1024,
+      webhookEndpoint: 300 * 1024,
+    },
+    /**
+     * An idempotent answer is kept compressed; one of more bytes than this is kept in parts of at
+     * most this many bytes, written with the answer's record (docs/decisions.md, "Stored size").
+     */
+    idempotencyPartBytes: 350 * 1024,
+  },
+  /**
    * Idempotency-Key: a request claims its key before it runs. A duplicate arriving meanwhile waits
    * up to `inProgressWaitMs` for the first answer (looking every `pollMs`), then is 409
    * IDEMPOTENCY_KEY_IN_USE. A claim is held at most `lambda.timeoutSeconds`: one whose holder died

@@ -62,3 +62,18 @@ export function isTransientDependencyError(err: unknown): boolean {
 export function provesNotApplied(err: unknown): boolean {
   return walk(err, (e) => (typeof e.code === 'string' && NOT_SENT_CODES.has(e.code)) || REFUSED_NAMES.has(e.name));
 }
+
+/**
+ * DynamoDB refused a write because an item would be larger than 400 KB: a `ValidationException`
+ * ("Item size has exceeded the maximum allowed size", "Item size to update has exceeded ..."), or a
+ * transaction cancelled for that reason (`ValidationError`). Nothing was applied; sending the same
+ * write again fails again, so it is the caller's to shorten, not a failure of ours.
+ */
+export function isItemTooLarge(err: unknown): boolean {
+  const tooLarge = (message: unknown) => typeof message === 'string' && /item size .*exceeded the maximum allowed size/i.test(message);
+  return walk(err, (e) => {
+    if (e.name === 'ValidationException' && tooLarge(e.message)) return true;
+    const reasons = (e as { CancellationReasons?: { Code?: string; Message?: string }[] }).CancellationReasons;
+    return e.name === 'TransactionCanceledException' && (reasons ?? []).some((r) => r.Code === 'ValidationError' && tooLarge(r.Message));
+  });
+}

@@ -147,6 +147,8 @@ export const ENTITIES = {
   couponCode: { pk: 'WS#{workspaceId}#CPNCODE#{code}', sk: 'LOOKUP' },
 
   idempotency: { pk: 'WS#{workspaceId}#IDEM#{key}', sk: 'IDEM' },
+  /** A further part of an idempotent answer too large for its record (the record holds the first). */
+  idempotencyPart: { pk: 'WS#{workspaceId}#IDEM#{key}', sk: 'PART#{part}' },
 
   objectType: { pk: 'WS#{workspaceId}', sk: 'OBJTYPE#{type}' },
   /** Live records per value of a counted field (enum, boolean, member_ref): totals without counting. */

@@ -19,11 +19,11 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { config } from '../config';
-import { AppError, conflict, outcomeUnknown, validationFailed } from '../errors';
+import { AppError, conflict, outcomeUnknown, tooLargeToStore, validationFailed } from '../errors';
 import { documentClient, storeDeadline, storeScope, tableName, talksToDynamoDbLocal, writeClient } from './client';
 import { backoffMs, KeyedSerializer, mayRetry } from './contention';
 import { decodeCursor, encodeCursor, refuseCursor } from './cursor';
-import { isTransientDependencyError, provesNotApplied } from './errors';
+import { isItemTooLarge, isTransientDependencyError, provesNotApplied } from './errors';
 import type { PrimaryKey } from './keys';
 
 /** Thin typed wrappers over the document client; every call targets the single table. */
@@ -163,6 +163,7 @@ async function settledWrite(w: SingleWrite, opts: ItemWriteOptions): Promise<Ite
           if (w.appliedIn(stored)) return stored;
           throw outcomeUnknown(err);
         }
+        if (isItemTooLarge(err)) throw tooLargeToStore();
         if (isConditionFailed(err) || !isTransientDependencyError(err)) throw inDoubt ? outcomeUnknown(err) : err;
         if (!provesNotApplied(err)) {
           inDoubt = true;
@@ -582,6 +583,7 @@ export async function transactWrite(steps: TransactStep[], attempts = 4, opts: T
       for (const s of steps) s.onCommitted?.();
       return;
     } catch (err) {
+      if (isItemTooLarge(err)) throw tooLargeToStore();
       if (!(err instanceof TransactionCanceledException)) throw err;
       const reasons = err.CancellationReasons ?? [];
       const failed = reasons.flatMap((r, i) => (r.Code === 'ConditionalCheckFailed' ? [i] : []));

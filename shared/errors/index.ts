@@ -107,6 +107,12 @@ export const memberErased = () => new AppError('MEMBER_ERASED', 'The member was 
 export const rateLimited = (retryAfterSeconds: number, message = 'Too many requests') =>
   new AppError('RATE_LIMITED', message, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const validationFailed = (details: ErrorDetail[]) => new AppError('VALIDATION_FAILED', 'The request is invalid; see details', details);
+/**
+ * The store refused an item over its size limit (400 KB), which the document budgets should have
+ * caught before: still the caller's to shorten (nothing was applied), never an internal error.
+ */
+export const tooLargeToStore = () =>
+  validationFailed([{ in: 'body', field: 'body', message: 'too large to store: an item would exceed the store limit of 400 KB; send less' }]);
 
 /** Seconds a client should wait before retrying a 503. */
 export const RETRY_AFTER_SECONDS = 1;

@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
-import { isTransientDependencyError } from '../data/errors';
-import { AppError, outcomeUnknownMessage, RETRY_AFTER_SECONDS } from '../errors';
+import { isItemTooLarge, isTransientDependencyError } from '../data/errors';
+import { AppError, outcomeUnknownMessage, RETRY_AFTER_SECONDS, tooLargeToStore } from '../errors';
 import { logger } from '../observability/logger';
 import { errorBodyOf } from './error-body';
 import { toHttpResult } from './responses';
@@ -11,12 +11,14 @@ export const sentIdempotencyKey = (event: Pick<HttpEvent, 'headers'> | undefined
 
 /**
  * Any failure becomes the one error body. Throttling or unavailability of a dependency is a 503 the
- * caller may retry; anything else unexpected is logged in full and shown as a bare 500.
+ * caller may retry; an item the store refused for its size is the caller's 422; anything else
+ * unexpected is logged in full and shown as a bare 500.
  */
 export function errorMapper(): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   return {
     onError: (request) => {
-      const err = request.error;
+      // The table's writes map a size refusal themselves; this catches one from any other store call.
+      const err = isItemTooLarge(request.error) ? tooLargeToStore() : request.error;
       const { requestId, origin } = request.context;
       if (err instanceof AppError) {
         // Retry advice fits the request: the Idempotency-Key is named only when the request sent one.

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
+import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+import { config } from '../../config';
 import { AppError } from '../../errors';
 import { keyOf } from '../keys';
-import { deleteItem, getItem, isConditionFailed, putItem, storedItemOf, type TransactStep } from '../table';
+import { batchGetItems, deleteItem, getItem, isConditionFailed, putItem, storedItemOf, transactWrite, type Item, type TransactStep } from '../table';
 
 export interface StoredResponse {
   statusCode: number;
@@ -30,19 +33,77 @@ export class KeyAlreadyAnswered extends AppError {
 }
 
 const key = (workspaceId: string, idemKey: string) => keyOf('idempotency', { workspaceId, key: idemKey });
+const partKey = (workspaceId: string, idemKey: string, part: number) => keyOf('idempotencyPart', { workspaceId, key: idemKey, part: String(part) });
+
+/**
+ * How an answer is stored: its text (the result's JSON, or the response body) compressed with
+ * Brotli into a binary attribute, so it is neither escaped again as a JSON string (a control
+ * character took six bytes) nor as large as the text. Compressed answers over
+ * `config.storage.idempotencyPartBytes` are cut into parts: the record holds the first, items
+ * beside it (same partition, same expiry) the others, tied to the record by `answerId`.
+ */
+interface StoredAnswer {
+  answerKind: 'result' | 'response';
+  statusCode?: number;
+  answer: Uint8Array;
+  /** Parts in all, when more than the record's own. */
+  answerParts?: number;
+  answerId?: string;
+}
+
+/** Quality 5 of 11: most of the gain at a few ms per 100 KB (11 takes seconds for a large answer). */
+const compress = (text: string) =>
+  brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: text.length } });
+
+/** The record's item and the items of its further parts. */
+function encode(workspaceId: string, idemKey: string, record: IdempotencyRecord): { item: Item; parts: Item[] } {
+  const { result, response, ...rest } = record;
+  const base = { ...key(workspaceId, idemKey), entity: 'idempotency', ...rest };
+  if (result === undefined && response === undefined) return { item: base, parts: [] };
+  const bytes = compress(result ?? response!.body);
+  const size = config.storage.idempotencyPartBytes;
+  const chunks: Uint8Array[] = [];
+  for (let at = 0; at === 0 || at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+  const answerId = chunks.length > 1 ? randomUUID() : undefined;
+  const answer: StoredAnswer = {
+    ...(result !== undefined ? { answerKind: 'result' } : { answerKind: 'response', statusCode: response!.statusCode }),
+    answer: chunks[0]!,
+    ...(answerId ? { answerParts: chunks.length, answerId } : {}),
+  };
+  const parts = chunks
+    .slice(1)
+    .map((bytes, i) => ({ ...partKey(workspaceId, idemKey, i + 1), entity: 'idempotencyPart', answerId, bytes, expiresAt: record.expiresAt }));
+  return { item: { ...base, ...answer }, parts };
+}
+
+/** The record as the HTTP layer reads it (records written before answers were compressed hold `result` or `response` as they are). */
+async function decode(workspaceId: string, idemKey: string, item: Item): Promise<IdempotencyRecord> {
+  const { answerKind, statusCode, answer, answerParts, answerId, pk: _pk, sk: _sk, entity: _entity, ...rest } = item as Item & Partial<StoredAnswer>;
+  if (!answer) return rest as IdempotencyRecord;
+  const more = answerParts
+    ? await batchGetItems<{ answerId: string; bytes: Uint8Array }>(Array.from({ length: answerParts - 1 }, (_, i) => partKey(workspaceId, idemKey, i + 1)))
+    : [];
+  if (more.length !== (answerParts ?? 1) - 1 || more.some((p) => p.answerId !== answerId)) {
+    throw new Error(`idempotency answer of ${idemKey} is missing parts (${more.length + 1} of ${answerParts})`);
+  }
+  const text = brotliDecompressSync(Buffer.concat([answer, ...more.map((p) => p.bytes)])).toString('utf8');
+  return { ...(rest as IdempotencyRecord), ...(answerKind === 'result' ? { result: text } : { response: { statusCode: statusCode!, body: text } }) };
+}
 
 /** The recorded answer of a key, unless it has expired (TTL deletion is lazy). */
 export async function getRecord(workspaceId: string, idemKey: string, nowEpoch: number): Promise<IdempotencyRecord | undefined> {
-  const item = await getItem<IdempotencyRecord>(key(workspaceId, idemKey));
-  return item && item.expiresAt > nowEpoch ? item : undefined;
+  const item = await getItem(key(workspaceId, idemKey));
+  return item && item.expiresAt > nowEpoch ? decode(workspaceId, idemKey, item) : undefined;
 }
 
 /** Free, expired, or held by the claim `token` (the holder completing its own claim). */
-const put = (workspaceId: string, idemKey: string, record: IdempotencyRecord, nowEpoch: number, token?: string) => ({
-  Item: { ...key(workspaceId, idemKey), entity: 'idempotency', ...record },
+const put = (item: Item, nowEpoch: number, token?: string) => ({
+  Item: item,
   ConditionExpression: `attribute_not_exists(pk) OR expiresAt < :now${token ? ' OR claim = :claim' : ''}`,
   ExpressionAttributeValues: { ':now': nowEpoch, ...(token ? { ':claim': token } : {}) },
 });
+
+const partSteps = (parts: Item[]): TransactStep[] => parts.map((Item) => ({ op: { Put: { Item } } }));
 
 /** A claim taken, or the record that stood in its way (another request's claim or answer). */
 export type ClaimOutcome = { claimed: true } | { claimed: false; current: IdempotencyRecord | undefined };
@@ -62,13 +123,14 @@ export async function claim(
 ): Promise<ClaimOutcome> {
   try {
     await putItem({
-      ...put(workspaceId, idemKey, { requestHash, claim: token, expiresAt: nowEpoch + holdSeconds }, nowEpoch),
+      ...put(encode(workspaceId, idemKey, { requestHash, claim: token, expiresAt: nowEpoch + holdSeconds }).item, nowEpoch),
       ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
     });
     return { claimed: true };
   } catch (err) {
-    if (isConditionFailed(err)) return { claimed: false, current: storedItemOf(err) as IdempotencyRecord | undefined };
-    throw err;
+    if (!isConditionFailed(err)) throw err;
+    const current = storedItemOf(err);
+    return { claimed: false, current: current ? await decode(workspaceId, idemKey, current) : undefined };
   }
 }
 
@@ -82,8 +144,8 @@ export async function release(workspaceId: string, idemKey: string, token: strin
 }
 
 /**
- * The answer as a step of the domain transaction: the effect and its recorded answer commit
- * together, and of two concurrent requests with one key exactly one can commit (the claim's
+ * The answer as steps of the domain transaction (its record, and its further parts if any): the
+ * effect and its recorded answer commit together, and of two concurrent requests with one key exactly one can commit (the claim's
  * holder, when the key was claimed).
  */
 export function recordStep(
@@ -93,15 +155,19 @@ export function recordStep(
   nowEpoch: number,
   onCommitted: () => void,
   token?: string,
-): TransactStep {
-  return { op: { Put: put(workspaceId, idemKey, record, nowEpoch, token) }, onConditionFailed: () => new KeyAlreadyAnswered(), onCommitted };
+): TransactStep[] {
+  const { item, parts } = encode(workspaceId, idemKey, record);
+  return [{ op: { Put: put(item, nowEpoch, token) }, onConditionFailed: () => new KeyAlreadyAnswered(), onCommitted }, ...partSteps(parts)];
 }
 
 /** Records the answer of a request answered outside a transaction; the first answer stays. */
 export async function record(workspaceId: string, idemKey: string, rec: IdempotencyRecord, nowEpoch: number, token?: string): Promise<void> {
+  const { item, parts } = encode(workspaceId, idemKey, rec);
   try {
-    await putItem(put(workspaceId, idemKey, rec, nowEpoch, token));
+    if (parts.length)
+      await transactWrite([{ op: { Put: put(item, nowEpoch, token) }, onConditionFailed: () => new KeyAlreadyAnswered() }, ...partSteps(parts)]);
+    else await putItem(put(item, nowEpoch, token));
   } catch (err) {
-    if (!isConditionFailed(err)) throw err;
+    if (!isConditionFailed(err) && !(err instanceof KeyAlreadyAnswered)) throw err;
   }
 }

@@ -6,6 +6,7 @@ import { AppError, validationFailed, type ErrorDetail } from '../../errors';
 import { collectDefinitions, definitionsOf, invalidCategoryDefinitions, neededCategories, outsideParents, type ItemDefinitions } from './definitions';
 import { importProductSchema, type ImportProductInput, type ImportReport, type ImportResult } from './schemas';
 import { contentHash, productContent, productSearchText } from './types';
+import { refuseOversized } from '../stored-size';
 import type { BrandRecord, CategoryRecord, ProductContent, ProductRecord } from '../../records/catalog';
 
 /** Single-record upserts in flight at once (categories, brands, products settled one by one). */
@@ -278,6 +279,12 @@ async function importProducts(
       a.defs.categories.map((c) => categoryIds.get(c.def.key)!),
       a.defs.brand ? brandIds.get(a.defs.brand.def.key)! : null,
     );
+    try {
+      refuseOversized({ ...content, searchText: productSearchText(content) }, 'product', { fields: a.input, at: '' });
+    } catch (err) {
+      fail(a.index, err);
+      continue;
+    }
     const rules = productRules(workspaceId, content, at);
     const p = plan(rules, stored.get(a.input.sku));
     if (p.outcome === 'unchanged') results[a.index] = { index: a.index, sku: a.input.sku, outcome: 'unchanged', productId: p.id, error: null };

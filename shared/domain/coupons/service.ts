@@ -3,6 +3,7 @@ import { couponSettings } from '../../config';
 import * as repo from '../../data/repositories/coupons';
 import type { OutboxEvent } from '../../events/registry';
 import { inKeyOrder, StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
+import { refuseOversized } from '../stored-size';
 import { event, publish } from '../../events/outbox';
 import { ID_PATTERN, newId } from '../../ids';
 import { AppError, conflict, notFound } from '../../errors';
@@ -53,6 +54,7 @@ export async function createPool(workspaceId: string, input: CreatePoolInput, op
     active: input.active,
     createdAt: at,
   };
+  refuseOversized(pool, 'couponPool');
   const answer = toPool(pool, now);
   const reserved = list ? await reserveCodes(workspaceId, pool.id, list) : [];
   try {

@@ -19,6 +19,7 @@ import { searchTextOf, toMember } from './types';
 import type { MemberRecord } from '../../records/members';
 import { refuseCursor } from '../../data/cursor';
 import { audited, type AuditContext } from '../audit/service';
+import { refuseOversized } from '../stored-size';
 
 type Profile = Pick<MemberRecord, 'email' | 'externalId' | 'firstName' | 'lastName' | 'phone' | 'birthDate' | 'customAttributes'>;
 
@@ -48,7 +49,7 @@ export async function newMemberRecord(workspaceId: string, input: CreateMemberIn
   const rules = await rulesOf(workspaceId);
   const profile = applyProfile({ email: null, externalId: null, firstName: null, lastName: null, phone: null, birthDate: null, customAttributes: {} }, input);
   const at = now.toISOString();
-  return {
+  const record: MemberRecord = {
     id: newId('mbr'),
     workspaceId,
     ...profile,
@@ -65,6 +66,8 @@ export async function newMemberRecord(workspaceId: string, input: CreateMemberIn
     createdAt: at,
     updatedAt: at,
   };
+  refuseOversized(record, 'member', { fields: profile.customAttributes, at: 'customAttributes.' });
+  return record;
 }
 
 /**
@@ -128,6 +131,7 @@ export async function updateMemberRecord(
       updatedAt: now.toISOString(),
       version: current.version + 1,
     };
+    refuseOversized(next, 'member', { fields: profile.customAttributes, at: 'customAttributes.' });
     await transactWrite(repo.updateProfileSteps(current, next));
     return { member: next, changed: true };
   });

@@ -6,6 +6,7 @@ import { TtlCache } from '../cache';
 import { AppError, notFound } from '../../errors';
 import { breakingChanges, defaultTitleField, KEY_PATTERN, type putObjectTypeBody } from './definitions';
 import type { ObjectTypeRecord } from '../../records/objects';
+import { refuseOversized } from '../stored-size';
 import type * as z from 'zod';
 
 export type PutObjectTypeInput = z.infer<typeof putObjectTypeBody>;
@@ -51,6 +52,7 @@ export async function putObjectType(
       createdAt: previous?.createdAt ?? at,
       updatedAt: at,
     };
+    refuseOversized(next, 'objectType', { fields: input.fields, at: 'fields.' });
     const action = previous ? 'object_type.updated' : 'object_type.created';
     await repo.putObjectType(next, previous, breaking, [audited(workspaceId, audit, action, { type: 'objectType', id: type }, now)]);
     writableTypes.invalidate(`${workspaceId}/${type}`);

@@ -11,6 +11,7 @@ import { guardWrite } from './rate-guard';
 import type { ObjectTypeRecord, RecordItem } from '../../records/objects';
 import { encodeFilterValue, titleKeyOf, validateRecordData } from './validator';
 import { sealSteps, type WriteOptions } from '../write-options';
+import { refuseOversized } from '../stored-size';
 
 /** Fields whose lower-cased copy feeds the free-text search `q`. */
 const SEARCHABLE = new Set(['text', 'email', 'url', 'enum']);
@@ -192,6 +193,7 @@ export async function createRecord(
       createdAt: at,
       updatedAt: at,
     };
+    refuseOversized(record, 'objectRecord', { fields: value, at: 'data.' });
     const result = { id: record.id, data: record.data };
     await transactWrite(
       await withMemberRefs(ws, type, value, [
@@ -261,6 +263,10 @@ export async function updateRecord(
     const change: repo.RecordChange = replace ? { kind: 'replace', data: value, search: searchCopy(type.fields, value) } : mergeChange(type, value);
     const titleKey = replace ? titleKeyOf(type.fields, type.titleField ?? undefined, value) : mergedTitleKey(type, value);
     const after = replace ? value : { ...current.data, ...value };
+    refuseOversized({ ...current, data: withoutNulls(after), search: searchCopy(type.fields, withoutNulls(after)) }, 'objectRecord', {
+      fields: value,
+      at: 'data.',
+    });
     const touched = replace ? undefined : Object.keys(value);
     const moves = counterMoves(type, replace ? current.data : pick(current.data, touched!), replace ? value : pick(after, touched!));
     // Even an unchanged value is guarded: setting it over a concurrent change would skew the counters.

@@ -10,6 +10,7 @@ import { dueWorkspaceStep } from '../../data/repositories/program';
 import { tagKnown } from '../../data/repositories/tags';
 import { StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../../data/table';
 import { AppError, conflict, notFound, validationFailed, type ErrorDetail } from '../../errors';
+import { refuseOversized } from '../stored-size';
 import { ID_PATTERN, newId } from '../../ids';
 import { config } from '../../config';
 import { audited, type AuditContext } from '../audit/service';
@@ -105,6 +106,7 @@ export async function createCampaign(
   // Program time (a sandbox's clock): the triggers grant what occurs after a campaign was set up.
   const at = (await programNow(workspaceId, now)).toISOString();
   const campaign: Campaign = { id: newId('cmp', now.getTime()), ...definition, grants: 0, pointsGranted: 0, version: 1, createdAt: at, updatedAt: at };
+  refuseOversized(campaign, 'campaign');
   await transactWrite([
     repo.putCampaignStep(workspaceId, campaign),
     ...dueListed(workspaceId, definition),
@@ -181,6 +183,7 @@ export async function updateCampaign(workspaceId: string, campaignId: string, in
     const definition = merged(current, input);
     await checkReferences(workspaceId, definition);
     const changed = { ...definition, version: current.version + 1, updatedAt: (await programNow(workspaceId, now)).toISOString() };
+    refuseOversized({ ...current, ...changed }, 'campaign');
     // A budget set on a campaign that had none counts from its own item: what the shards hold moves there.
     const budgetSet = current.limits.totalPoints === null && definition.limits.totalPoints !== null;
     const fold = budgetSet ? repo.foldTallies(workspaceId, campaignId, await repo.tallyShards(workspaceId, campaignId), changed.version) : repo.NO_FOLD;

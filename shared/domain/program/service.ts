@@ -2,6 +2,7 @@ import { config } from '../../config';
 import * as repo from '../../data/repositories/program';
 import { audited, type AuditContext } from '../audit/service';
 import { TtlCache } from '../cache';
+import { refuseOversized } from '../stored-size';
 import { conflict } from '../../errors';
 import { DEFAULT_RULES, type Program, type ProgramRules } from './schemas';
 
@@ -53,6 +54,7 @@ export async function putProgram(workspaceId: string, input: ProgramInput, audit
     version: current.version + 1,
     updatedAt: now.toISOString(),
   };
+  refuseOversized(next, 'programRules');
   await repo.putProgram(workspaceId, next, current.version, [
     audited(workspaceId, audit, 'program.updated', { type: 'program', id: workspaceId }, now),
     // Due work puts the workspace on the due-work run's list (and keeps it there: earned lots keep their dates, reviews stay due).

@@ -18,6 +18,7 @@ import { newSecret } from './signing';
 import { forgetSubscriptions } from './subscriptions';
 import { toEndpoint, type DeliveryMessage } from './types';
 import type { EndpointRecord } from '../../records/webhooks';
+import { refuseOversized } from '../stored-size';
 import { correlationId } from '../../observability/correlation';
 
 /** What the endpoint operations reach beyond the table. */
@@ -66,6 +67,7 @@ export async function createEndpoint(
     updatedAt: at,
     version: 1,
   };
+  refuseOversized(record, 'webhookEndpoint');
   await repo.putEndpoint(record, [audited(workspaceId, audit, 'webhook_endpoint.created', { type: 'webhookEndpoint', id: record.id }, now)]);
   forgetSubscriptions(workspaceId);
   return { ...toEndpoint(record), secret };
@@ -117,6 +119,7 @@ export async function updateEndpoint(
       ...(reactivated ? { failingSince: undefined } : {}),
       updatedAt: at,
     };
+    refuseOversized(next, 'webhookEndpoint');
     await repo.replaceEndpoint(next, current.version, [audited(workspaceId, audit, 'webhook_endpoint.updated', target, now)]);
     forgetSubscriptions(workspaceId);
     return toEndpoint(next);
