@@ -124,7 +124,12 @@ export function expire(state: MemberLotsRecord, rules: PointsRules, now: number,
  * date counts only before every due activation: an activation is activity that moves it, and only
  * the due work, running each moment in turn, knows where it then lands.
  */
-export function lapsed(state: MemberLotsRecord, rules: PointsRules, now: number, balance: number): { state: MemberLotsRecord; points: number; at: number | null } {
+export function lapsed(
+  state: MemberLotsRecord,
+  rules: PointsRules,
+  now: number,
+  balance: number,
+): { state: MemberLotsRecord; points: number; at: number | null } {
   const inactive = inactivityAt(state, rules);
   const firstActivation = Math.min(...state.pending.map((p) => p.activatesAt));
   return expireLots(state, now, inactive !== null && inactive < firstActivation ? inactive : null, balance);
