@@ -68,6 +68,17 @@ export interface MemberLotsRecord {
   lastActivityAt: number | null;
   /** Expiry warnings up to this time were sent. */
   warnedThrough: number;
+  /**
+   * Per order, its points that expired and that no reversal of the order has taken back yet: a
+   * refund does not take them a second time (absent: none).
+   */
+  expired?: ExpiredPointsRecord[];
+}
+
+/** Points an order earned that expired before a reversal of the order reached them. */
+export interface ExpiredPointsRecord {
+  orderId: string;
+  points: number;
 }
 export type LedgerType = (typeof LEDGER_TYPES)[number];
 

@@ -39,6 +39,7 @@ const MEASURED: Readonly<Record<string, number>> = {
   'test/e2e/catalog.test.ts': 13,
   'test/e2e/campaigns.test.ts': 12,
   'test/e2e/route-matrix.test.ts': 11,
+  'test/e2e/points-expiry.test.ts': 10,
 };
 
 const DEFAULT_SECONDS = 5;

@@ -138,4 +138,53 @@ describe('points ledger (in-memory store)', () => {
     ]);
     expect(outbox.map((e) => e.type)).toContain('coupon.issued');
   });
+
+  describe('points that lapsed before the due work ran', () => {
+    const NOW = Date.parse('2026-03-01T10:00:00Z');
+    const EXPIRED_AT = NOW - 60_000;
+    const lapsing = () => {
+      const store = setup({
+        balance: 120,
+        lifetime: 120,
+        lots: {
+          lots: [
+            { id: 'ple_a', points: 100, earnedAt: EXPIRED_AT - 30 * 86_400_000, expiresAt: EXPIRED_AT, orderId: null },
+            { id: 'ple_b', points: 20, earnedAt: NOW - 86_400_000, expiresAt: NOW + 86_400_000, orderId: null },
+          ],
+          pending: [],
+          lastActivityAt: null,
+          warnedThrough: 0,
+        },
+      });
+      store.rules = { ...store.rules, points: { expiry: { policy: 'fixed_days', days: 30 }, warnDays: [], pendingDays: 0 } };
+      store.clock = async () => new Date(NOW);
+      return store;
+    };
+    const atClock = (store: MemoryLedgerStore, p: Planned<number>) => changePoints(WS, MEMBER, () => p, {}, undefined, undefined, store);
+
+    it('a change at the clock expires them first in its own transaction: a spend takes only what is still valid', async () => {
+      const store = lapsing();
+      const refused = atClock(store, plan(-21));
+      await expect(refused).rejects.toMatchObject({ code: 'INSUFFICIENT_POINTS', message: 'The balance is 20; cannot deduct 21' });
+      expect(store.committed).toEqual([]);
+
+      expect(await atClock(store, plan(-20))).toBe(0);
+      expect(store.entries.map((e) => [e.rev, e.type, e.amount, e.balanceAfter, e.createdAt, e.source.type])).toEqual([
+        [1, 'expire', -100, 20, new Date(EXPIRED_AT).toISOString(), 'program'],
+        [2, 'deduct', -20, 0, new Date(NOW).toISOString(), 'manual'],
+      ]);
+      expect(store.members.get(MEMBER)).toMatchObject({ balance: 0, lifetime: 120, rev: 2, lots: { lots: [] } });
+      expect(store.eventTypes()).toEqual(['points.expired']);
+    });
+
+    it('a change with nothing to write books nothing; program work given its own moment does not settle', async () => {
+      const store = lapsing();
+      expect(await atClock(store, { done: 7 })).toBe(7);
+      expect(store.committed).toEqual([]);
+      // The due work runs each moment itself: a change dated at its own moment leaves the lapsed lot to it.
+      expect(await change(store, plan(5))).toBe(125);
+      expect(store.entries.map((e) => e.type)).toEqual(['earn']);
+      expect(store.members.get(MEMBER)!.lots!.lots.map((l) => l.id)).toEqual(['ple_a', 'ple_b', store.entries[0]!.id]);
+    });
+  });
 });

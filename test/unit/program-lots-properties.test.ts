@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lotsAfter, routePending, type LotsInput } from '../../shared/domain/members/points-lots';
+import { lotsAfter, routePending, settleLapsed, type LotsInput } from '../../shared/domain/members/points-lots';
 import { DAY_MS } from '../../shared/domain/program/calendar';
 import { stepPlan } from '../../shared/domain/program/due-work';
 import { effectiveExpiry } from '../../shared/domain/program/lots';
@@ -107,10 +107,27 @@ function advance(s: Sim, days: number, r: ProgramRules): void {
   s.now = target;
 }
 
-function run(r: ProgramRules, ops: Op[]): void {
+/** A change at the clock's now first expires what lapsed (the due work may be behind): nothing past its own date is left. */
+function settle(s: Sim, r: ProgramRules): void {
+  const { member, expired } = settleLapsed(memberOf(s), r, s.now);
+  if (expired?.points) s.ledger.push(-expired.points);
+  s.balance = member.balance;
+  s.state = member.lots ?? s.state;
+  for (const l of s.state.lots) expect(l.expiresAt === null || l.expiresAt > s.now).toBe(true);
+  // An inactivity date is left to the due work only while an activation falls due before it.
+  const inactive = inactivityAt(s.state, r.points);
+  if (inactive !== null && inactive <= s.now && s.state.lots.length > 0) expect(s.state.pending.some((p) => p.activatesAt <= inactive)).toBe(true);
+}
+
+/** `lag`: days the due work stays behind each clock move (null: it keeps up, and no change needs to settle). */
+function run(r: ProgramRules, ops: Op[], lag: number | null = null): void {
   const s: Sim = { now: Date.UTC(2027, 0, 15, 12), balance: 0, pending: 0, state: NO_LOTS, ledger: [], orders: [], seq: 0 };
   for (const o of ops) {
-    if (o.kind === 'order') {
+    if (lag !== null && o.kind !== 'advance') settle(s, r);
+    if (o.kind === 'advance' && lag !== null) {
+      advance(s, o.days - Math.min(lag, o.days), r);
+      s.now += Math.min(lag, o.days) * DAY_MS;
+    } else if (o.kind === 'order') {
       s.orders.push(o.points);
       book(s, { delta: { ...delta(o.points), lifetime: o.points }, entry: { type: 'earn', source: source('order', `ord_${s.orders.length - 1}`) } }, r, s.now);
     } else if (o.kind === 'earn') book(s, { delta: delta(o.points), entry: { type: 'earn', source: source('manual', null) } }, r, s.now);
@@ -135,6 +152,13 @@ describe('program engine properties (random earn, spend, refund, advance, expire
   it('the balance equals the ledger sum, expiry never goes below zero, lots go oldest-expiring first, pending is never spendable', () => {
     fc.assert(
       fc.property(rules, fc.array(op, { maxLength: 40 }), (r, ops) => run(r, ops)),
+      { numRuns: 300 },
+    );
+  });
+
+  it('with the due work behind the clock, every change first expires what lapsed: spends and refunds see only valid lots', () => {
+    fc.assert(
+      fc.property(rules, fc.array(op, { maxLength: 40 }), fc.integer({ min: 1, max: 60 }), (r, ops, lag) => run(r, ops, lag)),
       { numRuns: 300 },
     );
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../shared/domain/program/calendar';
 import {
+  absorbExpired,
   activationsAt,
   addPending,
   cancelPending,
@@ -9,6 +10,8 @@ import {
   expire,
   expiring,
   inactivityAt,
+  lapsed,
+  MAX_EXPIRED,
   MAX_LOTS,
   NO_LOTS,
   nextDueAt,
@@ -268,5 +271,130 @@ describe('expire and expiring', () => {
     expect(expiring(many, FIXED_30)).toHaveLength(10);
     const idle = state({ lots: [lot('x', 3, T0, null)], lastActivityAt: T0 });
     expect(expiring(idle, INACTIVE_10)).toEqual([{ points: 3, expiresAt: new Date(T0 + 10 * DAY_MS).toISOString() }]);
+  });
+});
+
+describe("expired points remembered per order, and a reversal's share of them", () => {
+  const a = lot('a', 10, T0, T0 + 5 * DAY_MS, 'ord_1');
+  const b = lot('b', 4, T0 + 1, T0 + 5 * DAY_MS, 'ord_2');
+  const m = lot('m', 3, T0 + 2, T0 + 5 * DAY_MS);
+  const c = lot('c', 6, T0, T0 + 9 * DAY_MS, 'ord_3');
+  const at = T0 + 5 * DAY_MS;
+
+  it("an expiry remembers what each order's lots lost; a lot of no order is not remembered", () => {
+    const s = state({ lots: [a, m, c, b] });
+    expect(expire(s, FIXED_30, at, 100)).toEqual({
+      state: {
+        ...s,
+        lots: [c],
+        expired: [
+          { orderId: 'ord_1', points: 10 },
+          { orderId: 'ord_2', points: 4 },
+        ],
+      },
+      points: 17,
+    });
+    // Only the manual lot expires: nothing to remember, and nothing remembered before is lost.
+    const before = state({ lots: [m, c], expired: [{ orderId: 'ord_9', points: 2 }] });
+    expect(expire(before, FIXED_30, at, 100)).toEqual({ state: { ...before, lots: [c] }, points: 3 });
+    expect(expire(state({ lots: [m] }), FIXED_30, at, 100).state).not.toHaveProperty('expired');
+  });
+
+  it('a balance below the lots loses less: the lots lose it in spending order, the rest was owed', () => {
+    const s = state({ lots: [b, a, m] });
+    expect(expire(s, FIXED_30, at, 12).state.expired).toEqual([
+      { orderId: 'ord_1', points: 10 },
+      { orderId: 'ord_2', points: 2 },
+    ]);
+    expect(expire(s, FIXED_30, at, 0)).toEqual({ state: { ...s, lots: [] }, points: 0 });
+  });
+
+  it("an order's expiry adds to what it had, moved to the end; beyond 500 orders the oldest are forgotten", () => {
+    const s = state({
+      lots: [a],
+      expired: [
+        { orderId: 'ord_1', points: 5 },
+        { orderId: 'ord_8', points: 1 },
+      ],
+    });
+    expect(expire(s, FIXED_30, at, 100).state.expired).toEqual([
+      { orderId: 'ord_8', points: 1 },
+      { orderId: 'ord_1', points: 15 },
+    ]);
+    expect(MAX_EXPIRED).toBe(500);
+    const full = Array.from({ length: MAX_EXPIRED }, (_, i) => ({ orderId: `ord_x${i}`, points: 1 }));
+    const kept = expire(state({ lots: [a], expired: full }), FIXED_30, at, 100).state.expired!;
+    expect(kept).toHaveLength(MAX_EXPIRED);
+    expect(kept[0]).toEqual({ orderId: 'ord_x1', points: 1 });
+    expect(kept.at(-1)).toEqual({ orderId: 'ord_1', points: 10 });
+    const exactly = expire(state({ lots: [a], expired: full.slice(1) }), FIXED_30, at, 100).state.expired!;
+    expect(exactly).toHaveLength(MAX_EXPIRED);
+    expect(exactly[0]).toEqual({ orderId: 'ord_x1', points: 1 });
+  });
+
+  it("a reversal takes up to its points from the order's expired points; an order emptied leaves the list", () => {
+    const s = state({
+      expired: [
+        { orderId: 'ord_1', points: 10 },
+        { orderId: 'ord_2', points: 4 },
+      ],
+    });
+    expect(absorbExpired(s, 'ord_1', 6)).toEqual({ state: { ...s, expired: [{ orderId: 'ord_1', points: 4 }, s.expired![1]] }, absorbed: 6 });
+    expect(absorbExpired(s, 'ord_1', 10)).toEqual({ state: { ...s, expired: [s.expired![1]] }, absorbed: 10 });
+    expect(absorbExpired(s, 'ord_2', 50)).toEqual({ state: { ...s, expired: [s.expired![0]] }, absorbed: 4 });
+    for (const [orderId, points] of [
+      ['ord_3', 5],
+      ['ord_1', 0],
+      ['ord_1', -2],
+    ] as const) {
+      const out = absorbExpired(s, orderId, points);
+      expect(out.absorbed).toBe(0);
+      expect(out.state).toBe(s);
+    }
+    expect(absorbExpired(state({}), 'ord_1', 5)).toEqual({ state: state({}), absorbed: 0 });
+  });
+});
+
+describe('lapsed: what a change finds past its date before the due work ran', () => {
+  const a = lot('a', 10, T0, T0 + 5 * DAY_MS, 'ord_1');
+  const b = lot('b', 4, T0, T0 + 7 * DAY_MS);
+  const c = lot('c', 6, T0, T0 + 9 * DAY_MS);
+
+  it('every lot past its date expires at once, dated at the last of their dates; nothing lapsed leaves the state as it is', () => {
+    const s = state({ lots: [c, a, b], warnedThrough: 3 });
+    expect(lapsed(s, FIXED_30, T0 + 8 * DAY_MS, 100)).toEqual({
+      state: { ...s, lots: [c], expired: [{ orderId: 'ord_1', points: 10 }] },
+      points: 14,
+      at: T0 + 7 * DAY_MS,
+    });
+    expect(lapsed(s, FIXED_30, T0 + 5 * DAY_MS, 100)).toMatchObject({ points: 10, at: T0 + 5 * DAY_MS });
+    const none = lapsed(s, FIXED_30, T0 + 5 * DAY_MS - 1, 100);
+    expect(none).toEqual({ state: s, points: 0, at: null });
+    expect(none.state).toBe(s);
+    // A balance at or below zero loses nothing, the lots still go.
+    expect(lapsed(s, FIXED_30, T0 + 8 * DAY_MS, -5)).toEqual({ state: { ...s, lots: [c] }, points: 0, at: T0 + 7 * DAY_MS });
+  });
+
+  it('an inactivity date counts only when it comes before every due activation (which is activity that moves it)', () => {
+    const idle = (activatesAt?: number) =>
+      state({
+        lots: [lot('x', 3, T0, null), a],
+        lastActivityAt: T0,
+        pending: activatesAt === undefined ? [] : [{ orderId: 'ord_p', points: 7, activatesAt }],
+      });
+    const now = T0 + 12 * DAY_MS;
+    expect(lapsed(idle(), INACTIVE_10, now, 50)).toMatchObject({ points: 13, at: T0 + 10 * DAY_MS, state: { lots: [] } });
+    expect(lapsed(idle(T0 + 10 * DAY_MS + 1), INACTIVE_10, now, 50)).toMatchObject({ points: 13, state: { lots: [] } });
+    // An activation due at or before the inactivity date: only the lots' own dates count.
+    for (const activatesAt of [T0 + 10 * DAY_MS, T0 + 6 * DAY_MS]) {
+      const s = idle(activatesAt);
+      expect(lapsed(s, INACTIVE_10, now, 50)).toEqual({
+        state: { ...s, lots: [s.lots[0]!], expired: [{ orderId: 'ord_1', points: 10 }] },
+        points: 10,
+        at: T0 + 5 * DAY_MS,
+      });
+    }
+    // Before the inactivity date nothing has lapsed.
+    expect(lapsed(idle(), INACTIVE_10, T0 + 10 * DAY_MS - 1, 50)).toMatchObject({ points: 10, at: T0 + 5 * DAY_MS });
   });
 });

@@ -12,7 +12,7 @@ import type { LedgerEntry } from './schemas';
 import type { LedgerEntryRecord, LedgerType, MemberLotsRecord, MemberRecord, MemberTierRecord } from '../../records/members';
 import { nextDueAt } from '../program/member-lots';
 import { programNow } from '../program/clock';
-import { lotsAfter, routePending } from './points-lots';
+import { lotsAfter, routePending, settleLapsed } from './points-lots';
 import { evaluateMemberTier, type MemberTierOutcome } from './tier-state';
 import { sealSteps, type WriteOptions } from '../write-options';
 import { emitMetric } from '../../observability/metrics';
@@ -162,12 +162,19 @@ export async function changePoints<R>(
 ): Promise<R> {
   let fresh: MemberRecord | undefined;
   const attempt = async (): Promise<R> => {
-    const member = writable(fresh ?? (await loadMember(workspaceId, memberId, store)));
+    const read = writable(fresh ?? (await loadMember(workspaceId, memberId, store)));
     fresh = undefined;
-    const [rules, tierRecord] = await Promise.all([store.rulesOf(workspaceId), store.getMemberTier(workspaceId, memberId)]);
+    const [rules, tierRecord, clockAt] = await Promise.all([
+      store.rulesOf(workspaceId),
+      store.getMemberTier(workspaceId, memberId),
+      now ? null : store.clock(workspaceId),
+    ]);
+    // A change at the clock's now first expires what lapsed since the due work last ran (in its own
+    // transaction); program work given its own moment runs the moments in turn itself.
+    const { member, expired } = clockAt ? settleLapsed(read, rules, clockAt.getTime()) : { member: read, expired: null };
     const planned = await plan(member, rules);
     if ('done' in planned) return planned.done;
-    const at = now ? now() : await store.clock(workspaceId);
+    const at = clockAt ?? now!();
     // An order's points may wait (pendingDays): the plan's balance change then moves to pending.
     const given = planned.plan.lots ?? planned.plan.lotsBefore;
     const routed = given ? { delta: planned.plan.delta, state: given } : routePending(member, planned.plan, rules, at.getTime());
@@ -190,7 +197,7 @@ export async function changePoints<R>(
     if (p.onlyIfTierMoves && tier.change === null && tier.tier === member.tier && tier.record.reviewAt === (tierRecord?.reviewAt ?? null)) {
       return p.onlyIfTierMoves.unchanged(member);
     }
-    const { steps, result } = changeSteps(workspaceId, member, p, { next, tier, lotsBefore: routed.state, rules }, at.toISOString(), opts, store);
+    const { steps, result } = changeSteps(workspaceId, member, p, { next, tier, lotsBefore: routed.state, rules, expired }, at.toISOString(), opts, store);
     try {
       await store.transactWrite(steps);
     } catch (err) {
@@ -215,7 +222,14 @@ function changeSteps<R>(
   workspaceId: string,
   member: MemberRecord,
   p: ChangePlan<R>,
-  change: { next: Omit<repo.BalanceState, 'tier' | 'rev'>; tier: MemberTierOutcome; lotsBefore: MemberLotsRecord; rules: ProgramRules },
+  change: {
+    next: Omit<repo.BalanceState, 'tier' | 'rev'>;
+    tier: MemberTierOutcome;
+    lotsBefore: MemberLotsRecord;
+    rules: ProgramRules;
+    /** What lapsed and expired before the change (`settleLapsed`): its entry comes first. */
+    expired: { points: number; at: number } | null;
+  },
   at: string,
   opts: WriteOptions<R>,
   store: LedgerStore,
@@ -223,23 +237,26 @@ function changeSteps<R>(
   const { next, tier: t, rules } = change;
   const tier = t.tier;
   const grants = p.grants ?? [];
-  const entries = entriesOf(member, p, at);
+  const lapsed = change.expired?.points ? expiryEntry(member, change.expired.points, new Date(change.expired.at).toISOString()) : null;
+  const entries = entriesOf(lapsed ? { ...member, rev: lapsed.rev } : member, p, at);
   const [entry, ...grantEntries] = entries;
   const lots = p.lots ?? lotsAfter(change.lotsBefore, entries, rules, Date.parse(at));
   const lotsChanged = member.lots !== undefined || lots.lots.length > 0 || lots.pending.length > 0;
   const dueAt = nextDueAt(lots, rules.points);
   const lotsState = lotsChanged ? { lots, dueAt: dueAt === null ? null : new Date(dueAt).toISOString() } : {};
-  const after: MemberRecord = { ...member, ...next, tier, rev: member.rev + 1 + pointGrants(p).length, updatedAt: at, ...(lotsChanged ? { lots } : {}) };
+  const rev = member.rev + (lapsed ? 2 : 1) + pointGrants(p).length;
+  const after: MemberRecord = { ...member, ...next, tier, rev, updatedAt: at, ...(lotsChanged ? { lots } : {}) };
   const result = p.result({ member: after, entry: entry ? toLedgerEntry(entry) : null, tierUpgraded: t.change === 'upgraded', tierChange: t.change });
   const memberId = member.id;
   const steps: TransactStep[] = [
     store.balanceStep(member, { ...next, tier, rev: after.rev, ...lotsState }, at, p.requireActive ?? false),
-    ...[entry, ...grantEntries].flatMap((e) => (e ? [{ ...store.ledgerEntryStep(workspaceId, e), onCommitted: () => countPoints(e.amount) }] : [])),
+    ...[lapsed, entry, ...grantEntries].flatMap((e) => (e ? [{ ...store.ledgerEntryStep(workspaceId, e), onCommitted: () => countPoints(e.amount) }] : [])),
     store.memberTierStep(workspaceId, t.record),
     ...grants.flatMap((g) => g.steps),
     ...(p.steps ?? []),
     ...figuresStep(workspaceId, figuresMoved(entries, p.delta.orderCount)),
     ...publish(workspaceId, [
+      ...(lapsed ? [event('points.expired', { resource_id: lapsed.id, member_ref: memberId, tier })] : []),
       ...(p.events ?? []),
       ...(entry && p.entryEvent ? [event(p.entryEvent, { resource_id: entry.id, member_ref: memberId, tier })] : []),
       ...(entry && entry.amount > 0 ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
@@ -253,6 +270,18 @@ function changeSteps<R>(
     ...sealSteps(opts, result),
   ];
   return { steps, result };
+}
+
+/** How the ledger describes an expiry, whether the due work or a later change books it. */
+export const EXPIRY: ChangePlan<unknown>['entry'] = {
+  type: 'expire',
+  reason: 'Points expired',
+  source: { type: 'program', orderId: null, externalOrderId: null, apiKeyId: null },
+};
+
+/** The expiry a change books first: the points that lapsed before it, dated at the last of their dates. */
+function expiryEntry(member: MemberRecord, points: number, at: string): LedgerEntryRecord {
+  return { id: newId('ple'), memberId: member.id, rev: member.rev + 1, ...EXPIRY, amount: -points, balanceAfter: member.balance, createdAt: at };
 }
 
 /**

@@ -13,6 +13,8 @@ import { orderGrants, type OrderFacts } from '../program/campaigns';
 import type { ProgramRules } from '../program/schemas';
 import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
 import { holdings, transition } from './points';
+import { reversalOf } from '../members/points-lots';
+import { NO_LOTS } from '../program/member-lots';
 import { toOrder } from './types';
 import type { OrderRecord } from '../../records/orders';
 import type { WriteOptions } from '../write-options';
@@ -230,7 +232,8 @@ export interface RefundResult {
 /**
  * Refunds part or all of what is left and takes back the proportional points, in one transaction
  * with the order, the refund record and the event. Points the member already spent are still
- * taken back: the balance may go negative (see docs/decisions.md).
+ * taken back: the balance may go negative; points of the order that already expired are not taken
+ * a second time (see docs/decisions.md).
  */
 export async function refundOrder(
   workspaceId: string,
@@ -248,7 +251,7 @@ export async function refundOrder(
   return changePoints(
     workspaceId,
     first.memberId,
-    async () => {
+    async (member) => {
       const order = preread ?? (await store.getOrder(workspaceId, externalOrderId))!;
       preread = undefined;
       if (order.status === 'cancelled') throw new AppError('CONFLICT', 'The order is cancelled; there is nothing to refund');
@@ -263,10 +266,12 @@ export async function refundOrder(
       const held = holdings(refunded);
       const next: OrderRecord = { ...refunded, earned: held.earned, reversed: held.reversed, updatedAt: at, version: order.version + 1 };
       const delta = transition(order, next);
+      // The ledger takes the reversal from the order's waiting points, then its expired ones (not again), then the balance.
+      const { absorbed } = reversalOf(member.lots ?? NO_LOTS, order.id, -delta.balance);
       const refund: repo.RefundRecord = {
         id: newId('rfd'),
         amountMinor,
-        pointsReversed: -(delta.balance + delta.pending),
+        pointsReversed: -(delta.balance + delta.pending) - absorbed,
         reason: input.reason ?? null,
         createdAt: at,
       };

@@ -5,7 +5,7 @@ import { logger } from '../../observability/logger';
 import { runInLanes } from '../batch';
 import type { MemberRecord } from '../../records/members';
 import { event } from '../../events/outbox';
-import { changePoints, NO_DELTA, type ChangePlan } from '../members/ledger';
+import { changePoints, EXPIRY, NO_DELTA, type ChangePlan } from '../members/ledger';
 import { reviewTiers } from '../members/tier-review';
 import { programNow } from './clock';
 import { runTriggerWork } from './trigger-work';
@@ -148,7 +148,7 @@ export function stepPlan(member: MemberRecord, rules: ProgramRules, at: number):
   const expired = expire(state, rules.points, at, member.balance);
   return {
     delta: { ...NO_DELTA, balance: -expired.points },
-    entry: { type: 'expire', reason: 'Points expired', source: { type: 'program', orderId: null, externalOrderId: null, apiKeyId: null } },
+    entry: EXPIRY,
     lots: { ...expired.state, warnedThrough: Math.max(state.warnedThrough, at) },
     events: warn ? [event('points.expiring_soon', { resource_id: member.id, member_ref: member.id, tier: member.tier })] : [],
     entryEvent: 'points.expired',

@@ -3,7 +3,7 @@
  * transaction of each change; the due-work run calls it for what fell due. Times are ms since the
  * epoch, read from the workspace's program clock.
  */
-import type { MemberLotsRecord, PendingPointsRecord, PointsLotRecord } from '../../records/members';
+import type { ExpiredPointsRecord, MemberLotsRecord, PendingPointsRecord, PointsLotRecord } from '../../records/members';
 import type { PointsRules } from '../../records/program';
 import { DAY_MS } from './calendar';
 import { bySpendOrder, effectiveExpiry, expiringSchedule, expiryAt, inactivityExpiry, lotExpiry, takeFromLots, type Lot } from './lots';
@@ -106,15 +106,72 @@ export function warningDue(state: MemberLotsRecord, rules: PointsRules, now: num
   });
 }
 
+/** At most this many orders' expired points are remembered; beyond it the oldest are forgotten. */
+export const MAX_EXPIRED = 500;
+
 /**
  * Expiry at `now`: the lots whose date has come leave; the balance loses their points, never more
  * than it holds (a balance a reversal took below its lots never goes negative through expiry).
  */
 export function expire(state: MemberLotsRecord, rules: PointsRules, now: number, balance: number): { state: MemberLotsRecord; points: number } {
-  const { points, lots } = expiryAt(state.lots.map(asLot), now, inactivityAt(state, rules), balance);
-  if (lots.length === 0) return { state, points: 0 };
+  const { state: next, points } = expireLots(state, now, inactivityAt(state, rules), balance);
+  return { state: next, points };
+}
+
+/**
+ * What a points change at `now` finds lapsed: the lots past their date that the due work has not
+ * expired yet, expired now (`at`: the last of their dates; null: nothing lapsed). An inactivity
+ * date counts only before every due activation: an activation is activity that moves it, and only
+ * the due work, running each moment in turn, knows where it then lands.
+ */
+export function lapsed(
+  state: MemberLotsRecord,
+  rules: PointsRules,
+  now: number,
+  balance: number,
+): { state: MemberLotsRecord; points: number; at: number | null } {
+  const inactive = inactivityAt(state, rules);
+  const firstActivation = Math.min(...state.pending.map((p) => p.activatesAt));
+  return expireLots(state, now, inactive !== null && inactive < firstActivation ? inactive : null, balance);
+}
+
+function expireLots(state: MemberLotsRecord, now: number, inactive: number | null, balance: number) {
+  const { points, lots } = expiryAt(state.lots.map(asLot), now, inactive, balance);
+  if (lots.length === 0) return { state, points: 0, at: null };
   const gone = new Set(lots.map((l) => l.lotId));
-  return { state: { ...state, lots: state.lots.filter((l) => !gone.has(l.id)) }, points };
+  const due = state.lots.filter((l) => gone.has(l.id));
+  const at = Math.max(...due.map((l) => effectiveExpiry(asLot(l), inactive)!));
+  // What each lot lost, in spending order: a balance below its lots loses less than they held.
+  const orderOf = new Map(due.map((l) => [l.id, l.orderId]));
+  const lost = takeFromLots(due.map(asLot), points).taken.flatMap((t) => {
+    const orderId = orderOf.get(t.lotId);
+    return orderId ? [{ orderId, points: t.points }] : [];
+  });
+  return { state: { ...state, lots: state.lots.filter((l) => !gone.has(l.id)), ...remembered(state.expired, lost) }, points, at };
+}
+
+/** The expired points added per order (an order again moves to the end), the oldest orders forgotten beyond MAX_EXPIRED. */
+function remembered(expired: readonly ExpiredPointsRecord[] | undefined, lost: readonly ExpiredPointsRecord[]): { expired?: ExpiredPointsRecord[] } {
+  if (lost.length === 0) return {};
+  const byOrder = new Map((expired ?? []).map((e) => [e.orderId, e.points]));
+  for (const l of lost) {
+    const before = byOrder.get(l.orderId) ?? 0;
+    byOrder.delete(l.orderId);
+    byOrder.set(l.orderId, before + l.points);
+  }
+  return { expired: [...byOrder].slice(-MAX_EXPIRED).map(([orderId, points]) => ({ orderId, points })) };
+}
+
+/**
+ * A reversal of an order: up to `points` of the order's expired points are taken back without
+ * touching the balance (they left it when they expired); what is left of the reversal is the rest.
+ */
+export function absorbExpired(state: MemberLotsRecord, orderId: string, points: number): { state: MemberLotsRecord; absorbed: number } {
+  const item = state.expired?.find((e) => e.orderId === orderId);
+  if (!item || points <= 0) return { state, absorbed: 0 };
+  const absorbed = Math.min(item.points, points);
+  const expired = state.expired!.map((e) => (e === item ? { ...e, points: e.points - absorbed } : e)).filter((e) => e.points > 0);
+  return { state: { ...state, expired }, absorbed };
 }
 
 /** Points by expiry date, next dates first (what `GET .../points` answers as `expiring`). */
