@@ -42,7 +42,7 @@ describe('login CSRF: the sign-in refuses what another site can make a browser s
     await signInRefused({ origin: EVIL }, body, 'application/json', 403);
     await signInRefused({ origin: inject('baseUrl').replace('127.0.0.1', 'localhost') }, body, 'application/json', 403);
     await signInRefused({ 'sec-fetch-site': 'same-site' }, body, 'application/json', 403);
-    for (const headers of [{ origin: inject('baseUrl') }, { 'sec-fetch-site': 'same-origin' }, {}]) {
+    for (const headers of [{ origin: inject('baseUrl') }, { 'sec-fetch-site': 'same-origin' }, {}] as Record<string, string>[]) {
       const res = await call('POST', '/api/flash/session', { rawBody: body, headers });
       expect(res.status, JSON.stringify(headers)).toBe(200);
       expect(res.headers.get('set-cookie')).toMatch(new RegExp(`^${config.browserSession.cookie}=fl_sess_`));
@@ -56,14 +56,16 @@ describe('login CSRF: the sign-in refuses what another site can make a browser s
     for (const headers of [
       { ...foreign, cookie: signedIn.cookie },
       { origin: EVIL, authorization: `Bearer ${owner.token}` },
-    ]) {
+    ] as Record<string, string>[]) {
       const res = await call('DELETE', '/api/flash/session', { headers });
       expect(res.status).toBe(403);
       expect(res.headers.get('set-cookie')).toBeNull();
     }
     expect((await call('GET', '/api/flash/session', { headers: { cookie: signedIn.cookie } })).status).toBe(200);
     expect((await call('GET', '/api/v2/auth/profile', { token: owner.token })).status).toBe(200);
-    const out = await call('DELETE', '/api/flash/session', { headers: { origin: inject('baseUrl'), [config.browserSession.csrfHeader]: signedIn.csrf!, cookie: signedIn.cookie } });
+    const out = await call('DELETE', '/api/flash/session', {
+      headers: { origin: inject('baseUrl'), [config.browserSession.csrfHeader]: signedIn.csrf!, cookie: signedIn.cookie },
+    });
     expect(out.status).toBe(204);
     expect(out.headers.get('set-cookie')).toMatch(new RegExp(`^${config.browserSession.cookie}=;.*Max-Age=0`));
   });
@@ -85,7 +87,11 @@ describe('a JSON route and a body that is not JSON', () => {
       });
     }
     expect(await count()).toBe(0);
-    const profile = await call('PATCH', '/api/v2/auth/profile', { token: owner.token, rawBody: JSON.stringify({ name: 'Mallory' }), contentType: 'text/plain' });
+    const profile = await call('PATCH', '/api/v2/auth/profile', {
+      token: owner.token,
+      rawBody: JSON.stringify({ name: 'Mallory' }),
+      contentType: 'text/plain',
+    });
     expect(profile.status).toBe(415);
     expect((await call('GET', '/api/v2/auth/profile', { token: owner.token })).body.data.user.name).toBeNull();
     expect((await call('POST', '/api/v2/members', { token: key, rawBody: body, contentType: 'application/json; charset=utf-8' })).status).toBe(201);
@@ -96,7 +102,12 @@ describe('a JSON route and a body that is not JSON', () => {
     const owner = await registerAccount('csrf-mcp');
     const { key } = await createKey(owner.token, { name: 'r', preset: 'read-only' });
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
-    const res = await call('POST', '/api/mcp', { token: key, rawBody: ping, contentType: 'text/plain', headers: { accept: 'application/json, text/event-stream' } });
+    const res = await call('POST', '/api/mcp', {
+      token: key,
+      rawBody: ping,
+      contentType: 'text/plain',
+      headers: { accept: 'application/json, text/event-stream' },
+    });
     expect(res.status).toBe(415);
     expect(res.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
