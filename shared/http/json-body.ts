@@ -30,8 +30,8 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
  * (`application/merge-patch+json`), any case, with or without parameters (`; charset=utf-8`).
  */
 export function isJsonMediaType(contentType: string | undefined): boolean {
-  const essence = contentType?.split(';', 1)[0]!.trim().toLowerCase();
-  return essence !== undefined && /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json$/.test(essence);
+  const essence = (contentType?.split(';', 1)[0] ?? '').trim().toLowerCase();
+  return /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json$/.test(essence);
 }
 
 /**
@@ -77,7 +77,7 @@ export function jsonBody(
 
 /** The 415: names the type sent when it looks like one (never echoes arbitrary header text). */
 function notJson(contentType: string | undefined): AppError {
-  const essence = contentType?.split(';', 1)[0]!.trim();
+  const essence = (contentType?.split(';', 1)[0] ?? '').trim();
   const sent = !essence ? 'has no Content-Type' : /^[\w.+-]{1,64}\/[\w.+-]{1,64}$/.test(essence) ? `is ${essence}` : 'has an unusable Content-Type';
   return new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body ${sent}; send it as JSON with Content-Type: application/json`, [
     { in: 'header', field: 'content-type', message: 'must be application/json' },
