@@ -10,7 +10,7 @@ import type { QueueName } from '../shared/ports/queue';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { AlarmTopic, NotifyOnEveryAlarm } from './constructs/alarm-topic';
 import type { Api } from './constructs/api';
-import { createHttpApi } from './constructs/api';
+import { type ApiOriginDomain, apiOriginDomain, createHttpApi } from './constructs/api';
 import type { AreaFunctions } from './constructs/area-functions';
 import type { Consumers } from './constructs/consumers';
 import { Data } from './constructs/data';
@@ -33,6 +33,8 @@ export const DEFAULT_MAIL_FROM = config.mail.defaultFrom;
 
 /** Logical ID of the page cursors' key, pinned (the id its first deployment gave it). */
 export const CURSOR_SECRET_LOGICAL_ID = 'CursorSecretABAE1358';
+/** Logical ID of the secret our CloudFront distribution proves itself with to the API, pinned. */
+export const ORIGIN_VERIFY_SECRET_LOGICAL_ID = 'OriginVerifySecret';
 
 export interface LoyaltyPlatformStackProps extends StackProps {
   /** Plain address the platform sends e-mail from; must be (in) a verified SES identity. */
@@ -44,6 +46,12 @@ export interface LoyaltyPlatformStackProps extends StackProps {
   readonly publicBaseUrl?: string;
   /** Subscribed to the alarm topic by e-mail. @default none (subscribe chat or paging by hand) */
   readonly alarmEmail?: string;
+  /**
+   * A domain of the operator's for the HTTP API, that only the distribution uses to reach it:
+   * with it API Gateway's default `execute-api` endpoint is disabled, so every request comes
+   * through CloudFront. @default none: the distribution reaches the API on its default endpoint
+   */
+  readonly apiOriginDomain?: ApiOriginDomain;
 }
 
 /**
@@ -61,6 +69,8 @@ export class LoyaltyPlatformStack extends Stack {
   readonly webhooks: Webhooks;
   readonly exportBucket: ExportBucket;
   readonly cursorSecret: secretsmanager.Secret;
+  /** What the distribution adds to every request it sends the API (`config.http.originVerifyHeader`). */
+  readonly originVerifySecret: secretsmanager.Secret;
   /** Seals webhook and export signing secrets; granted from the declared access. */
   readonly signingSecretsKey: SigningSecretsKey;
   readonly httpApi: apigw.HttpApi;
@@ -88,8 +98,17 @@ export class LoyaltyPlatformStack extends Stack {
     this.queues = { webhookDeliveries: this.webhooks.deliveryQueue, webhookDeadLetters: this.webhooks.deadLetterQueue, ...this.wallet.queues };
     this.exportBucket = new ExportBucket(this, 'ExportBucket');
     this.cursorSecret = pageCursorSecret(this);
+    this.originVerifySecret = originVerifySecret(this);
     this.signingSecretsKey = new SigningSecretsKey(this, 'SigningSecrets');
-    this.httpApi = createHttpApi(this);
+    this.httpApi = createHttpApi(this, props.apiOriginDomain);
+    const originDomain = props.apiOriginDomain ? apiOriginDomain(this, props.apiOriginDomain) : undefined;
+    this.console = new ConsoleHosting(this, 'Console', {
+      httpApi: this.httpApi,
+      originVerifySecret: this.originVerifySecret,
+      ...(originDomain ? { originHost: originDomain.regionalDomainName } : {}),
+    });
+    // With its default endpoint disabled the API is reached through the distribution alone.
+    const apiUrl = originDomain ? `https://${this.console.distribution.distributionDomainName}` : this.httpApi.apiEndpoint;
 
     const resources: PlatformResources = {
       table: this.data.table,
@@ -99,7 +118,7 @@ export class LoyaltyPlatformStack extends Stack {
       exportBucket: this.exportBucket,
       signingSecretsKey: this.signingSecretsKey,
       // No cycle: the HTTP API resource does not depend on the functions (only routes/integrations do).
-      publicBaseUrl: props.publicBaseUrl ?? this.httpApi.apiEndpoint,
+      publicBaseUrl: props.publicBaseUrl ?? apiUrl,
     };
     const scheduleFailureQueue = this.webhooks.scheduleFailureQueueIfAny;
     this.pipelines = new PipelinesStack(this, 'Pipelines', {
@@ -109,16 +128,24 @@ export class LoyaltyPlatformStack extends Stack {
       ...(scheduleFailureQueue ? { scheduleFailureQueue } : {}),
     });
     this.exportsStack = new ExportsStack(this, 'ExportsStack', { resources, ...(scheduleFailureQueue ? { scheduleFailureQueue } : {}) });
-    this.areasStack = new AreasStack(this, 'AreasStack', { resources, cursorSecret: this.cursorSecret, exports: this.exports });
-    this.apiStack = new ApiStack(this, 'ApiStack', { httpApi: this.httpApi, functions: this.areasStack.areaFunctions.functions });
+    this.areasStack = new AreasStack(this, 'AreasStack', {
+      resources,
+      cursorSecret: this.cursorSecret,
+      originVerifySecret: this.originVerifySecret,
+      exports: this.exports,
+    });
+    this.apiStack = new ApiStack(this, 'ApiStack', {
+      httpApi: this.httpApi,
+      functions: this.areasStack.areaFunctions.functions,
+      ...(originDomain ? { originDomain } : {}),
+    });
     this.observabilityStack = this.buildObservability();
-    this.console = new ConsoleHosting(this, 'Console', { httpApi: this.httpApi });
 
     // Every alarm of the platform, wherever it is built, notifies the one topic on ALARM and on OK.
     this.alarmTopic = new AlarmTopic(this, 'Alarms', props.alarmEmail ? { email: props.alarmEmail } : {});
     Aspects.of(this).add(new NotifyOnEveryAlarm(this.alarmTopic.topic));
 
-    new CfnOutput(this, 'ApiUrl', { value: this.httpApi.apiEndpoint, description: 'Base URL of the HTTP API' });
+    new CfnOutput(this, 'ApiUrl', { value: apiUrl, description: 'Base URL of the HTTP API' });
     new CfnOutput(this, 'ConsoleUrl', {
       value: `https://${this.console.distribution.distributionDomainName}/console`,
       description: 'The console; the API and the reference page answer on the same origin',
@@ -203,6 +230,28 @@ function pageCursorSecret(scope: Construct): secretsmanager.Secret {
   return secret;
 }
 
+/**
+ * What the CloudFront distribution adds to every request it sends the API as
+ * `config.http.originVerifyHeader`, and the area functions compare: only a request that carries it
+ * may name the viewer's host in X-Forwarded-Host (the origin the CSRF check and links use). A
+ * dynamic reference in both places, like the cursor key: in no template. Rotating it (a new value,
+ * then a deployment) changes the distribution and the functions in one update; requests in flight
+ * meanwhile see their origin as API Gateway's host, so a console write may be refused once.
+ */
+function originVerifySecret(scope: Construct): secretsmanager.Secret {
+  const secret = new secretsmanager.Secret(scope, 'OriginVerify', {
+    description: 'Loyalty platform: the header value CloudFront proves itself with to the API',
+    generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  (secret.node.defaultChild as secretsmanager.CfnSecret).overrideLogicalId(ORIGIN_VERIFY_SECRET_LOGICAL_ID);
+  Validations.of(secret).acknowledge({
+    id: 'AwsSolutions-SMG4',
+    reason: 'Read at deploy time into the distribution and the functions together; rotated by setting a new value and deploying (docs/security.md)',
+  });
+  return secret;
+}
+
 export const STACK_ID = 'LoyaltyPlatform';
 
 /** CDK's context key naming the stacks whose assets are bundled (`[]`: none, `['**']`: all). */
@@ -243,12 +292,23 @@ export function buildApp(options: BuildAppOptions = {}): { app: App; stack: Loya
   const publicBaseUrl = app.node.tryGetContext('publicBaseUrl') as string | undefined;
   // `-c alarmEmail=...`, else ALARM_EMAIL; checked to be an address.
   const alarmEmail = alarmEmailOf(app.node.tryGetContext('alarmEmail'));
+  const apiOriginDomain = apiOriginDomainOf(app.node.tryGetContext('apiOriginDomain'), app.node.tryGetContext('apiOriginCertificateArn'));
   // Environment-agnostic on purpose: the template is the same whoever synthesizes it (tests, CI,
   // a developer); `cdk deploy` targets the account/region of the current AWS credentials.
   const stack = new LoyaltyPlatformStack(app, STACK_ID, {
     ...(mailFrom ? { mailFrom } : {}),
     ...(publicBaseUrl ? { publicBaseUrl } : {}),
     ...(alarmEmail ? { alarmEmail } : {}),
+    ...(apiOriginDomain ? { apiOriginDomain } : {}),
   });
   return { app, stack };
+}
+
+/** `-c apiOriginDomain=... -c apiOriginCertificateArn=...`: both or neither. */
+function apiOriginDomainOf(domainName: unknown, certificateArn: unknown): ApiOriginDomain | undefined {
+  if (domainName === undefined && certificateArn === undefined) return undefined;
+  if (typeof domainName !== 'string' || typeof certificateArn !== 'string' || !domainName || !certificateArn) {
+    throw new Error('Give both -c apiOriginDomain=<domain> and -c apiOriginCertificateArn=<regional ACM certificate ARN>, or neither');
+  }
+  return { domainName, certificateArn };
 }

@@ -2,6 +2,7 @@ import { RemovalPolicy, Validations } from 'aws-cdk-lib';
 import { AccessLogFormat } from 'aws-cdk-lib/aws-apigateway';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as acm from 'aws-cdk-lib/aws-certificatemanager';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -15,6 +16,8 @@ export interface ApiProps {
   readonly httpApi: apigw.IHttpApi;
   /** Area -> function; every area of the route table must be present, plus `system`. */
   readonly functions: Readonly<Record<Area, lambda.IFunction>>;
+  /** The API's custom domain for the distribution (`apiOriginDomain`), mapped to the stage here. */
+  readonly originDomain?: apigw.IDomainName;
 }
 
 /**
@@ -23,9 +26,20 @@ export interface ApiProps {
  */
 export const HTTP_API_LOGICAL_ID = 'ApiHttpApi4C294DC0';
 
-/** The HTTP API (payload 2.0), in the root stack; routes, stage and access log are `Api`'s. */
-export function createHttpApi(scope: Construct): apigw.HttpApi {
+/** A custom domain of the HTTP API for the distribution to reach it by, with its regional certificate. */
+export interface ApiOriginDomain {
+  readonly domainName: string;
+  readonly certificateArn: string;
+}
+
+/**
+ * The HTTP API (payload 2.0), in the root stack; routes, stage and access log are `Api`'s. With an
+ * origin domain (`apiOriginDomain`), API Gateway's default `execute-api` endpoint is disabled: the
+ * API answers only on that domain, which only the distribution uses.
+ */
+export function createHttpApi(scope: Construct, origin?: ApiOriginDomain): apigw.HttpApi {
   const httpApi = new apigw.HttpApi(scope, 'HttpApi', {
+    disableExecuteApiEndpoint: origin !== undefined,
     description: 'Loyalty platform API',
     // No CORS: the API is called server to server with secret keys, which must never sit in a
     // browser, so API Gateway answers no preflight and browsers refuse cross-origin calls. The
@@ -36,6 +50,14 @@ export function createHttpApi(scope: Construct): apigw.HttpApi {
   });
   (httpApi.node.defaultChild as apigw.CfnApi).overrideLogicalId(HTTP_API_LOGICAL_ID);
   return httpApi;
+}
+
+/** The API's custom domain for the distribution (root stack: its regional name is the distribution's origin); `Api` maps it to the stage. */
+export function apiOriginDomain(scope: Construct, origin: ApiOriginDomain): apigw.DomainName {
+  return new apigw.DomainName(scope, 'ApiOriginDomain', {
+    domainName: origin.domainName,
+    certificate: acm.Certificate.fromCertificateArn(scope, 'ApiOriginCertificate', origin.certificateArn),
+  });
 }
 
 /** Area whose function answers every request no route matches (API Gateway's `$default` route). */
@@ -96,6 +118,8 @@ export class Api extends Construct {
         format: AccessLogFormat.custom(JSON.stringify(ACCESS_LOG_FORMAT)),
       },
     });
+
+    if (props.originDomain) new apigw.ApiMapping(this, 'OriginMapping', { api: this.httpApi, domainName: props.originDomain, stage: this.stage });
 
     const integrationOf = areaIntegrations(props.functions);
 

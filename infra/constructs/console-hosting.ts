@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type CfnResource, Duration, Fn, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as cloudfront from 'aws-cdk-lib/aws-cloudfront';
 import * as origins from 'aws-cdk-lib/aws-cloudfront-origins';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
+import { config } from '../../shared/config';
 import { templateRef } from './template-ref';
 import { buildConsoleSync, CONSOLE_ASSETS_PATH, CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH, type ConsoleBuild } from '../console/build';
 
@@ -40,6 +42,10 @@ export const CONSOLE_PATHS_FUNCTION = [
 
 export interface ConsoleHostingProps {
   readonly httpApi: apigw.HttpApi;
+  /** Sent to the API with every request as `config.http.originVerifyHeader`: the API trusts X-Forwarded-Host only with it. */
+  readonly originVerifySecret: secretsmanager.ISecret;
+  /** The API's own domain (`apiOriginDomain`, regional name) when its default endpoint is disabled. */
+  readonly originHost?: string;
 }
 
 /**
@@ -94,8 +100,11 @@ export class ConsoleHosting extends Construct {
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'Loyalty platform: console, reference page and API on one origin',
       defaultBehavior: {
-        // The API host (https://<id>.execute-api.<region>.amazonaws.com) without its scheme.
-        origin: new origins.HttpOrigin(Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint))),
+        // The API's own domain, else its default host (https://<id>.execute-api.<region>.amazonaws.com) without the scheme.
+        // CloudFront replaces a header of that name the viewer sent: only the distribution can send the secret.
+        origin: new origins.HttpOrigin(props.originHost ?? Fn.select(2, Fn.split('/', props.httpApi.apiEndpoint)), {
+          customHeaders: { [config.http.originVerifyHeader]: props.originVerifySecret.secretValue.unsafeUnwrap() },
+        }),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         allowedMethods: cloudfront.AllowedMethods.ALLOW_ALL,
         cachePolicy: cloudfront.CachePolicy.CACHING_DISABLED,

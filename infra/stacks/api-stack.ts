@@ -9,6 +9,8 @@ export interface ApiStackProps extends NestedStackProps {
   readonly httpApi: apigw.IHttpApi;
   /** The area functions (`AreasStack`), one per declared area. */
   readonly functions: Readonly<Record<Area, lambda.IFunction>>;
+  /** The API's custom domain for the distribution, when the deployment names one. */
+  readonly originDomain?: apigw.IDomainName;
 }
 
 /**
@@ -21,6 +23,10 @@ export class ApiStack extends NestedStack {
 
   constructor(scope: Construct, id: string, props: ApiStackProps) {
     super(scope, id, { description: 'Loyalty platform: HTTP API routes', ...props });
-    this.api = new Api(this, 'Api', { httpApi: props.httpApi, functions: props.functions });
+    this.api = new Api(this, 'Api', {
+      httpApi: props.httpApi,
+      functions: props.functions,
+      ...(props.originDomain ? { originDomain: props.originDomain } : {}),
+    });
   }
 }

@@ -11,6 +11,8 @@ export interface AreasStackProps extends NestedStackProps {
   readonly resources: PlatformResources;
   /** Signs page cursors (shared/data/cursor.ts). */
   readonly cursorSecret: secretsmanager.ISecret;
+  /** What the distribution proves itself with (shared/http/origin.ts). */
+  readonly originVerifySecret: secretsmanager.ISecret;
   /** The workflows areas may start. */
   readonly exports: Exports;
 }
@@ -38,9 +40,11 @@ export class AreasStack extends NestedStack {
 
     // A dynamic reference: CloudFormation resolves it at deploy time, so the value is in no template.
     const cursorKey = props.cursorSecret.secretValue.unsafeUnwrap();
+    const originVerify = props.originVerifySecret.secretValue.unsafeUnwrap();
     for (const fn of Object.values(this.areaFunctions.functions)) {
       fn.addEnvironment('PUBLIC_BASE_URL', r.publicBaseUrl);
       fn.addEnvironment('CURSOR_SECRET', cursorKey);
+      fn.addEnvironment('ORIGIN_VERIFY_SECRET', originVerify);
     }
     // Grants from the declared access.
     for (const d of DECLARATIONS) {

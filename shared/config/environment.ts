@@ -17,6 +17,8 @@ const schema = z.object({
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   /** Signs page cursors (`shared/data/cursor.ts`); CDK sets it from a generated secret. Local: random per process. */
   CURSOR_SECRET: z.string().min(32).optional(),
+  /** What CloudFront adds as `config.http.originVerifyHeader` (AWS, from a generated secret); unset locally. */
+  ORIGIN_VERIFY_SECRET: z.string().min(32).optional(),
   // --- Data exports ---
   /** The bucket of export archives and files (CDK sets it on the functions that declare it). */
   EXPORTS_BUCKET: z.string().min(1).optional(),
@@ -63,6 +65,13 @@ export function runtimeConfig(): RuntimeConfig {
 export function reloadRuntimeConfig(): void {
   cached = undefined;
 }
+
+/**
+ * `ORIGIN_VERIFY_SECRET` alone: every request's origin needs it, also where the rest of the
+ * environment is not set (a unit test, the local server's own refusals). Checked like the rest by
+ * `runtimeConfig()`.
+ */
+export const originVerifySecret = (): string | undefined => process.env.ORIGIN_VERIFY_SECRET || undefined;
 
 /** Names CDK must set on every function (the rest have defaults or are local-only). */
 export const REQUIRED_FUNCTION_ENV = ['STAGE', 'TABLE_NAME', 'MAIL_FROM'] as const;

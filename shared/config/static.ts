@@ -43,6 +43,12 @@ export const config = {
      * confirmed). Authentication and the idempotency lookup count against it too.
      */
     requestDeadlineMs: 12_000,
+    /**
+     * The header the platform's CloudFront distribution adds to every request it sends the API,
+     * holding a secret (`ORIGIN_VERIFY_SECRET`): only a request that carries it may name the
+     * viewer's host in `X-Forwarded-Host` (shared/http/origin.ts).
+     */
+    originVerifyHeader: 'x-origin-verify',
   },
   /**
    * Stored size. DynamoDB refuses an item over 400 KB (names and values, `shared/data/item-size.ts`);
@@ -149,6 +155,7 @@ export const config = {
    * ended by the idle limit (no request for that long) or the absolute one, whichever comes first.
    */
   browserSession: {
+    /** Over https the cookie is `__Host-loyalty_session` (shared/http/browser-session.ts); locally over plain http this name. */
     cookie: 'loyalty_session',
     /** The header a cookie-authenticated write carries its session's CSRF token in. */
     csrfHeader: 'x-csrf-token',

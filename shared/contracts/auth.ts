@@ -108,13 +108,15 @@ export const authArea = declareArea({
       method: 'POST',
       path: '/api/flash/session',
       auth: ['public'],
+      setsCookie: true,
       throttle: 'credentialAttempts',
       summary: 'Sign in to the console (a session cookie)',
       body: loginBody,
       responses: { 200: browserSessionBody, 401: errorBody },
       description:
-        `Checks the password like \`POST /api/v2/auth/login\` (same 401, same throttling and 429) and answers \`Set-Cookie: ${config.browserSession.cookie}=...; ` +
-        'Path=/; HttpOnly; SameSite=Strict` (`Secure` over https) instead of a bearer token. The cookie stands in for the bearer token on every route a ' +
+        `Checks the password like \`POST /api/v2/auth/login\` (same 401, same throttling and 429) and answers \`Set-Cookie: __Host-${config.browserSession.cookie}=...; ` +
+        `Path=/; HttpOnly; SameSite=Strict; Secure\` instead of a bearer token (over plain http, as the local runtime serves, \`${config.browserSession.cookie}\` without \`Secure\`). ` +
+        'A request from a page of another origin (its `Origin`, or `Sec-Fetch-Site` without one) is a 403, so no other site can sign a browser in. The cookie stands in for the bearer token on every route a ' +
         'user session may call (never on API-key routes); it ends 12 hours after signing in, or after 30 minutes without a request. A write made with ' +
         `the cookie must carry an \`Origin\` of this platform and the answered \`csrfToken\` in \`${config.browserSession.csrfHeader}\`, else 403.`,
     },
@@ -130,9 +132,11 @@ export const authArea = declareArea({
       method: 'DELETE',
       path: '/api/flash/session',
       auth: ['session'],
+      setsCookie: true,
       summary: 'Sign out: revoke this session',
       responses: { 204: null },
-      description: 'Deletes the session server-side (the cookie or bearer token is refused from now on) and clears the cookie. Audited (`auth.logout`).',
+      description:
+        'Deletes the session server-side (the cookie or bearer token is refused from now on) and clears the cookie. Audited (`auth.logout`). A request from a page of another origin is a 403.',
     },
     resetPassword: {
       method: 'POST',

@@ -40,6 +40,11 @@ export interface Endpoint extends RouteContract {
   summary: string;
   /** Honors `Idempotency-Key` (Stripe semantics: same key + same body replays the first answer). */
   idempotent?: true;
+  /**
+   * Answers `Set-Cookie` (the console's session: signing in and out). Such a route refuses a request
+   * a browser sends from a page of another origin (403), so no other site can sign a visitor in or out.
+   */
+  setsCookie?: true;
   /** A stricter API Gateway throttle profile than `default` (numbers in `config.throttle`). */
   throttle?: Exclude<keyof typeof config.throttle, 'default'>;
 }

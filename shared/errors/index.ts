@@ -23,6 +23,7 @@ export const ERROR_CODES = {
   COUPON_EXPIRED: { status: 410, meaning: 'The coupon expired before it was redeemed' },
   MEMBER_ERASED: { status: 410, meaning: 'The member was erased (right to erasure); it takes no more writes' },
   PAYLOAD_TOO_LARGE: { status: 413, meaning: 'Request body over 1 MiB' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'A request body whose Content-Type is not JSON (`application/json`)' },
   VALIDATION_FAILED: { status: 422, meaning: 'Schema failure; one detail per field' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, meaning: 'The Idempotency-Key was used with a different request' },
   RATE_LIMITED: { status: 429, meaning: 'Too many requests; retry after the Retry-After seconds' },
@@ -62,6 +63,8 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
   MEMBER_ERASED:
     'Erasure is final: the member keeps only pseudonymous history. To enrol the same person again, create a new member (the e-mail and externalId are free again).',
   PAYLOAD_TOO_LARGE: 'Send at most 1 MiB of body; split bulk requests into several.',
+  UNSUPPORTED_MEDIA_TYPE:
+    "Send the body as JSON with `Content-Type: application/json` (with curl: `--json '{...}'`, or `-H \"Content-Type: application/json\" -d '{...}'`).",
   VALIDATION_FAILED: 'Each entry of `details` names a field (`in`: body, query, path or header) and says what to send; fix those fields and send again.',
   IDEMPOTENCY_KEY_IN_USE:
     "Wait the `Retry-After` seconds, then send the very same request again with the same key: it then replays the first request's answer.",

@@ -8,6 +8,7 @@ import { logger } from '../observability/logger';
 import { traced } from '../observability/tracing';
 import { routeKey, routesOf, type AreaDeclaration, type Endpoint, type RouteContract } from '../contracts/endpoint';
 import { authenticate } from './authenticate';
+import { sameOriginForCookies } from './browser-session';
 import { cors, preflightTable } from './cors';
 import { errorBodyOf } from './error-body';
 import { errorMapper, sentIdempotencyKey } from './error-mapper';
@@ -49,6 +50,7 @@ export function defineArea<N extends string, E extends Record<string, Endpoint>>
     .use(cors(preflightTable(routesOf(declaration))))
     .use(errorMapper())
     .use(authenticate(table, fallback !== undefined, declaration.access.table === 'readWrite'))
+    .use(sameOriginForCookies())
     // A request no endpoint matches is answered (404/405) before its body is read: what the body
     // holds, malformed, too large or too deep, is no business of a route that does not exist.
     .use({

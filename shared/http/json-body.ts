@@ -26,10 +26,20 @@ export function jsonDepthExceeds(text: string, limit: number): boolean {
 }
 
 /**
- * Decodes, size-checks and parses a JSON body. Requests without a body pass through. Every body is
- * JSON whatever its Content-Type says (so `curl -d` works); what does not parse, or nests deeper
- * than `maxDepth`, is a 400. A number no field may hold (beyond 2^53 - 1, or below 1e-130 in
- * magnitude) is a 422 naming its path wherever it is, so no route can pass one to the store.
+ * Whether a Content-Type names JSON: `application/json` or a `+json` type of `application/`
+ * (`application/merge-patch+json`), any case, with or without parameters (`; charset=utf-8`).
+ */
+export function isJsonMediaType(contentType: string | undefined): boolean {
+  const essence = (contentType?.split(';', 1)[0] ?? '').trim().toLowerCase();
+  return /^application\/(?:[a-z0-9!#$&^_.-]+\+)?json$/.test(essence);
+}
+
+/**
+ * Decodes, size-checks and parses a JSON body. Requests without a body pass through. A body must
+ * say it is JSON (`isJsonMediaType`), else 415: a browser sends a cross-site form (`text/plain`,
+ * urlencoded, multipart) without a preflight but never a JSON one, so no such form reaches a route.
+ * What does not parse, or nests deeper than `maxDepth`, is a 400. A number no field may hold (beyond
+ * 2^53 - 1, or below 1e-130 in magnitude) is a 422 naming its path wherever it is, so no route can pass one to the store.
  * `checkNumbers: false` leaves that to the caller (the MCP server answers per JSON-RPC message).
  */
 export function jsonBody(
@@ -44,6 +54,8 @@ export function jsonBody(
         request.context.hasBody = false;
         return;
       }
+      const contentType = request.event.headers?.['content-type'];
+      if (!isJsonMediaType(contentType)) throw notJson(contentType);
       const raw = isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
       if (raw.byteLength > maxBytes) {
         throw new AppError('PAYLOAD_TOO_LARGE', `Request body is ${raw.byteLength} bytes; the limit is ${maxBytes}`);
@@ -61,6 +73,15 @@ export function jsonBody(
       request.context.hasBody = true;
     },
   };
+}
+
+/** The 415: names the type sent when it looks like one (never echoes arbitrary header text). */
+function notJson(contentType: string | undefined): AppError {
+  const essence = (contentType?.split(';', 1)[0] ?? '').trim();
+  const sent = !essence ? 'has no Content-Type' : /^[\w.+-]{1,64}\/[\w.+-]{1,64}$/.test(essence) ? `is ${essence}` : 'has an unusable Content-Type';
+  return new AppError('UNSUPPORTED_MEDIA_TYPE', `The request body ${sent}; send it as JSON with Content-Type: application/json`, [
+    { in: 'header', field: 'content-type', message: 'must be application/json' },
+  ]);
 }
 
 export function refuseUnstorableNumbers(body: unknown): void {

@@ -44,6 +44,7 @@ const ERROR_RESPONSE_NAMES: Record<number, string> = {
   409: 'Conflict',
   410: 'Gone',
   413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
   422: 'ValidationFailed',
   429: 'RateLimited',
   431: 'RequestHeaderFieldsTooLarge',
@@ -236,10 +237,14 @@ function errorStatuses(route: RouteDef, c: RouteContract): number[] {
     statuses.add(401);
     statuses.add(403);
   }
+  // A route that sets the session cookie refuses a page of another origin (login CSRF).
+  if (route.setsCookie) statuses.add(403);
   // A member portal session dies with its member's erasure: 410 MEMBER_ERASED.
   if (route.auth.includes('consumer')) statuses.add(410);
-  // Any body is measured before it is parsed, so a POST/PUT/PATCH without a declared body can be 413 too.
+  // Any body is measured before it is parsed, so a POST/PUT/PATCH without a declared body can be
+  // 413 too; a body that is not JSON is a 415 on any method that may carry one.
   if (c.body || ['POST', 'PUT', 'PATCH'].includes(route.method)) statuses.add(413);
+  if (route.method !== 'GET') statuses.add(415);
   for (const s of Object.keys(c.responses).map(Number)) if (s >= 400) statuses.add(s);
   return [...statuses].sort((a, b) => a - b);
 }
@@ -260,6 +265,7 @@ const REASONS: Record<number, string> = {
   409: 'Conflict',
   410: 'Gone',
   413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
@@ -415,7 +421,8 @@ handlers validate with, so it is exactly what the API accepts and answers.
 
 ## Conventions
 
-- Bodies are JSON (whatever the Content-Type says), at most ${config.http.maxBodyBytes / (1024 * 1024)} MiB (413 beyond)
+- Bodies are JSON, sent with \`Content-Type: application/json\` (or another \`application/*+json\` type; any other or
+  none is 415), at most ${config.http.maxBodyBytes / (1024 * 1024)} MiB (413 beyond)
   and nested at most ${config.http.maxBodyDepth} levels deep (400 beyond).
   Successful responses are \`{ "data": ... }\`; 204 has no body.
 - Lists are cursor-paginated: \`?limit=\` (1-${MAX_PAGE_SIZE}, default ${DEFAULT_PAGE_SIZE}) and \`?cursor=\` with the \`nextCursor\`

@@ -1,19 +1,38 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { config, originVerifySecret } from '../config';
 import type { HttpEvent } from './types';
 
 /** A host as a URL may carry it: a DNS name or IPv4 address, or a bracketed IPv6 address, with an optional port. */
 const SANE_HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
 
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
 /**
- * The platform's origin as the caller reached it (`https://api.example.com`), from the
- * `X-Forwarded-Host` the CloudFront distribution sets (its own host: API Gateway gets its own as
- * `Host`), else the `Host` header, else API Gateway's `requestContext.domainName` and `X-Forwarded-Proto` (API Gateway and
- * the local server both set it; `https` when absent). Undefined when the request names no sane
- * host: links are then relative rather than built from whatever the header held.
+ * Whether the request came through the platform's own CloudFront distribution: it carries the
+ * secret the distribution adds as `config.http.originVerifyHeader`. Compared as SHA-256 digests in
+ * constant time, so neither the value nor its length shows in the time an answer takes. Without a
+ * configured secret (the local runtime) no request qualifies.
+ */
+export function fromOwnEdge(event: Pick<HttpEvent, 'headers'>, secret: string | undefined = originVerifySecret()): boolean {
+  const sent = event.headers?.[config.http.originVerifyHeader];
+  if (!secret || sent === undefined) return false;
+  return timingSafeEqual(digest(sent), digest(secret));
+}
+
+/**
+ * The platform's origin as the caller reached it (`https://api.example.com`): the `X-Forwarded-Host`
+ * our CloudFront distribution sets (its own host: API Gateway gets its own as `Host`) when the
+ * request proves it came from there (`fromOwnEdge`; anyone else could name any host in it), else the
+ * `Host` header, else API Gateway's `requestContext.domainName`, with `X-Forwarded-Proto` (API
+ * Gateway and the local server both set it; `https` when absent). Undefined when the request names
+ * no sane host: links are then relative rather than built from whatever the header held.
  */
 export function originOf(
   event: Pick<HttpEvent, 'headers'> & { requestContext?: Partial<Pick<HttpEvent['requestContext'], 'domainName'>> },
+  secret: string | undefined = originVerifySecret(),
 ): string | undefined {
-  const host = event.headers?.['x-forwarded-host'] ?? event.headers?.host ?? event.requestContext?.domainName;
+  const forwarded = fromOwnEdge(event, secret) ? event.headers?.['x-forwarded-host'] : undefined;
+  const host = forwarded ?? event.headers?.host ?? event.requestContext?.domainName;
   if (!host || host.length > 261 || !SANE_HOST.test(host)) return undefined;
   return `${schemeOf(event)}://${host}`;
 }
@@ -22,4 +41,17 @@ export function originOf(
 export function schemeOf(event: Pick<HttpEvent, 'headers'>): 'http' | 'https' {
   const forwarded = event.headers?.['x-forwarded-proto']?.split(',')[0]?.trim().toLowerCase();
   return forwarded === 'http' ? 'http' : 'https';
+}
+
+/**
+ * Whether a browser says the request comes from a page of another origin: an `Origin` other than
+ * ours (`null` included: a sandboxed or opaque page), or, without one, a `Sec-Fetch-Site` other than
+ * `same-origin` or `none` (typed into the address bar). A request with neither comes from no
+ * browser (curl, a server), which no login CSRF can use.
+ */
+export function fromForeignPage(event: Pick<HttpEvent, 'headers'> & { requestContext?: Partial<Pick<HttpEvent['requestContext'], 'domainName'>> }): boolean {
+  const origin = event.headers?.origin;
+  if (origin !== undefined) return origin !== originOf(event);
+  const site = event.headers?.['sec-fetch-site'];
+  return site !== undefined && site !== 'same-origin' && site !== 'none';
 }

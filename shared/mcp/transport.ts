@@ -49,8 +49,9 @@ async function serveLegacy(request: Request, parsedBody: unknown, state: McpRequ
 }
 
 /**
- * The request as the SDK reads it. Bodies are JSON whatever the Content-Type says (as everywhere in
- * this API) and every answer is JSON, so Content-Type and Accept are set here rather than refused.
+ * The request as the SDK reads it. The chain has already refused a body that is not JSON (415, as
+ * everywhere in this API) and every answer is JSON, so Content-Type and Accept are set here rather
+ * than left to what the caller sent (a `+json` type or an Accept without SSE).
  */
 export function sdkRequest(url: string, headers: Record<string, string | undefined>, body: unknown): Request {
   const forwarded = new Headers();

@@ -520,6 +520,8 @@ async function probe(op: Operation, c: FuzzCase): Promise<void> {
       ...(b.token ? { token: b.token } : {}),
       headers: b.headers,
       ...(b.rawBody !== undefined ? { rawBody: b.rawBody } : {}),
+      // Bytes the case sends without a Content-Type go without one.
+      ...(b.rawBody instanceof Uint8Array ? { contentType: null } : {}),
     });
   } catch (err) {
     throw new Error(`${(err as Error).message}\nrequest:\n${describeRequest(b, c.auth)}`);

@@ -43,7 +43,8 @@ describe('local runtime logs (LOG_FORMAT=pretty)', () => {
 
       const auth = { authorization: `Bearer ${demo.apiKey}` };
       expect((await fetch(`${p.baseUrl}/api/v2/api-keys`, { headers: auth })).status).toBe(200);
-      expect((await fetch(`${p.baseUrl}/api/v2/stores`, { method: 'POST', headers: auth, body: '{}' })).status).toBe(422);
+      const asJson = { ...auth, 'content-type': 'application/json' };
+      expect((await fetch(`${p.baseUrl}/api/v2/stores`, { method: 'POST', headers: asJson, body: '{}' })).status).toBe(422);
       expect((await fetch(`${p.baseUrl}/api/v2/no-such-thing`)).status).toBe(404);
       // Refused by the local HTTP adapter itself (over API Gateway's payload limit), before any handler.
       expect((await fetch(`${p.baseUrl}/api/v2/stores`, { method: 'POST', headers: auth, body: 'x'.repeat(7 * 1024 * 1024) })).status).toBe(413);

@@ -20,6 +20,7 @@ async function waitDead(pid: number, ms = 10_000): Promise<boolean> {
   return true;
 }
 
+const JSON_TYPE = { 'content-type': 'application/json' };
 const json = async (url: string, init?: RequestInit) => {
   const res = await fetch(url, init);
   return { status: res.status, body: (await res.json()) as any };
@@ -41,7 +42,11 @@ describe('local runtime (what npm start runs)', () => {
     const keys = await json(`${first.baseUrl}/api/v2/api-keys`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
     expect(keys.status).toBe(200);
     expect(keys.body.data[0].scopes).toEqual([...SCOPES]);
-    const login = await json(`${first.baseUrl}/api/v2/auth/login`, { method: 'POST', body: JSON.stringify({ email: demo.email, password: demo.password }) });
+    const login = await json(`${first.baseUrl}/api/v2/auth/login`, {
+      method: 'POST',
+      headers: JSON_TYPE,
+      body: JSON.stringify({ email: demo.email, password: demo.password }),
+    });
     expect(login.status).toBe(200);
 
     const { dynamodbPid, pid } = await first.runtime();
@@ -54,7 +59,11 @@ describe('local runtime (what npm start runs)', () => {
     const second = await startPlatform({ dataDir: first.dataDir, env: { LOG_FORMAT: 'json', POWERTOOLS_LOG_LEVEL: 'INFO' } });
     try {
       expect(second.output()).not.toContain('Created the demo workspace');
-      const again = await json(`${second.baseUrl}/api/v2/auth/login`, { method: 'POST', body: JSON.stringify({ email: demo.email, password: demo.password }) });
+      const again = await json(`${second.baseUrl}/api/v2/auth/login`, {
+        method: 'POST',
+        headers: JSON_TYPE,
+        body: JSON.stringify({ email: demo.email, password: demo.password }),
+      });
       expect(again.status).toBe(200);
       expect(again.body.data.workspace.id).toBe(demo.workspaceId);
       const sameKey = await json(`${second.baseUrl}/api/v2/api-keys`, { headers: { authorization: `Bearer ${demo.apiKey}` } });
@@ -173,6 +182,7 @@ describe('local runtime (what npm start runs)', () => {
       const demo = JSON.parse(await readFile(join(first.dataDir, 'demo.json'), 'utf8'));
       const login = await fetch(`${second.baseUrl}/api/v2/auth/login`, {
         method: 'POST',
+        headers: JSON_TYPE,
         body: JSON.stringify({ email: demo.email, password: demo.password }),
       });
       expect(login.status).toBe(200);

@@ -277,3 +277,62 @@ describe('team: isolation and the console cookie', () => {
     expect(made.status).toBe(201);
   });
 });
+
+describe('team: the invitations of a removed or demoted inviter', () => {
+  const invitationsOf = async (token: string) => (await call('GET', '/api/flash/team/invitations', { token })).body.data as any[];
+  const statusOf = async (token: string, id: string) => (await invitationsOf(token)).find((i) => i.id === id)?.status;
+
+  it("a removed admin's pending invitations are revoked with them (links 410, audited); the others' stay", async () => {
+    const owner = await registerAccount('team-inviter-removed');
+    const admin = await joined(owner, 'admin');
+    const byAdmin = [await invite(admin.token, 'member'), await invite(admin.token, 'admin')];
+    const byOwner = await invite(owner.token, 'member');
+    expect((await call('DELETE', `/api/flash/team/members/${admin.userId}`, { token: owner.token })).status).toBe(204);
+    for (const { res, email } of byAdmin) {
+      expect(await statusOf(owner.token, res.body.data.id)).toBe('revoked');
+      expect((await accept(await invitationToken(email))).status).toBe(410);
+    }
+    expect(await statusOf(owner.token, byOwner.res.body.data.id)).toBe('pending');
+    const revoked = await auditOf(owner.token, 'team.invitation_revoked');
+    expect(revoked.map((e) => e.target.id).sort()).toEqual(byAdmin.map((i) => i.res.body.data.id).sort());
+    expect(revoked.every((e) => e.actor.id === owner.userId)).toBe(true);
+    expect((await accept(await invitationToken(byOwner.email))).status).toBe(201);
+  });
+
+  it("demoted to member: all of the inviter's pending invitations are revoked; an owner made admin loses only the owner invitations", async () => {
+    const owner = await registerAccount('team-inviter-demoted');
+    const admin = await joined(owner, 'admin');
+    const adminSent = await invite(admin.token, 'member');
+    const coOwner = await joined(owner, 'owner');
+    const ownerSent = { owner: await invite(coOwner.token, 'owner'), admin: await invite(coOwner.token, 'admin') };
+    expect((await call('PATCH', `/api/flash/team/members/${admin.userId}`, { token: owner.token, body: { role: 'member' } })).status).toBe(200);
+    expect(await statusOf(owner.token, adminSent.res.body.data.id)).toBe('revoked');
+    expect((await call('PATCH', `/api/flash/team/members/${coOwner.userId}`, { token: owner.token, body: { role: 'admin' } })).status).toBe(200);
+    expect(await statusOf(owner.token, ownerSent.owner.res.body.data.id)).toBe('revoked');
+    expect(await statusOf(owner.token, ownerSent.admin.res.body.data.id)).toBe('pending');
+    expect((await accept(await invitationToken(ownerSent.owner.email))).status).toBe(410);
+    expect((await accept(await invitationToken(ownerSent.admin.email))).status).toBe(201);
+  });
+
+  it('an invitation the revocation missed (sent while its inviter was removed) cannot be accepted either', async () => {
+    const owner = await registerAccount('team-inviter-race');
+    const admin = await joined(owner, 'admin');
+    const { res, email } = await invite(admin.token, 'member');
+    expect((await call('DELETE', `/api/flash/team/members/${admin.userId}`, { token: owner.token })).status).toBe(204);
+    // As if it had been written just after the removal read the invitations: pending again.
+    const { doc, tableName } = await platformTable();
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: keyOf('invitation', { workspaceId: owner.workspaceId, invitationId: res.body.data.id }),
+        UpdateExpression: 'SET #status = :pending REMOVE revokedAt',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':pending': 'pending' },
+      }),
+    );
+    const refused = await accept(await invitationToken(email));
+    expect(refused.status).toBe(410);
+    expect(refused.body.error.code).toBe('GONE');
+    expect((await membersOf(owner.token)).map((u) => u.id)).toEqual([owner.userId]);
+  });
+});

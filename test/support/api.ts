@@ -14,8 +14,10 @@ export interface ApiResponse<T = any> {
 export interface CallOptions {
   token?: string;
   body?: unknown;
-  /** Sent as is (for malformed or oversized bodies); bytes go without a Content-Type unless `headers` has one. */
+  /** Sent as is (for malformed or oversized bodies), as `application/json` unless `headers` or `contentType` say otherwise. */
   rawBody?: string | Uint8Array;
+  /** The Content-Type of `rawBody` when `headers` names none; `null`: none at all. */
+  contentType?: string | null;
   headers?: Record<string, string>;
 }
 
@@ -27,6 +29,11 @@ export async function call<T = any>(method: string, path: string, opts: CallOpti
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: string | Uint8Array | undefined = opts.rawBody;
+  if (body !== undefined && headers['content-type'] === undefined) {
+    if (opts.contentType !== null) headers['content-type'] = opts.contentType ?? 'application/json';
+    // fetch itself calls a string body text/plain: bytes go without a Content-Type.
+    else if (typeof body === 'string') body = new TextEncoder().encode(body);
+  }
   if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
     headers['content-type'] = 'application/json';

@@ -11,6 +11,8 @@ import type { HttpEvent } from '../../shared/http/types';
 export interface InProcessAnswer<T = any> {
   status: number;
   headers: Record<string, string>;
+  /** Set-Cookie values (API Gateway's `cookies`). */
+  cookies: string[];
   body: T;
 }
 
@@ -23,7 +25,7 @@ export interface InProcessAnswer<T = any> {
 export async function inProcess<T = any>(
   method: string,
   path: string,
-  opts: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+  opts: { token?: string; body?: unknown; headers?: Record<string, string>; cookies?: string[] } = {},
 ): Promise<InProcessAnswer<T>> {
   // The key vault the runtime seals signing secrets with (its DATA_DIR), as the runtime provides it.
   if (!provided.keyVault) provideAdapters({ keyVault: new FileKeyVault(inject('dataDir')) });
@@ -41,6 +43,7 @@ export async function inProcess<T = any>(
     routeKey: key,
     rawPath: url.pathname,
     rawQueryString: url.search.slice(1),
+    ...(opts.cookies ? { cookies: opts.cookies } : {}),
     headers,
     queryStringParameters: Object.keys(query).length ? query : undefined,
     pathParameters: Object.keys(match.params).length ? match.params : undefined,
@@ -61,5 +64,10 @@ export async function inProcess<T = any>(
   };
   const result = await areaHandlers[match.route.area](event, lambdaContext(`loyalty-${match.route.area}`), { signal: new AbortController().signal });
   const text = result.body ?? '';
-  return { status: result.statusCode ?? 200, headers: (result.headers ?? {}) as Record<string, string>, body: (text ? JSON.parse(text) : undefined) as T };
+  return {
+    status: result.statusCode ?? 200,
+    headers: (result.headers ?? {}) as Record<string, string>,
+    cookies: result.cookies ?? [],
+    body: (text ? JSON.parse(text) : undefined) as T,
+  };
 }

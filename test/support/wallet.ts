@@ -139,6 +139,8 @@ export function clientOf(baseUrl: string) {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let body: string | undefined = opts.raw;
+    // A raw body is malformed JSON, sent as JSON: what is judged is its content, not its type.
+    if (body !== undefined) headers['content-type'] ??= 'application/json';
     if (opts.body !== undefined) {
       body = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';

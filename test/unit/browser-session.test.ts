@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { config } from '../../shared/config';
 import type { Principal } from '../../shared/domain/auth/principal';
 import { idleState } from '../../shared/domain/auth/credentials';
-import { acceptsBrowserSession, checkBrowserRequest, clearedSessionCookie, overHttps, sessionCookie, sessionCookieOf } from '../../shared/http/browser-session';
+import {
+  acceptsBrowserSession,
+  checkBrowserRequest,
+  clearedSessionCookie,
+  overHttps,
+  sessionCookie,
+  sessionCookieName,
+  sessionCookieOf,
+} from '../../shared/http/browser-session';
 import type { HttpEvent } from '../../shared/http/types';
 
 const { cookie: COOKIE, csrfHeader: CSRF, idleSeconds, seenResolutionSeconds } = config.browserSession;
@@ -19,12 +27,19 @@ const event = (method: string, headers: Record<string, string> = {}): HttpEvent 
   ({ headers: { host: 'console.example.com', ...headers }, requestContext: { http: { method } } }) as unknown as HttpEvent;
 
 describe('the session cookie', () => {
-  it('is HttpOnly, SameSite=Strict, on Path=/, for the absolute lifetime; Secure only when asked', () => {
+  it('over https: __Host-, Secure, HttpOnly, SameSite=Strict, on Path=/, no Domain, for the absolute lifetime', () => {
     expect(sessionCookie('fl_sess_x', true)).toBe(
-      `${COOKIE}=fl_sess_x; Path=/; HttpOnly; SameSite=Strict; Max-Age=${config.browserSession.absoluteSeconds}; Secure`,
+      `__Host-${COOKIE}=fl_sess_x; Path=/; HttpOnly; SameSite=Strict; Max-Age=${config.browserSession.absoluteSeconds}; Secure`,
     );
-    expect(sessionCookie('fl_sess_x', false)).not.toContain('Secure');
-    expect(clearedSessionCookie(true)).toBe(`${COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0; Secure`);
+    expect(clearedSessionCookie(true)).toBe(`__Host-${COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0; Secure`);
+    expect(sessionCookie('fl_sess_x', true)).not.toMatch(/Domain/i);
+  });
+
+  it('over plain http (the local runtime): the bare name, not Secure (a __Host- cookie must be)', () => {
+    expect(sessionCookie('fl_sess_x', false)).toBe(`${COOKIE}=fl_sess_x; Path=/; HttpOnly; SameSite=Strict; Max-Age=${config.browserSession.absoluteSeconds}`);
+    expect(clearedSessionCookie(false)).toBe(`${COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`);
+    expect(sessionCookieName(false)).toBe(COOKIE);
+    expect(sessionCookieName(true)).toBe(`__Host-${COOKIE}`);
   });
 
   it('is Secure unless the caller came over plain http', () => {
@@ -34,11 +49,19 @@ describe('the session cookie', () => {
     expect(overHttps({ headers: { 'x-forwarded-proto': 'http, https' } })).toBe(false);
   });
 
-  it('is read from API Gateway v2 cookies or the Cookie header, by exact name', () => {
-    expect(sessionCookieOf({ cookies: ['a=1', `${COOKIE}=fl_sess_y`], headers: {} })).toBe('fl_sess_y');
-    expect(sessionCookieOf({ headers: { cookie: `x${COOKIE}=no; ${COOKIE}=fl_sess_z` } })).toBe('fl_sess_z');
-    expect(sessionCookieOf({ headers: { cookie: `${COOKIE}=` } })).toBeUndefined();
+  it('is read from API Gateway v2 cookies or the Cookie header, by the exact name of the scheme', () => {
+    const HOST = `__Host-${COOKIE}`;
+    expect(sessionCookieOf({ cookies: ['a=1', `${HOST}=fl_sess_y`], headers: {} })).toBe('fl_sess_y');
+    expect(sessionCookieOf({ headers: { cookie: `x${HOST}=no; ${HOST}=fl_sess_z` } })).toBe('fl_sess_z');
+    expect(sessionCookieOf({ headers: { cookie: `${HOST}=` } })).toBeUndefined();
     expect(sessionCookieOf({ headers: {} })).toBeUndefined();
+    // Over https a bare cookie (which a sibling host could plant) is not the session.
+    expect(sessionCookieOf({ headers: { cookie: `${COOKIE}=fl_sess_planted` } })).toBeUndefined();
+    expect(sessionCookieOf({ headers: { cookie: `${COOKIE}=fl_sess_planted; ${HOST}=fl_sess_mine` } })).toBe('fl_sess_mine');
+    // Over plain http only the bare name exists.
+    const http = { 'x-forwarded-proto': 'http' };
+    expect(sessionCookieOf({ headers: { ...http, cookie: `${COOKIE}=fl_sess_l` } })).toBe('fl_sess_l');
+    expect(sessionCookieOf({ headers: { ...http, cookie: `${HOST}=fl_sess_h` } })).toBeUndefined();
   });
 
   it('stands in only on routes a user session may call', () => {

@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { AppError, outcomeUnknown } from '../../shared/errors';
 import { withinDeadline } from '../../shared/http/area';
 import { errorMapper } from '../../shared/http/error-mapper';
-import { jsonBody, jsonDepthExceeds } from '../../shared/http/json-body';
+import { isJsonMediaType, jsonBody, jsonDepthExceeds } from '../../shared/http/json-body';
 import { errorCodeOf, requestContext } from '../../shared/http/request-context';
 import { logger } from '../../shared/observability/logger';
 import type { AppContext, HttpEvent, HttpResult } from '../../shared/http/types';
@@ -91,9 +91,62 @@ describe('JSON bodies', () => {
       .use(errorMapper())
       .use(jsonBody(1024 * 1024, 64))
       .handler(async (_, context) => ({ statusCode: 200, body: JSON.stringify({ parsed: context.hasBody }) }))(
-      { ...event(), body } as HttpEvent,
+      { ...event({ 'content-type': 'application/json' }), body } as HttpEvent,
       {} as AppContext,
     ) as Promise<HttpResult>;
+
+  it('reads a body only when its Content-Type names JSON', () => {
+    for (const type of [
+      'application/json',
+      'Application/JSON',
+      'application/json; charset=utf-8',
+      ' application/json ;x=1',
+      'application/merge-patch+json',
+      'application/vnd.api+json',
+    ]) {
+      expect(isJsonMediaType(type), type).toBe(true);
+    }
+    for (const type of [
+      undefined,
+      '',
+      'text/plain',
+      'text/plain; charset=application/json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      'application/jsonp',
+      'application/json-seq',
+      'text/json',
+      'xapplication/json',
+      'application/+json',
+      'application/a+json+x',
+      'application/json/x',
+    ]) {
+      expect(isJsonMediaType(type), String(type)).toBe(false);
+    }
+  });
+
+  it('a body without a JSON Content-Type is a 415 naming the type sent, before it is parsed', async () => {
+    const send = (headers: Record<string, string>, body = '{"a":1}') =>
+      middy<HttpEvent, HttpResult, Error, AppContext>()
+        .use(requestContext('test'))
+        .use(errorMapper())
+        .use(jsonBody(16, 64))
+        .handler(async () => ({ statusCode: 200 }))({ ...event(headers), body } as HttpEvent, {} as AppContext) as Promise<HttpResult>;
+    const plain = await send({ 'content-type': 'text/plain;charset=UTF-8' }, '{"a":'.repeat(10));
+    expect(plain.statusCode).toBe(415);
+    expect(JSON.parse(plain.body!).error).toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'The request body is text/plain; send it as JSON with Content-Type: application/json',
+      details: [{ in: 'header', field: 'content-type', message: 'must be application/json' }],
+    });
+    expect(JSON.parse((await send({})).body!).error.message).toBe('The request body has no Content-Type; send it as JSON with Content-Type: application/json');
+    expect(JSON.parse((await send({ 'content-type': '<script>/x' })).body!).error.message).toBe(
+      'The request body has an unusable Content-Type; send it as JSON with Content-Type: application/json',
+    );
+    expect((await send({ 'content-type': 'application/json' })).statusCode).toBe(200);
+    // No body: nothing to judge, whatever the header says.
+    expect((await send({ 'content-type': 'text/plain' }, '')).statusCode).toBe(200);
+  });
 
   it('counts nesting on the text, ignoring brackets inside strings', () => {
     expect(jsonDepthExceeds('[[[]]]', 3)).toBe(false);

@@ -195,10 +195,15 @@ describe('OpenAPI document', () => {
       for (const s of [400, 404, 409, 422, 429, 500, 503]) expect(statuses, `${routeKey(r)} ${s}`).toContain(s);
       const isPublic = r.auth.includes('public');
       if (!isPublic) expect(statuses, routeKey(r)).toEqual(expect.arrayContaining([401, 403]));
+      // A public route that sets the session cookie refuses a page of another origin: 403.
+      else if (r.setsCookie) expect(statuses, routeKey(r)).toContain(403);
       else expect(statuses, routeKey(r)).not.toContain(403);
       // A body is measured before it is parsed: every POST/PUT/PATCH can be 413, declared body or not.
       if (op.requestBody || ['POST', 'PUT', 'PATCH'].includes(r.method)) expect(statuses, routeKey(r)).toContain(413);
       else expect(statuses, routeKey(r)).not.toContain(413);
+      // A body that is not JSON is a 415 on every method that may carry one.
+      if (r.method === 'GET') expect(statuses, routeKey(r)).not.toContain(415);
+      else expect(statuses, routeKey(r)).toContain(415);
       expect(statuses, routeKey(r)).toContain(431);
       for (const s of statuses.filter((x) => x >= 400)) {
         const ref = op.responses[s].$ref as string;

@@ -78,12 +78,31 @@ export async function revokeInvitation(workspaceId: string, invitationId: string
 
 /**
  * Accepting: the invitation turns `accepted` only if it is still pending and unexpired (so its
- * token works once), and the user is created with its login e-mail, in one transaction. An e-mail
+ * token works once) and its inviter is still in the team with one of `inviterRoles` (else 410, as
+ * a revoked one), and the user is created with its login e-mail, in one transaction. An e-mail
  * that already has an account (in any workspace: a login names one workspace) is a 409.
  */
-export async function acceptInvitation(invitation: InvitationRecord, user: UserRecord, now: Date, steps: TransactStep[]): Promise<void> {
+export async function acceptInvitation(
+  invitation: InvitationRecord,
+  user: UserRecord,
+  now: Date,
+  inviterRoles: readonly Role[],
+  steps: TransactStep[],
+): Promise<void> {
   const nowIso = now.toISOString();
+  const roles = Object.fromEntries(inviterRoles.map((r, i) => [`:r${i}`, r]));
   await transactWrite([
+    {
+      op: {
+        ConditionCheck: {
+          Key: keyOf('user', { workspaceId: invitation.workspaceId, userId: invitation.invitedBy }),
+          ConditionExpression: `attribute_exists(pk) AND #role IN (${Object.keys(roles).join(', ')})`,
+          ExpressionAttributeNames: { '#role': 'role' },
+          ExpressionAttributeValues: roles,
+        },
+      },
+      onConditionFailed: invitationGone,
+    },
     {
       op: {
         Update: {

@@ -1,10 +1,10 @@
 import { config, runtimeConfig } from '../../config';
 import * as accounts from '../../data/repositories/accounts';
 import * as repo from '../../data/repositories/team';
-import { badRequest, conflict, gone, notFound } from '../../errors';
+import { AppError, badRequest, conflict, gone, notFound } from '../../errors';
 import { newId } from '../../ids';
 import type { Mailer } from '../../ports/mailer';
-import type { UserRecord, Workspace } from '../../records/accounts';
+import type { Role, UserRecord, Workspace } from '../../records/accounts';
 import type { Invitation, InvitationRecord } from '../../records/team';
 import { audited, type AuditContext } from '../audit/service';
 import { hashPassword } from '../auth/password';
@@ -12,7 +12,7 @@ import type { SessionPrincipal } from '../auth/principal';
 import { publicUser, type PublicRequest } from '../auth/service';
 import { randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
 import type { AcceptInvitationInput, InviteInput } from './schemas';
-import { assertMayGrant } from './rules';
+import { assertMayGrant, mayStillInvite, rolesThatMayInvite } from './rules';
 
 /** A stored pending invitation past its time reads as `expired`. */
 export function publicInvitation(r: InvitationRecord, now = new Date()): Invitation {
@@ -94,6 +94,39 @@ export async function revokeInvitation(principal: SessionPrincipal, invitationId
   await repo.revokeInvitation(principal.workspaceId, invitationId, now.toISOString(), [step]);
 }
 
+/**
+ * Revokes the pending invitations `inviterId` sent that they could no longer send, now that they
+ * hold `role` (`undefined`: removed from the team): all of a removed member or one demoted to
+ * `member`, the owner invitations of an owner made admin. Each is audited as revoked by whoever
+ * changed the inviter. One revoked or accepted meanwhile is left as it is. Accepting checks the
+ * inviter again in its own transaction, so an invitation this misses (sent while the change ran)
+ * cannot be accepted either.
+ */
+export async function revokeOutlivedInvitations(
+  principal: SessionPrincipal,
+  inviterId: string,
+  role: Role | undefined,
+  audit: AuditContext,
+  now = new Date(),
+): Promise<number> {
+  let revoked = 0;
+  let cursor: string | undefined;
+  do {
+    const page = await repo.listInvitations(principal.workspaceId, 200, cursor);
+    for (const invitation of page.items) {
+      if (invitation.status !== 'pending' || invitation.invitedBy !== inviterId || mayStillInvite(role, invitation.role)) continue;
+      try {
+        await revokeInvitation(principal, invitation.id, audit, now);
+        revoked++;
+      } catch (error) {
+        if (!(error instanceof AppError && (error.code === 'CONFLICT' || error.code === 'NOT_FOUND'))) throw error;
+      }
+    }
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return revoked;
+}
+
 /** The invitation a presented token opens: unknown is 400, used, revoked or expired is 410. */
 async function invitationOfToken(token: string, now: Date): Promise<InvitationRecord> {
   const lookup = token.startsWith(TOKEN_PREFIX.invitation) ? await repo.getInvitationToken(sha256Hex(token)) : undefined;
@@ -132,6 +165,8 @@ export async function acceptInvitation(
   };
   // The token proved who acts: the user it creates.
   const ctx: AuditContext = { actor: { type: 'user', id: user.id }, requestId: request.requestId };
-  await repo.acceptInvitation(invitation, user, now, [audited(workspace.id, ctx, 'team.invitation_accepted', { type: 'invitation', id: invitation.id }, now)]);
+  await repo.acceptInvitation(invitation, user, now, rolesThatMayInvite(invitation.role), [
+    audited(workspace.id, ctx, 'team.invitation_accepted', { type: 'invitation', id: invitation.id }, now),
+  ]);
   return { user: publicUser(user), workspace };
 }

@@ -5,6 +5,7 @@ import type { Role, User, UserRecord } from '../../records/accounts';
 import { audited, type AuditContext } from '../audit/service';
 import type { SessionPrincipal } from '../auth/principal';
 import { publicUser } from '../auth/service';
+import { revokeOutlivedInvitations } from './invitations';
 import { assertMayGrant } from './rules';
 
 export async function listMembers(principal: SessionPrincipal, limit: number, cursor?: string) {
@@ -34,6 +35,7 @@ async function anotherOwner(workspaceId: string, userId: string): Promise<string
   throw conflict(repo.LAST_OWNER);
 }
 
+/** Changes a member's role; the pending invitations the new role could not send are revoked with it. */
 export async function changeRole(principal: SessionPrincipal, userId: string, role: Role, audit: AuditContext, now = new Date()): Promise<User> {
   const user = await memberOf(principal, userId);
   if (user.role === 'owner') assertMayGrant(principal, 'owner', 'id');
@@ -42,14 +44,16 @@ export async function changeRole(principal: SessionPrincipal, userId: string, ro
   const otherOwner = user.role === 'owner' ? await anotherOwner(principal.workspaceId, user.id) : undefined;
   const step = audited(principal.workspaceId, audit, 'team.role_changed', { type: 'user', id: user.id }, now);
   await repo.changeRole(user, role, now.toISOString(), otherOwner, [step]);
+  await revokeOutlivedInvitations(principal, user.id, role, audit, now);
   return publicUser({ ...user, role, updatedAt: now.toISOString() });
 }
 
-/** Removes a member: their login and every session end. The last owner stays (409). */
+/** Removes a member: their login, every session and their pending invitations end. The last owner stays (409). */
 export async function removeMember(principal: SessionPrincipal, userId: string, audit: AuditContext, now = new Date()): Promise<void> {
   const user = await memberOf(principal, userId);
   if (user.role === 'owner') assertMayGrant(principal, 'owner', 'id');
   const otherOwner = user.role === 'owner' ? await anotherOwner(principal.workspaceId, user.id) : undefined;
   const step = audited(principal.workspaceId, audit, 'team.member_removed', { type: 'user', id: user.id }, now);
   await repo.removeUser(user, otherOwner, [step]);
+  await revokeOutlivedInvitations(principal, user.id, undefined, audit, now);
 }

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors';
-import type { Role } from '../../records/accounts';
+import { ROLES, type Role } from '../../records/accounts';
 import type { SessionPrincipal } from '../auth/principal';
 
 /**
@@ -12,3 +12,15 @@ export function assertMayGrant(principal: SessionPrincipal, role: Role, field: s
     { in: field === 'id' ? 'path' : 'body', field, message: 'needs an owner' },
   ]);
 }
+
+/**
+ * The roles whose holder may invite someone as `role`: an owner anyone, an admin anyone but an owner
+ * (the rule above). An invitation stands only while its inviter still holds one of them.
+ */
+export function rolesThatMayInvite(role: Role): Role[] {
+  return ROLES.filter((r) => (r === 'owner' || r === 'admin') && (role !== 'owner' || r === 'owner'));
+}
+
+/** Whether an inviter now holding `inviterRole` (`undefined`: removed from the team) may still invite as `role`. */
+export const mayStillInvite = (inviterRole: Role | undefined, role: Role): boolean =>
+  inviterRole !== undefined && rolesThatMayInvite(role).includes(inviterRole);
