@@ -21,10 +21,14 @@ export function requestBudget(): MiddlewareObj<HttpEvent, HttpResult, Error, App
       if (!workspaceId) return;
       const method = request.event.requestContext?.http?.method ?? 'POST';
       const state = await admitRequest(workspaceId, method);
-      if (!state) return;
       if (!state.admitted) {
         const per = budgetOf(method) === 'read' ? 'read requests' : 'write requests';
-        throw new AppError('RATE_LIMITED', `This workspace's budget of ${state.limit} ${per} per second is used up; retry after Retry-After`, undefined, budgetHeaders(state));
+        throw new AppError(
+          'RATE_LIMITED',
+          `This workspace's budget of ${state.limit} ${per} per second is used up; retry after Retry-After`,
+          undefined,
+          budgetHeaders(state),
+        );
       }
       states.set(request, state);
     },

@@ -149,7 +149,7 @@ function testWalletCredentials(): string {
  * tests that kill, freeze or time it.
  */
 export async function startPlatform(
-  opts: { dataDir?: string; env?: Record<string, string>; viaNpmStart?: boolean; stores?: SharedStores } = {},
+  opts: { dataDir?: string; env?: Record<string, string | undefined>; viaNpmStart?: boolean; stores?: SharedStores } = {},
 ): Promise<RunningPlatform> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'loyalty-test-')));
   // A fresh DATA_DIR gets the run's development wallet credentials (three RSA keys and two

@@ -74,25 +74,45 @@ export function budgetHeaders(state: BudgetState): Record<string, string> {
 }
 
 /**
- * The windows this process knows to be full, per workspace and budget: a request in a full window
- * is refused here without a store call, so a flood costs the counter at most `limit + 1` writes a
- * second whatever its rate. Only "full" is known locally (the counter never shrinks within a
- * window); "clearly under" cannot be, since other instances count too.
+ * What this process itself admitted per workspace, budget and window: the in-process pre-check.
+ * Other instances only add to a window's count, so once this process alone took `limit` slots (or
+ * the counter refused one) the window is full and the request is refused here, without a store
+ * call: a flood costs the counter at most `limit` calls a window per process, however fast it comes
+ * and however slow the counter answers. "Clearly under" cannot be known locally, so an admission
+ * always asks the counter. Should the counter not answer, this count alone bounds the process.
  */
-export class FullWindows {
-  private readonly full = new Map<string, number>();
+export class LocalWindows {
+  private readonly windows = new Map<string, { start: number; taken: number }>();
 
   constructor(private readonly maxEntries = 10_000) {}
 
-  isFull(workspaceId: string, budget: Budget, window: SecondWindow): boolean {
-    return this.full.get(`${workspaceId}:${budget}`) === window.start;
+  /** Takes a local slot, or answers false when this process knows the window is full. */
+  take(workspaceId: string, budget: Budget, window: SecondWindow, limit: number): boolean {
+    const entry = this.entryOf(workspaceId, budget, window);
+    if (entry.taken >= limit) return false;
+    entry.taken++;
+    return true;
   }
 
-  /** Notes that `window` admits nothing more (the counter refused, or this request took the last slot). */
+  /** Slots this process took in the window (the local estimate when the counter cannot answer). */
+  taken(workspaceId: string, budget: Budget, window: SecondWindow): number {
+    return this.entryOf(workspaceId, budget, window).taken;
+  }
+
+  /** The counter refused: nothing more is admitted in this window, here either. */
   markFull(workspaceId: string, budget: Budget, window: SecondWindow): void {
+    this.entryOf(workspaceId, budget, window).taken = Number.POSITIVE_INFINITY;
+  }
+
+  private entryOf(workspaceId: string, budget: Budget, window: SecondWindow): { start: number; taken: number } {
     const key = `${workspaceId}:${budget}`;
-    this.full.delete(key);
-    if (this.full.size >= this.maxEntries) this.full.delete(this.full.keys().next().value!);
-    this.full.set(key, window.start);
+    const entry = this.windows.get(key);
+    if (entry?.start === window.start) return entry;
+    // A new window: the entry moves to the end, so the oldest (least recently counted) is evicted first.
+    this.windows.delete(key);
+    if (this.windows.size >= this.maxEntries) this.windows.delete(this.windows.keys().next().value!);
+    const fresh = { start: window.start, taken: 0 };
+    this.windows.set(key, fresh);
+    return fresh;
   }
 }

@@ -3,20 +3,25 @@ import * as accounts from '../../data/repositories/accounts';
 import { takeRequestSlot, type RateStoreClient } from '../../data/repositories/rate-windows';
 import { logger } from '../../observability/logger';
 import { TtlCache } from '../cache';
-import { budgetOf, FullWindows, limitOf, secondWindow, stateOf, type BudgetState } from './request-budget';
+import { budgetOf, limitOf, LocalWindows, secondWindow, stateOf, type Budget, type BudgetState, type SecondWindow } from './request-budget';
 
 /**
  * Counts a request against its workspace's budget (docs/security.md, "Request budgets per
  * workspace"): at most one store call per request (the counter's conditional `ADD`), none once this
  * process knows the window is full. A workspace's mode never changes after registration, so it is
- * read once per process (and a day at most).
+ * read once per process (and a day at most), one read however many requests wait for it.
  */
 
-const modes = new TtlCache<boolean>(24 * 60 * 60 * 1000, config.caches.maxEntries);
-const fullWindows = new FullWindows();
+const modes = new TtlCache<Promise<boolean>>(24 * 60 * 60 * 1000, config.caches.maxEntries);
+const local = new LocalWindows();
 
-async function isSandbox(workspaceId: string): Promise<boolean> {
-  return modes.load(workspaceId, async () => (await accounts.getWorkspace(workspaceId))?.sandbox ?? false);
+function isSandbox(workspaceId: string): Promise<boolean> {
+  const known = modes.get(workspaceId);
+  if (known) return known;
+  const reading = accounts.getWorkspace(workspaceId).then((w) => w?.sandbox ?? false);
+  modes.set(workspaceId, reading);
+  reading.catch(() => modes.invalidate(workspaceId));
+  return reading;
 }
 
 let overrides: { raw: string | undefined; parsed: Map<string, WorkspaceRateOverride> } | undefined;
@@ -27,34 +32,40 @@ function overrideOf(workspaceId: string): WorkspaceRateOverride | undefined {
 }
 
 /**
- * The budget state of one request of `workspaceId` with `method`: admitted (counted) or refused.
- * `undefined` when the counter could not decide in time: the request is then admitted uncounted
- * (fail open, logged), since the same store serves the request itself and is the real bottleneck.
+ * Counts one request of `workspaceId` with `method` and answers its budget state: admitted (counted)
+ * or refused. Should the counter fail or not answer within `timeoutMs`, the request is admitted on
+ * this process's own count (fail open, logged): the same store serves the request itself, and a slow
+ * counter must not turn into an outage; the process still admits no more than the limit a window.
  */
-export async function admitRequest(
-  workspaceId: string,
-  method: string,
-  now: Date = new Date(),
-  deps: { client?: RateStoreClient } = {},
-): Promise<BudgetState | undefined> {
+export async function admitRequest(workspaceId: string, method: string, now: Date = new Date(), deps: { client?: RateStoreClient } = {}): Promise<BudgetState> {
   const settings = workspaceRateSettings();
   const budget = budgetOf(method);
   const nowMs = now.getTime();
   const window = secondWindow(nowMs);
+  let limit = limitOf(budget, false, settings, overrideOf(workspaceId));
   try {
-    const limit = limitOf(budget, await isSandbox(workspaceId), settings, overrideOf(workspaceId));
-    if (fullWindows.isFull(workspaceId, budget, window)) return stateOf(undefined, limit, window, nowMs);
-    const count = await takeRequestSlot(workspaceId, budget, { key: window.key, limit, expiresAt: window.expiresAt }, { timeoutMs: settings.timeoutMs, ...deps });
-    if (count === undefined || count >= limit) fullWindows.markFull(workspaceId, budget, window);
-    return stateOf(count, limit, window, nowMs);
-  } catch (err) {
-    logger.warn('Request budget could not be counted; request admitted (fail open)', {
-      event: 'workspace.rate_limit_unavailable',
+    limit = limitOf(budget, await isSandbox(workspaceId), settings, overrideOf(workspaceId));
+    if (!local.take(workspaceId, budget, window, limit)) return stateOf(undefined, limit, window, nowMs);
+    const count = await takeRequestSlot(
       workspaceId,
       budget,
-      timeoutMs: settings.timeoutMs,
-      error: err instanceof Error ? { name: err.name, message: err.message } : String(err),
-    });
-    return undefined;
+      { key: window.key, limit, expiresAt: window.expiresAt },
+      { timeoutMs: settings.timeoutMs, ...deps },
+    );
+    if (count === undefined) local.markFull(workspaceId, budget, window);
+    return stateOf(count, limit, window, nowMs);
+  } catch (err) {
+    return admittedUncounted(workspaceId, budget, window, limit, nowMs, settings.timeoutMs, err);
   }
+}
+
+function admittedUncounted(workspaceId: string, budget: Budget, window: SecondWindow, limit: number, nowMs: number, timeoutMs: number, err: unknown) {
+  logger.warn('Request budget could not be counted; request admitted on this process count (fail open)', {
+    event: 'workspace.rate_limit_unavailable',
+    workspaceId,
+    budget,
+    timeoutMs,
+    error: err instanceof Error ? { name: err.name, message: err.message } : String(err),
+  });
+  return stateOf(Math.min(limit, local.taken(workspaceId, budget, window)), limit, window, nowMs);
 }
