@@ -51,7 +51,11 @@ async function workspace(label: string, sandbox = false) {
   return { id: reg.body.data.workspace.id as string, session, key };
 }
 
-const statusesOf = (answers: Answer[]) => answers.reduce<Record<number, number>>((n, a) => ({ ...n, [a.status]: (n[a.status] ?? 0) + 1 }), {});
+function statusesOf(answers: Answer[]): Record<number, number> {
+  const out: Record<number, number> = {};
+  for (const a of answers) out[a.status] = (out[a.status] ?? 0) + 1;
+  return out;
+}
 
 /** A 429 of the budget: its code, `Retry-After` and the three `RateLimit-*` fields. */
 function expectRefusal(a: Answer, limit: number) {

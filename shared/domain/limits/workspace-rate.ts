@@ -17,7 +17,7 @@ const local = new LocalWindows();
 
 function isSandbox(workspaceId: string): Promise<boolean> {
   const known = modes.get(workspaceId);
-  if (known) return known;
+  if (known !== undefined) return known;
   const reading = accounts.getWorkspace(workspaceId).then((w) => w?.sandbox ?? false);
   modes.set(workspaceId, reading);
   reading.catch(() => modes.invalidate(workspaceId));
