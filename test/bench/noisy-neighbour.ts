@@ -29,7 +29,9 @@ async function measured(opts: { victimRequests: number; victimConcurrency: numbe
     const victim = await benchWorkspace(platform.baseUrl, 'Bench victim', 20);
     const flooder = await benchWorkspace(platform.baseUrl, 'Bench flooder', 16);
     const read = async (i: number) => {
-      const res = await fetch(`${platform.baseUrl}/api/v2/members/${victim.members[i % victim.members.length]}`, { headers: { authorization: `Bearer ${victim.key}` } });
+      const res = await fetch(`${platform.baseUrl}/api/v2/members/${victim.members[i % victim.members.length]}`, {
+        headers: { authorization: `Bearer ${victim.key}` },
+      });
       await res.arrayBuffer();
       return res.status === 200;
     };
