@@ -122,12 +122,12 @@ describe('request budgets per workspace', () => {
     expect(neighbour.headers.get('ratelimit-reset')).toBe('1');
     // Writes draw on their own budget: the sandbox still writes.
     expect((await api('POST', '/api/v2/members', sandbox.key, { email: `m-${randomUUID()}@example.test` })).status).toBe(201);
-    tight = sandbox;
-    roomy = live;
   });
 
   describe('with budgets of their own (WORKSPACE_RATE_LIMITS)', () => {
     beforeAll(async () => {
+      tight = await workspace('tight', true);
+      roomy = await workspace('roomy');
       await p.stop();
       const own = { [tight.id]: { read: 3, write: 3 }, [roomy.id]: { read: 500 } };
       p = await startPlatform({ stores: inject('stores'), dataDir: p.dataDir, env: { ...REAL_DEFAULTS, WORKSPACE_RATE_LIMITS: JSON.stringify(own) } });
