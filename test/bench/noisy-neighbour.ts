@@ -27,7 +27,7 @@ async function measured(opts: { victimRequests: number; victimConcurrency: numbe
   const platform = await startPlatform({ env: { ...opts.env, WORKSPACE_READ_PER_SECOND: '100000', POWERTOOLS_LOG_LEVEL: 'ERROR' } });
   try {
     const victim = await benchWorkspace(platform.baseUrl, 'Bench victim', 20);
-    const flooder = await benchWorkspace(platform.baseUrl, 'Bench flooder', 16);
+    const flooder = await benchWorkspace(platform.baseUrl, 'Bench flooder', opts.floodConcurrency);
     const read = async (i: number) => {
       const res = await fetch(`${platform.baseUrl}/api/v2/members/${victim.members[i % victim.members.length]}`, {
         headers: { authorization: `Bearer ${victim.key}` },

@@ -95,10 +95,10 @@ if (selected('rate-guard'))
 if (selected('noisy-neighbour'))
   results.push(
     await noisyNeighbour({
-      victimRequests: Number(process.env.BENCH_VICTIM_REQUESTS ?? 600),
+      victimRequests: Number(process.env.BENCH_VICTIM_REQUESTS ?? 400),
       victimConcurrency: Number(process.env.BENCH_VICTIM_CONCURRENCY ?? 4),
       floodConcurrency: Number(process.env.BENCH_FLOOD_CONCURRENCY ?? 64),
-      writePerSecond: Number(process.env.BENCH_FLOOD_WRITE_PER_SECOND ?? 10),
+      writePerSecond: Number(process.env.BENCH_FLOOD_WRITE_PER_SECOND ?? 5),
     }),
   );
 console.log(JSON.stringify({ startupMs, results }, null, 2));
