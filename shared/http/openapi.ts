@@ -516,7 +516,10 @@ export function generateOpenApiDocument(
         RequestId: { description: 'The request id: the caller’s sane `X-Request-Id`, else a new `req_...`', schema: { type: 'string' } },
         RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
         RateLimitLimit: { description: "The workspace's budget of this kind (reads or writes) per second", schema: { type: 'integer', minimum: 1 } },
-        RateLimitRemaining: { description: 'Requests of this kind the workspace may still send in the current second', schema: { type: 'integer', minimum: 0 } },
+        RateLimitRemaining: {
+          description: 'Requests of this kind the workspace may still send in the current second',
+          schema: { type: 'integer', minimum: 0 },
+        },
         RateLimitReset: { description: 'Seconds until the budget is whole again', schema: { type: 'integer', minimum: 1 } },
         Allow: { description: 'The methods the path accepts', schema: { type: 'string' } },
         IdempotentReplayed: {

@@ -99,7 +99,17 @@ describe('request budgets: which budget and which limit', () => {
         ['ws_b', { write: 5 }],
       ]),
     );
-    for (const bad of ['nope', '[]', 'null', '{"ws_a":3}', '{"ws_a":[]}', '{"ws_a":{"reads":5}}', '{"ws_a":{"read":0}}', '{"ws_a":{"read":1.5}}', '{"ws_a":{"read":"5"}}']) {
+    for (const bad of [
+      'nope',
+      '[]',
+      'null',
+      '{"ws_a":3}',
+      '{"ws_a":[]}',
+      '{"ws_a":{"reads":5}}',
+      '{"ws_a":{"read":0}}',
+      '{"ws_a":{"read":1.5}}',
+      '{"ws_a":{"read":"5"}}',
+    ]) {
       expect(() => workspaceRateOverrides({ WORKSPACE_RATE_LIMITS: bad }), bad).toThrow(/WORKSPACE_RATE_LIMITS must be a JSON object/);
     }
   });
