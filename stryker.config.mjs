@@ -52,6 +52,7 @@ export default {
     // What the benchmark mode counts per request; the middleware itself needs a client.
     linesOf('shared/data/store-calls.ts', /^const count = /, /^export interface StoreCallCounter/),
     'shared/domain/cache.ts',
+    'shared/domain/limits/request-budget.ts',
     'shared/http/route-match.ts',
     // The address and URL checks (SafeEgress itself does network I/O), up to the config-bound factory.
     linesOf('shared/adapters/egress-address.ts', /^function range\(/, /^let check/),

@@ -25,6 +25,18 @@ const SOLO = ['test/e2e/store-faults.test.ts', 'test/e2e/objects-guard.test.ts']
  */
 const SHORT_LIVED_JVM = { JAVA_TOOL_OPTIONS: '-XX:TieredStopAtLevel=1' };
 
+/**
+ * Request budgets per workspace far above what a test sends, for the handlers run in this process
+ * (the test runtimes get the same from test/support/platform.ts); test/e2e/request-budget.test.ts
+ * tests the budgets, the real defaults among them.
+ */
+const ROOMY_BUDGETS = {
+  WORKSPACE_READ_PER_SECOND: '100000',
+  WORKSPACE_WRITE_PER_SECOND: '100000',
+  SANDBOX_READ_PER_SECOND: '100000',
+  SANDBOX_WRITE_PER_SECOND: '100000',
+};
+
 export default defineConfig({
   test: {
     reporters: ['default', './test/support/summary-reporter.ts'],
@@ -40,7 +52,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
-          env: { POWERTOOLS_LOG_LEVEL: 'SILENT' },
+          env: { ...ROOMY_BUDGETS, POWERTOOLS_LOG_LEVEL: 'SILENT' },
           // One module graph per worker, as the mutation run has always had it: importing the
           // modules anew for each of some hundred files was most of the unit project's CPU. A file
           // that changes process state (environment, spies, module state) restores it or loads
@@ -87,7 +99,7 @@ export default defineConfig({
           // The handlers run in this process: their logs and metrics would fill the run's output.
           // Tests that read them spy on the logger or capture the metrics.
           setupFiles: ['test/support/quiet-metrics.ts'],
-          env: { ...SHORT_LIVED_JVM, POWERTOOLS_LOG_LEVEL: 'SILENT' },
+          env: { ...SHORT_LIVED_JVM, ...ROOMY_BUDGETS, POWERTOOLS_LOG_LEVEL: 'SILENT' },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

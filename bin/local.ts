@@ -155,6 +155,8 @@ function configureHandlers(dynamodbEndpoint: string, s3Endpoint: string): void {
     WEBHOOK_ALLOW_LOOPBACK: process.env.WEBHOOK_ALLOW_LOOPBACK ?? 'true',
     // DynamoDB Local answers slower than DynamoDB under load; give the fail-closed guard room.
     OBJECTS_RATE_GUARD_TIMEOUT_MS: process.env.OBJECTS_RATE_GUARD_TIMEOUT_MS ?? '2000',
+    // The same for the request budgets' counter, which admits uncounted when it does not answer in time.
+    WORKSPACE_RATE_TIMEOUT_MS: process.env.WORKSPACE_RATE_TIMEOUT_MS ?? '2000',
     // DynamoDB Local commits one transaction at a time: with 16 of a pool's code reservations in
     // flight each waits for the other 15, past its per-call time-out once the machine is busy.
     COUPON_RESERVE_PARALLELISM: process.env.COUPON_RESERVE_PARALLELISM ?? '2',

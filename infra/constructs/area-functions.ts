@@ -2,6 +2,7 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { config, environmentOf, WORKSPACE_RATE_LIMITS_ENV, WORKSPACE_RATE_NUMBERS, workspaceRateOverrides } from '../../shared/config';
 import { AREAS, declarationOf, type Area } from '../../shared/contracts/index';
 import type { QueueName } from '../../shared/ports/queue';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -48,6 +49,7 @@ export class AreaFunctions extends Construct {
     const functions = {} as Record<Area, nodejs.NodejsFunction>;
     const logGroups = {} as Record<Area, logs.LogGroup>;
 
+    const budgets = requestBudgetEnvironment(this.node.tryGetContext('workspaceRateLimits'));
     for (const area of AREAS) {
       const extras = props.extras?.[area];
       // Construct id = area: the children (Logs, Role, Function) keep their logical IDs.
@@ -61,7 +63,9 @@ export class AreaFunctions extends Construct {
         queues: props.queues,
         ...(props.walletSecret ? { walletSecret: props.walletSecret } : {}),
         invocation: { kind: 'synchronous' },
-        ...(extras?.environment ? { environment: extras.environment } : {}),
+        // One area flooded cannot take the account's concurrency from the others (config.lambda).
+        reservedConcurrency: config.lambda.areaReservedConcurrency,
+        environment: { ...budgets, ...extras?.environment },
       });
 
       functions[area] = pf.function;
@@ -71,4 +75,17 @@ export class AreaFunctions extends Construct {
     this.functions = functions;
     this.logGroups = logGroups;
   }
+}
+
+/**
+ * The request budgets' numbers on every area function, and the workspaces' own budgets from the
+ * `workspaceRateLimits` context value (`-c workspaceRateLimits='{"ws_...":{"read":500}}'`), checked
+ * at synthesis as the functions would check it.
+ */
+function requestBudgetEnvironment(contextValue: unknown): Record<string, string> {
+  const env = environmentOf(WORKSPACE_RATE_NUMBERS);
+  if (contextValue === undefined || contextValue === '') return env;
+  const raw = typeof contextValue === 'string' ? contextValue : JSON.stringify(contextValue);
+  workspaceRateOverrides({ [WORKSPACE_RATE_LIMITS_ENV]: raw });
+  return { ...env, [WORKSPACE_RATE_LIMITS_ENV]: raw };
 }

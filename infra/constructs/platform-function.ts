@@ -74,6 +74,8 @@ export interface PlatformFunctionProps {
   readonly mail: Mail;
   /** @default config.lambda.timeoutSeconds */
   readonly timeout?: Duration;
+  /** Reserved concurrency: the function's cap and guarantee of the account's concurrency (none: unreserved). */
+  readonly reservedConcurrency?: number;
   /** Added to the required environment (`REQUIRED_FUNCTION_ENV`, service name, source maps). */
   readonly environment?: Readonly<Record<string, string>>;
   /** What the function touches; it is granted exactly this. */
@@ -200,6 +202,7 @@ export class PlatformFunction extends Construct {
       architecture: LAMBDA_ARCHITECTURE,
       memorySize: config.lambda.memoryMiB,
       timeout: props.timeout ?? Duration.seconds(config.lambda.timeoutSeconds),
+      ...(props.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: props.reservedConcurrency } : {}),
       role: this.role,
       logGroup: this.logGroup,
       tracing: lambda.Tracing.ACTIVE,

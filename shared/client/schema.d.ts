@@ -3751,6 +3751,9 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
                 "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Limit": components["headers"]["RateLimitLimit"];
+                "RateLimit-Remaining": components["headers"]["RateLimitRemaining"];
+                "RateLimit-Reset": components["headers"]["RateLimitReset"];
                 [name: string]: unknown;
             };
             content: {
@@ -3834,6 +3837,12 @@ export interface components {
         RequestId: string;
         /** @description Seconds to wait before retrying */
         RetryAfter: number;
+        /** @description The workspace's budget of this kind (reads or writes) per second */
+        RateLimitLimit: number;
+        /** @description Requests of this kind the workspace may still send in the current second */
+        RateLimitRemaining: number;
+        /** @description Seconds until the budget is whole again */
+        RateLimitReset: number;
         /** @description The methods the path accepts */
         Allow: string;
         /** @description `true` when this is the replayed answer of an earlier request with the same Idempotency-Key */

@@ -81,6 +81,57 @@ export const webhookSettings = (env?: Record<string, string | undefined>): Webho
 export const rateGuardSettings = (env?: Record<string, string | undefined>): RateGuardSettings => numbersOf(RATE_GUARD_NUMBERS, env);
 export const couponSettings = (env?: Record<string, string | undefined>): CouponSettings => numbersOf(COUPON_NUMBERS, env);
 
+// --- Request budgets per workspace ---
+export type WorkspaceRateSettings = { -readonly [K in keyof typeof config.workspaceRate]: number };
+
+export const WORKSPACE_RATE_NUMBERS: NumberGroup<keyof WorkspaceRateSettings> = {
+  defaults: config.workspaceRate,
+  env: {
+    read: 'WORKSPACE_READ_PER_SECOND',
+    write: 'WORKSPACE_WRITE_PER_SECOND',
+    sandboxRead: 'SANDBOX_READ_PER_SECOND',
+    sandboxWrite: 'SANDBOX_WRITE_PER_SECOND',
+    timeoutMs: 'WORKSPACE_RATE_TIMEOUT_MS',
+  },
+  rule: positiveInteger,
+};
+
+export const workspaceRateSettings = (env?: Record<string, string | undefined>): WorkspaceRateSettings => numbersOf(WORKSPACE_RATE_NUMBERS, env);
+
+/** One workspace's own budgets (requests per second), replacing its mode's; either may be left out. */
+export type WorkspaceRateOverride = { read?: number; write?: number };
+
+/** The variable that names workspaces with budgets of their own: `{"ws_...": {"read": 500, "write": 200}}`. */
+export const WORKSPACE_RATE_LIMITS_ENV = 'WORKSPACE_RATE_LIMITS';
+
+/** The per-workspace budgets of `WORKSPACE_RATE_LIMITS`; a malformed value is an error at start, never ignored. */
+export function workspaceRateOverrides(env: Record<string, string | undefined> = process.env): Map<string, WorkspaceRateOverride> {
+  const raw = env[WORKSPACE_RATE_LIMITS_ENV];
+  const out = new Map<string, WorkspaceRateOverride>();
+  if (raw === undefined || raw.trim() === '') return out;
+  const fail = (why: string): never => {
+    throw new Error(`${WORKSPACE_RATE_LIMITS_ENV} must be a JSON object of workspace id -> { read?, write? } (positive integers): ${why}`);
+  };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    fail('not JSON');
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) fail('not an object');
+  for (const [workspaceId, budgets] of Object.entries(parsed as Record<string, unknown>)) {
+    if (typeof budgets !== 'object' || budgets === null || Array.isArray(budgets)) fail(`${workspaceId} is not an object`);
+    const entry: WorkspaceRateOverride = {};
+    for (const [name, value] of Object.entries(budgets as Record<string, unknown>)) {
+      if (name !== 'read' && name !== 'write') fail(`${workspaceId}.${name} is not read or write`);
+      if (typeof value !== 'number' || !positiveInteger.accepts(value)) fail(`${workspaceId}.${name} is not a positive integer`);
+      entry[name as 'read' | 'write'] = value as number;
+    }
+    out.set(workspaceId, entry);
+  }
+  return out;
+}
+
 // --- Data exports ---
 export const EXPORT_NUMBERS: NumberGroup<keyof ExportSettings> = {
   defaults: config.exports,

@@ -14,6 +14,14 @@ export const config = {
     memoryMiB: 1024,
     timeoutSeconds: 15,
     logRetentionDays: 30,
+    /**
+     * Reserved concurrency of each area function: its cap and its guarantee of the account's Lambda
+     * concurrency, so one area flooded (a runaway integration) cannot take every instance from the
+     * others and the queue workers. 24 areas x 30 = 720 of the default account limit of 1000, which
+     * leaves 280 unreserved (AWS keeps at least 100 unreserved; the workers draw from it). Raise it
+     * only after the account's limit (docs/infra.md, "Concurrency").
+     */
+    areaReservedConcurrency: 30,
   },
   /**
    * API Gateway stage throttling (token bucket per stage and route, requests per second and burst).
@@ -230,6 +238,17 @@ export const config = {
    * The guard fails closed: no answer from its store within `timeoutMs` refuses the write (503).
    * Read through `rateGuardSettings()`, which the local runtime and tests may override.
    */
+  /**
+   * Request budgets per workspace (docs/security.md, "Request budgets per workspace"): every
+   * authenticated request (API key, user session, consumer session, MCP) counts against its
+   * workspace's read budget (GET, HEAD) or write budget (anything else), per fixed 1-second window,
+   * counted across function instances in one counter item per workspace, budget and second. Over
+   * the budget: 429 `RATE_LIMITED` with `Retry-After` and `RateLimit-*`. A sandbox gets a quarter
+   * of a live workspace's budget, as at Stripe. If the counter does not answer within `timeoutMs`
+   * the request is admitted (fail open, logged): a slow counter must not become an outage. Read
+   * through `workspaceRateSettings()`; one workspace's own budget through `WORKSPACE_RATE_LIMITS`.
+   */
+  workspaceRate: { read: 100, write: 100, sandboxRead: 25, sandboxWrite: 25, timeoutMs: 250 },
   objects: {
     rateGuard: { perSecond: 20, burst: 40, windowSeconds: 10, timeoutMs: 300 },
   },

@@ -15,6 +15,7 @@ import { errorMapper, sentIdempotencyKey } from './error-mapper';
 import { idempotency } from './idempotency';
 import { originOf } from './origin';
 import { jsonBody } from './json-body';
+import { requestBudget } from './request-budget';
 import { runOperation, type Operation } from './operation';
 import { holdAccessLine, requestContext, requestIdOf } from './request-context';
 import { toHttpResult, type Reply } from './responses';
@@ -57,6 +58,8 @@ export function defineArea<N extends string, E extends Record<string, Endpoint>>
       before: async ({ event, context }) =>
         event.routeKey === '$default' && fallback ? toHttpResult(await fallback(event, context), context.requestId) : undefined,
     })
+    // The workspace's request budget: a request over it is refused before its body is read.
+    .use(requestBudget())
     .use(jsonBody())
     .use(idempotency(replyOf))
     .handler(async (event, context) => {

@@ -34,6 +34,13 @@ const COMMON_ERRORS = [400, 404, 409, 422, 429, 431, 500, 503];
  * Errors specific to one route that its contract does not declare yet. A contract may itself declare
  * an error status (`responses: { 410: errorBody }`); these entries are the stop-gap until it does.
  */
+/** What a 429 of a workspace's request budget carries besides `Retry-After` (docs/security.md). */
+const RATE_LIMIT_HEADERS: Json = {
+  'RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+  'RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+  'RateLimit-Reset': { $ref: '#/components/headers/RateLimitReset' },
+};
+
 /** The shared error responses (`components/responses`), one per status, named after their main code. */
 const ERROR_RESPONSE_NAMES: Record<number, string> = {
   400: 'BadRequest',
@@ -357,6 +364,7 @@ function errorResponses(pool: SchemaPool): Json {
     const codes = codesOfStatus(status);
     const headers: Json = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } };
     if (status === 429 || status === 503) headers['Retry-After'] = { $ref: '#/components/headers/RetryAfter' };
+    if (status === 429) Object.assign(headers, RATE_LIMIT_HEADERS);
     if (status === 405) headers.Allow = { $ref: '#/components/headers/Allow' };
     out[name] = {
       description: `${reason(status)}: ${codes.map((c) => `${codeLink(c)} (${ERROR_CODES[c].meaning})`).join('; ')}`,
@@ -456,6 +464,13 @@ it runs: of concurrent attempts exactly one runs, and the others wait for its an
 \`IDEMPOTENCY_KEY_IN_USE\` (with \`Retry-After\`) when it takes longer than ${config.idempotency.inProgressWaitMs / 1000} s. Only the first
 request's answer is ever recorded. Failed attempts change nothing and leave the key free.
 
+## Request budgets
+
+Each workspace may send ${config.workspaceRate.read} read requests (\`GET\`) and ${config.workspaceRate.write} write requests (every other method,
+an MCP call included) per second, a sandbox ${config.workspaceRate.sandboxRead} and ${config.workspaceRate.sandboxWrite}, whatever credential sends them (API keys, user
+sessions, member portal sessions). Over a budget the answer is 429 \`RATE_LIMITED\` with \`Retry-After\`. Every answer
+counted against a budget carries \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\` (seconds).
+
 ## Errors
 
 Every error is \`{ "error": { "code", "message", "details"?, "requestId", "docUrl" } }\` (schema \`Error\`);
@@ -516,6 +531,12 @@ export function generateOpenApiDocument(
       headers: {
         RequestId: { description: 'The request id: the caller’s sane `X-Request-Id`, else a new `req_...`', schema: { type: 'string' } },
         RetryAfter: { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } },
+        RateLimitLimit: { description: "The workspace's budget of this kind (reads or writes) per second", schema: { type: 'integer', minimum: 1 } },
+        RateLimitRemaining: {
+          description: 'Requests of this kind the workspace may still send in the current second',
+          schema: { type: 'integer', minimum: 0 },
+        },
+        RateLimitReset: { description: 'Seconds until the budget is whole again', schema: { type: 'integer', minimum: 1 } },
         Allow: { description: 'The methods the path accepts', schema: { type: 'string' } },
         IdempotentReplayed: {
           description: '`true` when this is the replayed answer of an earlier request with the same Idempotency-Key',

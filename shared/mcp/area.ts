@@ -9,6 +9,7 @@ import { requestBudgetMs, withinDeadline } from '../http/area';
 import { authorizationOf } from '../http/authenticate';
 import { errorMapper } from '../http/error-mapper';
 import { jsonBody } from '../http/json-body';
+import { requestBudget } from '../http/request-budget';
 import { originOf } from '../http/origin';
 import { requestContext } from '../http/request-context';
 import { toHttpResult } from '../http/responses';
@@ -109,6 +110,8 @@ export function mcpHandler() {
     .use(requestContext(mcpArea.area))
     .use(errorMapper())
     .use(mcpAuthentication(routes))
+    // The workspace's request budget, as in every area: a JSON-RPC POST counts as one write request.
+    .use(requestBudget())
     // Numbers are checked per tool call (a JSON-RPC error per message), not for the whole body.
     .use(jsonBody(undefined, undefined, false))
     .handler(async (event, context) => {

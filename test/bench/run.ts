@@ -13,6 +13,7 @@ import { coldStart } from './cold-start';
 import { consoleFirstScreen } from './console';
 import { expiryRun } from './expiry-run';
 import { hotMember } from './hot-member';
+import { noisyNeighbour } from './noisy-neighbour';
 import { orderIntake } from './order-intake';
 import { rateGuard } from './rate-guard';
 import { objectList } from './object-list';
@@ -40,7 +41,7 @@ const PLATFORM_BENCHES = [
   'console',
 ] as const;
 // Benchmarks that start a runtime of their own (other settings than the shared one).
-const OWN_PLATFORM_BENCHES = ['rate-guard'] as const;
+const OWN_PLATFORM_BENCHES = ['rate-guard', 'noisy-neighbour'] as const;
 const ALL = ['cold-start', 'cli-help', ...PLATFORM_BENCHES, ...OWN_PLATFORM_BENCHES];
 const only = process.argv.slice(2);
 const unknown = only.filter((n) => !ALL.includes(n));
@@ -91,4 +92,13 @@ if (PLATFORM_BENCHES.some(selected)) {
 }
 if (selected('rate-guard'))
   results.push(await rateGuard({ within: Number(process.env.BENCH_GUARD_WITHIN ?? 60), over: Number(process.env.BENCH_GUARD_OVER ?? 260) }));
+if (selected('noisy-neighbour'))
+  results.push(
+    await noisyNeighbour({
+      victimRequests: Number(process.env.BENCH_VICTIM_REQUESTS ?? 400),
+      victimConcurrency: Number(process.env.BENCH_VICTIM_CONCURRENCY ?? 4),
+      floodConcurrency: Number(process.env.BENCH_FLOOD_CONCURRENCY ?? 64),
+      writePerSecond: Number(process.env.BENCH_FLOOD_WRITE_PER_SECOND ?? 5),
+    }),
+  );
 console.log(JSON.stringify({ startupMs, results }, null, 2));

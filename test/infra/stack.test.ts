@@ -18,7 +18,7 @@ import { queueUrlEnvName } from '../../shared/ports/queue';
 /** Functions outside the route table: the rows of the consumer table (functions/<name>/handler.ts). */
 const CONSUMER_FUNCTIONS = CONSUMERS.map((c) => c.name as string);
 import { synthesizedApp } from '../support/synthesized-app';
-import type { LoyaltyPlatformStack } from '../../infra/stack';
+import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
 import { CONSUMERS } from '../../shared/consumers/table';
 import { platformFunctions } from './templates';
 import { CONSOLE_COPIER_ID_PREFIX } from '../../infra/constructs/console-hosting';
@@ -434,5 +434,41 @@ describe('synthesis', () => {
     // template: the root's and each nested stack's.
     const { templates } = synthesizedApp();
     for (const t of [templates.root, ...Object.values(templates.nested)]) expect(Object.keys(t.Resources).length).toBeLessThan(400);
+  });
+});
+
+describe('concurrency and request budgets of the area functions', () => {
+  /** The account's default Lambda concurrency limit, and what AWS keeps unreserved in any account. */
+  const ACCOUNT_DEFAULT_LIMIT = 1000;
+  const UNRESERVED_MINIMUM = 100;
+
+  it('every area function reserves the declared share, and all reservations leave the unreserved minimum of a default account', () => {
+    for (const area of AREAS) {
+      expect(resources[functionIdOf(area)]?.Properties?.ReservedConcurrentExecutions, area).toBe(config.lambda.areaReservedConcurrency);
+    }
+    const reserved = ofType('AWS::Lambda::Function').reduce((sum, [, f]) => sum + Number(f.Properties?.ReservedConcurrentExecutions ?? 0), 0);
+    expect(reserved).toBe(AREAS.length * config.lambda.areaReservedConcurrency);
+    expect(reserved + UNRESERVED_MINIMUM).toBeLessThanOrEqual(ACCOUNT_DEFAULT_LIMIT);
+  });
+
+  it.each(AREAS.map((a) => [a]))('%s reads the request budgets from its environment, the static numbers', (area) => {
+    const vars = resources[functionIdOf(area)]?.Properties?.Environment?.Variables as Record<string, unknown>;
+    expect(vars).toMatchObject({
+      WORKSPACE_READ_PER_SECOND: String(config.workspaceRate.read),
+      WORKSPACE_WRITE_PER_SECOND: String(config.workspaceRate.write),
+      SANDBOX_READ_PER_SECOND: String(config.workspaceRate.sandboxRead),
+      SANDBOX_WRITE_PER_SECOND: String(config.workspaceRate.sandboxWrite),
+      WORKSPACE_RATE_TIMEOUT_MS: String(config.workspaceRate.timeoutMs),
+    });
+    expect(vars).not.toHaveProperty('WORKSPACE_RATE_LIMITS');
+  });
+
+  it('workspaces with budgets of their own come from the workspaceRateLimits context, checked at synthesis', () => {
+    const own = { ws_a: { read: 500, write: 200 } };
+    const { stack: withOwn } = buildApp({ context: { 'aws:cdk:bundling-stacks': [], workspaceRateLimits: JSON.stringify(own) } });
+    const fn = withOwn.areaFunctions.functions.orders.node.defaultChild as CfnElement;
+    const vars = (Stack.of(fn).resolve((fn as unknown as { environment: unknown }).environment) as { variables: Record<string, string> }).variables;
+    expect(JSON.parse(vars.WORKSPACE_RATE_LIMITS!)).toEqual(own);
+    expect(() => buildApp({ context: { 'aws:cdk:bundling-stacks': [], workspaceRateLimits: '{"ws_a":{"read":0}}' } })).toThrow(/WORKSPACE_RATE_LIMITS must be/);
   });
 });

@@ -113,6 +113,12 @@ function childEnv(dataDir: string, stores: SharedStores | undefined, env: Record
     // Test runtimes hash passwords at the lowest cost a local runtime accepts: hundreds of sign-ups
     // per run at the static cost took over a minute of CPU (test/unit/password-cost.test.ts pins both).
     PASSWORD_SCRYPT_N: '1024',
+    // Request budgets far above what any test sends per workspace: the budgets have their own tests
+    // (test/e2e/request-budget.test.ts, one of them on the real defaults), which pass their own.
+    WORKSPACE_READ_PER_SECOND: '100000',
+    WORKSPACE_WRITE_PER_SECOND: '100000',
+    SANDBOX_READ_PER_SECOND: '100000',
+    SANDBOX_WRITE_PER_SECOND: '100000',
     ...storeEnv(dataDir, stores),
     ...env,
   };
@@ -143,7 +149,7 @@ function testWalletCredentials(): string {
  * tests that kill, freeze or time it.
  */
 export async function startPlatform(
-  opts: { dataDir?: string; env?: Record<string, string>; viaNpmStart?: boolean; stores?: SharedStores } = {},
+  opts: { dataDir?: string; env?: Record<string, string | undefined>; viaNpmStart?: boolean; stores?: SharedStores } = {},
 ): Promise<RunningPlatform> {
   const dataDir = opts.dataDir ?? (await mkdtemp(join(tmpdir(), 'loyalty-test-')));
   // A fresh DATA_DIR gets the run's development wallet credentials (three RSA keys and two

@@ -32,6 +32,8 @@ const MEASURED: Readonly<Record<string, number>> = {
   'test/integration/rate-guard.test.ts': 16,
   'test/integration/stored-size.test.ts': 10,
   'test/e2e/local-logs.test.ts': 15,
+  // Two runtime starts of its own (the real defaults, then per-workspace budgets).
+  'test/e2e/request-budget.test.ts': 15,
   'test/e2e/console-team.test.ts': 15,
   'test/e2e/console-webhooks.test.ts': 14,
   'test/infra/bundle-budget.test.ts': 13,

@@ -110,3 +110,41 @@ async function giveBack(client: RateStoreClient, key: ReturnType<typeof keyOf>):
     /* see above */
   }
 }
+
+/**
+ * Takes one request slot of a workspace budget's 1-second window: ONE conditional single-item `ADD`
+ * (`attribute_not_exists(requests) OR requests < limit`) that answers the new count, so concurrent
+ * instances never both take the last slot and no read comes first. Resolves the count including
+ * this request, or `undefined` when the window was full (nothing counted). Rejects on a store error
+ * or no answer within `timeoutMs` (the call is aborted).
+ */
+export async function takeRequestSlot(
+  workspaceId: string,
+  budget: string,
+  window: { key: string; limit: number; expiresAt: number },
+  opts: { timeoutMs: number; client?: RateStoreClient },
+): Promise<number | undefined> {
+  const client = opts.client ?? writeClient();
+  const signal = AbortSignal.timeout(opts.timeoutMs);
+  // Rejects at the time-out even if the SDK were still waiting for a pooled connection.
+  const deadline = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(new RateStoreTimeout(opts.timeoutMs)), { once: true }));
+  try {
+    const take = client.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keyOf('rateWindow', { workspaceId, keyId: `workspace:${budget}`, window: window.key }),
+        UpdateExpression: 'SET entity = :e, workspaceId = :ws, expiresAt = :x ADD #n :one',
+        ConditionExpression: 'attribute_not_exists(#n) OR #n < :limit',
+        ExpressionAttributeNames: { '#n': 'requests' },
+        ExpressionAttributeValues: { ':e': 'rateWindow', ':ws': workspaceId, ':x': window.expiresAt, ':one': 1, ':limit': window.limit },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+      { abortSignal: signal, requestTimeout: opts.timeoutMs },
+    );
+    const out = await Promise.race([take, deadline]);
+    return Number(out.Attributes?.requests);
+  } catch (err) {
+    if (isConditionFailed(err)) return undefined;
+    throw err;
+  }
+}

@@ -1,0 +1,71 @@
+import { config, WORKSPACE_RATE_LIMITS_ENV, workspaceRateOverrides, workspaceRateSettings, type WorkspaceRateOverride } from '../../config';
+import * as accounts from '../../data/repositories/accounts';
+import { takeRequestSlot, type RateStoreClient } from '../../data/repositories/rate-windows';
+import { logger } from '../../observability/logger';
+import { TtlCache } from '../cache';
+import { budgetOf, limitOf, LocalWindows, secondWindow, stateOf, type Budget, type BudgetState, type SecondWindow } from './request-budget';
+
+/**
+ * Counts a request against its workspace's budget (docs/security.md, "Request budgets per
+ * workspace"): at most one store call per request (the counter's conditional `ADD`), none once this
+ * process knows the window is full. A workspace's mode never changes after registration, so it is
+ * read once per process (and a day at most), one read however many requests wait for it.
+ */
+
+const modes = new TtlCache<Promise<boolean>>(24 * 60 * 60 * 1000, config.caches.maxEntries);
+const local = new LocalWindows();
+
+function isSandbox(workspaceId: string): Promise<boolean> {
+  const known = modes.get(workspaceId);
+  if (known !== undefined) return known;
+  const reading = accounts.getWorkspace(workspaceId).then((w) => w?.sandbox ?? false);
+  modes.set(workspaceId, reading);
+  reading.catch(() => modes.invalidate(workspaceId));
+  return reading;
+}
+
+let overrides: { raw: string | undefined; parsed: Map<string, WorkspaceRateOverride> } | undefined;
+function overrideOf(workspaceId: string): WorkspaceRateOverride | undefined {
+  const raw = process.env[WORKSPACE_RATE_LIMITS_ENV];
+  if (!overrides || overrides.raw !== raw) overrides = { raw, parsed: workspaceRateOverrides() };
+  return overrides.parsed.get(workspaceId);
+}
+
+/**
+ * Counts one request of `workspaceId` with `method` and answers its budget state: admitted (counted)
+ * or refused. Should the counter fail or not answer within `timeoutMs`, the request is admitted on
+ * this process's own count (fail open, logged): the same store serves the request itself, and a slow
+ * counter must not turn into an outage; the process still admits no more than the limit a window.
+ */
+export async function admitRequest(workspaceId: string, method: string, now: Date = new Date(), deps: { client?: RateStoreClient } = {}): Promise<BudgetState> {
+  const settings = workspaceRateSettings();
+  const budget = budgetOf(method);
+  const nowMs = now.getTime();
+  const window = secondWindow(nowMs);
+  let limit = limitOf(budget, false, settings, overrideOf(workspaceId));
+  try {
+    limit = limitOf(budget, await isSandbox(workspaceId), settings, overrideOf(workspaceId));
+    if (!local.take(workspaceId, budget, window, limit)) return stateOf(undefined, limit, window, nowMs);
+    const count = await takeRequestSlot(
+      workspaceId,
+      budget,
+      { key: window.key, limit, expiresAt: window.expiresAt },
+      { timeoutMs: settings.timeoutMs, ...deps },
+    );
+    if (count === undefined) local.markFull(workspaceId, budget, window);
+    return stateOf(count, limit, window, nowMs);
+  } catch (err) {
+    return admittedUncounted(workspaceId, budget, window, limit, nowMs, settings.timeoutMs, err);
+  }
+}
+
+function admittedUncounted(workspaceId: string, budget: Budget, window: SecondWindow, limit: number, nowMs: number, timeoutMs: number, err: unknown) {
+  logger.warn('Request budget could not be counted; request admitted on this process count (fail open)', {
+    event: 'workspace.rate_limit_unavailable',
+    workspaceId,
+    budget,
+    timeoutMs,
+    error: err instanceof Error ? { name: err.name, message: err.message } : String(err),
+  });
+  return stateOf(Math.min(limit, local.taken(workspaceId, budget, window)), limit, window, nowMs);
+}
