@@ -9,7 +9,8 @@ import type { AppContext, HttpEvent, HttpResult } from './types';
 /** What the member portal embed sends on a consumer route besides simple headers. */
 export const CORS_ALLOWED_HEADERS = ['authorization', 'content-type', 'idempotency-key'] as const;
 /** What its script may read of an answer beyond the simple response headers. */
-export const CORS_EXPOSED_HEADERS = ['x-request-id', 'retry-after'] as const;
+// The request budget's headers too, so the embed can slow down before it is refused.
+export const CORS_EXPOSED_HEADERS = ['x-request-id', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'] as const;
 
 /** The methods of each CORS path of a route table, by the route key of its preflight. */
 export function preflightTable(routes: readonly Pick<RouteDef, 'auth' | 'method' | 'path'>[]): ReadonlyMap<string, readonly string[]> {

@@ -115,8 +115,11 @@ describe('CORS on the consumer routes', () => {
     const mine = await raw('POST', ISSUE, { authorization: `Bearer ${token}`, origin: originA }, { platform: 'apple' });
     expect(mine.status).toBe(200);
     expect(mine.headers.get('access-control-allow-origin')).toBe(originA);
-    expect(mine.headers.get('access-control-expose-headers')).toBe('x-request-id, retry-after');
+    expect(mine.headers.get('access-control-expose-headers')).toBe('x-request-id, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset');
     expect(mine.headers.get('vary')).toBe('Origin');
+    // A portal session draws on its workspace's request budget, and the embed may read where it stands.
+    expect(mine.headers.get('ratelimit-limit')).toMatch(/^[1-9]\d*$/);
+    expect(Number(mine.headers.get('ratelimit-remaining'))).toBeLessThan(Number(mine.headers.get('ratelimit-limit')));
     // An error answer to the embed is readable too (it carries the session).
     const invalid = await raw('POST', ISSUE, { authorization: `Bearer ${token}`, origin: originA }, { platform: 'nokia' });
     expect(invalid.status).toBe(422);
