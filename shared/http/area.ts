@@ -15,7 +15,7 @@ import { errorMapper, sentIdempotencyKey } from './error-mapper';
 import { idempotency } from './idempotency';
 import { originOf } from './origin';
 import { jsonBody } from './json-body';
-import { requestBudget } from './request-budget';
+import { knownOverBudget, requestBudget } from './request-budget';
 import { runOperation, type Operation } from './operation';
 import { holdAccessLine, requestContext, requestIdOf } from './request-context';
 import { toHttpResult, type Reply } from './responses';
@@ -50,6 +50,8 @@ export function defineArea<N extends string, E extends Record<string, Endpoint>>
     // Before the error mapper, so that its onError runs after the mapper made the error answer.
     .use(cors(preflightTable(routesOf(declaration))))
     .use(errorMapper())
+    // A credential known here whose workspace already used up this window: refused before it is read.
+    .use(knownOverBudget())
     .use(authenticate(table, fallback !== undefined, declaration.access.table === 'readWrite'))
     .use(sameOriginForCookies())
     // A request no endpoint matches is answered (404/405) before its body is read: what the body

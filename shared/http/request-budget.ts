@@ -1,10 +1,43 @@
+import { createHash } from 'node:crypto';
 import type { MiddlewareObj, Request } from '@middy/core';
 import { budgetOf, budgetHeaders, type BudgetState } from '../domain/limits/request-budget';
-import { admitRequest } from '../domain/limits/workspace-rate';
+import { admitRequest, noteCredential, refusedBeforeAuthentication } from '../domain/limits/workspace-rate';
 import { AppError } from '../errors';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 type BudgetRequest = Request<HttpEvent, HttpResult, Error, AppContext>;
+
+const methodOf = (event: HttpEvent): string => event.requestContext?.http?.method ?? 'POST';
+
+/** The digest of the request's Authorization header: how the pre-check knows a credential again. */
+const credentialDigest = (event: HttpEvent): string | undefined => {
+  const header = event.headers?.authorization;
+  return header ? createHash('sha256').update(header).digest('base64url') : undefined;
+};
+
+function overBudget(state: BudgetState, method: string): AppError {
+  const per = budgetOf(method) === 'read' ? 'read requests' : 'write requests';
+  return new AppError(
+    'RATE_LIMITED',
+    `This workspace's budget of ${state.limit} ${per} per second is used up; retry after Retry-After`,
+    undefined,
+    budgetHeaders(state),
+  );
+}
+
+/**
+ * Before authentication (after the error mapper): a credential this process authenticated lately
+ * whose workspace already used up this window is refused at once, with no store call.
+ */
+export function knownOverBudget(): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
+  return {
+    before: (request) => {
+      const digest = credentialDigest(request.event);
+      const state = digest === undefined ? undefined : refusedBeforeAuthentication(digest, methodOf(request.event));
+      if (state) throw overBudget(state, methodOf(request.event));
+    },
+  };
+}
 
 /**
  * The workspace's request budget (docs/security.md, "Request budgets per workspace"), once the
@@ -19,17 +52,10 @@ export function requestBudget(): MiddlewareObj<HttpEvent, HttpResult, Error, App
     before: async (request) => {
       const workspaceId = request.context.principal?.workspaceId ?? request.context.consumer?.workspaceId;
       if (!workspaceId) return;
-      const method = request.event.requestContext?.http?.method ?? 'POST';
-      const state = await admitRequest(workspaceId, method);
-      if (!state.admitted) {
-        const per = budgetOf(method) === 'read' ? 'read requests' : 'write requests';
-        throw new AppError(
-          'RATE_LIMITED',
-          `This workspace's budget of ${state.limit} ${per} per second is used up; retry after Retry-After`,
-          undefined,
-          budgetHeaders(state),
-        );
-      }
+      const digest = credentialDigest(request.event);
+      if (digest !== undefined) noteCredential(digest, workspaceId);
+      const state = await admitRequest(workspaceId, methodOf(request.event));
+      if (!state.admitted) throw overBudget(state, methodOf(request.event));
       states.set(request, state);
     },
     after: async (request) => {

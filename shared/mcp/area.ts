@@ -9,7 +9,7 @@ import { requestBudgetMs, withinDeadline } from '../http/area';
 import { authorizationOf } from '../http/authenticate';
 import { errorMapper } from '../http/error-mapper';
 import { jsonBody } from '../http/json-body';
-import { requestBudget } from '../http/request-budget';
+import { knownOverBudget, requestBudget } from '../http/request-budget';
 import { originOf } from '../http/origin';
 import { requestContext } from '../http/request-context';
 import { toHttpResult } from '../http/responses';
@@ -109,6 +109,7 @@ export function mcpHandler() {
   const chain = middy<HttpEvent, HttpResult, Error, AppContext>()
     .use(requestContext(mcpArea.area))
     .use(errorMapper())
+    .use(knownOverBudget())
     .use(mcpAuthentication(routes))
     // The workspace's request budget, as in every area: a JSON-RPC POST counts as one write request.
     .use(requestBudget())

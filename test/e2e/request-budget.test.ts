@@ -177,6 +177,22 @@ describe('request budgets per workspace', () => {
       expect(write.headers.get('ratelimit-remaining')).toBe('2');
     });
 
+    it('a credential this process authenticated lately is refused before it is read again once its workspace used up the window: a revoked one too, until the window ends', async () => {
+      await sleep(1000 - (Date.now() % 1000) + 20);
+      const doomed = (await api('POST', '/api/v2/api-keys', tight.session, { name: 'doomed', preset: 'write' })).body.data;
+      expect((await api('GET', '/api/v2/members?limit=1', doomed.key)).status).toBe(200);
+      expect((await api('DELETE', `/api/v2/api-keys/${doomed.id}`, tight.session)).status).toBe(204);
+      const refused = await inOneWindow(async () => {
+        const fill = await Promise.all(Array.from({ length: 3 }, () => api('GET', '/api/v2/members?limit=1', tight.key)));
+        expect(statusesOf(fill)).toEqual({ 200: 3 });
+        return api('GET', '/api/v2/members?limit=1', doomed.key);
+      });
+      // Refused without reading the credential (which would have found it revoked: 401).
+      expectRefusal(refused, 3);
+      await sleep(1000 - (Date.now() % 1000) + 20);
+      expect((await api('GET', '/api/v2/members?limit=1', doomed.key)).status).toBe(401);
+    });
+
     it('MCP requests draw on the workspace budget too (a JSON-RPC POST counts as a write)', async () => {
       const rpc = (id: number) =>
         api('POST', '/api/mcp', tight.key, { jsonrpc: '2.0', id, method: 'tools/list' }, { accept: 'application/json, text/event-stream' });

@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dyn
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { keyOf } from '../../shared/data/keys';
-import { admitRequest } from '../../shared/domain/limits/workspace-rate';
+import { admitRequest, noteCredential, refusedBeforeAuthentication } from '../../shared/domain/limits/workspace-rate';
 import { newId } from '../../shared/ids';
 import { logger } from '../../shared/observability/logger';
 import { runtimeOf } from '../support/platform';
@@ -69,6 +69,24 @@ describe('request budget: the counter', () => {
     const parallel = await Promise.all(Array.from({ length: 10 }, () => admitRequest(ws, 'HEAD', at(6_000))));
     expect(parallel.filter((s) => s.admitted)).toHaveLength(3);
     expect((await counterOf(ws, 'read', 6_000))?.requests).toBe(3);
+  });
+});
+
+describe('request budget: refused before authentication', () => {
+  it('a credential authenticated here whose workspace used up the window is refused without a store call, for that budget and window only', async () => {
+    const ws = newId('ws');
+    const digest = `digest-${ws}`;
+    // Unknown to this process: authenticate as usual, whatever its workspace's window holds.
+    expect(refusedBeforeAuthentication(digest, 'POST', at(3_100))).toBeUndefined();
+    noteCredential(digest, ws);
+    expect(refusedBeforeAuthentication(digest, 'POST', at(3_100))).toBeUndefined();
+    for (let i = 0; i < 2; i++) expect((await admitRequest(ws, 'POST', at(3_100 + i))).admitted).toBe(true);
+    expect(refusedBeforeAuthentication(digest, 'POST', at(3_200))).toEqual({ admitted: false, limit: 2, remaining: 0, resetSeconds: 1 });
+    // The counter saw only the two admitted requests.
+    expect(await counterOf(ws, 'write', 3_100)).toMatchObject({ requests: 2 });
+    expect(refusedBeforeAuthentication(digest, 'GET', at(3_200))).toBeUndefined();
+    expect(refusedBeforeAuthentication(digest, 'POST', at(4_000))).toBeUndefined();
+    expect(refusedBeforeAuthentication('another-digest', 'POST', at(3_200))).toBeUndefined();
   });
 });
 

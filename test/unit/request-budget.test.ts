@@ -140,6 +140,23 @@ describe('request budgets: the in-process pre-check', () => {
     expect(local.take('ws_a', 'read', secondWindow(T0 + 1000), 100)).toBe(true);
   });
 
+  it('says a window is full (with its limit) only once this process filled it or the counter refused, and never counts', () => {
+    const local = new LocalWindows();
+    expect(local.fullAt('ws_a', 'write', w)).toBeUndefined();
+    expect(local.take('ws_a', 'write', w, 2)).toBe(true);
+    expect(local.fullAt('ws_a', 'write', w)).toBeUndefined();
+    expect(local.take('ws_a', 'write', w, 2)).toBe(true);
+    expect(local.fullAt('ws_a', 'write', w)).toBe(2);
+    // Asking counted nothing, and the other budget, the next window and another workspace are not full.
+    expect(local.taken('ws_a', 'write', w)).toBe(2);
+    expect(local.fullAt('ws_a', 'read', w)).toBeUndefined();
+    expect(local.fullAt('ws_a', 'write', secondWindow(T0 + 1000))).toBeUndefined();
+    expect(local.fullAt('ws_b', 'write', w)).toBeUndefined();
+    local.take('ws_b', 'read', w, 50);
+    local.markFull('ws_b', 'read', w);
+    expect(local.fullAt('ws_b', 'read', w)).toBe(50);
+  });
+
   it('keeps at most maxEntries workspaces, forgetting the one counted longest ago', () => {
     const local = new LocalWindows(2);
     local.take('ws_a', 'read', w, 1);

@@ -82,16 +82,23 @@ export function budgetHeaders(state: BudgetState): Record<string, string> {
  * always asks the counter. Should the counter not answer, this count alone bounds the process.
  */
 export class LocalWindows {
-  private readonly windows = new Map<string, { start: number; taken: number }>();
+  private readonly windows = new Map<string, { start: number; taken: number; limit: number }>();
 
   constructor(private readonly maxEntries = 10_000) {}
 
   /** Takes a local slot, or answers false when this process knows the window is full. */
   take(workspaceId: string, budget: Budget, window: SecondWindow, limit: number): boolean {
     const entry = this.entryOf(workspaceId, budget, window);
+    entry.limit = limit;
     if (entry.taken >= limit) return false;
     entry.taken++;
     return true;
+  }
+
+  /** The limit of a window this process already knows to be full, else undefined (nothing is counted). */
+  fullAt(workspaceId: string, budget: Budget, window: SecondWindow): number | undefined {
+    const entry = this.windows.get(`${workspaceId}:${budget}`);
+    return entry?.start === window.start && entry.taken >= entry.limit ? entry.limit : undefined;
   }
 
   /** Slots this process took in the window (the local estimate when the counter cannot answer). */
@@ -104,14 +111,14 @@ export class LocalWindows {
     this.entryOf(workspaceId, budget, window).taken = Number.POSITIVE_INFINITY;
   }
 
-  private entryOf(workspaceId: string, budget: Budget, window: SecondWindow): { start: number; taken: number } {
+  private entryOf(workspaceId: string, budget: Budget, window: SecondWindow): { start: number; taken: number; limit: number } {
     const key = `${workspaceId}:${budget}`;
     const entry = this.windows.get(key);
     if (entry?.start === window.start) return entry;
     // A new window: the entry moves to the end, so the oldest (least recently counted) is evicted first.
     this.windows.delete(key);
     if (this.windows.size >= this.maxEntries) this.windows.delete(this.windows.keys().next().value!);
-    const fresh = { start: window.start, taken: 0 };
+    const fresh = { start: window.start, taken: 0, limit: Number.POSITIVE_INFINITY };
     this.windows.set(key, fresh);
     return fresh;
   }

@@ -14,6 +14,26 @@ import { budgetOf, limitOf, LocalWindows, secondWindow, stateOf, type Budget, ty
 
 const modes = new TtlCache<Promise<boolean>>(24 * 60 * 60 * 1000, config.caches.maxEntries);
 const local = new LocalWindows();
+/** The workspace of each credential this process authenticated in the last minute, by its digest. */
+const credentials = new TtlCache<string>(60_000, config.caches.maxEntries);
+
+/** Remembers that a credential (its digest, never the credential itself) names `workspaceId`. */
+export const noteCredential = (digest: string, workspaceId: string): void => credentials.set(digest, workspaceId);
+
+/**
+ * A refusal decided before authentication: the credential was authenticated here lately and its
+ * workspace has no slot left in this window for the request's budget. Undefined: authenticate as
+ * usual. A flood that ignores `Retry-After` then costs no store call at all (not even the credential's
+ * read), so it cannot slow the store the other workspaces share. A credential revoked meanwhile is
+ * answered 429 rather than 401 until the window ends: it learns nothing it did not know.
+ */
+export function refusedBeforeAuthentication(digest: string, method: string, now: Date = new Date()): BudgetState | undefined {
+  const workspaceId = credentials.get(digest);
+  if (workspaceId === undefined) return undefined;
+  const window = secondWindow(now.getTime());
+  const limit = local.fullAt(workspaceId, budgetOf(method), window);
+  return limit === undefined ? undefined : stateOf(undefined, limit, window, now.getTime());
+}
 
 function isSandbox(workspaceId: string): Promise<boolean> {
   const known = modes.get(workspaceId);
