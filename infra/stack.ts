@@ -210,25 +210,32 @@ export class LoyaltyPlatformStack extends Stack {
   }
 }
 
+/** A generated secret read at deploy time (a dynamic reference: its value is in no template or cloud assembly). */
+function deployTimeSecret(scope: Construct, id: string, logicalId: string, description: string, whyNotRotated: string): secretsmanager.Secret {
+  const secret = new secretsmanager.Secret(scope, id, {
+    description,
+    generateSecretString: { passwordLength: 64, excludePunctuation: true },
+    removalPolicy: RemovalPolicy.DESTROY,
+  });
+  (secret.node.defaultChild as secretsmanager.CfnSecret).overrideLogicalId(logicalId);
+  Validations.of(secret).acknowledge({ id: 'AwsSolutions-SMG4', reason: whyNotRotated });
+  return secret;
+}
+
 /**
  * Signs page cursors (shared/data/cursor.ts). Read into the functions as a dynamic reference:
  * CloudFormation resolves it at deploy time, so the value is in no template or cloud assembly. Not
  * rotated: a new value only invalidates the cursors of listings under way (a 400 "Invalid cursor";
  * the client starts over).
  */
-function pageCursorSecret(scope: Construct): secretsmanager.Secret {
-  const secret = new secretsmanager.Secret(scope, 'CursorSecret', {
-    description: 'Loyalty platform: HMAC key of the list page cursors',
-    generateSecretString: { passwordLength: 64, excludePunctuation: true },
-    removalPolicy: RemovalPolicy.DESTROY,
-  });
-  (secret.node.defaultChild as secretsmanager.CfnSecret).overrideLogicalId(CURSOR_SECRET_LOGICAL_ID);
-  Validations.of(secret).acknowledge({
-    id: 'AwsSolutions-SMG4',
-    reason: 'An HMAC key of short-lived page cursors, read at deploy time into the functions; rotating it only restarts listings under way',
-  });
-  return secret;
-}
+const pageCursorSecret = (scope: Construct): secretsmanager.Secret =>
+  deployTimeSecret(
+    scope,
+    'CursorSecret',
+    CURSOR_SECRET_LOGICAL_ID,
+    'Loyalty platform: HMAC key of the list page cursors',
+    'An HMAC key of short-lived page cursors, read at deploy time into the functions; rotating it only restarts listings under way',
+  );
 
 /**
  * What the CloudFront distribution adds to every request it sends the API as
@@ -238,19 +245,14 @@ function pageCursorSecret(scope: Construct): secretsmanager.Secret {
  * then a deployment) changes the distribution and the functions in one update; requests in flight
  * meanwhile see their origin as API Gateway's host, so a console write may be refused once.
  */
-function originVerifySecret(scope: Construct): secretsmanager.Secret {
-  const secret = new secretsmanager.Secret(scope, 'OriginVerify', {
-    description: 'Loyalty platform: the header value CloudFront proves itself with to the API',
-    generateSecretString: { passwordLength: 64, excludePunctuation: true },
-    removalPolicy: RemovalPolicy.DESTROY,
-  });
-  (secret.node.defaultChild as secretsmanager.CfnSecret).overrideLogicalId(ORIGIN_VERIFY_SECRET_LOGICAL_ID);
-  Validations.of(secret).acknowledge({
-    id: 'AwsSolutions-SMG4',
-    reason: 'Read at deploy time into the distribution and the functions together; rotated by setting a new value and deploying (docs/security.md)',
-  });
-  return secret;
-}
+const originVerifySecret = (scope: Construct): secretsmanager.Secret =>
+  deployTimeSecret(
+    scope,
+    'OriginVerify',
+    ORIGIN_VERIFY_SECRET_LOGICAL_ID,
+    'Loyalty platform: the header value CloudFront proves itself with to the API',
+    'Read at deploy time into the distribution and the functions together; rotated by setting a new value and deploying (docs/security.md)',
+  );
 
 export const STACK_ID = 'LoyaltyPlatform';
 

@@ -29,7 +29,7 @@ export const BUNDLE_BUDGET_EXCEPTIONS: Readonly<Record<string, { readonly kib: n
     // 851 with the rewards a creation or tagging owes and the campaigns' tally shards; 864 with the stored-size
     // bounds, the request budgets and the settling of lapsed lots.
     // The way down: a registry that reads only the routes its tools name, then tools over several functions.
-    kib: 864,
+    kib: 866,
     reason:
       'The MCP SDK (about 195 KiB minified once its default JSON Schema validator, Ajv, is replaced by its smaller ' +
       'one) on top of every domain service the tools call, each with its contracts and repositories (about 190 KiB of ' +

@@ -61,7 +61,7 @@ export function defineArea<N extends string, E extends Record<string, Endpoint>>
         event.routeKey === '$default' && fallback ? toHttpResult(await fallback(event, context), context.requestId) : undefined,
     })
     // The workspace's request budget: a request over it is refused before its body is read.
-    .use(requestBudget())
+    .use(requestBudget(declaration.access.table === 'readWrite'))
     .use(jsonBody())
     .use(idempotency(replyOf))
     .handler(async (event, context) => {

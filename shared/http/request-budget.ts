@@ -46,7 +46,10 @@ export function knownOverBudget(): MiddlewareObj<HttpEvent, HttpResult, Error, A
  * `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`. Public routes name no workspace
  * and are left to API Gateway's throttling.
  */
-export function requestBudget(): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
+export function requestBudget(
+  /** Whether the area may write the table: a read-only one (the audit trail) counts in this process only, as it stamps no key either. */
+  writes = true,
+): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   const states = new WeakMap<BudgetRequest, BudgetState>();
   return {
     before: async (request) => {
@@ -54,7 +57,7 @@ export function requestBudget(): MiddlewareObj<HttpEvent, HttpResult, Error, App
       if (!workspaceId) return;
       const digest = credentialDigest(request.event);
       if (digest !== undefined) noteCredential(digest, workspaceId);
-      const state = await admitRequest(workspaceId, methodOf(request.event));
+      const state = await admitRequest(workspaceId, methodOf(request.event), new Date(), { processOnly: !writes });
       if (!state.admitted) throw overBudget(state, methodOf(request.event));
       states.set(request, state);
     },

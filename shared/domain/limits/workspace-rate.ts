@@ -57,7 +57,13 @@ function overrideOf(workspaceId: string): WorkspaceRateOverride | undefined {
  * this process's own count (fail open, logged): the same store serves the request itself, and a slow
  * counter must not turn into an outage; the process still admits no more than the limit a window.
  */
-export async function admitRequest(workspaceId: string, method: string, now: Date = new Date(), deps: { client?: RateStoreClient } = {}): Promise<BudgetState> {
+export async function admitRequest(
+  workspaceId: string,
+  method: string,
+  now: Date = new Date(),
+  /** `processOnly`: the caller may not write the table (a read-only area): this process's own count decides. */
+  deps: { client?: RateStoreClient; processOnly?: boolean } = {},
+): Promise<BudgetState> {
   const settings = workspaceRateSettings();
   const budget = budgetOf(method);
   const nowMs = now.getTime();
@@ -66,6 +72,7 @@ export async function admitRequest(workspaceId: string, method: string, now: Dat
   try {
     limit = limitOf(budget, await isSandbox(workspaceId), settings, overrideOf(workspaceId));
     if (!local.take(workspaceId, budget, window, limit)) return stateOf(undefined, limit, window, nowMs);
+    if (deps.processOnly) return stateOf(local.taken(workspaceId, budget, window), limit, window, nowMs);
     const count = await takeRequestSlot(
       workspaceId,
       budget,
