@@ -55,7 +55,8 @@ const OVERSIZE = 1024 * 1024 + 1;
  * - `rateWindow` items: the objects write-rate guard counts attempts before the record is judged,
  *   refused ones included (it bounds load, not successes).
  * - `apiKey.lastUsedAt`: stamped when the key authenticates (at most once a minute), before the
- *   request is judged.
+ *   request is judged; likewise a console session's `browser.lastSeenAt` (its idle timeout), moved
+ *   when its cookie authenticates.
  * - `webhookDelivery` / `webhookAttempt` items and `webhookEndpoint.failingSince`: written by the
  *   background delivery worker for events of earlier accepted requests (no request handler writes
  *   them), whenever a delivery happens to run.
@@ -76,6 +77,7 @@ const EXEMPT_ATTRIBUTES: Record<string, string[]> = {
   apiKey: ['lastUsedAt'],
   webhookEndpoint: ['failingSince'],
   walletPass: ['lastModified', 'contentHash'],
+  session: ['browser.lastSeenAt'],
   exportJob: ['status', 'startedAt', 'completedAt', 'rowCount', 'objectKey', 'capped', 'error'],
 };
 
@@ -488,6 +490,12 @@ function withoutExempt(image: Json | undefined): Json | undefined {
   const drop = EXEMPT_ATTRIBUTES[String(image.entity)] ?? [];
   const out: Json = {};
   for (const [k, v] of Object.entries(image)) if (!drop.includes(k)) out[k] = v;
+  // A dotted name drops one attribute of a map (`browser.lastSeenAt`), the rest of the map still counts.
+  for (const [map, inner] of drop.filter((d) => d.includes('.')).map((d) => d.split('.') as [string, string])) {
+    const value = out[map] as Json | undefined;
+    const entries = (value?.M ?? value) as Json | undefined;
+    if (entries && typeof entries === 'object') out[map] = Object.fromEntries(Object.entries(entries).filter(([k]) => k !== inner));
+  }
   return out;
 }
 
