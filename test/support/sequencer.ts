@@ -9,12 +9,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * Starting the long ones first lets the short ones fill the gaps. A file not listed counts 5 s.
  */
 const MEASURED: Readonly<Record<string, number>> = {
-  'test/e2e/local-runtime.test.ts': 90,
-  'test/e2e/fuzz.test.ts': 72,
-  'test/e2e/reference-page.test.ts': 57,
+  'test/e2e/local-runtime.test.ts': 113,
+  'test/e2e/fuzz.test.ts': 81,
+  'test/e2e/reference-page.test.ts': 84,
   'test/e2e/webhook-resilience.test.ts': 38,
   'test/e2e/wallet-apple.test.ts': 33,
-  'test/e2e/race.test.ts': 35,
+  'test/e2e/race.test.ts': 26,
   'test/unit/store-frozen.test.ts': 32,
   'test/e2e/objects-value-index.test.ts': 30,
   'test/e2e/exports.test.ts': 30,
@@ -33,10 +33,10 @@ const MEASURED: Readonly<Record<string, number>> = {
   'test/integration/stored-size.test.ts': 10,
   'test/e2e/local-logs.test.ts': 15,
   // Two runtime starts of its own (the real defaults, then per-workspace budgets).
-  'test/e2e/request-budget.test.ts': 15,
+  'test/e2e/request-budget.test.ts': 21,
   'test/e2e/console-team.test.ts': 15,
-  'test/e2e/console-webhooks.test.ts': 14,
-  'test/infra/bundle-budget.test.ts': 13,
+  'test/e2e/console-webhooks.test.ts': 27,
+  'test/infra/bundle-budget.test.ts': 28,
   'test/e2e/console-members.test.ts': 13,
   'test/e2e/catalog.test.ts': 13,
   'test/e2e/campaigns.test.ts': 12,
