@@ -68,9 +68,10 @@ export async function admitRequest(
   const budget = budgetOf(method);
   const nowMs = now.getTime();
   const window = secondWindow(nowMs);
-  let limit = limitOf(budget, false, settings, overrideOf(workspaceId));
+  const own = overrideOf(workspaceId);
+  let limit = limitOf(budget, false, settings, own);
   try {
-    limit = limitOf(budget, await isSandbox(workspaceId), settings, overrideOf(workspaceId));
+    limit = limitOf(budget, await isSandbox(workspaceId), settings, own);
     if (!local.take(workspaceId, budget, window, limit)) return stateOf(undefined, limit, window, nowMs);
     if (deps.processOnly) return stateOf(local.taken(workspaceId, budget, window), limit, window, nowMs);
     const count = await takeRequestSlot(
