@@ -6,7 +6,7 @@
  * writing (exit 1 when the file is stale).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { generateClientTypes, SCHEMA_FILE } from '../infra/docs/client-types';
+import { generateClientTypes, SCHEMA_FILE } from '../infra/build/docs/client-types';
 
 const fresh = generateClientTypes();
 const current = readFileSync(SCHEMA_FILE, 'utf8');

@@ -1,6 +1,6 @@
 /** `npm run docs:tables`: writes the generated reference tables into their docs pages. */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { GENERATED_BLOCKS, withBlock } from '../infra/docs/tables';
+import { GENERATED_BLOCKS, withBlock } from '../infra/build/docs/tables';
 
 const root = new URL('../', import.meta.url);
 for (const { file, name, render } of GENERATED_BLOCKS) {

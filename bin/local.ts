@@ -7,7 +7,7 @@ import { rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import { passwordSettings } from '../shared/config/overrides';
+import { passwordSettings } from '../shared/platform/config/overrides';
 import { requireJava, startDynamoLocal, type RunningDynamo } from '../infra/local/dynamodb-local';
 import { colorsOf, LOG_FORMAT_ENV, logFormatOf, metricsShownOf } from '../infra/local/log-format';
 import { renderOutputPretty, say, step } from '../infra/local/log-output';
@@ -171,7 +171,7 @@ function startPipelinesAndWorkflows() {
     const running = await (await import('../infra/local/pipelines')).startPipelines();
     pipelines = running;
     const { LocalWorkflows } = await import('../infra/local/workflows');
-    const { provideAdapters } = await import('../shared/adapters/provided');
+    const { provideAdapters } = await import('../shared/platform/adapters/provided');
     const retryMs = process.env.LOCAL_WORKFLOW_RETRY_MS;
     const localWorkflows = new LocalWorkflows(running.workflowTasks, retryMs ? { retryIntervalMs: Number(retryMs) } : {});
     workflows = localWorkflows;
@@ -216,7 +216,7 @@ async function main(): Promise<void> {
   held.update({ port: actualPort });
   process.env.PUBLIC_BASE_URL ??= `http://127.0.0.1:${actualPort}`;
   // Read before the port was known (PORT=0): links and pass web service URLs must name this one.
-  (await import('../shared/config')).reloadRuntimeConfig();
+  (await import('../shared/platform/config')).reloadRuntimeConfig();
   const { ensureDemoWorkspace } = await import('../infra/local/demo');
   const demo = await step('demo workspace', () => ensureDemoWorkspace(dataDir, tableIsNew));
 
@@ -239,8 +239,8 @@ async function main(): Promise<void> {
   say.info(`Data in ${dataDir} (ready in ${((Date.now() - started) / 1000).toFixed(1)} s)`);
   const base = `http://127.0.0.1:${actualPort}`;
   const { readyBanner, printBanner } = await import('../infra/local/ready-banner');
-  const { REFERENCE_PATH } = await import('../shared/contracts/reference');
-  const { CONSOLE_PATH } = await import('../infra/console/build');
+  const { REFERENCE_PATH } = await import('../shared/platform/contract/reference');
+  const { CONSOLE_PATH } = await import('../infra/build/console');
   printBanner(readyBanner(base, demo?.apiKey, { reference: REFERENCE_PATH, console: CONSOLE_PATH }), logFormat === 'pretty', say.info);
   say.info(`Listening on ${base}`);
 }

@@ -1,6 +1,6 @@
 import type { ClientForPath } from 'openapi-fetch';
 import { createLoyaltyClient, type paths } from '../../shared/client/index';
-import type { AuthKind, Endpoint } from '../../shared/contracts/endpoint';
+import type { AuthKind, Endpoint } from '../../shared/platform/contract/endpoint';
 import { ApiError, CommandError, UsageError } from './errors';
 import { storedSession } from './sessions';
 import { baseUrlOf, type GlobalOptions } from './settings';
@@ -10,7 +10,7 @@ const NO_SESSION_HOW = 'run `loyalty login --email <you>` or set LOYALTY_SESSION
 const NO_SESSION = `This command needs an owner or admin session: ${NO_SESSION_HOW}`;
 
 /**
- * The call an endpoint declaration (`shared/contracts/<area>.ts`) allows, typed from the OpenAPI
+ * The call an endpoint declaration (`shared/<area>/contract.ts`) allows, typed from the OpenAPI
  * document at the declaration's path: `GET(init)` for a GET route and nothing else. A declaration
  * whose path or method the document lacks gives `never`, so the command using it does not compile.
  */

@@ -1,6 +1,6 @@
 import { parse as parseYaml } from 'yaml';
-import { effectiveTitleField, putObjectTypeBody, typeKeySchema, type FieldDef, type ObjectTypeDefinition } from '../../shared/domain/objects/definitions';
-import { toDetails } from '../../shared/domain/validation';
+import { effectiveTitleField, putObjectTypeBody, typeKeySchema, type FieldDef, type ObjectTypeDefinition } from '../../shared/objects/definitions';
+import { toDetails } from '../../shared/platform/validation/validation';
 import { UsageError } from './errors';
 
 /** A type as `GET /api/flash/objects/types` answers it (the parts a definition sets). */

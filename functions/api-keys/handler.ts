@@ -1,10 +1,10 @@
-import { apiKeysArea } from '../../shared/contracts/api-keys';
-import * as apiKeys from '../../shared/domain/api-keys/service';
-import { notFound } from '../../shared/errors';
+import { apiKeysArea } from '../../shared/api-keys/contract';
+import * as apiKeys from '../../shared/api-keys/service';
+import { notFound } from '../../shared/platform/errors';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, principalOf } from '../../shared/http/principal';
 import { created, noContent, ok } from '../../shared/http/responses';
-import { ID_PATTERN } from '../../shared/ids';
+import { ID_PATTERN } from '../../shared/platform/ids';
 
 export const handler = defineArea(apiKeysArea, {
   createApiKey: async (input) => created(await apiKeys.createApiKey(principalOf(input.principal), input.body, auditOf(input))),

@@ -1,5 +1,5 @@
-import { auditArea } from '../../shared/contracts/audit';
-import * as audit from '../../shared/domain/audit/service';
+import { auditArea } from '../../shared/audit/contract';
+import * as audit from '../../shared/audit/service';
 import { defineArea } from '../../shared/http/area';
 import { principalOf } from '../../shared/http/principal';
 import { ok } from '../../shared/http/responses';

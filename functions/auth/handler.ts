@@ -1,6 +1,6 @@
-import { authArea } from '../../shared/contracts/auth';
-import { mailerFromConfig } from '../../shared/adapters/mailer';
-import * as auth from '../../shared/domain/auth/service';
+import { authArea } from '../../shared/auth/contract';
+import { mailerFromConfig } from '../../shared/platform/adapters/mailer';
+import * as auth from '../../shared/auth/service';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, sessionOf } from '../../shared/http/principal';
 import { clearedSessionCookie, overHttps, sessionCookie } from '../../shared/http/browser-session';

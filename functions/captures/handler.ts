@@ -1,5 +1,5 @@
-import { capturesArea } from '../../shared/contracts/captures';
-import { createCapture, type CaptureResult } from '../../shared/domain/captures/service';
+import { capturesArea } from '../../shared/captures/contract';
+import { createCapture, type CaptureResult } from '../../shared/captures/service';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { principalOf } from '../../shared/http/principal';

@@ -1,6 +1,6 @@
-import { catalogArea } from '../../shared/contracts/catalog';
-import { importCatalog } from '../../shared/domain/catalog/import';
-import * as catalog from '../../shared/domain/catalog/service';
+import { catalogArea } from '../../shared/catalog/contract';
+import { importCatalog } from '../../shared/catalog/import';
+import * as catalog from '../../shared/catalog/service';
 import { defineArea } from '../../shared/http/area';
 import { principalOf } from '../../shared/http/principal';
 import { ok } from '../../shared/http/responses';

@@ -1,5 +1,5 @@
-import { workflowTask } from '../../shared/consumers/workflow-task';
-import { begin } from '../../shared/domain/exports/workflow';
+import { workflowTask } from '../../shared/platform/consumers/workflow-task';
+import { begin } from '../../shared/exports/workflow';
 
-/** The export workflow's `Begin` Task (infra/workflows/export.asl.json). */
+/** The export workflow's `Begin` Task (infra/app/workflows/export.asl.json). */
 export const handler = workflowTask('Begin', (input) => begin(input));

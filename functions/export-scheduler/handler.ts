@@ -1,8 +1,8 @@
 import type { ScheduledEvent } from 'aws-lambda';
-import { workflowsFromConfig } from '../../shared/adapters/workflows';
-import { tick } from '../../shared/domain/exports/schedules';
-import { logger } from '../../shared/observability/logger';
-import { traced } from '../../shared/observability/tracing';
+import { workflowsFromConfig } from '../../shared/platform/adapters/workflows';
+import { tick } from '../../shared/exports/schedules';
+import { logger } from '../../shared/platform/observability/logger';
+import { traced } from '../../shared/platform/observability/tracing';
 
 /** The export schedules' tick (EventBridge schedule; locally the local scheduler): starts every due run once. */
 const handle = async (event: ScheduledEvent): Promise<{ started: number; failed: number }> => {

@@ -1,7 +1,7 @@
-import { membersArea } from '../../shared/contracts/members';
-import { upsertMembers } from '../../shared/domain/members/batch';
-import * as members from '../../shared/domain/members/service';
-import { listOrders } from '../../shared/domain/orders/service';
+import { membersArea } from '../../shared/members/contract';
+import { upsertMembers } from '../../shared/members/batch';
+import * as members from '../../shared/members/service';
+import { listOrders } from '../../shared/orders/service';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { auditOf, principalOf } from '../../shared/http/principal';

@@ -1,6 +1,6 @@
-import { objectsArea } from '../../shared/contracts/objects';
-import * as types from '../../shared/domain/objects/object-types';
-import * as records from '../../shared/domain/objects/records';
+import { objectsArea } from '../../shared/objects/contract';
+import * as types from '../../shared/objects/object-types';
+import * as records from '../../shared/objects/records';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { auditOf, principalOf } from '../../shared/http/principal';

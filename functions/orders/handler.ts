@@ -1,6 +1,6 @@
-import { ordersArea } from '../../shared/contracts/orders';
-import { reconcileOrders } from '../../shared/domain/orders/batch';
-import * as orders from '../../shared/domain/orders/service';
+import { ordersArea } from '../../shared/orders/contract';
+import { reconcileOrders } from '../../shared/orders/batch';
+import * as orders from '../../shared/orders/service';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { principalOf } from '../../shared/http/principal';

@@ -1,5 +1,5 @@
-import { overviewArea } from '../../shared/contracts/overview';
-import { overview } from '../../shared/domain/overview/figures';
+import { overviewArea } from '../../shared/overview/contract';
+import { overview } from '../../shared/overview/figures';
 import { defineArea } from '../../shared/http/area';
 import { principalOf } from '../../shared/http/principal';
 import { ok } from '../../shared/http/responses';

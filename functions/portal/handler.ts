@@ -1,6 +1,6 @@
-import { portalArea } from '../../shared/contracts/portal';
-import { getCorsSettings, putCorsSettings } from '../../shared/domain/portal/cors';
-import { createPortalSession } from '../../shared/domain/portal/sessions';
+import { portalArea } from '../../shared/portal/contract';
+import { getCorsSettings, putCorsSettings } from '../../shared/portal/cors';
+import { createPortalSession } from '../../shared/portal/sessions';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, principalOf } from '../../shared/http/principal';
 import { created, ok } from '../../shared/http/responses';

@@ -1,7 +1,7 @@
-import { privacyArea } from '../../shared/contracts/privacy';
-import { recordAccess } from '../../shared/domain/audit/service';
-import { eraseMember } from '../../shared/domain/privacy/erasure';
-import { personalData } from '../../shared/domain/privacy/personal-data';
+import { privacyArea } from '../../shared/privacy/contract';
+import { recordAccess } from '../../shared/audit/service';
+import { eraseMember } from '../../shared/privacy/erasure';
+import { personalData } from '../../shared/privacy/personal-data';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, principalOf } from '../../shared/http/principal';
 import { ok } from '../../shared/http/responses';

@@ -1,7 +1,7 @@
 import type { ScheduledEvent } from 'aws-lambda';
-import { runAllDueProgramWork } from '../../shared/domain/program/due-work';
-import { logger } from '../../shared/observability/logger';
-import { traced } from '../../shared/observability/tracing';
+import { runAllDueProgramWork } from '../../shared/program/due-work';
+import { logger } from '../../shared/platform/observability/logger';
+import { traced } from '../../shared/platform/observability/tracing';
 
 /** The program's due work (EventBridge schedule; locally the local scheduler): every workspace on the list, at its program time. */
 const handle = async (event: ScheduledEvent): Promise<{ workspaces: number; failed: number }> => {

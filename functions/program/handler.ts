@@ -1,8 +1,8 @@
-import { programArea } from '../../shared/contracts/program';
-import * as campaigns from '../../shared/domain/program/campaigns';
-import * as clock from '../../shared/domain/program/clock';
-import { runDueProgramWork } from '../../shared/domain/program/due-work';
-import * as program from '../../shared/domain/program/service';
+import { programArea } from '../../shared/program/contract';
+import * as campaigns from '../../shared/program/campaigns';
+import * as clock from '../../shared/program/clock';
+import { runDueProgramWork } from '../../shared/program/due-work';
+import * as program from '../../shared/program/service';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { auditOf, principalOf } from '../../shared/http/principal';

@@ -1,8 +1,8 @@
-import { systemArea } from '../../shared/contracts/system';
-import { AppError } from '../../shared/errors';
+import { systemArea } from '../../shared/system/contract';
+import { AppError } from '../../shared/platform/errors';
 import { defineArea } from '../../shared/http/area';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
-import { API_BASE_WITH_SLASH, OPENAPI_PATH, REFERENCE_PATH } from '../../shared/contracts/reference';
+import { API_BASE_WITH_SLASH, OPENAPI_PATH, REFERENCE_PATH } from '../../shared/platform/contract/reference';
 import { referenceAssetReply, referencePageReply } from '../../shared/http/reference-page';
 import { ok, type Reply } from '../../shared/http/responses';
 import { matchRoute } from '../../shared/http/route-match';

@@ -1,5 +1,5 @@
-import { tagsArea } from '../../shared/contracts/tags';
-import * as tags from '../../shared/domain/tags/service';
+import { tagsArea } from '../../shared/tags/contract';
+import * as tags from '../../shared/tags/service';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { principalOf } from '../../shared/http/principal';

@@ -1,12 +1,12 @@
-import { teamArea } from '../../shared/contracts/team';
-import { mailerFromConfig } from '../../shared/adapters/mailer';
-import * as invitations from '../../shared/domain/team/invitations';
-import * as members from '../../shared/domain/team/members';
-import { notFound } from '../../shared/errors';
+import { teamArea } from '../../shared/team/contract';
+import { mailerFromConfig } from '../../shared/platform/adapters/mailer';
+import * as invitations from '../../shared/team/invitations';
+import * as members from '../../shared/team/members';
+import { notFound } from '../../shared/platform/errors';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, sessionOf } from '../../shared/http/principal';
 import { created, noContent, ok } from '../../shared/http/responses';
-import { ID_PATTERN } from '../../shared/ids';
+import { ID_PATTERN } from '../../shared/platform/ids';
 
 /** A malformed id names nothing in any workspace. */
 const ensureId = (prefix: string, id: string, what: string) => {

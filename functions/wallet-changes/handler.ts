@@ -1,16 +1,16 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { queueFromConfig } from '../../shared/adapters/queue';
-import { config } from '../../shared/config';
-import { fromStreamImage } from '../../shared/data/stream-image';
-import type { MemberImage } from '../../shared/domain/wallet/push';
-import { changedMember, coalesce, type MemberRef } from '../../shared/domain/wallet/push';
+import { queueFromConfig } from '../../shared/platform/adapters/queue';
+import { config } from '../../shared/platform/config';
+import { fromStreamImage } from '../../shared/platform/data/stream-image';
+import type { MemberImage } from '../../shared/wallet/push';
+import { changedMember, coalesce, type MemberRef } from '../../shared/wallet/push';
 
 /** Only the attributes a card shows (and the request behind the change) are read from an image (the rest of a member may hold anything). */
 const CARD_ATTRIBUTES = ['entity', 'workspaceId', 'id', 'balance', 'tier', 'status', 'lastRequestId'] as const;
 const cardImage = (image: Record<string, unknown> | undefined): MemberImage | undefined =>
   image ? fromStreamImage<MemberImage>(Object.fromEntries(CARD_ATTRIBUTES.filter((a) => a in image).map((a) => [a, image[a]]))) : undefined;
-import { logger } from '../../shared/observability/logger';
-import { traced } from '../../shared/observability/tracing';
+import { logger } from '../../shared/platform/observability/logger';
+import { traced } from '../../shared/platform/observability/tracing';
 
 /** SQS takes at most 10 messages per SendMessageBatch. */
 const SEND_BATCH = 10;

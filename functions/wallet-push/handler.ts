@@ -1,15 +1,15 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { queueFromConfig } from '../../shared/adapters/queue';
-import { walletFromConfig } from '../../shared/adapters/wallet';
-import { config } from '../../shared/config';
-import { parseMessage, processQueueBatch, retryAfter } from '../../shared/consumers/processing';
-import { consumer } from '../../shared/consumers/table';
-import { inKeyOrder } from '../../shared/data/table';
-import { retryDelaySeconds } from '../../shared/domain/webhooks/backoff';
-import { pushMessageBody, refreshMemberPasses, reportRefresh } from '../../shared/domain/wallet/push';
-import { correlated } from '../../shared/observability/correlation';
-import { logger } from '../../shared/observability/logger';
-import { traced } from '../../shared/observability/tracing';
+import { queueFromConfig } from '../../shared/platform/adapters/queue';
+import { walletFromConfig } from '../../shared/platform/adapters/wallet';
+import { config } from '../../shared/platform/config';
+import { parseMessage, processQueueBatch, retryAfter } from '../../shared/platform/consumers/processing';
+import { consumer } from '../../shared/platform/consumers/table';
+import { inKeyOrder } from '../../shared/platform/data/table';
+import { retryDelaySeconds } from '../../shared/webhooks/backoff';
+import { pushMessageBody, refreshMemberPasses, reportRefresh } from '../../shared/wallet/push';
+import { correlated } from '../../shared/platform/observability/correlation';
+import { logger } from '../../shared/platform/observability/logger';
+import { traced } from '../../shared/platform/observability/tracing';
 
 const QUEUE = consumer('wallet-push').source;
 

@@ -1,11 +1,11 @@
-import { walletFromConfig } from '../../shared/adapters/wallet';
-import { walletArea } from '../../shared/contracts/wallet';
-import * as apple from '../../shared/domain/wallet/apple-web-service';
-import { getWalletBranding, putWalletBranding } from '../../shared/domain/wallet/branding';
+import { walletFromConfig } from '../../shared/platform/adapters/wallet';
+import { walletArea } from '../../shared/wallet/contract';
+import * as apple from '../../shared/wallet/apple-web-service';
+import { getWalletBranding, putWalletBranding } from '../../shared/wallet/branding';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, principalOf } from '../../shared/http/principal';
 import { noContent, ok, type Reply } from '../../shared/http/responses';
-import { logger } from '../../shared/observability/logger';
+import { logger } from '../../shared/platform/observability/logger';
 
 const empty = (status: number): Reply => ({ status });
 

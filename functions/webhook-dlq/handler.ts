@@ -1,11 +1,11 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { processQueueBatch } from '../../shared/consumers/processing';
-import { consumer } from '../../shared/consumers/table';
-import { markDead } from '../../shared/domain/webhooks/delivery';
-import { deliveryMessageBody, describeIssues } from '../../shared/domain/webhooks/messages';
-import { correlated } from '../../shared/observability/correlation';
-import { logger } from '../../shared/observability/logger';
-import { traced } from '../../shared/observability/tracing';
+import { processQueueBatch } from '../../shared/platform/consumers/processing';
+import { consumer } from '../../shared/platform/consumers/table';
+import { markDead } from '../../shared/webhooks/delivery';
+import { deliveryMessageBody, describeIssues } from '../../shared/webhooks/messages';
+import { correlated } from '../../shared/platform/observability/correlation';
+import { logger } from '../../shared/platform/observability/logger';
+import { traced } from '../../shared/platform/observability/tracing';
 
 const QUEUE = consumer('webhook-dlq').source;
 

@@ -1,12 +1,12 @@
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { queueFromConfig } from '../../shared/adapters/queue';
-import { processStreamInOrder } from '../../shared/consumers/processing';
-import { fromStreamImage } from '../../shared/data/stream-image';
-import { fanOut } from '../../shared/domain/webhooks/fanout';
-import { describeIssues, outboxStreamItemSchema } from '../../shared/domain/webhooks/messages';
-import { correlated } from '../../shared/observability/correlation';
-import { logger } from '../../shared/observability/logger';
-import { traced } from '../../shared/observability/tracing';
+import { queueFromConfig } from '../../shared/platform/adapters/queue';
+import { processStreamInOrder } from '../../shared/platform/consumers/processing';
+import { fromStreamImage } from '../../shared/platform/data/stream-image';
+import { fanOut } from '../../shared/webhooks/fanout';
+import { describeIssues, outboxStreamItemSchema } from '../../shared/webhooks/messages';
+import { correlated } from '../../shared/platform/observability/correlation';
+import { logger } from '../../shared/platform/observability/logger';
+import { traced } from '../../shared/platform/observability/tracing';
 
 /**
  * Logged and skipped, not failed: a stream record never changes, so a retry could only fail again,

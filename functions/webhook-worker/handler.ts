@@ -1,16 +1,16 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { webhookSettings } from '../../shared/config';
-import { egressFromConfig } from '../../shared/adapters/egress';
-import { queueFromConfig } from '../../shared/adapters/queue';
-import { secretSealerFromConfig } from '../../shared/adapters/secret-sealer';
-import { consumer } from '../../shared/consumers/table';
-import { parseMessage, processQueueBatch, retryAfter, RetryScheduled } from '../../shared/consumers/processing';
-import { attemptDelivery } from '../../shared/domain/webhooks/delivery';
-import { deliveryBatch } from '../../shared/domain/webhooks/delivery-batch';
-import { deliveryMessageBody } from '../../shared/domain/webhooks/messages';
-import { correlated } from '../../shared/observability/correlation';
-import { logger } from '../../shared/observability/logger';
-import { traced } from '../../shared/observability/tracing';
+import { webhookSettings } from '../../shared/platform/config';
+import { egressFromConfig } from '../../shared/platform/adapters/egress';
+import { queueFromConfig } from '../../shared/platform/adapters/queue';
+import { secretSealerFromConfig } from '../../shared/platform/adapters/secret-sealer';
+import { consumer } from '../../shared/platform/consumers/table';
+import { parseMessage, processQueueBatch, retryAfter, RetryScheduled } from '../../shared/platform/consumers/processing';
+import { attemptDelivery } from '../../shared/webhooks/delivery';
+import { deliveryBatch } from '../../shared/webhooks/delivery-batch';
+import { deliveryMessageBody } from '../../shared/webhooks/messages';
+import { correlated } from '../../shared/platform/observability/correlation';
+import { logger } from '../../shared/platform/observability/logger';
+import { traced } from '../../shared/platform/observability/tracing';
 
 const QUEUE = consumer('webhook-worker').source;
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { provideAdapters } from '../../shared/adapters/provided';
+import { provideAdapters } from '../../shared/platform/adapters/provided';
 import { FileKeyVault } from './file-key-vault';
 import { FileMailer } from './file-mailer';
 import { LocalQueue } from './local-queue';

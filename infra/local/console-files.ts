@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ConsoleBuild, buildConsole, CONSOLE_ASSETS_PATH, CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH } from '../console/build';
+import { type ConsoleBuild, buildConsole, CONSOLE_ASSETS_PATH, CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH } from '../build/console';
 
 /**
  * The console's static files, as CloudFront serves them from the bucket in AWS: built once when the

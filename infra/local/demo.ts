@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createApiKey } from '../../shared/domain/api-keys/service';
-import { SCOPES } from '../../shared/records/api-keys';
-import { register } from '../../shared/domain/auth/service';
+import { createApiKey } from '../../shared/api-keys/service';
+import { SCOPES } from '../../shared/api-keys/entities';
+import { register } from '../../shared/auth/service';
 
 export interface DemoCredentials {
   workspaceId: string;

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { additionalData, decryptWithKey, encryptWithKey } from '../../shared/adapters/envelope-sealer';
-import type { KeyVault, SealedFor } from '../../shared/ports/secret-sealer';
+import { additionalData, decryptWithKey, encryptWithKey } from '../../shared/platform/adapters/envelope-sealer';
+import type { KeyVault, SealedFor } from '../../shared/platform/ports/secret-sealer';
 
 /** Where the local runtime keeps the key that seals signing secrets, under DATA_DIR. */
 export const KEY_FILE = join('keys', 'signing-secrets.key');

@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { newId } from '../../shared/ids';
+import { newId } from '../../shared/platform/ids';
 import { say } from './log-output';
-import type { MailMessage, Mailer } from '../../shared/ports/mailer';
+import type { MailMessage, Mailer } from '../../shared/platform/ports/mailer';
 
 /** Development mailer: each message becomes a JSON file, and one log line says where. */
 export class FileMailer implements Mailer {

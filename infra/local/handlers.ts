@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { AREAS, type Area } from '../../shared/contracts/index';
+import { AREAS, type Area } from '../../shared/http/declarations';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
 
 /** A middy-wrapped Lambda handler, called the way the Lambda runtime calls it. */

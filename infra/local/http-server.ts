@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { config } from '../../shared/config';
-import type { ErrorCode } from '../../shared/errors';
-import { routeKey, type Area } from '../../shared/contracts/index';
+import { config } from '../../shared/platform/config';
+import type { ErrorCode } from '../../shared/platform/errors';
+import { routeKey, type Area } from '../../shared/http/declarations';
 import { errorBodyOf } from '../../shared/http/error-body';
 import { originOf } from '../../shared/http/origin';
 import { matchPreflight, matchRoute } from '../../shared/http/route-match';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { config } from '../../shared/config';
+import { config } from '../../shared/platform/config';
 
 /** The Lambda context a local invocation gets: same shape, same time budget as in AWS. */
 export function lambdaContext(functionName: string, timeoutSeconds: number = config.lambda.timeoutSeconds): Context {

@@ -1,4 +1,4 @@
-import type { OutgoingMessage, Queue, QueueName } from '../../shared/ports/queue';
+import type { OutgoingMessage, Queue, QueueName } from '../../shared/platform/ports/queue';
 import { changeLocalMessageVisibility, sendLocalMessages } from './local-queue-store';
 
 /**

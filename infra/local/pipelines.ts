@@ -1,5 +1,5 @@
-import { CONSUMERS, type ConsumerRow } from '../../shared/consumers/table';
-import type { QueueName } from '../../shared/ports/queue';
+import { CONSUMERS, type ConsumerRow } from '../../shared/platform/consumers/table';
+import type { QueueName } from '../../shared/platform/ports/queue';
 import { lazy } from './handlers';
 import { IDLE_POLL_MAX_ENV, QUEUE_DRIVER_POLL_ENV, startQueueDriver, type QueueConsumer, type SqsHandler } from './queue-driver';
 import { startScheduler, type LocalSchedule, type ScheduleHandler } from './scheduler';
@@ -8,9 +8,9 @@ import { wakeStreamPollersOnWrites } from './stream-wake';
 
 /**
  * SQS, the table stream and EventBridge schedules, emulated for every row of the consumer table
- * (shared/consumers/table.ts): the queue driver feeds the queue consumers, a stream poller each
+ * (shared/platform/consumers/table.ts): the queue driver feeds the queue consumers, a stream poller each
  * stream consumer and the scheduler the schedules, calling the same handler modules Lambda runs.
- * Numbers come from shared/config; tests shrink them through the environment variables of
+ * Numbers come from shared/platform/config; tests shrink them through the environment variables of
  * WEBHOOK_ENV there (e.g. WEBHOOK_MAX_ATTEMPTS, WEBHOOK_VISIBILITY_SECONDS) and the poll intervals
  * through LOCAL_QUEUE_POLL_MS / LOCAL_STREAM_POLL_MS (default 100 ms), which idle polls double up to
  * LOCAL_IDLE_POLL_MAX_MS (default 1000 ms).

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
-import { config, webhookSettings, type WebhookSettings } from '../../shared/config';
-import { queueDeclarations } from '../../shared/consumers/queues';
-import type { QueueName } from '../../shared/ports/queue';
-import { runtimeConfig } from '../../shared/config';
+import { config, webhookSettings, type WebhookSettings } from '../../shared/platform/config';
+import { queueDeclarations } from '../../shared/platform/consumers/queues';
+import type { QueueName } from '../../shared/platform/ports/queue';
+import { runtimeConfig } from '../../shared/platform/config';
 import { claimLocalMessages, deleteLocalMessage, nextLocalVisibleAt, moveLocalMessageToDeadLetter, type LocalQueueMessage } from './local-queue-store';
-import { logger } from '../../shared/observability/logger';
+import { logger } from '../../shared/platform/observability/logger';
 import { lambdaContext, settleWithin } from './lambda-runtime';
 import { idleBackoff, sleepOn } from './queue-signal';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, ScheduledEvent } from 'aws-lambda';
-import { config, runtimeConfig } from '../../shared/config';
-import { logger } from '../../shared/observability/logger';
+import { config, runtimeConfig } from '../../shared/platform/config';
+import { logger } from '../../shared/platform/observability/logger';
 import { lambdaContext, nap, settleWithin } from './lambda-runtime';
 import type { DriverLog } from './queue-driver';
 

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
-import { config } from '../../shared/config';
-import { runtimeConfig } from '../../shared/config';
+import { config } from '../../shared/platform/config';
+import { runtimeConfig } from '../../shared/platform/config';
 import {
   getStreamCheckpoint,
   isCheckpointRecord,
@@ -18,7 +18,7 @@ import { lambdaContext, settleWithin } from './lambda-runtime';
 import { idleBackoff, signalCount, sleepOn } from './queue-signal';
 import { TABLE_WRITES } from './stream-wake';
 import type { DriverLog } from './queue-driver';
-import { logger } from '../../shared/observability/logger';
+import { logger } from '../../shared/platform/observability/logger';
 
 /**
  * The local stand-in for Lambda's DynamoDB-stream event source mapping: follows the table's stream

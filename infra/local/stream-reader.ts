@@ -7,11 +7,11 @@ import {
   type AttributeValue,
   type _Record,
 } from '@aws-sdk/client-dynamodb-streams';
-import { runtimeConfig } from '../../shared/config';
-import { documentClient, tableName } from '../../shared/data/client';
-import { keyOf } from '../../shared/data/keys';
-import { withoutSdkLog } from '../../shared/observability/sdk-log';
-import { getItem, putItem } from '../../shared/data/table';
+import { runtimeConfig } from '../../shared/platform/config';
+import { documentClient, tableName } from '../../shared/platform/data/client';
+import { keyOf } from '../../shared/platform/data/keys';
+import { withoutSdkLog } from '../../shared/platform/observability/sdk-log';
+import { getItem, putItem } from '../../shared/platform/data/table';
 
 /**
  * Reading the table's stream (local runtime only: in AWS the Lambda event source mapping does it),

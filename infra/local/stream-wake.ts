@@ -1,4 +1,4 @@
-import { documentClient, writeClient } from '../../shared/data/client';
+import { documentClient, writeClient } from '../../shared/platform/data/client';
 import { notifyQueue } from './queue-signal';
 
 /** The name the stream pollers sleep on: a write in this process wakes them. */

@@ -6,8 +6,8 @@ import {
   UpdateTimeToLiveCommand,
   waitUntilTableExists,
 } from '@aws-sdk/client-dynamodb';
-import { documentClient, tableName } from '../../shared/data/client';
-import { TABLE_SCHEMA } from '../../shared/data/table-schema';
+import { documentClient, tableName } from '../../shared/platform/data/client';
+import { TABLE_SCHEMA } from '../../shared/platform/data/table-schema';
 
 const keySchema = (g: (typeof TABLE_SCHEMA.gsis)[number]) => [
   { AttributeName: g.partitionKey, KeyType: 'HASH' as const },

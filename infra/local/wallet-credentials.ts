@@ -2,7 +2,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import forge from 'node-forge';
-import type { WalletCredentials, WalletCredentialSource } from '../../shared/ports/wallet';
+import type { WalletCredentials, WalletCredentialSource } from '../../shared/platform/ports/wallet';
 
 /**
  * Development credentials of both pass platforms, generated on the first start into

@@ -2,13 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StateMachine, type StateMachineDefinition } from 'aws-local-stepfunctions';
-import { logger } from '../../shared/observability/logger';
-import { WORKFLOWS, type WorkflowName, type Workflows } from '../../shared/ports/workflows';
-import { substituteNumbers } from '../workflows/numbers';
+import { logger } from '../../shared/platform/observability/logger';
+import { WORKFLOWS, type WorkflowName, type Workflows } from '../../shared/platform/ports/workflows';
+import { substituteNumbers } from '../app/workflows/numbers';
 import { lambdaContext } from './lambda-runtime';
 
 /**
- * Step Functions, emulated: the same ASL file CDK deploys (`infra/workflows/<name>.asl.json`), run
+ * Step Functions, emulated: the same ASL file CDK deploys (`infra/app/workflows/<name>.asl.json`), run
  * in process by `aws-local-stepfunctions`, each Task state calling the handler of its
  * `workflowTask` row (as `lambda:invoke` does: the state's `Payload` in, the handler's result out).
  *
@@ -18,7 +18,7 @@ import { lambdaContext } from './lambda-runtime';
  * cycle in seconds).
  */
 
-export const WORKFLOW_DIR = fileURLToPath(new URL('../workflows/', import.meta.url));
+export const WORKFLOW_DIR = fileURLToPath(new URL('../app/workflows/', import.meta.url));
 
 /** The ASL definition of a workflow, as CDK reads it, with the same retry numbers substituted. */
 export function workflowDefinition(workflow: WorkflowName): StateMachineDefinition {

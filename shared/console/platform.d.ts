@@ -9,7 +9,7 @@ declare global {
   /**
    * Lists the platform declares once (API-key scopes, audit actions, object field types, campaign condition fields
    * with the kind of value each holds and the operators each kind takes), put into the bundle by its
-   * build (infra/console/build.ts) so the console imports no domain code; typed from the OpenAPI document.
+   * build (infra/build/console.ts) so the console imports no domain code; typed from the OpenAPI document.
    */
   const PLATFORM: {
     readonly scopes: readonly components['schemas']['ApiKey']['scopes'][number][];

@@ -1,12 +1,12 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { config } from '../config';
-import { withStoreDeadline, type StoreScope } from '../data/client';
-import { outcomeUnknownMessage, RETRY_AFTER_SECONDS } from '../errors';
-import { withCorrelation } from '../observability/correlation';
-import { logger } from '../observability/logger';
-import { traced } from '../observability/tracing';
-import { routeKey, routesOf, type AreaDeclaration, type Endpoint, type RouteContract } from '../contracts/endpoint';
+import { config } from '../platform/config';
+import { withStoreDeadline, type StoreScope } from '../platform/data/client';
+import { outcomeUnknownMessage, RETRY_AFTER_SECONDS } from '../platform/errors';
+import { withCorrelation } from '../platform/observability/correlation';
+import { logger } from '../platform/observability/logger';
+import { traced } from '../platform/observability/tracing';
+import { routeKey, routesOf, type AreaDeclaration, type Endpoint, type RouteContract } from '../platform/contract/endpoint';
 import { authenticate } from './authenticate';
 import { sameOriginForCookies } from './browser-session';
 import { cors, preflightTable } from './cors';
@@ -96,7 +96,7 @@ function unavailable(unknown: boolean, requestId: string, origin: string | undef
 
 /**
  * On DynamoDB Local the request's transactions are confirmed committed before it answers (one read
- * after the last one, see `awaitLocalCommit` in shared/data/table.ts), so an answer never reports a
+ * after the last one, see `awaitLocalCommit` in shared/platform/data/table.ts), so an answer never reports a
  * write a JVM killed just then would lose. If that read fails, what the request wrote is in doubt.
  */
 async function confirmLocalCommits(scope: StoreScope, result: HttpResult, context: AppContext, event: HttpEvent): Promise<HttpResult> {

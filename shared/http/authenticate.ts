@@ -1,10 +1,10 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { AuthKind, RouteDef } from '../contracts/endpoint';
-import { resolveBearer } from '../domain/auth/credentials';
-import type { Principal } from '../domain/auth/principal';
-import { isAdminRole } from '../domain/auth/types';
-import { AppError, forbidden, unauthenticated } from '../errors';
-import { isConsumerToken, resolveConsumerSession } from '../domain/portal/sessions';
+import type { AuthKind, RouteDef } from '../platform/contract/endpoint';
+import { resolveBearer } from '../auth/credentials';
+import type { Principal } from '../auth/principal';
+import { isAdminRole } from '../auth/types';
+import { AppError, forbidden, unauthenticated } from '../platform/errors';
+import { isConsumerToken, resolveConsumerSession } from '../portal/sessions';
 import { acceptsBrowserSession, checkBrowserRequest, sessionCookieOf } from './browser-session';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 

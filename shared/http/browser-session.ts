@@ -1,9 +1,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
-import { config } from '../config';
-import type { AuthKind, RouteDef } from '../contracts/endpoint';
-import type { Principal } from '../domain/auth/principal';
-import { forbidden, unauthenticated } from '../errors';
+import { config } from '../platform/config';
+import type { AuthKind, RouteDef } from '../platform/contract/endpoint';
+import type { Principal } from '../auth/principal';
+import { forbidden, unauthenticated } from '../platform/errors';
 import { fromForeignPage, originOf, schemeOf } from './origin';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 

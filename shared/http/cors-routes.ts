@@ -1,4 +1,4 @@
-import type { RouteDef } from '../contracts/endpoint';
+import type { RouteDef } from '../platform/contract/endpoint';
 
 /** Routes a browser may call cross-origin: those a consumer (member portal) session may call. */
 export const isCorsRoute = (route: Pick<RouteDef, 'auth'>): boolean => route.auth.includes('consumer');

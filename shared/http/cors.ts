@@ -1,7 +1,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
-import { config } from '../config';
-import type { RouteDef } from '../contracts/endpoint';
-import { anyWorkspaceAllowsOrigin, workspaceAllowsOrigin } from '../domain/portal/cors-origins';
+import { config } from '../platform/config';
+import type { RouteDef } from '../platform/contract/endpoint';
+import { anyWorkspaceAllowsOrigin, workspaceAllowsOrigin } from '../portal/cors-origins';
 import { isCorsRoute, preflightRouteKey } from './cors-routes';
 import { toHttpResult } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';

@@ -1,5 +1,5 @@
-import type { ErrorCode, ErrorDetail } from '../errors';
-import { docUrlOf } from '../contracts/reference';
+import type { ErrorCode, ErrorDetail } from '../platform/errors';
+import { docUrlOf } from '../platform/contract/reference';
 
 export interface ErrorBodyInput {
   code: ErrorCode;

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
-import { isItemTooLarge, isTransientDependencyError } from '../data/errors';
-import { AppError, outcomeUnknownMessage, RETRY_AFTER_SECONDS, tooLargeToStore } from '../errors';
-import { logger } from '../observability/logger';
+import { isItemTooLarge, isTransientDependencyError } from '../platform/data/errors';
+import { AppError, outcomeUnknownMessage, RETRY_AFTER_SECONDS, tooLargeToStore } from '../platform/errors';
+import { logger } from '../platform/observability/logger';
 import { errorBodyOf } from './error-body';
 import { toHttpResult } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';

@@ -1,11 +1,11 @@
 import type { MiddlewareObj } from '@middy/core';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { config } from '../config';
-import * as store from '../data/repositories/idempotency';
-import { sha256Hex } from '../domain/auth/secrets';
-import { AppError, badRequest } from '../errors';
-import { logger } from '../observability/logger';
-import type { WriteOptions } from '../domain/write-options';
+import { config } from '../platform/config';
+import * as store from '../platform/data/idempotency-records';
+import { sha256Hex } from '../auth/secrets';
+import { AppError, badRequest } from '../platform/errors';
+import { logger } from '../platform/observability/logger';
+import type { WriteOptions } from '../platform/data/write-options';
 import { toHttpResult, type Reply } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 

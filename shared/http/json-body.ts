@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
-import { config } from '../config';
-import { STORABLE_NUMBER_MESSAGE, unstorableNumberPaths } from '../domain/common';
-import { AppError, badRequest, validationFailed } from '../errors';
+import { config } from '../platform/config';
+import { STORABLE_NUMBER_MESSAGE, unstorableNumberPaths } from '../platform/validation/common';
+import { AppError, badRequest, validationFailed } from '../platform/errors';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 /**

@@ -1,10 +1,10 @@
-import { examplesOf } from '../contracts/examples/index';
+import { examplesOf } from './examples/index';
 
 // OpenAPI objects are free-form JSON.
 type Json = Record<string, any>;
 
 /**
- * Puts each operation's declared examples (`shared/contracts/examples`) into the document: the
+ * Puts each operation's declared examples (`shared/http/examples`) into the document: the
  * request body's, each JSON success response's, and each path or query parameter's. Operations
  * without declared examples (a test's own route table) are left as they are.
  */

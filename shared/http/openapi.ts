@@ -1,20 +1,20 @@
 import * as z from 'zod';
-import { config } from '../config';
-import { errorBody } from '../contracts/contract';
-import type { AuthKind, RouteContract, RouteDef } from '../contracts/endpoint';
-import { DECLARATIONS, routes } from '../contracts/index';
-import { PRESETS } from '../domain/api-keys/scopes';
-import { SCOPES } from '../records/api-keys';
-import { isAdminRole } from '../domain/auth/types';
-import { ROLES } from '../records/accounts';
-import { ERROR_ADVICE, ERROR_CODES, RETRY_AFTER_SECONDS, type ErrorCode } from '../errors';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination';
+import { config } from '../platform/config';
+import { errorBody } from '../platform/contract/contract';
+import type { AuthKind, RouteContract, RouteDef } from '../platform/contract/endpoint';
+import { DECLARATIONS, routes } from './declarations';
+import { PRESETS } from '../api-keys/scopes';
+import { SCOPES } from '../api-keys/entities';
+import { isAdminRole } from '../auth/types';
+import { ROLES } from '../auth/accounts';
+import { ERROR_ADVICE, ERROR_CODES, RETRY_AFTER_SECONDS, type ErrorCode } from '../platform/errors';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../platform/validation/pagination';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency';
 import { addExamples } from './openapi-examples';
-import { docUrlOf, errorAnchor, errorHeading } from '../contracts/reference';
+import { docUrlOf, errorAnchor, errorHeading } from '../platform/contract/reference';
 
 /**
- * The OpenAPI 3.1 document of the API, generated from the endpoint declarations (`shared/contracts`:
+ * The OpenAPI 3.1 document of the API, generated from the endpoint declarations (`shared/<area>/contract.ts`:
  * paths, methods, auth, scopes, idempotency, and the zod schemas of parameters, bodies and responses
  * the handlers validate with). Nothing here is written by hand that the code already says.
  */

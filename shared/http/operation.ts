@@ -1,12 +1,12 @@
 import type * as z from 'zod';
-import type { RouteContract } from '../contracts/endpoint';
-import type { Principal } from '../domain/auth/principal';
-import { badRequest } from '../errors';
-import type { WriteOptions } from '../domain/write-options';
+import type { RouteContract } from '../platform/contract/endpoint';
+import type { Principal } from '../auth/principal';
+import { badRequest } from '../platform/errors';
+import type { WriteOptions } from '../platform/data/write-options';
 import { sealFor } from './idempotency';
 import type { Reply } from './responses';
 import type { AppContext, HttpEvent } from './types';
-import { parseOrThrow } from '../domain/validation';
+import { parseOrThrow } from '../platform/validation/validation';
 
 type Parsed<C extends RouteContract, K extends 'body' | 'query' | 'params'> = C[K] extends z.ZodType ? z.output<C[K]> : undefined;
 

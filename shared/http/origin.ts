@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { config, originVerifySecret } from '../config';
+import { config, originVerifySecret } from '../platform/config';
 import type { HttpEvent } from './types';
 
 /** A host as a URL may carry it: a DNS name or IPv4 address, or a bracketed IPv6 address, with an optional port. */

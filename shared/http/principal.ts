@@ -1,8 +1,8 @@
-import { actorOf } from '../domain/audit/entry';
-import type { AuditContext } from '../domain/audit/service';
-import type { Principal, SessionPrincipal } from '../domain/auth/principal';
-import { unauthenticated } from '../errors';
-import type { ConsumerPrincipal } from '../domain/portal/sessions';
+import { actorOf } from '../audit/entry';
+import type { AuditContext } from '../audit/service';
+import type { Principal, SessionPrincipal } from '../auth/principal';
+import { unauthenticated } from '../platform/errors';
+import type { ConsumerPrincipal } from '../portal/sessions';
 
 /** For routes whose auth kinds guarantee a principal (the middleware already checked). */
 export function principalOf(p: Principal | undefined): Principal {

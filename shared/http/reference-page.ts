@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { notFound } from '../errors';
-import { OPENAPI_PATH, REFERENCE_DOCUMENT_SLUG, REFERENCE_PATH } from '../contracts/reference';
+import { notFound } from '../platform/errors';
+import { OPENAPI_PATH, REFERENCE_DOCUMENT_SLUG, REFERENCE_PATH } from '../platform/contract/reference';
 import { RENDERER_ASSET } from './reference-assets';
 import type { Reply } from './responses';
 

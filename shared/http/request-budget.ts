@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareObj, Request } from '@middy/core';
-import { budgetOf, budgetHeaders, type BudgetState } from '../domain/limits/request-budget';
-import { admitRequest, noteCredential, refusedBeforeAuthentication } from '../domain/limits/workspace-rate';
-import { AppError } from '../errors';
+import { budgetOf, budgetHeaders, type BudgetState } from '../platform/limits/request-budget';
+import { admitRequest, noteCredential, refusedBeforeAuthentication } from '../platform/limits/workspace-rate';
+import { AppError } from '../platform/errors';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 type BudgetRequest = Request<HttpEvent, HttpResult, Error, AppContext>;

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
-import { newId } from '../ids';
-import { logger } from '../observability/logger';
-import { emitMetric } from '../observability/metrics';
+import { newId } from '../platform/ids';
+import { logger } from '../platform/observability/logger';
+import { emitMetric } from '../platform/observability/metrics';
 import { originOf } from './origin';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 

@@ -1,5 +1,5 @@
-import type { Endpoint, HttpMethod } from '../contracts/endpoint';
-import { routes, type Area } from '../contracts/index';
+import type { Endpoint, HttpMethod } from '../platform/contract/endpoint';
+import { routes, type Area } from './declarations';
 import { isCorsRoute, preflightRouteKey } from './cors-routes';
 
 type Routable = Pick<Endpoint, 'method' | 'path'>;

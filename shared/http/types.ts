@@ -1,8 +1,8 @@
 import type { AccessLine } from './request-context';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import type { RouteDef } from '../contracts/endpoint';
-import type { Principal } from '../domain/auth/principal';
-import type { ConsumerPrincipal } from '../domain/portal/sessions';
+import type { RouteDef } from '../platform/contract/endpoint';
+import type { Principal } from '../auth/principal';
+import type { ConsumerPrincipal } from '../portal/sessions';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;

@@ -1,10 +1,10 @@
 import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { mcpArea } from '../contracts/mcp';
-import { routeKey, routesOf, type RouteDef } from '../contracts/endpoint';
-import { SCOPES } from '../records/api-keys';
-import { resolveBearer } from '../domain/auth/credentials';
-import { AppError, badRequest } from '../errors';
+import { mcpArea } from './contract';
+import { routeKey, routesOf, type RouteDef } from '../platform/contract/endpoint';
+import { SCOPES } from '../api-keys/entities';
+import { resolveBearer } from '../auth/credentials';
+import { AppError, badRequest } from '../platform/errors';
 import { requestBudgetMs, withinDeadline } from '../http/area';
 import { authorizationOf } from '../http/authenticate';
 import { errorMapper } from '../http/error-mapper';
@@ -13,10 +13,10 @@ import { knownOverBudget, requestBudget } from '../http/request-budget';
 import { originOf } from '../http/origin';
 import { requestContext } from '../http/request-context';
 import { toHttpResult } from '../http/responses';
-import { traced } from '../observability/tracing';
+import { traced } from '../platform/observability/tracing';
 import type { AppContext, HttpEvent, HttpResult } from '../http/types';
-import { config } from '../config';
-import { storeScope } from '../data/client';
+import { config } from '../platform/config';
+import { storeScope } from '../platform/data/client';
 import { auditMessages, auditRefusedBatch, messagesOf } from './audit';
 import { refuseTooManyWrites, withinBudget } from './batch';
 import type { ApiKeyPrincipal } from './registry';
@@ -31,7 +31,7 @@ import { sdkRequest, serveMcp, toResult } from './transport';
  * protected-resource metadata for anything that is not a valid API key (sessions included).
  */
 
-/** Both paths from the declaration (shared/contracts/mcp.ts), like every route. */
+/** Both paths from the declaration (shared/mcp/contract.ts), like every route. */
 const MCP_PATH = mcpArea.endpoints.callMcp.path;
 const METADATA_PATH = mcpArea.endpoints.getMcpProtectedResourceMetadata.path;
 

@@ -1,6 +1,6 @@
-import { recordCall } from '../domain/audit/service';
-import type { ErrorCode } from '../errors';
-import { emitMetric } from '../observability/metrics';
+import { recordCall } from '../audit/service';
+import type { ErrorCode } from '../platform/errors';
+import { emitMetric } from '../platform/observability/metrics';
 import { idKey, type CallOutcome, type McpRequestState } from './state';
 
 /**

@@ -1,4 +1,4 @@
-import { config } from '../config';
+import { config } from '../platform/config';
 import type { RpcMessage } from './audit';
 import { note, idKey, type McpRequestState } from './state';
 import { toolNamed } from './tools';

@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import { routes } from '../contracts/index';
-import type { Scope } from '../records/api-keys';
-import type { Principal } from '../domain/auth/principal';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../domain/pagination';
-import type { WriteOptions } from '../domain/write-options';
+import { routes } from '../http/declarations';
+import type { Scope } from '../api-keys/entities';
+import type { Principal } from '../auth/principal';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../platform/validation/pagination';
+import type { WriteOptions } from '../platform/data/write-options';
 
 /**
  * How an MCP tool is declared: once, with the REST scope it needs, the REST operation whose domain

@@ -1,8 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, type RequestId } from '@modelcontextprotocol/server';
-import type { Scope } from '../records/api-keys';
-import { AppError } from '../errors';
-import * as types from '../domain/objects/object-types';
-import { eventCatalog } from '../domain/webhooks/catalog';
+import type { Scope } from '../api-keys/entities';
+import { AppError } from '../platform/errors';
+import * as types from '../objects/object-types';
+import { eventCatalog } from '../webhooks/catalog';
 import { note, type McpRequestState } from './state';
 
 /**

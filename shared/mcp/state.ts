@@ -1,5 +1,5 @@
 import type { RequestId } from '@modelcontextprotocol/server';
-import type { ErrorCode } from '../errors';
+import type { ErrorCode } from '../platform/errors';
 import type { ToolContext } from './registry';
 
 /** How a call ended, for the audit trail. */

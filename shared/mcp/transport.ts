@@ -1,5 +1,5 @@
 import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server';
-import { logger } from '../observability/logger';
+import { logger } from '../platform/observability/logger';
 import { errorBodyOf } from '../http/error-body';
 import { toHttpResult } from '../http/responses';
 import type { HttpResult } from '../http/types';

@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 
 /**
  * Baseline of the cold-start benchmark: a function that only uses the DynamoDB document client,
- * created on first use like shared/data/client.ts. What every function loads at least.
+ * created on first use like shared/platform/data/client.ts. What every function loads at least.
  */
 let doc: DynamoDBDocumentClient | undefined;
 

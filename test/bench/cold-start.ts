@@ -3,14 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildBundles, functionEntries } from '../../infra/bundling/build';
-import { BUNDLE_BUDGET_EXCEPTIONS, BUNDLE_BUDGET_KIB, bundleBudgetKib } from '../../infra/bundling/options';
+import { buildBundles, functionEntries } from '../../infra/build/bundling/build';
+import { BUNDLE_BUDGET_EXCEPTIONS, BUNDLE_BUDGET_KIB, bundleBudgetKib } from '../../infra/build/bundling/options';
 
 /**
  * Cold start of every function (`functions/<name>/handler.ts`): size of its bundle and the time a
  * fresh `node` process takes to import it (module load: parse, link, top-level code), next to a
  * bundle that only uses the DynamoDB document client, and an empty one. The bundles are built
- * with the options CDK uses (infra/bundling/options.ts), so this measures what ships.
+ * with the options CDK uses (infra/build/bundling/options.ts), so this measures what ships.
  *
  * Each process imports one bundle once and times the import; the environment is a function's in
  * AWS (`NODE_OPTIONS=--enable-source-maps`, region, credentials, service name). Every bundle is
@@ -31,7 +31,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 };
 
-/** The environment CDK gives a function (infra/constructs/platform-function.ts) and Lambda adds. */
+/** The environment CDK gives a function (infra/app/constructs/platform-function.ts) and Lambda adds. */
 const lambdaEnv = (service: string): NodeJS.ProcessEnv => ({
   NODE_OPTIONS: '--enable-source-maps',
   STAGE: 'aws',

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { buildConsole, CONSOLE_PATH } from '../../infra/console/build';
+import { buildConsole, CONSOLE_PATH } from '../../infra/build/console';
 import { launchChromium } from '../support/browser';
 import type { RunningPlatform } from '../support/platform';
 

@@ -1,21 +1,21 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { config } from '../../shared/config';
-import { indexKeysOf, indexPartition } from '../../shared/data/keys';
-import { createMemberSteps, getMember, ledgerEntryStep, ledgerPage } from '../../shared/data/repositories/members';
-import { memberTierStep } from '../../shared/data/repositories/member-tiers';
-import { countStoreCalls } from '../../shared/data/store-calls';
-import { lotsAfter } from '../../shared/domain/members/points-lots';
-import { newMemberRecord } from '../../shared/domain/members/service';
-import { evaluateMemberTier } from '../../shared/domain/members/tier-state';
-import { DAY_MS } from '../../shared/domain/program/calendar';
-import { runDueProgramWork } from '../../shared/domain/program/due-work';
-import { NO_LOTS, nextDueAt } from '../../shared/domain/program/member-lots';
-import type { ProgramRules } from '../../shared/domain/program/schemas';
-import { rulesOf } from '../../shared/domain/program/service';
-import { newId } from '../../shared/ids';
-import type { LedgerEntryRecord, MemberRecord, MemberTierRecord } from '../../shared/records/members';
+import { config } from '../../shared/platform/config';
+import { indexKeysOf, indexPartition } from '../../shared/platform/data/keys';
+import { createMemberSteps, getMember, ledgerEntryStep, ledgerPage } from '../../shared/members/repository';
+import { memberTierStep } from '../../shared/members/tier-repository';
+import { countStoreCalls } from '../../shared/platform/data/store-calls';
+import { lotsAfter } from '../../shared/members/points-lots';
+import { newMemberRecord } from '../../shared/members/service';
+import { evaluateMemberTier } from '../../shared/members/tier-state';
+import { DAY_MS } from '../../shared/program/calendar';
+import { runDueProgramWork } from '../../shared/program/due-work';
+import { NO_LOTS, nextDueAt } from '../../shared/program/member-lots';
+import type { ProgramRules } from '../../shared/program/schemas';
+import { rulesOf } from '../../shared/program/service';
+import { newId } from '../../shared/platform/ids';
+import type { LedgerEntryRecord, MemberRecord, MemberTierRecord } from '../../shared/members/entities';
 import { inProcess } from '../support/in-process';
 import { documentClientFor, type RunningPlatform } from '../support/platform';
 import { configureFor } from './store-calls';
@@ -25,7 +25,7 @@ import { configureFor } from './store-calls';
  * warnings), each holding three lots of which the oldest expired a day before the run's `now`, and
  * `runDueProgramWork(workspaceId, now)` made in this process against the platform's DynamoDB Local,
  * as the schedule's function makes it for each workspace. Reports members per second, DynamoDB
- * requests per member (the counter of `shared/data/store-calls.ts`), the peak RSS of this process
+ * requests per member (the counter of `shared/platform/data/store-calls.ts`), the peak RSS of this process
  * during the run, and a figure on paper for 100,000 members in AWS. Every member is checked after
  * the run: the expired lot gone, the two others kept, nothing left due by `now`.
  *

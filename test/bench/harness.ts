@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { SCOPES } from '../../shared/records/api-keys';
+import { SCOPES } from '../../shared/api-keys/entities';
 
 export interface LoadResult {
   requests: number;

@@ -1,9 +1,9 @@
 import { BatchWriteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { performance } from 'node:perf_hooks';
-import { indexKeysOf, keyOf } from '../../shared/data/keys';
-import { valueEntryItem } from '../../shared/data/repositories/objects';
-import { titleKeyOf } from '../../shared/domain/objects/validator';
-import { newId } from '../../shared/ids';
+import { indexKeysOf, keyOf } from '../../shared/platform/data/keys';
+import { valueEntryItem } from '../../shared/objects/repository';
+import { titleKeyOf } from '../../shared/objects/validator';
+import { newId } from '../../shared/platform/ids';
 import { documentClientFor, type RunningPlatform } from '../support/platform';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;

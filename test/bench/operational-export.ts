@@ -2,10 +2,10 @@ import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { config } from '../../shared/config';
-import { indexKeysOf, indexPartition, keyOf } from '../../shared/data/keys';
-import { COLUMNS } from '../../shared/domain/exports/columns';
-import { newId } from '../../shared/ids';
+import { config } from '../../shared/platform/config';
+import { indexKeysOf, indexPartition, keyOf } from '../../shared/platform/data/keys';
+import { COLUMNS } from '../../shared/exports/columns';
+import { newId } from '../../shared/platform/ids';
 import { documentClientFor, type RunningPlatform } from '../support/platform';
 
 const round = (n: number) => Math.round(n * 100) / 100;

@@ -2,26 +2,26 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileKeyVault } from '../../infra/local/file-key-vault';
-import { provideAdapters } from '../../shared/adapters/provided';
-import { secretSealerFromConfig } from '../../shared/adapters/secret-sealer';
-import { webhookSettings } from '../../shared/config';
-import { countStoreCalls, type StoreCallTotals } from '../../shared/data/store-calls';
-import { SCOPES } from '../../shared/records/api-keys';
-import { attemptDelivery } from '../../shared/domain/webhooks/delivery';
-import { deliveryIdOf } from '../../shared/domain/webhooks/delivery-id';
-import { envelopeOf, fanOut } from '../../shared/domain/webhooks/fanout';
-import { event } from '../../shared/events/outbox';
-import { runDueProgramWork } from '../../shared/domain/program/due-work';
-import type { Egress } from '../../shared/ports/egress';
-import { logger } from '../../shared/observability/logger';
-import type { OutgoingMessage, Queue } from '../../shared/ports/queue';
+import { provideAdapters } from '../../shared/platform/adapters/provided';
+import { secretSealerFromConfig } from '../../shared/platform/adapters/secret-sealer';
+import { webhookSettings } from '../../shared/platform/config';
+import { countStoreCalls, type StoreCallTotals } from '../../shared/platform/data/store-calls';
+import { SCOPES } from '../../shared/api-keys/entities';
+import { attemptDelivery } from '../../shared/webhooks/delivery';
+import { deliveryIdOf } from '../../shared/webhooks/delivery-id';
+import { envelopeOf, fanOut } from '../../shared/webhooks/fanout';
+import { event } from '../../shared/platform/events/outbox';
+import { runDueProgramWork } from '../../shared/program/due-work';
+import type { Egress } from '../../shared/platform/ports/egress';
+import { logger } from '../../shared/platform/observability/logger';
+import type { OutgoingMessage, Queue } from '../../shared/platform/ports/queue';
 import { inProcess } from '../support/in-process';
 import type { RunningPlatform } from '../support/platform';
 
 /**
  * DynamoDB requests per operation: one call of each main operation, made in this process (the area
  * handlers with their whole middy chain, the webhook consumers' domain functions) against the
- * platform's DynamoDB Local, with the benchmark-mode middleware of `shared/data/store-calls.ts`
+ * platform's DynamoDB Local, with the benchmark-mode middleware of `shared/platform/data/store-calls.ts`
  * counting requests, items and capacity. Each operation runs once uncounted first (a warm
  * container: the API key's lastUsedAt stamp and the per-container caches are filled), then three times
  * counted; the smaller count is the operation's. Writes carry an Idempotency-Key, as integrations

@@ -1,13 +1,13 @@
 import { BatchWriteCommand, type BatchWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { performance } from 'node:perf_hooks';
-import { config } from '../../shared/config';
-import { event, publish } from '../../shared/events/outbox';
-import { newId } from '../../shared/ids';
-import { SCOPES } from '../../shared/records/api-keys';
-import { signatureHeader } from '../../shared/domain/webhooks/signing';
+import { config } from '../../shared/platform/config';
+import { event, publish } from '../../shared/platform/events/outbox';
+import { newId } from '../../shared/platform/ids';
+import { SCOPES } from '../../shared/api-keys/entities';
+import { signatureHeader } from '../../shared/webhooks/signing';
 import { documentClientFor, type RunningPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
-import { recordAttempts } from '../../shared/data/repositories/webhooks';
+import { recordAttempts } from '../../shared/webhooks/repository';
 import { configureFor } from './store-calls';
 import { load } from './harness';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTIONS } from '../../shared/records/audit';
+import { AUDIT_ACTIONS } from '../../shared/audit/entities';
 import { call, mailsTo, PASSWORD, registerAccount, uniqueEmail, type ApiResponse } from '../support/api';
 import { tenant, type Tenant } from '../support/fixtures';
 import { addUser, scanItems } from '../support/table';

@@ -1,9 +1,9 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { config } from '../../shared/config';
-import { keyOf } from '../../shared/data/keys';
-import { sha256Hex } from '../../shared/domain/auth/secrets';
+import { config } from '../../shared/platform/config';
+import { keyOf } from '../../shared/platform/data/keys';
+import { sha256Hex } from '../../shared/auth/secrets';
 import { browserSignIn, call, PASSWORD, registerAccount } from '../support/api';
 import { platformTable } from '../support/table';
 

@@ -4,7 +4,7 @@ import { balanceOf, newMember, orderId, tenant, type Tenant } from '../support/f
 import { startReceiver } from '../support/receiver';
 import { partitionItems, platformTable } from '../support/table';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keyOf } from '../../shared/data/keys';
+import { keyOf } from '../../shared/platform/data/keys';
 
 /**
  * Campaigns over HTTP on the local runtime: defined, listed, changed and deleted by an admin

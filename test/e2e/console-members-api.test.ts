@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { config } from '../../shared/config';
+import { config } from '../../shared/platform/config';
 import { call, PASSWORD, uniqueEmail } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
 import { addUser } from '../support/table';

@@ -1,9 +1,9 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { config } from '../../shared/config';
-import { keyOf } from '../../shared/data/keys';
-import { sha256Hex } from '../../shared/domain/auth/secrets';
+import { config } from '../../shared/platform/config';
+import { keyOf } from '../../shared/platform/data/keys';
+import { sha256Hex } from '../../shared/auth/secrets';
 import { call, uniqueEmail } from '../support/api';
 import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, shot } from '../support/console';
 import { newMember, tenant, type Tenant } from '../support/fixtures';

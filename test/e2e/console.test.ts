@@ -1,8 +1,8 @@
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { config } from '../../shared/config';
-import { keyOf } from '../../shared/data/keys';
-import { sha256Hex } from '../../shared/domain/auth/secrets';
+import { config } from '../../shared/platform/config';
+import { keyOf } from '../../shared/platform/data/keys';
+import { sha256Hex } from '../../shared/auth/secrets';
 import { type Account, call, registerAccount } from '../support/api';
 import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, shot } from '../support/console';
 import { addUser, platformTable } from '../support/table';

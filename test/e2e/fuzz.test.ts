@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routeKey, routes } from '../../shared/contracts/index';
+import { routeKey, routes } from '../../shared/http/declarations';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { call } from '../support/api';
 import { nested, ODD_STRINGS, RawJson, type SchemaFuzzer, toJsonText } from '../support/fuzz';

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { isMetricLine } from '../../infra/local/log-format';
-import { SCOPES } from '../../shared/records/api-keys';
-import { METRICS_NAMESPACE } from '../../shared/observability/metric-catalog';
+import { SCOPES } from '../../shared/api-keys/entities';
+import { METRICS_NAMESPACE } from '../../shared/platform/observability/metric-catalog';
 import { isAlive, runToExit, startPlatform, type RunningPlatform } from '../support/platform';
 
 async function waitDead(pid: number, ms = 10_000): Promise<boolean> {

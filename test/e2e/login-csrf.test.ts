@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { config } from '../../shared/config';
+import { config } from '../../shared/platform/config';
 import { browserSignIn, call, createKey, PASSWORD, registerAccount } from '../support/api';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { config } from '../../shared/config';
+import { config } from '../../shared/platform/config';
 import { call, createKey, registerAccount } from '../support/api';
 import { newMember } from '../support/fixtures';
 

@@ -1,7 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { indexKeysOf, indexPartition, keyOf } from '../../shared/data/keys';
-import { titleKeyOf } from '../../shared/domain/objects/validator';
+import { indexKeysOf, indexPartition, keyOf } from '../../shared/platform/data/keys';
+import { titleKeyOf } from '../../shared/objects/validator';
 import { call } from '../support/api';
 import { newMember, tenant, type Tenant } from '../support/fixtures';
 import { platformTable } from '../support/table';

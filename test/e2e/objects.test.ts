@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { keyOf } from '../../shared/data/keys';
+import { keyOf } from '../../shared/platform/data/keys';
 import { call, createKey } from '../support/api';
 import { newMember, tenant, type Tenant } from '../support/fixtures';
 import { platformTable } from '../support/table';

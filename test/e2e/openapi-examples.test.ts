@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ids, user } from '../../shared/contracts/examples/world';
+import { ids, user } from '../../shared/http/examples/world';
 import { call, uniqueEmail } from '../support/api';
 import { tenant } from '../support/fixtures';
 

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { routes } from '../../shared/contracts/index';
+import { routes } from '../../shared/http/declarations';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { call } from '../support/api';
 

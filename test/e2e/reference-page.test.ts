@@ -2,9 +2,9 @@ import { mkdir, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import { routes } from '../../shared/contracts/index';
-import { ERROR_CODES, type ErrorCode } from '../../shared/errors';
-import { docUrlOf } from '../../shared/contracts/reference';
+import { routes } from '../../shared/http/declarations';
+import { ERROR_CODES, type ErrorCode } from '../../shared/platform/errors';
+import { docUrlOf } from '../../shared/platform/contract/reference';
 import { call } from '../support/api';
 import { launchChromium } from '../support/browser';
 

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
 import { describe, expect, inject, it } from 'vitest';
-import { ERROR_CODES, type ErrorCode } from '../../shared/errors';
-import { headingSlug } from '../../shared/contracts/reference';
+import { ERROR_CODES, type ErrorCode } from '../../shared/platform/errors';
+import { headingSlug } from '../../shared/platform/contract/reference';
 import { assertDocumentedResponse } from '../support/openapi';
 import { call, registerAccount } from '../support/api';
 

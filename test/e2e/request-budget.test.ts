@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { keyOf } from '../../shared/data/keys';
+import { keyOf } from '../../shared/platform/data/keys';
 import { documentClientFor, startPlatform, type RunningPlatform } from '../support/platform';
 import { assertDocumentedResponse } from '../support/openapi';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { routeKey, routes } from '../../shared/contracts/index';
-import { SCOPES } from '../../shared/records/api-keys';
+import { routeKey, routes } from '../../shared/http/declarations';
+import { SCOPES } from '../../shared/api-keys/entities';
 import { call, createKey } from '../support/api';
 import { newMember, newOrder, tenant, type Tenant } from '../support/fixtures';
 

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { KEY_FILE } from '../../infra/local/file-key-vault';
-import { keyOf } from '../../shared/data/keys';
+import { keyOf } from '../../shared/platform/data/keys';
 import { call } from '../support/api';
 import { tenant, type Tenant } from '../support/fixtures';
 import { eventually, startReceiver } from '../support/receiver';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { config } from '../../shared/config';
+import { config } from '../../shared/platform/config';
 import {
   answerProblems,
   apiOf,

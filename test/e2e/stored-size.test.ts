@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { config } from '../../shared/config';
-import { itemSize } from '../../shared/data/item-size';
-import { keyOf } from '../../shared/data/keys';
+import { config } from '../../shared/platform/config';
+import { itemSize } from '../../shared/platform/data/item-size';
+import { keyOf } from '../../shared/platform/data/keys';
 import { call } from '../support/api';
 import { tenant, type Tenant } from '../support/fixtures';
 import { platformTable } from '../support/table';

@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
-import { config } from '../../shared/config';
-import { keyOf } from '../../shared/data/keys';
+import { config } from '../../shared/platform/config';
+import { keyOf } from '../../shared/platform/data/keys';
 import { type Account, call, mailsTo, PASSWORD, registerAccount, uniqueEmail } from '../support/api';
 import { platformTable } from '../support/table';
 

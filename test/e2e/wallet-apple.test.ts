@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { solidPng } from '../../shared/domain/wallet/png';
+import { solidPng } from '../../shared/wallet/png';
 import { documentClientFor, startPlatform, type RunningPlatform } from '../support/platform';
 import {
   clientOf,
@@ -496,7 +496,7 @@ describe("Apple's pass web service", () => {
     expect(apns.pushes.slice(first).filter((p) => p.pushToken === pushToken(9))).toHaveLength(1);
     const runtime = await platform.runtime();
     Object.assign(process.env, { STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, AWS_REGION: 'eu-west-1' });
-    const { retireMemberPasses } = await import('../../shared/domain/wallet/service');
+    const { retireMemberPasses } = await import('../../shared/wallet/service');
     await retireMemberPasses(shop.workspaceId, member.id);
     // The member is still enrolled: the 410 comes from the retired serial alone.
     expect((await request('GET', `/api/v2/members/${member.id}`, { token: shop.key })).body.data.status).toBe('active');

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { config } from '../../shared/config';
+import { config } from '../../shared/platform/config';
 import { browserSignIn, call, registerAccount } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
 import { eventually, startReceiver } from '../support/receiver';

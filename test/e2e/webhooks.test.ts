@@ -1,6 +1,6 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EVENTS, STAGES } from '../../shared/events/registry';
+import { EVENTS, STAGES } from '../../shared/platform/events/registry';
 import { call } from '../support/api';
 import { newMember, newOrder, tenant, type Tenant } from '../support/fixtures';
 import { eventually, startReceiver } from '../support/receiver';

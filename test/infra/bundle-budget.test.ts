@@ -10,16 +10,23 @@ import { RENDERER_ASSET } from '../../shared/http/reference-assets';
 import { App, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BuiltBundle, buildBundles, functionEntries } from '../../infra/bundling/build';
-import { BUNDLE_BUDGET_EXCEPTIONS, BUNDLE_BUDGET_KIB, bundleBudgetKib, LEFT_OUT_MODULES, REPLACED_MODULES, SHIPPED_FILES } from '../../infra/bundling/options';
-import { Mail } from '../../infra/constructs/mail';
-import { PlatformFunction } from '../../infra/constructs/platform-function';
-import { BUNDLING_STACKS_CONTEXT } from '../../infra/stack';
+import { type BuiltBundle, buildBundles, functionEntries } from '../../infra/build/bundling/build';
+import {
+  BUNDLE_BUDGET_EXCEPTIONS,
+  BUNDLE_BUDGET_KIB,
+  bundleBudgetKib,
+  LEFT_OUT_MODULES,
+  REPLACED_MODULES,
+  SHIPPED_FILES,
+} from '../../infra/build/bundling/options';
+import { Mail } from '../../infra/app/constructs/mail';
+import { PlatformFunction } from '../../infra/app/constructs/platform-function';
+import { BUNDLING_STACKS_CONTEXT } from '../../infra/app/stack';
 import * as probeOnRealZod from './zod-probe';
 
 /**
  * The function bundles, built once with esbuild's JS API and the options CDK uses
- * (infra/bundling/options.ts): size budget, what they leave out, and zod inside them.
+ * (infra/build/bundling/options.ts): size budget, what they leave out, and zod inside them.
  */
 
 const PROBE = '_zod-probe';
@@ -132,7 +139,7 @@ describe('function bundles', () => {
         expect(
           kind,
           `${name} imports ${path} statically, so the function would fail to start: remove it from ` +
-            'LEFT_OUT_MODULES (infra/bundling/options.ts) or stop importing it',
+            'LEFT_OUT_MODULES (infra/build/bundling/options.ts) or stop importing it',
         ).toBe('dynamic-import');
       }
     }
@@ -146,7 +153,7 @@ describe('function bundles', () => {
         name,
       ).toEqual([]);
       expect(
-        inputs.some((p) => p.endsWith('shared/observability/log-formatter.ts')),
+        inputs.some((p) => p.endsWith('shared/platform/observability/log-formatter.ts')),
         name,
       ).toBe(true);
     }
@@ -262,7 +269,7 @@ describe('CDK bundling', () => {
 
 describe("the MCP SDK's validator in the bundles", () => {
   it('validates JSON Schema as the SDK expects of its default validator (valid data back, a message when invalid)', async () => {
-    const { DefaultJsonSchemaValidator } = await import('../../infra/bundling/shims/mcp-server-node');
+    const { DefaultJsonSchemaValidator } = await import('../../infra/build/bundling/shims/mcp-server-node');
     const check = new DefaultJsonSchemaValidator().getValidator<{ email: string }>({
       type: 'object',
       properties: { email: { type: 'string', format: 'email' } },

@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../infra/console/build';
-import { HTTP_API_LOGICAL_ID } from '../../infra/constructs/api';
+import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../infra/build/console';
+import { HTTP_API_LOGICAL_ID } from '../../infra/app/constructs/api';
 import {
   CONSOLE_BUCKET_LOGICAL_ID,
   CONSOLE_DISTRIBUTION_LOGICAL_ID,
   CONSOLE_PATHS_FUNCTION,
   FORWARDED_HOST_FUNCTION,
-} from '../../infra/constructs/console-hosting';
+} from '../../infra/app/constructs/console-hosting';
 import { synthesizedApp } from '../support/synthesized-app';
 
 /**

@@ -3,15 +3,15 @@ import { join } from 'node:path';
 import { Stack, type CfnElement } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { taskFunctionVariable, WORKFLOW_DIR } from '../../infra/constructs/exports';
-import type { LoyaltyPlatformStack } from '../../infra/stack';
+import { taskFunctionVariable, WORKFLOW_DIR } from '../../infra/app/constructs/exports';
+import type { LoyaltyPlatformStack } from '../../infra/app/stack';
 import { synthesizedApp } from '../support/synthesized-app';
-import { substituteNumbers, workflowNumberSubstitutions } from '../../infra/workflows/numbers';
+import { substituteNumbers, workflowNumberSubstitutions } from '../../infra/app/workflows/numbers';
 import { workflowDefinition } from '../../infra/local/workflows';
-import { config } from '../../shared/config';
-import { CONSUMERS } from '../../shared/consumers/table';
-import { DECLARATIONS } from '../../shared/contracts/index';
-import { workflowArnEnvName } from '../../shared/ports/workflows';
+import { config } from '../../shared/platform/config';
+import { CONSUMERS } from '../../shared/platform/consumers/table';
+import { DECLARATIONS } from '../../shared/http/declarations';
+import { workflowArnEnvName } from '../../shared/platform/ports/workflows';
 
 /** The export bucket, the export workflow from its ASL file, its alarm, and grants from the declarations. */
 

@@ -1,11 +1,11 @@
 import { type CfnElement, Stack } from 'aws-cdk-lib';
-import { CONSUMERS } from '../../shared/consumers/table';
+import { CONSUMERS } from '../../shared/platform/consumers/table';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { API_5XX_RATE_THRESHOLD, API_P99_LATENCY_THRESHOLD_MS, DASHBOARD_NAME, DASHBOARD_ROUTES } from '../../infra/constructs/observability';
-import { DEAD_LETTER_QUEUE_LOGICAL_ID, DELIVERY_QUEUE_LOGICAL_ID } from '../../infra/constructs/webhooks';
-import { AREAS } from '../../shared/contracts/index';
-import type { LoyaltyPlatformStack } from '../../infra/stack';
+import { API_5XX_RATE_THRESHOLD, API_P99_LATENCY_THRESHOLD_MS, DASHBOARD_NAME, DASHBOARD_ROUTES } from '../../infra/app/constructs/observability';
+import { DEAD_LETTER_QUEUE_LOGICAL_ID, DELIVERY_QUEUE_LOGICAL_ID } from '../../infra/app/constructs/webhooks';
+import { AREAS } from '../../shared/http/declarations';
+import type { LoyaltyPlatformStack } from '../../infra/app/stack';
 import { synthesizedApp } from '../support/synthesized-app';
 import { platformFunctions } from './templates';
 

@@ -5,7 +5,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SIGNING_SECRETS_KEY_LOGICAL_ID } from '../../infra/constructs/signing-secrets-key';
+import { SIGNING_SECRETS_KEY_LOGICAL_ID } from '../../infra/app/constructs/signing-secrets-key';
 import {
   AREA_CAPABILITY,
   CAPABILITY_ROWS,
@@ -13,20 +13,20 @@ import {
   QUEUE_CAPABILITY,
   SHARED_ROW_TITLE,
   WORKFLOW_CAPABILITY,
-} from '../../infra/constructs/dashboard-rows';
-import { isDeadLetterQueue, SCHEDULE_FAILURE_QUEUE, TABLE_OPERATIONS } from '../../infra/constructs/observability';
-import { PROJECT_ROOT } from '../../infra/constructs/platform-function';
-import { RUNBOOK_FILE, RUNBOOK_SECTIONS } from '../../infra/constructs/runbook';
-import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
-import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+} from '../../infra/app/constructs/dashboard-rows';
+import { isDeadLetterQueue, SCHEDULE_FAILURE_QUEUE, TABLE_OPERATIONS } from '../../infra/app/constructs/observability';
+import { PROJECT_ROOT } from '../../infra/app/constructs/platform-function';
+import { RUNBOOK_FILE, RUNBOOK_SECTIONS } from '../../infra/app/constructs/runbook';
+import { TABLE_LOGICAL_ID } from '../../infra/app/constructs/data';
+import { buildApp, type LoyaltyPlatformStack } from '../../infra/app/stack';
 import { synthesizedApp } from '../support/synthesized-app';
-import { alarmEmailOf, config } from '../../shared/config';
-import { CONSUMERS } from '../../shared/consumers/table';
-import { AREAS } from '../../shared/contracts/index';
-import { TABLE_SCHEMA } from '../../shared/data/table-schema';
-import { type BusinessMetric, businessMetrics, type Capability, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/observability/metric-catalog';
-import { QUEUES, type QueueName } from '../../shared/ports/queue';
-import { WORKFLOWS, type WorkflowName } from '../../shared/ports/workflows';
+import { alarmEmailOf, config } from '../../shared/platform/config';
+import { CONSUMERS } from '../../shared/platform/consumers/table';
+import { AREAS } from '../../shared/http/declarations';
+import { TABLE_SCHEMA } from '../../shared/platform/data/table-schema';
+import { type BusinessMetric, businessMetrics, type Capability, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/platform/observability/metric-catalog';
+import { QUEUES, type QueueName } from '../../shared/platform/ports/queue';
+import { WORKFLOWS, type WorkflowName } from '../../shared/platform/ports/workflows';
 import { platformFunctions } from './templates';
 
 /**

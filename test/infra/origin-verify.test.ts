@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_API_LOGICAL_ID } from '../../infra/constructs/api';
-import { CONSOLE_DISTRIBUTION_LOGICAL_ID } from '../../infra/constructs/console-hosting';
-import { buildApp, ORIGIN_VERIFY_SECRET_LOGICAL_ID } from '../../infra/stack';
-import { config } from '../../shared/config';
-import { AREAS } from '../../shared/contracts/index';
+import { HTTP_API_LOGICAL_ID } from '../../infra/app/constructs/api';
+import { CONSOLE_DISTRIBUTION_LOGICAL_ID } from '../../infra/app/constructs/console-hosting';
+import { buildApp, ORIGIN_VERIFY_SECRET_LOGICAL_ID } from '../../infra/app/stack';
+import { config } from '../../shared/platform/config';
+import { AREAS } from '../../shared/http/declarations';
 import { synthesizedApp } from '../support/synthesized-app';
 import { platformTemplates } from './templates';
 

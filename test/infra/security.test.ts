@@ -1,10 +1,10 @@
 import { type CfnElement, Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { SIGNING_SECRETS_KEY_LOGICAL_ID } from '../../infra/constructs/signing-secrets-key';
-import type { LoyaltyPlatformStack } from '../../infra/stack';
+import { SIGNING_SECRETS_KEY_LOGICAL_ID } from '../../infra/app/constructs/signing-secrets-key';
+import type { LoyaltyPlatformStack } from '../../infra/app/stack';
 import { synthesizedApp } from '../support/synthesized-app';
-import { routes } from '../../shared/contracts/index';
+import { routes } from '../../shared/http/declarations';
 
 type Resource = { Type: string; Properties?: Record<string, any> };
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string };

@@ -4,24 +4,24 @@ import { type CfnElement, Stack } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isCorsRoute, preflightRouteKey } from '../../shared/http/cors-routes';
-import { REQUIRED_FUNCTION_ENV } from '../../shared/config';
-import { TABLE_SCHEMA } from '../../shared/data/table-schema';
-import { config } from '../../shared/config';
-import { ACCESS_LOG_FORMAT } from '../../infra/constructs/api';
-import { PROJECT_ROOT } from '../../infra/constructs/area-functions';
-import { POWERTOOLS_LAYER_PARAMETER, POWERTOOLS_VERSION } from '../../infra/constructs/platform-function';
-import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
-import { TABLE_ACTIONS } from '../../infra/constructs/access';
-import { AREAS, declarationOf, type Area, routeKey, routes } from '../../shared/contracts/index';
-import { queueUrlEnvName } from '../../shared/ports/queue';
+import { REQUIRED_FUNCTION_ENV } from '../../shared/platform/config';
+import { TABLE_SCHEMA } from '../../shared/platform/data/table-schema';
+import { config } from '../../shared/platform/config';
+import { ACCESS_LOG_FORMAT } from '../../infra/app/constructs/api';
+import { PROJECT_ROOT } from '../../infra/app/constructs/area-functions';
+import { POWERTOOLS_LAYER_PARAMETER, POWERTOOLS_VERSION } from '../../infra/app/constructs/platform-function';
+import { TABLE_LOGICAL_ID } from '../../infra/app/constructs/data';
+import { TABLE_ACTIONS } from '../../infra/app/constructs/access';
+import { AREAS, declarationOf, type Area, routeKey, routes } from '../../shared/http/declarations';
+import { queueUrlEnvName } from '../../shared/platform/ports/queue';
 
 /** Functions outside the route table: the rows of the consumer table (functions/<name>/handler.ts). */
 const CONSUMER_FUNCTIONS = CONSUMERS.map((c) => c.name as string);
 import { synthesizedApp } from '../support/synthesized-app';
-import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
-import { CONSUMERS } from '../../shared/consumers/table';
+import { buildApp, type LoyaltyPlatformStack } from '../../infra/app/stack';
+import { CONSUMERS } from '../../shared/platform/consumers/table';
 import { platformFunctions } from './templates';
-import { CONSOLE_COPIER_ID_PREFIX } from '../../infra/constructs/console-hosting';
+import { CONSOLE_COPIER_ID_PREFIX } from '../../infra/app/constructs/console-hosting';
 
 type Resource = { Type: string; Properties?: Record<string, any>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
 

@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { HTTP_API_LOGICAL_ID } from '../../infra/constructs/api';
-import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
-import { EXPORT_BUCKET_LOGICAL_ID } from '../../infra/constructs/exports';
-import { WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID, WALLET_SECRET_LOGICAL_ID } from '../../infra/constructs/wallet';
-import { DEAD_LETTER_QUEUE_LOGICAL_ID, DELIVERY_QUEUE_LOGICAL_ID, SCHEDULE_FAILURE_QUEUE_LOGICAL_ID } from '../../infra/constructs/webhooks';
-import { CURSOR_SECRET_LOGICAL_ID } from '../../infra/stack';
+import { HTTP_API_LOGICAL_ID } from '../../infra/app/constructs/api';
+import { TABLE_LOGICAL_ID } from '../../infra/app/constructs/data';
+import { EXPORT_BUCKET_LOGICAL_ID } from '../../infra/app/constructs/exports';
+import { WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID, WALLET_SECRET_LOGICAL_ID } from '../../infra/app/constructs/wallet';
+import { DEAD_LETTER_QUEUE_LOGICAL_ID, DELIVERY_QUEUE_LOGICAL_ID, SCHEDULE_FAILURE_QUEUE_LOGICAL_ID } from '../../infra/app/constructs/webhooks';
+import { CURSOR_SECRET_LOGICAL_ID } from '../../infra/app/stack';
 import { synthesizedApp } from '../support/synthesized-app';
 import type { PlatformTemplates } from './templates';
 

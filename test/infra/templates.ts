@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NestedStack, type Stack, Stage } from 'aws-cdk-lib';
-import { CONSOLE_COPIER_ID_PREFIX } from '../../infra/constructs/console-hosting';
+import { CONSOLE_COPIER_ID_PREFIX } from '../../infra/app/constructs/console-hosting';
 
 /**
  * The platform's templates: the root stack's and one per nested stack. `merged` reads them as one

@@ -1,13 +1,13 @@
 import { type CfnElement, Stack } from 'aws-cdk-lib';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { config } from '../../shared/config';
-import { routesOfArea } from '../../shared/contracts/index';
-import { routeKey } from '../../shared/contracts/endpoint';
-import { MEMBER_CHANGE_STREAM_FILTER } from '../../shared/events/stream-filter';
-import { TABLE_LOGICAL_ID } from '../../infra/constructs/data';
-import { WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID, WALLET_SECRET_LOGICAL_ID } from '../../infra/constructs/wallet';
-import type { LoyaltyPlatformStack } from '../../infra/stack';
+import { config } from '../../shared/platform/config';
+import { routesOfArea } from '../../shared/http/declarations';
+import { routeKey } from '../../shared/platform/contract/endpoint';
+import { MEMBER_CHANGE_STREAM_FILTER } from '../../shared/platform/events/stream-filter';
+import { TABLE_LOGICAL_ID } from '../../infra/app/constructs/data';
+import { WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID, WALLET_SECRET_LOGICAL_ID } from '../../infra/app/constructs/wallet';
+import type { LoyaltyPlatformStack } from '../../infra/app/stack';
 import { synthesizedApp } from '../support/synthesized-app';
 import { platformFunctions } from './templates';
 

@@ -5,31 +5,31 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { REQUIRED_FUNCTION_ENV } from '../../shared/config';
-import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
-import { config, WEBHOOK_ENV, type WebhookSettings, webhookSettings } from '../../shared/config';
-import { CONSUMERS, type ConsumerRow } from '../../shared/consumers/table';
-import type { QueueName } from '../../shared/ports/queue';
-import { Data, TABLE_LOGICAL_ID } from '../../infra/constructs/data';
-import { Mail } from '../../infra/constructs/mail';
+import { REQUIRED_FUNCTION_ENV } from '../../shared/platform/config';
+import { OUTBOX_STREAM_FILTER } from '../../shared/platform/events/stream-filter';
+import { config, WEBHOOK_ENV, type WebhookSettings, webhookSettings } from '../../shared/platform/config';
+import { CONSUMERS, type ConsumerRow } from '../../shared/platform/consumers/table';
+import type { QueueName } from '../../shared/platform/ports/queue';
+import { Data, TABLE_LOGICAL_ID } from '../../infra/app/constructs/data';
+import { Mail } from '../../infra/app/constructs/mail';
 import { localConsumerPlan } from '../../infra/local/pipelines';
-import { PROJECT_ROOT } from '../../infra/constructs/platform-function';
+import { PROJECT_ROOT } from '../../infra/app/constructs/platform-function';
 import {
   checkWebhookQueueSettings,
   DEAD_LETTER_QUEUE_LOGICAL_ID,
   DELIVERY_QUEUE_LOGICAL_ID,
   Webhooks,
   worstCaseDeliverySpanSeconds,
-} from '../../infra/constructs/webhooks';
-import { Consumers } from '../../infra/constructs/consumers';
-import { Wallet, WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID } from '../../infra/constructs/wallet';
-import { TABLE_ACTIONS } from '../../infra/constructs/access';
-import { queueUrlEnvName } from '../../shared/ports/queue';
-import { AREAS, type Area } from '../../shared/contracts/index';
-import type { LoyaltyPlatformStack } from '../../infra/stack';
+} from '../../infra/app/constructs/webhooks';
+import { Consumers } from '../../infra/app/constructs/consumers';
+import { Wallet, WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID } from '../../infra/app/constructs/wallet';
+import { TABLE_ACTIONS } from '../../infra/app/constructs/access';
+import { queueUrlEnvName } from '../../shared/platform/ports/queue';
+import { AREAS, type Area } from '../../shared/http/declarations';
+import type { LoyaltyPlatformStack } from '../../infra/app/stack';
 import { synthesizedApp } from '../support/synthesized-app';
 import { platformFunctions } from './templates';
-import { CONSOLE_COPIER_ID_PREFIX } from '../../infra/constructs/console-hosting';
+import { CONSOLE_COPIER_ID_PREFIX } from '../../infra/app/constructs/console-hosting';
 
 type Resource = { Type: string; Properties?: Record<string, any>; Metadata?: Record<string, any> };
 type Statement = { Action: string | string[]; Resource: unknown; Effect: string; Condition?: unknown };

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { countStoreCalls } from '../../shared/data/store-calls';
+import { countStoreCalls } from '../../shared/platform/data/store-calls';
 import { call } from '../support/api';
 import { tenant } from '../support/fixtures';
 import { inProcess } from '../support/in-process';

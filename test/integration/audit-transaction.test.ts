@@ -1,16 +1,16 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { FileKeyVault } from '../../infra/local/file-key-vault';
-import { EnvelopeSealer } from '../../shared/adapters/envelope-sealer';
-import { listAuditEntries } from '../../shared/data/repositories/audit';
-import type { AuditContext } from '../../shared/domain/audit/service';
-import { login, register } from '../../shared/domain/auth/service';
-import { AppError } from '../../shared/errors';
-import { putProgram } from '../../shared/domain/program/service';
-import { DEFAULT_RULES } from '../../shared/domain/program/schemas';
-import { createEndpoint, deleteEndpoint } from '../../shared/domain/webhooks/service';
-import { newId } from '../../shared/ids';
-import { logger } from '../../shared/observability/logger';
+import { EnvelopeSealer } from '../../shared/platform/adapters/envelope-sealer';
+import { listAuditEntries } from '../../shared/audit/repository';
+import type { AuditContext } from '../../shared/audit/service';
+import { login, register } from '../../shared/auth/service';
+import { AppError } from '../../shared/platform/errors';
+import { putProgram } from '../../shared/program/service';
+import { DEFAULT_RULES } from '../../shared/program/schemas';
+import { createEndpoint, deleteEndpoint } from '../../shared/webhooks/service';
+import { newId } from '../../shared/platform/ids';
+import { logger } from '../../shared/platform/observability/logger';
 import { runtimeOf } from '../support/platform';
 
 /**

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Principal } from '../../shared/domain/auth/principal';
-import { guardWrite } from '../../shared/domain/objects/rate-guard';
-import { newId } from '../../shared/ids';
-import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/observability/metric-catalog';
-import { captureMetrics } from '../../shared/observability/metrics';
+import type { Principal } from '../../shared/auth/principal';
+import { guardWrite } from '../../shared/objects/rate-guard';
+import { newId } from '../../shared/platform/ids';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/platform/observability/metric-catalog';
+import { captureMetrics } from '../../shared/platform/observability/metrics';
 import { call } from '../support/api';
 import { balanceOf, newMember, orderId, tenant, type Tenant } from '../support/fixtures';
 import { inProcess } from '../support/in-process';

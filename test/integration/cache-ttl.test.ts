@@ -9,10 +9,10 @@ import { runtimeOf } from '../support/platform';
  * process against the platform's DynamoDB Local; only the clock they read is moved.
  */
 
-let program: typeof import('../../shared/domain/program/service');
-let programRepo: typeof import('../../shared/data/repositories/program');
-let subscriptions: typeof import('../../shared/domain/webhooks/subscriptions');
-let webhookRepo: typeof import('../../shared/data/repositories/webhooks');
+let program: typeof import('../../shared/program/service');
+let programRepo: typeof import('../../shared/program/repository');
+let subscriptions: typeof import('../../shared/webhooks/subscriptions');
+let webhookRepo: typeof import('../../shared/webhooks/repository');
 
 beforeAll(async () => {
   const runtime = await runtimeOf(inject('dataDir'));
@@ -20,10 +20,10 @@ beforeAll(async () => {
   // The caches read Date.now when they are built: the fake clock is in place before the modules load.
   vi.useFakeTimers({ toFake: ['Date'] });
   [program, programRepo, subscriptions, webhookRepo] = await Promise.all([
-    import('../../shared/domain/program/service'),
-    import('../../shared/data/repositories/program'),
-    import('../../shared/domain/webhooks/subscriptions'),
-    import('../../shared/data/repositories/webhooks'),
+    import('../../shared/program/service'),
+    import('../../shared/program/repository'),
+    import('../../shared/webhooks/subscriptions'),
+    import('../../shared/webhooks/repository'),
   ]);
 });
 

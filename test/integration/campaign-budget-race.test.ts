@@ -1,11 +1,11 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { keyOf } from '../../shared/data/keys';
-import type { TransactStep } from '../../shared/data/table';
-import { tableLedgerStore } from '../../shared/domain/members/ledger';
-import { createOrder, tableOrdersStore } from '../../shared/domain/orders/service';
-import { createOrderBody } from '../../shared/domain/orders/schemas';
-import { grantTrigger } from '../../shared/domain/program/campaigns';
+import { keyOf } from '../../shared/platform/data/keys';
+import type { TransactStep } from '../../shared/platform/data/table';
+import { tableLedgerStore } from '../../shared/members/ledger';
+import { createOrder, tableOrdersStore } from '../../shared/orders/service';
+import { createOrderBody } from '../../shared/orders/schemas';
+import { grantTrigger } from '../../shared/program/campaigns';
 import { call } from '../support/api';
 import { balanceOf, newMember, orderId, tenant, type Tenant } from '../support/fixtures';
 import { partitionItems, platformTable } from '../support/table';

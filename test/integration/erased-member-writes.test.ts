@@ -1,10 +1,10 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import * as members from '../../shared/data/repositories/members';
-import { addTagsSteps } from '../../shared/data/repositories/tags';
-import { transactWrite } from '../../shared/data/table';
-import { AppError } from '../../shared/errors';
-import { changePoints, NO_DELTA } from '../../shared/domain/members/ledger';
-import type { MemberRecord } from '../../shared/records/members';
+import * as members from '../../shared/members/repository';
+import { addTagsSteps } from '../../shared/tags/repository';
+import { transactWrite } from '../../shared/platform/data/table';
+import { AppError } from '../../shared/platform/errors';
+import { changePoints, NO_DELTA } from '../../shared/members/ledger';
+import type { MemberRecord } from '../../shared/members/entities';
 import { call } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
 import { runtimeOf } from '../support/platform';

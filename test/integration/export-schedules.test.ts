@@ -2,10 +2,10 @@ import { tmpdir } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { provideLocalAdapters } from '../../infra/local/adapters';
 import { LOCAL_BUCKETS } from '../../infra/local/object-store';
-import { getJob, getSchedule, listJobs } from '../../shared/data/repositories/exports';
-import type { Principal } from '../../shared/domain/auth/principal';
-import { createSchedule, tick } from '../../shared/domain/exports/schedules';
-import type { Workflows } from '../../shared/ports/workflows';
+import { getJob, getSchedule, listJobs } from '../../shared/exports/repository';
+import type { Principal } from '../../shared/auth/principal';
+import { createSchedule, tick } from '../../shared/exports/schedules';
+import type { Workflows } from '../../shared/platform/ports/workflows';
 import { handler as schedulerHandler } from '../../functions/export-scheduler/handler';
 import { tenant } from '../support/fixtures';
 import { platformTable } from '../support/table';
@@ -90,7 +90,7 @@ describe('export schedules', () => {
     };
     // The local runtime provides no workflow runner in this process: the run starts through the
     // provided port if set, so give it the recording one.
-    const { provideAdapters } = await import('../../shared/adapters/provided');
+    const { provideAdapters } = await import('../../shared/platform/adapters/provided');
     provideAdapters({ workflows });
     await schedulerHandler(event as never);
     await schedulerHandler(event as never);

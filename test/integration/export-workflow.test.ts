@@ -5,13 +5,13 @@ import { localConsumerPlan } from '../../infra/local/pipelines';
 import { provideLocalAdapters } from '../../infra/local/adapters';
 import { runWorkflow, workflowDefinition } from '../../infra/local/workflows';
 import { LOCAL_BUCKETS } from '../../infra/local/object-store';
-import { objectStoreFromConfig } from '../../shared/adapters/object-store';
-import { getJob } from '../../shared/data/repositories/exports';
-import { startArchiveExport } from '../../shared/domain/exports/jobs';
-import { markCompleted } from '../../shared/domain/exports/workflow';
-import { captureMetrics } from '../../shared/observability/metrics';
+import { objectStoreFromConfig } from '../../shared/platform/adapters/object-store';
+import { getJob } from '../../shared/exports/repository';
+import { startArchiveExport } from '../../shared/exports/jobs';
+import { markCompleted } from '../../shared/exports/workflow';
+import { captureMetrics } from '../../shared/platform/observability/metrics';
 import { metricOf } from '../support/metrics';
-import type { Workflows } from '../../shared/ports/workflows';
+import type { Workflows } from '../../shared/platform/ports/workflows';
 import { call } from '../support/api';
 import { newMember, newOrder, tenant } from '../support/fixtures';
 import { platformTable } from '../support/table';
@@ -70,7 +70,7 @@ async function archiveOf(key: string): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-describe('export workflow (infra/workflows/export.asl.json under aws-local-stepfunctions)', () => {
+describe('export workflow (infra/app/workflows/export.asl.json under aws-local-stepfunctions)', () => {
   it('a finished run is counted once: ExportRuns{completed}, its rows and duration; a repeated MarkCompleted counts nothing', async () => {
     const { t, jobId, input } = await arranged(1);
     const capture = captureMetrics();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENTS } from '../../shared/events/registry';
+import { EVENTS } from '../../shared/platform/events/registry';
 import { call } from '../support/api';
 import { newMember, newOrder, tenant } from '../support/fixtures';
 import { outboxEvents, workspaceItems } from '../support/table';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { keyOf } from '../../shared/data/keys';
+import { keyOf } from '../../shared/platform/data/keys';
 import { call, uniqueEmail } from '../support/api';
 import { balanceOf, newMember, tenant, type Tenant } from '../support/fixtures';
 import { lossyProxy, TRANSACT, type LossyProxy } from '../support/lossy-proxy';
@@ -44,9 +44,9 @@ async function onDyingStore() {
   process.env.DYNAMODB_ENDPOINT = proxy.endpoint;
   return {
     proxy,
-    members: await import('../../shared/domain/members/service'),
-    tags: await import('../../shared/domain/tags/service'),
-    captures: await import('../../shared/domain/captures/service'),
+    members: await import('../../shared/members/service'),
+    tags: await import('../../shared/tags/service'),
+    captures: await import('../../shared/captures/service'),
   };
 }
 
@@ -54,7 +54,7 @@ async function onDyingStore() {
 async function dueWork(): Promise<number> {
   vi.resetModules();
   process.env.DYNAMODB_ENDPOINT = runtime.dynamodbEndpoint;
-  const { runTriggerWork } = await import('../../shared/domain/program/trigger-work');
+  const { runTriggerWork } = await import('../../shared/program/trigger-work');
   return runTriggerWork(t.workspaceId, new Date(Date.now() + 60_000));
 }
 

@@ -6,7 +6,7 @@ import { startQueueDriver, type DriverLog, type QueueDriver, type QueueSpec, typ
 import { tmpdir } from 'node:os';
 import { provideLocalAdapters } from '../../infra/local/adapters';
 import { LocalQueue } from '../../infra/local/local-queue';
-import { queueFromConfig } from '../../shared/adapters/queue';
+import { queueFromConfig } from '../../shared/platform/adapters/queue';
 import { peekLocalMessages, purgeLocalQueue, ReceiptHandleInvalid } from '../../infra/local/local-queue-store';
 import { runtimeOf } from '../support/platform';
 

@@ -2,10 +2,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { keyOf } from '../../shared/data/keys';
-import { admitRequest, noteCredential, refusedBeforeAuthentication } from '../../shared/domain/limits/workspace-rate';
-import { newId } from '../../shared/ids';
-import { logger } from '../../shared/observability/logger';
+import { keyOf } from '../../shared/platform/data/keys';
+import { admitRequest, noteCredential, refusedBeforeAuthentication } from '../../shared/platform/limits/workspace-rate';
+import { newId } from '../../shared/platform/ids';
+import { logger } from '../../shared/platform/observability/logger';
 import { runtimeOf } from '../support/platform';
 import { platformTable } from '../support/table';
 

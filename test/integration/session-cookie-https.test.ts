@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provideLocalAdapters } from '../../infra/local/adapters';
-import { config } from '../../shared/config';
+import { config } from '../../shared/platform/config';
 import { registerAccount } from '../support/api';
 import { inProcess } from '../support/in-process';
 import { platformTable } from '../support/table';

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, inject } from 'vitest';
-import { config } from '../../shared/config';
-import { keyOf } from '../../shared/data/keys';
-import * as idem from '../../shared/data/repositories/idempotency';
-import { putItem, transactWrite, updateItem } from '../../shared/data/table';
-import { AppError } from '../../shared/errors';
-import { newId } from '../../shared/ids';
+import { config } from '../../shared/platform/config';
+import { keyOf } from '../../shared/platform/data/keys';
+import * as idem from '../../shared/platform/data/idempotency-records';
+import { putItem, transactWrite, updateItem } from '../../shared/platform/data/table';
+import { AppError } from '../../shared/platform/errors';
+import { newId } from '../../shared/platform/ids';
 import { runtimeOf } from '../support/platform';
 import { platformTable } from '../support/table';
 

@@ -12,11 +12,11 @@ import {
   type StreamPoller,
   type StreamPollerOptions,
 } from '../../infra/local/stream-poller';
-import { OUTBOX_STREAM_FILTER } from '../../shared/events/stream-filter';
+import { OUTBOX_STREAM_FILTER } from '../../shared/platform/events/stream-filter';
 import { wakeStreamPollersOnWrites } from '../../infra/local/stream-wake';
 import { streams } from '../../infra/local/stream-reader';
-import { putItem } from '../../shared/data/table';
-import { countStoreCalls } from '../../shared/data/store-calls';
+import { putItem } from '../../shared/platform/data/table';
+import { countStoreCalls } from '../../shared/platform/data/store-calls';
 import { platformTable } from '../support/table';
 
 /**

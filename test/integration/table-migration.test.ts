@@ -1,6 +1,6 @@
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { TABLE_SCHEMA } from '../../shared/data/table-schema';
+import { TABLE_SCHEMA } from '../../shared/platform/data/table-schema';
 import { storesOfOwn } from '../support/platform';
 
 // A DynamoDB Local of this file: DynamoDB Local builds indexes behind the other work it is given,

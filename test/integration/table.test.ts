@@ -1,6 +1,6 @@
 import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { TABLE_SCHEMA } from '../../shared/data/table-schema';
+import { TABLE_SCHEMA } from '../../shared/platform/data/table-schema';
 import { platformTable } from '../support/table';
 
 describe('the local table is the table CDK declares', () => {

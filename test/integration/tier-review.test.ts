@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { reviewTiers } from '../../shared/domain/members/tier-review';
+import { reviewTiers } from '../../shared/members/tier-review';
 import { call } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
 import { outboxEvents, platformTable } from '../support/table';

@@ -1,11 +1,11 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
-import { config } from '../../shared/config';
-import { createDocumentClient } from '../../shared/data/client';
-import { isTransientDependencyError } from '../../shared/data/errors';
-import { transactWrite, type TransactStep } from '../../shared/data/table';
-import { AppError } from '../../shared/errors';
-import { newId } from '../../shared/ids';
+import { config } from '../../shared/platform/config';
+import { createDocumentClient } from '../../shared/platform/data/client';
+import { isTransientDependencyError } from '../../shared/platform/data/errors';
+import { transactWrite, type TransactStep } from '../../shared/platform/data/table';
+import { AppError } from '../../shared/platform/errors';
+import { newId } from '../../shared/platform/ids';
 import { lossyProxy, type LossyProxy } from '../support/lossy-proxy';
 import { runtimeOf, type RuntimeInfo } from '../support/platform';
 import { platformTable } from '../support/table';

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
-import { config } from '../../shared/config';
+import { config } from '../../shared/platform/config';
 import { assertDocumentedResponse } from './openapi';
 
 export interface ApiResponse<T = any> {

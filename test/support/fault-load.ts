@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { config } from '../../shared/config';
-import { SCOPES } from '../../shared/records/api-keys';
+import { config } from '../../shared/platform/config';
+import { SCOPES } from '../../shared/api-keys/entities';
 
 /**
  * A mixed write and read load against a platform this test process started itself, recording every

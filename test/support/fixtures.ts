@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { call, createKey, registerAccount, uniqueEmail, type Account } from './api';
-import { SCOPES } from '../../shared/records/api-keys';
+import { SCOPES } from '../../shared/api-keys/entities';
 
 export interface Tenant extends Account {
   /** An API key with every scope. */

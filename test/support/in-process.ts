@@ -3,8 +3,8 @@ import { inject } from 'vitest';
 import { FileKeyVault } from '../../infra/local/file-key-vault';
 import { areaHandlers } from '../../infra/local/handlers';
 import { lambdaContext } from '../../infra/local/lambda-runtime';
-import { provideAdapters, provided } from '../../shared/adapters/provided';
-import { routeKey } from '../../shared/contracts/index';
+import { provideAdapters, provided } from '../../shared/platform/adapters/provided';
+import { routeKey } from '../../shared/http/declarations';
 import { matchRoute } from '../../shared/http/route-match';
 import type { HttpEvent } from '../../shared/http/types';
 

@@ -1,15 +1,15 @@
-import { RedeemRefused, type CodeLookup } from '../../shared/data/repositories/coupons';
-import { DuplicateOrder, type RefundRecord } from '../../shared/data/repositories/orders';
-import { MemberChanged, type BalanceState } from '../../shared/data/repositories/members';
-import { StaleRead, type TransactStep } from '../../shared/data/table';
-import { memberErased } from '../../shared/errors';
-import type { RedemptionStore } from '../../shared/domain/coupons/service';
-import type { CouponRecord } from '../../shared/records/coupons';
-import type { LedgerStore, PlannedGrant } from '../../shared/domain/members/ledger';
-import type { LedgerEntryRecord, MemberRecord, MemberTierRecord } from '../../shared/records/members';
-import type { OrdersStore } from '../../shared/domain/orders/service';
-import type { OrderRecord } from '../../shared/records/orders';
-import { DEFAULT_RULES, type ProgramRules } from '../../shared/domain/program/schemas';
+import { RedeemRefused, type CodeLookup } from '../../shared/coupons/repository';
+import { DuplicateOrder, type RefundRecord } from '../../shared/orders/repository';
+import { MemberChanged, type BalanceState } from '../../shared/members/repository';
+import { StaleRead, type TransactStep } from '../../shared/platform/data/table';
+import { memberErased } from '../../shared/platform/errors';
+import type { RedemptionStore } from '../../shared/coupons/service';
+import type { CouponRecord } from '../../shared/coupons/entities';
+import type { LedgerStore, PlannedGrant } from '../../shared/members/ledger';
+import type { LedgerEntryRecord, MemberRecord, MemberTierRecord } from '../../shared/members/entities';
+import type { OrdersStore } from '../../shared/orders/service';
+import type { OrderRecord } from '../../shared/orders/entities';
+import { DEFAULT_RULES, type ProgramRules } from '../../shared/program/schemas';
 
 /**
  * The ledger, order and redemption stores in memory, for unit tests of the services: the same contract as the

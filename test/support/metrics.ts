@@ -1,4 +1,4 @@
-/** One metric of an EMF document (as `shared/observability/metrics.ts` emits them: one metric each). */
+/** One metric of an EMF document (as `shared/platform/observability/metrics.ts` emits them: one metric each). */
 export interface EmittedMetric {
   namespace: string;
   name: string;

@@ -2,7 +2,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020'
 import addFormats from 'ajv-formats';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { matchRoute } from '../../shared/http/route-match';
-import { API_BASE_WITH_SLASH } from '../../shared/contracts/reference';
+import { API_BASE_WITH_SLASH } from '../../shared/platform/contract/reference';
 
 /**
  * Checks HTTP answers against the published OpenAPI document (built in-process from the same route

@@ -1,12 +1,12 @@
 import { inject } from 'vitest';
-import { routeKey, routes, type AuthKind, type RouteDef } from '../../shared/contracts/index';
-import { SCOPES } from '../../shared/records/api-keys';
+import { routeKey, routes, type AuthKind, type RouteDef } from '../../shared/http/declarations';
+import { SCOPES } from '../../shared/api-keys/entities';
 import { browserSignIn, call, createKey, registerAccount, type Account } from './api';
 import { newMember, newOrder } from './fixtures';
 import { requestVocabulary, SchemaFuzzer } from './fuzz';
 import { METHODS } from './openapi';
 import { addUser } from './table';
-import { config } from '../../shared/config';
+import { config } from '../../shared/platform/config';
 import { unpackPass } from './wallet';
 
 /**

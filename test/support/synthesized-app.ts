@@ -1,5 +1,5 @@
 import type { App } from 'aws-cdk-lib';
-import { buildApp, type LoyaltyPlatformStack } from '../../infra/stack';
+import { buildApp, type LoyaltyPlatformStack } from '../../infra/app/stack';
 import { platformTemplates, type PlatformTemplates } from '../infra/templates';
 
 export interface SynthesizedApp {

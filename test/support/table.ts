@@ -1,9 +1,9 @@
 import { type DynamoDBDocumentClient, QueryCommand, ScanCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
-import { keyOf } from '../../shared/data/keys';
-import { hashPassword } from '../../shared/domain/auth/password';
-import type { Role } from '../../shared/records/accounts';
-import { newId } from '../../shared/ids';
+import { keyOf } from '../../shared/platform/data/keys';
+import { hashPassword } from '../../shared/auth/password';
+import type { Role } from '../../shared/auth/accounts';
+import { newId } from '../../shared/platform/ids';
 import { documentClientFor, runtimeOf, type RuntimeInfo } from './platform';
 import { PASSWORD, uniqueEmail } from './api';
 

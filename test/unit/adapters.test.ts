@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mailerFromConfig } from '../../shared/adapters/mailer';
-import { provided, provideAdapters } from '../../shared/adapters/provided';
-import { queueFromConfig } from '../../shared/adapters/queue';
-import { SesMailer } from '../../shared/adapters/ses-mailer';
-import { SqsQueue } from '../../shared/adapters/sqs-queue';
-import type { Mailer } from '../../shared/ports/mailer';
-import type { Queue } from '../../shared/ports/queue';
+import { mailerFromConfig } from '../../shared/platform/adapters/mailer';
+import { provided, provideAdapters } from '../../shared/platform/adapters/provided';
+import { queueFromConfig } from '../../shared/platform/adapters/queue';
+import { SesMailer } from '../../shared/platform/adapters/ses-mailer';
+import { SqsQueue } from '../../shared/platform/adapters/sqs-queue';
+import type { Mailer } from '../../shared/platform/ports/mailer';
+import type { Queue } from '../../shared/platform/ports/queue';
 
 process.env.TABLE_NAME ??= 'unit-test';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isScope, missingScopes, PRESETS } from '../../shared/domain/api-keys/scopes';
-import { SCOPES } from '../../shared/records/api-keys';
+import { isScope, missingScopes, PRESETS } from '../../shared/api-keys/scopes';
+import { SCOPES } from '../../shared/api-keys/entities';
 
 describe('API-key scopes', () => {
   it('isScope knows exactly the listed scopes', () => {

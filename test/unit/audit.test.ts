@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { AUDIT_ACTOR_TYPES, AUDIT_CATALOG } from '../../shared/domain/audit/catalog';
-import { AUDIT_ACTIONS, AUDIT_FAILURE_REASONS, AUDIT_OUTCOMES, AUDIT_TARGET_TYPES, type AuditAction, type AuditActor } from '../../shared/records/audit';
-import { actorOf, auditEntry, plainValue, REDACTED, SECRET_PREFIXES, type AuditInput } from '../../shared/domain/audit/entry';
-import { listAuditQuery } from '../../shared/domain/audit/schemas';
-import { idTimePrefix } from '../../shared/ids';
+import { AUDIT_ACTOR_TYPES, AUDIT_CATALOG } from '../../shared/audit/catalog';
+import { AUDIT_ACTIONS, AUDIT_FAILURE_REASONS, AUDIT_OUTCOMES, AUDIT_TARGET_TYPES, type AuditAction, type AuditActor } from '../../shared/audit/entities';
+import { actorOf, auditEntry, plainValue, REDACTED, SECRET_PREFIXES, type AuditInput } from '../../shared/audit/entry';
+import { listAuditQuery } from '../../shared/audit/schemas';
+import { idTimePrefix } from '../../shared/platform/ids';
 
 const NOW = new Date('2026-03-04T05:06:07.089Z');
 const ID = 'aud_01jnkv6a1h0000000000000000';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routes, type RouteDef } from '../../shared/contracts/index';
-import type { Principal } from '../../shared/domain/auth/principal';
-import type { AppError } from '../../shared/errors';
+import { routes, type RouteDef } from '../../shared/http/declarations';
+import type { Principal } from '../../shared/auth/principal';
+import type { AppError } from '../../shared/platform/errors';
 import { authorizationOf, authorize } from '../../shared/http/authenticate';
 import type { HttpEvent } from '../../shared/http/types';
 

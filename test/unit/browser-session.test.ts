@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { config } from '../../shared/config';
-import type { Principal } from '../../shared/domain/auth/principal';
-import { idleState } from '../../shared/domain/auth/credentials';
+import { config } from '../../shared/platform/config';
+import type { Principal } from '../../shared/auth/principal';
+import { idleState } from '../../shared/auth/credentials';
 import {
   acceptsBrowserSession,
   checkBrowserRequest,

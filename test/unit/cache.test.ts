@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TtlCache } from '../../shared/domain/cache';
+import { TtlCache } from '../../shared/platform/cache';
 
 /** A promise with its resolve function, to hold a read open. */
 function gate() {

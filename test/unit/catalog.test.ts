@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { collectDefinitions, definitionsOf, invalidCategoryDefinitions, neededCategories, outsideParents } from '../../shared/domain/catalog/definitions';
-import { importProductSchema, type ImportCategoryInput } from '../../shared/domain/catalog/schemas';
-import { canonicalJson, contentHash, productContent, productSearchText } from '../../shared/domain/catalog/types';
+import { collectDefinitions, definitionsOf, invalidCategoryDefinitions, neededCategories, outsideParents } from '../../shared/catalog/definitions';
+import { importProductSchema, type ImportCategoryInput } from '../../shared/catalog/schemas';
+import { canonicalJson, contentHash, productContent, productSearchText } from '../../shared/catalog/types';
 
 const parse = (raw: unknown) => importProductSchema.parse(raw);
 const cat = (key: string, name = key, parentKey?: string | null): ImportCategoryInput => ({ key, name, ...(parentKey !== undefined ? { parentKey } : {}) });

@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { allPages, Client, dataOf } from '../../bin/cli/client';
 import { ApiError, CommandError } from '../../bin/cli/errors';
-import { apiKeysArea } from '../../shared/contracts/api-keys';
-import { membersArea } from '../../shared/contracts/members';
-import { webhooksArea } from '../../shared/contracts/webhooks';
+import { apiKeysArea } from '../../shared/api-keys/contract';
+import { membersArea } from '../../shared/members/contract';
+import { webhooksArea } from '../../shared/webhooks/contract';
 
 /** What the fake platform saw of each request. */
 interface Seen {

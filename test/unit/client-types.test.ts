@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateClientTypes, SCHEMA_FILE } from '../../infra/docs/client-types';
+import { generateClientTypes, SCHEMA_FILE } from '../../infra/build/docs/client-types';
 
 describe('the typed client (shared/client)', () => {
   // The types are committed so the CLI and any program type-check without a generator run; they

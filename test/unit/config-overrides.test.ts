@@ -8,7 +8,7 @@ import {
   rateGuardSettings,
   WEBHOOK_NUMBERS,
   webhookSettings,
-} from '../../shared/config';
+} from '../../shared/platform/config';
 
 describe('static numbers with environment overrides (one mechanism)', () => {
   it('without overrides the static numbers are in force', () => {

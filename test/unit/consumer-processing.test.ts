@@ -3,9 +3,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
-import { MalformedMessage, parseMessage, processQueueBatch, processStreamInOrder, retryAfter, RetryScheduled } from '../../shared/consumers/processing';
-import { jsonBody } from '../../shared/domain/webhooks/messages';
-import type { Queue } from '../../shared/ports/queue';
+import {
+  MalformedMessage,
+  parseMessage,
+  processQueueBatch,
+  processStreamInOrder,
+  retryAfter,
+  RetryScheduled,
+} from '../../shared/platform/consumers/processing';
+import { jsonBody } from '../../shared/webhooks/messages';
+import type { Queue } from '../../shared/platform/ports/queue';
 
 const sqsRecord = (messageId: string): SQSRecord =>
   ({ messageId, body: messageId, receiptHandle: `rh-${messageId}`, attributes: { ApproximateReceiveCount: '1' } }) as unknown as SQSRecord;

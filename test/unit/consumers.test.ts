@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { config } from '../../shared/config';
-import { consumer, CONSUMERS, type ConsumerRow } from '../../shared/consumers/table';
-import { QUEUES } from '../../shared/ports/queue';
+import { config } from '../../shared/platform/config';
+import { consumer, CONSUMERS, type ConsumerRow } from '../../shared/platform/consumers/table';
+import { QUEUES } from '../../shared/platform/ports/queue';
 
 const ROOT = join(import.meta.dirname, '../..');
 const rows = CONSUMERS as readonly ConsumerRow[];
@@ -49,7 +49,8 @@ describe('consumer table', () => {
         if (resolved) visit(resolved);
       }
     };
-    for (const entry of ['shared/consumers/table.ts', 'shared/consumers/processing.ts', 'shared/domain/webhooks/messages.ts']) visit(join(ROOT, entry));
+    for (const entry of ['shared/platform/consumers/table.ts', 'shared/platform/consumers/processing.ts', 'shared/webhooks/messages.ts'])
+      visit(join(ROOT, entry));
     expect(seen.size).toBeGreaterThan(3);
     const upward = [...seen].map((f) => relative(ROOT, f)).filter((f) => /^(infra|functions)\//.test(f));
     expect(upward).toEqual([]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../shared/contracts/index';
-import { LOOPBACK, originProblem } from '../../shared/domain/portal/cors';
+import { routes } from '../../shared/http/declarations';
+import { LOOPBACK, originProblem } from '../../shared/portal/cors';
 import { preflightTable } from '../../shared/http/cors';
 import { isCorsRoute, preflightRouteKey } from '../../shared/http/cors-routes';
 import { matchPreflight } from '../../shared/http/route-match';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../shared/errors';
-import { redeemCoupon, redeemMemberCoupon } from '../../shared/domain/coupons/service';
-import type { CouponRecord } from '../../shared/records/coupons';
+import { AppError } from '../../shared/platform/errors';
+import { redeemCoupon, redeemMemberCoupon } from '../../shared/coupons/service';
+import type { CouponRecord } from '../../shared/coupons/entities';
 import { MemoryRedemptionStore } from '../support/memory-stores';
 
 /** Coupon redemption on its narrow store interface, in memory: at most once, never expired, a member's own. */

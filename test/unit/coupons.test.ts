@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { codeKey, generateCode, isCodeShaped } from '../../shared/domain/coupons/codes';
-import { CODE_PATTERN } from '../../shared/domain/coupons/schemas';
-import { NEVER, poolStatus, toCoupon } from '../../shared/domain/coupons/types';
-import type { CouponRecord, PoolRecord } from '../../shared/records/coupons';
+import { codeKey, generateCode, isCodeShaped } from '../../shared/coupons/codes';
+import { CODE_PATTERN } from '../../shared/coupons/schemas';
+import { NEVER, poolStatus, toCoupon } from '../../shared/coupons/types';
+import type { CouponRecord, PoolRecord } from '../../shared/coupons/entities';
 
 const prefix = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_-]{0,19}$/);
 

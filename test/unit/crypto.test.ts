@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from '../../shared/domain/auth/password';
-import { digestsEqual, randomToken, sha256Hex, TOKEN_PREFIX } from '../../shared/domain/auth/secrets';
-import { ID_PATTERN, newId } from '../../shared/ids';
-import { PRESETS } from '../../shared/domain/api-keys/scopes';
-import { SCOPES } from '../../shared/records/api-keys';
+import { hashPassword, verifyPassword } from '../../shared/auth/password';
+import { digestsEqual, randomToken, sha256Hex, TOKEN_PREFIX } from '../../shared/auth/secrets';
+import { ID_PATTERN, newId } from '../../shared/platform/ids';
+import { PRESETS } from '../../shared/api-keys/scopes';
+import { SCOPES } from '../../shared/api-keys/entities';
 
 describe('secrets and ids', () => {
   it('API keys carry 256 random bits after fl_live_ and hash to 32 bytes', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { neutraliseCell } from '../../shared/domain/exports/csv-cells';
+import { neutraliseCell } from '../../shared/exports/csv-cells';
 
 describe('CSV cell neutraliser (OWASP CSV injection)', () => {
   it('puts a single quote before a cell that begins with = + - @ tab or CR', () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { blockIn, endpointsTable, eventsTable, GENERATED_BLOCKS, mcpToolsTable, withBlock } from '../../infra/docs/tables';
-import { routes } from '../../shared/contracts/index';
-import { EVENTS } from '../../shared/events/registry';
+import { blockIn, endpointsTable, eventsTable, GENERATED_BLOCKS, mcpToolsTable, withBlock } from '../../infra/build/docs/tables';
+import { routes } from '../../shared/http/declarations';
+import { EVENTS } from '../../shared/platform/events/registry';
 import { TOOLS } from '../../shared/mcp/tools/index';
 
 const ROOT = new URL('../../', import.meta.url);

@@ -2,8 +2,8 @@ import type { LookupAddress } from 'node:dns';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SafeEgress, type EgressLookup } from '../../shared/adapters/egress';
-import type { EgressRequest } from '../../shared/ports/egress';
+import { SafeEgress, type EgressLookup } from '../../shared/platform/adapters/egress';
+import type { EgressRequest } from '../../shared/platform/ports/egress';
 
 // Real node:http servers on 127.0.0.1; the egress runs with allowLoopback (the local-runtime policy).
 

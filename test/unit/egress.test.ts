@@ -2,10 +2,17 @@ import type { LookupAddress } from 'node:dns';
 import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { bareAddress, egressPolicyFromConfig } from '../../shared/adapters/egress-address';
-import { checkNewTargetUrl, checkTargetUrl, forbiddenAddressReason, isLoopbackAddress, SafeEgress, type EgressLookup } from '../../shared/adapters/egress';
-import { reloadRuntimeConfig } from '../../shared/config';
-import type { EgressRequest } from '../../shared/ports/egress';
+import { bareAddress, egressPolicyFromConfig } from '../../shared/platform/adapters/egress-address';
+import {
+  checkNewTargetUrl,
+  checkTargetUrl,
+  forbiddenAddressReason,
+  isLoopbackAddress,
+  SafeEgress,
+  type EgressLookup,
+} from '../../shared/platform/adapters/egress';
+import { reloadRuntimeConfig } from '../../shared/platform/config';
+import type { EgressRequest } from '../../shared/platform/ports/egress';
 
 const STRICT = { allowLoopback: false };
 const LOCAL = { allowLoopback: true };

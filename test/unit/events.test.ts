@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { eventDataSchema, EVENTS, STAGES } from '../../shared/events/registry';
+import { eventDataSchema, EVENTS, STAGES } from '../../shared/platform/events/registry';
 
 const PERSONAL = /e-?mail|name|phone|address|birth|@/i;
 

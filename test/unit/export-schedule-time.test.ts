@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { duePeriod, firstPeriod, isTimeZone } from '../../shared/domain/exports/schedule-time';
-import { WEEKDAYS } from '../../shared/records/exports';
+import { duePeriod, firstPeriod, isTimeZone } from '../../shared/exports/schedule-time';
+import { WEEKDAYS } from '../../shared/exports/entities';
 
 const daily = (hour: number, timezone = 'Europe/Berlin') => ({ frequency: 'daily' as const, weekday: null, hour, timezone });
 const weekly = (weekday: (typeof WEEKDAYS)[number], hour: number, timezone = 'UTC') => ({ frequency: 'weekly' as const, weekday, hour, timezone });

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { jsonlLine } from '../../shared/domain/exports/columns';
-import { dataHandling } from '../../shared/domain/exports/data-handling';
-import { noticeBody, noticeIdOf } from '../../shared/domain/exports/notice';
-import { SECTIONS } from '../../shared/domain/exports/sections';
-import { downloadFilename } from '../../shared/domain/exports/types';
-import type { ExportJobRecord } from '../../shared/records/exports';
-import { describeFailure } from '../../shared/domain/exports/workflow';
-import { ID_PATTERN } from '../../shared/ids';
-import { config } from '../../shared/config';
+import { jsonlLine } from '../../shared/exports/columns';
+import { dataHandling } from '../../shared/exports/data-handling';
+import { noticeBody, noticeIdOf } from '../../shared/exports/notice';
+import { SECTIONS } from '../../shared/exports/sections';
+import { downloadFilename } from '../../shared/exports/types';
+import type { ExportJobRecord } from '../../shared/exports/entities';
+import { describeFailure } from '../../shared/exports/workflow';
+import { ID_PATTERN } from '../../shared/platform/ids';
+import { config } from '../../shared/platform/config';
 
 const job = (over: Partial<ExportJobRecord> = {}): ExportJobRecord => ({
   id: 'exp_01jnkv6a1h1234567890abcdef',

@@ -2,14 +2,14 @@ import middy from '@middy/core';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import { AppError, outcomeUnknown } from '../../shared/errors';
+import { AppError, outcomeUnknown } from '../../shared/platform/errors';
 import { withinDeadline } from '../../shared/http/area';
 import { errorMapper } from '../../shared/http/error-mapper';
 import { isJsonMediaType, jsonBody, jsonDepthExceeds } from '../../shared/http/json-body';
 import { errorCodeOf, requestContext } from '../../shared/http/request-context';
-import { logger } from '../../shared/observability/logger';
+import { logger } from '../../shared/platform/observability/logger';
 import type { AppContext, HttpEvent, HttpResult } from '../../shared/http/types';
-import { toDetails } from '../../shared/domain/validation';
+import { toDetails } from '../../shared/platform/validation/validation';
 
 const event = (headers: Record<string, string> = {}) =>
   ({ headers, routeKey: '$default', requestContext: { http: { method: 'GET' } } }) as unknown as HttpEvent;

@@ -40,9 +40,9 @@ const under =
 
 describe('imports run downward', () => {
   it('finds the imports it checks (the scan is not vacuous)', () => {
-    expect(importsOf('shared/http/area.ts')).toContain('shared/contracts/endpoint');
-    expect(importsOf('functions/members/handler.ts')).toContain('shared/contracts/members');
-    expect(importsOf('infra/local/adapters.ts')).toContain('shared/adapters/provided');
+    expect(importsOf('shared/http/area.ts')).toContain('shared/platform/contract/endpoint');
+    expect(importsOf('functions/members/handler.ts')).toContain('shared/members/contract');
+    expect(importsOf('infra/local/adapters.ts')).toContain('shared/platform/adapters/provided');
     expect(filesUnder('shared').length).toBeGreaterThan(100);
   });
 
@@ -69,23 +69,23 @@ describe('imports run downward', () => {
       /\b(UpdateExpression|ConditionExpression|KeyConditionExpression|FilterExpression|ExpressionAttribute\w*|attribute_not_exists|attribute_exists)\b/;
     const found = filesUnder('shared/domain').filter((f) => syntax.test(readFileSync(join(ROOT, f), 'utf8')));
     expect(found).toEqual([]);
-    expect(syntax.test(readFileSync(join(ROOT, 'shared/data/repositories/objects.ts'), 'utf8'))).toBe(true);
+    expect(syntax.test(readFileSync(join(ROOT, 'shared/objects/repository.ts'), 'utf8'))).toBe(true);
   });
 
   it('shared/data takes nothing from shared/domain at run time (error constructors live in shared/errors)', () => {
     expect(offenders('shared/data', under('shared/domain'), valueImportsOf)).toEqual([]);
-    expect(importsOf('shared/data/table.ts')).toContain('shared/errors');
+    expect(importsOf('shared/platform/data/table.ts')).toContain('shared/errors');
   });
 
   it('shared/data takes nothing from shared/domain, not even a type (the stored shapes it names live in shared/records)', () => {
     expect(offenders('shared/data', under('shared/domain'))).toEqual([]);
-    expect(importsOf('shared/data/repositories/members.ts')).toContain('shared/records/members');
+    expect(importsOf('shared/members/repository.ts')).toContain('shared/members/entities');
   });
 
   it('shared/records imports only itself, the error table, ids, config and zod (it sits below the data layer and the domain)', () => {
-    const allowed = (t: string) => under('shared/records', 'shared/errors', 'shared/config')(t) || t === 'shared/ids' || t === 'zod';
+    const allowed = (t: string) => under('shared/records', 'shared/errors', 'shared/config')(t) || t === 'shared/platform/ids' || t === 'zod';
     expect(offenders('shared/records', (t) => !allowed(t))).toEqual([]);
-    expect(importsOf('shared/records/orders.ts')).toContain('shared/records/program');
+    expect(importsOf('shared/orders/entities.ts')).toContain('shared/program/entities');
   });
 
   it('a stored shape is declared once, in shared/records (the domain imports it, it keeps no copy or re-export)', () => {
@@ -110,7 +110,7 @@ describe('imports run downward', () => {
 
   it('contracts declare endpoints without the HTTP layer, the data layer, adapters or MCP', () => {
     expect(offenders('shared/contracts', under('shared/http', 'shared/data', 'shared/adapters', 'shared/consumers', 'shared/mcp'))).toEqual([]);
-    expect(importsOf('shared/contracts/system.ts')).toContain('shared/contracts/reference');
+    expect(importsOf('shared/system/contract.ts')).toContain('shared/platform/contract/reference');
   });
 
   it('domain code imports no contract, MCP or queue consumer (those sit above it)', () => {
@@ -119,7 +119,7 @@ describe('imports run downward', () => {
 
   it('the error table and the events registry are leaves: they import nothing of the platform', () => {
     expect(offenders('shared/errors', (t) => t.startsWith('shared/'))).toEqual([]);
-    expect(importsOf('shared/events/registry.ts').filter((t) => t.startsWith('shared/'))).toEqual([]);
+    expect(importsOf('shared/platform/events/registry.ts').filter((t) => t.startsWith('shared/'))).toEqual([]);
   });
 
   it('events reach neither domain services nor the HTTP layer nor adapters', () => {
@@ -138,6 +138,6 @@ describe('imports run downward', () => {
     const declaring = [...filesUnder('shared'), ...filesUnder('functions')].filter((f) =>
       /^export (interface|type) OutboxEvent\b/m.test(readFileSync(join(ROOT, f), 'utf8')),
     );
-    expect(declaring).toEqual(['shared/events/registry.ts']);
+    expect(declaring).toEqual(['shared/platform/events/registry.ts']);
   });
 });

@@ -1,10 +1,10 @@
 import middy from '@middy/core';
 import { describe, expect, it } from 'vitest';
-import { config } from '../../shared/config';
-import { isItemTooLarge } from '../../shared/data/errors';
-import { attributeSizes, itemSize, valueSize } from '../../shared/data/item-size';
-import { refuseOversized } from '../../shared/domain/stored-size';
-import { AppError } from '../../shared/errors';
+import { config } from '../../shared/platform/config';
+import { isItemTooLarge } from '../../shared/platform/data/errors';
+import { attributeSizes, itemSize, valueSize } from '../../shared/platform/data/item-size';
+import { refuseOversized } from '../../shared/platform/data/stored-size';
+import { AppError } from '../../shared/platform/errors';
 import { errorMapper } from '../../shared/http/error-mapper';
 import { requestContext } from '../../shared/http/request-context';
 import type { AppContext, HttpEvent, HttpResult } from '../../shared/http/types';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENTITIES, indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey, keyOf, seqKey, skPrefix } from '../../shared/data/keys';
+import { ENTITIES, indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey, keyOf, seqKey, skPrefix } from '../../shared/platform/data/keys';
 
 describe('key layouts', () => {
   it('every tenant entity is keyed by the workspace first', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../shared/errors';
-import { changePoints, NO_DELTA, type ChangePlan, type Planned } from '../../shared/domain/members/ledger';
-import type { MemberRecord } from '../../shared/records/members';
-import type { TransactStep } from '../../shared/data/table';
-import { event } from '../../shared/events/outbox';
+import { AppError } from '../../shared/platform/errors';
+import { changePoints, NO_DELTA, type ChangePlan, type Planned } from '../../shared/members/ledger';
+import type { MemberRecord } from '../../shared/members/entities';
+import type { TransactStep } from '../../shared/platform/data/table';
+import { event } from '../../shared/platform/events/outbox';
 import { MemoryLedgerStore } from '../support/memory-stores';
 
 /** The points ledger (changePoints) on its narrow store interface, with the store in memory. */

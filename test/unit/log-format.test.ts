@@ -3,7 +3,7 @@ import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { colorsOf, logFormatOf, metricsShownOf, prettyLine, renderPretty } from '../../infra/local/log-format';
 import { renderStream, runtimeLine } from '../../infra/local/log-output';
-import { LeanLogFormatter } from '../../shared/observability/log-formatter';
+import { LeanLogFormatter } from '../../shared/platform/observability/log-formatter';
 
 const plain = { colors: false };
 const at = '2026-03-04T12:03:04.000Z';

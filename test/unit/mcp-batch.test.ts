@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { config } from '../../shared/config';
+import { config } from '../../shared/platform/config';
 import { refuseTooManyWrites, withinBudget, type McpAnswer } from '../../shared/mcp/batch';
 import type { McpRequestState } from '../../shared/mcp/state';
 

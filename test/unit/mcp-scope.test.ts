@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../shared/contracts/index';
+import { routes } from '../../shared/http/declarations';
 import { defineTool, READ_ONLY, scopeOfOperation } from '../../shared/mcp/registry';
 import { TOOLS } from '../../shared/mcp/tools/index';
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../../shared/contracts/index';
-import { SCOPES } from '../../shared/records/api-keys';
-import { auditEntry } from '../../shared/domain/audit/entry';
+import { routes } from '../../shared/http/declarations';
+import { SCOPES } from '../../shared/api-keys/entities';
+import { auditEntry } from '../../shared/audit/entry';
 import { IDEMPOTENCY_KEY_ARG } from '../../shared/mcp/registry';
 import { visibleTools } from '../../shared/mcp/server';
 import { TOOLS } from '../../shared/mcp/tools';

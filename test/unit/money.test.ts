@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { amountBand, amountSchema, currencyExponent, currencySchema, fromMinor, toMinor } from '../../shared/domain/money';
+import { amountBand, amountSchema, currencyExponent, currencySchema, fromMinor, toMinor } from '../../shared/platform/money';
 
 describe('money', () => {
   it('minor units per currency: 0, 2 or 3 decimals', () => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { isStorableNumber, MAX_NUMBER_MAGNITUDE, STORABLE_NUMBER_MESSAGE, storableNumber, unstorableNumberPaths } from '../../shared/domain/common';
+import {
+  isStorableNumber,
+  MAX_NUMBER_MAGNITUDE,
+  STORABLE_NUMBER_MESSAGE,
+  storableNumber,
+  unstorableNumberPaths,
+} from '../../shared/platform/validation/common';
 import { refuseUnstorableNumbers } from '../../shared/http/json-body';
-import { AppError } from '../../shared/errors';
+import { AppError } from '../../shared/platform/errors';
 
 describe('the numbers a request may carry', () => {
   it('are 0 or 1e-130 to 2^53 - 1 in magnitude, both bounds included', () => {

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { breakingChanges, defaultTitleField, fieldDefSchema, KEY_PATTERN, putObjectTypeBody, type FieldDef } from '../../shared/domain/objects/definitions';
-import { FIELD_TYPES, type FieldType } from '../../shared/records/objects';
-import { encodeFilterValue, titleKeyOf, validateRecordData } from '../../shared/domain/objects/validator';
-import { toDetails } from '../../shared/domain/validation';
+import { breakingChanges, defaultTitleField, fieldDefSchema, KEY_PATTERN, putObjectTypeBody, type FieldDef } from '../../shared/objects/definitions';
+import { FIELD_TYPES, type FieldType } from '../../shared/objects/entities';
+import { encodeFilterValue, titleKeyOf, validateRecordData } from '../../shared/objects/validator';
+import { toDetails } from '../../shared/platform/validation/validation';
 
 const MEMBER = 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3';
 const f = (key: string, type: FieldType, extra: Partial<FieldDef> = {}): FieldDef => ({

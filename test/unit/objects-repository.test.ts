@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  deleteValueEntryStep,
-  putValueEntryStep,
-  recordFilter,
-  softDeleteRecordStep,
-  updateRecordStep,
-  valueEntryItem,
-} from '../../shared/data/repositories/objects';
-import { StaleRead } from '../../shared/data/table';
+import { deleteValueEntryStep, putValueEntryStep, recordFilter, softDeleteRecordStep, updateRecordStep, valueEntryItem } from '../../shared/objects/repository';
+import { StaleRead } from '../../shared/platform/data/table';
 
 const KEY = { pk: 'WS#ws_1#OBJREC#order_note#rec_1', sk: 'RECORD' };
 const AT = '2026-01-02T03:04:05.000Z';

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { reportRunFinished } from '../../shared/domain/exports/run-finished';
-import type { ExportJobRecord } from '../../shared/records/exports';
-import { reportRefresh } from '../../shared/domain/wallet/push';
-import { countEvents } from '../../shared/events/metrics';
-import { correlated, correlationId, withCorrelation } from '../../shared/observability/correlation';
-import { logger } from '../../shared/observability/logger';
-import { businessMetrics, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/observability/metric-catalog';
-import { captureMetrics, emitMetric } from '../../shared/observability/metrics';
-import { traceClient, traced, tracingWanted } from '../../shared/observability/tracing';
+import { reportRunFinished } from '../../shared/exports/run-finished';
+import type { ExportJobRecord } from '../../shared/exports/entities';
+import { reportRefresh } from '../../shared/wallet/push';
+import { countEvents } from '../../shared/platform/events/metrics';
+import { correlated, correlationId, withCorrelation } from '../../shared/platform/observability/correlation';
+import { logger } from '../../shared/platform/observability/logger';
+import { businessMetrics, METRICS_NAMESPACE, METRICS_SERVICE } from '../../shared/platform/observability/metric-catalog';
+import { captureMetrics, emitMetric } from '../../shared/platform/observability/metrics';
+import { traceClient, traced, tracingWanted } from '../../shared/platform/observability/tracing';
 import { metricOf } from '../support/metrics';
 
 let stop: (() => void) | undefined;

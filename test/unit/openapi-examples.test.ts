@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type * as z from 'zod';
-import { routes, type RouteDef } from '../../shared/contracts/index';
-import { EXAMPLES, examplesOf } from '../../shared/contracts/examples/index';
-import type { OperationExamples } from '../../shared/contracts/examples/types';
-import type { ordersArea } from '../../shared/contracts/orders';
-import { importProductSchema } from '../../shared/domain/catalog/schemas';
-import { createMemberBody } from '../../shared/domain/members/schemas';
-import { reconcileOrderSchema } from '../../shared/domain/orders/schemas';
+import { routes, type RouteDef } from '../../shared/http/declarations';
+import { EXAMPLES, examplesOf } from '../../shared/http/examples/index';
+import type { OperationExamples } from '../../shared/http/examples/types';
+import type { ordersArea } from '../../shared/orders/contract';
+import { importProductSchema } from '../../shared/catalog/schemas';
+import { createMemberBody } from '../../shared/members/schemas';
+import { reconcileOrderSchema } from '../../shared/orders/schemas';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { ajvFor, compileAt, pointer, resolvePointer } from '../support/openapi';
 

@@ -1,11 +1,11 @@
 import { STATUS_CODES } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import type { RouteContract } from '../../shared/contracts/endpoint';
-import { routeKey, routes, type RouteDef } from '../../shared/contracts/index';
-import { errorBody } from '../../shared/contracts/contract';
-import { ERROR_CODES } from '../../shared/errors';
-import { SCOPES } from '../../shared/records/api-keys';
+import type { RouteContract } from '../../shared/platform/contract/endpoint';
+import { routeKey, routes, type RouteDef } from '../../shared/http/declarations';
+import { errorBody } from '../../shared/platform/contract/contract';
+import { ERROR_CODES } from '../../shared/platform/errors';
+import { SCOPES } from '../../shared/api-keys/entities';
 import { buildOpenApiDocument, generateOpenApiDocument } from '../../shared/http/openapi';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
 import { ajvFor, compileAt, METHODS, OpenApiMismatch, pointer, resolvePointer, ResponseValidator } from '../support/openapi';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../shared/errors';
-import { createOrder, reconcileOrder, refundOrder } from '../../shared/domain/orders/service';
-import type { CreateOrderInput } from '../../shared/domain/orders/schemas';
+import { AppError } from '../../shared/platform/errors';
+import { createOrder, reconcileOrder, refundOrder } from '../../shared/orders/service';
+import type { CreateOrderInput } from '../../shared/orders/schemas';
 import { MemoryOrdersStore } from '../support/memory-stores';
 
 /** The order service (points awarded and taken back with the order) on its narrow store interface, in memory. */

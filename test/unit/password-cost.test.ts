@@ -1,7 +1,7 @@
 import { randomBytes, scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { config, passwordSettings } from '../../shared/config';
-import { verifyPassword } from '../../shared/domain/auth/password';
+import { config, passwordSettings } from '../../shared/platform/config';
+import { verifyPassword } from '../../shared/auth/password';
 
 describe('the cost of new password hashes', () => {
   it('is the static cost in AWS whatever the environment says, and locally unless lowered', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FieldDef } from '../../shared/domain/objects/definitions';
-import { looksPersonal, personalFieldsOf } from '../../shared/domain/objects/personal-fields';
+import type { FieldDef } from '../../shared/objects/definitions';
+import { looksPersonal, personalFieldsOf } from '../../shared/objects/personal-fields';
 
 describe('personal values of custom-object records', () => {
   it('recognises e-mail addresses anywhere and phone numbers, not dates, short numbers or plain words', () => {

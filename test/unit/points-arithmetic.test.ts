@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { holdings, transition } from '../../shared/domain/orders/points';
-import { amountBand, currencyExponent, toMinor } from '../../shared/domain/money';
-import { earnSnapshot, nextTier, pointsFor, reversedFor, tierFor } from '../../shared/domain/program/arithmetic';
-import type { EarnSnapshot } from '../../shared/records/program';
-import { DEFAULT_RULES } from '../../shared/domain/program/schemas';
+import { holdings, transition } from '../../shared/orders/points';
+import { amountBand, currencyExponent, toMinor } from '../../shared/platform/money';
+import { earnSnapshot, nextTier, pointsFor, reversedFor, tierFor } from '../../shared/program/arithmetic';
+import type { EarnSnapshot } from '../../shared/program/entities';
+import { DEFAULT_RULES } from '../../shared/program/schemas';
 
 const rate = fc.integer({ min: 0, max: 1000_0000 }).map((n) => n / 10_000);
 const rounding = fc.constantFrom('floor' as const, 'round' as const, 'ceil' as const);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { lotsAfter, reversalOf, routePending, settleLapsed, type LotsInput } from '../../shared/domain/members/points-lots';
-import { DAY_MS } from '../../shared/domain/program/calendar';
-import { NO_LOTS } from '../../shared/domain/program/member-lots';
-import { DEFAULT_RULES, type ProgramRules } from '../../shared/domain/program/schemas';
-import type { LedgerEntryRecord, MemberLotsRecord, MemberRecord } from '../../shared/records/members';
+import { lotsAfter, reversalOf, routePending, settleLapsed, type LotsInput } from '../../shared/members/points-lots';
+import { DAY_MS } from '../../shared/program/calendar';
+import { NO_LOTS } from '../../shared/program/member-lots';
+import { DEFAULT_RULES, type ProgramRules } from '../../shared/program/schemas';
+import type { LedgerEntryRecord, MemberLotsRecord, MemberRecord } from '../../shared/members/entities';
 
 /** How a points change moves an order's earn into pending and back, and how its entries keep the lots. */
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createCampaignBody, updateCampaignBody } from '../../shared/domain/program/campaign-schemas';
-import { installValidationMessages } from '../../shared/domain/validation-messages';
+import { createCampaignBody, updateCampaignBody } from '../../shared/program/campaign-schemas';
+import { installValidationMessages } from '../../shared/platform/validation/validation-messages';
 
 // The messages the API answers with (installed by the request validation), whatever ran before.
 installValidationMessages();

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lotsAfter, routePending, settleLapsed, type LotsInput } from '../../shared/domain/members/points-lots';
-import { DAY_MS } from '../../shared/domain/program/calendar';
-import { stepPlan } from '../../shared/domain/program/due-work';
-import { effectiveExpiry } from '../../shared/domain/program/lots';
-import { inactivityAt, NO_LOTS, nextDueAt } from '../../shared/domain/program/member-lots';
-import { DEFAULT_RULES, type ProgramRules } from '../../shared/domain/program/schemas';
-import type { LedgerEntryRecord, MemberLotsRecord, MemberRecord } from '../../shared/records/members';
+import { lotsAfter, routePending, settleLapsed, type LotsInput } from '../../shared/members/points-lots';
+import { DAY_MS } from '../../shared/program/calendar';
+import { stepPlan } from '../../shared/program/due-work';
+import { effectiveExpiry } from '../../shared/program/lots';
+import { inactivityAt, NO_LOTS, nextDueAt } from '../../shared/program/member-lots';
+import { DEFAULT_RULES, type ProgramRules } from '../../shared/program/schemas';
+import type { LedgerEntryRecord, MemberLotsRecord, MemberRecord } from '../../shared/members/entities';
 
 /**
  * Properties of the program engine's bookkeeping over random sequences of earns (by orders and by

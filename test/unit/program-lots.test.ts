@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, localDate, startOfLocalDay, startOfNextMonth, startOfYear, isTimeZone } from '../../shared/domain/program/calendar';
+import { DAY_MS, localDate, startOfLocalDay, startOfNextMonth, startOfYear, isTimeZone } from '../../shared/program/calendar';
 import {
   bySpendOrder,
   dueLots,
@@ -12,7 +12,7 @@ import {
   takeFromLots,
   warningsDue,
   type Lot,
-} from '../../shared/domain/program/lots';
+} from '../../shared/program/lots';
 
 const T0 = Date.parse('2026-01-15T10:00:00Z');
 const lot = (lotId: string, remaining: number, earnedAt: number, expiresAt: number | null): Lot => ({ lotId, remaining, earnedAt, expiresAt });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_MS } from '../../shared/domain/program/calendar';
+import { DAY_MS } from '../../shared/program/calendar';
 import {
   absorbExpired,
   activationsAt,
@@ -16,9 +16,9 @@ import {
   NO_LOTS,
   nextDueAt,
   warningDue,
-} from '../../shared/domain/program/member-lots';
-import type { MemberLotsRecord, PointsLotRecord } from '../../shared/records/members';
-import type { PointsRules } from '../../shared/records/program';
+} from '../../shared/program/member-lots';
+import type { MemberLotsRecord, PointsLotRecord } from '../../shared/members/entities';
+import type { PointsRules } from '../../shared/program/entities';
 
 /**
  * A member's lots through each change, pinned to exact values and to the boundary instants (an expiry

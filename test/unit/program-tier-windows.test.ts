@@ -1,20 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { changePoints, NO_DELTA, type ChangePlan } from '../../shared/domain/members/ledger';
-import { DAY_MS } from '../../shared/domain/program/calendar';
-import { DEFAULT_RULES, type ProgramRules } from '../../shared/domain/program/schemas';
-import {
-  addToDays,
-  dayKey,
-  dayLeavesWindow,
-  evaluateTier,
-  metricMoves,
-  tierReviewAt,
-  windowMetric,
-  type TierDays,
-} from '../../shared/domain/program/tier-metric';
-import type { TierState } from '../../shared/domain/program/tier-rules';
-import type { TierRulesRecord } from '../../shared/records/program';
+import { changePoints, NO_DELTA, type ChangePlan } from '../../shared/members/ledger';
+import { DAY_MS } from '../../shared/program/calendar';
+import { DEFAULT_RULES, type ProgramRules } from '../../shared/program/schemas';
+import { addToDays, dayKey, dayLeavesWindow, evaluateTier, metricMoves, tierReviewAt, windowMetric, type TierDays } from '../../shared/program/tier-metric';
+import type { TierState } from '../../shared/program/tier-rules';
+import type { TierRulesRecord } from '../../shared/program/entities';
 import { MemoryLedgerStore } from '../support/memory-stores';
 
 const LEVELS = [

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DAY_MS } from '../../shared/domain/program/calendar';
+import { DAY_MS } from '../../shared/program/calendar';
 import {
   evaluateCampaigns,
   fieldValue,
@@ -10,8 +10,8 @@ import {
   multiplierPoints,
   type CampaignFacts,
   type CampaignRule,
-} from '../../shared/domain/program/campaign-rules';
-import { decideTier, metricInWindow, windowStart, type TierPolicy, type TierState } from '../../shared/domain/program/tier-rules';
+} from '../../shared/program/campaign-rules';
+import { decideTier, metricInWindow, windowStart, type TierPolicy, type TierState } from '../../shared/program/tier-rules';
 
 const LEVELS = [
   { key: 'bronze', name: 'Bronze', threshold: 0 },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { config, webhookSettings } from '../../shared/config';
-import { queueDeclarations } from '../../shared/consumers/queues';
-import { consumer } from '../../shared/consumers/table';
-import { QUEUES } from '../../shared/ports/queue';
+import { config, webhookSettings } from '../../shared/platform/config';
+import { queueDeclarations } from '../../shared/platform/consumers/queues';
+import { consumer } from '../../shared/platform/consumers/table';
+import { QUEUES } from '../../shared/platform/ports/queue';
 import { localQueueSpecs } from '../../infra/local/queue-driver';
 
 describe('queue declarations (one home for CDK and the local queue driver)', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { rateGuardSettings } from '../../shared/config';
-import { fixedWindow, guardKeyOf, rateWindows, retryAfterSeconds } from '../../shared/domain/objects/rate-guard';
+import { rateGuardSettings } from '../../shared/platform/config';
+import { fixedWindow, guardKeyOf, rateWindows, retryAfterSeconds } from '../../shared/objects/rate-guard';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0); // a multiple of 10 s
 const at = (ms: number) => new Date(T0 + ms);

@@ -1,13 +1,13 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { DECLARATIONS } from '../../shared/contracts/index';
-import { ERROR_ADVICE, ERROR_CODES, type ErrorCode } from '../../shared/errors';
+import { DECLARATIONS } from '../../shared/http/declarations';
+import { ERROR_ADVICE, ERROR_CODES, type ErrorCode } from '../../shared/platform/errors';
 import { errorBodyOf } from '../../shared/http/error-body';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { originOf } from '../../shared/http/origin';
 import { getHeadings } from '@scalar/code-highlight/markdown';
 import { getMarkdownHeadings } from '@scalar/helpers/markdown/get-markdown-headings';
-import { docUrlOf, errorAnchor, errorHeading, headingSlug, REFERENCE_DOCUMENT_SLUG } from '../../shared/contracts/reference';
+import { docUrlOf, errorAnchor, errorHeading, headingSlug, REFERENCE_DOCUMENT_SLUG } from '../../shared/platform/contract/reference';
 import { REFERENCE_ASSET_NAMES, REFERENCE_CONTENT_SECURITY_POLICY, referenceAssetReply, referencePageReply } from '../../shared/http/reference-page';
 
 type Json = Record<string, any>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { workspaceRateOverrides, workspaceRateSettings } from '../../shared/config';
+import { workspaceRateOverrides, workspaceRateSettings } from '../../shared/platform/config';
 import {
   budgetHeaders,
   budgetOf,
@@ -9,7 +9,7 @@ import {
   resetSeconds,
   secondWindow,
   stateOf,
-} from '../../shared/domain/limits/request-budget';
+} from '../../shared/platform/limits/request-budget';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0); // a whole second
 const S0 = T0 / 1000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runInLanes } from '../../shared/domain/batch';
+import { runInLanes } from '../../shared/platform/validation/batch';
 
 /** Work that records how many calls are in flight at once, and the order calls start and end in. */
 function tracked() {

@@ -1,7 +1,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { createDocumentClient } from '../../shared/data/client';
-import { withoutSdkLog } from '../../shared/observability/sdk-log';
+import { createDocumentClient } from '../../shared/platform/data/client';
+import { withoutSdkLog } from '../../shared/platform/observability/sdk-log';
 
 const steps = (client: { middlewareStack: { identify(): string[] } }) => client.middlewareStack.identify().join(' ');
 

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FileKeyVault, KEY_FILE } from '../../infra/local/file-key-vault';
-import { additionalData, decryptWithKey, EnvelopeSealer, encryptWithKey, isSealed } from '../../shared/adapters/envelope-sealer';
-import { openSigningSecrets, sealAll, webhookSecretOwner, exportSecretOwner } from '../../shared/domain/webhooks/secret-storage';
-import type { KeyVault, SealedFor } from '../../shared/ports/secret-sealer';
+import { additionalData, decryptWithKey, EnvelopeSealer, encryptWithKey, isSealed } from '../../shared/platform/adapters/envelope-sealer';
+import { openSigningSecrets, sealAll, webhookSecretOwner, exportSecretOwner } from '../../shared/webhooks/secret-storage';
+import type { KeyVault, SealedFor } from '../../shared/platform/ports/secret-sealer';
 
 const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 const owner: SealedFor = { workspaceId: 'ws_aaaaaaaaaaaaaaaaaaaa', itemId: 'webhookEndpoint/whe_bbbbbbbbbbbbbbbbbbbb' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capacityOf, itemsOf, totalsOf, type StoreCall } from '../../shared/data/store-calls';
+import { capacityOf, itemsOf, totalsOf, type StoreCall } from '../../shared/platform/data/store-calls';
 
 describe('benchmark mode: items per DynamoDB request', () => {
   it('single-item calls read or write one item', () => {

@@ -1,9 +1,9 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createDocumentClient } from '../../shared/data/client';
-import { isTransientDependencyError, provesNotApplied } from '../../shared/data/errors';
-import { putItem, transactWrite, updateItem } from '../../shared/data/table';
-import { AppError } from '../../shared/errors';
+import { createDocumentClient } from '../../shared/platform/data/client';
+import { isTransientDependencyError, provesNotApplied } from '../../shared/platform/data/errors';
+import { putItem, transactWrite, updateItem } from '../../shared/platform/data/table';
+import { AppError } from '../../shared/platform/errors';
 import type { HttpResult } from '../../shared/http/types';
 import { closedPort, httpEvent, SOME_API_KEY } from '../support/faulty-store';
 

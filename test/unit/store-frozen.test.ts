@@ -1,11 +1,11 @@
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { config } from '../../shared/config';
-import { createDocumentClient } from '../../shared/data/client';
-import { isTransientDependencyError } from '../../shared/data/errors';
-import { putItem, transactWrite, updateItem } from '../../shared/data/table';
-import { AppError } from '../../shared/errors';
+import { config } from '../../shared/platform/config';
+import { createDocumentClient } from '../../shared/platform/data/client';
+import { isTransientDependencyError } from '../../shared/platform/data/errors';
+import { putItem, transactWrite, updateItem } from '../../shared/platform/data/table';
+import { AppError } from '../../shared/platform/errors';
 import type { HttpResult } from '../../shared/http/types';
 import { frozenStore, httpEvent, SOME_API_KEY, type FrozenStore } from '../support/faulty-store';
 

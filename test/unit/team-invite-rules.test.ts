@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mayStillInvite, rolesThatMayInvite } from '../../shared/domain/team/rules';
+import { mayStillInvite, rolesThatMayInvite } from '../../shared/team/rules';
 
 describe('who may (still) invite as a role', () => {
   it('an owner invites anyone, an admin anyone but an owner, a member nobody', () => {

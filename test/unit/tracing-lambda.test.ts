@@ -1,6 +1,6 @@
 import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { activeTracer, loadTracer, traceClient, traced } from '../../shared/observability/tracing';
+import { activeTracer, loadTracer, traceClient, traced } from '../../shared/platform/observability/tracing';
 
 /**
  * Tracing as it runs in Lambda (`AWS_EXECUTION_ENV` set): the tracer is loaded on the first traced

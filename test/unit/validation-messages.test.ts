@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { describe, expect, it, vi } from 'vitest';
-import { toDetails } from '../../shared/domain/validation';
-import { validationMessage } from '../../shared/domain/validation-messages';
+import { toDetails } from '../../shared/platform/validation/validation';
+import { validationMessage } from '../../shared/platform/validation/validation-messages';
 
 /** The messages an integrator reads for each kind of mistake (the map is installed by validation.ts). */
 const messages = (schema: z.ZodType, value: unknown) => {
@@ -117,7 +117,7 @@ describe('installing the messages', () => {
     vi.resetModules();
     try {
       expect(z.string().safeParse(1).error?.issues[0]?.message).toMatch(/^Invalid input/);
-      const fresh = await import('../../shared/domain/validation');
+      const fresh = await import('../../shared/platform/validation/validation');
       expect(fresh.toDetails('body', z.object({ n: z.string() }).safeParse({ n: 1 }).error!)).toEqual([
         { in: 'body', field: 'n', message: 'must be a string' },
       ]);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { AppError } from '../../shared/errors';
-import { DEFAULT_PAGE_SIZE, filterValue, MAX_PAGE_SIZE, pageQuery, pageQueryShape } from '../../shared/domain/pagination';
-import { parseOrThrow, toDetails } from '../../shared/domain/validation';
+import { AppError } from '../../shared/platform/errors';
+import { DEFAULT_PAGE_SIZE, filterValue, MAX_PAGE_SIZE, pageQuery, pageQueryShape } from '../../shared/platform/validation/pagination';
+import { parseOrThrow, toDetails } from '../../shared/platform/validation/validation';
 
 const schema = z.strictObject({
   name: z

@@ -1,14 +1,14 @@
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { apnsOutcome } from '../../shared/adapters/wallet/apns';
-import { applePassFiles, applePassJson, type ApplePassInput } from '../../shared/domain/wallet/apple-pass';
-import { applePassToken, liveTokenHashes, tokenMatches } from '../../shared/domain/wallet/apple-web-service';
-import { contentHash, DEFAULT_COLOURS, hexRgb, type CardContent } from '../../shared/domain/wallet/content';
-import { googleClassId, googleObjectId, loyaltyObjectChanges, loyaltyObjectOf } from '../../shared/domain/wallet/google-objects';
-import { solidPng } from '../../shared/domain/wallet/png';
-import { changedMember, coalesce, pushMessageSchema } from '../../shared/domain/wallet/push';
-import { httpDate, nextLastModified, notModified, updatedSince } from '../../shared/domain/wallet/updates';
-import { sha256Hex } from '../../shared/domain/auth/secrets';
+import { apnsOutcome } from '../../shared/platform/adapters/wallet/apns';
+import { applePassFiles, applePassJson, type ApplePassInput } from '../../shared/wallet/apple-pass';
+import { applePassToken, liveTokenHashes, tokenMatches } from '../../shared/wallet/apple-web-service';
+import { contentHash, DEFAULT_COLOURS, hexRgb, type CardContent } from '../../shared/wallet/content';
+import { googleClassId, googleObjectId, loyaltyObjectChanges, loyaltyObjectOf } from '../../shared/wallet/google-objects';
+import { solidPng } from '../../shared/wallet/png';
+import { changedMember, coalesce, pushMessageSchema } from '../../shared/wallet/push';
+import { httpDate, nextLastModified, notModified, updatedSince } from '../../shared/wallet/updates';
+import { sha256Hex } from '../../shared/auth/secrets';
 
 const content: CardContent = { memberId: 'mbr_1', holderName: 'Ada Lovelace', points: 640, tierKey: 'silver', tierName: 'Silver', active: true };
 const branding = { name: 'Corner Shop', ...DEFAULT_COLOURS };
@@ -224,7 +224,7 @@ describe('Google loyalty objects', () => {
 
 describe('the wallet secret', () => {
   it('takes either platform alone, and refuses a malformed document', async () => {
-    const { parseWalletSecret } = await import('../../shared/adapters/wallet/credentials');
+    const { parseWalletSecret } = await import('../../shared/platform/adapters/wallet/credentials');
     const google = { issuerId: '3388000000012345678', serviceAccount: { client_email: 'a@b.iam.gserviceaccount.com', private_key: 'KEY' } };
     expect(parseWalletSecret(JSON.stringify({ google }))).toEqual({ google });
     // The placeholder CDK creates configures nothing.
@@ -238,8 +238,8 @@ describe('the wallet secret', () => {
 describe('wallet clients per process', () => {
   it('a function without a signer (the push worker) does not hand its clients to one that signs: the local runtime runs both in one process', async () => {
     Object.assign(process.env, { STAGE: 'local', TABLE_NAME: 'unused', AWS_REGION: 'eu-west-1', WALLET_PLATFORMS: 'apple' });
-    const { provideAdapters } = await import('../../shared/adapters/provided');
-    const { walletFromConfig } = await import('../../shared/adapters/wallet');
+    const { provideAdapters } = await import('../../shared/platform/adapters/provided');
+    const { walletFromConfig } = await import('../../shared/platform/adapters/wallet');
     const apple = {
       passTypeIdentifier: 'pass.test',
       teamIdentifier: 'TEAM',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../shared/ids';
-import { createEndpointBody, subscribesTo } from '../../shared/domain/webhooks/schemas';
-import { deliveryIdOf } from '../../shared/domain/webhooks/delivery-id';
-import { deliveryMessageBody, deliveryMessageSchema, describeIssues, outboxStreamItemSchema } from '../../shared/domain/webhooks/messages';
+import { newId } from '../../shared/platform/ids';
+import { createEndpointBody, subscribesTo } from '../../shared/webhooks/schemas';
+import { deliveryIdOf } from '../../shared/webhooks/delivery-id';
+import { deliveryMessageBody, deliveryMessageSchema, describeIssues, outboxStreamItemSchema } from '../../shared/webhooks/messages';
 
 const eventId = newId('evt');
 const endpointId = newId('whe');

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it, vi } from 'vitest';
-import { parseRetryAfter, retryDelaySeconds } from '../../shared/domain/webhooks/backoff';
-import { classify } from '../../shared/domain/webhooks/delivery';
-import { deliveryIdOf } from '../../shared/domain/webhooks/delivery-id';
-import { newSecret, signatureHeader, signingSecrets } from '../../shared/domain/webhooks/signing';
+import { parseRetryAfter, retryDelaySeconds } from '../../shared/webhooks/backoff';
+import { classify } from '../../shared/webhooks/delivery';
+import { deliveryIdOf } from '../../shared/webhooks/delivery-id';
+import { newSecret, signatureHeader, signingSecrets } from '../../shared/webhooks/signing';
 
 const secret = (value: string, expiresAt: number | null = null) => ({ value, createdAt: '2026-01-01T00:00:00.000Z', expiresAt });
 

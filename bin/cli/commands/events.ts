@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { webhooksArea } from '../../../shared/contracts/webhooks';
+import { webhooksArea } from '../../../shared/webhooks/contract';
 import { describe } from '../catalog';
 import { dataOf } from '../client';
 import { contextOf } from '../context';

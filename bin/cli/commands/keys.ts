@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
-import { PRESETS } from '../../../shared/domain/api-keys/scopes';
-import { type Scope, SCOPES } from '../../../shared/records/api-keys';
-import { apiKeysArea } from '../../../shared/contracts/api-keys';
+import { PRESETS } from '../../../shared/api-keys/scopes';
+import { type Scope, SCOPES } from '../../../shared/api-keys/entities';
+import { apiKeysArea } from '../../../shared/api-keys/contract';
 import { describe } from '../catalog';
 import { allPages, asTyped, dataOf } from '../client';
 import { contextOf } from '../context';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { text } from 'node:stream/consumers';
-import { authArea } from '../../../shared/contracts/auth';
+import { authArea } from '../../../shared/auth/contract';
 import { describe } from '../catalog';
 import { dataOf } from '../client';
 import { contextOf } from '../context';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
-import { objectsArea } from '../../../shared/contracts/objects';
+import { objectsArea } from '../../../shared/objects/contract';
 import { describe } from '../catalog';
 import { dataOf } from '../client';
 import { contextOf } from '../context';

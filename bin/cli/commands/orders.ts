@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { components } from '../../../shared/client/index';
-import { membersArea } from '../../../shared/contracts/members';
-import { ordersArea } from '../../../shared/contracts/orders';
-import { currencyExponent } from '../../../shared/domain/money';
+import { membersArea } from '../../../shared/members/contract';
+import { ordersArea } from '../../../shared/orders/contract';
+import { currencyExponent } from '../../../shared/platform/money';
 import { allPages, type Client, dataOf } from '../client';
 import { describe } from '../catalog';
 import { contextOf } from '../context';

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
-import { teamArea } from '../../../shared/contracts/team';
-import { type Role, ROLES } from '../../../shared/records/accounts';
+import { teamArea } from '../../../shared/team/contract';
+import { type Role, ROLES } from '../../../shared/auth/accounts';
 import { describe, examples } from '../catalog';
 import { allPages, dataOf } from '../client';
 import { contextOf } from '../context';

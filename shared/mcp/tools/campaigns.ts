@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { actorOf } from '../../domain/audit/entry';
-import type { AuditContext } from '../../domain/audit/service';
-import * as campaigns from '../../domain/program/campaigns';
+import { actorOf } from '../../audit/entry';
+import type { AuditContext } from '../../audit/service';
+import * as campaigns from '../../program/campaigns';
 import {
   campaignSchema,
   campaignSimulationSchema,
@@ -9,7 +9,7 @@ import {
   listCampaignsQuery,
   simulateCampaignsBody,
   updateCampaignBody,
-} from '../../domain/program/campaign-schemas';
+} from '../../program/campaign-schemas';
 import { defineTool, idempotencyKeyArg, pageArgs, pageOf, pageResult, READ_ONLY, write, type ToolContext } from '../registry';
 
 /**

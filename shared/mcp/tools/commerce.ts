@@ -1,14 +1,14 @@
 import * as z from 'zod';
-import { refundSchema } from '../../contracts/orders';
-import * as catalog from '../../domain/catalog/service';
-import { listProductsQuery, productSchema } from '../../domain/catalog/schemas';
-import * as coupons from '../../domain/coupons/service';
-import { couponSchema, issueCouponBody, listMemberCouponsQuery, poolSchema, redeemByCodeBody, redeemCouponBody } from '../../domain/coupons/schemas';
-import * as orders from '../../domain/orders/service';
-import { createOrderBody, externalOrderIdSchema, listOrdersQuery, orderSchema, refundBody } from '../../domain/orders/schemas';
-import * as stores from '../../domain/stores/service';
-import { storeSchema } from '../../domain/stores/schemas';
-import { STORE_STATUSES } from '../../records/stores';
+import { refundSchema } from '../../orders/contract';
+import * as catalog from '../../catalog/service';
+import { listProductsQuery, productSchema } from '../../catalog/schemas';
+import * as coupons from '../../coupons/service';
+import { couponSchema, issueCouponBody, listMemberCouponsQuery, poolSchema, redeemByCodeBody, redeemCouponBody } from '../../coupons/schemas';
+import * as orders from '../../orders/service';
+import { createOrderBody, externalOrderIdSchema, listOrdersQuery, orderSchema, refundBody } from '../../orders/schemas';
+import * as stores from '../../stores/service';
+import { storeSchema } from '../../stores/schemas';
+import { STORE_STATUSES } from '../../stores/entities';
 import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResult, READ_ONLY, write } from '../registry';
 
 /** Orders, coupons, stores and the catalog. */

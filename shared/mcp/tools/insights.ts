@@ -1,11 +1,11 @@
 import * as z from 'zod';
-import * as ambassador from '../../domain/ambassador/service';
-import { candidateSchema, candidatesQuery, metricsSchema, referralCodeSchema } from '../../domain/ambassador/schemas';
-import * as tracking from '../../domain/tracking/service';
-import { statsQuery, statsSchema } from '../../domain/tracking/schemas';
-import { eventCatalog } from '../../domain/webhooks/catalog';
-import * as webhooks from '../../domain/webhooks/service';
-import { attemptSchema, endpointSchema } from '../../domain/webhooks/schemas';
+import * as ambassador from '../../ambassador/service';
+import { candidateSchema, candidatesQuery, metricsSchema, referralCodeSchema } from '../../ambassador/schemas';
+import * as tracking from '../../tracking/service';
+import { statsQuery, statsSchema } from '../../tracking/schemas';
+import { eventCatalog } from '../../webhooks/catalog';
+import * as webhooks from '../../webhooks/service';
+import { attemptSchema, endpointSchema } from '../../webhooks/schemas';
 import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResult, READ_ONLY, write } from '../registry';
 
 /** Webhooks (read side), tracking statistics and the ambassador program. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import * as members from '../../domain/members/service';
+import * as members from '../../members/service';
 import {
   createMemberBody,
   ledgerEntrySchema,
@@ -9,9 +9,9 @@ import {
   pointsExplanationSchema,
   tierStatusSchema,
   updateMemberBody,
-} from '../../domain/members/schemas';
-import * as tags from '../../domain/tags/service';
-import { listTagsQuery, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from '../../domain/tags/schemas';
+} from '../../members/schemas';
+import * as tags from '../../tags/service';
+import { listTagsQuery, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from '../../tags/schemas';
 import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResult, READ_ONLY, write } from '../registry';
 
 /** Members, points, tiers and tags: the tools of the `members:*` scopes. */

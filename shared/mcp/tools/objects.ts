@@ -6,10 +6,10 @@ import {
   objectTypeSummarySchema,
   recordPatchBody,
   recordWriteBody,
-} from '../../contracts/objects';
-import * as types from '../../domain/objects/object-types';
-import * as records from '../../domain/objects/records';
-import { MAX_PAGE_SIZE } from '../../domain/pagination';
+} from '../../objects/contract';
+import * as types from '../../objects/object-types';
+import * as records from '../../objects/records';
+import { MAX_PAGE_SIZE } from '../../platform/validation/pagination';
 import { defineTool, idempotencyKeyArg, READ_ONLY, write } from '../registry';
 
 /** Custom objects: the workspace's own business objects (repair jobs, appointments...). */

@@ -1,0 +1,171 @@
+import { fileURLToPath } from 'node:url';
+import type { BuildOptions } from 'esbuild';
+import { RENDERER_ASSET } from '../../../shared/http/reference-assets';
+
+/**
+ * How every Lambda function is bundled: one definition read by CDK (`PlatformFunction`, through
+ * its `bundling` props) and by the tools that build the same bundles with esbuild's JS API (the
+ * cold-start benchmark, the bundle-budget test), so they measure what ships.
+ *
+ * No aws-cdk-lib import here: the benchmark loads this file.
+ */
+
+/** Project root (where package.json lives). */
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Largest accepted size of one function bundle (`index.mjs`, without its source map). */
+export const BUNDLE_BUDGET_KIB = 600;
+
+/**
+ * Functions allowed a larger bundle, each with its reason. Only what cannot be had smaller belongs
+ * here; every other function keeps `BUNDLE_BUDGET_KIB`.
+ */
+export const BUNDLE_BUDGET_EXCEPTIONS: Readonly<Record<string, { readonly kib: number; readonly reason: string }>> = {
+  mcp: {
+    // Over the common budget, a known debt: 934 KiB with campaigns; 805 since the bundle names the SDK's smaller
+    // JSON Schema validator (REPLACED_MODULES); 813 with the team area's route declarations (the tool registry reads
+    // the whole route table); 842 with the program engine (lots, tiers, the campaign tools) and the console's admin
+    // routes; 847 with the campaign triggers (a member created or tagged through a tool is evaluated against them);
+    // 851 with the rewards a creation or tagging owes and the campaigns' tally shards; 864 with the stored-size
+    // bounds, the request budgets and the settling of lapsed lots.
+    // The way down: a registry that reads only the routes its tools name, then tools over several functions.
+    kib: 866,
+    reason:
+      'The MCP SDK (about 195 KiB minified once its default JSON Schema validator, Ajv, is replaced by its smaller ' +
+      'one) on top of every domain service the tools call, each with its contracts and repositories (about 190 KiB of ' +
+      'our own code), the AWS SDK and zod.',
+  },
+  'wallet-passes': {
+    // The two calls that build a pass have a function of their own, so the wallet area (443 KiB) and the
+    // push worker start without the signer. 950 since the member records carry lots and tier state;
+    // 954 since the HTTP layer checks a body's Content-Type and the origin CloudFront vouches for; 963 with the
+    // request budgets and the stored-size bounds the member records pass through.
+    kib: 963,
+    reason:
+      'Signs Apple passes with passkit-generator, which brings node-forge (PKCS#7, ~290 KiB) and joi (pass.json ' +
+      'validation, ~130 KiB). Only the two calls that build a pass load it (issuing a card, the latest version of a pass).',
+  },
+};
+
+export const bundleBudgetKib = (name: string): number => BUNDLE_BUDGET_EXCEPTIONS[name]?.kib ?? BUNDLE_BUDGET_KIB;
+
+/** A file shipped next to a function's bundle (read at run time) rather than inside it. */
+export interface ShippedFile {
+  /** Source, relative to the project root. */
+  readonly from: string;
+  /** Destination, relative to the bundle's folder (where `index.mjs` is). */
+  readonly to: string;
+  /** Largest accepted size. */
+  readonly kib: number;
+  readonly reason: string;
+}
+
+/**
+ * Files shipped next to a function's bundle, per function, each with its reason and budget. They
+ * cost nothing at cold start (read on first use only), unlike the same bytes inside `index.mjs`.
+ */
+export const SHIPPED_FILES: Readonly<Record<string, readonly ShippedFile[]>> = {
+  [RENDERER_ASSET.function]: [
+    {
+      from: `node_modules/${RENDERER_ASSET.package}/${RENDERER_ASSET.file}`,
+      to: RENDERER_ASSET.shippedAs,
+      kib: 6000,
+      reason:
+        "The API reference page's renderer (Scalar's standalone browser bundle, JS and CSS in one file, about 4.7 MiB). " +
+        'Served to browsers, never loaded by the function itself; inside index.mjs it would be parsed at every cold start.',
+    },
+  ],
+};
+
+/**
+ * ESM bundles have no `require`; CommonJS dependencies bundled into them (parts of the AWS SDK,
+ * middy plugins) call it. Defined once at the top of every bundle.
+ */
+export const BUNDLE_BANNER = "import { createRequire as __loyaltyCreateRequire } from 'node:module'; const require = __loyaltyCreateRequire(import.meta.url);";
+
+/**
+ * Modules left out of every bundle (esbuild `external`). Each one is reached only through a
+ * dynamic `import()` that never runs in Lambda, so leaving it out costs nothing at run time (the
+ * bundle-budget test fails if a bundle imports one statically):
+ * - the rest of the AWS SDK's default credential chain (about 110 KiB per bundle). The chain tries
+ *   the environment first, and Lambda always sets `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY` and
+ *   `AWS_SESSION_TOKEN`, so the other sources (SSO, ini profiles, credential_process, web
+ *   identity, container and instance metadata) and what they pull in (the STS, SSO and sign-in
+ *   clients, the XML and query protocols) are never loaded. Without credentials in the
+ *   environment, a call would fail with `Cannot find package '@aws-sdk/credential-provider-ini'`
+ *   instead of "Could not load credentials from any providers".
+ *
+ * - Powertools Tracer (`@aws-lambda-powertools/tracer`) and the X-Ray SDK under it (about 120 KiB
+ *   per bundle, which would push most functions over `BUNDLE_BUDGET_KIB`): imported on the first
+ *   invocation only when tracing is on (shared/platform/observability/tracing.ts), from the Powertools
+ *   Lambda layer; without the layer tracing stays off and the function runs as before.
+ *
+ * Event streams (`@smithy/core/event-streams`, about 20 KiB) were left out too until the S3 client
+ * came in with the exports: it imports them statically, so they are bundled now.
+ */
+export const LEFT_OUT_MODULES: readonly string[] = [
+  '@aws-sdk/credential-provider-ini',
+  '@aws-sdk/credential-provider-sso',
+  '@aws-sdk/credential-provider-process',
+  '@aws-sdk/credential-provider-web-identity',
+  '@aws-sdk/credential-provider-http',
+  '@smithy/credential-provider-imds',
+  '@aws-lambda-powertools/tracer',
+];
+
+/**
+ * Modules replaced in every bundle (esbuild `alias`), each by a file of ours, relative to the project
+ * root:
+ * - the MCP server SDK's Node shim, whose only job besides `process` is to name the default JSON
+ *   Schema validator: Ajv there (about 150 KiB minified in the MCP bundle), the SDK's own
+ *   `@cfworker/json-schema` validator in ours (shims/mcp-server-node.ts). Tests and the local
+ *   runtime run the package as published.
+ */
+export const REPLACED_MODULES: Readonly<Record<string, string>> = {
+  '@modelcontextprotocol/server/_shims': './infra/build/bundling/shims/mcp-server-node.ts',
+};
+
+/**
+ * The esbuild settings of every function. `PlatformFunction` maps each one to the CDK `bundling`
+ * prop of the same meaning; `esbuildOptions()` to esbuild's JS API.
+ */
+export const BUNDLING = {
+  format: 'esm',
+  target: 'node24',
+  platform: 'node',
+  mainFields: ['module', 'main'],
+  banner: BUNDLE_BANNER,
+  minify: true,
+  sourceMap: true,
+  sourcesContent: false,
+  // The AWS SDK is bundled too (it is not in this list): production runs the exact SDK version
+  // the tests ran against, instead of whatever version the managed runtime ships that week.
+  external: LEFT_OUT_MODULES,
+  alias: REPLACED_MODULES,
+} as const;
+
+/**
+ * esbuild JS API options that produce the same `index.mjs` as CDK's bundling of one function.
+ * `entryPoints` maps an output folder name to an entry file; each bundle is written to
+ * `<outdir>/<name>/index.mjs` (with `index.mjs.map`), as in a CDK asset folder.
+ */
+export function esbuildOptions(entryPoints: Record<string, string>, outdir: string): BuildOptions {
+  return {
+    entryPoints: Object.fromEntries(Object.entries(entryPoints).map(([name, entry]) => [`${name}/index`, entry])),
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    absWorkingDir: ROOT, // CDK runs esbuild in the project root
+    bundle: true,
+    format: BUNDLING.format,
+    target: BUNDLING.target,
+    platform: BUNDLING.platform,
+    mainFields: [...BUNDLING.mainFields],
+    banner: { js: BUNDLING.banner },
+    minify: BUNDLING.minify,
+    sourcemap: BUNDLING.sourceMap,
+    sourcesContent: BUNDLING.sourcesContent,
+    external: [...BUNDLING.external],
+    alias: { ...BUNDLING.alias },
+    logLevel: 'warning',
+  };
+}

@@ -1,0 +1,310 @@
+import type { ResetTokenRecord, SessionRecord, User, UserRecord, Workspace, WorkspaceRecord } from './accounts';
+import { conflict, gone, RESET_TOKEN_GONE } from '../platform/errors';
+import { keyOf } from '../platform/data/keys';
+import { deleteItem, getItem, isConditionFailed, putItem, StaleRead, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/table';
+
+/** Workspaces, users and everything that proves who a user is (e-mail, sessions, reset tokens). */
+
+const strip = <T>(item: Item | undefined): T | undefined => {
+  if (!item) return undefined;
+  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
+  return rest as T;
+};
+
+const emailTaken = () => conflict('An account with this e-mail already exists');
+
+/** `steps` (the audit entry) are items of the same transaction, here and in the writes below. */
+export async function createWorkspaceWithOwner(
+  input: {
+    workspace: Workspace;
+    owner: UserRecord;
+    session: SessionRecord;
+  },
+  steps: TransactStep[],
+): Promise<void> {
+  const { workspace, owner, session } = input;
+  await transactWrite([
+    {
+      op: {
+        Put: {
+          Item: { ...keyOf('loginEmail', { email: owner.email }), entity: 'loginEmail', workspaceId: workspace.id, userId: owner.id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      onConditionFailed: emailTaken,
+    },
+    {
+      op: {
+        Put: {
+          Item: { ...keyOf('workspace', { workspaceId: workspace.id }), entity: 'workspace', ...workspace },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    },
+    { op: { Put: { Item: { ...keyOf('user', { workspaceId: workspace.id, userId: owner.id }), entity: 'user', ...owner } } } },
+    { op: { Put: { Item: { ...keyOf('session', { tokenHash: session.tokenHash }), entity: 'session', ...session } } } },
+    ...steps,
+  ]);
+}
+
+/** The workspace as answered (a workspace stored before sandboxes existed is live). */
+export async function getWorkspace(workspaceId: string): Promise<Workspace | undefined> {
+  const w = await getWorkspaceRecord(workspaceId);
+  return w ? { id: w.id, name: w.name, createdAt: w.createdAt, sandbox: w.sandbox ?? false } : undefined;
+}
+
+export async function getWorkspaceRecord(workspaceId: string): Promise<WorkspaceRecord | undefined> {
+  return strip<WorkspaceRecord>(await getItem(keyOf('workspace', { workspaceId })));
+}
+
+/**
+ * Moves a sandbox clock from `fromOffsetMs` to `toOffsetMs`: conditional on the stored offset, so two
+ * advances never both apply to the same reading (the loser is told to read again).
+ */
+export async function setClockOffset(workspaceId: string, fromOffsetMs: number, toOffsetMs: number, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: keyOf('workspace', { workspaceId }),
+          UpdateExpression: 'SET clockOffsetMs = :to',
+          ConditionExpression: 'sandbox = :yes AND (clockOffsetMs = :from OR (attribute_not_exists(clockOffsetMs) AND :from = :zero))',
+          ExpressionAttributeValues: { ':to': toOffsetMs, ':from': fromOffsetMs, ':yes': true, ':zero': 0 },
+        },
+      },
+      onConditionFailed: () => new StaleRead('workspace clock'),
+    },
+    ...steps,
+  ]);
+}
+
+export async function getUser(workspaceId: string, userId: string): Promise<UserRecord | undefined> {
+  return strip<UserRecord>(await getItem(keyOf('user', { workspaceId, userId })));
+}
+
+export async function findUserByEmail(email: string): Promise<UserRecord | undefined> {
+  const login = await getItem<{ workspaceId: string; userId: string }>(keyOf('loginEmail', { email }));
+  return login ? getUser(login.workspaceId, login.userId) : undefined;
+}
+
+/** A new session and `steps` (its audit entry), in one transaction. */
+export async function putSession(session: SessionRecord, steps: TransactStep[]): Promise<void> {
+  await transactWrite([{ op: { Put: { Item: { ...keyOf('session', { tokenHash: session.tokenHash }), entity: 'session', ...session } } } }, ...steps]);
+}
+
+export async function getSession(tokenHash: string): Promise<SessionRecord | undefined> {
+  return strip<SessionRecord>(await getItem(keyOf('session', { tokenHash })));
+}
+
+/** Revokes one session (signing out) with `steps` (its audit entry); a session already gone stays gone. */
+export async function deleteSession(tokenHash: string, steps: TransactStep[]): Promise<void> {
+  await transactWrite([{ op: { Delete: { Key: keyOf('session', { tokenHash }) } } }, ...steps]);
+}
+
+/**
+ * Moves a browser session's lastSeenAt forward, at most once per `resolutionSeconds`: an active
+ * console costs one write a minute, not one per request. Not for a session that is gone (signed out).
+ */
+export async function touchBrowserSession(tokenHash: string, seenAt: number, resolutionSeconds: number): Promise<void> {
+  try {
+    await updateItem(
+      {
+        Key: keyOf('session', { tokenHash }),
+        UpdateExpression: 'SET browser.lastSeenAt = :seen',
+        ConditionExpression: 'attribute_exists(pk) AND browser.lastSeenAt < :before',
+        ExpressionAttributeValues: { ':seen': seenAt, ':before': seenAt - resolutionSeconds },
+        ReturnValues: 'NONE',
+      },
+      { appliedIn: (stored) => (stored as { browser?: { lastSeenAt?: number } } | undefined)?.browser?.lastSeenAt === seenAt },
+    );
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err;
+  }
+}
+
+const userKey = (u: Pick<User, 'workspaceId' | 'id'>) => keyOf('user', { workspaceId: u.workspaceId, userId: u.id });
+
+/** The SET clause that voids every outstanding reset token of a user (needs `:zero` and `:one`). */
+const BUMP_CREDENTIALS = 'credentialsVersion = if_not_exists(credentialsVersion, :zero) + :one';
+
+const resetTokenGone = () => gone(RESET_TOKEN_GONE);
+
+/** Condition: the user's `credentialsVersion` is still `:cv` (absent counts as 0). */
+const credentialsUnchanged = (cv: number) => (cv === 0 ? 'attribute_not_exists(credentialsVersion) OR credentialsVersion = :cv' : 'credentialsVersion = :cv');
+
+/** Optimistic update of name/e-mail; a changed e-mail moves its uniqueness item in the same transaction. */
+export async function updateProfile(current: UserRecord, changes: { name?: string | null; email?: string }, now: string, steps: TransactStep[]): Promise<void> {
+  const sets = ['updatedAt = :now', 'version = version + :one'];
+  const values: Record<string, unknown> = { ':now': now, ':one': 1, ':v': current.version };
+  if (changes.name !== undefined) {
+    sets.push('#name = :name');
+    values[':name'] = changes.name;
+  }
+  const emailChanges = changes.email !== undefined && changes.email !== current.email;
+  if (emailChanges) {
+    // A new e-mail voids the reset tokens mailed to the old one.
+    sets.push('email = :email', BUMP_CREDENTIALS);
+    values[':email'] = changes.email;
+    values[':zero'] = 0;
+  }
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: userKey(current),
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeNames: changes.name !== undefined ? { '#name': 'name' } : undefined,
+          ExpressionAttributeValues: values,
+        },
+      },
+      onConditionFailed: () => conflict('The profile changed meanwhile; read it again and retry'),
+    },
+    ...(emailChanges
+      ? [
+          {
+            op: {
+              Put: {
+                Item: { ...keyOf('loginEmail', { email: changes.email! }), entity: 'loginEmail', workspaceId: current.workspaceId, userId: current.id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            onConditionFailed: emailTaken,
+          },
+          {
+            op: {
+              Delete: {
+                Key: keyOf('loginEmail', { email: current.email }),
+                ConditionExpression: 'userId = :uid',
+                ExpressionAttributeValues: { ':uid': current.id },
+              },
+            },
+          },
+        ]
+      : []),
+    ...steps,
+  ]);
+}
+
+/**
+ * New password and a new session generation (revokes every session of an older generation);
+ * `keepSession` is moved to the new generation in the same transaction.
+ */
+export async function replacePassword(
+  current: UserRecord,
+  passwordHash: string,
+  now: string,
+  keepSession: string | undefined,
+  steps: TransactStep[],
+): Promise<void> {
+  const generation = current.sessionGeneration + 1;
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: userKey(current),
+          UpdateExpression: `SET passwordHash = :h, sessionGeneration = :g, ${BUMP_CREDENTIALS}, updatedAt = :now, version = version + :one`,
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeValues: { ':h': passwordHash, ':g': generation, ':now': now, ':one': 1, ':zero': 0, ':v': current.version },
+        },
+      },
+      onConditionFailed: () => conflict('The account changed meanwhile; retry'),
+    },
+    ...(keepSession
+      ? [
+          {
+            op: {
+              Update: {
+                Key: keyOf('session', { tokenHash: keepSession }),
+                UpdateExpression: 'SET generation = :g',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':g': generation },
+              },
+            },
+          },
+        ]
+      : []),
+    ...steps,
+  ]);
+}
+
+export async function putResetToken(token: ResetTokenRecord): Promise<void> {
+  await putItem({ Item: { ...keyOf('resetToken', { tokenHash: token.tokenHash }), entity: 'resetToken', ...token } });
+}
+
+export async function getResetToken(tokenHash: string): Promise<ResetTokenRecord | undefined> {
+  return strip<ResetTokenRecord>(await getItem(keyOf('resetToken', { tokenHash })));
+}
+
+/**
+ * Marks the token used, sets the password and bumps the credentials version in one transaction, so
+ * a token works exactly once and only while the account's credentials are those it was issued for.
+ */
+export async function consumeResetToken(token: ResetTokenRecord, user: UserRecord, passwordHash: string, now: Date, steps: TransactStep[]): Promise<void> {
+  const nowIso = now.toISOString();
+  const cv = token.credentialsVersion ?? 0;
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: keyOf('resetToken', { tokenHash: token.tokenHash }),
+          UpdateExpression: 'SET usedAt = :now',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(usedAt) AND expiresAt > :epoch',
+          ExpressionAttributeValues: { ':now': nowIso, ':epoch': Math.floor(now.getTime() / 1000) },
+        },
+      },
+      onConditionFailed: resetTokenGone,
+    },
+    {
+      op: {
+        Update: {
+          Key: userKey(user),
+          UpdateExpression: `SET passwordHash = :h, sessionGeneration = sessionGeneration + :one, ${BUMP_CREDENTIALS}, updatedAt = :now, version = version + :one`,
+          ConditionExpression: `attribute_exists(pk) AND (${credentialsUnchanged(cv)})`,
+          ExpressionAttributeValues: { ':h': passwordHash, ':now': nowIso, ':one': 1, ':zero': 0, ':cv': cv },
+        },
+      },
+      onConditionFailed: resetTokenGone,
+    },
+    ...steps,
+  ]);
+}
+
+/**
+ * Reserves one login attempt of one e-mail in one fixed window, before its password is checked: an
+ * atomic conditional ADD that refuses once `limit` attempts hold a reservation, so parallel attempts
+ * can never all pass a read-then-check. A success deletes the counter (`clearLoginFailures`), so what
+ * it holds are the failed attempts and those still being checked. Resolves false when it is full.
+ */
+export async function reserveLoginAttempt(emailHash: string, window: number, limit: number, expiresAt: number): Promise<boolean> {
+  try {
+    await updateItem({
+      Key: keyOf('loginThrottle', { emailHash, window }),
+      UpdateExpression: 'SET entity = :e, expiresAt = :x ADD failures :one',
+      ConditionExpression: 'attribute_not_exists(failures) OR failures < :limit',
+      ExpressionAttributeValues: { ':e': 'loginThrottle', ':x': expiresAt, ':one': 1, ':limit': limit },
+      ReturnValues: 'NONE',
+    });
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}
+
+/** Stamps the last failed attempt on the counter (its reservation already counted it). */
+export async function noteLoginFailure(emailHash: string, window: number, at: string, expiresAt: number): Promise<void> {
+  await updateItem(
+    {
+      Key: keyOf('loginThrottle', { emailHash, window }),
+      UpdateExpression: 'SET entity = :e, expiresAt = :x, lastFailedAt = :at',
+      ExpressionAttributeValues: { ':e': 'loginThrottle', ':x': expiresAt, ':at': at },
+      ReturnValues: 'NONE',
+    },
+    { appliedIn: (stored) => stored?.lastFailedAt === at },
+  );
+}
+
+export async function clearLoginFailures(emailHash: string, window: number): Promise<void> {
+  await deleteItem({ Key: keyOf('loginThrottle', { emailHash, window }) });
+}

@@ -1,0 +1,18 @@
+import type { Scope } from '../api-keys/entities';
+import type { Role } from './accounts';
+
+/** Who is calling, resolved from the bearer credential. The workspace id always comes from here. */
+export type Principal =
+  | {
+      kind: 'session';
+      workspaceId: string;
+      userId: string;
+      role: Role;
+      tokenHash: string;
+      expiresAt: number;
+      /** A browser session (the console's cookie): its CSRF token and when it ends if left idle (epoch seconds). */
+      browser?: { csrfToken: string; idleExpiresAt: number };
+    }
+  | { kind: 'apiKey'; workspaceId: string; keyId: string; scopes: Scope[] };
+
+export type SessionPrincipal = Extract<Principal, { kind: 'session' }>;

@@ -1,0 +1,201 @@
+import type { BrandRecord, CategoryRecord, ProductRecord } from './entities';
+import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/keys';
+import { batchGetItems, filterExpression, getItem, queryPage, StaleRead, type Filter, type Page, type TransactStep } from '../platform/data/table';
+
+type Raw = Record<string, unknown>;
+
+const KEY_ATTRS = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'entity'];
+
+function strip<T>(item: Raw, extra: string[] = []): T {
+  const out: Raw = {};
+  for (const [k, v] of Object.entries(item)) if (!KEY_ATTRS.includes(k) && !extra.includes(k)) out[k] = v;
+  return out as T;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Batch reads (the import reads what it compares against in pages of 100 keys, not one by one)
+// ---------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------
+// Products
+// ---------------------------------------------------------------------------------------------
+
+/** The product item: gsi1 always, gsi3 only with a brand (a sparse per-brand index). */
+function productItem(p: ProductRecord): Raw {
+  const { gsi3pk, gsi3sk, ...always } = indexKeysOf('product', { workspaceId: p.workspaceId, productId: p.id, brandId: p.brandId ?? '-' });
+  return {
+    ...keyOf('product', { workspaceId: p.workspaceId, productId: p.id }),
+    ...always,
+    ...(p.brandId ? { gsi3pk, gsi3sk } : {}),
+    entity: 'product',
+    ...p,
+  };
+}
+
+/** The product's entry in one category: a copy of the product, indexed by category. */
+function categoryEntryItem(p: ProductRecord, categoryId: string): Raw {
+  return {
+    ...keyOf('productCategory', { workspaceId: p.workspaceId, productId: p.id, categoryId }),
+    ...indexKeysOf('productCategory', { workspaceId: p.workspaceId, productId: p.id, categoryId }),
+    entity: 'productCategory',
+    ...p,
+    categoryId,
+  };
+}
+
+const toProductRecord = (item: Raw): ProductRecord => strip<ProductRecord>(item, ['categoryId']);
+
+/** A new product, its sku lookup and its category entries, all or nothing. */
+export function createProductSteps(p: ProductRecord): TransactStep[] {
+  return [
+    { op: { Put: { Item: productItem(p), ConditionExpression: 'attribute_not_exists(pk)' } } },
+    {
+      op: {
+        Put: {
+          Item: { ...keyOf('productSku', { workspaceId: p.workspaceId, sku: p.sku }), entity: 'productSku', productId: p.id },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      // A concurrent import created this sku first: re-read and compare with what it wrote.
+      onConditionFailed: () => new StaleRead('product'),
+    },
+    ...p.categoryIds.map((categoryId): TransactStep => ({ op: { Put: { Item: categoryEntryItem(p, categoryId) } } })),
+  ];
+}
+
+/** Replaces a product we read (conditional on its version) and brings its category entries along. */
+export function replaceProductSteps(current: ProductRecord, next: ProductRecord): TransactStep[] {
+  const removed = current.categoryIds.filter((id) => !next.categoryIds.includes(id));
+  return [
+    {
+      op: { Put: { Item: productItem(next), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': current.version } } },
+      onConditionFailed: () => new StaleRead('product'),
+    },
+    ...next.categoryIds.map((categoryId): TransactStep => ({ op: { Put: { Item: categoryEntryItem(next, categoryId) } } })),
+    ...removed.map(
+      (categoryId): TransactStep => ({
+        op: { Delete: { Key: keyOf('productCategory', { workspaceId: current.workspaceId, productId: current.id, categoryId }) } },
+      }),
+    ),
+  ];
+}
+
+export async function getProduct(workspaceId: string, productId: string): Promise<ProductRecord | undefined> {
+  const item = await getItem<Raw>(keyOf('product', { workspaceId, productId }));
+  return item ? toProductRecord(item) : undefined;
+}
+
+export async function productIdBySku(workspaceId: string, sku: string): Promise<string | undefined> {
+  return (await getItem<{ productId: string }>(keyOf('productSku', { workspaceId, sku })))?.productId;
+}
+
+/** The stored products of the given skus (sku -> product), in two batched rounds of reads. */
+export async function productsBySku(workspaceId: string, skus: string[]): Promise<Map<string, ProductRecord>> {
+  const lookups = await batchGetItems<Raw>(skus.map((sku) => keyOf('productSku', { workspaceId, sku })));
+  const ids = lookups.map((l) => l.productId as string);
+  const products = await batchGetItems<Raw>(ids.map((productId) => keyOf('product', { workspaceId, productId })));
+  const byId = new Map(products.map((p) => [p.id as string, toProductRecord(p)]));
+  const out = new Map<string, ProductRecord>();
+  for (const id of ids) {
+    const p = byId.get(id);
+    if (p) out.set(p.sku, p);
+  }
+  return out;
+}
+
+export interface ProductFilters {
+  categoryId?: string;
+  brandId?: string;
+  status?: string;
+  /** Already lower-cased. */
+  q?: string;
+}
+
+/**
+ * Newest first, always an index read of one partition: a category's entries (gsi2) when filtering
+ * by category (the brand, if also given, then filters), else the brand's products (gsi3), else the
+ * workspace's products (gsi1). Status and free text narrow the page.
+ */
+export async function listProducts(workspaceId: string, f: ProductFilters, limit: number, cursor?: string): Promise<Page<ProductRecord>> {
+  const [index, partition, extra]: [string, string, Filter[]] = f.categoryId
+    ? ['gsi2', indexPartition('productCategory', 'gsi2', { workspaceId, categoryId: f.categoryId }), [{ attr: 'brandId', op: '=', value: f.brandId }]]
+    : f.brandId
+      ? ['gsi3', indexPartition('product', 'gsi3', { workspaceId, brandId: f.brandId }), []]
+      : ['gsi1', indexPartition('product', 'gsi1', { workspaceId }), []];
+  const filter = filterExpression([...extra, { attr: 'status', op: '=', value: f.status }, { attr: 'searchText', op: 'contains', value: f.q }]);
+  const page = await queryPage<Raw>({
+    partition: { attr: `${index}pk`, value: partition },
+    cursor,
+    limit,
+    IndexName: index,
+    KeyConditionExpression: `${index}pk = :pk`,
+    ...filter,
+    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': partition },
+    ScanIndexForward: false,
+  });
+  return { ...page, items: page.items.map(toProductRecord) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Categories and brands (few per workspace: items of the workspace partition, keyed by key)
+// ---------------------------------------------------------------------------------------------
+
+type Keyed = 'catalogCategory' | 'catalogBrand';
+
+function putKeyedStep(entity: Keyed, workspaceId: string, record: CategoryRecord | BrandRecord, expectedVersion: number | null): TransactStep {
+  return {
+    op: {
+      Put: {
+        Item: { ...keyOf(entity, { workspaceId, key: record.key }), entity, workspaceId, ...record },
+        ...(expectedVersion === null
+          ? { ConditionExpression: 'attribute_not_exists(pk)' }
+          : { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } }),
+      },
+    },
+    onConditionFailed: () => new StaleRead(entity === 'catalogCategory' ? 'category' : 'brand'),
+  };
+}
+
+/** Creates (`expectedVersion` null) or replaces a category we read at that version. */
+export const putCategoryStep = (workspaceId: string, c: CategoryRecord, expectedVersion: number | null) =>
+  putKeyedStep('catalogCategory', workspaceId, c, expectedVersion);
+export const putBrandStep = (workspaceId: string, b: BrandRecord, expectedVersion: number | null) =>
+  putKeyedStep('catalogBrand', workspaceId, b, expectedVersion);
+
+async function keyedByKeys<T extends { key: string }>(entity: Keyed, workspaceId: string, keys: string[]): Promise<Map<string, T>> {
+  const items = await batchGetItems<Raw>(keys.map((key) => keyOf(entity, { workspaceId, key })));
+  return new Map(items.map((i) => [i.key as string, strip<T>(i, ['workspaceId'])]));
+}
+
+export const categoriesByKeys = (workspaceId: string, keys: string[]) => keyedByKeys<CategoryRecord>('catalogCategory', workspaceId, keys);
+export const brandsByKeys = (workspaceId: string, keys: string[]) => keyedByKeys<BrandRecord>('catalogBrand', workspaceId, keys);
+
+export async function getCategory(workspaceId: string, key: string): Promise<CategoryRecord | undefined> {
+  const item = await getItem<Raw>(keyOf('catalogCategory', { workspaceId, key }));
+  return item ? strip<CategoryRecord>(item, ['workspaceId']) : undefined;
+}
+
+export async function getBrand(workspaceId: string, key: string): Promise<BrandRecord | undefined> {
+  const item = await getItem<Raw>(keyOf('catalogBrand', { workspaceId, key }));
+  return item ? strip<BrandRecord>(item, ['workspaceId']) : undefined;
+}
+
+/** In key order (a prefix read of the workspace partition). */
+async function listKeyed<T>(entity: Keyed, workspaceId: string, limit: number, cursor: string | undefined, filters: Filter[]): Promise<Page<T>> {
+  const { pk } = keyOf('workspace', { workspaceId });
+  const filter = filterExpression(filters);
+  const page = await queryPage<Raw>({
+    partition: { attr: 'pk', value: pk },
+    cursor,
+    limit,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    ...filter,
+    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': pk, ':prefix': skPrefix(entity) },
+    ScanIndexForward: true,
+  });
+  return { ...page, items: page.items.map((i) => strip<T>(i, ['workspaceId'])) };
+}
+
+export const listCategories = (workspaceId: string, limit: number, cursor?: string, parentKey?: string) =>
+  listKeyed<CategoryRecord>('catalogCategory', workspaceId, limit, cursor, [{ attr: 'parentKey', op: '=', value: parentKey }]);
+export const listBrands = (workspaceId: string, limit: number, cursor?: string) => listKeyed<BrandRecord>('catalogBrand', workspaceId, limit, cursor, []);

@@ -1,0 +1,81 @@
+import { ambassadorArea } from '../ambassador/contract';
+import { apiKeysArea } from '../api-keys/contract';
+import { auditArea } from '../audit/contract';
+import { authArea } from '../auth/contract';
+import { capturesArea } from '../captures/contract';
+import { catalogArea } from '../catalog/contract';
+import { couponsArea } from '../coupons/contract';
+import { routesOf, type RouteDef } from '../platform/contract/endpoint';
+import { mcpArea } from '../mcp/contract';
+import { membersArea } from '../members/contract';
+import { objectsArea } from '../objects/contract';
+import { ordersArea } from '../orders/contract';
+import { programArea } from '../program/contract';
+import { storesArea } from '../stores/contract';
+import { systemArea } from '../system/contract';
+import { tagsArea } from '../tags/contract';
+import { teamArea } from '../team/contract';
+import { trackingArea } from '../tracking/contract';
+import { webhooksArea } from '../webhooks/contract';
+// Member portal sessions and wallet cards.
+import { portalArea } from '../portal/contract';
+import { walletArea, walletPassesArea } from '../wallet/contract';
+// Data exports
+import { exportsArea } from '../exports/contract';
+// Data-subject export and erasure
+import { privacyArea } from '../privacy/contract';
+// The console's overview
+import { overviewArea } from '../overview/contract';
+
+export { routeKey, type AuthKind, type HttpMethod } from '../platform/contract/endpoint';
+
+/**
+ * Every area's declaration. Everything else is derived from this list: the route table that CDK,
+ * the local server, the OpenAPI document and the route tests read, the area list, each function's
+ * grants. Adding an area is one declaration file here plus one `functions/<area>/handler.ts`.
+ */
+export const DECLARATIONS = [
+  systemArea,
+  authArea,
+  apiKeysArea,
+  teamArea,
+  programArea,
+  storesArea,
+  membersArea,
+  ordersArea,
+  webhooksArea,
+  objectsArea,
+  catalogArea,
+  tagsArea,
+  capturesArea,
+  couponsArea,
+  ambassadorArea,
+  trackingArea,
+  auditArea,
+  // The MCP server: its own area (function), additive to the REST areas above.
+  mcpArea,
+  // Member portal sessions and wallet cards.
+  portalArea,
+  walletArea,
+  walletPassesArea,
+  // Data exports
+  exportsArea,
+  // Data-subject export and erasure
+  privacyArea,
+  // The console's overview
+  overviewArea,
+] as const;
+
+export type Area = (typeof DECLARATIONS)[number]['area'];
+
+/** One Lambda function per area; the folder `functions/<area>/handler.ts` is its entry point. */
+export const AREAS: readonly Area[] = DECLARATIONS.map((d) => d.area);
+
+export const declarationOf = (area: Area) => DECLARATIONS.find((d) => d.area === area)!;
+
+/** THE route table, derived from the declarations. */
+export const routes: readonly RouteDef<Area>[] = DECLARATIONS.flatMap((d) => routesOf<Area>(d));
+
+export type { RouteDef } from '../platform/contract/endpoint';
+
+export const routesOfArea = (area: Area): RouteDef<Area>[] => routes.filter((r) => r.area === area);

@@ -1,0 +1,44 @@
+import type { authArea } from '../../auth/contract';
+import type { AreaExamples } from './types';
+import { at, user, workspace } from './world';
+
+const session = { token: 'fl_sess_Zk3qP9xW2mR7tV4yB8nC1dF6gH0jK5lM3sQ2uA9eE7r', expiresAt: '2026-03-27T10:00:00.000Z' };
+const password = 'correct horse battery staple';
+const browserSession = {
+  expiresAt: '2026-03-20T22:00:00.000Z',
+  idleExpiresAt: '2026-03-20T10:30:00.000Z',
+  csrfToken: 'q8Jm2Vx7sLk4Rz9Tn1Bw6Yc3Hd5Gf0Pa8Ue2Io4Ks7M',
+};
+
+export const authExamples: AreaExamples<typeof authArea> = {
+  register: {
+    summary: 'Open a workspace and sign in as its owner',
+    request: { workspaceName: 'Northwind Coffee', email: user.email, password, name: 'Grace Hopper' },
+    responses: { 201: { data: { workspace, user, session: { ...session, expiresAt: '2026-03-09T08:15:00.000Z' } } } },
+  },
+  login: {
+    request: { email: user.email, password },
+    responses: { 200: { data: { workspace, user, session } } },
+  },
+  getProfile: { responses: { 200: { data: { user, workspace, session: { expiresAt: session.expiresAt } } } } },
+  updateProfile: {
+    summary: 'Change the display name',
+    request: { name: 'Rear Admiral Grace Hopper' },
+    responses: {
+      200: { data: { user: { ...user, name: 'Rear Admiral Grace Hopper', updatedAt: at.now }, workspace, session: { expiresAt: session.expiresAt } } },
+    },
+  },
+  startBrowserSession: {
+    summary: 'Sign in to the console: the token travels in the HttpOnly cookie, never in the body',
+    request: { email: user.email, password },
+    responses: { 200: { data: { workspace, user, session: browserSession } } },
+  },
+  getBrowserSession: { responses: { 200: { data: { workspace, user, session: browserSession } } } },
+  endSession: { responses: {} },
+  changePassword: { request: { currentPassword: password, newPassword: 'a longer passphrase 2026' }, responses: {} },
+  forgotPassword: {
+    request: { email: user.email },
+    responses: { 202: { data: { message: 'If an account exists for this e-mail, a reset link is on its way' } } },
+  },
+  resetPassword: { request: { token: 'fl_reset_Qm8vT2xR5kW9pZ3nB7cF1hJ4dL6sG0yA2eU8iO5wX1t', newPassword: 'a longer passphrase 2026' }, responses: {} },
+};

@@ -1,0 +1,48 @@
+import { invitationSchema, type teamArea } from '../../team/contract';
+import { outputOf, type AreaExamples } from './types';
+import { user, workspace } from './world';
+
+const colleague = { ...user, id: 'usr_01jq2b7c8d9e0f1g2h3j4k5m6n', email: 'alan.turing@example.com', name: 'Alan Turing', role: 'admin' as const };
+
+const invitation = outputOf(invitationSchema, {
+  id: 'inv_01jq2a4b5c6d7e8f9g0h1j2k3m',
+  email: 'alan.turing@example.com',
+  role: 'admin',
+  status: 'pending',
+  invitedBy: user.id,
+  createdAt: '2026-03-05T09:00:00.000Z',
+  expiresAt: '2026-03-12T09:00:00.000Z',
+  acceptedAt: null,
+  revokedAt: null,
+  userId: null,
+});
+
+export const teamExamples: AreaExamples<typeof teamArea> = {
+  listTeamMembers: { query: { limit: 50 }, responses: { 200: { data: [colleague, user], nextCursor: null } } },
+  changeTeamMemberRole: {
+    summary: 'Make an admin a member',
+    params: { id: colleague.id },
+    request: { role: 'member' },
+    responses: { 200: { data: { ...colleague, role: 'member', updatedAt: '2026-03-20T10:00:00.000Z' } } },
+  },
+  removeTeamMember: { params: { id: colleague.id }, responses: {} },
+  listInvitations: { query: { limit: 50 }, responses: { 200: { data: [invitation], nextCursor: null } } },
+  invite: {
+    summary: 'Invite an admin',
+    request: { email: 'alan.turing@example.com', role: 'admin' },
+    responses: { 201: { data: invitation } },
+  },
+  revokeInvitation: { params: { id: invitation.id }, responses: {} },
+  acceptInvitation: {
+    summary: 'Accept with a password',
+    request: { token: 'fl_inv_Zm9yIGV4YW1wbGUgb25seSwgbm90IGEgcmVhbCB0b2tlbg', password: 'correct horse battery', name: 'Alan Turing' },
+    responses: {
+      201: {
+        data: {
+          user: { ...colleague, createdAt: '2026-03-06T14:00:00.000Z', updatedAt: '2026-03-06T14:00:00.000Z' },
+          workspace,
+        },
+      },
+    },
+  },
+};

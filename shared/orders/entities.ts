@@ -1,0 +1,35 @@
+/**
+ * Orders as the table stores them. A plain declaration below the domain, so the data layer can
+ * name it without importing it; the orders area maps it to what the API answers.
+ */
+import type { EarnSnapshot } from '../program/entities';
+
+export const ORDER_STATUSES = ['pending', 'completed', 'cancelled'] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+export interface OrderRecord {
+  id: string;
+  workspaceId: string;
+  externalOrderId: string;
+  memberId: string;
+  storeId: string | null;
+  currency: string;
+  totalMinor: number;
+  refundedMinor: number;
+  status: OrderStatus;
+  items: Record<string, unknown>[];
+  /** The earn rule in force when the order was recorded: later rule changes never rewrite it. */
+  earn: EarnSnapshot;
+  earned: number;
+  reversed: number;
+  occurredAt: string;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+  /**
+   * Whether the order's campaign rewards were evaluated: when it was first completed (at intake or
+   * by a reconciliation), never again. Absent on orders recorded before it existed: a completed one
+   * counts as evaluated.
+   */
+  campaignsEvaluated?: boolean;
+}

@@ -1,0 +1,79 @@
+import type { OrderRecord } from './entities';
+import { AppError } from '../platform/errors';
+import { indexKeysOf, indexPartition, keyOf } from '../platform/data/keys';
+import { filterExpression, getItem, indexPage, StaleRead, type Page, type TransactStep } from '../platform/data/table';
+
+/** The externalOrderId was recorded meanwhile by a concurrent request. */
+export class DuplicateOrder extends AppError {
+  constructor() {
+    super('CONFLICT', 'This externalOrderId is already recorded');
+  }
+}
+
+const strip = ({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest }: Record<string, unknown>) =>
+  rest as unknown as OrderRecord;
+
+const orderItem = (o: OrderRecord) => ({
+  ...keyOf('order', { workspaceId: o.workspaceId, externalOrderId: o.externalOrderId }),
+  ...indexKeysOf('order', { workspaceId: o.workspaceId, memberId: o.memberId, occurredAt: o.occurredAt, orderId: o.id }),
+  entity: 'order',
+  ...o,
+});
+
+export function putOrderStep(o: OrderRecord): TransactStep {
+  return { op: { Put: { Item: orderItem(o), ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: () => new DuplicateOrder() };
+}
+
+/** Whole-item replace of an order we read, conditional on its version. */
+export function replaceOrderStep(o: OrderRecord, expectedVersion: number): TransactStep {
+  return {
+    op: { Put: { Item: orderItem(o), ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } } },
+    onConditionFailed: () => new StaleRead('order'),
+  };
+}
+
+export interface RefundRecord {
+  id: string;
+  amountMinor: number;
+  pointsReversed: number;
+  reason: string | null;
+  createdAt: string;
+}
+
+export function putRefundStep(workspaceId: string, externalOrderId: string, refund: RefundRecord): TransactStep {
+  return {
+    op: {
+      Put: {
+        Item: { ...keyOf('refund', { workspaceId, externalOrderId, refundId: refund.id }), entity: 'refund', ...refund },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+  };
+}
+
+export async function getOrder(workspaceId: string, externalOrderId: string): Promise<OrderRecord | undefined> {
+  const item = await getItem<Record<string, unknown>>(keyOf('order', { workspaceId, externalOrderId }));
+  return item ? strip(item) : undefined;
+}
+
+export interface OrderFilters {
+  memberId?: string;
+  storeId?: string;
+  status?: string;
+  from?: string;
+  to?: string;
+}
+
+/** Newest first; by member through gsi2, otherwise the workspace's orders through gsi1. */
+export async function listOrders(workspaceId: string, filters: OrderFilters, limit: number, cursor?: string): Promise<Page<OrderRecord>> {
+  const gsi = filters.memberId ? 'gsi2' : 'gsi1';
+  const partition = indexPartition('order', gsi, { workspaceId, memberId: filters.memberId ?? '' });
+  const filter = filterExpression([
+    { attr: 'storeId', op: '=', value: filters.storeId },
+    { attr: 'status', op: '=', value: filters.status },
+  ]);
+  // Sort keys are `<occurredAt>#<id>`, so a range of ISO timestamps is a key range: [from, to).
+  const range = { from: filters.from || undefined, to: filters.to || undefined };
+  const page = await indexPage<Record<string, unknown>>(gsi, partition, { limit, cursor, filter, range });
+  return { ...page, items: page.items.map(strip) };
+}

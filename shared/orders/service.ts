@@ -1,0 +1,438 @@
+import * as members from '../members/repository';
+import * as repo from './repository';
+import { getStore } from '../stores/repository';
+import type { Page, TransactStep } from '../platform/data/table';
+import { event } from '../platform/events/outbox';
+import { ID_PATTERN, newId } from '../platform/ids';
+import { AppError, notFound, validationFailed } from '../platform/errors';
+import { changePoints, isMemberId, tableLedgerStore, type ChangePlan, type LedgerStore, type PlannedGrant } from '../members/ledger';
+import type { MemberRecord } from '../members/entities';
+import { amountBand, fromMinor, toMinor } from '../platform/money';
+import { earnSnapshot } from '../program/arithmetic';
+import { orderGrants, type OrderFacts } from '../program/campaigns';
+import type { ProgramRules } from '../program/schemas';
+import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
+import { holdings, transition } from './points';
+import { reversalOf } from '../members/points-lots';
+import { NO_LOTS } from '../program/member-lots';
+import { toOrder } from './types';
+import type { OrderRecord } from './entities';
+import type { WriteOptions } from '../platform/data/write-options';
+import { refuseCursor } from '../platform/data/cursor';
+
+/**
+ * What the order service needs of the store: the orders and refunds it reads and writes, the
+ * member lookups and stores it checks, and the ledger its points go through (one transaction).
+ */
+export interface OrdersStore {
+  ledger: LedgerStore;
+  getOrder(workspaceId: string, externalOrderId: string): Promise<OrderRecord | undefined>;
+  putOrderStep(order: OrderRecord): TransactStep;
+  replaceOrderStep(next: OrderRecord, expectedVersion: number): TransactStep;
+  putRefundStep(workspaceId: string, externalOrderId: string, refund: repo.RefundRecord): TransactStep;
+  memberIdByEmail(workspaceId: string, email: string): Promise<string | undefined>;
+  memberIdByExternalId(workspaceId: string, externalId: string): Promise<string | undefined>;
+  storeExists(workspaceId: string, storeId: string): Promise<boolean>;
+  /** The campaign rewards an order of `basePoints` earns its member (`program/campaigns.ts`). */
+  campaignGrants(workspaceId: string, member: MemberRecord, order: OrderFacts, basePoints: number, rules: ProgramRules): Promise<PlannedGrant[]>;
+}
+
+/** The orders on the table (DynamoDB). */
+export const tableOrdersStore: OrdersStore = {
+  ledger: tableLedgerStore,
+  getOrder: repo.getOrder,
+  putOrderStep: repo.putOrderStep,
+  replaceOrderStep: repo.replaceOrderStep,
+  putRefundStep: repo.putRefundStep,
+  memberIdByEmail: members.memberIdByEmail,
+  memberIdByExternalId: members.memberIdByExternalId,
+  storeExists: async (workspaceId, storeId) => (await getStore(workspaceId, storeId)) !== undefined,
+  campaignGrants: orderGrants,
+};
+
+export interface CreatedOrder {
+  order: Order;
+  duplicate: boolean;
+}
+
+/** Resolves `memberId` or the `member` lookup to a member of this workspace (404 otherwise). */
+export async function resolveMember(
+  workspaceId: string,
+  ref: Pick<CreateOrderInput, 'memberId' | 'member'>,
+  store: OrdersStore = tableOrdersStore,
+): Promise<MemberRecord> {
+  const id = ref.memberId
+    ? isMemberId(ref.memberId)
+      ? ref.memberId
+      : undefined
+    : ref.member?.email
+      ? await store.memberIdByEmail(workspaceId, ref.member.email)
+      : ref.member?.externalId
+        ? await store.memberIdByExternalId(workspaceId, ref.member.externalId)
+        : undefined;
+  const member = id ? await store.ledger.getMember(workspaceId, id) : undefined;
+  if (!member) throw notFound('Member');
+  return member;
+}
+
+async function checkStore(workspaceId: string, storeId: string | undefined, store: OrdersStore): Promise<void> {
+  if (storeId && !(ID_PATTERN('sto').test(storeId) && (await store.storeExists(workspaceId, storeId)))) throw notFound('Store');
+}
+
+function minorOf(amount: number, currency: string, field: string): number {
+  const minor = toMinor(amount, currency);
+  if (minor === undefined) throw validationFailed([{ in: 'body', field, message: `has more decimals than ${currency} allows` }]);
+  return minor;
+}
+
+const orderSource = (o: OrderRecord, type: 'order' | 'refund' | 'reconciliation') => ({
+  type,
+  orderId: o.id,
+  externalOrderId: o.externalOrderId,
+  apiKeyId: null,
+});
+
+type NewOrder = Omit<OrderRecord, 'id' | 'earn' | 'earned' | 'reversed' | 'createdAt' | 'updatedAt' | 'version'>;
+
+function newOrderFields(
+  workspaceId: string,
+  memberId: string,
+  input: CreateOrderInput | ReconcileOrderInput,
+  amounts: { totalMinor: number; refundedMinor: number },
+): NewOrder {
+  return {
+    workspaceId,
+    externalOrderId: input.externalOrderId,
+    memberId,
+    storeId: input.storeId ?? null,
+    currency: input.currency,
+    ...amounts,
+    status: input.status,
+    items: input.items ?? [],
+    occurredAt: new Date(input.occurredAt).toISOString(),
+  };
+}
+
+/** The plan that records a new order and gives its member what it holds (`order`: the record it writes). */
+function newOrderPlan<R>(
+  fields: NewOrder,
+  rules: ProgramRules,
+  now: string,
+  result: (o: OrderRecord) => R,
+  store: OrdersStore,
+): ChangePlan<R> & { order: OrderRecord } {
+  const earn = earnSnapshot(rules, fields.currency);
+  const base = { ...fields, id: newId('ord'), earn, createdAt: now, updatedAt: now, version: 1, campaignsEvaluated: fields.status === 'completed' };
+  const held = holdings(base);
+  const order: OrderRecord = { ...base, earned: held.earned, reversed: held.reversed };
+  const delta = transition(null, order);
+  return {
+    delta,
+    entry: { type: 'earn', reason: `Order ${order.externalOrderId}`, source: orderSource(order, 'order') },
+    requireActive: delta.balance > 0 || delta.pending > 0,
+    steps: [store.putOrderStep(order)],
+    events: [event('order.created', { resource_id: order.id, member_ref: order.memberId, amount_band: amountBand(order.totalMinor, order.currency) })],
+    result: () => result(order),
+    order,
+  };
+}
+
+/** The campaign rewards an order earns when it is completed, on `basePoints` (the points it gives now). */
+async function completionGrants(
+  workspaceId: string,
+  member: MemberRecord,
+  rules: ProgramRules,
+  order: OrderRecord,
+  basePoints: number,
+  store: OrdersStore,
+): Promise<PlannedGrant[]> {
+  const facts: OrderFacts = {
+    orderId: order.id,
+    externalOrderId: order.externalOrderId,
+    total: fromMinor(order.totalMinor, order.currency),
+    currency: order.currency,
+    storeId: order.storeId,
+    items: order.items,
+    occurredAt: order.occurredAt,
+  };
+  return store.campaignGrants(workspaceId, member, facts, basePoints, rules);
+}
+
+/**
+ * A new order's campaign rewards join its change (each its own ledger entry) when it is recorded
+ * completed; a pending order earns them when a reconciliation completes it.
+ */
+async function withCampaignGrants<R>(
+  workspaceId: string,
+  member: MemberRecord,
+  rules: ProgramRules,
+  { order, ...plan }: ChangePlan<R> & { order: OrderRecord },
+  store: OrdersStore,
+): Promise<ChangePlan<R>> {
+  if (order.status !== 'completed') return plan;
+  const grants = await completionGrants(workspaceId, member, rules, order, plan.delta.balance, store);
+  return grants.length ? { ...plan, grants } : plan;
+}
+
+/**
+ * Records an order and awards its points in the same transaction. The externalOrderId is unique
+ * per workspace: a repeat (even a concurrent one) awards nothing and answers the recorded order.
+ */
+export async function createOrder(
+  workspaceId: string,
+  input: CreateOrderInput,
+  opts: WriteOptions<CreatedOrder> = {},
+  now = new Date(),
+  store: OrdersStore = tableOrdersStore,
+): Promise<CreatedOrder> {
+  // No read of the order first: the conditional put of the new order is the duplicate check.
+  const member = await resolveMember(workspaceId, input, store);
+  const memberId = member.id;
+  await checkStore(workspaceId, input.storeId, store);
+  const totalMinor = minorOf(input.total, input.currency, 'total');
+  try {
+    return await changePoints(
+      workspaceId,
+      memberId,
+      async (current: MemberRecord, rules: ProgramRules) => ({
+        plan: await withCampaignGrants(
+          workspaceId,
+          current,
+          rules,
+          newOrderPlan(
+            newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: 0 }),
+            rules,
+            now.toISOString(),
+            (order) => ({ order: toOrder(order), duplicate: false }),
+            store,
+          ),
+          store,
+        ),
+      }),
+      opts,
+      member,
+      undefined,
+      store.ledger,
+    );
+  } catch (err) {
+    // Whatever stopped the write (the duplicate itself, or e.g. a member unenrolled since), a
+    // recorded order with this id is the answer.
+    if (!(err instanceof AppError) || err.status !== 409) throw err;
+    const recorded = await store.getOrder(workspaceId, input.externalOrderId);
+    if (!recorded) throw err;
+    return { order: toOrder(recorded), duplicate: true };
+  }
+}
+
+export interface RefundResult {
+  order: Order;
+  refund: { id: string; amount: number; pointsReversed: number; reason: string | null; createdAt: string };
+}
+
+/**
+ * Refunds part or all of what is left and takes back the proportional points, in one transaction
+ * with the order, the refund record and the event. Points the member already spent are still
+ * taken back: the balance may go negative; points of the order that already expired are not taken
+ * a second time (see docs/decisions.md).
+ */
+export async function refundOrder(
+  workspaceId: string,
+  externalOrderId: string,
+  input: { amount?: number; reason?: string },
+  opts: WriteOptions<RefundResult> = {},
+  now = new Date(),
+  store: OrdersStore = tableOrdersStore,
+): Promise<RefundResult> {
+  const first = await store.getOrder(workspaceId, externalOrderId);
+  if (!first) throw notFound('Order');
+  // The first attempt plans on the order just read (the write is conditional on its version);
+  // a retry reads it again.
+  let preread: OrderRecord | undefined = first;
+  return changePoints(
+    workspaceId,
+    first.memberId,
+    async (member) => {
+      const order = preread ?? (await store.getOrder(workspaceId, externalOrderId))!;
+      preread = undefined;
+      if (order.status === 'cancelled') throw new AppError('CONFLICT', 'The order is cancelled; there is nothing to refund');
+      const remaining = order.totalMinor - order.refundedMinor;
+      const amountMinor = input.amount === undefined ? remaining : minorOf(input.amount, order.currency, 'amount');
+      if (amountMinor <= 0 && remaining > 0) throw validationFailed([{ in: 'body', field: 'amount', message: 'must be greater than 0' }]);
+      if (amountMinor > remaining || remaining === 0) {
+        throw new AppError('REFUND_EXCEEDS_REMAINING', `Only ${fromMinor(remaining, order.currency)} ${order.currency} of this order is left to refund`);
+      }
+      const at = now.toISOString();
+      const refunded = { ...order, refundedMinor: order.refundedMinor + amountMinor };
+      const held = holdings(refunded);
+      const next: OrderRecord = { ...refunded, earned: held.earned, reversed: held.reversed, updatedAt: at, version: order.version + 1 };
+      const delta = transition(order, next);
+      // The ledger takes the reversal from the order's waiting points, then its expired ones (not again), then the balance.
+      const { absorbed } = reversalOf(member.lots ?? NO_LOTS, order.id, -delta.balance);
+      const refund: repo.RefundRecord = {
+        id: newId('rfd'),
+        amountMinor,
+        pointsReversed: -(delta.balance + delta.pending) - absorbed,
+        reason: input.reason ?? null,
+        createdAt: at,
+      };
+      return {
+        plan: {
+          delta,
+          entry: { type: 'refund_reversal', reason: input.reason ?? `Refund of order ${order.externalOrderId}`, source: orderSource(order, 'refund') },
+          steps: [store.replaceOrderStep(next, order.version), store.putRefundStep(workspaceId, order.externalOrderId, refund)],
+          events: [event('order.refunded', { resource_id: order.id, member_ref: order.memberId, amount_band: amountBand(amountMinor, order.currency) })],
+          result: () => ({
+            order: toOrder(next),
+            refund: {
+              id: refund.id,
+              amount: fromMinor(amountMinor, order.currency),
+              pointsReversed: refund.pointsReversed,
+              reason: refund.reason,
+              createdAt: at,
+            },
+          }),
+        },
+      };
+    },
+    opts,
+    undefined,
+    undefined,
+    store.ledger,
+  );
+}
+
+export type ReconcileOutcome = { outcome: 'created' | 'updated' | 'unchanged'; orderId: string; pointsDelta: number };
+
+/** What a reconciliation does to an order it finds: the correction of total, status and refunds, or nothing when they agree. */
+async function correctionPlan(
+  workspaceId: string,
+  c: {
+    member: MemberRecord;
+    rules: ProgramRules;
+    existing: OrderRecord;
+    input: ReconcileOrderInput;
+    totalMinor: number;
+    refundedInput: number | undefined;
+    at: string;
+  },
+  store: OrdersStore,
+): Promise<{ done: ReconcileOutcome } | { plan: ChangePlan<ReconcileOutcome> }> {
+  const { member, rules, existing, input, totalMinor, refundedInput, at } = c;
+  if (existing.memberId !== member.id) throw new AppError('CONFLICT', 'The order belongs to another member; an order cannot change member');
+  if (existing.currency !== input.currency) throw new AppError('CONFLICT', `The order is in ${existing.currency}; its currency cannot change`);
+  const refundedMinor = refundedInput ?? existing.refundedMinor;
+  if (refundedMinor > totalMinor) throw validationFailed([{ in: 'body', field: 'total', message: 'is below what was already refunded' }]);
+  if (existing.totalMinor === totalMinor && existing.status === input.status && existing.refundedMinor === refundedMinor) {
+    return { done: { outcome: 'unchanged', orderId: existing.id, pointsDelta: 0 } };
+  }
+  const corrected = { ...existing, totalMinor, status: input.status, refundedMinor };
+  const held = holdings(corrected);
+  // Evaluated once: an order completed before (or recorded completed) earns no rewards again.
+  const evaluated = existing.campaignsEvaluated === true || existing.status === 'completed';
+  const completes = !evaluated && input.status === 'completed';
+  const next: OrderRecord = {
+    ...corrected,
+    earned: held.earned,
+    reversed: held.reversed,
+    updatedAt: at,
+    version: existing.version + 1,
+    campaignsEvaluated: evaluated || completes,
+  };
+  const delta = transition(existing, next);
+  const grants = completes ? await completionGrants(workspaceId, member, rules, next, delta.balance, store) : [];
+  const refundedMore = refundedMinor > existing.refundedMinor;
+  return {
+    plan: {
+      delta,
+      entry: {
+        type: delta.balance > 0 ? 'earn' : 'adjustment',
+        reason: `Reconciliation of order ${existing.externalOrderId}`,
+        source: orderSource(existing, 'reconciliation'),
+      },
+      requireActive: delta.balance > 0 || delta.pending > 0,
+      steps: [store.replaceOrderStep(next, existing.version)],
+      events: refundedMore
+        ? [
+            event('order.refunded', {
+              resource_id: existing.id,
+              member_ref: member.id,
+              amount_band: amountBand(refundedMinor - existing.refundedMinor, existing.currency),
+            }),
+          ]
+        : [],
+      result: () => ({ outcome: 'updated', orderId: existing.id, pointsDelta: delta.balance + delta.pending }),
+      ...(grants.length ? { grants } : {}),
+    },
+  };
+}
+
+/**
+ * Brings one order in line with the merchant's system of record: created if missing, corrected if
+ * its total, status or refunded total differ (only the difference in points moves), else untouched.
+ */
+export async function reconcileOrder(
+  workspaceId: string,
+  input: ReconcileOrderInput,
+  now = new Date(),
+  store: OrdersStore = tableOrdersStore,
+): Promise<ReconcileOutcome> {
+  const memberId = (await resolveMember(workspaceId, input, store)).id;
+  await checkStore(workspaceId, input.storeId, store);
+  const totalMinor = minorOf(input.total, input.currency, 'total');
+  const refundedInput = input.refundedTotal === undefined ? undefined : minorOf(input.refundedTotal, input.currency, 'refundedTotal');
+  if (refundedInput !== undefined && refundedInput > totalMinor) {
+    throw validationFailed([{ in: 'body', field: 'refundedTotal', message: 'cannot exceed total' }]);
+  }
+  const at = now.toISOString();
+  const attempt = () =>
+    changePoints<ReconcileOutcome>(
+      workspaceId,
+      memberId,
+      async (member, rules) => {
+        const existing = await store.getOrder(workspaceId, input.externalOrderId);
+        if (!existing) {
+          const recorded = newOrderPlan(
+            newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: refundedInput ?? 0 }),
+            rules,
+            at,
+            (order) => ({ outcome: 'created' as const, orderId: order.id, pointsDelta: 0 }),
+            store,
+          );
+          const plan = await withCampaignGrants(
+            workspaceId,
+            member,
+            rules,
+            { ...recorded, entry: { ...recorded.entry, source: { ...recorded.entry.source, type: 'reconciliation' } } },
+            store,
+          );
+          const delta = plan.delta;
+          return { plan: { ...plan, result: (o) => ({ ...plan.result(o), pointsDelta: delta.balance + delta.pending }) } };
+        }
+        return correctionPlan(workspaceId, { member, rules, existing, input, totalMinor, refundedInput, at }, store);
+      },
+      {},
+      undefined,
+      undefined,
+      store.ledger,
+    );
+  try {
+    return await attempt();
+  } catch (err) {
+    // Created concurrently by another request: reconcile against it.
+    if (err instanceof repo.DuplicateOrder) return attempt();
+    throw err;
+  }
+}
+
+export async function listOrders(
+  workspaceId: string,
+  q: { limit: number; cursor?: string; memberId?: string; storeId?: string; status?: string; from?: string; to?: string },
+): Promise<Page<Order>> {
+  if (q.memberId && !isMemberId(q.memberId)) {
+    refuseCursor(q.cursor);
+    return { items: [] };
+  }
+  const norm = (t?: string) => (t ? new Date(t).toISOString() : undefined);
+  const page = await repo.listOrders(workspaceId, { ...q, from: norm(q.from), to: norm(q.to) }, q.limit, q.cursor);
+  return { ...page, items: page.items.map(toOrder) };
+}

@@ -1,0 +1,40 @@
+import * as z from 'zod';
+import { dataOf } from '../platform/contract/contract';
+import { declareArea } from '../platform/contract/endpoint';
+
+const overviewSchema = z
+  .object({
+    members: z.number().int().describe('Members enrolled (erased ones included)'),
+    pointsIssued: z.number().int().describe('Points ever credited: earned, granted, added by hand'),
+    pointsRedeemed: z.number().int().describe('Points ever taken off balances: spent, deducted, reversed'),
+    orders: z.number().int().describe('Orders counted for members (completed)'),
+    webhooks: z
+      .object({
+        delivered: z.number().int(),
+        failed: z.number().int().describe('Attempts that failed and will be retried, or failed for good'),
+        dead: z.number().int().describe('Deliveries given up after their last retry'),
+        partial: z.boolean().describe('true: an endpoint had more attempts than were read; the counts are lower bounds'),
+      })
+      .describe('Delivery attempts of the last 24 hours'),
+    exportsRunning: z.number().int().describe('Exports pending or running'),
+    generatedAt: z.string(),
+  })
+  .meta({ id: 'Overview' });
+
+/** The console's landing figures: read-only, from counters kept on write and the delivery and export logs. */
+export const overviewArea = declareArea({
+  area: 'overview',
+  description: "The console's overview of a workspace: members, points, orders, webhook health and exports under way.",
+  access: { table: 'read' },
+  endpoints: {
+    getOverview: {
+      method: 'GET',
+      path: '/api/flash/overview',
+      auth: ['adminSession'],
+      summary: 'Figures of the workspace at a glance (console)',
+      responses: { 200: dataOf(overviewSchema) },
+      description:
+        'Members, points issued and redeemed, and orders are running totals moved in the transaction of each change (no scan). Webhook health counts the delivery attempts of the last 24 hours in the delivery log; exports running are the pending and running jobs.',
+    },
+  },
+});

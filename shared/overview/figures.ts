@@ -1,0 +1,53 @@
+import { listJobs } from '../exports/repository';
+import { readFigures } from './repository';
+import { allEndpoints, listAttempts } from '../webhooks/repository';
+import type { ExportJobRecord } from '../exports/entities';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Attempts read per endpoint at most (newest first): the figure is then a lower bound, said so. */
+const ATTEMPTS_READ = 1000;
+const UNFINISHED = new Set(['pending', 'running']);
+
+export interface WebhookHealth {
+  delivered: number;
+  failed: number;
+  dead: number;
+  /** True when an endpoint had more attempts in the window than were read. */
+  partial: boolean;
+}
+
+/** Attempts of the last 24 hours, from each endpoint's delivery log (newest first, stopped at the window). */
+export async function webhookHealth(workspaceId: string, now: Date): Promise<WebhookHealth> {
+  const since = new Date(now.getTime() - DAY_MS).toISOString();
+  const health: WebhookHealth = { delivered: 0, failed: 0, dead: 0, partial: false };
+  for (const endpoint of await allEndpoints(workspaceId)) {
+    let cursor: string | undefined;
+    let read = 0;
+    do {
+      const page = await listAttempts(workspaceId, endpoint.id, 100, cursor);
+      const recent = page.items.filter((a) => a.at >= since);
+      for (const a of recent) {
+        if (a.state === 'delivered') health.delivered++;
+        else if (a.state === 'dead') health.dead++;
+        else if (a.state === 'failed' || a.state === 'retrying') health.failed++;
+      }
+      read += page.items.length;
+      cursor = recent.length === page.items.length ? page.nextCursor : undefined;
+    } while (cursor && read < ATTEMPTS_READ);
+    if (cursor) health.partial = true;
+  }
+  return health;
+}
+
+/** Exports pending or running: the newest jobs of each kind (a job ends within its deadline, so older ones have). */
+async function exportsRunning(workspaceId: string): Promise<number> {
+  const kinds: ExportJobRecord['kind'][] = ['archive', 'operational'];
+  const pages = await Promise.all(kinds.map((k) => listJobs(workspaceId, k, 50)));
+  return pages.flatMap((p) => p.items).filter((j) => UNFINISHED.has(j.status)).length;
+}
+
+/** The console's overview: running totals kept on write, webhook health of the last 24 hours, exports under way. */
+export async function overview(workspaceId: string, now = new Date()) {
+  const [figures, webhooks, running] = await Promise.all([readFigures(workspaceId), webhookHealth(workspaceId, now), exportsRunning(workspaceId)]);
+  return { ...figures, webhooks, exportsRunning: running, generatedAt: now.toISOString() };
+}

@@ -1,0 +1,120 @@
+import type { MemberRecord } from '../members/entities';
+import type { MemberTagRecord, TagRecord } from './entities';
+import { keyOf, skPrefix } from '../platform/data/keys';
+import { erasedOr, NOT_ERASED } from '../members/repository';
+import { getItem, queryPage, queryRaw, StaleRead, type Page, type TransactStep } from '../platform/data/table';
+
+/**
+ * Tags: the member's `tags` list (what the member list filters on), one `memberTag` item per
+ * (member, tag) with the time it was added, and one `tagCounter` per tag. All three move in ONE
+ * transaction conditional on the member's profile `version`, so concurrent tag changes serialise
+ * (the loser re-reads) and every counter is exact.
+ */
+
+const memberKey = (m: MemberRecord) => keyOf('member', { workspaceId: m.workspaceId, memberId: m.id });
+
+/** Sets the member's tag list, conditional on the profile version we read. */
+function memberTagsStep(current: MemberRecord, tags: string[], now: string): TransactStep {
+  return {
+    op: {
+      Update: {
+        Key: memberKey(current),
+        UpdateExpression: 'SET tags = :tags, updatedAt = :now, version = :next',
+        ConditionExpression: `version = :v AND ${NOT_ERASED}`,
+        ExpressionAttributeValues: { ':tags': tags, ':now': now, ':v': current.version, ':next': current.version + 1 },
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    },
+    onConditionFailed: erasedOr(() => new StaleRead('member')),
+  };
+}
+
+function counterStep(workspaceId: string, tag: string, delta: 1 | -1, now: string): TransactStep {
+  return {
+    op: {
+      Update: {
+        Key: keyOf('tagCounter', { workspaceId, tag }),
+        UpdateExpression: 'SET entity = :e, #key = :key, updatedAt = :now, createdAt = if_not_exists(createdAt, :now) ADD memberCount :d',
+        ExpressionAttributeNames: { '#key': 'key' },
+        ExpressionAttributeValues: { ':e': 'tagCounter', ':key': tag, ':now': now, ':d': delta },
+      },
+    },
+  };
+}
+
+export function addTagsSteps(current: MemberRecord, tags: string[], added: string[], now: string): TransactStep[] {
+  const { workspaceId, id: memberId } = current;
+  return [
+    memberTagsStep(current, tags, now),
+    ...added.flatMap((tag): TransactStep[] => [
+      {
+        op: {
+          Put: {
+            Item: { ...keyOf('memberTag', { workspaceId, memberId, tag }), entity: 'memberTag', memberId, key: tag, taggedAt: now },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        onConditionFailed: () => new StaleRead('member'),
+      },
+      counterStep(workspaceId, tag, 1, now),
+    ]),
+  ];
+}
+
+export function removeTagSteps(current: MemberRecord, tags: string[], removed: string, now: string): TransactStep[] {
+  const { workspaceId, id: memberId } = current;
+  return [
+    memberTagsStep(current, tags, now),
+    {
+      op: { Delete: { Key: keyOf('memberTag', { workspaceId, memberId, tag: removed }), ConditionExpression: 'attribute_exists(pk)' } },
+      onConditionFailed: () => new StaleRead('member'),
+    },
+    counterStep(workspaceId, removed, -1, now),
+  ];
+}
+
+/** The member's tags with the time each was added, by key (at most MAX_TAGS_PER_MEMBER items). */
+export async function memberTagsOf(workspaceId: string, memberId: string): Promise<MemberTagRecord[]> {
+  const { pk } = keyOf('member', { workspaceId, memberId });
+  const out: MemberTagRecord[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await queryRaw({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix('memberTag') },
+      ConsistentRead: true,
+      ExclusiveStartKey: start,
+    });
+    for (const i of page.Items ?? []) out.push({ key: i.key as string, taggedAt: i.taggedAt as string });
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+/** Tags carried by at least one member, by key; one Query of the workspace's counters. */
+export async function listTags(workspaceId: string, opts: { limit: number; cursor?: string; prefix?: string }): Promise<Page<TagRecord>> {
+  const { pk } = keyOf('tagCounter', { workspaceId, tag: 'x' });
+  const page = await queryPage<Record<string, unknown>>({
+    partition: { attr: 'pk', value: pk },
+    cursor: opts.cursor,
+    limit: opts.limit,
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+    FilterExpression: 'memberCount > :zero',
+    ExpressionAttributeValues: { ':pk': pk, ':prefix': `${skPrefix('tagCounter')}${opts.prefix ?? ''}`, ':zero': 0 },
+    ScanIndexForward: true,
+  });
+  return {
+    ...page,
+    items: page.items.map((i) => ({
+      key: i.key as string,
+      memberCount: i.memberCount as number,
+      createdAt: i.createdAt as string,
+      updatedAt: i.updatedAt as string,
+    })),
+  };
+}
+
+/** Whether a member ever carried the tag in this workspace (its counter exists). */
+export async function tagKnown(workspaceId: string, tag: string): Promise<boolean> {
+  return (await getItem(keyOf('tagCounter', { workspaceId, tag }))) !== undefined;
+}

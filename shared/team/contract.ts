@@ -1,0 +1,104 @@
+import * as z from 'zod';
+import { idSchema } from '../platform/validation/common';
+import { pageQuery } from '../platform/validation/pagination';
+import { acceptInvitationBody, changeRoleBody, inviteBody } from './schemas';
+import { ROLES } from '../auth/accounts';
+import { INVITATION_STATUSES } from './entities';
+import { userSchema, workspaceSchema } from '../auth/contract';
+import { dataOf, errorBody, isoDateTime, pageOf } from '../platform/contract/contract';
+import { declareArea } from '../platform/contract/endpoint';
+import { config } from '../platform/config';
+
+export const invitationSchema = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    role: z.enum(ROLES),
+    status: z.enum(INVITATION_STATUSES).describe('`expired`: still pending when `expiresAt` passed; its link answers 410'),
+    invitedBy: z.string().describe('The id of the user who invited'),
+    createdAt: isoDateTime,
+    expiresAt: isoDateTime,
+    acceptedAt: isoDateTime.nullable(),
+    revokedAt: isoDateTime.nullable(),
+    userId: z.string().nullable().describe('The user the acceptance created'),
+  })
+  .meta({ id: 'Invitation' });
+
+const byId = z.object({ id: idSchema });
+const days = Math.round(config.team.invitationTtlSeconds / 86_400);
+
+export const teamArea = declareArea({
+  area: 'team',
+  description:
+    "The workspace's team: the users who sign in to it, their roles (`owner`, `admin`, `member`) and invitations to join it. Owners and admins manage it; only an owner grants or removes `owner`, and the last owner stays.",
+  access: { table: 'readWrite', mail: true },
+  endpoints: {
+    listTeamMembers: {
+      method: 'GET',
+      path: '/api/flash/team/members',
+      auth: ['adminSession'],
+      summary: 'List the users of the workspace',
+      query: pageQuery,
+      responses: { 200: pageOf(userSchema) },
+    },
+    changeTeamMemberRole: {
+      method: 'PATCH',
+      path: '/api/flash/team/members/{id}',
+      auth: ['adminSession'],
+      summary: "Change a user's role",
+      params: byId,
+      body: changeRoleBody,
+      responses: { 200: dataOf(userSchema) },
+      description:
+        'Only an owner may make someone an owner or change an owner (403). The last owner cannot be demoted (409), also when two owners demote each other at once. The new role applies from the next request. Audited as `team.role_changed`.',
+    },
+    removeTeamMember: {
+      method: 'DELETE',
+      path: '/api/flash/team/members/{id}',
+      auth: ['adminSession'],
+      summary: 'Remove a user from the workspace',
+      params: byId,
+      responses: { 204: null },
+      description:
+        'Deletes the user and their login: every session of theirs is refused from the next request. Only an owner may remove an owner (403); the last owner cannot be removed (409). Audited as `team.member_removed`.',
+    },
+    listInvitations: {
+      method: 'GET',
+      path: '/api/flash/team/invitations',
+      auth: ['adminSession'],
+      summary: 'List invitations, newest first',
+      query: pageQuery,
+      responses: { 200: pageOf(invitationSchema) },
+    },
+    invite: {
+      method: 'POST',
+      path: '/api/flash/team/invitations',
+      auth: ['adminSession'],
+      idempotent: true,
+      summary: 'Invite an e-mail to the team with a role',
+      body: inviteBody,
+      responses: { 201: dataOf(invitationSchema) },
+      description: `Mails a link to the console's accept page (\`/console/accept#token=fl_inv_...\`) that works once, for ${days} days. Only an owner may invite an owner (403); an e-mail already in the team is a 409. Audited as \`team.invited\`.`,
+    },
+    revokeInvitation: {
+      method: 'DELETE',
+      path: '/api/flash/team/invitations/{id}',
+      auth: ['adminSession'],
+      summary: 'Revoke a pending invitation',
+      params: byId,
+      responses: { 204: null },
+      description: 'Its link answers 410 from now on. An invitation already accepted or revoked is a 409. Audited as `team.invitation_revoked`.',
+    },
+    acceptInvitation: {
+      method: 'POST',
+      path: '/api/flash/team/invitations/accept',
+      auth: ['public'],
+      throttle: 'credentialAttempts',
+      summary: 'Accept an invitation: create the user with a password',
+      body: acceptInvitationBody,
+      responses: { 201: dataOf(z.object({ user: userSchema, workspace: workspaceSchema })), 410: errorBody },
+      description:
+        'Creates the invited user with the invited role; they then sign in (`POST /api/flash/session`). Unknown token: 400. Used, revoked or expired: 410. An e-mail that already has an account (a login belongs to one workspace): 409. Audited as `team.invitation_accepted` (actor: the new user).',
+    },
+  },
+});

@@ -1,0 +1,328 @@
+import type { AttemptRecord, DeliveryState, EndpointRecord } from './entities';
+import { notFound } from '../platform/errors';
+import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../platform/data/keys';
+import {
+  batchGetItems,
+  getItem,
+  indexPage,
+  isConditionFailed,
+  MAX_TRANSACTION_ITEMS,
+  prefixPage,
+  StaleRead,
+  transactWrite,
+  updateItem,
+  type Page,
+  type TransactStep,
+} from '../platform/data/table';
+
+/** Delivery log entries are kept 30 days. */
+const LOG_TTL_SECONDS = 30 * 24 * 3600;
+
+const strip = <T>({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest as T;
+const endpointKey = (workspaceId: string, endpointId: string) => keyOf('webhookEndpoint', { workspaceId, endpointId });
+
+/** Endpoint changes take `steps` (their audit entry) into the same transaction. */
+export async function putEndpoint(e: EndpointRecord, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    { op: { Put: { Item: { ...endpointKey(e.workspaceId, e.id), entity: 'webhookEndpoint', ...e }, ConditionExpression: 'attribute_not_exists(pk)' } } },
+    ...steps,
+  ]);
+}
+
+export async function getEndpoint(workspaceId: string, endpointId: string): Promise<EndpointRecord | undefined> {
+  const item = await getItem<Record<string, unknown>>(endpointKey(workspaceId, endpointId));
+  return item ? strip<EndpointRecord>(item) : undefined;
+}
+
+/** Several endpoints in one consistent read; the ones that do not exist are left out. */
+export async function getEndpoints(ids: readonly { workspaceId: string; endpointId: string }[]): Promise<EndpointRecord[]> {
+  const items = await batchGetItems<Record<string, unknown>>(ids.map((i) => endpointKey(i.workspaceId, i.endpointId)));
+  return items.map((i) => strip<EndpointRecord>(i));
+}
+
+/** Whole-item replace of an endpoint we read, conditional on its version. */
+export async function replaceEndpoint(next: EndpointRecord, expectedVersion: number, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    {
+      op: {
+        Put: {
+          Item: { ...endpointKey(next.workspaceId, next.id), entity: 'webhookEndpoint', ...next, version: expectedVersion + 1 },
+          ConditionExpression: 'version = :v',
+          ExpressionAttributeValues: { ':v': expectedVersion },
+        },
+      },
+      onConditionFailed: () => new StaleRead('endpoint'),
+    },
+    ...steps,
+  ]);
+}
+
+export async function deleteEndpoint(workspaceId: string, endpointId: string, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    {
+      op: { Delete: { Key: endpointKey(workspaceId, endpointId), ConditionExpression: 'attribute_exists(pk)' } },
+      onConditionFailed: () => notFound('Webhook endpoint'),
+    },
+    ...steps,
+  ]);
+}
+
+export async function listEndpoints(workspaceId: string, limit: number, cursor?: string, consistent = false): Promise<Page<EndpointRecord>> {
+  const page = await prefixPage<Record<string, unknown>>(keyOf('workspace', { workspaceId }).pk, skPrefix('webhookEndpoint'), { limit, cursor, consistent });
+  return { ...page, items: page.items.map((i) => strip<EndpointRecord>(i)) };
+}
+
+/**
+ * Every endpoint of a workspace (fan-out), read consistently (the fan-out keeps it for a few
+ * seconds); a workspace has few, so one query page after another.
+ */
+export async function allEndpoints(workspaceId: string): Promise<EndpointRecord[]> {
+  const out: EndpointRecord[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await listEndpoints(workspaceId, 100, cursor, true);
+    out.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return out;
+}
+
+/**
+ * Health bookkeeping: the first failure since the last success opens the failing span. These
+ * updates may be sent again when an attempt's answer is lost (each says how to recognise its own
+ * effect in the stored endpoint), so a lost answer is retried rather than reported unknown.
+ */
+export async function markFailing(workspaceId: string, endpointId: string, nowEpoch: number): Promise<number | undefined> {
+  try {
+    const out = await updateItem<{ failingSince?: number }>(
+      {
+        Key: endpointKey(workspaceId, endpointId),
+        UpdateExpression: 'SET failingSince = if_not_exists(failingSince, :now)',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':now': nowEpoch },
+      },
+      { appliedIn: (stored) => stored?.failingSince !== undefined },
+    );
+    return out?.failingSince ?? undefined;
+  } catch (err) {
+    if (isConditionFailed(err)) return undefined;
+    throw err;
+  }
+}
+
+export async function markHealthy(workspaceId: string, endpointId: string): Promise<void> {
+  try {
+    await updateItem<{ failingSince?: number }>(
+      {
+        Key: endpointKey(workspaceId, endpointId),
+        UpdateExpression: 'REMOVE failingSince',
+        ConditionExpression: 'attribute_exists(failingSince)',
+        ReturnValues: 'NONE',
+      },
+      { appliedIn: (stored) => stored?.failingSince === undefined },
+    );
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err;
+  }
+}
+
+/** Disables an active endpoint that is still failing (a success meanwhile keeps it active). */
+export async function disableFailingEndpoint(workspaceId: string, endpointId: string, reason: string, nowIso: string): Promise<boolean> {
+  try {
+    await updateItem<{ status?: string; disabledReason?: string; updatedAt?: string }>(
+      {
+        Key: endpointKey(workspaceId, endpointId),
+        UpdateExpression: 'SET #status = :disabled, disabledReason = :reason, updatedAt = :now, version = version + :one',
+        ConditionExpression: '#status = :active AND attribute_exists(failingSince)',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':disabled': 'disabled', ':active': 'active', ':reason': reason, ':now': nowIso, ':one': 1 },
+        ReturnValues: 'NONE',
+      },
+      // Once applied, a re-send fails the condition (no longer active) and finds this very change.
+      { appliedIn: (stored) => stored?.status === 'disabled' && stored.disabledReason === reason && stored.updatedAt === nowIso },
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}
+
+export interface DeliveryRecord {
+  deliveryId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  payload: string;
+  state: DeliveryState | 'pending';
+  attempts: number;
+  lastAttemptAt: string | null;
+  createdAt: string;
+}
+
+const deliveryKey = (workspaceId: string, endpointId: string, deliveryId: string) => keyOf('webhookDelivery', { workspaceId, endpointId, deliveryId });
+
+export async function getDelivery(workspaceId: string, endpointId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
+  const item = await getItem<Record<string, unknown>>(deliveryKey(workspaceId, endpointId, deliveryId));
+  return item ? strip<DeliveryRecord>(item) : undefined;
+}
+
+/** A dead delivery enters the endpoint's dead index; any other state takes it out. */
+function deadIndexOf(workspaceId: string, endpointId: string, deliveryId: string, dead: boolean): { expression: string; values: Record<string, string> } {
+  if (!dead) return { expression: ' REMOVE gsi1pk, gsi1sk', values: {} };
+  const keys = indexKeysOf('webhookDelivery', { workspaceId, endpointId, deliveryId });
+  return { expression: ', gsi1pk = :gpk, gsi1sk = :gsk', values: { ':gpk': keys.gsi1pk!, ':gsk': keys.gsi1sk! } };
+}
+
+/** The log entry and the delivery's current state of one attempt: written together. */
+function attemptSteps(workspaceId: string, endpointId: string, payload: string, entry: AttemptRecord): TransactStep[] {
+  const expiresAt = Math.floor(Date.parse(entry.at) / 1000) + LOG_TTL_SECONDS;
+  const deadIndex = deadIndexOf(workspaceId, endpointId, entry.deliveryId, entry.state === 'dead');
+  return [
+    {
+      op: {
+        Put: {
+          Item: {
+            ...keyOf('webhookAttempt', { workspaceId, endpointId, at: entry.at, deliveryId: entry.deliveryId, attempt: seqKey(entry.attempt) }),
+            entity: 'webhookAttempt',
+            ...entry,
+            expiresAt,
+          },
+        },
+      },
+    },
+    {
+      op: {
+        Update: {
+          Key: deliveryKey(workspaceId, endpointId, entry.deliveryId),
+          UpdateExpression:
+            'SET entity = :e, deliveryId = :d, endpointId = :ep, eventId = :evt, eventType = :type, payload = if_not_exists(payload, :p), ' +
+            `#state = :state, attempts = :n, lastAttemptAt = :at, createdAt = if_not_exists(createdAt, :at), expiresAt = :x${deadIndex.expression}`,
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: {
+            ...deadIndex.values,
+            ':e': 'webhookDelivery',
+            ':d': entry.deliveryId,
+            ':ep': endpointId,
+            ':evt': entry.eventId,
+            ':type': entry.eventType,
+            ':p': payload,
+            ':state': entry.state,
+            ':n': entry.attempt,
+            ':at': entry.at,
+            ':x': expiresAt,
+          },
+        },
+      },
+    },
+  ];
+}
+
+/** Records one attempt: the log entry and the delivery's current state, together. */
+export async function recordAttempt(workspaceId: string, endpointId: string, payload: string, entry: AttemptRecord): Promise<void> {
+  await transactWrite(attemptSteps(workspaceId, endpointId, payload, entry));
+}
+
+export interface AttemptToRecord {
+  workspaceId: string;
+  endpointId: string;
+  payload: string;
+  entry: AttemptRecord;
+}
+
+/**
+ * Records the attempts of one queue batch in as few transactions as they fit (each attempt's two
+ * items stay together), and answers one outcome per attempt, in order. A transaction may name an
+ * item once, so a delivery that appears twice (the queue handed one message over twice) goes into
+ * the next transaction.
+ */
+export function recordAttempts(attempts: readonly AttemptToRecord[]): Promise<void>[] {
+  const groups: { deliveries: Set<string>; steps: TransactStep[]; members: number[] }[] = [];
+  attempts.forEach((a, i) => {
+    const delivery = `${a.workspaceId}/${a.endpointId}/${a.entry.deliveryId}`;
+    let group = groups.find((g) => !g.deliveries.has(delivery) && g.steps.length + 2 <= MAX_TRANSACTION_ITEMS);
+    if (!group) groups.push((group = { deliveries: new Set(), steps: [], members: [] }));
+    group.deliveries.add(delivery);
+    group.members.push(i);
+    group.steps.push(...attemptSteps(a.workspaceId, a.endpointId, a.payload, a.entry));
+  });
+  const outcomes: Promise<void>[] = [];
+  for (const g of groups) {
+    const written = transactWrite(g.steps);
+    for (const i of g.members) outcomes[i] = written;
+  }
+  return outcomes;
+}
+
+/** What the delivery log can be narrowed to: the state after an attempt, one delivery. */
+export interface AttemptFilter {
+  state?: DeliveryState | undefined;
+  deliveryId?: string | undefined;
+}
+
+/** The delivery log, newest first; a filter may answer a short page with a cursor (see queryPage). */
+export async function listAttempts(
+  workspaceId: string,
+  endpointId: string,
+  limit: number,
+  cursor?: string,
+  filter: AttemptFilter = {},
+): Promise<Page<AttemptRecord>> {
+  const { pk } = keyOf('webhookDelivery', { workspaceId, endpointId, deliveryId: 'x' });
+  const filters = [
+    { attr: 'state', op: '=' as const, value: filter.state },
+    { attr: 'deliveryId', op: '=' as const, value: filter.deliveryId },
+  ];
+  const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('webhookAttempt'), { limit, cursor, filters });
+  return { ...page, items: page.items.map(({ expiresAt: _x, ...i }) => strip<AttemptRecord>(i)) };
+}
+
+/** Dead deliveries of an endpoint (its sparse dead index; eventually consistent, so a claim re-checks). */
+export async function deadDeliveries(workspaceId: string, endpointId: string, limit: number): Promise<Page<DeliveryRecord>> {
+  const partition = indexPartition('webhookDelivery', 'gsi1', { workspaceId, endpointId });
+  const page = await indexPage<Record<string, unknown>>('gsi1', partition, { limit, forward: true });
+  return { ...page, items: page.items.map(({ expiresAt: _x, gsi1pk: _p, gsi1sk: _s, ...i }) => strip<DeliveryRecord>(i)) };
+}
+
+/**
+ * Takes a dead delivery out of the dead index, as `pending`, if it is still dead: of two bulk
+ * replays (or a retried one) exactly one claims each delivery, so each is sent once.
+ */
+export async function claimDeadDelivery(workspaceId: string, endpointId: string, deliveryId: string): Promise<boolean> {
+  try {
+    await updateItem(
+      {
+        Key: deliveryKey(workspaceId, endpointId, deliveryId),
+        UpdateExpression: 'SET #state = :pending REMOVE gsi1pk, gsi1sk',
+        ConditionExpression: '#state = :dead',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':dead': 'dead' },
+        ReturnValues: 'NONE',
+      },
+      { appliedIn: (stored: { state?: string } | undefined) => stored?.state === 'pending' },
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}
+
+/** Gives back claims whose messages could not be queued: they are dead again, and in the index. */
+export async function unclaimDeadDeliveries(workspaceId: string, endpointId: string, deliveryIds: readonly string[]): Promise<void> {
+  await Promise.all(
+    deliveryIds.map((deliveryId) => {
+      const keys = indexKeysOf('webhookDelivery', { workspaceId, endpointId, deliveryId });
+      return updateItem({
+        Key: deliveryKey(workspaceId, endpointId, deliveryId),
+        UpdateExpression: 'SET #state = :dead, gsi1pk = :gpk, gsi1sk = :gsk',
+        ConditionExpression: '#state = :pending',
+        ExpressionAttributeNames: { '#state': 'state' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':dead': 'dead', ':gpk': keys.gsi1pk, ':gsk': keys.gsi1sk },
+        ReturnValues: 'NONE',
+      }).catch((err: unknown) => {
+        if (!isConditionFailed(err)) throw err;
+      });
+    }),
+  );
+}
