@@ -52,7 +52,7 @@ export default {
     // What the benchmark mode counts per request; the middleware itself needs a client.
     linesOf('shared/platform/data/store-calls.ts', /^const count = /, /^export interface StoreCallCounter/),
     'shared/platform/cache.ts',
-    'shared/platform/limits/request-budget.ts',
+    'shared/http/limits/request-budget.ts',
     'shared/http/route-match.ts',
     // The address and URL checks (SafeEgress itself does network I/O), up to the config-bound factory.
     linesOf('shared/platform/adapters/egress-address.ts', /^function range\(/, /^let check/),

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples } from './catalog';
+import { examples } from './help';
 
 /**
  * Examples for each command's help, by command path (the commands that declare none where they

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, type OutputFile, build, buildSync } from 'esbuild';
 import { CONDITION_FIELDS, OPS_BY_KIND } from '../../shared/program/campaign-rules';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { AUDIT_ACTIONS } from '../../shared/audit/entities';
 import { FIELD_TYPES } from '../../shared/objects/entities';
 

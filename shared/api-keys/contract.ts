@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idSchema } from '../platform/validation/common';
 import { createApiKeyBody } from './schemas';
-import { SCOPES } from './entities';
+import { SCOPES } from '../platform/contract/scopes';
 import { pageQuery } from '../platform/validation/pagination';
 import { dataOf, isoDateTime, pageOf } from '../platform/contract/contract';
 import { declareArea } from '../platform/contract/endpoint';

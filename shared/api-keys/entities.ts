@@ -1,39 +1,10 @@
+import type { Scope } from '../platform/contract/scopes';
+
 /**
  * API keys as the table stores them, with the scopes they carry. Plain declarations below the
- * domain, so the data layer can name them without importing it. The scope list lives here because
- * every stored key holds its scopes; presets and scope checks stay in the domain.
+ * domain, so the data layer can name them without importing it. Presets and scope checks stay in the
+ * domain; the scope list is part of the endpoint language (shared/platform/contract/scopes.ts).
  */
-
-/** The one canonical list of API-key scopes. Routes, presets and the OpenAPI document all read it. */
-export const SCOPES = [
-  'stores:read',
-  'stores:write',
-  'members:read',
-  'members:write',
-  'orders:read',
-  'orders:write',
-  'catalog:read',
-  'catalog:write',
-  'coupons:read',
-  'coupons:write',
-  'tracking:read',
-  'tracking:write',
-  'ambassador:read',
-  'ambassador:write',
-  'objects:read',
-  'objects:write',
-  // Campaigns (the MCP tools; the REST routes take an admin session). No preset carries manage.
-  'campaigns:read',
-  'campaigns:manage',
-  'webhooks:manage',
-  'api_keys:manage',
-  'privacy:read',
-  // Data-subject erasure
-  'privacy:write',
-  'consent:read',
-] as const;
-
-export type Scope = (typeof SCOPES)[number];
 
 export interface ApiKey {
   id: string;

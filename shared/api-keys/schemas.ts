@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { PRESETS } from './scopes';
-import { SCOPES } from './entities';
+import { SCOPES } from '../platform/contract/scopes';
 
 export const createApiKeyBody = z
   .strictObject({

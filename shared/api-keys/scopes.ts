@@ -1,4 +1,4 @@
-import { SCOPES, type Scope } from './entities';
+import { SCOPES, type Scope } from '../platform/contract/scopes';
 
 /**
  * Scopes no preset carries: erasure is irreversible, and the data-subject export hands out all of a

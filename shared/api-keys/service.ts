@@ -7,7 +7,8 @@ import { getWorkspace } from '../auth/accounts-repository';
 import { AppError } from '../platform/errors';
 import type { CreateApiKeyInput } from './schemas';
 import { missingScopes, PRESETS } from './scopes';
-import { type ApiKey, type ApiKeyRecord, type Scope, SCOPES } from './entities';
+import { type Scope, SCOPES } from '../platform/contract/scopes';
+import type { ApiKey, ApiKeyRecord } from './entities';
 
 /** Shown in lists so a key can be recognised: the prefix plus four characters of the secret. */
 const DISPLAY_PREFIX_LENGTH = TOKEN_PREFIX.apiKey.length + 4;

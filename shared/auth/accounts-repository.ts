@@ -1,4 +1,4 @@
-import type { ResetTokenRecord, SessionRecord, User, UserRecord, Workspace, WorkspaceRecord } from './accounts';
+import type { ResetTokenRecord, SessionRecord, User, UserRecord, Workspace, WorkspaceRecord } from './entities';
 import { conflict, gone, RESET_TOKEN_GONE } from '../platform/errors';
 import { keyOf } from '../platform/data/keys';
 import { deleteItem, getItem, isConditionFailed, putItem, StaleRead, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/table';

@@ -3,7 +3,7 @@ import { getSession, getUser, touchBrowserSession } from './accounts-repository'
 import { findApiKeyByHash, touchApiKey } from '../api-keys/repository';
 import { unauthenticated } from '../platform/errors';
 import type { Principal } from './principal';
-import type { BrowserSessionState } from './accounts';
+import type { BrowserSessionState } from './entities';
 import { digestsEqual, sha256Hex, TOKEN_PREFIX } from './secrets';
 
 /** One answer for every bad credential, so a caller learns nothing from the difference. */

@@ -1,5 +1,5 @@
-import type { Scope } from '../api-keys/entities';
-import type { Role } from './accounts';
+import type { Scope } from '../platform/contract/scopes';
+import type { Role } from './entities';
 
 /** Who is calling, resolved from the bearer credential. The workspace id always comes from here. */
 export type Principal =

@@ -7,7 +7,7 @@ import { AppError, badRequest, gone, notFound, rateLimited, RESET_TOKEN_GONE, un
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import type { SessionPrincipal } from './principal';
 import { randomToken, sha256Hex, TOKEN_PREFIX } from './secrets';
-import type { SessionRecord, User, UserRecord, Workspace } from './accounts';
+import type { SessionRecord, User, UserRecord, Workspace } from './entities';
 import type { Mailer } from '../platform/ports/mailer';
 import { audited, recordRefusal, type AuditContext } from '../audit/service';
 

@@ -1,3 +1,3 @@
-import type { Role } from './accounts';
+import type { Role } from './entities';
 
 export const isAdminRole = (role: Role): boolean => role === 'owner' || role === 'admin';

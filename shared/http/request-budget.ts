@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareObj, Request } from '@middy/core';
-import { budgetOf, budgetHeaders, type BudgetState } from '../platform/limits/request-budget';
-import { admitRequest, noteCredential, refusedBeforeAuthentication } from '../platform/limits/workspace-rate';
+import { budgetOf, budgetHeaders, type BudgetState } from './limits/request-budget';
+import { admitRequest, noteCredential, refusedBeforeAuthentication } from './limits/workspace-rate';
 import { AppError } from '../platform/errors';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 

@@ -3,7 +3,7 @@ import { newId } from '../platform/ids';
 import { logger } from '../platform/observability/logger';
 import { emitMetric } from '../platform/observability/metrics';
 import { originOf } from './origin';
-import type { AppContext, HttpEvent, HttpResult } from './types';
+import type { AccessLine, AppContext, HttpEvent, HttpResult } from './types';
 
 /** A caller's own request id is echoed when it is sane; otherwise we mint one. */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -28,22 +28,6 @@ export function errorCodeOf(response: HttpResult | null | undefined): string | u
   } catch {
     return undefined;
   }
-}
-
-/** The access line: one per request, its shape declared once (the local HTTP adapter writes it too). */
-export interface AccessLine {
-  requestId: string;
-  apiRequestId?: string;
-  area?: string;
-  method?: string;
-  routeKey?: string;
-  /** The path as called (the route key has the template); never the query string. */
-  path?: string;
-  status?: number;
-  /** The `code` of an error answer. */
-  errorCode?: string;
-  durationMs: number;
-  workspaceId?: string;
 }
 
 export const logAccess = (line: AccessLine): void => logger.info('request', { ...line });

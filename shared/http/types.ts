@@ -1,4 +1,3 @@
-import type { AccessLine } from './request-context';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { RouteDef } from '../platform/contract/endpoint';
 import type { Principal } from '../auth/principal';
@@ -33,4 +32,20 @@ export interface IdempotencyContext {
   recorded: boolean;
   /** The token of this request's in-progress claim on the key. */
   claim?: string;
+}
+
+/** The access line: one per request, its shape declared once (the local HTTP adapter writes it too). */
+export interface AccessLine {
+  requestId: string;
+  apiRequestId?: string;
+  area?: string;
+  method?: string;
+  routeKey?: string;
+  /** The path as called (the route key has the template); never the query string. */
+  path?: string;
+  status?: number;
+  /** The `code` of an error answer. */
+  errorCode?: string;
+  durationMs: number;
+  workspaceId?: string;
 }

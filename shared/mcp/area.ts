@@ -2,7 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import type { Context } from 'aws-lambda';
 import { mcpArea } from './contract';
 import { routeKey, routesOf, type RouteDef } from '../platform/contract/endpoint';
-import { SCOPES } from '../api-keys/entities';
+import { SCOPES } from '../platform/contract/scopes';
 import { resolveBearer } from '../auth/credentials';
 import { AppError, badRequest } from '../platform/errors';
 import { requestBudgetMs, withinDeadline } from '../http/area';

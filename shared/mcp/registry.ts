@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { routes } from '../http/declarations';
-import type { Scope } from '../api-keys/entities';
+import type { Scope } from '../platform/contract/scopes';
 import type { Principal } from '../auth/principal';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../platform/validation/pagination';
 import type { WriteOptions } from '../platform/data/write-options';

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type RequestId } from '@modelcontextprotocol/server';
-import type { Scope } from '../api-keys/entities';
+import type { Scope } from '../platform/contract/scopes';
 import { AppError } from '../platform/errors';
 import * as types from '../objects/object-types';
 import { eventCatalog } from '../webhooks/catalog';

@@ -1,3 +1,4 @@
+import type { PointsDelta } from './types';
 import * as repo from './repository';
 import { figuresStep } from '../overview/repository';
 import { inKeyOrder, transactWrite, withOptimisticRetry, type TransactStep } from '../platform/data/table';
@@ -16,15 +17,6 @@ import { lotsAfter, routePending, settleLapsed } from './points-lots';
 import { evaluateMemberTier, type MemberTierOutcome } from './tier-state';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
 import { emitMetric } from '../platform/observability/metrics';
-
-/** Deltas of one points change. The balance delta becomes one ledger entry. */
-export interface PointsDelta {
-  balance: number;
-  pending: number;
-  /** Lifetime points move with earned points and their reversals, never with spending. */
-  lifetime: number;
-  orderCount: number;
-}
 
 export const NO_DELTA: PointsDelta = { balance: 0, pending: 0, lifetime: 0, orderCount: 0 };
 

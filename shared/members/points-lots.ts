@@ -1,7 +1,7 @@
 import type { LedgerEntryRecord, MemberLotsRecord, MemberRecord } from './entities';
 import { absorbExpired, addPending, cancelPending, credit, debit, lapsed, NO_LOTS } from '../program/member-lots';
 import type { ProgramRules } from '../program/schemas';
-import type { PointsDelta } from './ledger';
+import type { PointsDelta } from './types';
 
 /** What a points change needs to know of its plan to keep the lots. */
 export interface LotsInput {

@@ -23,3 +23,12 @@ export function toMember(r: MemberRecord): Member {
 
 export const searchTextOf = (r: Pick<MemberRecord, 'email' | 'externalId' | 'firstName' | 'lastName' | 'phone'>): string =>
   [r.email, r.externalId, r.firstName, r.lastName, r.phone].filter(Boolean).join(' ').toLowerCase();
+
+/** Deltas of one points change. The balance delta becomes one ledger entry. */
+export interface PointsDelta {
+  balance: number;
+  pending: number;
+  /** Lifetime points move with earned points and their reversals, never with spending. */
+  lifetime: number;
+  orderCount: number;
+}

@@ -1,5 +1,5 @@
 import { pointsFor, reversedFor } from '../program/arithmetic';
-import type { PointsDelta } from '../members/ledger';
+import type { PointsDelta } from '../members/types';
 import type { OrderRecord } from './entities';
 
 type PointsInputs = Pick<OrderRecord, 'status' | 'totalMinor' | 'refundedMinor' | 'currency' | 'earn'>;

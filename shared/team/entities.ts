@@ -2,7 +2,7 @@
  * Invitations to a workspace's team, as the table stores them. Plain declarations below the
  * domain, so the data layer can name them without importing it; the team area builds and checks them.
  */
-import type { Role } from '../auth/accounts';
+import type { Role } from '../auth/entities';
 
 /** What an invitation is now. `expired` is never stored: a pending invitation past `expiresAt` reads as it. */
 export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;

@@ -4,7 +4,7 @@ import * as repo from './repository';
 import { AppError, badRequest, conflict, gone, notFound } from '../platform/errors';
 import { newId } from '../platform/ids';
 import type { Mailer } from '../platform/ports/mailer';
-import type { Role, UserRecord, Workspace } from '../auth/accounts';
+import type { Role, UserRecord, Workspace } from '../auth/entities';
 import type { Invitation, InvitationRecord } from './entities';
 import { audited, type AuditContext } from '../audit/service';
 import { hashPassword } from '../auth/password';

@@ -1,7 +1,7 @@
 import * as accounts from '../auth/accounts-repository';
 import * as repo from './repository';
 import { conflict, notFound } from '../platform/errors';
-import type { Role, User, UserRecord } from '../auth/accounts';
+import type { Role, User, UserRecord } from '../auth/entities';
 import { audited, type AuditContext } from '../audit/service';
 import type { SessionPrincipal } from '../auth/principal';
 import { publicUser } from '../auth/service';

@@ -1,4 +1,4 @@
-import type { Role, UserRecord } from '../auth/accounts';
+import type { Role, UserRecord } from '../auth/entities';
 import type { InvitationRecord, InvitationTokenRecord } from './entities';
 import { conflict, gone, notFound } from '../platform/errors';
 import { keyOf, skPrefix } from '../platform/data/keys';

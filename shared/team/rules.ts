@@ -1,5 +1,5 @@
 import { AppError } from '../platform/errors';
-import { ROLES, type Role } from '../auth/accounts';
+import { ROLES, type Role } from '../auth/entities';
 import type { SessionPrincipal } from '../auth/principal';
 
 /**

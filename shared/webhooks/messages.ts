@@ -63,4 +63,3 @@ export const jsonBody = <T extends z.ZodType>(schema: T) =>
 export const deliveryMessageBody = jsonBody(deliveryMessageSchema);
 
 /** Issues as `path: message`, for logs: never the values, which may be anything. */
-export const describeIssues = (error: z.ZodError): string[] => error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 
 export interface LoadResult {
   requests: number;

@@ -6,7 +6,7 @@ import { provideAdapters } from '../../shared/platform/adapters/provided';
 import { secretSealerFromConfig } from '../../shared/platform/adapters/secret-sealer';
 import { webhookSettings } from '../../shared/platform/config';
 import { countStoreCalls, type StoreCallTotals } from '../../shared/platform/data/store-calls';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { attemptDelivery } from '../../shared/webhooks/delivery';
 import { deliveryIdOf } from '../../shared/webhooks/delivery-id';
 import { envelopeOf, fanOut } from '../../shared/webhooks/fanout';

@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { config } from '../../shared/platform/config';
 import { event, publish } from '../../shared/platform/events/outbox';
 import { newId } from '../../shared/platform/ids';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { signatureHeader } from '../../shared/webhooks/signing';
 import { documentClientFor, type RunningPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';

@@ -1,6 +1,6 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { call, createKey, uniqueEmail } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
 import { outboxEvents, platformTable, scanItems, workspaceItems } from '../support/table';

@@ -1,6 +1,6 @@
 import { connect, createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { TRANSACT } from '../support/lossy-proxy';
 import { startPlatform, storesOfOwn, type RunningPlatform } from '../support/platform';
 

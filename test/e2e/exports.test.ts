@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { LOCAL_BUCKETS } from '../../infra/local/object-store';
 import { keyOf } from '../../shared/platform/data/keys';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { newId } from '../../shared/platform/ids';
 import { PASSWORD, uniqueEmail, type ApiResponse } from '../support/api';
 import { assertDocumentedResponse } from '../support/openapi';

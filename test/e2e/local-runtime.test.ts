@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { isMetricLine } from '../../infra/local/log-format';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { METRICS_NAMESPACE } from '../../shared/platform/observability/metric-catalog';
 import { isAlive, runToExit, startPlatform, type RunningPlatform } from '../support/platform';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { call, createKey } from '../support/api';
 import { newMember, orderId, tenant, type Tenant } from '../support/fixtures';
 import { mcpClient, outputChecker, toolError, type McpClient } from '../support/mcp';

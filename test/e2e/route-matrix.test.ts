@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routeKey, routes } from '../../shared/http/declarations';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { call, createKey } from '../support/api';
 import { newMember, newOrder, tenant, type Tenant } from '../support/fixtures';
 

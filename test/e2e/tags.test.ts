@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { call, createKey } from '../support/api';
 import { newMember, tenant } from '../support/fixtures';
 import { outboxEvents as eventsOf } from '../support/table';

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, inject, it } from 'vitest';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { isAlive, startPlatform, type RunningPlatform } from '../support/platform';
 import { startReceiver } from '../support/receiver';
 

@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dyn
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { keyOf } from '../../shared/platform/data/keys';
-import { admitRequest, noteCredential, refusedBeforeAuthentication } from '../../shared/platform/limits/workspace-rate';
+import { admitRequest, noteCredential, refusedBeforeAuthentication } from '../../shared/http/limits/workspace-rate';
 import { newId } from '../../shared/platform/ids';
 import { logger } from '../../shared/platform/observability/logger';
 import { runtimeOf } from '../support/platform';

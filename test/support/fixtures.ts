@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { call, createKey, registerAccount, uniqueEmail, type Account } from './api';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 
 export interface Tenant extends Account {
   /** An API key with every scope. */

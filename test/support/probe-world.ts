@@ -1,6 +1,6 @@
 import { inject } from 'vitest';
 import { routeKey, routes, type AuthKind, type RouteDef } from '../../shared/http/declarations';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { browserSignIn, call, createKey, registerAccount, type Account } from './api';
 import { newMember, newOrder } from './fixtures';
 import { requestVocabulary, SchemaFuzzer } from './fuzz';

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 
 /**
  * Custom-object record writes against a running platform, for the write-rate guard's tests and

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isScope, missingScopes, PRESETS } from '../../shared/api-keys/scopes';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 
 describe('API-key scopes', () => {
   it('isScope knows exactly the listed scopes', () => {

@@ -4,7 +4,7 @@ import { hashPassword, verifyPassword } from '../../shared/auth/password';
 import { digestsEqual, randomToken, sha256Hex, TOKEN_PREFIX } from '../../shared/auth/secrets';
 import { ID_PATTERN, newId } from '../../shared/platform/ids';
 import { PRESETS } from '../../shared/api-keys/scopes';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 
 describe('secrets and ids', () => {
   it('API keys carry 256 random bits after fl_live_ and hash to 32 bytes', () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../shared/platform/errors';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 
 // The reference page the README links to (docs/api.md) holds the error table and the scopes.
 const readme = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');

@@ -1,34 +1,33 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+
+/**
+ * The rules of the house (docs/architecture.md), by role: what each folder may import. Imports run
+ * one way, bin -> infra -> functions -> shared/mcp -> shared/http -> shared/<area> -> shared/platform,
+ * and a file's role (repository, entities, contract) says what it may touch.
+ */
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
 function filesUnder(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? filesUnder(join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [join(dir, e.name)] : [],
+    e.isDirectory() ? filesUnder(join(dir, e.name)) : /\.tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [join(dir, e.name)] : [],
   );
 }
 
 const toTarget = (file: string, s: string) => (s.startsWith('.') ? relative(ROOT, resolve(ROOT, dirname(file), s)) : s);
+const SPECIFIER = /(?:from\s+|import\s*\(\s*|import\s+)['"`]([^'"`$]+)['"`]/g;
 
 /** Every module a file imports (static, re-export or dynamic), as a root-relative path or a package name. */
 function importsOf(file: string): string[] {
   const source = readFileSync(join(ROOT, file), 'utf8');
-  const specs = [...source.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"`]([^'"`$]+)['"`]/g)].map((m) => m[1]!);
-  return specs.map((s) => toTarget(file, s));
+  return [...source.matchAll(SPECIFIER)].map((m) => toTarget(file, m[1]!));
 }
 
-/** The modules a file imports for their values (every import but `import type { ... } from`). */
-function valueImportsOf(file: string): string[] {
-  const source = readFileSync(join(ROOT, file), 'utf8').replace(/^import type [^;]*;$/gms, '');
-  const specs = [...source.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)['"`]([^'"`$]+)['"`]/g)].map((m) => m[1]!);
-  return specs.map((s) => toTarget(file, s));
-}
-
-const offenders = (dir: string, forbidden: (target: string) => boolean, of = importsOf) =>
-  filesUnder(dir).flatMap((f) =>
-    of(f)
+const offenders = (files: string[], forbidden: (target: string) => boolean) =>
+  files.flatMap((f) =>
+    importsOf(f)
       .filter(forbidden)
       .map((t) => `${f} -> ${t}`),
   );
@@ -38,92 +37,119 @@ const under =
   (t: string) =>
     dirs.some((d) => t === d || t.startsWith(`${d}/`));
 
-describe('imports run downward', () => {
+/** The folders of shared/ that are not areas: the layers around them. */
+const LAYERS = ['platform', 'http', 'mcp', 'client', 'console'];
+const AREAS = readdirSync(join(ROOT, 'shared')).filter((n) => statSync(join(ROOT, 'shared', n)).isDirectory() && !LAYERS.includes(n));
+const areaOf = (path: string): string | undefined => {
+  const [top, folder] = path.split('/');
+  return top === 'shared' && folder && AREAS.includes(folder) ? folder : undefined;
+};
+const areaFiles = AREAS.flatMap((a) => filesUnder(`shared/${a}`));
+const isRepository = (f: string) => /(^|-)repository\.ts$/.test(basename(f));
+const isEntities = (f: string) => areaOf(f) !== undefined && basename(f) === 'entities.ts';
+const isContract = (f: string) => areaOf(f) !== undefined && basename(f) === 'contract.ts';
+const shipped = () => [...filesUnder('shared'), ...filesUnder('functions')];
+
+describe('the house: what each folder may import', () => {
   it('finds the imports it checks (the scan is not vacuous)', () => {
     expect(importsOf('shared/http/area.ts')).toContain('shared/platform/contract/endpoint');
     expect(importsOf('functions/members/handler.ts')).toContain('shared/members/contract');
     expect(importsOf('infra/local/adapters.ts')).toContain('shared/platform/adapters/provided');
-    expect(filesUnder('shared').length).toBeGreaterThan(100);
+    expect(AREAS).toEqual(expect.arrayContaining(['members', 'orders', 'program', 'webhooks', 'wallet', 'exports', 'team']));
+    expect(areaFiles.length).toBeGreaterThan(100);
   });
 
-  it('nothing under shared/ imports infra/ or functions/', () => {
-    expect(offenders('shared', (t) => /^(infra|functions)(\/|$)/.test(t))).toEqual([]);
+  it('shared/ holds only areas and the five named layers; every area declares its endpoints in contract.ts', () => {
+    const loose = readdirSync(join(ROOT, 'shared')).filter((n) => !statSync(join(ROOT, 'shared', n)).isDirectory());
+    expect(loose).toEqual([]);
+    expect(AREAS.filter((a) => !filesUnder(`shared/${a}`).includes(`shared/${a}/contract.ts`))).toEqual([]);
   });
 
-  it('functions/ import only shared/ (never infra/ or another function)', () => {
-    expect(offenders('functions', (t) => /^(infra|functions|bin)(\/|$)/.test(t))).toEqual([]);
+  it('nothing shipped imports infra/ (the CDK app, the local runtime, the build) or bin/', () => {
+    expect(offenders(shipped(), (t) => /^(infra|bin)(\/|$)/.test(t))).toEqual([]);
   });
 
-  it('domain code reaches adapters, HTTP and AWS SDKs only through ports', () => {
-    expect(offenders('shared/domain', (t) => /^shared\/(adapters|http)(\/|$)/.test(t) || t.startsWith('@aws-sdk/'))).toEqual([]);
+  it('functions/ import only shared/ (never another function)', () => {
+    expect(offenders(filesUnder('functions'), (t) => /^functions(\/|$)/.test(t))).toEqual([]);
   });
 
-  it('only shared/data (and the local runtime) talks to DynamoDB', () => {
+  it('shared/platform is the floor: it imports no area and no layer above it', () => {
+    const above = (t: string) => areaOf(t) !== undefined || under('shared/http', 'shared/mcp', 'shared/console', 'shared/client')(t);
+    expect(offenders(filesUnder('shared/platform'), above)).toEqual([]);
+  });
+
+  it('areas import neither the HTTP layer, nor MCP, nor the console (those sit above them)', () => {
+    expect(offenders(areaFiles, under('shared/http', 'shared/mcp', 'shared/console', 'shared/client'))).toEqual([]);
+  });
+
+  it('the HTTP layer imports no MCP (but the MCP endpoint’s declaration, for the route table) and no console', () => {
+    const mcpServer = (t: string) => under('shared/mcp')(t) && t !== 'shared/mcp/contract';
+    expect(offenders(filesUnder('shared/http'), (t) => mcpServer(t) || under('shared/console')(t))).toEqual([]);
+    expect(importsOf('shared/mcp/contract.ts').filter((t) => t.startsWith('shared/') && !t.startsWith('shared/platform/'))).toEqual([]);
+  });
+
+  it('only repositories and the data platform talk to DynamoDB', () => {
     const dynamo = (t: string) => /^@aws-sdk\/(client-dynamodb|lib-dynamodb|util-dynamodb|client-dynamodb-streams)$/.test(t);
-    const outside = [...offenders('shared', dynamo), ...offenders('functions', dynamo)].filter((o) => !o.startsWith('shared/data/'));
-    expect(outside).toEqual([]);
+    const talking = shipped().filter((f) => importsOf(f).some(dynamo));
+    expect(talking.filter((f) => !isRepository(f) && !f.startsWith('shared/platform/data/'))).toEqual([]);
+    expect(talking).toContain('shared/platform/data/table.ts');
   });
 
-  it('domain code writes no DynamoDB expression (they live in the repositories of shared/data)', () => {
+  it('DynamoDB expressions are written only in repositories and the data platform', () => {
     const syntax =
       /\b(UpdateExpression|ConditionExpression|KeyConditionExpression|FilterExpression|ExpressionAttribute\w*|attribute_not_exists|attribute_exists)\b/;
-    const found = filesUnder('shared/domain').filter((f) => syntax.test(readFileSync(join(ROOT, f), 'utf8')));
-    expect(found).toEqual([]);
-    expect(syntax.test(readFileSync(join(ROOT, 'shared/objects/repository.ts'), 'utf8'))).toBe(true);
+    const found = shipped().filter((f) => syntax.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(found.filter((f) => !isRepository(f) && !f.startsWith('shared/platform/data/'))).toEqual([]);
+    expect(found).toContain('shared/objects/repository.ts');
   });
 
-  it('shared/data takes nothing from shared/domain at run time (error constructors live in shared/errors)', () => {
-    expect(offenders('shared/data', under('shared/domain'), valueImportsOf)).toEqual([]);
-    expect(importsOf('shared/platform/data/table.ts')).toContain('shared/errors');
+  it('repositories take nothing from services: they import entities, other repositories and the platform', () => {
+    const allowed = (t: string) => !t.startsWith('shared/') || t.startsWith('shared/platform/') || isEntities(`${t}.ts`) || isRepository(`${t}.ts`);
+    const repositories = shipped().filter(isRepository);
+    expect(repositories.length).toBeGreaterThan(20);
+    expect(offenders(repositories, (t) => !allowed(t))).toEqual([]);
   });
 
-  it('shared/data takes nothing from shared/domain, not even a type (the stored shapes it names live in shared/records)', () => {
-    expect(offenders('shared/data', under('shared/domain'))).toEqual([]);
-    expect(importsOf('shared/members/repository.ts')).toContain('shared/members/entities');
-  });
-
-  it('shared/records imports only itself, the error table, ids, config and zod (it sits below the data layer and the domain)', () => {
-    const allowed = (t: string) => under('shared/records', 'shared/errors', 'shared/config')(t) || t === 'shared/platform/ids' || t === 'zod';
-    expect(offenders('shared/records', (t) => !allowed(t))).toEqual([]);
+  it('entities import only entities, the error table, ids, config, the scope list and zod', () => {
+    const allowed = (t: string) =>
+      isEntities(`${t}.ts`) ||
+      under('shared/platform/errors', 'shared/platform/config')(t) ||
+      ['shared/platform/ids', 'shared/platform/contract/scopes', 'zod'].includes(t);
+    const entities = areaFiles.filter(isEntities);
+    expect(entities.length).toBeGreaterThan(15);
+    expect(offenders(entities, (t) => !allowed(t))).toEqual([]);
     expect(importsOf('shared/orders/entities.ts')).toContain('shared/program/entities');
   });
 
-  it('a stored shape is declared once, in shared/records (the domain imports it, it keeps no copy or re-export)', () => {
+  it('a stored shape is declared once, in its area’s entities.ts (nothing keeps a copy or re-exports it)', () => {
     const declared = (f: string) => [...readFileSync(join(ROOT, f), 'utf8').matchAll(/^export (?:interface|type|const) (\w+)/gm)].map((m) => m[1]!);
-    const records = new Set(filesUnder('shared/records').flatMap(declared));
-    const outside = [...filesUnder('shared'), ...filesUnder('functions')].filter((f) => !f.startsWith('shared/records/'));
+    const stored = new Set(areaFiles.filter(isEntities).flatMap(declared));
+    const outside = shipped().filter((f) => !isEntities(f));
     const redeclared = outside.flatMap((f) =>
       declared(f)
-        .filter((name) => records.has(name))
+        .filter((name) => stored.has(name))
         .map((name) => `${f}: ${name}`),
     );
-    const reexporting = outside.filter((f) => /^export (?:type )?(?:\{[^}]*\}|\*) from ['"][^'"]*records\//m.test(readFileSync(join(ROOT, f), 'utf8')));
-    expect(records).toContain('MemberRecord');
+    const reexporting = outside.filter((f) => /^export (?:type )?(?:\{[^}]*\}|\*) from ['"][^'"]*entities['"]/m.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(stored).toContain('MemberRecord');
     expect(redeclared).toEqual([]);
     expect(reexporting).toEqual([]);
   });
 
-  it('shared/data reaches no layer above it (domain services, HTTP, contracts, adapters, consumers, events, MCP)', () => {
-    const above = under('shared/http', 'shared/contracts', 'shared/adapters', 'shared/consumers', 'shared/events', 'shared/mcp');
-    expect(offenders('shared/data', above)).toEqual([]);
-  });
-
-  it('contracts declare endpoints without the HTTP layer, the data layer, adapters or MCP', () => {
-    expect(offenders('shared/contracts', under('shared/http', 'shared/data', 'shared/adapters', 'shared/consumers', 'shared/mcp'))).toEqual([]);
+  it('contracts declare endpoints without the data platform, adapters or consumers', () => {
+    const contracts = areaFiles.filter(isContract);
+    expect(offenders(contracts, under('shared/platform/data', 'shared/platform/adapters', 'shared/platform/consumers'))).toEqual([]);
     expect(importsOf('shared/system/contract.ts')).toContain('shared/platform/contract/reference');
   });
 
-  it('domain code imports no contract, MCP or queue consumer (those sit above it)', () => {
-    expect(offenders('shared/domain', under('shared/contracts', 'shared/mcp', 'shared/consumers'))).toEqual([]);
+  it('services import no contract (a contract sits above the services it declares)', () => {
+    const services = areaFiles.filter((f) => !isContract(f));
+    expect(offenders(services, (t) => isContract(`${t}.ts`))).toEqual([]);
   });
 
   it('the error table and the events registry are leaves: they import nothing of the platform', () => {
-    expect(offenders('shared/errors', (t) => t.startsWith('shared/'))).toEqual([]);
+    expect(offenders(filesUnder('shared/platform/errors'), (t) => t.startsWith('shared/'))).toEqual([]);
     expect(importsOf('shared/platform/events/registry.ts').filter((t) => t.startsWith('shared/'))).toEqual([]);
-  });
-
-  it('events reach neither domain services nor the HTTP layer nor adapters', () => {
-    expect(offenders('shared/events', under('shared/domain', 'shared/http', 'shared/adapters', 'shared/mcp'))).toEqual([]);
   });
 
   it('the console is a pure client: it imports itself, the typed client, Preact and openapi-fetch, nothing else of the platform', () => {
@@ -131,13 +157,100 @@ describe('imports run downward', () => {
     expect(files.filter((f) => f.endsWith('.tsx')).length).toBeGreaterThan(3);
     const allowed = (t: string) =>
       t.startsWith('shared/console/') || t === 'shared/client/schema' || t === 'preact' || t.startsWith('preact/') || t === 'openapi-fetch';
-    expect(offenders('shared/console', (t) => !allowed(t))).toEqual([]);
+    expect(offenders(files, (t) => !allowed(t))).toEqual([]);
   });
 
   it('OutboxEvent is declared once, with the events', () => {
-    const declaring = [...filesUnder('shared'), ...filesUnder('functions')].filter((f) =>
-      /^export (interface|type) OutboxEvent\b/m.test(readFileSync(join(ROOT, f), 'utf8')),
-    );
+    const declaring = shipped().filter((f) => /^export (interface|type) OutboxEvent\b/m.test(readFileSync(join(ROOT, f), 'utf8')));
     expect(declaring).toEqual(['shared/platform/events/registry.ts']);
+  });
+});
+
+/** The project's own modules a file imports, resolved to files. */
+function edgesOf(file: string): string[] {
+  return importsOf(file).flatMap((t) => {
+    if (!/^(shared|functions|infra|bin)\//.test(t)) return [];
+    const found = [`${t}.ts`, `${t}.tsx`, join(t, 'index.ts'), t].find((p) => {
+      try {
+        return statSync(join(ROOT, p)).isFile();
+      } catch {
+        return false;
+      }
+    });
+    return found ? [found] : [];
+  });
+}
+
+/** The strongly connected groups of a graph with more than one node: its cycles (Tarjan). */
+function cyclesOf(nodes: string[], next: (n: string) => string[]): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, index.size);
+    low.set(v, index.get(v)!);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next(v)) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const group: string[] = [];
+    for (let w = stack.pop()!; ; w = stack.pop()!) {
+      onStack.delete(w);
+      group.push(w);
+      if (w === v) break;
+    }
+    if (group.length > 1) found.push(group.sort());
+  };
+  for (const n of nodes) if (!index.has(n)) visit(n);
+  return found;
+}
+
+describe('no import circles', () => {
+  const files = [...filesUnder('shared'), ...filesUnder('functions'), ...filesUnder('infra'), ...filesUnder('bin')];
+  const graph = new Map(files.map((f) => [f, edgesOf(f)]));
+
+  it('finds circles where there are some (the check is not vacuous)', () => {
+    const toy = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
+    expect(cyclesOf([...toy.keys()], (n) => toy.get(n) ?? [])).toEqual([['a', 'b', 'c']]);
+    expect(graph.get('shared/http/area.ts')).toContain('shared/platform/contract/endpoint.ts');
+  });
+
+  it('no file reaches itself through its imports (dynamic imports included)', () => {
+    expect(cyclesOf(files, (f) => graph.get(f) ?? [])).toEqual([]);
+  });
+
+  it('areas form no folder circles beyond the known ones, which only shrink', () => {
+    const folderEdges = new Map<string, Set<string>>(AREAS.map((a) => [a, new Set()]));
+    for (const f of areaFiles)
+      for (const t of graph.get(f) ?? []) {
+        const to = areaOf(t);
+        if (to && to !== areaOf(f)) folderEdges.get(areaOf(f)!)!.add(to);
+      }
+    const circles = cyclesOf(AREAS, (a) => [...folderEdges.get(a)!]);
+    // Known debt: orchestration (campaign grants, due work, coupons granted by campaigns, exports of
+    // figures) still calls across these areas both ways. Moving campaigns and due work into an area of
+    // their own, composed at the handlers, breaks them; until then no new area may join a circle.
+    const KNOWN = [
+      ['ambassador', 'captures'],
+      ['api-keys', 'audit', 'auth'],
+      ['coupons', 'exports', 'members', 'orders', 'overview', 'program', 'tags'],
+    ];
+    for (const circle of circles)
+      expect(
+        KNOWN.some((k) => circle.every((a) => k.includes(a))),
+        circle.join(' <-> '),
+      ).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../shared/http/declarations';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { auditEntry } from '../../shared/audit/entry';
 import { IDEMPOTENCY_KEY_ARG } from '../../shared/mcp/registry';
 import { visibleTools } from '../../shared/mcp/server';

@@ -5,7 +5,7 @@ import type { RouteContract } from '../../shared/platform/contract/endpoint';
 import { routeKey, routes, type RouteDef } from '../../shared/http/declarations';
 import { errorBody } from '../../shared/platform/contract/contract';
 import { ERROR_CODES } from '../../shared/platform/errors';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { buildOpenApiDocument, generateOpenApiDocument } from '../../shared/http/openapi';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
 import { ajvFor, compileAt, METHODS, OpenApiMismatch, pointer, resolvePointer, ResponseValidator } from '../support/openapi';

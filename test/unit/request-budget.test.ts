@@ -9,7 +9,7 @@ import {
   resetSeconds,
   secondWindow,
   stateOf,
-} from '../../shared/platform/limits/request-budget';
+} from '../../shared/http/limits/request-budget';
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0); // a whole second
 const S0 = T0 / 1000;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AREAS, routeKey, routes, routesOfArea } from '../../shared/http/declarations';
-import { SCOPES } from '../../shared/api-keys/entities';
+import { SCOPES } from '../../shared/platform/contract/scopes';
 import { buildOpenApiDocument } from '../../shared/http/openapi';
 import { matchRoute } from '../../shared/http/route-match';
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { newId } from '../../shared/platform/ids';
 import { createEndpointBody, subscribesTo } from '../../shared/webhooks/schemas';
 import { deliveryIdOf } from '../../shared/webhooks/delivery-id';
-import { deliveryMessageBody, deliveryMessageSchema, describeIssues, outboxStreamItemSchema } from '../../shared/webhooks/messages';
+import { describeIssues } from '../../shared/platform/validation/validation';
+import { deliveryMessageBody, deliveryMessageSchema, outboxStreamItemSchema } from '../../shared/webhooks/messages';
 
 const eventId = newId('evt');
 const endpointId = newId('whe');

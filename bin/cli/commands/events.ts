@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { webhooksArea } from '../../../shared/webhooks/contract';
-import { describe } from '../catalog';
+import { describe } from '../help';
 import { dataOf } from '../client';
 import { contextOf } from '../context';
 

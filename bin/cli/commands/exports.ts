@@ -7,7 +7,7 @@ import type { components } from '../../../shared/client/index';
 import { OPERATIONAL_ENTITIES, OPERATIONAL_FORMATS } from '../../../shared/exports/entities';
 import { type Client, dataOf } from '../client';
 import { exportsArea } from '../../../shared/exports/contract';
-import { describe } from '../catalog';
+import { describe } from '../help';
 import { contextOf } from '../context';
 import { CommandError, UsageError } from '../errors';
 import type { Output } from '../output';

@@ -1,8 +1,8 @@
 import { type Command, Option } from 'commander';
 import { PRESETS } from '../../../shared/api-keys/scopes';
-import { type Scope, SCOPES } from '../../../shared/api-keys/entities';
+import { type Scope, SCOPES } from '../../../shared/platform/contract/scopes';
 import { apiKeysArea } from '../../../shared/api-keys/contract';
-import { describe } from '../catalog';
+import { describe } from '../help';
 import { allPages, asTyped, dataOf } from '../client';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { text } from 'node:stream/consumers';
 import { authArea } from '../../../shared/auth/contract';
-import { describe } from '../catalog';
+import { describe } from '../help';
 import { dataOf } from '../client';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';

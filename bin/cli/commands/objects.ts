@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
 import { objectsArea } from '../../../shared/objects/contract';
-import { describe } from '../catalog';
+import { describe } from '../help';
 import { dataOf } from '../client';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';

@@ -5,7 +5,7 @@ import { membersArea } from '../../../shared/members/contract';
 import { ordersArea } from '../../../shared/orders/contract';
 import { currencyExponent } from '../../../shared/platform/money';
 import { allPages, type Client, dataOf } from '../client';
-import { describe } from '../catalog';
+import { describe } from '../help';
 import { contextOf } from '../context';
 import { ApiError, UsageError } from '../errors';
 import type { Output } from '../output';

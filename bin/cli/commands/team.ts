@@ -1,7 +1,7 @@
 import { type Command, Option } from 'commander';
 import { teamArea } from '../../../shared/team/contract';
-import { type Role, ROLES } from '../../../shared/auth/accounts';
-import { describe, examples } from '../catalog';
+import { type Role, ROLES } from '../../../shared/auth/entities';
+import { describe, examples } from '../help';
 import { allPages, dataOf } from '../client';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';

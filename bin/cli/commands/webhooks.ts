@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { components } from '../../../shared/client/index';
 import { webhooksArea } from '../../../shared/webhooks/contract';
-import { describe, examples } from '../catalog';
+import { describe, examples } from '../help';
 import { allPages, asTyped, type Client, dataOf } from '../client';
 import { contextOf, interrupted } from '../context';
 import { UsageError } from '../errors';

@@ -2,7 +2,7 @@ import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-p
 import type { BaseRecord, FailureResponse, SuccessResponse } from '@aws-lambda-powertools/batch/types';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
 import type * as z from 'zod';
-import { describeIssues } from '../../webhooks/messages';
+import { describeIssues } from '../validation/validation';
 import { logger } from '../observability/logger';
 import type { Queue, QueueName } from '../ports/queue';
 

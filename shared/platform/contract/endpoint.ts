@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import type { config } from '../config';
-import type { Scope } from '../../api-keys/entities';
+import type { Scope } from './scopes';
 import type { QueueName } from '../ports/queue';
 import type { WorkflowName } from '../ports/workflows';
 

@@ -35,3 +35,6 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, whe
   if (!result.success) throw validationFailed(toDetails(where, result.error));
   return result.data;
 }
+
+/** A zod failure as one line per issue, for logs and dead-letter notes (`path: message`). */
+export const describeIssues = (error: z.ZodError): string[] => error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`);

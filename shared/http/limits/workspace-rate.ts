@@ -1,8 +1,8 @@
-import { config, WORKSPACE_RATE_LIMITS_ENV, workspaceRateOverrides, workspaceRateSettings, type WorkspaceRateOverride } from '../config';
+import { config, WORKSPACE_RATE_LIMITS_ENV, workspaceRateOverrides, workspaceRateSettings, type WorkspaceRateOverride } from '../../platform/config';
 import * as accounts from '../../auth/accounts-repository';
-import { takeRequestSlot, type RateStoreClient } from './rate-windows';
-import { logger } from '../observability/logger';
-import { TtlCache } from '../cache';
+import { takeRequestSlot, type RateStoreClient } from '../../platform/data/rate-windows-repository';
+import { logger } from '../../platform/observability/logger';
+import { TtlCache } from '../../platform/cache';
 import { budgetOf, limitOf, LocalWindows, secondWindow, stateOf, type Budget, type BudgetState, type SecondWindow } from './request-budget';
 
 /**

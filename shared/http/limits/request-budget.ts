@@ -1,4 +1,4 @@
-import type { WorkspaceRateOverride, WorkspaceRateSettings } from '../config';
+import type { WorkspaceRateOverride, WorkspaceRateSettings } from '../../platform/config';
 
 /**
  * The arithmetic of a workspace's request budgets (`config.workspaceRate`): which budget a request
