@@ -111,7 +111,7 @@ function childEnv(dataDir: string, stores: SharedStores | undefined, env: Record
     DATA_DIR: dataDir,
     POWERTOOLS_LOG_LEVEL: 'WARN',
     // Test runtimes hash passwords at the lowest cost a local runtime accepts: hundreds of sign-ups
-    // per run at the static cost took over a minute of CPU (test/unit/password-cost.test.ts pins both).
+    // per run at the static cost took over a minute of CPU (test/unit/shared/auth/password-cost.test.ts pins both).
     PASSWORD_SCRYPT_N: '1024',
     // Request budgets far above what any test sends per workspace: the budgets have their own tests
     // (test/e2e/request-budget.test.ts, one of them on the real defaults), which pass their own.

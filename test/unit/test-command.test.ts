@@ -30,7 +30,7 @@ afterAll(async () => {
 
 function npmTest(failScripts: string): Promise<{ code: number | null; out: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, ['bin/test.mjs', '--project', 'unit', 'test/unit/sdk-log.test.ts'], {
+    const child = spawn(process.execPath, ['bin/test.mjs', '--project', 'unit', 'test/unit/shared/platform/data/sdk-log.test.ts'], {
       cwd: ROOT,
       env: {
         ...process.env,

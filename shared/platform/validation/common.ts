@@ -101,7 +101,7 @@ export const queryInteger = <S extends z.ZodType<number | undefined, number | un
     return value;
   }, schema);
 
-/** Request-side bounds (every request string and array is bounded; test/unit/openapi-bounds.test.ts). */
+/** Request-side bounds (every request string and array is bounded; test/unit/shared/http/openapi-bounds.test.ts). */
 export const ID_MAX_LENGTH = 64;
 /** An id in a path or body (`mbr_...`, `cpl_...`): 1-64 characters; longer is a 422, never a lookup. */
 export const idSchema = z.string().min(1).max(ID_MAX_LENGTH);
