@@ -23,6 +23,9 @@ const SOLO = ['test/e2e/store-faults.test.ts', 'test/e2e/objects-guard.test.ts']
  * pays back in that time. The run's shared JVM is started by the global setup in vitest's own
  * process, which this environment does not reach: it keeps the full JIT for the sustained load.
  */
+/** The local runtime's commit barrier for the store clients of the test processes (test/support/local-store.ts). */
+const LOCAL_STORE = 'test/support/local-store.ts';
+
 const SHORT_LIVED_JVM = { JAVA_TOOL_OPTIONS: '-XX:TieredStopAtLevel=1' };
 
 /**
@@ -52,6 +55,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/unit/**/*.test.ts'],
+          setupFiles: [LOCAL_STORE],
           env: { ...ROOMY_BUDGETS, POWERTOOLS_LOG_LEVEL: 'SILENT' },
           // One module graph per worker, as the mutation run has always had it: importing the
           // modules anew for each of some hundred files was most of the unit project's CPU. A file
@@ -78,6 +82,7 @@ export default defineConfig({
         test: {
           name: 'platform',
           include: ['test/e2e/**/*.test.ts'],
+          setupFiles: [LOCAL_STORE],
           exclude: [...LIFECYCLE, ...SOLO],
           globalSetup: ['test/support/global-setup.ts'],
           env: SHORT_LIVED_JVM,
@@ -98,19 +103,20 @@ export default defineConfig({
           globalSetup: ['test/support/global-setup.ts'],
           // The handlers run in this process: their logs and metrics would fill the run's output.
           // Tests that read them spy on the logger or capture the metrics.
-          setupFiles: ['test/support/quiet-metrics.ts'],
+          setupFiles: [LOCAL_STORE, 'test/support/quiet-metrics.ts'],
           env: { ...SHORT_LIVED_JVM, ...ROOMY_BUDGETS, POWERTOOLS_LOG_LEVEL: 'SILENT' },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
       },
       {
-        test: { name: 'lifecycle', include: LIFECYCLE, env: SHORT_LIVED_JVM, testTimeout: 60_000, hookTimeout: 120_000 },
+        test: { name: 'lifecycle', include: LIFECYCLE, setupFiles: [LOCAL_STORE], env: SHORT_LIVED_JVM, testTimeout: 60_000, hookTimeout: 120_000 },
       },
       {
         test: {
           name: 'platform-solo',
           include: SOLO,
+          setupFiles: [LOCAL_STORE],
           env: SHORT_LIVED_JVM,
           // The run's shared stores (the burst starts its own JVM but keeps the shared s3rver).
           globalSetup: ['test/support/global-setup.ts'],

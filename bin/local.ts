@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { passwordSettings } from '../shared/platform/config/overrides';
+import { installLocalCommitBarrier } from '../infra/local/commit-barrier';
 import { requireJava, startDynamoLocal, type RunningDynamo } from '../infra/local/dynamodb-local';
 import { colorsOf, LOG_FORMAT_ENV, logFormatOf, metricsShownOf } from '../infra/local/log-format';
 import { renderOutputPretty, say, step } from '../infra/local/log-output';
@@ -144,6 +145,8 @@ async function startStores(java: ReturnType<typeof requireJava> | undefined): Pr
 
 /** Configuration of the handlers: set before any of them is loaded (they parse it once). */
 function configureHandlers(dynamodbEndpoint: string, s3Endpoint: string): void {
+  // DynamoDB Local answers a transaction before it commits it: the handlers' clients confirm it.
+  installLocalCommitBarrier();
   Object.assign(process.env, {
     STAGE: 'local',
     TABLE_NAME: process.env.TABLE_NAME ?? 'loyalty-local',

@@ -95,16 +95,16 @@ function unavailable(unknown: boolean, requestId: string, origin: string | undef
 }
 
 /**
- * On DynamoDB Local the request's transactions are confirmed committed before it answers (one read
- * after the last one, see `awaitLocalCommit` in shared/platform/data/table.ts), so an answer never reports a
- * write a JVM killed just then would lose. If that read fails, what the request wrote is in doubt.
+ * A store whose commit hooks left work for the end of the request (shared/platform/data/commit-hooks.ts:
+ * never DynamoDB) gets it done before the answer, so an answer never reports a write the store could
+ * still lose. If that fails, what the request wrote is in doubt.
  */
-async function confirmLocalCommits(scope: StoreScope, result: HttpResult, context: AppContext, event: HttpEvent): Promise<HttpResult> {
-  const confirm = scope.confirmLocalCommits;
-  if (!confirm) return result;
+async function settleBeforeAnswer(scope: StoreScope, result: HttpResult, context: AppContext, event: HttpEvent): Promise<HttpResult> {
+  const settle = scope.beforeAnswer;
+  if (!settle) return result;
   try {
-    await confirm();
-    scope.confirmLocalCommits = undefined;
+    await settle();
+    scope.beforeAnswer = undefined;
     return result;
   } catch (error) {
     logger.warn('the commits of the request could not be confirmed; answering 503 OUTCOME_UNKNOWN', {
@@ -139,7 +139,7 @@ export async function withinDeadline(
   const late = new Promise<HttpResult>((resolve) => {
     lastResort = setTimeout(() => {
       // A write still unsettled (or a commit not yet confirmed) may have been applied: say so rather than "not applied".
-      const unknown = scope.unsettledWrites > 0 || scope.confirmLocalCommits !== undefined;
+      const unknown = scope.unsettledWrites > 0 || scope.beforeAnswer !== undefined;
       logger.warn('request deadline passed; answering 503', {
         requestId: context.requestId,
         routeKey: event.routeKey,
@@ -157,7 +157,7 @@ export async function withinDeadline(
   const access = holdAccessLine(context, event);
   try {
     const answered = withCorrelation(context.requestId, () =>
-      withStoreDeadline(scope, async () => confirmLocalCommits(scope, await chain(event, context), context, event)),
+      withStoreDeadline(scope, async () => settleBeforeAnswer(scope, await chain(event, context), context, event)),
     );
     const result = await Promise.race([answered, late]);
     access.write(result);

@@ -159,6 +159,14 @@ describe('function bundles', () => {
     }
   });
 
+  it('read as plain DynamoDB: no DynamoDB Local commit barrier ships, only the hook it is installed through', () => {
+    for (const [name, bundle] of functionBundles()) {
+      const code = readFileSync(bundle.file, 'utf8');
+      expect(code, name).not.toMatch(/CommitNotConfirmed|DynamoDB Local answered|localCommitBarrier/);
+    }
+    expect(readFileSync(bundles.members!.file, 'utf8')).toContain('beforeAnswer');
+  });
+
   it('hold zod with the English locale only (zod is imported as a namespace, so unused members are shaken out)', () => {
     for (const [name, bundle] of functionBundles()) {
       const locales = Object.keys(bundle.inputs).filter((p) => p.includes('/zod/v4/locales/'));

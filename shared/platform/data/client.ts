@@ -4,6 +4,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { config, runtimeConfig } from '../config';
 import { withoutSdkLog } from '../observability/sdk-log';
 import { traceClient } from '../observability/tracing';
+import { attachCommitHooks } from './commit-hooks';
 
 /**
  * The deadline of the work in progress (an API request): every store call made inside
@@ -15,10 +16,10 @@ export interface StoreScope {
   /** Writes of this request (transactions and single items) in flight now, or whose outcome is in doubt. */
   unsettledWrites: number;
   /**
-   * On DynamoDB Local: confirms that the request's transactions are committed (see `awaitLocalCommit`
-   * in table.ts). Set by each transaction; the request runs it once before it answers.
+   * Work the store's commit hooks left for the end of the request (commit-hooks.ts): set by each
+   * transaction, run once before the request answers. Never set against DynamoDB.
    */
-  confirmLocalCommits?: () => Promise<void>;
+  beforeAnswer?: () => Promise<void>;
   /** When the signal fires (epoch ms): retry loops start no attempt the deadline would cut off. */
   deadlineAt?: number;
 }
@@ -106,15 +107,9 @@ export function createDocumentClient(opts: StoreClientOptions = {}): DynamoDBDoc
   const doc = DynamoDBDocumentClient.from(base, {
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
-  if (opts.endpoint) localClients.add(doc);
+  attachCommitHooks(doc, opts);
   return doc;
 }
-
-/** Clients of DynamoDB Local: an endpoint override, which only the local runtime (and tests) set. */
-const localClients = new WeakSet<DynamoDBDocumentClient>();
-
-/** Whether `client` talks to DynamoDB Local (whose transactions need `awaitLocalCommit` in table.ts). */
-export const talksToDynamoDbLocal = (client: DynamoDBDocumentClient): boolean => localClients.has(client);
 
 let doc: DynamoDBDocumentClient | undefined;
 let writes: DynamoDBDocumentClient | undefined;

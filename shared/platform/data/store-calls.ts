@@ -1,6 +1,5 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { documentClient, writeClient } from './client';
-import { isLocalCommitBarrier } from './table';
 
 /**
  * Benchmark mode: an SDK middleware that counts the DynamoDB requests of this process, the items
@@ -109,6 +108,24 @@ const REPORTS_CAPACITY = new Set([
 ]);
 
 const MIDDLEWARE_NAME = 'storeCallCounter';
+/** Set on a command's middleware context by `uncounted`. */
+const UNCOUNTED = 'uncountedStoreCall';
+
+/**
+ * Marks a command the counter leaves out: a read the store's environment makes for itself (the
+ * local runtime's commit barrier), not part of any operation's cost.
+ */
+export function uncounted<C extends { middlewareStack: { add: (...args: never[]) => unknown } }>(command: C): C {
+  type Stack = { add(mw: (next: (a: unknown) => unknown, ctx: Record<string, unknown>) => (a: unknown) => unknown, o: object): void };
+  (command.middlewareStack as unknown as Stack).add(
+    (next, context) => (args) => {
+      context[UNCOUNTED] = true;
+      return next(args);
+    },
+    { step: 'initialize', priority: 'high', name: UNCOUNTED },
+  );
+  return command;
+}
 const counters = new WeakMap<object, StoreCall[]>();
 
 /**
@@ -124,7 +141,7 @@ export function countStoreCalls(clients: DynamoDBDocumentClient[] = [documentCli
       (next, context) => async (args) => {
         const operation = String(context.commandName ?? '').replace(/Command$/, '');
         const asked = args.input as Input;
-        if (isLocalCommitBarrier(operation, asked as { ProjectionExpression?: unknown })) return next(args);
+        if ((context as Record<string, unknown>)[UNCOUNTED]) return next(args);
         const input = REPORTS_CAPACITY.has(operation) && asked.ReturnConsumedCapacity === undefined ? { ...asked, ReturnConsumedCapacity: 'TOTAL' } : asked;
         try {
           const out = await next({ ...args, input });

@@ -20,7 +20,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { config } from '../config';
 import { AppError, conflict, outcomeUnknown, tooLargeToStore, validationFailed } from '../errors';
-import { documentClient, storeDeadline, storeScope, tableName, talksToDynamoDbLocal, writeClient } from './client';
+import { documentClient, storeDeadline, storeScope, tableName, writeClient } from './client';
+import { commitHooksOf } from './commit-hooks';
 import { backoffMs, KeyedSerializer, mayRetry } from './contention';
 import { decodeCursor, encodeCursor, refuseCursor } from './cursor';
 import { isItemTooLarge, isTransientDependencyError, provesNotApplied } from './errors';
@@ -492,10 +493,13 @@ async function confirmedCommit(client: DynamoDBDocumentClient, items: RawTransac
     }
     try {
       await client.send(new TransactWriteCommand({ TransactItems: items, ClientRequestToken: token }), { abortSignal: opts.abortSignal });
-      // Inside a request, its transactions are confirmed once, before it answers (one read for all).
-      const scope = talksToDynamoDbLocal(client) ? storeScope() : undefined;
-      if (scope) scope.confirmLocalCommits = () => awaitLocalCommit(client, items);
-      else await awaitLocalCommit(client, items, opts.abortSignal);
+      // A store that answers before it commits has hooks (never DynamoDB): inside a request they
+      // run once, before it answers; outside one, now.
+      const hooks = commitHooksOf(client);
+      if (!hooks) return;
+      const scope = storeScope();
+      if (scope) scope.beforeAnswer = () => hooks.confirm(client, items);
+      else await hooks.confirm(client, items, opts.abortSignal);
       return;
     } catch (err) {
       // A cancellation is the store's definite answer for this token (nothing applied).
@@ -516,52 +520,6 @@ async function confirmedCommit(client: DynamoDBDocumentClient, items: RawTransac
         /* the abort is handled at the top of the loop */
       }
     }
-  }
-}
-
-/** The key of the item a transaction step writes or checks. */
-function keyOfItem(item: RawTransactItem): PrimaryKey | undefined {
-  const step = item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck;
-  if (!step) return undefined;
-  const source = ('Key' in step ? step.Key : (step as { Item?: Item }).Item) as Item | undefined;
-  return source ? { pk: source.pk, sk: source.sk } : undefined;
-}
-
-/**
- * DynamoDB Local answers a TransactWriteItems before it has committed it: it queues the SQLite
- * COMMIT without waiting for it (`SQLiteDBAccess.commitTransaction`), so a JVM killed just after the
- * answer loses an acknowledged transaction (found by the store-fault tests). Its SQLite jobs run one
- * after another on a single thread, and every read waits for its own job, so a read sent after the
- * answer returns only once that COMMIT (and every one queued before it) has run: a GetItem of the
- * transaction's first item is the barrier. Until it answers the commit is in doubt, whatever the
- * barrier's error says (a refused connection after the answer proves nothing about the
- * transaction): outside a request the caller confirms it with the same request token; a request
- * reads once, after its last transaction, before it answers, and answers `OUTCOME_UNKNOWN` if that
- * read fails (`confirmLocalCommits`, shared/http/area.ts). DynamoDB itself is durable when it
- * answers; this runs only locally.
- */
-/** Projection of the DynamoDB Local commit barrier; no other read projects only `pk`. */
-const LOCAL_COMMIT_BARRIER_PROJECTION = 'pk';
-
-/**
- * The read that confirms a commit on DynamoDB Local (never sent to AWS): not part of an operation's
- * cost, so the store-call counter leaves it out.
- */
-export const isLocalCommitBarrier = (operation: string, input: { ProjectionExpression?: unknown }): boolean =>
-  operation === 'GetItem' && input.ProjectionExpression === LOCAL_COMMIT_BARRIER_PROJECTION;
-
-async function awaitLocalCommit(client: DynamoDBDocumentClient, items: RawTransactItem[], abortSignal?: AbortSignal): Promise<void> {
-  if (!talksToDynamoDbLocal(client)) return;
-  const key = items.length ? keyOfItem(items[0]!) : undefined;
-  if (!key) return;
-  try {
-    await client.send(new GetCommand({ TableName: tableName(), Key: key, ProjectionExpression: LOCAL_COMMIT_BARRIER_PROJECTION }), { abortSignal });
-  } catch (err) {
-    // Transient, and on purpose without the barrier's error as its cause: that may be a refusal, which would read as "not applied".
-    throw Object.assign(new Error(`DynamoDB Local answered the transaction but its commit is not confirmed: ${(err as Error).message}`), {
-      name: 'CommitNotConfirmed',
-      $retryable: {},
-    });
   }
 }
 
