@@ -122,7 +122,7 @@ export function uncounted<C extends { middlewareStack: { add: (...args: never[])
       context[UNCOUNTED] = true;
       return next(args);
     },
-    { step: 'initialize', priority: 'high', name: UNCOUNTED },
+    { step: 'initialize', priority: 'high', name: UNCOUNTED, override: true },
   );
   return command;
 }
