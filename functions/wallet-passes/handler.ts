@@ -1,5 +1,5 @@
 import { walletFromConfig as walletServices } from '../../shared/adapters/wallet';
-import { PassKitSigner } from '../../shared/adapters/wallet/pkpass-signer';
+import { PkpassSigner } from '../../shared/adapters/wallet/pkpass-signer';
 import type { AppleWalletCredentials } from '../../shared/ports/wallet';
 import { runtimeConfig } from '../../shared/config';
 import { walletPassesArea } from '../../shared/contracts/wallet';
@@ -11,9 +11,9 @@ import { consumerOf } from '../../shared/http/principal';
 import type { Reply } from '../../shared/http/responses';
 
 const PKPASS = 'application/vnd.apple.pkpass';
-/** The only function that signs passes: the signer is passkit-generator. */
-const passKitSigner = (apple: AppleWalletCredentials) => new PassKitSigner(apple);
-const walletFromConfig = () => walletServices(passKitSigner);
+/** The only function that signs passes (node:crypto: manifest, PKCS#7 signature, zip). */
+const pkpassSigner = (apple: AppleWalletCredentials) => new PkpassSigner(apple);
+const walletFromConfig = () => walletServices(pkpassSigner);
 
 export const handler = defineArea(walletPassesArea, {
   issueWalletPass: async ({ body, context }) => {
