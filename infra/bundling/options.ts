@@ -30,7 +30,7 @@ export const BUNDLE_BUDGET_EXCEPTION = {
     'The MCP SDK (about 210 KiB minified with its smaller JSON Schema validator), the AWS SDK (about 210 KiB) and zod ' +
     '(about 105 KiB) already take about 590 KiB before the first tool: every domain service the tools call (about ' +
     '240 KiB of our own code) cannot fit in what is left. Splitting the tools over functions would not help, since each ' +
-    'would carry the SDK. Its module load is that of the system function (578 KiB) within 10%, about 160 ms of CPU more ' +
+    'would carry the SDK. Its module load is that of the system function (578 KiB) within 10%, 120 to 160 ms of CPU more ' +
     'than the median function, once per container (docs/performance.md, "Cold start").',
 } as const;
 
