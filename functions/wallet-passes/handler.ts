@@ -1,7 +1,7 @@
-import { walletFromConfig as walletServices } from '../../shared/platform/adapters/wallet';
-import { PassKitSigner } from '../../shared/platform/adapters/wallet/pkpass-signer';
+import { walletFromConfig as walletServices } from '../../shared/platform/adapters/wallet/index';
+import { PkpassSigner } from '../../shared/platform/adapters/wallet/pkpass-signer';
 import type { AppleWalletCredentials } from '../../shared/platform/ports/wallet';
-import { runtimeConfig } from '../../shared/platform/config';
+import { runtimeConfig } from '../../shared/platform/config/index';
 import { walletPassesArea } from '../../shared/wallet/contract';
 import * as apple from '../../shared/wallet/apple-web-service';
 import { issuePass } from '../../shared/wallet/service';
@@ -11,9 +11,9 @@ import { consumerOf } from '../../shared/http/principal';
 import type { Reply } from '../../shared/http/responses';
 
 const PKPASS = 'application/vnd.apple.pkpass';
-/** The only function that signs passes: the signer is passkit-generator. */
-const passKitSigner = (apple: AppleWalletCredentials) => new PassKitSigner(apple);
-const walletFromConfig = () => walletServices(passKitSigner);
+/** The only function that signs passes (node:crypto: manifest, PKCS#7 signature, zip). */
+const pkpassSigner = (apple: AppleWalletCredentials) => new PkpassSigner(apple);
+const walletFromConfig = () => walletServices(pkpassSigner);
 
 export const handler = defineArea(walletPassesArea, {
   issueWalletPass: async ({ body, context }) => {

@@ -1,5 +1,16 @@
 import * as z from 'zod';
-import { routes } from '../http/declarations';
+import { ambassadorArea } from '../ambassador/contract';
+import { catalogArea } from '../catalog/contract';
+import { couponsArea } from '../coupons/contract';
+import { routesOf } from '../platform/contract/endpoint';
+import { membersArea } from '../members/contract';
+import { objectsArea } from '../objects/contract';
+import { ordersArea } from '../orders/contract';
+import { programArea } from '../program/contract';
+import { storesArea } from '../stores/contract';
+import { tagsArea } from '../tags/contract';
+import { trackingArea } from '../tracking/contract';
+import { webhooksArea } from '../webhooks/contract';
 import type { Scope } from '../platform/contract/scopes';
 import type { Principal } from '../auth/principal';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../platform/validation/pagination';
@@ -62,9 +73,27 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
 /** A tool as its module declares it: everything but the scope, which is its REST operation's. */
 export type ToolDeclaration<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> = Omit<ToolDefinition<I, O>, 'scope'>;
 
+/**
+ * The areas whose operations tools call. Only these, not the whole route table: the MCP bundle then
+ * leaves out the other areas' contracts (auth, team, exports, wallet...), which no tool uses.
+ */
+const TOOL_ROUTES = [
+  membersArea,
+  ordersArea,
+  programArea,
+  objectsArea,
+  couponsArea,
+  tagsArea,
+  storesArea,
+  catalogArea,
+  ambassadorArea,
+  trackingArea,
+  webhooksArea,
+].flatMap((area) => routesOf(area));
+
 /** The scope the REST operation declares (a tool calling its domain service needs the same one). */
 export function scopeOfOperation(operationId: string): Scope {
-  const route = routes.find((r) => r.operationId === operationId);
+  const route = TOOL_ROUTES.find((r) => r.operationId === operationId);
   if (!route) throw new Error(`MCP tool: no REST operation ${operationId}`);
   if (!route.scope) throw new Error(`MCP tool: REST operation ${operationId} declares no scope`);
   return route.scope;

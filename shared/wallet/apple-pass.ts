@@ -39,6 +39,8 @@ export function applePassJson(input: ApplePassInput): Record<string, unknown> {
       headerFields: [{ key: 'tier', label: 'Tier', value: content.tierName, changeMessage: 'Your tier is now %@' }],
       primaryFields: [{ key: 'points', label: 'Points', value: content.points, changeMessage: 'Your balance is now %@ points' }],
       secondaryFields: [{ key: 'member', label: 'Member', value: content.memberId }],
+      // Empty, and kept: the pass.json devices have always received lists all five field groups.
+      auxiliaryFields: [],
       backFields: [{ key: 'program', label: 'Program', value: `${branding.name} loyalty program` }],
     },
   };

@@ -20,7 +20,7 @@ const registrationParams = z.object({ deviceId, passTypeId, serial });
 
 /**
  * The two calls that build a signed Apple pass: a function of their own, so that only it loads the
- * pass signer (passkit-generator with node-forge and joi, about 450 KiB) and the calls that answer
+ * pass signer (shared/platform/adapters/wallet/pkpass-signer.ts, node:crypto) and the calls that answer
  * devices, branding and logs start without it.
  */
 export const walletPassesArea = declareArea({

@@ -1,5 +1,4 @@
 import type { DynamoDBDocumentClient, TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { StoreClientOptions } from './client';
 
 /** One item of a TransactWriteItems, as sent. */
 export type SentTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -15,7 +14,7 @@ export interface CommitHooks {
 }
 
 /** Chooses the hooks of each new client by its options (an endpoint override, say); undefined for none. */
-export type CommitHooksInstaller = (opts: StoreClientOptions) => CommitHooks | undefined;
+export type CommitHooksInstaller = (opts: { endpoint?: string }) => CommitHooks | undefined;
 
 let installer: CommitHooksInstaller | undefined;
 const installed = new WeakMap<DynamoDBDocumentClient, CommitHooks>();
@@ -26,7 +25,7 @@ export function installCommitHooks(choose: CommitHooksInstaller | undefined): vo
 }
 
 /** Called by the client factory for each client it makes. */
-export function attachCommitHooks(client: DynamoDBDocumentClient, opts: StoreClientOptions): void {
+export function attachCommitHooks(client: DynamoDBDocumentClient, opts: { endpoint?: string }): void {
   const hooks = installer?.(opts);
   if (hooks) installed.set(client, hooks);
 }

@@ -18,7 +18,7 @@ function credentialSource(): WalletCredentialSource {
   return arn ? new SecretsManagerWalletCredentials(arn) : { load: async () => ({}) };
 }
 
-/** Functions that never sign a pass (the push worker) leave passkit-generator out of their bundle. */
+/** Functions that never sign a pass (the push worker) leave the pass signer out of their bundle. */
 const noSigner = (): WalletSigner => ({
   sign: async () => {
     throw new Error('this function signs no passes');
@@ -28,7 +28,7 @@ const noSigner = (): WalletSigner => ({
 /**
  * The process's wallet clients, built once from configuration (credentials read on first use).
  * `signer` makes the pass signer from the Apple credentials: given by the functions that sign
- * (`PassKitSigner`), so only they bundle passkit-generator.
+ * (`PkpassSigner`), so only they bundle it.
  */
 export function walletFromConfig(signer: (apple: AppleWalletCredentials) => WalletSigner = noSigner): WalletServices {
   const known = built.get(signer);

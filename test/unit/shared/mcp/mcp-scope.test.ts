@@ -27,8 +27,14 @@ describe('MCP tool scope: derived from the REST operation the tool wraps', () =>
 
   it('refuses an unknown operation and one that declares no scope', () => {
     expect(() => scopeOfOperation('noSuchOperation')).toThrow(/no REST operation noSuchOperation/);
-    const unscoped = routes.find((r) => !r.scope)!;
+    // An operation of an area the tools call (the registry reads only those areas' routes).
+    const unscoped = routes.find((r) => !r.scope && r.area === 'program')!;
     expect(() => scopeOfOperation(unscoped.operationId)).toThrow(/declares no scope/);
+  });
+
+  it('knows only the routes of the areas its tools call, so the MCP bundle holds no other contract', () => {
+    expect(routes.find((r) => r.operationId === 'createApiKey')!.scope).toBe('api_keys:manage');
+    expect(() => scopeOfOperation('createApiKey')).toThrow(/no REST operation createApiKey/);
   });
 
   it("every tool carries its operation's scope", () => {

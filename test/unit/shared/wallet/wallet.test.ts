@@ -1,6 +1,13 @@
-import { inflateSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { createHash, createPrivateKey, generateKeyPairSync, X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { crc32, inflateSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureWalletCredentials, WALLET_FILES } from '../../../../infra/local/wallet-credentials';
 import { apnsOutcome } from '../../../../shared/platform/adapters/wallet/apns';
+import { issuerAndSerialNumber, oid, PkpassSigner, storedZip, utcTime } from '../../../../shared/platform/adapters/wallet/pkpass-signer';
+import type { AppleWalletCredentials } from '../../../../shared/platform/ports/wallet';
 import { applePassFiles, applePassJson, type ApplePassInput } from '../../../../shared/wallet/apple-pass';
 import { applePassToken, liveTokenHashes, tokenMatches } from '../../../../shared/wallet/apple-web-service';
 import { contentHash, DEFAULT_COLOURS, hexRgb, type CardContent } from '../../../../shared/wallet/content';
@@ -9,6 +16,7 @@ import { solidPng } from '../../../../shared/wallet/png';
 import { changedMember, coalesce, pushMessageSchema } from '../../../../shared/wallet/push';
 import { httpDate, nextLastModified, notModified, updatedSince } from '../../../../shared/wallet/updates';
 import { sha256Hex } from '../../../../shared/auth/secrets';
+import { unpackPass, verifyPassSignature } from '../../../support/wallet';
 
 const content: CardContent = { memberId: 'mbr_1', holderName: 'Ada Lovelace', points: 640, tierKey: 'silver', tierName: 'Silver', active: true };
 const branding = { name: 'Corner Shop', ...DEFAULT_COLOURS };
@@ -43,6 +51,12 @@ describe('pass.json of a store card', () => {
     expect(card.headerFields).toEqual([expect.objectContaining({ key: 'tier', value: 'Silver', changeMessage: expect.stringContaining('%@') })]);
     // No personal data on the card beyond the member reference.
     expect(JSON.stringify(json)).not.toContain('Ada');
+  });
+
+  it('lists all five field groups of the store card, the unused one empty (the pass.json devices have always had)', () => {
+    const card = applePassJson(input).storeCard as Record<string, unknown[]>;
+    expect(Object.keys(card)).toEqual(['headerFields', 'primaryFields', 'secondaryFields', 'auxiliaryFields', 'backFields']);
+    expect(card.auxiliaryFields).toEqual([]);
   });
 
   it('refuses an authentication token shorter than 16 characters', () => {
@@ -276,3 +290,104 @@ describe('ApplePass tokens that open a pass (the newest five, and any within the
     expect(liveTokenHashes(hashes, at({ h2: now - 1 }), now)).toEqual(['h2', 'h3', 'h4', 'h5', 'h6', 'h7']);
   });
 });
+
+describe('the .pkpass signer (node:crypto, no pass library)', () => {
+  let dir: string;
+  let apple: AppleWalletCredentials;
+  beforeAll(() => {
+    dir = join(mkdtempSync(join(tmpdir(), 'pkpass-signer-')), 'wallet');
+    ensureWalletCredentials(dir);
+    const file = (name: string) => readFileSync(join(dir, name), 'utf8');
+    apple = {
+      passTypeIdentifier: 'pass.test',
+      teamIdentifier: 'TEAM',
+      wwdrPem: file(WALLET_FILES.wwdr),
+      signerCertPem: file(WALLET_FILES.signerCert),
+      signerKeyPem: file(WALLET_FILES.signerKey),
+    } as AppleWalletCredentials;
+  });
+
+  it('encodes object identifiers (multi-byte arcs included) and the signing time in DER', () => {
+    expect(oid('1.2.840.113549.1.7.2').toString('hex')).toBe('06092a864886f70d010702');
+    expect(oid('1.3.14.3.2.26').toString('hex')).toBe('06052b0e03021a');
+    expect(oid('2.5.4.3').toString('hex')).toBe('0603550403');
+    expect(utcTime(new Date('2026-01-02T03:04:05.900Z'))).toEqual(Buffer.concat([Buffer.from([0x17, 13]), Buffer.from('260102030405Z')]));
+  });
+
+  it('zips the files stored, in the given order, each with its CRC-32 and no timestamp', () => {
+    const big = Buffer.alloc(70_000, 7);
+    const zip = storedZip([
+      ['pass.json', Buffer.from('{"a":1}')],
+      ['dir/ü.png', big],
+    ]);
+    const { files } = unpackPass(zip);
+    expect(Object.keys(files)).toEqual(['pass.json', 'dir/ü.png']);
+    expect(files['pass.json']!.toString()).toBe('{"a":1}');
+    expect(files['dir/ü.png']!.equals(big)).toBe(true);
+    // Local header: signature, version 1.0, no flags, stored, time and date 0, then the CRC-32.
+    expect(zip.subarray(0, 14).toString('hex')).toBe('504b03040a000000000000000000');
+    expect(zip.readUInt32LE(14)).toBe(crc32(Buffer.from('{"a":1}')));
+    expect(zip.readUInt32LE(18)).toBe(7);
+    // End of central directory: two entries, the directory right after the last entry's data.
+    const end = zip.subarray(zip.length - 22);
+    expect(end.readUInt32LE(0)).toBe(0x06054b50);
+    expect([end.readUInt16LE(8), end.readUInt16LE(10)]).toEqual([2, 2]);
+    expect(end.readUInt32LE(16) + end.readUInt32LE(12)).toBe(zip.length - 22);
+  });
+
+  it('names the signer by the issuer and serial number of its certificate', () => {
+    const cert = new X509Certificate(apple.signerCertPem);
+    const [issuer, serial] = childrenOf(issuerAndSerialNumber(cert.raw));
+    // INTEGER: the serial, with a leading zero byte when its first bit is set.
+    expect(serial![0]).toBe(0x02);
+    expect(serial!.subarray(2).toString('hex').replace(/^00/, '')).toBe(cert.serialNumber.toLowerCase());
+    // The issuer is the WWDR certificate's subject, byte for byte.
+    expect(issuer![0]).toBe(0x30);
+    expect(new X509Certificate(apple.wwdrPem).raw.includes(issuer!)).toBe(true);
+    expect(cert.issuer).toBe(new X509Certificate(apple.wwdrPem).subject);
+  });
+
+  it('signs a manifest of every file that openssl verifies against the WWDR, files and manifest in the pass', async () => {
+    const files = applePassFiles(input);
+    const pass = unpackPass(await new PkpassSigner(apple).sign(files));
+    expect(Object.keys(pass.files)).toEqual([...Object.keys(files), 'manifest.json', 'signature']);
+    for (const [name, bytes] of Object.entries(files)) expect(pass.files[name]!.equals(bytes), name).toBe(true);
+    const manifest = JSON.parse(pass.files['manifest.json']!.toString());
+    expect(Object.keys(manifest)).toEqual(Object.keys(files));
+    expect(manifest['icon.png']).toBe(sha1Hex(files['icon.png']!));
+    expect(verifyPassSignature(pass.dir, join(dir, WALLET_FILES.wwdr))).toMatchObject({ ok: true });
+    writeFileSync(join(pass.dir, 'other.json'), JSON.stringify({ ...manifest, 'pass.json': '0'.repeat(40) }));
+    expect(verifyPassSignature(pass.dir, join(dir, WALLET_FILES.wwdr), 'other.json')).toMatchObject({
+      ok: false,
+      output: expect.stringMatching(/digest failure/),
+    });
+  });
+
+  it('takes a passphrase-protected key, and refuses a key that is not RSA', async () => {
+    const encrypted = createPrivateKey(apple.signerKeyPem).export({
+      type: 'pkcs8',
+      format: 'pem',
+      cipher: 'aes-256-cbc',
+      passphrase: 'secret words',
+    }) as string;
+    const signed = unpackPass(
+      await new PkpassSigner({ ...apple, signerKeyPem: encrypted, signerKeyPassphrase: 'secret words' }).sign({ 'pass.json': Buffer.from('{}') }),
+    );
+    expect(verifyPassSignature(signed.dir, join(dir, WALLET_FILES.wwdr))).toMatchObject({ ok: true });
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    await expect(new PkpassSigner({ ...apple, signerKeyPem: ec }).sign({ 'pass.json': Buffer.from('{}') })).rejects.toThrow('must be RSA, not ec');
+  });
+});
+
+const sha1Hex = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex');
+
+/** The elements of a DER SEQUENCE whose lengths fit in one byte (issuer names and serial numbers do). */
+function childrenOf(der: Buffer): Buffer[] {
+  const children: Buffer[] = [];
+  for (let at = 2; at < der.length; ) {
+    expect(der[at + 1]! < 0x80, 'short-form length').toBe(true);
+    children.push(der.subarray(at, at + 2 + der[at + 1]!));
+    at += 2 + der[at + 1]!;
+  }
+  return children;
+}
