@@ -1,7 +1,7 @@
-import { LocationProvider, Route, Router } from 'preact-iso/router';
+import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
 import { ROOT, to } from './paths';
 import { type Navigation, Console } from './shell';
-import { lazyScreen } from './ui/error-boundary';
+import { ErrorBoundary, lazyScreen } from './ui/error-boundary';
 
 /**
  * The console's addresses, all under /console (the server answers each with the page; the browser
@@ -48,12 +48,20 @@ const NAV: Navigation = {
 export function App() {
   return (
     <LocationProvider scope={ROOT}>
+      <Pages />
+    </LocationProvider>
+  );
+}
+
+function Pages() {
+  return (
+    <ErrorBoundary at={useLocation().path}>
       <Router>
         <Route path={`${ROOT}/accept`} component={AcceptInvitation} />
         <Route path={ROOT} component={SignedIn} />
         <Route path={`${ROOT}/*`} component={SignedIn} />
       </Router>
-    </LocationProvider>
+    </ErrorBoundary>
   );
 }
 

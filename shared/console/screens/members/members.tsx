@@ -1,5 +1,5 @@
 import { useLocation } from 'preact-iso/router';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../client/schema';
 import { api, unwrap } from '../../api';
 import { to } from '../../paths';
@@ -22,6 +22,8 @@ export function Members() {
   const { query, route } = useLocation();
   const search = query.search ?? '';
   const [typed, setTyped] = useState(search);
+  // The search field shows the address's search, also when the address changes (Back, the navigation).
+  useEffect(() => setTyped(search), [search]);
   const list = usePaged((page) => unwrap(api.GET('/api/flash/members', { params: { query: { limit: 20, ...searchQuery(search), ...page } } })), [search]);
   return (
     <section aria-labelledby="members-title">
