@@ -1,20 +1,18 @@
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { type BuildOptions, type OutputFile, build, buildSync } from 'esbuild';
-import { CONDITION_FIELDS, OPS_BY_KIND } from '../../shared/program/campaign-rules';
-import { SCOPES } from '../../shared/platform/contract/scopes';
-import { AUDIT_ACTIONS } from '../../shared/audit/entities';
-import { FIELD_TYPES } from '../../shared/objects/entities';
+import { type BuildOptions, type Metafile, type OutputFile, build, buildSync } from 'esbuild';
 
 /**
- * The console (shared/console, Preact) as static files: one script and one stylesheet named by
- * their content hash, and the page that loads them. Built the same way for the local runtime (kept
- * in memory) and for the bucket CloudFront serves, so what is tested is what ships.
+ * The console (shared/console, Preact) as static files: the entry script, one chunk per screen and
+ * the chunks they share, and one stylesheet, each named by its content hash under the assets path,
+ * and the page that loads the entry. Built the same way for the local runtime (kept in memory) and
+ * for the bucket CloudFront serves, so what is tested is what ships.
  */
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CONSOLE_PATH = '/console';
 export const CONSOLE_ASSETS_PATH = `${CONSOLE_PATH}/assets/`;
+const ENTRY = 'shared/console/main.tsx';
 
 /**
  * Scripts, styles, data and API calls from this origin only; no inline script or style, no frames,
@@ -43,16 +41,20 @@ export interface ConsoleBuild {
   /** By path, e.g. `/console/assets/app-3FZK2Q.js`; the page is `CONSOLE_PATH`. */
   readonly files: ReadonlyMap<string, ConsoleFile>;
   readonly page: ConsoleFile;
+  /** The script the page loads, e.g. `/console/assets/app-3FZK2Q.js`; the screens' chunks are the other scripts. */
+  readonly entry: string;
 }
 
 const file = (body: Buffer, contentType: string, immutable: boolean): ConsoleFile => ({ body, gzip: gzipSync(body, { level: 9 }), contentType, immutable });
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8' };
 
-const OPTIONS: BuildOptions & { write: false } = {
-  entryPoints: { app: 'shared/console/main.tsx' },
+const OPTIONS: BuildOptions & { write: false; metafile: true } = {
+  entryPoints: { app: ENTRY },
   absWorkingDir: ROOT,
   bundle: true,
+  // Each screen's dynamic import() becomes its own chunk, loaded when the screen is first shown.
+  splitting: true,
   format: 'esm',
   target: 'es2022',
   platform: 'browser',
@@ -60,38 +62,38 @@ const OPTIONS: BuildOptions & { write: false } = {
   jsx: 'automatic',
   jsxImportSource: 'preact',
   entryNames: '[name]-[hash]',
+  chunkNames: '[name]-[hash]',
   outdir: 'console-out',
   write: false,
+  metafile: true,
   legalComments: 'none',
-  define: {
-    'PLATFORM.scopes': JSON.stringify(SCOPES),
-    'PLATFORM.auditActions': JSON.stringify(AUDIT_ACTIONS),
-    'PLATFORM.fieldTypes': JSON.stringify(FIELD_TYPES),
-    'PLATFORM.conditionFields': JSON.stringify(CONDITION_FIELDS),
-    'PLATFORM.opsByKind': JSON.stringify(OPS_BY_KIND),
-  },
   logLevel: 'warning',
 };
 
 /** For the local runtime (in the background while it starts). */
-export const buildConsole = async (): Promise<ConsoleBuild> => assemble((await build(OPTIONS)).outputFiles);
+export const buildConsole = async (): Promise<ConsoleBuild> => assemble(await build(OPTIONS));
 
 /** For `cdk synth`, whose constructs are built synchronously (about 100 ms). */
-export const buildConsoleSync = (): ConsoleBuild => assemble(buildSync(OPTIONS).outputFiles);
+export const buildConsoleSync = (): ConsoleBuild => assemble(buildSync(OPTIONS));
 
-function assemble(outputs: OutputFile[]): ConsoleBuild {
+const assetPath = (outputPath: string) => CONSOLE_ASSETS_PATH + outputPath.slice(outputPath.lastIndexOf('/') + 1);
+
+function assemble({ outputFiles, metafile }: { outputFiles: OutputFile[]; metafile: Metafile }): ConsoleBuild {
   const files = new Map<string, ConsoleFile>();
-  for (const o of outputs) {
-    const name = o.path.slice(o.path.lastIndexOf('/') + 1);
-    files.set(CONSOLE_ASSETS_PATH + name, file(Buffer.from(o.contents), TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream', true));
+  for (const o of outputFiles) {
+    const path = assetPath(o.path);
+    files.set(path, file(Buffer.from(o.contents), TYPES[path.slice(path.lastIndexOf('.'))] ?? 'application/octet-stream', true));
   }
-  const asset = (ext: string) => [...files.keys()].find((p) => p.endsWith(ext))!;
-  const page = file(Buffer.from(pageHtml(asset('.js'), asset('.css')), 'utf8'), 'text/html; charset=utf-8', false);
+  // The page loads the entry (named by the metafile, not by the order of the outputs) and its stylesheet,
+  // and preloads the chunks the entry imports, so they load beside it instead of after it.
+  const [entry, meta] = Object.entries(metafile.outputs).find(([, o]) => o.entryPoint === ENTRY)!;
+  const preload = meta.imports.filter((i) => i.kind === 'import-statement').map((i) => assetPath(i.path));
+  const page = file(Buffer.from(pageHtml(assetPath(entry), assetPath(meta.cssBundle!), preload), 'utf8'), 'text/html; charset=utf-8', false);
   files.set(CONSOLE_PATH, page);
-  return { files, page };
+  return { files, page, entry: assetPath(entry) };
 }
 
-function pageHtml(script: string, style: string): string {
+function pageHtml(script: string, style: string, preload: string[]): string {
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -100,6 +102,7 @@ function pageHtml(script: string, style: string): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<title>Loyalty console</title>',
     `<link rel="stylesheet" href="${style}">`,
+    ...preload.map((chunk) => `<link rel="modulepreload" href="${chunk}">`),
     `<script type="module" src="${script}"></script>`,
     '</head>',
     '<body><div id="app"></div></body>',

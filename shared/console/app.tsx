@@ -1,146 +1,92 @@
-import { useEffect, useState } from 'preact/hooks';
-import { whenSignedOut } from './api';
-import { Failure, Loading } from './components';
-import { AcceptInvitation } from './screens/accept';
-import { ApiKeys } from './screens/api-keys';
-import { AuditLog } from './screens/audit-log';
-import { Exports } from './screens/exports';
-import { Members } from './screens/members';
-import { ObjectTypes } from './screens/object-types';
-import { Overview } from './screens/overview';
-import { ProgramRules } from './screens/program';
-import { SignIn } from './screens/sign-in';
-import { Team } from './screens/team';
-import { Wallet } from './screens/wallet';
-import { Webhooks } from './screens/webhooks';
-import { type BrowserSession, currentSession, signOut } from './session';
+import { LocationProvider, Route, Router, useLocation } from 'preact-iso/router';
+import { ROOT, to } from './paths';
+import { type Navigation, Console } from './shell';
+import { ErrorBoundary, lazyScreen } from './ui/error-boundary';
 
-/** The console's screens, by address under /console. Each is a working flow against the API. */
-const SCREENS = [
-  { path: '/console/overview', name: 'Overview', Screen: Overview },
-  { path: '/console/members', name: 'Members', Screen: Members },
-  { path: '/console/program', name: 'Program', Screen: ProgramRules },
-  { path: '/console/object-types', name: 'Object types', Screen: ObjectTypes },
-  { path: '/console/webhooks', name: 'Webhooks', Screen: Webhooks },
-  { path: '/console/exports', name: 'Exports', Screen: Exports },
-  { path: '/console/api-keys', name: 'API keys', Screen: ApiKeys },
-  { path: '/console/wallet', name: 'Wallet', Screen: Wallet },
-  { path: '/console/audit', name: 'Audit log', Screen: AuditLog },
-  { path: '/console/team', name: 'Team', Screen: Team },
-] as const;
+/**
+ * The console's addresses, all under /console (the server answers each with the page; the browser
+ * routes). Every screen is its own chunk, loaded on first use; a detail (a member, a campaign, an
+ * object type's records, an endpoint's deliveries) has an address of its own, so it can be linked,
+ * reloaded, and closed with the browser's Back.
+ */
 
-/** What /console itself (and an address no screen has) opens, until an overview exists. */
-const HOME = SCREENS.find((s) => s.name === 'API keys')!;
+const Overview = lazyScreen(() => import('./screens/overview/overview').then((m) => m.Overview));
+const Members = lazyScreen(() => import('./screens/members/members').then((m) => m.Members));
+const MemberDetail = lazyScreen(() => import('./screens/members/member-detail').then((m) => m.MemberDetail));
+const Program = lazyScreen(() => import('./screens/program/program').then((m) => m.ProgramRules));
+const ObjectTypes = lazyScreen(() => import('./screens/object-types/object-types').then((m) => m.ObjectTypes));
+const Webhooks = lazyScreen(() => import('./screens/webhooks/webhooks').then((m) => m.Webhooks));
+const Exports = lazyScreen(() => import('./screens/exports/exports').then((m) => m.Exports));
+const ApiKeys = lazyScreen(() => import('./screens/api-keys/api-keys').then((m) => m.ApiKeys));
+const Wallet = lazyScreen(() => import('./screens/wallet/wallet').then((m) => m.Wallet));
+const AuditLog = lazyScreen(() => import('./screens/audit-log/audit-log').then((m) => m.AuditLog));
+const Team = lazyScreen(() => import('./screens/team/team').then((m) => m.Team));
+const NotFound = lazyScreen(() => import('./screens/not-found/not-found').then((m) => m.NotFound));
+const AcceptInvitation = lazyScreen(() => import('./screens/accept/accept').then((m) => m.AcceptInvitation));
 
-function usePath(): [string, (to: string) => void] {
-  const [path, setPath] = useState(location.pathname);
-  useEffect(() => {
-    const back = () => setPath(location.pathname);
-    addEventListener('popstate', back);
-    return () => removeEventListener('popstate', back);
-  }, []);
-  const go = (to: string) => {
-    history.pushState(null, '', to);
-    setPath(to);
-  };
-  return [path, go];
-}
+const OVERVIEW = { path: `${ROOT}/overview`, name: 'Overview' };
 
-/** Where an invitation's link lands: open to whoever holds the link, signed in or not. */
-const ACCEPT_PATH = '/console/accept';
+/** The navigation, in its order; the console opens on Overview. */
+const NAV: Navigation = {
+  root: ROOT,
+  home: OVERVIEW,
+  screens: [
+    OVERVIEW,
+    { path: to.members, name: 'Members' },
+    { path: to.program, name: 'Program' },
+    { path: to.objectTypes, name: 'Object types' },
+    { path: to.webhooks, name: 'Webhooks' },
+    { path: `${ROOT}/exports`, name: 'Exports' },
+    { path: `${ROOT}/api-keys`, name: 'API keys' },
+    { path: `${ROOT}/wallet`, name: 'Wallet' },
+    { path: `${ROOT}/audit`, name: 'Audit log' },
+    { path: `${ROOT}/team`, name: 'Team' },
+  ],
+};
 
+/** Where an invitation's link lands (open to whoever holds the link, signed in or not); anything else is the signed-in console. */
 export function App() {
-  return location.pathname === ACCEPT_PATH ? <AcceptInvitation /> : <Console />;
-}
-
-function Console() {
-  const [session, setSession] = useState<BrowserSession | null | undefined>(undefined);
-  const [expired, setExpired] = useState(false);
-  useEffect(() => {
-    whenSignedOut(() => setExpired(true));
-    currentSession().then(
-      (s) => setSession(s ?? null),
-      () => setSession(null),
-    );
-  }, []);
-  if (session === undefined) return <Loading what="the console" />;
-  if (session === null) return <SignIn onSignedIn={setSession} />;
-  if (session.user.role === 'member') return <NeedsAdmin session={session} onSignedOut={() => setSession(null)} />;
   return (
-    <>
-      <Shell session={session} onSignedOut={() => setSession(null)} />
-      {expired ? (
-        <div class="overlay">
-          <SignIn
-            expired
-            onSignedIn={(s) => {
-              setSession(s);
-              setExpired(false);
-            }}
-          />
-        </div>
-      ) : null}
-    </>
+    <LocationProvider scope={ROOT}>
+      <Pages />
+    </LocationProvider>
   );
 }
 
-function Shell({ session, onSignedOut }: { session: BrowserSession; onSignedOut: () => void }) {
-  const [path, go] = usePath();
-  const screen = SCREENS.find((s) => path === s.path || path.startsWith(`${s.path}/`)) ?? HOME;
-  useEffect(() => {
-    document.title = `${screen.name} · ${session.workspace.name}`;
-  }, [screen, session]);
+function Pages() {
   return (
-    <>
-      <header class="top">
-        <span class="workspace">{session.workspace.name}</span>
-        <nav aria-label="Console">
-          {SCREENS.map((s) => (
-            <a
-              key={s.path}
-              href={s.path}
-              aria-current={s === screen ? 'page' : undefined}
-              onClick={(e) => {
-                e.preventDefault();
-                go(s.path);
-              }}
-            >
-              {s.name}
-            </a>
-          ))}
-        </nav>
-        <SignOut email={session.user.email} onSignedOut={onSignedOut} />
-      </header>
-      <main>
-        <screen.Screen />
-      </main>
-    </>
+    <ErrorBoundary at={useLocation().path}>
+      <Router>
+        <Route path={`${ROOT}/accept`} component={AcceptInvitation} />
+        <Route path={ROOT} component={SignedIn} />
+        <Route path={`${ROOT}/*`} component={SignedIn} />
+      </Router>
+    </ErrorBoundary>
   );
 }
 
-function SignOut({ email, onSignedOut }: { email: string; onSignedOut: () => void }) {
-  const [error, setError] = useState<unknown>();
+/** The screens, by their address under ROOT (what the route above leaves of the path). */
+function SignedIn() {
   return (
-    <div class="account">
-      <span>{email}</span>{' '}
-      <button type="button" onClick={() => signOut().then(onSignedOut, setError)}>
-        Sign out
-      </button>
-      {error ? <Failure error={error} /> : null}
-    </div>
-  );
-}
-
-/** A `member`-role user: a plain page, never a screen that fails on every call. */
-function NeedsAdmin({ session, onSignedOut }: { session: BrowserSession; onSignedOut: () => void }) {
-  return (
-    <main class="plain">
-      <h1>An admin is needed</h1>
-      <p>
-        You are signed in to {session.workspace.name} as {session.user.email}, a member. The console is for owners and admins of the workspace: ask one of them
-        to make you an admin.
-      </p>
-      <SignOut email={session.user.email} onSignedOut={onSignedOut} />
-    </main>
+    <Console nav={NAV}>
+      <Router>
+        <Route path="/" component={Overview} />
+        <Route path="/overview" component={Overview} />
+        <Route path="/members" component={Members} />
+        <Route path="/members/:id" component={MemberDetail} />
+        <Route path="/program" component={Program} />
+        <Route path="/program/campaigns/:id" component={Program} />
+        <Route path="/object-types" component={ObjectTypes} />
+        <Route path="/object-types/:key" component={ObjectTypes} />
+        <Route path="/webhooks" component={Webhooks} />
+        <Route path="/webhooks/:id/deliveries" component={Webhooks} />
+        <Route path="/exports" component={Exports} />
+        <Route path="/api-keys" component={ApiKeys} />
+        <Route path="/wallet" component={Wallet} />
+        <Route path="/audit" component={AuditLog} />
+        <Route path="/team" component={Team} />
+        <Route default component={NotFound} />
+      </Router>
+    </Console>
   );
 }

@@ -4,10 +4,12 @@ import { launchChromium } from '../support/browser';
 import type { RunningPlatform } from '../support/platform';
 
 /**
- * The console's first screen: the JavaScript (and CSS) it needs, gzipped as served, against the
- * 150 KiB target; and the time from navigation to a usable sign-in form (the "Sign in" button
- * enabled) in Chromium, the median of `runs` fresh tabs, next to the same browser loading the API's
- * small JSON index (the floor of a round trip and a page). Target: at most 1 s locally.
+ * The console's first screen: the JavaScript (and CSS) it needs, gzipped as served (the entry and the
+ * chunks it imports; each screen's chunk loads when it is first shown, and all of them together are
+ * counted too), against the 150 KiB target; and the time from navigation to a usable sign-in form
+ * (the "Sign in" button enabled) in Chromium, the median of `runs` fresh tabs, next to the same
+ * browser loading the API's small JSON index (the floor of a round trip and a page). Target: at
+ * most 1 s locally.
  */
 
 const TARGET_KIB = 150;
@@ -18,7 +20,10 @@ const kib = (n: number) => Math.round((n / 1024) * 10) / 10;
 export async function consoleFirstScreen(platform: RunningPlatform, opts: { runs: number }) {
   const build = await buildConsole();
   const assets = [...build.files.entries()].filter(([path]) => path !== CONSOLE_PATH);
-  const scriptGzip = assets.filter(([p]) => p.endsWith('.js')).reduce((n, [, f]) => n + f.gzip.length, 0);
+  const preloaded = [...build.page.body.toString('utf8').matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!);
+  const firstScreen = new Set([build.entry, ...preloaded]);
+  const scriptGzip = assets.filter(([p]) => firstScreen.has(p)).reduce((n, [, f]) => n + f.gzip.length, 0);
+  const allScriptsGzip = assets.filter(([p]) => p.endsWith('.js')).reduce((n, [, f]) => n + f.gzip.length, 0);
   const styleGzip = assets.filter(([p]) => p.endsWith('.css')).reduce((n, [, f]) => n + f.gzip.length, 0);
   const browser = await launchChromium();
   const usable: number[] = [];
@@ -47,6 +52,7 @@ export async function consoleFirstScreen(platform: RunningPlatform, opts: { runs
     name: 'console-first-screen',
     runs: opts.runs,
     scriptGzipKiB: kib(scriptGzip),
+    allScriptsGzipKiB: kib(allScriptsGzip),
     styleGzipKiB: kib(styleGzip),
     targetKiB: TARGET_KIB,
     usableMedianMs: usableMs,

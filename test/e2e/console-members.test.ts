@@ -51,7 +51,7 @@ describe('the Members screen (headless Chromium)', () => {
     await newMember(owner.key, { email, externalId: 'crm-grace', firstName: 'Grace', lastName: 'Hopper' });
     await newMember(owner.key, { firstName: 'Alan' });
     await search(page, '');
-    await page.getByRole('button', { name: 'Alan' }).waitFor();
+    await page.getByRole('link', { name: 'Alan' }).waitFor();
     // Each search starts from a list without Grace, so waiting for her row waits for that search's answer.
     const nobody = async () => {
       await search(page, 'nobody@example.test');
@@ -59,12 +59,12 @@ describe('the Members screen (headless Chromium)', () => {
     };
     await nobody();
     await search(page, 'crm-grace');
-    await page.getByRole('button', { name: 'Grace Hopper' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Alan' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Grace Hopper' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Alan' }).count()).toBe(0);
     await nobody();
     await search(page, email);
-    await page.getByRole('button', { name: 'Grace Hopper' }).waitFor();
-    expect(await page.getByRole('button', { name: 'Alan' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Grace Hopper' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Alan' }).count()).toBe(0);
     expect(await page.getByRole('cell', { name: email }).count()).toBe(1);
     await expectAccessible(page, 'members (found)');
     await page.close();
@@ -77,7 +77,7 @@ describe('the Members screen (headless Chromium)', () => {
     const page = await browser.newTab();
     await openMembers(page);
     await search(page, email);
-    await page.getByRole('button', { name: 'Ada Lovelace' }).click();
+    await page.getByRole('link', { name: 'Ada Lovelace' }).click();
     await page.getByRole('heading', { name: 'Ada Lovelace', level: 1 }).waitFor();
     await page.getByText('No points earned or spent yet.').waitFor();
     await page.getByText('No coupons issued to this member.').waitFor();
@@ -126,7 +126,7 @@ describe('the Members screen (headless Chromium)', () => {
     const page = await browser.newTab();
     await openMembers(page);
     await search(page, email);
-    await page.getByRole('button', { name: 'Erin' }).click();
+    await page.getByRole('link', { name: 'Erin' }).click();
     await page.getByRole('heading', { name: 'Erin', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Erase this member…' }).click();
     const erase = page.getByRole('button', { name: 'Erase member' });

@@ -110,7 +110,7 @@ describe('the Object types screen (headless Chromium)', () => {
       { key: 'state', type: 'enum', required: false, options: ['open', 'done'] },
     ]);
 
-    await page.getByRole('button', { name: 'Browse the records of Repair job' }).click();
+    await page.getByRole('link', { name: 'Browse the records of Repair job' }).click();
     await page.getByText('No records of Repair job yet').waitFor();
     for (const [title, state] of [
       ['Broken hinge', 'open'],
@@ -118,10 +118,10 @@ describe('the Object types screen (headless Chromium)', () => {
     ]) {
       expect((await call('POST', '/api/v2/objects/repair_job/records', { token: owner.key, body: { data: { title, state } } })).status).toBe(201);
     }
-    await page.getByRole('button', { name: 'Browse the records of Repair job' }).click();
+    await page.getByRole('link', { name: 'Browse the records of Repair job' }).click();
     await page.getByRole('region', { name: 'Records of Repair job' }).waitFor();
     await openTypes(page);
-    await page.getByRole('button', { name: 'Browse the records of Repair job' }).click();
+    await page.getByRole('link', { name: 'Browse the records of Repair job' }).click();
     await page.getByRole('cell', { name: 'Loose strap', exact: true }).waitFor();
     expect(await page.getByRole('cell', { name: 'Broken hinge', exact: true }).count()).toBe(1);
     await expectAccessible(page, 'object-types (records)');

@@ -86,7 +86,7 @@ describe('the Program screen (headless Chromium)', () => {
     await page.getByText('No campaigns yet').waitFor();
     await expectAccessible(page, 'program (no campaigns)');
     // Keyboard only: open the editor, type the name, Tab to the status and choose "active" with the arrows.
-    await page.getByRole('button', { name: 'New campaign' }).focus();
+    await page.getByRole('link', { name: 'New campaign' }).focus();
     await page.keyboard.press('Enter');
     const editor = page.getByRole('form', { name: 'New campaign' });
     await editor.getByLabel('Name', { exact: true }).focus();
@@ -155,7 +155,7 @@ describe('the Program screen (headless Chromium)', () => {
     });
     expect(made.status).toBe(201);
     const page = await openProgram();
-    await page.getByRole('button', { name: 'Edit Win-back' }).click();
+    await page.getByRole('link', { name: 'Edit Win-back' }).click();
     const editor = page.getByRole('form', { name: 'Edit Win-back' });
     expect(await editor.getByLabel('Factor').inputValue()).toBe('2');
     // A refused field: an inactivity trigger needs 1-3650 days.
@@ -175,7 +175,7 @@ describe('the Program screen (headless Chromium)', () => {
     // Read again (Cancel, then Edit), the change applies.
     await editor.getByRole('button', { name: 'Cancel' }).click();
     await page.reload();
-    await page.getByRole('button', { name: 'Edit Win-back' }).click();
+    await page.getByRole('link', { name: 'Edit Win-back' }).click();
     expect(await page.getByRole('form', { name: 'Edit Win-back' }).getByLabel('Priority (higher goes first)').inputValue()).toBe('5');
     await page.getByRole('form', { name: 'Edit Win-back' }).getByLabel('Trigger').selectOption('inactivity');
     await page.getByRole('form', { name: 'Edit Win-back' }).getByLabel('Days without an earn or spend').fill('90');
@@ -187,7 +187,7 @@ describe('the Program screen (headless Chromium)', () => {
 
   it('explains a refused condition next to its row and an end before the start next to the end, offers the operators its field takes, and shows a failed simulation in the API words', async () => {
     const page = await openProgram();
-    await page.getByRole('button', { name: 'New campaign' }).click();
+    await page.getByRole('link', { name: 'New campaign' }).click();
     const editor = page.getByRole('form', { name: 'New campaign' });
     await editor.getByLabel('Name', { exact: true }).fill('First order bonus');
     await editor.getByRole('button', { name: 'Add a condition' }).click();

@@ -61,7 +61,7 @@ describe('the Webhooks screen (headless Chromium)', () => {
     await sendTest.click();
     await expect.poll(() => new Set(webhookIds()).size, { timeout: 20_000 }).toBe(2);
     await expect.poll(() => receiver.received.length, { timeout: 30_000 }).toBe(8);
-    await page.getByRole('button', { name: `Delivery log of ${receiver.url}` }).click();
+    await page.getByRole('link', { name: `Delivery log of ${receiver.url}` }).click();
     await page.getByLabel('Status').selectOption('dead');
     const dead = page.getByRole('cell', { name: 'dead', exact: true });
     await expect

@@ -77,6 +77,7 @@ describe('the console (headless Chromium)', () => {
   it('creates a key shown once with a copy button, revokes one after confirmation, and the audit log shows both', async () => {
     const page = await newTab();
     await signIn(page, owner.email, owner.password);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'API keys' }).click();
     await page.getByRole('heading', { name: 'API keys', level: 1 }).waitFor();
     await page.getByText('No API keys yet').waitFor();
     await expectAccessible(page, 'api-keys (empty)');
@@ -217,6 +218,7 @@ describe('the console (headless Chromium)', () => {
   it('keeps what was typed when the session ends mid-edit, asks to sign in again, then submits once', async () => {
     const page = await newTab();
     await signIn(page, owner.email, owner.password);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'API keys' }).click();
     await page.getByLabel('Name').waitFor();
     await page.getByLabel('Name').fill('Typed before the session ended');
     // The session ends server-side (as after the idle limit): the cookie's session is gone.

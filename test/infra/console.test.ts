@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_CONTENT_SECURITY_POLICY } from '../../infra/build/console';
+import { buildConsoleSync, CONSOLE_ASSETS_PATH, CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH } from '../../infra/build/console';
 import { HTTP_API_LOGICAL_ID } from '../../infra/app/constructs/api';
 import {
   CONSOLE_BUCKET_LOGICAL_ID,
@@ -110,10 +110,70 @@ describe('the edge functions', () => {
     expect(runEdgeFunction(CONSOLE_PATHS_FUNCTION, '/console').uri).toBe('/console/index.html');
     expect(runEdgeFunction(CONSOLE_PATHS_FUNCTION, '/console/api-keys').uri).toBe('/console/index.html');
     expect(runEdgeFunction(CONSOLE_PATHS_FUNCTION, '/console/assets/app-AB12.js').uri).toBe('/console/assets/app-AB12.js');
+    // The addresses of details: the browser routes them once the page is there.
+    for (const deep of [
+      '/console/members/mbr_01J9Z',
+      '/console/program/campaigns/new',
+      '/console/object-types/repair_job',
+      '/console/webhooks/whe_1/deliveries',
+    ]) {
+      expect(runEdgeFunction(CONSOLE_PATHS_FUNCTION, deep).uri, deep).toBe('/console/index.html');
+    }
   });
 
   it("hand the API the viewer's host as X-Forwarded-Host (API Gateway gets its own as Host)", () => {
     const request = runEdgeFunction(FORWARDED_HOST_FUNCTION, '/api/v2/members', 'loyalty.example.com');
     expect(request.headers['x-forwarded-host']).toEqual({ value: 'loyalty.example.com' });
+  });
+});
+
+describe('the console build', () => {
+  const built = buildConsoleSync();
+  const page = built.page.body.toString('utf8');
+  const assets = [...built.files.keys()].filter((p) => p !== CONSOLE_PATH);
+
+  it('loads the entry the metafile names, its stylesheet, and preloads the chunks the entry imports', () => {
+    expect(built.entry).toMatch(/^\/console\/assets\/app-[A-Z0-9]+\.js$/);
+    expect(page).toContain(`<script type="module" src="${built.entry}"></script>`);
+    expect(page).toMatch(/<link rel="stylesheet" href="\/console\/assets\/app-[A-Z0-9]+\.css">/);
+    const preloaded = [...page.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]!);
+    expect(preloaded.length).toBeGreaterThan(0);
+    for (const p of preloaded) expect(built.files.has(p), p).toBe(true);
+    // Nothing inline: the CSP allows scripts and styles from this origin only.
+    expect(page).not.toMatch(/<script(?![^>]*\bsrc=)/);
+  });
+
+  it('puts each screen in a chunk of its own, named by its hash under the assets path, immutable, and passed by the edge function as itself', () => {
+    for (const screen of [
+      'overview',
+      'members',
+      'member-detail',
+      'program',
+      'object-types',
+      'webhooks',
+      'exports',
+      'api-keys',
+      'wallet',
+      'audit-log',
+      'team',
+      'accept',
+      'not-found',
+    ]) {
+      expect(
+        assets.filter((p) => new RegExp(`^${CONSOLE_ASSETS_PATH}${screen}-[A-Z0-9]+\\.js$`).test(p)),
+        screen,
+      ).toHaveLength(1);
+    }
+    for (const p of assets) {
+      expect(p).toMatch(/^\/console\/assets\/[a-z-]+-[A-Z0-9]{8}\.(js|css)$/);
+      expect(built.files.get(p)!.immutable, p).toBe(true);
+      expect(runEdgeFunction(CONSOLE_PATHS_FUNCTION, p).uri, p).toBe(p);
+    }
+    // The entry holds the router and the sign-in form, not the screens: a member's erasure is in its chunk only.
+    const text = (p: string) => built.files.get(p)!.body.toString('utf8');
+    expect(text(built.entry)).toContain('Sign in to the console');
+    expect(assets.filter((p) => text(p).includes('Erase this member')).map((p) => p.replace(/-[A-Z0-9]+\.js$/, ''))).toEqual([
+      `${CONSOLE_ASSETS_PATH}member-detail`,
+    ]);
   });
 });

@@ -152,11 +152,16 @@ describe('the house: what each folder may import', () => {
     expect(importsOf('shared/platform/events/registry.ts').filter((t) => t.startsWith('shared/'))).toEqual([]);
   });
 
-  it('the console is a pure client: it imports itself, the typed client, Preact and openapi-fetch, nothing else of the platform', () => {
+  it('the console is a pure client: it imports itself, the typed client, Preact, its router and openapi-fetch, nothing else of the platform', () => {
     const files = filesUnder('shared/console');
     expect(files.filter((f) => f.endsWith('.tsx')).length).toBeGreaterThan(3);
     const allowed = (t: string) =>
-      t.startsWith('shared/console/') || t === 'shared/client/schema' || t === 'preact' || t.startsWith('preact/') || t === 'openapi-fetch';
+      t.startsWith('shared/console/') ||
+      t === 'shared/client/schema' ||
+      t === 'preact' ||
+      t.startsWith('preact/') ||
+      t.startsWith('preact-iso/') ||
+      t === 'openapi-fetch';
     expect(offenders(files, (t) => !allowed(t))).toEqual([]);
   });
 

@@ -12,7 +12,7 @@ import {
   opFor,
   parseDays,
   valueText,
-} from '../../../../shared/console/drafts';
+} from '../../../../shared/console/screens/program/drafts';
 import { CONDITION_FIELDS } from '../../../../shared/program/campaign-rules';
 
 /** The Program screen's forms: text as typed to the bodies the API takes, and back. */

@@ -1,6 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { generateClientTypes, SCHEMA_FILE } from '../../../../../infra/build/docs/client-types';
+import { CONSOLE_CONSTANTS_FILE, generateClientTypes, generateConsoleConstants, SCHEMA_FILE } from '../../../../../infra/build/docs/client-types';
+import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../../../shared/program/campaign-rules';
+import { SCOPES } from '../../../../../shared/platform/contract/scopes';
+import { AUDIT_ACTIONS } from '../../../../../shared/audit/entities';
+import { FIELD_TYPES } from '../../../../../shared/objects/entities';
 
 describe('the typed client (shared/client)', () => {
   // The types are committed so the CLI and any program type-check without a generator run; they
@@ -8,4 +12,26 @@ describe('the typed client (shared/client)', () => {
   it('has the types openapi-typescript generates from the current OpenAPI document (else: npm run client:types)', () => {
     expect(readFileSync(SCHEMA_FILE, 'utf8') === generateClientTypes(), `${SCHEMA_FILE} is stale: run npm run client:types`).toBe(true);
   }, 180_000);
+});
+
+describe("the console's lists (shared/console/platform.ts)", () => {
+  // Generated with the types: a scope, audit action, field type or condition added to the platform
+  // reaches the console's forms only through this file, so it must be current.
+  it('are what npm run client:types generates from the declarations today', () => {
+    expect(readFileSync(CONSOLE_CONSTANTS_FILE, 'utf8') === generateConsoleConstants(), `${CONSOLE_CONSTANTS_FILE} is stale: run npm run client:types`).toBe(
+      true,
+    );
+  });
+
+  it('hold exactly the lists the platform declares', async () => {
+    const { PLATFORM } = await import('../../../../../shared/console/platform');
+    expect(PLATFORM).toEqual({
+      scopes: SCOPES,
+      auditActions: AUDIT_ACTIONS,
+      fieldTypes: FIELD_TYPES,
+      conditionFields: CONDITION_FIELDS,
+      opsByKind: OPS_BY_KIND,
+    });
+    expect(PLATFORM.opsByKind.list).toEqual(['contains', 'in']);
+  });
 });

@@ -1,0 +1,242 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { components } from '../../../client/schema';
+import { api, unwrap } from '../../api';
+import { useLoad } from '../../hooks/use-load';
+import { useSubmit } from '../../hooks/use-submit';
+import { Failure, Loading, when } from '../../ui/feedback';
+import { Listing, TableHead } from '../../ui/tables';
+
+type Job = components['schemas']['ExportJob'];
+type OperationalJob = components['schemas']['OperationalExportJob'];
+type Schedule = components['schemas']['ExportSchedule'];
+type Entity = OperationalJob['entity'];
+type Format = OperationalJob['format'];
+
+export function Exports() {
+  return (
+    <section aria-labelledby="exports-title">
+      <h1 id="exports-title">Exports</h1>
+      <Archive />
+      <Operational />
+      <Schedules />
+    </section>
+  );
+}
+
+/** A fresh download link (valid minutes only), asked for when the person wants the file. */
+function DownloadLink({ jobId, label }: { jobId: string; label: string }) {
+  const [url, setUrl] = useState<string>();
+  const [error, setError] = useState<unknown>();
+  if (url) return <a href={url}>Download {label}</a>;
+  return (
+    <>
+      <button
+        type="button"
+        onClick={() => unwrap(api.GET('/api/flash/exports/{id}/download', { params: { path: { id: jobId } } })).then((d) => setUrl(d.data.url), setError)}
+      >
+        Get a download link for {label}
+      </button>
+      {error ? <Failure error={error} /> : null}
+    </>
+  );
+}
+
+function Archive() {
+  const jobs = useLoad(() => unwrap(api.GET('/api/flash/account/data-export')).then((r) => ({ data: r.data.jobs })), []);
+  const {
+    onSubmit: start,
+    busy,
+    error,
+  } = useSubmit(async () => {
+    await unwrap(api.POST('/api/flash/account/data-export'));
+    jobs.reload();
+  });
+  return (
+    <section class="card" aria-labelledby="archive-title">
+      <h2 id="archive-title">Workspace archive</h2>
+      <p>Everything of the workspace in one JSON document: members (pseudonymous), orders and campaigns.</p>
+      <button type="button" disabled={busy} onClick={() => start()}>
+        Start an archive
+      </button>{' '}
+      <button type="button" onClick={jobs.reload}>
+        Refresh
+      </button>
+      {error ? <Failure error={error} /> : null}
+      <Listing list={jobs} what="archive jobs" empty="No archive made yet.">
+        {(made) => <JobTable jobs={made} />}
+      </Listing>
+    </section>
+  );
+}
+
+function JobTable({ jobs }: { jobs: Job[] }) {
+  return (
+    <table>
+      <caption>Archive jobs, newest first</caption>
+      <TableHead columns={['Started', 'Status', 'Records', 'File']} />
+      <tbody>
+        {jobs.map((j) => (
+          <tr key={j.id}>
+            <td>{when(j.createdAt)}</td>
+            <td>{j.error ? `${j.status}: ${j.error}` : j.status}</td>
+            <td>{j.rowCount ?? '—'}</td>
+            <td>{j.status === 'completed' ? <DownloadLink jobId={j.id} label={`archive ${j.id}`} /> : '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** Starts one operational export and follows it until it ends (a job takes seconds). */
+function Operational() {
+  const [entity, setEntity] = useState<Entity>('members');
+  const [format, setFormat] = useState<Format>('csv');
+  const [jobId, setJobId] = useState<string>();
+  const {
+    onSubmit: submit,
+    busy,
+    error,
+  } = useSubmit(async () => setJobId((await unwrap(api.POST('/api/flash/exports', { body: { entity, format } }))).data.id));
+  return (
+    <form class="card" onSubmit={submit} aria-labelledby="operational-title">
+      <h2 id="operational-title">Members or orders as a file</h2>
+      <label>
+        What
+        <select name="entity" value={entity} onChange={(e) => setEntity(e.currentTarget.value as Entity)}>
+          <option value="members">Members</option>
+          <option value="orders">Orders</option>
+        </select>
+      </label>
+      <label>
+        Format
+        <select name="format" value={format} onChange={(e) => setFormat(e.currentTarget.value as Format)}>
+          <option value="csv">CSV</option>
+          <option value="jsonl">JSON Lines</option>
+        </select>
+      </label>
+      <button type="submit" disabled={busy}>
+        Start the export
+      </button>
+      {error ? <Failure error={error} /> : null}
+      {jobId ? <JobProgress key={jobId} jobId={jobId} /> : null}
+    </form>
+  );
+}
+
+function JobProgress({ jobId }: { jobId: string }) {
+  const [job, setJob] = useState<OperationalJob>();
+  const [error, setError] = useState<unknown>();
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = () =>
+      unwrap(api.GET('/api/flash/exports/{id}', { params: { path: { id: jobId } } })).then((d) => {
+        setJob(d.data);
+        if (d.data.status === 'pending' || d.data.status === 'running') timer = setTimeout(poll, 1000);
+      }, setError);
+    void poll();
+    return () => clearTimeout(timer);
+  }, [jobId]);
+  if (error) return <Failure error={error} />;
+  if (!job) return <Loading what="the export" />;
+  return (
+    <p role="status">
+      Export {job.id}: {job.status}
+      {job.status === 'completed' ? (
+        <>
+          , {job.rowCount} rows{job.capped ? ' (cut at the row cap)' : ''}. <DownloadLink jobId={job.id} label={`${job.entity}.${job.format}`} />
+        </>
+      ) : null}
+      {job.error ? `: ${job.error}` : null}
+    </p>
+  );
+}
+
+function Schedules() {
+  const list = useLoad(() => unwrap(api.GET('/api/flash/exports/schedules', { params: { query: { limit: 50 } } })), []);
+  return (
+    <section class="card" aria-labelledby="schedules-title">
+      <h2 id="schedules-title">Schedules</h2>
+      <NewSchedule onCreated={list.reload} />
+      <Listing list={list} what="schedules" empty="No export runs on a schedule.">
+        {(schedules) => (
+          <ul class="plain-list">
+            {schedules.map((s) => (
+              <ScheduleRow key={s.id} schedule={s} onDeleted={list.reload} />
+            ))}
+          </ul>
+        )}
+      </Listing>
+    </section>
+  );
+}
+
+const describeSchedule = (s: Schedule) =>
+  `${s.entity} as ${s.format.toUpperCase()}, ${s.frequency === 'weekly' ? `every ${s.weekday}` : 'every day'} at ${String(s.hour).padStart(2, '0')}:00 ${s.timezone}`;
+
+function ScheduleRow({ schedule, onDeleted }: { schedule: Schedule; onDeleted: () => void }) {
+  const [error, setError] = useState<unknown>();
+  const remove = () => unwrap(api.DELETE('/api/flash/exports/schedules/{id}', { params: { path: { id: schedule.id } } })).then(onDeleted, setError);
+  return (
+    <li>
+      {describeSchedule(schedule)}{' '}
+      <button type="button" aria-label={`Delete the schedule: ${describeSchedule(schedule)}`} onClick={remove}>
+        Delete
+      </button>
+      {error ? <Failure error={error} /> : null}
+    </li>
+  );
+}
+
+function NewSchedule({ onCreated }: { onCreated: () => void }) {
+  const [entity, setEntity] = useState<Entity>('orders');
+  const [weekly, setWeekly] = useState(false);
+  const [hour, setHour] = useState(6);
+  const [timezone, setTimezone] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  const {
+    onSubmit: submit,
+    busy,
+    error,
+  } = useSubmit(async () => {
+    const body = {
+      entity,
+      format: 'csv' as const,
+      frequency: weekly ? ('weekly' as const) : ('daily' as const),
+      hour,
+      timezone,
+      ...(weekly ? { weekday: 'monday' as const } : {}),
+    };
+    await unwrap(api.POST('/api/flash/exports/schedules', { body }));
+    onCreated();
+  });
+  return (
+    <form onSubmit={submit} class="filters" aria-label="New schedule">
+      <label>
+        Export
+        <select name="schedule-entity" value={entity} onChange={(e) => setEntity(e.currentTarget.value as Entity)}>
+          <option value="orders">Orders (CSV)</option>
+          <option value="members">Members (CSV)</option>
+        </select>
+      </label>
+      <label>
+        How often
+        <select name="frequency" value={weekly ? 'weekly' : 'daily'} onChange={(e) => setWeekly(e.currentTarget.value === 'weekly')}>
+          <option value="daily">Every day</option>
+          <option value="weekly">Every Monday</option>
+        </select>
+      </label>
+      <label>
+        Hour
+        <input type="number" name="hour" min={0} max={23} value={hour} onInput={(e) => setHour(Number(e.currentTarget.value))} />
+      </label>
+      <label>
+        Time zone
+        <input name="timezone" value={timezone} onInput={(e) => setTimezone(e.currentTarget.value)} />
+      </label>
+      <button type="submit" disabled={busy}>
+        Add the schedule
+      </button>
+      {error ? <Failure error={error} /> : null}
+    </form>
+  );
+}

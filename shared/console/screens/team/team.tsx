@@ -1,0 +1,173 @@
+import { useState } from 'preact/hooks';
+import type { components } from '../../../client/schema';
+import { api, unwrap } from '../../api';
+import { usePaged } from '../../hooks/use-paged';
+import { useSubmit } from '../../hooks/use-submit';
+import { Confirmed } from '../../ui/confirmed';
+import { Failure, when } from '../../ui/feedback';
+import { Listing, TableHead } from '../../ui/tables';
+
+type User = components['schemas']['User'];
+type Invitation = components['schemas']['Invitation'];
+type Role = User['role'];
+const ROLES: readonly Role[] = ['member', 'admin', 'owner'];
+
+/** The team: who signs in to the workspace, with which role, and who is invited. */
+export function Team() {
+  const [round, setRound] = useState(0);
+  const changed = () => setRound((r) => r + 1);
+  return (
+    <section aria-labelledby="team-title">
+      <h1 id="team-title">Team</h1>
+      <InviteForm onInvited={changed} />
+      <Members round={round} onChanged={changed} />
+      <Invitations round={round} onChanged={changed} />
+    </section>
+  );
+}
+
+function InviteForm({ onInvited }: { onInvited: () => void }) {
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const [sent, setSent] = useState<string>();
+  const { onSubmit, busy, error } = useSubmit(async () => {
+    const made = await unwrap(api.POST('/api/flash/team/invitations', { body: { email, role } }));
+    setSent(made.data.email);
+    setEmail('');
+    onInvited();
+  });
+  return (
+    <form onSubmit={onSubmit} class="card" aria-labelledby="invite-title">
+      <h2 id="invite-title">Invite someone</h2>
+      <label>
+        Email
+        <input type="email" name="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+      </label>
+      <label>
+        Role
+        <select name="role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+          <option value="member">Member: signs in, no console</option>
+          <option value="admin">Admin: manages the workspace</option>
+          <option value="owner">Owner: also manages owners</option>
+        </select>
+      </label>
+      {error ? <Failure error={error} /> : null}
+      {sent ? <p role="status">Invitation sent to {sent}: the link works once.</p> : null}
+      <button type="submit" disabled={busy}>
+        Send invitation
+      </button>
+    </form>
+  );
+}
+
+function Members({ round, onChanged }: { round: number; onChanged: () => void }) {
+  const list = usePaged((page) => unwrap(api.GET('/api/flash/team/members', { params: { query: { limit: 50, ...page } } })), [round]);
+  return (
+    <Listing list={list} what="the team">
+      {(users) => (
+        <table>
+          <caption>Members</caption>
+          <TableHead columns={['Email', 'Name', 'Role', 'Joined']} actions />
+          <tbody>
+            {users.map((u) => (
+              <tr key={u.id}>
+                <td>{u.email}</td>
+                <td>{u.name ?? '—'}</td>
+                <td>
+                  <RoleForm user={u} onChanged={onChanged} />
+                </td>
+                <td>{when(u.createdAt)}</td>
+                <td>
+                  <Remove user={u} onRemoved={onChanged} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Listing>
+  );
+}
+
+/** A role changes on "Save role", not on every keystroke in the list. */
+function RoleForm({ user, onChanged }: { user: User; onChanged: () => void }) {
+  const [role, setRole] = useState<Role>(user.role);
+  const { onSubmit, busy, error } = useSubmit(async () => {
+    await unwrap(api.PATCH('/api/flash/team/members/{id}', { params: { path: { id: user.id } }, body: { role } }));
+    onChanged();
+  });
+  return (
+    <form onSubmit={onSubmit} class="inline">
+      <select aria-label={`Role of ${user.email}`} value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
+        {ROLES.map((r) => (
+          <option key={r} value={r}>
+            {r}
+          </option>
+        ))}
+      </select>{' '}
+      <button type="submit" disabled={busy || role === user.role} aria-label={`Save role of ${user.email}`}>
+        Save role
+      </button>
+      {error ? <Failure error={error} /> : null}
+    </form>
+  );
+}
+
+/** Removing asks first: their sessions end at once. */
+function Remove({ user, onRemoved }: { user: User; onRemoved: () => void }) {
+  return (
+    <Confirmed
+      open={{ text: 'Remove', label: `Remove ${user.email}` }}
+      legend={`Confirm removing ${user.email}`}
+      confirm="Remove member"
+      run={async () => {
+        await unwrap(api.DELETE('/api/flash/team/members/{id}', { params: { path: { id: user.id } } }));
+        onRemoved();
+      }}
+    >
+      They are signed out at once and can no longer sign in.
+    </Confirmed>
+  );
+}
+
+function Invitations({ round, onChanged }: { round: number; onChanged: () => void }) {
+  const list = usePaged((page) => unwrap(api.GET('/api/flash/team/invitations', { params: { query: { limit: 50, ...page } } })), [round]);
+  return (
+    <Listing list={list} what="invitations" empty="No invitations yet.">
+      {(invitations) => (
+        <table>
+          <caption>Invitations</caption>
+          <TableHead columns={['Email', 'Role', 'Status', 'Expires']} actions />
+          <tbody>
+            {invitations.map((i) => (
+              <tr key={i.id}>
+                <td>{i.email}</td>
+                <td>{i.role}</td>
+                <td>{i.status}</td>
+                <td>{when(i.expiresAt)}</td>
+                <td>{i.status === 'pending' ? <RevokeInvitation invitation={i} onRevoked={onChanged} /> : null}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </Listing>
+  );
+}
+
+/** Revoking asks first, as every destructive act of the console does: the mailed link stops working. */
+function RevokeInvitation({ invitation, onRevoked }: { invitation: Invitation; onRevoked: () => void }) {
+  return (
+    <Confirmed
+      open={{ text: 'Revoke', label: `Revoke the invitation of ${invitation.email}` }}
+      legend={`Confirm revoking the invitation of ${invitation.email}`}
+      confirm="Revoke invitation"
+      run={async () => {
+        await unwrap(api.DELETE('/api/flash/team/invitations/{id}', { params: { path: { id: invitation.id } } }));
+        onRevoked();
+      }}
+    >
+      The link in the invitation mail stops working; invite again to send a new one.
+    </Confirmed>
+  );
+}

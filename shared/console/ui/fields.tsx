@@ -1,0 +1,51 @@
+import { ApiFailure } from '../api';
+
+/** The API's message for each field of a refusal (`details[].field`, e.g. `points.expiry.days`). */
+export function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiFailure)) return {};
+  return Object.fromEntries((error.error.details ?? []).filter((d) => d.field).map((d) => [d.field!, d.message]));
+}
+
+/** The message for `field` or for a part of it (`points.warnDays` holds `points.warnDays.1`). */
+export const errorAt = (errors: Record<string, string>, field: string): string | undefined =>
+  errors[field] ?? Object.entries(errors).find(([f]) => f.startsWith(`${field}.`))?.[1];
+
+/** A field's refusal next to it; the field names it with aria-describedby. */
+export function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  return message ? (
+    <span id={id} class="field-error">
+      {message}
+    </span>
+  ) : null;
+}
+
+/** A labelled number input with the API's message for its field next to it (empty is NaN: sent as null, which the API refuses by name). */
+export function NumberField(props: {
+  label: string;
+  name: string;
+  value: number | null | undefined;
+  onValue: (n: number) => void;
+  error: string | undefined;
+  min?: number;
+  max?: number;
+  step?: string;
+}) {
+  const id = `err-${props.name}`;
+  return (
+    <label>
+      {props.label}
+      <input
+        type="number"
+        name={props.name}
+        min={props.min}
+        max={props.max}
+        step={props.step}
+        // An empty or half-typed number (NaN) leaves the input as typed.
+        value={props.value == null || Number.isNaN(props.value) ? undefined : props.value}
+        aria-describedby={id}
+        onInput={(e) => props.onValue(e.currentTarget.valueAsNumber)}
+      />
+      <FieldError id={id} message={props.error} />
+    </label>
+  );
+}
