@@ -1,3 +1,5 @@
+import { secretStoreFromConfig } from '../../shared/adapters/secret-store';
+import { signCursorsWith } from '../../shared/data/cursor';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { queueFromConfig } from '../../shared/adapters/queue';
 import { processStreamInOrder } from '../../shared/consumers/processing';
@@ -7,6 +9,9 @@ import { describeIssues, outboxStreamItemSchema } from '../../shared/domain/webh
 import { correlated } from '../../shared/observability/correlation';
 import { logger } from '../../shared/observability/logger';
 import { traced } from '../../shared/observability/tracing';
+
+// Pages through the table with cursors (its access declares the `pageCursors` secret).
+signCursorsWith(secretStoreFromConfig);
 
 /**
  * Logged and skipped, not failed: a stream record never changes, so a retry could only fail again,

@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { newId } from '../ids';
 import { logger } from '../observability/logger';
 import { emitMetric } from '../observability/metrics';
-import { originOf } from './origin';
+import { edgeSecrets, originOf } from './origin';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 /** A caller's own request id is echoed when it is sane; otherwise we mint one. */
@@ -100,11 +100,12 @@ export function requestContext(area: string): MiddlewareObj<HttpEvent, HttpResul
     emitMetric('apiRequests', 1, { operation: context.route?.operationId ?? 'unmatched', outcome: outcomeClassOf(response?.statusCode) });
   };
   return {
-    before: ({ context, event }) => {
+    before: async ({ context, event }) => {
       // Usually settled already by `withinDeadline` (which makes it the correlation id).
       context.requestId ||= requestIdOf(event);
       context.startedAt = Date.now();
-      context.origin = originOf(event);
+      // Once per request; everything after reads `context.origin`.
+      context.origin = originOf(event, await edgeSecrets());
     },
     after: finish,
     onError: finish,
