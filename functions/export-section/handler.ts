@@ -1,11 +1,11 @@
 import { secretStoreFromConfig } from '../../shared/adapters/secret-store';
-import { signCursorsWith } from '../../shared/data/cursor';
+import { useSecretStore } from '../../shared/ports/secrets';
 import { objectStoreFromConfig } from '../../shared/adapters/object-store';
 import { workflowTask } from '../../shared/consumers/workflow-task';
 import { buildSection } from '../../shared/domain/exports/workflow';
 
 // Pages through the table with cursors (its access declares the `pageCursors` secret).
-signCursorsWith(secretStoreFromConfig);
+useSecretStore(secretStoreFromConfig);
 
 /** The export workflow's `BuildSection` Task (infra/workflows/export.asl.json). */
 export const handler = workflowTask('BuildSection', (input) => buildSection(input, objectStoreFromConfig()));

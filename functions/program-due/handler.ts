@@ -1,12 +1,12 @@
 import { secretStoreFromConfig } from '../../shared/adapters/secret-store';
-import { signCursorsWith } from '../../shared/data/cursor';
+import { useSecretStore } from '../../shared/ports/secrets';
 import type { ScheduledEvent } from 'aws-lambda';
 import { runAllDueProgramWork } from '../../shared/domain/program/due-work';
 import { logger } from '../../shared/observability/logger';
 import { traced } from '../../shared/observability/tracing';
 
 // Pages through the table with cursors (its access declares the `pageCursors` secret).
-signCursorsWith(secretStoreFromConfig);
+useSecretStore(secretStoreFromConfig);
 
 /** The program's due work (EventBridge schedule; locally the local scheduler): every workspace on the list, at its program time. */
 const handle = async (event: ScheduledEvent): Promise<{ workspaces: number; failed: number }> => {

@@ -1,5 +1,5 @@
 import { secretStoreFromConfig } from '../../shared/adapters/secret-store';
-import { signCursorsWith } from '../../shared/data/cursor';
+import { useSecretStore } from '../../shared/ports/secrets';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { queueFromConfig } from '../../shared/adapters/queue';
 import { processStreamInOrder } from '../../shared/consumers/processing';
@@ -11,7 +11,7 @@ import { logger } from '../../shared/observability/logger';
 import { traced } from '../../shared/observability/tracing';
 
 // Pages through the table with cursors (its access declares the `pageCursors` secret).
-signCursorsWith(secretStoreFromConfig);
+useSecretStore(secretStoreFromConfig);
 
 /**
  * Logged and skipped, not failed: a stream record never changes, so a retry could only fail again,

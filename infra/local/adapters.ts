@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { provideAdapters } from '../../shared/adapters/provided';
-import { signCursorsWith } from '../../shared/data/cursor';
+import { useSecretStore } from '../../shared/ports/secrets';
 import { FileKeyVault } from './file-key-vault';
 import { FileMailer } from './file-mailer';
 import { LocalQueue } from './local-queue';
@@ -27,5 +27,5 @@ export function provideLocalAdapters(dataDir: string): void {
     ...(localGoogle ? { googleAccessToken: async () => 'local-development-token' } : {}),
   });
   // The runtime's own calls (the demo workspace) list too, before any function module is loaded.
-  signCursorsWith(() => secrets);
+  useSecretStore(() => secrets);
 }

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { badRequest } from '../errors';
-import type { SecretStore } from '../ports/secrets';
+import { secretStore } from '../ports/secrets';
 import { TABLE_SCHEMA } from './table-schema';
 
 /**
@@ -10,19 +10,13 @@ import { TABLE_SCHEMA } from './table-schema';
  * another list, partition or workspace is a 400 "Invalid cursor" before DynamoDB sees it.
  *
  * Key: the `pageCursors` secret (`shared/ports/secrets.ts`), read from the store the function's entry
- * hands over (`signCursorsWith`: the data layer reaches no adapter itself). AWS: Secrets Manager, read
+ * hands over (`useSecretStore`: the data layer reaches no adapter itself). AWS: Secrets Manager, read
  * on the first cursor an instance signs or checks; locally the runtime's key file or `CURSOR_SECRET`.
  * Cursors are signed with the current value and still accepted with the previous one while the store
  * offers it (right after a rotation), so a rotation does not break listings under way.
  */
 const MIN_SECRET_LENGTH = 32;
-let store: (() => SecretStore) | undefined;
 const derived = new Map<string, Buffer>();
-
-/** Where the cursor key comes from: called by each function's entry (and the local runtime) with its secret store. */
-export function signCursorsWith(source: () => SecretStore): void {
-  store = source;
-}
 
 function keyOf(secret: string): Buffer {
   let key = derived.get(secret);
@@ -38,8 +32,7 @@ function keyOf(secret: string): Buffer {
 
 /** The key cursors are signed with, then the one they are still accepted with after a rotation, if any. */
 async function cursorKeys(): Promise<Buffer[]> {
-  if (!store) throw new Error('No secret store for page cursors: the function entry must call signCursorsWith');
-  const versions = await store().versions('pageCursors');
+  const versions = await secretStore().versions('pageCursors');
   if (!versions) throw new Error('The page cursor secret is not configured');
   return [versions.current, ...(versions.previous === undefined ? [] : [versions.previous])].map(keyOf);
 }

@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import { config } from '../config';
 import { secretStoreFromConfig } from '../adapters/secret-store';
 import { withStoreDeadline, type StoreScope } from '../data/client';
-import { signCursorsWith } from '../data/cursor';
+import { useSecretStore } from '../ports/secrets';
 import { outcomeUnknownMessage, RETRY_AFTER_SECONDS } from '../errors';
 import { withCorrelation } from '../observability/correlation';
 import { logger } from '../observability/logger';
@@ -23,7 +23,7 @@ import { toHttpResult, type Reply } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 // Every area function (the MCP server's too) signs the page cursors of its lists with the store's key.
-signCursorsWith(secretStoreFromConfig);
+useSecretStore(secretStoreFromConfig);
 
 /** What a handler sees of its endpoint: the schemas, not the path or credentials (twins share a handler). */
 type ContractOf<C> = Pick<C, Extract<keyof C, 'body' | 'query' | 'params' | 'responses'>> & RouteContract;

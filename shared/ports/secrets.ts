@@ -21,3 +21,20 @@ export interface SecretStore {
   /** The secret's values, cached by the adapter; undefined where the deployment has none (the origin secret locally). */
   versions(name: SecretName): Promise<SecretVersions | undefined>;
 }
+
+let installed: (() => SecretStore) | undefined;
+
+/**
+ * Hands the process's secret store to the layers that may reach no adapter (the data layer signs
+ * page cursors with it): each function's entry calls it with `secretStoreFromConfig`, the local
+ * runtime with its own.
+ */
+export function useSecretStore(source: () => SecretStore): void {
+  installed = source;
+}
+
+/** The store `useSecretStore` handed over. */
+export function secretStore(): SecretStore {
+  if (!installed) throw new Error('No secret store: the function entry must call useSecretStore');
+  return installed();
+}

@@ -15,6 +15,8 @@ import { BUNDLE_BUDGET_EXCEPTIONS, BUNDLE_BUDGET_KIB, bundleBudgetKib, LEFT_OUT_
 import { Mail } from '../../infra/constructs/mail';
 import { PlatformFunction } from '../../infra/constructs/platform-function';
 import { BUNDLING_STACKS_CONTEXT } from '../../infra/stack';
+import type { SecretName } from '../../shared/ports/secrets';
+import { declaredSecrets } from './templates';
 import * as probeOnRealZod from './zod-probe';
 
 /**
@@ -149,6 +151,24 @@ describe('function bundles', () => {
         inputs.some((p) => p.endsWith('shared/observability/log-formatter.ts')),
         name,
       ).toBe(true);
+    }
+  });
+
+  it('read a secret where their access declares it: the code that needs it is in the bundle of each function that declares it, and of no other', () => {
+    // The module that signs and checks page cursors; the one that works out a request's origin from the distribution's header.
+    const users: Record<SecretName, string> = { pageCursors: 'shared/data/cursor.ts', originVerify: 'shared/http/origin.ts' };
+    const declared = declaredSecrets();
+    for (const [secret, file] of Object.entries(users)) {
+      const carrying = functionBundles()
+        .filter(([, b]) => (b.inputs[file] ?? 0) > 0)
+        .map(([name]) => name);
+      expect(carrying.length, `${file} is in no bundle: has it moved?`).toBeGreaterThan(0);
+      const declaring = Object.keys(declared).filter((name) => declared[name]!.includes(secret as SecretName));
+      expect(carrying.sort(), secret).toEqual(declaring.sort());
+    }
+    // Each of them also carries the store it reads the secret from (its entry hands it over).
+    for (const [name, secrets] of Object.entries(declared)) {
+      if (secrets.length > 0) expect(bundles[name]!.inputs['shared/adapters/secret-store.ts'] ?? 0, name).toBeGreaterThan(0);
     }
   });
 

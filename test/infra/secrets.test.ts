@@ -3,12 +3,10 @@ import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_DISTRIBUTION_LOGICAL_ID } from '../../infra/constructs/console-hosting';
 import { CURSOR_SECRET_LOGICAL_ID, type LoyaltyPlatformStack, ORIGIN_VERIFY_SECRET_LOGICAL_ID } from '../../infra/stack';
-import { CONSUMERS } from '../../shared/consumers/table';
-import { areaAccess } from '../../shared/contracts/endpoint';
-import { AREAS, declarationOf } from '../../shared/contracts/index';
+import { AREAS } from '../../shared/contracts/index';
 import { SECRET_ARN_ENV, type SecretName } from '../../shared/ports/secrets';
 import { synthesizedApp } from '../support/synthesized-app';
-import type { PlatformTemplates } from './templates';
+import { declaredSecrets, type PlatformTemplates } from './templates';
 
 /**
  * The run-time secrets (the page cursor key, the origin header's value) are in no function's
@@ -34,14 +32,6 @@ const functions = () => ({ ...stack.areaFunctions.functions, ...stack.consumerFu
 const roleOf = (fn: IConstruct): string => (resources[logicalId(fn)]!.Properties!.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
 const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
 const secretIds = () => ofType('AWS::SecretsManager::Secret').map(([id]) => id);
-
-/** What each function declares it reads: an area's access with the HTTP layer's, a consumer's row. */
-function declaredSecrets(): Record<string, readonly SecretName[]> {
-  return {
-    ...Object.fromEntries(AREAS.map((area) => [area, areaAccess(declarationOf(area)).secrets ?? []])),
-    ...Object.fromEntries(CONSUMERS.map((row) => [row.name, ('secrets' in row.access ? row.access.secrets : undefined) ?? []])),
-  };
-}
 
 /** Every statement of every IAM policy of the platform, with the roles it is attached to. */
 const statements = () =>
