@@ -61,7 +61,8 @@ function fingerprint(scope: CursorScope): string {
   return JSON.stringify(stable({ IndexName, KeyConditionExpression, FilterExpression, ExpressionAttributeNames, ExpressionAttributeValues, ScanIndexForward }));
 }
 
-const mac = (key: Buffer, payload: string, scope: CursorScope): Buffer => createHmac('sha256', key).update(fingerprint(scope)).update('\n').update(payload).digest();
+const mac = (key: Buffer, payload: string, scope: CursorScope): Buffer =>
+  createHmac('sha256', key).update(fingerprint(scope)).update('\n').update(payload).digest();
 
 /** The attributes of a last-evaluated key of the table (or of `index`): table key plus index key. */
 export function keyAttributes(index?: string): string[] {
@@ -92,11 +93,7 @@ export async function encodeCursor(lastKey: Record<string, unknown>, scope: Curs
  * signature, the key must have exactly the key attributes of the table/index, all strings, and the
  * partition the query reads (defence in depth should the secret leak).
  */
-export async function decodeCursor(
-  cursor: string,
-  scope: CursorScope,
-  partition: { attr: string; value: string },
-): Promise<Record<string, unknown>> {
+export async function decodeCursor(cursor: string, scope: CursorScope, partition: { attr: string; value: string }): Promise<Record<string, unknown>> {
   const invalid = () => badRequest('Invalid cursor');
   const parts = cursor.split('.');
   if (parts.length !== 2) throw invalid();

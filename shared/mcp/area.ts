@@ -73,7 +73,8 @@ function mcpAuthentication(routes: ReadonlyMap<string, RouteDef>): MiddlewareObj
         if (error instanceof AppError && error.code === 'UNAUTHENTICATED') throw challenged(event, context, 'Missing or invalid credential', true);
         throw error;
       }
-      if (principal.kind !== 'apiKey') throw challenged(event, context, 'The MCP server takes a workspace API key (fl_live_... or fl_test_...), not a session', true);
+      if (principal.kind !== 'apiKey')
+        throw challenged(event, context, 'The MCP server takes a workspace API key (fl_live_... or fl_test_...), not a session', true);
       context.principal = principal;
     },
   };

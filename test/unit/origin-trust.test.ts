@@ -38,7 +38,10 @@ describe('the origin header of our CloudFront distribution', () => {
 
   it('right after a rotation takes the current value and the previous one, either in any order', () => {
     const previous = 'p'.repeat(48);
-    for (const accepted of [[SECRET, previous], [previous, SECRET]]) {
+    for (const accepted of [
+      [SECRET, previous],
+      [previous, SECRET],
+    ]) {
       expect(fromOwnEdge(event({ 'x-origin-verify': SECRET }), accepted)).toBe(true);
       expect(fromOwnEdge(event({ 'x-origin-verify': previous }), accepted)).toBe(true);
       expect(fromOwnEdge(event({ 'x-origin-verify': 'q'.repeat(48) }), accepted)).toBe(false);
