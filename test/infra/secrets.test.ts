@@ -70,7 +70,7 @@ describe('secrets in function configuration', () => {
     const found: string[] = [];
     const walk = (value: unknown, path: string): void => {
       if (typeof value === 'string' && value.includes('{{resolve:')) found.push(path);
-      else if (Array.isArray(value)) value.forEach((v, i) => walk(v, path));
+      else if (Array.isArray(value)) for (const v of value) walk(v, path);
       else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${path}.${k}`);
     };
     for (const [id, r] of Object.entries(templates.root.Resources)) walk(r, id);
