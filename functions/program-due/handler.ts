@@ -1,7 +1,12 @@
+import { secretStoreFromConfig } from '../../shared/platform/adapters/secret-store';
+import { useSecretStore } from '../../shared/platform/ports/secrets';
 import type { ScheduledEvent } from 'aws-lambda';
 import { runAllDueProgramWork } from '../../shared/program/due-work';
 import { logger } from '../../shared/platform/observability/logger';
 import { traced } from '../../shared/platform/observability/tracing';
+
+// Pages through the table with cursors (its access declares the `pageCursors` secret).
+useSecretStore(secretStoreFromConfig);
 
 /** The program's due work (EventBridge schedule; locally the local scheduler): every workspace on the list, at its program time. */
 const handle = async (event: ScheduledEvent): Promise<{ workspaces: number; failed: number }> => {

@@ -1,3 +1,5 @@
+import { secretStoreFromConfig } from '../../shared/platform/adapters/secret-store';
+import { useSecretStore } from '../../shared/platform/ports/secrets';
 import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
 import { queueFromConfig } from '../../shared/platform/adapters/queue';
 import { processStreamInOrder } from '../../shared/platform/consumers/processing';
@@ -8,6 +10,9 @@ import { outboxStreamItemSchema } from '../../shared/webhooks/messages';
 import { correlated } from '../../shared/platform/observability/correlation';
 import { logger } from '../../shared/platform/observability/logger';
 import { traced } from '../../shared/platform/observability/tracing';
+
+// Pages through the table with cursors (its access declares the `pageCursors` secret).
+useSecretStore(secretStoreFromConfig);
 
 /**
  * Logged and skipped, not failed: a stream record never changes, so a retry could only fail again,

@@ -117,6 +117,7 @@ export class LoyaltyPlatformStack extends Stack {
       walletSecret: this.wallet.secret,
       exportBucket: this.exportBucket,
       signingSecretsKey: this.signingSecretsKey,
+      secrets: { pageCursors: this.cursorSecret, originVerify: this.originVerifySecret },
       // No cycle: the HTTP API resource does not depend on the functions (only routes/integrations do).
       publicBaseUrl: props.publicBaseUrl ?? apiUrl,
     };
@@ -130,8 +131,6 @@ export class LoyaltyPlatformStack extends Stack {
     this.exportsStack = new ExportsStack(this, 'ExportsStack', { resources, ...(scheduleFailureQueue ? { scheduleFailureQueue } : {}) });
     this.areasStack = new AreasStack(this, 'AreasStack', {
       resources,
-      cursorSecret: this.cursorSecret,
-      originVerifySecret: this.originVerifySecret,
       exports: this.exports,
     });
     this.apiStack = new ApiStack(this, 'ApiStack', {
@@ -210,8 +209,8 @@ export class LoyaltyPlatformStack extends Stack {
   }
 }
 
-/** A generated secret read at deploy time (a dynamic reference: its value is in no template or cloud assembly). */
-function deployTimeSecret(scope: Construct, id: string, logicalId: string, description: string, whyNotRotated: string): secretsmanager.Secret {
+/** A generated secret whose value is in no template or cloud assembly (the functions read it at run time). */
+function generatedSecret(scope: Construct, id: string, logicalId: string, description: string, whyNotRotated: string): secretsmanager.Secret {
   const secret = new secretsmanager.Secret(scope, id, {
     description,
     generateSecretString: { passwordLength: 64, excludePunctuation: true },
@@ -223,35 +222,35 @@ function deployTimeSecret(scope: Construct, id: string, logicalId: string, descr
 }
 
 /**
- * Signs page cursors (shared/platform/data/cursor.ts). Read into the functions as a dynamic reference:
- * CloudFormation resolves it at deploy time, so the value is in no template or cloud assembly. Not
- * rotated: a new value only invalidates the cursors of listings under way (a 400 "Invalid cursor";
- * the client starts over).
+ * Signs page cursors (shared/platform/data/cursor.ts). The functions that declare it read it from Secrets
+ * Manager at run time (their configuration holds its ARN only). Not rotated on a schedule: a new
+ * value is picked up within `config.secrets.refreshMs`, and cursors signed with the previous one are
+ * still accepted for `previousAcceptedMs`.
  */
 const pageCursorSecret = (scope: Construct): secretsmanager.Secret =>
-  deployTimeSecret(
+  generatedSecret(
     scope,
     'CursorSecret',
     CURSOR_SECRET_LOGICAL_ID,
     'Loyalty platform: HMAC key of the list page cursors',
-    'An HMAC key of short-lived page cursors, read at deploy time into the functions; rotating it only restarts listings under way',
+    'An HMAC key of short-lived page cursors, read by the functions at run time; a new value is put in by hand (docs/security.md)',
   );
 
 /**
  * What the CloudFront distribution adds to every request it sends the API as
  * `config.http.originVerifyHeader`, and the area functions compare: only a request that carries it
- * may name the viewer's host in X-Forwarded-Host (the origin the CSRF check and links use). A
- * dynamic reference in both places, like the cursor key: in no template. Rotating it (a new value,
- * then a deployment) changes the distribution and the functions in one update; requests in flight
- * meanwhile see their origin as API Gateway's host, so a console write may be refused once.
+ * may name the viewer's host in X-Forwarded-Host (the origin the CSRF check and links use). The
+ * functions read it from Secrets Manager at run time; the distribution gets it as a dynamic
+ * reference resolved at deploy time, because an origin's custom header takes only a literal value
+ * (so it is in the distribution's configuration, but in no template). Rotation: docs/security.md.
  */
 const originVerifySecret = (scope: Construct): secretsmanager.Secret =>
-  deployTimeSecret(
+  generatedSecret(
     scope,
     'OriginVerify',
     ORIGIN_VERIFY_SECRET_LOGICAL_ID,
     'Loyalty platform: the header value CloudFront proves itself with to the API',
-    'Read at deploy time into the distribution and the functions together; rotated by setting a new value and deploying (docs/security.md)',
+    'Read by the functions at run time and into the distribution at deploy time; rotated by setting a new value and deploying (docs/security.md)',
   );
 
 export const STACK_ID = 'LoyaltyPlatform';

@@ -11,7 +11,7 @@ export const ambassadorArea = declareArea({
   area: 'ambassador',
   description:
     'The ambassador (referral) program: members who qualify as ambassadors, their referral codes, and the sign-ups and revenue their referrals bring.',
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', secrets: ['pageCursors'] },
   endpoints: {
     listAmbassadorCandidates: {
       method: 'GET',

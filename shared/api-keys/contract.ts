@@ -21,7 +21,7 @@ export const apiKeySchema = z
 export const apiKeysArea = declareArea({
   area: 'api-keys',
   description: 'Workspace API keys for server-to-server calls. Each key holds scopes; its secret is shown once, at creation.',
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', secrets: ['pageCursors'] },
   endpoints: {
     createApiKey: {
       method: 'POST',

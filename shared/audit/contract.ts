@@ -11,7 +11,7 @@ import { declareArea } from '../platform/contract/endpoint';
 export const auditArea = declareArea({
   area: 'audit',
   description: 'The workspace audit trail: who changed what, when, and through which credential, newest first.',
-  access: { table: 'read' },
+  access: { table: 'read', secrets: ['pageCursors'] },
   endpoints: {
     listAuditEntries: {
       method: 'GET',

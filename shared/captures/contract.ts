@@ -5,7 +5,7 @@ import { declareArea } from '../platform/contract/endpoint';
 export const capturesArea = declareArea({
   area: 'captures',
   description: 'Leads from forms and widgets: a capture matches an existing member by e-mail or enrols a new one.',
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', secrets: ['pageCursors'] },
   endpoints: {
     createCapture: {
       method: 'POST',

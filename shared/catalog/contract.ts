@@ -19,7 +19,7 @@ const byId = z.object({ id: idSchema.describe('prd_...') });
 export const catalogArea = declareArea({
   area: 'catalog',
   description: 'The product catalog (products, categories, brands) that orders and points rules refer to, upserted in bulk from your shop.',
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', secrets: ['pageCursors'] },
   endpoints: {
     listProducts: {
       method: 'GET',

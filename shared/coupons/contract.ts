@@ -19,7 +19,7 @@ const byId = z.object({ id: idSchema });
 export const couponsArea = declareArea({
   area: 'coupons',
   description: 'Coupon pools and the coupons issued from them to members; a coupon is redeemed at most once.',
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', secrets: ['pageCursors'] },
   endpoints: {
     listCoupons: {
       method: 'GET',

@@ -17,7 +17,7 @@ const e = config.exports;
 export const exportsArea = declareArea({
   area: 'exports',
   description: 'Data exports: a full workspace archive, operational CSV/JSONL exports of members and orders, their schedules and short-lived download links.',
-  access: { table: 'readWrite', exportsBucket: 'read', startsWorkflows: ['export'], signingSecrets: 'seal' },
+  access: { table: 'readWrite', exportsBucket: 'read', startsWorkflows: ['export'], signingSecrets: 'seal', secrets: ['pageCursors'] },
   endpoints: {
     startWorkspaceExport: {
       method: 'POST',

@@ -1,8 +1,10 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import { config } from '../platform/config';
+import { config } from '../platform/config/index';
+import { secretStoreFromConfig } from '../platform/adapters/secret-store';
 import { withStoreDeadline, type StoreScope } from '../platform/data/client';
-import { outcomeUnknownMessage, RETRY_AFTER_SECONDS } from '../platform/errors';
+import { useSecretStore } from '../platform/ports/secrets';
+import { outcomeUnknownMessage, RETRY_AFTER_SECONDS } from '../platform/errors/index';
 import { withCorrelation } from '../platform/observability/correlation';
 import { logger } from '../platform/observability/logger';
 import { traced } from '../platform/observability/tracing';
@@ -13,13 +15,15 @@ import { cors, preflightTable } from './cors';
 import { errorBodyOf } from './error-body';
 import { errorMapper, sentIdempotencyKey } from './error-mapper';
 import { idempotency } from './idempotency';
-import { originOf } from './origin';
 import { jsonBody } from './json-body';
 import { knownOverBudget, requestBudget } from './request-budget';
 import { runOperation, type Operation } from './operation';
 import { holdAccessLine, requestContext, requestIdOf } from './request-context';
 import { toHttpResult, type Reply } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';
+
+// Every area function (the MCP server's too) signs the page cursors of its lists with the store's key.
+useSecretStore(secretStoreFromConfig);
 
 /** What a handler sees of its endpoint: the schemas, not the path or credentials (twins share a handler). */
 type ContractOf<C> = Pick<C, Extract<keyof C, 'body' | 'query' | 'params' | 'responses'>> & RouteContract;
@@ -146,7 +150,7 @@ export async function withinDeadline(
         budgetMs: budget,
         unsettledWrites: scope.unsettledWrites,
       });
-      resolve(unavailable(unknown, context.requestId, originOf(event), event));
+      resolve(unavailable(unknown, context.requestId, context.origin, event));
     }, budget + DEADLINE_GRACE_MS);
   });
   // The request id is settled here, before the chain, so everything the request causes (outbox

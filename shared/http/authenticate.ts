@@ -91,7 +91,7 @@ export function authenticate(
         return;
       }
       const principal = await resolveBearer(token, new Date(), { stampLastUsed: writes });
-      if (cookie) checkBrowserRequest(request.event, principal);
+      if (cookie) checkBrowserRequest(request.event, principal, request.context.origin);
       request.context.principal = principal;
       authorize(route, principal);
     },

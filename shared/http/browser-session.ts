@@ -1,10 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
-import { config } from '../platform/config';
+import { config } from '../platform/config/index';
 import type { AuthKind, RouteDef } from '../platform/contract/endpoint';
 import type { Principal } from '../auth/principal';
-import { forbidden, unauthenticated } from '../platform/errors';
-import { fromForeignPage, originOf, schemeOf } from './origin';
+import { forbidden, unauthenticated } from '../platform/errors/index';
+import { fromForeignPage, schemeOf } from './origin';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
 /**
@@ -45,12 +45,12 @@ export const acceptsBrowserSession = (route: Pick<RouteDef, 'auth'>): boolean =>
 
 const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
-/** A cookie-authenticated request: a browser session, and for a write our own origin and the session's CSRF token. */
-export function checkBrowserRequest(event: HttpEvent, principal: Principal): void {
+/** A cookie-authenticated request: a browser session, and for a write our own origin (`own`, the request's `originOf`) and the session's CSRF token. */
+export function checkBrowserRequest(event: HttpEvent, principal: Principal, own: string | undefined): void {
   if (principal.kind !== 'session' || !principal.browser) throw unauthenticated('Missing or invalid credential');
   if (SAFE_METHODS.has(event.requestContext.http.method)) return;
   const origin = event.headers?.origin;
-  if (!origin || origin !== originOf(event)) {
+  if (!origin || origin !== own) {
     throw forbidden('A write with the session cookie must come from the console: its Origin header is missing or another site');
   }
   const token = event.headers?.[CSRF_HEADER];
@@ -80,7 +80,7 @@ export const clearedSessionCookie = (secure: boolean): string =>
 export function sameOriginForCookies(): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   return {
     before: ({ event, context }) => {
-      if (context.route?.setsCookie && fromForeignPage(event)) {
+      if (context.route?.setsCookie && fromForeignPage(event, context.origin)) {
         throw forbidden('This request comes from a page of another site: sign in to the console from its own page');
       }
     },

@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { newId } from '../platform/ids';
 import { logger } from '../platform/observability/logger';
 import { emitMetric } from '../platform/observability/metrics';
-import { originOf } from './origin';
+import { edgeSecrets, originOf } from './origin';
 import type { AccessLine, AppContext, HttpEvent, HttpResult } from './types';
 
 /** A caller's own request id is echoed when it is sane; otherwise we mint one. */
@@ -84,11 +84,12 @@ export function requestContext(area: string): MiddlewareObj<HttpEvent, HttpResul
     emitMetric('apiRequests', 1, { operation: context.route?.operationId ?? 'unmatched', outcome: outcomeClassOf(response?.statusCode) });
   };
   return {
-    before: ({ context, event }) => {
+    before: async ({ context, event }) => {
       // Usually settled already by `withinDeadline` (which makes it the correlation id).
       context.requestId ||= requestIdOf(event);
       context.startedAt = Date.now();
-      context.origin = originOf(event);
+      // Once per request; everything after reads `context.origin`.
+      context.origin = originOf(event, await edgeSecrets());
     },
     after: finish,
     onError: finish,

@@ -10,7 +10,6 @@ import { authorizationOf } from '../http/authenticate';
 import { errorMapper } from '../http/error-mapper';
 import { jsonBody } from '../http/json-body';
 import { knownOverBudget, requestBudget } from '../http/request-budget';
-import { originOf } from '../http/origin';
 import { requestContext } from '../http/request-context';
 import { toHttpResult } from '../http/responses';
 import { traced } from '../platform/observability/tracing';
@@ -35,8 +34,8 @@ import { sdkRequest, serveMcp, toResult } from './transport';
 const MCP_PATH = mcpArea.endpoints.callMcp.path;
 const METADATA_PATH = mcpArea.endpoints.getMcpProtectedResourceMetadata.path;
 
-/** Scheme and host the caller used (`originOf`); API Gateway's own domain when the Host header is unusable. */
-export const baseUrlOf = (event: HttpEvent): string => originOf(event) ?? `https://${event.requestContext.domainName}`;
+/** Scheme and host the caller used (the request's `originOf`, `context.origin`); API Gateway's own domain when the Host header is unusable. */
+export const baseUrlOf = (event: HttpEvent, context: Pick<AppContext, 'origin'>): string => context.origin ?? `https://${event.requestContext.domainName}`;
 
 export function protectedResourceMetadata(base: string) {
   return {
@@ -50,8 +49,8 @@ export function protectedResourceMetadata(base: string) {
 
 const bearerOf = (event: HttpEvent): string | undefined => authorizationOf(event)?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
 
-function challenged(event: HttpEvent, message: string, invalidToken: boolean): AppError {
-  const params = [`resource_metadata="${baseUrlOf(event)}${METADATA_PATH}"`];
+function challenged(event: HttpEvent, context: AppContext, message: string, invalidToken: boolean): AppError {
+  const params = [`resource_metadata="${baseUrlOf(event, context)}${METADATA_PATH}"`];
   // RFC 6750: no error code when the request carried no credential at all.
   if (invalidToken) params.unshift('error="invalid_token"', `error_description="${message}"`);
   return new AppError('UNAUTHENTICATED', message, undefined, { 'www-authenticate': `Bearer ${params.join(', ')}` });
@@ -66,15 +65,16 @@ function mcpAuthentication(routes: ReadonlyMap<string, RouteDef>): MiddlewareObj
       context.route = route;
       if (route.auth.includes('public')) return;
       const token = bearerOf(event);
-      if (!token) throw challenged(event, 'Missing credential: send Authorization: Bearer <API key>', false);
+      if (!token) throw challenged(event, context, 'Missing credential: send Authorization: Bearer <API key>', false);
       let principal: Awaited<ReturnType<typeof resolveBearer>>;
       try {
         principal = await resolveBearer(token);
       } catch (error) {
-        if (error instanceof AppError && error.code === 'UNAUTHENTICATED') throw challenged(event, 'Missing or invalid credential', true);
+        if (error instanceof AppError && error.code === 'UNAUTHENTICATED') throw challenged(event, context, 'Missing or invalid credential', true);
         throw error;
       }
-      if (principal.kind !== 'apiKey') throw challenged(event, 'The MCP server takes a workspace API key (fl_live_... or fl_test_...), not a session', true);
+      if (principal.kind !== 'apiKey')
+        throw challenged(event, context, 'The MCP server takes a workspace API key (fl_live_... or fl_test_...), not a session', true);
       context.principal = principal;
     },
   };
@@ -99,7 +99,7 @@ async function callMcp(event: HttpEvent, context: AppContext): Promise<HttpResul
   const budgetMs = deadlineAt - Date.now() - config.mcp.auditReserveMs;
   const answer =
     refuseTooManyWrites(body, messages) ??
-    (await withinBudget(serveMcp(sdkRequest(`${baseUrlOf(event)}${MCP_PATH}`, event.headers ?? {}, body), body, state), state, messages, budgetMs));
+    (await withinBudget(serveMcp(sdkRequest(`${baseUrlOf(event, context)}${MCP_PATH}`, event.headers ?? {}, body), body, state), state, messages, budgetMs));
   await auditMessages(state, messages, answer, Date.now() - context.startedAt);
   return toResult(answer, context.requestId, context.origin);
 }
@@ -117,7 +117,7 @@ export function mcpHandler() {
     .use(jsonBody(undefined, undefined, false))
     .handler(async (event, context) => {
       if (context.route!.operationId === 'callMcp') return callMcp(event, context);
-      return toHttpResult({ status: 200, body: protectedResourceMetadata(baseUrlOf(event)) }, context.requestId);
+      return toHttpResult({ status: 200, body: protectedResourceMetadata(baseUrlOf(event, context)) }, context.requestId);
     });
   const handler = traced((event: HttpEvent, context: Context, _opts?: unknown) => withinDeadline(event, context as AppContext, chain));
   return Object.assign(handler, { declaration: mcpArea, operations: Object.keys(mcpArea.endpoints) });

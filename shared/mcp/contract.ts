@@ -54,7 +54,7 @@ const metadata = {
 export const mcpArea = declareArea({
   area: 'mcp',
   description: 'The Model Context Protocol server: the same capabilities as tools for AI agents, with an API key whose scopes decide which tools it may use.',
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', secrets: ['pageCursors'] },
   endpoints: {
     callMcp: {
       method: 'POST',

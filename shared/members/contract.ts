@@ -26,7 +26,7 @@ const summary = z.object({ created: z.number().int(), updated: z.number().int(),
 export const membersArea = declareArea({
   area: 'members',
   description: 'Loyalty members: enrolment, profile, custom attributes, points balance and ledger, manual points changes and tier progress.',
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', secrets: ['pageCursors'] },
   endpoints: {
     listMembers: {
       method: 'GET',

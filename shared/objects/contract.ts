@@ -61,7 +61,7 @@ export const recordPatchBody = recordWriteBody.extend({
 export const objectsArea = declareArea({
   area: 'objects',
   description: 'Custom objects: object types you define (fields, indexes) and their records, to keep your own data next to members.',
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', secrets: ['pageCursors'] },
   endpoints: {
     listObjectTypeDefinitions: {
       method: 'GET',

@@ -19,7 +19,7 @@ export const refundSchema = z
 export const ordersArea = declareArea({
   area: 'orders',
   description: 'Orders from your shop: recording one awards its points; refunds reverse them; reconciliation aligns orders with your system of record.',
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', secrets: ['pageCursors'] },
   endpoints: {
     listOrders: {
       method: 'GET',

@@ -25,7 +25,7 @@ const overviewSchema = z
 export const overviewArea = declareArea({
   area: 'overview',
   description: "The console's overview of a workspace: members, points, orders, webhook health and exports under way.",
-  access: { table: 'read' },
+  access: { table: 'read', secrets: ['pageCursors'] },
   endpoints: {
     getOverview: {
       method: 'GET',

@@ -14,7 +14,7 @@ const erasureResult = dataOf(z.object({ memberId: z.string(), erasedAt: z.string
 export const privacyArea = declareArea({
   area: 'privacy',
   description: 'Data-subject requests: everything the platform holds about one member, and erasure.',
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', secrets: ['pageCursors'] },
   endpoints: {
     getMemberPersonalData: {
       method: 'GET',

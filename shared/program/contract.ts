@@ -19,7 +19,7 @@ export const programArea = declareArea({
   area: 'program',
   description:
     "The loyalty program's rules of a workspace: how points are earned, the tiers members climb, and campaigns: rules that grant bonus points, multiply an order's points or hand out a coupon when a trigger's conditions hold.",
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', secrets: ['pageCursors'] },
   endpoints: {
     getProgram: {
       method: 'GET',

@@ -11,7 +11,7 @@ const byId = z.object({ id: idSchema });
 export const storesArea = declareArea({
   area: 'stores',
   description: 'Stores (physical or online) that orders and members belong to.',
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', secrets: ['pageCursors'] },
   endpoints: {
     listStores: {
       method: 'GET',

@@ -9,7 +9,7 @@ const byId = z.object({ id: idSchema });
 export const tagsArea = declareArea({
   area: 'tags',
   description: 'Free-form tags on members, to segment them; adding is idempotent.',
-  access: { table: 'readWrite' },
+  access: { table: 'readWrite', secrets: ['pageCursors'] },
   endpoints: {
     listTags: {
       method: 'GET',

@@ -31,7 +31,7 @@ export const teamArea = declareArea({
   area: 'team',
   description:
     "The workspace's team: the users who sign in to it, their roles (`owner`, `admin`, `member`) and invitations to join it. Owners and admins manage it; only an owner grants or removes `owner`, and the last owner stays.",
-  access: { table: 'readWrite', mail: true },
+  access: { table: 'readWrite', mail: true, secrets: ['pageCursors'] },
   endpoints: {
     listTeamMembers: {
       method: 'GET',

@@ -134,6 +134,6 @@ export type WebhookOperations = typeof operations;
 export const webhooksArea = declareArea({
   area: 'webhooks',
   description: 'Signed webhooks: subscribe endpoints to events, inspect the delivery log, redeliver and ping.',
-  access: { table: 'readWrite', sendsTo: ['webhookDeliveries'], signingSecrets: 'seal' },
+  access: { table: 'readWrite', sendsTo: ['webhookDeliveries'], signingSecrets: 'seal', secrets: ['pageCursors'] },
   endpoints: withAdminTwins(operations, 'webhooks:manage'),
 });

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileKeyVault } from '../../infra/local/file-key-vault';
+import { LocalSecrets } from '../../infra/local/local-secrets';
 import { provideAdapters } from '../../shared/platform/adapters/provided';
 import { secretSealerFromConfig } from '../../shared/platform/adapters/secret-sealer';
-import { webhookSettings } from '../../shared/platform/config';
+import { webhookSettings } from '../../shared/platform/config/index';
 import { countStoreCalls, type StoreCallTotals } from '../../shared/platform/data/store-calls';
 import { SCOPES } from '../../shared/platform/contract/scopes';
 import { attemptDelivery } from '../../shared/webhooks/delivery';
@@ -303,7 +304,11 @@ export async function configureFor(platform: Pick<RunningPlatform, 'runtime'>, o
     OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000',
   });
   // The in-process handlers seal and open the endpoints' signing secrets with a key of their own.
-  provideAdapters({ keyVault: new FileKeyVault(join(tmpdir(), 'loyalty-store-calls')) });
+  // And sign page cursors with the local runtime's key (Secrets Manager in AWS, which is no DynamoDB call).
+  provideAdapters({
+    keyVault: new FileKeyVault(join(tmpdir(), 'loyalty-store-calls')),
+    secrets: new LocalSecrets(join(tmpdir(), 'loyalty-store-calls')),
+  });
   // The request log of the in-process handlers would bury the benchmark's output.
   if (opts.quiet) logger.setLogLevel('ERROR');
 }

@@ -22,6 +22,8 @@ import {
 import { Mail } from '../../infra/app/constructs/mail';
 import { PlatformFunction } from '../../infra/app/constructs/platform-function';
 import { BUNDLING_STACKS_CONTEXT } from '../../infra/app/stack';
+import type { SecretName } from '../../shared/platform/ports/secrets';
+import { declaredSecrets } from './templates';
 import * as probeOnRealZod from './zod-probe';
 
 /**
@@ -170,6 +172,24 @@ describe('function bundles', () => {
       expect(code, name).not.toMatch(/CommitNotConfirmed|DynamoDB Local answered|localCommitBarrier/);
     }
     expect(readFileSync(bundles.members!.file, 'utf8')).toContain('beforeAnswer');
+  });
+
+  it('read a secret where their access declares it: the code that needs it is in the bundle of each function that declares it, and of no other', () => {
+    // The module that signs and checks page cursors; the one that works out a request's origin from the distribution's header.
+    const users: Record<SecretName, string> = { pageCursors: 'shared/platform/data/cursor.ts', originVerify: 'shared/http/origin.ts' };
+    const declared = declaredSecrets();
+    for (const [secret, file] of Object.entries(users)) {
+      const carrying = functionBundles()
+        .filter(([, b]) => (b.inputs[file] ?? 0) > 0)
+        .map(([name]) => name);
+      expect(carrying.length, `${file} is in no bundle: has it moved?`).toBeGreaterThan(0);
+      const declaring = Object.keys(declared).filter((name) => declared[name]!.includes(secret as SecretName));
+      expect(carrying.sort(), secret).toEqual(declaring.sort());
+    }
+    // Each of them also carries the store it reads the secret from (its entry hands it over).
+    for (const [name, secrets] of Object.entries(declared)) {
+      if (secrets.length > 0) expect(bundles[name]!.inputs['shared/platform/adapters/secret-store.ts'] ?? 0, name).toBeGreaterThan(0);
+    }
   });
 
   it('hold zod with the English locale only (zod is imported as a namespace, so unused members are shaken out)', () => {

@@ -10,7 +10,8 @@ import { platformTemplates } from './templates';
 /**
  * Only our CloudFront distribution may name the viewer's host to the API (X-Forwarded-Host, which
  * the Origin check and links are made of): it adds a secret header that the area functions compare,
- * both read from one generated secret at deploy time. With an origin domain for the API, API
+ * one generated secret (resolved into the distribution at deploy time, read by the functions at run
+ * time). With an origin domain for the API, API
  * Gateway's default endpoint is disabled, so nothing reaches the API but through the distribution.
  */
 
@@ -48,14 +49,18 @@ describe('the origin header of the distribution', () => {
     expect(bucket.OriginCustomHeaders).toBeUndefined();
   });
 
-  it('is what every area function compares (ORIGIN_VERIFY_SECRET, the same secret)', () => {
+  it('is what every area function compares: the same secret, read at run time by its ARN (ORIGIN_VERIFY_SECRET_ARN)', () => {
     const { templates } = synthesizedApp();
-    const areaFunctions = Object.values(templates.nested)
-      .flatMap((t) => Object.values(t.Resources as Record<string, any>))
-      .filter((r) => r.Type === 'AWS::Lambda::Function' && r.Properties.Environment?.Variables?.CURSOR_SECRET);
-    expect(areaFunctions.length).toBeGreaterThanOrEqual(AREAS.length);
-    for (const fn of areaFunctions) expect(referencesTheSecret(fn.Properties.Environment.Variables.ORIGIN_VERIFY_SECRET)).toBe(true);
-    // The value reaches the nested stack as the secret's ARN, which names the pinned secret.
+    const areaFunctions = Object.values(resources).filter(
+      (r) => r.Type === 'AWS::Lambda::Function' && AREAS.includes(r.Properties.Environment?.Variables?.POWERTOOLS_SERVICE_NAME),
+    );
+    expect(areaFunctions).toHaveLength(AREAS.length);
+    for (const fn of areaFunctions) {
+      expect(fn.Properties.Environment.Variables.ORIGIN_VERIFY_SECRET_ARN).toEqual({ Ref: ORIGIN_VERIFY_SECRET_LOGICAL_ID });
+      // Never its value (test/infra/secrets.test.ts checks every function and every secret).
+      expect(referencesTheSecret(fn.Properties.Environment.Variables)).toBe(false);
+    }
+    // The ARN reaches the nested stack from the root, where the pinned secret is.
     const root = JSON.stringify(templates.root.Resources);
     expect(root).toContain(`"Ref":"${ORIGIN_VERIFY_SECRET_LOGICAL_ID}"`);
   });

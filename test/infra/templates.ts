@@ -2,6 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NestedStack, type Stack, Stage } from 'aws-cdk-lib';
 import { CONSOLE_COPIER_ID_PREFIX } from '../../infra/app/constructs/console-hosting';
+import { CONSUMERS } from '../../shared/platform/consumers/table';
+import { areaAccess } from '../../shared/platform/contract/endpoint';
+import { AREAS, declarationOf } from '../../shared/http/declarations';
+import type { SecretName } from '../../shared/platform/ports/secrets';
 
 /**
  * The platform's templates: the root stack's and one per nested stack. `merged` reads them as one
@@ -74,3 +78,11 @@ function mapRefs(value: Json, replace: (node: Record<string, Json>) => Json | un
  */
 export const platformFunctions = (resources: Record<string, Json>): [string, Json][] =>
   Object.entries(resources).filter(([id, r]) => r.Type === 'AWS::Lambda::Function' && !id.startsWith(CONSOLE_COPIER_ID_PREFIX));
+
+/** The secrets each function (area or consumer, by name) declares it reads: an area's with its HTTP layer's, a consumer's row's. */
+export function declaredSecrets(): Record<string, readonly SecretName[]> {
+  return {
+    ...Object.fromEntries(AREAS.map((area) => [area, areaAccess(declarationOf(area)).secrets ?? []])),
+    ...Object.fromEntries(CONSUMERS.map((row) => [row.name, ('secrets' in row.access ? row.access.secrets : undefined) ?? []])),
+  };
+}

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { App as CdkApp, type App, type CfnElement, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import type { IConstruct } from 'constructs';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -322,6 +323,8 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
       mail: new Mail(testStack, 'Mail', { fromAddress: 'no-reply@example.test' }),
       queues: { ...wallet.queues, webhookDeliveries: webhookQueues.deliveryQueue, webhookDeadLetters: webhookQueues.deadLetterQueue },
       walletSecret: wallet.secret,
+      // The rows that page with cursors read the page cursor key.
+      secrets: { pageCursors: new secretsmanager.Secret(testStack, 'CursorSecret') },
       scheduleFailureQueue: webhookQueues.scheduleFailureQueueIfAny!,
     });
     const webhooks = { consumerFunctions: consumers.functions, workflowTasks: consumers.workflowTasks };

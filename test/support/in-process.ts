@@ -3,6 +3,7 @@ import { inject } from 'vitest';
 import { FileKeyVault } from '../../infra/local/file-key-vault';
 import { areaHandlers } from '../../infra/local/handlers';
 import { lambdaContext } from '../../infra/local/lambda-runtime';
+import { LocalSecrets } from '../../infra/local/local-secrets';
 import { provideAdapters, provided } from '../../shared/platform/adapters/provided';
 import { routeKey } from '../../shared/http/declarations';
 import { matchRoute } from '../../shared/http/route-match';
@@ -29,6 +30,8 @@ export async function inProcess<T = any>(
 ): Promise<InProcessAnswer<T>> {
   // The key vault the runtime seals signing secrets with (its DATA_DIR), as the runtime provides it.
   if (!provided.keyVault) provideAdapters({ keyVault: new FileKeyVault(inject('dataDir')) });
+  // And its secrets (the page cursor key of its DATA_DIR), as the runtime provides them.
+  if (!provided.secrets) provideAdapters({ secrets: new LocalSecrets(inject('dataDir')) });
   const url = new URL(path, 'http://local');
   const match = matchRoute(method, url.pathname);
   if (match.kind !== 'route') throw new Error(`${method} ${url.pathname} is not a route (${match.kind})`);

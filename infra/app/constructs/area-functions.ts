@@ -2,8 +2,10 @@ import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { config, environmentOf, WORKSPACE_RATE_LIMITS_ENV, WORKSPACE_RATE_NUMBERS, workspaceRateOverrides } from '../../../shared/platform/config';
+import { config, environmentOf, WORKSPACE_RATE_LIMITS_ENV, WORKSPACE_RATE_NUMBERS, workspaceRateOverrides } from '../../../shared/platform/config/index';
 import { AREAS, declarationOf, type Area } from '../../../shared/http/declarations';
+import { areaAccess } from '../../../shared/platform/contract/endpoint';
+import type { SecretName } from '../../../shared/platform/ports/secrets';
 import type { QueueName } from '../../../shared/platform/ports/queue';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
@@ -29,6 +31,8 @@ export interface AreaFunctionsProps {
   readonly queues: Readonly<Record<QueueName, sqs.IQueue>>;
   /** The wallet credentials secret (areas whose access names `walletCredentials`). */
   readonly walletSecret?: secretsmanager.ISecret;
+  /** The run-time secrets; an area gets those its access (with the HTTP layer's) names. */
+  readonly secrets?: Readonly<Partial<Record<SecretName, secretsmanager.ISecret>>>;
   /** Per-area extra environment and grants. */
   readonly extras?: Readonly<Partial<Record<Area, AreaExtras>>>;
 }
@@ -59,9 +63,10 @@ export class AreaFunctions extends Construct {
         roleDescription: `Loyalty platform, area function "${area}"`,
         table: props.table,
         mail: props.mail,
-        access: declarationOf(area).access,
+        access: areaAccess(declarationOf(area)),
         queues: props.queues,
         ...(props.walletSecret ? { walletSecret: props.walletSecret } : {}),
+        ...(props.secrets ? { secrets: props.secrets } : {}),
         invocation: { kind: 'synchronous' },
         // One area flooded cannot take the account's concurrency from the others (config.lambda).
         reservedConcurrency: config.lambda.areaReservedConcurrency,

@@ -8,9 +8,10 @@ import type * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { environmentOf } from '../../../shared/platform/config';
+import { environmentOf } from '../../../shared/platform/config/index';
 import type { ConsumerRow } from '../../../shared/platform/consumers/table';
 import { queueUrlEnvName, type QueueName } from '../../../shared/platform/ports/queue';
+import type { SecretName } from '../../../shared/platform/ports/secrets';
 import type { Mail } from './mail';
 import { type Invocation, PlatformFunction } from './platform-function';
 
@@ -23,6 +24,8 @@ export interface ConsumersProps {
   readonly queues: Readonly<Partial<Record<QueueName, sqs.IQueue>>>;
   /** The wallet credentials secret, for rows whose access names `walletCredentials`. */
   readonly walletSecret?: secretsmanager.ISecret;
+  /** The run-time secrets, for rows whose access names them. */
+  readonly secrets?: Readonly<Partial<Record<SecretName, secretsmanager.ISecret>>>;
   /** Where failed scheduled runs go; required when a row is a schedule. */
   readonly scheduleFailureQueue?: sqs.IQueue;
 }
@@ -88,6 +91,7 @@ export class Consumers extends Construct {
       access: row.access,
       queues: props.queues,
       ...(props.walletSecret ? { walletSecret: props.walletSecret } : {}),
+      ...(props.secrets ? { secrets: props.secrets } : {}),
       invocation: this.invocationOf(row),
       // grantStreamRead (by the stream event source) adds dynamodb:ListStreams on "*".
       ...(row.kind === 'stream' ? { policyFindings: [{ id: STREAM_LIST_WILDCARD_FINDING, reason: STREAM_LIST_WILDCARD_REASON }] } : {}),

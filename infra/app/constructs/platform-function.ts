@@ -10,9 +10,10 @@ import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as ssm from 'aws-cdk-lib/aws-ssm';
 import { Construct } from 'constructs';
-import type { REQUIRED_FUNCTION_ENV } from '../../../shared/platform/config';
+import type { REQUIRED_FUNCTION_ENV } from '../../../shared/platform/config/index';
 import type { Access } from '../../../shared/platform/contract/endpoint';
 import { queueUrlEnvName, type QueueName } from '../../../shared/platform/ports/queue';
+import { SECRET_ARN_ENV, type SecretName } from '../../../shared/platform/ports/secrets';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { grantTable } from './access';
 import { SES_IDENTITY_WILDCARD_FINDING, SES_IDENTITY_WILDCARD_REASON } from './mail';
@@ -84,6 +85,8 @@ export interface PlatformFunctionProps {
   readonly queues?: Readonly<Partial<Record<QueueName, sqs.IQueue>>>;
   /** The wallet credentials secret, for functions whose access names `walletCredentials`. */
   readonly walletSecret?: secretsmanager.ISecret;
+  /** The platform's run-time secrets (`shared/platform/ports/secrets.ts`), for the ones `access.secrets` names. */
+  readonly secrets?: Readonly<Partial<Record<SecretName, secretsmanager.ISecret>>>;
   /**
    * How the function is invoked, which decides where a failed invocation goes: `synchronous` (API
    * Gateway or a workflow task: the caller gets the error), `eventSource` (an event source mapping: failed records stay
@@ -258,6 +261,13 @@ export class PlatformFunction extends Construct {
       if (!props.walletSecret) throw new Error(`Function "${props.name}" reads the wallet credentials, which the stack did not give it`);
       props.walletSecret.grantRead(this.function);
       this.function.addEnvironment('WALLET_SECRET_ARN', props.walletSecret.secretArn);
+    }
+    for (const name of props.access.secrets ?? []) {
+      const secret = props.secrets?.[name];
+      if (!secret) throw new Error(`Function "${props.name}" reads the ${name} secret, which the stack did not give it`);
+      // Read at run time: only its ARN is in the configuration, never its value.
+      this.function.addToRolePolicy(new iam.PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [secret.secretArn] }));
+      this.function.addEnvironment(SECRET_ARN_ENV[name], secret.secretArn);
     }
     if (props.access.mail) {
       props.mail.grantSend(this.function);

@@ -1,5 +1,4 @@
 import { NestedStack, type NestedStackProps } from 'aws-cdk-lib';
-import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { DECLARATIONS } from '../../../shared/http/declarations';
 import { AreaFunctions } from '../constructs/area-functions';
@@ -9,10 +8,6 @@ import type { PlatformResources } from './shared-props';
 
 export interface AreasStackProps extends NestedStackProps {
   readonly resources: PlatformResources;
-  /** Signs page cursors (shared/platform/data/cursor.ts). */
-  readonly cursorSecret: secretsmanager.ISecret;
-  /** What the distribution proves itself with (shared/http/origin.ts). */
-  readonly originVerifySecret: secretsmanager.ISecret;
   /** The workflows areas may start. */
   readonly exports: Exports;
 }
@@ -34,18 +29,14 @@ export class AreasStack extends NestedStack {
       mail: r.mail,
       queues: r.queues,
       walletSecret: r.walletSecret,
+      secrets: r.secrets,
       // The webhook numbers the replay and test ping read.
       extras: { webhooks: { environment: webhookEnvironment() } },
     });
 
-    // A dynamic reference: CloudFormation resolves it at deploy time, so the value is in no template.
-    const cursorKey = props.cursorSecret.secretValue.unsafeUnwrap();
-    const originVerify = props.originVerifySecret.secretValue.unsafeUnwrap();
-    for (const fn of Object.values(this.areaFunctions.functions)) {
-      fn.addEnvironment('PUBLIC_BASE_URL', r.publicBaseUrl);
-      fn.addEnvironment('CURSOR_SECRET', cursorKey);
-      fn.addEnvironment('ORIGIN_VERIFY_SECRET', originVerify);
-    }
+    // The secrets (page cursor key, origin header) are read at run time by the functions that
+    // declare them: their configuration holds the ARNs only (PlatformFunction).
+    for (const fn of Object.values(this.areaFunctions.functions)) fn.addEnvironment('PUBLIC_BASE_URL', r.publicBaseUrl);
     // Grants from the declared access.
     for (const d of DECLARATIONS) {
       r.exportBucket.grant(this.areaFunctions.functions[d.area], d.access);

@@ -19,6 +19,7 @@ export function buildConsumers(scope: Construct, id: string, rows: readonly Cons
     mail: r.mail,
     queues: r.queues,
     walletSecret: r.walletSecret,
+    secrets: r.secrets,
     ...(scheduleFailureQueue ? { scheduleFailureQueue } : {}),
   });
   for (const row of rows) {

@@ -2,6 +2,7 @@ import type { Mailer } from '../ports/mailer';
 import type { ObjectStore } from '../ports/object-store';
 import type { Queue } from '../ports/queue';
 import type { KeyVault } from '../ports/secret-sealer';
+import type { SecretStore } from '../ports/secrets';
 import type { WalletCredentialSource } from '../ports/wallet';
 import type { Workflows } from '../ports/workflows';
 
@@ -21,6 +22,8 @@ export interface ProvidedAdapters {
   workflows?: Workflows;
   /** The key that seals signing secrets: a key file in DATA_DIR in place of AWS KMS. */
   keyVault?: KeyVault;
+  /** The page cursor key and the origin header's value: the runtime's own in place of Secrets Manager. */
+  secrets?: SecretStore;
   /** Only tests replace the export bucket (the local runtime uses S3 against s3rver). */
   objectStore?: ObjectStore;
 }

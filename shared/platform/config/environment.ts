@@ -15,10 +15,12 @@ const schema = z.object({
   MAIL_FROM: z.string().default(config.mail.defaultFrom),
   /** Lets webhooks target http://127.0.0.1 (the local runtime turns it on; never set in AWS). */
   WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
-  /** Signs page cursors (`shared/platform/data/cursor.ts`); CDK sets it from a generated secret. Local: random per process. */
-  CURSOR_SECRET: z.string().min(32).optional(),
-  /** What CloudFront adds as `config.http.originVerifyHeader` (AWS, from a generated secret); unset locally. */
-  ORIGIN_VERIFY_SECRET: z.string().min(32).optional(),
+  /**
+   * ARNs of the Secrets Manager secrets a function reads (`shared/platform/ports/secrets.ts`: the page cursor
+   * key, the origin header's value), set by CDK on the functions that declare them. Never a value.
+   */
+  CURSOR_SECRET_ARN: z.string().min(1).optional(),
+  ORIGIN_VERIFY_SECRET_ARN: z.string().min(1).optional(),
   // --- Data exports ---
   /** The bucket of export archives and files (CDK sets it on the functions that declare it). */
   EXPORTS_BUCKET: z.string().min(1).optional(),
@@ -65,13 +67,6 @@ export function runtimeConfig(): RuntimeConfig {
 export function reloadRuntimeConfig(): void {
   cached = undefined;
 }
-
-/**
- * `ORIGIN_VERIFY_SECRET` alone: every request's origin needs it, also where the rest of the
- * environment is not set (a unit test, the local server's own refusals). Checked like the rest by
- * `runtimeConfig()`.
- */
-export const originVerifySecret = (): string | undefined => process.env.ORIGIN_VERIFY_SECRET || undefined;
 
 /** Names CDK must set on every function (the rest have defaults or are local-only). */
 export const REQUIRED_FUNCTION_ENV = ['STAGE', 'TABLE_NAME', 'MAIL_FROM'] as const;

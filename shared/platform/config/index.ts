@@ -5,7 +5,7 @@
  */
 export { config } from './static';
 export { alarmEmailOf } from './deployment';
-export { originVerifySecret, reloadRuntimeConfig, REQUIRED_FUNCTION_ENV, runtimeConfig, type RuntimeConfig } from './environment';
+export { reloadRuntimeConfig, REQUIRED_FUNCTION_ENV, runtimeConfig, type RuntimeConfig } from './environment';
 export {
   COUPON_NUMBERS,
   couponSettings,

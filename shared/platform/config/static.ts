@@ -53,7 +53,7 @@ export const config = {
     requestDeadlineMs: 12_000,
     /**
      * The header the platform's CloudFront distribution adds to every request it sends the API,
-     * holding a secret (`ORIGIN_VERIFY_SECRET`): only a request that carries it may name the
+     * holding a secret (the `originVerify` secret): only a request that carries it may name the
      * viewer's host in `X-Forwarded-Host` (shared/http/origin.ts).
      */
     originVerifyHeader: 'x-origin-verify',
@@ -157,6 +157,18 @@ export const config = {
     objectTypesMs: 60_000,
     /** Entries per cache at most (the oldest goes first). */
     maxEntries: 1_000,
+  },
+  /**
+   * Secrets the functions read from Secrets Manager (`shared/platform/ports/secrets.ts`). A value is read on
+   * first use and kept for the life of the instance; after `refreshMs` the next use is still served
+   * the kept value while it is read again behind it, so no request but an instance's first waits for
+   * Secrets Manager. For `previousAcceptedMs` after a rotation the previous value is still accepted
+   * (never issued): page cursors signed with it and requests carrying it while the distribution and
+   * the instances catch up.
+   */
+  secrets: {
+    refreshMs: 5 * 60_000,
+    previousAcceptedMs: 60 * 60_000,
   },
   /**
    * Browser sessions of the console: an HttpOnly cookie instead of a bearer token in browser storage,

@@ -96,8 +96,8 @@ export const CONSUMERS = [
     batchSize: w.fanoutBatchSize,
     timeoutSeconds: config.lambda.timeoutSeconds,
     settings: [WEBHOOK_NUMBERS],
-    // Reads the subscribed endpoints; writes nothing but queue messages.
-    access: { table: 'read', sendsTo: ['webhookDeliveries'] },
+    // Reads the subscribed endpoints (page by page); writes nothing but queue messages.
+    access: { table: 'read', sendsTo: ['webhookDeliveries'], secrets: ['pageCursors'] },
   },
   {
     name: 'webhook-worker',
@@ -154,6 +154,7 @@ export const CONSUMERS = [
   ...exportTask('export-section', 'ExportSection', 'BuildSection', 'one archive section staged in the bucket', EXPORT_STEP_TIMEOUT_SECONDS, {
     table: 'read',
     exportsBucket: 'readWrite',
+    secrets: ['pageCursors'],
   }),
   ...exportTask('export-assemble', 'ExportAssemble', 'Assemble', 'the archive streamed from its sections', EXPORT_STEP_TIMEOUT_SECONDS, {
     table: 'none',
@@ -173,7 +174,8 @@ export const CONSUMERS = [
     source: `rate(${config.programDue.tickMinutes} minutes)`,
     timeoutSeconds: config.programDue.timeoutSeconds,
     settings: [] as readonly NumberGroup<string>[],
-    access: { table: 'readWrite' },
+    // Walks the due tier reviews page by page.
+    access: { table: 'readWrite', secrets: ['pageCursors'] },
   },
   {
     name: 'export-scheduler',

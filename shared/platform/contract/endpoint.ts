@@ -2,6 +2,7 @@ import type * as z from 'zod';
 import type { config } from '../config';
 import type { Scope } from './scopes';
 import type { QueueName } from '../ports/queue';
+import type { SecretName } from '../ports/secrets';
 import type { WorkflowName } from '../ports/workflows';
 
 /**
@@ -71,7 +72,25 @@ export interface Access {
    * rotating secrets), `open` unwraps them (signing). Nothing else may unwrap a stored secret.
    */
   signingSecrets?: 'seal' | 'open';
+  /**
+   * Secrets Manager secrets the function reads (`shared/platform/ports/secrets.ts`): `pageCursors` to sign
+   * and check page cursors (any list with a cursor, a loop over pages too). The function may read
+   * these and no other; their values are never in its configuration, only their ARNs.
+   */
+  secrets?: readonly SecretName[];
 }
+
+/**
+ * What the HTTP layer itself reads in every area function, whatever its routes: the value our
+ * distribution proves itself with, to work out each request's origin (`shared/http/origin.ts`).
+ */
+export const HTTP_LAYER_SECRETS: readonly SecretName[] = ['originVerify'];
+
+/** An area function's whole access: its declaration's, and the HTTP layer's secrets. */
+export const areaAccess = (declaration: Pick<AreaDeclaration, 'access'>): Access => ({
+  ...declaration.access,
+  secrets: [...HTTP_LAYER_SECRETS, ...(declaration.access.secrets ?? [])],
+});
 
 /** An area: one Lambda function (`functions/<area>/handler.ts`) serving the endpoints declared here. */
 export interface AreaDeclaration<N extends string = string, E extends Record<string, Endpoint> = Record<string, Endpoint>> {

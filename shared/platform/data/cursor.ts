@@ -1,6 +1,6 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { runtimeConfig } from '../config';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { badRequest } from '../errors';
+import { secretStore } from '../ports/secrets';
 import { TABLE_SCHEMA } from './table-schema';
 
 /**
@@ -9,31 +9,32 @@ import { TABLE_SCHEMA } from './table-schema';
  * values, filter, direction), so a cursor we did not issue, a modified one, or one issued for
  * another list, partition or workspace is a 400 "Invalid cursor" before DynamoDB sees it.
  *
- * Key: `CURSOR_SECRET` (CDK sets it on every area function from a generated Secrets Manager secret).
- * Without it (the local runtime, tests) a random key per process: cursors then do not survive a
- * restart, which only restarts a listing.
+ * Key: the `pageCursors` secret (`shared/platform/ports/secrets.ts`), read from the store the function's entry
+ * hands over (`useSecretStore`: the data layer reaches no adapter itself). AWS: Secrets Manager, read
+ * on the first cursor an instance signs or checks; locally the runtime's key file or `CURSOR_SECRET`.
+ * Cursors are signed with the current value and still accepted with the previous one while the store
+ * offers it (right after a rotation), so a rotation does not break listings under way.
  */
 const MIN_SECRET_LENGTH = 32;
-let key: Buffer | undefined;
+const derived = new Map<string, Buffer>();
 
-function cursorKey(): Buffer {
-  if (key) return key;
-  const secret = runtimeConfig().CURSOR_SECRET;
-  if (secret !== undefined) {
-    if (secret.length < MIN_SECRET_LENGTH) throw new Error(`CURSOR_SECRET must be at least ${MIN_SECRET_LENGTH} characters`);
+function keyOf(secret: string): Buffer {
+  let key = derived.get(secret);
+  if (!key) {
+    if (secret.length < MIN_SECRET_LENGTH) throw new Error(`The page cursor secret must be at least ${MIN_SECRET_LENGTH} characters`);
     key = createHash('sha256').update(secret).digest();
-  } else if (runtimeConfig().STAGE === 'aws') {
-    // Every instance must share the key, or a cursor fails on the next instance.
-    throw new Error('CURSOR_SECRET is not set');
-  } else {
-    key = randomBytes(32);
+    // Two values at a time at most (current and previous); a rotation's leftovers go.
+    if (derived.size >= 4) derived.clear();
+    derived.set(secret, key);
   }
   return key;
 }
 
-/** For tests: forget the key (the next cursor reads the configuration again). */
-export function resetCursorKey(): void {
-  key = undefined;
+/** The key cursors are signed with, then the one they are still accepted with after a rotation, if any. */
+async function cursorKeys(): Promise<Buffer[]> {
+  const versions = await secretStore().versions('pageCursors');
+  if (!versions) throw new Error('The page cursor secret is not configured');
+  return [versions.current, ...(versions.previous === undefined ? [] : [versions.previous])].map(keyOf);
 }
 
 /** What a cursor is bound to: everything that decides which items the query walks. */
@@ -60,7 +61,8 @@ function fingerprint(scope: CursorScope): string {
   return JSON.stringify(stable({ IndexName, KeyConditionExpression, FilterExpression, ExpressionAttributeNames, ExpressionAttributeValues, ScanIndexForward }));
 }
 
-const mac = (payload: string, scope: CursorScope): Buffer => createHmac('sha256', cursorKey()).update(fingerprint(scope)).update('\n').update(payload).digest();
+const mac = (key: Buffer, payload: string, scope: CursorScope): Buffer =>
+  createHmac('sha256', key).update(fingerprint(scope)).update('\n').update(payload).digest();
 
 /** The attributes of a last-evaluated key of the table (or of `index`): table key plus index key. */
 export function keyAttributes(index?: string): string[] {
@@ -80,9 +82,10 @@ export function refuseCursor(cursor: string | undefined): void {
   if (cursor !== undefined) throw badRequest('Invalid cursor');
 }
 
-export function encodeCursor(lastKey: Record<string, unknown>, scope: CursorScope): string {
+export async function encodeCursor(lastKey: Record<string, unknown>, scope: CursorScope): Promise<string> {
+  const [key] = await cursorKeys();
   const payload = Buffer.from(JSON.stringify(lastKey)).toString('base64url');
-  return `${payload}.${mac(payload, scope).toString('base64url')}`;
+  return `${payload}.${mac(key!, payload, scope).toString('base64url')}`;
 }
 
 /**
@@ -90,14 +93,18 @@ export function encodeCursor(lastKey: Record<string, unknown>, scope: CursorScop
  * signature, the key must have exactly the key attributes of the table/index, all strings, and the
  * partition the query reads (defence in depth should the secret leak).
  */
-export function decodeCursor(cursor: string, scope: CursorScope, partition: { attr: string; value: string }): Record<string, unknown> {
+export async function decodeCursor(cursor: string, scope: CursorScope, partition: { attr: string; value: string }): Promise<Record<string, unknown>> {
   const invalid = () => badRequest('Invalid cursor');
   const parts = cursor.split('.');
   if (parts.length !== 2) throw invalid();
   const [payload, signature] = parts as [string, string];
   const given = Buffer.from(signature, 'base64url');
-  const expected = mac(payload, scope);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected) || given.toString('base64url') !== signature) throw invalid();
+  const signedWith = (key: Buffer) => {
+    const expected = mac(key, payload, scope);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+  const keys = await cursorKeys();
+  if (!keys.some(signedWith) || given.toString('base64url') !== signature) throw invalid();
   let lastKey: unknown;
   try {
     lastKey = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));

@@ -410,7 +410,7 @@ export async function queryPage<T extends object = Item>(
 ): Promise<Page<T>> {
   const { partition, cursor, limit, maxReads = 10, ...rest } = input;
   const items: T[] = [];
-  let startKey = cursor ? decodeCursor(cursor, rest, partition) : undefined;
+  let startKey = cursor ? await decodeCursor(cursor, rest, partition) : undefined;
   let reads = 0;
   // A filter may drop items, so keep reading until the page is full or the partition ends.
   do {
@@ -426,7 +426,7 @@ export async function queryPage<T extends object = Item>(
     items.push(...((out.Items ?? []) as T[]));
     startKey = out.LastEvaluatedKey;
   } while (startKey && items.length < limit && reads < maxReads);
-  return { items, ...(startKey ? { nextCursor: encodeCursor(startKey, rest) } : {}) };
+  return { items, ...(startKey ? { nextCursor: await encodeCursor(startKey, rest) } : {}) };
 }
 
 /** Items one TransactWriteItems may hold. */

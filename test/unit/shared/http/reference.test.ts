@@ -114,10 +114,10 @@ describe('originOf', () => {
   it("takes the viewer's host our CloudFront forwards (X-Forwarded-Host, with its secret) over the Host API Gateway gets", () => {
     const secret = 's'.repeat(40);
     const edge = { 'x-origin-verify': secret };
-    expect(originOf(event({ host: 'abc.execute-api.eu-west-1.amazonaws.com', 'x-forwarded-host': 'd111.cloudfront.net', ...edge }), secret)).toBe(
+    expect(originOf(event({ host: 'abc.execute-api.eu-west-1.amazonaws.com', 'x-forwarded-host': 'd111.cloudfront.net', ...edge }), [secret])).toBe(
       'https://d111.cloudfront.net',
     );
-    expect(originOf(event({ host: 'api.example.com', 'x-forwarded-host': 'evil.com/x', ...edge }), secret)).toBeUndefined();
+    expect(originOf(event({ host: 'api.example.com', 'x-forwarded-host': 'evil.com/x', ...edge }), [secret])).toBeUndefined();
   });
 
   it("falls back to API Gateway's domain name and to https", () => {
