@@ -27,7 +27,7 @@ export interface SectionDefinition extends SectionSource {
   holds: string;
 }
 
-/** Coupon pools: they were the whole campaigns section before campaigns existed, and stay in it (docs/decisions.md). */
+/** Coupon pools: they were the whole campaigns section before campaigns existed, and stay in it (docs/decisions/). */
 const couponPools: SectionSource = {
   source: 'couponPools',
   attributes: [

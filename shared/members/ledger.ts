@@ -24,7 +24,7 @@ export interface ChangePlan<R> {
   delta: PointsDelta;
   /** How the ledger describes a non-zero balance change. */
   entry: { type: LedgerType; reason: string | null; source: LedgerEntry['source'] };
-  /** Deductions must not take the balance below zero (refund reversals may: see decisions.md). */
+  /** Deductions must not take the balance below zero (refund reversals may: see docs/decisions/). */
   requireNonNegative?: boolean;
   /** Awards need an active member; reversals apply whatever the status. */
   requireActive?: boolean;

@@ -14,7 +14,7 @@ export type PutObjectTypeInput = z.infer<typeof putObjectTypeBody>;
 /**
  * Creates or replaces a type. A change that could make existing records invalid (a field removed,
  * retyped or made required, enum options removed, another title field) is refused with 409 while the
- * type has live records; everything else applies at once. See docs/decisions.md.
+ * type has live records; everything else applies at once. See docs/decisions/.
  */
 export async function putObjectType(
   workspaceId: string,

@@ -233,7 +233,7 @@ export interface RefundResult {
  * Refunds part or all of what is left and takes back the proportional points, in one transaction
  * with the order, the refund record and the event. Points the member already spent are still
  * taken back: the balance may go negative; points of the order that already expired are not taken
- * a second time (see docs/decisions.md).
+ * a second time (see docs/decisions/).
  */
 export async function refundOrder(
   workspaceId: string,

@@ -14,7 +14,7 @@ import { defineTool, idempotencyKeyArg, pageArgs, pageOf, pageResult, READ_ONLY,
 
 /**
  * Campaigns: the same domain services and scopes as /api/flash/campaigns (`campaigns:read`, and
- * `campaigns:manage`, which no preset carries: docs/decisions.md). Each change is audited with the
+ * `campaigns:manage`, which no preset carries: docs/decisions/). Each change is audited with the
  * key as its actor.
  */
 

@@ -79,7 +79,7 @@ export const config = {
     },
     /**
      * An idempotent answer is kept compressed; one of more bytes than this is kept in parts of at
-     * most this many bytes, written with the answer's record (docs/decisions.md, "Stored size").
+     * most this many bytes, written with the answer's record (docs/decisions/0062-stored-size-a-budget-per-document-idempotent-answers-compres.md, "Stored size").
      */
     idempotencyPartBytes: 350 * 1024,
   },
