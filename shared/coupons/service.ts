@@ -236,10 +236,10 @@ async function issueInTurn(
   };
 
   if (member && first.pointsCost) {
-    return changePoints(
+    return changePoints({
       workspaceId,
-      member.id,
-      async (m) => {
+      memberId: member.id,
+      plan: async (m) => {
         if (m.status !== 'active') throw conflict('The member is unenrolled; coupons can no longer be issued to it');
         const now = clock();
         const pool = await freshPool();
@@ -263,9 +263,9 @@ async function issueInTurn(
           },
         };
       },
-      opts,
-      member,
-    );
+      write: opts,
+      preloaded: member,
+    });
   }
 
   return withOptimisticRetry(async () => {

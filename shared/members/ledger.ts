@@ -141,17 +141,28 @@ export function writable(member: MemberRecord): MemberRecord {
  * they never race each other; only changes made by other processes can make the condition fail.
  * docs/performance.md ("Hot members") has the figures and the limit.
  */
-export async function changePoints<R>(
-  workspaceId: string,
-  memberId: string,
-  plan: (member: MemberRecord, rules: ProgramRules) => Promise<Planned<R>> | Planned<R>,
-  opts: WriteOptions<R> = {},
+export interface PointsChange<R> {
+  workspaceId: string;
+  memberId: string;
+  plan: (member: MemberRecord, rules: ProgramRules) => Promise<Planned<R>> | Planned<R>;
+  /** Seals the idempotent answer into the change's transaction. */
+  write?: WriteOptions<R>;
   /** The member as the caller just read it: saves the first read; retries always read afresh. */
-  preloaded?: MemberRecord,
+  preloaded?: MemberRecord;
   /** The time of the change; default: the workspace's program clock. */
-  now?: () => Date,
-  store: LedgerStore = tableLedgerStore,
-): Promise<R> {
+  now?: () => Date;
+  store?: LedgerStore;
+}
+
+export async function changePoints<R>({
+  workspaceId,
+  memberId,
+  plan,
+  write: opts = {},
+  preloaded,
+  now,
+  store = tableLedgerStore,
+}: PointsChange<R>): Promise<R> {
   let fresh: MemberRecord | undefined;
   const attempt = async (): Promise<R> => {
     const read = writable(fresh ?? (await loadMember(workspaceId, memberId, store)));

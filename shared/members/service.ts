@@ -213,10 +213,10 @@ export async function changePointsManually(
 ): Promise<PointsResult> {
   const earn = input.type === 'earn';
   const audit = actor.audit;
-  return changePoints(
+  return changePoints({
     workspaceId,
     memberId,
-    () => ({
+    plan: () => ({
       plan: {
         delta: { ...NO_DELTA, balance: earn ? input.amount : -input.amount, lifetime: earn ? input.amount : 0 },
         entry: { type: input.type, reason: input.reason, source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: actor.apiKeyId } },
@@ -230,8 +230,8 @@ export async function changePointsManually(
         }),
       },
     }),
-    opts,
-  );
+    write: opts,
+  });
 }
 
 /** What the console shows of one member: the profile with its tags and points, and the tier progress. */

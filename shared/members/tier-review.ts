@@ -27,14 +27,7 @@ export async function reviewTier(workspaceId: string, memberId: string, now: Dat
     result: ({ member, tierChange }) => ({ memberId, tier: member.tier, change: tierChange }),
   };
   try {
-    return await changePoints(
-      workspaceId,
-      memberId,
-      () => ({ plan }),
-      {},
-      undefined,
-      () => now,
-    );
+    return await changePoints({ workspaceId, memberId, plan: () => ({ plan }), now: () => now });
   } catch (err) {
     // An erased member keeps no tier: its state leaves the review index.
     if (err instanceof AppError && (err.code === 'MEMBER_ERASED' || err.code === 'NOT_FOUND')) {

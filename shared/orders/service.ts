@@ -191,10 +191,10 @@ export async function createOrder(
   await checkStore(workspaceId, input.storeId, store);
   const totalMinor = minorOf(input.total, input.currency, 'total');
   try {
-    return await changePoints(
+    return await changePoints({
       workspaceId,
       memberId,
-      async (current: MemberRecord, rules: ProgramRules) => ({
+      plan: async (current: MemberRecord, rules: ProgramRules) => ({
         plan: await withCampaignGrants(
           workspaceId,
           current,
@@ -209,11 +209,10 @@ export async function createOrder(
           store,
         ),
       }),
-      opts,
-      member,
-      undefined,
-      store.ledger,
-    );
+      write: opts,
+      preloaded: member,
+      store: store.ledger,
+    });
   } catch (err) {
     // Whatever stopped the write (the duplicate itself, or e.g. a member unenrolled since), a
     // recorded order with this id is the answer.
@@ -248,10 +247,10 @@ export async function refundOrder(
   // The first attempt plans on the order just read (the write is conditional on its version);
   // a retry reads it again.
   let preread: OrderRecord | undefined = first;
-  return changePoints(
+  return changePoints({
     workspaceId,
-    first.memberId,
-    async (member) => {
+    memberId: first.memberId,
+    plan: async (member) => {
       const order = preread ?? (await store.getOrder(workspaceId, externalOrderId))!;
       preread = undefined;
       if (order.status === 'cancelled') throw new AppError('CONFLICT', 'The order is cancelled; there is nothing to refund');
@@ -294,11 +293,9 @@ export async function refundOrder(
         },
       };
     },
-    opts,
-    undefined,
-    undefined,
-    store.ledger,
-  );
+    write: opts,
+    store: store.ledger,
+  });
 }
 
 export type ReconcileOutcome = { outcome: 'created' | 'updated' | 'unchanged'; orderId: string; pointsDelta: number };
@@ -385,10 +382,10 @@ export async function reconcileOrder(
   }
   const at = now.toISOString();
   const attempt = () =>
-    changePoints<ReconcileOutcome>(
+    changePoints<ReconcileOutcome>({
       workspaceId,
       memberId,
-      async (member, rules) => {
+      plan: async (member, rules) => {
         const existing = await store.getOrder(workspaceId, input.externalOrderId);
         if (!existing) {
           const recorded = newOrderPlan(
@@ -410,11 +407,8 @@ export async function reconcileOrder(
         }
         return correctionPlan(workspaceId, { member, rules, existing, input, totalMinor, refundedInput, at }, store);
       },
-      {},
-      undefined,
-      undefined,
-      store.ledger,
-    );
+      store: store.ledger,
+    });
   try {
     return await attempt();
   } catch (err) {

@@ -419,10 +419,10 @@ export async function grantTrigger(workspaceId: string, memberId: string, occurr
   const campaigns = await liveCampaigns(workspaceId, occurrence.type, occurrence.days);
   if (!campaigns.length) return 0;
   const at = occurrence.at === undefined ? await programNow(workspaceId) : new Date(occurrence.at);
-  return changePoints<number>(
+  return changePoints<number>({
     workspaceId,
     memberId,
-    async (member, rules) => {
+    plan: async (member, rules) => {
       if (occurrence.since !== undefined && member.lots?.lastActivityAt !== occurrence.since) return { done: 0 };
       // Each attempt reads the list again: a counting step that failed (a budget set meanwhile) dropped the cached one.
       const live = await liveCampaigns(workspaceId, occurrence.type, occurrence.days);
@@ -455,10 +455,8 @@ export async function grantTrigger(workspaceId: string, memberId: string, occurr
         },
       };
     },
-    {},
-    undefined,
-    () => at,
-  );
+    now: () => at,
+  });
 }
 
 /** What a change owes a member for a trigger it makes occur, and how to pay it after the change commits. */

@@ -100,10 +100,10 @@ async function settleMember(workspaceId: string, memberId: string, now: number):
   let steps = 0;
   for (let more: boolean | null = true; more && steps < MAX_STEPS; ) {
     let at = now;
-    more = await changePoints<boolean | null>(
+    more = await changePoints<boolean | null>({
       workspaceId,
       memberId,
-      (member, rules) => {
+      plan: (member, rules) => {
         const due = member.lots ? nextDueAt(member.lots, rules.points) : null;
         // Nothing due after all (another run was first): nothing written.
         if (due === null || due > now) return { done: null };
@@ -112,10 +112,8 @@ async function settleMember(workspaceId: string, memberId: string, now: number):
         // Whether more falls due by `now`, read from the member as this step leaves it (no read again).
         return { plan: { ...plan, result: ({ member: after }) => isDue(after, rules, now) } };
       },
-      {},
-      undefined,
-      () => new Date(at),
-    );
+      now: () => new Date(at),
+    });
     if (more !== null) steps++;
   }
   return steps > 0 ? 1 : 0;

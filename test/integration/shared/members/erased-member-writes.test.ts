@@ -39,19 +39,18 @@ describe('writes racing an erasure', () => {
     const profile = transactWrite(members.updateProfileSteps(stale, { ...stale, firstName: 'Revived', status: 'active', updatedAt: new Date().toISOString() }));
     expect(await codeOf(profile)).toBe('MEMBER_ERASED');
     // The stale member is handed in as already read: only the balance step's condition can refuse it.
-    const earn = changePoints(
-      t.workspaceId,
-      m.id,
-      () => ({
+    const earn = changePoints({
+      workspaceId: t.workspaceId,
+      memberId: m.id,
+      plan: () => ({
         plan: {
           delta: { ...NO_DELTA, balance: 5, lifetime: 5 },
           entry: { type: 'earn', reason: null, source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: null } },
           result: () => 'earned',
         },
       }),
-      {},
-      stale,
-    );
+      preloaded: stale,
+    });
     expect(await codeOf(earn)).toBe('MEMBER_ERASED');
     expect(await codeOf(transactWrite(addTagsSteps(stale, ['late'], ['late'], new Date().toISOString())))).toBe('MEMBER_ERASED');
     expect(await codeOf(transactWrite([members.memberNotErasedStep(t.workspaceId, m.id)]))).toBe('MEMBER_ERASED');

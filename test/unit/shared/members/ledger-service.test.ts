@@ -28,15 +28,7 @@ const plan = (balance: number, extra: Partial<ChangePlan<number>> = {}): Planned
 });
 
 const change = (store: MemoryLedgerStore, p: Planned<number> | ((m: MemberRecord) => Planned<number>)) =>
-  changePoints(
-    WS,
-    MEMBER,
-    (m) => (typeof p === 'function' ? p(m) : p),
-    {},
-    undefined,
-    () => new Date('2026-03-01T10:00:00Z'),
-    store,
-  );
+  changePoints({ workspaceId: WS, memberId: MEMBER, plan: (m) => (typeof p === 'function' ? p(m) : p), now: () => new Date('2026-03-01T10:00:00Z'), store });
 
 const code = (p: Promise<unknown>) =>
   p.then(
@@ -95,7 +87,7 @@ describe('points ledger (in-memory store)', () => {
     const store = setup();
     expect(await change(store, { done: 42 })).toBe(42);
     expect(store.committed).toEqual([]);
-    const unknown = changePoints(WS, 'mbr_01j9z3k4m5n6p7q8r9s0t1v2zz', () => plan(1), {}, undefined, undefined, store);
+    const unknown = changePoints({ workspaceId: WS, memberId: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2zz', plan: () => plan(1), store });
     expect(await code(unknown)).toBe('NOT_FOUND');
   });
 
@@ -160,7 +152,7 @@ describe('points ledger (in-memory store)', () => {
       store.clock = async () => new Date(NOW);
       return store;
     };
-    const atClock = (store: MemoryLedgerStore, p: Planned<number>) => changePoints(WS, MEMBER, () => p, {}, undefined, undefined, store);
+    const atClock = (store: MemoryLedgerStore, p: Planned<number>) => changePoints({ workspaceId: WS, memberId: MEMBER, plan: () => p, store });
 
     it('a change at the clock expires them first in its own transaction: a spend takes only what is still valid', async () => {
       const store = lapsing();

@@ -129,15 +129,7 @@ describe('tier on each points change', () => {
     result: ({ member }) => member.tier,
   });
   const at = (store: MemoryLedgerStore, plan: ChangePlan<string>, when: number) =>
-    changePoints(
-      WS,
-      MEMBER,
-      () => ({ plan }),
-      {},
-      undefined,
-      () => new Date(when),
-      store,
-    );
+    changePoints({ workspaceId: WS, memberId: MEMBER, plan: () => ({ plan }), now: () => new Date(when), store });
 
   it('a reversal below the tier keeps it until the retention ends, then the next change downgrades it and emits loyalty.tier_downgraded', async () => {
     const store = new MemoryLedgerStore();
