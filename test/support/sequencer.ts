@@ -36,6 +36,8 @@ const MEASURED: Readonly<Record<string, number>> = {
   'test/e2e/request-budget.test.ts': 21,
   'test/e2e/console-team.test.ts': 15,
   'test/e2e/console-webhooks.test.ts': 27,
+  // Seven browser sessions that each load the console at a deep address (45 s on two loaded cores).
+  'test/e2e/console-routes.test.ts': 20,
   'test/infra/bundle-budget.test.ts': 28,
   'test/e2e/console-members.test.ts': 13,
   'test/e2e/catalog.test.ts': 13,
