@@ -1,7 +1,7 @@
 import { programArea } from '../../shared/program/contract';
-import * as campaigns from '../../shared/program/campaigns';
+import * as campaigns from '../../shared/campaigns/definitions';
 import * as clock from '../../shared/program/clock';
-import { runDueProgramWork } from '../../shared/program/due-work';
+import { runDueProgramWork } from '../../shared/campaigns/due-work';
 import * as program from '../../shared/program/service';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';

@@ -1,4 +1,4 @@
-import { expiring, NO_LOTS } from '../program/member-lots';
+import { expiring, NO_LOTS } from './member-lots';
 import { figuresStep } from '../overview/repository';
 import * as repo from './repository';
 import type { OutboxEvent } from '../platform/events/registry';
@@ -11,7 +11,7 @@ import { tierReviewAt } from '../program/tier-metric';
 import { getMemberTier } from './tier-repository';
 import { metricNow, tierStateOf } from './tier-state';
 import { programNow } from '../program/clock';
-import { owedGrants, type OwedGrants } from '../program/campaigns';
+import { owedGrants, type OwedGrants } from '../campaigns/definitions';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
 import { changePoints, loadMember, loadWritableMember, NO_DELTA, toLedgerEntry } from './ledger';
 import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from './schemas';

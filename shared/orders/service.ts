@@ -9,12 +9,12 @@ import { changePoints, isMemberId, tableLedgerStore, type ChangePlan, type Ledge
 import type { MemberRecord } from '../members/entities';
 import { amountBand, fromMinor, toMinor } from '../platform/money';
 import { earnSnapshot } from '../program/arithmetic';
-import { orderGrants, type OrderFacts } from '../program/campaigns';
+import { orderGrants, type OrderFacts } from '../campaigns/definitions';
 import type { ProgramRules } from '../program/schemas';
 import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
 import { holdings, transition } from './points';
 import { reversalOf } from '../members/points-lots';
-import { NO_LOTS } from '../program/member-lots';
+import { NO_LOTS } from '../members/member-lots';
 import { toOrder } from './types';
 import type { OrderRecord } from './entities';
 import type { WriteOptions } from '../platform/data/write-options';

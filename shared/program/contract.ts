@@ -7,7 +7,7 @@ import {
   listCampaignsQuery,
   simulateCampaignsBody,
   updateCampaignBody,
-} from './campaign-schemas';
+} from '../campaigns/schemas';
 import { advanceClockBody, clockSchema } from './clock-schemas';
 import { programSchema, putProgramBody } from './schemas';
 import { dataOf, pageOf } from '../platform/contract/contract';

@@ -4,7 +4,7 @@ import { event, publish } from '../platform/events/outbox';
 import { conflict, notFound } from '../platform/errors';
 import { loadMember, loadWritableMember } from '../members/ledger';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
-import { owedGrants, type OwedGrants } from '../program/campaigns';
+import { owedGrants, type OwedGrants } from '../campaigns/definitions';
 import { MAX_TAGS_PER_MEMBER, TAG_KEY, type MemberTag, type Tag, type TagMemberResult } from './schemas';
 
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

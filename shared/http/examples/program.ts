@@ -1,4 +1,4 @@
-import { campaignSchema } from '../../program/campaign-schemas';
+import { campaignSchema } from '../../campaigns/schemas';
 import type { programArea } from '../../program/contract';
 import type { AreaExamples } from './types';
 import { outputOf } from './types';

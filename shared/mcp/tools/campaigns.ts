@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { actorOf } from '../../audit/entry';
 import type { AuditContext } from '../../audit/service';
-import * as campaigns from '../../program/campaigns';
+import * as campaigns from '../../campaigns/definitions';
 import {
   campaignSchema,
   campaignSimulationSchema,
@@ -9,7 +9,7 @@ import {
   listCampaignsQuery,
   simulateCampaignsBody,
   updateCampaignBody,
-} from '../../program/campaign-schemas';
+} from '../../campaigns/schemas';
 import { defineTool, idempotencyKeyArg, pageArgs, pageOf, pageResult, READ_ONLY, write, type ToolContext } from '../registry';
 
 /**

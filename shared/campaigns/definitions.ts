@@ -3,10 +3,10 @@
  * simulation answers. The evaluation itself is `campaign-rules.ts`, the same for a simulation and
  * for a real grant, so the two never disagree.
  */
-import * as repo from './campaigns-repository';
+import * as repo from './repository';
 import { getPool } from '../coupons/repository';
 import { getStore } from '../stores/repository';
-import { dueWorkspaceStep } from './repository';
+import { dueWorkspaceStep } from '../program/repository';
 import { tagKnown } from '../tags/repository';
 import { StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../platform/data/table';
 import { AppError, conflict, notFound, validationFailed, type ErrorDetail } from '../platform/errors';
@@ -20,8 +20,8 @@ import { campaignCoupon } from '../coupons/service';
 import type { MemberRecord } from '../members/entities';
 import { toMinor } from '../platform/money';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
-import { earnSnapshot, pointsFor } from './arithmetic';
-import { evaluateCampaigns, type CampaignFacts, type CampaignRule, type Grant } from './campaign-rules';
+import { earnSnapshot, pointsFor } from '../program/arithmetic';
+import { evaluateCampaigns, type CampaignFacts, type CampaignRule, type Grant } from './evaluation';
 import {
   createCampaignBody,
   type Campaign,
@@ -29,10 +29,10 @@ import {
   type CreateCampaignInput,
   type SimulateCampaignsInput,
   type UpdateCampaignInput,
-} from './campaign-schemas';
-import type { ProgramRules } from './schemas';
-import { rulesOf } from './service';
-import { programNow } from './clock';
+} from './schemas';
+import type { ProgramRules } from '../program/schemas';
+import { rulesOf } from '../program/service';
+import { programNow } from '../program/clock';
 import { logger } from '../platform/observability/logger';
 
 const isCampaignId = (id: string) => ID_PATTERN('cmp').test(id);

@@ -5,7 +5,7 @@ import type { TransactStep } from '../../../../shared/platform/data/table';
 import { tableLedgerStore } from '../../../../shared/members/ledger';
 import { createOrder, tableOrdersStore } from '../../../../shared/orders/service';
 import { createOrderBody } from '../../../../shared/orders/schemas';
-import { grantTrigger } from '../../../../shared/program/campaigns';
+import { grantTrigger } from '../../../../shared/campaigns/definitions';
 import { call } from '../../../support/api';
 import { balanceOf, newMember, orderId, tenant, type Tenant } from '../../../support/fixtures';
 import { partitionItems, platformTable } from '../../../support/table';

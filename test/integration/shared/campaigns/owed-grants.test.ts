@@ -54,7 +54,7 @@ async function onDyingStore() {
 async function dueWork(): Promise<number> {
   vi.resetModules();
   process.env.DYNAMODB_ENDPOINT = runtime.dynamodbEndpoint;
-  const { runTriggerWork } = await import('../../../../shared/program/trigger-work');
+  const { runTriggerWork } = await import('../../../../shared/campaigns/trigger-work');
   return runTriggerWork(t.workspaceId, new Date(Date.now() + 60_000));
 }
 
