@@ -1,5 +1,6 @@
 import { capturesArea } from '../../shared/captures/contract';
 import { createCapture, type CaptureResult } from '../../shared/captures/service';
+import { memberTriggers } from '../../shared/campaigns/hooks';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { principalOf } from '../../shared/http/principal';
@@ -8,5 +9,5 @@ import { created, ok, type Reply } from '../../shared/http/responses';
 const captureReply = (r: CaptureResult): Reply => (r.duplicate ? ok(r.capture) : created(r.capture));
 
 export const handler = defineArea(capturesArea, {
-  createCapture: sealed(captureReply, ({ principal, body }, write) => createCapture(principalOf(principal).workspaceId, body, write)),
+  createCapture: sealed(captureReply, ({ principal, body }, write) => createCapture(principalOf(principal).workspaceId, body, memberTriggers, write)),
 });

@@ -1,7 +1,7 @@
 import { membersArea } from '../../shared/members/contract';
 import { upsertMembers } from '../../shared/members/batch';
 import * as members from '../../shared/members/service';
-import { listOrders } from '../../shared/orders/service';
+import { memberTriggers } from '../../shared/campaigns/hooks';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { auditOf, principalOf } from '../../shared/http/principal';
@@ -14,8 +14,8 @@ export const handler = defineArea(membersArea, {
     const page = await members.listMembers(principalOf(principal).workspaceId, query);
     return ok(page.items, { nextCursor: page.nextCursor ?? null });
   },
-  createMember: sealed(created, ({ principal, body }, write) => members.createMember(principalOf(principal).workspaceId, body, write)),
-  upsertMembers: async ({ principal, body }) => ok(await upsertMembers(principalOf(principal).workspaceId, body.members)),
+  createMember: sealed(created, ({ principal, body }, write) => members.createMember(principalOf(principal).workspaceId, body, memberTriggers, write)),
+  upsertMembers: async ({ principal, body }) => ok(await upsertMembers(principalOf(principal).workspaceId, body.members, memberTriggers)),
   getMember: async ({ principal, params }) => ok(await members.getMember(principalOf(principal).workspaceId, params.id)),
   updateMember: async ({ principal, params, body }) => ok(await members.updateMember(principalOf(principal).workspaceId, params.id, body)),
   getMemberPoints: async ({ principal, params, query }) => {
@@ -40,10 +40,4 @@ export const handler = defineArea(membersArea, {
     members.changePointsManually(principalOf(input.principal).workspaceId, input.params.id, input.body, { apiKeyId: null, audit: auditOf(input) }, write),
   ),
   getMemberTier: async ({ principal, params }) => ok(await members.tierStatus(principalOf(principal).workspaceId, params.id)),
-  listMemberReceipts: async ({ principal, params, query }) => {
-    const workspaceId = principalOf(principal).workspaceId;
-    await members.getMember(workspaceId, params.id);
-    const page = await listOrders(workspaceId, { ...query, memberId: params.id });
-    return ok(page.items, { nextCursor: page.nextCursor ?? null });
-  },
 });

@@ -1,6 +1,8 @@
 import { ordersArea } from '../../shared/orders/contract';
 import { reconcileOrders } from '../../shared/orders/batch';
 import * as orders from '../../shared/orders/service';
+import { getMember } from '../../shared/members/service';
+import { ordersWithCampaigns } from '../../shared/campaigns/hooks';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { principalOf } from '../../shared/http/principal';
@@ -15,9 +17,17 @@ export const handler = defineArea(ordersArea, {
     const page = await orders.listOrders(principalOf(principal).workspaceId, query);
     return ok(page.items, { nextCursor: page.nextCursor ?? null });
   },
-  createOrder: sealed(orderReply, ({ principal, body }, write) => orders.createOrder(principalOf(principal).workspaceId, body, write)),
-  reconcileOrders: async ({ principal, body }) => ok(await reconcileOrders(principalOf(principal).workspaceId, body.orders)),
+  createOrder: sealed(orderReply, ({ principal, body }, write) =>
+    orders.createOrder(principalOf(principal).workspaceId, body, write, new Date(), ordersWithCampaigns),
+  ),
+  reconcileOrders: async ({ principal, body }) => ok(await reconcileOrders(principalOf(principal).workspaceId, body.orders, ordersWithCampaigns)),
   refundOrder: sealed(refundReply, ({ principal, params, body }, write) =>
     orders.refundOrder(principalOf(principal).workspaceId, params.externalOrderId, body, write),
   ),
+  listMemberReceipts: async ({ principal, params, query }) => {
+    const workspaceId = principalOf(principal).workspaceId;
+    await getMember(workspaceId, params.id);
+    const page = await orders.listOrders(workspaceId, { ...query, memberId: params.id });
+    return ok(page.items, { nextCursor: page.nextCursor ?? null });
+  },
 });

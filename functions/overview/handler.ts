@@ -1,9 +1,10 @@
 import { overviewArea } from '../../shared/overview/contract';
 import { overview } from '../../shared/overview/figures';
+import { exportsRunning } from '../../shared/exports/jobs';
 import { defineArea } from '../../shared/http/area';
 import { principalOf } from '../../shared/http/principal';
 import { ok } from '../../shared/http/responses';
 
 export const handler = defineArea(overviewArea, {
-  getOverview: async ({ principal }) => ok(await overview(principalOf(principal).workspaceId)),
+  getOverview: async ({ principal }) => ok(await overview(principalOf(principal).workspaceId, exportsRunning)),
 });

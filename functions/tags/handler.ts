@@ -1,5 +1,6 @@
 import { tagsArea } from '../../shared/tags/contract';
 import * as tags from '../../shared/tags/service';
+import { memberTriggers } from '../../shared/campaigns/hooks';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { principalOf } from '../../shared/http/principal';
@@ -11,7 +12,9 @@ export const handler = defineArea(tagsArea, {
     return ok(page.items, { nextCursor: page.nextCursor ?? null });
   },
   listMemberTags: async ({ principal, params }) => ok(await tags.memberTags(principalOf(principal).workspaceId, params.id)),
-  tagMember: sealed(ok, ({ principal, params, body }, write) => tags.tagMember(principalOf(principal).workspaceId, params.id, body.tags, write)),
+  tagMember: sealed(ok, ({ principal, params, body }, write) =>
+    tags.tagMember(principalOf(principal).workspaceId, params.id, body.tags, memberTriggers, write),
+  ),
   untagMember: async ({ principal, params }) => {
     await tags.untagMember(principalOf(principal).workspaceId, params.id, params.tagKey);
     return noContent();

@@ -6,7 +6,7 @@ import { event, publish } from '../platform/events/outbox';
 import { conflict } from '../platform/errors';
 import { loadWritableMember } from '../members/ledger';
 import { fromMinor } from '../platform/money';
-import type { ReferralOutcome } from '../captures/entities';
+import type { ReferralOutcome } from './entities';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
 import { CODE_ALPHABET, CODE_LENGTH, QUALIFIERS, type AmbassadorMetrics, type Candidate, type ReferralCode } from './schemas';
 

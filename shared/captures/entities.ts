@@ -5,8 +5,7 @@
  * (`SameShape`), so this stays the one description of what is stored.
  */
 
-export const REFERRAL_OUTCOMES = ['linked', 'unknown_code', 'existing_member'] as const;
-export type ReferralOutcome = (typeof REFERRAL_OUTCOMES)[number];
+import type { ReferralOutcome } from '../ambassador/entities';
 
 export interface CaptureRecord {
   id: string;

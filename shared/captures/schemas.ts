@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { REFERRAL_OUTCOMES, type CaptureRecord } from './entities';
+import type { CaptureRecord } from './entities';
+import { REFERRAL_OUTCOMES } from '../ambassador/entities';
 import type { SameShape } from '../platform/data/same-shape';
 import { referralCodeInput } from '../ambassador/schemas';
 import { emailSchema } from '../auth/schemas';

@@ -7,6 +7,7 @@ import { newId } from '../platform/ids';
 import { referralLink } from '../ambassador/service';
 import { sha256Hex } from '../auth/secrets';
 import { memberCreation } from '../members/service';
+import type { MemberTriggers } from '../members/triggers';
 import type { CaptureRecord } from './entities';
 import type { MemberRecord } from '../members/entities';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
@@ -57,6 +58,7 @@ async function targetOf(
   steps: TransactStep[],
   events: OutboxEvent[],
   after: (() => Promise<void>)[],
+  triggers: MemberTriggers,
 ): Promise<MemberRecord> {
   if (matched) return matched;
   const creation = await memberCreation(
@@ -68,6 +70,7 @@ async function targetOf(
       lastName: input.lastName ?? null,
       customAttributes: input.attributes ?? {},
     },
+    triggers,
     at,
   );
   // A lookup taken meanwhile means someone enrolled this person concurrently: re-read and match.
@@ -129,10 +132,11 @@ function captureRecord(
 export async function createCapture(
   workspaceId: string,
   input: CreateCaptureInput,
+  triggers: MemberTriggers,
   opts: WriteOptions<CaptureResult> = {},
   now = () => new Date(),
 ): Promise<CaptureResult> {
-  const { result, after } = await recordCapture(workspaceId, input, opts, now);
+  const { result, after } = await recordCapture(workspaceId, input, triggers, opts, now);
   // A new member's campaign rewards, owed in the capture's transaction.
   for (const settle of after) await settle();
   return result;
@@ -142,6 +146,7 @@ export async function createCapture(
 async function recordCapture(
   workspaceId: string,
   input: CreateCaptureInput,
+  triggers: MemberTriggers,
   opts: WriteOptions<CaptureResult>,
   now: () => Date,
 ): Promise<{ result: CaptureResult; after: (() => Promise<void>)[] }> {
@@ -164,7 +169,7 @@ async function recordCapture(
     const steps: TransactStep[] = [];
     const events: OutboxEvent[] = [];
     const after: (() => Promise<void>)[] = [];
-    const target = await targetOf(workspaceId, input, matched, at, steps, events, after);
+    const target = await targetOf(workspaceId, input, matched, at, steps, events, after, triggers);
     // Phone-only captures find members through this lookup; it follows the member's current phone.
     if (phone && phoneOf(target) === phone && byPhone !== target.id && !phoneHolderValid) {
       steps.push(repo.phoneLookupStep(workspaceId, phone, target.id, byPhone));

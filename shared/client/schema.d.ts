@@ -781,26 +781,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v2/members/{id}/receipts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The member's orders with points earned or reversed
-         * @description Credential: an API key with the scope `members:read`.
-         */
-        get: operations["listMemberReceipts"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/flash/members": {
         parameters: {
             query?: never;
@@ -941,6 +921,26 @@ export interface paths {
          *     Honors `Idempotency-Key`.
          */
         post: operations["refundOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/members/{id}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's orders with points earned or reversed
+         * @description Credential: an API key with the scope `members:read`.
+         */
+        get: operations["listMemberReceipts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6161,49 +6161,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    listMemberReceipts: {
-        parameters: {
-            query?: {
-                /** @description Page size, 1-200 (default 50) */
-                limit?: number;
-                /** @description The `nextCursor` of the previous page */
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "X-Request-Id": components["headers"]["RequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: components["schemas"]["Order"][];
-                        /** @description Pass as `cursor` for the next page; null on the last page */
-                        nextCursor: string | null;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
-            422: components["responses"]["ValidationFailed"];
-            429: components["responses"]["RateLimited"];
-            431: components["responses"]["RequestHeaderFieldsTooLarge"];
-            500: components["responses"]["Internal"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     searchMembersInConsole: {
         parameters: {
             query?: {
@@ -6687,6 +6644,49 @@ export interface operations {
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMemberReceipts: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Order"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

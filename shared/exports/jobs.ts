@@ -176,3 +176,10 @@ export async function downloadLink(workspaceId: string, jobId: string, ports: Pi
   const url = await ports.objectStore.signedGetUrl(job.objectKey, { expiresInSeconds: ttl, filename: downloadFilename(job) });
   return { url, expiresAt: new Date(now.getTime() + ttl * 1000).toISOString() };
 }
+
+/** Exports pending or running: the newest jobs of each kind (a job ends within its deadline, so older ones have). */
+export async function exportsRunning(workspaceId: string): Promise<number> {
+  const kinds: ExportJobRecord['kind'][] = ['archive', 'operational'];
+  const pages = await Promise.all(kinds.map((k) => repo.listJobs(workspaceId, k, 50)));
+  return pages.flatMap((p) => p.items).filter((j) => j.status === 'pending' || j.status === 'running').length;
+}

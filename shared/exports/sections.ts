@@ -3,7 +3,7 @@ import { fromMinor } from '../platform/money';
 import type { ExportSource } from './repository';
 import type { ArchiveSection } from './schemas';
 import { poolStatus } from '../coupons/types';
-import { withTallies } from '../program/campaigns';
+import { withTallies } from '../campaigns/definitions';
 import type { PoolRecord } from '../coupons/entities';
 
 /**

@@ -11,6 +11,7 @@ import { membersArea } from '../members/contract';
 import { objectsArea } from '../objects/contract';
 import { ordersArea } from '../orders/contract';
 import { programArea } from '../program/contract';
+import { campaignsArea } from '../campaigns/contract';
 import { storesArea } from '../stores/contract';
 import { systemArea } from '../system/contract';
 import { tagsArea } from '../tags/contract';
@@ -40,6 +41,7 @@ export const DECLARATIONS = [
   apiKeysArea,
   teamArea,
   programArea,
+  campaignsArea,
   storesArea,
   membersArea,
   ordersArea,

@@ -6,7 +6,7 @@ import { routesOf } from '../platform/contract/endpoint';
 import { membersArea } from '../members/contract';
 import { objectsArea } from '../objects/contract';
 import { ordersArea } from '../orders/contract';
-import { programArea } from '../program/contract';
+import { campaignsArea } from '../campaigns/contract';
 import { storesArea } from '../stores/contract';
 import { tagsArea } from '../tags/contract';
 import { trackingArea } from '../tracking/contract';
@@ -80,7 +80,7 @@ export type ToolDeclaration<I extends z.ZodType = z.ZodType, O extends z.ZodType
 const TOOL_ROUTES = [
   membersArea,
   ordersArea,
-  programArea,
+  campaignsArea,
   objectsArea,
   couponsArea,
   tagsArea,

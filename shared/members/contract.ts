@@ -13,7 +13,6 @@ import {
   tierStatusSchema,
   updateMemberBody,
 } from './schemas';
-import { orderSchema } from '../orders/schemas';
 import { pageQuery } from '../platform/validation/pagination';
 import { dataOf, pageOf, errorBody } from '../platform/contract/contract';
 import { declareArea } from '../platform/contract/endpoint';
@@ -110,16 +109,6 @@ export const membersArea = declareArea({
       summary: 'Current tier, next tier, progress and until when the tier is kept',
       params: byId,
       responses: { 200: dataOf(tierStatusSchema) },
-    },
-    listMemberReceipts: {
-      method: 'GET',
-      path: '/api/v2/members/{id}/receipts',
-      auth: ['apiKey'],
-      scope: 'members:read',
-      summary: "The member's orders with points earned or reversed",
-      params: byId,
-      query: pageQuery,
-      responses: { 200: pageOf(orderSchema) },
     },
     // The console's member screens: the same services as the API-key routes above, with an admin session.
     searchMembersInConsole: {

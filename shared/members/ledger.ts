@@ -11,7 +11,7 @@ import type { ProgramRules } from '../program/schemas';
 import { rulesOf } from '../program/service';
 import type { LedgerEntry } from './schemas';
 import type { LedgerEntryRecord, LedgerType, MemberLotsRecord, MemberRecord, MemberTierRecord } from './entities';
-import { nextDueAt } from '../program/member-lots';
+import { nextDueAt } from './member-lots';
 import { programNow } from '../program/clock';
 import { lotsAfter, routePending, settleLapsed } from './points-lots';
 import { evaluateMemberTier, type MemberTierOutcome } from './tier-state';

@@ -1,5 +1,5 @@
 import type { LedgerEntryRecord, MemberLotsRecord, MemberRecord } from './entities';
-import { absorbExpired, addPending, cancelPending, credit, debit, lapsed, NO_LOTS } from '../program/member-lots';
+import { absorbExpired, addPending, cancelPending, credit, debit, lapsed, NO_LOTS } from './member-lots';
 import type { ProgramRules } from '../program/schemas';
 import type { PointsDelta } from './types';
 

@@ -1,4 +1,4 @@
-import { expiring, NO_LOTS } from '../program/member-lots';
+import { expiring, NO_LOTS } from './member-lots';
 import { figuresStep } from '../overview/repository';
 import * as repo from './repository';
 import type { OutboxEvent } from '../platform/events/registry';
@@ -11,7 +11,7 @@ import { tierReviewAt } from '../program/tier-metric';
 import { getMemberTier } from './tier-repository';
 import { metricNow, tierStateOf } from './tier-state';
 import { programNow } from '../program/clock';
-import { owedGrants, type OwedGrants } from '../program/campaigns';
+import type { MemberTriggers, OwedGrants } from './triggers';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
 import { changePoints, loadMember, loadWritableMember, NO_DELTA, toLedgerEntry } from './ledger';
 import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from './schemas';
@@ -78,10 +78,11 @@ export async function newMemberRecord(workspaceId: string, input: CreateMemberIn
 export async function memberCreation(
   workspaceId: string,
   input: CreateMemberInput,
+  triggers: MemberTriggers,
   now = new Date(),
 ): Promise<{ record: MemberRecord; member: Member; steps: TransactStep[]; events: OutboxEvent[]; owed: OwedGrants }> {
   const record = await newMemberRecord(workspaceId, input, now);
-  const owed = await owedGrants(workspaceId, record.id, { type: 'member_created', key: 'member_created' });
+  const owed = await triggers(workspaceId, record.id, { type: 'member_created', key: 'member_created' });
   return {
     record,
     member: toMember(record),
@@ -91,8 +92,14 @@ export async function memberCreation(
   };
 }
 
-export async function createMember(workspaceId: string, input: CreateMemberInput, opts: WriteOptions<Member> = {}, now = new Date()): Promise<Member> {
-  const { member, steps, events, owed } = await memberCreation(workspaceId, input, now);
+export async function createMember(
+  workspaceId: string,
+  input: CreateMemberInput,
+  triggers: MemberTriggers,
+  opts: WriteOptions<Member> = {},
+  now = new Date(),
+): Promise<Member> {
+  const { member, steps, events, owed } = await memberCreation(workspaceId, input, triggers, now);
   await transactWrite([...steps, ...publish(workspaceId, events), ...sealSteps(opts, member)]);
   await owed.settle();
   return member;

@@ -1,6 +1,6 @@
 import { itemError, parseItem, runInLanes, summarise, type BatchOutcome, type ItemError } from '../platform/validation/batch';
 import { reconcileOrderSchema } from './schemas';
-import { reconcileOrder } from './service';
+import { reconcileOrder, type OrdersStore } from './service';
 
 export interface ReconcileResult {
   index: number;
@@ -12,7 +12,7 @@ export interface ReconcileResult {
 }
 
 /** Reconciles up to 500 orders; each one succeeds or fails on its own, in its own transaction. */
-export async function reconcileOrders(workspaceId: string, items: unknown[]) {
+export async function reconcileOrders(workspaceId: string, items: unknown[], store: OrdersStore) {
   const idOf = (item: unknown) => {
     const id = (item as Record<string, unknown> | null)?.externalOrderId;
     return typeof id === 'string' ? id : null;
@@ -24,7 +24,7 @@ export async function reconcileOrders(workspaceId: string, items: unknown[]) {
     async (raw, index): Promise<ReconcileResult> => {
       try {
         const input = parseItem(reconcileOrderSchema, raw);
-        const done = await reconcileOrder(workspaceId, input);
+        const done = await reconcileOrder(workspaceId, input, new Date(), store);
         return { index, externalOrderId: input.externalOrderId, outcome: done.outcome, orderId: done.orderId, pointsDelta: done.pointsDelta, error: null };
       } catch (err) {
         return { index, externalOrderId: idOf(raw), outcome: 'failed', orderId: null, pointsDelta: 0, error: itemError(err) };

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { externalOrderIdSchema, createOrderBody, listOrdersQuery, orderSchema, reconcileOrdersBody, reconcileResultSchema, refundBody } from './schemas';
-import { isoDateTime } from '../platform/validation/common';
+import { idSchema, isoDateTime } from '../platform/validation/common';
+import { pageQuery } from '../platform/validation/pagination';
 import { dataOf, pageOf, errorBody } from '../platform/contract/contract';
 import { declareArea } from '../platform/contract/endpoint';
 
@@ -69,6 +70,17 @@ export const ordersArea = declareArea({
       body: refundBody,
       responses: { 200: dataOf(z.object({ order: orderSchema, refund: refundSchema })), 410: errorBody },
       description: 'Reverses the proportional points. More than what is left to refund: 409 REFUND_EXCEEDS_REMAINING.',
+    },
+    // A member's orders: declared with the orders (their shape), under the member's path.
+    listMemberReceipts: {
+      method: 'GET',
+      path: '/api/v2/members/{id}/receipts',
+      auth: ['apiKey'],
+      scope: 'members:read',
+      summary: "The member's orders with points earned or reversed",
+      params: z.object({ id: idSchema }),
+      query: pageQuery,
+      responses: { 200: pageOf(orderSchema) },
     },
   },
 });

@@ -9,22 +9,39 @@ import { changePoints, isMemberId, tableLedgerStore, type ChangePlan, type Ledge
 import type { MemberRecord } from '../members/entities';
 import { amountBand, fromMinor, toMinor } from '../platform/money';
 import { earnSnapshot } from '../program/arithmetic';
-import { orderGrants, type OrderFacts } from '../program/campaigns';
 import type { ProgramRules } from '../program/schemas';
 import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
 import { holdings, transition } from './points';
 import { reversalOf } from '../members/points-lots';
-import { NO_LOTS } from '../program/member-lots';
+import { NO_LOTS } from '../members/member-lots';
 import { toOrder } from './types';
 import type { OrderRecord } from './entities';
 import type { WriteOptions } from '../platform/data/write-options';
 import { refuseCursor } from '../platform/data/cursor';
 
+/** What an order tells the campaigns (the member's side comes from the member record). */
+export interface OrderFacts {
+  externalOrderId: string;
+  orderId: string;
+  total: number;
+  currency: string;
+  storeId: string | null;
+  items: readonly { sku?: string; category?: string; brand?: string }[];
+  occurredAt: string;
+}
+
+/**
+ * The campaign rewards an order of `basePoints` earns its member, planned into the order's own
+ * change. The campaigns sit above orders: they fill this port at the composition root (the
+ * handlers pass `campaigns/hooks.ts`), so orders never import them.
+ */
+export type CampaignGrants = (workspaceId: string, member: MemberRecord, order: OrderFacts, basePoints: number, rules: ProgramRules) => Promise<PlannedGrant[]>;
+
 /**
  * What the order service needs of the store: the orders and refunds it reads and writes, the
  * member lookups and stores it checks, and the ledger its points go through (one transaction).
  */
-export interface OrdersStore {
+export interface OrdersTable {
   ledger: LedgerStore;
   getOrder(workspaceId: string, externalOrderId: string): Promise<OrderRecord | undefined>;
   putOrderStep(order: OrderRecord): TransactStep;
@@ -33,12 +50,15 @@ export interface OrdersStore {
   memberIdByEmail(workspaceId: string, email: string): Promise<string | undefined>;
   memberIdByExternalId(workspaceId: string, externalId: string): Promise<string | undefined>;
   storeExists(workspaceId: string, storeId: string): Promise<boolean>;
-  /** The campaign rewards an order of `basePoints` earns its member (`program/campaigns.ts`). */
-  campaignGrants(workspaceId: string, member: MemberRecord, order: OrderFacts, basePoints: number, rules: ProgramRules): Promise<PlannedGrant[]>;
+}
+
+/** What recording an order needs: the store, and the campaign rewards it earns (a required port: no caller records an order without them). */
+export interface OrdersStore extends OrdersTable {
+  campaignGrants: CampaignGrants;
 }
 
 /** The orders on the table (DynamoDB). */
-export const tableOrdersStore: OrdersStore = {
+export const tableOrdersStore: OrdersTable = {
   ledger: tableLedgerStore,
   getOrder: repo.getOrder,
   putOrderStep: repo.putOrderStep,
@@ -47,7 +67,6 @@ export const tableOrdersStore: OrdersStore = {
   memberIdByEmail: members.memberIdByEmail,
   memberIdByExternalId: members.memberIdByExternalId,
   storeExists: async (workspaceId, storeId) => (await getStore(workspaceId, storeId)) !== undefined,
-  campaignGrants: orderGrants,
 };
 
 export interface CreatedOrder {
@@ -59,7 +78,7 @@ export interface CreatedOrder {
 export async function resolveMember(
   workspaceId: string,
   ref: Pick<CreateOrderInput, 'memberId' | 'member'>,
-  store: OrdersStore = tableOrdersStore,
+  store: OrdersTable = tableOrdersStore,
 ): Promise<MemberRecord> {
   const id = ref.memberId
     ? isMemberId(ref.memberId)
@@ -75,7 +94,7 @@ export async function resolveMember(
   return member;
 }
 
-async function checkStore(workspaceId: string, storeId: string | undefined, store: OrdersStore): Promise<void> {
+async function checkStore(workspaceId: string, storeId: string | undefined, store: OrdersTable): Promise<void> {
   if (storeId && !(ID_PATTERN('sto').test(storeId) && (await store.storeExists(workspaceId, storeId)))) throw notFound('Store');
 }
 
@@ -119,7 +138,7 @@ function newOrderPlan<R>(
   rules: ProgramRules,
   now: string,
   result: (o: OrderRecord) => R,
-  store: OrdersStore,
+  store: OrdersTable,
 ): ChangePlan<R> & { order: OrderRecord } {
   const earn = earnSnapshot(rules, fields.currency);
   const base = { ...fields, id: newId('ord'), earn, createdAt: now, updatedAt: now, version: 1, campaignsEvaluated: fields.status === 'completed' };
@@ -181,9 +200,9 @@ async function withCampaignGrants<R>(
 export async function createOrder(
   workspaceId: string,
   input: CreateOrderInput,
-  opts: WriteOptions<CreatedOrder> = {},
-  now = new Date(),
-  store: OrdersStore = tableOrdersStore,
+  opts: WriteOptions<CreatedOrder>,
+  now: Date,
+  store: OrdersStore,
 ): Promise<CreatedOrder> {
   // No read of the order first: the conditional put of the new order is the duplicate check.
   const member = await resolveMember(workspaceId, input, store);
@@ -240,7 +259,7 @@ export async function refundOrder(
   input: { amount?: number; reason?: string },
   opts: WriteOptions<RefundResult> = {},
   now = new Date(),
-  store: OrdersStore = tableOrdersStore,
+  store: OrdersTable = tableOrdersStore,
 ): Promise<RefundResult> {
   const first = await store.getOrder(workspaceId, externalOrderId);
   if (!first) throw notFound('Order');
@@ -367,12 +386,7 @@ async function correctionPlan(
  * Brings one order in line with the merchant's system of record: created if missing, corrected if
  * its total, status or refunded total differ (only the difference in points moves), else untouched.
  */
-export async function reconcileOrder(
-  workspaceId: string,
-  input: ReconcileOrderInput,
-  now = new Date(),
-  store: OrdersStore = tableOrdersStore,
-): Promise<ReconcileOutcome> {
+export async function reconcileOrder(workspaceId: string, input: ReconcileOrderInput, now: Date, store: OrdersStore): Promise<ReconcileOutcome> {
   const memberId = (await resolveMember(workspaceId, input, store)).id;
   await checkStore(workspaceId, input.storeId, store);
   const totalMinor = minorOf(input.total, input.currency, 'total');

@@ -4,7 +4,7 @@ import { event, publish } from '../platform/events/outbox';
 import { conflict, notFound } from '../platform/errors';
 import { loadMember, loadWritableMember } from '../members/ledger';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
-import { owedGrants, type OwedGrants } from '../program/campaigns';
+import type { MemberTriggers, OwedGrants } from '../members/triggers';
 import { MAX_TAGS_PER_MEMBER, TAG_KEY, type MemberTag, type Tag, type TagMemberResult } from './schemas';
 
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -28,6 +28,7 @@ export async function tagMember(
   workspaceId: string,
   memberId: string,
   requested: string[],
+  triggers: MemberTriggers,
   opts: WriteOptions<TagMemberResult> = {},
   now = () => new Date(),
 ): Promise<TagMemberResult> {
@@ -47,7 +48,7 @@ export async function tagMember(
       tags: [...current.filter((t) => !added.includes(t.key)), ...added.map((key) => ({ key, taggedAt: iso }))].sort((a, b) => byKey(a.key, b.key)),
       added,
     };
-    const owing = await owedGrants(workspaceId, memberId, { type: 'tag_added', key: `tag_added#v${member.version + 1}`, tags: added });
+    const owing = await triggers(workspaceId, memberId, { type: 'tag_added', key: `tag_added#v${member.version + 1}`, tags: added });
     await transactWrite([
       ...repo.addTagsSteps(member, tags, added, iso),
       ...owing.steps,

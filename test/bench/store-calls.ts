@@ -12,7 +12,7 @@ import { attemptDelivery } from '../../shared/webhooks/delivery';
 import { deliveryIdOf } from '../../shared/webhooks/delivery-id';
 import { envelopeOf, fanOut } from '../../shared/webhooks/fanout';
 import { event } from '../../shared/platform/events/outbox';
-import { runDueProgramWork } from '../../shared/program/due-work';
+import { runDueProgramWork } from '../../shared/campaigns/due-work';
 import type { Egress } from '../../shared/platform/ports/egress';
 import { logger } from '../../shared/platform/observability/logger';
 import type { OutgoingMessage, Queue } from '../../shared/platform/ports/queue';

@@ -35,6 +35,7 @@ export const AREA_CAPABILITY: Readonly<Record<Area, Capability>> = {
   ambassador: 'api',
   tracking: 'api',
   program: 'points-orders',
+  campaigns: 'points-orders',
   members: 'points-orders',
   orders: 'points-orders',
   coupons: 'points-orders',

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../shared/program/campaign-rules';
+import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../shared/campaigns/evaluation';
 import { buildOpenApiDocument } from '../../../shared/http/openapi';
 import { SCOPES } from '../../../shared/platform/contract/scopes';
 import { AUDIT_ACTIONS } from '../../../shared/audit/entities';

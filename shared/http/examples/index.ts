@@ -4,6 +4,7 @@ import { authExamples } from './auth';
 import { apiKeysExamples } from './api-keys';
 import { teamExamples } from './team';
 import { programExamples } from './program';
+import { campaignsExamples } from './campaigns';
 import { storesExamples } from './stores';
 import { membersExamples } from './members';
 import { ordersExamples } from './orders';
@@ -37,6 +38,7 @@ export const EXAMPLES: { [D in Declaration as D['area']]: AreaExamples<D> } = {
   'api-keys': apiKeysExamples,
   team: teamExamples,
   program: programExamples,
+  campaigns: campaignsExamples,
   stores: storesExamples,
   members: membersExamples,
   orders: ordersExamples,

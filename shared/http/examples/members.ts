@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import type { createMemberBody } from '../../members/schemas';
 import type { membersArea } from '../../members/contract';
 import type { AreaExamples } from './types';
-import { at, email, ids, member, newMember, orderEntry, refundedOrder, tierStatus, welcomeEntry } from './world';
+import { at, email, ids, member, newMember, orderEntry, tierStatus, welcomeEntry } from './world';
 
 /** Ada's balance, what expires when, and her ledger's first page (the API-key route and the console's). */
 const ledgerPage = {
@@ -86,5 +86,4 @@ export const membersExamples: AreaExamples<typeof membersArea> = {
     request: { type: 'earn', amount: 250, reason: 'Welcome bonus' },
     responses: { 201: { data: { entry: welcomeEntry, points: { balance: 250, pending: 0, lifetime: 250 }, tier: 'bronze' } } },
   },
-  listMemberReceipts: { params: { id: ids.member }, query: { limit: 20 }, responses: { 200: { data: [refundedOrder], nextCursor: null } } },
 };

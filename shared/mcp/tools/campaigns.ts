@@ -1,7 +1,8 @@
 import * as z from 'zod';
 import { actorOf } from '../../audit/entry';
 import type { AuditContext } from '../../audit/service';
-import * as campaigns from '../../program/campaigns';
+import * as campaigns from '../../campaigns/definitions';
+import { simulateCampaigns } from '../../campaigns/simulation';
 import {
   campaignSchema,
   campaignSimulationSchema,
@@ -9,7 +10,7 @@ import {
   listCampaignsQuery,
   simulateCampaignsBody,
   updateCampaignBody,
-} from '../../program/campaign-schemas';
+} from '../../campaigns/schemas';
 import { defineTool, idempotencyKeyArg, pageArgs, pageOf, pageResult, READ_ONLY, write, type ToolContext } from '../registry';
 
 /**
@@ -50,11 +51,11 @@ export const campaignTools = [
     title: 'Try an order against the campaigns',
     description: "What an order would earn: its base points and each live campaign's grant, for a member or a new one. Stores nothing.",
     rest: 'simulateCampaigns',
-    service: campaigns.simulateCampaigns,
+    service: simulateCampaigns,
     input: simulateCampaignsBody,
     output: campaignSimulationSchema,
     annotations: READ_ONLY,
-    run: (ctx, a) => campaigns.simulateCampaigns(ctx.workspaceId, a),
+    run: (ctx, a) => simulateCampaigns(ctx.workspaceId, a),
   }),
   defineTool({
     name: 'create_campaign',

@@ -5,6 +5,7 @@ import { listProductsQuery, productSchema } from '../../catalog/schemas';
 import * as coupons from '../../coupons/service';
 import { couponSchema, issueCouponBody, listMemberCouponsQuery, poolSchema, redeemByCodeBody, redeemCouponBody } from '../../coupons/schemas';
 import * as orders from '../../orders/service';
+import { ordersWithCampaigns } from '../../campaigns/hooks';
 import { createOrderBody, externalOrderIdSchema, listOrdersQuery, orderSchema, refundBody } from '../../orders/schemas';
 import * as stores from '../../stores/service';
 import { storeSchema } from '../../stores/schemas';
@@ -31,7 +32,7 @@ export const commerceTools = [
     annotations: write({ destructive: false, idempotent: true }),
     writes: 'guard',
     idempotent: true,
-    run: (ctx, a, w) => orders.createOrder(ctx.workspaceId, a.order, w),
+    run: (ctx, a, w) => orders.createOrder(ctx.workspaceId, a.order, w, new Date(), ordersWithCampaigns),
   }),
   defineTool({
     name: 'list_orders',

@@ -11,6 +11,7 @@ import {
   updateMemberBody,
 } from '../../members/schemas';
 import * as tags from '../../tags/service';
+import { memberTriggers } from '../../campaigns/hooks';
 import { listTagsQuery, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from '../../tags/schemas';
 import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResult, READ_ONLY, write } from '../registry';
 
@@ -82,7 +83,7 @@ export const memberTools = [
     annotations: write({ destructive: false, idempotent: false }),
     writes: 'guard',
     idempotent: true,
-    run: (ctx, a, w) => members.createMember(ctx.workspaceId, a.member, w),
+    run: (ctx, a, w) => members.createMember(ctx.workspaceId, a.member, memberTriggers, w),
   }),
   defineTool({
     name: 'update_member',
@@ -172,7 +173,7 @@ export const memberTools = [
     output: tagResultSchema,
     annotations: write({ destructive: false, idempotent: true }),
     writes: 'guard',
-    run: (ctx, a) => tags.tagMember(ctx.workspaceId, a.memberId, a.tags),
+    run: (ctx, a) => tags.tagMember(ctx.workspaceId, a.memberId, a.tags, memberTriggers),
   }),
   defineTool({
     name: 'untag_member',

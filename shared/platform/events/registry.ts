@@ -63,19 +63,19 @@ export const EVENTS = {
     label: 'Pending points activated',
     stage: 'loyalty',
     example: { resource_id: 'ple_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', tier: 'silver' },
-    emittedBy: 'shared/program/due-work.ts (an order’s pending points became spendable; resource_id: the ledger entry)',
+    emittedBy: 'shared/campaigns/due-work.ts (an order’s pending points became spendable; resource_id: the ledger entry)',
   },
   'points.expiring_soon': {
     label: 'Points expiring soon',
     stage: 'retention',
     example: { resource_id: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', tier: 'silver' },
-    emittedBy: 'shared/program/due-work.ts (a warnDays moment before an expiry came; resource_id: the member)',
+    emittedBy: 'shared/campaigns/due-work.ts (a warnDays moment before an expiry came; resource_id: the member)',
   },
   'points.expired': {
     label: 'Points expired',
     stage: 'retention',
     example: { resource_id: 'ple_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', tier: 'silver' },
-    emittedBy: 'shared/program/due-work.ts (lots reached their expiry; resource_id: the expire ledger entry)',
+    emittedBy: 'shared/campaigns/due-work.ts (lots reached their expiry; resource_id: the expire ledger entry)',
   },
   'campaign.reward_granted': {
     label: 'Campaign reward granted',

@@ -13,7 +13,7 @@ import {
   parseDays,
   valueText,
 } from '../../../../shared/console/screens/program/drafts';
-import { CONDITION_FIELDS } from '../../../../shared/program/campaign-rules';
+import { CONDITION_FIELDS } from '../../../../shared/campaigns/evaluation';
 
 /** The Program screen's forms: text as typed to the bodies the API takes, and back. */
 

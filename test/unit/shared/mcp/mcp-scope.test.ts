@@ -28,7 +28,7 @@ describe('MCP tool scope: derived from the REST operation the tool wraps', () =>
   it('refuses an unknown operation and one that declares no scope', () => {
     expect(() => scopeOfOperation('noSuchOperation')).toThrow(/no REST operation noSuchOperation/);
     // An operation of an area the tools call (the registry reads only those areas' routes).
-    const unscoped = routes.find((r) => !r.scope && r.area === 'program')!;
+    const unscoped = routes.find((r) => !r.scope && r.area === 'members')!;
     expect(() => scopeOfOperation(unscoped.operationId)).toThrow(/declares no scope/);
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { lotsAfter, reversalOf, routePending, settleLapsed, type LotsInput } from '../../../../shared/members/points-lots';
 import { DAY_MS } from '../../../../shared/program/calendar';
-import { NO_LOTS } from '../../../../shared/program/member-lots';
+import { NO_LOTS } from '../../../../shared/members/member-lots';
 import { DEFAULT_RULES, type ProgramRules } from '../../../../shared/program/schemas';
 import type { LedgerEntryRecord, MemberLotsRecord, MemberRecord } from '../../../../shared/members/entities';
 

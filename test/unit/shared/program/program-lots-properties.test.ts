@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { lotsAfter, routePending, settleLapsed, type LotsInput } from '../../../../shared/members/points-lots';
 import { DAY_MS } from '../../../../shared/program/calendar';
-import { stepPlan } from '../../../../shared/program/due-work';
+import { stepPlan } from '../../../../shared/campaigns/due-work';
 import { effectiveExpiry } from '../../../../shared/program/lots';
-import { inactivityAt, NO_LOTS, nextDueAt } from '../../../../shared/program/member-lots';
+import { inactivityAt, NO_LOTS, nextDueAt } from '../../../../shared/members/member-lots';
 import { DEFAULT_RULES, type ProgramRules } from '../../../../shared/program/schemas';
 import type { LedgerEntryRecord, MemberLotsRecord, MemberRecord } from '../../../../shared/members/entities';
 

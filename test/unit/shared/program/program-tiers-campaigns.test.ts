@@ -10,7 +10,7 @@ import {
   multiplierPoints,
   type CampaignFacts,
   type CampaignRule,
-} from '../../../../shared/program/campaign-rules';
+} from '../../../../shared/campaigns/evaluation';
 import { decideTier, metricInWindow, windowStart, type TierPolicy, type TierState } from '../../../../shared/program/tier-rules';
 
 const LEVELS = [

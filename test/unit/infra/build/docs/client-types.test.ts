@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_CONSTANTS_FILE, generateClientTypes, generateConsoleConstants, SCHEMA_FILE } from '../../../../../infra/build/docs/client-types';
-import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../../../shared/program/campaign-rules';
+import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../../../shared/campaigns/evaluation';
 import { SCOPES } from '../../../../../shared/platform/contract/scopes';
 import { AUDIT_ACTIONS } from '../../../../../shared/audit/entities';
 import { FIELD_TYPES } from '../../../../../shared/objects/entities';

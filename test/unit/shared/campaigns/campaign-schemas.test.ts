@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCampaignBody, updateCampaignBody } from '../../../../shared/program/campaign-schemas';
+import { createCampaignBody, updateCampaignBody } from '../../../../shared/campaigns/schemas';
 import { installValidationMessages } from '../../../../shared/platform/validation/validation-messages';
 
 // The messages the API answers with (installed by the request validation), whatever ran before.

@@ -3,9 +3,10 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keyOf } from '../../../../shared/platform/data/keys';
 import type { TransactStep } from '../../../../shared/platform/data/table';
 import { tableLedgerStore } from '../../../../shared/members/ledger';
-import { createOrder, tableOrdersStore } from '../../../../shared/orders/service';
+import { createOrder } from '../../../../shared/orders/service';
 import { createOrderBody } from '../../../../shared/orders/schemas';
-import { grantTrigger } from '../../../../shared/program/campaigns';
+import { grantTrigger } from '../../../../shared/campaigns/triggers';
+import { ordersWithCampaigns } from '../../../../shared/campaigns/hooks';
 import { call } from '../../../support/api';
 import { balanceOf, newMember, orderId, tenant, type Tenant } from '../../../support/fixtures';
 import { partitionItems, platformTable } from '../../../support/table';
@@ -80,7 +81,7 @@ describe('a budget set while an unbudgeted grant is in flight', () => {
     for (const m of members.slice(0, 2)) expect((await call('POST', '/api/v2/orders', { token: t.key, body: order(m.id) })).status).toBe(201);
 
     const hold = heldCommit();
-    const store = { ...tableOrdersStore, ledger: { ...tableLedgerStore, transactWrite: hold.transactWrite } };
+    const store = { ...ordersWithCampaigns, ledger: { ...tableLedgerStore, transactWrite: hold.transactWrite } };
     const held = createOrder(t.workspaceId, createOrderBody.parse(order(members[2].id)), {}, new Date(), store);
     expect(countsOnShard(await hold.planned, c.id)).toBe(true);
     // 20 points granted so far: 10 left of the budget of 30.
@@ -123,7 +124,7 @@ describe('a budget set while an unbudgeted grant is in flight', () => {
     for (const m of members.slice(0, 2)) expect((await call('POST', '/api/v2/orders', { token: t.key, body: order(m.id) })).status).toBe(201);
 
     const hold = heldCommit();
-    const store = { ...tableOrdersStore, ledger: { ...tableLedgerStore, transactWrite: hold.transactWrite } };
+    const store = { ...ordersWithCampaigns, ledger: { ...tableLedgerStore, transactWrite: hold.transactWrite } };
     const held = createOrder(t.workspaceId, createOrderBody.parse(order(members[2].id)), {}, new Date(), store);
     await hold.planned;
     expect(await setBudget(t, c.id, 20)).toMatchObject({ grants: 2, pointsGranted: 20 });

@@ -1,5 +1,5 @@
 import * as members from '../members/repository';
-import { dueWorkspaces } from './repository';
+import { dueWorkspaces } from '../program/repository';
 import { config } from '../platform/config';
 import { logger } from '../platform/observability/logger';
 import { runInLanes } from '../platform/validation/batch';
@@ -7,10 +7,10 @@ import type { MemberRecord } from '../members/entities';
 import { event } from '../platform/events/outbox';
 import { changePoints, EXPIRY, NO_DELTA, type ChangePlan } from '../members/ledger';
 import { reviewTiers } from '../members/tier-review';
-import { programNow } from './clock';
+import { programNow } from '../program/clock';
 import { runTriggerWork } from './trigger-work';
-import { activationsAt, expire, nextDueAt, warningDue } from './member-lots';
-import type { ProgramRules } from './schemas';
+import { activationsAt, expire, nextDueAt, warningDue } from '../members/member-lots';
+import type { ProgramRules } from '../program/schemas';
 
 /**
  * Program work that falls due with time, run for one workspace up to its program time `now`: by the

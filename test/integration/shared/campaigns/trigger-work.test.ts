@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { keyOf } from '../../../../shared/platform/data/keys';
-import { runTriggerWork } from '../../../../shared/program/trigger-work';
+import { runTriggerWork } from '../../../../shared/campaigns/trigger-work';
 import { call } from '../../../support/api';
 import { balanceOf, newMember, tenant } from '../../../support/fixtures';
 import { outboxEvents, platformTable } from '../../../support/table';

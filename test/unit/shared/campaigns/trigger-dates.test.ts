@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credit, NO_LOTS } from '../../../../shared/program/member-lots';
+import { credit, NO_LOTS } from '../../../../shared/members/member-lots';
 import {
   birthdayDaysDue,
   birthdayIn,
@@ -12,7 +12,7 @@ import {
   parseDay,
   previousDay,
   spellWindow,
-} from '../../../../shared/program/trigger-dates';
+} from '../../../../shared/campaigns/trigger-dates';
 
 const DAY = 86_400_000;
 const iso = (t: number) => new Date(t).toISOString();

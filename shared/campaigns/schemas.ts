@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { idSchema, isoDateTime } from '../platform/validation/common';
 import { amountSchema, currencySchema } from '../platform/money';
 import { pageQueryShape } from '../platform/validation/pagination';
-import { CAMPAIGN_STATUSES, CAMPAIGN_TRIGGERS, CONDITION_FIELDS, CONDITION_OPS, OPS_BY_KIND, type ConditionField } from './campaign-rules';
+import { CAMPAIGN_STATUSES, CAMPAIGN_TRIGGERS, CONDITION_FIELDS, CONDITION_OPS, OPS_BY_KIND, type ConditionField } from './evaluation';
 
 export const MAX_CONDITIONS = 20;
 export const MAX_CONDITION_VALUES = 100;

@@ -16,7 +16,7 @@ import {
   NO_LOTS,
   nextDueAt,
   warningDue,
-} from '../../../../shared/program/member-lots';
+} from '../../../../shared/members/member-lots';
 import type { MemberLotsRecord, PointsLotRecord } from '../../../../shared/members/entities';
 import type { PointsRules } from '../../../../shared/program/entities';
 

@@ -7,12 +7,13 @@
  */
 import { birthdayMembers, getMember, indexEntriesSteps, lastActiveBetween, listMembers } from '../members/repository';
 import type { MemberRecord } from '../members/entities';
-import { getTriggerProgress, owedTriggers, triggerProgressStep, type TriggerProgress } from './campaigns-repository';
+import { getTriggerProgress, owedTriggers, triggerProgressStep, type TriggerProgress } from './repository';
 import { transactWrite, withOptimisticRetry } from '../platform/data/table';
 import { logger } from '../platform/observability/logger';
-import { grantOwed, grantTrigger, hasCampaignOf, liveCampaigns, type TriggerOccurrence } from './campaigns';
-import type { Campaign } from './campaign-schemas';
-import { rulesOf } from './service';
+import { hasCampaignOf, liveCampaigns } from './definitions';
+import { grantOwed, grantTrigger, type TriggerOccurrence } from './triggers';
+import type { Campaign } from './schemas';
+import { rulesOf } from '../program/service';
 import { birthdayDaysDue, birthMonthDaysOn, inactivityDueAt, spellWindow } from './trigger-dates';
 
 /** The earliest last change of the campaigns: a campaign grants what occurs after it was last set up, not before. */

@@ -47,6 +47,8 @@ async function onDyingStore() {
     members: await import('../../../../shared/members/service'),
     tags: await import('../../../../shared/tags/service'),
     captures: await import('../../../../shared/captures/service'),
+    // The campaigns' port, as the handlers pass it (on the same fresh modules).
+    triggers: (await import('../../../../shared/campaigns/hooks')).memberTriggers,
   };
 }
 
@@ -54,7 +56,7 @@ async function onDyingStore() {
 async function dueWork(): Promise<number> {
   vi.resetModules();
   process.env.DYNAMODB_ENDPOINT = runtime.dynamodbEndpoint;
-  const { runTriggerWork } = await import('../../../../shared/program/trigger-work');
+  const { runTriggerWork } = await import('../../../../shared/campaigns/trigger-work');
   return runTriggerWork(t.workspaceId, new Date(Date.now() + 60_000));
 }
 
@@ -69,19 +71,23 @@ const rewardsOf = async (memberId: string) => (await outboxEvents(t.workspaceId,
 describe('a reward owed by a committed change, when the store fails before its grant', () => {
   it('a member created (API path and capture), then a tag added: the changes stand, the due work grants each reward once', async () => {
     const store = await onDyingStore();
-    const created = await store.members.createMember(t.workspaceId, { email: uniqueEmail('owed') });
+    const created = await store.members.createMember(t.workspaceId, { email: uniqueEmail('owed') }, store.triggers);
     // The grant's transaction met the dead store: the member stands, its reward is recorded as owed.
     expect(store.proxy.requests).toBe(2);
     expect(await balanceOf(t.key, created.id)).toEqual({ balance: 0, pending: 0, lifetime: 0 });
     expect(await owedOf(created.id)).toEqual({ member_created: expect.objectContaining({ type: 'member_created', memberId: created.id }) });
 
     const viaCapture = await onDyingStore();
-    const { capture } = await viaCapture.captures.createCapture(t.workspaceId, { email: uniqueEmail('owed-capture'), source: 'footer_form', consents: {} });
+    const { capture } = await viaCapture.captures.createCapture(
+      t.workspaceId,
+      { email: uniqueEmail('owed-capture'), source: 'footer_form', consents: {} },
+      viaCapture.triggers,
+    );
     expect(capture.memberOutcome).toBe('created');
     expect(Object.keys(await owedOf(capture.memberId))).toEqual(['member_created']);
 
     const tagging = await onDyingStore();
-    const tagged = await tagging.tags.tagMember(t.workspaceId, created.id, ['vip']);
+    const tagged = await tagging.tags.tagMember(t.workspaceId, created.id, ['vip'], tagging.triggers);
     expect(tagged.added).toEqual(['vip']);
     const owedTag = Object.values(await owedOf(created.id)).find((o) => o.type === 'tag_added');
     expect(owedTag).toMatchObject({ tags: ['vip'], occurrence: expect.stringMatching(/^tag_added#v\d+$/) });
@@ -106,7 +112,7 @@ describe('a reward owed by a committed change, when the store fails before its g
 
   it('a member erased before the due work: its owed reward is dropped, not granted, and asks no more runs', async () => {
     const store = await onDyingStore();
-    const created = await store.members.createMember(t.workspaceId, { email: uniqueEmail('owed-erased') });
+    const created = await store.members.createMember(t.workspaceId, { email: uniqueEmail('owed-erased') }, store.triggers);
     expect(Object.keys(await owedOf(created.id))).toEqual(['member_created']);
     expect((await call('POST', `/api/v2/members/${created.id}/erasure`, { token: t.key })).status).toBe(200);
     await dueWork();

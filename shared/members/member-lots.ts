@@ -3,10 +3,10 @@
  * transaction of each change; the due-work run calls it for what fell due. Times are ms since the
  * epoch, read from the workspace's program clock.
  */
-import type { ExpiredPointsRecord, MemberLotsRecord, PendingPointsRecord, PointsLotRecord } from '../members/entities';
-import type { PointsRules } from './entities';
-import { DAY_MS } from './calendar';
-import { bySpendOrder, effectiveExpiry, expiringSchedule, expiryAt, inactivityExpiry, lotExpiry, takeFromLots, type Lot } from './lots';
+import type { ExpiredPointsRecord, MemberLotsRecord, PendingPointsRecord, PointsLotRecord } from './entities';
+import type { PointsRules } from '../program/entities';
+import { DAY_MS } from '../program/calendar';
+import { bySpendOrder, effectiveExpiry, expiringSchedule, expiryAt, inactivityExpiry, lotExpiry, takeFromLots, type Lot } from '../program/lots';
 
 export const NO_LOTS: MemberLotsRecord = { lots: [], pending: [], lastActivityAt: null, warnedThrough: 0 };
 

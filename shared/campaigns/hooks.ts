@@ -1,0 +1,15 @@
+/**
+ * What the campaigns plug into the areas below them, at the composition root: the handlers (and
+ * the MCP tools) pass these to members, tags, captures and orders, which declare the ports
+ * (`members/triggers.ts`, `OrdersStore.campaignGrants`) and never import the campaigns.
+ */
+import { tableOrdersStore, type OrdersStore } from '../orders/service';
+import type { MemberTriggers } from '../members/triggers';
+import { orderGrants } from './grants';
+import { owedGrants } from './triggers';
+
+/** A member created or tagged: the welcome and tagging campaigns' rewards, owed in the change's transaction. */
+export const memberTriggers: MemberTriggers = owedGrants;
+
+/** The orders on the table, with the order campaigns' rewards planned into each order's change. */
+export const ordersWithCampaigns: OrdersStore = { ...tableOrdersStore, campaignGrants: orderGrants };
