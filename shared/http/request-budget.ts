@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MiddlewareObj, Request } from '@middy/core';
 import { budgetOf, budgetHeaders, type BudgetState } from './limits/request-budget';
-import { admitRequest, noteCredential, refusedBeforeAuthentication } from './limits/workspace-rate';
+import { admitRequest, beforeAuthentication, noteCredential } from './limits/workspace-rate';
 import { AppError } from '../platform/errors';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 
@@ -25,17 +25,28 @@ function overBudget(state: BudgetState, method: string): AppError {
   );
 }
 
+/** The pre-check's hold of each request it let through, released when the request asks for its slot (or fails before). */
+const holds = new WeakMap<HttpEvent, () => void>();
+const release = (event: HttpEvent): void => {
+  holds.get(event)?.();
+  holds.delete(event);
+};
+
 /**
  * Before authentication (after the error mapper): a credential this process authenticated lately
- * whose workspace already used up this window is refused at once, with no store call.
+ * whose workspace already used up this window (counting its requests on their way to a slot) is
+ * refused at once, with no store call.
  */
 export function knownOverBudget(): MiddlewareObj<HttpEvent, HttpResult, Error, AppContext> {
   return {
     before: (request) => {
       const digest = credentialDigest(request.event);
-      const state = digest === undefined ? undefined : refusedBeforeAuthentication(digest, methodOf(request.event));
-      if (state) throw overBudget(state, methodOf(request.event));
+      const check = digest === undefined ? undefined : beforeAuthentication(digest, methodOf(request.event));
+      if (check && 'refused' in check) throw overBudget(check.refused, methodOf(request.event));
+      if (check) holds.set(request.event, check.release);
     },
+    // Failed before asking for a slot (authentication, say); an early answer's hold lapses with its window.
+    onError: (request) => release(request.event),
   };
 }
 
@@ -53,6 +64,7 @@ export function requestBudget(
   const states = new WeakMap<BudgetRequest, BudgetState>();
   return {
     before: async (request) => {
+      release(request.event);
       const workspaceId = request.context.principal?.workspaceId ?? request.context.consumer?.workspaceId;
       if (!workspaceId) return;
       const digest = credentialDigest(request.event);

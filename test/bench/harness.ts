@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { SCOPES } from '../../shared/platform/contract/scopes';
 
 export interface LoadResult {
@@ -50,16 +51,24 @@ export async function load(requests: number, concurrency: number, op: (i: number
  */
 export const warmupRequests = (requests: number): number => Math.min(requests, Number(process.env.BENCH_WARMUP ?? 1000));
 
-/** A POST of JSON to the platform, answering the parsed body. */
+/**
+ * A POST of JSON to the platform, answering the parsed body. A 429 is sent again after its
+ * `Retry-After`, as a well-behaved client does: a benchmark's own budget (a write budget of 1 a
+ * second) must not refuse the workspace it sets up.
+ */
 export const postJson =
   (baseUrl: string) =>
   async (path: string, body: unknown, token?: string): Promise<any> => {
-    const res = await fetch(baseUrl + path, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify(body),
-    });
-    return res.json();
+    for (let attempt = 1; ; attempt++) {
+      const res = await fetch(baseUrl + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      if (res.status !== 429 || attempt === 10) return res.json();
+      await res.arrayBuffer();
+      await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
+    }
   };
 
 /**

@@ -193,6 +193,39 @@ describe('request budgets per workspace', () => {
       expect((await api('GET', '/api/v2/members?limit=1', doomed.key)).status).toBe(401);
     });
 
+    it("a burst of a credential known here, at a window's start, reaches authentication only as far as the budget reaches: the rest is refused before it is read", async () => {
+      const doomed = (await api('POST', '/api/v2/api-keys', tight.session, { name: 'doomed burst', preset: 'write' })).body.data;
+      // In parallel, so the burst below finds as many open connections and arrives at once.
+      const warm = statusesOf(await inOneWindow(() => Promise.all(Array.from({ length: 12 }, () => api('GET', '/api/v2/members?limit=1', doomed.key)))));
+      expect(warm).toEqual({ 200: 3, 429: 9 });
+      expect((await api('DELETE', `/api/v2/api-keys/${doomed.id}`, tight.session)).status).toBe(204);
+      // A fresh window, nothing taken in it: each request that reaches authentication reads the
+      // revoked key (401) and takes no slot, so a 429 says it was refused before it was read.
+      const burst = await inOneWindow(() => Promise.all(Array.from({ length: 12 }, () => api('GET', '/api/v2/members?limit=1', doomed.key))));
+      const statuses = statusesOf(burst);
+      expect(Object.keys(statuses).sort(), JSON.stringify(statuses)).toEqual(['401', '429']);
+      expect(statuses[401]).toBeLessThanOrEqual(6);
+      for (const a of burst.filter((x) => x.status === 429)) expectRefusal(a, 3);
+    });
+
+    it('a known credential held before authentication gives its place back: one request after another, the whole budget is admitted and a revoked key is told 401 each time', async () => {
+      const doomed = (await api('POST', '/api/v2/api-keys', tight.session, { name: 'doomed one by one', preset: 'write' })).body.data;
+      expect((await api('GET', '/api/v2/members?limit=1', doomed.key)).status).toBe(200);
+      const admitted = await inOneWindow(async () => {
+        const answers: Answer[] = [];
+        for (let i = 0; i < 4; i++) answers.push(await api('GET', '/api/v2/members?limit=1', tight.key));
+        return answers;
+      });
+      expect(admitted.map((a) => a.status)).toEqual([200, 200, 200, 429]);
+      expect((await api('DELETE', `/api/v2/api-keys/${doomed.id}`, tight.session)).status).toBe(204);
+      const revoked = await inOneWindow(async () => {
+        const answers: Answer[] = [];
+        for (let i = 0; i < 4; i++) answers.push(await api('GET', '/api/v2/members?limit=1', doomed.key));
+        return answers;
+      });
+      expect(revoked.map((a) => a.status)).toEqual([401, 401, 401, 401]);
+    });
+
     it('MCP requests draw on the workspace budget too (a JSON-RPC POST counts as a write)', async () => {
       const rpc = (id: number) =>
         api('POST', '/api/mcp', tight.key, { jsonrpc: '2.0', id, method: 'tools/list' }, { accept: 'application/json, text/event-stream' });

@@ -80,9 +80,14 @@ export function budgetHeaders(state: BudgetState): Record<string, string> {
  * call: a flood costs the counter at most `limit` calls a window per process, however fast it comes
  * and however slow the counter answers. "Clearly under" cannot be known locally, so an admission
  * always asks the counter. Should the counter not answer, this count alone bounds the process.
+ *
+ * Requests of a credential known to name the workspace are also held from before authentication
+ * until they ask for their slot (`hold`, `release`): at a window's start the slots taken are none
+ * yet, and without the holds a burst of one credential would all be authenticated (a store call
+ * each) before the first of them took a slot. A window starts with the limit the previous one had.
  */
 export class LocalWindows {
-  private readonly windows = new Map<string, { start: number; taken: number; limit: number }>();
+  private readonly windows = new Map<string, WindowEntry>();
 
   constructor(private readonly maxEntries = 10_000) {}
 
@@ -95,10 +100,21 @@ export class LocalWindows {
     return true;
   }
 
-  /** The limit of a window this process already knows to be full, else undefined (nothing is counted). */
-  fullAt(workspaceId: string, budget: Budget, window: SecondWindow): number | undefined {
+  /**
+   * Holds a request that will ask for a slot of this window once authenticated; or, when the slots
+   * taken and the requests already held reach the window's limit, answers that limit and holds nothing.
+   */
+  hold(workspaceId: string, budget: Budget, window: SecondWindow): number | undefined {
+    const entry = this.entryOf(workspaceId, budget, window);
+    if (entry.taken + entry.held >= entry.limit) return entry.limit;
+    entry.held++;
+    return undefined;
+  }
+
+  /** The held request asks for its slot (or ended without): no longer held. A hold of a past window lapsed with it. */
+  release(workspaceId: string, budget: Budget, window: SecondWindow): void {
     const entry = this.windows.get(`${workspaceId}:${budget}`);
-    return entry?.start === window.start && entry.taken >= entry.limit ? entry.limit : undefined;
+    if (entry?.start === window.start && entry.held > 0) entry.held--;
   }
 
   /** Slots this process took in the window (the local estimate when the counter cannot answer). */
@@ -111,15 +127,24 @@ export class LocalWindows {
     this.entryOf(workspaceId, budget, window).taken = Number.POSITIVE_INFINITY;
   }
 
-  private entryOf(workspaceId: string, budget: Budget, window: SecondWindow): { start: number; taken: number; limit: number } {
+  private entryOf(workspaceId: string, budget: Budget, window: SecondWindow): WindowEntry {
     const key = `${workspaceId}:${budget}`;
     const entry = this.windows.get(key);
     if (entry?.start === window.start) return entry;
     // A new window: the entry moves to the end, so the oldest (least recently counted) is evicted first.
     this.windows.delete(key);
     if (this.windows.size >= this.maxEntries) this.windows.delete(this.windows.keys().next().value!);
-    const fresh = { start: window.start, taken: 0, limit: Number.POSITIVE_INFINITY };
+    const fresh = { start: window.start, taken: 0, held: 0, limit: entry?.limit ?? Number.POSITIVE_INFINITY };
     this.windows.set(key, fresh);
     return fresh;
   }
+}
+
+interface WindowEntry {
+  start: number;
+  taken: number;
+  /** Requests held before authentication, not yet asking for their slot. */
+  held: number;
+  /** The limit last asked for (the previous window's until a slot of this one is taken). */
+  limit: number;
 }

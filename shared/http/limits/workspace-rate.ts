@@ -20,19 +20,33 @@ const credentials = new TtlCache<string>(60_000, config.caches.maxEntries);
 /** Remembers that a credential (its digest, never the credential itself) names `workspaceId`. */
 export const noteCredential = (digest: string, workspaceId: string): void => credentials.set(digest, workspaceId);
 
+/** What the pre-check decided for a request: refused, or held until it asks for its slot (`release`). */
+export type BeforeAuthentication = { refused: BudgetState } | { release: () => void };
+
 /**
- * A refusal decided before authentication: the credential was authenticated here lately and its
- * workspace has no slot left in this window for the request's budget. Undefined: authenticate as
- * usual. A flood that ignores `Retry-After` then costs no store call at all (not even the credential's
- * read), so it cannot slow the store the other workspaces share. A credential revoked meanwhile is
+ * The pre-check before authentication, for a credential authenticated here lately (else
+ * undefined: authenticate as usual). Refused when its workspace has no slot left in this window for
+ * the request's budget, counting the requests of known credentials still on their way to one;
+ * otherwise held until `release` (called when it asks for its slot, or ends without). A flood that
+ * ignores `Retry-After` then costs no store call at all (not even the credential's read, nor at a
+ * window's start, when a burst would otherwise all be authenticated before the first took a slot),
+ * so it cannot slow the store the other workspaces share. A credential revoked meanwhile is
  * answered 429 rather than 401 until the window ends: it learns nothing it did not know.
  */
-export function refusedBeforeAuthentication(digest: string, method: string, now: Date = new Date()): BudgetState | undefined {
+export function beforeAuthentication(digest: string, method: string, now: Date = new Date()): BeforeAuthentication | undefined {
   const workspaceId = credentials.get(digest);
   if (workspaceId === undefined) return undefined;
   const window = secondWindow(now.getTime());
-  const limit = local.fullAt(workspaceId, budgetOf(method), window);
-  return limit === undefined ? undefined : stateOf(undefined, limit, window, now.getTime());
+  const budget = budgetOf(method);
+  const limit = local.hold(workspaceId, budget, window);
+  if (limit !== undefined) return { refused: stateOf(undefined, limit, window, now.getTime()) };
+  let released = false;
+  return {
+    release: () => {
+      if (!released) local.release(workspaceId, budget, window);
+      released = true;
+    },
+  };
 }
 
 function isSandbox(workspaceId: string): Promise<boolean> {

@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, GetCommand, PutCommand } from '@aws-sdk/lib-dyn
 import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { keyOf } from '../../../../../shared/platform/data/keys';
-import { admitRequest, noteCredential, refusedBeforeAuthentication } from '../../../../../shared/http/limits/workspace-rate';
+import { admitRequest, beforeAuthentication, noteCredential } from '../../../../../shared/http/limits/workspace-rate';
 import { newId } from '../../../../../shared/platform/ids';
 import { logger } from '../../../../../shared/platform/observability/logger';
 import { runtimeOf } from '../../../../support/platform';
@@ -73,20 +73,56 @@ describe('request budget: the counter', () => {
 });
 
 describe('request budget: refused before authentication', () => {
+  const refused = (digest: string, method: string, now: Date) => {
+    const check = beforeAuthentication(digest, method, now);
+    if (check && 'release' in check) check.release();
+    return check && 'refused' in check ? check.refused : check;
+  };
+
   it('a credential authenticated here whose workspace used up the window is refused without a store call, for that budget and window only', async () => {
     const ws = newId('ws');
     const digest = `digest-${ws}`;
     // Unknown to this process: authenticate as usual, whatever its workspace's window holds.
-    expect(refusedBeforeAuthentication(digest, 'POST', at(3_100))).toBeUndefined();
+    expect(beforeAuthentication(digest, 'POST', at(3_100))).toBeUndefined();
     noteCredential(digest, ws);
-    expect(refusedBeforeAuthentication(digest, 'POST', at(3_100))).toBeUndefined();
+    expect(refused(digest, 'POST', at(3_100))).toEqual({ release: expect.any(Function) });
     for (let i = 0; i < 2; i++) expect((await admitRequest(ws, 'POST', at(3_100 + i))).admitted).toBe(true);
-    expect(refusedBeforeAuthentication(digest, 'POST', at(3_200))).toEqual({ admitted: false, limit: 2, remaining: 0, resetSeconds: 1 });
+    expect(refused(digest, 'POST', at(3_200))).toEqual({ admitted: false, limit: 2, remaining: 0, resetSeconds: 1 });
     // The counter saw only the two admitted requests.
     expect(await counterOf(ws, 'write', 3_100)).toMatchObject({ requests: 2 });
-    expect(refusedBeforeAuthentication(digest, 'GET', at(3_200))).toBeUndefined();
-    expect(refusedBeforeAuthentication(digest, 'POST', at(4_000))).toBeUndefined();
-    expect(refusedBeforeAuthentication('another-digest', 'POST', at(3_200))).toBeUndefined();
+    expect(refused(digest, 'GET', at(3_200))).toEqual({ release: expect.any(Function) });
+    expect(refused(digest, 'POST', at(4_000))).toEqual({ release: expect.any(Function) });
+    expect(beforeAuthentication('another-digest', 'POST', at(3_200))).toBeUndefined();
+  });
+
+  it("at a window's start, a burst of a known credential is let through to authentication only as far as the budget reaches", async () => {
+    const ws = newId('ws');
+    const digest = `digest-${ws}`;
+    noteCredential(digest, ws);
+    // One window used up its budget of 2, so the process knows the limit.
+    for (let i = 0; i < 3; i++) await admitRequest(ws, 'POST', at(7_100 + i));
+    // The next window: 10 requests arrive together, before any of them was authenticated.
+    const burst = Array.from({ length: 10 }, () => beforeAuthentication(digest, 'POST', at(8_000)));
+    const through = burst.filter((c) => c && 'release' in c);
+    expect(through).toHaveLength(2);
+    expect(burst.filter((c) => c && 'refused' in c)).toHaveLength(8);
+    // The two ask for their slots (released first) and are admitted; nothing else reached the counter.
+    for (const c of through) if (c && 'release' in c) c.release();
+    for (let i = 0; i < 2; i++) expect((await admitRequest(ws, 'POST', at(8_100 + i))).admitted).toBe(true);
+    expect(await counterOf(ws, 'write', 8_000)).toMatchObject({ requests: 2 });
+    expect(refused(digest, 'POST', at(8_200))).toMatchObject({ admitted: false, limit: 2 });
+    // A held request that ends without asking (its authentication failed) gives its place back, once.
+    const held = beforeAuthentication(digest, 'POST', at(9_000));
+    const other = beforeAuthentication(digest, 'POST', at(9_000));
+    expect([held, other].every((c) => c && 'release' in c)).toBe(true);
+    expect(refused(digest, 'POST', at(9_000))).toMatchObject({ admitted: false });
+    if (held && 'release' in held) {
+      held.release();
+      held.release();
+    }
+    const third = beforeAuthentication(digest, 'POST', at(9_000));
+    expect(third && 'release' in third).toBe(true);
+    expect(refused(digest, 'POST', at(9_000))).toMatchObject({ admitted: false });
   });
 });
 

@@ -140,21 +140,48 @@ describe('request budgets: the in-process pre-check', () => {
     expect(local.take('ws_a', 'read', secondWindow(T0 + 1000), 100)).toBe(true);
   });
 
-  it('says a window is full (with its limit) only once this process filled it or the counter refused, and never counts', () => {
+  it('refuses a hold (answering the limit) only once this process filled the window or the counter refused, and takes no slot', () => {
     const local = new LocalWindows();
-    expect(local.fullAt('ws_a', 'write', w)).toBeUndefined();
     expect(local.take('ws_a', 'write', w, 2)).toBe(true);
-    expect(local.fullAt('ws_a', 'write', w)).toBeUndefined();
     expect(local.take('ws_a', 'write', w, 2)).toBe(true);
-    expect(local.fullAt('ws_a', 'write', w)).toBe(2);
-    // Asking counted nothing, and the other budget, the next window and another workspace are not full.
+    expect(local.hold('ws_a', 'write', w)).toBe(2);
+    // Refusing counted nothing, and the other budget and another workspace are not full.
     expect(local.taken('ws_a', 'write', w)).toBe(2);
-    expect(local.fullAt('ws_a', 'read', w)).toBeUndefined();
-    expect(local.fullAt('ws_a', 'write', secondWindow(T0 + 1000))).toBeUndefined();
-    expect(local.fullAt('ws_b', 'write', w)).toBeUndefined();
+    expect(local.hold('ws_a', 'read', w)).toBeUndefined();
+    expect(local.hold('ws_b', 'write', w)).toBeUndefined();
     local.take('ws_b', 'read', w, 50);
     local.markFull('ws_b', 'read', w);
-    expect(local.fullAt('ws_b', 'read', w)).toBe(50);
+    expect(local.hold('ws_b', 'read', w)).toBe(50);
+  });
+
+  it("counts held requests against the window until released; a window starts with the previous one's limit", () => {
+    const local = new LocalWindows();
+    // No limit known yet (nothing taken ever): every request is held, none refused.
+    expect(Array.from({ length: 5 }, () => local.hold('ws_a', 'write', w))).toEqual(Array(5).fill(undefined));
+    for (let i = 0; i < 5; i++) local.release('ws_a', 'write', w);
+    expect(local.take('ws_a', 'write', w, 3)).toBe(true);
+    expect(local.hold('ws_a', 'write', w)).toBeUndefined();
+    expect(local.hold('ws_a', 'write', w)).toBeUndefined();
+    // One taken and two held reach the limit of 3.
+    expect(local.hold('ws_a', 'write', w)).toBe(3);
+    local.release('ws_a', 'write', w);
+    expect(local.hold('ws_a', 'write', w)).toBeUndefined();
+    expect(local.hold('ws_a', 'write', w)).toBe(3);
+    // The next window: nothing taken or held, the limit of the last one.
+    const next = secondWindow(T0 + 1000);
+    expect([local.hold('ws_a', 'write', next), local.hold('ws_a', 'write', next), local.hold('ws_a', 'write', next)]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(local.hold('ws_a', 'write', next)).toBe(3);
+    expect(local.taken('ws_a', 'write', next)).toBe(0);
+    // A release of the past window frees nothing in this one; releasing more than was held frees no extra.
+    local.release('ws_a', 'write', w);
+    expect(local.hold('ws_a', 'write', next)).toBe(3);
+    for (let i = 0; i < 5; i++) local.release('ws_a', 'write', next);
+    expect(local.take('ws_a', 'write', next, 3)).toBe(true);
+    expect([local.hold('ws_a', 'write', next), local.hold('ws_a', 'write', next), local.hold('ws_a', 'write', next)]).toEqual([undefined, undefined, 3]);
   });
 
   it('keeps at most maxEntries workspaces, forgetting the one counted longest ago', () => {
