@@ -4,6 +4,7 @@
  * is answered as stored: the domain's answer schema is checked against `ProgramRecord` at compile
  * time (`SameShape`), so this stays the one description of what is stored.
  */
+import * as z from 'zod';
 
 export const ROUNDING = ['floor', 'round', 'ceil'] as const;
 export type Rounding = (typeof ROUNDING)[number];
@@ -51,7 +52,5 @@ export interface ProgramRecord {
 }
 
 /** What an order keeps of the rules at its creation, so later rule changes never rewrite it. */
-export interface EarnSnapshot {
-  pointsPerUnit: number;
-  rounding: Rounding;
-}
+export const earnSnapshotSchema = z.object({ pointsPerUnit: z.number(), rounding: z.enum(ROUNDING) });
+export type EarnSnapshot = z.infer<typeof earnSnapshotSchema>;
