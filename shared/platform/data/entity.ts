@@ -1,6 +1,9 @@
 import type * as z from 'zod';
 import { ENTITIES, type EntityName, type GsiName, type IndexParams, indexKeysOf, type KeyParams, keyOf, type PrimaryKey } from './keys';
 
+/** Sequence key parts (ledger entries, attempts) are part of a declaration's keys. */
+export { seqKey } from './keys';
+
 /**
  * One declaration per stored type: its name in the key registry (`keys.ts`, where its templates
  * are stored data), the zod schema of its record, and what the item adds around the record. From
