@@ -55,7 +55,7 @@ export const productCategoryEntity = defineEntity({
   name: 'productCategory',
   schema: productSchema,
   keys: (p, c: { categoryId: string }) => ({ workspaceId: p.workspaceId, productId: p.id, categoryId: c.categoryId }),
-  beside: (_, c) => ({ categoryId: c.categoryId }),
+  beside: { categoryId: (_, c) => c.categoryId },
 });
 
 const named = { id: z.string(), key: z.string(), name: z.string() };
@@ -67,7 +67,7 @@ export const categoryEntity = defineEntity({
   name: 'catalogCategory',
   schema: z.object({ ...named, parentKey: z.string().nullable(), ...times }),
   keys: (c, { workspaceId }: InWorkspace) => ({ workspaceId, key: c.key }),
-  beside: (_, { workspaceId }) => ({ workspaceId }),
+  beside: { workspaceId: (_, c) => c.workspaceId },
 });
 export type CategoryRecord = z.infer<typeof categoryEntity.schema>;
 
@@ -75,6 +75,6 @@ export const brandEntity = defineEntity({
   name: 'catalogBrand',
   schema: z.object({ ...named, ...times }),
   keys: (b, { workspaceId }: InWorkspace) => ({ workspaceId, key: b.key }),
-  beside: (_, { workspaceId }) => ({ workspaceId }),
+  beside: { workspaceId: (_, c) => c.workspaceId },
 });
 export type BrandRecord = z.infer<typeof brandEntity.schema>;

@@ -14,7 +14,6 @@ type Raw = Record<string, unknown>;
 
 const productItem = (p: ProductRecord) => productEntity.toItem(p);
 const categoryEntryItem = (p: ProductRecord, categoryId: string) => productCategoryEntity.toItem(p, { categoryId });
-const toProductRecord = productEntity.fromItem;
 
 /** A new product, its sku lookup and its category entries, all or nothing. */
 export function createProductSteps(p: ProductRecord): TransactStep[] {
@@ -53,7 +52,7 @@ export function replaceProductSteps(current: ProductRecord, next: ProductRecord)
 
 export async function getProduct(workspaceId: string, productId: string): Promise<ProductRecord | undefined> {
   const item = await getItem<Raw>(keyOf('product', { workspaceId, productId }));
-  return item ? toProductRecord(item) : undefined;
+  return item ? productEntity.fromItem(item) : undefined;
 }
 
 export async function productIdBySku(workspaceId: string, sku: string): Promise<string | undefined> {
@@ -65,7 +64,7 @@ export async function productsBySku(workspaceId: string, skus: string[]): Promis
   const lookups = await batchGetItems<Raw>(skus.map((sku) => keyOf('productSku', { workspaceId, sku })));
   const ids = lookups.map((l) => l.productId as string);
   const products = await batchGetItems<Raw>(ids.map((productId) => keyOf('product', { workspaceId, productId })));
-  const byId = new Map(products.map((p) => [p.id as string, toProductRecord(p)]));
+  const byId = new Map(products.map((p) => [p.id as string, productEntity.fromItem(p)]));
   const out = new Map<string, ProductRecord>();
   for (const id of ids) {
     const p = byId.get(id);
@@ -104,7 +103,8 @@ export async function listProducts(workspaceId: string, f: ProductFilters, limit
     ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': partition },
     ScanIndexForward: false,
   });
-  return { ...page, items: page.items.map(toProductRecord) };
+  // A category's entries are copies of the product: each read as its own declaration drops its keys.
+  return { ...page, items: page.items.map(f.categoryId ? productCategoryEntity.fromItem : productEntity.fromItem) };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -32,6 +32,6 @@ export const storeEntity = defineEntity({
     updatedAt: z.string(),
   }),
   keys: (s, c: { workspaceId: string; version: number }) => ({ workspaceId: c.workspaceId, storeId: s.id }),
-  beside: (_, { workspaceId, version }) => ({ workspaceId, version }),
+  beside: { workspaceId: (_, c) => c.workspaceId, version: (_, c) => c.version },
 });
 export type StoreRecord = z.infer<typeof storeEntity.schema>;

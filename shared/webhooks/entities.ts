@@ -82,7 +82,7 @@ export const attemptEntity = defineEntity({
       ),
   }),
   keys: (a, c: AttemptContext) => ({ ...c, at: a.at, deliveryId: a.deliveryId, attempt: seqKey(a.attempt) }),
-  beside: (a) => ({ expiresAt: attemptExpiry(a.at) }),
+  beside: { expiresAt: (a) => attemptExpiry(a.at) },
 });
 export type AttemptRecord = z.infer<typeof attemptEntity.schema>;
 
@@ -105,5 +105,7 @@ export const deliveryEntity = defineEntity({
   }),
   keys: (d, c: { workspaceId: string }) => ({ workspaceId: c.workspaceId, endpointId: d.endpointId, deliveryId: d.deliveryId }),
   when: { gsi1: (d) => d.state === 'dead' },
+  /** Its log's expiry: moved by each attempt. */
+  beside: { expiresAt: (d) => attemptExpiry(d.lastAttemptAt ?? d.createdAt) },
 });
 export type DeliveryRecord = z.infer<typeof deliveryEntity.schema>;

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import { TABLE_SCHEMA } from './table-schema';
 import { ENTITIES, type EntityName, type GsiName, type IndexParams, indexKeysOf, type KeyParams, keyOf, type PrimaryKey } from './keys';
 
 /** Sequence key parts (ledger entries, attempts) are part of a declaration's keys. */
@@ -28,8 +29,8 @@ export interface EntitySpec<N extends EntityName, S extends RecordSchema, C> {
   keys: (record: z.infer<S>, context: C) => LayoutParams<N>;
   /** A GSI written only while its condition holds on the record (sparse indexes); the others always. */
   when?: Partial<Record<GsiName, (record: z.infer<S>) => boolean>>;
-  /** Attributes the item keeps beside the record (its workspace, its version): written by `toItem`, dropped by `fromItem`. */
-  beside?: (record: z.infer<S>, context: C) => Record<string, unknown>;
+  /** Attributes the item keeps beside the record (its workspace, its version, its expiry), by name: written by `toItem`, dropped by `fromItem`. */
+  beside?: Record<string, (record: z.infer<S>, context: C) => unknown>;
   /** Further layouts projecting the same item into more indexes (written by their own steps): `fromItem` drops their attributes too. */
   also?: readonly EntityName[];
 }
@@ -37,14 +38,14 @@ export interface EntitySpec<N extends EntityName, S extends RecordSchema, C> {
 export interface Entity<N extends EntityName, S extends RecordSchema, C> {
   readonly name: N;
   readonly schema: S;
-  /** The attributes of an item that are not its record: keys, GSI keys, `entity`. */
+  /** The attributes of an item that are not its record: keys, GSI keys, `entity` and what lies beside. */
   readonly keyAttributes: readonly string[];
   keyOf(record: z.infer<S>, context: C): PrimaryKey;
   /** The item a write puts: the record, its keys, the GSI keys whose condition holds, `entity` and what lies beside. */
   toItem(record: z.infer<S>, context: C): Record<string, unknown> & PrimaryKey;
-  /** The record of a stored item: the schema's fields only (keys, GSI keys, `entity` and what lies beside dropped). */
+  /** The record of a stored item: the item less its keys, GSI keys (of every layout named), `entity` and what lies beside. */
   fromItem(item: Record<string, unknown>): z.infer<S>;
-  /** `fromItem` checked against the schema: for tests and tools, not the hot path. */
+  /** `fromItem` checked against the schema, nothing undeclared allowed: for tests and tools, not the hot path. */
   parse(item: Record<string, unknown>): z.infer<S>;
 }
 
@@ -54,13 +55,20 @@ export function layoutAttributes(name: EntityName): string[] {
   return ['pk', 'sk', ...GSIS.filter((g) => layout[g]).flatMap((g) => [`${g}pk`, `${g}sk`])];
 }
 
+const TABLE_KEYS = new Set(['pk', 'sk', 'entity', ...TABLE_SCHEMA.gsis.flatMap((g) => [g.partitionKey, g.sortKey])]);
+
+/** An item of whatever type less every key attribute the table has (for reads across types: a member's partition). */
+export function withoutKeys(item: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(item).filter(([attribute]) => !TABLE_KEYS.has(attribute)));
+}
+
 export function defineEntity<N extends EntityName, S extends RecordSchema, C = void>(spec: EntitySpec<N, S, C>): Entity<N, S, C> {
-  const { name, schema, keys, when = {}, beside } = spec;
-  const fields = Object.keys(schema.shape);
-  const keyAttributes = [...new Set([...[name, ...(spec.also ?? [])].flatMap(layoutAttributes), 'entity'])];
+  const { name, schema, keys, when = {}, beside = {} } = spec;
+  const keyAttributes = [...new Set([...[name, ...(spec.also ?? [])].flatMap(layoutAttributes), 'entity', ...Object.keys(beside)])];
+  const dropped = new Set(keyAttributes);
   const fromItem = (item: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
-    for (const f of fields) if (item[f] !== undefined) out[f] = item[f];
+    for (const [attribute, value] of Object.entries(item)) if (!dropped.has(attribute)) out[attribute] = value;
     return out as z.infer<S>;
   };
   return {
@@ -75,9 +83,10 @@ export function defineEntity<N extends EntityName, S extends RecordSchema, C = v
         params,
         GSIS.filter((gsi) => when[gsi]?.(record) ?? true),
       );
-      return { ...keyOf(name, params), ...indexes, entity: name, ...beside?.(record, context), ...record };
+      const besides = Object.fromEntries(Object.entries(beside).map(([attribute, value]) => [attribute, value(record, context)]));
+      return { ...keyOf(name, params), ...indexes, entity: name, ...besides, ...record };
     },
     fromItem,
-    parse: (item) => schema.parse(fromItem(item)) as z.infer<S>,
+    parse: (item) => schema.strict().parse(fromItem(item)) as z.infer<S>,
   };
 }
