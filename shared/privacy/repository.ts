@@ -8,7 +8,6 @@ import { getItem, queryRaw, transactWrite, updateItem, type Item, type TransactS
  * reads it, the erasure scrubs it. Never a Scan.
  */
 
-
 /** Every item of one Query, page after page (a member's items: bounded by what one member has). */
 async function queryAll(input: Parameters<typeof queryRaw>[0]): Promise<Item[]> {
   const out: Item[] = [];

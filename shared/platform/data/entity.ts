@@ -83,7 +83,12 @@ export function defineEntity<N extends EntityName, S extends RecordSchema, C = v
         params,
         GSIS.filter((gsi) => when[gsi]?.(record) ?? true),
       );
-      const besides = Object.fromEntries(Object.entries(beside).map(([attribute, value]) => [attribute, value(record, context)]));
+      // An attribute beside the record without a value is left out (DynamoDB stores no undefined).
+      const besides = Object.fromEntries(
+        Object.entries(beside)
+          .map(([attribute, value]) => [attribute, value(record, context)])
+          .filter(([, value]) => value !== undefined),
+      );
       return { ...keyOf(name, params), ...indexes, entity: name, ...besides, ...record };
     },
     fromItem,
