@@ -66,6 +66,8 @@ export function defineEntity<N extends EntityName, S extends RecordSchema, C = v
   const { name, schema, keys, when = {}, beside = {} } = spec;
   const keyAttributes = [...new Set([...[name, ...(spec.also ?? [])].flatMap(layoutAttributes), 'entity', ...Object.keys(beside)])];
   const dropped = new Set(keyAttributes);
+  // Strict unless the declaration itself admits more (a campaign: the program area owns its definition).
+  const checked = schema.def.catchall ? schema : schema.strict();
   const fromItem = (item: Record<string, unknown>) => {
     const out: Record<string, unknown> = {};
     for (const [attribute, value] of Object.entries(item)) if (!dropped.has(attribute)) out[attribute] = value;
@@ -92,6 +94,6 @@ export function defineEntity<N extends EntityName, S extends RecordSchema, C = v
       return { ...keyOf(name, params), ...indexes, entity: name, ...besides, ...record };
     },
     fromItem,
-    parse: (item) => schema.strict().parse(fromItem(item)) as z.infer<S>,
+    parse: (item) => checked.parse(fromItem(item)) as z.infer<S>,
   };
 }
