@@ -16,6 +16,7 @@ import { putOrderStep } from '../../../../../shared/orders/repository';
 import type { TransactStep } from '../../../../../shared/platform/data/table';
 import { campaignEntity } from '../../../../../shared/program/entities';
 import { putCampaignStep } from '../../../../../shared/program/campaigns-repository';
+import { memberTagEntity } from '../../../../../shared/tags/entities';
 import { storeEntity } from '../../../../../shared/stores/entities';
 import { putStoreStep, replaceStoreStep } from '../../../../../shared/stores/repository';
 import { invitationEntity, invitationTokenEntity } from '../../../../../shared/team/entities';
@@ -71,6 +72,7 @@ const written: Record<keyof typeof before, unknown> = {
     { deviceHash: 'dh1' },
   ),
   walletBranding: walletBrandingEntity.toItem(f.walletBranding, d),
+  memberTag: memberTagEntity.toItem({ key: 'vip', taggedAt: '2026-03-04T05:06:07.000Z' }, { ...d, memberId: 'mbr_1' }),
   member: memberEntity.toItem(f.member, { lastRequestId: 'req_9' }),
 };
 
@@ -110,6 +112,7 @@ describe('declared entities', () => {
     ['walletSerial', walletSerialEntity, before.walletSerial, f.walletSerial],
     ['walletRegistration', walletRegistrationEntity, before.walletRegistration, f.walletRegistration],
     ['walletBranding', walletBrandingEntity, before.walletBranding, f.walletBranding],
+    ['memberTag', memberTagEntity, before.memberTag, { key: 'vip', taggedAt: '2026-03-04T05:06:07.000Z' }],
   ];
   it.each(roundTrips)('%s: the record read back is the record written, and it parses as declared', (_, entity, item, record) => {
     expect(entity.fromItem(item as Record<string, unknown>)).toStrictEqual(record);
