@@ -1,4 +1,4 @@
-import { campaignEntity, type CampaignRecord } from './entities';
+import { campaignEntity, type CampaignRecord } from '../program/entities';
 import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/keys';
 import { batchGetItems, deleteItem, getItem, indexPage, prefixPage, StaleRead, type Page, type TransactStep } from '../platform/data/table';
 

@@ -15,7 +15,7 @@ import { orderEntity } from '../../../../../shared/orders/entities';
 import { putOrderStep } from '../../../../../shared/orders/repository';
 import type { TransactStep } from '../../../../../shared/platform/data/table';
 import { campaignEntity } from '../../../../../shared/program/entities';
-import { putCampaignStep } from '../../../../../shared/program/campaigns-repository';
+import { putCampaignStep } from '../../../../../shared/campaigns/repository';
 import { memberTagEntity } from '../../../../../shared/tags/entities';
 import { storeEntity } from '../../../../../shared/stores/entities';
 import { putStoreStep, replaceStoreStep } from '../../../../../shared/stores/repository';
