@@ -2,51 +2,38 @@
  * Invitations to a workspace's team, as the table stores them. Plain declarations below the
  * domain, so the data layer can name them without importing it; the team area builds and checks them.
  */
-import * as z from 'zod';
-import { ROLES } from '../auth/entities';
-import { defineEntity } from '../platform/data/entity';
+import type { Role } from '../auth/entities';
 
 /** What an invitation is now. `expired` is never stored: a pending invitation past `expiresAt` reads as it. */
 export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
-const invitationFields = {
-  id: z.string(),
-  email: z.string(),
-  role: z.enum(ROLES),
+export interface Invitation {
+  id: string;
+  email: string;
+  role: Role;
+  status: InvitationStatus;
   /** The user who invited. */
-  invitedBy: z.string(),
-  createdAt: z.string(),
-  expiresAt: z.string(),
-  acceptedAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+  acceptedAt: string | null;
+  revokedAt: string | null;
   /** The user the acceptance created. */
-  userId: z.string().nullable(),
-};
-export type Invitation = z.infer<z.ZodObject<typeof invitationFields>> & { status: InvitationStatus };
+  userId: string | null;
+}
 
 /** As stored: the status is one of the stored ones, and the record names its workspace. */
-export const invitationEntity = defineEntity({
-  name: 'invitation',
-  schema: z.object({
-    ...invitationFields,
-    status: z.enum(['pending', 'accepted', 'revoked']),
-    workspaceId: z.string(),
-  }),
-  keys: (i) => ({ workspaceId: i.workspaceId, invitationId: i.id }),
-});
-export type InvitationRecord = z.infer<typeof invitationEntity.schema>;
+export interface InvitationRecord extends Omit<Invitation, 'status'> {
+  workspaceId: string;
+  status: Exclude<InvitationStatus, 'expired'>;
+}
 
 /** The link token's lookup item: only the token's hash is stored, never the token. */
-export const invitationTokenEntity = defineEntity({
-  name: 'invitationToken',
-  schema: z.object({
-    tokenHash: z.string(),
-    workspaceId: z.string(),
-    invitationId: z.string(),
-    /** Epoch seconds; also the table's TTL attribute. */
-    expiresAt: z.number(),
-  }),
-  keys: (t) => ({ tokenHash: t.tokenHash }),
-});
-export type InvitationTokenRecord = z.infer<typeof invitationTokenEntity.schema>;
+export interface InvitationTokenRecord {
+  tokenHash: string;
+  workspaceId: string;
+  invitationId: string;
+  /** Epoch seconds; also the table's TTL attribute. */
+  expiresAt: number;
+}

@@ -1,5 +1,4 @@
-import { RedeemRefused } from '../../shared/coupons/repository';
-import type { CodeLookup } from '../../shared/coupons/entities';
+import { RedeemRefused, type CodeLookup } from '../../shared/coupons/repository';
 import { DuplicateOrder, type RefundRecord } from '../../shared/orders/repository';
 import { MemberChanged, type BalanceState } from '../../shared/members/repository';
 import { StaleRead, type TransactStep } from '../../shared/platform/data/table';
