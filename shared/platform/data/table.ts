@@ -11,7 +11,6 @@ import {
   type DeleteCommandInput,
   type PutCommandInput,
   type QueryCommandInput,
-  type TransactWriteCommandInput,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
@@ -21,7 +20,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { config } from '../config';
 import { AppError, conflict, outcomeUnknown, tooLargeToStore, validationFailed } from '../errors';
 import { documentClient, storeDeadline, storeScope, tableName, writeClient } from './client';
-import { commitHooksOf } from './commit-hooks';
+import { commitHooksOf, type SentTransactItem } from './commit-hooks';
 import { backoffMs, KeyedSerializer, mayRetry } from './contention';
 import { decodeCursor, encodeCursor, refuseCursor } from './cursor';
 import { isItemTooLarge, isTransientDependencyError, provesNotApplied } from './errors';
@@ -432,9 +431,8 @@ export async function queryPage<T extends object = Item>(
 /** Items one TransactWriteItems may hold. */
 export const MAX_TRANSACTION_ITEMS = 100;
 
-type RawTransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 /** A transaction step without TableName: every step targets the single table. */
-export type TransactOp = { [K in keyof RawTransactItem]?: Omit<NonNullable<RawTransactItem[K]>, 'TableName'> };
+export type TransactOp = { [K in keyof SentTransactItem]?: Omit<NonNullable<SentTransactItem[K]>, 'TableName'> };
 
 export interface TransactStep {
   op: TransactOp;
@@ -448,9 +446,9 @@ export interface TransactStep {
   onCommitted?: () => void;
 }
 
-const withTable = (op: TransactOp): RawTransactItem => {
+const withTable = (op: TransactOp): SentTransactItem => {
   const [kind, body] = Object.entries(op)[0] as [string, Record<string, unknown>];
-  return { [kind]: { ...body, TableName: tableName() } } as RawTransactItem;
+  return { [kind]: { ...body, TableName: tableName() } } as SentTransactItem;
 };
 
 export interface TransactOptions {
@@ -475,12 +473,12 @@ const abortedBeforeSending = (signal: AbortSignal | undefined): boolean => signa
  * with `OUTCOME_UNKNOWN` when the store could not say within the attempts or the deadline.
  * Cancellations (failed conditions, clashes) are final answers of the store and rethrown as is.
  */
-function commitOnce(client: DynamoDBDocumentClient, items: RawTransactItem[], opts: TransactOptions): Promise<void> {
+function commitOnce(client: DynamoDBDocumentClient, items: SentTransactItem[], opts: TransactOptions): Promise<void> {
   // While this runs, the request's last-resort answer (see shared/http/area.ts) is OUTCOME_UNKNOWN.
   return unsettled(() => confirmedCommit(client, items, opts));
 }
 
-async function confirmedCommit(client: DynamoDBDocumentClient, items: RawTransactItem[], opts: TransactOptions): Promise<void> {
+async function confirmedCommit(client: DynamoDBDocumentClient, items: SentTransactItem[], opts: TransactOptions): Promise<void> {
   const token = randomUUID();
   const attempts = opts.confirmAttempts ?? config.dynamodb.transactionConfirmAttempts;
   const signals = [opts.abortSignal, storeDeadline()].filter((s): s is AbortSignal => s !== undefined);
