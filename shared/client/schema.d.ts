@@ -3378,7 +3378,12 @@ export interface components {
             /** @description rfd_... */
             id: string;
             amount: number;
+            /** @description Points taken back: basePointsReversed + bonusPointsReversed */
             pointsReversed: number;
+            /** @description The order's own points taken back (waiting or spendable; its points that had expired are not taken again) */
+            basePointsReversed: number;
+            /** @description Campaign points granted on the order taken back in the same proportion */
+            bonusPointsReversed: number;
             reason: string | null;
             /**
              * Format: date-time
