@@ -23,8 +23,8 @@ export const NO_DELTA: PointsDelta = { balance: 0, pending: 0, lifetime: 0, orde
 
 export interface ChangePlan<R> {
   delta: PointsDelta;
-  /** How the ledger describes a non-zero balance change. */
-  entry: { type: LedgerType; reason: string | null; source: LedgerEntry['source'] };
+  /** How the ledger describes a non-zero balance change (`id`: when the plan must name the entry elsewhere). */
+  entry: { id?: string; type: LedgerType; reason: string | null; source: LedgerEntry['source'] };
   /** Deductions must not take the balance below zero (refund reversals may: see docs/decisions/). */
   requireNonNegative?: boolean;
   /** Awards need an active member; reversals apply whatever the status. */
@@ -317,7 +317,7 @@ function entriesOf(member: MemberRecord, p: ChangePlan<unknown>, reversals: Bonu
     p.delta.balance === 0
       ? null
       : {
-          id: newId('ple'),
+          id: p.entry.id ?? newId('ple'),
           memberId: member.id,
           rev: member.rev + 1,
           type: p.entry.type,
@@ -376,5 +376,6 @@ function countPoints(amount: number): void {
 }
 
 export function toLedgerEntry(r: LedgerEntryRecord): LedgerEntry {
-  return { id: r.id, type: r.type, amount: r.amount, balanceAfter: r.balanceAfter, reason: r.reason, source: r.source, createdAt: r.createdAt };
+  const reversed = r.reversedBy ? { reversedBy: r.reversedBy } : {};
+  return { id: r.id, type: r.type, amount: r.amount, balanceAfter: r.balanceAfter, reason: r.reason, source: r.source, ...reversed, createdAt: r.createdAt };
 }
