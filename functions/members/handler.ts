@@ -1,6 +1,7 @@
 import { membersArea } from '../../shared/members/contract';
 import { upsertMembers } from '../../shared/members/batch';
 import * as members from '../../shared/members/service';
+import { reverseEntry } from '../../shared/members/corrections';
 import { memberTriggers } from '../../shared/campaigns/hooks';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
@@ -38,6 +39,14 @@ export const handler = defineArea(membersArea, {
   },
   adjustMemberPoints: sealed(pointsReply, (input, write) =>
     members.changePointsManually(principalOf(input.principal).workspaceId, input.params.id, input.body, { apiKeyId: null, audit: auditOf(input) }, write),
+  ),
+  reverseLedgerEntry: sealed(pointsReply, (input, write) => {
+    const p = principalOf(input.principal);
+    const actor = { apiKeyId: p.kind === 'apiKey' ? p.keyId : null, audit: auditOf(input) };
+    return reverseEntry(p.workspaceId, input.params.id, input.params.entryId, input.body, actor, write);
+  }),
+  reverseLedgerEntryInConsole: sealed(pointsReply, (input, write) =>
+    reverseEntry(principalOf(input.principal).workspaceId, input.params.id, input.params.entryId, input.body, { apiKeyId: null, audit: auditOf(input) }, write),
   ),
   getMemberTier: async ({ principal, params }) => ok(await members.tierStatus(principalOf(principal).workspaceId, params.id)),
 });

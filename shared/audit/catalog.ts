@@ -117,4 +117,9 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   'team.member_removed': { target: 'user', outcome: 'success', when: 'A team member was removed: their login and every session of theirs end' },
   // Console: members
   'member.points_adjusted': { target: 'member', outcome: 'success', when: "A user earned or deducted a member's points with a reason in the console" },
+  'member.ledger_entry_reversed': {
+    target: 'member',
+    outcome: 'success',
+    when: 'A ledger entry of the member was reversed by a correction (an API key or a user in the console)',
+  },
 };

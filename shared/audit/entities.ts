@@ -87,6 +87,7 @@ export const AUDIT_ACTIONS = [
   'team.member_removed',
   // Console: members
   'member.points_adjusted',
+  'member.ledger_entry_reversed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

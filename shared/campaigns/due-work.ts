@@ -10,6 +10,7 @@ import { reviewTiers } from '../members/tier-review';
 import { programNow } from '../program/clock';
 import { runTriggerWork } from './trigger-work';
 import { activationsAt, expire, nextDueAt, warningDue } from '../members/member-lots';
+import { parseClaim } from '../members/claims';
 import type { ProgramRules } from '../program/schemas';
 
 /**
@@ -130,13 +131,17 @@ export function stepPlan(member: MemberRecord, rules: ProgramRules, at: number):
   const { due } = activationsAt(state, at);
   const first = due.sort((a, b) => a.activatesAt - b.activatesAt)[0];
   if (first) {
+    // A campaign's share of an order activates as a campaign entry of its own (`claims.ts`).
+    const { orderId, campaignId } = parseClaim(first.orderId);
     return {
       delta: { ...NO_DELTA, balance: first.points, pending: -first.points, lifetime: first.points },
-      entry: {
-        type: 'earn',
-        reason: 'Pending points of an order activated',
-        source: { type: 'order', orderId: first.orderId, externalOrderId: null, apiKeyId: null },
-      },
+      entry: campaignId
+        ? {
+            type: 'campaign',
+            reason: 'Campaign points of an order activated',
+            source: { type: 'campaign', orderId, externalOrderId: null, apiKeyId: null, campaignId },
+          }
+        : { type: 'earn', reason: 'Pending points of an order activated', source: { type: 'order', orderId, externalOrderId: null, apiKeyId: null } },
       lotsBefore: { ...state, pending: state.pending.filter((p) => p !== first) },
       entryEvent: 'points.activated',
       result: () => true,

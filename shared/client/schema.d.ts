@@ -748,13 +748,37 @@ export interface paths {
         put?: never;
         /**
          * Manually earn or deduct points
-         * @description A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.
+         * @description A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS. A `correction` takes back points that should not have been given: balance, lifetime points and the tier metric lose them (the balance may go below zero; more than the lifetime points: 409 CONFLICT).
          *
          *     Credential: an API key with the scope `members:write`.
          *
          *     Honors `Idempotency-Key`.
          */
         post: operations["changeMemberPoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/members/{id}/ledger/{entryId}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse one ledger entry by a correction
+         * @description Writes a `correction` entry of the opposite amount that names the entry (`source.reversedEntryId`) and marks the entry (`reversedBy`), audited as `member.ledger_entry_reversed`, in one transaction. Balance, lifetime points and the tier metric move back by what the entry moved them (a spend never moved lifetime); like a refund, the balance may go below zero. 409 CONFLICT when the entry was already reversed, belongs to an order (refund or reconcile the order), is an expiry, a refund reversal or itself a reversal.
+         *
+         *     Credential: an API key with the scope `members:write`.
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["reverseLedgerEntry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -840,13 +864,37 @@ export interface paths {
         put?: never;
         /**
          * Adjust a member’s points with a reason (console)
-         * @description The manual earn or deduct of `POST /api/v2/members/{id}/points`, made by a user: audited as `member.points_adjusted` in the same transaction. A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.
+         * @description The manual earn, deduct or correction of `POST /api/v2/members/{id}/points`, made by a user: audited as `member.points_adjusted` in the same transaction. A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.
          *
          *     Credential: a session of an owner or admin.
          *
          *     Honors `Idempotency-Key`.
          */
         post: operations["adjustMemberPoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/members/{id}/ledger/{entryId}/reverse": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reverse one ledger entry by a correction (console)
+         * @description The reversal of `POST /api/v2/members/{id}/ledger/{entryId}/reverse`, made by a user. Writes a `correction` entry of the opposite amount that names the entry (`source.reversedEntryId`) and marks the entry (`reversedBy`), audited as `member.ledger_entry_reversed`, in one transaction. Balance, lifetime points and the tier metric move back by what the entry moved them (a spend never moved lifetime); like a refund, the balance may go below zero. 409 CONFLICT when the entry was already reversed, belongs to an order (refund or reconcile the order), is an expiry, a refund reversal or itself a reversal.
+         *
+         *     Credential: a session of an owner or admin.
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["reverseLedgerEntryInConsole"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2578,7 +2626,7 @@ export interface components {
              * @description An action of the audit catalog
              * @enum {string}
              */
-            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed" | "member.points_adjusted";
+            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed";
             /** @enum {string} */
             outcome: "success" | "failure";
             /** @description Why an attempt failed; null on success */
@@ -3075,7 +3123,7 @@ export interface components {
             /** @description ple_... */
             id: string;
             /** @enum {string} */
-            type: "earn" | "deduct" | "refund_reversal" | "adjustment" | "campaign" | "expire";
+            type: "earn" | "deduct" | "refund_reversal" | "adjustment" | "campaign" | "expire" | "correction";
             /** @description Signed change of the balance */
             amount: number;
             balanceAfter: number;
@@ -3088,7 +3136,11 @@ export interface components {
                 apiKeyId: string | null;
                 /** @description cmp_...: the campaign that granted a `campaign` entry (its trigger, an order, in orderId) */
                 campaignId?: string;
+                /** @description ple_...: the entry a `correction` reverses */
+                reversedEntryId?: string;
             };
+            /** @description ple_...: the `correction` that reversed this entry */
+            reversedBy?: string;
             /**
              * Format: date-time
              * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
@@ -3378,7 +3430,12 @@ export interface components {
             /** @description rfd_... */
             id: string;
             amount: number;
+            /** @description Points taken back: basePointsReversed + bonusPointsReversed */
             pointsReversed: number;
+            /** @description The order's own points taken back (waiting or spendable; its points that had expired are not taken again) */
+            basePointsReversed: number;
+            /** @description Campaign points granted on the order taken back in the same proportion */
+            bonusPointsReversed: number;
             reason: string | null;
             /**
              * Format: date-time
@@ -6074,13 +6131,76 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description earn adds points, deduct takes them away
+                     * @description earn adds points, deduct takes them away (a spend: lifetime points stay), correction takes back points that should not have been given (lifetime points and the tier metric lose them too)
                      * @enum {string}
                      */
-                    type: "earn" | "deduct";
+                    type: "earn" | "deduct" | "correction";
                     /** @description Whole points, always positive; the type gives the direction */
                     amount: number;
                     /** @description Shown in the ledger, e.g. Welcome bonus */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            entry: components["schemas"]["LedgerEntry"];
+                            points: {
+                                /** @description Spendable points; may be negative after a refund reversal of spent points */
+                                balance: number;
+                                /** @description Points not yet spendable: of pending orders (until the order completes) and of orders waiting out the program’s pendingDays */
+                                pending: number;
+                                /** @description Points ever earned, net of reversals; spending does not lower it */
+                                lifetime: number;
+                            };
+                            tier: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reverseLedgerEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+                /** @example ple_01jpz8m2b4c6d8e0f2g4h6j8kp */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown in the ledger and the audit trail, e.g. Granted by mistake */
                     reason: string;
                 };
             };
@@ -6327,13 +6447,76 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description earn adds points, deduct takes them away
+                     * @description earn adds points, deduct takes them away (a spend: lifetime points stay), correction takes back points that should not have been given (lifetime points and the tier metric lose them too)
                      * @enum {string}
                      */
-                    type: "earn" | "deduct";
+                    type: "earn" | "deduct" | "correction";
                     /** @description Whole points, always positive; the type gives the direction */
                     amount: number;
                     /** @description Shown in the ledger, e.g. Welcome bonus */
+                    reason: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            entry: components["schemas"]["LedgerEntry"];
+                            points: {
+                                /** @description Spendable points; may be negative after a refund reversal of spent points */
+                                balance: number;
+                                /** @description Points not yet spendable: of pending orders (until the order completes) and of orders waiting out the program’s pendingDays */
+                                pending: number;
+                                /** @description Points ever earned, net of reversals; spending does not lower it */
+                                lifetime: number;
+                            };
+                            tier: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reverseLedgerEntryInConsole: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+                /** @example ple_01jpz8m2b4c6d8e0f2g4h6j8kp */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown in the ledger and the audit trail, e.g. Granted by mistake */
                     reason: string;
                 };
             };
@@ -9337,7 +9520,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page */
                 cursor?: string;
                 /** @description An action of the audit catalog */
-                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed" | "member.points_adjusted";
+                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed";
                 /** @description Entries of this actor: a user id (usr_...) or an API key id (key_...) */
                 actor?: string;
                 /** @description occurredAt >= from */

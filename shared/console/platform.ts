@@ -81,6 +81,7 @@ export const PLATFORM: {
     'team.role_changed',
     'team.member_removed',
     'member.points_adjusted',
+    'member.ledger_entry_reversed',
   ],
   fieldTypes: ['text', 'number', 'boolean', 'date', 'datetime', 'enum', 'email', 'url', 'member_ref'],
   conditionFields: {

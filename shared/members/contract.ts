@@ -10,6 +10,7 @@ import {
   memberSchema,
   pointsBalanceSchema,
   pointsExplanationSchema,
+  reverseEntryBody,
   tierStatusSchema,
   updateMemberBody,
 } from './schemas';
@@ -18,6 +19,9 @@ import { dataOf, pageOf, errorBody } from '../platform/contract/contract';
 import { declareArea } from '../platform/contract/endpoint';
 
 const byId = z.object({ id: idSchema });
+const byEntry = z.object({ id: idSchema, entryId: idSchema });
+const reverseDescription =
+  'Writes a `correction` entry of the opposite amount that names the entry (`source.reversedEntryId`) and marks the entry (`reversedBy`), audited as `member.ledger_entry_reversed`, in one transaction. Balance, lifetime points and the tier metric move back by what the entry moved them (a spend never moved lifetime); like a refund, the balance may go below zero. 409 CONFLICT when the entry was already reversed, belongs to an order (refund or reconcile the order), is an expiry, a refund reversal or itself a reversal.';
 const pointsPage = dataOf(pointsExplanationSchema.extend({ entries: z.array(ledgerEntrySchema) })).extend({ nextCursor: z.string().nullable() });
 const pointsChanged = dataOf(z.object({ entry: ledgerEntrySchema, points: pointsBalanceSchema, tier: z.string() }));
 const summary = z.object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), failed: z.number().int() });
@@ -99,7 +103,20 @@ export const membersArea = declareArea({
       params: byId,
       body: changePointsBody,
       responses: { 201: pointsChanged, 410: errorBody },
-      description: 'A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.',
+      description:
+        'A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS. A `correction` takes back points that should not have been given: balance, lifetime points and the tier metric lose them (the balance may go below zero; more than the lifetime points: 409 CONFLICT).',
+    },
+    reverseLedgerEntry: {
+      method: 'POST',
+      path: '/api/v2/members/{id}/ledger/{entryId}/reverse',
+      auth: ['apiKey'],
+      scope: 'members:write',
+      summary: 'Reverse one ledger entry by a correction',
+      idempotent: true,
+      params: byEntry,
+      body: reverseEntryBody,
+      responses: { 201: pointsChanged, 410: errorBody },
+      description: reverseDescription,
     },
     getMemberTier: {
       method: 'GET',
@@ -153,7 +170,18 @@ export const membersArea = declareArea({
       body: changePointsBody,
       responses: { 201: pointsChanged, 410: errorBody },
       description:
-        'The manual earn or deduct of `POST /api/v2/members/{id}/points`, made by a user: audited as `member.points_adjusted` in the same transaction. A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.',
+        'The manual earn, deduct or correction of `POST /api/v2/members/{id}/points`, made by a user: audited as `member.points_adjusted` in the same transaction. A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.',
+    },
+    reverseLedgerEntryInConsole: {
+      method: 'POST',
+      path: '/api/flash/members/{id}/ledger/{entryId}/reverse',
+      auth: ['adminSession'],
+      summary: 'Reverse one ledger entry by a correction (console)',
+      idempotent: true,
+      params: byEntry,
+      body: reverseEntryBody,
+      responses: { 201: pointsChanged, 410: errorBody },
+      description: `The reversal of \`POST /api/v2/members/{id}/ledger/{entryId}/reverse\`, made by a user. ${reverseDescription}`,
     },
   },
 });

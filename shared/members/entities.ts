@@ -39,7 +39,7 @@ export interface MemberRecord {
   updatedAt: string;
 }
 
-export const LEDGER_TYPES = ['earn', 'deduct', 'refund_reversal', 'adjustment', 'campaign', 'expire'] as const;
+export const LEDGER_TYPES = ['earn', 'deduct', 'refund_reversal', 'adjustment', 'campaign', 'expire', 'correction'] as const;
 
 /** Points of one earn still unspent, with the date they expire (times in ms since the epoch). */
 export interface PointsLotRecord {
@@ -49,12 +49,13 @@ export interface PointsLotRecord {
   earnedAt: number;
   /** null: no date of its own (no expiry, or the member's inactivity decides). */
   expiresAt: number | null;
-  /** The order that earned them: its refund takes them back first. */
+  /** The order that earned them (`claims.ts`: or a campaign's share of it): its refund takes them back first. */
   orderId: string | null;
 }
 
-/** An order's points waiting to become spendable. */
+/** An order's points (or a campaign's share of it) waiting to become spendable. */
 export interface PendingPointsRecord {
+  /** The order, or `<orderId>/<campaignId>` for a campaign's share (`claims.ts`). */
   orderId: string;
   points: number;
   activatesAt: number;
@@ -96,7 +97,11 @@ export interface LedgerEntryRecord {
     externalOrderId: string | null;
     apiKeyId: string | null;
     campaignId?: string;
+    /** A `correction` that reverses an entry: the entry it reverses. */
+    reversedEntryId?: string;
   };
+  /** The `correction` that reversed this entry (set once: a second reversal is refused). */
+  reversedBy?: string;
   createdAt: string;
   memberId: string;
   rev: number;

@@ -14,6 +14,7 @@ import type { LedgerEntryRecord, LedgerType, MemberLotsRecord, MemberRecord, Mem
 import { nextDueAt } from './member-lots';
 import { programNow } from '../program/clock';
 import { lotsAfter, routePending, settleLapsed } from './points-lots';
+import { moveBonuses, type BonusMoves, type PlannedReversal } from './bonus-lots';
 import { evaluateMemberTier, type MemberTierOutcome } from './tier-state';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
 import { emitMetric } from '../platform/observability/metrics';
@@ -22,8 +23,8 @@ export const NO_DELTA: PointsDelta = { balance: 0, pending: 0, lifetime: 0, orde
 
 export interface ChangePlan<R> {
   delta: PointsDelta;
-  /** How the ledger describes a non-zero balance change. */
-  entry: { type: LedgerType; reason: string | null; source: LedgerEntry['source'] };
+  /** How the ledger describes a non-zero balance change (`id`: when the plan must name the entry elsewhere). */
+  entry: { id?: string; type: LedgerType; reason: string | null; source: LedgerEntry['source'] };
   /** Deductions must not take the balance below zero (refund reversals may: see docs/decisions/). */
   requireNonNegative?: boolean;
   /** Awards need an active member; reversals apply whatever the status. */
@@ -34,6 +35,8 @@ export interface ChangePlan<R> {
   events?: OutboxEvent[];
   /** Campaign rewards of the same change: each its own ledger entry after the plan's, in the same transaction. */
   grants?: PlannedGrant[];
+  /** Campaign shares of an order its reversal takes back (`bonus-lots.ts`): entries after the grants'. */
+  reversals?: PlannedReversal[];
   /** The member's lots after the change, when the plan keeps them itself (an expiry); else the ledger does. */
   lots?: MemberLotsRecord;
   /** The lots before the ledger books the plan's entries on them (an activation: without its pending points). */
@@ -49,8 +52,8 @@ export interface ChangePlan<R> {
 }
 
 /**
- * One campaign reward: its points (added to balance and lifetime), its entry, and the campaign's
- * counting steps. A reward that is not points (a coupon) writes no ledger entry: `reward` names
+ * One campaign reward: its points (added to balance and lifetime; on an order, pending while the
+ * order's points are), its entry, and the campaign's counting steps. A reward that is not points (a coupon) writes no ledger entry: `reward` names
  * what it issued, and its own items and events join the change.
  */
 export interface PlannedGrant {
@@ -181,7 +184,10 @@ export async function changePoints<R>({
     // An order's points may wait (pendingDays): the plan's balance change then moves to pending.
     const given = planned.plan.lots ?? planned.plan.lotsBefore;
     const routed = given ? { delta: planned.plan.delta, state: given } : routePending(member, planned.plan, rules, at.getTime());
-    const p = { ...planned.plan, delta: routed.delta };
+    // Campaign shares of an order wait and are taken back with it; a grant that waits still counts now.
+    const bonus = moveBonuses(routed.state, planned.plan.grants ?? [], planned.plan.reversals ?? [], rules, at.getTime());
+    const waitingSteps = bonus.waiting.flatMap((g) => g.steps);
+    const p = { ...planned.plan, delta: routed.delta, grants: bonus.now, steps: [...(planned.plan.steps ?? []), ...waitingSteps] };
     if (p.requireActive && member.status !== 'active') {
       throw new AppError('CONFLICT', 'The member is unenrolled; points can no longer be awarded');
     }
@@ -189,18 +195,21 @@ export async function changePoints<R>({
       throw new AppError('INSUFFICIENT_POINTS', `The balance is ${member.balance}; cannot deduct ${-p.delta.balance}`);
     }
     const granted = (p.grants ?? []).reduce((sum, g) => sum + g.points, 0);
+    const moved = bonus.delta;
     const next = {
-      balance: member.balance + p.delta.balance + granted,
-      pending: member.pending + p.delta.pending,
-      lifetime: member.lifetime + p.delta.lifetime + granted,
+      balance: member.balance + p.delta.balance + granted + moved.balance,
+      pending: member.pending + p.delta.pending + moved.pending,
+      lifetime: member.lifetime + p.delta.lifetime + granted + moved.lifetime,
       orderCount: member.orderCount + p.delta.orderCount,
     };
     // The tier metric moves with lifetime points: pending points count once they activate.
-    const tier = evaluateMemberTier(member, tierRecord, { next, points: p.delta.lifetime + granted, orders: p.delta.orderCount }, rules, at);
+    const points = p.delta.lifetime + granted + moved.lifetime;
+    const tier = evaluateMemberTier(member, tierRecord, { next, points, orders: p.delta.orderCount }, rules, at);
     if (p.onlyIfTierMoves && tier.change === null && tier.tier === member.tier && tier.record.reviewAt === (tierRecord?.reviewAt ?? null)) {
       return p.onlyIfTierMoves.unchanged(member);
     }
-    const { steps, result } = changeSteps(workspaceId, member, p, { next, tier, lotsBefore: routed.state, rules, expired }, at.toISOString(), opts, store);
+    const change = { next, tier, lotsBefore: bonus.state, rules, expired, reversals: bonus.entries };
+    const { steps, result } = changeSteps(workspaceId, member, p, change, at.toISOString(), opts, store);
     try {
       await store.transactWrite(steps);
     } catch (err) {
@@ -232,6 +241,8 @@ function changeSteps<R>(
     rules: ProgramRules;
     /** What lapsed and expired before the change (`settleLapsed`): its entry comes first. */
     expired: { points: number; at: number } | null;
+    /** The entries of the campaign shares the change takes back: after the grants'. */
+    reversals: BonusMoves<PlannedGrant>['entries'];
   },
   at: string,
   opts: WriteOptions<R>,
@@ -241,28 +252,36 @@ function changeSteps<R>(
   const tier = t.tier;
   const grants = p.grants ?? [];
   const lapsed = change.expired?.points ? expiryEntry(member, change.expired.points, new Date(change.expired.at).toISOString()) : null;
-  const entries = entriesOf(lapsed ? { ...member, rev: lapsed.rev } : member, p, at);
+  const all = entriesOf(lapsed ? { ...member, rev: lapsed.rev } : member, p, change.reversals, at);
+  const entries = all.slice(0, 1 + pointGrants(p).length);
+  const reversalEntries = all.slice(entries.length);
   const [entry, ...grantEntries] = entries;
-  const lots = p.lots ?? lotsAfter(change.lotsBefore, entries, rules, Date.parse(at));
+  const lots = p.lots ?? lotsAfter(change.lotsBefore, all, rules, Date.parse(at));
   const lotsChanged = member.lots !== undefined || lots.lots.length > 0 || lots.pending.length > 0;
   const dueAt = nextDueAt(lots, rules.points);
   const lotsState = lotsChanged ? { lots, dueAt: dueAt === null ? null : new Date(dueAt).toISOString() } : {};
-  const rev = member.rev + (lapsed ? 2 : 1) + pointGrants(p).length;
+  const rev = member.rev + (lapsed ? 2 : 1) + pointGrants(p).length + reversalEntries.length;
   const after: MemberRecord = { ...member, ...next, tier, rev, updatedAt: at, ...(lotsChanged ? { lots } : {}) };
   const result = p.result({ member: after, entry: entry ? toLedgerEntry(entry) : null, tierUpgraded: t.change === 'upgraded', tierChange: t.change });
   const memberId = member.id;
   const steps: TransactStep[] = [
     store.balanceStep(member, { ...next, tier, rev: after.rev, ...lotsState }, at, p.requireActive ?? false),
-    ...[lapsed, entry, ...grantEntries].flatMap((e) => (e ? [{ ...store.ledgerEntryStep(workspaceId, e), onCommitted: () => countPoints(e.amount) }] : [])),
+    ...[lapsed, entry, ...grantEntries, ...reversalEntries].flatMap((e) =>
+      e ? [{ ...store.ledgerEntryStep(workspaceId, e), onCommitted: () => countPoints(e.amount) }] : [],
+    ),
     store.memberTierStep(workspaceId, t.record),
     ...grants.flatMap((g) => g.steps),
     ...(p.steps ?? []),
-    ...figuresStep(workspaceId, figuresMoved(entries, p.delta.orderCount)),
+    ...figuresStep(workspaceId, figuresMoved(all, p.delta.orderCount)),
     ...publish(workspaceId, [
       ...(lapsed ? [event('points.expired', { resource_id: lapsed.id, member_ref: memberId, tier })] : []),
       ...(p.events ?? []),
       ...(entry && p.entryEvent ? [event(p.entryEvent, { resource_id: entry.id, member_ref: memberId, tier })] : []),
       ...(entry && entry.amount > 0 ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
+      // A campaign's share of an order that waited reaches the balance now: the reward lands.
+      ...(entry?.type === 'campaign' && entry.source.campaignId
+        ? [event('campaign.reward_granted', { resource_id: entry.id, member_ref: memberId, campaign_id: entry.source.campaignId })]
+        : []),
       ...grantEntries.map((e) => event('campaign.reward_granted', { resource_id: e!.id, member_ref: memberId, campaign_id: e!.source.campaignId! })),
       ...grants.flatMap((g) =>
         g.reward ? [...g.reward.events, event('campaign.reward_granted', { resource_id: g.reward.id, member_ref: memberId, campaign_id: g.campaignId })] : [],
@@ -289,16 +308,16 @@ function expiryEntry(member: MemberRecord, points: number, at: string): LedgerEn
 
 /**
  * The ledger entries of a change, in order: the plan's own (null when the balance does not move)
- * at the next revision, then one per campaign grant, each at the revision after. `balanceAfter`
- * runs through them.
+ * at the next revision, then one per campaign grant, then one per campaign share taken back from
+ * the balance, each at the revision after. `balanceAfter` runs through them.
  */
-function entriesOf(member: MemberRecord, p: ChangePlan<unknown>, at: string): (LedgerEntryRecord | null)[] {
+function entriesOf(member: MemberRecord, p: ChangePlan<unknown>, reversals: BonusMoves<PlannedGrant>['entries'], at: string): (LedgerEntryRecord | null)[] {
   let balance = member.balance + p.delta.balance;
   const own: LedgerEntryRecord | null =
     p.delta.balance === 0
       ? null
       : {
-          id: newId('ple'),
+          id: p.entry.id ?? newId('ple'),
           memberId: member.id,
           rev: member.rev + 1,
           type: p.entry.type,
@@ -322,7 +341,22 @@ function entriesOf(member: MemberRecord, p: ChangePlan<unknown>, at: string): (L
       createdAt: at,
     };
   });
-  return [own, ...grants];
+  const back = reversals.map((r, i): LedgerEntryRecord => {
+    balance += r.amount;
+    const rev = member.rev + 2 + grants.length + i;
+    return {
+      id: newId('ple'),
+      memberId: member.id,
+      rev,
+      type: r.type,
+      amount: r.amount,
+      balanceAfter: balance,
+      reason: r.reason,
+      source: r.source,
+      createdAt: at,
+    };
+  });
+  return [own, ...grants, ...back];
 }
 
 /** What a change adds to the overview's totals: points credited, points taken off, orders recorded. Expired points were never redeemed. */
@@ -342,5 +376,6 @@ function countPoints(amount: number): void {
 }
 
 export function toLedgerEntry(r: LedgerEntryRecord): LedgerEntry {
-  return { id: r.id, type: r.type, amount: r.amount, balanceAfter: r.balanceAfter, reason: r.reason, source: r.source, createdAt: r.createdAt };
+  const reversed = r.reversedBy ? { reversedBy: r.reversedBy } : {};
+  return { id: r.id, type: r.type, amount: r.amount, balanceAfter: r.balanceAfter, reason: r.reason, source: r.source, ...reversed, createdAt: r.createdAt };
 }

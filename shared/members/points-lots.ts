@@ -2,6 +2,7 @@ import type { LedgerEntryRecord, MemberLotsRecord, MemberRecord } from './entiti
 import { absorbExpired, addPending, cancelPending, credit, debit, lapsed, NO_LOTS } from './member-lots';
 import type { ProgramRules } from '../program/schemas';
 import type { PointsDelta } from './types';
+import { claimOf } from './claims';
 
 /** What a points change needs to know of its plan to keep the lots. */
 export interface LotsInput {
@@ -69,10 +70,10 @@ export function lotsAfter(state: MemberLotsRecord, entries: readonly (LedgerEntr
   for (const e of entries) {
     if (!e) continue;
     // A campaign's reward is not the member's own activity (an order's grants come with its earn,
-    // which is), nor the order's points: a refund of the order does not take it back.
+    // which is); on an order it is the campaign's share of the order, which the order's reversals take back.
     const own = e.type !== 'campaign';
-    if (e.amount > 0) next = credit(next, { id: e.id, points: e.amount, orderId: own ? e.source.orderId : null }, at, rules.points, rules.timeZone, own);
-    else next = debit(next, -e.amount, at, { orderId: e.source.orderId, spend: e.type === 'deduct' });
+    if (e.amount > 0) next = credit(next, { id: e.id, points: e.amount, orderId: claimOf(e.source) }, at, rules.points, rules.timeZone, own);
+    else next = debit(next, -e.amount, at, { orderId: claimOf(e.source), spend: e.type === 'deduct' });
   }
   return next;
 }

@@ -380,3 +380,38 @@ export async function ledgerPage(workspaceId: string, memberId: string, limit: n
   const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('ledgerEntry'), { limit, cursor });
   return { ...page, items: page.items.map((i) => strip<LedgerEntryRecord>(i)) };
 }
+
+/**
+ * One ledger entry of a member by its id: the member's ledger read newest first (entries carry no
+ * index by id; corrections are rare and usually of recent entries), a page at a time until found.
+ */
+export async function findLedgerEntry(workspaceId: string, memberId: string, entryId: string): Promise<LedgerEntryRecord | undefined> {
+  const { pk } = keyOf('member', { workspaceId, memberId });
+  let cursor: string | undefined;
+  do {
+    const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('ledgerEntry'), {
+      limit: 100,
+      cursor,
+      filters: [{ attr: 'id', op: '=', value: entryId }],
+      consistent: true,
+    });
+    if (page.items[0]) return strip<LedgerEntryRecord>(page.items[0]);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return undefined;
+}
+
+/** Marks an entry reversed by `by`, once: a second reversal (or a race of two) fails its condition. */
+export function markReversedStep(workspaceId: string, entry: LedgerEntryRecord, by: string, onReversed: () => Error): TransactStep {
+  return {
+    op: {
+      Update: {
+        Key: keyOf('ledgerEntry', { workspaceId, memberId: entry.memberId, seq: seqKey(entry.rev) }),
+        UpdateExpression: 'SET reversedBy = :by',
+        ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(reversedBy)',
+        ExpressionAttributeValues: { ':by': by },
+      },
+    },
+    onConditionFailed: onReversed,
+  };
+}

@@ -121,17 +121,27 @@ export const ledgerEntrySchema = z
       externalOrderId: z.string().nullable(),
       apiKeyId: z.string().nullable(),
       campaignId: z.string().optional().describe('cmp_...: the campaign that granted a `campaign` entry (its trigger, an order, in orderId)'),
+      reversedEntryId: z.string().optional().describe('ple_...: the entry a `correction` reverses'),
     }),
+    reversedBy: z.string().optional().describe('ple_...: the `correction` that reversed this entry'),
     createdAt: isoDateTime,
   })
   .meta({ id: 'LedgerEntry' });
 
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
+
+export const reverseEntryBody = z.strictObject({
+  reason: z.string().trim().min(1).max(500).describe('Shown in the ledger and the audit trail, e.g. Granted by mistake'),
+});
 // What is answered is what is stored, less the member and its revision.
 true satisfies SameShape<LedgerEntry, Omit<LedgerEntryRecord, 'memberId' | 'rev'>>;
 
 export const changePointsBody = z.strictObject({
-  type: z.enum(['earn', 'deduct']).describe('earn adds points, deduct takes them away'),
+  type: z
+    .enum(['earn', 'deduct', 'correction'])
+    .describe(
+      'earn adds points, deduct takes them away (a spend: lifetime points stay), correction takes back points that should not have been given (lifetime points and the tier metric lose them too)',
+    ),
   amount: z.number().int().min(1).max(1e9).describe('Whole points, always positive; the type gives the direction'),
   reason: z.string().trim().min(1).max(500).describe('Shown in the ledger, e.g. Welcome bonus'),
 });

@@ -14,8 +14,9 @@ import { programNow } from '../program/clock';
 import type { MemberTriggers, OwedGrants } from './triggers';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
 import { changePoints, loadMember, loadWritableMember, NO_DELTA, toLedgerEntry } from './ledger';
-import type { CreateMemberInput, LedgerEntry, Member, UpdateMemberInput } from './schemas';
-import { searchTextOf, toMember } from './types';
+import type { CreateMemberInput, Member, UpdateMemberInput } from './schemas';
+import { searchTextOf, toMember, type PointsResult } from './types';
+import { correctionPlan } from './corrections';
 import type { MemberRecord } from './entities';
 import { refuseCursor } from '../platform/data/cursor';
 import { audited, type AuditContext } from '../audit/service';
@@ -201,20 +202,16 @@ export async function pointsOf(workspaceId: string, memberId: string, limit: num
   };
 }
 
-export interface PointsResult {
-  entry: LedgerEntry;
-  points: Member['points'];
-  tier: string;
-}
+export type { PointsResult } from './types';
 
 /**
- * A manual earn or deduct with its reason; a deduction never takes the balance below zero. With
+ * A manual earn, deduct or correction with its reason; a deduction never takes the balance below zero. With
  * `audit` (a user in the console), the audit entry commits in the change's own transaction.
  */
 export async function changePointsManually(
   workspaceId: string,
   memberId: string,
-  input: { type: 'earn' | 'deduct'; amount: number; reason: string },
+  input: { type: 'earn' | 'deduct' | 'correction'; amount: number; reason: string },
   actor: { apiKeyId: string | null; audit?: AuditContext },
   opts: WriteOptions<PointsResult> = {},
 ): Promise<PointsResult> {
@@ -223,11 +220,20 @@ export async function changePointsManually(
   return changePoints({
     workspaceId,
     memberId,
-    plan: () => ({
+    plan: (member) => ({
       plan: {
-        delta: { ...NO_DELTA, balance: earn ? input.amount : -input.amount, lifetime: earn ? input.amount : 0 },
-        entry: { type: input.type, reason: input.reason, source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: actor.apiKeyId } },
-        requireNonNegative: !earn,
+        ...(input.type === 'correction'
+          ? correctionPlan(member, input.amount, input.reason, actor.apiKeyId)
+          : {
+              delta: { ...NO_DELTA, balance: earn ? input.amount : -input.amount, lifetime: earn ? input.amount : 0 },
+              entry: {
+                type: input.type,
+                reason: input.reason,
+                source: { type: 'manual' as const, orderId: null, externalOrderId: null, apiKeyId: actor.apiKeyId },
+              },
+            }),
+        // A spend stays within the balance; a correction, like a refund, may take it below zero.
+        requireNonNegative: input.type === 'deduct',
         requireActive: earn,
         steps: audit ? [audited(workspaceId, audit, 'member.points_adjusted', { type: 'member', id: memberId }, new Date())] : [],
         result: ({ member, entry }) => ({

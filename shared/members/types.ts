@@ -1,5 +1,5 @@
 import type { MemberRecord } from './entities';
-import type { Member } from './schemas';
+import type { LedgerEntry, Member } from './schemas';
 
 export function toMember(r: MemberRecord): Member {
   return {
@@ -31,4 +31,11 @@ export interface PointsDelta {
   /** Lifetime points move with earned points and their reversals, never with spending. */
   lifetime: number;
   orderCount: number;
+}
+
+/** What a manual points change or a correction answers. */
+export interface PointsResult {
+  entry: LedgerEntry;
+  points: Member['points'];
+  tier: string;
 }

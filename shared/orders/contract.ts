@@ -11,7 +11,9 @@ export const refundSchema = z
   .object({
     id: z.string().describe('rfd_...'),
     amount: z.number(),
-    pointsReversed: z.number().int(),
+    pointsReversed: z.number().int().describe('Points taken back: basePointsReversed + bonusPointsReversed'),
+    basePointsReversed: z.number().int().describe("The order's own points taken back (waiting or spendable; its points that had expired are not taken again)"),
+    bonusPointsReversed: z.number().int().describe('Campaign points granted on the order taken back in the same proportion'),
     reason: z.string().nullable(),
     createdAt: isoDateTime,
   })

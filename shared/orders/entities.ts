@@ -32,4 +32,13 @@ export interface OrderRecord {
    * counts as evaluated.
    */
   campaignsEvaluated?: boolean;
+  /** The campaign points granted on the order and how much of each its refunds took back (absent: none). */
+  bonuses?: OrderBonusRecord[];
+}
+
+/** One campaign's points granted on an order, and the part its refunds or cancellation took back. */
+export interface OrderBonusRecord {
+  campaignId: string;
+  points: number;
+  reversed: number;
 }

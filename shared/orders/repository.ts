@@ -35,7 +35,10 @@ export function replaceOrderStep(o: OrderRecord, expectedVersion: number): Trans
 export interface RefundRecord {
   id: string;
   amountMinor: number;
+  /** Base and campaign points together (absent parts on refunds recorded before they were kept apart). */
   pointsReversed: number;
+  basePointsReversed?: number;
+  bonusPointsReversed?: number;
   reason: string | null;
   createdAt: string;
 }

@@ -13,6 +13,9 @@ import type { ProgramRules } from '../program/schemas';
 import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
 import { holdings, transition } from './points';
 import { reversalOf } from '../members/points-lots';
+import { claimOf } from '../members/claims';
+import type { PlannedReversal } from '../members/bonus-lots';
+import { bonusesOf, bonusReversals } from './bonus';
 import { NO_LOTS } from '../members/member-lots';
 import { toOrder } from './types';
 import type { OrderRecord } from './entities';
@@ -132,14 +135,8 @@ function newOrderFields(
   };
 }
 
-/** The plan that records a new order and gives its member what it holds (`order`: the record it writes). */
-function newOrderPlan<R>(
-  fields: NewOrder,
-  rules: ProgramRules,
-  now: string,
-  result: (o: OrderRecord) => R,
-  store: OrdersTable,
-): ChangePlan<R> & { order: OrderRecord } {
+/** The plan that gives a new order's member what it holds (`order`: the record `withCampaignGrants` writes). */
+function newOrderPlan<R>(fields: NewOrder, rules: ProgramRules, now: string, result: (o: OrderRecord) => R): ChangePlan<R> & { order: OrderRecord } {
   const earn = earnSnapshot(rules, fields.currency);
   const base = { ...fields, id: newId('ord'), earn, createdAt: now, updatedAt: now, version: 1, campaignsEvaluated: fields.status === 'completed' };
   const held = holdings(base);
@@ -149,7 +146,6 @@ function newOrderPlan<R>(
     delta,
     entry: { type: 'earn', reason: `Order ${order.externalOrderId}`, source: orderSource(order, 'order') },
     requireActive: delta.balance > 0 || delta.pending > 0,
-    steps: [store.putOrderStep(order)],
     events: [event('order.created', { resource_id: order.id, member_ref: order.memberId, amount_band: amountBand(order.totalMinor, order.currency) })],
     result: () => result(order),
     order,
@@ -178,8 +174,9 @@ async function completionGrants(
 }
 
 /**
- * A new order's campaign rewards join its change (each its own ledger entry) when it is recorded
- * completed; a pending order earns them when a reconciliation completes it.
+ * A new order with its campaign rewards (each its own ledger entry, kept on the order so its
+ * refunds take them back) when it is recorded completed; a pending order earns them when a
+ * reconciliation completes it.
  */
 async function withCampaignGrants<R>(
   workspaceId: string,
@@ -188,9 +185,27 @@ async function withCampaignGrants<R>(
   { order, ...plan }: ChangePlan<R> & { order: OrderRecord },
   store: OrdersStore,
 ): Promise<ChangePlan<R>> {
-  if (order.status !== 'completed') return plan;
-  const grants = await completionGrants(workspaceId, member, rules, order, plan.delta.balance, store);
-  return grants.length ? { ...plan, grants } : plan;
+  const grants = order.status === 'completed' ? await completionGrants(workspaceId, member, rules, order, plan.delta.balance, store) : [];
+  const bonuses = bonusesOf(grants);
+  const recorded = bonuses.length ? { ...order, bonuses } : order;
+  return { ...plan, steps: [store.putOrderStep(recorded), ...(plan.steps ?? [])], ...(grants.length ? { grants } : {}) };
+}
+
+/** What a change of an order to `next` takes back of its campaign points: the plan's reversals and the order as it then stands. */
+function bonusTakeBack(order: OrderRecord, next: OrderRecord, entry: Pick<ChangePlan<unknown>['entry'], 'reason' | 'source'>, type: PlannedReversal['type']) {
+  const { bonuses, reversals } = bonusReversals(order.bonuses, next);
+  return {
+    next: bonuses.length ? { ...next, bonuses } : next,
+    reversals: reversals.map(
+      (r): PlannedReversal => ({ points: r.points, type, reason: entry.reason ?? '', source: { ...entry.source, campaignId: r.campaignId } }),
+    ),
+  };
+}
+
+/** Points a reversal takes back of an order's campaign shares, less what had expired (never taken twice). */
+function bonusReversedOf(member: MemberRecord, reversals: readonly PlannedReversal[]): number {
+  const lots = member.lots ?? NO_LOTS;
+  return reversals.reduce((n, r) => n + r.points - reversalOf(lots, claimOf(r.source)!, r.points).absorbed, 0);
 }
 
 /**
@@ -218,13 +233,10 @@ export async function createOrder(
           workspaceId,
           current,
           rules,
-          newOrderPlan(
-            newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: 0 }),
-            rules,
-            now.toISOString(),
-            (order) => ({ order: toOrder(order), duplicate: false }),
-            store,
-          ),
+          newOrderPlan(newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: 0 }), rules, now.toISOString(), (order) => ({
+            order: toOrder(order),
+            duplicate: false,
+          })),
           store,
         ),
       }),
@@ -244,7 +256,15 @@ export async function createOrder(
 
 export interface RefundResult {
   order: Order;
-  refund: { id: string; amount: number; pointsReversed: number; reason: string | null; createdAt: string };
+  refund: {
+    id: string;
+    amount: number;
+    pointsReversed: number;
+    basePointsReversed: number;
+    bonusPointsReversed: number;
+    reason: string | null;
+    createdAt: string;
+  };
 }
 
 /**
@@ -282,29 +302,51 @@ export async function refundOrder(
       const at = now.toISOString();
       const refunded = { ...order, refundedMinor: order.refundedMinor + amountMinor };
       const held = holdings(refunded);
-      const next: OrderRecord = { ...refunded, earned: held.earned, reversed: held.reversed, updatedAt: at, version: order.version + 1 };
-      const delta = transition(order, next);
+      const moved: OrderRecord = { ...refunded, earned: held.earned, reversed: held.reversed, updatedAt: at, version: order.version + 1 };
+      const delta = transition(order, moved);
+      const entry = {
+        type: 'refund_reversal' as const,
+        reason: input.reason ?? `Refund of order ${order.externalOrderId}`,
+        source: orderSource(order, 'refund'),
+      };
+      // The campaign points granted on the order go back in the same proportion, in the same transaction.
+      const { next, reversals } = bonusTakeBack(order, moved, entry, 'refund_reversal');
       // The ledger takes the reversal from the order's waiting points, then its expired ones (not again), then the balance.
       const { absorbed } = reversalOf(member.lots ?? NO_LOTS, order.id, -delta.balance);
+      const base = -(delta.balance + delta.pending) - absorbed;
+      const bonus = bonusReversedOf(member, reversals);
       const refund: repo.RefundRecord = {
         id: newId('rfd'),
         amountMinor,
-        pointsReversed: -(delta.balance + delta.pending) - absorbed,
+        pointsReversed: base + bonus,
+        basePointsReversed: base,
+        bonusPointsReversed: bonus,
         reason: input.reason ?? null,
         createdAt: at,
       };
+      const reversedNow = { base_points_reversed: base, bonus_points_reversed: bonus };
       return {
         plan: {
           delta,
-          entry: { type: 'refund_reversal', reason: input.reason ?? `Refund of order ${order.externalOrderId}`, source: orderSource(order, 'refund') },
+          entry,
+          reversals,
           steps: [store.replaceOrderStep(next, order.version), store.putRefundStep(workspaceId, order.externalOrderId, refund)],
-          events: [event('order.refunded', { resource_id: order.id, member_ref: order.memberId, amount_band: amountBand(amountMinor, order.currency) })],
+          events: [
+            event('order.refunded', {
+              resource_id: order.id,
+              member_ref: order.memberId,
+              amount_band: amountBand(amountMinor, order.currency),
+              ...reversedNow,
+            }),
+          ],
           result: () => ({
             order: toOrder(next),
             refund: {
               id: refund.id,
               amount: fromMinor(amountMinor, order.currency),
               pointsReversed: refund.pointsReversed,
+              basePointsReversed: base,
+              bonusPointsReversed: bonus,
               reason: refund.reason,
               createdAt: at,
             },
@@ -346,7 +388,7 @@ async function correctionPlan(
   // Evaluated once: an order completed before (or recorded completed) earns no rewards again.
   const evaluated = existing.campaignsEvaluated === true || existing.status === 'completed';
   const completes = !evaluated && input.status === 'completed';
-  const next: OrderRecord = {
+  const moved: OrderRecord = {
     ...corrected,
     earned: held.earned,
     reversed: held.reversed,
@@ -354,17 +396,23 @@ async function correctionPlan(
     version: existing.version + 1,
     campaignsEvaluated: evaluated || completes,
   };
-  const delta = transition(existing, next);
-  const grants = completes ? await completionGrants(workspaceId, member, rules, next, delta.balance, store) : [];
+  const delta = transition(existing, moved);
+  const entry = {
+    type: delta.balance > 0 ? ('earn' as const) : ('adjustment' as const),
+    reason: `Reconciliation of order ${existing.externalOrderId}`,
+    source: orderSource(existing, 'reconciliation'),
+  };
+  const grants = completes ? await completionGrants(workspaceId, member, rules, moved, delta.balance, store) : [];
+  // A refund or cancellation reconciled takes back the campaign points as the refund route does
+  // (an order completed now has none yet: its rewards are evaluated once).
+  const taken = bonusTakeBack(existing, moved, entry, 'adjustment');
+  const next = grants.length ? { ...taken.next, bonuses: bonusesOf(grants) } : taken.next;
   const refundedMore = refundedMinor > existing.refundedMinor;
   return {
     plan: {
       delta,
-      entry: {
-        type: delta.balance > 0 ? 'earn' : 'adjustment',
-        reason: `Reconciliation of order ${existing.externalOrderId}`,
-        source: orderSource(existing, 'reconciliation'),
-      },
+      entry,
+      reversals: taken.reversals,
       requireActive: delta.balance > 0 || delta.pending > 0,
       steps: [store.replaceOrderStep(next, existing.version)],
       events: refundedMore
@@ -407,7 +455,6 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
             rules,
             at,
             (order) => ({ outcome: 'created' as const, orderId: order.id, pointsDelta: 0 }),
-            store,
           );
           const plan = await withCampaignGrants(
             workspaceId,

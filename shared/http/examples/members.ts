@@ -9,6 +9,27 @@ const ledgerPage = {
   data: { ...member.points, expiring: [{ points: member.points.balance, expiresAt: '2027-03-31T22:00:00.000Z' }], entries: [orderEntry, welcomeEntry] },
   nextCursor: null,
 };
+/** The welcome bonus granted twice by mistake, taken back: a correction naming the second grant. */
+const correction = {
+  entry: {
+    id: 'ple_01jpz8m4c6d8e0f2g4h6j8k0mq',
+    type: 'correction' as const,
+    amount: -250,
+    balanceAfter: 250,
+    reason: 'Welcome bonus granted twice',
+    source: { type: 'manual' as const, orderId: null, externalOrderId: null, apiKeyId: ids.apiKey, reversedEntryId: 'ple_01jpz8m2b4c6d8e0f2g4h6j8kp' },
+    createdAt: at.welcomeBonus,
+  },
+  points: { balance: 250, pending: 0, lifetime: 250 },
+  tier: 'bronze',
+};
+const reversal = {
+  summary: 'Take back a welcome bonus granted twice',
+  params: { id: ids.member, entryId: 'ple_01jpz8m2b4c6d8e0f2g4h6j8kp' },
+  request: { reason: 'Welcome bonus granted twice' },
+  responses: { 201: { data: correction } },
+};
+
 export const membersExamples: AreaExamples<typeof membersArea> = {
   listMembers: {
     summary: 'Bronze members tagged vip',
@@ -68,6 +89,8 @@ export const membersExamples: AreaExamples<typeof membersArea> = {
     request: { type: 'earn', amount: 250, reason: 'Welcome bonus' },
     responses: { 201: { data: { entry: welcomeEntry, points: { balance: 250, pending: 0, lifetime: 250 }, tier: 'bronze' } } },
   },
+  reverseLedgerEntry: reversal,
+  reverseLedgerEntryInConsole: { ...reversal, params: { id: ids.member, entryId: 'ple_01jpz8m2b4c6d8e0f2g4h6j8kp' } },
   getMemberTier: { params: { id: ids.member }, responses: { 200: { data: tierStatus } } },
   searchMembersInConsole: {
     summary: 'Find Ada by her e-mail',

@@ -205,6 +205,8 @@ export const refund = outputOf(refundSchema, {
   id: ids.refund,
   amount: 30,
   pointsReversed: 29,
+  basePointsReversed: 29,
+  bonusPointsReversed: 0,
   reason: 'Mug arrived broken',
   createdAt: at.refunded,
 });

@@ -22,6 +22,9 @@ export const eventDataSchema = z.strictObject({
   pool_id: z.string().optional(),
   /** campaign.reward_granted: the campaign that granted the reward. */
   campaign_id: z.string().optional(),
+  /** order.refunded: the order's own points the refund took back, and its campaign points. */
+  base_points_reversed: z.number().int().optional(),
+  bonus_points_reversed: z.number().int().optional(),
 });
 export type EventData = z.infer<typeof eventDataSchema>;
 
@@ -92,8 +95,14 @@ export const EVENTS = {
   'order.refunded': {
     label: 'Order refunded',
     stage: 'commerce',
-    example: { resource_id: 'ord_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', amount_band: '10-25 EUR' },
-    emittedBy: 'shared/orders/service.ts (refundOrder)',
+    example: {
+      resource_id: 'ord_01j9z3k4m5n6p7q8r9s0t1v2w3',
+      member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3',
+      amount_band: '10-25 EUR',
+      base_points_reversed: 12,
+      bonus_points_reversed: 12,
+    },
+    emittedBy: 'shared/orders/service.ts (refundOrder: with the points taken back; a reconciliation that refunds: without)',
   },
   'object.record_created': {
     label: 'Custom-object record created',

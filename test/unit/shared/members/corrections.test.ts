@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { correctionDelta, reversalDelta } from '../../../../shared/members/corrections';
+import type { LedgerEntryRecord } from '../../../../shared/members/entities';
+
+/** What reversing an entry moves, and which entries are corrected elsewhere (refused). */
+
+const manual: LedgerEntryRecord['source'] = { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: null };
+const entry = (type: LedgerEntryRecord['type'], amount: number, source: Partial<LedgerEntryRecord['source']> = {}) => ({
+  id: 'ple_1',
+  type,
+  amount,
+  source: { ...manual, ...source },
+});
+
+describe('reversalDelta', () => {
+  it('undoes the balance, and lifetime by what the entry added to it (a spend added nothing)', () => {
+    expect(reversalDelta(entry('earn', 700))).toEqual({ balance: -700, pending: 0, lifetime: -700, orderCount: 0 });
+    expect(reversalDelta(entry('campaign', 50, { type: 'campaign', campaignId: 'cmp_1' }))).toEqual({ balance: -50, pending: 0, lifetime: -50, orderCount: 0 });
+    expect(reversalDelta(entry('deduct', -80))).toEqual({ balance: 80, pending: 0, lifetime: 0, orderCount: 0 });
+    expect(reversalDelta(entry('correction', -30))).toEqual({ balance: 30, pending: 0, lifetime: 30, orderCount: 0 });
+  });
+
+  it('refuses an order’s entries, expiries, refund reversals and reversals', () => {
+    expect(() => reversalDelta(entry('earn', 40, { type: 'order', orderId: 'ord_1', externalOrderId: 'A-1' }))).toThrow(
+      'Entry ple_1 belongs to order A-1: refund or reconcile the order instead',
+    );
+    expect(() => reversalDelta(entry('campaign', 40, { type: 'campaign', orderId: 'ord_1', campaignId: 'cmp_1' }))).toThrow('belongs to order ord_1');
+    expect(() => reversalDelta(entry('expire', -10, { type: 'program' }))).toThrow('Entry ple_1 (expire) cannot be reversed');
+    expect(() => reversalDelta(entry('refund_reversal', -10))).toThrow('(refund_reversal) cannot be reversed');
+    expect(() => reversalDelta(entry('correction', -10, { reversedEntryId: 'ple_0' }))).toThrow('Entry ple_1 (a reversal) cannot be reversed');
+  });
+});
+
+describe('correctionDelta', () => {
+  it('takes the points from balance and lifetime, up to the lifetime points', () => {
+    expect(correctionDelta({ lifetime: 600 }, 600)).toEqual({ balance: -600, pending: 0, lifetime: -600, orderCount: 0 });
+    expect(() => correctionDelta({ lifetime: 600 }, 601)).toThrow('Lifetime points are 600; a correction cannot take back 601');
+  });
+});
