@@ -24,6 +24,7 @@ export default {
     // What an order earns on (basis, exclusions, the order discount spread over lines) and the checks of its amounts.
     'shared/orders/earning-amount.ts',
     'shared/orders/amounts.ts',
+    'shared/orders/earn-caps.ts',
     'shared/program/arithmetic.ts',
     // The program engine's pure core: lots and expiry, calendars, tier windows and their per-day metric, campaign evaluation, trigger dates.
     'shared/program/lots.ts',

@@ -225,3 +225,55 @@ describe('category, brand and SKU campaigns reward their lines', () => {
     expect((await balanceOf(t.key, m.id)).balance).toBe(72 + 144);
   });
 });
+
+describe('earning caps per member', () => {
+  const caps = { baseDaily: null, baseMonthly: null, campaignDaily: null, campaignMonthly: null };
+
+  it("an order past the day's or the month's cap earns what is left; a refund takes back from what it earned", async () => {
+    const t = await tenant('earn-caps');
+    const m = await newMember(t.key);
+    await setEarn(t, { caps: { ...caps, baseDaily: 100, baseMonthly: 130 } });
+    expect((await order(t, { memberId: m.id, total: 60 })).body.data.points.earned).toBe(60);
+    const second = await order(t, { memberId: m.id, total: 60 });
+    expect(second.body.data).toMatchObject({ earningAmount: 60, points: { earned: 40 } });
+    expect((await order(t, { memberId: m.id, total: 60 })).body.data.points.earned).toBe(0);
+    await setEarn(t, { caps: { ...caps, baseMonthly: 130 } });
+    expect((await order(t, { memberId: m.id, total: 60 })).body.data.points.earned).toBe(30);
+    expect((await balanceOf(t.key, m.id)).balance).toBe(130);
+    const refund = await call('POST', `/api/v2/orders/${second.body.data.externalOrderId}/refund`, { token: t.key, body: {} });
+    expect(refund.body.data.refund.pointsReversed).toBe(40);
+    // The allowance a refund took back is not given again: the month stays at its cap.
+    expect((await order(t, { memberId: m.id, total: 60 })).body.data.points.earned).toBe(0);
+    expect((await balanceOf(t.key, m.id)).balance).toBe(90);
+  });
+
+  it('campaign rewards have caps of their own', async () => {
+    const t = await tenant('earn-caps-campaign');
+    const m = await newMember(t.key);
+    await setEarn(t, { caps: { ...caps, campaignDaily: 80 } });
+    const res = await call('POST', '/api/flash/campaigns', {
+      token: t.token,
+      body: { name: 'Fifty on top', status: 'active', trigger: { type: 'order' }, effect: { type: 'bonus_points', points: 50 } },
+    });
+    expect(res.status).toBe(201);
+    for (let i = 0; i < 3; i++) await order(t, { memberId: m.id, total: 10 });
+    const ledger = (await call('GET', `/api/v2/members/${m.id}/points?limit=20`, { token: t.key })).body.data;
+    const rewards = ledger.entries.filter((e: { source: { type: string } }) => e.source.type === 'campaign').map((e: { amount: number }) => e.amount);
+    expect(rewards.sort((a: number, b: number) => a - b)).toEqual([30, 50]);
+    expect(ledger.balance).toBe(30 + 80);
+    const campaign = (await call('GET', `/api/flash/campaigns/${res.body.data.id}`, { token: t.token })).body.data;
+    expect(campaign).toMatchObject({ grants: 2, pointsGranted: 80 });
+  });
+
+  it('a burst of concurrent orders never passes the cap, not by one point', async () => {
+    const t = await tenant('earn-caps-burst');
+    const m = await newMember(t.key);
+    await setEarn(t, { caps: { ...caps, baseDaily: 100 } });
+    const answers = await Promise.all(Array.from({ length: 24 }, () => order(t, { memberId: m.id, total: 7 })));
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 201));
+    const earned = answers.map((a) => a.body.data.points.earned as number);
+    expect(earned.reduce((s, p) => s + p, 0)).toBe(100);
+    expect(earned.filter((p) => p === 2)).toHaveLength(1); // the one order that met the cap earned what was left
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 100, pending: 0, lifetime: 100 });
+  });
+});
