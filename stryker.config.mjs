@@ -21,6 +21,10 @@ export default {
   vitest: { configFile: 'test/mutation/vitest.config.ts', related: true },
   mutate: [
     'shared/orders/points.ts',
+    // What an order earns on (basis, exclusions, the order discount spread over lines) and the checks of its amounts.
+    'shared/orders/earning-amount.ts',
+    'shared/orders/amounts.ts',
+    'shared/orders/earn-caps.ts',
     'shared/program/arithmetic.ts',
     // The program engine's pure core: lots and expiry, calendars, tier windows and their per-day metric, campaign evaluation, trigger dates.
     'shared/program/lots.ts',
@@ -30,6 +34,7 @@ export default {
     'shared/program/tier-rules.ts',
     'shared/program/tier-metric.ts',
     'shared/campaigns/evaluation.ts',
+    'shared/campaigns/line-base.ts',
     'shared/campaigns/trigger-dates.ts',
     'shared/platform/money.ts',
     'shared/platform/validation/pagination.ts',

@@ -3,6 +3,7 @@
  * evaluation grants rewards for real and answers a simulation, so the two never disagree.
  */
 import { DAY_MS } from '../program/calendar';
+import { campaignBase, type LinePoints } from './line-base';
 
 export const CAMPAIGN_TRIGGERS = ['order', 'member_created', 'birthday', 'tag_added', 'inactivity'] as const;
 export type CampaignTrigger = (typeof CAMPAIGN_TRIGGERS)[number];
@@ -72,6 +73,8 @@ export interface CampaignFacts {
     storeId: string | null;
     items: readonly { sku?: string; category?: string; brand?: string }[];
     isFirst: boolean;
+    /** The points of the lines a campaign's item conditions pick (a real order with priced items); absent: the whole order's. */
+    linePoints?: LinePoints;
   };
 }
 
@@ -200,7 +203,7 @@ export function evaluateCampaigns(
   const grants: Grant[] = [];
   for (const c of candidates) {
     if (!c.stackable && grants.length > 0) continue;
-    const grant = grantOf(c, basePoints, usage(c.campaignId));
+    const grant = grantOf(c, campaignBase(c.conditions, basePoints, facts.order?.linePoints), usage(c.campaignId));
     if (!grant) continue;
     grants.push(grant);
     if (!c.stackable) break;

@@ -8,6 +8,7 @@ import { StaleRead, type TransactStep } from '../platform/data/table';
 import type { PlannedGrant } from '../members/ledger';
 import type { MemberRecord } from '../members/entities';
 import type { OrderFacts } from '../orders/service';
+import { withinAllowance } from '../orders/earn-caps';
 import { campaignCoupon } from '../coupons/service';
 import type { ProgramRules } from '../program/schemas';
 import { evaluateCampaigns, type CampaignFacts, type Grant } from './evaluation';
@@ -71,6 +72,7 @@ export async function grantsFor(
   basePoints: number,
   origin: GrantOrigin,
   inactiveDays?: number,
+  allowance?: number,
 ): Promise<PlannedGrant[]> {
   if (!campaigns.length || member.status !== 'active') return [];
   const evaluated = campaigns.map(ruleOf);
@@ -78,13 +80,15 @@ export async function grantsFor(
   const candidates = evaluateCampaigns(evaluated, facts, basePoints, () => ({ memberGrants: 0, totalPoints: 0 }), inactiveDays);
   const limited = candidates.map((g) => g.campaignId).filter((id) => byId.get(id)?.limits.perMember !== null);
   const counts = await repo.memberGrants(workspaceId, member.id, limited);
-  const grants = evaluateCampaigns(
+  const evaluatedGrants = evaluateCampaigns(
     evaluated,
     facts,
     basePoints,
     (id) => ({ memberGrants: counts.get(id) ?? 0, totalPoints: byId.get(id)?.pointsGranted ?? 0 }),
     inactiveDays,
   );
+  // The member's earning caps leave this much: the rewards take it in priority order.
+  const grants = allowance === undefined ? evaluatedGrants : withinAllowance(evaluatedGrants, allowance);
   const planned = await Promise.all(
     grants.slice(0, MAX_GRANTS_PER_TRIGGER).map((g) => plannedGrant(workspaceId, member.id, origin, g, byId.get(g.campaignId)!)),
   );
@@ -109,7 +113,15 @@ export async function orderGrants(
     at: Date.parse(order.occurredAt),
     timeZone: await timeZoneOf(workspaceId, order.storeId ?? undefined),
     member: { tier: member.tier || rules.tiers.levels[0]!.key, tags: member.tags ?? [] },
-    order: { total: order.total, currency: order.currency, storeId: order.storeId, items: order.items, isFirst: member.orderCount === 0 },
+    order: {
+      total: order.total,
+      currency: order.currency,
+      storeId: order.storeId,
+      items: order.items,
+      isFirst: member.orderCount === 0,
+      ...(order.linePoints ? { linePoints: order.linePoints } : {}),
+    },
   };
-  return grantsFor(workspaceId, member, campaigns, facts, basePoints, { orderId: order.orderId, externalOrderId: order.externalOrderId });
+  const origin = { orderId: order.orderId, externalOrderId: order.externalOrderId };
+  return grantsFor(workspaceId, member, campaigns, facts, basePoints, origin, undefined, order.campaignAllowance);
 }

@@ -3257,6 +3257,8 @@ export interface components {
             storeId: string | null;
             currency: string;
             total: number;
+            /** @description The amount the order's points are earned on under the program's basis and exclusions (the total, by default) */
+            earningAmount: number;
             refundedTotal: number;
             /** @enum {string} */
             status: "pending" | "completed" | "cancelled";
@@ -3364,6 +3366,19 @@ export interface components {
                 rounding: "floor" | "round" | "ceil";
                 currencyOverrides: {
                     [key: string]: number;
+                };
+                /** @enum {string} */
+                basis: "total" | "net";
+                exclude: {
+                    skus: string[];
+                    categories: string[];
+                    discountedLines: boolean;
+                };
+                caps: {
+                    baseDaily: number | null;
+                    baseMonthly: number | null;
+                    campaignDaily: number | null;
+                    campaignMonthly: number | null;
                 };
             };
             tiers: {
@@ -5037,6 +5052,68 @@ export interface operations {
                         currencyOverrides?: {
                             [key: string]: number;
                         };
+                        /**
+                         * @description What an order earns on: total (the order's total as sent) or net (subtotal - discount: no tax, no shipping; see docs/program.md)
+                         * @default total
+                         * @enum {string}
+                         */
+                        basis?: "total" | "net";
+                        /**
+                         * @description Order items that earn nothing. An excluded item must carry its `unitPrice` (else 422), so its amount is known
+                         * @default {
+                         *       "skus": [],
+                         *       "categories": [],
+                         *       "discountedLines": false
+                         *     }
+                         */
+                        exclude?: {
+                            /**
+                             * @description Order items with one of these SKUs earn nothing (e.g. gift cards); at most 100
+                             * @default []
+                             */
+                            skus?: string[];
+                            /**
+                             * @description Order items in one of these categories earn nothing; at most 100
+                             * @default []
+                             */
+                            categories?: string[];
+                            /**
+                             * @description Order items with a discount of their own (`items[].discount` > 0) earn nothing
+                             * @default false
+                             */
+                            discountedLines?: boolean;
+                        };
+                        /**
+                         * @description Earning caps per member, in the program's time zone and by when the order is recorded; an order past a cap earns what is left of it
+                         * @default {
+                         *       "baseDaily": null,
+                         *       "baseMonthly": null,
+                         *       "campaignDaily": null,
+                         *       "campaignMonthly": null
+                         *     }
+                         */
+                        caps?: {
+                            /**
+                             * @description At most this many of the orders' own points per member and program day (null: no cap)
+                             * @default null
+                             */
+                            baseDaily?: number | null;
+                            /**
+                             * @description At most this many of the orders' own points per member and calendar month of the program (null: no cap)
+                             * @default null
+                             */
+                            baseMonthly?: number | null;
+                            /**
+                             * @description At most this many campaign points on orders per member and program day (null: no cap)
+                             * @default null
+                             */
+                            campaignDaily?: number | null;
+                            /**
+                             * @description At most this many campaign points on orders per member and calendar month of the program (null: no cap)
+                             * @default null
+                             */
+                            campaignMonthly?: number | null;
+                        };
                     };
                     /** @description The tiers and what moves a member up */
                     tiers: {
@@ -6633,17 +6710,29 @@ export interface operations {
                     storeId?: string;
                     /** @description ISO 4217 currency code */
                     currency: string;
-                    /** @description Order total in major units (e.g. 59.90); points are earned on it */
+                    /** @description Order total in major units (e.g. 59.90), what the customer pays; points are earned on it unless the program's basis is net */
                     total: number;
+                    /** @description Sum of the items before the order discount (unitPrice x quantity - item discount), without tax and shipping; when every item is priced, it must equal their sum */
+                    subtotal?: number;
+                    /** @description Discount on the whole order (coupons, promotions), at most the subtotal */
+                    discount?: number;
+                    /** @description Tax included in the total */
+                    tax?: number;
+                    /** @description Shipping charged in the total */
+                    shipping?: number;
                     items?: {
                         sku?: string;
                         name?: string;
                         /** @description Units of this item, 1-100000 */
                         quantity: number;
-                        /** @description Amount in major units of the currency, e.g. 19.99 */
+                        /** @description Price of one unit before discounts, in major units; needed for the item's own earning (exclusions, category, brand and SKU bonuses) */
                         unitPrice?: number;
+                        /** @description Discount on this line (all its units), in major units; at most unitPrice x quantity */
+                        discount?: number;
                         productId?: string;
                         category?: string;
+                        /** @description The item's brand, e.g. Acme (what `order.items.brand` campaign conditions match) */
+                        brand?: string;
                     }[];
                     /**
                      * Format: date-time

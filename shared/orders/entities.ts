@@ -15,6 +15,10 @@ export interface OrderRecord {
   storeId: string | null;
   currency: string;
   totalMinor: number;
+  /** The amount the order earns on (its basis less excluded lines); absent when it is the total. */
+  earningMinor?: number;
+  /** The most points the order may hold, set when earning caps applied at its recording; absent: uncapped. */
+  earnCap?: number;
   refundedMinor: number;
   status: OrderStatus;
   items: Record<string, unknown>[];
@@ -41,4 +45,15 @@ export interface OrderBonusRecord {
   campaignId: string;
   points: number;
   reversed: number;
+}
+
+/** What a member earned from orders in the current program day and month (named by their local dates), against the earning caps. */
+export interface EarnCapsRecord {
+  day: string;
+  month: string;
+  dayBase: number;
+  dayCampaign: number;
+  monthBase: number;
+  monthCampaign: number;
+  version: number;
 }

@@ -2,15 +2,18 @@ import { pointsFor, reversedFor } from '../program/arithmetic';
 import type { PointsDelta } from '../members/types';
 import type { OrderRecord } from './entities';
 
-type PointsInputs = Pick<OrderRecord, 'status' | 'totalMinor' | 'refundedMinor' | 'currency' | 'earn'>;
+type PointsInputs = Pick<OrderRecord, 'status' | 'totalMinor' | 'refundedMinor' | 'currency' | 'earn' | 'earningMinor' | 'earnCap'>;
 
 /**
- * What an order holds for its member in each bucket. Earned points follow the total under the
- * order's own earn snapshot; refunds take back their proportional, cumulative share; a cancelled
+ * What an order holds for its member in each bucket. Earned points follow the earning amount (the
+ * total unless the program's basis or exclusions say otherwise) under the order's own earn
+ * snapshot, never above the cap its recording left it; refunds take back their proportional,
+ * cumulative share of the total (docs/program.md); a cancelled
  * order holds nothing; a pending order's points are pending; only completed orders count.
  */
 export function holdings(o: PointsInputs) {
-  const earned = pointsFor(o.totalMinor, o.currency, o.earn);
+  const full = pointsFor(o.earningMinor ?? o.totalMinor, o.currency, o.earn);
+  const earned = o.earnCap === undefined ? full : Math.min(full, o.earnCap);
   const reversed = o.status === 'cancelled' ? earned : reversedFor(earned, o.refundedMinor, o.totalMinor);
   const net = earned - reversed;
   return {

@@ -15,9 +15,13 @@ const itemSchema = z.strictObject({
   sku: z.string().max(100).optional(),
   name: z.string().max(200).optional(),
   quantity: z.number().int().min(1).max(100_000).describe('Units of this item, 1-100000'),
-  unitPrice: amountSchema.optional(),
+  unitPrice: amountSchema
+    .optional()
+    .describe("Price of one unit before discounts, in major units; needed for the item's own earning (exclusions, category, brand and SKU bonuses)"),
+  discount: amountSchema.optional().describe('Discount on this line (all its units), in major units; at most unitPrice x quantity'),
   productId: z.string().max(100).optional(),
   category: z.string().max(100).optional(),
+  brand: z.string().trim().min(1).max(100).optional().describe("The item's brand, e.g. Acme (what `order.items.brand` campaign conditions match)"),
 });
 
 /** How an order names its member: our id, or a lookup by e-mail or externalId. */
@@ -34,7 +38,15 @@ const orderFields = {
   ...memberRef,
   storeId: idSchema.optional(),
   currency: currencySchema,
-  total: amountSchema.describe('Order total in major units (e.g. 59.90); points are earned on it'),
+  total: amountSchema.describe("Order total in major units (e.g. 59.90), what the customer pays; points are earned on it unless the program's basis is net"),
+  subtotal: amountSchema
+    .optional()
+    .describe(
+      'Sum of the items before the order discount (unitPrice x quantity - item discount), without tax and shipping; when every item is priced, it must equal their sum',
+    ),
+  discount: amountSchema.optional().describe('Discount on the whole order (coupons, promotions), at most the subtotal'),
+  tax: amountSchema.optional().describe('Tax included in the total'),
+  shipping: amountSchema.optional().describe('Shipping charged in the total'),
   items: z.array(itemSchema).max(500).optional(),
   occurredAt: isoDateTime.describe('When the order was placed (not when you send it): an ISO 8601 date-time with its offset, e.g. 2026-03-14T12:05:00+01:00'),
 };
@@ -88,6 +100,7 @@ export const orderSchema = z
     storeId: z.string().nullable(),
     currency: z.string(),
     total: z.number(),
+    earningAmount: z.number().describe("The amount the order's points are earned on under the program's basis and exclusions (the total, by default)"),
     refundedTotal: z.number(),
     status: z.enum(ORDER_STATUSES),
     refundStatus: z.enum(['none', 'partial', 'full']),

@@ -1,5 +1,6 @@
 import * as members from '../members/repository';
 import * as repo from './repository';
+import * as capsRepo from './caps-repository';
 import { getStore } from '../stores/repository';
 import type { Page, TransactStep } from '../platform/data/table';
 import { event } from '../platform/events/outbox';
@@ -8,8 +9,9 @@ import { AppError, notFound, validationFailed } from '../platform/errors';
 import { changePoints, isMemberId, tableLedgerStore, type ChangePlan, type LedgerStore, type PlannedGrant } from '../members/ledger';
 import type { MemberRecord } from '../members/entities';
 import { amountBand, fromMinor, toMinor } from '../platform/money';
-import { earnSnapshot } from '../program/arithmetic';
+import { earnSnapshot, pointsFor } from '../program/arithmetic';
 import type { ProgramRules } from '../program/schemas';
+import type { EarnCaps } from '../program/entities';
 import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
 import { holdings, transition } from './points';
 import { reversalOf } from '../members/points-lots';
@@ -18,7 +20,10 @@ import type { PlannedReversal } from '../members/bonus-lots';
 import { bonusesOf, bonusReversals } from './bonus';
 import { NO_LOTS } from '../members/member-lots';
 import { toOrder } from './types';
-import type { OrderRecord } from './entities';
+import type { EarnCapsRecord, OrderRecord } from './entities';
+import { allowance, capsConfigured, counted, periodsAt, usageAt, type CapUsage } from './earn-caps';
+import { orderAmounts, type AmountsInput } from './amounts';
+import { earnAmountRules, earningAmount, matchingAmount, type OrderAmounts, type OrderLine } from './earning-amount';
 import type { WriteOptions } from '../platform/data/write-options';
 import { refuseCursor } from '../platform/data/cursor';
 
@@ -31,6 +36,13 @@ export interface OrderFacts {
   storeId: string | null;
   items: readonly { sku?: string; category?: string; brand?: string }[];
   occurredAt: string;
+  /**
+   * The points the lines `matches` picks earn under the order's rule (a category, brand or SKU
+   * campaign rewards those lines, not the basket); undefined when a matching line has no price.
+   */
+  linePoints?: (matches: (line: OrderLine) => boolean) => number | undefined;
+  /** The campaign points the member may still earn under the program's caps (absent: no cap). */
+  campaignAllowance?: number;
 }
 
 /**
@@ -53,6 +65,8 @@ export interface OrdersTable {
   memberIdByEmail(workspaceId: string, email: string): Promise<string | undefined>;
   memberIdByExternalId(workspaceId: string, externalId: string): Promise<string | undefined>;
   storeExists(workspaceId: string, storeId: string): Promise<boolean>;
+  getEarnCaps(workspaceId: string, memberId: string): Promise<EarnCapsRecord | undefined>;
+  earnCapsStep(workspaceId: string, memberId: string, usage: CapUsage, readVersion: number | undefined): TransactStep;
 }
 
 /** What recording an order needs: the store, and the campaign rewards it earns (a required port: no caller records an order without them). */
@@ -70,6 +84,8 @@ export const tableOrdersStore: OrdersTable = {
   memberIdByEmail: members.memberIdByEmail,
   memberIdByExternalId: members.memberIdByExternalId,
   storeExists: async (workspaceId, storeId) => (await getStore(workspaceId, storeId)) !== undefined,
+  getEarnCaps: capsRepo.getEarnCaps,
+  earnCapsStep: capsRepo.earnCapsStep,
 };
 
 export interface CreatedOrder {
@@ -136,11 +152,30 @@ function newOrderFields(
 }
 
 /** The plan that gives a new order's member what it holds (`order`: the record `withCampaignGrants` writes). */
-function newOrderPlan<R>(fields: NewOrder, rules: ProgramRules, now: string, result: (o: OrderRecord) => R): ChangePlan<R> & { order: OrderRecord } {
+function newOrderPlan<R>(
+  fields: NewOrder,
+  input: AmountsInput,
+  rules: ProgramRules,
+  now: string,
+  result: (o: OrderRecord) => R,
+  baseAllowance?: number,
+): ChangePlan<R> & { order: OrderRecord; amounts: OrderAmounts } {
   const earn = earnSnapshot(rules, fields.currency);
-  const base = { ...fields, id: newId('ord'), earn, createdAt: now, updatedAt: now, version: 1, campaignsEvaluated: fields.status === 'completed' };
-  const held = holdings(base);
-  const order: OrderRecord = { ...base, earned: held.earned, reversed: held.reversed };
+  const amounts = orderAmounts(input, earnAmountRules(earn));
+  const base = {
+    ...fields,
+    ...earningOf(amounts, earn),
+    id: newId('ord'),
+    earn,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+    campaignsEvaluated: fields.status === 'completed',
+  };
+  // Under a cap the order earns what is left of it, and never more later (a correction cannot raise it).
+  const capped = baseAllowance === undefined ? base : { ...base, earnCap: Math.min(holdings(base).earned, baseAllowance) };
+  const held = holdings(capped);
+  const order: OrderRecord = { ...capped, earned: held.earned, reversed: held.reversed };
   const delta = transition(null, order);
   return {
     delta,
@@ -149,7 +184,14 @@ function newOrderPlan<R>(fields: NewOrder, rules: ProgramRules, now: string, res
     events: [event('order.created', { resource_id: order.id, member_ref: order.memberId, amount_band: amountBand(order.totalMinor, order.currency) })],
     result: () => result(order),
     order,
+    amounts,
   };
+}
+
+/** The order's earning amount, kept on the record only when it is not the total (so a total-only order stores what it always did). */
+function earningOf(amounts: OrderAmounts, earn: OrderRecord['earn']): Pick<OrderRecord, 'earningMinor'> {
+  const earningMinor = earningAmount(amounts, earnAmountRules(earn));
+  return earningMinor === amounts.totalMinor ? {} : { earningMinor };
 }
 
 /** The campaign rewards an order earns when it is completed, on `basePoints` (the points it gives now). */
@@ -158,9 +200,12 @@ async function completionGrants(
   member: MemberRecord,
   rules: ProgramRules,
   order: OrderRecord,
+  amounts: OrderAmounts,
   basePoints: number,
   store: OrdersStore,
+  caps: CapsState | undefined,
 ): Promise<PlannedGrant[]> {
+  const earnRules = earnAmountRules(order.earn);
   const facts: OrderFacts = {
     orderId: order.id,
     externalOrderId: order.externalOrderId,
@@ -169,26 +214,56 @@ async function completionGrants(
     storeId: order.storeId,
     items: order.items,
     occurredAt: order.occurredAt,
+    linePoints: (matches) => {
+      const amount = matchingAmount(amounts, earnRules, matches);
+      return amount === undefined ? undefined : pointsFor(amount, order.currency, order.earn);
+    },
+    ...(caps ? { campaignAllowance: allowance(caps.caps, caps.usage, 'campaign') } : {}),
   };
   return store.campaignGrants(workspaceId, member, facts, basePoints, rules);
+}
+
+/** The member's counts against the program's earning caps, read in the change; absent while no cap is set (nothing read, nothing written). */
+interface CapsState {
+  caps: EarnCaps;
+  usage: CapUsage;
+  version: number | undefined;
+}
+
+async function capsState(workspaceId: string, memberId: string, rules: ProgramRules, at: Date, store: OrdersTable): Promise<CapsState | undefined> {
+  if (!capsConfigured(rules.earn.caps)) return undefined;
+  const stored = await store.getEarnCaps(workspaceId, memberId);
+  return { caps: rules.earn.caps, usage: usageAt(stored, periodsAt(at.getTime(), rules.timeZone)), version: stored?.version };
+}
+
+const baseAllowance = (caps: CapsState | undefined) => (caps ? allowance(caps.caps, caps.usage, 'base') : undefined);
+
+/** The change with what it gives counted against the caps: one conditional write in its own transaction. */
+function withCapsCounted<R>(plan: ChangePlan<R>, caps: CapsState | undefined, base: number, order: OrderRecord, store: OrdersTable): ChangePlan<R> {
+  if (!caps) return plan;
+  const campaign = (plan.grants ?? []).reduce((sum, g) => sum + g.points, 0);
+  const step = store.earnCapsStep(order.workspaceId, order.memberId, counted(caps.usage, base, campaign), caps.version);
+  return { ...plan, steps: [...(plan.steps ?? []), step] };
 }
 
 /**
  * A new order with its campaign rewards (each its own ledger entry, kept on the order so its
  * refunds take them back) when it is recorded completed; a pending order earns them when a
- * reconciliation completes it.
+ * reconciliation completes it. Under caps, its points and rewards are counted in the same change.
  */
 async function withCampaignGrants<R>(
   workspaceId: string,
   member: MemberRecord,
   rules: ProgramRules,
-  { order, ...plan }: ChangePlan<R> & { order: OrderRecord },
+  { order, amounts, ...plan }: ChangePlan<R> & { order: OrderRecord; amounts: OrderAmounts },
   store: OrdersStore,
+  caps?: CapsState,
 ): Promise<ChangePlan<R>> {
-  const grants = order.status === 'completed' ? await completionGrants(workspaceId, member, rules, order, plan.delta.balance, store) : [];
+  const grants = order.status === 'completed' ? await completionGrants(workspaceId, member, rules, order, amounts, plan.delta.balance, store, caps) : [];
   const bonuses = bonusesOf(grants);
   const recorded = bonuses.length ? { ...order, bonuses } : order;
-  return { ...plan, steps: [store.putOrderStep(recorded), ...(plan.steps ?? [])], ...(grants.length ? { grants } : {}) };
+  const written = { ...plan, steps: [store.putOrderStep(recorded), ...(plan.steps ?? [])], ...(grants.length ? { grants } : {}) };
+  return withCapsCounted(written, caps, plan.delta.balance + plan.delta.pending, order, store);
 }
 
 /** What a change of an order to `next` takes back of its campaign points: the plan's reversals and the order as it then stands. */
@@ -228,18 +303,18 @@ export async function createOrder(
     return await changePoints({
       workspaceId,
       memberId,
-      plan: async (current: MemberRecord, rules: ProgramRules) => ({
-        plan: await withCampaignGrants(
-          workspaceId,
-          current,
+      plan: async (current: MemberRecord, rules: ProgramRules) => {
+        const caps = await capsState(workspaceId, memberId, rules, now, store);
+        const recorded = newOrderPlan(
+          newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: 0 }),
+          input,
           rules,
-          newOrderPlan(newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: 0 }), rules, now.toISOString(), (order) => ({
-            order: toOrder(order),
-            duplicate: false,
-          })),
-          store,
-        ),
-      }),
+          now.toISOString(),
+          (order) => ({ order: toOrder(order), duplicate: false }),
+          baseAllowance(caps),
+        );
+        return { plan: await withCampaignGrants(workspaceId, current, rules, recorded, store, caps) };
+      },
       write: opts,
       preloaded: member,
       store: store.ledger,
@@ -383,7 +458,10 @@ async function correctionPlan(
   if (existing.totalMinor === totalMinor && existing.status === input.status && existing.refundedMinor === refundedMinor) {
     return { done: { outcome: 'unchanged', orderId: existing.id, pointsDelta: 0 } };
   }
-  const corrected = { ...existing, totalMinor, status: input.status, refundedMinor };
+  // The earning amount follows the corrected body under the rule the order was recorded with.
+  const amounts = orderAmounts(input, earnAmountRules(existing.earn));
+  const { earningMinor: _previous, ...kept } = existing;
+  const corrected = { ...kept, ...earningOf(amounts, existing.earn), totalMinor, status: input.status, refundedMinor };
   const held = holdings(corrected);
   // Evaluated once: an order completed before (or recorded completed) earns no rewards again.
   const evaluated = existing.campaignsEvaluated === true || existing.status === 'completed';
@@ -402,31 +480,39 @@ async function correctionPlan(
     reason: `Reconciliation of order ${existing.externalOrderId}`,
     source: orderSource(existing, 'reconciliation'),
   };
-  const grants = completes ? await completionGrants(workspaceId, member, rules, moved, delta.balance, store) : [];
+  const caps = completes ? await capsState(workspaceId, member.id, rules, new Date(at), store) : undefined;
+  const grants = completes ? await completionGrants(workspaceId, member, rules, moved, amounts, delta.balance, store, caps) : [];
   // A refund or cancellation reconciled takes back the campaign points as the refund route does
   // (an order completed now has none yet: its rewards are evaluated once).
   const taken = bonusTakeBack(existing, moved, entry, 'adjustment');
   const next = grants.length ? { ...taken.next, bonuses: bonusesOf(grants) } : taken.next;
   const refundedMore = refundedMinor > existing.refundedMinor;
+  // A correction counts only the rewards of a completion: the order's own points were counted when it was recorded.
   return {
-    plan: {
-      delta,
-      entry,
-      reversals: taken.reversals,
-      requireActive: delta.balance > 0 || delta.pending > 0,
-      steps: [store.replaceOrderStep(next, existing.version)],
-      events: refundedMore
-        ? [
-            event('order.refunded', {
-              resource_id: existing.id,
-              member_ref: member.id,
-              amount_band: amountBand(refundedMinor - existing.refundedMinor, existing.currency),
-            }),
-          ]
-        : [],
-      result: () => ({ outcome: 'updated', orderId: existing.id, pointsDelta: delta.balance + delta.pending }),
-      ...(grants.length ? { grants } : {}),
-    },
+    plan: withCapsCounted(
+      {
+        delta,
+        entry,
+        reversals: taken.reversals,
+        requireActive: delta.balance > 0 || delta.pending > 0,
+        steps: [store.replaceOrderStep(next, existing.version)],
+        events: refundedMore
+          ? [
+              event('order.refunded', {
+                resource_id: existing.id,
+                member_ref: member.id,
+                amount_band: amountBand(refundedMinor - existing.refundedMinor, existing.currency),
+              }),
+            ]
+          : [],
+        result: () => ({ outcome: 'updated', orderId: existing.id, pointsDelta: delta.balance + delta.pending }),
+        ...(grants.length ? { grants } : {}),
+      },
+      caps,
+      0,
+      next,
+      store,
+    ),
   };
 }
 
@@ -450,11 +536,14 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
       plan: async (member, rules) => {
         const existing = await store.getOrder(workspaceId, input.externalOrderId);
         if (!existing) {
+          const caps = await capsState(workspaceId, memberId, rules, now, store);
           const recorded = newOrderPlan(
             newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: refundedInput ?? 0 }),
+            input,
             rules,
             at,
             (order) => ({ outcome: 'created' as const, orderId: order.id, pointsDelta: 0 }),
+            baseAllowance(caps),
           );
           const plan = await withCampaignGrants(
             workspaceId,
@@ -462,6 +551,7 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
             rules,
             { ...recorded, entry: { ...recorded.entry, source: { ...recorded.entry.source, type: 'reconciliation' } } },
             store,
+            caps,
           );
           const delta = plan.delta;
           return { plan: { ...plan, result: (o) => ({ ...plan.result(o), pointsDelta: delta.balance + delta.pending }) } };

@@ -10,6 +10,7 @@ export function toOrder(r: OrderRecord): Order {
     storeId: r.storeId,
     currency: r.currency,
     total: fromMinor(r.totalMinor, r.currency),
+    earningAmount: fromMinor(r.earningMinor ?? r.totalMinor, r.currency),
     refundedTotal: fromMinor(r.refundedMinor, r.currency),
     status: r.status,
     refundStatus: r.refundedMinor === 0 ? 'none' : r.refundedMinor >= r.totalMinor ? 'full' : 'partial',

@@ -2,8 +2,16 @@ import { currencyExponent } from '../platform/money';
 import type { EarnSnapshot } from './entities';
 import type { ProgramRules } from './schemas';
 
+/** The earn rule an order keeps; the basis and exclusions only when they are not the default, so such an order stores what it always did. */
 export function earnSnapshot(rules: ProgramRules, currency: string): EarnSnapshot {
-  return { pointsPerUnit: rules.earn.currencyOverrides[currency] ?? rules.earn.pointsPerUnit, rounding: rules.earn.rounding };
+  const { basis, exclude } = rules.earn;
+  const excludes = exclude.skus.length > 0 || exclude.categories.length > 0 || exclude.discountedLines;
+  return {
+    pointsPerUnit: rules.earn.currencyOverrides[currency] ?? rules.earn.pointsPerUnit,
+    rounding: rules.earn.rounding,
+    ...(basis === 'total' ? {} : { basis }),
+    ...(excludes ? { exclude } : {}),
+  };
 }
 
 const RATE_SCALE = 10_000n;

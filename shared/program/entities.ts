@@ -40,8 +40,36 @@ export interface TierRulesRecord {
   downgrade: Downgrade;
 }
 
+/** What an order earns on: its whole total (as sent), or its net amount (subtotal - discount: no tax, no shipping). */
+export const EARN_BASES = ['total', 'net'] as const;
+export type EarnBasis = (typeof EARN_BASES)[number];
+
+/** Lines that earn nothing: by SKU, by category, or any line with a discount of its own. */
+export interface EarnExclusions {
+  skus: string[];
+  categories: string[];
+  discountedLines: boolean;
+}
+
+/** Points a member may earn from orders per program day and month: base points and campaign rewards apart (null: no cap). */
+export interface EarnCaps {
+  baseDaily: number | null;
+  baseMonthly: number | null;
+  campaignDaily: number | null;
+  campaignMonthly: number | null;
+}
+
+export interface EarnRules {
+  pointsPerUnit: number;
+  rounding: Rounding;
+  currencyOverrides: Record<string, number>;
+  basis: EarnBasis;
+  exclude: EarnExclusions;
+  caps: EarnCaps;
+}
+
 export interface ProgramRecord {
-  earn: { pointsPerUnit: number; rounding: Rounding; currencyOverrides: Record<string, number> };
+  earn: EarnRules;
   tiers: TierRulesRecord;
   points: PointsRules;
   /** The IANA time zone of the program's calendar dates (a month's end). */
@@ -54,4 +82,7 @@ export interface ProgramRecord {
 export interface EarnSnapshot {
   pointsPerUnit: number;
   rounding: Rounding;
+  /** Kept only when not the default (`total`, no exclusions), so an order under the default rules stores what it always did. */
+  basis?: EarnBasis;
+  exclude?: EarnExclusions;
 }

@@ -1,5 +1,15 @@
 import * as z from 'zod';
-import { DOWNGRADES, EXPIRY_POLICIES, ROUNDING, TIER_METRICS, TIER_WINDOWS, type ProgramRecord } from './entities';
+import {
+  DOWNGRADES,
+  EARN_BASES,
+  EXPIRY_POLICIES,
+  ROUNDING,
+  TIER_METRICS,
+  TIER_WINDOWS,
+  type EarnCaps,
+  type EarnExclusions,
+  type ProgramRecord,
+} from './entities';
 import { isTimeZone } from './calendar';
 import type { SameShape } from '../platform/data/same-shape';
 import { isoDateTime, isStorableNumber, STORABLE_NUMBER_MESSAGE } from '../platform/validation/common';
@@ -50,6 +60,39 @@ export const pointsRulesSchema = z
   })
   .describe('How earned points age. Changes apply to points earned afterwards: earned lots keep their expiry');
 
+/** A SKU or category named by an exclusion, as order items carry it. */
+const excludedValue = z.string().trim().min(1).max(100);
+const excludedList = (what: string) =>
+  z
+    .array(excludedValue)
+    .max(100)
+    .default([])
+    .refine((v) => new Set(v).size === v.length, { message: `each ${what} once` });
+
+export const DEFAULT_EXCLUSIONS: EarnExclusions = { skus: [], categories: [], discountedLines: false };
+export const NO_CAPS: EarnCaps = { baseDaily: null, baseMonthly: null, campaignDaily: null, campaignMonthly: null };
+
+const cap = () => z.number().int().min(1).max(1e12).nullable().default(null);
+
+const earnExclusionsSchema = z
+  .strictObject({
+    skus: excludedList('SKU').describe('Order items with one of these SKUs earn nothing (e.g. gift cards); at most 100'),
+    categories: excludedList('category').describe('Order items in one of these categories earn nothing; at most 100'),
+    discountedLines: z.boolean().default(false).describe('Order items with a discount of their own (`items[].discount` > 0) earn nothing'),
+  })
+  .default(DEFAULT_EXCLUSIONS)
+  .describe('Order items that earn nothing. An excluded item must carry its `unitPrice` (else 422), so its amount is known');
+
+const earnCapsSchema = z
+  .strictObject({
+    baseDaily: cap().describe("At most this many of the orders' own points per member and program day (null: no cap)"),
+    baseMonthly: cap().describe("At most this many of the orders' own points per member and calendar month of the program (null: no cap)"),
+    campaignDaily: cap().describe('At most this many campaign points on orders per member and program day (null: no cap)'),
+    campaignMonthly: cap().describe('At most this many campaign points on orders per member and calendar month of the program (null: no cap)'),
+  })
+  .default(NO_CAPS)
+  .describe("Earning caps per member, in the program's time zone and by when the order is recorded; an order past a cap earns what is left of it");
+
 export const programRulesSchema = z.strictObject({
   points: pointsRulesSchema.default({ expiry: { policy: 'none' }, warnDays: [], pendingDays: 0 }),
   timeZone: z
@@ -63,6 +106,12 @@ export const programRulesSchema = z.strictObject({
       pointsPerUnit: rate.describe('Points per 1 unit of currency spent (e.g. 1 point per 1.00 EUR)'),
       rounding: z.enum(ROUNDING).describe('How fractional points of one order are rounded'),
       currencyOverrides: z.record(currencySchema, rate).default({}).describe('Per-currency points per unit, overriding pointsPerUnit'),
+      basis: z
+        .enum(EARN_BASES)
+        .default('total')
+        .describe("What an order earns on: total (the order's total as sent) or net (subtotal - discount: no tax, no shipping; see docs/program.md)"),
+      exclude: earnExclusionsSchema,
+      caps: earnCapsSchema,
     })
     .describe('How orders earn points'),
   tiers: z
@@ -108,7 +157,19 @@ export const putProgramBody = programRulesSchema.extend({
 
 export const programSchema = z
   .object({
-    earn: z.object({ pointsPerUnit: z.number(), rounding: z.enum(ROUNDING), currencyOverrides: z.record(z.string(), z.number()) }),
+    earn: z.object({
+      pointsPerUnit: z.number(),
+      rounding: z.enum(ROUNDING),
+      currencyOverrides: z.record(z.string(), z.number()),
+      basis: z.enum(EARN_BASES),
+      exclude: z.object({ skus: z.array(z.string()), categories: z.array(z.string()), discountedLines: z.boolean() }),
+      caps: z.object({
+        baseDaily: z.number().int().nullable(),
+        baseMonthly: z.number().int().nullable(),
+        campaignDaily: z.number().int().nullable(),
+        campaignMonthly: z.number().int().nullable(),
+      }),
+    }),
     tiers: z.object({
       metric: z.enum(TIER_METRICS),
       levels: z.array(z.object({ key: z.string(), name: z.string(), threshold: z.number() })),
@@ -137,7 +198,7 @@ true satisfies SameShape<Program, ProgramRecord>;
 export const DEFAULT_RULES: ProgramRules = {
   points: { expiry: { policy: 'none' }, warnDays: [], pendingDays: 0 },
   timeZone: 'UTC',
-  earn: { pointsPerUnit: 1, rounding: 'floor', currencyOverrides: {} },
+  earn: { pointsPerUnit: 1, rounding: 'floor', currencyOverrides: {}, basis: 'total', exclude: DEFAULT_EXCLUSIONS, caps: NO_CAPS },
   tiers: {
     metric: 'lifetime_points',
     levels: [

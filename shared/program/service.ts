@@ -25,8 +25,12 @@ export async function getProgram(workspaceId: string): Promise<Program> {
   return cache.load(workspaceId, async () => withDefaults(await repo.getProgram(workspaceId)));
 }
 
+/** Earn rules stored before bases, exclusions and caps existed earn as they did: on the total, everything, uncapped. */
+const withEarnDefaults = (p: Program): Program => ({ ...p, earn: { ...DEFAULT_RULES.earn, ...p.earn } });
+
 /** Rules stored before points, time zones and tier windows existed: no expiry, no pending time, UTC, lifetime tiers. */
-const withDefaults = (stored: repo.StoredProgram | undefined): Program => (stored ? withTierDefaults({ ...defaults(), ...stored }) : defaults());
+const withDefaults = (stored: repo.StoredProgram | undefined): Program =>
+  stored ? withEarnDefaults(withTierDefaults({ ...defaults(), ...stored })) : defaults();
 
 export async function rulesOf(workspaceId: string): Promise<ProgramRules> {
   const { earn, tiers, points, timeZone } = await getProgram(workspaceId);

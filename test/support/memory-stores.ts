@@ -8,7 +8,7 @@ import type { CouponRecord } from '../../shared/coupons/entities';
 import type { LedgerStore, PlannedGrant } from '../../shared/members/ledger';
 import type { LedgerEntryRecord, MemberRecord, MemberTierRecord } from '../../shared/members/entities';
 import type { OrdersStore } from '../../shared/orders/service';
-import type { OrderRecord } from '../../shared/orders/entities';
+import type { EarnCapsRecord, OrderRecord } from '../../shared/orders/entities';
 import { DEFAULT_RULES, type ProgramRules } from '../../shared/program/schemas';
 
 /**
@@ -180,6 +180,21 @@ export class MemoryOrdersStore implements OrdersStore {
 
   async storeExists(workspaceId: string, storeId: string): Promise<boolean> {
     return this.stores.has(`${workspaceId}/${storeId}`);
+  }
+
+  readonly earnCaps = new Map<string, EarnCapsRecord>();
+
+  async getEarnCaps(workspaceId: string, memberId: string): Promise<EarnCapsRecord | undefined> {
+    const c = this.earnCaps.get(`${workspaceId}/${memberId}`);
+    return c && structuredClone(c);
+  }
+
+  earnCapsStep(workspaceId: string, memberId: string, usage: Omit<EarnCapsRecord, 'version'>, readVersion: number | undefined): TransactStep {
+    const key = `${workspaceId}/${memberId}`;
+    return this.ledger.memoryStep({
+      check: () => (this.earnCaps.get(key)?.version === readVersion ? undefined : new StaleRead('earning caps count')),
+      apply: () => void this.earnCaps.set(key, { ...usage, version: (readVersion ?? 0) + 1 }),
+    });
   }
 
   /** What every completed order is granted (the campaigns themselves are tested on the table). */

@@ -90,7 +90,14 @@ export const apiKey = outputOf(apiKeySchema, {
 });
 
 export const program = outputOf(programSchema, {
-  earn: { pointsPerUnit: 1, rounding: 'floor', currencyOverrides: { CHF: 0.9 } },
+  earn: {
+    pointsPerUnit: 1,
+    rounding: 'floor',
+    currencyOverrides: { CHF: 0.9 },
+    basis: 'total',
+    exclude: { skus: [], categories: ['gift-cards'], discountedLines: false },
+    caps: { baseDaily: null, baseMonthly: null, campaignDaily: 500, campaignMonthly: null },
+  },
   tiers: {
     metric: 'lifetime_points',
     levels: [
@@ -188,6 +195,7 @@ export const order = outputOf(orderSchema, {
   storeId: ids.store,
   currency: 'EUR',
   total: 59.9,
+  earningAmount: 59.9,
   refundedTotal: 0,
   status: 'completed',
   refundStatus: 'none',

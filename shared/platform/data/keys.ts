@@ -87,6 +87,8 @@ export const ENTITIES = {
     sk: 'TIER',
     gsi2: { pk: 'WS#{workspaceId}#TIER_REVIEW', sk: '{reviewAt}#{memberId}' },
   },
+  /** What a member earned from orders this program day and month, against the program's earning caps (only while caps are set). */
+  earnCaps: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'EARN_CAPS' },
   /** Ledger entries live in the member's partition, ordered by the member's ledger sequence. */
   ledgerEntry: { pk: 'WS#{workspaceId}#MEMBER#{memberId}', sk: 'LEDGER#{seq}' },
 

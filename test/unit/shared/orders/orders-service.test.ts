@@ -115,3 +115,46 @@ describe('orders (in-memory store)', () => {
     expect(store.ledger.committed.length).toBe(2);
   });
 });
+
+describe('earning caps (in-memory store)', () => {
+  const capped = (store: MemoryOrdersStore, baseDaily: number) => {
+    store.ledger.rules = {
+      ...store.ledger.rules,
+      earn: { ...store.ledger.rules.earn, caps: { baseDaily, baseMonthly: null, campaignDaily: null, campaignMonthly: null } },
+    };
+  };
+
+  it('an order counts what it earns on the counter, read and written in its change; none is read or written without caps', async () => {
+    const store = setup();
+    await createOrder(WS, order({ externalOrderId: 'free', total: 500 }), {}, NOW, store);
+    expect(store.earnCaps.size).toBe(0);
+    capped(store, 100);
+    const first = await createOrder(WS, order({ externalOrderId: 'a', total: 70 }), {}, NOW, store);
+    const second = await createOrder(WS, order({ externalOrderId: 'b', total: 70 }), {}, NOW, store);
+    expect([first.order.points.earned, second.order.points.earned]).toEqual([70, 30]);
+    expect(store.earnCaps.get(`${WS}/${MEMBER}`)).toEqual({
+      day: '2026-03-01',
+      month: '2026-03',
+      dayBase: 100,
+      monthBase: 100,
+      dayCampaign: 0,
+      monthCampaign: 0,
+      version: 2,
+    });
+  });
+
+  it('another writer counting between the read and the commit: the order is planned again on the fresh count', async () => {
+    const store = setup();
+    capped(store, 100);
+    await createOrder(WS, order({ externalOrderId: 'a', total: 60 }), {}, NOW, store);
+    // Another process records an order of 30 points after this order read the count (at 60), before it commits.
+    store.ledger.interleave = () => {
+      const key = `${WS}/${MEMBER}`;
+      const c = store.earnCaps.get(key)!;
+      store.earnCaps.set(key, { ...c, dayBase: c.dayBase + 30, monthBase: c.monthBase + 30, version: c.version + 1 });
+    };
+    const raced = await createOrder(WS, order({ externalOrderId: 'b', total: 60 }), {}, NOW, store);
+    expect(raced.order.points.earned).toBe(10);
+    expect(store.earnCaps.get(`${WS}/${MEMBER}`)).toMatchObject({ dayBase: 100, version: 3 });
+  });
+});

@@ -157,7 +157,10 @@ describe('points arithmetic (exact values)', () => {
   });
 
   it('an order keeps the earn rule of its currency: an override, else the program rate', () => {
-    const rules = { ...DEFAULT_RULES, earn: { pointsPerUnit: 1.5, rounding: 'ceil' as const, currencyOverrides: { JPY: 0.02, USD: 0 } } };
+    const rules = {
+      ...DEFAULT_RULES,
+      earn: { ...DEFAULT_RULES.earn, pointsPerUnit: 1.5, rounding: 'ceil' as const, currencyOverrides: { JPY: 0.02, USD: 0 } },
+    };
     expect(earnSnapshot(rules, 'JPY')).toEqual({ pointsPerUnit: 0.02, rounding: 'ceil' });
     expect(earnSnapshot(rules, 'EUR')).toEqual({ pointsPerUnit: 1.5, rounding: 'ceil' });
     expect(earnSnapshot(rules, 'USD')).toEqual({ pointsPerUnit: 0, rounding: 'ceil' }); // a zero override is an override
