@@ -10,9 +10,10 @@ import type { MemberRecord } from '../members/entities';
 import type { OrderFacts } from '../orders/service';
 import { campaignCoupon } from '../coupons/service';
 import type { ProgramRules } from '../program/schemas';
-import { evaluateCampaigns, type CampaignFacts, type Grant } from './evaluation';
+import { grantsOf, type CampaignFacts, type Grant } from './evaluation';
+import { evaluateCampaignsFor } from './engine';
 import type { Campaign } from './schemas';
-import { dropCachedCampaigns, liveCampaigns, ruleOf, timeZoneOf } from './definitions';
+import { dropCachedCampaigns, liveCampaigns, timeZoneOf } from './definitions';
 
 /** At most this many campaign rewards per trigger: each is a ledger entry and 1-2 counters in the order's transaction. */
 export const MAX_GRANTS_PER_TRIGGER = 10;
@@ -59,9 +60,9 @@ async function plannedGrant(workspaceId: string, memberId: string, origin: Grant
 }
 
 /**
- * The rewards of `campaigns` for one trigger: evaluated as a simulation would be, with the
- * member's grants so far read only for the campaigns that would grant and count per member. A
- * member who is not enrolled gets none. A retry of the change evaluates again (fresh counts).
+ * The rewards of `campaigns` for one trigger: the evaluation a simulation answers with
+ * (`engine.ts`), planned into the trigger's change. A member who is not enrolled gets none. A retry
+ * of the change evaluates again (fresh counts).
  */
 export async function grantsFor(
   workspaceId: string,
@@ -73,18 +74,8 @@ export async function grantsFor(
   inactiveDays?: number,
 ): Promise<PlannedGrant[]> {
   if (!campaigns.length || member.status !== 'active') return [];
-  const evaluated = campaigns.map(ruleOf);
   const byId = new Map(campaigns.map((c) => [c.id, c]));
-  const candidates = evaluateCampaigns(evaluated, facts, basePoints, () => ({ memberGrants: 0, totalPoints: 0 }), inactiveDays);
-  const limited = candidates.map((g) => g.campaignId).filter((id) => byId.get(id)?.limits.perMember !== null);
-  const counts = await repo.memberGrants(workspaceId, member.id, limited);
-  const grants = evaluateCampaigns(
-    evaluated,
-    facts,
-    basePoints,
-    (id) => ({ memberGrants: counts.get(id) ?? 0, totalPoints: byId.get(id)?.pointsGranted ?? 0 }),
-    inactiveDays,
-  );
+  const grants = grantsOf(await evaluateCampaignsFor(workspaceId, member.id, campaigns, facts, basePoints, inactiveDays));
   const planned = await Promise.all(
     grants.slice(0, MAX_GRANTS_PER_TRIGGER).map((g) => plannedGrant(workspaceId, member.id, origin, g, byId.get(g.campaignId)!)),
   );

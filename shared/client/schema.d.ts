@@ -2722,6 +2722,41 @@ export interface components {
             }[];
             /** @description basePoints plus every grant */
             totalPoints: number;
+            /** @description The member evaluated (null: a new member) */
+            memberId: string | null;
+            /**
+             * Format: date-time
+             * @description The order time the campaigns were evaluated at
+             */
+            occurredAt: string;
+            /** @description Every order campaign of the workspace, highest priority first, with what it granted or why not */
+            campaigns: components["schemas"]["CampaignVerdict"][];
+        };
+        CampaignVerdict: {
+            campaignId: string;
+            name: string;
+            priority: number;
+            stackable: boolean;
+            granted: boolean;
+            /**
+             * @description granted, or why not: not_live (draft, paused, ended), backdated (the order is older than the program lets campaigns grant), outside_window (before startsAt or from endsAt), condition_failed, not_stackable, member_limit (limits.perMember reached), budget_spent (limits.totalPoints), pool_empty, pool_unavailable (switched off, out of its dates, or the member holds its per-member limit), nothing_to_grant
+             * @enum {string}
+             */
+            outcome: "granted" | "not_live" | "backdated" | "outside_window" | "condition_failed" | "not_stackable" | "member_limit" | "budget_spent" | "pool_empty" | "pool_unavailable" | "nothing_to_grant";
+            /** @description Points granted (0 when not granted or a coupon) */
+            points: number;
+            /** @description The pool of the coupon granted */
+            poolId: string | null;
+            /** @description The grant as the ledger names it, or in words why not */
+            reason: string;
+            /** @description condition_failed: the first condition that does not hold */
+            condition: {
+                index: number;
+                field: string;
+                /** @enum {string} */
+                op: "eq" | "neq" | "gte" | "lte" | "in" | "contains";
+                value: unknown;
+            } | null;
         };
         Capture: {
             /** @description cap_... */
@@ -5307,26 +5342,46 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The order to try, as POST /api/v2/orders would take it */
+                    /** @description The order to try, as POST /api/v2/orders takes it (externalOrderId, member and occurredAt optional) */
                     order: {
-                        /** @description Amount in major units of the currency, e.g. 19.99 */
-                        total: number;
+                        /** @description The order's id in your system; unique per workspace */
+                        externalOrderId?: string;
+                        /** @description mbr_...: the member (or use `member` to look the member up, or the top-level memberId) */
+                        memberId?: string;
+                        member?: {
+                            email?: string;
+                            /** @description The member's id in your own system */
+                            externalId?: string;
+                        };
+                        storeId?: string;
                         /** @description ISO 4217 currency code */
                         currency: string;
-                        /** @description sto_... */
-                        storeId?: string;
+                        /** @description Order total in major units (e.g. 59.90); points are earned on it */
+                        total: number;
                         /** @default [] */
                         items?: {
                             sku?: string;
-                            category?: string;
-                            brand?: string;
+                            name?: string;
+                            /** @description Units of this item, 1-100000 */
                             quantity?: number;
+                            /** @description Amount in major units of the currency, e.g. 19.99 */
+                            unitPrice?: number;
+                            productId?: string;
+                            category?: string;
+                            /** @description The item's brand (what a campaign's order.items.brand condition reads) */
+                            brand?: string;
                         }[];
                         /**
                          * Format: date-time
-                         * @description When the order happens (default: now); campaign dates and date.weekday read it
+                         * @description When the order happens (default: now in program time); campaign dates and date.weekday read it
                          */
                         occurredAt?: string;
+                        /**
+                         * @description Read and ignored: a simulation evaluates the order as completed
+                         * @default completed
+                         * @enum {string}
+                         */
+                        status?: "pending" | "completed";
                         /** @description Without a member: whether it is the member's first order (default true) */
                         isFirst?: boolean;
                     };
@@ -6461,6 +6516,8 @@ export interface operations {
                         unitPrice?: number;
                         productId?: string;
                         category?: string;
+                        /** @description The item's brand (what a campaign's order.items.brand condition reads) */
+                        brand?: string;
                     }[];
                     /**
                      * Format: date-time

@@ -18,6 +18,7 @@ const itemSchema = z.strictObject({
   unitPrice: amountSchema.optional(),
   productId: z.string().max(100).optional(),
   category: z.string().max(100).optional(),
+  brand: z.string().trim().min(1).max(100).optional().describe("The item's brand (what a campaign's order.items.brand condition reads)"),
 });
 
 /** How an order names its member: our id, or a lookup by e-mail or externalId. */
