@@ -30,6 +30,7 @@ export default {
     'shared/program/tier-rules.ts',
     'shared/program/tier-metric.ts',
     'shared/campaigns/evaluation.ts',
+    'shared/program/order-time.ts',
     'shared/campaigns/trigger-dates.ts',
     'shared/platform/money.ts',
     'shared/platform/validation/pagination.ts',

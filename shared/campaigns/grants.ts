@@ -10,6 +10,7 @@ import type { MemberRecord } from '../members/entities';
 import type { OrderFacts } from '../orders/service';
 import { campaignCoupon } from '../coupons/service';
 import type { ProgramRules } from '../program/schemas';
+import { campaignsNotBefore } from '../program/order-time';
 import { grantsOf, type CampaignFacts, type Grant } from './evaluation';
 import { evaluateCampaignsFor } from './engine';
 import type { Campaign } from './schemas';
@@ -97,7 +98,9 @@ export async function orderGrants(
   if (!campaigns.length) return [];
   const facts: CampaignFacts = {
     trigger: 'order',
+    // The order's own time decides its offers, unless it was sent later than the program honours.
     at: Date.parse(order.occurredAt),
+    notBefore: campaignsNotBefore(Date.parse(order.recordedAt), rules.orders.backdatingLimitDays),
     timeZone: await timeZoneOf(workspaceId, order.storeId ?? undefined),
     member: { tier: member.tier || rules.tiers.levels[0]!.key, tags: member.tags ?? [] },
     order: { total: order.total, currency: order.currency, storeId: order.storeId, items: order.items, isFirst: member.orderCount === 0 },

@@ -7,6 +7,7 @@ import { toMinor } from '../platform/money';
 import { earnSnapshot, pointsFor } from '../program/arithmetic';
 import { rulesOf } from '../program/service';
 import { programNow } from '../program/clock';
+import { campaignsNotBefore } from '../program/order-time';
 import { grantsOf, type CampaignFacts } from './evaluation';
 import { evaluateCampaignsFor } from './engine';
 import type { Campaign, CampaignSimulation, SimulateCampaignsInput } from './schemas';
@@ -42,6 +43,8 @@ export async function simulateCampaigns(workspaceId: string, input: SimulateCamp
     trigger: 'order',
     // Without a time, the order is placed now in program time (a sandbox's clock), as a real one would be.
     at: order.occurredAt ? Date.parse(order.occurredAt) : programAt.getTime(),
+    // Recorded now: an order older than the backdating limit earns no campaign (a future one is a what-if, and answered).
+    notBefore: campaignsNotBefore(programAt.getTime(), rules.orders.backdatingLimitDays),
     timeZone,
     member: { tier: member?.tier || rules.tiers.levels[0]!.key, tags: member?.tags ?? [] },
     order: {

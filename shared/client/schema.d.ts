@@ -3375,6 +3375,9 @@ export interface components {
                 warnDays: number[];
                 pendingDays: number;
             };
+            orders: {
+                backdatingLimitDays: number;
+            };
             timeZone: string;
             /** @description 0 while the defaults apply */
             version: number;
@@ -4993,6 +4996,19 @@ export interface operations {
                          * @default 0
                          */
                         pendingDays?: number;
+                    };
+                    /**
+                     * @description Which order times the program honours: campaign dates and date.weekday read an order's occurredAt, within this bound
+                     * @default {
+                     *       "backdatingLimitDays": 7
+                     *     }
+                     */
+                    orders?: {
+                        /**
+                         * @description An order recorded more than this many days after its occurredAt still earns its base points, but no campaign grants on it (0-3650, default 7)
+                         * @default 7
+                         */
+                        backdatingLimitDays?: number;
                     };
                     /**
                      * @description IANA time zone of program dates (a month’s end), e.g. Europe/Berlin

@@ -18,6 +18,7 @@ import { toOrder } from './types';
 import type { OrderRecord } from './entities';
 import type { WriteOptions } from '../platform/data/write-options';
 import { refuseCursor } from '../platform/data/cursor';
+import { recordingTime } from './order-clock';
 
 /** What an order tells the campaigns (the member's side comes from the member record). */
 export interface OrderFacts {
@@ -28,6 +29,8 @@ export interface OrderFacts {
   storeId: string | null;
   items: readonly { sku?: string; category?: string; brand?: string }[];
   occurredAt: string;
+  /** The program time the order was first recorded at: how late it was sent bounds the campaigns it earns. */
+  recordedAt: string;
 }
 
 /**
@@ -118,6 +121,7 @@ function newOrderFields(
   memberId: string,
   input: CreateOrderInput | ReconcileOrderInput,
   amounts: { totalMinor: number; refundedMinor: number },
+  recordedAt: string,
 ): NewOrder {
   return {
     workspaceId,
@@ -129,6 +133,7 @@ function newOrderFields(
     status: input.status,
     items: input.items ?? [],
     occurredAt: new Date(input.occurredAt).toISOString(),
+    recordedAt,
   };
 }
 
@@ -173,6 +178,7 @@ async function completionGrants(
     storeId: order.storeId,
     items: order.items,
     occurredAt: order.occurredAt,
+    recordedAt: order.recordedAt ?? order.createdAt,
   };
   return store.campaignGrants(workspaceId, member, facts, basePoints, rules);
 }
@@ -209,6 +215,7 @@ export async function createOrder(
   const memberId = member.id;
   await checkStore(workspaceId, input.storeId, store);
   const totalMinor = minorOf(input.total, input.currency, 'total');
+  const recordedAt = await recordingTime(workspaceId, input.occurredAt, now);
   try {
     return await changePoints({
       workspaceId,
@@ -219,7 +226,7 @@ export async function createOrder(
           current,
           rules,
           newOrderPlan(
-            newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: 0 }),
+            newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: 0 }, recordedAt),
             rules,
             now.toISOString(),
             (order) => ({ order: toOrder(order), duplicate: false }),
@@ -394,6 +401,7 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
   if (refundedInput !== undefined && refundedInput > totalMinor) {
     throw validationFailed([{ in: 'body', field: 'refundedTotal', message: 'cannot exceed total' }]);
   }
+  const recordedAt = await recordingTime(workspaceId, input.occurredAt, now);
   const at = now.toISOString();
   const attempt = () =>
     changePoints<ReconcileOutcome>({
@@ -403,7 +411,7 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
         const existing = await store.getOrder(workspaceId, input.externalOrderId);
         if (!existing) {
           const recorded = newOrderPlan(
-            newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: refundedInput ?? 0 }),
+            newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: refundedInput ?? 0 }, recordedAt),
             rules,
             at,
             (order) => ({ outcome: 'created' as const, orderId: order.id, pointsDelta: 0 }),

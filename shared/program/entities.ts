@@ -40,10 +40,17 @@ export interface TierRulesRecord {
   downgrade: Downgrade;
 }
 
+/** Which order times the program honours (docs/decisions/0077-one-clock-per-order.md). */
+export interface OrderTimeRules {
+  /** An order recorded more than this many days after its occurredAt earns its base points but no campaign. */
+  backdatingLimitDays: number;
+}
+
 export interface ProgramRecord {
   earn: { pointsPerUnit: number; rounding: Rounding; currencyOverrides: Record<string, number> };
   tiers: TierRulesRecord;
   points: PointsRules;
+  orders: OrderTimeRules;
   /** The IANA time zone of the program's calendar dates (a month's end). */
   timeZone: string;
   version: number;

@@ -256,7 +256,7 @@ const tallies = (t: Tenant, campaignId: string) =>
 
 describe('campaign grants on orders', () => {
   const order = (t: Tenant, memberId: string, total: number, externalOrderId = orderId()) =>
-    call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId, memberId, currency: 'EUR', total, occurredAt: '2026-11-01T10:00:00Z' } });
+    call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId, memberId, currency: 'EUR', total, occurredAt: new Date().toISOString() } });
   const campaignOf = async (t: Tenant, id: string) => (await call('GET', `/api/flash/campaigns/${id}`, { token: t.token })).body.data;
 
   it('each grant is its own ledger entry naming the campaign, within perMember and totalPoints, once per order; campaign.reward_granted fires', async () => {
@@ -316,12 +316,12 @@ describe('campaign grants on orders', () => {
     const batch = (orders: Record<string, unknown>[]) =>
       call('POST', '/api/v2/orders/batch', {
         token: t.key,
-        body: { orders: orders.map((o) => ({ memberId: m.id, currency: 'EUR', occurredAt: '2026-11-01T10:00:00Z', ...o })) },
+        body: { orders: orders.map((o) => ({ memberId: m.id, currency: 'EUR', occurredAt: new Date().toISOString(), ...o })) },
       });
     const waiting = orderId();
     const placed = await call('POST', '/api/v2/orders', {
       token: t.key,
-      body: { externalOrderId: waiting, memberId: m.id, currency: 'EUR', total: 100, status: 'pending', occurredAt: '2026-11-01T10:00:00Z' },
+      body: { externalOrderId: waiting, memberId: m.id, currency: 'EUR', total: 100, status: 'pending', occurredAt: new Date().toISOString() },
     });
     expect(placed.status).toBe(201);
     expect(await balanceOf(t.key, m.id)).toEqual({ balance: 0, pending: 100, lifetime: 0 });
