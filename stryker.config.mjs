@@ -35,6 +35,7 @@ export default {
     'shared/program/tier-metric.ts',
     'shared/campaigns/evaluation.ts',
     'shared/campaigns/line-base.ts',
+    'shared/program/order-time.ts',
     'shared/campaigns/trigger-dates.ts',
     'shared/platform/money.ts',
     'shared/platform/validation/pagination.ts',

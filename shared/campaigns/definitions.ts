@@ -15,7 +15,7 @@ import { ID_PATTERN, newId } from '../platform/ids';
 import { config } from '../platform/config';
 import { audited, type AuditContext } from '../audit/service';
 import { TtlCache } from '../platform/cache';
-import type { CampaignRule } from './evaluation';
+import { normalised, type CampaignRule } from './evaluation';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
 import { createCampaignBody, type Campaign, type CreateCampaignInput, type UpdateCampaignInput } from './schemas';
 import { rulesOf } from '../program/service';
@@ -44,7 +44,8 @@ const definitionOf = (c: CreateCampaignInput | Campaign): Definition => ({
   startsAt: c.startsAt,
   endsAt: c.endsAt,
   trigger: c.trigger,
-  conditions: c.conditions,
+  // Day names stored in lower case, as date.weekday holds them.
+  conditions: (c.conditions as Definition['conditions']).map(normalised),
   effect: c.effect,
   limits: c.limits,
   priority: c.priority,
@@ -211,7 +212,7 @@ export const ruleOf = (c: Campaign): CampaignRule => ({
   startsAt: millis(c.startsAt),
   endsAt: millis(c.endsAt),
   trigger: c.trigger,
-  conditions: c.conditions as CampaignRule['conditions'],
+  conditions: c.conditions.map(normalised) as CampaignRule['conditions'],
   effect: c.effect,
   limits: c.limits,
   priority: c.priority,

@@ -11,9 +11,11 @@ import type { OrderFacts } from '../orders/service';
 import { withinAllowance } from '../orders/earn-caps';
 import { campaignCoupon } from '../coupons/service';
 import type { ProgramRules } from '../program/schemas';
-import { evaluateCampaigns, type CampaignFacts, type Grant } from './evaluation';
+import { campaignsNotBefore } from '../program/order-time';
+import { grantsOf, type CampaignFacts, type Grant } from './evaluation';
+import { evaluateCampaignsFor } from './engine';
 import type { Campaign } from './schemas';
-import { dropCachedCampaigns, liveCampaigns, ruleOf, timeZoneOf } from './definitions';
+import { dropCachedCampaigns, liveCampaigns, timeZoneOf } from './definitions';
 
 /** At most this many campaign rewards per trigger: each is a ledger entry and 1-2 counters in the order's transaction. */
 export const MAX_GRANTS_PER_TRIGGER = 10;
@@ -60,9 +62,9 @@ async function plannedGrant(workspaceId: string, memberId: string, origin: Grant
 }
 
 /**
- * The rewards of `campaigns` for one trigger: evaluated as a simulation would be, with the
- * member's grants so far read only for the campaigns that would grant and count per member. A
- * member who is not enrolled gets none. A retry of the change evaluates again (fresh counts).
+ * The rewards of `campaigns` for one trigger: the evaluation a simulation answers with
+ * (`engine.ts`), planned into the trigger's change. A member who is not enrolled gets none. A retry
+ * of the change evaluates again (fresh counts).
  */
 export async function grantsFor(
   workspaceId: string,
@@ -75,18 +77,8 @@ export async function grantsFor(
   allowance?: number,
 ): Promise<PlannedGrant[]> {
   if (!campaigns.length || member.status !== 'active') return [];
-  const evaluated = campaigns.map(ruleOf);
   const byId = new Map(campaigns.map((c) => [c.id, c]));
-  const candidates = evaluateCampaigns(evaluated, facts, basePoints, () => ({ memberGrants: 0, totalPoints: 0 }), inactiveDays);
-  const limited = candidates.map((g) => g.campaignId).filter((id) => byId.get(id)?.limits.perMember !== null);
-  const counts = await repo.memberGrants(workspaceId, member.id, limited);
-  const evaluatedGrants = evaluateCampaigns(
-    evaluated,
-    facts,
-    basePoints,
-    (id) => ({ memberGrants: counts.get(id) ?? 0, totalPoints: byId.get(id)?.pointsGranted ?? 0 }),
-    inactiveDays,
-  );
+  const evaluatedGrants = grantsOf(await evaluateCampaignsFor(workspaceId, member.id, campaigns, facts, basePoints, inactiveDays));
   // The member's earning caps leave this much: the rewards take it in priority order.
   const grants = allowance === undefined ? evaluatedGrants : withinAllowance(evaluatedGrants, allowance);
   const planned = await Promise.all(
@@ -110,7 +102,9 @@ export async function orderGrants(
   if (!campaigns.length) return [];
   const facts: CampaignFacts = {
     trigger: 'order',
+    // The order's own time decides its offers, unless it was sent later than the program honours.
     at: Date.parse(order.occurredAt),
+    notBefore: campaignsNotBefore(Date.parse(order.recordedAt), rules.orders.backdatingLimitDays),
     timeZone: await timeZoneOf(workspaceId, order.storeId ?? undefined),
     member: { tier: member.tier || rules.tiers.levels[0]!.key, tags: member.tags ?? [] },
     order: {

@@ -1,8 +1,18 @@
 import * as z from 'zod';
 import { idSchema, isoDateTime } from '../platform/validation/common';
-import { amountSchema, currencySchema } from '../platform/money';
 import { pageQueryShape } from '../platform/validation/pagination';
-import { CAMPAIGN_STATUSES, CAMPAIGN_TRIGGERS, CONDITION_FIELDS, CONDITION_OPS, OPS_BY_KIND, type ConditionField } from './evaluation';
+import {
+  CAMPAIGN_STATUSES,
+  CAMPAIGN_TRIGGERS,
+  CONDITION_FIELDS,
+  CONDITION_OPS,
+  OPS_BY_KIND,
+  OUTCOMES,
+  isWeekday,
+  DAY_NAMES,
+  type ConditionField,
+} from './evaluation';
+import { createOrderBody } from '../orders/schemas';
 
 export const MAX_CONDITIONS = 20;
 export const MAX_CONDITION_VALUES = 100;
@@ -29,8 +39,12 @@ export const conditionSchema = z
       return;
     }
     const values = Array.isArray(c.value) ? c.value : [c.value];
-    if (values.some((v) => typeof v !== VALUE_TYPE[kind]))
+    if (values.some((v) => typeof v !== VALUE_TYPE[kind])) {
       ctx.addIssue({ code: 'custom', path: ['value'], message: `${c.field} compares with a ${VALUE_TYPE[kind]}` });
+      return;
+    }
+    const misspelt = c.field === 'date.weekday' ? values.find((v) => !isWeekday(String(v))) : undefined;
+    if (misspelt !== undefined) ctx.addIssue({ code: 'custom', path: ['value'], message: `${misspelt} is not a day of the week (${DAY_NAMES.join(', ')})` });
   });
 
 export const campaignEffectSchema = z.discriminatedUnion('type', [
@@ -129,34 +143,57 @@ export const listCampaignsQuery = z.strictObject({
   status: z.enum(CAMPAIGN_STATUSES).optional().describe('Only campaigns in this status'),
 });
 
-const simulatedItem = z.strictObject({
-  sku: z.string().min(1).max(100).optional(),
-  category: z.string().min(1).max(100).optional(),
-  brand: z.string().min(1).max(100).optional(),
-  quantity: z.number().int().min(1).max(100_000).optional(),
-});
+/** An order item as POST /api/v2/orders takes it; a simulation may leave out the quantity. */
+const orderItem = createOrderBody.shape.items.unwrap().element;
+const simulatedItem = orderItem.extend({ quantity: orderItem.shape.quantity.optional() });
 
 export const simulateCampaignsBody = z.strictObject({
   order: z
     .strictObject({
-      total: amountSchema,
-      currency: currencySchema,
-      storeId: idSchema.optional().describe('sto_...'),
+      ...createOrderBody.shape,
+      externalOrderId: createOrderBody.shape.externalOrderId.optional(),
+      memberId: createOrderBody.shape.memberId.describe('mbr_...: the member (or use `member` to look the member up, or the top-level memberId)'),
+      status: createOrderBody.shape.status.optional().describe('Read and ignored: a simulation evaluates the order as completed'),
       items: z.array(simulatedItem).max(500).default([]),
-      occurredAt: isoDateTime.optional().describe('When the order happens (default: now); campaign dates and date.weekday read it'),
+      occurredAt: isoDateTime.optional().describe('When the order happens (default: now in program time); campaign dates and date.weekday read it'),
       isFirst: z.boolean().optional().describe("Without a member: whether it is the member's first order (default true)"),
     })
-    .describe('The order to try, as POST /api/v2/orders would take it'),
+    .describe('The order to try, as POST /api/v2/orders takes it (externalOrderId, member and occurredAt optional)'),
   memberId: idSchema.optional().describe("mbr_...: the member's tier, tags, first order and grants so far count; without one, a new member at the first tier"),
 });
 
 export type SimulateCampaignsInput = z.infer<typeof simulateCampaignsBody>;
+
+export const campaignVerdictSchema = z
+  .object({
+    campaignId: z.string(),
+    name: z.string(),
+    priority: z.number().int(),
+    stackable: z.boolean(),
+    granted: z.boolean(),
+    outcome: z
+      .enum(OUTCOMES)
+      .describe(
+        'granted, or why not: not_live (draft, paused, ended), backdated (the order is older than the program lets campaigns grant), outside_window (before startsAt or from endsAt), condition_failed, not_stackable, member_limit (limits.perMember reached), budget_spent (limits.totalPoints), pool_empty, pool_unavailable (switched off, out of its dates, or the member holds its per-member limit), nothing_to_grant',
+      ),
+    points: z.number().int().describe('Points granted (0 when not granted or a coupon)'),
+    poolId: z.string().nullable().describe('The pool of the coupon granted'),
+    reason: z.string().describe('The grant as the ledger names it, or in words why not'),
+    condition: z
+      .object({ index: z.number().int(), field: z.string(), op: z.enum(CONDITION_OPS), value: z.unknown() })
+      .nullable()
+      .describe('condition_failed: the first condition that does not hold'),
+  })
+  .meta({ id: 'CampaignVerdict' });
 
 export const campaignSimulationSchema = z
   .object({
     basePoints: z.number().int().describe('What the earn rules give the order'),
     grants: z.array(z.object({ campaignId: z.string(), points: z.number().int(), poolId: z.string().nullable(), reason: z.string() })),
     totalPoints: z.number().int().describe('basePoints plus every grant'),
+    memberId: z.string().nullable().describe('The member evaluated (null: a new member)'),
+    occurredAt: isoDateTime.describe('The order time the campaigns were evaluated at'),
+    campaigns: z.array(campaignVerdictSchema).describe('Every order campaign of the workspace, highest priority first, with what it granted or why not'),
   })
   .meta({ id: 'CampaignSimulation' });
 

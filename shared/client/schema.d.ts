@@ -2770,6 +2770,41 @@ export interface components {
             }[];
             /** @description basePoints plus every grant */
             totalPoints: number;
+            /** @description The member evaluated (null: a new member) */
+            memberId: string | null;
+            /**
+             * Format: date-time
+             * @description The order time the campaigns were evaluated at
+             */
+            occurredAt: string;
+            /** @description Every order campaign of the workspace, highest priority first, with what it granted or why not */
+            campaigns: components["schemas"]["CampaignVerdict"][];
+        };
+        CampaignVerdict: {
+            campaignId: string;
+            name: string;
+            priority: number;
+            stackable: boolean;
+            granted: boolean;
+            /**
+             * @description granted, or why not: not_live (draft, paused, ended), backdated (the order is older than the program lets campaigns grant), outside_window (before startsAt or from endsAt), condition_failed, not_stackable, member_limit (limits.perMember reached), budget_spent (limits.totalPoints), pool_empty, pool_unavailable (switched off, out of its dates, or the member holds its per-member limit), nothing_to_grant
+             * @enum {string}
+             */
+            outcome: "granted" | "not_live" | "backdated" | "outside_window" | "condition_failed" | "not_stackable" | "member_limit" | "budget_spent" | "pool_empty" | "pool_unavailable" | "nothing_to_grant";
+            /** @description Points granted (0 when not granted or a coupon) */
+            points: number;
+            /** @description The pool of the coupon granted */
+            poolId: string | null;
+            /** @description The grant as the ledger names it, or in words why not */
+            reason: string;
+            /** @description condition_failed: the first condition that does not hold */
+            condition: {
+                index: number;
+                field: string;
+                /** @enum {string} */
+                op: "eq" | "neq" | "gte" | "lte" | "in" | "contains";
+                value: unknown;
+            } | null;
         };
         Capture: {
             /** @description cap_... */
@@ -3406,6 +3441,9 @@ export interface components {
                 };
                 warnDays: number[];
                 pendingDays: number;
+            };
+            orders: {
+                backdatingLimitDays: number;
             };
             timeZone: string;
             /** @description 0 while the defaults apply */
@@ -5032,6 +5070,19 @@ export interface operations {
                         pendingDays?: number;
                     };
                     /**
+                     * @description Which order times the program honours: campaign dates and date.weekday read an order's occurredAt, within this bound
+                     * @default {
+                     *       "backdatingLimitDays": 7
+                     *     }
+                     */
+                    orders?: {
+                        /**
+                         * @description An order recorded more than this many days after its occurredAt still earns its base points, but no campaign grants on it (0-3650, default 7)
+                         * @default 7
+                         */
+                        backdatingLimitDays?: number;
+                    };
+                    /**
                      * @description IANA time zone of program dates (a month’s end), e.g. Europe/Berlin
                      * @default UTC
                      */
@@ -5441,26 +5492,56 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The order to try, as POST /api/v2/orders would take it */
+                    /** @description The order to try, as POST /api/v2/orders takes it (externalOrderId, member and occurredAt optional) */
                     order: {
-                        /** @description Amount in major units of the currency, e.g. 19.99 */
-                        total: number;
+                        /** @description The order's id in your system; unique per workspace */
+                        externalOrderId?: string;
+                        /** @description mbr_...: the member (or use `member` to look the member up, or the top-level memberId) */
+                        memberId?: string;
+                        member?: {
+                            email?: string;
+                            /** @description The member's id in your own system */
+                            externalId?: string;
+                        };
+                        storeId?: string;
                         /** @description ISO 4217 currency code */
                         currency: string;
-                        /** @description sto_... */
-                        storeId?: string;
+                        /** @description Order total in major units (e.g. 59.90), what the customer pays; points are earned on it unless the program's basis is net */
+                        total: number;
+                        /** @description Sum of the items before the order discount (unitPrice x quantity - item discount), without tax and shipping; when every item is priced, it must equal their sum */
+                        subtotal?: number;
+                        /** @description Discount on the whole order (coupons, promotions), at most the subtotal */
+                        discount?: number;
+                        /** @description Tax included in the total */
+                        tax?: number;
+                        /** @description Shipping charged in the total */
+                        shipping?: number;
                         /** @default [] */
                         items?: {
                             sku?: string;
-                            category?: string;
-                            brand?: string;
+                            name?: string;
+                            /** @description Units of this item, 1-100000 */
                             quantity?: number;
+                            /** @description Price of one unit before discounts, in major units; needed for the item's own earning (exclusions, category, brand and SKU bonuses) */
+                            unitPrice?: number;
+                            /** @description Discount on this line (all its units), in major units; at most unitPrice x quantity */
+                            discount?: number;
+                            productId?: string;
+                            category?: string;
+                            /** @description The item's brand, e.g. Acme (what `order.items.brand` campaign conditions match) */
+                            brand?: string;
                         }[];
                         /**
                          * Format: date-time
-                         * @description When the order happens (default: now); campaign dates and date.weekday read it
+                         * @description When the order happens (default: now in program time); campaign dates and date.weekday read it
                          */
                         occurredAt?: string;
+                        /**
+                         * @description Read and ignored: a simulation evaluates the order as completed
+                         * @default completed
+                         * @enum {string}
+                         */
+                        status?: "pending" | "completed";
                         /** @description Without a member: whether it is the member's first order (default true) */
                         isFirst?: boolean;
                     };

@@ -27,6 +27,8 @@ export interface OrderRecord {
   earned: number;
   reversed: number;
   occurredAt: string;
+  /** The program time it was first recorded at (a sandbox's clock); absent on orders recorded before it existed: createdAt. */
+  recordedAt?: string;
   createdAt: string;
   updatedAt: string;
   version: number;

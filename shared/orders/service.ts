@@ -26,6 +26,7 @@ import { orderAmounts, type AmountsInput } from './amounts';
 import { earnAmountRules, earningAmount, matchingAmount, type OrderAmounts, type OrderLine } from './earning-amount';
 import type { WriteOptions } from '../platform/data/write-options';
 import { refuseCursor } from '../platform/data/cursor';
+import { recordingTime } from './order-clock';
 
 /** What an order tells the campaigns (the member's side comes from the member record). */
 export interface OrderFacts {
@@ -43,6 +44,8 @@ export interface OrderFacts {
   linePoints?: (matches: (line: OrderLine) => boolean) => number | undefined;
   /** The campaign points the member may still earn under the program's caps (absent: no cap). */
   campaignAllowance?: number;
+  /** The program time the order was first recorded at: how late it was sent bounds the campaigns it earns. */
+  recordedAt: string;
 }
 
 /**
@@ -137,6 +140,7 @@ function newOrderFields(
   memberId: string,
   input: CreateOrderInput | ReconcileOrderInput,
   amounts: { totalMinor: number; refundedMinor: number },
+  recordedAt: string,
 ): NewOrder {
   return {
     workspaceId,
@@ -148,6 +152,7 @@ function newOrderFields(
     status: input.status,
     items: input.items ?? [],
     occurredAt: new Date(input.occurredAt).toISOString(),
+    recordedAt,
   };
 }
 
@@ -219,6 +224,7 @@ async function completionGrants(
       return amount === undefined ? undefined : pointsFor(amount, order.currency, order.earn);
     },
     ...(caps ? { campaignAllowance: allowance(caps.caps, caps.usage, 'campaign') } : {}),
+    recordedAt: order.recordedAt ?? order.createdAt,
   };
   return store.campaignGrants(workspaceId, member, facts, basePoints, rules);
 }
@@ -299,6 +305,7 @@ export async function createOrder(
   const memberId = member.id;
   await checkStore(workspaceId, input.storeId, store);
   const totalMinor = minorOf(input.total, input.currency, 'total');
+  const recordedAt = await recordingTime(workspaceId, input.occurredAt, now);
   try {
     return await changePoints({
       workspaceId,
@@ -306,7 +313,7 @@ export async function createOrder(
       plan: async (current: MemberRecord, rules: ProgramRules) => {
         const caps = await capsState(workspaceId, memberId, rules, now, store);
         const recorded = newOrderPlan(
-          newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: 0 }),
+          newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: 0 }, recordedAt),
           input,
           rules,
           now.toISOString(),
@@ -528,6 +535,7 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
   if (refundedInput !== undefined && refundedInput > totalMinor) {
     throw validationFailed([{ in: 'body', field: 'refundedTotal', message: 'cannot exceed total' }]);
   }
+  const recordedAt = await recordingTime(workspaceId, input.occurredAt, now);
   const at = now.toISOString();
   const attempt = () =>
     changePoints<ReconcileOutcome>({
@@ -538,7 +546,7 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
         if (!existing) {
           const caps = await capsState(workspaceId, memberId, rules, now, store);
           const recorded = newOrderPlan(
-            newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: refundedInput ?? 0 }),
+            newOrderFields(workspaceId, memberId, input, { totalMinor, refundedMinor: refundedInput ?? 0 }, recordedAt),
             input,
             rules,
             at,

@@ -68,10 +68,17 @@ export interface EarnRules {
   caps: EarnCaps;
 }
 
+/** Which order times the program honours (docs/decisions/0077-one-clock-per-order.md). */
+export interface OrderTimeRules {
+  /** An order recorded more than this many days after its occurredAt earns its base points but no campaign. */
+  backdatingLimitDays: number;
+}
+
 export interface ProgramRecord {
   earn: EarnRules;
   tiers: TierRulesRecord;
   points: PointsRules;
+  orders: OrderTimeRules;
   /** The IANA time zone of the program's calendar dates (a month's end). */
   timeZone: string;
   version: number;

@@ -3,8 +3,8 @@ import { conflict } from '../platform/errors';
 import { keyOf } from '../platform/data/keys';
 import { getItem, queryRaw, transactWrite, type TransactStep } from '../platform/data/table';
 
-/** The stored program; rules stored before points and time zone existed have neither (the domain fills the defaults). */
-export type StoredProgram = Omit<ProgramRecord, 'points' | 'timeZone'> & Partial<Pick<ProgramRecord, 'points' | 'timeZone'>>;
+/** The stored program; rules stored before points, time zone and order times existed have none of them (the domain fills the defaults). */
+export type StoredProgram = Omit<ProgramRecord, 'points' | 'orders' | 'timeZone'> & Partial<Pick<ProgramRecord, 'points' | 'orders' | 'timeZone'>>;
 
 export async function getProgram(workspaceId: string): Promise<StoredProgram | undefined> {
   const item = await getItem<ProgramRecord & { pk: string }>(keyOf('program', { workspaceId }));
@@ -13,6 +13,7 @@ export async function getProgram(workspaceId: string): Promise<StoredProgram | u
     earn: item.earn,
     tiers: item.tiers,
     ...(item.points ? { points: item.points } : {}),
+    ...(item.orders ? { orders: item.orders } : {}),
     ...(item.timeZone ? { timeZone: item.timeZone } : {}),
     version: item.version,
     updatedAt: item.updatedAt,

@@ -14,6 +14,7 @@ import { isTimeZone } from './calendar';
 import type { SameShape } from '../platform/data/same-shape';
 import { isoDateTime, isStorableNumber, STORABLE_NUMBER_MESSAGE } from '../platform/validation/common';
 import { currencySchema } from '../platform/money';
+import { DEFAULT_BACKDATING_LIMIT_DAYS } from './order-time';
 
 /** Up to 4 decimals, so rates stay exact in integer arithmetic (basis points of a point). */
 const rate = z
@@ -93,8 +94,23 @@ const earnCapsSchema = z
   .default(NO_CAPS)
   .describe("Earning caps per member, in the program's time zone and by when the order is recorded; an order past a cap earns what is left of it");
 
+export const orderTimeRulesSchema = z
+  .strictObject({
+    backdatingLimitDays: z
+      .number()
+      .int({ message: 'must be a whole number of days' })
+      .min(0)
+      .max(3650)
+      .default(DEFAULT_BACKDATING_LIMIT_DAYS)
+      .describe(
+        `An order recorded more than this many days after its occurredAt still earns its base points, but no campaign grants on it (0-3650, default ${DEFAULT_BACKDATING_LIMIT_DAYS})`,
+      ),
+  })
+  .describe("Which order times the program honours: campaign dates and date.weekday read an order's occurredAt, within this bound");
+
 export const programRulesSchema = z.strictObject({
   points: pointsRulesSchema.default({ expiry: { policy: 'none' }, warnDays: [], pendingDays: 0 }),
+  orders: orderTimeRulesSchema.default({ backdatingLimitDays: DEFAULT_BACKDATING_LIMIT_DAYS }),
   timeZone: z
     .string()
     .max(64)
@@ -185,6 +201,7 @@ export const programSchema = z
       warnDays: z.array(z.number()),
       pendingDays: z.number(),
     }),
+    orders: z.object({ backdatingLimitDays: z.number().int() }),
     timeZone: z.string(),
     version: z.number().int().describe('0 while the defaults apply'),
     updatedAt: isoDateTime.nullable(),
@@ -197,6 +214,7 @@ true satisfies SameShape<Program, ProgramRecord>;
 
 export const DEFAULT_RULES: ProgramRules = {
   points: { expiry: { policy: 'none' }, warnDays: [], pendingDays: 0 },
+  orders: { backdatingLimitDays: DEFAULT_BACKDATING_LIMIT_DAYS },
   timeZone: 'UTC',
   earn: { pointsPerUnit: 1, rounding: 'floor', currencyOverrides: {}, basis: 'total', exclude: DEFAULT_EXCLUSIONS, caps: NO_CAPS },
   tiers: {

@@ -28,13 +28,13 @@ export async function getProgram(workspaceId: string): Promise<Program> {
 /** Earn rules stored before bases, exclusions and caps existed earn as they did: on the total, everything, uncapped. */
 const withEarnDefaults = (p: Program): Program => ({ ...p, earn: { ...DEFAULT_RULES.earn, ...p.earn } });
 
-/** Rules stored before points, time zones and tier windows existed: no expiry, no pending time, UTC, lifetime tiers. */
+/** Rules stored before points, time zones, tier windows and order times existed: no expiry, no pending time, UTC, lifetime tiers, the default backdating limit. */
 const withDefaults = (stored: repo.StoredProgram | undefined): Program =>
   stored ? withEarnDefaults(withTierDefaults({ ...defaults(), ...stored })) : defaults();
 
 export async function rulesOf(workspaceId: string): Promise<ProgramRules> {
-  const { earn, tiers, points, timeZone } = await getProgram(workspaceId);
-  return { earn, tiers, points, timeZone };
+  const { earn, tiers, points, orders, timeZone } = await getProgram(workspaceId);
+  return { earn, tiers, points, orders, timeZone };
 }
 
 /** Rules under which something falls due with time: points that age, or tiers that can drop without activity. */
@@ -42,7 +42,8 @@ const hasDueWork = (p: Program): boolean =>
   p.points.expiry.policy !== 'none' || p.points.pendingDays > 0 || p.tiers.window !== 'lifetime' || p.tiers.retainDays > 0 || p.tiers.downgrade === 'one_level';
 
 /** A replacement of the rules; points and time zone left out take their defaults (a PUT replaces the whole). */
-export type ProgramInput = Omit<ProgramRules, 'points' | 'timeZone'> & Partial<Pick<ProgramRules, 'points' | 'timeZone'>> & { version?: number };
+export type ProgramInput = Omit<ProgramRules, 'points' | 'orders' | 'timeZone'> &
+  Partial<Pick<ProgramRules, 'points' | 'orders' | 'timeZone'>> & { version?: number };
 
 export async function putProgram(workspaceId: string, input: ProgramInput, audit: AuditContext, now = new Date()): Promise<Program> {
   cache.invalidate(workspaceId);
@@ -54,6 +55,7 @@ export async function putProgram(workspaceId: string, input: ProgramInput, audit
     earn: input.earn,
     tiers: input.tiers,
     points: input.points ?? DEFAULT_RULES.points,
+    orders: input.orders ?? DEFAULT_RULES.orders,
     timeZone: input.timeZone ?? DEFAULT_RULES.timeZone,
     version: current.version + 1,
     updatedAt: now.toISOString(),

@@ -26,7 +26,7 @@ export const orderId = (prefix = 'ORD') => `${prefix}-${Date.now().toString(36)}
 export async function newOrder(key: string, memberId: string, body: Record<string, unknown> = {}): Promise<any> {
   const res = await call('POST', '/api/v2/orders', {
     token: key,
-    body: { externalOrderId: orderId(), memberId, currency: 'EUR', total: 100, occurredAt: '2026-11-01T10:00:00Z', ...body },
+    body: { externalOrderId: orderId(), memberId, currency: 'EUR', total: 100, occurredAt: new Date().toISOString(), ...body },
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data;

@@ -110,6 +110,7 @@ export const program = outputOf(programSchema, {
     downgrade: 'one_level',
   },
   points: { expiry: { policy: 'end_of_month', days: 365 }, warnDays: [30, 7], pendingDays: 0 },
+  orders: { backdatingLimitDays: 7 },
   timeZone: 'Europe/Berlin',
   version: 1,
   updatedAt: '2026-03-05T14:00:00.000Z',

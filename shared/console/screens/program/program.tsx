@@ -13,7 +13,7 @@ type Program = components['schemas']['Program'];
 type Level = Program['tiers']['levels'][number];
 type Expiry = Program['points']['expiry'];
 type Policy = Expiry['policy'];
-type Draft = Pick<Program, 'earn' | 'tiers' | 'points' | 'timeZone' | 'version'>;
+type Draft = Pick<Program, 'earn' | 'tiers' | 'points' | 'orders' | 'timeZone' | 'version'>;
 type Errors = Record<string, string>;
 type Edit = { draft: Draft; set: (d: Draft) => void; errors: Errors };
 
@@ -34,7 +34,7 @@ export function ProgramRules() {
   );
 }
 
-const draftOf = (p: Program): Draft => ({ earn: p.earn, tiers: p.tiers, points: p.points, timeZone: p.timeZone, version: p.version });
+const draftOf = (p: Program): Draft => ({ earn: p.earn, tiers: p.tiers, points: p.points, orders: p.orders, timeZone: p.timeZone, version: p.version });
 
 function RulesForm({ saved }: { saved: Program }) {
   const [draft, setDraft] = useState<Draft>(draftOf(saved));
@@ -92,6 +92,14 @@ function EarnFields({ draft, set, errors }: Edit) {
           <option value="ceil">Up</option>
         </select>
       </label>
+      <NumberField
+        label="Campaigns grant on orders sent up to this many days after they were placed"
+        name="backdatingLimitDays"
+        min={0}
+        value={draft.orders.backdatingLimitDays}
+        onValue={(days) => set({ ...draft, orders: { backdatingLimitDays: days } })}
+        error={errors['orders.backdatingLimitDays']}
+      />
     </>
   );
 }

@@ -77,7 +77,7 @@ describe('a budget set while an unbudgeted grant is in flight', () => {
     const t = await tenant('budget-race-order');
     const members = await Promise.all(Array.from({ length: 4 }, () => newMember(t.key)));
     const c = await campaign(t, { type: 'order' });
-    const order = (memberId: string) => ({ externalOrderId: orderId('RACE'), memberId, currency: 'EUR', total: 5, occurredAt: '2026-11-01T10:00:00Z' });
+    const order = (memberId: string) => ({ externalOrderId: orderId('RACE'), memberId, currency: 'EUR', total: 5, occurredAt: new Date().toISOString() });
     for (const m of members.slice(0, 2)) expect((await call('POST', '/api/v2/orders', { token: t.key, body: order(m.id) })).status).toBe(201);
 
     const hold = heldCommit();
@@ -120,7 +120,7 @@ describe('a budget set while an unbudgeted grant is in flight', () => {
     const t = await tenant('budget-race-lowered');
     const members = await Promise.all(Array.from({ length: 3 }, () => newMember(t.key)));
     const c = await campaign(t, { type: 'order' }, 50);
-    const order = (memberId: string) => ({ externalOrderId: orderId('LOW'), memberId, currency: 'EUR', total: 5, occurredAt: '2026-11-01T10:00:00Z' });
+    const order = (memberId: string) => ({ externalOrderId: orderId('LOW'), memberId, currency: 'EUR', total: 5, occurredAt: new Date().toISOString() });
     for (const m of members.slice(0, 2)) expect((await call('POST', '/api/v2/orders', { token: t.key, body: order(m.id) })).status).toBe(201);
 
     const hold = heldCommit();

@@ -89,6 +89,21 @@ describe('campaign validation', () => {
     expect(bad({ extra: 1 })).toHaveLength(1);
   });
 
+  it('date.weekday takes day names in any case; a misspelt day is refused naming the condition value', () => {
+    const on = (value: unknown, op = 'in') => paths(createCampaignBody.safeParse({ ...base, conditions: [{ field: 'date.weekday', op, value }] }));
+    expect(on(['Saturday', 'SUNDAY', 'monday'])).toEqual([]);
+    expect(on('Friday', 'eq')).toEqual([]);
+    expect(on(['saturday', 'satruday'])).toEqual([
+      'conditions.0.value: satruday is not a day of the week (monday, tuesday, wednesday, thursday, friday, saturday, sunday)',
+    ]);
+    expect(on('weekend', 'neq')).toEqual([
+      'conditions.0.value: weekend is not a day of the week (monday, tuesday, wednesday, thursday, friday, saturday, sunday)',
+    ]);
+    expect(paths(updateCampaignBody.safeParse({ conditions: [{ field: 'date.weekday', op: 'eq', value: 'fri' }] }))).toHaveLength(1);
+    // Other string fields take any value.
+    expect(paths(createCampaignBody.safeParse({ ...base, conditions: [{ field: 'order.currency', op: 'eq', value: 'satruday' }] }))).toEqual([]);
+  });
+
   it('a change names only what it changes, validated the same way', () => {
     expect(paths(updateCampaignBody.safeParse({ status: 'active' }))).toEqual([]);
     expect(paths(updateCampaignBody.safeParse({ status: 'running' }))).toHaveLength(1);
