@@ -3,14 +3,18 @@
  * (docs/decisions/0077-one-clock-per-order.md).
  */
 import { validationFailed } from '../platform/errors';
-import { programNow } from '../program/clock';
 import { FUTURE_SKEW_MS, inTheFuture } from '../program/order-time';
 
 /**
  * The program time an order is recorded at (a sandbox's clock), refusing an `occurredAt` later than
  * that by more than the clock skew tolerated: an order cannot have been placed in the future.
  */
-export async function recordingTime(workspaceId: string, occurredAt: string, now: Date): Promise<string> {
+export async function recordingTime(
+  workspaceId: string,
+  occurredAt: string,
+  now: Date,
+  programNow: (workspaceId: string, now: Date) => Promise<Date>,
+): Promise<string> {
   const recordedAt = await programNow(workspaceId, now);
   if (inTheFuture(Date.parse(occurredAt), recordedAt.getTime())) {
     throw validationFailed([

@@ -27,6 +27,7 @@ import { earnAmountRules, earningAmount, matchingAmount, type OrderAmounts, type
 import type { WriteOptions } from '../platform/data/write-options';
 import { refuseCursor } from '../platform/data/cursor';
 import { recordingTime } from './order-clock';
+import { programNow } from '../program/clock';
 
 /** What an order tells the campaigns (the member's side comes from the member record). */
 export interface OrderFacts {
@@ -70,6 +71,8 @@ export interface OrdersTable {
   storeExists(workspaceId: string, storeId: string): Promise<boolean>;
   getEarnCaps(workspaceId: string, memberId: string): Promise<EarnCapsRecord | undefined>;
   earnCapsStep(workspaceId: string, memberId: string, usage: CapUsage, readVersion: number | undefined): TransactStep;
+  /** The program's time now (a sandbox's own clock): when an order is recorded. */
+  programNow(workspaceId: string, now: Date): Promise<Date>;
 }
 
 /** What recording an order needs: the store, and the campaign rewards it earns (a required port: no caller records an order without them). */
@@ -89,6 +92,7 @@ export const tableOrdersStore: OrdersTable = {
   storeExists: async (workspaceId, storeId) => (await getStore(workspaceId, storeId)) !== undefined,
   getEarnCaps: capsRepo.getEarnCaps,
   earnCapsStep: capsRepo.earnCapsStep,
+  programNow,
 };
 
 export interface CreatedOrder {
@@ -305,7 +309,7 @@ export async function createOrder(
   const memberId = member.id;
   await checkStore(workspaceId, input.storeId, store);
   const totalMinor = minorOf(input.total, input.currency, 'total');
-  const recordedAt = await recordingTime(workspaceId, input.occurredAt, now);
+  const recordedAt = await recordingTime(workspaceId, input.occurredAt, now, store.programNow);
   try {
     return await changePoints({
       workspaceId,
@@ -535,7 +539,7 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
   if (refundedInput !== undefined && refundedInput > totalMinor) {
     throw validationFailed([{ in: 'body', field: 'refundedTotal', message: 'cannot exceed total' }]);
   }
-  const recordedAt = await recordingTime(workspaceId, input.occurredAt, now);
+  const recordedAt = await recordingTime(workspaceId, input.occurredAt, now, store.programNow);
   const at = now.toISOString();
   const attempt = () =>
     changePoints<ReconcileOutcome>({
