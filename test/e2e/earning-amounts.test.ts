@@ -2,13 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { call } from '../support/api';
 import { balanceOf, newMember, orderId, tenant, type Tenant } from '../support/fixtures';
 
+/** Within the program's backdating limit, so order campaigns grant on it. */
+const RECENT = new Date(Date.now() - 3_600_000).toISOString();
+
 /**
  * Points on the right amounts, over HTTP on the local runtime: the program's basis (the total as
  * sent, or net of tax, shipping and discount), the lines it excludes, and the orders that send only
  * a total, which earn exactly as they always did.
  */
 const order = (t: Tenant, body: Record<string, unknown>) =>
-  call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId: orderId(), currency: 'EUR', occurredAt: '2026-11-02T09:30:00Z', ...body } });
+  call('POST', '/api/v2/orders', { token: t.key, body: { externalOrderId: orderId(), currency: 'EUR', occurredAt: RECENT, ...body } });
 
 async function setEarn(t: Tenant, earn: Record<string, unknown>) {
   const current = (await call('GET', '/api/flash/program', { token: t.token })).body.data;
@@ -100,7 +103,7 @@ describe('what an order earns on', () => {
     const m = await newMember(t.key);
     await setEarn(t, { basis: 'net' });
     const ext = orderId();
-    const body = { externalOrderId: ext, memberId: m.id, currency: 'EUR', occurredAt: '2026-11-02T09:30:00Z', status: 'completed' };
+    const body = { externalOrderId: ext, memberId: m.id, currency: 'EUR', occurredAt: RECENT, status: 'completed' };
     const batch = (o: Record<string, unknown>) => call('POST', '/api/v2/orders/batch', { token: t.key, body: { orders: [{ ...body, ...o }] } });
     const first = await batch({ total: 120, subtotal: 100, tax: 20 });
     expect(first.body.data.results[0]).toMatchObject({ outcome: 'created', pointsDelta: 100 });
