@@ -3,6 +3,7 @@
  * its amounts and lines and what the program says earns (docs/program.md, "What an order earns on").
  */
 import type { EarnBasis, EarnExclusions, EarnSnapshot } from '../program/entities';
+import { pointsFor } from '../program/arithmetic';
 
 /** One order line in minor units: `amountMinor` is unitPrice x quantity - its own discount, absent when the line has no unitPrice. */
 export interface OrderLine {
@@ -98,4 +99,16 @@ export function matchingAmount(a: OrderAmounts, rules: EarnAmountRules, matches:
   const earning = matching.filter((l) => !isExcluded(l, rules.exclude));
   const amount = earning.length ? afterOrderDiscount(sum(earning.map((l) => l.amountMinor!)), a) : 0;
   return Math.min(amount, earningAmount(a, rules));
+}
+
+/**
+ * What an order offers its campaigns (and a simulation of it): the points the lines a predicate
+ * picks earn under the order's rule; undefined when a picked line has no price.
+ */
+export function linePointsOf(a: OrderAmounts, currency: string, earn: EarnSnapshot): (matches: (line: OrderLine) => boolean) => number | undefined {
+  const rules = earnAmountRules(earn);
+  return (matches) => {
+    const amount = matchingAmount(a, rules, matches);
+    return amount === undefined ? undefined : pointsFor(amount, currency, earn);
+  };
 }

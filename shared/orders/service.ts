@@ -9,7 +9,7 @@ import { AppError, notFound, validationFailed } from '../platform/errors';
 import { changePoints, isMemberId, tableLedgerStore, type ChangePlan, type LedgerStore, type PlannedGrant } from '../members/ledger';
 import type { MemberRecord } from '../members/entities';
 import { amountBand, fromMinor, toMinor } from '../platform/money';
-import { earnSnapshot, pointsFor } from '../program/arithmetic';
+import { earnSnapshot } from '../program/arithmetic';
 import type { ProgramRules } from '../program/schemas';
 import type { EarnCaps } from '../program/entities';
 import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
@@ -23,7 +23,7 @@ import { toOrder } from './types';
 import type { EarnCapsRecord, OrderRecord } from './entities';
 import { allowance, capsConfigured, counted, periodsAt, usageAt, type CapUsage } from './earn-caps';
 import { orderAmounts, type AmountsInput } from './amounts';
-import { earnAmountRules, earningAmount, matchingAmount, type OrderAmounts, type OrderLine } from './earning-amount';
+import { earnAmountRules, earningAmount, linePointsOf, type OrderAmounts, type OrderLine } from './earning-amount';
 import type { WriteOptions } from '../platform/data/write-options';
 import { refuseCursor } from '../platform/data/cursor';
 import { recordingTime } from './order-clock';
@@ -214,7 +214,6 @@ async function completionGrants(
   store: OrdersStore,
   caps: CapsState | undefined,
 ): Promise<PlannedGrant[]> {
-  const earnRules = earnAmountRules(order.earn);
   const facts: OrderFacts = {
     orderId: order.id,
     externalOrderId: order.externalOrderId,
@@ -223,10 +222,7 @@ async function completionGrants(
     storeId: order.storeId,
     items: order.items,
     occurredAt: order.occurredAt,
-    linePoints: (matches) => {
-      const amount = matchingAmount(amounts, earnRules, matches);
-      return amount === undefined ? undefined : pointsFor(amount, order.currency, order.earn);
-    },
+    linePoints: linePointsOf(amounts, order.currency, order.earn),
     ...(caps ? { campaignAllowance: allowance(caps.caps, caps.usage, 'campaign') } : {}),
     recordedAt: order.recordedAt ?? order.createdAt,
   };

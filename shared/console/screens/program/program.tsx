@@ -8,6 +8,7 @@ import { Failure, Loading, when } from '../../ui/feedback';
 import { errorAt, FieldError, fieldErrors, NumberField } from '../../ui/fields';
 import { TableHead } from '../../ui/tables';
 import { Campaigns } from './campaigns';
+import { EarnRulesFields } from './earn-rules';
 
 type Program = components['schemas']['Program'];
 type Level = Program['tiers']['levels'][number];
@@ -100,6 +101,7 @@ function EarnFields({ draft, set, errors }: Edit) {
         onValue={(days) => set({ ...draft, orders: { backdatingLimitDays: days } })}
         error={errors['orders.backdatingLimitDays']}
       />
+      <EarnRulesFields earn={draft.earn} onEarn={(earn) => set({ ...draft, earn })} errors={errors} />
     </>
   );
 }

@@ -6,6 +6,7 @@ import {
   earningAmount,
   excludedAmount,
   isExcluded,
+  linePointsOf,
   matchingAmount,
   subtotalOf,
   TOTAL_RULES,
@@ -149,5 +150,16 @@ describe("an order's earn snapshot", () => {
   it('absent basis and exclusions are the default: the total, every line', () => {
     expect(earnAmountRules({ pointsPerUnit: 1, rounding: 'floor' })).toEqual(TOTAL_RULES);
     expect(earnAmountRules({ pointsPerUnit: 1, rounding: 'floor', basis: 'net', exclude: giftCards.exclude })).toEqual(giftCards);
+  });
+});
+
+describe('the line points an order offers its campaigns', () => {
+  it('the matching lines earn under the order rule (rate and rounding); unknown stays unknown', () => {
+    const points = linePointsOf(basket, 'EUR', { pointsPerUnit: 1.5, rounding: 'floor', basis: 'net' });
+    expect(points((l) => l.category === 'shoes')).toBe(108); // 72.00 x 1.5
+    expect(points((l) => l.category === 'socks')).toBe(27); // 18.00 x 1.5
+    expect(linePointsOf(basket, 'EUR', { pointsPerUnit: 1, rounding: 'ceil' })((l) => l.sku === 'SOCK-1')).toBe(18);
+    const unpriced: OrderAmounts = { totalMinor: 1000, lines: [line(undefined, { category: 'shoes' })] };
+    expect(linePointsOf(unpriced, 'EUR', { pointsPerUnit: 1, rounding: 'floor' })((l) => l.category === 'shoes')).toBeUndefined();
   });
 });
