@@ -284,6 +284,18 @@ export interface RefundResult {
   };
 }
 
+/** What a refund of `amount` (default: all that is left) refunds of the order, in minor units; refused beyond what is left. */
+function refundAmount(order: OrderRecord, amount: number | undefined): number {
+  if (order.status === 'cancelled') throw new AppError('CONFLICT', 'The order is cancelled; there is nothing to refund');
+  const remaining = order.totalMinor - order.refundedMinor;
+  const amountMinor = amount === undefined ? remaining : minorOf(amount, order.currency, 'amount');
+  if (amountMinor <= 0 && remaining > 0) throw validationFailed([{ in: 'body', field: 'amount', message: 'must be greater than 0' }]);
+  if (amountMinor > remaining || remaining === 0) {
+    throw new AppError('REFUND_EXCEEDS_REMAINING', `Only ${fromMinor(remaining, order.currency)} ${order.currency} of this order is left to refund`);
+  }
+  return amountMinor;
+}
+
 /**
  * Refunds part or all of what is left and takes back the proportional points, in one transaction
  * with the order, the refund record and the event. Points the member already spent are still
@@ -309,13 +321,7 @@ export async function refundOrder(
     plan: async (member) => {
       const order = preread ?? (await store.getOrder(workspaceId, externalOrderId))!;
       preread = undefined;
-      if (order.status === 'cancelled') throw new AppError('CONFLICT', 'The order is cancelled; there is nothing to refund');
-      const remaining = order.totalMinor - order.refundedMinor;
-      const amountMinor = input.amount === undefined ? remaining : minorOf(input.amount, order.currency, 'amount');
-      if (amountMinor <= 0 && remaining > 0) throw validationFailed([{ in: 'body', field: 'amount', message: 'must be greater than 0' }]);
-      if (amountMinor > remaining || remaining === 0) {
-        throw new AppError('REFUND_EXCEEDS_REMAINING', `Only ${fromMinor(remaining, order.currency)} ${order.currency} of this order is left to refund`);
-      }
+      const amountMinor = refundAmount(order, input.amount);
       const at = now.toISOString();
       const refunded = { ...order, refundedMinor: order.refundedMinor + amountMinor };
       const held = holdings(refunded);
