@@ -22,7 +22,7 @@ export const handler = defineArea(ordersArea, {
   ),
   reconcileOrders: async ({ principal, body }) => ok(await reconcileOrders(principalOf(principal).workspaceId, body.orders, ordersWithCampaigns)),
   refundOrder: sealed(refundReply, ({ principal, params, body }, write) =>
-    orders.refundOrder(principalOf(principal).workspaceId, params.externalOrderId, body, write),
+    orders.refundOrder(principalOf(principal).workspaceId, params.externalOrderId, body, write, new Date(), ordersWithCampaigns),
   ),
   listMemberReceipts: async ({ principal, params, query }) => {
     const workspaceId = principalOf(principal).workspaceId;

@@ -7,9 +7,14 @@ import { tableOrdersStore, type OrdersStore } from '../orders/service';
 import type { MemberTriggers } from '../members/triggers';
 import { orderGrants } from './grants';
 import { owedGrants } from './triggers';
+import { voidOrderCoupons } from '../coupons/service';
 
 /** A member created or tagged: the welcome and tagging campaigns' rewards, owed in the change's transaction. */
 export const memberTriggers: MemberTriggers = owedGrants;
 
-/** The orders on the table, with the order campaigns' rewards planned into each order's change. */
-export const ordersWithCampaigns: OrdersStore = { ...tableOrdersStore, campaignGrants: orderGrants };
+/** The orders on the table, with the order campaigns' rewards planned into each order's change and their coupons voided with it. */
+export const ordersWithCampaigns: OrdersStore = {
+  ...tableOrdersStore,
+  campaignGrants: orderGrants,
+  voidCoupons: (workspaceId, ids) => voidOrderCoupons(workspaceId, ids),
+};

@@ -1842,7 +1842,7 @@ export interface paths {
         put?: never;
         /**
          * Redeem a coupon (at most once)
-         * @description Redeems the coupon at most once, even under concurrent calls: 409 COUPON_ALREADY_REDEEMED afterwards, 410 COUPON_EXPIRED after validUntil, 404 for an unknown id. Send `{}` when there is no order context.
+         * @description Redeems the coupon at most once, even under concurrent calls: 409 COUPON_ALREADY_REDEEMED afterwards, 410 COUPON_EXPIRED after validUntil, 409 CONFLICT once voided (a campaign granted it on an order then fully refunded or cancelled), 404 for an unknown id. Send `{}` when there is no order context.
          *
          *     Credential: an API key with the scope `coupons:write`.
          *
@@ -2895,10 +2895,10 @@ export interface components {
             poolId: string;
             memberId: string;
             /**
-             * @description expired: issued, not redeemed, and validUntil has passed
+             * @description expired: issued, not redeemed, and validUntil has passed; voided: a campaign granted it on an order that was then fully refunded or cancelled
              * @enum {string}
              */
-            status: "issued" | "redeemed" | "expired";
+            status: "issued" | "redeemed" | "expired" | "voided";
             discount: components["schemas"]["CouponDiscount"];
             validFrom: string | null;
             validUntil: string | null;
@@ -3489,6 +3489,13 @@ export interface components {
             basePointsReversed: number;
             /** @description Campaign points granted on the order taken back in the same proportion */
             bonusPointsReversed: number;
+            /** @description Only the refund that refunds the order in full looks at its coupons; empty otherwise */
+            coupons: {
+                /** @description cpn_...: coupons campaigns granted on the order, unused, voided by this refund */
+                voided: string[];
+                /** @description cpn_...: coupons campaigns granted on the order that were already redeemed: not voided */
+                used: string[];
+            };
             reason: string | null;
             /**
              * Format: date-time
@@ -9054,7 +9061,7 @@ export interface operations {
                 cursor?: string;
                 poolId?: string;
                 memberId?: string;
-                status?: "issued" | "redeemed" | "expired";
+                status?: "issued" | "redeemed" | "expired" | "voided";
             };
             header?: never;
             path?: never;
@@ -9320,7 +9327,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page */
                 cursor?: string;
                 poolId?: string;
-                status?: "issued" | "redeemed" | "expired";
+                status?: "issued" | "redeemed" | "expired" | "voided";
             };
             header?: never;
             path: {
@@ -9365,7 +9372,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page */
                 cursor?: string;
                 poolId?: string;
-                status?: "issued" | "redeemed" | "expired";
+                status?: "issued" | "redeemed" | "expired" | "voided";
             };
             header?: never;
             path: {

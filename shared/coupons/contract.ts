@@ -81,7 +81,8 @@ export const couponsArea = declareArea({
       responses: { 200: dataOf(couponSchema), 410: errorBody },
       description:
         'Redeems the coupon at most once, even under concurrent calls: 409 COUPON_ALREADY_REDEEMED afterwards, 410 COUPON_EXPIRED ' +
-        'after validUntil, 404 for an unknown id. Send `{}` when there is no order context.',
+        'after validUntil, 409 CONFLICT once voided (a campaign granted it on an order then fully refunded or cancelled), 404 for an unknown id. ' +
+        'Send `{}` when there is no order context.',
     },
     listMemberCoupons: {
       method: 'GET',

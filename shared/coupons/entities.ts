@@ -5,7 +5,7 @@
  * the one description of what is stored.
  */
 
-export const COUPON_STATUSES = ['issued', 'redeemed', 'expired'] as const;
+export const COUPON_STATUSES = ['issued', 'redeemed', 'expired', 'voided'] as const;
 export type CouponStatus = (typeof COUPON_STATUSES)[number];
 
 export type DiscountRecord = { type: 'percent'; value: number } | { type: 'fixed'; amount: number; currency: string } | { type: 'free_item'; sku?: string };
@@ -39,7 +39,7 @@ export interface CouponRecord {
   memberId: string;
   code: string;
   /** Stored states; `expired` is derived when read (issued, and `validUntil` has passed). */
-  status: 'issued' | 'redeemed';
+  status: 'issued' | 'redeemed' | 'voided';
   discount: DiscountRecord;
   validFrom: string | null;
   validUntil: string | null;

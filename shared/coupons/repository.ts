@@ -255,6 +255,22 @@ export function redeemStep(c: CouponRecord, at: string, redemption: CouponRecord
   };
 }
 
+/** Voids an unused coupon; one redeemed meanwhile fails the condition, and the caller reads it again. */
+export function voidStep(c: CouponRecord, at: string): TransactStep {
+  return {
+    op: {
+      Update: {
+        Key: couponKey(c.workspaceId, c.id),
+        UpdateExpression: 'SET #status = :voided, voidedAt = :at',
+        ConditionExpression: '#status = :issued',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':voided': 'voided', ':issued': 'issued', ':at': at },
+      },
+    },
+    onConditionFailed: () => new StaleRead('coupon'),
+  };
+}
+
 export interface CouponFilters {
   poolId?: string;
   memberId?: string;
@@ -278,9 +294,9 @@ export async function listCoupons(workspaceId: string, f: CouponFilters, limit: 
   }
   if (f.status) {
     names['#status'] = 'status';
-    if (f.status === 'redeemed') {
-      values[':redeemed'] = 'redeemed';
-      filters.push('#status = :redeemed');
+    if (f.status === 'redeemed' || f.status === 'voided') {
+      values[':stored'] = f.status;
+      filters.push('#status = :stored');
     } else {
       values[':issued'] = 'issued';
       values[':now'] = now;

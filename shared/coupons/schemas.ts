@@ -143,7 +143,11 @@ export const couponSchema = z
     code: z.string().describe('What the member types or shows at the till'),
     poolId: z.string(),
     memberId: z.string(),
-    status: z.enum(COUPON_STATUSES).describe('expired: issued, not redeemed, and validUntil has passed'),
+    status: z
+      .enum(COUPON_STATUSES)
+      .describe(
+        'expired: issued, not redeemed, and validUntil has passed; voided: a campaign granted it on an order that was then fully refunded or cancelled',
+      ),
     discount: discountSchema,
     validFrom: isoDateTime.nullable(),
     validUntil: isoDateTime.nullable(),

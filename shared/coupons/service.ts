@@ -317,6 +317,27 @@ export const tableRedemptionStore: RedemptionStore = {
 
 const alreadyRedeemed = (c: CouponRecord) => new AppError('COUPON_ALREADY_REDEEMED', `The coupon was already redeemed at ${c.redeemedAt}`);
 const expired = (c: CouponRecord) => new AppError('COUPON_EXPIRED', `The coupon expired at ${c.validUntil}`);
+const voided = () => new AppError('CONFLICT', 'The coupon was voided: the order that earned it was refunded or cancelled');
+
+/**
+ * The coupons campaigns granted on an order that was fully refunded or cancelled: an unused one is
+ * voided in the refund's transaction (its condition: still unused; a redemption that wins the race
+ * makes the refund read again and report it used), a redeemed one is reported used.
+ */
+export async function voidOrderCoupons(
+  workspaceId: string,
+  couponIds: readonly string[],
+  now = new Date(),
+): Promise<{ steps: TransactStep[]; voided: string[]; used: string[] }> {
+  const coupons = await Promise.all(couponIds.map((id) => repo.getCoupon(workspaceId, id)));
+  const found = coupons.filter((c): c is CouponRecord => c !== undefined);
+  const open = found.filter((c) => c.status === 'issued');
+  return {
+    steps: open.map((c) => repo.voidStep(c, now.toISOString())),
+    voided: open.map((c) => c.id),
+    used: found.filter((c) => c.status === 'redeemed').map((c) => c.id),
+  };
+}
 
 /**
  * Redeems a coupon at most once: the coupon's update is conditional on `status = issued` (and not
@@ -336,6 +357,7 @@ async function redeem(
     const c = await load();
     const now = clock();
     if (c.status === 'redeemed') throw alreadyRedeemed(c);
+    if (c.status === 'voided') throw voided();
     if (c.expiresKey <= now.toISOString()) throw expired(c);
     const at = now.toISOString();
     const redemption = { externalOrderId: input.externalOrderId ?? null };
@@ -352,6 +374,7 @@ async function redeem(
       if (!(err instanceof repo.RedeemRefused)) throw err;
       const fresh = await load();
       if (fresh.status === 'redeemed') throw alreadyRedeemed(fresh);
+      if (fresh.status === 'voided') throw voided();
       if (fresh.expiresKey <= clock().toISOString()) throw expired(fresh);
       throw new StaleRead('coupon');
     }

@@ -14,6 +14,12 @@ export const refundSchema = z
     pointsReversed: z.number().int().describe('Points taken back: basePointsReversed + bonusPointsReversed'),
     basePointsReversed: z.number().int().describe("The order's own points taken back (waiting or spendable; its points that had expired are not taken again)"),
     bonusPointsReversed: z.number().int().describe('Campaign points granted on the order taken back in the same proportion'),
+    coupons: z
+      .object({
+        voided: z.array(z.string()).describe('cpn_...: coupons campaigns granted on the order, unused, voided by this refund'),
+        used: z.array(z.string()).describe('cpn_...: coupons campaigns granted on the order that were already redeemed: not voided'),
+      })
+      .describe('Only the refund that refunds the order in full looks at its coupons; empty otherwise'),
     reason: z.string().nullable(),
     createdAt: isoDateTime,
   })

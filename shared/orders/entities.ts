@@ -40,6 +40,8 @@ export interface OrderRecord {
   campaignsEvaluated?: boolean;
   /** The campaign points granted on the order and how much of each its refunds took back (absent: none). */
   bonuses?: OrderBonusRecord[];
+  /** The coupons campaigns granted on the order: voided if unused when it is fully refunded or cancelled. */
+  coupons?: string[];
 }
 
 /** One campaign's points granted on an order, and the part its refunds or cancellation took back. */

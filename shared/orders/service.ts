@@ -75,9 +75,24 @@ export interface OrdersTable {
   programNow(workspaceId: string, now: Date): Promise<Date>;
 }
 
+/**
+ * The coupons campaigns granted on an order that is now fully refunded or cancelled: steps that void
+ * the unused ones in the refund's transaction, and which were voided or already used. Coupons sit
+ * above orders: filled at the composition root like `CampaignGrants`.
+ */
+export type CouponVoids = (workspaceId: string, couponIds: readonly string[]) => Promise<{ steps: TransactStep[]; voided: string[]; used: string[] }>;
+
 /** What recording an order needs: the store, and the campaign rewards it earns (a required port: no caller records an order without them). */
 export interface OrdersStore extends OrdersTable {
   campaignGrants: CampaignGrants;
+  voidCoupons: CouponVoids;
+}
+
+/** The campaign coupons a change of `order` to `next` voids: on its full refund or cancellation, none before. */
+async function couponsTakenBack(workspaceId: string, order: OrderRecord, next: OrderRecord, voids: CouponVoids | undefined) {
+  const ended = (o: OrderRecord) => o.status === 'cancelled' || o.refundedMinor >= o.totalMinor;
+  if (!voids || !order.coupons?.length || ended(order) || !ended(next)) return { steps: [], voided: [], used: [] };
+  return voids(workspaceId, order.coupons);
 }
 
 /** The orders on the table (DynamoDB). */
@@ -267,7 +282,8 @@ async function withCampaignGrants<R>(
 ): Promise<ChangePlan<R>> {
   const grants = order.status === 'completed' ? await completionGrants(workspaceId, member, rules, order, amounts, plan.delta.balance, store, caps) : [];
   const bonuses = bonusesOf(grants);
-  const recorded = bonuses.length ? { ...order, bonuses } : order;
+  const coupons = grants.flatMap((g) => (g.reward ? [g.reward.id] : []));
+  const recorded = { ...order, ...(bonuses.length ? { bonuses } : {}), ...(coupons.length ? { coupons } : {}) };
   const written = { ...plan, steps: [store.putOrderStep(recorded), ...(plan.steps ?? [])], ...(grants.length ? { grants } : {}) };
   return withCapsCounted(written, caps, plan.delta.balance + plan.delta.pending, order, store);
 }
@@ -344,9 +360,22 @@ export interface RefundResult {
     pointsReversed: number;
     basePointsReversed: number;
     bonusPointsReversed: number;
+    coupons: { voided: string[]; used: string[] };
     reason: string | null;
     createdAt: string;
   };
+}
+
+/** What a refund of `amount` (default: all that is left) refunds of the order, in minor units; refused beyond what is left. */
+function refundAmount(order: OrderRecord, amount: number | undefined): number {
+  if (order.status === 'cancelled') throw new AppError('CONFLICT', 'The order is cancelled; there is nothing to refund');
+  const remaining = order.totalMinor - order.refundedMinor;
+  const amountMinor = amount === undefined ? remaining : minorOf(amount, order.currency, 'amount');
+  if (amountMinor <= 0 && remaining > 0) throw validationFailed([{ in: 'body', field: 'amount', message: 'must be greater than 0' }]);
+  if (amountMinor > remaining || remaining === 0) {
+    throw new AppError('REFUND_EXCEEDS_REMAINING', `Only ${fromMinor(remaining, order.currency)} ${order.currency} of this order is left to refund`);
+  }
+  return amountMinor;
 }
 
 /**
@@ -361,7 +390,7 @@ export async function refundOrder(
   input: { amount?: number; reason?: string },
   opts: WriteOptions<RefundResult> = {},
   now = new Date(),
-  store: OrdersTable = tableOrdersStore,
+  store: OrdersTable & Partial<Pick<OrdersStore, 'voidCoupons'>> = tableOrdersStore,
 ): Promise<RefundResult> {
   const first = await store.getOrder(workspaceId, externalOrderId);
   if (!first) throw notFound('Order');
@@ -374,13 +403,7 @@ export async function refundOrder(
     plan: async (member) => {
       const order = preread ?? (await store.getOrder(workspaceId, externalOrderId))!;
       preread = undefined;
-      if (order.status === 'cancelled') throw new AppError('CONFLICT', 'The order is cancelled; there is nothing to refund');
-      const remaining = order.totalMinor - order.refundedMinor;
-      const amountMinor = input.amount === undefined ? remaining : minorOf(input.amount, order.currency, 'amount');
-      if (amountMinor <= 0 && remaining > 0) throw validationFailed([{ in: 'body', field: 'amount', message: 'must be greater than 0' }]);
-      if (amountMinor > remaining || remaining === 0) {
-        throw new AppError('REFUND_EXCEEDS_REMAINING', `Only ${fromMinor(remaining, order.currency)} ${order.currency} of this order is left to refund`);
-      }
+      const amountMinor = refundAmount(order, input.amount);
       const at = now.toISOString();
       const refunded = { ...order, refundedMinor: order.refundedMinor + amountMinor };
       const held = holdings(refunded);
@@ -406,13 +429,20 @@ export async function refundOrder(
         reason: input.reason ?? null,
         createdAt: at,
       };
-      const reversedNow = { base_points_reversed: base, bonus_points_reversed: bonus };
+      // The refund that ends the order voids the coupons campaigns granted on it, if unused.
+      const coupons = await couponsTakenBack(workspaceId, order, next, store.voidCoupons);
+      const reversedNow = {
+        base_points_reversed: base,
+        bonus_points_reversed: bonus,
+        ...(coupons.voided.length ? { coupons_voided: coupons.voided } : {}),
+        ...(coupons.used.length ? { coupons_used: coupons.used } : {}),
+      };
       return {
         plan: {
           delta,
           entry,
           reversals,
-          steps: [store.replaceOrderStep(next, order.version), store.putRefundStep(workspaceId, order.externalOrderId, refund)],
+          steps: [store.replaceOrderStep(next, order.version), store.putRefundStep(workspaceId, order.externalOrderId, refund), ...coupons.steps],
           events: [
             event('order.refunded', {
               resource_id: order.id,
@@ -429,6 +459,7 @@ export async function refundOrder(
               pointsReversed: refund.pointsReversed,
               basePointsReversed: base,
               bonusPointsReversed: bonus,
+              coupons: { voided: coupons.voided, used: coupons.used },
               reason: refund.reason,
               createdAt: at,
             },
@@ -493,6 +524,7 @@ async function correctionPlan(
   // (an order completed now has none yet: its rewards are evaluated once).
   const taken = bonusTakeBack(existing, moved, entry, 'adjustment');
   const next = grants.length ? { ...taken.next, bonuses: bonusesOf(grants) } : taken.next;
+  const coupons = await couponsTakenBack(workspaceId, existing, next, store.voidCoupons);
   const refundedMore = refundedMinor > existing.refundedMinor;
   // A correction counts only the rewards of a completion: the order's own points were counted when it was recorded.
   return {
@@ -502,7 +534,7 @@ async function correctionPlan(
         entry,
         reversals: taken.reversals,
         requireActive: delta.balance > 0 || delta.pending > 0,
-        steps: [store.replaceOrderStep(next, existing.version)],
+        steps: [store.replaceOrderStep(next, existing.version), ...coupons.steps],
         events: refundedMore
           ? [
               event('order.refunded', {

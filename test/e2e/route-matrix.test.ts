@@ -83,6 +83,11 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
   'PATCH /api/v2/members/{id}': (i) => ({ path: `/api/v2/members/${i.memberId}`, body: { firstName: 'Mallory' } }),
   'GET /api/v2/members/{id}/points': (i) => ({ path: `/api/v2/members/${i.memberId}/points` }),
   'POST /api/v2/members/{id}/points': (i) => ({ path: `/api/v2/members/${i.memberId}/points`, body: { type: 'earn', amount: 5, reason: 'x' } }),
+  // An entry id of A's member's ledger is not needed: B's key finds neither the member nor any entry.
+  'POST /api/v2/members/{id}/ledger/{entryId}/reverse': (i) => ({
+    path: `/api/v2/members/${i.memberId}/ledger/ple_01jpz8m2b4c6d8e0f2g4h6j8kp/reverse`,
+    body: { reason: 'x' },
+  }),
   'GET /api/v2/members/{id}/tier': (i) => ({ path: `/api/v2/members/${i.memberId}/tier` }),
   'GET /api/v2/members/{id}/receipts': (i) => ({ path: `/api/v2/members/${i.memberId}/receipts` }),
   'POST /api/v2/orders/{externalOrderId}/refund': (i) => ({ path: `/api/v2/orders/${i.externalOrderId}/refund`, body: { amount: 1 } }),

@@ -208,6 +208,11 @@ export class MemoryOrdersStore implements OrdersStore {
   async campaignGrants(): Promise<PlannedGrant[]> {
     return this.grants.map((g) => ({ ...g, steps: [] }));
   }
+
+  /** Coupons live on the table (voiding them is tested there): an order here voids none. */
+  async voidCoupons() {
+    return { steps: [], voided: [], used: [] };
+  }
 }
 
 export class MemoryRedemptionStore implements RedemptionStore {

@@ -216,6 +216,7 @@ export const refund = outputOf(refundSchema, {
   pointsReversed: 29,
   basePointsReversed: 29,
   bonusPointsReversed: 0,
+  coupons: { voided: [], used: [] },
   reason: 'Mug arrived broken',
   createdAt: at.refunded,
 });

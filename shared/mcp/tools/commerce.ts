@@ -63,7 +63,7 @@ export const commerceTools = [
     annotations: write({ destructive: false, idempotent: false }),
     writes: 'guard',
     idempotent: true,
-    run: (ctx, a, w) => orders.refundOrder(ctx.workspaceId, a.externalOrderId, { amount: a.amount, reason: a.reason }, w),
+    run: (ctx, a, w) => orders.refundOrder(ctx.workspaceId, a.externalOrderId, { amount: a.amount, reason: a.reason }, w, new Date(), ordersWithCampaigns),
   }),
   defineTool({
     name: 'list_coupon_pools',

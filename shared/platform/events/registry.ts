@@ -25,6 +25,9 @@ export const eventDataSchema = z.strictObject({
   /** order.refunded: the order's own points the refund took back, and its campaign points. */
   base_points_reversed: z.number().int().optional(),
   bonus_points_reversed: z.number().int().optional(),
+  /** order.refunded in full: the order's campaign coupons voided, and those already redeemed. */
+  coupons_voided: z.array(z.string()).optional(),
+  coupons_used: z.array(z.string()).optional(),
 });
 export type EventData = z.infer<typeof eventDataSchema>;
 

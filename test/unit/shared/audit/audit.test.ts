@@ -63,6 +63,7 @@ describe('audit catalog', () => {
       'team.member_removed': 'user success',
       // Console: members
       'member.points_adjusted': 'member success',
+      'member.ledger_entry_reversed': 'member success',
     });
     expect(Object.keys(AUDIT_CATALOG).sort()).toEqual([...AUDIT_ACTIONS].sort());
     expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);

@@ -140,12 +140,18 @@ describe('lotsAfter', () => {
     expect(lotsAfter(before, [entry('d', -4, 'deduct')], NO_WAIT, T0).lastActivityAt).toBe(T0);
   });
 
-  it("a campaign's reward is a lot of no order: a refund of the order does not take it first, and its expiry is not the order's", () => {
-    const after = lotsAfter(NO_LOTS, [entry('g', 7, 'campaign', 'ord_1'), entry('e', 10, 'earn', 'ord_1')], NO_WAIT, T0);
+  it("a campaign's reward on an order is the campaign's share of it: a claim of its own, apart from the order's points", () => {
+    const share = (id: string, amount: number, type: LedgerEntryRecord['type']) =>
+      ({ ...entry(id, amount, type, 'ord_1'), source: { ...entry(id, amount, type, 'ord_1').source, campaignId: 'cmp_1' } }) as LedgerEntryRecord;
+    const after = lotsAfter(NO_LOTS, [share('g', 7, 'campaign'), entry('e', 10, 'earn', 'ord_1'), entry('b', 3, 'campaign')], NO_WAIT, T0);
     expect(after.lots.map((l) => [l.id, l.orderId])).toEqual([
-      ['g', null],
+      ['g', 'ord_1/cmp_1'],
       ['e', 'ord_1'],
+      ['b', null],
     ]);
+    // The share's reversal takes its own lot first; the order's own reversal takes the order's.
+    expect(lotsAfter(after, [share('r', -5, 'refund_reversal')], NO_WAIT, T0).lots.map((l) => l.points)).toEqual([2, 10, 3]);
+    expect(lotsAfter(after, [entry('r', -5, 'refund_reversal', 'ord_1')], NO_WAIT, T0).lots.map((l) => l.points)).toEqual([7, 5, 3]);
   });
 
   it("a reversal takes the order's own lot first", () => {
