@@ -29,6 +29,9 @@ export default {
     'shared/program/calendar.ts',
     'shared/program/tier-rules.ts',
     'shared/program/tier-metric.ts',
+    // The points aggregates: which counter an entry moves, and the report summed from the day counters.
+    'shared/overview/points-day.ts',
+    'shared/overview/points-report.ts',
     'shared/campaigns/evaluation.ts',
     'shared/campaigns/trigger-dates.ts',
     'shared/platform/money.ts',

@@ -1,6 +1,7 @@
 import type { PointsDelta } from './types';
 import * as repo from './repository';
-import { figuresStep } from '../overview/repository';
+import { pointsDaySteps } from '../overview/points-repository';
+import { dayMoves } from '../overview/points-day';
 import { inKeyOrder, transactWrite, withOptimisticRetry, type TransactStep } from '../platform/data/table';
 import type { OutboxEvent } from '../platform/events/registry';
 import { event, publish } from '../platform/events/outbox';
@@ -200,7 +201,8 @@ export async function changePoints<R>({
     if (p.onlyIfTierMoves && tier.change === null && tier.tier === member.tier && tier.record.reviewAt === (tierRecord?.reviewAt ?? null)) {
       return p.onlyIfTierMoves.unchanged(member);
     }
-    const { steps, result } = changeSteps(workspaceId, member, p, { next, tier, lotsBefore: routed.state, rules, expired }, at.toISOString(), opts, store);
+    const change = { next, tier, lotsBefore: routed.state, lotsRead: read.lots, rules, expired };
+    const { steps, result } = changeSteps(workspaceId, member, p, change, at.toISOString(), opts, store);
     try {
       await store.transactWrite(steps);
     } catch (err) {
@@ -232,6 +234,8 @@ function changeSteps<R>(
     rules: ProgramRules;
     /** What lapsed and expired before the change (`settleLapsed`): its entry comes first. */
     expired: { points: number; at: number } | null;
+    /** The lots as read, before what lapsed was settled (the points aggregates count the difference). */
+    lotsRead: MemberLotsRecord | undefined;
   },
   at: string,
   opts: WriteOptions<R>,
@@ -257,7 +261,17 @@ function changeSteps<R>(
     store.memberTierStep(workspaceId, t.record),
     ...grants.flatMap((g) => g.steps),
     ...(p.steps ?? []),
-    ...figuresStep(workspaceId, figuresMoved(entries, p.delta.orderCount)),
+    ...pointsDaySteps(
+      workspaceId,
+      dayMoves({
+        lapsed,
+        entries,
+        lots: { read: change.lotsRead, settled: member.lots, written: lotsChanged ? lots : member.lots },
+        orders: Math.max(p.delta.orderCount, 0),
+        at: Date.parse(at),
+        timeZone: rules.timeZone,
+      }),
+    ),
     ...publish(workspaceId, [
       ...(lapsed ? [event('points.expired', { resource_id: lapsed.id, member_ref: memberId, tier })] : []),
       ...(p.events ?? []),
@@ -323,16 +337,6 @@ function entriesOf(member: MemberRecord, p: ChangePlan<unknown>, at: string): (L
     };
   });
   return [own, ...grants];
-}
-
-/** What a change adds to the overview's totals: points credited, points taken off, orders recorded. Expired points were never redeemed. */
-function figuresMoved(entries: (LedgerEntryRecord | null | undefined)[], orders: number) {
-  const amounts = entries.flatMap((e) => (e && e.type !== 'expire' ? [e.amount] : []));
-  return {
-    pointsIssued: amounts.filter((a) => a > 0).reduce((n, a) => n + a, 0),
-    pointsRedeemed: amounts.filter((a) => a < 0).reduce((n, a) => n - a, 0),
-    orders: Math.max(orders, 0),
-  };
 }
 
 /** Points credited or debited by a committed ledger entry (debits as a positive amount). */

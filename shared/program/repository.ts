@@ -3,8 +3,8 @@ import { conflict } from '../platform/errors';
 import { keyOf } from '../platform/data/keys';
 import { getItem, queryRaw, transactWrite, type TransactStep } from '../platform/data/table';
 
-/** The stored program; rules stored before points and time zone existed have neither (the domain fills the defaults). */
-export type StoredProgram = Omit<ProgramRecord, 'points' | 'timeZone'> & Partial<Pick<ProgramRecord, 'points' | 'timeZone'>>;
+/** The stored program; rules stored before points, time zone and point values existed have none (the domain fills the defaults). */
+export type StoredProgram = Omit<ProgramRecord, 'points' | 'timeZone' | 'pointValue'> & Partial<Pick<ProgramRecord, 'points' | 'timeZone' | 'pointValue'>>;
 
 export async function getProgram(workspaceId: string): Promise<StoredProgram | undefined> {
   const item = await getItem<ProgramRecord & { pk: string }>(keyOf('program', { workspaceId }));
@@ -14,6 +14,7 @@ export async function getProgram(workspaceId: string): Promise<StoredProgram | u
     tiers: item.tiers,
     ...(item.points ? { points: item.points } : {}),
     ...(item.timeZone ? { timeZone: item.timeZone } : {}),
+    ...(item.pointValue ? { pointValue: item.pointValue } : {}),
     version: item.version,
     updatedAt: item.updatedAt,
   };

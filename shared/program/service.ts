@@ -29,8 +29,8 @@ export async function getProgram(workspaceId: string): Promise<Program> {
 const withDefaults = (stored: repo.StoredProgram | undefined): Program => (stored ? withTierDefaults({ ...defaults(), ...stored }) : defaults());
 
 export async function rulesOf(workspaceId: string): Promise<ProgramRules> {
-  const { earn, tiers, points, timeZone } = await getProgram(workspaceId);
-  return { earn, tiers, points, timeZone };
+  const { earn, tiers, points, timeZone, pointValue } = await getProgram(workspaceId);
+  return { earn, tiers, points, timeZone, pointValue };
 }
 
 /** Rules under which something falls due with time: points that age, or tiers that can drop without activity. */
@@ -38,7 +38,8 @@ const hasDueWork = (p: Program): boolean =>
   p.points.expiry.policy !== 'none' || p.points.pendingDays > 0 || p.tiers.window !== 'lifetime' || p.tiers.retainDays > 0 || p.tiers.downgrade === 'one_level';
 
 /** A replacement of the rules; points and time zone left out take their defaults (a PUT replaces the whole). */
-export type ProgramInput = Omit<ProgramRules, 'points' | 'timeZone'> & Partial<Pick<ProgramRules, 'points' | 'timeZone'>> & { version?: number };
+export type ProgramInput = Omit<ProgramRules, 'points' | 'timeZone' | 'pointValue'> &
+  Partial<Pick<ProgramRules, 'points' | 'timeZone' | 'pointValue'>> & { version?: number };
 
 export async function putProgram(workspaceId: string, input: ProgramInput, audit: AuditContext, now = new Date()): Promise<Program> {
   cache.invalidate(workspaceId);
@@ -51,6 +52,7 @@ export async function putProgram(workspaceId: string, input: ProgramInput, audit
     tiers: input.tiers,
     points: input.points ?? DEFAULT_RULES.points,
     timeZone: input.timeZone ?? DEFAULT_RULES.timeZone,
+    pointValue: input.pointValue ?? DEFAULT_RULES.pointValue,
     version: current.version + 1,
     updatedAt: now.toISOString(),
   };

@@ -41,7 +41,15 @@ describe('per-container caches', () => {
     expect(before.version).toBe(0);
     await programRepo.putProgram(
       ws,
-      { earn: before.earn, tiers: before.tiers, points: before.points, timeZone: before.timeZone, version: 1, updatedAt: new Date().toISOString() },
+      {
+        earn: before.earn,
+        tiers: before.tiers,
+        points: before.points,
+        timeZone: before.timeZone,
+        pointValue: before.pointValue,
+        version: 1,
+        updatedAt: new Date().toISOString(),
+      },
       0,
       [],
     );
