@@ -2978,7 +2978,7 @@ export interface components {
             /** @description esc_... */
             id: string;
             /** @enum {string} */
-            entity: "members" | "orders";
+            entity: "members" | "orders" | "ledger";
             /** @enum {string} */
             format: "csv" | "jsonl";
             /** @enum {string} */
@@ -3216,7 +3216,7 @@ export interface components {
             /** @description Why the job failed; null otherwise */
             error: string | null;
             /** @enum {string} */
-            entity: "members" | "orders";
+            entity: "members" | "orders" | "ledger";
             /** @enum {string} */
             format: "csv" | "jsonl";
             /** @description True when the row cap cut the export; null until it completes */
@@ -10224,7 +10224,7 @@ export interface operations {
                      * @description What to export
                      * @enum {string}
                      */
-                    entity: "members" | "orders";
+                    entity: "members" | "orders" | "ledger";
                     /**
                      * @description csv: one header row, then one row per record; jsonl: one JSON object per line
                      * @enum {string}
@@ -10395,7 +10395,7 @@ export interface operations {
                      * @description What to export
                      * @enum {string}
                      */
-                    entity: "members" | "orders";
+                    entity: "members" | "orders" | "ledger";
                     /**
                      * @description csv: one header row, then one row per record; jsonl: one JSON object per line
                      * @enum {string}
