@@ -96,6 +96,50 @@ describe('the Overview screen (headless Chromium)', () => {
     await page.close();
   });
 
+  it('shows the points report of a period picked by the person: the figures, the rates, the liability and a chart of issued, redeemed and expired', async () => {
+    const owner = await tenant('overview-report');
+    const current = (await call('GET', '/api/flash/program', { token: owner.token })).body.data;
+    const put = await call('PUT', '/api/flash/program', {
+      token: owner.token,
+      body: { earn: current.earn, tiers: current.tiers, points: current.points, timeZone: 'UTC', pointValue: { EUR: 0.01 } },
+    });
+    expect(put.status).toBe(200);
+    const pool = await call('POST', '/api/v2/coupons/pools', {
+      token: owner.key,
+      body: { name: 'Ten off', discount: { type: 'percent', value: 10 }, codeConfig: { mode: 'generated' }, stock: 5, pointsCost: 40 },
+    });
+    expect(pool.status).toBe(201);
+    const m = await newMember(owner.key);
+    await call('POST', `/api/v2/members/${m.id}/points`, { token: owner.key, body: { type: 'earn', amount: 250, reason: 'welcome' } });
+    expect((await call('POST', '/api/v2/coupons/issue', { token: owner.key, body: { poolId: pool.body.data.id, memberId: m.id } })).status).toBe(201);
+    await call('POST', `/api/v2/members/${m.id}/points`, { token: owner.key, body: { type: 'deduct', amount: 10, reason: 'support' } });
+
+    const page = await browser.newTab();
+    await browser.signIn(page, owner.email, owner.password);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('heading', { name: 'Points', level: 2 }).waitFor();
+    await expect.poll(() => page.getByTestId('report-outstanding').textContent()).toBe('200');
+    expect(await page.getByTestId('points-redeemed').textContent()).toBe('40');
+    expect(await page.getByTestId('report-redeemed').textContent()).toBe('40');
+    expect(await page.getByTestId('report-deducted').textContent()).toBe('10');
+    expect(await page.getByTestId('report-redemption-rate').textContent()).toBe('16.0 %');
+    expect(await page.getByTestId('report-value-EUR').textContent()).toContain('2.00');
+    expect(await page.locator('[data-testid="points-chart"] polyline').count()).toBe(3);
+    await expectAccessible(page, 'overview with the points report');
+
+    // A period before anything happened: nothing moved, nothing outstanding.
+    const period = page.getByRole('form', { name: 'Period' });
+    await period.getByLabel('From').fill('2025-01-01');
+    await period.getByLabel('To').fill('2025-12-31');
+    await period.getByLabel('By').selectOption('month');
+    await period.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => page.getByText('2025-01-01 to 2025-12-31').count()).toBe(1);
+    expect(await page.getByTestId('report-outstanding').textContent()).toBe('0');
+    expect(await page.getByTestId('report-redemption-rate').textContent()).toBe('–');
+    await shot(page, 'overview-points-report');
+    await page.close();
+  });
+
   it('asked for nothing from another host and broke no rule of its Content-Security-Policy', () => {
     expect(browser.requested.length).toBeGreaterThan(0);
     expect(browser.requested.filter((u) => !u.startsWith(base))).toEqual([]);
