@@ -33,6 +33,9 @@ export default {
     'shared/program/calendar.ts',
     'shared/program/tier-rules.ts',
     'shared/program/tier-metric.ts',
+    // The points aggregates: which counter an entry moves, and the report summed from the day counters.
+    'shared/overview/points-day.ts',
+    'shared/overview/points-report.ts',
     'shared/campaigns/evaluation.ts',
     'shared/campaigns/line-base.ts',
     'shared/program/order-time.ts',

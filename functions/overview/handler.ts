@@ -1,5 +1,6 @@
 import { overviewArea } from '../../shared/overview/contract';
 import { overview } from '../../shared/overview/figures';
+import { pointsReportOf } from '../../shared/overview/reports';
 import { exportsRunning } from '../../shared/exports/jobs';
 import { defineArea } from '../../shared/http/area';
 import { principalOf } from '../../shared/http/principal';
@@ -7,4 +8,5 @@ import { ok } from '../../shared/http/responses';
 
 export const handler = defineArea(overviewArea, {
   getOverview: async ({ principal }) => ok(await overview(principalOf(principal).workspaceId, exportsRunning)),
+  getPointsReport: async ({ principal, query }) => ok(await pointsReportOf(principalOf(principal).workspaceId, query)),
 });

@@ -2567,6 +2567,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/reports/points": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Points issued, redeemed, reversed, expired and outstanding over a period (console, finance)
+         * @description The month-end figures of the points programme for a period of local days in the program's time zone, per day or month: points issued (base, campaign, manual), redeemed, reversed by refunds, expired, deducted by support, pending and outstanding (the liability), the liability by expiry month, the redemption and breakage rates, and the liability's value at the program's `pointValue`. Exact: day counters moved in the transaction of each ledger entry, summed at read (no scan of the ledger). Definitions: the program guide's Finance section.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["getPointsReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3039,7 +3061,7 @@ export interface components {
             /** @description esc_... */
             id: string;
             /** @enum {string} */
-            entity: "members" | "orders";
+            entity: "members" | "orders" | "ledger";
             /** @enum {string} */
             format: "csv" | "jsonl";
             /** @enum {string} */
@@ -3164,8 +3186,11 @@ export interface components {
             balanceAfter: number;
             reason: string | null;
             source: {
-                /** @enum {string} */
-                type: "manual" | "order" | "refund" | "reconciliation" | "campaign" | "program";
+                /**
+                 * @description What made the entry; coupon: a coupon bought with points (a redemption, its id in the reason)
+                 * @enum {string}
+                 */
+                type: "manual" | "order" | "refund" | "reconciliation" | "campaign" | "program" | "coupon";
                 orderId: string | null;
                 externalOrderId: string | null;
                 apiKeyId: string | null;
@@ -3278,7 +3303,7 @@ export interface components {
             /** @description Why the job failed; null otherwise */
             error: string | null;
             /** @enum {string} */
-            entity: "members" | "orders";
+            entity: "members" | "orders" | "ledger";
             /** @enum {string} */
             format: "csv" | "jsonl";
             /** @description True when the row cap cut the export; null until it completes */
@@ -3333,7 +3358,7 @@ export interface components {
             members: number;
             /** @description Points ever credited: earned, granted, added by hand */
             pointsIssued: number;
-            /** @description Points ever taken off balances: spent, deducted, reversed */
+            /** @description Points ever spent on coupons and rewards (not refund reversals, support deductions or expiries) */
             pointsRedeemed: number;
             /** @description Orders counted for members (completed) */
             orders: number;
@@ -3350,6 +3375,97 @@ export interface components {
             /** @description Exports pending or running */
             exportsRunning: number;
             generatedAt: string;
+        };
+        PointsReport: {
+            from: string;
+            to: string;
+            /** @enum {string} */
+            granularity: "day" | "month";
+            /** @description The program's time zone: every day and month is local to it */
+            timeZone: string;
+            /** @description The whole period */
+            totals: {
+                /** @description Points outstanding before the first day */
+                opening: number;
+                /** @description Points credited to balances */
+                issued: {
+                    /** @description Orders' own points, when they became spendable */
+                    base: number;
+                    /** @description Campaigns' point rewards */
+                    campaign: number;
+                    /** @description Points added by hand or by a correction upward */
+                    manual: number;
+                    total: number;
+                };
+                /** @description Points spent on coupons and rewards */
+                redeemed: number;
+                /** @description Points taken back because their order was refunded, cancelled or corrected downward */
+                reversed: number;
+                /** @description Points that expired */
+                expired: number;
+                /** @description Points taken off by support (deductions and corrections): neither redeemed nor expired */
+                deducted: number;
+                /** @description Points on balances at the end: the liability */
+                outstanding: number;
+                /** @description Points of orders still waiting to become spendable at the end (not yet a liability) */
+                pending: number;
+            };
+            rates: {
+                /** @description Rates over the points issued */
+                period: {
+                    /** @description redeemed / issued (4 decimals; null while nothing was issued) */
+                    redemption: number | null;
+                    /** @description expired / issued (4 decimals; null while nothing was issued) */
+                    breakage: number | null;
+                };
+                /** @description Everything up to the end of the period */
+                lifeToDate: {
+                    /** @description redeemed / issued (4 decimals; null while nothing was issued) */
+                    redemption: number | null;
+                    /** @description expired / issued (4 decimals; null while nothing was issued) */
+                    breakage: number | null;
+                };
+            };
+            /** @description Points outstanding at the end by the month they expire in, earliest first */
+            liabilityByExpiry: {
+                /** @description YYYY-MM, local; null: no date of their own */
+                month: string | null;
+                points: number;
+            }[];
+            /** @description The liability in money at the program's `pointValue`, one line per currency set */
+            value: {
+                currency: string;
+                pointValue: number;
+                /** @description outstanding × pointValue, rounded to the minor unit */
+                amount: number;
+            }[];
+            /** @description Each day or month of the period, in order (days without activity included) */
+            buckets: {
+                start: string;
+                end: string;
+                /** @description Points credited to balances */
+                issued: {
+                    /** @description Orders' own points, when they became spendable */
+                    base: number;
+                    /** @description Campaigns' point rewards */
+                    campaign: number;
+                    /** @description Points added by hand or by a correction upward */
+                    manual: number;
+                    total: number;
+                };
+                /** @description Points spent on coupons and rewards */
+                redeemed: number;
+                /** @description Points taken back because their order was refunded, cancelled or corrected downward */
+                reversed: number;
+                /** @description Points that expired */
+                expired: number;
+                /** @description Points taken off by support (deductions and corrections): neither redeemed nor expired */
+                deducted: number;
+                /** @description Points on balances at the end: the liability */
+                outstanding: number;
+                /** @description Points of orders still waiting to become spendable at the end (not yet a liability) */
+                pending: number;
+            }[];
         };
         PortalSession: {
             /** @description `fl_cs_...`: send as `Authorization: Bearer <token>` on the consumer routes. Shown only here */
@@ -3446,6 +3562,9 @@ export interface components {
                 backdatingLimitDays: number;
             };
             timeZone: string;
+            pointValue: {
+                [key: string]: number;
+            };
             /** @description 0 while the defaults apply */
             version: number;
             updatedAt: string | null;
@@ -5094,6 +5213,13 @@ export interface operations {
                      * @default UTC
                      */
                     timeZone?: string;
+                    /**
+                     * @description What one point is worth per currency, e.g. {"EUR": 0.01}: the money value of the points outstanding in the points report
+                     * @default {}
+                     */
+                    pointValue?: {
+                        [key: string]: number;
+                    };
                     /** @description How orders earn points */
                     earn: {
                         /** @description Points per 1 unit of currency spent (e.g. 1 point per 1.00 EUR) */
@@ -10458,7 +10584,7 @@ export interface operations {
                      * @description What to export
                      * @enum {string}
                      */
-                    entity: "members" | "orders";
+                    entity: "members" | "orders" | "ledger";
                     /**
                      * @description csv: one header row, then one row per record; jsonl: one JSON object per line
                      * @enum {string}
@@ -10629,7 +10755,7 @@ export interface operations {
                      * @description What to export
                      * @enum {string}
                      */
-                    entity: "members" | "orders";
+                    entity: "members" | "orders" | "ledger";
                     /**
                      * @description csv: one header row, then one row per record; jsonl: one JSON object per line
                      * @enum {string}
@@ -10891,6 +11017,46 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["Overview"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPointsReport: {
+        parameters: {
+            query?: {
+                /** @description First local day (YYYY-MM-DD, the program's time zone); default: the first day of `to`'s month */
+                from?: string;
+                /** @description Last local day, included (YYYY-MM-DD); default: today in the program's time zone */
+                to?: string;
+                /** @description One bucket per day (at most 400 days) or per month (at most 3700 days; the first and last months clipped to the period) */
+                granularity?: "day" | "month";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PointsReport"];
                     };
                 };
             };

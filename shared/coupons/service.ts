@@ -253,7 +253,8 @@ async function issueInTurn(
             entry: {
               type: 'deduct',
               reason: `Coupon ${coupon.id} from pool ${pool.id}`,
-              source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: actor.apiKeyId },
+              // A redemption: the points aggregates count it apart from support deductions.
+              source: { type: 'coupon', orderId: null, externalOrderId: null, apiKeyId: actor.apiKeyId },
             },
             requireNonNegative: true,
             requireActive: true,

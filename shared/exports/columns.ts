@@ -1,6 +1,7 @@
 import type { Item } from '../platform/data/table';
 import { fromMinor } from '../platform/money';
 import type { OperationalEntity } from './entities';
+import { counterOf } from '../overview/points-day';
 
 /**
  * The columns of an operational export, in order, as data: the CSV header row and the keys of each
@@ -8,13 +9,59 @@ import type { OperationalEntity } from './entities';
  * own members into its other systems); secrets are never among the attributes read.
  */
 export interface ColumnSet {
-  source: 'members' | 'orders';
+  source: 'members' | 'orders' | 'ledger';
   attributes: readonly string[];
   columns: readonly string[];
   row: (item: Item) => Record<string, string | number | boolean | null>;
 }
 
 const text = (v: unknown): string | null => (v === undefined || v === null ? null : String(v));
+
+const LEDGER_COLUMNS = [
+  'id',
+  'memberId',
+  'sequence',
+  'createdAt',
+  'type',
+  'amount',
+  'balanceAfter',
+  'reportFigure',
+  'sourceType',
+  'orderId',
+  'externalOrderId',
+  'campaignId',
+  'apiKeyId',
+  'reason',
+] as const;
+
+/**
+ * The ledger journal: every entry with its type and source, and the points report's figure it
+ * counts in (`reportFigure`: issuedBase, redeemed, expired, ...), so the report reconciles with it.
+ */
+const ledger: ColumnSet = {
+  source: 'ledger',
+  attributes: ['id', 'memberId', 'rev', 'createdAt', 'type', 'amount', 'balanceAfter', 'reason', 'source'],
+  columns: LEDGER_COLUMNS,
+  row: (e) => {
+    const source = (e.source ?? {}) as Record<string, unknown>;
+    return {
+      id: e.id,
+      memberId: e.memberId,
+      sequence: e.rev,
+      createdAt: e.createdAt,
+      type: e.type,
+      amount: e.amount,
+      balanceAfter: e.balanceAfter,
+      reportFigure: counterOf({ type: String(e.type), amount: Number(e.amount), source: { type: String(source.type) }, createdAt: String(e.createdAt) }),
+      sourceType: text(source.type),
+      orderId: text(source.orderId),
+      externalOrderId: text(source.externalOrderId),
+      campaignId: text(source.campaignId),
+      apiKeyId: text(source.apiKeyId),
+      reason: text(e.reason),
+    };
+  },
+};
 
 export const COLUMNS: Readonly<Record<OperationalEntity, ColumnSet>> = {
   members: {
@@ -126,6 +173,7 @@ export const COLUMNS: Readonly<Record<OperationalEntity, ColumnSet>> = {
       updatedAt: o.updatedAt,
     }),
   },
+  ledger,
 };
 
 /** A JSONL line: the CSV row with its JSON cells as the values they encode. */

@@ -8,7 +8,7 @@
 export const EXPORT_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
 
-export const OPERATIONAL_ENTITIES = ['members', 'orders'] as const;
+export const OPERATIONAL_ENTITIES = ['members', 'orders', 'ledger'] as const;
 export type OperationalEntity = (typeof OPERATIONAL_ENTITIES)[number];
 export const OPERATIONAL_FORMATS = ['csv', 'jsonl'] as const;
 export type OperationalFormat = (typeof OPERATIONAL_FORMATS)[number];

@@ -126,20 +126,20 @@ export async function releaseArchiveLock(workspaceId: string, jobId: string): Pr
 }
 
 /** The lists an export reads. */
-export type ExportSource = 'members' | 'orders' | 'couponPools' | 'campaigns';
+export type ExportSource = 'members' | 'orders' | 'couponPools' | 'campaigns' | 'ledger';
 
 /**
  * Where each source's items are: a workspace list on gsi1, or (campaigns: few per workspace) the
  * items of one sort-key prefix in the workspace partition.
  */
-const SOURCES: Record<ExportSource, { entity: 'member' | 'order' | 'couponPool' } | { prefixOf: 'campaign' }> = {
+const SOURCES: Record<Exclude<ExportSource, 'ledger'>, { entity: 'member' | 'order' | 'couponPool' } | { prefixOf: 'campaign' }> = {
   members: { entity: 'member' },
   orders: { entity: 'order' },
   couponPools: { entity: 'couponPool' },
   campaigns: { prefixOf: 'campaign' },
 };
 
-function sourceQuery(workspaceId: string, source: ExportSource) {
+function sourceQuery(workspaceId: string, source: Exclude<ExportSource, 'ledger'>) {
   const where = SOURCES[source];
   if ('prefixOf' in where) {
     return {
@@ -164,6 +164,10 @@ export async function* readAll(
   source: ExportSource,
   opts: { attributes: readonly string[]; pageSize: number; max: number },
 ): AsyncGenerator<Item[]> {
+  if (source === 'ledger') {
+    yield* readLedger(workspaceId, opts);
+    return;
+  }
   const query = sourceQuery(workspaceId, source);
   const names = Object.fromEntries(opts.attributes.map((a, i) => [`#p${i}`, a]));
   let startKey: Record<string, unknown> | undefined;
@@ -183,6 +187,48 @@ export async function* readAll(
     if (items.length) yield items;
     startKey = out.LastEvaluatedKey;
   } while (startKey && seen < opts.max);
+}
+
+/** Members whose ledgers are read at once. */
+const LEDGER_READS = 8;
+
+/**
+ * Every ledger entry of the workspace: the members page by page (their ids only), then each
+ * member's ledger partition, oldest entry first, a few members at a time. Entries live with their
+ * member (one partition each), so the journal is grouped by member; `createdAt` orders it in time.
+ */
+async function* readLedger(workspaceId: string, opts: { attributes: readonly string[]; pageSize: number; max: number }): AsyncGenerator<Item[]> {
+  const names = Object.fromEntries(opts.attributes.map((a, i) => [`#p${i}`, a]));
+  let seen = 0;
+  for await (const members of readAll(workspaceId, 'members', { attributes: ['id'], pageSize: opts.pageSize, max: Number.MAX_SAFE_INTEGER })) {
+    for (let i = 0; i < members.length; i += LEDGER_READS) {
+      const ledgers = await Promise.all(members.slice(i, i + LEDGER_READS).map((m) => ledgerOf(workspaceId, String(m.id), names, opts.max - seen)));
+      for (const entries of ledgers) {
+        if (seen >= opts.max) return;
+        const taken = entries.slice(0, opts.max - seen);
+        seen += taken.length;
+        if (taken.length) yield taken;
+      }
+    }
+  }
+}
+
+/** One member's ledger entries, oldest first, at most `max`. */
+async function ledgerOf(workspaceId: string, memberId: string, names: Record<string, string>, max: number): Promise<Item[]> {
+  const items: Item[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await queryRaw({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': keyOf('member', { workspaceId, memberId }).pk, ':prefix': skPrefix('ledgerEntry') },
+      ExpressionAttributeNames: names,
+      ProjectionExpression: Object.keys(names).join(', '),
+      ExclusiveStartKey: startKey,
+    });
+    items.push(...((out.Items ?? []) as Item[]));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && items.length < max);
+  return items;
 }
 
 // --- Export-signing secrets ---

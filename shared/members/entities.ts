@@ -91,8 +91,8 @@ export interface LedgerEntryRecord {
   balanceAfter: number;
   reason: string | null;
   source: {
-    /** program: the program engine itself (an expiry). */
-    type: 'manual' | 'order' | 'refund' | 'reconciliation' | 'campaign' | 'program';
+    /** program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption). */
+    type: 'manual' | 'order' | 'refund' | 'reconciliation' | 'campaign' | 'program' | 'coupon';
     orderId: string | null;
     externalOrderId: string | null;
     apiKeyId: string | null;

@@ -1,6 +1,7 @@
 import type { PointsDelta } from './types';
 import * as repo from './repository';
-import { figuresStep } from '../overview/repository';
+import { pointsDaySteps } from '../overview/points-repository';
+import { dayMoves } from '../overview/points-day';
 import { inKeyOrder, transactWrite, withOptimisticRetry, type TransactStep } from '../platform/data/table';
 import type { OutboxEvent } from '../platform/events/registry';
 import { event, publish } from '../platform/events/outbox';
@@ -208,7 +209,7 @@ export async function changePoints<R>({
     if (p.onlyIfTierMoves && tier.change === null && tier.tier === member.tier && tier.record.reviewAt === (tierRecord?.reviewAt ?? null)) {
       return p.onlyIfTierMoves.unchanged(member);
     }
-    const change = { next, tier, lotsBefore: bonus.state, rules, expired, reversals: bonus.entries };
+    const change = { next, tier, lotsBefore: bonus.state, lotsRead: read.lots, rules, expired, reversals: bonus.entries };
     const { steps, result } = changeSteps(workspaceId, member, p, change, at.toISOString(), opts, store);
     try {
       await store.transactWrite(steps);
@@ -243,6 +244,8 @@ function changeSteps<R>(
     expired: { points: number; at: number } | null;
     /** The entries of the campaign shares the change takes back: after the grants'. */
     reversals: BonusMoves<PlannedGrant>['entries'];
+    /** The lots as read, before what lapsed was settled (the points aggregates count the difference). */
+    lotsRead: MemberLotsRecord | undefined;
   },
   at: string,
   opts: WriteOptions<R>,
@@ -272,7 +275,17 @@ function changeSteps<R>(
     store.memberTierStep(workspaceId, t.record),
     ...grants.flatMap((g) => g.steps),
     ...(p.steps ?? []),
-    ...figuresStep(workspaceId, figuresMoved(all, p.delta.orderCount)),
+    ...pointsDaySteps(
+      workspaceId,
+      dayMoves({
+        lapsed,
+        entries: all,
+        lots: { read: change.lotsRead, settled: member.lots, written: lotsChanged ? lots : member.lots },
+        orders: Math.max(p.delta.orderCount, 0),
+        at: Date.parse(at),
+        timeZone: rules.timeZone,
+      }),
+    ),
     ...publish(workspaceId, [
       ...(lapsed ? [event('points.expired', { resource_id: lapsed.id, member_ref: memberId, tier })] : []),
       ...(p.events ?? []),
@@ -357,16 +370,6 @@ function entriesOf(member: MemberRecord, p: ChangePlan<unknown>, reversals: Bonu
     };
   });
   return [own, ...grants, ...back];
-}
-
-/** What a change adds to the overview's totals: points credited, points taken off, orders recorded. Expired points were never redeemed. */
-function figuresMoved(entries: (LedgerEntryRecord | null | undefined)[], orders: number) {
-  const amounts = entries.flatMap((e) => (e && e.type !== 'expire' ? [e.amount] : []));
-  return {
-    pointsIssued: amounts.filter((a) => a > 0).reduce((n, a) => n + a, 0),
-    pointsRedeemed: amounts.filter((a) => a < 0).reduce((n, a) => n - a, 0),
-    orders: Math.max(orders, 0),
-  };
 }
 
 /** Points credited or debited by a committed ledger entry (debits as a positive amount). */

@@ -116,7 +116,9 @@ export const ledgerEntrySchema = z
     balanceAfter: z.number().int(),
     reason: z.string().nullable(),
     source: z.object({
-      type: z.enum(['manual', 'order', 'refund', 'reconciliation', 'campaign', 'program']),
+      type: z
+        .enum(['manual', 'order', 'refund', 'reconciliation', 'campaign', 'program', 'coupon'])
+        .describe('What made the entry; coupon: a coupon bought with points (a redemption, its id in the reason)'),
       orderId: z.string().nullable(),
       externalOrderId: z.string().nullable(),
       apiKeyId: z.string().nullable(),

@@ -1,12 +1,13 @@
 import * as z from 'zod';
 import { dataOf } from '../platform/contract/contract';
 import { declareArea } from '../platform/contract/endpoint';
+import { pointsReportQuery, pointsReportSchema } from './report-schemas';
 
 const overviewSchema = z
   .object({
     members: z.number().int().describe('Members enrolled (erased ones included)'),
     pointsIssued: z.number().int().describe('Points ever credited: earned, granted, added by hand'),
-    pointsRedeemed: z.number().int().describe('Points ever taken off balances: spent, deducted, reversed'),
+    pointsRedeemed: z.number().int().describe('Points ever spent on coupons and rewards (not refund reversals, support deductions or expiries)'),
     orders: z.number().int().describe('Orders counted for members (completed)'),
     webhooks: z
       .object({
@@ -35,6 +36,16 @@ export const overviewArea = declareArea({
       responses: { 200: dataOf(overviewSchema) },
       description:
         'Members, points issued and redeemed, and orders are running totals moved in the transaction of each change (no scan). Webhook health counts the delivery attempts of the last 24 hours in the delivery log; exports running are the pending and running jobs.',
+    },
+    getPointsReport: {
+      method: 'GET',
+      path: '/api/flash/reports/points',
+      auth: ['adminSession'],
+      summary: 'Points issued, redeemed, reversed, expired and outstanding over a period (console, finance)',
+      query: pointsReportQuery,
+      responses: { 200: dataOf(pointsReportSchema) },
+      description:
+        "The month-end figures of the points programme for a period of local days in the program's time zone, per day or month: points issued (base, campaign, manual), redeemed, reversed by refunds, expired, deducted by support, pending and outstanding (the liability), the liability by expiry month, the redemption and breakage rates, and the liability's value at the program's `pointValue`. Exact: day counters moved in the transaction of each ledger entry, summed at read (no scan of the ledger). Definitions: the program guide's Finance section.",
     },
   },
 });

@@ -1,7 +1,11 @@
 import { readFigures } from './repository';
+import { daysThrough } from './points-repository';
+import { addCounters, type DayCounters } from './points-day';
 import { allEndpoints, listAttempts } from '../webhooks/repository';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** Sorts after every day: all of them. */
+const LAST_DAY = '9999-12-31';
 /** Attempts read per endpoint at most (newest first): the figure is then a lower bound, said so. */
 const ATTEMPTS_READ = 1000;
 
@@ -42,6 +46,22 @@ export async function webhookHealth(workspaceId: string, now: Date): Promise<Web
  * their count in (`exports/jobs.ts`), so the overview never imports them.
  */
 export async function overview(workspaceId: string, exportsRunning: (workspaceId: string) => Promise<number>, now = new Date()) {
-  const [figures, webhooks, running] = await Promise.all([readFigures(workspaceId), webhookHealth(workspaceId, now), exportsRunning(workspaceId)]);
-  return { ...figures, webhooks, exportsRunning: running, generatedAt: now.toISOString() };
+  const [figures, days, webhooks, running] = await Promise.all([
+    readFigures(workspaceId),
+    daysThrough(workspaceId, LAST_DAY),
+    webhookHealth(workspaceId, now),
+    exportsRunning(workspaceId),
+  ]);
+  const c = days.reduce<DayCounters>((s, d) => addCounters(s, d.counters), {});
+  // Points and orders are the day counters' (the totals' own figures are what was counted before them);
+  // redeemed counts redemptions only, so the totals' figure, which counted every debit, is not added.
+  return {
+    members: figures.members,
+    pointsIssued: figures.pointsIssued + (c.issuedBase ?? 0) + (c.issuedCampaign ?? 0) + (c.issuedManual ?? 0),
+    pointsRedeemed: c.redeemed ?? 0,
+    orders: figures.orders + (c.orders ?? 0),
+    webhooks,
+    exportsRunning: running,
+    generatedAt: now.toISOString(),
+  };
 }

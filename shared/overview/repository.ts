@@ -1,7 +1,11 @@
 import { keyOf, skPrefix } from '../platform/data/keys';
 import { prefixPage, type TransactStep } from '../platform/data/table';
 
-/** The overview's running totals of a workspace. */
+/**
+ * The overview's running totals of a workspace. Members are counted here; points and orders were,
+ * until the points day counters took them over (points-repository.ts): their figures here are what
+ * was counted before.
+ */
 export interface Figures {
   members: number;
   pointsIssued: number;

@@ -81,6 +81,8 @@ export interface ProgramRecord {
   orders: OrderTimeRules;
   /** The IANA time zone of the program's calendar dates (a month's end). */
   timeZone: string;
+  /** What one point is worth per currency (e.g. EUR 0.01): the money value of the points outstanding. */
+  pointValue: Record<string, number>;
   version: number;
   updatedAt: string | null;
 }

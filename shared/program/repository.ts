@@ -3,8 +3,9 @@ import { conflict } from '../platform/errors';
 import { keyOf } from '../platform/data/keys';
 import { getItem, queryRaw, transactWrite, type TransactStep } from '../platform/data/table';
 
-/** The stored program; rules stored before points, time zone and order times existed have none of them (the domain fills the defaults). */
-export type StoredProgram = Omit<ProgramRecord, 'points' | 'orders' | 'timeZone'> & Partial<Pick<ProgramRecord, 'points' | 'orders' | 'timeZone'>>;
+/** The stored program; rules stored before points, time zone, order times and point values existed have none (the domain fills the defaults). */
+export type StoredProgram = Omit<ProgramRecord, 'points' | 'orders' | 'timeZone' | 'pointValue'> &
+  Partial<Pick<ProgramRecord, 'points' | 'orders' | 'timeZone' | 'pointValue'>>;
 
 export async function getProgram(workspaceId: string): Promise<StoredProgram | undefined> {
   const item = await getItem<ProgramRecord & { pk: string }>(keyOf('program', { workspaceId }));
@@ -15,6 +16,7 @@ export async function getProgram(workspaceId: string): Promise<StoredProgram | u
     ...(item.points ? { points: item.points } : {}),
     ...(item.orders ? { orders: item.orders } : {}),
     ...(item.timeZone ? { timeZone: item.timeZone } : {}),
+    ...(item.pointValue ? { pointValue: item.pointValue } : {}),
     version: item.version,
     updatedAt: item.updatedAt,
   };

@@ -117,6 +117,17 @@ export const programRulesSchema = z.strictObject({
     .refine(isTimeZone, { message: 'must be an IANA time zone, e.g. Europe/Berlin' })
     .default('UTC')
     .describe('IANA time zone of program dates (a month’s end), e.g. Europe/Berlin'),
+  pointValue: z
+    .record(
+      currencySchema,
+      z
+        .number()
+        .min(0)
+        .max(1000)
+        .refine((n) => Math.abs(Math.round(n * 1e6) - n * 1e6) < 1e-6, { message: 'at most 6 decimals' }),
+    )
+    .default({})
+    .describe('What one point is worth per currency, e.g. {"EUR": 0.01}: the money value of the points outstanding in the points report'),
   earn: z
     .strictObject({
       pointsPerUnit: rate.describe('Points per 1 unit of currency spent (e.g. 1 point per 1.00 EUR)'),
@@ -203,6 +214,7 @@ export const programSchema = z
     }),
     orders: z.object({ backdatingLimitDays: z.number().int() }),
     timeZone: z.string(),
+    pointValue: z.record(z.string(), z.number()),
     version: z.number().int().describe('0 while the defaults apply'),
     updatedAt: isoDateTime.nullable(),
   })
@@ -216,6 +228,7 @@ export const DEFAULT_RULES: ProgramRules = {
   points: { expiry: { policy: 'none' }, warnDays: [], pendingDays: 0 },
   orders: { backdatingLimitDays: DEFAULT_BACKDATING_LIMIT_DAYS },
   timeZone: 'UTC',
+  pointValue: {},
   earn: { pointsPerUnit: 1, rounding: 'floor', currencyOverrides: {}, basis: 'total', exclude: DEFAULT_EXCLUSIONS, caps: NO_CAPS },
   tiers: {
     metric: 'lifetime_points',

@@ -33,8 +33,8 @@ const withDefaults = (stored: repo.StoredProgram | undefined): Program =>
   stored ? withEarnDefaults(withTierDefaults({ ...defaults(), ...stored })) : defaults();
 
 export async function rulesOf(workspaceId: string): Promise<ProgramRules> {
-  const { earn, tiers, points, orders, timeZone } = await getProgram(workspaceId);
-  return { earn, tiers, points, orders, timeZone };
+  const { earn, tiers, points, orders, timeZone, pointValue } = await getProgram(workspaceId);
+  return { earn, tiers, points, orders, timeZone, pointValue };
 }
 
 /** Rules under which something falls due with time: points that age, or tiers that can drop without activity. */
@@ -42,8 +42,8 @@ const hasDueWork = (p: Program): boolean =>
   p.points.expiry.policy !== 'none' || p.points.pendingDays > 0 || p.tiers.window !== 'lifetime' || p.tiers.retainDays > 0 || p.tiers.downgrade === 'one_level';
 
 /** A replacement of the rules; points and time zone left out take their defaults (a PUT replaces the whole). */
-export type ProgramInput = Omit<ProgramRules, 'points' | 'orders' | 'timeZone'> &
-  Partial<Pick<ProgramRules, 'points' | 'orders' | 'timeZone'>> & { version?: number };
+export type ProgramInput = Omit<ProgramRules, 'points' | 'orders' | 'timeZone' | 'pointValue'> &
+  Partial<Pick<ProgramRules, 'points' | 'orders' | 'timeZone' | 'pointValue'>> & { version?: number };
 
 export async function putProgram(workspaceId: string, input: ProgramInput, audit: AuditContext, now = new Date()): Promise<Program> {
   cache.invalidate(workspaceId);
@@ -57,6 +57,7 @@ export async function putProgram(workspaceId: string, input: ProgramInput, audit
     points: input.points ?? DEFAULT_RULES.points,
     orders: input.orders ?? DEFAULT_RULES.orders,
     timeZone: input.timeZone ?? DEFAULT_RULES.timeZone,
+    pointValue: input.pointValue ?? DEFAULT_RULES.pointValue,
     version: current.version + 1,
     updatedAt: now.toISOString(),
   };

@@ -18,6 +18,7 @@ import { orderIntake } from './order-intake';
 import { rateGuard } from './rate-guard';
 import { objectList } from './object-list';
 import { operationalExport } from './operational-export';
+import { pointsReportBench } from './points-report';
 import { configureFor, storeCalls } from './store-calls';
 import { webhookDelivery } from './webhook-delivery';
 
@@ -38,6 +39,7 @@ const PLATFORM_BENCHES = [
   'store-calls',
   'expiry-run',
   'operational-export',
+  'points-report',
   'console',
 ] as const;
 // Benchmarks that start a runtime of their own (other settings than the shared one).
@@ -79,6 +81,10 @@ if (PLATFORM_BENCHES.some(selected)) {
     if (selected('expiry-run')) results.push(await expiryRun(platform, { members: Number(process.env.BENCH_EXPIRY_MEMBERS ?? 20_000) }));
     if (selected('console')) results.push(await consoleFirstScreen(platform, { runs: Number(process.env.BENCH_CONSOLE_RUNS ?? 7) }));
     if (selected('operational-export')) results.push(await operationalExport(platform, { members: Number(process.env.BENCH_EXPORT_MEMBERS ?? 200_000) }));
+    if (selected('points-report'))
+      results.push(
+        await pointsReportBench(platform, { members: Number(process.env.BENCH_REPORT_MEMBERS ?? 1_000_000), samples: Number(process.env.BENCH_SAMPLES ?? 30) }),
+      );
     if (selected('hot-member')) {
       await configureFor(platform, { quiet: true });
       results.push(

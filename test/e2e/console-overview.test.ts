@@ -61,7 +61,9 @@ describe('GET /api/flash/overview', () => {
     expect(totals.issued).toBeGreaterThan(100);
     expect(totals.orders).toBe(1);
     const figures = await overviewOf(a.token);
-    expect(figures).toMatchObject({ members: 2, pointsIssued: totals.issued, pointsRedeemed: 30, orders: 1 });
+    // Points redeemed are redemptions (coupons bought with points) only: the support deduction of 30 is not one.
+    expect(figures).toMatchObject({ members: 2, pointsIssued: totals.issued, pointsRedeemed: 0, orders: 1 });
+    expect(totals.redeemed).toBe(30);
     await expect.poll(async () => (await overviewOf(a.token)).webhooks.failed, { timeout: 60_000, interval: 1000 }).toBeGreaterThanOrEqual(1);
     expect((await overviewOf(a.token)).webhooks).toMatchObject({ delivered: 0, partial: false });
 
@@ -91,6 +93,50 @@ describe('the Overview screen (headless Chromium)', () => {
     expect(await page.getByTestId('points-issued').textContent()).toBe('250');
     await expectAccessible(page, 'overview');
     await shot(page, 'overview');
+    await page.close();
+  });
+
+  it('shows the points report of a period picked by the person: the figures, the rates, the liability and a chart of issued, redeemed and expired', async () => {
+    const owner = await tenant('overview-report');
+    const current = (await call('GET', '/api/flash/program', { token: owner.token })).body.data;
+    const put = await call('PUT', '/api/flash/program', {
+      token: owner.token,
+      body: { earn: current.earn, tiers: current.tiers, points: current.points, timeZone: 'UTC', pointValue: { EUR: 0.01 } },
+    });
+    expect(put.status).toBe(200);
+    const pool = await call('POST', '/api/v2/coupons/pools', {
+      token: owner.key,
+      body: { name: 'Ten off', discount: { type: 'percent', value: 10 }, codeConfig: { mode: 'generated' }, stock: 5, pointsCost: 40 },
+    });
+    expect(pool.status).toBe(201);
+    const m = await newMember(owner.key);
+    await call('POST', `/api/v2/members/${m.id}/points`, { token: owner.key, body: { type: 'earn', amount: 250, reason: 'welcome' } });
+    expect((await call('POST', '/api/v2/coupons/issue', { token: owner.key, body: { poolId: pool.body.data.id, memberId: m.id } })).status).toBe(201);
+    await call('POST', `/api/v2/members/${m.id}/points`, { token: owner.key, body: { type: 'deduct', amount: 10, reason: 'support' } });
+
+    const page = await browser.newTab();
+    await browser.signIn(page, owner.email, owner.password);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('heading', { name: 'Points', level: 2 }).waitFor();
+    await expect.poll(() => page.getByTestId('report-outstanding').textContent()).toBe('200');
+    expect(await page.getByTestId('points-redeemed').textContent()).toBe('40');
+    expect(await page.getByTestId('report-redeemed').textContent()).toBe('40');
+    expect(await page.getByTestId('report-deducted').textContent()).toBe('10');
+    expect(await page.getByTestId('report-redemption-rate').textContent()).toBe('16.0 %');
+    expect(await page.getByTestId('report-value-EUR').textContent()).toContain('2.00');
+    expect(await page.locator('[data-testid="points-chart"] polyline').count()).toBe(3);
+    await expectAccessible(page, 'overview with the points report');
+
+    // A period before anything happened: nothing moved, nothing outstanding.
+    const period = page.getByRole('form', { name: 'Period' });
+    await period.getByLabel('From').fill('2025-01-01');
+    await period.getByLabel('To').fill('2025-12-31');
+    await period.getByLabel('By').selectOption('month');
+    await period.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => page.getByText('2025-01-01 to 2025-12-31').count()).toBe(1);
+    expect(await page.getByTestId('report-outstanding').textContent()).toBe('0');
+    expect(await page.getByTestId('report-redemption-rate').textContent()).toBe('–');
+    await shot(page, 'overview-points-report');
     await page.close();
   });
 

@@ -396,6 +396,56 @@ describe('operational export (spec 4.5)', () => {
     expect(orderLines.find((l) => l.memberId === ms[1].id)).toMatchObject({ total: 7, currency: 'EUR' });
   });
 
+  it('the ledger journal in CSV and JSONL: every entry with its type, source and the report figure it counts in', async () => {
+    const t = await tenant('op-ledger');
+    const [ada, ben] = [await member(t.key, { email: uniqueEmail('ledger') }), await member(t.key, { email: uniqueEmail('ledger') })];
+    for (const change of [
+      { type: 'earn', amount: 100, reason: 'welcome, "gift"' },
+      { type: 'deduct', amount: 30, reason: 'support' },
+    ]) {
+      expect((await api('POST', `/api/v2/members/${ada.id}/points`, { token: t.key, body: change })).status).toBe(201);
+    }
+    const bens = await order(t.key, ben.id, 12.34);
+    const files: Record<string, string> = {};
+    for (const format of ['csv', 'jsonl'] as const) {
+      const res = await api('POST', '/api/flash/exports', { token: t.token, body: { entity: 'ledger', format } });
+      expect(res.status, JSON.stringify(res.body)).toBe(202);
+      const job = await operationalJob(t.token, res.body.data.id);
+      expect(job).toMatchObject({ status: 'completed', entity: 'ledger', format, rowCount: 3, capped: false });
+      files[format] = (await download(t.token, job.id)).text;
+    }
+    const rows = parse(files.csv!, { columns: true }) as Record<string, string>[];
+    expect(Object.keys(rows[0]!)).toEqual([
+      'id',
+      'memberId',
+      'sequence',
+      'createdAt',
+      'type',
+      'amount',
+      'balanceAfter',
+      'reportFigure',
+      'sourceType',
+      'orderId',
+      'externalOrderId',
+      'campaignId',
+      'apiKeyId',
+      'reason',
+    ]);
+    const byMember = (id: string) =>
+      rows.filter((r) => r.memberId === id).map((r) => [r.type, r.amount, r.balanceAfter, r.reportFigure, r.sourceType, r.reason]);
+    expect(byMember(ada.id)).toEqual([
+      ['earn', '100', '100', 'issuedManual', 'manual', 'welcome, "gift"'],
+      ['deduct', '-30', '70', 'deducted', 'manual', 'support'],
+    ]);
+    expect(byMember(ben.id)).toEqual([['earn', '12', '12', 'issuedBase', 'order', `Order ${bens.externalOrderId}`]]);
+    const lines = files
+      .jsonl!.trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.map((l) => l.id).sort()).toEqual(rows.map((r) => r.id).sort());
+    expect(lines.find((l) => l.memberId === ben.id)).toMatchObject({ amount: 12, orderId: bens.id, externalOrderId: bens.externalOrderId, campaignId: null });
+  });
+
   it('CSV cells that a spreadsheet would run as a formula start with a single quote; JSONL keeps them as they are', async () => {
     const t = await tenant('op-formula');
     const m = await member(t.key, {

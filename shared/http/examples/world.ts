@@ -112,6 +112,7 @@ export const program = outputOf(programSchema, {
   points: { expiry: { policy: 'end_of_month', days: 365 }, warnDays: [30, 7], pendingDays: 0 },
   orders: { backdatingLimitDays: 7 },
   timeZone: 'Europe/Berlin',
+  pointValue: { EUR: 0.01, CHF: 0.01 },
   version: 1,
   updatedAt: '2026-03-05T14:00:00.000Z',
 });

@@ -234,6 +234,13 @@ export const ENTITIES = {
    * the transaction of each change; spread over a few shards so concurrent changes rarely clash.
    */
   workspaceFigures: { pk: 'WS#{workspaceId}#FIGURES', sk: 'SHARD#{shard}' },
+  /**
+   * A workspace's points counters of one local day (issued, redeemed, expired, ... and what expires
+   * per month), moved in the transaction of each ledger entry. The shard is in the partition key:
+   * a change moves one shard chosen at random, so a busy workspace's writes spread over partitions;
+   * a report reads every shard's days.
+   */
+  pointsDay: { pk: 'WS#{workspaceId}#POINTS#{shard}', sk: 'DAY#{day}' },
   /** Accepted events per UTC day and type, moved in the transaction that accepts them. */
   trackCounter: { pk: 'WS#{workspaceId}#TRACKSTATS', sk: '{day}#{type}' },
 

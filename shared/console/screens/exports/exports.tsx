@@ -106,6 +106,7 @@ function Operational() {
         <select name="entity" value={entity} onChange={(e) => setEntity(e.currentTarget.value as Entity)}>
           <option value="members">Members</option>
           <option value="orders">Orders</option>
+          <option value="ledger">Points journal (every ledger entry)</option>
         </select>
       </label>
       <label>
@@ -216,6 +217,7 @@ function NewSchedule({ onCreated }: { onCreated: () => void }) {
         <select name="schedule-entity" value={entity} onChange={(e) => setEntity(e.currentTarget.value as Entity)}>
           <option value="orders">Orders (CSV)</option>
           <option value="members">Members (CSV)</option>
+          <option value="ledger">Points journal (CSV)</option>
         </select>
       </label>
       <label>

@@ -2,6 +2,7 @@ import type { components } from '../../../client/schema';
 import { api, unwrap } from '../../api';
 import { useLoad } from '../../hooks/use-load';
 import { Failure, Loading, when } from '../../ui/feedback';
+import { PointsReport } from './points-report';
 
 /** The workspace at a glance: running totals, webhook health of the last 24 hours, exports under way. */
 export function Overview() {
@@ -12,6 +13,7 @@ export function Overview() {
       {figures.state === 'loading' ? <Loading what="the overview" /> : null}
       {figures.state === 'failed' ? <Failure error={figures.error} /> : null}
       {figures.state === 'ready' ? <Figures data={figures.data.data} onRefresh={figures.reload} /> : null}
+      <PointsReport />
     </section>
   );
 }
@@ -35,7 +37,7 @@ function Figures({ data, onRefresh }: { data: Data; onRefresh: () => void }) {
       <ul class="figures" aria-label="Workspace figures">
         <Figure id="members" label="members" value={data.members} />
         <Figure id="points-issued" label="points issued" value={data.pointsIssued} />
-        <Figure id="points-redeemed" label="points redeemed" value={data.pointsRedeemed} />
+        <Figure id="points-redeemed" label="points redeemed (coupons and rewards)" value={data.pointsRedeemed} />
         <Figure id="orders" label="orders" value={data.orders} />
         <Figure id="exports-running" label="exports running" value={data.exportsRunning} />
       </ul>

@@ -47,6 +47,7 @@ describe('per-container caches', () => {
         points: before.points,
         orders: before.orders,
         timeZone: before.timeZone,
+        pointValue: before.pointValue,
         version: 1,
         updatedAt: new Date().toISOString(),
       },

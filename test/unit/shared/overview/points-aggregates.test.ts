@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import {
+  addCounters,
+  counterOf,
+  dayMoves,
+  expiryMonth,
+  localDay,
+  lotsProfile,
+  outstandingMove,
+  type CountedEntry,
+} from '../../../../shared/overview/points-day';
+import { bucketsOf, daysBetween, liabilityByExpiry, pointsReport, ratesOf, moneyValueOf } from '../../../../shared/overview/points-report';
+
+/** The points aggregates: which counter each ledger entry moves, the day it lands on, and the report summed from the days. */
+
+const entry = (type: string, amount: number, source = 'manual', createdAt = '2026-03-10T12:00:00.000Z'): CountedEntry => ({
+  type,
+  amount,
+  source: { type: source },
+  createdAt,
+});
+const BERLIN = 'Europe/Berlin';
+
+describe('counterOf', () => {
+  it.each([
+    ['earn', 100, 'order', 'issuedBase'],
+    ['earn', 100, 'reconciliation', 'issuedBase'],
+    ['earn', 100, 'manual', 'issuedManual'],
+    ['campaign', 50, 'campaign', 'issuedCampaign'],
+    ['campaign', 50, 'order', 'issuedCampaign'],
+    ['correction', 20, 'manual', 'issuedManual'],
+    ['deduct', -30, 'coupon', 'redeemed'],
+    ['deduct', -30, 'manual', 'deducted'],
+    ['refund_reversal', -40, 'refund', 'reversed'],
+    ['refund_reversal', -40, 'manual', 'reversed'],
+    ['adjustment', -10, 'order', 'reversed'],
+    ['adjustment', -10, 'reconciliation', 'reversed'],
+    ['correction', -10, 'manual', 'deducted'],
+    ['expire', -70, 'program', 'expired'],
+  ])('%s %d from %s counts as %s', (type, amount, source, counter) => {
+    expect(counterOf(entry(type, amount, source))).toBe(counter);
+  });
+});
+
+describe('days and months in the program time zone', () => {
+  it('dates an instant by its local day', () => {
+    expect(localDay(Date.parse('2026-03-31T22:30:00Z'), BERLIN)).toBe('2026-04-01');
+    expect(localDay(Date.parse('2026-03-31T21:30:00Z'), BERLIN)).toBe('2026-03-31');
+    expect(localDay(Date.parse('2026-01-05T00:00:00Z'), 'UTC')).toBe('2026-01-05');
+  });
+  it('puts an end-of-month expiry (the next month’s first instant) in the month it ends', () => {
+    expect(expiryMonth(Date.parse('2026-03-31T22:00:00Z'), BERLIN)).toBe('2026-03');
+    expect(expiryMonth(Date.parse('2026-04-01T00:00:00Z'), 'UTC')).toBe('2026-03');
+    expect(expiryMonth(Date.parse('2026-04-01T00:00:01Z'), 'UTC')).toBe('2026-04');
+  });
+});
+
+describe('lotsProfile and addCounters', () => {
+  it('sums dated lots per expiry month and the pending points; undated and empty lots count nowhere', () => {
+    const lots = {
+      lots: [
+        { points: 10, expiresAt: Date.parse('2026-05-10T00:00:00Z') },
+        { points: 5, expiresAt: Date.parse('2026-05-20T00:00:00Z') },
+        { points: 7, expiresAt: Date.parse('2026-06-02T00:00:00Z') },
+        { points: 9, expiresAt: null },
+        { points: 0, expiresAt: Date.parse('2026-07-02T00:00:00Z') },
+      ],
+      pending: [{ points: 3 }, { points: 4 }],
+    };
+    expect(lotsProfile(lots, 'UTC')).toEqual({ 'x2026-05': 15, 'x2026-06': 7, pending: 7 });
+    expect(lotsProfile(undefined, 'UTC')).toEqual({});
+    expect(lotsProfile({ lots: [], pending: [] }, 'UTC')).toEqual({});
+  });
+  it('adds or subtracts counter by counter and drops zeros', () => {
+    expect(addCounters({ redeemed: 5, expired: 2 }, { redeemed: 5, deducted: 1 }, -1)).toEqual({ expired: 2, deducted: -1 });
+    expect(addCounters({ redeemed: 5 }, { redeemed: 2, orders: 1 })).toEqual({ redeemed: 7, orders: 1 });
+  });
+  it('outstanding: every credit less every debit, pending and orders aside', () => {
+    expect(
+      outstandingMove({ issuedBase: 100, issuedCampaign: 20, issuedManual: 3, redeemed: 40, reversed: 10, expired: 5, deducted: 2, pending: 50, orders: 4 }),
+    ).toBe(66);
+    expect(outstandingMove({})).toBe(0);
+  });
+});
+
+describe('dayMoves', () => {
+  const at = Date.parse('2026-03-10T12:00:00Z');
+  const noLots = { read: undefined, settled: undefined, written: undefined };
+  it('counts each entry positive in its counter on the day of the change, with the orders', () => {
+    const moves = dayMoves({
+      lapsed: null,
+      entries: [entry('earn', 100, 'order'), entry('campaign', 20, 'campaign'), null],
+      lots: noLots,
+      orders: 1,
+      at,
+      timeZone: 'UTC',
+    });
+    expect([...moves]).toEqual([['2026-03-10', { issuedBase: 100, issuedCampaign: 20, orders: 1 }]]);
+    const debit = dayMoves({ lapsed: null, entries: [entry('deduct', -30, 'coupon')], lots: noLots, orders: 0, at, timeZone: 'UTC' });
+    expect([...debit]).toEqual([['2026-03-10', { redeemed: 30 }]]);
+  });
+  it('moves pending and the expiry months by the difference of the lots', () => {
+    const may = Date.parse('2026-05-15T00:00:00Z');
+    const moves = dayMoves({
+      lapsed: null,
+      entries: [entry('deduct', -4, 'coupon')],
+      lots: {
+        read: { lots: [{ points: 10, expiresAt: may }], pending: [{ points: 8 }] },
+        settled: undefined,
+        written: { lots: [{ points: 6, expiresAt: may }], pending: [] },
+      },
+      orders: 0,
+      at,
+      timeZone: 'UTC',
+    });
+    expect([...moves]).toEqual([['2026-03-10', { redeemed: 4, 'x2026-05': -4, pending: -8 }]]);
+  });
+  it('books a lapsed expiry and the lots it took on the day the points lapsed, the rest on the day of the change', () => {
+    const feb = Date.parse('2026-02-28T10:00:00Z');
+    const moves = dayMoves({
+      lapsed: entry('expire', -10, 'program', '2026-02-28T10:00:00.000Z'),
+      entries: [entry('earn', 5, 'manual')],
+      lots: {
+        read: { lots: [{ points: 10, expiresAt: feb }], pending: [] },
+        settled: { lots: [], pending: [] },
+        written: { lots: [{ points: 5, expiresAt: Date.parse('2027-03-10T00:00:00Z') }], pending: [] },
+      },
+      orders: 0,
+      at,
+      timeZone: 'UTC',
+    });
+    expect(Object.fromEntries(moves)).toEqual({ '2026-02-28': { expired: 10, 'x2026-02': -10 }, '2026-03-10': { issuedManual: 5, 'x2027-03': 5 } });
+  });
+  it('moves nothing for a change without entries, orders or lots', () => {
+    expect(dayMoves({ lapsed: null, entries: [null], lots: noLots, orders: 0, at, timeZone: 'UTC' }).size).toBe(0);
+  });
+});
+
+describe('the report', () => {
+  it('lists the days and months of a period, months clipped to it', () => {
+    expect(daysBetween('2026-02-27', '2026-03-02')).toEqual(['2026-02-27', '2026-02-28', '2026-03-01', '2026-03-02']);
+    expect(daysBetween('2026-03-02', '2026-03-01')).toEqual([]);
+    expect(bucketsOf('2026-01-15', '2026-03-02', 'month')).toEqual([
+      { start: '2026-01-15', end: '2026-01-31' },
+      { start: '2026-02-01', end: '2026-02-28' },
+      { start: '2026-03-01', end: '2026-03-02' },
+    ]);
+    expect(bucketsOf('2026-01-30', '2026-01-31', 'day')).toEqual([
+      { start: '2026-01-30', end: '2026-01-30' },
+      { start: '2026-01-31', end: '2026-01-31' },
+    ]);
+  });
+  it('rates over the points issued, 4 decimals, null while nothing was issued', () => {
+    expect(ratesOf({ issued: { base: 2, campaign: 1, manual: 0, total: 3 }, redeemed: 1, expired: 2 })).toEqual({ redemption: 0.3333, breakage: 0.6667 });
+    expect(ratesOf({ issued: { base: 0, campaign: 0, manual: 0, total: 0 }, redeemed: 0, expired: 0 })).toEqual({ redemption: null, breakage: null });
+  });
+  it('values points at a price with up to 6 decimals, rounded to the minor unit', () => {
+    expect(moneyValueOf(312_500, 0.01, 'EUR')).toBe(3125);
+    expect(moneyValueOf(333, 0.005, 'EUR')).toBe(1.67);
+    expect(moneyValueOf(1_000_001, 0.000001, 'USD')).toBe(1);
+    expect(moneyValueOf(1234, 0.5, 'JPY')).toBe(617);
+    expect(moneyValueOf(3, 0.1, 'EUR')).toBe(0.3);
+  });
+  it('splits the liability by expiry month and leaves the rest undated', () => {
+    expect(liabilityByExpiry({ issuedManual: 100, 'x2026-06': 30, 'x2026-05': 20, 'x2026-07': 0 })).toEqual([
+      { month: '2026-05', points: 20 },
+      { month: '2026-06', points: 30 },
+      { month: null, points: 50 },
+    ]);
+    expect(liabilityByExpiry({ issuedManual: 20, 'x2026-05': 20 })).toEqual([{ month: '2026-05', points: 20 }]);
+  });
+  it('opens with what came before, moves by the period and closes with the running sum', () => {
+    const report = pointsReport({
+      days: [
+        { day: '2026-01-20', counters: { issuedBase: 100, pending: 10 } },
+        { day: '2026-02-01', counters: { issuedCampaign: 20, redeemed: 30, 'x2027-02': 20 } },
+        { day: '2026-02-03', counters: { issuedManual: 5, expired: 7, reversed: 3, deducted: 1, pending: -10, orders: 2 } },
+        { day: '2026-03-01', counters: { issuedBase: 9 } },
+      ],
+      from: '2026-02-01',
+      to: '2026-02-28',
+      granularity: 'day',
+      timeZone: 'UTC',
+      pointValue: { USD: 0.02, EUR: 0.01 },
+    });
+    expect(report.totals).toEqual({
+      opening: 100,
+      issued: { base: 0, campaign: 20, manual: 5, total: 25 },
+      redeemed: 30,
+      reversed: 3,
+      expired: 7,
+      deducted: 1,
+      outstanding: 84,
+      pending: 0,
+    });
+    expect(report.buckets).toHaveLength(28);
+    expect(report.buckets[0]).toMatchObject({ start: '2026-02-01', outstanding: 90, pending: 10, redeemed: 30 });
+    expect(report.buckets[1]).toMatchObject({ start: '2026-02-02', outstanding: 90, pending: 10, redeemed: 0 });
+    expect(report.buckets[2]).toMatchObject({ outstanding: 84, pending: 0, expired: 7 });
+    expect(report.rates).toEqual({ period: { redemption: 1.2, breakage: 0.28 }, lifeToDate: { redemption: 0.24, breakage: 0.056 } });
+    expect(report.liabilityByExpiry).toEqual([
+      { month: '2027-02', points: 20 },
+      { month: null, points: 64 },
+    ]);
+    expect(report.value).toEqual([
+      { currency: 'EUR', pointValue: 0.01, amount: 0.84 },
+      { currency: 'USD', pointValue: 0.02, amount: 1.68 },
+    ]);
+    const months = pointsReport({ days: [], from: '2026-01-01', to: '2026-02-10', granularity: 'month', timeZone: 'UTC', pointValue: {} });
+    expect(months.buckets.map((b) => [b.start, b.end, b.outstanding])).toEqual([
+      ['2026-01-01', '2026-01-31', 0],
+      ['2026-02-01', '2026-02-10', 0],
+    ]);
+    expect(months.liabilityByExpiry).toEqual([]);
+  });
+});
