@@ -1,4 +1,4 @@
-import type { MemberRecord } from '../members/entities';
+import { memberEntity, type MemberRecord } from '../members/entities';
 import { indexKeysOf, indexPartition, keyOf } from '../platform/data/keys';
 import { batchGetItems, getItem, indexPage, queryRaw, StaleRead, type Page, type TransactStep } from '../platform/data/table';
 
@@ -138,8 +138,6 @@ export async function referredMemberIds(workspaceId: string, cap: number): Promi
   return { ids: ids.slice(0, cap), complete: ids.length <= cap && !start };
 }
 
-const stripMember = ({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, ...rest }: Record<string, unknown>) => rest as unknown as MemberRecord;
-
 /**
  * Active members that meet a candidate rule, newest first: the member index with a filter, so a page
  * costs at most a bounded number of reads (a sparse result gives a short page and a cursor).
@@ -160,5 +158,5 @@ export async function candidatePage(
       ExpressionAttributeValues: { ':active': 'active', ':lp': rules.minLifetimePoints, ':oc': rules.minOrderCount },
     },
   });
-  return { ...page, items: page.items.map(stripMember) };
+  return { ...page, items: page.items.map(memberEntity.fromItem) };
 }

@@ -10,7 +10,7 @@ import { AppError, conflict, notFound } from '../platform/errors';
 import { changePoints, isMemberId, loadMember, loadWritableMember, NO_DELTA, tableLedgerStore, type LedgerStore } from '../members/ledger';
 import { codeKey, generateCode, isCodeShaped } from './codes';
 import type { Coupon, CouponPool, CreatePoolInput, IssueCouponInput, RedeemInput } from './schemas';
-import type { CouponRecord, CouponStatus, PoolRecord } from './entities';
+import type { CodeLookup, CouponRecord, CouponStatus, PoolRecord } from './entities';
 import { NEVER, poolStatus, toCoupon, toPool } from './types';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
 import { refuseCursor } from '../platform/data/cursor';
@@ -296,7 +296,7 @@ async function issueInTurn(
 export interface RedemptionStore {
   getMember: LedgerStore['getMember'];
   getCoupon(workspaceId: string, couponId: string): Promise<CouponRecord | undefined>;
-  getCodeLookup(workspaceId: string, codeKey: string): Promise<repo.CodeLookup | undefined>;
+  getCodeLookup(workspaceId: string, codeKey: string): Promise<CodeLookup | undefined>;
   redeemStep(c: CouponRecord, at: string, redemption: CouponRecord['redemption']): TransactStep;
   /** The member item's condition that it was not erased (a redeem racing the erasure is refused). */
   memberNotErasedStep(workspaceId: string, memberId: string): TransactStep;

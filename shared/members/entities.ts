@@ -1,106 +1,121 @@
 /**
- * Members and their points ledger as the table stores them. Plain declarations below the domain, so
- * the data layer can name them without importing it. A ledger entry is answered as stored (less the
- * member id and revision): the domain's answer schema is checked against `LedgerEntryRecord` at
- * compile time (`SameShape`), so this stays the one description of what is stored.
+ * Members and their points ledger as the table stores them, declared once below the domain. A
+ * ledger entry is answered as stored (less the member id and revision): the API's schema derives
+ * from this one.
  */
+import * as z from 'zod';
+import { defineEntity, seqKey } from '../platform/data/entity';
 
 export const MEMBER_STATUSES = ['active', 'unenrolled'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
-/** A member as stored: the public fields flattened, plus concurrency counters and search text. */
-export interface MemberRecord {
-  id: string;
-  workspaceId: string;
-  email: string | null;
-  externalId: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  phone: string | null;
-  birthDate: string | null;
-  status: MemberStatus;
-  tier: string;
-  balance: number;
-  pending: number;
-  lifetime: number;
-  orderCount: number;
-  customAttributes: Record<string, string | number | boolean>;
-  tags: string[];
-  /** Ledger revision: every points change is conditional on it (optimistic concurrency). */
-  rev: number;
-  /** Profile version: every profile change is conditional on it. */
-  version: number;
-  searchText: string;
-  /** The member's points lots and pending points (absent until the first change that has any). */
-  lots?: MemberLotsRecord;
-  /** Set by the erasure, never removed: every later write of the member is refused (MEMBER_ERASED). */
-  erasedAt?: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export const LEDGER_TYPES = ['earn', 'deduct', 'refund_reversal', 'adjustment', 'campaign', 'expire'] as const;
+export type LedgerType = (typeof LEDGER_TYPES)[number];
 
 /** Points of one earn still unspent, with the date they expire (times in ms since the epoch). */
-export interface PointsLotRecord {
+const pointsLotSchema = z.object({
   /** The ledger entry that earned them. */
-  id: string;
-  points: number;
-  earnedAt: number;
+  id: z.string(),
+  points: z.number(),
+  earnedAt: z.number(),
   /** null: no date of its own (no expiry, or the member's inactivity decides). */
-  expiresAt: number | null;
+  expiresAt: z.number().nullable(),
   /** The order that earned them: its refund takes them back first. */
-  orderId: string | null;
-}
+  orderId: z.string().nullable(),
+});
+export type PointsLotRecord = z.infer<typeof pointsLotSchema>;
 
 /** An order's points waiting to become spendable. */
-export interface PendingPointsRecord {
-  orderId: string;
-  points: number;
-  activatesAt: number;
-}
+const pendingPointsSchema = z.object({ orderId: z.string(), points: z.number(), activatesAt: z.number() });
+export type PendingPointsRecord = z.infer<typeof pendingPointsSchema>;
+
+/** Points an order earned that expired before a reversal of the order reached them. */
+const expiredPointsSchema = z.object({ orderId: z.string(), points: z.number() });
+export type ExpiredPointsRecord = z.infer<typeof expiredPointsSchema>;
 
 /** What the program engine keeps of a member's points, on the member item (one read, one write per change). */
-export interface MemberLotsRecord {
-  lots: PointsLotRecord[];
-  pending: PendingPointsRecord[];
+const memberLotsSchema = z.object({
+  lots: z.array(pointsLotSchema),
+  pending: z.array(pendingPointsSchema),
   /** The last earn or spend (what `inactivity_days` counts from). */
-  lastActivityAt: number | null;
+  lastActivityAt: z.number().nullable(),
   /** Expiry warnings up to this time were sent. */
-  warnedThrough: number;
+  warnedThrough: z.number(),
   /**
    * Per order, its points that expired and that no reversal of the order has taken back yet: a
    * refund does not take them a second time (absent: none).
    */
-  expired?: ExpiredPointsRecord[];
-}
+  expired: z.array(expiredPointsSchema).optional(),
+});
+export type MemberLotsRecord = z.infer<typeof memberLotsSchema>;
 
-/** Points an order earned that expired before a reversal of the order reached them. */
-export interface ExpiredPointsRecord {
-  orderId: string;
-  points: number;
-}
-export type LedgerType = (typeof LEDGER_TYPES)[number];
+/**
+ * A member as stored: the public fields flattened, plus concurrency counters and search text. The
+ * one item is in three indexes: the list (gsi1, here), the due work (gsi2, `memberDue`) and the
+ * activity (gsi3, `memberActivity`), the latter two moved by the ledger's own updates. The item
+ * also names the request that wrote it last (`lastRequestId`, for the wallet push).
+ */
+export const memberEntity = defineEntity({
+  name: 'member',
+  schema: z.object({
+    id: z.string(),
+    workspaceId: z.string(),
+    email: z.string().nullable(),
+    externalId: z.string().nullable(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    phone: z.string().nullable(),
+    birthDate: z.string().nullable(),
+    status: z.enum(MEMBER_STATUSES),
+    tier: z.string(),
+    balance: z.number(),
+    pending: z.number(),
+    lifetime: z.number(),
+    orderCount: z.number(),
+    customAttributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    tags: z.array(z.string()),
+    /** Ledger revision: every points change is conditional on it (optimistic concurrency). */
+    rev: z.number(),
+    /** Profile version: every profile change is conditional on it. */
+    version: z.number(),
+    searchText: z.string(),
+    /** The member's points lots and pending points (absent until the first change that has any). */
+    lots: memberLotsSchema.optional(),
+    /** Set by the erasure, never removed: every later write of the member is refused (MEMBER_ERASED). */
+    erasedAt: z.string().optional(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+  keys: (m) => ({ workspaceId: m.workspaceId, memberId: m.id }),
+  also: ['memberDue', 'memberActivity'],
+  beside: { lastRequestId: (_, c: { lastRequestId?: string }) => c.lastRequestId },
+});
+export type MemberRecord = z.infer<typeof memberEntity.schema>;
 
 /** A ledger entry as stored: the answered entry plus its member and the member revision it was written at. */
-export interface LedgerEntryRecord {
-  id: string;
-  type: LedgerType;
-  amount: number;
-  balanceAfter: number;
-  reason: string | null;
-  source: {
-    /** program: the program engine itself (an expiry). */
-    type: 'manual' | 'order' | 'refund' | 'reconciliation' | 'campaign' | 'program';
-    orderId: string | null;
-    externalOrderId: string | null;
-    apiKeyId: string | null;
-    campaignId?: string;
-  };
-  createdAt: string;
-  memberId: string;
-  rev: number;
-}
+export const ledgerEntryEntity = defineEntity({
+  name: 'ledgerEntry',
+  schema: z.object({
+    id: z.string().describe('ple_...'),
+    type: z.enum(LEDGER_TYPES),
+    amount: z.number().int().describe('Signed change of the balance'),
+    balanceAfter: z.number().int(),
+    reason: z.string().nullable(),
+    source: z.object({
+      /** program: the program engine itself (an expiry). */
+      type: z.enum(['manual', 'order', 'refund', 'reconciliation', 'campaign', 'program']),
+      orderId: z.string().nullable(),
+      externalOrderId: z.string().nullable(),
+      apiKeyId: z.string().nullable(),
+      campaignId: z.string().optional().describe('cmp_...: the campaign that granted a `campaign` entry (its trigger, an order, in orderId)'),
+    }),
+    createdAt: z.string(),
+    memberId: z.string(),
+    rev: z.number(),
+  }),
+  keys: (e, c: { workspaceId: string }) => ({ workspaceId: c.workspaceId, memberId: e.memberId, seq: seqKey(e.rev) }),
+});
+export type LedgerEntryRecord = z.infer<typeof ledgerEntryEntity.schema>;
 
 /**
  * A member's tier state beside the member: when the current tier was reached and until when it is

@@ -2,34 +2,42 @@
  * Orders as the table stores them. A plain declaration below the domain, so the data layer can
  * name it without importing it; the orders area maps it to what the API answers.
  */
-import type { EarnSnapshot } from '../program/entities';
+import * as z from 'zod';
+import { defineEntity } from '../platform/data/entity';
+import { earnSnapshotSchema } from '../program/entities';
 
 export const ORDER_STATUSES = ['pending', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-export interface OrderRecord {
-  id: string;
-  workspaceId: string;
-  externalOrderId: string;
-  memberId: string;
-  storeId: string | null;
-  currency: string;
-  totalMinor: number;
-  refundedMinor: number;
-  status: OrderStatus;
-  items: Record<string, unknown>[];
-  /** The earn rule in force when the order was recorded: later rule changes never rewrite it. */
-  earn: EarnSnapshot;
-  earned: number;
-  reversed: number;
-  occurredAt: string;
-  createdAt: string;
-  updatedAt: string;
-  version: number;
-  /**
-   * Whether the order's campaign rewards were evaluated: when it was first completed (at intake or
-   * by a reconciliation), never again. Absent on orders recorded before it existed: a completed one
-   * counts as evaluated.
-   */
-  campaignsEvaluated?: boolean;
-}
+/** An order as stored, under its external id; listed per workspace (gsi1) and per member (gsi2). */
+export const orderEntity = defineEntity({
+  name: 'order',
+  schema: z.object({
+    id: z.string(),
+    workspaceId: z.string(),
+    externalOrderId: z.string(),
+    memberId: z.string(),
+    storeId: z.string().nullable(),
+    currency: z.string(),
+    totalMinor: z.number(),
+    refundedMinor: z.number(),
+    status: z.enum(ORDER_STATUSES),
+    items: z.array(z.record(z.string(), z.unknown())),
+    /** The earn rule in force when the order was recorded: later rule changes never rewrite it. */
+    earn: earnSnapshotSchema,
+    earned: z.number(),
+    reversed: z.number(),
+    occurredAt: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    version: z.number(),
+    /**
+     * Whether the order's campaign rewards were evaluated: when it was first completed (at intake or
+     * by a reconciliation), never again. Absent on orders recorded before it existed: a completed one
+     * counts as evaluated.
+     */
+    campaignsEvaluated: z.boolean().optional(),
+  }),
+  keys: (o) => ({ workspaceId: o.workspaceId, externalOrderId: o.externalOrderId, memberId: o.memberId, occurredAt: o.occurredAt, orderId: o.id }),
+});
+export type OrderRecord = z.infer<typeof orderEntity.schema>;

@@ -4,6 +4,8 @@
  * is answered as stored: the domain's answer schema is checked against `ProgramRecord` at compile
  * time (`SameShape`), so this stays the one description of what is stored.
  */
+import * as z from 'zod';
+import { defineEntity } from '../platform/data/entity';
 
 export const ROUNDING = ['floor', 'round', 'ceil'] as const;
 export type Rounding = (typeof ROUNDING)[number];
@@ -51,7 +53,18 @@ export interface ProgramRecord {
 }
 
 /** What an order keeps of the rules at its creation, so later rule changes never rewrite it. */
-export interface EarnSnapshot {
-  pointsPerUnit: number;
-  rounding: Rounding;
-}
+export const earnSnapshotSchema = z.object({ pointsPerUnit: z.number(), rounding: z.enum(ROUNDING) });
+export type EarnSnapshot = z.infer<typeof earnSnapshotSchema>;
+
+/**
+ * What the table needs of a campaign: its id and version. The program area validates the rest and
+ * reads it back as its own type (a campaign's definition is the API's shape, with its refinements);
+ * the item keeps its workspace beside it.
+ */
+export const campaignEntity = defineEntity({
+  name: 'campaign',
+  schema: z.looseObject({ id: z.string(), version: z.number() }),
+  keys: (c, { workspaceId }: { workspaceId: string }) => ({ workspaceId, campaignId: c.id }),
+  beside: { workspaceId: (_, c) => c.workspaceId },
+});
+export type CampaignRecord = z.infer<typeof campaignEntity.schema>;

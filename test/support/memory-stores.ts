@@ -1,4 +1,5 @@
-import { RedeemRefused, type CodeLookup } from '../../shared/coupons/repository';
+import { RedeemRefused } from '../../shared/coupons/repository';
+import type { CodeLookup } from '../../shared/coupons/entities';
 import { DuplicateOrder, type RefundRecord } from '../../shared/orders/repository';
 import { MemberChanged, type BalanceState } from '../../shared/members/repository';
 import { StaleRead, type TransactStep } from '../../shared/platform/data/table';
