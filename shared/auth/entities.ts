@@ -9,28 +9,30 @@ import { defineEntity } from '../platform/data/entity';
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
-const workspaceFields = {
+const workspaceFields = () => ({
   id: z.string(),
   name: z.string(),
   createdAt: z.string(),
   /** A sandbox workspace: its API keys start `fl_test_` and an admin can move its program clock. */
   sandbox: z.boolean(),
-};
-export type Workspace = z.infer<z.ZodObject<typeof workspaceFields>>;
+});
+export type Workspace = z.infer<z.ZodObject<ReturnType<typeof workspaceFields>>>;
 
 /** A workspace as stored: a sandbox also keeps how far its clock was moved ahead of real time. */
-export const workspaceEntity = defineEntity({
-  name: 'workspace',
-  schema: z.object({
-    ...workspaceFields,
+export const workspaceRecordSchema = () =>
+  z.object({
+    ...workspaceFields(),
     /** ms the sandbox clock runs ahead of real time (absent: 0; never on a live workspace). */
     clockOffsetMs: z.number().optional(),
-  }),
-  keys: (w) => ({ workspaceId: w.id }),
-});
-export type WorkspaceRecord = z.infer<typeof workspaceEntity.schema>;
+  });
+export type WorkspaceRecord = z.infer<ReturnType<typeof workspaceRecordSchema>>;
 
-const userFields = {
+export const workspaceEntity = /* @__PURE__ */ defineEntity({
+  name: 'workspace',
+  keys: (w: WorkspaceRecord) => ({ workspaceId: w.id }),
+});
+
+const userFields = () => ({
   id: z.string(),
   workspaceId: z.string(),
   email: z.string(),
@@ -38,14 +40,13 @@ const userFields = {
   role: z.enum(ROLES),
   createdAt: z.string(),
   updatedAt: z.string(),
-};
-export type User = z.infer<z.ZodObject<typeof userFields>>;
+});
+export type User = z.infer<z.ZodObject<ReturnType<typeof userFields>>>;
 
 /** A user as stored: with the secret parts that never leave the domain. */
-export const userEntity = defineEntity({
-  name: 'user',
-  schema: z.object({
-    ...userFields,
+export const userRecordSchema = () =>
+  z.object({
+    ...userFields(),
     passwordHash: z.string(),
     /** Sessions of an older generation are revoked (bumped by password change and reset). */
     sessionGeneration: z.number(),
@@ -55,22 +56,25 @@ export const userEntity = defineEntity({
      */
     credentialsVersion: z.number().optional(),
     version: z.number(),
-  }),
-  keys: (u) => ({ workspaceId: u.workspaceId, userId: u.id }),
-});
-export type UserRecord = z.infer<typeof userEntity.schema>;
+  });
+export type UserRecord = z.infer<ReturnType<typeof userRecordSchema>>;
 
-const browserSessionSchema = z.object({
-  /** Sent back in a header by every cookie-authenticated write (the cookie alone proves nothing). */
-  csrfToken: z.string(),
-  /** Epoch seconds of the last request seen (at the resolution of `config.browserSession.seenResolutionSeconds`). */
-  lastSeenAt: z.number(),
+export const userEntity = /* @__PURE__ */ defineEntity({
+  name: 'user',
+  keys: (u: UserRecord) => ({ workspaceId: u.workspaceId, userId: u.id }),
 });
-export type BrowserSessionState = z.infer<typeof browserSessionSchema>;
 
-export const sessionEntity = defineEntity({
-  name: 'session',
-  schema: z.object({
+const browserSessionSchema = () =>
+  z.object({
+    /** Sent back in a header by every cookie-authenticated write (the cookie alone proves nothing). */
+    csrfToken: z.string(),
+    /** Epoch seconds of the last request seen (at the resolution of `config.browserSession.seenResolutionSeconds`). */
+    lastSeenAt: z.number(),
+  });
+export type BrowserSessionState = z.infer<ReturnType<typeof browserSessionSchema>>;
+
+export const sessionRecordSchema = () =>
+  z.object({
     tokenHash: z.string(),
     workspaceId: z.string(),
     userId: z.string(),
@@ -79,15 +83,17 @@ export const sessionEntity = defineEntity({
     /** Epoch seconds; also the table's TTL attribute. */
     expiresAt: z.number(),
     /** A browser session (the console's cookie): what only it has. */
-    browser: browserSessionSchema.optional(),
-  }),
-  keys: (s) => ({ tokenHash: s.tokenHash }),
-});
-export type SessionRecord = z.infer<typeof sessionEntity.schema>;
+    browser: browserSessionSchema().optional(),
+  });
+export type SessionRecord = z.infer<ReturnType<typeof sessionRecordSchema>>;
 
-export const resetTokenEntity = defineEntity({
-  name: 'resetToken',
-  schema: z.object({
+export const sessionEntity = /* @__PURE__ */ defineEntity({
+  name: 'session',
+  keys: (s: SessionRecord) => ({ tokenHash: s.tokenHash }),
+});
+
+export const resetTokenRecordSchema = () =>
+  z.object({
     tokenHash: z.string(),
     workspaceId: z.string(),
     userId: z.string(),
@@ -95,7 +101,10 @@ export const resetTokenEntity = defineEntity({
     usedAt: z.string().optional(),
     /** The user's `credentialsVersion` when the token was mailed (absent: 0). */
     credentialsVersion: z.number().optional(),
-  }),
-  keys: (t) => ({ tokenHash: t.tokenHash }),
+  });
+export type ResetTokenRecord = z.infer<ReturnType<typeof resetTokenRecordSchema>>;
+
+export const resetTokenEntity = /* @__PURE__ */ defineEntity({
+  name: 'resetToken',
+  keys: (t: ResetTokenRecord) => ({ tokenHash: t.tokenHash }),
 });
-export type ResetTokenRecord = z.infer<typeof resetTokenEntity.schema>;

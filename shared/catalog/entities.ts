@@ -10,7 +10,7 @@ export const PRODUCT_STATUSES = ['active', 'archived'] as const;
 export type ProductStatus = (typeof PRODUCT_STATUSES)[number];
 
 /** What an import decides about a product: everything the merchant controls, normalised. */
-const productContentFields = {
+const productContentFields = () => ({
   sku: z.string(),
   name: z.string(),
   description: z.string().nullable(),
@@ -23,58 +23,59 @@ const productContentFields = {
   url: z.string().nullable(),
   attributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   status: z.enum(PRODUCT_STATUSES),
-};
-export type ProductContent = z.infer<z.ZodObject<typeof productContentFields>>;
+});
+export type ProductContent = z.infer<z.ZodObject<ReturnType<typeof productContentFields>>>;
 
 /** A product as stored: its content plus id, search text, content hash, version and times. */
-const productSchema = z.object({
-  ...productContentFields,
-  id: z.string(),
-  workspaceId: z.string(),
-  /** Lower-cased sku, name and description, for the case-insensitive `q` filter. */
-  searchText: z.string(),
-  /** Hash of the normalised content: an import whose content hashes the same writes nothing. */
-  contentHash: z.string(),
-  /** Whole-item replaces are conditional on it (optimistic concurrency). */
-  version: z.number(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-});
+export const productRecordSchema = () =>
+  z.object({
+    ...productContentFields(),
+    id: z.string(),
+    workspaceId: z.string(),
+    /** Lower-cased sku, name and description, for the case-insensitive `q` filter. */
+    searchText: z.string(),
+    /** Hash of the normalised content: an import whose content hashes the same writes nothing. */
+    contentHash: z.string(),
+    /** Whole-item replaces are conditional on it (optimistic concurrency). */
+    version: z.number(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  });
+export type ProductRecord = z.infer<ReturnType<typeof productRecordSchema>>;
 
 /** A product: gsi1 always, gsi3 only with a brand (a sparse per-brand index). */
-export const productEntity = defineEntity({
+export const productEntity = /* @__PURE__ */ defineEntity({
   name: 'product',
-  schema: productSchema,
-  keys: (p) => ({ workspaceId: p.workspaceId, productId: p.id, brandId: p.brandId ?? '' }),
+  keys: (p: ProductRecord) => ({ workspaceId: p.workspaceId, productId: p.id, brandId: p.brandId ?? '' }),
   when: { gsi3: (p) => Boolean(p.brandId) },
 });
-export type ProductRecord = z.infer<typeof productSchema>;
 
 /** The product's entry in one of its categories: a copy of the product, indexed by category. */
-export const productCategoryEntity = defineEntity({
+export const productCategoryEntity = /* @__PURE__ */ defineEntity({
   name: 'productCategory',
-  schema: productSchema,
-  keys: (p, c: { categoryId: string }) => ({ workspaceId: p.workspaceId, productId: p.id, categoryId: c.categoryId }),
+  keys: (p: ProductRecord, c: { categoryId: string }) => ({ workspaceId: p.workspaceId, productId: p.id, categoryId: c.categoryId }),
   beside: { categoryId: (_, c) => c.categoryId },
 });
 
-const named = { id: z.string(), key: z.string(), name: z.string() };
-const times = { createdAt: z.string(), updatedAt: z.string(), version: z.number() };
+const named = () => ({ id: z.string(), key: z.string(), name: z.string() });
+const times = () => ({ createdAt: z.string(), updatedAt: z.string(), version: z.number() });
 /** Where a category or brand lives: its workspace's partition (the record does not name it). */
 type InWorkspace = { workspaceId: string };
 
-export const categoryEntity = defineEntity({
-  name: 'catalogCategory',
-  schema: z.object({ ...named, parentKey: z.string().nullable(), ...times }),
-  keys: (c, { workspaceId }: InWorkspace) => ({ workspaceId, key: c.key }),
-  beside: { workspaceId: (_, c) => c.workspaceId },
-});
-export type CategoryRecord = z.infer<typeof categoryEntity.schema>;
+export const categoryRecordSchema = () => z.object({ ...named(), parentKey: z.string().nullable(), ...times() });
+export type CategoryRecord = z.infer<ReturnType<typeof categoryRecordSchema>>;
 
-export const brandEntity = defineEntity({
-  name: 'catalogBrand',
-  schema: z.object({ ...named, ...times }),
-  keys: (b, { workspaceId }: InWorkspace) => ({ workspaceId, key: b.key }),
+export const categoryEntity = /* @__PURE__ */ defineEntity({
+  name: 'catalogCategory',
+  keys: (c: CategoryRecord, { workspaceId }: InWorkspace) => ({ workspaceId, key: c.key }),
   beside: { workspaceId: (_, c) => c.workspaceId },
 });
-export type BrandRecord = z.infer<typeof brandEntity.schema>;
+
+export const brandRecordSchema = () => z.object({ ...named(), ...times() });
+export type BrandRecord = z.infer<ReturnType<typeof brandRecordSchema>>;
+
+export const brandEntity = /* @__PURE__ */ defineEntity({
+  name: 'catalogBrand',
+  keys: (b: BrandRecord, { workspaceId }: InWorkspace) => ({ workspaceId, key: b.key }),
+  beside: { workspaceId: (_, c) => c.workspaceId },
+});

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { freeFormMap, isoDateTime, rawItemKey, storableNumber } from '../platform/validation/common';
 import { amountSchema, currencySchema, toMinor } from '../platform/money';
 import { pageQueryShape } from '../platform/validation/pagination';
-import { brandEntity, categoryEntity, PRODUCT_STATUSES } from './entities';
+import { brandRecordSchema, categoryRecordSchema, PRODUCT_STATUSES } from './entities';
 
 /** Products per import call. */
 export const MAX_IMPORT = 1000;
@@ -130,7 +130,7 @@ export const productSchema = z
 export type Product = z.infer<typeof productSchema>;
 
 // A category is answered as stored, less its version.
-export const categorySchema = categoryEntity.schema
+export const categorySchema = categoryRecordSchema()
   .omit({ version: true })
   .extend({ id: z.string().describe('cat_...'), createdAt: isoDateTime, updatedAt: isoDateTime })
   .meta({ id: 'Category' });
@@ -138,7 +138,7 @@ export const categorySchema = categoryEntity.schema
 export type Category = z.infer<typeof categorySchema>;
 
 // A brand is answered as stored, less its version.
-export const brandSchema = brandEntity.schema
+export const brandSchema = brandRecordSchema()
   .omit({ version: true })
   .extend({ id: z.string().describe('brd_...'), createdAt: isoDateTime, updatedAt: isoDateTime })
   .meta({ id: 'Brand' });

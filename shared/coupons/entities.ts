@@ -9,28 +9,29 @@ import { defineEntity } from '../platform/data/entity';
 export const COUPON_STATUSES = ['issued', 'redeemed', 'expired'] as const;
 export type CouponStatus = (typeof COUPON_STATUSES)[number];
 
-export const discountRecordSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('percent'), value: z.number() }),
-  z.object({ type: z.literal('fixed'), amount: z.number(), currency: z.string() }),
-  z.object({ type: z.literal('free_item'), sku: z.string().optional() }),
-]);
-export type DiscountRecord = z.infer<typeof discountRecordSchema>;
+export const discountRecordSchema = () =>
+  z.discriminatedUnion('type', [
+    z.object({ type: z.literal('percent'), value: z.number() }),
+    z.object({ type: z.literal('fixed'), amount: z.number(), currency: z.string() }),
+    z.object({ type: z.literal('free_item'), sku: z.string().optional() }),
+  ]);
+export type DiscountRecord = z.infer<ReturnType<typeof discountRecordSchema>>;
 
-export const codeConfigRecordSchema = z.discriminatedUnion('mode', [
-  z.object({ mode: z.literal('generated'), prefix: z.string().nullable(), length: z.number() }),
-  z.object({ mode: z.literal('list'), count: z.number() }),
-]);
-export type CodeConfigRecord = z.infer<typeof codeConfigRecordSchema>;
+export const codeConfigRecordSchema = () =>
+  z.discriminatedUnion('mode', [
+    z.object({ mode: z.literal('generated'), prefix: z.string().nullable(), length: z.number() }),
+    z.object({ mode: z.literal('list'), count: z.number() }),
+  ]);
+export type CodeConfigRecord = z.infer<ReturnType<typeof codeConfigRecordSchema>>;
 
 /** A pool as stored. `issued`, `redeemed` and `remaining` change only in conditional transactions. */
-export const poolEntity = defineEntity({
-  name: 'couponPool',
-  schema: z.object({
+export const poolRecordSchema = () =>
+  z.object({
     id: z.string(),
     workspaceId: z.string(),
     name: z.string(),
-    discount: discountRecordSchema,
-    codeConfig: codeConfigRecordSchema,
+    discount: discountRecordSchema(),
+    codeConfig: codeConfigRecordSchema(),
     stock: z.number(),
     issued: z.number(),
     redeemed: z.number(),
@@ -42,27 +43,31 @@ export const poolEntity = defineEntity({
     pointsCost: z.number().nullable(),
     active: z.boolean(),
     createdAt: z.string(),
-  }),
-  keys: (p) => ({ workspaceId: p.workspaceId, poolId: p.id }),
+  });
+export type PoolRecord = z.infer<ReturnType<typeof poolRecordSchema>>;
+
+export const poolEntity = /* @__PURE__ */ defineEntity({
+  name: 'couponPool',
+  keys: (p: PoolRecord) => ({ workspaceId: p.workspaceId, poolId: p.id }),
 });
-export type PoolRecord = z.infer<typeof poolEntity.schema>;
 
 /** A code's lookup item (the upper-cased code is its key): its pool, and its coupon once issued. */
-export const codeLookupEntity = defineEntity({
-  name: 'couponCode',
-  schema: z.object({
+export const codeLookupRecordSchema = () =>
+  z.object({
     poolId: z.string(),
     /** Absent while an uploaded code waits in its pool's list. */
     couponId: z.string().optional(),
     memberId: z.string().optional(),
-  }),
-  keys: (_, c: { workspaceId: string; code: string }) => c,
-});
-export type CodeLookup = z.infer<typeof codeLookupEntity.schema>;
+  });
+export type CodeLookup = z.infer<ReturnType<typeof codeLookupRecordSchema>>;
 
-export const couponEntity = defineEntity({
-  name: 'coupon',
-  schema: z.object({
+export const codeLookupEntity = /* @__PURE__ */ defineEntity({
+  name: 'couponCode',
+  keys: (_: CodeLookup, c: { workspaceId: string; code: string }) => c,
+});
+
+export const couponRecordSchema = () =>
+  z.object({
     id: z.string(),
     workspaceId: z.string(),
     poolId: z.string(),
@@ -70,7 +75,7 @@ export const couponEntity = defineEntity({
     code: z.string(),
     /** Stored states; `expired` is derived when read (issued, and `validUntil` has passed). */
     status: z.enum(['issued', 'redeemed']),
-    discount: discountRecordSchema,
+    discount: discountRecordSchema(),
     validFrom: z.string().nullable(),
     validUntil: z.string().nullable(),
     /** validUntil, or NEVER: a string key comparable in conditions and filters. */
@@ -79,7 +84,10 @@ export const couponEntity = defineEntity({
     issuedAt: z.string(),
     redeemedAt: z.string().nullable(),
     redemption: z.object({ externalOrderId: z.string().nullable() }).nullable(),
-  }),
-  keys: (c) => ({ workspaceId: c.workspaceId, couponId: c.id, memberId: c.memberId, poolId: c.poolId }),
+  });
+export type CouponRecord = z.infer<ReturnType<typeof couponRecordSchema>>;
+
+export const couponEntity = /* @__PURE__ */ defineEntity({
+  name: 'coupon',
+  keys: (c: CouponRecord) => ({ workspaceId: c.workspaceId, couponId: c.id, memberId: c.memberId, poolId: c.poolId }),
 });
-export type CouponRecord = z.infer<typeof couponEntity.schema>;

@@ -19,9 +19,8 @@ export const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday',
 export type Weekday = (typeof WEEKDAYS)[number];
 
 /** An export job as stored. */
-export const exportJobEntity = defineEntity({
-  name: 'exportJob',
-  schema: z.object({
+export const exportJobRecordSchema = () =>
+  z.object({
     id: z.string(),
     workspaceId: z.string(),
     kind: z.enum(['archive', 'operational']),
@@ -40,15 +39,17 @@ export const exportJobEntity = defineEntity({
     format: z.enum(OPERATIONAL_FORMATS).nullable(),
     capped: z.boolean().nullable(),
     webhookUrl: z.string().nullable(),
-  }),
-  keys: (j) => ({ workspaceId: j.workspaceId, jobId: j.id }),
+  });
+export type ExportJobRecord = z.infer<ReturnType<typeof exportJobRecordSchema>>;
+
+export const exportJobEntity = /* @__PURE__ */ defineEntity({
+  name: 'exportJob',
+  keys: (j: ExportJobRecord) => ({ workspaceId: j.workspaceId, jobId: j.id }),
 });
-export type ExportJobRecord = z.infer<typeof exportJobEntity.schema>;
 
 /** An export schedule as stored. */
-export const exportScheduleEntity = defineEntity({
-  name: 'exportSchedule',
-  schema: z.object({
+export const exportScheduleRecordSchema = () =>
+  z.object({
     id: z.string(),
     workspaceId: z.string(),
     /** What it exports (answered as `entity`). */
@@ -67,7 +68,10 @@ export const exportScheduleEntity = defineEntity({
     /** The user who created it: the actor of its runs' audit entries. */
     createdBy: z.string(),
     createdAt: z.string(),
-  }),
-  keys: (s) => ({ workspaceId: s.workspaceId, scheduleId: s.id }),
+  });
+export type ExportScheduleRecord = z.infer<ReturnType<typeof exportScheduleRecordSchema>>;
+
+export const exportScheduleEntity = /* @__PURE__ */ defineEntity({
+  name: 'exportSchedule',
+  keys: (s: ExportScheduleRecord) => ({ workspaceId: s.workspaceId, scheduleId: s.id }),
 });
-export type ExportScheduleRecord = z.infer<typeof exportScheduleEntity.schema>;

@@ -1,7 +1,8 @@
 /**
- * Members and their points ledger as the table stores them, declared once below the domain. A
- * ledger entry is answered as stored (less the member id and revision): the API's schema derives
- * from this one.
+ * Members and their points ledger as the table stores them, declared once below the domain: each
+ * record's schema (built on call: only the bundles that parse or derive from it carry it) and its
+ * declaration on the key registry. A ledger entry is answered as stored (less the member id and
+ * revision): the API's schema derives from this one.
  */
 import * as z from 'zod';
 import { defineEntity, seqKey } from '../platform/data/entity';
@@ -13,41 +14,43 @@ export const LEDGER_TYPES = ['earn', 'deduct', 'refund_reversal', 'adjustment', 
 export type LedgerType = (typeof LEDGER_TYPES)[number];
 
 /** Points of one earn still unspent, with the date they expire (times in ms since the epoch). */
-const pointsLotSchema = z.object({
-  /** The ledger entry that earned them. */
-  id: z.string(),
-  points: z.number(),
-  earnedAt: z.number(),
-  /** null: no date of its own (no expiry, or the member's inactivity decides). */
-  expiresAt: z.number().nullable(),
-  /** The order that earned them: its refund takes them back first. */
-  orderId: z.string().nullable(),
-});
-export type PointsLotRecord = z.infer<typeof pointsLotSchema>;
+const pointsLotSchema = () =>
+  z.object({
+    /** The ledger entry that earned them. */
+    id: z.string(),
+    points: z.number(),
+    earnedAt: z.number(),
+    /** null: no date of its own (no expiry, or the member's inactivity decides). */
+    expiresAt: z.number().nullable(),
+    /** The order that earned them: its refund takes them back first. */
+    orderId: z.string().nullable(),
+  });
+export type PointsLotRecord = z.infer<ReturnType<typeof pointsLotSchema>>;
 
 /** An order's points waiting to become spendable. */
-const pendingPointsSchema = z.object({ orderId: z.string(), points: z.number(), activatesAt: z.number() });
-export type PendingPointsRecord = z.infer<typeof pendingPointsSchema>;
+const pendingPointsSchema = () => z.object({ orderId: z.string(), points: z.number(), activatesAt: z.number() });
+export type PendingPointsRecord = z.infer<ReturnType<typeof pendingPointsSchema>>;
 
 /** Points an order earned that expired before a reversal of the order reached them. */
-const expiredPointsSchema = z.object({ orderId: z.string(), points: z.number() });
-export type ExpiredPointsRecord = z.infer<typeof expiredPointsSchema>;
+const expiredPointsSchema = () => z.object({ orderId: z.string(), points: z.number() });
+export type ExpiredPointsRecord = z.infer<ReturnType<typeof expiredPointsSchema>>;
 
 /** What the program engine keeps of a member's points, on the member item (one read, one write per change). */
-const memberLotsSchema = z.object({
-  lots: z.array(pointsLotSchema),
-  pending: z.array(pendingPointsSchema),
-  /** The last earn or spend (what `inactivity_days` counts from). */
-  lastActivityAt: z.number().nullable(),
-  /** Expiry warnings up to this time were sent. */
-  warnedThrough: z.number(),
-  /**
-   * Per order, its points that expired and that no reversal of the order has taken back yet: a
-   * refund does not take them a second time (absent: none).
-   */
-  expired: z.array(expiredPointsSchema).optional(),
-});
-export type MemberLotsRecord = z.infer<typeof memberLotsSchema>;
+const memberLotsSchema = () =>
+  z.object({
+    lots: z.array(pointsLotSchema()),
+    pending: z.array(pendingPointsSchema()),
+    /** The last earn or spend (what `inactivity_days` counts from). */
+    lastActivityAt: z.number().nullable(),
+    /** Expiry warnings up to this time were sent. */
+    warnedThrough: z.number(),
+    /**
+     * Per order, its points that expired and that no reversal of the order has taken back yet: a
+     * refund does not take them a second time (absent: none).
+     */
+    expired: z.array(expiredPointsSchema()).optional(),
+  });
+export type MemberLotsRecord = z.infer<ReturnType<typeof memberLotsSchema>>;
 
 /**
  * A member as stored: the public fields flattened, plus concurrency counters and search text. The
@@ -55,9 +58,8 @@ export type MemberLotsRecord = z.infer<typeof memberLotsSchema>;
  * activity (gsi3, `memberActivity`), the latter two moved by the ledger's own updates. The item
  * also names the request that wrote it last (`lastRequestId`, for the wallet push).
  */
-export const memberEntity = defineEntity({
-  name: 'member',
-  schema: z.object({
+export const memberRecordSchema = () =>
+  z.object({
     id: z.string(),
     workspaceId: z.string(),
     email: z.string().nullable(),
@@ -80,22 +82,24 @@ export const memberEntity = defineEntity({
     version: z.number(),
     searchText: z.string(),
     /** The member's points lots and pending points (absent until the first change that has any). */
-    lots: memberLotsSchema.optional(),
+    lots: memberLotsSchema().optional(),
     /** Set by the erasure, never removed: every later write of the member is refused (MEMBER_ERASED). */
     erasedAt: z.string().optional(),
     createdAt: z.string(),
     updatedAt: z.string(),
-  }),
-  keys: (m) => ({ workspaceId: m.workspaceId, memberId: m.id }),
+  });
+export type MemberRecord = z.infer<ReturnType<typeof memberRecordSchema>>;
+
+export const memberEntity = /* @__PURE__ */ defineEntity({
+  name: 'member',
+  keys: (m: MemberRecord) => ({ workspaceId: m.workspaceId, memberId: m.id }),
   also: ['memberDue', 'memberActivity'],
   beside: { lastRequestId: (_, c: { lastRequestId?: string }) => c.lastRequestId },
 });
-export type MemberRecord = z.infer<typeof memberEntity.schema>;
 
 /** A ledger entry as stored: the answered entry plus its member and the member revision it was written at. */
-export const ledgerEntryEntity = defineEntity({
-  name: 'ledgerEntry',
-  schema: z.object({
+export const ledgerEntryRecordSchema = () =>
+  z.object({
     id: z.string().describe('ple_...'),
     type: z.enum(LEDGER_TYPES),
     amount: z.number().int().describe('Signed change of the balance'),
@@ -112,10 +116,13 @@ export const ledgerEntryEntity = defineEntity({
     createdAt: z.string(),
     memberId: z.string(),
     rev: z.number(),
-  }),
-  keys: (e, c: { workspaceId: string }) => ({ workspaceId: c.workspaceId, memberId: e.memberId, seq: seqKey(e.rev) }),
+  });
+export type LedgerEntryRecord = z.infer<ReturnType<typeof ledgerEntryRecordSchema>>;
+
+export const ledgerEntryEntity = /* @__PURE__ */ defineEntity({
+  name: 'ledgerEntry',
+  keys: (e: LedgerEntryRecord, c: { workspaceId: string }) => ({ workspaceId: c.workspaceId, memberId: e.memberId, seq: seqKey(e.rev) }),
 });
-export type LedgerEntryRecord = z.infer<typeof ledgerEntryEntity.schema>;
 
 /**
  * A member's tier state beside the member: when the current tier was reached and until when it is

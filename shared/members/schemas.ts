@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ledgerEntryEntity, MEMBER_STATUSES } from './entities';
+import { ledgerEntryRecordSchema, MEMBER_STATUSES } from './entities';
 import { TIER_WINDOWS } from '../program/entities';
 import { filterValue, pageQueryShape } from '../platform/validation/pagination';
 import { emailSchema } from '../auth/schemas';
@@ -108,7 +108,7 @@ export const listMembersQuery = z.strictObject({
 });
 
 // What is answered is what is stored, less the member and its revision.
-export const ledgerEntrySchema = ledgerEntryEntity.schema.omit({ memberId: true, rev: true }).extend({ createdAt: isoDateTime }).meta({ id: 'LedgerEntry' });
+export const ledgerEntrySchema = ledgerEntryRecordSchema().omit({ memberId: true, rev: true }).extend({ createdAt: isoDateTime }).meta({ id: 'LedgerEntry' });
 
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 

@@ -10,24 +10,24 @@ import { defineEntity } from '../platform/data/entity';
 export const FIELD_TYPES = ['text', 'number', 'boolean', 'date', 'datetime', 'enum', 'email', 'url', 'member_ref'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-export const fieldDefRecordSchema = z.object({
-  key: z.string(),
-  type: z.enum(FIELD_TYPES),
-  required: z.boolean(),
-  options: z.array(z.string()).optional(),
-  label: z.string().optional(),
-  personal: z.boolean().optional(),
-});
-export type FieldDefRecord = z.infer<typeof fieldDefRecordSchema>;
+export const fieldDefRecordSchema = () =>
+  z.object({
+    key: z.string(),
+    type: z.enum(FIELD_TYPES),
+    required: z.boolean(),
+    options: z.array(z.string()).optional(),
+    label: z.string().optional(),
+    personal: z.boolean().optional(),
+  });
+export type FieldDefRecord = z.infer<ReturnType<typeof fieldDefRecordSchema>>;
 
-export const objectTypeEntity = defineEntity({
-  name: 'objectType',
-  schema: z.object({
+export const objectTypeRecordSchema = () =>
+  z.object({
     workspaceId: z.string(),
     type: z.string(),
     label: z.string(),
     description: z.string().nullable(),
-    fields: z.array(fieldDefRecordSchema),
+    fields: z.array(fieldDefRecordSchema()),
     /** The field whose value orders `title_asc` (given, or the first text field). */
     titleField: z.string().nullable(),
     status: z.enum(['draft', 'published']),
@@ -42,18 +42,20 @@ export const objectTypeEntity = defineEntity({
     version: z.number(),
     createdAt: z.string(),
     updatedAt: z.string(),
-  }),
-  keys: (t) => ({ workspaceId: t.workspaceId, type: t.type }),
+  });
+export type ObjectTypeRecord = z.infer<ReturnType<typeof objectTypeRecordSchema>>;
+
+export const objectTypeEntity = /* @__PURE__ */ defineEntity({
+  name: 'objectType',
+  keys: (t: ObjectTypeRecord) => ({ workspaceId: t.workspaceId, type: t.type }),
 });
-export type ObjectTypeRecord = z.infer<typeof objectTypeEntity.schema>;
 
 /**
  * A custom-object record, listed per type in three orders (gsi1 created, gsi2 updated, gsi3 title):
  * `titleKey` (the sortable form of its title) is the part of its keys the record does not hold.
  */
-export const objectRecordEntity = defineEntity({
-  name: 'objectRecord',
-  schema: z.object({
+export const recordItemSchema = () =>
+  z.object({
     id: z.string(),
     workspaceId: z.string(),
     type: z.string(),
@@ -68,8 +70,12 @@ export const objectRecordEntity = defineEntity({
      * which applies only at the revision it read. Absent on records from before revisions.
      */
     rev: z.number().optional(),
-  }),
-  keys: (r, c: { titleKey: string }) => ({
+  });
+export type RecordItem = z.infer<ReturnType<typeof recordItemSchema>>;
+
+export const objectRecordEntity = /* @__PURE__ */ defineEntity({
+  name: 'objectRecord',
+  keys: (r: RecordItem, c: { titleKey: string }) => ({
     workspaceId: r.workspaceId,
     type: r.type,
     recordId: r.id,
@@ -78,4 +84,3 @@ export const objectRecordEntity = defineEntity({
     titleKey: c.titleKey,
   }),
 });
-export type RecordItem = z.infer<typeof objectRecordEntity.schema>;

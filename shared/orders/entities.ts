@@ -10,9 +10,8 @@ export const ORDER_STATUSES = ['pending', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** An order as stored, under its external id; listed per workspace (gsi1) and per member (gsi2). */
-export const orderEntity = defineEntity({
-  name: 'order',
-  schema: z.object({
+export const orderRecordSchema = () =>
+  z.object({
     id: z.string(),
     workspaceId: z.string(),
     externalOrderId: z.string(),
@@ -24,7 +23,7 @@ export const orderEntity = defineEntity({
     status: z.enum(ORDER_STATUSES),
     items: z.array(z.record(z.string(), z.unknown())),
     /** The earn rule in force when the order was recorded: later rule changes never rewrite it. */
-    earn: earnSnapshotSchema,
+    earn: earnSnapshotSchema(),
     earned: z.number(),
     reversed: z.number(),
     occurredAt: z.string(),
@@ -37,7 +36,10 @@ export const orderEntity = defineEntity({
      * counts as evaluated.
      */
     campaignsEvaluated: z.boolean().optional(),
-  }),
-  keys: (o) => ({ workspaceId: o.workspaceId, externalOrderId: o.externalOrderId, memberId: o.memberId, occurredAt: o.occurredAt, orderId: o.id }),
+  });
+export type OrderRecord = z.infer<ReturnType<typeof orderRecordSchema>>;
+
+export const orderEntity = /* @__PURE__ */ defineEntity({
+  name: 'order',
+  keys: (o: OrderRecord) => ({ workspaceId: o.workspaceId, externalOrderId: o.externalOrderId, memberId: o.memberId, occurredAt: o.occurredAt, orderId: o.id }),
 });
-export type OrderRecord = z.infer<typeof orderEntity.schema>;

@@ -53,18 +53,19 @@ export interface ProgramRecord {
 }
 
 /** What an order keeps of the rules at its creation, so later rule changes never rewrite it. */
-export const earnSnapshotSchema = z.object({ pointsPerUnit: z.number(), rounding: z.enum(ROUNDING) });
-export type EarnSnapshot = z.infer<typeof earnSnapshotSchema>;
+export const earnSnapshotSchema = () => z.object({ pointsPerUnit: z.number(), rounding: z.enum(ROUNDING) });
+export type EarnSnapshot = z.infer<ReturnType<typeof earnSnapshotSchema>>;
 
 /**
  * What the table needs of a campaign: its id and version. The program area validates the rest and
  * reads it back as its own type (a campaign's definition is the API's shape, with its refinements);
  * the item keeps its workspace beside it.
  */
-export const campaignEntity = defineEntity({
+export const campaignRecordSchema = () => z.looseObject({ id: z.string(), version: z.number() });
+export type CampaignRecord = z.infer<ReturnType<typeof campaignRecordSchema>>;
+
+export const campaignEntity = /* @__PURE__ */ defineEntity({
   name: 'campaign',
-  schema: z.looseObject({ id: z.string(), version: z.number() }),
-  keys: (c, { workspaceId }: { workspaceId: string }) => ({ workspaceId, campaignId: c.id }),
+  keys: (c: CampaignRecord, { workspaceId }: { workspaceId: string }) => ({ workspaceId, campaignId: c.id }),
   beside: { workspaceId: (_, c) => c.workspaceId },
 });
-export type CampaignRecord = z.infer<typeof campaignEntity.schema>;

@@ -9,9 +9,8 @@ export const STORE_STATUSES = ['active', 'closed'] as const;
 export type StoreStatus = (typeof STORE_STATUSES)[number];
 
 /** A store's record: the item also keeps its workspace and version beside it. */
-export const storeEntity = defineEntity({
-  name: 'store',
-  schema: z.object({
+export const storeRecordSchema = () =>
+  z.object({
     id: z.string(),
     name: z.string(),
     code: z.string().nullable(),
@@ -30,8 +29,11 @@ export const storeEntity = defineEntity({
     status: z.enum(STORE_STATUSES),
     createdAt: z.string(),
     updatedAt: z.string(),
-  }),
-  keys: (s, c: { workspaceId: string; version: number }) => ({ workspaceId: c.workspaceId, storeId: s.id }),
+  });
+export type StoreRecord = z.infer<ReturnType<typeof storeRecordSchema>>;
+
+export const storeEntity = /* @__PURE__ */ defineEntity({
+  name: 'store',
+  keys: (s: StoreRecord, c: { workspaceId: string; version: number }) => ({ workspaceId: c.workspaceId, storeId: s.id }),
   beside: { workspaceId: (_, c) => c.workspaceId, version: (_, c) => c.version },
 });
-export type StoreRecord = z.infer<typeof storeEntity.schema>;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { STORE_STATUSES, storeEntity } from './entities';
+import { STORE_STATUSES, storeRecordSchema } from './entities';
 import { isoDateTime } from '../platform/validation/common';
 import { currencySchema } from '../platform/money';
 
@@ -50,7 +50,7 @@ export const updateStoreBody = z
   .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' });
 
 // A store is answered as stored.
-export const storeSchema = storeEntity.schema.extend({ createdAt: isoDateTime, updatedAt: isoDateTime }).meta({ id: 'Store' });
+export const storeSchema = storeRecordSchema().extend({ createdAt: isoDateTime, updatedAt: isoDateTime }).meta({ id: 'Store' });
 
 export type Store = z.infer<typeof storeSchema>;
 export type CreateStoreInput = z.infer<typeof createStoreBody>;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { memberTagEntity, tagCounterEntity } from './entities';
+import { memberTagRecordSchema, tagCounterRecordSchema } from './entities';
 import { ID_MAX_LENGTH, idSchema, isoDateTime } from '../platform/validation/common';
 import { pageQueryShape } from '../platform/validation/pagination';
 
@@ -37,14 +37,14 @@ export const listTagsQuery = z.strictObject({
 });
 
 // Tags are answered as stored.
-export const tagSchema = tagCounterEntity.schema
+export const tagSchema = tagCounterRecordSchema()
   .extend({
     createdAt: isoDateTime.describe('When the tag was first used'),
     updatedAt: isoDateTime.describe('When a member last got or lost the tag'),
   })
   .meta({ id: 'Tag' });
 
-export const memberTagSchema = memberTagEntity.schema.extend({ taggedAt: isoDateTime }).meta({ id: 'MemberTag' });
+export const memberTagSchema = memberTagRecordSchema().extend({ taggedAt: isoDateTime }).meta({ id: 'MemberTag' });
 
 export const memberTagsSchema = z
   .object({

@@ -10,7 +10,7 @@ import { defineEntity } from '../platform/data/entity';
 export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 
-const invitationFields = {
+const invitationFields = () => ({
   id: z.string(),
   email: z.string(),
   role: z.enum(ROLES),
@@ -22,31 +22,35 @@ const invitationFields = {
   revokedAt: z.string().nullable(),
   /** The user the acceptance created. */
   userId: z.string().nullable(),
-};
-export type Invitation = z.infer<z.ZodObject<typeof invitationFields>> & { status: InvitationStatus };
+});
+export type Invitation = z.infer<z.ZodObject<ReturnType<typeof invitationFields>>> & { status: InvitationStatus };
 
 /** As stored: the status is one of the stored ones, and the record names its workspace. */
-export const invitationEntity = defineEntity({
-  name: 'invitation',
-  schema: z.object({
-    ...invitationFields,
+export const invitationRecordSchema = () =>
+  z.object({
+    ...invitationFields(),
     status: z.enum(['pending', 'accepted', 'revoked']),
     workspaceId: z.string(),
-  }),
-  keys: (i) => ({ workspaceId: i.workspaceId, invitationId: i.id }),
+  });
+export type InvitationRecord = z.infer<ReturnType<typeof invitationRecordSchema>>;
+
+export const invitationEntity = /* @__PURE__ */ defineEntity({
+  name: 'invitation',
+  keys: (i: InvitationRecord) => ({ workspaceId: i.workspaceId, invitationId: i.id }),
 });
-export type InvitationRecord = z.infer<typeof invitationEntity.schema>;
 
 /** The link token's lookup item: only the token's hash is stored, never the token. */
-export const invitationTokenEntity = defineEntity({
-  name: 'invitationToken',
-  schema: z.object({
+export const invitationTokenRecordSchema = () =>
+  z.object({
     tokenHash: z.string(),
     workspaceId: z.string(),
     invitationId: z.string(),
     /** Epoch seconds; also the table's TTL attribute. */
     expiresAt: z.number(),
-  }),
-  keys: (t) => ({ tokenHash: t.tokenHash }),
+  });
+export type InvitationTokenRecord = z.infer<ReturnType<typeof invitationTokenRecordSchema>>;
+
+export const invitationTokenEntity = /* @__PURE__ */ defineEntity({
+  name: 'invitationToken',
+  keys: (t: InvitationTokenRecord) => ({ tokenHash: t.tokenHash }),
 });
-export type InvitationTokenRecord = z.infer<typeof invitationTokenEntity.schema>;

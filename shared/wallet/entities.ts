@@ -14,9 +14,8 @@ export type WalletPlatform = (typeof WALLET_PLATFORMS)[number];
  * update. The item also holds when each token was issued (`tokenAt_<hash>`, epoch seconds) and the
  * content version pushed last (`syncedHash`), read by the wallet area by name.
  */
-export const walletPassEntity = defineEntity({
-  name: 'walletPass',
-  schema: z.object({
+export const walletPassRecordSchema = () =>
+  z.object({
     workspaceId: z.string(),
     memberId: z.string(),
     platform: z.enum(WALLET_PLATFORMS),
@@ -28,29 +27,33 @@ export const walletPassEntity = defineEntity({
     /** Epoch ms, whole seconds (HTTP dates have no finer resolution), strictly increasing. */
     lastModified: z.number(),
     createdAt: z.string(),
-  }),
-  keys: (p) => ({ workspaceId: p.workspaceId, memberId: p.memberId, platform: p.platform }),
+  });
+export type WalletPassRecord = z.infer<ReturnType<typeof walletPassRecordSchema>>;
+
+export const walletPassEntity = /* @__PURE__ */ defineEntity({
+  name: 'walletPass',
+  keys: (p: WalletPassRecord) => ({ workspaceId: p.workspaceId, memberId: p.memberId, platform: p.platform }),
 });
-export type WalletPassRecord = z.infer<typeof walletPassEntity.schema>;
 
 /** Serial -> the pass's workspace and member (the device names a pass by serial only), keyed by the serial's SHA-256. */
-export const walletSerialEntity = defineEntity({
-  name: 'walletSerial',
-  schema: z.object({
+export const walletSerialRecordSchema = () =>
+  z.object({
     serial: z.string(),
     workspaceId: z.string(),
     memberId: z.string(),
     platform: z.enum(WALLET_PLATFORMS),
     /** Set when the member's passes were retired (erasure): the serial answers 410 from then on. */
     goneAt: z.string().optional(),
-  }),
-  keys: (_, c: { serialHash: string }) => c,
-});
-export type WalletSerialRecord = z.infer<typeof walletSerialEntity.schema>;
+  });
+export type WalletSerialRecord = z.infer<ReturnType<typeof walletSerialRecordSchema>>;
 
-export const walletRegistrationEntity = defineEntity({
-  name: 'walletRegistration',
-  schema: z.object({
+export const walletSerialEntity = /* @__PURE__ */ defineEntity({
+  name: 'walletSerial',
+  keys: (_: WalletSerialRecord, c: { serialHash: string }) => c,
+});
+
+export const walletRegistrationRecordSchema = () =>
+  z.object({
     workspaceId: z.string(),
     memberId: z.string(),
     serial: z.string(),
@@ -61,29 +64,36 @@ export const walletRegistrationEntity = defineEntity({
     createdAt: z.string(),
     /** The content version this device was last told about (it registered holding the then current one). */
     pushedHash: z.string().optional(),
-  }),
-  keys: (r) => ({ workspaceId: r.workspaceId, memberId: r.memberId, serial: r.serial, deviceHash: r.deviceHash }),
+  });
+export type WalletRegistrationRecord = z.infer<ReturnType<typeof walletRegistrationRecordSchema>>;
+
+export const walletRegistrationEntity = /* @__PURE__ */ defineEntity({
+  name: 'walletRegistration',
+  keys: (r: WalletRegistrationRecord) => ({ workspaceId: r.workspaceId, memberId: r.memberId, serial: r.serial, deviceHash: r.deviceHash }),
 });
-export type WalletRegistrationRecord = z.infer<typeof walletRegistrationEntity.schema>;
 
 /** A device's registration as its lookup holds it: which pass of which member (the device's list call). */
-export const walletDeviceEntity = defineEntity({
+export const walletDeviceRecordSchema = () =>
+  z.object({ workspaceId: z.string(), memberId: z.string(), serial: z.string(), passTypeId: z.string(), createdAt: z.string() });
+export type DeviceRegistration = z.infer<ReturnType<typeof walletDeviceRecordSchema>>;
+
+export const walletDeviceEntity = /* @__PURE__ */ defineEntity({
   name: 'walletDevice',
-  schema: z.object({ workspaceId: z.string(), memberId: z.string(), serial: z.string(), passTypeId: z.string(), createdAt: z.string() }),
-  keys: (d, c: { deviceHash: string }) => ({ deviceHash: c.deviceHash, passTypeId: d.passTypeId, serial: d.serial }),
+  keys: (d: DeviceRegistration, c: { deviceHash: string }) => ({ deviceHash: c.deviceHash, passTypeId: d.passTypeId, serial: d.serial }),
 });
-export type DeviceRegistration = z.infer<typeof walletDeviceEntity.schema>;
 
 /** The workspace's card branding as stored (colours `#rrggbb`, logo PNG base64). */
-export const walletBrandingEntity = defineEntity({
-  name: 'walletBranding',
-  schema: z.object({
+export const walletBrandingRecordSchema = () =>
+  z.object({
     backgroundColor: z.string().nullable(),
     foregroundColor: z.string().nullable(),
     labelColor: z.string().nullable(),
     logoPng: z.string().nullable(),
     updatedAt: z.string(),
-  }),
-  keys: (_, c: { workspaceId: string }) => c,
+  });
+export type WalletBrandingRecord = z.infer<ReturnType<typeof walletBrandingRecordSchema>>;
+
+export const walletBrandingEntity = /* @__PURE__ */ defineEntity({
+  name: 'walletBranding',
+  keys: (_: WalletBrandingRecord, c: { workspaceId: string }) => c,
 });
-export type WalletBrandingRecord = z.infer<typeof walletBrandingEntity.schema>;

@@ -14,17 +14,17 @@ export type EndpointStatus = (typeof ENDPOINT_STATUSES)[number];
  * webhooks area's secret-storage.ts). Items written before secrets were sealed hold the plaintext
  * `value` instead; they are read as they are and sealed on their next write.
  */
-export const storedSecretSchema = z.object({
-  sealed: z.string().optional(),
-  value: z.string().optional(),
-  createdAt: z.string(),
-  expiresAt: z.number().nullable(),
-});
-export type StoredSecret = z.infer<typeof storedSecretSchema>;
+export const storedSecretSchema = () =>
+  z.object({
+    sealed: z.string().optional(),
+    value: z.string().optional(),
+    createdAt: z.string(),
+    expiresAt: z.number().nullable(),
+  });
+export type StoredSecret = z.infer<ReturnType<typeof storedSecretSchema>>;
 
-export const endpointEntity = defineEntity({
-  name: 'webhookEndpoint',
-  schema: z.object({
+export const endpointRecordSchema = () =>
+  z.object({
     id: z.string(),
     workspaceId: z.string(),
     url: z.string(),
@@ -33,16 +33,19 @@ export const endpointEntity = defineEntity({
     status: z.enum(ENDPOINT_STATUSES),
     disabledReason: z.string().nullable(),
     /** Newest first. */
-    secrets: z.array(storedSecretSchema),
+    secrets: z.array(storedSecretSchema()),
     /** Epoch seconds of the first failure since the last success (absent while healthy). */
     failingSince: z.number().optional(),
     createdAt: z.string(),
     updatedAt: z.string(),
     version: z.number(),
-  }),
-  keys: (e) => ({ workspaceId: e.workspaceId, endpointId: e.id }),
+  });
+export type EndpointRecord = z.infer<ReturnType<typeof endpointRecordSchema>>;
+
+export const endpointEntity = /* @__PURE__ */ defineEntity({
+  name: 'webhookEndpoint',
+  keys: (e: EndpointRecord) => ({ workspaceId: e.workspaceId, endpointId: e.id }),
 });
-export type EndpointRecord = z.infer<typeof endpointEntity.schema>;
 
 export const DELIVERY_STATES = ['delivered', 'retrying', 'failed', 'dead', 'cancelled'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
@@ -57,9 +60,8 @@ interface AttemptContext {
 }
 
 /** One attempt in the delivery log, answered as stored; the item expires (`expiresAt`) after 30 days. */
-export const attemptEntity = defineEntity({
-  name: 'webhookAttempt',
-  schema: z.object({
+export const attemptRecordSchema = () =>
+  z.object({
     id: z.string(),
     deliveryId: z.string().describe('dlv_...: one event to one endpoint; replay it by this id'),
     eventId: z.string().describe('evt_...: the webhook-id header'),
@@ -80,19 +82,21 @@ export const attemptEntity = defineEntity({
       .describe(
         'The x-request-id of the API request that caused this attempt (the change behind the event, or the replay or test call); absent when no API request did',
       ),
-  }),
-  keys: (a, c: AttemptContext) => ({ ...c, at: a.at, deliveryId: a.deliveryId, attempt: seqKey(a.attempt) }),
+  });
+export type AttemptRecord = z.infer<ReturnType<typeof attemptRecordSchema>>;
+
+export const attemptEntity = /* @__PURE__ */ defineEntity({
+  name: 'webhookAttempt',
+  keys: (a: AttemptRecord, c: AttemptContext) => ({ ...c, at: a.at, deliveryId: a.deliveryId, attempt: seqKey(a.attempt) }),
   beside: { expiresAt: (a) => attemptExpiry(a.at) },
 });
-export type AttemptRecord = z.infer<typeof attemptEntity.schema>;
 
 /** Epoch seconds at which an attempt's log entry (and its delivery's item) expires. */
 export const attemptExpiry = (at: string): number => Math.floor(Date.parse(at) / 1000) + LOG_TTL_SECONDS;
 
 /** One event to one endpoint: its state and raw payload (for replays); only a dead one is in the dead index (gsi1). */
-export const deliveryEntity = defineEntity({
-  name: 'webhookDelivery',
-  schema: z.object({
+export const deliveryRecordSchema = () =>
+  z.object({
     deliveryId: z.string(),
     endpointId: z.string(),
     eventId: z.string(),
@@ -102,10 +106,13 @@ export const deliveryEntity = defineEntity({
     attempts: z.number(),
     lastAttemptAt: z.string().nullable(),
     createdAt: z.string(),
-  }),
-  keys: (d, c: { workspaceId: string }) => ({ workspaceId: c.workspaceId, endpointId: d.endpointId, deliveryId: d.deliveryId }),
+  });
+export type DeliveryRecord = z.infer<ReturnType<typeof deliveryRecordSchema>>;
+
+export const deliveryEntity = /* @__PURE__ */ defineEntity({
+  name: 'webhookDelivery',
+  keys: (d: DeliveryRecord, c: { workspaceId: string }) => ({ workspaceId: c.workspaceId, endpointId: d.endpointId, deliveryId: d.deliveryId }),
   when: { gsi1: (d) => d.state === 'dead' },
   /** Its log's expiry: moved by each attempt. */
   beside: { expiresAt: (d) => attemptExpiry(d.lastAttemptAt ?? d.createdAt) },
 });
-export type DeliveryRecord = z.infer<typeof deliveryEntity.schema>;

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { attemptEntity, ENDPOINT_STATUSES } from './entities';
+import { attemptRecordSchema, ENDPOINT_STATUSES } from './entities';
 import { isoDateTime } from '../platform/validation/common';
 import { EVENTS } from '../platform/events/registry';
 
@@ -70,6 +70,6 @@ export const endpointSchema = z
 export type Endpoint = z.infer<typeof endpointSchema>;
 
 // An attempt is answered as stored.
-export const attemptSchema = attemptEntity.schema.extend({ nextRetryAt: isoDateTime.nullable(), at: isoDateTime }).meta({ id: 'WebhookAttempt' });
+export const attemptSchema = attemptRecordSchema().extend({ nextRetryAt: isoDateTime.nullable(), at: isoDateTime }).meta({ id: 'WebhookAttempt' });
 
 export type Attempt = z.infer<typeof attemptSchema>;
