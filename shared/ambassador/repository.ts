@@ -1,6 +1,6 @@
 import { memberEntity, type MemberRecord } from '../members/entities';
 import { indexKeysOf, indexPartition, keyOf } from '../platform/data/keys';
-import { batchGetItems, getItem, indexPage, queryRaw, StaleRead, type Page, type TransactStep } from '../platform/data/table';
+import { batchGetItems, getItem, indexPage, queryRaw, StaleRead, type Page, type TransactStep } from '../platform/data/queries';
 
 export interface AmbassadorRecord {
   memberId: string;

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import * as repo from './repository';
 import { listOrders } from '../orders/repository';
-import { transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../platform/data/table';
+import { transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../platform/data/queries';
 import { event, publish } from '../platform/events/outbox';
 import { conflict } from '../platform/errors';
 import { loadWritableMember } from '../members/ledger';

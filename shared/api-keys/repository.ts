@@ -1,7 +1,7 @@
 import type { ApiKeyLookup, ApiKeyRecord } from './entities';
 import { notFound } from '../platform/errors';
 import { keyOf, skPrefix } from '../platform/data/keys';
-import { getItem, isConditionFailed, prefixPage, transactWrite, updateItem, type Page, type TransactStep } from '../platform/data/table';
+import { getItem, isConditionFailed, prefixPage, transactWrite, updateItem, type Page, type TransactStep } from '../platform/data/queries';
 
 /**
  * Each key is two items written together: the workspace's record (listing, audit) and a global

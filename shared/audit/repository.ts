@@ -2,7 +2,7 @@ import { config } from '../platform/config';
 import type { AuditAction, AuditEntry } from './entities';
 import { idTimePrefix } from '../platform/ids';
 import { indexKeysOf, indexPartition, keyOf } from '../platform/data/keys';
-import { filterExpression, indexPage, putItem, type Item, type Page, type TransactStep } from '../platform/data/table';
+import { filterExpression, indexPage, putItem, type Item, type Page, type TransactStep } from '../platform/data/queries';
 
 /**
  * The audit trail: one item per entry, written once (the put is conditional on the key being new)

@@ -12,7 +12,7 @@ import {
 } from './entities';
 import { conflict, gone, RESET_TOKEN_GONE } from '../platform/errors';
 import { keyOf } from '../platform/data/keys';
-import { deleteItem, getItem, isConditionFailed, putItem, StaleRead, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/table';
+import { deleteItem, getItem, isConditionFailed, putItem, StaleRead, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/queries';
 
 /** Workspaces, users and everything that proves who a user is (e-mail, sessions, reset tokens). */
 

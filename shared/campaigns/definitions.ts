@@ -8,7 +8,7 @@ import { getPool } from '../coupons/repository';
 import { getStore } from '../stores/repository';
 import { dueWorkspaceStep } from '../program/repository';
 import { tagKnown } from '../tags/repository';
-import { transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../platform/data/table';
+import { transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../platform/data/queries';
 import { conflict, notFound, validationFailed, type ErrorDetail } from '../platform/errors';
 import { refuseOversized } from '../platform/data/stored-size';
 import { ID_PATTERN, newId } from '../platform/ids';

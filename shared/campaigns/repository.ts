@@ -1,6 +1,6 @@
 import { campaignEntity, type CampaignRecord } from '../program/entities';
 import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/keys';
-import { batchGetItems, deleteItem, getItem, indexPage, prefixPage, StaleRead, type Page, type TransactStep } from '../platform/data/table';
+import { batchGetItems, deleteItem, getItem, indexPage, prefixPage, StaleRead, type Page, type TransactStep } from '../platform/data/queries';
 
 const key = (workspaceId: string, campaignId: string) => keyOf('campaign', { workspaceId, campaignId });
 

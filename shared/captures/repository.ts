@@ -1,6 +1,6 @@
 import type { CaptureRecord } from './entities';
 import { indexKeysOf, keyOf } from '../platform/data/keys';
-import { getItem, StaleRead, type TransactStep } from '../platform/data/table';
+import { getItem, StaleRead, type TransactStep } from '../platform/data/queries';
 
 export interface CaptureWindow {
   captureId: string;

@@ -1,5 +1,5 @@
 import * as repo from './repository';
-import { transactWrite, withOptimisticRetry, type TransactStep } from '../platform/data/table';
+import { transactWrite, withOptimisticRetry, type TransactStep } from '../platform/data/queries';
 import { newId } from '../platform/ids';
 import { itemError, parseItem, runInLanes, summarise } from '../platform/validation/batch';
 import { AppError, validationFailed, type ErrorDetail } from '../platform/errors';

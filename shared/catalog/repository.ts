@@ -1,6 +1,6 @@
 import { brandEntity, type BrandRecord, categoryEntity, type CategoryRecord, productCategoryEntity, productEntity, type ProductRecord } from './entities';
 import { indexPartition, keyOf, skPrefix } from '../platform/data/keys';
-import { batchGetItems, filterExpression, getItem, queryPage, StaleRead, type Filter, type Page, type TransactStep } from '../platform/data/table';
+import { batchGetItems, filterExpression, getItem, queryPage, StaleRead, type Filter, type Page, type TransactStep } from '../platform/data/queries';
 
 type Raw = Record<string, unknown>;
 

@@ -3,7 +3,7 @@ import { type CodeLookup, codeLookupEntity, couponEntity, type CouponRecord, typ
 import { AppError, conflict, notFound } from '../platform/errors';
 import { documentClient, tableName } from '../platform/data/client';
 import { indexPartition, keyOf, seqKey, type PrimaryKey } from '../platform/data/keys';
-import { getItem, indexPage, StaleRead, type IndexFilter, type Page, type TransactStep } from '../platform/data/table';
+import { getItem, indexPage, StaleRead, type IndexFilter, type Page, type TransactStep } from '../platform/data/queries';
 import { erasedOr } from '../members/repository';
 
 /** Storage of coupon pools, their code lists, per-member counters, coupons and code lookups. */

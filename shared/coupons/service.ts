@@ -2,7 +2,7 @@ import * as members from '../members/repository';
 import { couponSettings } from '../platform/config';
 import * as repo from './repository';
 import type { OutboxEvent } from '../platform/events/registry';
-import { inKeyOrder, StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../platform/data/table';
+import { inKeyOrder, StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../platform/data/queries';
 import { refuseOversized } from '../platform/data/stored-size';
 import { event, publish } from '../platform/events/outbox';
 import { ID_PATTERN, newId } from '../platform/ids';

@@ -1,4 +1,4 @@
-import type { Item } from '../platform/data/table';
+import type { Item } from '../platform/data/queries';
 import { fromMinor } from '../platform/money';
 import type { OperationalEntity } from './entities';
 

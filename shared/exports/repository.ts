@@ -13,7 +13,7 @@ import {
   type Item,
   type Page,
   type TransactStep,
-} from '../platform/data/table';
+} from '../platform/data/queries';
 
 /**
  * Export jobs (workspace partition, few per workspace) and the archive lock that keeps one

@@ -1,7 +1,7 @@
 import type { PointsDelta } from './types';
 import * as repo from './repository';
 import { figuresStep } from '../overview/repository';
-import { inKeyOrder, transactWrite, withOptimisticRetry, type TransactStep } from '../platform/data/table';
+import { inKeyOrder, transactWrite, withOptimisticRetry, type TransactStep } from '../platform/data/queries';
 import type { OutboxEvent } from '../platform/events/registry';
 import { event, publish } from '../platform/events/outbox';
 import { ID_PATTERN, newId } from '../platform/ids';

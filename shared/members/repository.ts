@@ -2,7 +2,7 @@ import { ledgerEntryEntity, type LedgerEntryRecord, memberEntity, type MemberLot
 import { AppError, memberErased } from '../platform/errors';
 import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/keys';
 import { correlationId } from '../platform/observability/correlation';
-import { filterExpression, getItem, indexPage, prefixPage, StaleRead, type Item, type Page, type TransactStep } from '../platform/data/table';
+import { filterExpression, getItem, indexPage, prefixPage, StaleRead, type Item, type Page, type TransactStep } from '../platform/data/queries';
 
 /**
  * Erasure is terminal: every write of the member item (profile, points, tags) and every check a

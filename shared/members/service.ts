@@ -2,7 +2,7 @@ import { expiring, NO_LOTS } from './member-lots';
 import { figuresStep } from '../overview/repository';
 import * as repo from './repository';
 import type { OutboxEvent } from '../platform/events/registry';
-import { transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../platform/data/table';
+import { transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../platform/data/queries';
 import { event, publish } from '../platform/events/outbox';
 import { newId } from '../platform/ids';
 import { nextTier, tierFor } from '../program/arithmetic';

@@ -1,6 +1,6 @@
 import type { MemberTierRecord } from './entities';
 import { indexKeysOf, indexPartition, keyOf } from '../platform/data/keys';
-import { getItem, indexPage, type Page, type TransactStep } from '../platform/data/table';
+import { getItem, indexPage, type Page, type TransactStep } from '../platform/data/queries';
 
 const key = (workspaceId: string, memberId: string) => keyOf('memberTier', { workspaceId, memberId });
 

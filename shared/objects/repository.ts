@@ -1,7 +1,7 @@
 import { objectRecordEntity, objectTypeEntity, type ObjectTypeRecord, type RecordItem } from './entities';
 import { conflict } from '../platform/errors';
 import { ENTITIES, indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey, keyOf, skPrefix } from '../platform/data/keys';
-import { batchGetItems, getItem, indexPage, type Page, prefixPage, StaleRead, queryRaw, transactWrite, type TransactStep } from '../platform/data/table';
+import { batchGetItems, getItem, indexPage, type Page, prefixPage, StaleRead, queryRaw, transactWrite, type TransactStep } from '../platform/data/queries';
 
 const typeKey = (workspaceId: string, type: string) => keyOf('objectType', { workspaceId, type });
 

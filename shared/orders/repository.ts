@@ -1,7 +1,7 @@
 import { type OrderRecord, orderEntity } from './entities';
 import { AppError } from '../platform/errors';
 import { indexPartition, keyOf } from '../platform/data/keys';
-import { filterExpression, getItem, indexPage, StaleRead, type Page, type TransactStep } from '../platform/data/table';
+import { filterExpression, getItem, indexPage, StaleRead, type Page, type TransactStep } from '../platform/data/queries';
 
 /** The externalOrderId was recorded meanwhile by a concurrent request. */
 export class DuplicateOrder extends AppError {

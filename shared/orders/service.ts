@@ -1,7 +1,7 @@
 import * as members from '../members/repository';
 import * as repo from './repository';
 import { getStore } from '../stores/repository';
-import type { Page, TransactStep } from '../platform/data/table';
+import type { Page, TransactStep } from '../platform/data/queries';
 import { event } from '../platform/events/outbox';
 import { ID_PATTERN, newId } from '../platform/ids';
 import { AppError, notFound, validationFailed } from '../platform/errors';

@@ -1,5 +1,5 @@
 import { keyOf, skPrefix } from '../platform/data/keys';
-import { prefixPage, type TransactStep } from '../platform/data/table';
+import { prefixPage, type TransactStep } from '../platform/data/queries';
 
 /** The overview's running totals of a workspace. */
 export interface Figures {

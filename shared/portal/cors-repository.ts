@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { keyOf } from '../platform/data/keys';
-import { getItem, queryRaw, StaleRead, transactWrite, type TransactStep } from '../platform/data/table';
+import { getItem, queryRaw, StaleRead, transactWrite, type TransactStep } from '../platform/data/queries';
 
 export interface StoredCorsSettings {
   origins: string[];

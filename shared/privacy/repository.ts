@@ -1,6 +1,6 @@
 import { withoutKeys } from '../platform/data/entity';
 import { indexPartition, keyOf, skPrefix } from '../platform/data/keys';
-import { getItem, queryRaw, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/table';
+import { getItem, queryRaw, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/queries';
 
 /**
  * What the platform holds about one member, found through the member's own partition and the

@@ -1,7 +1,7 @@
 import type { ProgramRecord } from './entities';
 import { conflict } from '../platform/errors';
 import { keyOf } from '../platform/data/keys';
-import { getItem, queryRaw, transactWrite, type TransactStep } from '../platform/data/table';
+import { getItem, queryRaw, transactWrite, type TransactStep } from '../platform/data/queries';
 
 /** The stored program; rules stored before points and time zone existed have neither (the domain fills the defaults). */
 export type StoredProgram = Omit<ProgramRecord, 'points' | 'timeZone'> & Partial<Pick<ProgramRecord, 'points' | 'timeZone'>>;

@@ -1,6 +1,6 @@
 import { type StoreRecord, storeEntity } from './entities';
 import { keyOf, skPrefix } from '../platform/data/keys';
-import { getItem, prefixPage, StaleRead, type Page, type TransactStep } from '../platform/data/table';
+import { getItem, prefixPage, StaleRead, type Page, type TransactStep } from '../platform/data/queries';
 
 export function putStoreStep(workspaceId: string, store: StoreRecord): TransactStep {
   return { op: { Put: { Item: storeEntity.toItem(store, { workspaceId, version: 1 }), ConditionExpression: 'attribute_not_exists(pk)' } } };

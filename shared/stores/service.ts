@@ -1,5 +1,5 @@
 import * as repo from './repository';
-import { transactWrite, withOptimisticRetry } from '../platform/data/table';
+import { transactWrite, withOptimisticRetry } from '../platform/data/queries';
 import { ID_PATTERN, newId } from '../platform/ids';
 import { notFound } from '../platform/errors';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';

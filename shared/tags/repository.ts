@@ -2,7 +2,7 @@ import type { MemberRecord } from '../members/entities';
 import { memberTagEntity, type MemberTagRecord, tagCounterEntity, type TagRecord } from './entities';
 import { keyOf, skPrefix } from '../platform/data/keys';
 import { erasedOr, NOT_ERASED } from '../members/repository';
-import { getItem, queryPage, queryRaw, StaleRead, type Page, type TransactStep } from '../platform/data/table';
+import { getItem, queryPage, queryRaw, StaleRead, type Page, type TransactStep } from '../platform/data/queries';
 
 /**
  * Tags: the member's `tags` list (what the member list filters on), one `memberTag` item per

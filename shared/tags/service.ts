@@ -1,5 +1,5 @@
 import * as repo from './repository';
-import { transactWrite, withOptimisticRetry, type Page } from '../platform/data/table';
+import { transactWrite, withOptimisticRetry, type Page } from '../platform/data/queries';
 import { event, publish } from '../platform/events/outbox';
 import { conflict, notFound } from '../platform/errors';
 import { loadMember, loadWritableMember } from '../members/ledger';

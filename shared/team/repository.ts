@@ -2,7 +2,7 @@ import { type Role, userEntity, type UserRecord } from '../auth/entities';
 import { invitationEntity, type InvitationRecord, invitationTokenEntity, type InvitationTokenRecord } from './entities';
 import { conflict, gone, notFound } from '../platform/errors';
 import { keyOf, skPrefix } from '../platform/data/keys';
-import { getItem, prefixPage, transactWrite, type Page, type TransactStep } from '../platform/data/table';
+import { getItem, prefixPage, transactWrite, type Page, type TransactStep } from '../platform/data/queries';
 
 /**
  * The team of a workspace: its users (the auth area's records) and the invitations to join it.

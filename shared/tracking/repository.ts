@@ -1,5 +1,5 @@
 import { keyOf, indexKeysOf, type PrimaryKey } from '../platform/data/keys';
-import { batchGetItems, queryRaw, type TransactStep } from '../platform/data/table';
+import { batchGetItems, queryRaw, type TransactStep } from '../platform/data/queries';
 
 export interface TrackedEventRecord {
   eventId: string;

@@ -1,5 +1,5 @@
 import * as repo from './repository';
-import { transactWrite, withOptimisticRetry } from '../platform/data/table';
+import { transactWrite, withOptimisticRetry } from '../platform/data/queries';
 import { itemError, parseItem } from '../platform/validation/batch';
 import { notFound, validationFailed } from '../platform/errors';
 import { isMemberId } from '../members/ledger';

@@ -13,7 +13,7 @@ import {
   type WalletSerialRecord,
 } from './entities';
 import { keyOf, type PrimaryKey } from '../platform/data/keys';
-import { deleteItem, getItem, isConditionFailed, queryRaw, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/table';
+import { deleteItem, getItem, isConditionFailed, queryRaw, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/queries';
 
 /** Wallet passes, their serial lookups and device registrations. */
 

@@ -22,7 +22,7 @@ import {
   updateItem,
   type Page,
   type TransactStep,
-} from '../platform/data/table';
+} from '../platform/data/queries';
 
 const endpointKey = (workspaceId: string, endpointId: string) => keyOf('webhookEndpoint', { workspaceId, endpointId });
 

@@ -2,7 +2,7 @@ import { RedeemRefused } from '../../shared/coupons/repository';
 import type { CodeLookup } from '../../shared/coupons/entities';
 import { DuplicateOrder, type RefundRecord } from '../../shared/orders/repository';
 import { MemberChanged, type BalanceState } from '../../shared/members/repository';
-import { StaleRead, type TransactStep } from '../../shared/platform/data/table';
+import { StaleRead, type TransactStep } from '../../shared/platform/data/queries';
 import { memberErased } from '../../shared/platform/errors';
 import type { RedemptionStore } from '../../shared/coupons/service';
 import type { CouponRecord } from '../../shared/coupons/entities';

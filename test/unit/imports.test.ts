@@ -92,7 +92,7 @@ describe('the house: what each folder may import', () => {
     const dynamo = (t: string) => /^@aws-sdk\/(client-dynamodb|lib-dynamodb|util-dynamodb|client-dynamodb-streams)$/.test(t);
     const talking = shipped().filter((f) => importsOf(f).some(dynamo));
     expect(talking.filter((f) => !isRepository(f) && !f.startsWith('shared/platform/data/'))).toEqual([]);
-    expect(talking).toContain('shared/platform/data/table.ts');
+    expect(talking).toContain('shared/platform/data/queries.ts');
   });
 
   it('DynamoDB expressions are written only in repositories and the data platform', () => {

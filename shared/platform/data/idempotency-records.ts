@@ -3,7 +3,7 @@ import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { config } from '../config';
 import { AppError } from '../errors';
 import { keyOf } from './keys';
-import { batchGetItems, deleteItem, getItem, isConditionFailed, putItem, storedItemOf, transactWrite, type Item, type TransactStep } from './table';
+import { batchGetItems, deleteItem, getItem, isConditionFailed, putItem, storedItemOf, transactWrite, type Item, type TransactStep } from './queries';
 
 export interface StoredResponse {
   statusCode: number;

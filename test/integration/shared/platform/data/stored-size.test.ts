@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it, inject } from 'vitest';
 import { config } from '../../../../../shared/platform/config';
 import { keyOf } from '../../../../../shared/platform/data/keys';
 import * as idem from '../../../../../shared/platform/data/idempotency-records';
-import { putItem, transactWrite, updateItem } from '../../../../../shared/platform/data/table';
+import { putItem, transactWrite, updateItem } from '../../../../../shared/platform/data/queries';
 import { AppError } from '../../../../../shared/platform/errors';
 import { newId } from '../../../../../shared/platform/ids';
 import { runtimeOf } from '../../../../support/platform';

@@ -2,7 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDocumentClient } from '../../../../../shared/platform/data/client';
 import { isTransientDependencyError, provesNotApplied } from '../../../../../shared/platform/data/errors';
-import { putItem, transactWrite, updateItem } from '../../../../../shared/platform/data/table';
+import { putItem, transactWrite, updateItem } from '../../../../../shared/platform/data/queries';
 import { AppError } from '../../../../../shared/platform/errors';
 import type { HttpResult } from '../../../../../shared/http/types';
 import { closedPort, httpEvent, SOME_API_KEY } from '../../../../support/faulty-store';

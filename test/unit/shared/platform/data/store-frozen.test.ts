@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { config } from '../../../../../shared/platform/config';
 import { createDocumentClient } from '../../../../../shared/platform/data/client';
 import { isTransientDependencyError } from '../../../../../shared/platform/data/errors';
-import { putItem, transactWrite, updateItem } from '../../../../../shared/platform/data/table';
+import { putItem, transactWrite, updateItem } from '../../../../../shared/platform/data/queries';
 import { AppError } from '../../../../../shared/platform/errors';
 import type { HttpResult } from '../../../../../shared/http/types';
 import { frozenStore, httpEvent, SOME_API_KEY, type FrozenStore } from '../../../../support/faulty-store';
