@@ -1,6 +1,9 @@
 import { memberEntity, type MemberRecord } from '../members/entities';
 import { indexKeysOf, indexPartition, keyOf } from '../platform/data/keys';
-import { batchGetItems, getItem, indexPage, queryRaw, StaleRead, type Page, type TransactStep } from '../platform/data/queries';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { batchGetItems, indexPage, queryRaw, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 export interface AmbassadorRecord {
   memberId: string;

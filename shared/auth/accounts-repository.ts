@@ -12,7 +12,9 @@ import {
 } from './entities';
 import { conflict, gone, RESET_TOKEN_GONE } from '../platform/errors';
 import { keyOf } from '../platform/data/keys';
-import { deleteItem, getItem, isConditionFailed, putItem, StaleRead, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/queries';
+import { StaleRead } from '../platform/data/concurrency';
+import { deleteItem, getItem, isConditionFailed, putItem, updateItem, type Item } from '../platform/data/items';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /** Workspaces, users and everything that proves who a user is (e-mail, sessions, reset tokens). */
 

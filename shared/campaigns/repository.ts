@@ -1,6 +1,9 @@
 import { campaignEntity, type CampaignRecord } from '../program/entities';
 import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/keys';
-import { batchGetItems, deleteItem, getItem, indexPage, prefixPage, StaleRead, type Page, type TransactStep } from '../platform/data/queries';
+import { StaleRead } from '../platform/data/concurrency';
+import { deleteItem, getItem } from '../platform/data/items';
+import { batchGetItems, indexPage, prefixPage, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 const key = (workspaceId: string, campaignId: string) => keyOf('campaign', { workspaceId, campaignId });
 

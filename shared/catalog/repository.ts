@@ -1,6 +1,9 @@
 import { brandEntity, type BrandRecord, categoryEntity, type CategoryRecord, productCategoryEntity, productEntity, type ProductRecord } from './entities';
 import { indexPartition, keyOf, skPrefix } from '../platform/data/keys';
-import { batchGetItems, filterExpression, getItem, queryPage, StaleRead, type Filter, type Page, type TransactStep } from '../platform/data/queries';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { batchGetItems, filterExpression, queryPage, type Filter, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 type Raw = Record<string, unknown>;
 

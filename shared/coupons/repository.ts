@@ -3,7 +3,10 @@ import { type CodeLookup, codeLookupEntity, couponEntity, type CouponRecord, typ
 import { AppError, conflict, notFound } from '../platform/errors';
 import { documentClient, tableName } from '../platform/data/client';
 import { indexPartition, keyOf, seqKey, type PrimaryKey } from '../platform/data/keys';
-import { getItem, indexPage, StaleRead, type IndexFilter, type Page, type TransactStep } from '../platform/data/queries';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { indexPage, type IndexFilter, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 import { erasedOr } from '../members/repository';
 
 /** Storage of coupon pools, their code lists, per-member counters, coupons and code lookups. */

@@ -1,19 +1,10 @@
 import { exportJobEntity, type ExportJobRecord, exportScheduleEntity, type ExportScheduleRecord } from './entities';
 import type { StoredSecret } from '../webhooks/entities';
 import { indexPartition, keyOf, skPrefix } from '../platform/data/keys';
-import {
-  deleteItem,
-  getItem,
-  isConditionFailed,
-  prefixPage,
-  queryRaw,
-  StaleRead,
-  transactWrite,
-  updateItem,
-  type Item,
-  type Page,
-  type TransactStep,
-} from '../platform/data/queries';
+import { StaleRead } from '../platform/data/concurrency';
+import { deleteItem, getItem, isConditionFailed, updateItem, type Item } from '../platform/data/items';
+import { prefixPage, queryRaw, type Page } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /**
  * Export jobs (workspace partition, few per workspace) and the archive lock that keeps one

@@ -1,7 +1,8 @@
 import type { PointsDelta } from './types';
 import * as repo from './repository';
 import { figuresStep } from '../overview/repository';
-import { inKeyOrder, transactWrite, withOptimisticRetry, type TransactStep } from '../platform/data/queries';
+import { inKeyOrder, withOptimisticRetry } from '../platform/data/concurrency';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 import type { OutboxEvent } from '../platform/events/registry';
 import { event, publish } from '../platform/events/outbox';
 import { ID_PATTERN, newId } from '../platform/ids';

@@ -2,7 +2,10 @@ import { ledgerEntryEntity, type LedgerEntryRecord, memberEntity, type MemberLot
 import { AppError, memberErased } from '../platform/errors';
 import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/keys';
 import { correlationId } from '../platform/observability/correlation';
-import { filterExpression, getItem, indexPage, prefixPage, StaleRead, type Item, type Page, type TransactStep } from '../platform/data/queries';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem, type Item } from '../platform/data/items';
+import { filterExpression, indexPage, prefixPage, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 /**
  * Erasure is terminal: every write of the member item (profile, points, tags) and every check a

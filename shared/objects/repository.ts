@@ -1,7 +1,10 @@
 import { objectRecordEntity, objectTypeEntity, type ObjectTypeRecord, type RecordItem } from './entities';
 import { conflict } from '../platform/errors';
 import { ENTITIES, indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey, keyOf, skPrefix } from '../platform/data/keys';
-import { batchGetItems, getItem, indexPage, type Page, prefixPage, StaleRead, queryRaw, transactWrite, type TransactStep } from '../platform/data/queries';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { batchGetItems, indexPage, type Page, prefixPage, queryRaw } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 const typeKey = (workspaceId: string, type: string) => keyOf('objectType', { workspaceId, type });
 

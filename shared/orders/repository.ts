@@ -1,7 +1,10 @@
 import { type OrderRecord, orderEntity } from './entities';
 import { AppError } from '../platform/errors';
 import { indexPartition, keyOf } from '../platform/data/keys';
-import { filterExpression, getItem, indexPage, StaleRead, type Page, type TransactStep } from '../platform/data/queries';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { filterExpression, indexPage, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 /** The externalOrderId was recorded meanwhile by a concurrent request. */
 export class DuplicateOrder extends AppError {

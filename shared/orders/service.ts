@@ -1,7 +1,8 @@
 import * as members from '../members/repository';
 import * as repo from './repository';
 import { getStore } from '../stores/repository';
-import type { Page, TransactStep } from '../platform/data/queries';
+import type { Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 import { event } from '../platform/events/outbox';
 import { ID_PATTERN, newId } from '../platform/ids';
 import { AppError, notFound, validationFailed } from '../platform/errors';

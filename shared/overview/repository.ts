@@ -1,5 +1,6 @@
 import { keyOf, skPrefix } from '../platform/data/keys';
-import { prefixPage, type TransactStep } from '../platform/data/queries';
+import { prefixPage } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 /** The overview's running totals of a workspace. */
 export interface Figures {

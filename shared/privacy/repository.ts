@@ -1,6 +1,8 @@
 import { withoutKeys } from '../platform/data/entity';
 import { indexPartition, keyOf, skPrefix } from '../platform/data/keys';
-import { getItem, queryRaw, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/queries';
+import { getItem, updateItem, type Item } from '../platform/data/items';
+import { queryRaw } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /**
  * What the platform holds about one member, found through the member's own partition and the

@@ -1,7 +1,9 @@
 import type { ProgramRecord } from './entities';
 import { conflict } from '../platform/errors';
 import { keyOf } from '../platform/data/keys';
-import { getItem, queryRaw, transactWrite, type TransactStep } from '../platform/data/queries';
+import { getItem } from '../platform/data/items';
+import { queryRaw } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /** The stored program; rules stored before points and time zone existed have neither (the domain fills the defaults). */
 export type StoredProgram = Omit<ProgramRecord, 'points' | 'timeZone'> & Partial<Pick<ProgramRecord, 'points' | 'timeZone'>>;

@@ -1,6 +1,9 @@
 import { type StoreRecord, storeEntity } from './entities';
 import { keyOf, skPrefix } from '../platform/data/keys';
-import { getItem, prefixPage, StaleRead, type Page, type TransactStep } from '../platform/data/queries';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { prefixPage, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 export function putStoreStep(workspaceId: string, store: StoreRecord): TransactStep {
   return { op: { Put: { Item: storeEntity.toItem(store, { workspaceId, version: 1 }), ConditionExpression: 'attribute_not_exists(pk)' } } };

@@ -2,7 +2,10 @@ import type { MemberRecord } from '../members/entities';
 import { memberTagEntity, type MemberTagRecord, tagCounterEntity, type TagRecord } from './entities';
 import { keyOf, skPrefix } from '../platform/data/keys';
 import { erasedOr, NOT_ERASED } from '../members/repository';
-import { getItem, queryPage, queryRaw, StaleRead, type Page, type TransactStep } from '../platform/data/queries';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { queryPage, queryRaw, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 /**
  * Tags: the member's `tags` list (what the member list filters on), one `memberTag` item per

@@ -2,7 +2,9 @@ import { type Role, userEntity, type UserRecord } from '../auth/entities';
 import { invitationEntity, type InvitationRecord, invitationTokenEntity, type InvitationTokenRecord } from './entities';
 import { conflict, gone, notFound } from '../platform/errors';
 import { keyOf, skPrefix } from '../platform/data/keys';
-import { getItem, prefixPage, transactWrite, type Page, type TransactStep } from '../platform/data/queries';
+import { getItem } from '../platform/data/items';
+import { prefixPage, type Page } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /**
  * The team of a workspace: its users (the auth area's records) and the invitations to join it.

@@ -13,7 +13,9 @@ import {
   type WalletSerialRecord,
 } from './entities';
 import { keyOf, type PrimaryKey } from '../platform/data/keys';
-import { deleteItem, getItem, isConditionFailed, queryRaw, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/queries';
+import { deleteItem, getItem, isConditionFailed, updateItem, type Item } from '../platform/data/items';
+import { queryRaw } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /** Wallet passes, their serial lookups and device registrations. */
 

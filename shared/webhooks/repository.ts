@@ -10,19 +10,10 @@ import {
 } from './entities';
 import { notFound } from '../platform/errors';
 import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/keys';
-import {
-  batchGetItems,
-  getItem,
-  indexPage,
-  isConditionFailed,
-  MAX_TRANSACTION_ITEMS,
-  prefixPage,
-  StaleRead,
-  transactWrite,
-  updateItem,
-  type Page,
-  type TransactStep,
-} from '../platform/data/queries';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem, isConditionFailed, updateItem } from '../platform/data/items';
+import { batchGetItems, indexPage, prefixPage, type Page } from '../platform/data/queries';
+import { MAX_TRANSACTION_ITEMS, transactWrite, type TransactStep } from '../platform/data/transactions';
 
 const endpointKey = (workspaceId: string, endpointId: string) => keyOf('webhookEndpoint', { workspaceId, endpointId });
 

@@ -38,7 +38,7 @@ import { objectRecordEntity, recordItemSchema, objectTypeEntity, objectTypeRecor
 import { putRecordStep } from '../../../../../shared/objects/repository';
 import { orderEntity, orderRecordSchema } from '../../../../../shared/orders/entities';
 import { putOrderStep } from '../../../../../shared/orders/repository';
-import type { TransactStep } from '../../../../../shared/platform/data/queries';
+import type { TransactStep } from '../../../../../shared/platform/data/transactions';
 import { campaignEntity, campaignRecordSchema } from '../../../../../shared/program/entities';
 import { putCampaignStep } from '../../../../../shared/campaigns/repository';
 import { memberTagEntity, memberTagRecordSchema } from '../../../../../shared/tags/entities';
