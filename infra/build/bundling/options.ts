@@ -26,7 +26,7 @@ export const BUNDLE_BUDGET_EXCEPTION = {
   // program engine, campaign triggers, stored-size bounds and request budgets; 829 since the tool registry reads only
   // the contracts of the areas its tools call, not the whole route table; 844 with the Secrets Manager client (the
   // page cursor key and the origin header's value are read at run time, no longer from the environment); 845 with one
-  // declaration per stored type (844.5: the 21 declarations its repositories write and read replace their strips; no
+  // declaration per stored type (844.7: the 21 declarations its repositories write and read replace their strips; no
   // record schema but those the API's shapes derive from, decision 0073).
   kib: 845,
   reason:
