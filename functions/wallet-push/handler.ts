@@ -4,7 +4,7 @@ import { walletFromConfig } from '../../shared/platform/adapters/wallet';
 import { config } from '../../shared/platform/config';
 import { parseMessage, processQueueBatch, retryAfter } from '../../shared/platform/consumers/processing';
 import { consumer } from '../../shared/platform/consumers/table';
-import { inKeyOrder } from '../../shared/platform/data/table';
+import { inKeyOrder } from '../../shared/platform/data/concurrency';
 import { retryDelaySeconds } from '../../shared/webhooks/backoff';
 import { pushMessageBody, refreshMemberPasses, reportRefresh } from '../../shared/wallet/push';
 import { correlated } from '../../shared/platform/observability/correlation';

@@ -1,4 +1,5 @@
-import { CONSUMERS, type ConsumerRow } from '../../shared/platform/consumers/table';
+import { config } from '../../shared/platform/config';
+import { CONSUMERS, type ConsumerName, type ConsumerRow } from '../../shared/platform/consumers/table';
 import type { QueueName } from '../../shared/platform/ports/queue';
 import { lazy } from './handlers';
 import { IDLE_POLL_MAX_ENV, QUEUE_DRIVER_POLL_ENV, startQueueDriver, type QueueConsumer, type SqsHandler } from './queue-driver';
@@ -33,6 +34,16 @@ export interface LocalConsumerPlan {
 
 const functionName = (row: ConsumerRow) => `loyalty-${row.name}`;
 
+/**
+ * How the queue driver runs a queue row beyond what SQS's event source mapping takes: parallel poll
+ * loops (AWS scales the mapping itself) and how long a partial batch waits for more messages (the
+ * driver wakes on every send; ms, default 0). Local only, so declared here, not in the consumer table.
+ */
+export const LOCAL_QUEUE_DRIVING: Readonly<Partial<Record<ConsumerName, Pick<QueueConsumer, 'concurrency' | 'batchWindowMs'>>>> = {
+  'webhook-worker': { concurrency: config.webhooks.localWorkerConcurrency, batchWindowMs: config.webhooks.localBatchWindowMs },
+  'wallet-push': { concurrency: config.wallet.push.localConcurrency },
+};
+
 export function localConsumerPlan(
   rows: readonly ConsumerRow[] = CONSUMERS,
   load: HandlerLoader = loadHandler,
@@ -49,8 +60,7 @@ export function localConsumerPlan(
           ...common,
           handler: load(row.name) as SqsHandler,
           batchSize: row.batchSize,
-          ...(row.localConcurrency ? { concurrency: row.localConcurrency } : {}),
-          ...(row.localBatchWindowMs ? { batchWindowMs: row.localBatchWindowMs } : {}),
+          ...LOCAL_QUEUE_DRIVING[row.name as ConsumerName],
         };
         break;
       case 'stream':

@@ -11,7 +11,7 @@ import { runtimeConfig } from '../../shared/platform/config';
 import { documentClient, tableName } from '../../shared/platform/data/client';
 import { keyOf } from '../../shared/platform/data/keys';
 import { withoutSdkLog } from '../../shared/platform/observability/sdk-log';
-import { getItem, putItem } from '../../shared/platform/data/table';
+import { getItem, putItem } from '../../shared/platform/data/items';
 
 /**
  * Reading the table's stream (local runtime only: in AWS the Lambda event source mapping does it),

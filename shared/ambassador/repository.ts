@@ -1,6 +1,9 @@
-import type { MemberRecord } from '../members/entities';
+import { memberEntity, type MemberRecord } from '../members/entities';
 import { indexKeysOf, indexPartition, keyOf } from '../platform/data/keys';
-import { batchGetItems, getItem, indexPage, queryRaw, StaleRead, type Page, type TransactStep } from '../platform/data/table';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { batchGetItems, indexPage, queryRaw, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 export interface AmbassadorRecord {
   memberId: string;
@@ -138,8 +141,6 @@ export async function referredMemberIds(workspaceId: string, cap: number): Promi
   return { ids: ids.slice(0, cap), complete: ids.length <= cap && !start };
 }
 
-const stripMember = ({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, ...rest }: Record<string, unknown>) => rest as unknown as MemberRecord;
-
 /**
  * Active members that meet a candidate rule, newest first: the member index with a filter, so a page
  * costs at most a bounded number of reads (a sparse result gives a short page and a cursor).
@@ -160,5 +161,5 @@ export async function candidatePage(
       ExpressionAttributeValues: { ':active': 'active', ':lp': rules.minLifetimePoints, ':oc': rules.minOrderCount },
     },
   });
-  return { ...page, items: page.items.map(stripMember) };
+  return { ...page, items: page.items.map(memberEntity.fromItem) };
 }

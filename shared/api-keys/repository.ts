@@ -1,7 +1,9 @@
 import type { ApiKeyLookup, ApiKeyRecord } from './entities';
 import { notFound } from '../platform/errors';
 import { keyOf, skPrefix } from '../platform/data/keys';
-import { getItem, isConditionFailed, prefixPage, transactWrite, updateItem, type Page, type TransactStep } from '../platform/data/table';
+import { getItem, isConditionFailed, updateItem } from '../platform/data/items';
+import { prefixPage, type Page } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /**
  * Each key is two items written together: the workspace's record (listing, audit) and a global

@@ -2,7 +2,9 @@ import { config } from '../platform/config';
 import type { AuditAction, AuditEntry } from './entities';
 import { idTimePrefix } from '../platform/ids';
 import { indexKeysOf, indexPartition, keyOf } from '../platform/data/keys';
-import { filterExpression, indexPage, putItem, type Item, type Page, type TransactStep } from '../platform/data/table';
+import { putItem, type Item } from '../platform/data/items';
+import { filterExpression, indexPage, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 /**
  * The audit trail: one item per entry, written once (the put is conditional on the key being new)

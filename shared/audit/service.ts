@@ -1,5 +1,5 @@
 import * as repo from './repository';
-import type { TransactStep } from '../platform/data/table';
+import type { TransactStep } from '../platform/data/transactions';
 import { logger } from '../platform/observability/logger';
 import { emitMetric } from '../platform/observability/metrics';
 import type { AuditAction, AuditActor, AuditEntry, AuditFailureReason, AuditTarget } from './entities';

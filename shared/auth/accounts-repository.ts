@@ -1,15 +1,25 @@
-import type { ResetTokenRecord, SessionRecord, User, UserRecord, Workspace, WorkspaceRecord } from './entities';
+import {
+  resetTokenEntity,
+  type ResetTokenRecord,
+  sessionEntity,
+  type SessionRecord,
+  type User,
+  userEntity,
+  type UserRecord,
+  type Workspace,
+  workspaceEntity,
+  type WorkspaceRecord,
+} from './entities';
 import { conflict, gone, RESET_TOKEN_GONE } from '../platform/errors';
 import { keyOf } from '../platform/data/keys';
-import { deleteItem, getItem, isConditionFailed, putItem, StaleRead, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/table';
+import { StaleRead } from '../platform/data/concurrency';
+import { deleteItem, getItem, isConditionFailed, putItem, updateItem, type Item } from '../platform/data/items';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /** Workspaces, users and everything that proves who a user is (e-mail, sessions, reset tokens). */
 
-const strip = <T>(item: Item | undefined): T | undefined => {
-  if (!item) return undefined;
-  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
-  return rest as T;
-};
+/** The record of an item read, if there was one. */
+const recordOf = <R>(entity: { fromItem(item: Item): R }, item: Item | undefined): R | undefined => (item ? entity.fromItem(item) : undefined);
 
 const emailTaken = () => conflict('An account with this e-mail already exists');
 
@@ -36,13 +46,13 @@ export async function createWorkspaceWithOwner(
     {
       op: {
         Put: {
-          Item: { ...keyOf('workspace', { workspaceId: workspace.id }), entity: 'workspace', ...workspace },
+          Item: workspaceEntity.toItem(workspace),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
     },
-    { op: { Put: { Item: { ...keyOf('user', { workspaceId: workspace.id, userId: owner.id }), entity: 'user', ...owner } } } },
-    { op: { Put: { Item: { ...keyOf('session', { tokenHash: session.tokenHash }), entity: 'session', ...session } } } },
+    { op: { Put: { Item: userEntity.toItem(owner) } } },
+    { op: { Put: { Item: sessionEntity.toItem(session) } } },
     ...steps,
   ]);
 }
@@ -54,7 +64,7 @@ export async function getWorkspace(workspaceId: string): Promise<Workspace | und
 }
 
 export async function getWorkspaceRecord(workspaceId: string): Promise<WorkspaceRecord | undefined> {
-  return strip<WorkspaceRecord>(await getItem(keyOf('workspace', { workspaceId })));
+  return recordOf(workspaceEntity, await getItem(keyOf('workspace', { workspaceId })));
 }
 
 /**
@@ -79,7 +89,7 @@ export async function setClockOffset(workspaceId: string, fromOffsetMs: number, 
 }
 
 export async function getUser(workspaceId: string, userId: string): Promise<UserRecord | undefined> {
-  return strip<UserRecord>(await getItem(keyOf('user', { workspaceId, userId })));
+  return recordOf(userEntity, await getItem(keyOf('user', { workspaceId, userId })));
 }
 
 export async function findUserByEmail(email: string): Promise<UserRecord | undefined> {
@@ -89,11 +99,11 @@ export async function findUserByEmail(email: string): Promise<UserRecord | undef
 
 /** A new session and `steps` (its audit entry), in one transaction. */
 export async function putSession(session: SessionRecord, steps: TransactStep[]): Promise<void> {
-  await transactWrite([{ op: { Put: { Item: { ...keyOf('session', { tokenHash: session.tokenHash }), entity: 'session', ...session } } } }, ...steps]);
+  await transactWrite([{ op: { Put: { Item: sessionEntity.toItem(session) } } }, ...steps]);
 }
 
 export async function getSession(tokenHash: string): Promise<SessionRecord | undefined> {
-  return strip<SessionRecord>(await getItem(keyOf('session', { tokenHash })));
+  return recordOf(sessionEntity, await getItem(keyOf('session', { tokenHash })));
 }
 
 /** Revokes one session (signing out) with `steps` (its audit entry); a session already gone stays gone. */
@@ -229,11 +239,11 @@ export async function replacePassword(
 }
 
 export async function putResetToken(token: ResetTokenRecord): Promise<void> {
-  await putItem({ Item: { ...keyOf('resetToken', { tokenHash: token.tokenHash }), entity: 'resetToken', ...token } });
+  await putItem({ Item: resetTokenEntity.toItem(token) });
 }
 
 export async function getResetToken(tokenHash: string): Promise<ResetTokenRecord | undefined> {
-  return strip<ResetTokenRecord>(await getItem(keyOf('resetToken', { tokenHash })));
+  return recordOf(resetTokenEntity, await getItem(keyOf('resetToken', { tokenHash })));
 }
 
 /**

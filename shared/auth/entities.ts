@@ -3,72 +3,108 @@
  * declarations, below the domain, so the data layer can name them without importing the domain;
  * the auth area builds and checks them.
  */
+import * as z from 'zod';
+import { defineEntity } from '../platform/data/entity';
 
 export const ROLES = ['owner', 'admin', 'member'] as const;
 export type Role = (typeof ROLES)[number];
 
-export interface Workspace {
-  id: string;
-  name: string;
-  createdAt: string;
+const workspaceFields = () => ({
+  id: z.string(),
+  name: z.string(),
+  createdAt: z.string(),
   /** A sandbox workspace: its API keys start `fl_test_` and an admin can move its program clock. */
-  sandbox: boolean;
-}
+  sandbox: z.boolean(),
+});
+export type Workspace = z.infer<z.ZodObject<ReturnType<typeof workspaceFields>>>;
 
 /** A workspace as stored: a sandbox also keeps how far its clock was moved ahead of real time. */
-export interface WorkspaceRecord extends Workspace {
-  /** ms the sandbox clock runs ahead of real time (absent: 0; never on a live workspace). */
-  clockOffsetMs?: number;
-}
+export const workspaceRecordSchema = () =>
+  z.object({
+    ...workspaceFields(),
+    /** ms the sandbox clock runs ahead of real time (absent: 0; never on a live workspace). */
+    clockOffsetMs: z.number().optional(),
+  });
+export type WorkspaceRecord = z.infer<ReturnType<typeof workspaceRecordSchema>>;
 
-export interface User {
-  id: string;
-  workspaceId: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  createdAt: string;
-  updatedAt: string;
-}
+export const workspaceEntity = /* @__PURE__ */ defineEntity({
+  name: 'workspace',
+  keys: (w: WorkspaceRecord) => ({ workspaceId: w.id }),
+});
+
+const userFields = () => ({
+  id: z.string(),
+  workspaceId: z.string(),
+  email: z.string(),
+  name: z.string().nullable(),
+  role: z.enum(ROLES),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type User = z.infer<z.ZodObject<ReturnType<typeof userFields>>>;
 
 /** A user as stored: with the secret parts that never leave the domain. */
-export interface UserRecord extends User {
-  passwordHash: string;
-  /** Sessions of an older generation are revoked (bumped by password change and reset). */
-  sessionGeneration: number;
-  /**
-   * Bumped by every change of what proves the account (password reset, password change, e-mail
-   * change); a reset token is valid only for the number it was issued under. Absent means 0.
-   */
-  credentialsVersion?: number;
-  version: number;
-}
+export const userRecordSchema = () =>
+  z.object({
+    ...userFields(),
+    passwordHash: z.string(),
+    /** Sessions of an older generation are revoked (bumped by password change and reset). */
+    sessionGeneration: z.number(),
+    /**
+     * Bumped by every change of what proves the account (password reset, password change, e-mail
+     * change); a reset token is valid only for the number it was issued under. Absent means 0.
+     */
+    credentialsVersion: z.number().optional(),
+    version: z.number(),
+  });
+export type UserRecord = z.infer<ReturnType<typeof userRecordSchema>>;
 
-export interface SessionRecord {
-  tokenHash: string;
-  workspaceId: string;
-  userId: string;
-  generation: number;
-  createdAt: string;
-  /** Epoch seconds; also the table's TTL attribute. */
-  expiresAt: number;
-  /** A browser session (the console's cookie): what only it has. */
-  browser?: BrowserSessionState;
-}
+export const userEntity = /* @__PURE__ */ defineEntity({
+  name: 'user',
+  keys: (u: UserRecord) => ({ workspaceId: u.workspaceId, userId: u.id }),
+});
 
-export interface BrowserSessionState {
-  /** Sent back in a header by every cookie-authenticated write (the cookie alone proves nothing). */
-  csrfToken: string;
-  /** Epoch seconds of the last request seen (at the resolution of `config.browserSession.seenResolutionSeconds`). */
-  lastSeenAt: number;
-}
+const browserSessionSchema = () =>
+  z.object({
+    /** Sent back in a header by every cookie-authenticated write (the cookie alone proves nothing). */
+    csrfToken: z.string(),
+    /** Epoch seconds of the last request seen (at the resolution of `config.browserSession.seenResolutionSeconds`). */
+    lastSeenAt: z.number(),
+  });
+export type BrowserSessionState = z.infer<ReturnType<typeof browserSessionSchema>>;
 
-export interface ResetTokenRecord {
-  tokenHash: string;
-  workspaceId: string;
-  userId: string;
-  expiresAt: number;
-  usedAt?: string;
-  /** The user's `credentialsVersion` when the token was mailed (absent: 0). */
-  credentialsVersion?: number;
-}
+export const sessionRecordSchema = () =>
+  z.object({
+    tokenHash: z.string(),
+    workspaceId: z.string(),
+    userId: z.string(),
+    generation: z.number(),
+    createdAt: z.string(),
+    /** Epoch seconds; also the table's TTL attribute. */
+    expiresAt: z.number(),
+    /** A browser session (the console's cookie): what only it has. */
+    browser: browserSessionSchema().optional(),
+  });
+export type SessionRecord = z.infer<ReturnType<typeof sessionRecordSchema>>;
+
+export const sessionEntity = /* @__PURE__ */ defineEntity({
+  name: 'session',
+  keys: (s: SessionRecord) => ({ tokenHash: s.tokenHash }),
+});
+
+export const resetTokenRecordSchema = () =>
+  z.object({
+    tokenHash: z.string(),
+    workspaceId: z.string(),
+    userId: z.string(),
+    expiresAt: z.number(),
+    usedAt: z.string().optional(),
+    /** The user's `credentialsVersion` when the token was mailed (absent: 0). */
+    credentialsVersion: z.number().optional(),
+  });
+export type ResetTokenRecord = z.infer<ReturnType<typeof resetTokenRecordSchema>>;
+
+export const resetTokenEntity = /* @__PURE__ */ defineEntity({
+  name: 'resetToken',
+  keys: (t: ResetTokenRecord) => ({ tokenHash: t.tokenHash }),
+});

@@ -4,7 +4,8 @@
  * transaction, and the steps that count them against the campaign's budget and per-member limit.
  */
 import * as repo from './repository';
-import { StaleRead, type TransactStep } from '../platform/data/table';
+import { StaleRead } from '../platform/data/concurrency';
+import type { TransactStep } from '../platform/data/transactions';
 import type { PlannedGrant } from '../members/ledger';
 import type { MemberRecord } from '../members/entities';
 import type { OrderFacts } from '../orders/service';

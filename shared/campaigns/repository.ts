@@ -1,22 +1,18 @@
+import { campaignEntity, type CampaignRecord } from '../program/entities';
 import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/keys';
-import { batchGetItems, deleteItem, getItem, indexPage, prefixPage, StaleRead, type Page, type TransactStep } from '../platform/data/table';
+import { StaleRead } from '../platform/data/concurrency';
+import { deleteItem, getItem } from '../platform/data/items';
+import { batchGetItems, indexPage, prefixPage, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 const key = (workspaceId: string, campaignId: string) => keyOf('campaign', { workspaceId, campaignId });
 
-/**
- * What the table needs of a campaign: its id and version (the domain validates the rest and reads
- * it back as its own type).
- */
-export interface CampaignRecord {
-  id: string;
-  version: number;
-}
-
-const strip = <T extends CampaignRecord>({ pk: _pk, sk: _sk, entity: _e, workspaceId: _w, ...rest }: Record<string, unknown>) => rest as unknown as T;
+/** A campaign read back as the program area's own type (it validated the whole definition when it wrote it). */
+const campaignOf = <T extends CampaignRecord>(item: Record<string, unknown>) => campaignEntity.fromItem(item) as T;
 
 export async function getCampaign<T extends CampaignRecord>(workspaceId: string, campaignId: string): Promise<T | undefined> {
   const item = await getItem<Record<string, unknown>>(key(workspaceId, campaignId));
-  return item ? strip<T>(item) : undefined;
+  return item ? campaignOf<T>(item) : undefined;
 }
 
 /** A new campaign (its id is new: the condition only guards against an id clash). */
@@ -24,7 +20,7 @@ export function putCampaignStep(workspaceId: string, campaign: CampaignRecord): 
   return {
     op: {
       Put: {
-        Item: { ...key(workspaceId, campaign.id), entity: 'campaign', workspaceId, ...campaign },
+        Item: campaignEntity.toItem(campaign, { workspaceId }),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -74,7 +70,7 @@ export function deleteCampaignStep(workspaceId: string, campaignId: string, expe
 export async function listCampaigns<T extends CampaignRecord>(workspaceId: string, limit: number, cursor?: string, status?: string): Promise<Page<T>> {
   const { pk } = keyOf('workspace', { workspaceId });
   const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('campaign'), { limit, cursor, filters: [{ attr: 'status', op: '=', value: status }] });
-  return { ...page, items: page.items.map((i) => strip<T>(i)) };
+  return { ...page, items: page.items.map((i) => campaignOf<T>(i)) };
 }
 
 /** Every campaign of the workspace (what an evaluation reads; a workspace holds at most a few hundred). */
@@ -84,7 +80,7 @@ export async function allCampaigns<T extends CampaignRecord>(workspaceId: string
   let cursor: string | undefined;
   do {
     const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('campaign'), { limit: 200, cursor });
-    out.push(...page.items.map((i) => strip<T>(i)));
+    out.push(...page.items.map((i) => campaignOf<T>(i)));
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
   return out;

@@ -8,7 +8,8 @@
 import { birthdayMembers, getMember, indexEntriesSteps, lastActiveBetween, listMembers } from '../members/repository';
 import type { MemberRecord } from '../members/entities';
 import { getTriggerProgress, owedTriggers, triggerProgressStep, type TriggerProgress } from './repository';
-import { transactWrite, withOptimisticRetry } from '../platform/data/table';
+import { withOptimisticRetry } from '../platform/data/concurrency';
+import { transactWrite } from '../platform/data/transactions';
 import { logger } from '../platform/observability/logger';
 import { hasCampaignOf, liveCampaigns } from './definitions';
 import { grantOwed, grantTrigger, type TriggerOccurrence } from './triggers';

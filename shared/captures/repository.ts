@@ -1,6 +1,8 @@
 import type { CaptureRecord } from './entities';
 import { indexKeysOf, keyOf } from '../platform/data/keys';
-import { getItem, StaleRead, type TransactStep } from '../platform/data/table';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import type { TransactStep } from '../platform/data/transactions';
 
 export interface CaptureWindow {
   captureId: string;

@@ -1,7 +1,8 @@
 import * as repo from './repository';
 import * as members from '../members/repository';
 import type { OutboxEvent } from '../platform/events/registry';
-import { StaleRead, transactWrite, withOptimisticRetry, type TransactStep } from '../platform/data/table';
+import { StaleRead, withOptimisticRetry } from '../platform/data/concurrency';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 import { event, publish } from '../platform/events/outbox';
 import { newId } from '../platform/ids';
 import { referralLink } from '../ambassador/service';

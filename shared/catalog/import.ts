@@ -1,5 +1,6 @@
 import * as repo from './repository';
-import { transactWrite, withOptimisticRetry, type TransactStep } from '../platform/data/table';
+import { withOptimisticRetry } from '../platform/data/concurrency';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 import { newId } from '../platform/ids';
 import { itemError, parseItem, runInLanes, summarise } from '../platform/validation/batch';
 import { AppError, validationFailed, type ErrorDetail } from '../platform/errors';

@@ -1,16 +1,11 @@
-import type { BrandRecord, CategoryRecord, ProductRecord } from './entities';
-import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/keys';
-import { batchGetItems, filterExpression, getItem, queryPage, StaleRead, type Filter, type Page, type TransactStep } from '../platform/data/table';
+import { brandEntity, type BrandRecord, categoryEntity, type CategoryRecord, productCategoryEntity, productEntity, type ProductRecord } from './entities';
+import { indexPartition, keyOf, skPrefix } from '../platform/data/keys';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { batchGetItems, filterExpression, queryPage, type Filter, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 type Raw = Record<string, unknown>;
-
-const KEY_ATTRS = ['pk', 'sk', 'gsi1pk', 'gsi1sk', 'gsi2pk', 'gsi2sk', 'gsi3pk', 'gsi3sk', 'entity'];
-
-function strip<T>(item: Raw, extra: string[] = []): T {
-  const out: Raw = {};
-  for (const [k, v] of Object.entries(item)) if (!KEY_ATTRS.includes(k) && !extra.includes(k)) out[k] = v;
-  return out as T;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Batch reads (the import reads what it compares against in pages of 100 keys, not one by one)
@@ -20,30 +15,8 @@ function strip<T>(item: Raw, extra: string[] = []): T {
 // Products
 // ---------------------------------------------------------------------------------------------
 
-/** The product item: gsi1 always, gsi3 only with a brand (a sparse per-brand index). */
-function productItem(p: ProductRecord): Raw {
-  const { gsi3pk, gsi3sk, ...always } = indexKeysOf('product', { workspaceId: p.workspaceId, productId: p.id, brandId: p.brandId ?? '-' });
-  return {
-    ...keyOf('product', { workspaceId: p.workspaceId, productId: p.id }),
-    ...always,
-    ...(p.brandId ? { gsi3pk, gsi3sk } : {}),
-    entity: 'product',
-    ...p,
-  };
-}
-
-/** The product's entry in one category: a copy of the product, indexed by category. */
-function categoryEntryItem(p: ProductRecord, categoryId: string): Raw {
-  return {
-    ...keyOf('productCategory', { workspaceId: p.workspaceId, productId: p.id, categoryId }),
-    ...indexKeysOf('productCategory', { workspaceId: p.workspaceId, productId: p.id, categoryId }),
-    entity: 'productCategory',
-    ...p,
-    categoryId,
-  };
-}
-
-const toProductRecord = (item: Raw): ProductRecord => strip<ProductRecord>(item, ['categoryId']);
+const productItem = (p: ProductRecord) => productEntity.toItem(p);
+const categoryEntryItem = (p: ProductRecord, categoryId: string) => productCategoryEntity.toItem(p, { categoryId });
 
 /** A new product, its sku lookup and its category entries, all or nothing. */
 export function createProductSteps(p: ProductRecord): TransactStep[] {
@@ -82,7 +55,7 @@ export function replaceProductSteps(current: ProductRecord, next: ProductRecord)
 
 export async function getProduct(workspaceId: string, productId: string): Promise<ProductRecord | undefined> {
   const item = await getItem<Raw>(keyOf('product', { workspaceId, productId }));
-  return item ? toProductRecord(item) : undefined;
+  return item ? productEntity.fromItem(item) : undefined;
 }
 
 export async function productIdBySku(workspaceId: string, sku: string): Promise<string | undefined> {
@@ -94,7 +67,7 @@ export async function productsBySku(workspaceId: string, skus: string[]): Promis
   const lookups = await batchGetItems<Raw>(skus.map((sku) => keyOf('productSku', { workspaceId, sku })));
   const ids = lookups.map((l) => l.productId as string);
   const products = await batchGetItems<Raw>(ids.map((productId) => keyOf('product', { workspaceId, productId })));
-  const byId = new Map(products.map((p) => [p.id as string, toProductRecord(p)]));
+  const byId = new Map(products.map((p) => [p.id as string, productEntity.fromItem(p)]));
   const out = new Map<string, ProductRecord>();
   for (const id of ids) {
     const p = byId.get(id);
@@ -133,55 +106,62 @@ export async function listProducts(workspaceId: string, f: ProductFilters, limit
     ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': partition },
     ScanIndexForward: false,
   });
-  return { ...page, items: page.items.map(toProductRecord) };
+  // A category's entries are copies of the product: each read as its own declaration drops its keys.
+  return { ...page, items: page.items.map(f.categoryId ? productCategoryEntity.fromItem : productEntity.fromItem) };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Categories and brands (few per workspace: items of the workspace partition, keyed by key)
 // ---------------------------------------------------------------------------------------------
 
-type Keyed = 'catalogCategory' | 'catalogBrand';
+type Keyed = typeof categoryEntity | typeof brandEntity;
+type RecordOf<E extends Keyed> = ReturnType<E['fromItem']>;
 
-function putKeyedStep(entity: Keyed, workspaceId: string, record: CategoryRecord | BrandRecord, expectedVersion: number | null): TransactStep {
+function putKeyedStep<E extends Keyed>(entity: E, workspaceId: string, record: RecordOf<E>, expectedVersion: number | null): TransactStep {
   return {
     op: {
       Put: {
-        Item: { ...keyOf(entity, { workspaceId, key: record.key }), entity, workspaceId, ...record },
+        Item: (entity as typeof brandEntity).toItem(record, { workspaceId }),
         ...(expectedVersion === null
           ? { ConditionExpression: 'attribute_not_exists(pk)' }
           : { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': expectedVersion } }),
       },
     },
-    onConditionFailed: () => new StaleRead(entity === 'catalogCategory' ? 'category' : 'brand'),
+    onConditionFailed: () => new StaleRead(entity === categoryEntity ? 'category' : 'brand'),
   };
 }
 
 /** Creates (`expectedVersion` null) or replaces a category we read at that version. */
 export const putCategoryStep = (workspaceId: string, c: CategoryRecord, expectedVersion: number | null) =>
-  putKeyedStep('catalogCategory', workspaceId, c, expectedVersion);
-export const putBrandStep = (workspaceId: string, b: BrandRecord, expectedVersion: number | null) =>
-  putKeyedStep('catalogBrand', workspaceId, b, expectedVersion);
+  putKeyedStep(categoryEntity, workspaceId, c, expectedVersion);
+export const putBrandStep = (workspaceId: string, b: BrandRecord, expectedVersion: number | null) => putKeyedStep(brandEntity, workspaceId, b, expectedVersion);
 
-async function keyedByKeys<T extends { key: string }>(entity: Keyed, workspaceId: string, keys: string[]): Promise<Map<string, T>> {
-  const items = await batchGetItems<Raw>(keys.map((key) => keyOf(entity, { workspaceId, key })));
-  return new Map(items.map((i) => [i.key as string, strip<T>(i, ['workspaceId'])]));
+async function keyedByKeys<E extends Keyed>(entity: E, workspaceId: string, keys: string[]): Promise<Map<string, RecordOf<E>>> {
+  const items = await batchGetItems<Raw>(keys.map((key) => keyOf(entity.name, { workspaceId, key })));
+  return new Map(items.map((i) => [i.key as string, entity.fromItem(i) as RecordOf<E>]));
 }
 
-export const categoriesByKeys = (workspaceId: string, keys: string[]) => keyedByKeys<CategoryRecord>('catalogCategory', workspaceId, keys);
-export const brandsByKeys = (workspaceId: string, keys: string[]) => keyedByKeys<BrandRecord>('catalogBrand', workspaceId, keys);
+export const categoriesByKeys = (workspaceId: string, keys: string[]) => keyedByKeys(categoryEntity, workspaceId, keys);
+export const brandsByKeys = (workspaceId: string, keys: string[]) => keyedByKeys(brandEntity, workspaceId, keys);
 
 export async function getCategory(workspaceId: string, key: string): Promise<CategoryRecord | undefined> {
   const item = await getItem<Raw>(keyOf('catalogCategory', { workspaceId, key }));
-  return item ? strip<CategoryRecord>(item, ['workspaceId']) : undefined;
+  return item ? categoryEntity.fromItem(item) : undefined;
 }
 
 export async function getBrand(workspaceId: string, key: string): Promise<BrandRecord | undefined> {
   const item = await getItem<Raw>(keyOf('catalogBrand', { workspaceId, key }));
-  return item ? strip<BrandRecord>(item, ['workspaceId']) : undefined;
+  return item ? brandEntity.fromItem(item) : undefined;
 }
 
 /** In key order (a prefix read of the workspace partition). */
-async function listKeyed<T>(entity: Keyed, workspaceId: string, limit: number, cursor: string | undefined, filters: Filter[]): Promise<Page<T>> {
+async function listKeyed<E extends Keyed>(
+  entity: E,
+  workspaceId: string,
+  limit: number,
+  cursor: string | undefined,
+  filters: Filter[],
+): Promise<Page<RecordOf<E>>> {
   const { pk } = keyOf('workspace', { workspaceId });
   const filter = filterExpression(filters);
   const page = await queryPage<Raw>({
@@ -190,12 +170,12 @@ async function listKeyed<T>(entity: Keyed, workspaceId: string, limit: number, c
     limit,
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ...filter,
-    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': pk, ':prefix': skPrefix(entity) },
+    ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': pk, ':prefix': skPrefix(entity.name) },
     ScanIndexForward: true,
   });
-  return { ...page, items: page.items.map((i) => strip<T>(i, ['workspaceId'])) };
+  return { ...page, items: page.items.map((i) => entity.fromItem(i) as RecordOf<E>) };
 }
 
 export const listCategories = (workspaceId: string, limit: number, cursor?: string, parentKey?: string) =>
-  listKeyed<CategoryRecord>('catalogCategory', workspaceId, limit, cursor, [{ attr: 'parentKey', op: '=', value: parentKey }]);
-export const listBrands = (workspaceId: string, limit: number, cursor?: string) => listKeyed<BrandRecord>('catalogBrand', workspaceId, limit, cursor, []);
+  listKeyed(categoryEntity, workspaceId, limit, cursor, [{ attr: 'parentKey', op: '=', value: parentKey }]);
+export const listBrands = (workspaceId: string, limit: number, cursor?: string) => listKeyed(brandEntity, workspaceId, limit, cursor, []);

@@ -2,8 +2,7 @@ import * as z from 'zod';
 import { freeFormMap, isoDateTime, rawItemKey, storableNumber } from '../platform/validation/common';
 import { amountSchema, currencySchema, toMinor } from '../platform/money';
 import { pageQueryShape } from '../platform/validation/pagination';
-import { PRODUCT_STATUSES, type BrandRecord, type CategoryRecord } from './entities';
-import type { SameShape } from '../platform/data/same-shape';
+import { brandRecordSchema, categoryRecordSchema, PRODUCT_STATUSES } from './entities';
 
 /** Products per import call. */
 export const MAX_IMPORT = 1000;
@@ -130,34 +129,21 @@ export const productSchema = z
 
 export type Product = z.infer<typeof productSchema>;
 
-export const categorySchema = z
-  .object({
-    id: z.string().describe('cat_...'),
-    key: z.string(),
-    name: z.string(),
-    parentKey: z.string().nullable(),
-    createdAt: isoDateTime,
-    updatedAt: isoDateTime,
-  })
+// A category is answered as stored, less its version.
+export const categorySchema = categoryRecordSchema()
+  .omit({ version: true })
+  .extend({ id: z.string().describe('cat_...'), createdAt: isoDateTime, updatedAt: isoDateTime })
   .meta({ id: 'Category' });
 
 export type Category = z.infer<typeof categorySchema>;
-// A category is answered as stored, less its version.
-true satisfies SameShape<Category, Omit<CategoryRecord, 'version'>>;
 
-export const brandSchema = z
-  .object({
-    id: z.string().describe('brd_...'),
-    key: z.string(),
-    name: z.string(),
-    createdAt: isoDateTime,
-    updatedAt: isoDateTime,
-  })
+// A brand is answered as stored, less its version.
+export const brandSchema = brandRecordSchema()
+  .omit({ version: true })
+  .extend({ id: z.string().describe('brd_...'), createdAt: isoDateTime, updatedAt: isoDateTime })
   .meta({ id: 'Brand' });
 
 export type Brand = z.infer<typeof brandSchema>;
-// A brand is answered as stored, less its version.
-true satisfies SameShape<Brand, Omit<BrandRecord, 'version'>>;
 
 const filterRef = (what: string) =>
   z

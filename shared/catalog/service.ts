@@ -1,5 +1,5 @@
 import * as repo from './repository';
-import type { Page } from '../platform/data/table';
+import type { Page } from '../platform/data/queries';
 import { ID_PATTERN } from '../platform/ids';
 import { notFound } from '../platform/errors';
 import type { Brand, Category, ListProductsQuery, Product } from './schemas';

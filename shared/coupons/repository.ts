@@ -1,15 +1,15 @@
 import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
-import type { CouponRecord, CouponStatus, PoolRecord } from './entities';
+import { type CodeLookup, codeLookupEntity, couponEntity, type CouponRecord, type CouponStatus, poolEntity, type PoolRecord } from './entities';
 import { AppError, conflict, notFound } from '../platform/errors';
 import { documentClient, tableName } from '../platform/data/client';
-import { indexKeysOf, indexPartition, keyOf, seqKey, type PrimaryKey } from '../platform/data/keys';
-import { getItem, indexPage, StaleRead, type IndexFilter, type Page, type TransactStep } from '../platform/data/table';
+import { indexPartition, keyOf, seqKey, type PrimaryKey } from '../platform/data/keys';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { indexPage, type IndexFilter, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 import { erasedOr } from '../members/repository';
 
 /** Storage of coupon pools, their code lists, per-member counters, coupons and code lookups. */
-
-const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _f, gsi3sk: _g, ...rest }: Record<string, unknown>) =>
-  rest as T;
 
 // ---------------------------------------------------------------------------------------------
 // Pools
@@ -21,7 +21,7 @@ export function putPoolStep(p: PoolRecord): TransactStep {
   return {
     op: {
       Put: {
-        Item: { ...poolKey(p.workspaceId, p.id), ...indexKeysOf('couponPool', { workspaceId: p.workspaceId, poolId: p.id }), entity: 'couponPool', ...p },
+        Item: poolEntity.toItem(p),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -30,14 +30,14 @@ export function putPoolStep(p: PoolRecord): TransactStep {
 
 export async function getPool(workspaceId: string, poolId: string): Promise<PoolRecord | undefined> {
   const item = await getItem<Record<string, unknown>>(poolKey(workspaceId, poolId));
-  return item ? strip<PoolRecord>(item) : undefined;
+  return item ? poolEntity.fromItem(item) : undefined;
 }
 
 /** Newest first through gsi1. */
 export async function listPools(workspaceId: string, limit: number, cursor?: string): Promise<Page<PoolRecord>> {
   const partition = indexPartition('couponPool', 'gsi1', { workspaceId });
   const page = await indexPage<Record<string, unknown>>('gsi1', partition, { limit, cursor });
-  return { ...page, items: page.items.map((i) => strip<PoolRecord>(i)) };
+  return { ...page, items: page.items.map(poolEntity.fromItem) };
 }
 
 /**
@@ -118,13 +118,6 @@ export function memberActiveStep(workspaceId: string, memberId: string): Transac
 // Codes: the uploaded list (slots) and the per-workspace lookup
 // ---------------------------------------------------------------------------------------------
 
-export interface CodeLookup {
-  poolId: string;
-  /** Absent while an uploaded code waits in its pool's list. */
-  couponId?: string;
-  memberId?: string;
-}
-
 const lookupKey = (workspaceId: string, codeKey: string) => keyOf('couponCode', { workspaceId, code: codeKey });
 const chunkKey = (workspaceId: string, poolId: string, chunk: number) => keyOf('couponPoolCodes', { workspaceId, poolId, chunk: seqKey(chunk) });
 
@@ -177,7 +170,7 @@ export async function getListCode(workspaceId: string, poolId: string, seq: numb
 /** A fresh generated code: the lookup must not exist yet (a collision makes the issue re-plan with a new code). */
 export function newCodeStep(workspaceId: string, codeKey: string, lookup: Required<CodeLookup>): TransactStep {
   return {
-    op: { Put: { Item: { ...lookupKey(workspaceId, codeKey), entity: 'couponCode', ...lookup }, ConditionExpression: 'attribute_not_exists(pk)' } },
+    op: { Put: { Item: codeLookupEntity.toItem(lookup, { workspaceId, code: codeKey }), ConditionExpression: 'attribute_not_exists(pk)' } },
     onConditionFailed: () => new StaleRead('coupon code'),
   };
 }
@@ -199,7 +192,7 @@ export function bindListCodeStep(workspaceId: string, codeKey: string, lookup: R
 
 export async function getCodeLookup(workspaceId: string, codeKey: string): Promise<CodeLookup | undefined> {
   const item = await getItem<Record<string, unknown>>(lookupKey(workspaceId, codeKey));
-  return item ? strip<CodeLookup>(item) : undefined;
+  return item ? codeLookupEntity.fromItem(item) : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -212,12 +205,7 @@ export function putCouponStep(c: CouponRecord): TransactStep {
   return {
     op: {
       Put: {
-        Item: {
-          ...couponKey(c.workspaceId, c.id),
-          ...indexKeysOf('coupon', { workspaceId: c.workspaceId, couponId: c.id, memberId: c.memberId, poolId: c.poolId }),
-          entity: 'coupon',
-          ...c,
-        },
+        Item: couponEntity.toItem(c),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -226,7 +214,7 @@ export function putCouponStep(c: CouponRecord): TransactStep {
 
 export async function getCoupon(workspaceId: string, couponId: string): Promise<CouponRecord | undefined> {
   const item = await getItem<Record<string, unknown>>(couponKey(workspaceId, couponId));
-  return item ? strip<CouponRecord>(item) : undefined;
+  return item ? couponEntity.fromItem(item) : undefined;
 }
 
 /** The redeem lost to a concurrent one, or the coupon expired meanwhile: the caller re-reads to say which. */
@@ -307,5 +295,5 @@ export async function listCoupons(workspaceId: string, f: CouponFilters, limit: 
     ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names, ExpressionAttributeValues: values }
     : { ExpressionAttributeValues: values };
   const page = await indexPage<Record<string, unknown>>(gsi, partition, { limit, cursor, filter });
-  return { ...page, items: page.items.map((i) => strip<CouponRecord>(i)) };
+  return { ...page, items: page.items.map(couponEntity.fromItem) };
 }

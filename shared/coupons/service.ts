@@ -2,7 +2,9 @@ import * as members from '../members/repository';
 import { couponSettings } from '../platform/config';
 import * as repo from './repository';
 import type { OutboxEvent } from '../platform/events/registry';
-import { inKeyOrder, StaleRead, transactWrite, withOptimisticRetry, type Page, type TransactStep } from '../platform/data/table';
+import { inKeyOrder, StaleRead, withOptimisticRetry } from '../platform/data/concurrency';
+import type { Page } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 import { refuseOversized } from '../platform/data/stored-size';
 import { event, publish } from '../platform/events/outbox';
 import { ID_PATTERN, newId } from '../platform/ids';
@@ -10,7 +12,7 @@ import { AppError, conflict, notFound } from '../platform/errors';
 import { changePoints, isMemberId, loadMember, loadWritableMember, NO_DELTA, tableLedgerStore, type LedgerStore } from '../members/ledger';
 import { codeKey, generateCode, isCodeShaped } from './codes';
 import type { Coupon, CouponPool, CreatePoolInput, IssueCouponInput, RedeemInput } from './schemas';
-import type { CouponRecord, CouponStatus, PoolRecord } from './entities';
+import type { CodeLookup, CouponRecord, CouponStatus, PoolRecord } from './entities';
 import { NEVER, poolStatus, toCoupon, toPool } from './types';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
 import { refuseCursor } from '../platform/data/cursor';
@@ -297,7 +299,7 @@ async function issueInTurn(
 export interface RedemptionStore {
   getMember: LedgerStore['getMember'];
   getCoupon(workspaceId: string, couponId: string): Promise<CouponRecord | undefined>;
-  getCodeLookup(workspaceId: string, codeKey: string): Promise<repo.CodeLookup | undefined>;
+  getCodeLookup(workspaceId: string, codeKey: string): Promise<CodeLookup | undefined>;
   redeemStep(c: CouponRecord, at: string, redemption: CouponRecord['redemption']): TransactStep;
   /** The member item's condition that it was not erased (a redeem racing the erasure is refused). */
   memberNotErasedStep(workspaceId: string, memberId: string): TransactStep;

@@ -1,4 +1,4 @@
-import type { Item } from '../platform/data/table';
+import type { Item } from '../platform/data/items';
 import { fromMinor } from '../platform/money';
 import type { OperationalEntity } from './entities';
 import { counterOf } from '../overview/points-day';

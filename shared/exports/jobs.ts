@@ -1,6 +1,6 @@
 import { exportSettings } from '../platform/config';
 import * as repo from './repository';
-import { withOptimisticRetry } from '../platform/data/table';
+import { withOptimisticRetry } from '../platform/data/concurrency';
 import { ID_PATTERN, newId } from '../platform/ids';
 import { logger } from '../platform/observability/logger';
 import type { Egress } from '../platform/ports/egress';

@@ -1,26 +1,16 @@
-import type { ExportJobRecord, ExportScheduleRecord } from './entities';
+import { exportJobEntity, type ExportJobRecord, exportScheduleEntity, type ExportScheduleRecord } from './entities';
 import type { StoredSecret } from '../webhooks/entities';
 import { indexPartition, keyOf, skPrefix } from '../platform/data/keys';
-import {
-  deleteItem,
-  getItem,
-  isConditionFailed,
-  prefixPage,
-  queryRaw,
-  StaleRead,
-  transactWrite,
-  updateItem,
-  type Item,
-  type Page,
-  type TransactStep,
-} from '../platform/data/table';
+import { StaleRead } from '../platform/data/concurrency';
+import { deleteItem, getItem, isConditionFailed, updateItem, type Item } from '../platform/data/items';
+import { prefixPage, queryRaw, type Page } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /**
  * Export jobs (workspace partition, few per workspace) and the archive lock that keeps one
  * pending or running archive job per workspace.
  */
 
-const strip = <T>({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest as T;
 const jobKey = (workspaceId: string, jobId: string) => keyOf('exportJob', { workspaceId, jobId });
 const lockKey = (workspaceId: string) => keyOf('exportArchiveLock', { workspaceId });
 
@@ -33,7 +23,7 @@ export class ArchiveJobActive extends Error {
 }
 
 const jobPut = (job: ExportJobRecord): TransactStep => ({
-  op: { Put: { Item: { ...jobKey(job.workspaceId, job.id), entity: 'exportJob', ...job }, ConditionExpression: 'attribute_not_exists(pk)' } },
+  op: { Put: { Item: exportJobEntity.toItem(job), ConditionExpression: 'attribute_not_exists(pk)' } },
 });
 
 /**
@@ -66,7 +56,7 @@ export async function createJob(job: ExportJobRecord, steps: TransactStep[]): Pr
 
 export async function getJob(workspaceId: string, jobId: string): Promise<ExportJobRecord | undefined> {
   const item = await getItem<Record<string, unknown>>(jobKey(workspaceId, jobId));
-  return item ? strip<ExportJobRecord>(item) : undefined;
+  return item ? exportJobEntity.fromItem(item) : undefined;
 }
 
 /** Newest first (job ids are time-ordered). */
@@ -76,7 +66,7 @@ export async function listJobs(workspaceId: string, kind: ExportJobRecord['kind'
     cursor,
     filters: [{ attr: 'kind', op: '=', value: kind }],
   });
-  return { ...page, items: page.items.map((i) => strip<ExportJobRecord>(i)) };
+  return { ...page, items: page.items.map(exportJobEntity.fromItem) };
 }
 
 /**
@@ -109,7 +99,7 @@ export async function transition(
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     });
-    return out ? strip<ExportJobRecord>(out) : undefined;
+    return out ? exportJobEntity.fromItem(out) : undefined;
   } catch (err) {
     if (isConditionFailed(err)) return undefined;
     throw err;
@@ -276,7 +266,7 @@ const scheduleIndexKey = (workspaceId: string, scheduleId: string) => keyOf('exp
 /** The schedule, its pointer in the scheduler's index and `steps` (the audit entry), together. */
 export async function createSchedule(s: ExportScheduleRecord, steps: TransactStep[]): Promise<void> {
   await transactWrite([
-    { op: { Put: { Item: { ...scheduleKey(s.workspaceId, s.id), entity: 'exportSchedule', ...s }, ConditionExpression: 'attribute_not_exists(pk)' } } },
+    { op: { Put: { Item: exportScheduleEntity.toItem(s), ConditionExpression: 'attribute_not_exists(pk)' } } },
     { op: { Put: { Item: { ...scheduleIndexKey(s.workspaceId, s.id), entity: 'exportScheduleIndex', workspaceId: s.workspaceId, scheduleId: s.id } } } },
     ...steps,
   ]);
@@ -292,12 +282,12 @@ export async function deleteSchedule(workspaceId: string, scheduleId: string, st
 
 export async function getSchedule(workspaceId: string, scheduleId: string): Promise<ExportScheduleRecord | undefined> {
   const item = await getItem<Record<string, unknown>>(scheduleKey(workspaceId, scheduleId));
-  return item ? strip<ExportScheduleRecord>(item) : undefined;
+  return item ? exportScheduleEntity.fromItem(item) : undefined;
 }
 
 export async function listSchedules(workspaceId: string, limit: number, cursor?: string): Promise<Page<ExportScheduleRecord>> {
   const page = await prefixPage<Record<string, unknown>>(keyOf('workspace', { workspaceId }).pk, skPrefix('exportSchedule'), { limit, cursor });
-  return { ...page, items: page.items.map((i) => strip<ExportScheduleRecord>(i)) };
+  return { ...page, items: page.items.map(exportScheduleEntity.fromItem) };
 }
 
 /** Every schedule pointer, page by page (the tick). */

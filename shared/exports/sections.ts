@@ -1,4 +1,4 @@
-import type { Item } from '../platform/data/table';
+import type { Item } from '../platform/data/items';
 import { fromMinor } from '../platform/money';
 import type { ExportSource } from './repository';
 import type { ArchiveSection } from './schemas';

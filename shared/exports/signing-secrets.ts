@@ -1,5 +1,5 @@
 import * as repo from './repository';
-import { withOptimisticRetry } from '../platform/data/table';
+import { withOptimisticRetry } from '../platform/data/concurrency';
 import { webhookSettings } from '../platform/config';
 import { audited, type AuditContext } from '../audit/service';
 import type { SecretSealer } from '../platform/ports/secret-sealer';

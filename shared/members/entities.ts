@@ -1,111 +1,134 @@
 /**
- * Members and their points ledger as the table stores them. Plain declarations below the domain, so
- * the data layer can name them without importing it. A ledger entry is answered as stored (less the
- * member id and revision): the domain's answer schema is checked against `LedgerEntryRecord` at
- * compile time (`SameShape`), so this stays the one description of what is stored.
+ * Members and their points ledger as the table stores them, declared once below the domain: each
+ * record's schema (built on call: only the bundles that parse or derive from it carry it) and its
+ * declaration on the key registry. A ledger entry is answered as stored (less the member id and
+ * revision): the API's schema derives from this one.
  */
+import * as z from 'zod';
+import { defineEntity, seqKey } from '../platform/data/entity';
 
 export const MEMBER_STATUSES = ['active', 'unenrolled'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
-/** A member as stored: the public fields flattened, plus concurrency counters and search text. */
-export interface MemberRecord {
-  id: string;
-  workspaceId: string;
-  email: string | null;
-  externalId: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  phone: string | null;
-  birthDate: string | null;
-  status: MemberStatus;
-  tier: string;
-  balance: number;
-  pending: number;
-  lifetime: number;
-  orderCount: number;
-  customAttributes: Record<string, string | number | boolean>;
-  tags: string[];
-  /** Ledger revision: every points change is conditional on it (optimistic concurrency). */
-  rev: number;
-  /** Profile version: every profile change is conditional on it. */
-  version: number;
-  searchText: string;
-  /** The member's points lots and pending points (absent until the first change that has any). */
-  lots?: MemberLotsRecord;
-  /** Set by the erasure, never removed: every later write of the member is refused (MEMBER_ERASED). */
-  erasedAt?: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
 export const LEDGER_TYPES = ['earn', 'deduct', 'refund_reversal', 'adjustment', 'campaign', 'expire', 'correction'] as const;
-
-/** Points of one earn still unspent, with the date they expire (times in ms since the epoch). */
-export interface PointsLotRecord {
-  /** The ledger entry that earned them. */
-  id: string;
-  points: number;
-  earnedAt: number;
-  /** null: no date of its own (no expiry, or the member's inactivity decides). */
-  expiresAt: number | null;
-  /** The order that earned them (`claims.ts`: or a campaign's share of it): its refund takes them back first. */
-  orderId: string | null;
-}
-
-/** An order's points (or a campaign's share of it) waiting to become spendable. */
-export interface PendingPointsRecord {
-  /** The order, or `<orderId>/<campaignId>` for a campaign's share (`claims.ts`). */
-  orderId: string;
-  points: number;
-  activatesAt: number;
-}
-
-/** What the program engine keeps of a member's points, on the member item (one read, one write per change). */
-export interface MemberLotsRecord {
-  lots: PointsLotRecord[];
-  pending: PendingPointsRecord[];
-  /** The last earn or spend (what `inactivity_days` counts from). */
-  lastActivityAt: number | null;
-  /** Expiry warnings up to this time were sent. */
-  warnedThrough: number;
-  /**
-   * Per order, its points that expired and that no reversal of the order has taken back yet: a
-   * refund does not take them a second time (absent: none).
-   */
-  expired?: ExpiredPointsRecord[];
-}
-
-/** Points an order earned that expired before a reversal of the order reached them. */
-export interface ExpiredPointsRecord {
-  orderId: string;
-  points: number;
-}
 export type LedgerType = (typeof LEDGER_TYPES)[number];
 
+/** Points of one earn still unspent, with the date they expire (times in ms since the epoch). */
+const pointsLotSchema = () =>
+  z.object({
+    /** The ledger entry that earned them. */
+    id: z.string(),
+    points: z.number(),
+    earnedAt: z.number(),
+    /** null: no date of its own (no expiry, or the member's inactivity decides). */
+    expiresAt: z.number().nullable(),
+    /** The order that earned them (`claims.ts`: or a campaign's share of it): its refund takes them back first. */
+    orderId: z.string().nullable(),
+  });
+export type PointsLotRecord = z.infer<ReturnType<typeof pointsLotSchema>>;
+
+/** An order's points (or a campaign's share of it, `<orderId>/<campaignId>`: `claims.ts`) waiting to become spendable. */
+const pendingPointsSchema = () => z.object({ orderId: z.string(), points: z.number(), activatesAt: z.number() });
+export type PendingPointsRecord = z.infer<ReturnType<typeof pendingPointsSchema>>;
+
+/** Points an order earned that expired before a reversal of the order reached them. */
+const expiredPointsSchema = () => z.object({ orderId: z.string(), points: z.number() });
+export type ExpiredPointsRecord = z.infer<ReturnType<typeof expiredPointsSchema>>;
+
+/** What the program engine keeps of a member's points, on the member item (one read, one write per change). */
+const memberLotsSchema = () =>
+  z.object({
+    lots: z.array(pointsLotSchema()),
+    pending: z.array(pendingPointsSchema()),
+    /** The last earn or spend (what `inactivity_days` counts from). */
+    lastActivityAt: z.number().nullable(),
+    /** Expiry warnings up to this time were sent. */
+    warnedThrough: z.number(),
+    /**
+     * Per order, its points that expired and that no reversal of the order has taken back yet: a
+     * refund does not take them a second time (absent: none).
+     */
+    expired: z.array(expiredPointsSchema()).optional(),
+  });
+export type MemberLotsRecord = z.infer<ReturnType<typeof memberLotsSchema>>;
+
+/**
+ * A member as stored: the public fields flattened, plus concurrency counters and search text. The
+ * one item is in three indexes: the list (gsi1, here), the due work (gsi2, `memberDue`) and the
+ * activity (gsi3, `memberActivity`), the latter two moved by the ledger's own updates. The item
+ * also names the request that wrote it last (`lastRequestId`, for the wallet push).
+ */
+export const memberRecordSchema = () =>
+  z.object({
+    id: z.string(),
+    workspaceId: z.string(),
+    email: z.string().nullable(),
+    externalId: z.string().nullable(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    phone: z.string().nullable(),
+    birthDate: z.string().nullable(),
+    status: z.enum(MEMBER_STATUSES),
+    tier: z.string(),
+    balance: z.number(),
+    pending: z.number(),
+    lifetime: z.number(),
+    orderCount: z.number(),
+    customAttributes: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+    tags: z.array(z.string()),
+    /** Ledger revision: every points change is conditional on it (optimistic concurrency). */
+    rev: z.number(),
+    /** Profile version: every profile change is conditional on it. */
+    version: z.number(),
+    searchText: z.string(),
+    /** The member's points lots and pending points (absent until the first change that has any). */
+    lots: memberLotsSchema().optional(),
+    /** Set by the erasure, never removed: every later write of the member is refused (MEMBER_ERASED). */
+    erasedAt: z.string().optional(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  });
+export type MemberRecord = z.infer<ReturnType<typeof memberRecordSchema>>;
+
+export const memberEntity = /* @__PURE__ */ defineEntity({
+  name: 'member',
+  keys: (m: MemberRecord) => ({ workspaceId: m.workspaceId, memberId: m.id }),
+  also: ['memberDue', 'memberActivity'],
+  beside: { lastRequestId: (_, c: { lastRequestId?: string }) => c.lastRequestId },
+});
+
 /** A ledger entry as stored: the answered entry plus its member and the member revision it was written at. */
-export interface LedgerEntryRecord {
-  id: string;
-  type: LedgerType;
-  amount: number;
-  balanceAfter: number;
-  reason: string | null;
-  source: {
-    /** program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption). */
-    type: 'manual' | 'order' | 'refund' | 'reconciliation' | 'campaign' | 'program' | 'coupon';
-    orderId: string | null;
-    externalOrderId: string | null;
-    apiKeyId: string | null;
-    campaignId?: string;
-    /** A `correction` that reverses an entry: the entry it reverses. */
-    reversedEntryId?: string;
-  };
-  /** The `correction` that reversed this entry (set once: a second reversal is refused). */
-  reversedBy?: string;
-  createdAt: string;
-  memberId: string;
-  rev: number;
-}
+export const ledgerEntryRecordSchema = () =>
+  z.object({
+    id: z.string().describe('ple_...'),
+    type: z.enum(LEDGER_TYPES),
+    amount: z.number().int().describe('Signed change of the balance'),
+    balanceAfter: z.number().int(),
+    reason: z.string().nullable(),
+    source: z.object({
+      type: z
+        .enum(['manual', 'order', 'refund', 'reconciliation', 'campaign', 'program', 'coupon'])
+        .describe(
+          'What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason)',
+        ),
+      orderId: z.string().nullable(),
+      externalOrderId: z.string().nullable(),
+      apiKeyId: z.string().nullable(),
+      campaignId: z.string().optional().describe('cmp_...: the campaign that granted a `campaign` entry (its trigger, an order, in orderId)'),
+      reversedEntryId: z.string().optional().describe('ple_...: the entry a `correction` reverses'),
+    }),
+    /** Set once: a second reversal is refused. */
+    reversedBy: z.string().optional().describe('ple_...: the `correction` that reversed this entry'),
+    createdAt: z.string(),
+    memberId: z.string(),
+    rev: z.number(),
+  });
+export type LedgerEntryRecord = z.infer<ReturnType<typeof ledgerEntryRecordSchema>>;
+
+export const ledgerEntryEntity = /* @__PURE__ */ defineEntity({
+  name: 'ledgerEntry',
+  keys: (e: LedgerEntryRecord, c: { workspaceId: string }) => ({ workspaceId: c.workspaceId, memberId: e.memberId, seq: seqKey(e.rev) }),
+});
 
 /**
  * A member's tier state beside the member: when the current tier was reached and until when it is

@@ -1,8 +1,11 @@
-import type { LedgerEntryRecord, MemberLotsRecord, MemberRecord } from './entities';
+import { ledgerEntryEntity, type LedgerEntryRecord, memberEntity, type MemberLotsRecord, type MemberRecord } from './entities';
 import { AppError, memberErased } from '../platform/errors';
-import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../platform/data/keys';
+import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/keys';
 import { correlationId } from '../platform/observability/correlation';
-import { filterExpression, getItem, indexPage, prefixPage, StaleRead, type Item, type Page, type TransactStep } from '../platform/data/table';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem, type Item } from '../platform/data/items';
+import { filterExpression, indexPage, prefixPage, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 /**
  * Erasure is terminal: every write of the member item (profile, points, tags) and every check a
@@ -17,20 +20,6 @@ export const erasedOr =
   (member?: Item): Error =>
     member?.erasedAt ? memberErased() : otherwise(member);
 
-const strip = <T>({
-  pk: _pk,
-  sk: _sk,
-  entity: _e,
-  gsi1pk: _a,
-  gsi1sk: _b,
-  gsi2pk: _c,
-  gsi2sk: _d,
-  gsi3pk: _f,
-  gsi3sk: _g,
-  lastRequestId: _r,
-  ...rest
-}: Record<string, unknown>) => rest as T;
-
 /**
  * Every write of a member records the request that made it (`lastRequestId`), or removes the one
  * of an earlier change when no request made this one: the table stream carries it to the wallet
@@ -41,16 +30,7 @@ const requestIdSet = (): { set: string; remove: string; values: Record<string, s
   return id ? { set: ', lastRequestId = :rid', remove: '', values: { ':rid': id } } : { set: '', remove: ' REMOVE lastRequestId', values: {} };
 };
 
-const memberItem = (m: MemberRecord) => {
-  const id = correlationId();
-  return {
-    ...keyOf('member', { workspaceId: m.workspaceId, memberId: m.id }),
-    ...indexKeysOf('member', { workspaceId: m.workspaceId, memberId: m.id }),
-    entity: 'member',
-    ...m,
-    ...(id ? { lastRequestId: id } : {}),
-  };
-};
+const memberItem = (m: MemberRecord) => memberEntity.toItem(m, { lastRequestId: correlationId() });
 
 /** The e-mail or externalId of a new member belongs to a member already (maybe one created just now). */
 export class IdentityTaken extends AppError {
@@ -307,7 +287,7 @@ export function balanceStep(current: MemberRecord, next: BalanceState, now: stri
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       },
     },
-    onConditionFailed: erasedOr((item) => new MemberChanged(item ? strip<MemberRecord>(item) : undefined)),
+    onConditionFailed: erasedOr((item) => new MemberChanged(item ? memberEntity.fromItem(item) : undefined)),
   };
 }
 
@@ -315,7 +295,7 @@ export function ledgerEntryStep(workspaceId: string, entry: LedgerEntryRecord): 
   return {
     op: {
       Put: {
-        Item: { ...keyOf('ledgerEntry', { workspaceId, memberId: entry.memberId, seq: seqKey(entry.rev) }), entity: 'ledgerEntry', ...entry },
+        Item: ledgerEntryEntity.toItem(entry, { workspaceId }),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -344,7 +324,7 @@ export function memberNotErasedStep(workspaceId: string, memberId: string): Tran
 
 export async function getMember(workspaceId: string, memberId: string): Promise<MemberRecord | undefined> {
   const item = await getItem<Record<string, unknown>>(keyOf('member', { workspaceId, memberId }));
-  return item ? strip<MemberRecord>(item) : undefined;
+  return item ? memberEntity.fromItem(item) : undefined;
 }
 
 export async function memberIdByEmail(workspaceId: string, email: string): Promise<string | undefined> {
@@ -372,13 +352,13 @@ export async function listMembers(workspaceId: string, filters: MemberFilters, l
     { attr: 'searchText', op: 'contains', value: filters.q?.toLowerCase() },
   ]);
   const page = await indexPage<Record<string, unknown>>('gsi1', partition, { limit, cursor, filter });
-  return { ...page, items: page.items.map((i) => strip<MemberRecord>(i)) };
+  return { ...page, items: page.items.map(memberEntity.fromItem) };
 }
 
 export async function ledgerPage(workspaceId: string, memberId: string, limit: number, cursor?: string): Promise<Page<LedgerEntryRecord>> {
   const { pk } = keyOf('member', { workspaceId, memberId });
   const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('ledgerEntry'), { limit, cursor });
-  return { ...page, items: page.items.map((i) => strip<LedgerEntryRecord>(i)) };
+  return { ...page, items: page.items.map(ledgerEntryEntity.fromItem) };
 }
 
 /**
@@ -395,7 +375,7 @@ export async function findLedgerEntry(workspaceId: string, memberId: string, ent
       filters: [{ attr: 'id', op: '=', value: entryId }],
       consistent: true,
     });
-    if (page.items[0]) return strip<LedgerEntryRecord>(page.items[0]);
+    if (page.items[0]) return ledgerEntryEntity.fromItem(page.items[0]);
     cursor = page.nextCursor;
   } while (cursor);
   return undefined;
@@ -406,7 +386,7 @@ export function markReversedStep(workspaceId: string, entry: LedgerEntryRecord, 
   return {
     op: {
       Update: {
-        Key: keyOf('ledgerEntry', { workspaceId, memberId: entry.memberId, seq: seqKey(entry.rev) }),
+        Key: ledgerEntryEntity.keyOf(entry, { workspaceId }),
         UpdateExpression: 'SET reversedBy = :by',
         ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(reversedBy)',
         ExpressionAttributeValues: { ':by': by },

@@ -1,7 +1,6 @@
 import * as z from 'zod';
-import { LEDGER_TYPES, MEMBER_STATUSES, type LedgerEntryRecord } from './entities';
+import { ledgerEntryRecordSchema, MEMBER_STATUSES } from './entities';
 import { TIER_WINDOWS } from '../program/entities';
-import type { SameShape } from '../platform/data/same-shape';
 import { filterValue, pageQueryShape } from '../platform/validation/pagination';
 import { emailSchema } from '../auth/schemas';
 import { freeFormMap, isoDateTime, rawItemKey, storableNumber } from '../platform/validation/common';
@@ -108,35 +107,14 @@ export const listMembersQuery = z.strictObject({
   q: z.string().trim().min(1).max(100).optional().describe('Free text: part of e-mail, name, phone or externalId (case-insensitive)'),
 });
 
-export const ledgerEntrySchema = z
-  .object({
-    id: z.string().describe('ple_...'),
-    type: z.enum(LEDGER_TYPES),
-    amount: z.number().int().describe('Signed change of the balance'),
-    balanceAfter: z.number().int(),
-    reason: z.string().nullable(),
-    source: z.object({
-      type: z
-        .enum(['manual', 'order', 'refund', 'reconciliation', 'campaign', 'program', 'coupon'])
-        .describe('What made the entry; coupon: a coupon bought with points (a redemption, its id in the reason)'),
-      orderId: z.string().nullable(),
-      externalOrderId: z.string().nullable(),
-      apiKeyId: z.string().nullable(),
-      campaignId: z.string().optional().describe('cmp_...: the campaign that granted a `campaign` entry (its trigger, an order, in orderId)'),
-      reversedEntryId: z.string().optional().describe('ple_...: the entry a `correction` reverses'),
-    }),
-    reversedBy: z.string().optional().describe('ple_...: the `correction` that reversed this entry'),
-    createdAt: isoDateTime,
-  })
-  .meta({ id: 'LedgerEntry' });
+// What is answered is what is stored, less the member and its revision.
+export const ledgerEntrySchema = ledgerEntryRecordSchema().omit({ memberId: true, rev: true }).extend({ createdAt: isoDateTime }).meta({ id: 'LedgerEntry' });
 
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
 export const reverseEntryBody = z.strictObject({
   reason: z.string().trim().min(1).max(500).describe('Shown in the ledger and the audit trail, e.g. Granted by mistake'),
 });
-// What is answered is what is stored, less the member and its revision.
-true satisfies SameShape<LedgerEntry, Omit<LedgerEntryRecord, 'memberId' | 'rev'>>;
 
 export const changePointsBody = z.strictObject({
   type: z

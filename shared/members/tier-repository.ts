@@ -1,6 +1,8 @@
 import type { MemberTierRecord } from './entities';
 import { indexKeysOf, indexPartition, keyOf } from '../platform/data/keys';
-import { getItem, indexPage, type Page, type TransactStep } from '../platform/data/table';
+import { getItem } from '../platform/data/items';
+import { indexPage, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 const key = (workspaceId: string, memberId: string) => keyOf('memberTier', { workspaceId, memberId });
 

@@ -1,4 +1,4 @@
-import type { TransactStep } from '../platform/data/table';
+import type { TransactStep } from '../platform/data/transactions';
 
 /** A campaign trigger a member's change makes occur (`key` names the occurrence: a campaign grants it once). */
 export interface TriggerOccurred {

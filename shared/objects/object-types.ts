@@ -1,6 +1,6 @@
 import { config } from '../platform/config';
 import * as repo from './repository';
-import { withOptimisticRetry } from '../platform/data/table';
+import { withOptimisticRetry } from '../platform/data/concurrency';
 import { audited, type AuditContext } from '../audit/service';
 import { TtlCache } from '../platform/cache';
 import { AppError, notFound } from '../platform/errors';

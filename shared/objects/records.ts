@@ -1,6 +1,8 @@
 import * as members from '../members/repository';
 import * as repo from './repository';
-import { MAX_TRANSACTION_ITEMS, type Page, transactWrite, withOptimisticRetry, type TransactStep } from '../platform/data/table';
+import { withOptimisticRetry } from '../platform/data/concurrency';
+import type { Page } from '../platform/data/queries';
+import { MAX_TRANSACTION_ITEMS, transactWrite, type TransactStep } from '../platform/data/transactions';
 import { event, publish } from '../platform/events/outbox';
 import { ID_PATTERN, newId } from '../platform/ids';
 import type { Principal } from '../auth/principal';

@@ -1,16 +1,16 @@
-import type { ObjectTypeRecord, RecordItem } from './entities';
+import { objectRecordEntity, objectTypeEntity, type ObjectTypeRecord, type RecordItem } from './entities';
 import { conflict } from '../platform/errors';
 import { ENTITIES, indexKeyAttributes, indexKeysOf, indexPartition, indexSortKey, keyOf, skPrefix } from '../platform/data/keys';
-import { batchGetItems, getItem, indexPage, type Page, prefixPage, StaleRead, queryRaw, transactWrite, type TransactStep } from '../platform/data/table';
-
-const strip = <T>({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _f, gsi3sk: _g, ...rest }: Record<string, unknown>) =>
-  rest as T;
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { batchGetItems, indexPage, type Page, prefixPage, queryRaw } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 const typeKey = (workspaceId: string, type: string) => keyOf('objectType', { workspaceId, type });
 
 export async function getObjectType(workspaceId: string, type: string): Promise<ObjectTypeRecord | undefined> {
   const item = await getItem<Record<string, unknown>>(typeKey(workspaceId, type));
-  return item ? strip<ObjectTypeRecord>(item) : undefined;
+  return item ? objectTypeEntity.fromItem(item) : undefined;
 }
 
 export async function listObjectTypes(workspaceId: string): Promise<ObjectTypeRecord[]> {
@@ -18,7 +18,7 @@ export async function listObjectTypes(workspaceId: string): Promise<ObjectTypeRe
   let cursor: string | undefined;
   do {
     const page = await prefixPage<Record<string, unknown>>(keyOf('workspace', { workspaceId }).pk, skPrefix('objectType'), { limit: 200, cursor });
-    out.push(...page.items.map((i) => strip<ObjectTypeRecord>(i)));
+    out.push(...page.items.map(objectTypeEntity.fromItem));
     cursor = page.nextCursor;
   } while (cursor);
   return out.sort((a, b) => a.type.localeCompare(b.type));
@@ -35,7 +35,7 @@ export async function putObjectType(next: ObjectTypeRecord, previous: ObjectType
     {
       op: {
         Put: {
-          Item: { ...typeKey(next.workspaceId, next.type), entity: 'objectType', ...next },
+          Item: objectTypeEntity.toItem(next),
           ConditionExpression: condition,
           ExpressionAttributeValues: previous ? { ':v': previous.version, ...(breaking ? { ':zero': 0 } : {}) } : undefined,
         },
@@ -67,20 +67,7 @@ export function putRecordStep(r: RecordItem, titleKey: string): TransactStep {
   return {
     op: {
       Put: {
-        Item: {
-          ...recordKey(r.workspaceId, r.type, r.id),
-          ...indexKeysOf('objectRecord', {
-            workspaceId: r.workspaceId,
-            type: r.type,
-            recordId: r.id,
-            createdAt: r.createdAt,
-            updatedAt: r.updatedAt,
-            titleKey,
-          }),
-          entity: 'objectRecord',
-          ...r,
-          rev: 1,
-        },
+        Item: objectRecordEntity.toItem({ ...r, rev: 1 }, { titleKey }),
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
@@ -139,7 +126,7 @@ export const deleteValueEntryStep = (workspaceId: string, type: string, recordId
 
 export async function getRecord(workspaceId: string, type: string, recordId: string): Promise<RecordItem | undefined> {
   const item = await getItem<Record<string, unknown>>(recordKey(workspaceId, type, recordId));
-  return item ? strip<RecordItem>(item) : undefined;
+  return item ? objectRecordEntity.fromItem(item) : undefined;
 }
 
 /** A counted field's value the write expects the record to still hold (undefined: absent). */
@@ -373,7 +360,7 @@ export async function recordWindow(
     const out = await queryRaw({ ...base, Limit: filter.expression ? Math.max(remaining, 100) : remaining, ExclusiveStartKey: start });
     for (const raw of out.Items ?? []) {
       if (skipped < offset) skipped++;
-      else if (items.length < limit) items.push(strip<RecordItem>(raw));
+      else if (items.length < limit) items.push(objectRecordEntity.fromItem(raw));
     }
     start = out.LastEvaluatedKey;
   } while (start && items.length < limit);
@@ -392,7 +379,7 @@ export async function recordWindow(
 export async function recordPage(workspaceId: string, type: string, limit: number, cursor?: string): Promise<Page<RecordItem>> {
   const partition = indexPartition('objectRecord', INDEX_OF_SORT.created_desc.index, { workspaceId, type });
   const page = await indexPage<Record<string, unknown>>(INDEX_OF_SORT.created_desc.index, partition, { limit, cursor });
-  return { ...page, items: page.items.map((i) => strip<RecordItem>(i)) };
+  return { ...page, items: page.items.map(objectRecordEntity.fromItem) };
 }
 
 /**
@@ -431,7 +418,7 @@ export async function valueWindow(
   const large = entries.filter((e) => e.data === undefined).map((e) => ({ pk: e.pk as string, sk: ENTITIES.objectRecord.sk }));
   const fetched = new Map(
     (large.length ? await batchGetItems<Record<string, unknown>>(large, { consistent: false }) : [])
-      .map((raw) => strip<RecordItem>(raw))
+      .map(objectRecordEntity.fromItem)
       .filter((r) => !r.deletedAt && r.data[wanted.field] === wanted.value)
       .map((r) => [r.id, r.data]),
   );

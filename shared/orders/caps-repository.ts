@@ -1,7 +1,9 @@
 /** The member's earning-cap counts (`earn-caps.ts`): one item in the member's partition. */
 import type { EarnCapsRecord } from './entities';
 import { keyOf } from '../platform/data/keys';
-import { getItem, StaleRead, type TransactStep } from '../platform/data/table';
+import { getItem } from '../platform/data/items';
+import { StaleRead } from '../platform/data/concurrency';
+import type { TransactStep } from '../platform/data/transactions';
 
 export async function getEarnCaps(workspaceId: string, memberId: string): Promise<EarnCapsRecord | undefined> {
   const item = await getItem<EarnCapsRecord & { pk: string; sk: string; entity: string }>(keyOf('earnCaps', { workspaceId, memberId }));

@@ -1,7 +1,10 @@
-import type { OrderRecord } from './entities';
+import { type OrderRecord, orderEntity } from './entities';
 import { AppError } from '../platform/errors';
-import { indexKeysOf, indexPartition, keyOf } from '../platform/data/keys';
-import { filterExpression, getItem, indexPage, StaleRead, type Page, type TransactStep } from '../platform/data/table';
+import { indexPartition, keyOf } from '../platform/data/keys';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { filterExpression, indexPage, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 /** The externalOrderId was recorded meanwhile by a concurrent request. */
 export class DuplicateOrder extends AppError {
@@ -10,15 +13,7 @@ export class DuplicateOrder extends AppError {
   }
 }
 
-const strip = ({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, ...rest }: Record<string, unknown>) =>
-  rest as unknown as OrderRecord;
-
-const orderItem = (o: OrderRecord) => ({
-  ...keyOf('order', { workspaceId: o.workspaceId, externalOrderId: o.externalOrderId }),
-  ...indexKeysOf('order', { workspaceId: o.workspaceId, memberId: o.memberId, occurredAt: o.occurredAt, orderId: o.id }),
-  entity: 'order',
-  ...o,
-});
+const orderItem = (o: OrderRecord) => orderEntity.toItem(o);
 
 export function putOrderStep(o: OrderRecord): TransactStep {
   return { op: { Put: { Item: orderItem(o), ConditionExpression: 'attribute_not_exists(pk)' } }, onConditionFailed: () => new DuplicateOrder() };
@@ -56,7 +51,7 @@ export function putRefundStep(workspaceId: string, externalOrderId: string, refu
 
 export async function getOrder(workspaceId: string, externalOrderId: string): Promise<OrderRecord | undefined> {
   const item = await getItem<Record<string, unknown>>(keyOf('order', { workspaceId, externalOrderId }));
-  return item ? strip(item) : undefined;
+  return item ? orderEntity.fromItem(item) : undefined;
 }
 
 export interface OrderFilters {
@@ -78,5 +73,5 @@ export async function listOrders(workspaceId: string, filters: OrderFilters, lim
   // Sort keys are `<occurredAt>#<id>`, so a range of ISO timestamps is a key range: [from, to).
   const range = { from: filters.from || undefined, to: filters.to || undefined };
   const page = await indexPage<Record<string, unknown>>(gsi, partition, { limit, cursor, filter, range });
-  return { ...page, items: page.items.map(strip) };
+  return { ...page, items: page.items.map(orderEntity.fromItem) };
 }

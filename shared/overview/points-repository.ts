@@ -1,5 +1,6 @@
 import { keyOf } from '../platform/data/keys';
-import { queryRaw, type TransactStep } from '../platform/data/table';
+import { queryRaw } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 /**
  * Shards of a workspace's points days. A change moves one shard's day item, chosen at random: two

@@ -1,5 +1,6 @@
 import { keyOf, skPrefix } from '../platform/data/keys';
-import { prefixPage, type TransactStep } from '../platform/data/table';
+import { prefixPage } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 /**
  * The overview's running totals of a workspace. Members are counted here; points and orders were,

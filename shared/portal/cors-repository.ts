@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { keyOf } from '../platform/data/keys';
-import { getItem, queryRaw, StaleRead, transactWrite, type TransactStep } from '../platform/data/table';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { queryRaw } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 export interface StoredCorsSettings {
   origins: string[];

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { config } from '../platform/config';
 import * as repo from './cors-repository';
-import { withOptimisticRetry } from '../platform/data/table';
+import { withOptimisticRetry } from '../platform/data/concurrency';
 import { audited, type AuditContext } from '../audit/service';
 import { forgetAllowList } from './cors-origins';
 

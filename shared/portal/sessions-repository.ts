@@ -1,5 +1,5 @@
 import { keyOf } from '../platform/data/keys';
-import { getItem, putItem } from '../platform/data/table';
+import { getItem, putItem } from '../platform/data/items';
 
 /** A member portal session as stored: only the SHA-256 of its token, never the token. */
 export interface ConsumerSessionRecord {

@@ -1,7 +1,7 @@
 import * as members from '../members/repository';
 import * as repo from './repository';
 import { keyOf, seqKey } from '../platform/data/keys';
-import { withOptimisticRetry } from '../platform/data/table';
+import { withOptimisticRetry } from '../platform/data/concurrency';
 import { event, publish } from '../platform/events/outbox';
 import { audited, type AuditContext } from '../audit/service';
 import { fingerprintOf } from '../captures/service';

@@ -1,6 +1,6 @@
 import * as members from '../members/repository';
 import * as repo from './repository';
-import type { Item } from '../platform/data/table';
+import type { Item } from '../platform/data/items';
 import { ID_PATTERN } from '../platform/ids';
 import { toCoupon } from '../coupons/types';
 import type { CouponRecord } from '../coupons/entities';

@@ -1,13 +1,14 @@
+import { withoutKeys } from '../platform/data/entity';
 import { indexPartition, keyOf, skPrefix } from '../platform/data/keys';
-import { getItem, queryRaw, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/table';
+import { getItem, updateItem, type Item } from '../platform/data/items';
+import { queryRaw } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /**
  * What the platform holds about one member, found through the member's own partition and the
  * indexes keyed by the member (orders, coupons, captures, tracking events): the data-subject export
  * reads it, the erasure scrubs it. Never a Scan.
  */
-
-const strip = ({ pk: _pk, sk: _sk, entity: _e, gsi1pk: _a, gsi1sk: _b, gsi2pk: _c, gsi2sk: _d, gsi3pk: _f, gsi3sk: _g, ...rest }: Item) => rest;
 
 /** Every item of one Query, page after page (a member's items: bounded by what one member has). */
 async function queryAll(input: Parameters<typeof queryRaw>[0]): Promise<Item[]> {
@@ -30,7 +31,7 @@ export async function memberPartitionItems(workspaceId: string, memberId: string
     ExpressionAttributeValues: { ':pk': memberPartition(workspaceId, memberId), ':p': prefix },
     ConsistentRead: true,
   });
-  return items.map(strip);
+  return items.map(withoutKeys);
 }
 
 export const ledgerItems = (workspaceId: string, memberId: string) => memberPartitionItems(workspaceId, memberId, skPrefix('ledgerEntry'));
@@ -60,7 +61,7 @@ export async function memberIndexed(
     KeyConditionExpression: `${gsi}pk = :pk`,
     ExpressionAttributeValues: { ':pk': indexPartition(entity, gsi, { workspaceId, memberId }) },
   });
-  return items.map((i) => ({ key: { pk: String(i.pk), sk: String(i.sk) }, item: strip(i) }));
+  return items.map((i) => ({ key: { pk: String(i.pk), sk: String(i.sk) }, item: withoutKeys(i) }));
 }
 
 export async function getErasure(workspaceId: string, memberId: string): Promise<{ erasedAt: string } | undefined> {

@@ -4,6 +4,8 @@
  * is answered as stored: the domain's answer schema is checked against `ProgramRecord` at compile
  * time (`SameShape`), so this stays the one description of what is stored.
  */
+import * as z from 'zod';
+import { defineEntity } from '../platform/data/entity';
 
 export const ROUNDING = ['floor', 'round', 'ceil'] as const;
 export type Rounding = (typeof ROUNDING)[number];
@@ -88,10 +90,26 @@ export interface ProgramRecord {
 }
 
 /** What an order keeps of the rules at its creation, so later rule changes never rewrite it. */
-export interface EarnSnapshot {
-  pointsPerUnit: number;
-  rounding: Rounding;
-  /** Kept only when not the default (`total`, no exclusions), so an order under the default rules stores what it always did. */
-  basis?: EarnBasis;
-  exclude?: EarnExclusions;
-}
+export const earnSnapshotSchema = () =>
+  z.object({
+    pointsPerUnit: z.number(),
+    rounding: z.enum(ROUNDING),
+    /** Kept only when not the default (`total`, no exclusions), so an order under the default rules stores what it always did. */
+    basis: z.enum(EARN_BASES).optional(),
+    exclude: z.object({ skus: z.array(z.string()), categories: z.array(z.string()), discountedLines: z.boolean() }).optional(),
+  });
+export type EarnSnapshot = z.infer<ReturnType<typeof earnSnapshotSchema>>;
+
+/**
+ * What the table needs of a campaign: its id and version. The program area validates the rest and
+ * reads it back as its own type (a campaign's definition is the API's shape, with its refinements);
+ * the item keeps its workspace beside it.
+ */
+export const campaignRecordSchema = () => z.looseObject({ id: z.string(), version: z.number() });
+export type CampaignRecord = z.infer<ReturnType<typeof campaignRecordSchema>>;
+
+export const campaignEntity = /* @__PURE__ */ defineEntity({
+  name: 'campaign',
+  keys: (c: CampaignRecord, { workspaceId }: { workspaceId: string }) => ({ workspaceId, campaignId: c.id }),
+  beside: { workspaceId: (_, c) => c.workspaceId },
+});

@@ -1,7 +1,9 @@
 import type { ProgramRecord } from './entities';
 import { conflict } from '../platform/errors';
 import { keyOf } from '../platform/data/keys';
-import { getItem, queryRaw, transactWrite, type TransactStep } from '../platform/data/table';
+import { getItem } from '../platform/data/items';
+import { queryRaw } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /** The stored program; rules stored before points, time zone, order times and point values existed have none (the domain fills the defaults). */
 export type StoredProgram = Omit<ProgramRecord, 'points' | 'orders' | 'timeZone' | 'pointValue'> &

@@ -1,23 +1,17 @@
-import type { StoreRecord } from './entities';
+import { type StoreRecord, storeEntity } from './entities';
 import { keyOf, skPrefix } from '../platform/data/keys';
-import { getItem, prefixPage, StaleRead, type Page, type TransactStep } from '../platform/data/table';
-
-const strip = ({ pk: _pk, sk: _sk, entity: _e, workspaceId: _w, version: _v, ...rest }: Record<string, unknown>) => rest as unknown as StoreRecord;
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { prefixPage, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 export function putStoreStep(workspaceId: string, store: StoreRecord): TransactStep {
-  return {
-    op: {
-      Put: {
-        Item: { ...keyOf('store', { workspaceId, storeId: store.id }), entity: 'store', workspaceId, ...store, version: 1 },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      },
-    },
-  };
+  return { op: { Put: { Item: storeEntity.toItem(store, { workspaceId, version: 1 }), ConditionExpression: 'attribute_not_exists(pk)' } } };
 }
 
 export async function getStore(workspaceId: string, storeId: string): Promise<(StoreRecord & { version: number }) | undefined> {
   const item = await getItem<Record<string, unknown>>(keyOf('store', { workspaceId, storeId }));
-  return item ? { ...strip(item), version: item.version as number } : undefined;
+  return item ? { ...storeEntity.fromItem(item), version: item.version as number } : undefined;
 }
 
 /** Whole-item replace of a store we read, conditional on its version. */
@@ -25,7 +19,7 @@ export function replaceStoreStep(workspaceId: string, store: StoreRecord, expect
   return {
     op: {
       Put: {
-        Item: { ...keyOf('store', { workspaceId, storeId: store.id }), entity: 'store', workspaceId, ...store, version: expectedVersion + 1 },
+        Item: storeEntity.toItem(store, { workspaceId, version: expectedVersion + 1 }),
         ConditionExpression: 'version = :v',
         ExpressionAttributeValues: { ':v': expectedVersion },
       },
@@ -37,5 +31,5 @@ export function replaceStoreStep(workspaceId: string, store: StoreRecord, expect
 export async function listStores(workspaceId: string, limit: number, cursor?: string, status?: string): Promise<Page<StoreRecord>> {
   const { pk } = keyOf('workspace', { workspaceId });
   const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('store'), { limit, cursor, filters: [{ attr: 'status', op: '=', value: status }] });
-  return { ...page, items: page.items.map(strip) };
+  return { ...page, items: page.items.map(storeEntity.fromItem) };
 }

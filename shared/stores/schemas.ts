@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import type { SameShape } from '../platform/data/same-shape';
-import { STORE_STATUSES, type StoreRecord } from './entities';
+import { STORE_STATUSES, storeRecordSchema } from './entities';
 import { isoDateTime } from '../platform/validation/common';
 import { currencySchema } from '../platform/money';
 
@@ -50,31 +49,9 @@ export const updateStoreBody = z
   .strictObject({ ...storeFields, name: storeFields.name.optional() })
   .refine((b) => Object.keys(b).length > 0, { message: 'give at least one field to change' });
 
-export const storeSchema = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    code: z.string().nullable(),
-    address: z
-      .object({
-        line1: z.string(),
-        line2: z.string().nullable(),
-        city: z.string(),
-        postalCode: z.string().nullable(),
-        region: z.string().nullable(),
-        country: z.string(),
-      })
-      .nullable(),
-    timezone: z.string().nullable(),
-    currency: z.string().nullable(),
-    status: z.enum(STORE_STATUSES),
-    createdAt: isoDateTime,
-    updatedAt: isoDateTime,
-  })
-  .meta({ id: 'Store' });
+// A store is answered as stored.
+export const storeSchema = storeRecordSchema().extend({ createdAt: isoDateTime, updatedAt: isoDateTime }).meta({ id: 'Store' });
 
 export type Store = z.infer<typeof storeSchema>;
-// A store is answered as stored.
-true satisfies SameShape<Store, StoreRecord>;
 export type CreateStoreInput = z.infer<typeof createStoreBody>;
 export type UpdateStoreInput = z.infer<typeof updateStoreBody>;

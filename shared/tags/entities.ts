@@ -1,19 +1,31 @@
 /**
- * Tags as the table stores them: the workspace's tag items and a member's tag items. Plain
- * declarations below the domain, so the data layer can name them without importing it. Both are
- * answered as stored: the domain's answer schemas are checked against them at compile time
- * (`SameShape`), so these stay the one description of what is stored.
+ * Tags as the table stores them: the workspace's tag items and a member's tag items, declared once
+ * below the domain. Both are answered as stored: the API's schemas derive from these.
  */
+import * as z from 'zod';
+import { defineEntity } from '../platform/data/entity';
 
-export interface TagRecord {
-  key: string;
-  /** Members that carry the tag now. */
-  memberCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** A tag of the workspace: its counter item, moved with every tagging. */
+export const tagCounterRecordSchema = () =>
+  z.object({
+    key: z.string(),
+    memberCount: z.number().int().describe('Members that carry the tag now'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  });
+export type TagRecord = z.infer<ReturnType<typeof tagCounterRecordSchema>>;
 
-export interface MemberTagRecord {
-  key: string;
-  taggedAt: string;
-}
+export const tagCounterEntity = /* @__PURE__ */ defineEntity({
+  name: 'tagCounter',
+  keys: (t: TagRecord, { workspaceId }: { workspaceId: string }) => ({ workspaceId, tag: t.key }),
+});
+
+/** One tag of a member, in the member's partition (the item also names the member). */
+export const memberTagRecordSchema = () => z.object({ key: z.string(), taggedAt: z.string() });
+export type MemberTagRecord = z.infer<ReturnType<typeof memberTagRecordSchema>>;
+
+export const memberTagEntity = /* @__PURE__ */ defineEntity({
+  name: 'memberTag',
+  keys: (t: MemberTagRecord, c: { workspaceId: string; memberId: string }) => ({ ...c, tag: t.key }),
+  beside: { memberId: (_, c) => c.memberId },
+});

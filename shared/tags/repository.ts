@@ -1,8 +1,11 @@
 import type { MemberRecord } from '../members/entities';
-import type { MemberTagRecord, TagRecord } from './entities';
+import { memberTagEntity, type MemberTagRecord, tagCounterEntity, type TagRecord } from './entities';
 import { keyOf, skPrefix } from '../platform/data/keys';
 import { erasedOr, NOT_ERASED } from '../members/repository';
-import { getItem, queryPage, queryRaw, StaleRead, type Page, type TransactStep } from '../platform/data/table';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem } from '../platform/data/items';
+import { queryPage, queryRaw, type Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 /**
  * Tags: the member's `tags` list (what the member list filters on), one `memberTag` item per
@@ -50,7 +53,7 @@ export function addTagsSteps(current: MemberRecord, tags: string[], added: strin
       {
         op: {
           Put: {
-            Item: { ...keyOf('memberTag', { workspaceId, memberId, tag }), entity: 'memberTag', memberId, key: tag, taggedAt: now },
+            Item: memberTagEntity.toItem({ key: tag, taggedAt: now }, { workspaceId, memberId }),
             ConditionExpression: 'attribute_not_exists(pk)',
           },
         },
@@ -85,7 +88,7 @@ export async function memberTagsOf(workspaceId: string, memberId: string): Promi
       ConsistentRead: true,
       ExclusiveStartKey: start,
     });
-    for (const i of page.Items ?? []) out.push({ key: i.key as string, taggedAt: i.taggedAt as string });
+    for (const i of page.Items ?? []) out.push(memberTagEntity.fromItem(i));
     start = page.LastEvaluatedKey;
   } while (start);
   return out;
@@ -103,15 +106,7 @@ export async function listTags(workspaceId: string, opts: { limit: number; curso
     ExpressionAttributeValues: { ':pk': pk, ':prefix': `${skPrefix('tagCounter')}${opts.prefix ?? ''}`, ':zero': 0 },
     ScanIndexForward: true,
   });
-  return {
-    ...page,
-    items: page.items.map((i) => ({
-      key: i.key as string,
-      memberCount: i.memberCount as number,
-      createdAt: i.createdAt as string,
-      updatedAt: i.updatedAt as string,
-    })),
-  };
+  return { ...page, items: page.items.map(tagCounterEntity.fromItem) };
 }
 
 /** Whether a member ever carried the tag in this workspace (its counter exists). */

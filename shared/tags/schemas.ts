@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import type { SameShape } from '../platform/data/same-shape';
-import type { MemberTagRecord, TagRecord } from './entities';
+import { memberTagRecordSchema, tagCounterRecordSchema } from './entities';
 import { ID_MAX_LENGTH, idSchema, isoDateTime } from '../platform/validation/common';
 import { pageQueryShape } from '../platform/validation/pagination';
 
@@ -37,16 +36,15 @@ export const listTagsQuery = z.strictObject({
     .describe('Only tags whose key starts with this'),
 });
 
-export const tagSchema = z
-  .object({
-    key: z.string(),
-    memberCount: z.number().int().describe('Members that carry the tag now'),
+// Tags are answered as stored.
+export const tagSchema = tagCounterRecordSchema()
+  .extend({
     createdAt: isoDateTime.describe('When the tag was first used'),
     updatedAt: isoDateTime.describe('When a member last got or lost the tag'),
   })
   .meta({ id: 'Tag' });
 
-export const memberTagSchema = z.object({ key: z.string(), taggedAt: isoDateTime }).meta({ id: 'MemberTag' });
+export const memberTagSchema = memberTagRecordSchema().extend({ taggedAt: isoDateTime }).meta({ id: 'MemberTag' });
 
 export const memberTagsSchema = z
   .object({
@@ -61,7 +59,4 @@ export const tagResultSchema = memberTagsSchema
 
 export type Tag = z.infer<typeof tagSchema>;
 export type MemberTag = z.infer<typeof memberTagSchema>;
-// Tags are answered as stored.
-true satisfies SameShape<Tag, TagRecord>;
-true satisfies SameShape<MemberTag, MemberTagRecord>;
 export type TagMemberResult = z.infer<typeof tagResultSchema>;

@@ -1,5 +1,7 @@
 import * as repo from './repository';
-import { transactWrite, withOptimisticRetry, type Page } from '../platform/data/table';
+import { withOptimisticRetry } from '../platform/data/concurrency';
+import type { Page } from '../platform/data/queries';
+import { transactWrite } from '../platform/data/transactions';
 import { event, publish } from '../platform/events/outbox';
 import { conflict, notFound } from '../platform/errors';
 import { loadMember, loadWritableMember } from '../members/ledger';

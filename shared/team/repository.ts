@@ -1,15 +1,15 @@
-import type { Role, UserRecord } from '../auth/entities';
-import type { InvitationRecord, InvitationTokenRecord } from './entities';
+import { type Role, userEntity, type UserRecord } from '../auth/entities';
+import { invitationEntity, type InvitationRecord, invitationTokenEntity, type InvitationTokenRecord } from './entities';
 import { conflict, gone, notFound } from '../platform/errors';
 import { keyOf, skPrefix } from '../platform/data/keys';
-import { getItem, prefixPage, transactWrite, type Page, type TransactStep } from '../platform/data/table';
+import { getItem } from '../platform/data/items';
+import { prefixPage, type Page } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /**
  * The team of a workspace: its users (the auth area's records) and the invitations to join it.
  * Every write takes `steps` (its audit entry) into the same transaction.
  */
-
-const strip = <T>({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest as T;
 
 export const INVITATION_GONE = 'This invitation was already accepted, was revoked, or has expired';
 const invitationGone = () => gone(INVITATION_GONE);
@@ -20,23 +20,23 @@ const changedMeanwhile = () => conflict('The member changed meanwhile; read the 
 export async function listUsers(workspaceId: string, limit: number, cursor?: string): Promise<Page<UserRecord>> {
   const { pk } = keyOf('workspace', { workspaceId });
   const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('user'), { limit, cursor });
-  return { ...page, items: page.items.map((i) => strip<UserRecord>(i)) };
+  return { ...page, items: page.items.map(userEntity.fromItem) };
 }
 
 export async function listInvitations(workspaceId: string, limit: number, cursor?: string): Promise<Page<InvitationRecord>> {
   const { pk } = keyOf('workspace', { workspaceId });
   const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('invitation'), { limit, cursor });
-  return { ...page, items: page.items.map((i) => strip<InvitationRecord>(i)) };
+  return { ...page, items: page.items.map(invitationEntity.fromItem) };
 }
 
 export async function getInvitation(workspaceId: string, invitationId: string): Promise<InvitationRecord | undefined> {
   const item = await getItem(keyOf('invitation', { workspaceId, invitationId }));
-  return item ? strip<InvitationRecord>(item) : undefined;
+  return item ? invitationEntity.fromItem(item) : undefined;
 }
 
 export async function getInvitationToken(tokenHash: string): Promise<InvitationTokenRecord | undefined> {
   const item = await getItem(keyOf('invitationToken', { tokenHash }));
-  return item ? strip<InvitationTokenRecord>(item) : undefined;
+  return item ? invitationTokenEntity.fromItem(item) : undefined;
 }
 
 /** The invitation and its token's lookup item, together. */
@@ -45,12 +45,12 @@ export async function createInvitation(invitation: InvitationRecord, token: Invi
     {
       op: {
         Put: {
-          Item: { ...keyOf('invitation', { workspaceId: invitation.workspaceId, invitationId: invitation.id }), entity: 'invitation', ...invitation },
+          Item: invitationEntity.toItem(invitation),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
     },
-    { op: { Put: { Item: { ...keyOf('invitationToken', { tokenHash: token.tokenHash }), entity: 'invitationToken', ...token } } } },
+    { op: { Put: { Item: invitationTokenEntity.toItem(token) } } },
     ...steps,
   ]);
 }
@@ -124,7 +124,7 @@ export async function acceptInvitation(
       },
       onConditionFailed: () => conflict('An account with this e-mail already exists'),
     },
-    { op: { Put: { Item: { ...keyOf('user', { workspaceId: user.workspaceId, userId: user.id }), entity: 'user', ...user } } } },
+    { op: { Put: { Item: userEntity.toItem(user) } } },
     ...steps,
   ]);
 }

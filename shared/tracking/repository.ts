@@ -1,5 +1,6 @@
 import { keyOf, indexKeysOf, type PrimaryKey } from '../platform/data/keys';
-import { batchGetItems, queryRaw, type TransactStep } from '../platform/data/table';
+import { batchGetItems, queryRaw } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
 
 export interface TrackedEventRecord {
   eventId: string;

@@ -1,5 +1,6 @@
 import * as repo from './repository';
-import { transactWrite, withOptimisticRetry } from '../platform/data/table';
+import { withOptimisticRetry } from '../platform/data/concurrency';
+import { transactWrite } from '../platform/data/transactions';
 import { itemError, parseItem } from '../platform/validation/batch';
 import { notFound, validationFailed } from '../platform/errors';
 import { isMemberId } from '../members/ledger';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { getBranding, putBranding, type WalletBrandingRecord } from './repository';
+import { getBranding, putBranding } from './repository';
+import type { WalletBrandingRecord } from './entities';
 import { audited, type AuditContext } from '../audit/service';
 import { validationFailed } from '../platform/errors';
 import { DEFAULT_COLOURS, type Rgb } from './content';

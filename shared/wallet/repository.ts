@@ -1,22 +1,33 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { WalletPassRecord, WalletPlatform, WalletRegistrationRecord, WalletSerialRecord } from './entities';
+import {
+  type DeviceRegistration,
+  walletBrandingEntity,
+  type WalletBrandingRecord,
+  walletDeviceEntity,
+  walletPassEntity,
+  type WalletPassRecord,
+  type WalletPlatform,
+  walletRegistrationEntity,
+  type WalletRegistrationRecord,
+  walletSerialEntity,
+  type WalletSerialRecord,
+} from './entities';
 import { keyOf, type PrimaryKey } from '../platform/data/keys';
-import { deleteItem, getItem, isConditionFailed, queryRaw, transactWrite, updateItem, type Item, type TransactStep } from '../platform/data/table';
+import { deleteItem, getItem, isConditionFailed, updateItem, type Item } from '../platform/data/items';
+import { queryRaw } from '../platform/data/queries';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /** Wallet passes, their serial lookups and device registrations. */
 
-const strip = <T>(item: Item | undefined): T | undefined => {
-  if (!item) return undefined;
-  const { pk: _pk, sk: _sk, entity: _e, ...rest } = item;
-  return rest as T;
-};
+/** The record of an item read, if there was one. */
+const recordOf = <R>(entity: { fromItem(item: Item): R }, item: Item | undefined): R | undefined => (item ? entity.fromItem(item) : undefined);
 
-async function queryAll<T>(input: Omit<QueryCommandInput, 'TableName'>): Promise<T[]> {
-  const out: T[] = [];
+async function queryAll<R>(entity: { fromItem(item: Item): R }, input: Omit<QueryCommandInput, 'TableName'>): Promise<R[]> {
+  const out: R[] = [];
   let start: Record<string, unknown> | undefined;
   do {
     const page = await queryRaw({ ...input, ConsistentRead: true, ...(start ? { ExclusiveStartKey: start } : {}) });
-    for (const item of page.Items ?? []) out.push(strip<T>(item)!);
+    for (const item of page.Items ?? []) out.push(entity.fromItem(item));
     start = page.LastEvaluatedKey;
   } while (start);
   return out;
@@ -26,12 +37,12 @@ const passKey = (p: Pick<WalletPassRecord, 'workspaceId' | 'memberId' | 'platfor
   keyOf('walletPass', { workspaceId: p.workspaceId, memberId: p.memberId, platform: p.platform });
 
 export async function getPass(workspaceId: string, memberId: string, platform: WalletPlatform): Promise<WalletPassRecord | undefined> {
-  return strip<WalletPassRecord>(await getItem(passKey({ workspaceId, memberId, platform })));
+  return recordOf(walletPassEntity, await getItem(passKey({ workspaceId, memberId, platform })));
 }
 
 export async function listMemberPasses(workspaceId: string, memberId: string): Promise<WalletPassRecord[]> {
   const pk = keyOf('walletPass', { workspaceId, memberId, platform: 'apple' }).pk;
-  return queryAll<WalletPassRecord>({
+  return queryAll(walletPassEntity, {
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': pk, ':prefix': 'WALLETPASS#' },
   });
@@ -61,11 +72,11 @@ export async function createPass(pass: WalletPassRecord, serialHash: string): Pr
   try {
     await transactWrite([
       {
-        op: { Put: { Item: { ...passKey(pass), entity: 'walletPass', ...pass, ...issuedAtOf(pass) }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        op: { Put: { Item: { ...walletPassEntity.toItem(pass), ...issuedAtOf(pass) }, ConditionExpression: 'attribute_not_exists(pk)' } },
         onConditionFailed: () => new PassExists(),
       },
       {
-        op: { Put: { Item: { ...keyOf('walletSerial', { serialHash }), entity: 'walletSerial', ...lookup }, ConditionExpression: 'attribute_not_exists(pk)' } },
+        op: { Put: { Item: walletSerialEntity.toItem(lookup, { serialHash }), ConditionExpression: 'attribute_not_exists(pk)' } },
       },
     ]);
     return true;
@@ -146,7 +157,7 @@ export async function updatePassContent(pass: WalletPassRecord, contentHash: str
 }
 
 export async function getSerial(serialHash: string): Promise<WalletSerialRecord | undefined> {
-  return strip<WalletSerialRecord>(await getItem(keyOf('walletSerial', { serialHash })));
+  return recordOf(walletSerialEntity, await getItem(keyOf('walletSerial', { serialHash })));
 }
 
 /** Marks serial lookups gone: from then on the serial answers 410 whatever else remains. */
@@ -174,15 +185,15 @@ const deviceKey = (r: Pick<WalletRegistrationRecord, 'deviceHash' | 'passTypeId'
 export async function getRegistration(
   r: Pick<WalletRegistrationRecord, 'workspaceId' | 'memberId' | 'serial' | 'deviceHash'>,
 ): Promise<WalletRegistrationRecord | undefined> {
-  return strip<WalletRegistrationRecord>(await getItem(registrationKey(r)));
+  return recordOf(walletRegistrationEntity, await getItem(registrationKey(r)));
 }
 
 /** The registration (pass side, for pushes) and its device lookup (for the device's list call), together. */
 export async function putRegistration(r: WalletRegistrationRecord): Promise<void> {
   const device = { workspaceId: r.workspaceId, memberId: r.memberId, serial: r.serial, passTypeId: r.passTypeId, createdAt: r.createdAt };
   await transactWrite([
-    { op: { Put: { Item: { ...registrationKey(r), entity: 'walletRegistration', ...r } } } },
-    { op: { Put: { Item: { ...deviceKey(r), entity: 'walletDevice', ...device } } } },
+    { op: { Put: { Item: walletRegistrationEntity.toItem(r) } } },
+    { op: { Put: { Item: walletDeviceEntity.toItem(device, { deviceHash: r.deviceHash }) } } },
   ]);
 }
 
@@ -204,22 +215,15 @@ export async function deleteRegistrationIfToken(r: WalletRegistrationRecord): Pr
 
 export async function listPassRegistrations(workspaceId: string, memberId: string, serial: string): Promise<WalletRegistrationRecord[]> {
   const key = keyOf('walletRegistration', { workspaceId, memberId, serial, deviceHash: 'x' });
-  return queryAll<WalletRegistrationRecord>({
+  return queryAll(walletRegistrationEntity, {
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': key.pk, ':prefix': `WALLETREG#${serial}#` },
   });
 }
 
-export interface DeviceRegistration {
-  workspaceId: string;
-  memberId: string;
-  serial: string;
-  passTypeId: string;
-}
-
 export async function listDeviceRegistrations(deviceHash: string, passTypeId: string): Promise<DeviceRegistration[]> {
   const key = keyOf('walletDevice', { deviceHash, passTypeId, serial: 'x' });
-  return queryAll<DeviceRegistration>({
+  return queryAll(walletDeviceEntity, {
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ExpressionAttributeValues: { ':pk': key.pk, ':prefix': `REG#${passTypeId}#` },
   });
@@ -292,20 +296,11 @@ export async function markPassSynced(pass: WalletPassRecord, hash: string): Prom
   );
 }
 
-/** The workspace's card branding as stored (colours `#rrggbb`, logo PNG base64). */
-export interface WalletBrandingRecord {
-  backgroundColor: string | null;
-  foregroundColor: string | null;
-  labelColor: string | null;
-  logoPng: string | null;
-  updatedAt: string;
-}
-
 export async function getBranding(workspaceId: string): Promise<WalletBrandingRecord | undefined> {
-  return strip<WalletBrandingRecord>(await getItem(keyOf('walletBranding', { workspaceId })));
+  return recordOf(walletBrandingEntity, await getItem(keyOf('walletBranding', { workspaceId })));
 }
 
 /** Replaces the branding, with `steps` (its audit entry) in the same transaction. */
 export async function putBranding(workspaceId: string, branding: WalletBrandingRecord, steps: TransactStep[]): Promise<void> {
-  await transactWrite([{ op: { Put: { Item: { ...keyOf('walletBranding', { workspaceId }), entity: 'walletBranding', ...branding } } } }, ...steps]);
+  await transactWrite([{ op: { Put: { Item: walletBrandingEntity.toItem(branding, { workspaceId }) } } }, ...steps]);
 }

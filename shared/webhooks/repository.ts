@@ -1,43 +1,36 @@
-import type { AttemptRecord, DeliveryState, EndpointRecord } from './entities';
-import { notFound } from '../platform/errors';
-import { indexKeysOf, indexPartition, keyOf, seqKey, skPrefix } from '../platform/data/keys';
 import {
-  batchGetItems,
-  getItem,
-  indexPage,
-  isConditionFailed,
-  MAX_TRANSACTION_ITEMS,
-  prefixPage,
-  StaleRead,
-  transactWrite,
-  updateItem,
-  type Page,
-  type TransactStep,
-} from '../platform/data/table';
+  attemptEntity,
+  attemptExpiry,
+  type AttemptRecord,
+  deliveryEntity,
+  type DeliveryRecord,
+  type DeliveryState,
+  endpointEntity,
+  type EndpointRecord,
+} from './entities';
+import { notFound } from '../platform/errors';
+import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/keys';
+import { StaleRead } from '../platform/data/concurrency';
+import { getItem, isConditionFailed, updateItem } from '../platform/data/items';
+import { batchGetItems, indexPage, prefixPage, type Page } from '../platform/data/queries';
+import { MAX_TRANSACTION_ITEMS, transactWrite, type TransactStep } from '../platform/data/transactions';
 
-/** Delivery log entries are kept 30 days. */
-const LOG_TTL_SECONDS = 30 * 24 * 3600;
-
-const strip = <T>({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest as T;
 const endpointKey = (workspaceId: string, endpointId: string) => keyOf('webhookEndpoint', { workspaceId, endpointId });
 
 /** Endpoint changes take `steps` (their audit entry) into the same transaction. */
 export async function putEndpoint(e: EndpointRecord, steps: TransactStep[]): Promise<void> {
-  await transactWrite([
-    { op: { Put: { Item: { ...endpointKey(e.workspaceId, e.id), entity: 'webhookEndpoint', ...e }, ConditionExpression: 'attribute_not_exists(pk)' } } },
-    ...steps,
-  ]);
+  await transactWrite([{ op: { Put: { Item: endpointEntity.toItem(e), ConditionExpression: 'attribute_not_exists(pk)' } } }, ...steps]);
 }
 
 export async function getEndpoint(workspaceId: string, endpointId: string): Promise<EndpointRecord | undefined> {
   const item = await getItem<Record<string, unknown>>(endpointKey(workspaceId, endpointId));
-  return item ? strip<EndpointRecord>(item) : undefined;
+  return item ? endpointEntity.fromItem(item) : undefined;
 }
 
 /** Several endpoints in one consistent read; the ones that do not exist are left out. */
 export async function getEndpoints(ids: readonly { workspaceId: string; endpointId: string }[]): Promise<EndpointRecord[]> {
   const items = await batchGetItems<Record<string, unknown>>(ids.map((i) => endpointKey(i.workspaceId, i.endpointId)));
-  return items.map((i) => strip<EndpointRecord>(i));
+  return items.map(endpointEntity.fromItem);
 }
 
 /** Whole-item replace of an endpoint we read, conditional on its version. */
@@ -46,7 +39,7 @@ export async function replaceEndpoint(next: EndpointRecord, expectedVersion: num
     {
       op: {
         Put: {
-          Item: { ...endpointKey(next.workspaceId, next.id), entity: 'webhookEndpoint', ...next, version: expectedVersion + 1 },
+          Item: endpointEntity.toItem({ ...next, version: expectedVersion + 1 }),
           ConditionExpression: 'version = :v',
           ExpressionAttributeValues: { ':v': expectedVersion },
         },
@@ -69,7 +62,7 @@ export async function deleteEndpoint(workspaceId: string, endpointId: string, st
 
 export async function listEndpoints(workspaceId: string, limit: number, cursor?: string, consistent = false): Promise<Page<EndpointRecord>> {
   const page = await prefixPage<Record<string, unknown>>(keyOf('workspace', { workspaceId }).pk, skPrefix('webhookEndpoint'), { limit, cursor, consistent });
-  return { ...page, items: page.items.map((i) => strip<EndpointRecord>(i)) };
+  return { ...page, items: page.items.map(endpointEntity.fromItem) };
 }
 
 /**
@@ -148,23 +141,11 @@ export async function disableFailingEndpoint(workspaceId: string, endpointId: st
   }
 }
 
-export interface DeliveryRecord {
-  deliveryId: string;
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-  payload: string;
-  state: DeliveryState | 'pending';
-  attempts: number;
-  lastAttemptAt: string | null;
-  createdAt: string;
-}
-
 const deliveryKey = (workspaceId: string, endpointId: string, deliveryId: string) => keyOf('webhookDelivery', { workspaceId, endpointId, deliveryId });
 
 export async function getDelivery(workspaceId: string, endpointId: string, deliveryId: string): Promise<DeliveryRecord | undefined> {
   const item = await getItem<Record<string, unknown>>(deliveryKey(workspaceId, endpointId, deliveryId));
-  return item ? strip<DeliveryRecord>(item) : undefined;
+  return item ? deliveryEntity.fromItem(item) : undefined;
 }
 
 /** A dead delivery enters the endpoint's dead index; any other state takes it out. */
@@ -176,18 +157,13 @@ function deadIndexOf(workspaceId: string, endpointId: string, deliveryId: string
 
 /** The log entry and the delivery's current state of one attempt: written together. */
 function attemptSteps(workspaceId: string, endpointId: string, payload: string, entry: AttemptRecord): TransactStep[] {
-  const expiresAt = Math.floor(Date.parse(entry.at) / 1000) + LOG_TTL_SECONDS;
+  const expiresAt = attemptExpiry(entry.at);
   const deadIndex = deadIndexOf(workspaceId, endpointId, entry.deliveryId, entry.state === 'dead');
   return [
     {
       op: {
         Put: {
-          Item: {
-            ...keyOf('webhookAttempt', { workspaceId, endpointId, at: entry.at, deliveryId: entry.deliveryId, attempt: seqKey(entry.attempt) }),
-            entity: 'webhookAttempt',
-            ...entry,
-            expiresAt,
-          },
+          Item: attemptEntity.toItem(entry, { workspaceId, endpointId }),
         },
       },
     },
@@ -274,14 +250,14 @@ export async function listAttempts(
     { attr: 'deliveryId', op: '=' as const, value: filter.deliveryId },
   ];
   const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('webhookAttempt'), { limit, cursor, filters });
-  return { ...page, items: page.items.map(({ expiresAt: _x, ...i }) => strip<AttemptRecord>(i)) };
+  return { ...page, items: page.items.map(attemptEntity.fromItem) };
 }
 
 /** Dead deliveries of an endpoint (its sparse dead index; eventually consistent, so a claim re-checks). */
 export async function deadDeliveries(workspaceId: string, endpointId: string, limit: number): Promise<Page<DeliveryRecord>> {
   const partition = indexPartition('webhookDelivery', 'gsi1', { workspaceId, endpointId });
   const page = await indexPage<Record<string, unknown>>('gsi1', partition, { limit, forward: true });
-  return { ...page, items: page.items.map(({ expiresAt: _x, gsi1pk: _p, gsi1sk: _s, ...i }) => strip<DeliveryRecord>(i)) };
+  return { ...page, items: page.items.map(deliveryEntity.fromItem) };
 }
 
 /**

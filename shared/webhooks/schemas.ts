@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { DELIVERY_STATES, ENDPOINT_STATUSES, type AttemptRecord } from './entities';
-import type { SameShape } from '../platform/data/same-shape';
+import { attemptRecordSchema, ENDPOINT_STATUSES } from './entities';
 import { isoDateTime } from '../platform/validation/common';
 import { EVENTS } from '../platform/events/registry';
 
@@ -70,30 +69,7 @@ export const endpointSchema = z
 
 export type Endpoint = z.infer<typeof endpointSchema>;
 
-export const attemptSchema = z
-  .object({
-    id: z.string(),
-    deliveryId: z.string().describe('dlv_...: one event to one endpoint; replay it by this id'),
-    eventId: z.string().describe('evt_...: the webhook-id header'),
-    eventType: z.string(),
-    attempt: z.number().int().describe('1 for the first try of a send (a replay starts again at 1)'),
-    trigger: z.enum(['event', 'replay', 'test']),
-    statusCode: z.number().int().nullable(),
-    error: z.string().nullable().describe('Why there was no usable answer (time-out, refused target, ...)'),
-    durationMs: z.number().int(),
-    responseExcerpt: z.string().nullable().describe('First 1 KB of the receiver’s answer'),
-    nextRetryAt: isoDateTime.nullable(),
-    state: z.enum(DELIVERY_STATES).describe('State of the delivery after this attempt'),
-    at: isoDateTime,
-    requestId: z
-      .string()
-      .optional()
-      .describe(
-        'The x-request-id of the API request that caused this attempt (the change behind the event, or the replay or test call); absent when no API request did',
-      ),
-  })
-  .meta({ id: 'WebhookAttempt' });
+// An attempt is answered as stored.
+export const attemptSchema = attemptRecordSchema().extend({ nextRetryAt: isoDateTime.nullable(), at: isoDateTime }).meta({ id: 'WebhookAttempt' });
 
 export type Attempt = z.infer<typeof attemptSchema>;
-// An attempt is answered as stored.
-true satisfies SameShape<Attempt, AttemptRecord>;

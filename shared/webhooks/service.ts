@@ -1,7 +1,7 @@
 import { webhookSettings } from '../platform/config';
 import * as repo from './repository';
 import type { AttemptFilter } from './repository';
-import { withOptimisticRetry } from '../platform/data/table';
+import { withOptimisticRetry } from '../platform/data/concurrency';
 import { ID_PATTERN, newId } from '../platform/ids';
 import type { Egress } from '../platform/ports/egress';
 import type { Queue } from '../platform/ports/queue';

@@ -174,6 +174,21 @@ describe('function bundles', () => {
     expect(readFileSync(bundles.members!.file, 'utf8')).toContain('beforeAnswer');
   });
 
+  it('carry the stored types they use: no declaration nothing reads, no record schema no API shape derives from (decision 0073)', () => {
+    const code = (name: string) => readFileSync(bundles[name]!.file, 'utf8');
+    const declared = (name: string) => [...code(name).matchAll(/\{name:"(\w+)",keys:/g)].map((m) => m[1]);
+    // The system function answers every area's shapes and reads no pass, delivery, export or coupon.
+    expect(declared('system')).toEqual(expect.arrayContaining(['session']));
+    for (const type of ['walletPass', 'webhookDelivery', 'webhookEndpoint', 'exportJob', 'couponPool', 'order'])
+      expect(declared('system'), type).not.toContain(type);
+    // Nor does the MCP server write a wallet pass.
+    expect(declared('mcp')).not.toContain('walletPass');
+    // A stored member is no API shape's base: no bundle builds its record schema (the functions that read and write members included).
+    for (const [name] of functionBundles()) expect(code(name), name).not.toMatch(/lifetime:[\w$]+\(\),orderCount:[\w$]+\(\)/);
+    // Modules nothing reads from are left out ("sideEffects" in package.json): the pass-change consumer never reads the table.
+    expect(Object.keys(bundles['wallet-changes']!.inputs).filter((p) => p.includes('@aws-sdk/client-dynamodb'))).toEqual([]);
+  });
+
   it('read a secret where their access declares it: the code that needs it is in the bundle of each function that declares it, and of no other', () => {
     // The module that signs and checks page cursors; the one that works out a request's origin from the distribution's header.
     const users: Record<SecretName, string> = { pageCursors: 'shared/platform/data/cursor.ts', originVerify: 'shared/http/origin.ts' };

@@ -9,11 +9,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { REQUIRED_FUNCTION_ENV } from '../../shared/platform/config';
 import { OUTBOX_STREAM_FILTER } from '../../shared/platform/events/stream-filter';
 import { config, WEBHOOK_ENV, type WebhookSettings, webhookSettings } from '../../shared/platform/config';
-import { CONSUMERS, type ConsumerRow } from '../../shared/platform/consumers/table';
+import { CONSUMERS, type ConsumerName, type ConsumerRow } from '../../shared/platform/consumers/table';
 import type { QueueName } from '../../shared/platform/ports/queue';
 import { Data, TABLE_LOGICAL_ID } from '../../infra/app/constructs/data';
 import { Mail } from '../../infra/app/constructs/mail';
-import { localConsumerPlan } from '../../infra/local/pipelines';
+import { LOCAL_QUEUE_DRIVING, localConsumerPlan } from '../../infra/local/pipelines';
 import { PROJECT_ROOT } from '../../infra/app/constructs/platform-function';
 import {
   checkWebhookQueueSettings,
@@ -22,6 +22,7 @@ import {
   Webhooks,
   worstCaseDeliverySpanSeconds,
 } from '../../infra/app/constructs/webhooks';
+import { CONSUMER_CONSTRUCT_IDS } from '../../infra/app/constructs/consumer-ids';
 import { Consumers } from '../../infra/app/constructs/consumers';
 import { Wallet, WALLET_PUSH_DEAD_LETTER_QUEUE_LOGICAL_ID, WALLET_PUSH_QUEUE_LOGICAL_ID } from '../../infra/app/constructs/wallet';
 import { TABLE_ACTIONS } from '../../infra/app/constructs/access';
@@ -277,7 +278,7 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
             batchSize: row.batchSize,
             timeoutSeconds: row.timeoutSeconds,
           });
-          expect(plan.queues[row.source]!.concurrency, row.name).toBe(row.localConcurrency);
+          expect(plan.queues[row.source]!.concurrency, row.name).toBe(LOCAL_QUEUE_DRIVING[row.name as ConsumerName]?.concurrency);
           break;
         case 'stream': {
           const pollers = plan.streams.filter((p) => p.consumer === row.name);
@@ -303,8 +304,8 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
     const base = { description: 'test row', timeoutSeconds: 60, settings: [], access: { table: 'readWrite' } } as const;
     const rowsWithExtra: ConsumerRow[] = [
       ...rows,
-      { ...base, name: 'system', constructId: 'NightlyExport', kind: 'schedule', source: 'cron(0 3 * * ? *)' },
-      { ...base, name: 'tags', constructId: 'ExportTask', kind: 'workflowTask', source: { workflow: 'nightly', state: 'WritePart' } },
+      { ...base, name: 'system', kind: 'schedule', source: 'cron(0 3 * * ? *)' },
+      { ...base, name: 'tags', kind: 'workflowTask', source: { workflow: 'nightly', state: 'WritePart' } },
     ];
     const plan = localConsumerPlan(rowsWithExtra, () => async () => undefined);
     const tableSchedules = rows.flatMap((r) => (r.kind === 'schedule' ? [[r.name, r.source, r.timeoutSeconds]] : []));
@@ -326,6 +327,8 @@ describe('consumer table: one declaration, CDK and the local runtime derived fro
       // The rows that page with cursors read the page cursor key.
       secrets: { pageCursors: new secretsmanager.Secret(testStack, 'CursorSecret') },
       scheduleFailureQueue: webhookQueues.scheduleFailureQueueIfAny!,
+      // The new rows' construct ids, beside the deployed ones.
+      constructIds: { ...CONSUMER_CONSTRUCT_IDS, system: 'NightlyExport', tags: 'ExportTask' },
     });
     const webhooks = { consumerFunctions: consumers.functions, workflowTasks: consumers.workflowTasks };
     expect(Object.keys(webhooks.consumerFunctions).sort()).toEqual(rowsWithExtra.map((r) => r.name).sort());

@@ -1,7 +1,9 @@
-import { RedeemRefused, type CodeLookup } from '../../shared/coupons/repository';
+import { RedeemRefused } from '../../shared/coupons/repository';
+import type { CodeLookup } from '../../shared/coupons/entities';
 import { DuplicateOrder, type RefundRecord } from '../../shared/orders/repository';
 import { MemberChanged, type BalanceState } from '../../shared/members/repository';
-import { StaleRead, type TransactStep } from '../../shared/platform/data/table';
+import { StaleRead } from '../../shared/platform/data/concurrency';
+import type { TransactStep } from '../../shared/platform/data/transactions';
 import { memberErased } from '../../shared/platform/errors';
 import type { RedemptionStore } from '../../shared/coupons/service';
 import type { CouponRecord } from '../../shared/coupons/entities';

@@ -12,6 +12,7 @@ import { environmentOf } from '../../../shared/platform/config/index';
 import type { ConsumerRow } from '../../../shared/platform/consumers/table';
 import { queueUrlEnvName, type QueueName } from '../../../shared/platform/ports/queue';
 import type { SecretName } from '../../../shared/platform/ports/secrets';
+import { CONSUMER_CONSTRUCT_IDS } from './consumer-ids';
 import type { Mail } from './mail';
 import { type Invocation, PlatformFunction } from './platform-function';
 
@@ -28,6 +29,8 @@ export interface ConsumersProps {
   readonly secrets?: Readonly<Partial<Record<SecretName, secretsmanager.ISecret>>>;
   /** Where failed scheduled runs go; required when a row is a schedule. */
   readonly scheduleFailureQueue?: sqs.IQueue;
+  /** Each row's construct id, by row name (default `CONSUMER_CONSTRUCT_IDS`, the deployed ones). */
+  readonly constructIds?: Readonly<Record<string, string>>;
 }
 
 const STREAM_NO_DESTINATION_REASON =
@@ -48,7 +51,7 @@ const STREAM_LIST_WILDCARD_REASON =
 /**
  * The background consumers: one function per row of the consumer table, with exactly one trigger
  * (a table stream or queue event source, a schedule, or a workflow's Task state). The construct
- * ids in the rows keep the logical IDs.
+ * ids of `consumer-ids.ts` keep the logical IDs.
  */
 export class Consumers extends Construct {
   /** Row name -> its function. */
@@ -74,11 +77,18 @@ export class Consumers extends Construct {
     this.functions = functions;
   }
 
+  private constructIdOf(row: ConsumerRow): string {
+    const ids: Readonly<Record<string, string>> = this.props.constructIds ?? CONSUMER_CONSTRUCT_IDS;
+    const id = ids[row.name];
+    if (!id) throw new Error(`consumer ${row.name} has no construct id (infra/app/constructs/consumer-ids.ts)`);
+    return id;
+  }
+
   /** The row's function with its row's timeout, numbers, access and (own queue's) URL. */
   private functionOf(row: ConsumerRow): PlatformFunction {
     const { props } = this;
     const ownQueue = row.kind === 'queue' ? [row.source] : [];
-    return new PlatformFunction(this, row.constructId, {
+    return new PlatformFunction(this, this.constructIdOf(row), {
       table: props.table,
       mail: props.mail,
       name: row.name,
@@ -133,7 +143,7 @@ export class Consumers extends Construct {
         return;
       }
       case 'schedule':
-        (this.schedules as Record<string, events.Rule>)[row.name] = new events.Rule(this, `${row.constructId}Schedule`, {
+        (this.schedules as Record<string, events.Rule>)[row.name] = new events.Rule(this, `${this.constructIdOf(row)}Schedule`, {
           description: `Runs ${row.name} on ${row.source}`,
           schedule: events.Schedule.expression(row.source),
           // EventBridge's own delivery failures go to the same failure queue as the function's.

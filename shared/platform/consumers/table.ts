@@ -8,7 +8,10 @@ import type { QueueName } from '../ports/queue';
  * (`infra/app/constructs/webhooks.ts`: function, event source or schedule, grants) and the local runtime
  * (`infra/local/pipelines.ts`: queue driver, stream poller, scheduler) are both derived from these
  * rows, so a new consumer is a row here plus `functions/<name>/handler.ts` (plus its queue or
- * workflow, if new). Numbers come from `shared/platform/config`, never written here.
+ * workflow, if new). Numbers come from `shared/platform/config`, never written here. What only the
+ * deployment needs (each function's construct id) is in the CDK app
+ * (`infra/app/constructs/consumer-ids.ts`), what only the local runtime needs (its queue driver's
+ * poll loops and batching window) in `infra/local/pipelines.ts`.
  */
 
 /** Lambda filter pattern (the subset the local stream poller understands: objects and literal lists). */
@@ -17,11 +20,6 @@ export type StreamFilter = { readonly [key: string]: StreamFilter | readonly (st
 interface ConsumerCommon {
   /** Function name (`POWERTOOLS_SERVICE_NAME`, dashboards) and entry: `functions/<name>/handler.ts`. */
   readonly name: string;
-  /**
-   * CDK construct id. Part of every logical ID of the function, its role, log group and event source
-   * mapping: changing it replaces them (a new stream mapping re-reads the stream from TRIM_HORIZON).
-   */
-  readonly constructId: string;
   readonly description: string;
   readonly timeoutSeconds: number;
   /** Number groups the function reads through `numbersOf()`; CDK writes their variables. */
@@ -35,10 +33,6 @@ export interface QueueConsumerRow extends ConsumerCommon {
   /** The queue consumed; its URL variable is set too (for `changeVisibility`). */
   readonly source: QueueName;
   readonly batchSize: number;
-  /** Parallel poll loops of the local queue driver (AWS scales the event source mapping itself). */
-  readonly localConcurrency?: number;
-  /** Local queue driver: how long a partial batch waits for more messages (ms, default 0). */
-  readonly localBatchWindowMs?: number;
 }
 
 export interface StreamConsumerRow extends ConsumerCommon {
@@ -70,11 +64,10 @@ const w = config.webhooks;
 /** The longest export steps (a section, the archive, an operational file) get Lambda's maximum. */
 export const EXPORT_STEP_TIMEOUT_SECONDS = config.exports.stepTimeoutSeconds;
 
-function exportTask<N extends string>(name: N, constructId: string, state: string, what: string, timeoutSeconds: number, access: Access) {
+function exportTask<N extends string>(name: N, state: string, what: string, timeoutSeconds: number, access: Access) {
   return [
     {
       name,
-      constructId,
       description: `Loyalty platform: export workflow, ${state} (${what})`,
       kind: 'workflowTask',
       source: { workflow: 'export', state },
@@ -88,7 +81,6 @@ function exportTask<N extends string>(name: N, constructId: string, state: strin
 export const CONSUMERS = [
   {
     name: 'webhook-fanout',
-    constructId: 'Fanout',
     description: 'Loyalty platform: webhook fan-out (table stream -> delivery queue)',
     kind: 'stream',
     source: 'table',
@@ -101,20 +93,16 @@ export const CONSUMERS = [
   },
   {
     name: 'webhook-worker',
-    constructId: 'Worker',
     description: 'Loyalty platform: webhook delivery worker',
     kind: 'queue',
     source: 'webhookDeliveries',
     batchSize: w.workerBatchSize,
-    localConcurrency: w.localWorkerConcurrency,
-    localBatchWindowMs: w.localBatchWindowMs,
     timeoutSeconds: w.workerTimeoutSeconds,
     settings: [WEBHOOK_NUMBERS],
     access: { table: 'readWrite', signingSecrets: 'open' },
   },
   {
     name: 'webhook-dlq',
-    constructId: 'DeadLetter',
     description: 'Loyalty platform: webhook dead-letter consumer (marks deliveries dead)',
     kind: 'queue',
     source: 'webhookDeadLetters',
@@ -126,7 +114,6 @@ export const CONSUMERS = [
   // --- Wallet cards ---
   {
     name: 'wallet-changes',
-    constructId: 'WalletChanges',
     description: 'Loyalty platform: wallet changes (member points, tier or status changed -> wallet push queue)',
     kind: 'stream',
     source: 'table',
@@ -139,36 +126,33 @@ export const CONSUMERS = [
   },
   {
     name: 'wallet-push',
-    constructId: 'WalletPush',
     description: 'Loyalty platform: wallet push worker (APNs pushes, Google Wallet object updates)',
     kind: 'queue',
     source: 'walletPushes',
     batchSize: config.wallet.push.batchSize,
-    localConcurrency: config.wallet.push.localConcurrency,
     timeoutSeconds: config.wallet.push.workerTimeoutSeconds,
     settings: [],
     access: { table: 'readWrite', walletCredentials: true },
   },
   // --- Data exports: the Task states of the export workflow (infra/app/workflows/export.asl.json) ---
-  ...exportTask('export-begin', 'ExportBegin', 'Begin', 'pending -> running', config.lambda.timeoutSeconds, { table: 'readWrite' }),
-  ...exportTask('export-section', 'ExportSection', 'BuildSection', 'one archive section staged in the bucket', EXPORT_STEP_TIMEOUT_SECONDS, {
+  ...exportTask('export-begin', 'Begin', 'pending -> running', config.lambda.timeoutSeconds, { table: 'readWrite' }),
+  ...exportTask('export-section', 'BuildSection', 'one archive section staged in the bucket', EXPORT_STEP_TIMEOUT_SECONDS, {
     table: 'read',
     exportsBucket: 'readWrite',
     secrets: ['pageCursors'],
   }),
-  ...exportTask('export-assemble', 'ExportAssemble', 'Assemble', 'the archive streamed from its sections', EXPORT_STEP_TIMEOUT_SECONDS, {
+  ...exportTask('export-assemble', 'Assemble', 'the archive streamed from its sections', EXPORT_STEP_TIMEOUT_SECONDS, {
     table: 'none',
     exportsBucket: 'readWrite',
   }),
-  ...exportTask('export-rows', 'ExportRows', 'WriteRows', 'an operational CSV/JSONL file', EXPORT_STEP_TIMEOUT_SECONDS, {
+  ...exportTask('export-rows', 'WriteRows', 'an operational CSV/JSONL file', EXPORT_STEP_TIMEOUT_SECONDS, {
     table: 'read',
     exportsBucket: 'readWrite',
   }),
-  ...exportTask('export-complete', 'ExportComplete', 'MarkCompleted', 'running -> completed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
-  ...exportTask('export-fail', 'ExportFail', 'MarkFailed', 'pending/running -> failed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
+  ...exportTask('export-complete', 'MarkCompleted', 'running -> completed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
+  ...exportTask('export-fail', 'MarkFailed', 'pending/running -> failed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
   {
     name: 'program-due',
-    constructId: 'ProgramDue',
     description: 'Loyalty platform: program due work (activates pending points, sends expiry warnings, expires points) of every workspace',
     kind: 'schedule',
     source: `rate(${config.programDue.tickMinutes} minutes)`,
@@ -179,7 +163,6 @@ export const CONSUMERS = [
   },
   {
     name: 'export-scheduler',
-    constructId: 'ExportScheduler',
     description: 'Loyalty platform: export schedules tick (starts every due scheduled export once per period)',
     kind: 'schedule',
     source: `rate(${config.exports.scheduleTickMinutes} minutes)`,
@@ -187,7 +170,7 @@ export const CONSUMERS = [
     settings: [EXPORT_NUMBERS] as readonly NumberGroup<string>[],
     access: { table: 'readWrite', startsWorkflows: ['export'] },
   },
-  ...exportTask('export-notify', 'ExportNotify', 'Notify', 'signed completion notice', config.lambda.timeoutSeconds, {
+  ...exportTask('export-notify', 'Notify', 'signed completion notice', config.lambda.timeoutSeconds, {
     table: 'read',
     exportsBucket: 'read',
     signingSecrets: 'open',

@@ -126,7 +126,7 @@ export function documentClient(): DynamoDBDocumentClient {
 }
 
 /**
- * The client the write wrappers of `table.ts` send with (`transactWrite`, `putItem`, `updateItem`,
+ * The client the write wrappers of `items.ts` and `transactions.ts` send with (`transactWrite`, `putItem`, `updateItem`,
  * `deleteItem`): one attempt per call, because they retry themselves (a transaction with the same
  * `ClientRequestToken`, a single item only where a re-send can be recognised) and must see every
  * attempt's failure to know whether the write may have been applied.

@@ -3,7 +3,9 @@ import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
 import { config } from '../config';
 import { AppError } from '../errors';
 import { keyOf } from './keys';
-import { batchGetItems, deleteItem, getItem, isConditionFailed, putItem, storedItemOf, transactWrite, type Item, type TransactStep } from './table';
+import { deleteItem, getItem, isConditionFailed, putItem, storedItemOf, type Item } from './items';
+import { batchGetItems } from './queries';
+import { transactWrite, type TransactStep } from './transactions';
 
 export interface StoredResponse {
   statusCode: number;

@@ -348,7 +348,7 @@ export const ENTITIES = {
 >;
 
 export type EntityName = keyof typeof ENTITIES;
-type GsiName = 'gsi1' | 'gsi2' | 'gsi3';
+export type GsiName = 'gsi1' | 'gsi2' | 'gsi3';
 
 type Placeholders<T extends string> = T extends `${string}{${infer P}}${infer Rest}` ? P | Placeholders<Rest> : never;
 type Layout<E extends EntityName> = (typeof ENTITIES)[E];
@@ -380,13 +380,16 @@ export function keyOf<E extends EntityName>(entity: E, params: KeyParams<E>): Pr
   return { pk: fill(layout.pk, p), sk: fill(layout.sk, p) };
 }
 
-/** GSI key attributes of an entity (`gsi1pk`, `gsi1sk`, ...), to spread into its item. */
-export function indexKeysOf<E extends EntityName>(entity: E, params: IndexParams<E>): Record<string, string> {
+/**
+ * GSI key attributes of an entity (`gsi1pk`, `gsi1sk`, ...), to spread into its item; `only` limits
+ * them to some GSIs (a sparse index whose parts the item lacks).
+ */
+export function indexKeysOf<E extends EntityName>(entity: E, params: IndexParams<E>, only?: readonly GsiName[]): Record<string, string> {
   const layout = ENTITIES[entity] as Partial<Record<GsiName, { pk: string; sk: string }>>;
   const p = params as Record<string, string | number>;
   const out: Record<string, string> = {};
   for (const gsi of ['gsi1', 'gsi2', 'gsi3'] as const) {
-    const t = layout[gsi];
+    const t = only && !only.includes(gsi) ? undefined : layout[gsi];
     if (t) {
       out[`${gsi}pk`] = fill(t.pk, p);
       out[`${gsi}sk`] = fill(t.sk, p);

@@ -1,7 +1,7 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { tableName, writeClient } from './client';
 import { keyOf } from './keys';
-import { isConditionFailed } from './table';
+import { isConditionFailed } from './items';
 
 /** The client the rate windows are counted with (injectable so tests can point it elsewhere). */
 export type RateStoreClient = DynamoDBDocumentClient;

@@ -1,4 +1,4 @@
-import type { TransactStep } from './table';
+import type { TransactStep } from './transactions';
 
 /** Options of every domain write that can take part in an idempotent request. */
 export interface WriteOptions<R> {

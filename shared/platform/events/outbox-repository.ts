@@ -1,6 +1,6 @@
 import { correlationId } from '../observability/correlation';
 import { keyOf } from '../data/keys';
-import type { TransactStep } from '../data/table';
+import type { TransactStep } from '../data/transactions';
 
 /** How long an outbox item stays after the stream has carried it on (TTL), for support lookups. */
 const OUTBOX_TTL_SECONDS = 7 * 24 * 3600;

@@ -1,5 +1,5 @@
 import { outboxStep } from './outbox-repository';
-import type { TransactStep } from '../data/table';
+import type { TransactStep } from '../data/transactions';
 import { newId } from '../ids';
 import { countEvents } from './metrics';
 import { eventDataSchema, type EventData, type EventType, type OutboxEvent } from './registry';

@@ -15,7 +15,7 @@ import {
 import { OUTBOX_STREAM_FILTER } from '../../../../shared/platform/events/stream-filter';
 import { wakeStreamPollersOnWrites } from '../../../../infra/local/stream-wake';
 import { streams } from '../../../../infra/local/stream-reader';
-import { putItem } from '../../../../shared/platform/data/table';
+import { putItem } from '../../../../shared/platform/data/items';
 import { countStoreCalls } from '../../../../shared/platform/data/store-calls';
 import { platformTable } from '../../../support/table';
 

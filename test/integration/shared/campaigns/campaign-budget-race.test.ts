@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { keyOf } from '../../../../shared/platform/data/keys';
-import type { TransactStep } from '../../../../shared/platform/data/table';
+import type { TransactStep } from '../../../../shared/platform/data/transactions';
 import { tableLedgerStore } from '../../../../shared/members/ledger';
 import { createOrder } from '../../../../shared/orders/service';
 import { createOrderBody } from '../../../../shared/orders/schemas';

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import * as members from '../../../../shared/members/repository';
 import { addTagsSteps } from '../../../../shared/tags/repository';
-import { transactWrite } from '../../../../shared/platform/data/table';
+import { transactWrite } from '../../../../shared/platform/data/transactions';
 import { AppError } from '../../../../shared/platform/errors';
 import { changePoints, NO_DELTA } from '../../../../shared/members/ledger';
 import type { MemberRecord } from '../../../../shared/members/entities';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../../shared/platform/errors';
 import { changePoints, NO_DELTA, type ChangePlan, type Planned } from '../../../../shared/members/ledger';
 import type { MemberRecord } from '../../../../shared/members/entities';
-import type { TransactStep } from '../../../../shared/platform/data/table';
+import type { TransactStep } from '../../../../shared/platform/data/transactions';
 import { event } from '../../../../shared/platform/events/outbox';
 import { MemoryLedgerStore } from '../../../support/memory-stores';
 

@@ -7,7 +7,7 @@ import {
   updateRecordStep,
   valueEntryItem,
 } from '../../../../shared/objects/repository';
-import { StaleRead } from '../../../../shared/platform/data/table';
+import { StaleRead } from '../../../../shared/platform/data/concurrency';
 
 const KEY = { pk: 'WS#ws_1#OBJREC#order_note#rec_1', sk: 'RECORD' };
 const AT = '2026-01-02T03:04:05.000Z';

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
 import { config } from '../../../../../shared/platform/config';
 import { createDocumentClient } from '../../../../../shared/platform/data/client';
 import { isTransientDependencyError } from '../../../../../shared/platform/data/errors';
-import { transactWrite, type TransactStep } from '../../../../../shared/platform/data/table';
+import { transactWrite, type TransactStep } from '../../../../../shared/platform/data/transactions';
 import { AppError } from '../../../../../shared/platform/errors';
 import { newId } from '../../../../../shared/platform/ids';
 import { lossyProxy, type LossyProxy } from '../../../../support/lossy-proxy';

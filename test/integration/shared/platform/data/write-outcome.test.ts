@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
 import { config } from '../../../../../shared/platform/config';
 import { createDocumentClient } from '../../../../../shared/platform/data/client';
 import { isTransientDependencyError } from '../../../../../shared/platform/data/errors';
-import { deleteItem, isConditionFailed, putItem, updateItem } from '../../../../../shared/platform/data/table';
+import { deleteItem, isConditionFailed, putItem, updateItem } from '../../../../../shared/platform/data/items';
 import { AppError } from '../../../../../shared/platform/errors';
 import { newId } from '../../../../../shared/platform/ids';
 import { lossyProxy, type LossyProxy } from '../../../../support/lossy-proxy';

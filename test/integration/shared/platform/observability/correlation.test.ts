@@ -9,7 +9,7 @@ import { provideLocalAdapters } from '../../../../../infra/local/adapters';
 import { LocalQueue } from '../../../../../infra/local/local-queue';
 import { keyOf } from '../../../../../shared/platform/data/keys';
 import { balanceStep, getMember } from '../../../../../shared/members/repository';
-import { transactWrite } from '../../../../../shared/platform/data/table';
+import { transactWrite } from '../../../../../shared/platform/data/transactions';
 import { call } from '../../../../support/api';
 import { newMember, tenant } from '../../../../support/fixtures';
 import { inProcess } from '../../../../support/in-process';

@@ -2,8 +2,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { config } from '../../../../../shared/platform/config';
-import { consumer, CONSUMERS, type ConsumerRow } from '../../../../../shared/platform/consumers/table';
+import { consumer, CONSUMERS, type ConsumerName, type ConsumerRow } from '../../../../../shared/platform/consumers/table';
 import { QUEUES } from '../../../../../shared/platform/ports/queue';
+import { CONSUMER_CONSTRUCT_IDS } from '../../../../../infra/app/constructs/consumer-ids';
+import { LOCAL_QUEUE_DRIVING } from '../../../../../infra/local/pipelines';
 
 const ROOT = join(import.meta.dirname, '../../../../..');
 const rows = CONSUMERS as readonly ConsumerRow[];
@@ -11,7 +13,9 @@ const rows = CONSUMERS as readonly ConsumerRow[];
 describe('consumer table', () => {
   it('names, construct ids and handler files are unique and exist', () => {
     expect(new Set(rows.map((r) => r.name)).size).toBe(rows.length);
-    expect(new Set(rows.map((r) => r.constructId)).size).toBe(rows.length);
+    // Construct ids are the deployment's (infra/app), one per row and no other.
+    expect(Object.keys(CONSUMER_CONSTRUCT_IDS).sort()).toEqual(rows.map((r) => r.name).sort());
+    expect(new Set(Object.values(CONSUMER_CONSTRUCT_IDS)).size).toBe(rows.length);
     for (const r of rows) expect(existsSync(join(ROOT, 'functions', r.name, 'handler.ts')), r.name).toBe(true);
   });
 
@@ -32,8 +36,13 @@ describe('consumer table', () => {
       source: 'webhookDeliveries',
       batchSize: config.webhooks.workerBatchSize,
       timeoutSeconds: config.webhooks.workerTimeoutSeconds,
-      localConcurrency: config.webhooks.localWorkerConcurrency,
     });
+    // How the local queue driver runs it is the local runtime's (infra/local), not the table's.
+    expect(LOCAL_QUEUE_DRIVING['webhook-worker']).toEqual({
+      concurrency: config.webhooks.localWorkerConcurrency,
+      batchWindowMs: config.webhooks.localBatchWindowMs,
+    });
+    expect(Object.keys(LOCAL_QUEUE_DRIVING).every((n) => consumer(n as ConsumerName).kind === 'queue')).toBe(true);
     expect(consumer('webhook-dlq')).toMatchObject({ source: QUEUES.webhookDeliveries.deadLetter, timeoutSeconds: config.lambda.timeoutSeconds });
     expect(() => consumer('nope' as never)).toThrow(/no consumer/);
   });

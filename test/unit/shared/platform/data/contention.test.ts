@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { withStoreDeadline } from '../../../../../shared/platform/data/client';
 import { backoffMs, KeyedSerializer, mayRetry } from '../../../../../shared/platform/data/contention';
-import { StaleRead, withOptimisticRetry } from '../../../../../shared/platform/data/table';
+import { StaleRead, withOptimisticRetry } from '../../../../../shared/platform/data/concurrency';
 
 const policy = { baseMs: 10, capMs: 400 };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sortKeyRange } from '../../../../../shared/platform/data/table';
+import { sortKeyRange } from '../../../../../shared/platform/data/queries';
 
 describe('sortKeyRange: a partition narrowed to [from, to) of its sort key', () => {
   it('no bound: the partition alone', () => {
