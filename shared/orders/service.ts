@@ -215,7 +215,7 @@ export async function createOrder(
   const memberId = member.id;
   await checkStore(workspaceId, input.storeId, store);
   const totalMinor = minorOf(input.total, input.currency, 'total');
-  const recordedAt = await recordingTime(workspaceId, input.occurredAt, now);
+  const recordedAt = recordingTime(input.occurredAt, await store.ledger.clock(workspaceId));
   try {
     return await changePoints({
       workspaceId,
@@ -401,7 +401,7 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
   if (refundedInput !== undefined && refundedInput > totalMinor) {
     throw validationFailed([{ in: 'body', field: 'refundedTotal', message: 'cannot exceed total' }]);
   }
-  const recordedAt = await recordingTime(workspaceId, input.occurredAt, now);
+  const recordedAt = recordingTime(input.occurredAt, await store.ledger.clock(workspaceId));
   const at = now.toISOString();
   const attempt = () =>
     changePoints<ReconcileOutcome>({
