@@ -1,21 +1,15 @@
 /**
- * The recording time of an order, and the refusal of one placed in the future
- * (docs/decisions/0077-one-clock-per-order.md).
+ * The refusal of an order placed in the future (docs/decisions/0077-one-clock-per-order.md).
  */
 import { validationFailed } from '../platform/errors';
 import { FUTURE_SKEW_MS, inTheFuture } from '../program/order-time';
 
 /**
- * The program time an order is recorded at (a sandbox's clock), refusing an `occurredAt` later than
- * that by more than the clock skew tolerated: an order cannot have been placed in the future.
+ * The program time an order is recorded at (`recordedAt`, a sandbox's clock), refusing an
+ * `occurredAt` later than that by more than the clock skew tolerated: an order cannot have been
+ * placed in the future.
  */
-export async function recordingTime(
-  workspaceId: string,
-  occurredAt: string,
-  now: Date,
-  programNow: (workspaceId: string, now: Date) => Promise<Date>,
-): Promise<string> {
-  const recordedAt = await programNow(workspaceId, now);
+export function recordingTime(occurredAt: string, recordedAt: Date): string {
   if (inTheFuture(Date.parse(occurredAt), recordedAt.getTime())) {
     throw validationFailed([
       {

@@ -28,7 +28,6 @@ import { earnAmountRules, earningAmount, linePointsOf, type OrderAmounts, type O
 import type { WriteOptions } from '../platform/data/write-options';
 import { refuseCursor } from '../platform/data/cursor';
 import { recordingTime } from './order-clock';
-import { programNow } from '../program/clock';
 
 /** What an order tells the campaigns (the member's side comes from the member record). */
 export interface OrderFacts {
@@ -72,8 +71,6 @@ export interface OrdersTable {
   storeExists(workspaceId: string, storeId: string): Promise<boolean>;
   getEarnCaps(workspaceId: string, memberId: string): Promise<EarnCapsRecord | undefined>;
   earnCapsStep(workspaceId: string, memberId: string, usage: CapUsage, readVersion: number | undefined): TransactStep;
-  /** The program's time now (a sandbox's own clock): when an order is recorded. */
-  programNow(workspaceId: string, now: Date): Promise<Date>;
 }
 
 /**
@@ -108,7 +105,6 @@ export const tableOrdersStore: OrdersTable = {
   storeExists: async (workspaceId, storeId) => (await getStore(workspaceId, storeId)) !== undefined,
   getEarnCaps: capsRepo.getEarnCaps,
   earnCapsStep: capsRepo.earnCapsStep,
-  programNow,
 };
 
 export interface CreatedOrder {
@@ -322,7 +318,7 @@ export async function createOrder(
   const memberId = member.id;
   await checkStore(workspaceId, input.storeId, store);
   const totalMinor = minorOf(input.total, input.currency, 'total');
-  const recordedAt = await recordingTime(workspaceId, input.occurredAt, now, store.programNow);
+  const recordedAt = recordingTime(input.occurredAt, await store.ledger.clock(workspaceId));
   try {
     return await changePoints({
       workspaceId,
@@ -568,7 +564,7 @@ export async function reconcileOrder(workspaceId: string, input: ReconcileOrderI
   if (refundedInput !== undefined && refundedInput > totalMinor) {
     throw validationFailed([{ in: 'body', field: 'refundedTotal', message: 'cannot exceed total' }]);
   }
-  const recordedAt = await recordingTime(workspaceId, input.occurredAt, now, store.programNow);
+  const recordedAt = recordingTime(input.occurredAt, await store.ledger.clock(workspaceId));
   const at = now.toISOString();
   const attempt = () =>
     changePoints<ReconcileOutcome>({

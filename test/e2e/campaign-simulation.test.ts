@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/api';
-import { balanceOf, newMember, orderId, tenant, type Tenant } from '../support/fixtures';
+import { balanceOf, newMember, nextWeekday, orderId, tenant, type Tenant } from '../support/fixtures';
 
 /**
  * The simulation is the grant engine: it takes an order as POST /api/v2/orders takes it, counts
@@ -140,8 +140,8 @@ describe('date.weekday values are day names', () => {
 
     const c = await created(t, { name: 'Weekend', effect: { type: 'bonus_points', points: 1 }, ...weekday('in', ['Saturday', 'SUNDAY']) });
     expect(c.conditions).toEqual([{ field: 'date.weekday', op: 'in', value: ['saturday', 'sunday'] }]);
-    // A Saturday order (UTC) earns it.
-    const saturday = await simulate(t, { order: { total: 1, currency: 'EUR', occurredAt: '2026-11-28T12:00:00Z' } });
+    // A Saturday order (UTC) earns it: the coming Saturday (a past one may be older than the backdating limit).
+    const saturday = await simulate(t, { order: { total: 1, currency: 'EUR', occurredAt: nextWeekday(6, 12) } });
     expect(outcomes(saturday.body.data)).toEqual({ [c.id]: 'granted' });
 
     const misspelt = await call('PATCH', `/api/flash/campaigns/${c.id}`, { token: t.token, body: weekday('eq', 'Fryday') });

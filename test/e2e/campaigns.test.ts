@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, createKey } from '../support/api';
-import { balanceOf, newMember, orderId, tenant, type Tenant } from '../support/fixtures';
+import { balanceOf, newMember, nextWeekday, orderId, tenant, type Tenant } from '../support/fixtures';
 import { startReceiver } from '../support/receiver';
 import { partitionItems, platformTable } from '../support/table';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
@@ -216,7 +216,8 @@ describe('campaign simulation (POST /api/flash/campaigns/simulate)', () => {
       effect: { type: 'bonus_points', points: 3 },
       priority: 100,
     });
-    const friday = { total: 1, currency: 'EUR', occurredAt: '2026-11-27T20:00:00Z' };
+    // The coming Friday (a past one older than the 7-day backdating limit would earn no campaign).
+    const friday = { total: 1, currency: 'EUR', occurredAt: nextWeekday(5, 20) };
     const tokyo = await simulate(t, { order: { ...friday, storeId: store.id } });
     expect(tokyo.body.data.grants.map((g: { points: number }) => g.points)).toContain(3);
     const utc = await simulate(t, { order: friday });

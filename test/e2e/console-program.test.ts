@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Account, call, registerAccount } from '../support/api';
+import { type Account, call, createKey, registerAccount, uniqueEmail } from '../support/api';
 import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, shot } from '../support/console';
 
 /**
@@ -119,6 +119,8 @@ describe('the Program screen (headless Chromium)', () => {
     await simulation.getByText('Total: 145 points').waitFor();
     expect(await simulation.textContent()).toContain('Base points: 120');
     expect(await simulation.textContent()).toContain('Big basket bonus: +25 points');
+    const why = simulation.getByRole('table', { name: 'Why each campaign grants or not' });
+    await why.getByRole('row', { name: /Big basket bonus Granted Big basket bonus: 25 bonus points/ }).waitFor();
     await expectAccessible(page, 'program (simulated)');
     await shot(page, 'campaigns');
     expect((await call('GET', `/api/flash/campaigns/${made!.id}`, { token: owner.token })).body.data).toMatchObject({ grants: 0, pointsGranted: 0 });
@@ -126,6 +128,7 @@ describe('the Program screen (headless Chromium)', () => {
     await page.getByLabel('Order total').fill('40');
     await page.getByRole('button', { name: 'Simulate' }).click();
     await simulation.getByText('No campaign grants anything for this order.').waitFor();
+    await why.getByRole('row', { name: /Big basket bonus A condition fails .*order\.total gte 50 does not hold \(order\.total: 40\)/ }).waitFor();
 
     // Paused: it grants nothing.
     await page.getByRole('button', { name: 'Pause Big basket bonus' }).click();
@@ -185,6 +188,34 @@ describe('the Program screen (headless Chromium)', () => {
     await page.close();
   });
 
+  it('simulates for a member picked by e-mail at a date: the list says why each campaign grants or not', async () => {
+    const key = await createKey(owner.token, { name: 'simulate', preset: 'write' });
+    const member = (await call('POST', '/api/v2/members', { token: key.key, body: { email: uniqueEmail('simulated') } })).body.data;
+    const made = await call('POST', '/api/flash/campaigns', {
+      token: owner.token,
+      body: { name: 'Weekday treat', status: 'active', trigger: { type: 'order' }, effect: { type: 'bonus_points', points: 5 } },
+    });
+    expect(made.status).toBe(201);
+    const page = await openProgram();
+    const simulation = page.getByTestId('simulation');
+    const why = simulation.getByRole('table', { name: 'Why each campaign grants or not' });
+    await page.getByLabel('Order total').fill('120');
+    await page.getByLabel('Member e-mail or id (optional: a new member otherwise)').fill(member.email);
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    await simulation.getByText(`by member ${member.id}`).waitFor();
+    await why.getByRole('row', { name: /Weekday treat Granted Weekday treat: 5 bonus points/ }).waitFor();
+    // Placed a month ago: too old for campaigns (the 7-day backdating limit).
+    const monthAgo = new Date(Date.now() - 30 * 86_400_000);
+    const local = new Date(monthAgo.getTime() - monthAgo.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+    await page.getByLabel('Placed at (your time; empty: now)').fill(local);
+    await page.getByRole('button', { name: 'Simulate' }).click();
+    await why.getByRole('row', { name: /Weekday treat Order too old/ }).waitFor();
+    await simulation.getByText('No campaign grants anything for this order.').waitFor();
+    await expectAccessible(page, 'program (simulated, why not)');
+    await call('DELETE', `/api/flash/campaigns/${made.body.data.id}`, { token: owner.token });
+    await page.close();
+  });
+
   it('explains a refused condition next to its row and an end before the start next to the end, offers the operators its field takes, and shows a failed simulation in the API words', async () => {
     const page = await openProgram();
     await page.getByRole('link', { name: 'New campaign' }).click();
@@ -220,7 +251,7 @@ describe('the Program screen (headless Chromium)', () => {
       endsAt: window[1],
     });
     // A simulation for a member the workspace does not have: refused, in the API's words, nothing shown as a result.
-    await page.getByLabel('Member id (optional: a new member otherwise)').fill('mbr_01nosuchmember0000000000000');
+    await page.getByLabel('Member e-mail or id (optional: a new member otherwise)').fill('mbr_01nosuchmember0000000000000');
     await page.getByRole('button', { name: 'Simulate' }).click();
     const refusal = page.getByRole('form', { name: 'Simulate an order' }).getByRole('alert');
     await expect.poll(() => refusal.textContent()).toMatch(/NOT_FOUND.*Request id: req_/s);

@@ -43,7 +43,13 @@ describe('campaign tools', () => {
     const stale = toolError(await all.callTool({ name: 'update_campaign', arguments: { campaignId: created.id, changes: { priority: 5, version: 1 } } }));
     expect(stale.code).toBe('CONFLICT');
     const sim = check('simulate_campaigns', await all.callTool({ name: 'simulate_campaigns', arguments: { order: { total: 40, currency: 'EUR' } } }));
-    expect(sim).toMatchObject({ basePoints: 40, totalPoints: 80 });
+    expect(sim).toMatchObject({ basePoints: 40, totalPoints: 80, memberId: null });
+    expect(sim.campaigns).toEqual([expect.objectContaining({ campaignId: created.id, outcome: 'granted', granted: true, points: 40 })]);
+    // The order as POST /api/v2/orders takes it, placed a month ago: why the campaign does not grant.
+    const late = { externalOrderId: 'MCP-1', total: 40, currency: 'EUR', status: 'completed', items: [{ sku: 'A', quantity: 1, brand: 'Acme' }] };
+    const old = { ...late, occurredAt: new Date(Date.now() - 30 * 86_400_000).toISOString() };
+    const why = check('simulate_campaigns', await all.callTool({ name: 'simulate_campaigns', arguments: { order: old } }));
+    expect(why.campaigns).toEqual([expect.objectContaining({ campaignId: created.id, outcome: 'backdated', granted: false, points: 0 })]);
 
     const m = await newMember(t.key);
     expect((await newOrder(t.key, m.id, { total: 30 })).points.earned).toBe(30);

@@ -37,3 +37,11 @@ export async function balanceOf(key: string, memberId: string): Promise<{ balanc
   expect(res.status).toBe(200);
   return res.body.data.points;
 }
+
+/** The next `day` (0 Sunday ... 6 Saturday) after today, at `hour`:00 UTC: a weekday in the future, which no backdating limit refuses. */
+export function nextWeekday(day: number, hour: number): string {
+  const d = new Date();
+  d.setUTCDate(d.getUTCDate() + ((day - d.getUTCDay() + 7) % 7 || 7));
+  d.setUTCHours(hour, 0, 0, 0);
+  return d.toISOString();
+}

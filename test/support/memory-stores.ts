@@ -147,11 +147,6 @@ export class MemoryOrdersStore implements OrdersStore {
 
   private key = (workspaceId: string, externalOrderId: string) => `${workspaceId}/${externalOrderId}`;
 
-  /** No sandbox clock here: the program's time is the time given. */
-  async programNow(_workspaceId: string, now: Date): Promise<Date> {
-    return now;
-  }
-
   async getOrder(workspaceId: string, externalOrderId: string): Promise<OrderRecord | undefined> {
     const o = this.orders.get(this.key(workspaceId, externalOrderId));
     return o && structuredClone(o);

@@ -49,7 +49,8 @@ export const campaignTools = [
   defineTool({
     name: 'simulate_campaigns',
     title: 'Try an order against the campaigns',
-    description: "What an order would earn: its base points and each live campaign's grant, for a member or a new one. Stores nothing.",
+    description:
+      "What an order would earn, evaluated as a real order is (the member's grants so far, budgets, coupon stock): its base points, each grant, and every order campaign with why it granted or not (outcome, reason, the failing condition). Takes the order as POST /api/v2/orders does, the member by id or e-mail, or a new member. Stores nothing.",
     rest: 'simulateCampaigns',
     service: simulateCampaigns,
     input: simulateCampaignsBody,
