@@ -151,6 +151,7 @@ describe('the Members screen (headless Chromium)', () => {
     const earn = (type: 'earn' | 'deduct', amount: number) =>
       call('POST', `/api/v2/members/${xena.id}/points`, { token: owner.key, body: { type, amount, reason: `${type} ${amount}` } });
     expect((await earn('earn', 150)).status).toBe(201);
+    // The picker takes whole seconds: the moment picked lies a second clear of both changes.
     await new Promise((r) => setTimeout(r, 1100));
     const between = new Date();
     await new Promise((r) => setTimeout(r, 1100));
