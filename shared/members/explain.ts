@@ -3,7 +3,7 @@
  * the record of every balance change, so the balance, lifetime points, the lots and the tier at
  * `at` follow from the entries written up to it, replayed in revision order through the same lot
  * functions the ledger uses (each credit a lot, each debit taken from the lots that expire first,
- * an order's refund from the order's own lots first, each expiry taking the lots due by its date).
+ * an order's refund from the order's own lots first, the lots due by each entry's date gone before it).
  * Pending points never touch the ledger until they activate, so what waited at `at` is what was
  * activated later or still waits, counted from the moment it started waiting.
  */
@@ -86,10 +86,14 @@ function reviewsUntil(t: TierReplay, rules: ProgramRules, until: number): TierRe
   return next;
 }
 
-/** The lots after one entry: an expiry takes the lots due by its date, any other entry goes through the ledger's own lot keeping. */
+/**
+ * The lots after one entry at `at`: first the lots due by then leave (the due work or the change
+ * itself expired them; an expiry that took nothing from a balance already below its lots wrote no
+ * entry), then the entry goes through the ledger's own lot keeping (an expiry entry has nothing left to do).
+ */
 function lotsStep(state: MemberLotsRecord, e: LedgerEntryRecord, balanceBefore: number, rules: ProgramRules, at: number): MemberLotsRecord {
-  if (e.type === 'expire') return expire(state, rules.points, at, balanceBefore).state;
-  return lotsAfter(state, [e], rules, at);
+  const settled = expire(state, rules.points, at, balanceBefore).state;
+  return e.type === 'expire' ? settled : lotsAfter(settled, [e], rules, at);
 }
 
 /**
@@ -131,6 +135,7 @@ export function explainAt(
   }
   tier = reviewsUntil(tier, rules, at);
   const now = tierStep(tier, rules, at, 0, 0);
+  lots = expire(lots, rules.points, at, balance).state;
   const waiting = waitingAt(input.entries.slice(upTo.length), input.waitingNow, rules, at);
   const inactive = inactivityExpiry(rules.points.expiry, lots.lastActivityAt);
   return {

@@ -6,7 +6,8 @@ import { createOrder, reconcileOrder, refundOrder, type OrdersStore } from '../.
 import type { CreateOrderInput, ReconcileOrderInput } from '../../shared/orders/schemas';
 import { AppError } from '../../shared/platform/errors';
 import { MemoryLedgerStore, MemoryOrdersStore } from './memory-stores';
-import { MODEL_RULES, type Outcome, type PointsEngine } from './points-model';
+import { MODEL_RULES, type Explained, type Outcome, type PointsEngine } from './points-model';
+import { explainAt } from '../../shared/members/explain';
 
 /**
  * The engine of the points model (`points-model.ts`) on the service layer: orders, refunds and
@@ -32,8 +33,10 @@ export interface EngineParts {
   orders: OrdersStore;
   /** The program clock's now (ms). */
   now(): number;
-  /** Moves the program clock `days` ahead. */
-  moveClock(days: number): Promise<void>;
+  /** Moves the program clock `ms` ahead. */
+  moveClock(ms: number): Promise<void>;
+  /** The member explained at `at` (default: now). */
+  explain(at?: number): Promise<Explained>;
   /** Runs what fell due up to now (default: the member's due moments through the ledger, as the due work does). */
   runDue?(now: Date): Promise<unknown>;
   member(): Promise<MemberRecord>;
@@ -94,14 +97,22 @@ export class ServiceEngine implements PointsEngine {
     return this.manual('deduct', points);
   }
 
+  tick() {
+    return this.p.moveClock(1);
+  }
+
   async advance(days: number) {
-    await this.p.moveClock(days);
+    await this.p.moveClock(days * DAY);
     const now = new Date(this.p.now());
     await (this.p.runDue ? this.p.runDue(now) : settle(this.p.workspaceId, this.p.memberId, this.p.orders.ledger, now.getTime()));
   }
 
   member() {
     return this.p.member();
+  }
+
+  explain(at?: number) {
+    return this.p.explain(at);
   }
 
   ledger() {
@@ -150,10 +161,19 @@ export function memoryEngine(start: number): ServiceEngine {
     memberId,
     orders,
     now: () => ledger.at,
-    moveClock: async (days) => {
-      ledger.at += days * DAY;
+    moveClock: async (ms) => {
+      ledger.at += ms;
     },
     member: async () => structuredClone(ledger.members.get(memberId)!),
     ledger: async () => ledger.entries.filter((e) => e.memberId === memberId).sort((a, b) => a.rev - b.rev),
+    explain: async (at = ledger.at) => {
+      // What explanation.ts reads, from the memory store: the member's entries, what waits now, pending orders from the last change on.
+      const member = ledger.members.get(memberId)!;
+      const waitingNow = member.lots?.pending ?? [];
+      const statusPending = at >= Date.parse(member.updatedAt) ? member.pending - waitingNow.reduce((n, p) => n + p.points, 0) : 0;
+      const entries = ledger.entries.filter((e) => e.memberId === memberId).sort((a, b) => a.rev - b.rev);
+      const x = explainAt({ entries, createdAt: Date.parse(member.createdAt), waitingNow, statusPending }, MODEL_RULES, at);
+      return { points: { balance: x.balance, pending: x.pending, lifetime: x.lifetime }, tier: x.tier.key, lots: x.lots };
+    },
   });
 }

@@ -56,9 +56,27 @@ export interface PointsEngine {
   deduct(points: number): Promise<Outcome>;
   /** Moves the program clock `days` ahead and runs what fell due. */
   advance(days: number): Promise<void>;
+  /** Moves the program clock one millisecond (no due time can fall in it: see `tick`). */
+  tick(): Promise<void>;
   member(): Promise<MemberRecord>;
   /** The member's ledger, in revision order. */
   ledger(): Promise<LedgerEntryRecord[]>;
+  /** The member's points explained at `at` (default: now), replayed from the ledger (`GET .../explain`). */
+  explain(at?: number): Promise<Explained>;
+}
+
+/** What the explanation answers that the model checks. */
+export interface Explained {
+  points: { balance: number; pending: number; lifetime: number };
+  tier: string;
+  lots: { points: number; expiresAt: number | null }[];
+}
+
+/** What the member read answered at a moment (the last change at that moment). */
+export interface Snapshot {
+  at: number;
+  balance: number;
+  lots: [string, number][];
 }
 
 interface Lot {
@@ -93,6 +111,10 @@ export class PointsModel {
   totals: Totals = { earn: 0, deduct: 0, expire: 0, refund_reversal: 0, adjustment: 0 };
   /** Whether a reversal ever took more than the open lots held (the balance then stays below them until expiry evens it). */
   overdrawn = false;
+  /** Whether a reversal took back expired points (lifetime moved without a ledger entry: the replay cannot see it). */
+  absorbedExpired = false;
+  /** The balance and lots after each command, for the explanation of past moments. */
+  snapshots: Snapshot[] = [];
   private seq = 0;
   constructor(public now: number) {}
 
@@ -158,6 +180,7 @@ export class PointsModel {
     this.pending -= cancelled;
     const absorbed = Math.min(o.expired, points - cancelled);
     o.expired -= absorbed;
+    if (absorbed > 0) this.absorbedExpired = true;
     const rest = points - cancelled - absorbed;
     this.lifetime -= points - cancelled;
     this.balance -= rest;
@@ -259,15 +282,33 @@ export async function agree(m: PointsModel, e: PointsEngine): Promise<void> {
   expect(lots).toBe(m.lotPoints);
   expect(lots).toBeGreaterThanOrEqual(member.balance);
   if (!m.overdrawn) expect(lots).toBe(member.balance);
-  const byDate = (xs: { points: number; expiresAt: number | null }[]) => {
-    const dates = new Map<string, number>();
-    for (const l of xs) dates.set(String(l.expiresAt), (dates.get(String(l.expiresAt)) ?? 0) + l.points);
-    return [...dates].sort();
-  };
+  const byDate = lotsByDate;
   expect(byDate(real.lots)).toEqual(byDate(m.lots));
   // What waits out pendingDays is what the model's orders have waiting.
   const waiting = real.pending.reduce((s, p) => s + p.points, 0);
   expect(waiting).toBe(m.orders.reduce((s, o) => s + (o.waiting?.points ?? 0), 0));
+  // The balance explained now, replayed from the ledger, is the member's (lifetime and tier unless a refund took expired points back).
+  const x = await e.explain();
+  const said = { ...x.points, tier: x.tier, lots: byDate(x.lots) };
+  const is = { balance: member.balance, pending: member.pending, lifetime: member.lifetime, tier: member.tier, lots: byDate(real.lots) };
+  if (m.absorbedExpired) expect({ ...said, lifetime: 0, tier: '' }).toEqual({ ...is, lifetime: 0, tier: '' });
+  else expect(said).toEqual(is);
+  const snapshot = { at: m.now, balance: member.balance, lots: byDate(real.lots) };
+  m.snapshots = [...m.snapshots.filter((s) => s.at !== m.now), snapshot];
+}
+
+export const lotsByDate = (xs: { points: number; expiresAt: number | null }[]): [string, number][] => {
+  const dates = new Map<string, number>();
+  for (const l of xs) dates.set(String(l.expiresAt), (dates.get(String(l.expiresAt)) ?? 0) + l.points);
+  return [...dates].sort();
+};
+
+/** Every past moment of the sequence explained: the balance and the lots as the member read answered them then. */
+export async function pastExplained(m: PointsModel, e: PointsEngine): Promise<void> {
+  for (const s of m.snapshots) {
+    const x = await e.explain(s.at);
+    expect({ at: s.at, balance: x.points.balance, lots: lotsByDate(x.lots) }).toEqual(s);
+  }
 }
 
 type Cmd = fc.AsyncCommand<PointsModel, PointsEngine>;
@@ -278,6 +319,16 @@ const okOrThrow = (o: Outcome, what: string) => {
 
 let orderSeq = 0;
 
+/**
+ * Each change a millisecond after the one before, as in life: two lots earned at the same instant
+ * and expiring together are taken in an order neither the rules nor the model fix (the ids decide).
+ * Due times are whole days after a change, so none falls inside a tick.
+ */
+async function tick(m: PointsModel, e: PointsEngine): Promise<void> {
+  await e.tick();
+  m.now += 1;
+}
+
 class CreateOrder implements Cmd {
   constructor(
     readonly total: number,
@@ -285,6 +336,7 @@ class CreateOrder implements Cmd {
   ) {}
   check = () => true;
   async run(m: PointsModel, e: PointsEngine) {
+    await tick(m, e);
     const key = `PM-${Date.now().toString(36)}-${++orderSeq}`;
     okOrThrow(await e.createOrder(key, this.total, this.status), 'order');
     m.createOrder(key, this.total, this.status);
@@ -302,6 +354,7 @@ class Refund implements Cmd {
   private target = (m: PointsModel) => refundable(m)[this.pick % Math.max(1, refundable(m).length)];
   check = (m: Readonly<PointsModel>) => refundable(m as PointsModel).length > 0;
   async run(m: PointsModel, e: PointsEngine) {
+    await tick(m, e);
     const o = this.target(m)!;
     const left = o.total - o.refunded;
     const amount = this.share === null ? left : Math.max(1, Math.floor(left * this.share));
@@ -319,6 +372,7 @@ class Cancel implements Cmd {
   constructor(readonly pick: number) {}
   check = (m: Readonly<PointsModel>) => live(m as PointsModel).length > 0;
   async run(m: PointsModel, e: PointsEngine) {
+    await tick(m, e);
     const all = live(m);
     const o = all[this.pick % all.length]!;
     okOrThrow(await e.cancel(o.key, o.total), 'cancel');
@@ -333,6 +387,7 @@ class Complete implements Cmd {
   private pendingOrders = (m: PointsModel) => m.orders.filter((o) => o.status === 'pending');
   check = (m: Readonly<PointsModel>) => this.pendingOrders(m as PointsModel).length > 0;
   async run(m: PointsModel, e: PointsEngine) {
+    await tick(m, e);
     const all = this.pendingOrders(m);
     const o = all[this.pick % all.length]!;
     okOrThrow(await e.complete(o.key, o.total), 'complete');
@@ -346,6 +401,7 @@ class Earn implements Cmd {
   constructor(readonly points: number) {}
   check = () => true;
   async run(m: PointsModel, e: PointsEngine) {
+    await tick(m, e);
     okOrThrow(await e.earn(this.points), 'earn');
     m.earn(this.points);
     await agree(m, e);
@@ -358,6 +414,7 @@ class Deduct implements Cmd {
   constructor(readonly points: number) {}
   check = () => true;
   async run(m: PointsModel, e: PointsEngine) {
+    await tick(m, e);
     const outcome = await e.deduct(this.points);
     expect(outcome).toEqual(m.deduct(this.points) ? { ok: true } : { refused: 'INSUFFICIENT_POINTS' });
     await agree(m, e);
@@ -369,6 +426,7 @@ class Deduct implements Cmd {
 class SpendAll implements Cmd {
   check = (m: Readonly<PointsModel>) => m.balance > 0;
   async run(m: PointsModel, e: PointsEngine) {
+    await tick(m, e);
     const all = m.balance;
     okOrThrow(await e.deduct(all), 'spend all');
     m.deduct(all);
@@ -381,6 +439,7 @@ class SpendAll implements Cmd {
 class SpendPending implements Cmd {
   check = (m: Readonly<PointsModel>) => m.pending > 0 && m.balance >= 0;
   async run(m: PointsModel, e: PointsEngine) {
+    await tick(m, e);
     expect(await e.deduct(m.balance + 1)).toEqual({ refused: 'INSUFFICIENT_POINTS' });
     await agree(m, e);
   }

@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ordersWithCampaigns } from '../../../../shared/campaigns/hooks';
 import { runDueProgramWork } from '../../../../shared/campaigns/due-work';
 import { getMember, ledgerPage } from '../../../../shared/members/repository';
+import { explainPoints } from '../../../../shared/members/explanation';
 import type { LedgerEntryRecord } from '../../../../shared/members/entities';
 import { call } from '../../../support/api';
 import { newMember, tenant } from '../../../support/fixtures';
 import { platformTable } from '../../../support/table';
 import { ServiceEngine } from '../../../support/points-engines';
-import { MODEL_RULES, modelRunParameters, PointsModel, pointsCommands } from '../../../support/points-model';
+import { MODEL_RULES, modelRunParameters, pastExplained, PointsModel, pointsCommands } from '../../../support/points-model';
 
 /**
  * The points engine against its reference model (`test/support/points-model.ts`) on DynamoDB Local:
@@ -23,7 +24,6 @@ import { MODEL_RULES, modelRunParameters, PointsModel, pointsCommands } from '..
  * in `npm test`; `POINTS_MODEL_RUNS` and `POINTS_MODEL_SEED` run it longer (docs/testing.md).
  */
 
-const DAY = 86_400_000;
 let workspaceId: string;
 let key: string;
 
@@ -63,12 +63,20 @@ async function tableEngine(): Promise<{ start: number; engine: ServiceEngine }> 
     memberId,
     orders: ordersWithCampaigns,
     now: () => Date.now(),
-    moveClock: async (days) => {
-      vi.setSystemTime(Date.now() + days * DAY);
+    moveClock: async (ms) => {
+      vi.setSystemTime(Date.now() + ms);
     },
     runDue: (now) => runDueProgramWork(workspaceId, now),
     member: async () => (await getMember(workspaceId, memberId))!,
     ledger: () => wholeLedger(memberId),
+    explain: async (at) => {
+      const x = await explainPoints(workspaceId, memberId, at === undefined ? undefined : new Date(at).toISOString());
+      return {
+        points: x.points,
+        tier: x.tier.key,
+        lots: x.lots.map((l) => ({ points: l.points, expiresAt: l.expiresAt === null ? null : Date.parse(l.expiresAt) })),
+      };
+    },
   });
   return { start, engine };
 }
@@ -79,7 +87,9 @@ describe('the points engine against its model (DynamoDB Local)', () => {
     await fc.assert(
       fc.asyncProperty(pointsCommands(12), async (cmds) => {
         const { start, engine } = await tableEngine();
-        await fc.asyncModelRun(() => ({ model: new PointsModel(start), real: engine }), cmds);
+        const model = new PointsModel(start);
+        await fc.asyncModelRun(() => ({ model, real: engine }), cmds);
+        await pastExplained(model, engine);
       }),
       { numRuns, seed, endOnFailure: true },
     );

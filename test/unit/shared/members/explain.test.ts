@@ -119,6 +119,16 @@ describe('explainAt', () => {
     expect(after.lots.map((l) => l.points)).toEqual([80]);
   });
 
+  it('lots due leave at their date, even when their expiry took nothing from a balance below them and wrote no entry', () => {
+    const list = entries(['refund_reversal', -5, T0, { source: { ...orderSource('ord_a'), type: 'refund' } }], ['earn', 5, T0 + DAY_MS]);
+    const due = T0 + 31 * DAY_MS;
+    expect(explainAt(input(list), rules(), due - 1).lots.map((l) => l.points)).toEqual([5]);
+    expect(explainAt(input(list), rules(), due)).toMatchObject({ balance: 0, lots: [] });
+    // Before a later entry too: the spend order never sees a lot past its date.
+    const later = entries(['earn', 10, T0], ['earn', 3, T0 + 40 * DAY_MS]);
+    expect(explainAt(input(later), rules(), T0 + 40 * DAY_MS).lots.map((l) => l.points)).toEqual([3]);
+  });
+
   it('a refund takes from its order’s lot first and lowers lifetime', () => {
     const list = entries(
       ['earn', 50, T0],

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { captureMetrics } from '../../../../shared/platform/observability/metrics';
 import { memoryEngine } from '../../../support/points-engines';
-import { modelRunParameters, PointsModel, pointsCommands } from '../../../support/points-model';
+import { modelRunParameters, pastExplained, PointsModel, pointsCommands } from '../../../support/points-model';
 
 /**
  * The points engine against its reference model (`test/support/points-model.ts`), on the memory
@@ -30,8 +30,10 @@ describe('the points engine against its model (memory stores)', () => {
     const { numRuns, seed } = modelRunParameters({ numRuns: 60, seed: 4242 });
     await fc.assert(
       fc.asyncProperty(pointsCommands(40), async (cmds) => {
-        const setup = () => ({ model: new PointsModel(START), real: memoryEngine(START) });
-        await fc.asyncModelRun(setup, cmds);
+        const model = new PointsModel(START);
+        const real = memoryEngine(START);
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+        await pastExplained(model, real);
       }),
       { numRuns, seed },
     );
