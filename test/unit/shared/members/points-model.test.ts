@@ -25,9 +25,10 @@ beforeAll(() => {
 });
 afterAll(() => metrics.stop());
 
+const { numRuns, seed } = modelRunParameters({ numRuns: 60, seed: 4242 });
+
 describe('the points engine against its model (memory stores)', () => {
   it('agrees with the model after every command of random sequences', async () => {
-    const { numRuns, seed } = modelRunParameters({ numRuns: 60, seed: 4242 });
     await fc.assert(
       fc.asyncProperty(pointsCommands(40), async (cmds) => {
         const model = new PointsModel(START);
@@ -37,5 +38,5 @@ describe('the points engine against its model (memory stores)', () => {
       }),
       { numRuns, seed },
     );
-  }, 60_000);
+  }, 60_000 + numRuns * 1000);
 });
