@@ -84,15 +84,19 @@ async function tableEngine(): Promise<{ start: number; engine: ServiceEngine }> 
 const { numRuns, seed } = modelRunParameters({ numRuns: 3, seed: 4242 });
 
 describe('the points engine against its model (DynamoDB Local)', () => {
-  it('agrees with the model after every command of random sequences', async () => {
-    await fc.assert(
-      fc.asyncProperty(pointsCommands(12), async (cmds) => {
-        const { start, engine } = await tableEngine();
-        const model = new PointsModel(start);
-        await fc.asyncModelRun(() => ({ model, real: engine }), cmds);
-        await pastExplained(model, engine);
-      }),
-      { numRuns, seed, endOnFailure: true },
-    );
-  }, 120_000 + numRuns * 20_000);
+  it(
+    'agrees with the model after every command of random sequences',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(pointsCommands(12), async (cmds) => {
+          const { start, engine } = await tableEngine();
+          const model = new PointsModel(start);
+          await fc.asyncModelRun(() => ({ model, real: engine }), cmds);
+          await pastExplained(model, engine);
+        }),
+        { numRuns, seed, endOnFailure: true },
+      );
+    },
+    120_000 + numRuns * 20_000,
+  );
 });

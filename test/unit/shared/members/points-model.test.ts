@@ -28,15 +28,19 @@ afterAll(() => metrics.stop());
 const { numRuns, seed } = modelRunParameters({ numRuns: 60, seed: 4242 });
 
 describe('the points engine against its model (memory stores)', () => {
-  it('agrees with the model after every command of random sequences', async () => {
-    await fc.assert(
-      fc.asyncProperty(pointsCommands(40), async (cmds) => {
-        const model = new PointsModel(START);
-        const real = memoryEngine(START);
-        await fc.asyncModelRun(() => ({ model, real }), cmds);
-        await pastExplained(model, real);
-      }),
-      { numRuns, seed },
-    );
-  }, 60_000 + numRuns * 1000);
+  it(
+    'agrees with the model after every command of random sequences',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(pointsCommands(40), async (cmds) => {
+          const model = new PointsModel(START);
+          const real = memoryEngine(START);
+          await fc.asyncModelRun(() => ({ model, real }), cmds);
+          await pastExplained(model, real);
+        }),
+        { numRuns, seed },
+      );
+    },
+    60_000 + numRuns * 1000,
+  );
 });
