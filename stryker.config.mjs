@@ -30,6 +30,8 @@ export default {
     'shared/program/lots.ts',
     'shared/members/member-lots.ts',
     'shared/members/points-lots.ts',
+    // A balance replayed from the ledger at a moment.
+    'shared/members/explain.ts',
     'shared/program/calendar.ts',
     'shared/program/tier-rules.ts',
     'shared/program/tier-metric.ts',

@@ -2,6 +2,7 @@ import { membersArea } from '../../shared/members/contract';
 import { upsertMembers } from '../../shared/members/batch';
 import * as members from '../../shared/members/service';
 import { reverseEntry } from '../../shared/members/corrections';
+import { explainPoints } from '../../shared/members/explanation';
 import { memberTriggers } from '../../shared/campaigns/hooks';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
@@ -28,6 +29,8 @@ export const handler = defineArea(membersArea, {
     const actor = { apiKeyId: p.kind === 'apiKey' ? p.keyId : null };
     return members.changePointsManually(p.workspaceId, params.id, body, actor, write);
   }),
+  explainMemberPoints: async ({ principal, params, query }) => ok(await explainPoints(principalOf(principal).workspaceId, params.id, query.at)),
+  explainMemberPointsInConsole: async ({ principal, params, query }) => ok(await explainPoints(principalOf(principal).workspaceId, params.id, query.at)),
   searchMembersInConsole: async ({ principal, query }) => {
     const page = await members.listMembers(principalOf(principal).workspaceId, query);
     return ok(page.items, { nextCursor: page.nextCursor ?? null });

@@ -805,6 +805,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/members/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member’s points, lots and tier as they stood at a moment
+         * @description Replays the member’s ledger up to `at` (default: now): balance, pending and lifetime points, the open lots with their expiry, the points waiting out pendingDays, and the tier with the metric and window that decided it. A moment after now: 422. See the program guide for how the replay works and its bounds.
+         *
+         *     Credential: an API key with the scope `members:read`.
+         */
+        get: operations["explainMemberPoints"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/flash/members": {
         parameters: {
             query?: never;
@@ -871,6 +893,28 @@ export interface paths {
          *     Honors `Idempotency-Key`.
          */
         post: operations["adjustMemberPoints"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/members/{id}/explain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member’s points at a moment (console)
+         * @description The explanation of `GET /api/v2/members/{id}/explain` for the console.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["explainMemberPointsInConsole"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3187,7 +3231,7 @@ export interface components {
             reason: string | null;
             source: {
                 /**
-                 * @description What made the entry; coupon: a coupon bought with points (a redemption, its id in the reason)
+                 * @description What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason)
                  * @enum {string}
                  */
                 type: "manual" | "order" | "refund" | "reconciliation" | "campaign" | "program" | "coupon";
@@ -3375,6 +3419,74 @@ export interface components {
             /** @description Exports pending or running */
             exportsRunning: number;
             generatedAt: string;
+        };
+        PointsAtMoment: {
+            /**
+             * Format: date-time
+             * @description The moment explained
+             */
+            at: string;
+            points: {
+                /** @description Spendable points; may be negative after a refund reversal of spent points */
+                balance: number;
+                /** @description Points not yet spendable: of pending orders (until the order completes) and of orders waiting out the program’s pendingDays */
+                pending: number;
+                /** @description Points ever earned, net of reversals; spending does not lower it */
+                lifetime: number;
+            };
+            /** @description The open lots, in the order a spend takes from them (what expires first, first) */
+            lots: {
+                /** @description ple_...: the ledger entry that earned the lot */
+                entryId: string;
+                /** @description Points of the lot not yet spent, expired or taken back */
+                points: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+                 */
+                earnedAt: string;
+                /** @description When the lot expires (its own date, or the member’s inactivity date if earlier); null: never */
+                expiresAt: string | null;
+                /** @description The order that earned the lot: its refund takes from it first */
+                orderId: string | null;
+            }[];
+            /** @description Points of orders waiting out the program’s pendingDays at that moment, and when each became (or becomes) spendable */
+            waiting: {
+                orderId: string;
+                points: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+                 */
+                activatesAt: string;
+            }[];
+            tier: {
+                /** @description The tier the member held */
+                key: string;
+                /** @enum {string} */
+                metric: "lifetime_points" | "order_count";
+                /** @enum {string} */
+                window: "lifetime" | "rolling_365_days" | "calendar_year";
+                /** @description The metric in the window at that moment */
+                value: number;
+                /** @description The first instant the window counted; null: a lifetime window */
+                windowFrom: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+                 */
+                reachedAt: string;
+                /** @description The tier was kept at least until then; null: no retention */
+                retainedUntil: string | null;
+            };
+            ledger: {
+                /** @description Ledger entries written up to the moment and replayed */
+                replayed: number;
+                /** @description true: the member has more entries before the moment than one explanation replays; the figures are those after the last replayed entry */
+                truncated: boolean;
+                /** @description When the last replayed entry was written; null: none */
+                lastEntryAt: string | null;
+            };
         };
         PointsReport: {
             from: string;
@@ -6572,6 +6684,45 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    explainMemberPoints: {
+        parameters: {
+            query?: {
+                /** @description The moment to explain; default: now (the program clock). Not after now */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PointsAtMoment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     searchMembersInConsole: {
         parameters: {
             query?: {
@@ -6782,6 +6933,45 @@ export interface operations {
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    explainMemberPointsInConsole: {
+        parameters: {
+            query?: {
+                /** @description The moment to explain; default: now (the program clock). Not after now */
+                at?: string;
+            };
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PointsAtMoment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

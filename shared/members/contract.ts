@@ -11,6 +11,8 @@ import {
   pointsBalanceSchema,
   pointsExplanationSchema,
   reverseEntryBody,
+  pointsAtSchema,
+  explainQuery,
   tierStatusSchema,
   updateMemberBody,
 } from './schemas';
@@ -127,6 +129,18 @@ export const membersArea = declareArea({
       params: byId,
       responses: { 200: dataOf(tierStatusSchema) },
     },
+    explainMemberPoints: {
+      method: 'GET',
+      path: '/api/v2/members/{id}/explain',
+      auth: ['apiKey'],
+      scope: 'members:read',
+      summary: 'A member’s points, lots and tier as they stood at a moment',
+      params: byId,
+      query: explainQuery,
+      responses: { 200: dataOf(pointsAtSchema) },
+      description:
+        'Replays the member’s ledger up to `at` (default: now): balance, pending and lifetime points, the open lots with their expiry, the points waiting out pendingDays, and the tier with the metric and window that decided it. A moment after now: 422. See the program guide for how the replay works and its bounds.',
+    },
     // The console's member screens: the same services as the API-key routes above, with an admin session.
     searchMembersInConsole: {
       method: 'GET',
@@ -159,6 +173,16 @@ export const membersArea = declareArea({
       params: byId,
       query: pageQuery,
       responses: { 200: pointsPage },
+    },
+    explainMemberPointsInConsole: {
+      method: 'GET',
+      path: '/api/flash/members/{id}/explain',
+      auth: ['adminSession'],
+      summary: 'A member’s points at a moment (console)',
+      params: byId,
+      query: explainQuery,
+      responses: { 200: dataOf(pointsAtSchema) },
+      description: 'The explanation of `GET /api/v2/members/{id}/explain` for the console.',
     },
     adjustMemberPoints: {
       method: 'POST',

@@ -73,6 +73,50 @@ export const pointsExplanationSchema = pointsBalanceSchema.extend({
     .describe('Points by the date they expire, next dates first (at most 10 dates); empty when nothing expires'),
 });
 
+/** A member's points as they stood at a moment, replayed from the ledger (`GET /api/v2/members/{id}/explain`). */
+export const pointsAtSchema = z
+  .object({
+    at: isoDateTime.describe('The moment explained'),
+    points: pointsBalanceSchema,
+    lots: z
+      .array(
+        z.object({
+          entryId: z.string().describe('ple_...: the ledger entry that earned the lot'),
+          points: z.number().int().describe('Points of the lot not yet spent, expired or taken back'),
+          earnedAt: isoDateTime,
+          expiresAt: isoDateTime.nullable().describe('When the lot expires (its own date, or the member’s inactivity date if earlier); null: never'),
+          orderId: z.string().nullable().describe('The order that earned the lot: its refund takes from it first'),
+        }),
+      )
+      .describe('The open lots, in the order a spend takes from them (what expires first, first)'),
+    waiting: z
+      .array(z.object({ orderId: z.string(), points: z.number().int(), activatesAt: isoDateTime }))
+      .describe('Points of orders waiting out the program’s pendingDays at that moment, and when each became (or becomes) spendable'),
+    tier: z.object({
+      key: z.string().describe('The tier the member held'),
+      metric: z.enum(['lifetime_points', 'order_count']),
+      window: z.enum(TIER_WINDOWS),
+      value: z.number().int().describe('The metric in the window at that moment'),
+      windowFrom: isoDateTime.nullable().describe('The first instant the window counted; null: a lifetime window'),
+      reachedAt: isoDateTime,
+      retainedUntil: isoDateTime.nullable().describe('The tier was kept at least until then; null: no retention'),
+    }),
+    ledger: z.object({
+      replayed: z.number().int().describe('Ledger entries written up to the moment and replayed'),
+      truncated: z
+        .boolean()
+        .describe('true: the member has more entries before the moment than one explanation replays; the figures are those after the last replayed entry'),
+      lastEntryAt: isoDateTime.nullable().describe('When the last replayed entry was written; null: none'),
+    }),
+  })
+  .meta({ id: 'PointsAtMoment' });
+
+export type PointsAt = z.infer<typeof pointsAtSchema>;
+
+export const explainQuery = z.strictObject({
+  at: isoDateTime.optional().describe('The moment to explain; default: now (the program clock). Not after now'),
+});
+
 export const memberSchema = z
   .object({
     id: z.string().describe('mbr_...'),

@@ -145,6 +145,40 @@ describe('the Members screen (headless Chromium)', () => {
     await page.close();
   });
 
+  it('explains the balance at a picked moment: what it was then, with its lots, and now by default', async () => {
+    const email = uniqueEmail('xena');
+    const xena = await newMember(owner.key, { email, firstName: 'Xena' });
+    const earn = (type: 'earn' | 'deduct', amount: number) =>
+      call('POST', `/api/v2/members/${xena.id}/points`, { token: owner.key, body: { type, amount, reason: `${type} ${amount}` } });
+    expect((await earn('earn', 150)).status).toBe(201);
+    // The picker takes whole seconds: the moment picked lies a second clear of both changes.
+    await new Promise((r) => setTimeout(r, 1100));
+    const between = new Date();
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await earn('deduct', 40)).status).toBe(201);
+    const page = await browser.newTab();
+    await openMembers(page);
+    await search(page, email);
+    await page.getByRole('link', { name: 'Xena' }).click();
+    await page.getByRole('heading', { name: 'Xena', level: 1 }).waitFor();
+    const panel = page.getByRole('region', { name: 'Explain the balance' });
+    await panel.getByRole('button', { name: 'Explain' }).click();
+    await expect.poll(() => panel.getByTestId('explained-balance').textContent()).toBe('110');
+    await panel.getByRole('cell', { name: 'Never' }).waitFor();
+    // The browser's time zone is this process's: the picked moment is the same instant.
+    const pad = (n: number) => String(n).padStart(2, '0');
+    const local = `${between.getFullYear()}-${pad(between.getMonth() + 1)}-${pad(between.getDate())}T${pad(between.getHours())}:${pad(between.getMinutes())}:${pad(between.getSeconds())}`;
+    await panel.getByLabel('At (empty: now)').fill(local);
+    await panel.getByRole('button', { name: 'Explain' }).click();
+    await expect.poll(() => panel.getByTestId('explained-balance').textContent()).toBe('150');
+    expect(await panel.getByTestId('explained-pending').textContent()).toBe('0');
+    expect(await panel.getByTestId('explained-tier').textContent()).toMatch(/^bronze: 150 points over the member’s lifetime/);
+    await panel.getByRole('cell', { name: '150', exact: true }).waitFor();
+    await expectAccessible(page, 'member (explained)');
+    await shot(page, 'member-explained');
+    await page.close();
+  });
+
   it('asked for nothing from another host and broke no rule of its Content-Security-Policy', () => {
     expect(browser.requested.length).toBeGreaterThan(0);
     expect(browser.requested.filter((u) => !u.startsWith(base))).toEqual([]);

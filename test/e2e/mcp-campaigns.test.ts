@@ -113,4 +113,17 @@ describe('tier explanation tool', () => {
     expect(tool).toEqual(rest);
     expect(tool).toMatchObject({ current: { key: 'silver' }, next: { key: 'gold' }, window: 'lifetime', value: 600, remaining: 1400, retainedUntil: null });
   });
+
+  it('explain_points answers what GET /api/v2/members/{id}/explain answers, now and at a past moment', async () => {
+    const m = await newMember(t.key);
+    await call('POST', `/api/v2/members/${m.id}/points`, { token: t.key, body: { type: 'earn', amount: 40, reason: 'welcome' } });
+    const between = new Date().toISOString();
+    await call('POST', `/api/v2/members/${m.id}/points`, { token: t.key, body: { type: 'earn', amount: 600, reason: 'goodwill' } });
+    const now = check('explain_points', await all.callTool({ name: 'explain_points', arguments: { memberId: m.id } }));
+    expect(now).toMatchObject({ points: { balance: 640, pending: 0, lifetime: 640 }, tier: { key: 'silver', value: 640 } });
+    const past = check('explain_points', await all.callTool({ name: 'explain_points', arguments: { memberId: m.id, at: between } }));
+    const rest = (await call('GET', `/api/v2/members/${m.id}/explain?at=${encodeURIComponent(between)}`, { token: t.key })).body.data;
+    expect(past).toEqual(rest);
+    expect(past).toMatchObject({ points: { balance: 40, lifetime: 40 }, tier: { key: 'bronze' }, lots: [{ points: 40, expiresAt: null }] });
+  });
 });

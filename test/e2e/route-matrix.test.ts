@@ -89,6 +89,7 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
     body: { reason: 'x' },
   }),
   'GET /api/v2/members/{id}/tier': (i) => ({ path: `/api/v2/members/${i.memberId}/tier` }),
+  'GET /api/v2/members/{id}/explain': (i) => ({ path: `/api/v2/members/${i.memberId}/explain` }),
   'GET /api/v2/members/{id}/receipts': (i) => ({ path: `/api/v2/members/${i.memberId}/receipts` }),
   'POST /api/v2/orders/{externalOrderId}/refund': (i) => ({ path: `/api/v2/orders/${i.externalOrderId}/refund`, body: { amount: 1 } }),
   'PATCH /api/v2/webhooks/{id}': (i) => ({ path: `/api/v2/webhooks/${i.endpointId}`, body: { description: 'stolen' } }),

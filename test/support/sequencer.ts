@@ -30,6 +30,10 @@ const MEASURED: Readonly<Record<string, number>> = {
   'test/e2e/privacy.test.ts': 17,
   'test/e2e/campaign-triggers.test.ts': 16,
   'test/integration/shared/objects/rate-guard.test.ts': 16,
+  // Random sequences of points changes on the table, each step checked against the model.
+  'test/integration/shared/members/points-model.test.ts': 15,
+  // A year of a sandbox's clock, explained at ten moments.
+  'test/e2e/explain.test.ts': 16,
   'test/integration/shared/platform/data/stored-size.test.ts': 10,
   'test/e2e/local-logs.test.ts': 15,
   // Two runtime starts of its own (the real defaults, then per-workspace budgets).

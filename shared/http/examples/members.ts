@@ -30,6 +30,28 @@ const reversal = {
   responses: { 201: { data: correction } },
 };
 
+/** Ada's points on 20 March, replayed from her two ledger entries. */
+const explained = {
+  data: {
+    at: at.now,
+    points: member.points,
+    lots: [
+      { entryId: ids.welcomeEntry, points: 250, earnedAt: at.welcomeBonus, expiresAt: '2027-03-31T22:00:00.000Z', orderId: null },
+      { entryId: ids.orderEntry, points: 59, earnedAt: at.orderRecorded, expiresAt: '2027-03-31T22:00:00.000Z', orderId: ids.order },
+    ],
+    waiting: [],
+    tier: {
+      key: 'bronze',
+      metric: 'lifetime_points' as const,
+      window: 'lifetime' as const,
+      value: 309,
+      windowFrom: null,
+      reachedAt: at.enrolled,
+      retainedUntil: null,
+    },
+    ledger: { replayed: 2, truncated: false, lastEntryAt: at.orderRecorded },
+  },
+};
 export const membersExamples: AreaExamples<typeof membersArea> = {
   listMembers: {
     summary: 'Bronze members tagged vip',
@@ -92,6 +114,7 @@ export const membersExamples: AreaExamples<typeof membersArea> = {
   reverseLedgerEntry: reversal,
   reverseLedgerEntryInConsole: { ...reversal, params: { id: ids.member, entryId: 'ple_01jpz8m2b4c6d8e0f2g4h6j8kp' } },
   getMemberTier: { params: { id: ids.member }, responses: { 200: { data: tierStatus } } },
+  explainMemberPoints: { summary: 'Ada’s points as they stood on 20 March', params: { id: ids.member }, query: { at: at.now }, responses: { 200: explained } },
   searchMembersInConsole: {
     summary: 'Find Ada by her e-mail',
     query: { email },
@@ -103,6 +126,7 @@ export const membersExamples: AreaExamples<typeof membersArea> = {
     query: { limit: 20 },
     responses: { 200: ledgerPage },
   },
+  explainMemberPointsInConsole: { params: { id: ids.member }, query: { at: at.now }, responses: { 200: explained } },
   adjustMemberPoints: {
     summary: 'A welcome bonus given by hand',
     params: { id: ids.member },

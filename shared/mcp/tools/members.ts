@@ -7,9 +7,12 @@ import {
   memberSchema,
   pointsBalanceSchema,
   pointsExplanationSchema,
+  pointsAtSchema,
+  explainQuery,
   tierStatusSchema,
   updateMemberBody,
 } from '../../members/schemas';
+import { explainPoints } from '../../members/explanation';
 import * as tags from '../../tags/service';
 import { memberTriggers } from '../../campaigns/hooks';
 import { listTagsQuery, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from '../../tags/schemas';
@@ -139,6 +142,18 @@ export const memberTools = [
     output: tierStatusSchema,
     annotations: READ_ONLY,
     run: (ctx, a) => members.tierStatus(ctx.workspaceId, a.memberId),
+  }),
+  defineTool({
+    name: 'explain_points',
+    title: "A member's points at a moment",
+    description:
+      "Explains a member's balance as it stood at a moment (default: now), replayed from the ledger: balance, pending and lifetime points, the open lots with when each expires, the points waiting out the pending period, and the tier with the metric and window that decided it. Use it to answer 'why do I have this many points' or 'what did I have on 1 March'.",
+    rest: 'explainMemberPoints',
+    service: explainPoints,
+    input: z.strictObject({ memberId: memberIdArg, at: explainQuery.shape.at }),
+    output: pointsAtSchema,
+    annotations: READ_ONLY,
+    run: (ctx, a) => explainPoints(ctx.workspaceId, a.memberId, a.at),
   }),
   defineTool({
     name: 'list_tags',

@@ -7,13 +7,14 @@ import { useLoad } from '../../hooks/use-load';
 import { usePaged } from '../../hooks/use-paged';
 import { useSubmit } from '../../hooks/use-submit';
 import { nameOf } from './member-name';
+import { ExplainPanel } from './explain-panel';
 import { Failure, Loading, when } from '../../ui/feedback';
 import { Listing, TableHead } from '../../ui/tables';
 
 type Member = components['schemas']['Member'];
 type Tier = components['schemas']['TierStatus'];
 
-/** One member (`/console/members/:id`): profile, tier, tags, points ledger and coupons; points adjusted with a reason; erasure. */
+/** One member (`/console/members/:id`): profile, tier, tags, points ledger, the balance explained at a moment, and coupons; points adjusted with a reason; erasure. */
 export function MemberDetail() {
   const id = useRoute().params.id!;
   const [round, setRound] = useState(0);
@@ -38,6 +39,7 @@ export function MemberDetail() {
             <AdjustPoints id={id} onAdjusted={changed} />
           )}
           <Ledger id={id} round={round} />
+          <ExplainPanel id={id} />
           <Coupons id={id} />
           {profile.data.data.erasedAt ? null : <Erase member={profile.data.data.member} onErased={changed} />}
         </>
