@@ -27,9 +27,9 @@ export const BUNDLE_BUDGET_EXCEPTIONS = [
     // program engine, campaign triggers, stored-size bounds and request budgets; 829 since the tool registry reads only
     // the contracts of the areas its tools call, not the whole route table; 844 with the Secrets Manager client (the
     // page cursor key and the origin header's value are read at run time, no longer from the environment); 845 with one
-    // declaration per stored type (decision 0073); 869 with what an order earns on (amounts, basis, exclusions, caps,
-    // line bonuses), bonuses that follow their order, corrections, the simulation's trace and the explain tool.
-    kib: 870,
+    // declaration per stored type (decision 0073); 875.5 with what an order earns on (amounts, basis, exclusions,
+    // caps, line bonuses), bonuses that follow their order, corrections, the simulation's trace and the explain tool.
+    kib: 876,
     reason:
       'The MCP SDK (about 210 KiB minified with its smaller JSON Schema validator), the AWS SDK (about 210 KiB) and zod ' +
       '(about 105 KiB) already take about 590 KiB before the first tool: every domain service the tools call (about ' +
@@ -39,8 +39,8 @@ export const BUNDLE_BUDGET_EXCEPTIONS = [
   },
   {
     function: 'system',
-    // 595 KiB before this stop's contracts (order amounts, corrections, reports, explain, the simulation's trace); 609.6 after.
-    kib: 611,
+    // 595 KiB before the contracts of order amounts, corrections, points reports, explain and the simulation's trace; 612.7 after.
+    kib: 613,
     reason:
       "The API's OpenAPI document is built at run time from every area's contract, schemas and examples, so this " +
       'function carries the whole API surface and grows with every endpoint. To be removed by rendering the document ' +
