@@ -25,7 +25,14 @@ describe('outbox events', () => {
     expect(byType['member.created']!.data).toEqual({ resource_id: m.id, member_ref: m.id, tier: 'bronze' });
     expect(byType['loyalty.tier_upgraded']!.data).toEqual({ resource_id: m.id, member_ref: m.id, tier: 'silver' });
     expect(byType['order.created']!.data).toEqual({ resource_id: o.id, member_ref: m.id, amount_band: '500-1000 EUR' });
-    expect(byType['order.refunded']!.data).toEqual({ resource_id: o.id, member_ref: m.id, amount_band: '10-25 EUR' });
+    // The refund says how many of the order's own and campaign points it took back (counts, no personal data).
+    expect(byType['order.refunded']!.data).toEqual({
+      resource_id: o.id,
+      member_ref: m.id,
+      amount_band: '10-25 EUR',
+      base_points_reversed: 10,
+      bonus_points_reversed: 0,
+    });
     expect(byType['loyalty.points_earned']!.data).toMatchObject({ member_ref: m.id, tier: 'silver' });
     for (const e of events) {
       expect(e.id).toMatch(/^evt_/);
