@@ -32,14 +32,19 @@ describe('MCP writes pass the per-key write-rate guard', () => {
     const key = (await api('POST', '/api/v2/api-keys', session, { name: 'agent', preset: 'write' })).body.data;
     const member = (await api('POST', '/api/v2/members', key.key, { email: `m-${Date.now()}@example.test` })).body.data;
     const { client } = await mcpClient(p.baseUrl, key.key);
+    const startedAt = Date.now();
     const results = await Promise.all(
       Array.from({ length: 12 }, () => client.callTool({ name: 'earn_points', arguments: { memberId: member.id, amount: 1, reason: 'burst' } })),
     );
+    // The one-second windows the burst spanned (two, unless a loaded machine stretched it over more).
+    const windows = Math.floor(Date.now() / 1000) - Math.floor(startedAt / 1000) + 1;
     const applied = results.filter((r) => !r.isError).length;
     const refused = results.filter((r) => r.isError).map((r) => toolError(r));
-    // Fixed windows: at most 3 in one second, 6 across a second boundary, capped by 10 per 10 s.
-    expect(applied).toBeLessThanOrEqual(6);
-    expect(refused.length).toBeGreaterThanOrEqual(6);
+    // Fixed windows: at most 3 in each second the burst spanned, capped by 10 per 10 s.
+    const allowed = Math.min(3 * windows, 10);
+    expect(applied).toBeLessThanOrEqual(allowed);
+    expect(refused.length).toBeGreaterThanOrEqual(12 - allowed);
+    expect(refused.length).toBeGreaterThan(0);
     for (const e of refused) expect(e.code).toBe('RATE_LIMITED');
     const balance = (await api('GET', `/api/v2/members/${member.id}`, key.key)).body.data.points.balance;
     expect(balance).toBe(applied);
