@@ -166,6 +166,21 @@ describe('points arithmetic (exact values)', () => {
     expect(earnSnapshot(rules, 'USD')).toEqual({ pointsPerUnit: 0, rounding: 'ceil' }); // a zero override is an override
   });
 
+  it('an order keeps the basis and exclusions only when they are not the default, each exclusion on its own', () => {
+    const none = { skus: [], categories: [], discountedLines: false };
+    const earn = (e: Partial<typeof DEFAULT_RULES.earn>) => ({ ...DEFAULT_RULES, earn: { ...DEFAULT_RULES.earn, exclude: none, ...e } });
+    const plain = { pointsPerUnit: 1, rounding: 'floor' };
+    expect(earnSnapshot(earn({}), 'EUR')).toStrictEqual(plain);
+    expect(earnSnapshot(earn({ basis: 'net' }), 'EUR')).toStrictEqual({ ...plain, basis: 'net' });
+    for (const exclude of [
+      { ...none, skus: ['GIFT'] },
+      { ...none, categories: ['gift-cards'] },
+      { ...none, discountedLines: true },
+    ]) {
+      expect(earnSnapshot(earn({ exclude }), 'EUR'), JSON.stringify(exclude)).toStrictEqual({ ...plain, exclude });
+    }
+  });
+
   const levels = DEFAULT_RULES.tiers.levels; // bronze 0, silver 500, gold 2000, platinum 5000
 
   it('tierFor: a value exactly at a threshold reaches it', () => {
