@@ -93,3 +93,16 @@ describe('the evaluation rewards the matching lines', () => {
     expect(evaluateCampaigns([bonus], facts, 100, none).map((g) => g.points)).toEqual([25]);
   });
 });
+
+describe('campaignBase and lineHolds at their edges', () => {
+  const seven: LinePoints = () => 7;
+  it('a campaign without item conditions rewards the order, whatever its lines earn', () => {
+    expect(campaignBase([], 100, seven)).toBe(100);
+    expect(campaignBase([{ field: 'member.tier', op: 'eq', value: 'gold' }], 100, seven)).toBe(100);
+  });
+  it('an `in` condition holds only for a listed value; another operator on a line field never holds', () => {
+    expect(lineHolds({ field: 'order.items.brand', op: 'in', value: ['Other'] }, shoe)).toBe(false);
+    expect(lineHolds({ field: 'order.items.brand', op: 'in', value: ['Acme'] }, shoe)).toBe(true);
+    expect(lineHolds({ field: 'order.items.brand', op: 'eq', value: 'Acme' }, shoe)).toBe(false);
+  });
+});
