@@ -3,7 +3,7 @@
  * (`explain.ts`). The ledger is read oldest first up to the moment and the program's pendingDays
  * after it (the activations that tell what waited), at most MAX_EXPLAIN_ENTRIES entries.
  */
-import { ledgerFromOldest } from './explain-repository';
+import { ledgerPage } from './repository';
 import type { LedgerEntryRecord } from './entities';
 import { explainAt } from './explain';
 import { loadMember } from './ledger';
@@ -21,7 +21,7 @@ async function entriesUntil(workspaceId: string, memberId: string, until: number
   const entries: LedgerEntryRecord[] = [];
   let cursor: string | undefined;
   do {
-    const page = await ledgerFromOldest(workspaceId, memberId, PAGE, cursor);
+    const page = await ledgerPage(workspaceId, memberId, PAGE, cursor, 'oldest');
     for (const e of page.items) {
       if (Date.parse(e.createdAt) > until) return { entries, truncated: false };
       if (entries.length === MAX_EXPLAIN_ENTRIES) return { entries, truncated: true };

@@ -355,9 +355,16 @@ export async function listMembers(workspaceId: string, filters: MemberFilters, l
   return { ...page, items: page.items.map(memberEntity.fromItem) };
 }
 
-export async function ledgerPage(workspaceId: string, memberId: string, limit: number, cursor?: string): Promise<Page<LedgerEntryRecord>> {
+/** A page of a member's ledger: newest first, or oldest first (revision order, what a replay needs). */
+export async function ledgerPage(
+  workspaceId: string,
+  memberId: string,
+  limit: number,
+  cursor?: string,
+  order: 'newest' | 'oldest' = 'newest',
+): Promise<Page<LedgerEntryRecord>> {
   const { pk } = keyOf('member', { workspaceId, memberId });
-  const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('ledgerEntry'), { limit, cursor });
+  const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('ledgerEntry'), { limit, cursor, forward: order === 'oldest' });
   return { ...page, items: page.items.map(ledgerEntryEntity.fromItem) };
 }
 

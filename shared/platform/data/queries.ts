@@ -63,11 +63,11 @@ export async function indexPage<T extends object = Item>(
   });
 }
 
-/** Newest-first page of the items of one partition whose sort key starts with `prefix`. */
+/** A page of the items of one partition whose sort key starts with `prefix`: newest first, unless `forward`. */
 export async function prefixPage<T extends object = Item>(
   pk: string,
   prefix: string,
-  opts: { limit: number; cursor?: string; filters?: Filter[]; consistent?: boolean },
+  opts: { limit: number; cursor?: string; filters?: Filter[]; consistent?: boolean; forward?: boolean },
 ): Promise<Page<T>> {
   const filter = filterExpression(opts.filters ?? []);
   return queryPage<T>({
@@ -78,7 +78,7 @@ export async function prefixPage<T extends object = Item>(
     KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
     ...filter,
     ExpressionAttributeValues: { ...filter.ExpressionAttributeValues, ':pk': pk, ':prefix': prefix },
-    ScanIndexForward: false,
+    ScanIndexForward: opts.forward ?? false,
   });
 }
 
