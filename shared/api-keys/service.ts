@@ -1,8 +1,8 @@
 import * as repo from './repository';
 import { newId } from '../platform/ids';
 import { audited, type AuditContext } from '../audit/service';
-import type { Principal } from '../auth/principal';
-import { apiKeyPrefix, randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
+import type { Principal } from '../platform/contract/principal';
+import { apiKeyPrefix, randomToken, sha256Hex, TOKEN_PREFIX } from '../platform/tokens';
 import { getWorkspace } from '../auth/accounts-repository';
 import { AppError } from '../platform/errors';
 import type { CreateApiKeyInput } from './schemas';

@@ -1,5 +1,5 @@
 import { newId } from '../platform/ids';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../platform/contract/principal';
 import {
   AUDIT_FAILURE_REASONS,
   type AuditAction,

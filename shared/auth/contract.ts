@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { changePasswordBody, forgotPasswordBody, loginBody, profilePatchBody, registerBody, resetPasswordBody } from './schemas';
-import { ROLES } from './entities';
+import { ROLES } from '../platform/contract/roles';
 import { dataOf, errorBody, isoDateTime } from '../platform/contract/contract';
 import { declareArea } from '../platform/contract/endpoint';
 import { config } from '../platform/config';

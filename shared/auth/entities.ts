@@ -5,9 +5,7 @@
  */
 import * as z from 'zod';
 import { defineEntity } from '../platform/data/entity';
-
-export const ROLES = ['owner', 'admin', 'member'] as const;
-export type Role = (typeof ROLES)[number];
+import { ROLES } from '../platform/contract/roles';
 
 const workspaceFields = () => ({
   id: z.string(),

@@ -6,7 +6,7 @@ import { transactWrite, type TransactStep } from '../platform/data/transactions'
 import { event, publish } from '../platform/events/outbox';
 import { newId } from '../platform/ids';
 import { referralLink } from '../ambassador/service';
-import { sha256Hex } from '../auth/secrets';
+import { sha256Hex } from '../platform/tokens';
 import { memberCreation } from '../members/service';
 import type { MemberTriggers } from '../members/triggers';
 import type { CaptureRecord } from './entities';

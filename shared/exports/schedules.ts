@@ -2,7 +2,7 @@ import * as repo from './repository';
 import { ID_PATTERN, newId } from '../platform/ids';
 import { logger } from '../platform/observability/logger';
 import type { Workflows } from '../platform/ports/workflows';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../platform/contract/principal';
 import { audited, type AuditContext } from '../audit/service';
 import { notFound, validationFailed } from '../platform/errors';
 import { newJob, startWorkflow, checkNoticeUrl, type ExportPorts } from './jobs';

@@ -1,8 +1,8 @@
 import type { MiddlewareObj } from '@middy/core';
 import type { AuthKind, RouteDef } from '../platform/contract/endpoint';
-import { resolveBearer } from '../auth/credentials';
-import type { Principal } from '../auth/principal';
-import { isAdminRole } from '../auth/types';
+import { resolveBearer } from './credentials';
+import type { Principal } from '../platform/contract/principal';
+import { isAdminRole } from '../platform/contract/roles';
 import { AppError, forbidden, unauthenticated } from '../platform/errors';
 import { isConsumerToken, resolveConsumerSession } from '../portal/sessions';
 import { acceptsBrowserSession, checkBrowserRequest, sessionCookieOf } from './browser-session';

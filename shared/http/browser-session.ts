@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
 import { config } from '../platform/config/index';
 import type { AuthKind, RouteDef } from '../platform/contract/endpoint';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../platform/contract/principal';
 import { forbidden, unauthenticated } from '../platform/errors/index';
 import { fromForeignPage, schemeOf } from './origin';
 import type { AppContext, HttpEvent, HttpResult } from './types';

@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { config } from '../platform/config';
 import * as store from '../platform/data/idempotency-records';
-import { sha256Hex } from '../auth/secrets';
+import { sha256Hex } from '../platform/tokens';
 import { AppError, badRequest } from '../platform/errors';
 import { logger } from '../platform/observability/logger';
 import type { WriteOptions } from '../platform/data/write-options';

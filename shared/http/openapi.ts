@@ -5,8 +5,7 @@ import type { AuthKind, RouteContract, RouteDef } from '../platform/contract/end
 import { DECLARATIONS, routes } from './declarations';
 import { PRESETS } from '../api-keys/scopes';
 import { SCOPES } from '../platform/contract/scopes';
-import { isAdminRole } from '../auth/types';
-import { ROLES } from '../auth/entities';
+import { isAdminRole, ROLES } from '../platform/contract/roles';
 import { ERROR_ADVICE, ERROR_CODES, RETRY_AFTER_SECONDS, type ErrorCode } from '../platform/errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../platform/validation/pagination';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency';

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import type { RouteContract } from '../platform/contract/endpoint';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../platform/contract/principal';
 import { badRequest } from '../platform/errors';
 import type { WriteOptions } from '../platform/data/write-options';
 import { sealFor } from './idempotency';

@@ -1,6 +1,6 @@
 import { actorOf } from '../audit/entry';
 import type { AuditContext } from '../audit/service';
-import type { Principal, SessionPrincipal } from '../auth/principal';
+import type { Principal, SessionPrincipal } from '../platform/contract/principal';
 import { unauthenticated } from '../platform/errors';
 import type { ConsumerPrincipal } from '../portal/sessions';
 

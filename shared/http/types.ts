@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { RouteDef } from '../platform/contract/endpoint';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../platform/contract/principal';
 import type { ConsumerPrincipal } from '../portal/sessions';
 
 export type HttpEvent = APIGatewayProxyEventV2;

@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import { mcpArea } from './contract';
 import { routeKey, routesOf, type RouteDef } from '../platform/contract/endpoint';
 import { SCOPES } from '../platform/contract/scopes';
-import { resolveBearer } from '../auth/credentials';
+import { resolveBearer } from '../http/credentials';
 import { AppError, badRequest } from '../platform/errors';
 import { requestBudgetMs, withinDeadline } from '../http/area';
 import { authorizationOf } from '../http/authenticate';

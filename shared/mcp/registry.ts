@@ -12,7 +12,7 @@ import { tagsArea } from '../tags/contract';
 import { trackingArea } from '../tracking/contract';
 import { webhooksArea } from '../webhooks/contract';
 import type { Scope } from '../platform/contract/scopes';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../platform/contract/principal';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../platform/validation/pagination';
 import type { WriteOptions } from '../platform/data/write-options';
 

@@ -2,7 +2,7 @@ import { rateGuardSettings, type RateGuardSettings } from '../platform/config';
 import { countRateWindows, type RateStoreClient } from '../platform/data/rate-windows-repository';
 import { logger } from '../platform/observability/logger';
 import { emitMetric } from '../platform/observability/metrics';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../platform/contract/principal';
 import { AppError, rateLimited } from '../platform/errors';
 
 /**

@@ -5,7 +5,7 @@ import type { Page } from '../platform/data/queries';
 import { MAX_TRANSACTION_ITEMS, transactWrite, type TransactStep } from '../platform/data/transactions';
 import { event, publish } from '../platform/events/outbox';
 import { ID_PATTERN, newId } from '../platform/ids';
-import type { Principal } from '../auth/principal';
+import type { Principal } from '../platform/contract/principal';
 import { notFound, validationFailed, type ErrorDetail } from '../platform/errors';
 import type { FieldDef } from './definitions';
 import { apiObjectType, definedObjectType, objectTypeHint, rememberObjectType, writableObjectType } from './object-types';

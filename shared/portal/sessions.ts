@@ -1,7 +1,7 @@
 import { config } from '../platform/config';
 import { getMember } from '../members/repository';
 import { getConsumerSession, putConsumerSession } from './sessions-repository';
-import { digestsEqual, randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
+import { digestsEqual, randomToken, sha256Hex, TOKEN_PREFIX } from '../platform/tokens';
 import { AppError, memberErased, unauthenticated } from '../platform/errors';
 import { loadWritableMember } from '../members/ledger';
 

@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { idSchema } from '../platform/validation/common';
 import { pageQuery } from '../platform/validation/pagination';
 import { acceptInvitationBody, changeRoleBody, inviteBody } from './schemas';
-import { ROLES } from '../auth/entities';
+import { ROLES } from '../platform/contract/roles';
 import { INVITATION_STATUSES } from './entities';
 import { userSchema, workspaceSchema } from '../auth/contract';
 import { dataOf, errorBody, isoDateTime, pageOf } from '../platform/contract/contract';

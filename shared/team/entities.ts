@@ -3,7 +3,7 @@
  * domain, so the data layer can name them without importing it; the team area builds and checks them.
  */
 import * as z from 'zod';
-import { ROLES } from '../auth/entities';
+import { ROLES } from '../platform/contract/roles';
 import { defineEntity } from '../platform/data/entity';
 
 /** What an invitation is now. `expired` is never stored: a pending invitation past `expiresAt` reads as it. */

@@ -4,13 +4,14 @@ import * as repo from './repository';
 import { AppError, badRequest, conflict, gone, notFound } from '../platform/errors';
 import { newId } from '../platform/ids';
 import type { Mailer } from '../platform/ports/mailer';
-import type { Role, UserRecord, Workspace } from '../auth/entities';
+import type { UserRecord, Workspace } from '../auth/entities';
+import type { Role } from '../platform/contract/roles';
 import type { Invitation, InvitationRecord } from './entities';
 import { audited, type AuditContext } from '../audit/service';
 import { hashPassword } from '../auth/password';
-import type { SessionPrincipal } from '../auth/principal';
+import type { SessionPrincipal } from '../platform/contract/principal';
 import { publicUser, type PublicRequest } from '../auth/service';
-import { randomToken, sha256Hex, TOKEN_PREFIX } from '../auth/secrets';
+import { randomToken, sha256Hex, TOKEN_PREFIX } from '../platform/tokens';
 import type { AcceptInvitationInput, InviteInput } from './schemas';
 import { assertMayGrant, mayStillInvite, rolesThatMayInvite } from './rules';
 

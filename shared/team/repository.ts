@@ -1,4 +1,5 @@
-import { type Role, userEntity, type UserRecord } from '../auth/entities';
+import { userEntity, type UserRecord } from '../auth/entities';
+import type { Role } from '../platform/contract/roles';
 import { invitationEntity, type InvitationRecord, invitationTokenEntity, type InvitationTokenRecord } from './entities';
 import { conflict, gone, notFound } from '../platform/errors';
 import { keyOf, skPrefix } from '../platform/data/keys';

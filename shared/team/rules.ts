@@ -1,6 +1,6 @@
 import { AppError } from '../platform/errors';
-import { ROLES, type Role } from '../auth/entities';
-import type { SessionPrincipal } from '../auth/principal';
+import { ROLES, type Role } from '../platform/contract/roles';
+import type { SessionPrincipal } from '../platform/contract/principal';
 
 /**
  * Owners and admins manage the team (the route's `adminSession` already checked that); `owner`

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { ROLES } from '../auth/entities';
+import { ROLES } from '../platform/contract/roles';
 import { emailSchema, passwordSchema } from '../auth/schemas';
 import { config } from '../platform/config';
 

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { config } from '../platform/config';
 import * as repo from './repository';
 import type { WalletServices } from '../platform/ports/wallet';
-import { sha256Hex } from '../auth/secrets';
+import { sha256Hex } from '../platform/tokens';
 import { gone, notFound, unauthenticated } from '../platform/errors';
 import type { MemberRecord } from '../members/entities';
 import { applePassFiles } from './apple-pass';

@@ -5,7 +5,7 @@ import * as repo from './repository';
 import { newId } from '../platform/ids';
 import type { WalletServices } from '../platform/ports/wallet';
 import type { WalletPassRecord, WalletPlatform } from './entities';
-import { sha256Hex } from '../auth/secrets';
+import { sha256Hex } from '../platform/tokens';
 import { AppError } from '../platform/errors';
 import { loadWritableMember } from '../members/ledger';
 import type { MemberRecord } from '../members/entities';

@@ -1,6 +1,6 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { keyOf } from '../../shared/platform/data/keys';
-import { sha256Hex } from '../../shared/auth/secrets';
+import { sha256Hex } from '../../shared/platform/tokens';
 import { documentClientFor, type RunningPlatform } from '../support/platform';
 import { cpuCeiling, withCpu } from './cpu';
 import { load, warmupRequests } from './harness';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { config } from '../../shared/platform/config';
 import { keyOf } from '../../shared/platform/data/keys';
-import { sha256Hex } from '../../shared/auth/secrets';
+import { sha256Hex } from '../../shared/platform/tokens';
 import { browserSignIn, call, PASSWORD, registerAccount } from '../support/api';
 import { platformTable } from '../support/table';
 

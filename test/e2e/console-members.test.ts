@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { config } from '../../shared/platform/config';
 import { keyOf } from '../../shared/platform/data/keys';
-import { sha256Hex } from '../../shared/auth/secrets';
+import { sha256Hex } from '../../shared/platform/tokens';
 import { call, uniqueEmail } from '../support/api';
 import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, shot } from '../support/console';
 import { newMember, tenant, type Tenant } from '../support/fixtures';

@@ -2,7 +2,7 @@ import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { config } from '../../shared/platform/config';
 import { keyOf } from '../../shared/platform/data/keys';
-import { sha256Hex } from '../../shared/auth/secrets';
+import { sha256Hex } from '../../shared/platform/tokens';
 import { type Account, call, registerAccount } from '../support/api';
 import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, shot } from '../support/console';
 import { addUser, platformTable } from '../support/table';

@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, QueryCommand, ScanCommand, TransactWriteCo
 import { inject } from 'vitest';
 import { keyOf } from '../../shared/platform/data/keys';
 import { hashPassword } from '../../shared/auth/password';
-import type { Role } from '../../shared/auth/entities';
+import type { Role } from '../../shared/platform/contract/roles';
 import { newId } from '../../shared/platform/ids';
 import { documentClientFor, runtimeOf, type RuntimeInfo } from './platform';
 import { PASSWORD, uniqueEmail } from './api';

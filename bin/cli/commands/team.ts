@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { teamArea } from '../../../shared/team/contract';
-import { type Role, ROLES } from '../../../shared/auth/entities';
+import { type Role, ROLES } from '../../../shared/platform/contract/roles';
 import { describe, examples } from '../help';
 import { allPages, dataOf } from '../client';
 import { contextOf } from '../context';

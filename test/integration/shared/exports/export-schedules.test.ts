@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { provideLocalAdapters } from '../../../../infra/local/adapters';
 import { LOCAL_BUCKETS } from '../../../../infra/local/object-store';
 import { getJob, getSchedule, listJobs } from '../../../../shared/exports/repository';
-import type { Principal } from '../../../../shared/auth/principal';
+import type { Principal } from '../../../../shared/platform/contract/principal';
 import { createSchedule, tick } from '../../../../shared/exports/schedules';
 import type { Workflows } from '../../../../shared/platform/ports/workflows';
 import { handler as schedulerHandler } from '../../../../functions/export-scheduler/handler';

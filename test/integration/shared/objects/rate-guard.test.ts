@@ -4,7 +4,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, inject, vi } from 'vitest';
 import type { RateGuardSettings } from '../../../../shared/platform/config';
 import { keyOf } from '../../../../shared/platform/data/keys';
-import type { Principal, SessionPrincipal } from '../../../../shared/auth/principal';
+import type { Principal, SessionPrincipal } from '../../../../shared/platform/contract/principal';
 import { AppError } from '../../../../shared/platform/errors';
 import { guardWrite } from '../../../../shared/objects/rate-guard';
 import { logger } from '../../../../shared/platform/observability/logger';

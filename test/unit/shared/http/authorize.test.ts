@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { routes, type RouteDef } from '../../../../shared/http/declarations';
-import type { Principal } from '../../../../shared/auth/principal';
+import type { Principal } from '../../../../shared/platform/contract/principal';
 import type { AppError } from '../../../../shared/platform/errors';
 import { authorizationOf, authorize } from '../../../../shared/http/authenticate';
 import type { HttpEvent } from '../../../../shared/http/types';

@@ -15,7 +15,7 @@ import { googleClassId, googleObjectId, loyaltyObjectChanges, loyaltyObjectOf } 
 import { solidPng } from '../../../../shared/wallet/png';
 import { changedMember, coalesce, pushMessageSchema } from '../../../../shared/wallet/push';
 import { httpDate, nextLastModified, notModified, updatedSince } from '../../../../shared/wallet/updates';
-import { sha256Hex } from '../../../../shared/auth/secrets';
+import { sha256Hex } from '../../../../shared/platform/tokens';
 import { unpackPass, verifyPassSignature } from '../../../support/wallet';
 
 const content: CardContent = { memberId: 'mbr_1', holderName: 'Ada Lovelace', points: 640, tierKey: 'silver', tierName: 'Silver', active: true };

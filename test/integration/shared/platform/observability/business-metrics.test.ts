@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { Principal } from '../../../../../shared/auth/principal';
+import type { Principal } from '../../../../../shared/platform/contract/principal';
 import { guardWrite } from '../../../../../shared/objects/rate-guard';
 import { newId } from '../../../../../shared/platform/ids';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from '../../../../../shared/platform/observability/metric-catalog';

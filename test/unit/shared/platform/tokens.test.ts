@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { hashPassword, verifyPassword } from '../../../../shared/auth/password';
-import { digestsEqual, randomToken, sha256Hex, TOKEN_PREFIX } from '../../../../shared/auth/secrets';
+import { digestsEqual, randomToken, sha256Hex, TOKEN_PREFIX } from '../../../../shared/platform/tokens';
 import { ID_PATTERN, newId } from '../../../../shared/platform/ids';
 import { PRESETS } from '../../../../shared/api-keys/scopes';
 import { SCOPES } from '../../../../shared/platform/contract/scopes';

@@ -1,5 +1,5 @@
-import type { Scope } from '../platform/contract/scopes';
-import type { Role } from './entities';
+import type { Scope } from './scopes';
+import type { Role } from './roles';
 
 /** Who is calling, resolved from the bearer credential. The workspace id always comes from here. */
 export type Principal =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { config } from '../../../../shared/platform/config';
-import type { Principal } from '../../../../shared/auth/principal';
-import { idleState } from '../../../../shared/auth/credentials';
+import type { Principal } from '../../../../shared/platform/contract/principal';
+import { idleState } from '../../../../shared/http/credentials';
 import {
   acceptsBrowserSession,
   checkBrowserRequest,

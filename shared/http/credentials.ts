@@ -1,10 +1,10 @@
 import { config } from '../platform/config';
-import { getSession, getUser, touchBrowserSession } from './accounts-repository';
+import { getSession, getUser, touchBrowserSession } from '../auth/accounts-repository';
 import { findApiKeyByHash, touchApiKey } from '../api-keys/repository';
 import { unauthenticated } from '../platform/errors';
-import type { Principal } from './principal';
-import type { BrowserSessionState } from './entities';
-import { digestsEqual, sha256Hex, TOKEN_PREFIX } from './secrets';
+import type { Principal } from '../platform/contract/principal';
+import type { BrowserSessionState } from '../auth/entities';
+import { digestsEqual, sha256Hex, TOKEN_PREFIX } from '../platform/tokens';
 
 /** One answer for every bad credential, so a caller learns nothing from the difference. */
 const INVALID = 'Missing or invalid credential';
