@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import { effectiveTitleField, putObjectTypeBody, typeKeySchema, type FieldDef, type ObjectTypeDefinition } from '../../shared/objects/definitions';
+import { effectiveTitleField, putObjectTypeBody, typeKeySchema, type FieldDef, type ObjectTypeDefinition } from '../../shared/objects';
 import { toDetails } from '../../shared/platform/validation/validation';
 import { UsageError } from './errors';
 

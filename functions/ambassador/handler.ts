@@ -1,5 +1,5 @@
-import { ambassadorArea } from '../../shared/ambassador/contract';
-import * as ambassador from '../../shared/ambassador/service';
+import { ambassadorArea } from '../../shared/ambassador';
+import * as ambassador from '../../shared/ambassador';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { principalOf } from '../../shared/http/principal';

@@ -1,5 +1,5 @@
-import { apiKeysArea } from '../../shared/api-keys/contract';
-import * as apiKeys from '../../shared/api-keys/service';
+import { apiKeysArea } from '../../shared/api-keys';
+import * as apiKeys from '../../shared/api-keys';
 import { notFound } from '../../shared/platform/errors';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, principalOf } from '../../shared/http/principal';

@@ -1,5 +1,5 @@
-import { auditArea } from '../../shared/audit/contract';
-import * as audit from '../../shared/audit/service';
+import { auditArea } from '../../shared/audit';
+import * as audit from '../../shared/audit';
 import { defineArea } from '../../shared/http/area';
 import { principalOf } from '../../shared/http/principal';
 import { ok } from '../../shared/http/responses';

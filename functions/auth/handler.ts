@@ -1,6 +1,6 @@
-import { authArea } from '../../shared/auth/contract';
+import { authArea } from '../../shared/auth';
 import { mailerFromConfig } from '../../shared/platform/adapters/mailer';
-import * as auth from '../../shared/auth/service';
+import * as auth from '../../shared/auth';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, sessionOf } from '../../shared/http/principal';
 import { clearedSessionCookie, overHttps, sessionCookie } from '../../shared/http/browser-session';

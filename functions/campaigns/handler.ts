@@ -1,6 +1,5 @@
-import { campaignsArea } from '../../shared/campaigns/contract';
-import * as campaigns from '../../shared/campaigns/definitions';
-import { simulateCampaigns } from '../../shared/campaigns/simulation';
+import { campaignsArea, simulateCampaigns } from '../../shared/campaigns';
+import * as campaigns from '../../shared/campaigns';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { auditOf, principalOf } from '../../shared/http/principal';

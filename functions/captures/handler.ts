@@ -1,6 +1,5 @@
-import { capturesArea } from '../../shared/captures/contract';
-import { createCapture, type CaptureResult } from '../../shared/captures/service';
-import { memberTriggers } from '../../shared/campaigns/hooks';
+import { capturesArea, createCapture, type CaptureResult } from '../../shared/captures';
+import { memberTriggers } from '../../shared/campaigns';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { principalOf } from '../../shared/http/principal';

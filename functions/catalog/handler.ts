@@ -1,6 +1,5 @@
-import { catalogArea } from '../../shared/catalog/contract';
-import { importCatalog } from '../../shared/catalog/import';
-import * as catalog from '../../shared/catalog/service';
+import { catalogArea, importCatalog } from '../../shared/catalog';
+import * as catalog from '../../shared/catalog';
 import { defineArea } from '../../shared/http/area';
 import { principalOf } from '../../shared/http/principal';
 import { ok } from '../../shared/http/responses';

@@ -1,5 +1,5 @@
-import { couponsArea } from '../../shared/coupons/contract';
-import * as coupons from '../../shared/coupons/service';
+import { couponsArea } from '../../shared/coupons';
+import * as coupons from '../../shared/coupons';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { principalOf } from '../../shared/http/principal';

@@ -1,6 +1,6 @@
 import type { ScheduledEvent } from 'aws-lambda';
 import { workflowsFromConfig } from '../../shared/platform/adapters/workflows';
-import { tick } from '../../shared/exports/schedules';
+import { tick } from '../../shared/exports';
 import { logger } from '../../shared/platform/observability/logger';
 import { traced } from '../../shared/platform/observability/tracing';
 

@@ -2,7 +2,7 @@ import { secretStoreFromConfig } from '../../shared/platform/adapters/secret-sto
 import { useSecretStore } from '../../shared/platform/ports/secrets';
 import { objectStoreFromConfig } from '../../shared/platform/adapters/object-store';
 import { workflowTask } from '../../shared/platform/consumers/workflow-task';
-import { buildSection } from '../../shared/exports/workflow';
+import { buildSection } from '../../shared/exports';
 
 // Pages through the table with cursors (its access declares the `pageCursors` secret).
 useSecretStore(secretStoreFromConfig);

@@ -2,10 +2,9 @@ import { targetCheckFromConfig } from '../../shared/platform/adapters/egress-add
 import { linkSignerFromConfig } from '../../shared/platform/adapters/link-signer';
 import { secretSealerFromConfig } from '../../shared/platform/adapters/secret-sealer';
 import { workflowsFromConfig } from '../../shared/platform/adapters/workflows';
-import { exportsArea } from '../../shared/exports/contract';
-import * as jobs from '../../shared/exports/jobs';
-import * as schedules from '../../shared/exports/schedules';
-import { rotateSigningSecret } from '../../shared/exports/signing-secrets';
+import { exportsArea, rotateSigningSecret } from '../../shared/exports';
+import * as jobs from '../../shared/exports';
+import * as schedules from '../../shared/exports';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, principalOf } from '../../shared/http/principal';
 import { accepted, created, noContent, ok } from '../../shared/http/responses';

@@ -1,9 +1,6 @@
-import { membersArea } from '../../shared/members/contract';
-import { upsertMembers } from '../../shared/members/batch';
-import * as members from '../../shared/members/service';
-import { reverseEntry } from '../../shared/members/corrections';
-import { explainPoints } from '../../shared/members/explanation';
-import { memberTriggers } from '../../shared/campaigns/hooks';
+import { membersArea, upsertMembers, reverseEntry, explainPoints } from '../../shared/members';
+import * as members from '../../shared/members';
+import { memberTriggers } from '../../shared/campaigns';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { auditOf, principalOf } from '../../shared/http/principal';

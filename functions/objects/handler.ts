@@ -1,6 +1,6 @@
-import { objectsArea } from '../../shared/objects/contract';
-import * as types from '../../shared/objects/object-types';
-import * as records from '../../shared/objects/records';
+import { objectsArea } from '../../shared/objects';
+import * as types from '../../shared/objects';
+import * as records from '../../shared/objects';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { auditOf, principalOf } from '../../shared/http/principal';

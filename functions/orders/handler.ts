@@ -1,8 +1,7 @@
-import { ordersArea } from '../../shared/orders/contract';
-import { reconcileOrders } from '../../shared/orders/batch';
-import * as orders from '../../shared/orders/service';
-import { getMember } from '../../shared/members/service';
-import { ordersWithCampaigns } from '../../shared/campaigns/hooks';
+import { ordersArea, reconcileOrders } from '../../shared/orders';
+import * as orders from '../../shared/orders';
+import { getMember } from '../../shared/members';
+import { ordersWithCampaigns } from '../../shared/campaigns';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { principalOf } from '../../shared/http/principal';

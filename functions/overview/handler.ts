@@ -1,7 +1,5 @@
-import { overviewArea } from '../../shared/overview/contract';
-import { overview } from '../../shared/overview/figures';
-import { pointsReportOf } from '../../shared/overview/reports';
-import { exportsRunning } from '../../shared/exports/jobs';
+import { overviewArea, overview, pointsReportOf } from '../../shared/overview';
+import { exportsRunning } from '../../shared/exports';
 import { defineArea } from '../../shared/http/area';
 import { principalOf } from '../../shared/http/principal';
 import { ok } from '../../shared/http/responses';

@@ -1,6 +1,4 @@
-import { portalArea } from '../../shared/portal/contract';
-import { getCorsSettings, putCorsSettings } from '../../shared/portal/cors';
-import { createPortalSession } from '../../shared/portal/sessions';
+import { portalArea, getCorsSettings, putCorsSettings, createPortalSession } from '../../shared/portal';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, principalOf } from '../../shared/http/principal';
 import { created, ok } from '../../shared/http/responses';

@@ -1,7 +1,5 @@
-import { privacyArea } from '../../shared/privacy/contract';
-import { recordAccess } from '../../shared/audit/service';
-import { eraseMember } from '../../shared/privacy/erasure';
-import { personalData } from '../../shared/privacy/personal-data';
+import { privacyArea, eraseMember, personalData } from '../../shared/privacy';
+import { recordAccess } from '../../shared/audit';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, principalOf } from '../../shared/http/principal';
 import { ok } from '../../shared/http/responses';

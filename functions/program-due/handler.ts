@@ -1,7 +1,7 @@
 import { secretStoreFromConfig } from '../../shared/platform/adapters/secret-store';
 import { useSecretStore } from '../../shared/platform/ports/secrets';
 import type { ScheduledEvent } from 'aws-lambda';
-import { runAllDueProgramWork } from '../../shared/campaigns/due-work';
+import { runAllDueProgramWork } from '../../shared/campaigns';
 import { logger } from '../../shared/platform/observability/logger';
 import { traced } from '../../shared/platform/observability/tracing';
 

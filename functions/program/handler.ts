@@ -1,7 +1,7 @@
-import { programArea } from '../../shared/program/contract';
-import * as clock from '../../shared/program/clock';
-import { runDueProgramWork } from '../../shared/campaigns/due-work';
-import * as program from '../../shared/program/service';
+import { programArea } from '../../shared/program';
+import * as clock from '../../shared/program';
+import { runDueProgramWork } from '../../shared/campaigns';
+import * as program from '../../shared/program';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { auditOf, principalOf } from '../../shared/http/principal';

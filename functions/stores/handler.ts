@@ -1,5 +1,5 @@
-import { storesArea } from '../../shared/stores/contract';
-import * as stores from '../../shared/stores/service';
+import { storesArea } from '../../shared/stores';
+import * as stores from '../../shared/stores';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { principalOf } from '../../shared/http/principal';

@@ -1,4 +1,4 @@
-import { systemArea } from '../../shared/system/contract';
+import { systemArea } from '../../shared/system';
 import { AppError } from '../../shared/platform/errors';
 import { defineArea } from '../../shared/http/area';
 import { buildOpenApiDocument } from '../../shared/http/openapi';

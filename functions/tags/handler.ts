@@ -1,6 +1,6 @@
-import { tagsArea } from '../../shared/tags/contract';
-import * as tags from '../../shared/tags/service';
-import { memberTriggers } from '../../shared/campaigns/hooks';
+import { tagsArea } from '../../shared/tags';
+import * as tags from '../../shared/tags';
+import { memberTriggers } from '../../shared/campaigns';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
 import { principalOf } from '../../shared/http/principal';

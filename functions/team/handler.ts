@@ -1,7 +1,7 @@
-import { teamArea } from '../../shared/team/contract';
+import { teamArea } from '../../shared/team';
 import { mailerFromConfig } from '../../shared/platform/adapters/mailer';
-import * as invitations from '../../shared/team/invitations';
-import * as members from '../../shared/team/members';
+import * as invitations from '../../shared/team';
+import * as members from '../../shared/team';
 import { notFound } from '../../shared/platform/errors';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, sessionOf } from '../../shared/http/principal';

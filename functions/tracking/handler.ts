@@ -1,5 +1,5 @@
-import { trackingArea } from '../../shared/tracking/contract';
-import * as tracking from '../../shared/tracking/service';
+import { trackingArea } from '../../shared/tracking';
+import * as tracking from '../../shared/tracking';
 import { defineArea } from '../../shared/http/area';
 import { principalOf } from '../../shared/http/principal';
 import { ok } from '../../shared/http/responses';

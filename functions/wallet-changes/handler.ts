@@ -2,8 +2,7 @@ import type { Context, DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-la
 import { queueFromConfig } from '../../shared/platform/adapters/queue';
 import { config } from '../../shared/platform/config';
 import { fromStreamImage } from '../../shared/platform/data/stream-image';
-import type { MemberImage } from '../../shared/wallet/push';
-import { changedMember, coalesce, type MemberRef } from '../../shared/wallet/push';
+import { type MemberImage, changedMember, coalesce, type MemberRef } from '../../shared/wallet';
 
 /** Only the attributes a card shows (and the request behind the change) are read from an image (the rest of a member may hold anything). */
 const CARD_ATTRIBUTES = ['entity', 'workspaceId', 'id', 'balance', 'tier', 'status', 'lastRequestId'] as const;

@@ -2,10 +2,8 @@ import { walletFromConfig as walletServices } from '../../shared/platform/adapte
 import { PkpassSigner } from '../../shared/platform/adapters/wallet/pkpass-signer';
 import type { AppleWalletCredentials } from '../../shared/platform/ports/wallet';
 import { runtimeConfig } from '../../shared/platform/config/index';
-import { walletPassesArea } from '../../shared/wallet/contract';
-import * as apple from '../../shared/wallet/apple-web-service';
-import { issuePass } from '../../shared/wallet/service';
-import { httpDate } from '../../shared/wallet/updates';
+import { walletPassesArea, issuePass, httpDate } from '../../shared/wallet';
+import * as apple from '../../shared/wallet';
 import { defineArea } from '../../shared/http/area';
 import { consumerOf } from '../../shared/http/principal';
 import type { Reply } from '../../shared/http/responses';

@@ -1,7 +1,6 @@
 import { walletFromConfig } from '../../shared/platform/adapters/wallet';
-import { walletArea } from '../../shared/wallet/contract';
-import * as apple from '../../shared/wallet/apple-web-service';
-import { getWalletBranding, putWalletBranding } from '../../shared/wallet/branding';
+import { walletArea, getWalletBranding, putWalletBranding } from '../../shared/wallet';
+import * as apple from '../../shared/wallet';
 import { defineArea } from '../../shared/http/area';
 import { auditOf, principalOf } from '../../shared/http/principal';
 import { noContent, ok, type Reply } from '../../shared/http/responses';

@@ -1,9 +1,8 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { processQueueBatch } from '../../shared/platform/consumers/processing';
 import { consumer } from '../../shared/platform/consumers/table';
-import { markDead } from '../../shared/webhooks/delivery';
+import { markDead, deliveryMessageBody } from '../../shared/webhooks';
 import { describeIssues } from '../../shared/platform/validation/validation';
-import { deliveryMessageBody } from '../../shared/webhooks/messages';
 import { correlated } from '../../shared/platform/observability/correlation';
 import { logger } from '../../shared/platform/observability/logger';
 import { traced } from '../../shared/platform/observability/tracing';

@@ -4,9 +4,8 @@ import type { Context, DynamoDBBatchResponse, DynamoDBRecord, DynamoDBStreamEven
 import { queueFromConfig } from '../../shared/platform/adapters/queue';
 import { processStreamInOrder } from '../../shared/platform/consumers/processing';
 import { fromStreamImage } from '../../shared/platform/data/stream-image';
-import { fanOut } from '../../shared/webhooks/fanout';
+import { fanOut, outboxStreamItemSchema } from '../../shared/webhooks';
 import { describeIssues } from '../../shared/platform/validation/validation';
-import { outboxStreamItemSchema } from '../../shared/webhooks/messages';
 import { correlated } from '../../shared/platform/observability/correlation';
 import { logger } from '../../shared/platform/observability/logger';
 import { traced } from '../../shared/platform/observability/tracing';

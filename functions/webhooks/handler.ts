@@ -2,10 +2,8 @@ import { targetCheckFromConfig } from '../../shared/platform/adapters/egress-add
 import { queueFromConfig } from '../../shared/platform/adapters/queue';
 import { secretSealerFromConfig } from '../../shared/platform/adapters/secret-sealer';
 import { twinned } from '../../shared/platform/contract/admin-twins';
-import { type WebhookOperations, webhooksArea } from '../../shared/webhooks/contract';
-import { replayDeadDeliveries } from '../../shared/webhooks/bulk-replay';
-import { eventCatalog } from '../../shared/webhooks/catalog';
-import * as webhooks from '../../shared/webhooks/service';
+import { type WebhookOperations, webhooksArea, replayDeadDeliveries, eventCatalog } from '../../shared/webhooks';
+import * as webhooks from '../../shared/webhooks';
 import { type AreaHandlers, defineArea } from '../../shared/http/area';
 import { auditOf, principalOf } from '../../shared/http/principal';
 import { accepted, created, noContent, ok } from '../../shared/http/responses';

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createApiKey } from '../../shared/api-keys/service';
+import { createApiKey } from '../../shared/api-keys';
 import { SCOPES } from '../../shared/platform/contract/scopes';
-import { register } from '../../shared/auth/service';
+import { register } from '../../shared/auth';
 
 export interface DemoCredentials {
   workspaceId: string;

@@ -1,4 +1,4 @@
-import { memberEntity, type MemberRecord } from '../members/entities';
+import { memberEntity, type MemberRecord } from '../members';
 import { indexKeysOf, indexPartition, keyOf } from '../platform/data/keys';
 import { StaleRead } from '../platform/data/concurrency';
 import { getItem } from '../platform/data/items';

@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import * as repo from './repository';
-import { listOrders } from '../orders/repository';
+import { listOrderRecords as listOrders } from '../orders';
 import { withOptimisticRetry } from '../platform/data/concurrency';
 import type { Page } from '../platform/data/queries';
 import { transactWrite, type TransactStep } from '../platform/data/transactions';
 import { event, publish } from '../platform/events/outbox';
 import { conflict } from '../platform/errors';
-import { loadWritableMember } from '../members/ledger';
+import { loadWritableMember } from '../members';
 import { fromMinor } from '../platform/money';
 import type { ReferralOutcome } from './entities';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';

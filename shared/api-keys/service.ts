@@ -1,9 +1,9 @@
 import * as repo from './repository';
 import { newId } from '../platform/ids';
-import { audited, type AuditContext } from '../audit/service';
+import { audited, type AuditContext } from '../audit';
 import type { Principal } from '../platform/contract/principal';
 import { apiKeyPrefix, randomToken, sha256Hex, TOKEN_PREFIX } from '../platform/tokens';
-import { getWorkspace } from '../auth/accounts-repository';
+import { getWorkspace } from '../auth';
 import { AppError } from '../platform/errors';
 import type { CreateApiKeyInput } from './schemas';
 import { missingScopes, PRESETS } from './scopes';

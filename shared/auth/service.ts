@@ -9,7 +9,7 @@ import type { SessionPrincipal } from '../platform/contract/principal';
 import { randomToken, sha256Hex, TOKEN_PREFIX } from '../platform/tokens';
 import type { SessionRecord, User, UserRecord, Workspace } from './entities';
 import type { Mailer } from '../platform/ports/mailer';
-import { audited, recordRefusal, type AuditContext } from '../audit/service';
+import { audited, recordRefusal, type AuditContext } from '../audit';
 
 export interface IssuedSession {
   token: string;

@@ -4,10 +4,10 @@
  * (`simulation.ts`) and for a real grant (`grants.ts`), so the two never disagree.
  */
 import * as repo from './repository';
-import { getPool } from '../coupons/repository';
-import { getStore } from '../stores/repository';
-import { dueWorkspaceStep } from '../program/repository';
-import { tagKnown } from '../tags/repository';
+import { getPool } from '../coupons';
+import { getStoreRecord as getStore } from '../stores';
+import { dueWorkspaceStep, rulesOf, programNow } from '../program';
+import { tagKnown } from '../tags';
 import { withOptimisticRetry } from '../platform/data/concurrency';
 import type { Page } from '../platform/data/queries';
 import { transactWrite, type TransactStep } from '../platform/data/transactions';
@@ -15,13 +15,11 @@ import { conflict, notFound, validationFailed, type ErrorDetail } from '../platf
 import { refuseOversized } from '../platform/data/stored-size';
 import { ID_PATTERN, newId } from '../platform/ids';
 import { config } from '../platform/config';
-import { audited, type AuditContext } from '../audit/service';
+import { audited, type AuditContext } from '../audit';
 import { TtlCache } from '../platform/cache';
 import { normalised, type CampaignRule } from './evaluation';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
 import { createCampaignBody, type Campaign, type CreateCampaignInput, type UpdateCampaignInput } from './schemas';
-import { rulesOf } from '../program/service';
-import { programNow } from '../program/clock';
 
 const isCampaignId = (id: string) => ID_PATTERN('cmp').test(id);
 

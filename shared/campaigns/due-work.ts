@@ -1,17 +1,23 @@
-import * as members from '../members/repository';
-import { dueWorkspaces } from '../program/repository';
+import * as members from '../members';
+import { dueWorkspaces, programNow, type ProgramRules } from '../program';
 import { config } from '../platform/config';
 import { logger } from '../platform/observability/logger';
 import { runInLanes } from '../platform/validation/batch';
-import type { MemberRecord } from '../members/entities';
+import {
+  type MemberRecord,
+  changePoints,
+  EXPIRY,
+  NO_DELTA,
+  type ChangePlan,
+  reviewTiers,
+  activationsAt,
+  expire,
+  nextDueAt,
+  warningDue,
+  parseClaim,
+} from '../members';
 import { event } from '../platform/events/outbox';
-import { changePoints, EXPIRY, NO_DELTA, type ChangePlan } from '../members/ledger';
-import { reviewTiers } from '../members/tier-review';
-import { programNow } from '../program/clock';
 import { runTriggerWork } from './trigger-work';
-import { activationsAt, expire, nextDueAt, warningDue } from '../members/member-lots';
-import { parseClaim } from '../members/claims';
-import type { ProgramRules } from '../program/schemas';
 
 /**
  * Program work that falls due with time, run for one workspace up to its program time `now`: by the

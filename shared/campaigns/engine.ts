@@ -6,7 +6,7 @@
  * (`grants.ts`), so a read that went stale meanwhile re-plans rather than over-grants.
  */
 import * as repo from './repository';
-import { poolAvailability, type PoolAvailability } from '../coupons/availability';
+import { poolAvailability, type PoolAvailability } from '../coupons';
 import { eligibleCampaigns, traceCampaigns, type CampaignFacts, type Verdict } from './evaluation';
 import type { Campaign } from './schemas';
 import { ruleOf } from './definitions';

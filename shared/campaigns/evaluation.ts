@@ -2,7 +2,7 @@
  * Campaign evaluation: pure. A campaign is data (trigger, conditions, effect, limits); the same
  * evaluation grants rewards for real and answers a simulation, so the two never disagree.
  */
-import { DAY_MS } from '../program/calendar';
+import { DAY_MS } from '../program';
 import { campaignBase, type LinePoints } from './line-base';
 
 export const CAMPAIGN_TRIGGERS = ['order', 'member_created', 'birthday', 'tag_added', 'inactivity'] as const;

@@ -6,13 +6,10 @@
 import * as repo from './repository';
 import { StaleRead } from '../platform/data/concurrency';
 import type { TransactStep } from '../platform/data/transactions';
-import type { PlannedGrant } from '../members/ledger';
-import type { MemberRecord } from '../members/entities';
-import type { OrderFacts } from '../orders/service';
-import { withinAllowance } from '../orders/earn-caps';
-import { campaignCoupon } from '../coupons/service';
-import type { ProgramRules } from '../program/schemas';
-import { campaignsNotBefore } from '../program/order-time';
+import type { PlannedGrant, MemberRecord } from '../members';
+import { type OrderFacts, withinAllowance } from '../orders';
+import { campaignCoupon } from '../coupons';
+import { type ProgramRules, campaignsNotBefore } from '../program';
 import { grantsOf, type CampaignFacts, type Grant } from './evaluation';
 import { evaluateCampaignsFor } from './engine';
 import type { Campaign } from './schemas';

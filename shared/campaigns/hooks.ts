@@ -3,11 +3,11 @@
  * the MCP tools) pass these to members, tags, captures and orders, which declare the ports
  * (`members/triggers.ts`, `OrdersStore.campaignGrants`) and never import the campaigns.
  */
-import { tableOrdersStore, type OrdersStore } from '../orders/service';
-import type { MemberTriggers } from '../members/triggers';
+import { tableOrdersStore, type OrdersStore } from '../orders';
+import type { MemberTriggers } from '../members';
 import { orderGrants } from './grants';
 import { owedGrants } from './triggers';
-import { voidOrderCoupons } from '../coupons/service';
+import { voidOrderCoupons } from '../coupons';
 
 /** A member created or tagged: the welcome and tagging campaigns' rewards, owed in the change's transaction. */
 export const memberTriggers: MemberTriggers = owedGrants;

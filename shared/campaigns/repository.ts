@@ -1,4 +1,4 @@
-import { campaignEntity, type CampaignRecord } from '../program/entities';
+import { campaignEntity, type CampaignRecord } from '../program';
 import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/keys';
 import { StaleRead } from '../platform/data/concurrency';
 import { deleteItem, getItem } from '../platform/data/items';

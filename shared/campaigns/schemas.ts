@@ -12,7 +12,7 @@ import {
   DAY_NAMES,
   type ConditionField,
 } from './evaluation';
-import { createOrderBody } from '../orders/schemas';
+import { createOrderBody } from '../orders';
 
 export const MAX_CONDITIONS = 20;
 export const MAX_CONDITION_VALUES = 100;

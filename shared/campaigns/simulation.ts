@@ -1,14 +1,8 @@
 import * as repo from './repository';
 import { validationFailed } from '../platform/errors';
-import { loadMember } from '../members/ledger';
-import type { MemberRecord } from '../members/entities';
-import { resolveMember } from '../orders/service';
-import { orderAmounts } from '../orders/amounts';
-import { earnAmountRules, earningAmount, matchingAmount, type OrderLine } from '../orders/earning-amount';
-import { earnSnapshot, pointsFor } from '../program/arithmetic';
-import { rulesOf } from '../program/service';
-import { programNow } from '../program/clock';
-import { campaignsNotBefore } from '../program/order-time';
+import { loadMember, type MemberRecord } from '../members';
+import { resolveMember, orderAmounts, earnAmountRules, earningAmount, matchingAmount, type OrderLine } from '../orders';
+import { earnSnapshot, pointsFor, rulesOf, programNow, campaignsNotBefore } from '../program';
 import { grantsOf, type CampaignFacts } from './evaluation';
 import { evaluateCampaignsFor } from './engine';
 import type { Campaign, CampaignSimulation, SimulateCampaignsInput } from './schemas';

@@ -3,7 +3,7 @@
  * time zone (29 February on 28 February in other years); an inactivity spell reaches `days` whole
  * days after the member's last earn or spend.
  */
-import { DAY_MS, localDate, startOfLocalDay } from '../program/calendar';
+import { DAY_MS, localDate, startOfLocalDay } from '../program';
 
 export interface LocalDay {
   year: number;

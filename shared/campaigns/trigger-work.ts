@@ -5,8 +5,14 @@
  * is `grantTrigger`'s: exactly once per occurrence, so a run repeated, or two at once, grants nothing
  * twice. The workspace keeps how far the run looked, so a run reads only what is new.
  */
-import { birthdayMembers, getMember, indexEntriesSteps, lastActiveBetween, listMembers } from '../members/repository';
-import type { MemberRecord } from '../members/entities';
+import {
+  birthdayMembers,
+  getMemberRecord as getMember,
+  indexEntriesSteps,
+  lastActiveBetween,
+  listMemberRecords as listMembers,
+  type MemberRecord,
+} from '../members';
 import { getTriggerProgress, owedTriggers, triggerProgressStep, type TriggerProgress } from './repository';
 import { withOptimisticRetry } from '../platform/data/concurrency';
 import { transactWrite } from '../platform/data/transactions';
@@ -14,7 +20,7 @@ import { logger } from '../platform/observability/logger';
 import { hasCampaignOf, liveCampaigns } from './definitions';
 import { grantOwed, grantTrigger, type TriggerOccurrence } from './triggers';
 import type { Campaign } from './schemas';
-import { rulesOf } from '../program/service';
+import { rulesOf } from '../program';
 import { birthdayDaysDue, birthMonthDaysOn, inactivityDueAt, spellWindow } from './trigger-dates';
 
 /** The earliest last change of the campaigns: a campaign grants what occurs after it was last set up, not before. */

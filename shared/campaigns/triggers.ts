@@ -5,9 +5,8 @@
 import * as repo from './repository';
 import { AppError } from '../platform/errors';
 import { logger } from '../platform/observability/logger';
-import { changePoints, NO_DELTA } from '../members/ledger';
-import { NOTHING_OWED, type MemberTriggers } from '../members/triggers';
-import { programNow } from '../program/clock';
+import { changePoints, NO_DELTA, NOTHING_OWED, type MemberTriggers } from '../members';
+import { programNow } from '../program';
 import type { CampaignFacts, CampaignRule } from './evaluation';
 import { liveCampaigns } from './definitions';
 import { grantsFor, NO_ORDER } from './grants';

@@ -5,7 +5,7 @@
  * (`SameShape`), so this stays the one description of what is stored.
  */
 
-import type { ReferralOutcome } from '../ambassador/entities';
+import type { ReferralOutcome } from '../ambassador';
 
 export interface CaptureRecord {
   id: string;

@@ -1,9 +1,8 @@
 import * as z from 'zod';
 import type { CaptureRecord } from './entities';
-import { REFERRAL_OUTCOMES } from '../ambassador/entities';
+import { REFERRAL_OUTCOMES, referralCodeInput } from '../ambassador';
 import type { SameShape } from '../platform/data/same-shape';
-import { referralCodeInput } from '../ambassador/schemas';
-import { emailSchema } from '../auth/schemas';
+import { emailSchema } from '../auth';
 import { freeFormMap, isoDateTime, storableNumber } from '../platform/validation/common';
 
 /** Submissions of one identity from one source within this window are one capture. */

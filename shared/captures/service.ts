@@ -1,16 +1,14 @@
 import * as repo from './repository';
-import * as members from '../members/repository';
+import * as members from '../members';
 import type { OutboxEvent } from '../platform/events/registry';
 import { StaleRead, withOptimisticRetry } from '../platform/data/concurrency';
 import { transactWrite, type TransactStep } from '../platform/data/transactions';
 import { event, publish } from '../platform/events/outbox';
 import { newId } from '../platform/ids';
-import { referralLink } from '../ambassador/service';
+import { referralLink } from '../ambassador';
 import { sha256Hex } from '../platform/tokens';
-import { memberCreation } from '../members/service';
-import type { MemberTriggers } from '../members/triggers';
+import { memberCreation, type MemberTriggers, type MemberRecord } from '../members';
 import type { CaptureRecord } from './entities';
-import type { MemberRecord } from '../members/entities';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
 import { CAPTURE_DEDUPE_WINDOW_SECONDS, normalisePhone, type Capture, type CreateCaptureInput } from './schemas';
 
@@ -39,11 +37,11 @@ interface Match {
 }
 
 async function matchOf(workspaceId: string, input: CreateCaptureInput, phone: string | undefined, byEmail?: string, byPhone?: string): Promise<Match> {
-  const phoneHolder = byPhone ? await members.getMember(workspaceId, byPhone) : undefined;
+  const phoneHolder = byPhone ? await members.getMemberRecord(workspaceId, byPhone) : undefined;
   const phoneHolderValid = phoneHolder !== undefined && phoneOf(phoneHolder) === phone;
   if (input.email) {
     if (!byEmail) return { matched: undefined, matchedBy: null, phoneHolderValid };
-    const matched = await members.getMember(workspaceId, byEmail);
+    const matched = await members.getMemberRecord(workspaceId, byEmail);
     if (!matched) throw new StaleRead('member');
     return { matched, matchedBy: 'email', phoneHolderValid };
   }

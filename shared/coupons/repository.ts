@@ -7,7 +7,7 @@ import { StaleRead } from '../platform/data/concurrency';
 import { getItem } from '../platform/data/items';
 import { indexPage, type IndexFilter, type Page } from '../platform/data/queries';
 import type { TransactStep } from '../platform/data/transactions';
-import { erasedOr } from '../members/repository';
+import { erasedOr } from '../members';
 
 /** Storage of coupon pools, their code lists, per-member counters, coupons and code lookups. */
 

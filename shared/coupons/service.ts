@@ -1,4 +1,4 @@
-import * as members from '../members/repository';
+import * as members from '../members';
 import { couponSettings } from '../platform/config';
 import * as repo from './repository';
 import type { OutboxEvent } from '../platform/events/registry';
@@ -9,7 +9,7 @@ import { refuseOversized } from '../platform/data/stored-size';
 import { event, publish } from '../platform/events/outbox';
 import { ID_PATTERN, newId } from '../platform/ids';
 import { AppError, conflict, notFound } from '../platform/errors';
-import { changePoints, isMemberId, loadMember, loadWritableMember, NO_DELTA, tableLedgerStore, type LedgerStore } from '../members/ledger';
+import { changePoints, isMemberId, loadMember, loadWritableMember, NO_DELTA, tableLedgerStore, type LedgerStore } from '../members';
 import { codeKey, generateCode, isCodeShaped } from './codes';
 import type { Coupon, CouponPool, CreatePoolInput, IssueCouponInput, RedeemInput } from './schemas';
 import type { CodeLookup, CouponRecord, CouponStatus, PoolRecord } from './entities';

@@ -1,7 +1,7 @@
 import type { Item } from '../platform/data/items';
 import { fromMinor } from '../platform/money';
 import type { OperationalEntity } from './entities';
-import { counterOf } from '../overview/points-day';
+import { counterOf } from '../overview';
 
 /**
  * The columns of an operational export, in order, as data: the CSV header row and the keys of each

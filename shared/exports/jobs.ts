@@ -6,7 +6,7 @@ import { logger } from '../platform/observability/logger';
 import type { Egress } from '../platform/ports/egress';
 import type { ObjectStore } from '../platform/ports/object-store';
 import type { Workflows } from '../platform/ports/workflows';
-import { audited, recordAccess, type AuditContext } from '../audit/service';
+import { audited, recordAccess, type AuditContext } from '../audit';
 
 import { AppError, notFound, validationFailed } from '../platform/errors';
 import { dataHandling } from './data-handling';

@@ -1,5 +1,5 @@
 import { exportJobEntity, type ExportJobRecord, exportScheduleEntity, type ExportScheduleRecord } from './entities';
-import type { StoredSecret } from '../webhooks/entities';
+import type { StoredSecret } from '../webhooks';
 import { indexPartition, keyOf, skPrefix } from '../platform/data/keys';
 import { StaleRead } from '../platform/data/concurrency';
 import { deleteItem, getItem, isConditionFailed, updateItem, type Item } from '../platform/data/items';

@@ -3,7 +3,7 @@ import { ID_PATTERN, newId } from '../platform/ids';
 import { logger } from '../platform/observability/logger';
 import type { Workflows } from '../platform/ports/workflows';
 import type { Principal } from '../platform/contract/principal';
-import { audited, type AuditContext } from '../audit/service';
+import { audited, type AuditContext } from '../audit';
 import { notFound, validationFailed } from '../platform/errors';
 import { newJob, startWorkflow, checkNoticeUrl, type ExportPorts } from './jobs';
 import { duePeriod, firstPeriod, isTimeZone } from './schedule-time';

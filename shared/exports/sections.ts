@@ -2,9 +2,8 @@ import type { Item } from '../platform/data/items';
 import { fromMinor } from '../platform/money';
 import type { ExportSource } from './repository';
 import type { ArchiveSection } from './schemas';
-import { poolStatus } from '../coupons/types';
-import { withTallies } from '../campaigns/definitions';
-import type { PoolRecord } from '../coupons/entities';
+import { poolStatus, type PoolRecord } from '../coupons';
+import { withTallies } from '../campaigns';
 
 /**
  * What each archive section holds, as data: the list it reads, the only attributes it reads from

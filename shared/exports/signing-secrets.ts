@@ -1,11 +1,9 @@
 import * as repo from './repository';
 import { withOptimisticRetry } from '../platform/data/concurrency';
 import { webhookSettings } from '../platform/config';
-import { audited, type AuditContext } from '../audit/service';
+import { audited, type AuditContext } from '../audit';
 import type { SecretSealer } from '../platform/ports/secret-sealer';
-import { exportSecretOwner, openSigningSecrets, overlapping, sealedSecret } from '../webhooks/secret-storage';
-import { newSecret } from '../webhooks/signing';
-import type { SigningSecret } from '../webhooks/types';
+import { exportSecretOwner, openSigningSecrets, overlapping, sealedSecret, newSecret, type SigningSecret } from '../webhooks';
 
 /**
  * The workspace's export-signing secret: signs completion notices the Standard Webhooks way, like

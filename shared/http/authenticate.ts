@@ -4,7 +4,7 @@ import { resolveBearer } from './credentials';
 import type { Principal } from '../platform/contract/principal';
 import { isAdminRole } from '../platform/contract/roles';
 import { AppError, forbidden, unauthenticated } from '../platform/errors';
-import { isConsumerToken, resolveConsumerSession } from '../portal/sessions';
+import { isConsumerToken, resolveConsumerSession } from '../portal';
 import { acceptsBrowserSession, checkBrowserRequest, sessionCookieOf } from './browser-session';
 import type { AppContext, HttpEvent, HttpResult } from './types';
 

@@ -1,7 +1,7 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import { config } from '../platform/config';
 import type { RouteDef } from '../platform/contract/endpoint';
-import { anyWorkspaceAllowsOrigin, workspaceAllowsOrigin } from '../portal/cors-origins';
+import { anyWorkspaceAllowsOrigin, workspaceAllowsOrigin } from '../portal';
 import { isCorsRoute, preflightRouteKey } from './cors-routes';
 import { toHttpResult } from './responses';
 import type { AppContext, HttpEvent, HttpResult } from './types';

@@ -1,9 +1,8 @@
 import { config } from '../platform/config';
-import { getSession, getUser, touchBrowserSession } from '../auth/accounts-repository';
-import { findApiKeyByHash, touchApiKey } from '../api-keys/repository';
+import { getSession, getUser, touchBrowserSession, type BrowserSessionState } from '../auth';
+import { findApiKeyByHash, touchApiKey } from '../api-keys';
 import { unauthenticated } from '../platform/errors';
 import type { Principal } from '../platform/contract/principal';
-import type { BrowserSessionState } from '../auth/entities';
 import { digestsEqual, sha256Hex, TOKEN_PREFIX } from '../platform/tokens';
 
 /** One answer for every bad credential, so a caller learns nothing from the difference. */

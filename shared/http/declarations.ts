@@ -1,32 +1,32 @@
-import { ambassadorArea } from '../ambassador/contract';
-import { apiKeysArea } from '../api-keys/contract';
-import { auditArea } from '../audit/contract';
-import { authArea } from '../auth/contract';
-import { capturesArea } from '../captures/contract';
-import { catalogArea } from '../catalog/contract';
-import { couponsArea } from '../coupons/contract';
+import { ambassadorArea } from '../ambassador';
+import { apiKeysArea } from '../api-keys';
+import { auditArea } from '../audit';
+import { authArea } from '../auth';
+import { capturesArea } from '../captures';
+import { catalogArea } from '../catalog';
+import { couponsArea } from '../coupons';
 import { routesOf, type RouteDef } from '../platform/contract/endpoint';
 import { mcpArea } from '../mcp/contract';
-import { membersArea } from '../members/contract';
-import { objectsArea } from '../objects/contract';
-import { ordersArea } from '../orders/contract';
-import { programArea } from '../program/contract';
-import { campaignsArea } from '../campaigns/contract';
-import { storesArea } from '../stores/contract';
-import { systemArea } from '../system/contract';
-import { tagsArea } from '../tags/contract';
-import { teamArea } from '../team/contract';
-import { trackingArea } from '../tracking/contract';
-import { webhooksArea } from '../webhooks/contract';
+import { membersArea } from '../members';
+import { objectsArea } from '../objects';
+import { ordersArea } from '../orders';
+import { programArea } from '../program';
+import { campaignsArea } from '../campaigns';
+import { storesArea } from '../stores';
+import { systemArea } from '../system';
+import { tagsArea } from '../tags';
+import { teamArea } from '../team';
+import { trackingArea } from '../tracking';
+import { webhooksArea } from '../webhooks';
 // Member portal sessions and wallet cards.
-import { portalArea } from '../portal/contract';
-import { walletArea, walletPassesArea } from '../wallet/contract';
+import { portalArea } from '../portal';
+import { walletArea, walletPassesArea } from '../wallet';
 // Data exports
-import { exportsArea } from '../exports/contract';
+import { exportsArea } from '../exports';
 // Data-subject export and erasure
-import { privacyArea } from '../privacy/contract';
+import { privacyArea } from '../privacy';
 // The console's overview
-import { overviewArea } from '../overview/contract';
+import { overviewArea } from '../overview';
 
 export { routeKey, type AuthKind, type HttpMethod } from '../platform/contract/endpoint';
 

@@ -3,7 +3,7 @@ import { config } from '../platform/config';
 import { errorBody } from '../platform/contract/contract';
 import type { AuthKind, RouteContract, RouteDef } from '../platform/contract/endpoint';
 import { DECLARATIONS, routes } from './declarations';
-import { PRESETS } from '../api-keys/scopes';
+import { PRESETS } from '../api-keys';
 import { SCOPES } from '../platform/contract/scopes';
 import { isAdminRole, ROLES } from '../platform/contract/roles';
 import { ERROR_ADVICE, ERROR_CODES, RETRY_AFTER_SECONDS, type ErrorCode } from '../platform/errors';

@@ -1,8 +1,7 @@
-import { actorOf } from '../audit/entry';
-import type { AuditContext } from '../audit/service';
+import { actorOf, type AuditContext } from '../audit';
 import type { Principal, SessionPrincipal } from '../platform/contract/principal';
 import { unauthenticated } from '../platform/errors';
-import type { ConsumerPrincipal } from '../portal/sessions';
+import type { ConsumerPrincipal } from '../portal';
 
 /** For routes whose auth kinds guarantee a principal (the middleware already checked). */
 export function principalOf(p: Principal | undefined): Principal {

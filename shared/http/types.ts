@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { RouteDef } from '../platform/contract/endpoint';
 import type { Principal } from '../platform/contract/principal';
-import type { ConsumerPrincipal } from '../portal/sessions';
+import type { ConsumerPrincipal } from '../portal';
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResult = APIGatewayProxyStructuredResultV2;

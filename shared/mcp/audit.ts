@@ -1,4 +1,4 @@
-import { recordCall } from '../audit/service';
+import { recordCall } from '../audit';
 import type { ErrorCode } from '../platform/errors';
 import { emitMetric } from '../platform/observability/metrics';
 import { idKey, type CallOutcome, type McpRequestState } from './state';

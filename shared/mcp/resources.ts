@@ -1,8 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, type RequestId } from '@modelcontextprotocol/server';
 import type { Scope } from '../platform/contract/scopes';
 import { AppError } from '../platform/errors';
-import * as types from '../objects/object-types';
-import { eventCatalog } from '../webhooks/catalog';
+import * as types from '../objects';
+import { eventCatalog } from '../webhooks';
 import { note, type McpRequestState } from './state';
 
 /**

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { isTransientDependencyError } from '../platform/data/errors';
 import { STORABLE_NUMBER_MESSAGE, unstorableNumberPaths } from '../platform/validation/common';
 import { AppError, type ErrorCode } from '../platform/errors';
-import { guardWrite } from '../objects/rate-guard';
+import { guardWrite } from '../objects';
 import { toDetails } from '../platform/validation/validation';
 import { errorBodyOf } from '../http/error-body';
 import { runIdempotent } from '../http/idempotency';

@@ -8,7 +8,7 @@
  * taken back twice), kept apart from the order's own.
  */
 import type { LedgerEntryRecord, MemberLotsRecord } from './entities';
-import type { ProgramRules } from '../program/schemas';
+import type { ProgramRules } from '../program';
 import { reversalOf } from './points-lots';
 import { addPending } from './member-lots';
 import { claimOf } from './claims';

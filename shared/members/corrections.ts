@@ -10,7 +10,7 @@ import type { LedgerEntryRecord, MemberRecord } from './entities';
 import type { PointsDelta } from './types';
 import { AppError, notFound } from '../platform/errors';
 import { newId } from '../platform/ids';
-import { audited, type AuditContext } from '../audit/service';
+import { audited, type AuditContext } from '../audit';
 import type { WriteOptions } from '../platform/data/write-options';
 import type { PointsResult } from './types';
 

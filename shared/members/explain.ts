@@ -8,11 +8,7 @@
  * activated later or still waits, counted from the moment it started waiting.
  */
 import type { LedgerEntryRecord, LedgerType, MemberLotsRecord, PendingPointsRecord } from './entities';
-import type { ProgramRules } from '../program/schemas';
-import { DAY_MS } from '../program/calendar';
-import { effectiveExpiry, inactivityExpiry } from '../program/lots';
-import { evaluateTier, type TierDays } from '../program/tier-metric';
-import { windowStart, type TierState } from '../program/tier-rules';
+import { type ProgramRules, DAY_MS, effectiveExpiry, inactivityExpiry, evaluateTier, type TierDays, windowStart, type TierState } from '../program';
 import { expire, NO_LOTS } from './member-lots';
 import { lotsAfter } from './points-lots';
 

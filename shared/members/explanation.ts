@@ -8,9 +8,7 @@ import type { LedgerEntryRecord } from './entities';
 import { explainAt } from './explain';
 import { loadMember } from './ledger';
 import type { PointsAt } from './schemas';
-import { rulesOf } from '../program/service';
-import { programNow } from '../program/clock';
-import { DAY_MS } from '../program/calendar';
+import { rulesOf, programNow, DAY_MS } from '../program';
 import { validationFailed } from '../platform/errors';
 
 /** Most ledger entries one explanation reads (a member with more is explained up to the last of them, and says so). */

@@ -4,9 +4,18 @@
  * epoch, read from the workspace's program clock.
  */
 import type { ExpiredPointsRecord, MemberLotsRecord, PendingPointsRecord, PointsLotRecord } from './entities';
-import type { PointsRules } from '../program/entities';
-import { DAY_MS } from '../program/calendar';
-import { bySpendOrder, effectiveExpiry, expiringSchedule, expiryAt, inactivityExpiry, lotExpiry, takeFromLots, type Lot } from '../program/lots';
+import {
+  type PointsRules,
+  DAY_MS,
+  bySpendOrder,
+  effectiveExpiry,
+  expiringSchedule,
+  expiryAt,
+  inactivityExpiry,
+  lotExpiry,
+  takeFromLots,
+  type Lot,
+} from '../program';
 
 export const NO_LOTS: MemberLotsRecord = { lots: [], pending: [], lastActivityAt: null, warnedThrough: 0 };
 

@@ -1,6 +1,6 @@
 import type { LedgerEntryRecord, MemberLotsRecord, MemberRecord } from './entities';
 import { absorbExpired, addPending, cancelPending, credit, debit, lapsed, NO_LOTS } from './member-lots';
-import type { ProgramRules } from '../program/schemas';
+import type { ProgramRules } from '../program';
 import type { PointsDelta } from './types';
 import { claimOf } from './claims';
 

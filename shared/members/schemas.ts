@@ -1,8 +1,8 @@
 import * as z from 'zod';
 import { ledgerEntryRecordSchema, MEMBER_STATUSES } from './entities';
-import { TIER_WINDOWS } from '../program/entities';
+import { TIER_WINDOWS } from '../program';
 import { filterValue, pageQueryShape } from '../platform/validation/pagination';
-import { emailSchema } from '../auth/schemas';
+import { emailSchema } from '../auth';
 import { freeFormMap, isoDateTime, rawItemKey, storableNumber } from '../platform/validation/common';
 
 export const externalIdSchema = z

@@ -5,9 +5,7 @@
  * Calendar windows (a calendar year, a day's bucket) are taken in the program's time zone.
  */
 import type { MemberRecord, MemberTierRecord } from './entities';
-import type { ProgramRules } from '../program/schemas';
-import { evaluateTier, windowMetric, type TierDays } from '../program/tier-metric';
-import type { TierState } from '../program/tier-rules';
+import { type ProgramRules, evaluateTier, windowMetric, type TierDays, type TierState } from '../program';
 
 const ms = (iso: string) => Date.parse(iso);
 

@@ -1,7 +1,7 @@
 import { config } from '../platform/config';
 import * as repo from './repository';
 import { withOptimisticRetry } from '../platform/data/concurrency';
-import { audited, type AuditContext } from '../audit/service';
+import { audited, type AuditContext } from '../audit';
 import { TtlCache } from '../platform/cache';
 import { AppError, notFound } from '../platform/errors';
 import { breakingChanges, defaultTitleField, KEY_PATTERN, type putObjectTypeBody } from './definitions';

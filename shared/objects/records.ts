@@ -1,4 +1,4 @@
-import * as members from '../members/repository';
+import * as members from '../members';
 import * as repo from './repository';
 import { withOptimisticRetry } from '../platform/data/concurrency';
 import type { Page } from '../platform/data/queries';
@@ -142,7 +142,7 @@ async function withMemberRefs(workspaceId: string, type: ObjectTypeRecord, value
     const checks = refs.map(([id, keys]) => members.memberExistsStep(workspaceId, id, () => refuseRefs(keys)));
     return [steps[0]!, ...checks, ...steps.slice(1)];
   }
-  const missing = await Promise.all(refs.map(async ([id, keys]) => ((await members.getMember(workspaceId, id)) ? [] : keys)));
+  const missing = await Promise.all(refs.map(async ([id, keys]) => ((await members.getMemberRecord(workspaceId, id)) ? [] : keys)));
   if (missing.flat().length) throw refuseRefs(missing.flat());
   return steps;
 }

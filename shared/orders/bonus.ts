@@ -4,7 +4,7 @@
  * (`reversedFor`, rounded down), so a partial refund never takes back more than was granted and a
  * full refund or a cancellation takes back everything.
  */
-import { reversedFor } from '../program/arithmetic';
+import { reversedFor } from '../program';
 import type { OrderBonusRecord, OrderRecord } from './entities';
 
 type BonusInputs = Pick<OrderRecord, 'status' | 'totalMinor' | 'refundedMinor'>;

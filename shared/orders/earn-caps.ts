@@ -4,8 +4,7 @@
  * (`orders/caps-repository.ts`), written in the order's own transaction under a condition, so two
  * orders at once can never both spend the same allowance.
  */
-import type { EarnCaps } from '../program/entities';
-import { localDate } from '../program/calendar';
+import { type EarnCaps, localDate } from '../program';
 import type { EarnCapsRecord } from './entities';
 
 /** What a member earned from orders in the current day and month (the periods named by their local dates). */

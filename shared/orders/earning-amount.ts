@@ -2,8 +2,7 @@
  * The amount an order earns on, in integer minor units: pure arithmetic over what the order says of
  * its amounts and lines and what the program says earns (docs/program.md, "What an order earns on").
  */
-import type { EarnBasis, EarnExclusions, EarnSnapshot } from '../program/entities';
-import { pointsFor } from '../program/arithmetic';
+import { type EarnBasis, type EarnExclusions, type EarnSnapshot, pointsFor } from '../program';
 
 /** One order line in minor units: `amountMinor` is unitPrice x quantity - its own discount, absent when the line has no unitPrice. */
 export interface OrderLine {

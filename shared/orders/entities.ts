@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { defineEntity } from '../platform/data/entity';
-import { earnSnapshotSchema } from '../program/entities';
+import { earnSnapshotSchema } from '../program';
 
 export const ORDER_STATUSES = ['pending', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];

@@ -2,7 +2,7 @@
  * The refusal of an order placed in the future (docs/decisions/0077-one-clock-per-order.md).
  */
 import { validationFailed } from '../platform/errors';
-import { FUTURE_SKEW_MS, inTheFuture } from '../program/order-time';
+import { FUTURE_SKEW_MS, inTheFuture } from '../program';
 
 /**
  * The program time an order is recorded at (`recordedAt`, a sandbox's clock), refusing an

@@ -1,5 +1,5 @@
-import { pointsFor, reversedFor } from '../program/arithmetic';
-import type { PointsDelta } from '../members/types';
+import { pointsFor, reversedFor } from '../program';
+import type { PointsDelta } from '../members';
 import type { OrderRecord } from './entities';
 
 type PointsInputs = Pick<OrderRecord, 'status' | 'totalMinor' | 'refundedMinor' | 'currency' | 'earn' | 'earningMinor' | 'earnCap'>;

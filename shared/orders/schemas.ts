@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { ORDER_STATUSES } from './entities';
 import { filterValue, pageQueryShape } from '../platform/validation/pagination';
-import { emailSchema } from '../auth/schemas';
+import { emailSchema } from '../auth';
 import { idSchema, isoDateTime, rawItemKey } from '../platform/validation/common';
 import { amountSchema, currencySchema } from '../platform/money';
-import { externalIdSchema } from '../members/schemas';
+import { externalIdSchema } from '../members';
 
 export const externalOrderIdSchema = z
   .string()

@@ -1,25 +1,30 @@
-import * as members from '../members/repository';
+import * as members from '../members';
 import * as repo from './repository';
 import * as capsRepo from './caps-repository';
-import { getStore } from '../stores/repository';
+import { getStoreRecord as getStore } from '../stores';
 import type { Page } from '../platform/data/queries';
 import type { TransactStep } from '../platform/data/transactions';
 import { event } from '../platform/events/outbox';
 import { ID_PATTERN, newId } from '../platform/ids';
 import { AppError, notFound, validationFailed } from '../platform/errors';
-import { changePoints, isMemberId, tableLedgerStore, type ChangePlan, type LedgerStore, type PlannedGrant } from '../members/ledger';
-import type { MemberRecord } from '../members/entities';
+import {
+  changePoints,
+  isMemberId,
+  tableLedgerStore,
+  type ChangePlan,
+  type LedgerStore,
+  type PlannedGrant,
+  type MemberRecord,
+  reversalOf,
+  claimOf,
+  type PlannedReversal,
+  NO_LOTS,
+} from '../members';
 import { amountBand, fromMinor, toMinor } from '../platform/money';
-import { earnSnapshot } from '../program/arithmetic';
-import type { ProgramRules } from '../program/schemas';
-import type { EarnCaps } from '../program/entities';
+import { earnSnapshot, type ProgramRules, type EarnCaps } from '../program';
 import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
 import { holdings, transition } from './points';
-import { reversalOf } from '../members/points-lots';
-import { claimOf } from '../members/claims';
-import type { PlannedReversal } from '../members/bonus-lots';
 import { bonusesOf, bonusReversals } from './bonus';
-import { NO_LOTS } from '../members/member-lots';
 import { toOrder } from './types';
 import type { EarnCapsRecord, OrderRecord } from './entities';
 import { allowance, capsConfigured, counted, periodsAt, usageAt, type CapUsage } from './earn-caps';

@@ -1,7 +1,7 @@
 import { readFigures } from './repository';
 import { daysThrough } from './points-repository';
 import { addCounters, type DayCounters } from './points-day';
-import { allEndpoints, listAttempts } from '../webhooks/repository';
+import { allEndpoints, listAttempts } from '../webhooks';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Sorts after every day: all of them. */

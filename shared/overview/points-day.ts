@@ -4,7 +4,7 @@
  * period add up to the ledger of that period and their running sum to the outstanding points; the
  * lots before and after the change move pending points and the liability by expiry month.
  */
-import { localDate } from '../program/calendar';
+import { localDate } from '../program';
 
 /** What each day counts, in points (docs/program.md, "Finance"). */
 export const POINT_COUNTERS = ['issuedBase', 'issuedCampaign', 'issuedManual', 'redeemed', 'reversed', 'expired', 'deducted', 'pending', 'orders'] as const;

@@ -1,5 +1,4 @@
-import { getProgram } from '../program/service';
-import { programNow } from '../program/clock';
+import { getProgram, programNow } from '../program';
 import { validationFailed } from '../platform/errors';
 import { localDay } from './points-day';
 import { daysThrough } from './points-repository';

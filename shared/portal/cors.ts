@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { config } from '../platform/config';
 import * as repo from './cors-repository';
 import { withOptimisticRetry } from '../platform/data/concurrency';
-import { audited, type AuditContext } from '../audit/service';
+import { audited, type AuditContext } from '../audit';
 import { forgetAllowList } from './cors-origins';
 
 /** The hosts that count as local (http allowed): exactly these names, no other loopback or private address. */

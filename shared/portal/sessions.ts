@@ -1,9 +1,8 @@
 import { config } from '../platform/config';
-import { getMember } from '../members/repository';
+import { getMemberRecord as getMember, loadWritableMember } from '../members';
 import { getConsumerSession, putConsumerSession } from './sessions-repository';
 import { digestsEqual, randomToken, sha256Hex, TOKEN_PREFIX } from '../platform/tokens';
 import { AppError, memberErased, unauthenticated } from '../platform/errors';
-import { loadWritableMember } from '../members/ledger';
 
 /**
  * Member portal (consumer) sessions. The workspace's own server mints one for a member it has

@@ -1,15 +1,13 @@
-import * as members from '../members/repository';
+import * as members from '../members';
 import * as repo from './repository';
 import { keyOf, seqKey } from '../platform/data/keys';
 import { withOptimisticRetry } from '../platform/data/concurrency';
 import { event, publish } from '../platform/events/outbox';
-import { audited, type AuditContext } from '../audit/service';
-import { fingerprintOf } from '../captures/service';
-import { normalisePhone } from '../captures/schemas';
-import type { MemberRecord } from '../members/entities';
-import { personalFieldsOf } from '../objects/personal-fields';
-import { clearRecordFields, recordsReferencing } from '../objects/records';
-import { retireMemberPasses } from '../wallet/service';
+import { audited, type AuditContext } from '../audit';
+import { fingerprintOf, normalisePhone } from '../captures';
+import type { MemberRecord } from '../members';
+import { personalFieldsOf, clearRecordFields, recordsReferencing } from '../objects';
+import { retireMemberPasses } from '../wallet';
 import { loadMember } from './personal-data';
 
 /**
@@ -79,7 +77,7 @@ export async function eraseMember(workspaceId: string, memberId: string, audit: 
     const at = now.toISOString();
     try {
       await withOptimisticRetry(async () => {
-        const current = (await members.getMember(workspaceId, memberId)) ?? first;
+        const current = (await members.getMemberRecord(workspaceId, memberId)) ?? first;
         if (current.phone) phones.add(normalisePhone(current.phone));
         // The marker first: a concurrent erasure fails on it (AlreadyErased) before the profile's own condition.
         await repo.commit([

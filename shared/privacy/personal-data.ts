@@ -1,17 +1,13 @@
-import * as members from '../members/repository';
+import * as members from '../members';
 import * as repo from './repository';
 import type { Item } from '../platform/data/items';
 import { ID_PATTERN } from '../platform/ids';
-import { toCoupon } from '../coupons/types';
-import type { CouponRecord } from '../coupons/entities';
+import { toCoupon, type CouponRecord } from '../coupons';
 import { notFound } from '../platform/errors';
-import { personalFieldsOf } from '../objects/personal-fields';
-import { recordsReferencing } from '../objects/records';
-import { toMember } from '../members/types';
-import type { MemberRecord } from '../members/entities';
-import { toOrder } from '../orders/types';
-import type { OrderRecord } from '../orders/entities';
-import { passesOfMember } from '../wallet/service';
+import { personalFieldsOf, recordsReferencing } from '../objects';
+import { toMember, type MemberRecord } from '../members';
+import { toOrder, type OrderRecord } from '../orders';
+import { passesOfMember } from '../wallet';
 
 /**
  * The data-subject export (spec 2.6: personal data is served per member, never in the workspace
@@ -56,7 +52,7 @@ export const PERSONAL_DATA_SECTIONS: Record<string, PersonalDataSection> = {
 };
 
 export async function loadMember(workspaceId: string, memberId: string): Promise<MemberRecord> {
-  const member = ID_PATTERN('mbr').test(memberId) ? await members.getMember(workspaceId, memberId) : undefined;
+  const member = ID_PATTERN('mbr').test(memberId) ? await members.getMemberRecord(workspaceId, memberId) : undefined;
   if (!member) throw notFound('Member');
   return member;
 }

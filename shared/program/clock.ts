@@ -1,7 +1,7 @@
 import { config } from '../platform/config';
-import * as accounts from '../auth/accounts-repository';
+import * as accounts from '../auth';
 import { conflict, notFound } from '../platform/errors';
-import { audited, type AuditContext } from '../audit/service';
+import { audited, type AuditContext } from '../audit';
 import { TtlCache } from '../platform/cache';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
 import { DAY_MS } from './calendar';

@@ -1,6 +1,6 @@
 import { config } from '../platform/config';
 import * as repo from './repository';
-import { audited, type AuditContext } from '../audit/service';
+import { audited, type AuditContext } from '../audit';
 import { TtlCache } from '../platform/cache';
 import { refuseOversized } from '../platform/data/stored-size';
 import { conflict } from '../platform/errors';

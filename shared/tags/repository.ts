@@ -1,7 +1,6 @@
-import type { MemberRecord } from '../members/entities';
+import { type MemberRecord, erasedOr, NOT_ERASED } from '../members';
 import { memberTagEntity, type MemberTagRecord, tagCounterEntity, type TagRecord } from './entities';
 import { keyOf, skPrefix } from '../platform/data/keys';
-import { erasedOr, NOT_ERASED } from '../members/repository';
 import { StaleRead } from '../platform/data/concurrency';
 import { getItem } from '../platform/data/items';
 import { queryPage, queryRaw, type Page } from '../platform/data/queries';

@@ -4,9 +4,8 @@ import type { Page } from '../platform/data/queries';
 import { transactWrite } from '../platform/data/transactions';
 import { event, publish } from '../platform/events/outbox';
 import { conflict, notFound } from '../platform/errors';
-import { loadMember, loadWritableMember } from '../members/ledger';
+import { loadMember, loadWritableMember, type MemberTriggers, type OwedGrants } from '../members';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
-import type { MemberTriggers, OwedGrants } from '../members/triggers';
 import { MAX_TAGS_PER_MEMBER, TAG_KEY, type MemberTag, type Tag, type TagMemberResult } from './schemas';
 
 const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

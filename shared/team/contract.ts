@@ -4,7 +4,7 @@ import { pageQuery } from '../platform/validation/pagination';
 import { acceptInvitationBody, changeRoleBody, inviteBody } from './schemas';
 import { ROLES } from '../platform/contract/roles';
 import { INVITATION_STATUSES } from './entities';
-import { userSchema, workspaceSchema } from '../auth/contract';
+import { userSchema, workspaceSchema } from '../auth';
 import { dataOf, errorBody, isoDateTime, pageOf } from '../platform/contract/contract';
 import { declareArea } from '../platform/contract/endpoint';
 import { config } from '../platform/config';

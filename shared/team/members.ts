@@ -1,11 +1,10 @@
-import * as accounts from '../auth/accounts-repository';
+import * as accounts from '../auth';
 import * as repo from './repository';
 import { conflict, notFound } from '../platform/errors';
-import type { User, UserRecord } from '../auth/entities';
+import { type User, type UserRecord, publicUser } from '../auth';
 import type { Role } from '../platform/contract/roles';
-import { audited, type AuditContext } from '../audit/service';
+import { audited, type AuditContext } from '../audit';
 import type { SessionPrincipal } from '../platform/contract/principal';
-import { publicUser } from '../auth/service';
 import { revokeOutlivedInvitations } from './invitations';
 import { assertMayGrant } from './rules';
 

@@ -1,4 +1,4 @@
-import { userEntity, type UserRecord } from '../auth/entities';
+import { userEntity, type UserRecord } from '../auth';
 import type { Role } from '../platform/contract/roles';
 import { invitationEntity, type InvitationRecord, invitationTokenEntity, type InvitationTokenRecord } from './entities';
 import { conflict, gone, notFound } from '../platform/errors';

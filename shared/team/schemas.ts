@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ROLES } from '../platform/contract/roles';
-import { emailSchema, passwordSchema } from '../auth/schemas';
+import { emailSchema, passwordSchema } from '../auth';
 import { config } from '../platform/config';
 
 const role = z.enum(ROLES).describe('`owner`, `admin` or `member`; only an owner may grant `owner`');

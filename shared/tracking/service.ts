@@ -3,7 +3,7 @@ import { withOptimisticRetry } from '../platform/data/concurrency';
 import { transactWrite } from '../platform/data/transactions';
 import { itemError, parseItem } from '../platform/validation/batch';
 import { notFound, validationFailed } from '../platform/errors';
-import { isMemberId } from '../members/ledger';
+import { isMemberId } from '../members';
 import { DEFAULT_STATS_DAYS, EVENT_ID, MAX_STATS_DAYS, trackEventSchema, type TrackEventInput, type TrackingStats, type TrackResult } from './schemas';
 
 /** Events per transaction: one put each plus at most as many counters stays under DynamoDB's 100 items. */

@@ -4,7 +4,7 @@ import * as repo from './repository';
 import type { WalletServices } from '../platform/ports/wallet';
 import { sha256Hex } from '../platform/tokens';
 import { gone, notFound, unauthenticated } from '../platform/errors';
-import type { MemberRecord } from '../members/entities';
+import type { MemberRecord } from '../members';
 import { applePassFiles } from './apple-pass';
 import { cardOf } from './card';
 import { contentHash } from './content';

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { getBranding, putBranding } from './repository';
 import type { WalletBrandingRecord } from './entities';
-import { audited, type AuditContext } from '../audit/service';
+import { audited, type AuditContext } from '../audit';
 import { validationFailed } from '../platform/errors';
 import { DEFAULT_COLOURS, type Rgb } from './content';
 

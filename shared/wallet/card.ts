@@ -1,6 +1,6 @@
-import { getWorkspace } from '../auth/accounts-repository';
-import type { MemberRecord } from '../members/entities';
-import { rulesOf } from '../program/service';
+import { getWorkspace } from '../auth';
+import type { MemberRecord } from '../members';
+import { rulesOf } from '../program';
 import { cardBrandingOf } from './branding';
 import type { Branding, CardContent } from './content';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { getMember } from '../members/repository';
+import { getMemberRecord as getMember } from '../members';
 import * as repo from './repository';
 import { correlated } from '../platform/observability/correlation';
 import { logger } from '../platform/observability/logger';
@@ -10,7 +10,7 @@ import { contentHash } from './content';
 import { serialHashOf } from './service';
 import { loyaltyObjectChanges, googleObjectId } from './google-objects';
 import { nextLastModified } from './updates';
-import { jsonBody } from '../webhooks/messages';
+import { jsonBody } from '../webhooks';
 
 /**
  * Wallet updates after a member's points, tier or status change. The table stream (member items)

@@ -1,14 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { config } from '../platform/config';
-import { getMember } from '../members/repository';
+import { getMemberRecord as getMember, loadWritableMember, type MemberRecord } from '../members';
 import * as repo from './repository';
 import { newId } from '../platform/ids';
 import type { WalletServices } from '../platform/ports/wallet';
 import type { WalletPassRecord, WalletPlatform } from './entities';
 import { sha256Hex } from '../platform/tokens';
 import { AppError } from '../platform/errors';
-import { loadWritableMember } from '../members/ledger';
-import type { MemberRecord } from '../members/entities';
 import { applePassFiles } from './apple-pass';
 import { cardOf } from './card';
 import { contentHash } from './content';

@@ -1,6 +1,6 @@
 import { webhookSettings } from '../platform/config';
 import * as repo from './repository';
-import { recordAccess, type AuditContext } from '../audit/service';
+import { recordAccess, type AuditContext } from '../audit';
 import { enqueue, loadEndpoint, refuseDisabled, type WebhookPorts } from './service';
 
 /**

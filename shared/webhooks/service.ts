@@ -6,7 +6,7 @@ import { ID_PATTERN, newId } from '../platform/ids';
 import type { Egress } from '../platform/ports/egress';
 import type { Queue } from '../platform/ports/queue';
 import type { SecretSealer } from '../platform/ports/secret-sealer';
-import { audited, type AuditContext } from '../audit/service';
+import { audited, type AuditContext } from '../audit';
 import { AppError, notFound, validationFailed } from '../platform/errors';
 import { PING_EVENT } from './catalog';
 import { EVENTS, type EventType } from '../platform/events/registry';

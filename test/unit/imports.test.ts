@@ -25,12 +25,57 @@ function importsOf(file: string): string[] {
   return [...source.matchAll(SPECIFIER)].map((m) => toTarget(file, m[1]!));
 }
 
-const offenders = (files: string[], forbidden: (target: string) => boolean) =>
+const offenders = (files: string[], forbidden: (target: string) => boolean, imports = importsOf) =>
   files.flatMap((f) =>
-    importsOf(f)
+    imports(f)
       .filter(forbidden)
       .map((t) => `${f} -> ${t}`),
   );
+
+/** The names a door (an area's index.ts) lets out, each with the module inside the area it comes from. */
+const doorCache = new Map<string, Map<string, string>>();
+function doorOf(area: string): Map<string, string> {
+  if (!doorCache.has(area)) {
+    const source = readFileSync(join(ROOT, 'shared', area, 'index.ts'), 'utf8');
+    const names = new Map<string, string>();
+    for (const m of source.matchAll(/export (?:type )?\{([^}]*)\} from '\.\/([^']+)'/g))
+      for (const spec of m[1]!.split(',')) {
+        const name = spec
+          .trim()
+          .split(/\s+as\s+/)
+          .pop();
+        if (name) names.set(name, `shared/${area}/${m[2]}`);
+      }
+    doorCache.set(area, names);
+  }
+  return doorCache.get(area)!;
+}
+
+const STATEMENT = /(?:import|export)\s+(?:type\s+)?(?:\*\s+as\s+([\w$]+)|\{([^}]*)\})\s+from\s+['"]([^'"]+)['"]/g;
+
+/**
+ * What a file takes, with a door seen through: an import of `shared/<area>` counts as an import of
+ * the modules inside the area its names come from (a namespace import: the members it uses).
+ */
+function modulesOf(file: string): string[] {
+  const source = readFileSync(join(ROOT, file), 'utf8');
+  const doorImports = [...source.matchAll(STATEMENT)].flatMap((m) => {
+    const target = toTarget(file, m[3]!);
+    const area = areaOf(target);
+    if (!area || target !== `shared/${area}`) return [];
+    const names = m[1]
+      ? [...source.matchAll(new RegExp(`(?<![\\w$.])${m[1]}\\.([\\w$]+)`, 'g'))].map((a) => a[1]!)
+      : m[2]!.split(',').map(
+          (n) =>
+            n
+              .replace(/^\s*type\s+/, '')
+              .trim()
+              .split(/\s+as\s+/)[0]!,
+        );
+    return names.filter(Boolean).map((n) => doorOf(area).get(n) ?? `${target} (no ${n})`);
+  });
+  return [...importsOf(file).filter((t) => !(areaOf(t) && t === `shared/${areaOf(t)}`)), ...new Set(doorImports)];
+}
 
 const under =
   (...dirs: string[]) =>
@@ -48,12 +93,14 @@ const areaFiles = AREAS.flatMap((a) => filesUnder(`shared/${a}`));
 const isRepository = (f: string) => /(^|-)repository\.ts$/.test(basename(f));
 const isEntities = (f: string) => areaOf(f) !== undefined && basename(f) === 'entities.ts';
 const isContract = (f: string) => areaOf(f) !== undefined && basename(f) === 'contract.ts';
+const isDoor = (f: string) => areaOf(f) !== undefined && f === `shared/${areaOf(f)}/index.ts`;
 const shipped = () => [...filesUnder('shared'), ...filesUnder('functions')];
 
 describe('the house: what each folder may import', () => {
   it('finds the imports it checks (the scan is not vacuous)', () => {
     expect(importsOf('shared/http/area.ts')).toContain('shared/platform/contract/endpoint');
-    expect(importsOf('functions/members/handler.ts')).toContain('shared/members/contract');
+    expect(importsOf('functions/members/handler.ts')).toContain('shared/members');
+    expect(modulesOf('functions/members/handler.ts')).toEqual(expect.arrayContaining(['shared/members/contract', 'shared/members/service']));
     expect(importsOf('infra/local/adapters.ts')).toContain('shared/platform/adapters/provided');
     expect(AREAS).toEqual(expect.arrayContaining(['members', 'orders', 'program', 'webhooks', 'wallet', 'exports', 'team']));
     expect(areaFiles.length).toBeGreaterThan(100);
@@ -76,6 +123,63 @@ describe('the house: what each folder may import', () => {
   it('shared/platform is the floor: it imports no area and no layer above it', () => {
     const above = (t: string) => areaOf(t) !== undefined || under('shared/http', 'shared/mcp', 'shared/console', 'shared/client')(t);
     expect(offenders(filesUnder('shared/platform'), above)).toEqual([]);
+  });
+
+  it('areas reach each other only through their door, index.ts: nothing outside an area imports a file inside it (tests may: they mirror paths)', () => {
+    const outsiders = [...shipped(), ...filesUnder('infra'), ...filesUnder('bin')];
+    const deep = (f: string) => (t: string) => {
+      const area = areaOf(t);
+      return area !== undefined && area !== areaOf(f) && t !== `shared/${area}`;
+    };
+    expect(outsiders.flatMap((f) => offenders([f], deep(f)))).toEqual([]);
+    expect(importsOf('shared/http/examples/world.ts')).toContain('shared/objects');
+  });
+
+  it('inside an area, files import each other directly, never through their own door', () => {
+    expect(areaFiles.flatMap((f) => offenders([f], (t) => t === `shared/${areaOf(f)}`))).toEqual([]);
+  });
+
+  it('every area has a door that names, one by one, what it lets out of its own files (no export *, no code of its own)', () => {
+    const NAMED = /^export (type )?\{[^}]*\} from '\.\/[^'.][^']*'$/;
+    for (const area of AREAS) {
+      const source = readFileSync(join(ROOT, 'shared', area, 'index.ts'), 'utf8')
+        .replace(/\/\*[\s\S]*?\*\//g, '')
+        .replace(/\/\/.*$/gm, '');
+      const statements = source
+        .split(';')
+        .map((st) => st.trim().replace(/\s+/g, ' '))
+        .filter(Boolean);
+      expect(statements.length, area).toBeGreaterThan(0);
+      expect(
+        statements.filter((st) => !NAMED.test(st)),
+        area,
+      ).toEqual([]);
+    }
+  });
+
+  it('a door lets out only what outsiders use (shipped code, infra, bin or tests)', () => {
+    const used = new Set<string>();
+    for (const f of [...shipped(), ...filesUnder('infra'), ...filesUnder('bin'), ...filesUnder('test')]) {
+      const source = readFileSync(join(ROOT, f), 'utf8');
+      for (const m of source.matchAll(STATEMENT)) {
+        const target = toTarget(f, m[3]!);
+        const area = areaOf(target);
+        if (!area || target !== `shared/${area}` || areaOf(f) === area) continue;
+        const names = m[1]
+          ? [...source.matchAll(new RegExp(`(?<![\\w$.])${m[1]}\\.([\\w$]+)`, 'g'))].map((a) => a[1]!)
+          : m[2]!.split(',').map(
+              (n) =>
+                n
+                  .replace(/^\s*type\s+/, '')
+                  .trim()
+                  .split(/\s+as\s+/)[0]!,
+            );
+        for (const n of names) used.add(`${area}.${n}`);
+      }
+    }
+    const unused = AREAS.flatMap((a) => [...doorOf(a).keys()].map((n) => `${a}.${n}`)).filter((n) => !used.has(n));
+    expect(unused).toEqual([]);
+    expect(used).toContain('members.membersArea');
   });
 
   it('areas import neither the HTTP layer, nor MCP, nor the console (those sit above them)', () => {
@@ -107,7 +211,7 @@ describe('the house: what each folder may import', () => {
     const allowed = (t: string) => !t.startsWith('shared/') || t.startsWith('shared/platform/') || isEntities(`${t}.ts`) || isRepository(`${t}.ts`);
     const repositories = shipped().filter(isRepository);
     expect(repositories.length).toBeGreaterThan(20);
-    expect(offenders(repositories, (t) => !allowed(t))).toEqual([]);
+    expect(offenders(repositories, (t) => !allowed(t), modulesOf)).toEqual([]);
   });
 
   it('entities import only entities, the error table, ids, config, the scope and role lists, the entity declaration and zod', () => {
@@ -117,8 +221,8 @@ describe('the house: what each folder may import', () => {
       ['shared/platform/ids', 'shared/platform/contract/scopes', 'shared/platform/contract/roles', 'shared/platform/data/entity', 'zod'].includes(t);
     const entities = areaFiles.filter(isEntities);
     expect(entities.length).toBeGreaterThan(15);
-    expect(offenders(entities, (t) => !allowed(t))).toEqual([]);
-    expect(importsOf('shared/orders/entities.ts')).toContain('shared/program/entities');
+    expect(offenders(entities, (t) => !allowed(t), modulesOf)).toEqual([]);
+    expect(modulesOf('shared/orders/entities.ts')).toContain('shared/program/entities');
   });
 
   it('a stored shape is declared once, in its area’s entities.ts (nothing keeps a copy or re-exports it)', () => {
@@ -130,7 +234,10 @@ describe('the house: what each folder may import', () => {
         .filter((name) => stored.has(name))
         .map((name) => `${f}: ${name}`),
     );
-    const reexporting = outside.filter((f) => /^export (?:type )?(?:\{[^}]*\}|\*) from ['"][^'"]*entities['"]/m.test(readFileSync(join(ROOT, f), 'utf8')));
+    // A door lets its own area's stored shapes out (`export type { MemberRecord } from './entities'`): that is no copy.
+    const reexporting = outside
+      .filter((f) => !isDoor(f))
+      .filter((f) => /^export (?:type )?(?:\{[^}]*\}|\*) from ['"][^'"]*entities['"]/m.test(readFileSync(join(ROOT, f), 'utf8')));
     expect(stored).toContain('MemberRecord');
     expect(redeclared).toEqual([]);
     expect(reexporting).toEqual([]);
@@ -143,8 +250,8 @@ describe('the house: what each folder may import', () => {
   });
 
   it('services import no contract (a contract sits above the services it declares)', () => {
-    const services = areaFiles.filter((f) => !isContract(f));
-    expect(offenders(services, (t) => isContract(`${t}.ts`))).toEqual([]);
+    const services = areaFiles.filter((f) => !isContract(f) && !isDoor(f));
+    expect(offenders(services, (t) => isContract(`${t}.ts`), modulesOf)).toEqual([]);
   });
 
   it('the error table and the events registry are leaves: they import nothing of the platform', () => {

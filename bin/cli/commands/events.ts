@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { webhooksArea } from '../../../shared/webhooks/contract';
+import { webhooksArea } from '../../../shared/webhooks';
 import { describe } from '../help';
 import { dataOf } from '../client';
 import { contextOf } from '../context';

@@ -1,7 +1,6 @@
 import { type Command, Option } from 'commander';
-import { PRESETS } from '../../../shared/api-keys/scopes';
+import { PRESETS, apiKeysArea } from '../../../shared/api-keys';
 import { type Scope, SCOPES } from '../../../shared/platform/contract/scopes';
-import { apiKeysArea } from '../../../shared/api-keys/contract';
 import { describe } from '../help';
 import { allPages, asTyped, dataOf } from '../client';
 import { contextOf } from '../context';

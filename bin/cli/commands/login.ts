@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { text } from 'node:stream/consumers';
-import { authArea } from '../../../shared/auth/contract';
+import { authArea } from '../../../shared/auth';
 import { describe } from '../help';
 import { dataOf } from '../client';
 import { contextOf } from '../context';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { components } from '../../../shared/client/index';
-import { membersArea } from '../../../shared/members/contract';
+import { membersArea } from '../../../shared/members';
 import { describe, examples } from '../help';
 import { allPages, asTyped, dataOf } from '../client';
 import { contextOf } from '../context';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { readFile } from 'node:fs/promises';
-import { objectsArea } from '../../../shared/objects/contract';
+import { objectsArea } from '../../../shared/objects';
 import { describe } from '../help';
 import { dataOf } from '../client';
 import { contextOf } from '../context';

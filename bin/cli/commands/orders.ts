@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Command } from 'commander';
 import type { components } from '../../../shared/client/index';
-import { membersArea } from '../../../shared/members/contract';
-import { ordersArea } from '../../../shared/orders/contract';
+import { membersArea } from '../../../shared/members';
+import { ordersArea } from '../../../shared/orders';
 import { currencyExponent } from '../../../shared/platform/money';
 import { allPages, type Client, dataOf } from '../client';
 import { describe } from '../help';

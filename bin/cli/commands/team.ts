@@ -1,5 +1,5 @@
 import { type Command, Option } from 'commander';
-import { teamArea } from '../../../shared/team/contract';
+import { teamArea } from '../../../shared/team';
 import { type Role, ROLES } from '../../../shared/platform/contract/roles';
 import { describe, examples } from '../help';
 import { allPages, dataOf } from '../client';

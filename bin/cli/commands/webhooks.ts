@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { components } from '../../../shared/client/index';
-import { webhooksArea } from '../../../shared/webhooks/contract';
+import { webhooksArea } from '../../../shared/webhooks';
 import { describe, examples } from '../help';
 import { allPages, asTyped, type Client, dataOf } from '../client';
 import { contextOf, interrupted } from '../context';

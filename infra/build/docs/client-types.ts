@@ -3,11 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../shared/campaigns/evaluation';
+import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../shared/campaigns';
 import { buildOpenApiDocument } from '../../../shared/http/openapi';
 import { SCOPES } from '../../../shared/platform/contract/scopes';
-import { AUDIT_ACTIONS } from '../../../shared/audit/entities';
-import { FIELD_TYPES } from '../../../shared/objects/entities';
+import { AUDIT_ACTIONS } from '../../../shared/audit';
+import { FIELD_TYPES } from '../../../shared/objects';
 
 /** The generated types of the typed client (`shared/client`). */
 export const SCHEMA_FILE = fileURLToPath(new URL('../../../shared/client/schema.d.ts', import.meta.url));

@@ -1,4 +1,4 @@
-import type { ambassadorArea } from '../../ambassador/contract';
+import type { ambassadorArea } from '../../ambassador';
 import type { AreaExamples } from './types';
 import { ambassadorCandidate, ambassadorMetrics, ids, referralCode } from './world';
 

@@ -1,4 +1,4 @@
-import type { apiKeysArea } from '../../api-keys/contract';
+import type { apiKeysArea } from '../../api-keys';
 import type { AreaExamples } from './types';
 import { apiKey, ids } from './world';
 

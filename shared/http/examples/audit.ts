@@ -1,4 +1,4 @@
-import type { auditArea } from '../../audit/contract';
+import type { auditArea } from '../../audit';
 import type { AreaExamples } from './types';
 import { auditEntry, ids } from './world';
 

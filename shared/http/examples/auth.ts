@@ -1,4 +1,4 @@
-import type { authArea } from '../../auth/contract';
+import type { authArea } from '../../auth';
 import type { AreaExamples } from './types';
 import { at, user, workspace } from './world';
 

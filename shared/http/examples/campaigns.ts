@@ -1,5 +1,4 @@
-import { campaignSchema } from '../../campaigns/schemas';
-import type { campaignsArea } from '../../campaigns/contract';
+import { campaignSchema, type campaignsArea } from '../../campaigns';
 import type { AreaExamples } from './types';
 import { outputOf } from './types';
 import { ids } from './world';

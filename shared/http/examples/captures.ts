@@ -1,4 +1,4 @@
-import type { capturesArea } from '../../captures/contract';
+import type { capturesArea } from '../../captures';
 import type { AreaExamples } from './types';
 import { capture, ids } from './world';
 

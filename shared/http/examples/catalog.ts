@@ -1,6 +1,5 @@
 import type * as z from 'zod';
-import type { importProductSchema } from '../../catalog/schemas';
-import type { catalogArea } from '../../catalog/contract';
+import type { importProductSchema, catalogArea } from '../../catalog';
 import type { AreaExamples } from './types';
 import { brand, catalogImportResult, category, ids, product } from './world';
 

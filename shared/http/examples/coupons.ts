@@ -1,4 +1,4 @@
-import type { couponsArea } from '../../coupons/contract';
+import type { couponsArea } from '../../coupons';
 import type { AreaExamples } from './types';
 import { coupon, couponPool, ids, redeemedCoupon } from './world';
 

@@ -1,4 +1,4 @@
-import type { exportsArea } from '../../exports/contract';
+import type { exportsArea } from '../../exports';
 import type { AreaExamples } from './types';
 import { at, exportJob, exportSchedule, ids, operationalExportJob } from './world';
 

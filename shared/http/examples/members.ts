@@ -1,6 +1,5 @@
 import type * as z from 'zod';
-import type { createMemberBody } from '../../members/schemas';
-import type { membersArea } from '../../members/contract';
+import type { createMemberBody, membersArea } from '../../members';
 import type { AreaExamples } from './types';
 import { at, email, ids, member, newMember, orderEntry, tierStatus, welcomeEntry } from './world';
 

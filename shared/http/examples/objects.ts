@@ -1,4 +1,4 @@
-import type { objectsArea } from '../../objects/contract';
+import type { objectsArea } from '../../objects';
 import type { AreaExamples } from './types';
 import { at, ids, objectRecord, objectType } from './world';
 

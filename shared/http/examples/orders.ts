@@ -1,6 +1,5 @@
 import type * as z from 'zod';
-import type { reconcileOrderSchema } from '../../orders/schemas';
-import type { ordersArea } from '../../orders/contract';
+import type { reconcileOrderSchema, ordersArea } from '../../orders';
 import type { AreaExamples } from './types';
 import { at, ids, order, refund, refundedOrder } from './world';
 

@@ -1,4 +1,4 @@
-import type { overviewArea } from '../../overview/contract';
+import type { overviewArea } from '../../overview';
 import type { AreaExamples } from './types';
 import { at } from './world';
 

@@ -1,4 +1,4 @@
-import type { portalArea } from '../../portal/contract';
+import type { portalArea } from '../../portal';
 import type { AreaExamples } from './types';
 import { ids } from './world';
 

@@ -1,4 +1,4 @@
-import type { privacyArea } from '../../privacy/contract';
+import type { privacyArea } from '../../privacy';
 import type { AreaExamples } from './types';
 import { at, coupon, ids, member, memberTag, objectRecord, objectType, orderEntry, refundedOrder, welcomeEntry } from './world';
 

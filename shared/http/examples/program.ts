@@ -1,4 +1,4 @@
-import type { programArea } from '../../program/contract';
+import type { programArea } from '../../program';
 import type { AreaExamples } from './types';
 import { program } from './world';
 

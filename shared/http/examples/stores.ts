@@ -1,4 +1,4 @@
-import type { storesArea } from '../../stores/contract';
+import type { storesArea } from '../../stores';
 import type { AreaExamples } from './types';
 import { at, ids, store } from './world';
 

@@ -1,4 +1,4 @@
-import type { systemArea } from '../../system/contract';
+import type { systemArea } from '../../system';
 import type { AreaExamples } from './types';
 
 export const systemExamples: AreaExamples<typeof systemArea> = {

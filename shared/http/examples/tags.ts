@@ -1,4 +1,4 @@
-import type { tagsArea } from '../../tags/contract';
+import type { tagsArea } from '../../tags';
 import type { AreaExamples } from './types';
 import { ids, memberTags, tag, tagMemberResult } from './world';
 

@@ -1,4 +1,4 @@
-import { invitationSchema, type teamArea } from '../../team/contract';
+import { invitationSchema, type teamArea } from '../../team';
 import { outputOf, type AreaExamples } from './types';
 import { user, workspace } from './world';
 

@@ -1,6 +1,5 @@
 import type * as z from 'zod';
-import type { trackEventSchema } from '../../tracking/schemas';
-import type { trackingArea } from '../../tracking/contract';
+import type { trackEventSchema, trackingArea } from '../../tracking';
 import type { AreaExamples } from './types';
 import { ids, trackEventResult, trackingStats } from './world';
 

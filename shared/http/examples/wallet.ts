@@ -1,4 +1,4 @@
-import type { walletArea, walletPassesArea } from '../../wallet/contract';
+import type { walletArea, walletPassesArea } from '../../wallet';
 import type { AreaExamples } from './types';
 import { walletBranding } from './world';
 

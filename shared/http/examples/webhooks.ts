@@ -1,5 +1,4 @@
-import { eventCatalog } from '../../webhooks/catalog';
-import type { webhooksArea } from '../../webhooks/contract';
+import { eventCatalog, type webhooksArea } from '../../webhooks';
 import { twinned } from '../../platform/contract/admin-twins';
 import type { AreaExamples } from './types';
 import { at, delivery, ids, webhookAttempt, webhookEndpoint } from './world';

@@ -1,5 +1,5 @@
 import { config, WORKSPACE_RATE_LIMITS_ENV, workspaceRateOverrides, workspaceRateSettings, type WorkspaceRateOverride } from '../../platform/config';
-import * as accounts from '../../auth/accounts-repository';
+import * as accounts from '../../auth';
 import { takeRequestSlot, type RateStoreClient } from '../../platform/data/rate-windows-repository';
 import { logger } from '../../platform/observability/logger';
 import { TtlCache } from '../../platform/cache';

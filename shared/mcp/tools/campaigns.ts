@@ -1,16 +1,15 @@
 import * as z from 'zod';
-import { actorOf } from '../../audit/entry';
-import type { AuditContext } from '../../audit/service';
-import * as campaigns from '../../campaigns/definitions';
-import { simulateCampaigns } from '../../campaigns/simulation';
+import { actorOf, type AuditContext } from '../../audit';
+import * as campaigns from '../../campaigns';
 import {
+  simulateCampaigns,
   campaignSchema,
   campaignSimulationSchema,
   createCampaignBody,
   listCampaignsQuery,
   simulateCampaignsBody,
   updateCampaignBody,
-} from '../../campaigns/schemas';
+} from '../../campaigns';
 import { defineTool, idempotencyKeyArg, pageArgs, pageOf, pageResult, READ_ONLY, write, type ToolContext } from '../registry';
 
 /**

@@ -1,15 +1,13 @@
 import * as z from 'zod';
-import { refundSchema } from '../../orders/contract';
-import * as catalog from '../../catalog/service';
-import { listProductsQuery, productSchema } from '../../catalog/schemas';
-import * as coupons from '../../coupons/service';
-import { couponSchema, issueCouponBody, listMemberCouponsQuery, poolSchema, redeemByCodeBody, redeemCouponBody } from '../../coupons/schemas';
-import * as orders from '../../orders/service';
-import { ordersWithCampaigns } from '../../campaigns/hooks';
-import { createOrderBody, externalOrderIdSchema, listOrdersQuery, orderSchema, refundBody } from '../../orders/schemas';
-import * as stores from '../../stores/service';
-import { storeSchema } from '../../stores/schemas';
-import { STORE_STATUSES } from '../../stores/entities';
+import { refundSchema, createOrderBody, externalOrderIdSchema, listOrdersQuery, orderSchema, refundBody } from '../../orders';
+import * as catalog from '../../catalog';
+import { listProductsQuery, productSchema } from '../../catalog';
+import * as coupons from '../../coupons';
+import { couponSchema, issueCouponBody, listMemberCouponsQuery, poolSchema, redeemByCodeBody, redeemCouponBody } from '../../coupons';
+import * as orders from '../../orders';
+import { ordersWithCampaigns } from '../../campaigns';
+import * as stores from '../../stores';
+import { storeSchema, STORE_STATUSES } from '../../stores';
 import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResult, READ_ONLY, write } from '../registry';
 
 /** Orders, coupons, stores and the catalog. */

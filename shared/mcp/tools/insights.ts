@@ -1,11 +1,10 @@
 import * as z from 'zod';
-import * as ambassador from '../../ambassador/service';
-import { candidateSchema, candidatesQuery, metricsSchema, referralCodeSchema } from '../../ambassador/schemas';
-import * as tracking from '../../tracking/service';
-import { statsQuery, statsSchema } from '../../tracking/schemas';
-import { eventCatalog } from '../../webhooks/catalog';
-import * as webhooks from '../../webhooks/service';
-import { attemptSchema, endpointSchema } from '../../webhooks/schemas';
+import * as ambassador from '../../ambassador';
+import { candidateSchema, candidatesQuery, metricsSchema, referralCodeSchema } from '../../ambassador';
+import * as tracking from '../../tracking';
+import { statsQuery, statsSchema } from '../../tracking';
+import { eventCatalog, attemptSchema, endpointSchema } from '../../webhooks';
+import * as webhooks from '../../webhooks';
 import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResult, READ_ONLY, write } from '../registry';
 
 /** Webhooks (read side), tracking statistics and the ambassador program. */

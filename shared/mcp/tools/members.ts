@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import * as members from '../../members/service';
+import * as members from '../../members';
 import {
   createMemberBody,
   ledgerEntrySchema,
@@ -11,11 +11,11 @@ import {
   explainQuery,
   tierStatusSchema,
   updateMemberBody,
-} from '../../members/schemas';
-import { explainPoints } from '../../members/explanation';
-import * as tags from '../../tags/service';
-import { memberTriggers } from '../../campaigns/hooks';
-import { listTagsQuery, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from '../../tags/schemas';
+  explainPoints,
+} from '../../members';
+import * as tags from '../../tags';
+import { memberTriggers } from '../../campaigns';
+import { listTagsQuery, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from '../../tags';
 import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResult, READ_ONLY, write } from '../registry';
 
 /** Members, points, tiers and tags: the tools of the `members:*` scopes. */

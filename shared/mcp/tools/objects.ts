@@ -1,14 +1,7 @@
 import * as z from 'zod';
-import {
-  objectRecordItemSchema,
-  objectRecordSchema,
-  objectTypeSchema,
-  objectTypeSummarySchema,
-  recordPatchBody,
-  recordWriteBody,
-} from '../../objects/contract';
-import * as types from '../../objects/object-types';
-import * as records from '../../objects/records';
+import { objectRecordItemSchema, objectRecordSchema, objectTypeSchema, objectTypeSummarySchema, recordPatchBody, recordWriteBody } from '../../objects';
+import * as types from '../../objects';
+import * as records from '../../objects';
 import { MAX_PAGE_SIZE } from '../../platform/validation/pagination';
 import { defineTool, idempotencyKeyArg, READ_ONLY, write } from '../registry';
 

@@ -1,0 +1,11 @@
+/**
+ * The door of the audit area: what other areas, the HTTP layer, MCP, the functions and infra use of it,
+ * named one by one. Files inside the area import each other directly (docs/architecture.md).
+ */
+
+export { auditArea } from './contract';
+export { AUDIT_ACTIONS } from './entities';
+export { actorOf } from './entry';
+export { auditEntrySchema } from './schemas';
+export { audited, listAuditEntries, recordAccess, recordCall, recordRefusal } from './service';
+export type { AuditContext } from './service';

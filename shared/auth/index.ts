@@ -1,0 +1,25 @@
+/**
+ * The door of the auth area: what other areas, the HTTP layer, MCP, the functions and infra use of it,
+ * named one by one. Files inside the area import each other directly (docs/architecture.md).
+ */
+
+export { findUserByEmail, getSession, getUser, getWorkspace, getWorkspaceRecord, setClockOffset, touchBrowserSession } from './accounts-repository';
+export { authArea, userSchema, workspaceSchema } from './contract';
+export { userEntity } from './entities';
+export type { BrowserSessionState, User, UserRecord, Workspace } from './entities';
+export { hashPassword } from './password';
+export { emailSchema, passwordSchema } from './schemas';
+export {
+  browserSession,
+  changePassword,
+  forgotPassword,
+  login,
+  logout,
+  profile,
+  publicUser,
+  register,
+  resetPassword,
+  startBrowserSession,
+  updateProfile,
+} from './service';
+export type { PublicRequest } from './service';

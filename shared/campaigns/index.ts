@@ -1,0 +1,12 @@
+/**
+ * The door of the campaigns area: what other areas, the HTTP layer, MCP, the functions and infra use of it,
+ * named one by one. Files inside the area import each other directly (docs/architecture.md).
+ */
+
+export { campaignsArea } from './contract';
+export { createCampaign, deleteCampaign, getCampaign, listCampaigns, updateCampaign, withTallies } from './definitions';
+export { runAllDueProgramWork, runDueProgramWork } from './due-work';
+export { CONDITION_FIELDS, OPS_BY_KIND } from './evaluation';
+export { memberTriggers, ordersWithCampaigns } from './hooks';
+export { campaignSchema, campaignSimulationSchema, createCampaignBody, listCampaignsQuery, simulateCampaignsBody, updateCampaignBody } from './schemas';
+export { simulateCampaigns } from './simulation';

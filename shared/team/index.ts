@@ -1,0 +1,8 @@
+/**
+ * The door of the team area: what other areas, the HTTP layer, MCP, the functions and infra use of it,
+ * named one by one. Files inside the area import each other directly (docs/architecture.md).
+ */
+
+export { invitationSchema, teamArea } from './contract';
+export { acceptInvitation, invite, listInvitations, revokeInvitation } from './invitations';
+export { changeRole, listMembers, removeMember } from './members';
