@@ -3,6 +3,8 @@ import { indexKeysOf, keyOf } from '../platform/data/keys';
 import { StaleRead } from '../platform/data/concurrency';
 import { getItem } from '../platform/data/items';
 import type { TransactStep } from '../platform/data/transactions';
+// The area's changes commit here: its services plan the steps and hand them over.
+export { transactWrite } from '../platform/data/transactions';
 
 export interface CaptureWindow {
   captureId: string;

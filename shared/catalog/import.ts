@@ -1,6 +1,7 @@
 import * as repo from './repository';
 import { withOptimisticRetry } from '../platform/data/concurrency';
-import { transactWrite, type TransactStep } from '../platform/data/transactions';
+import type { TransactStep } from '../platform/data/transactions';
+import { transactWrite } from './repository';
 import { newId } from '../platform/ids';
 import { itemError, parseItem, runInLanes, summarise } from '../platform/validation/batch';
 import { AppError, validationFailed, type ErrorDetail } from '../platform/errors';

@@ -4,6 +4,8 @@ import { StaleRead } from '../platform/data/concurrency';
 import { getItem } from '../platform/data/items';
 import { batchGetItems, filterExpression, queryPage, type Filter, type Page } from '../platform/data/queries';
 import type { TransactStep } from '../platform/data/transactions';
+// The area's changes commit here: its services plan the steps and hand them over.
+export { transactWrite } from '../platform/data/transactions';
 
 type Raw = Record<string, unknown>;
 

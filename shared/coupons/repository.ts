@@ -8,6 +8,8 @@ import { getItem } from '../platform/data/items';
 import { indexPage, type IndexFilter, type Page } from '../platform/data/queries';
 import type { TransactStep } from '../platform/data/transactions';
 import { erasedOr } from '../members';
+// The area's changes commit here: its services plan the steps and hand them over.
+export { transactWrite } from '../platform/data/transactions';
 
 /** Storage of coupon pools, their code lists, per-member counters, coupons and code lookups. */
 

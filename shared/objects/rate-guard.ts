@@ -1,5 +1,5 @@
 import { rateGuardSettings, type RateGuardSettings } from '../platform/config';
-import { countRateWindows, type RateStoreClient } from '../platform/data/rate-windows-repository';
+import { countRateWindows, type RateStoreClient } from './repository';
 import { logger } from '../platform/observability/logger';
 import { emitMetric } from '../platform/observability/metrics';
 import type { Principal } from '../platform/contract/principal';

@@ -5,6 +5,10 @@ import { StaleRead } from '../platform/data/concurrency';
 import { getItem } from '../platform/data/items';
 import { batchGetItems, indexPage, type Page, prefixPage, queryRaw } from '../platform/data/queries';
 import { transactWrite, type TransactStep } from '../platform/data/transactions';
+// The area's changes commit here: its services plan the steps and hand them over.
+export { transactWrite } from '../platform/data/transactions';
+// The write-rate guard's counters (a platform store shared by every guard), for this area's guard.
+export { countRateWindows, type RateStoreClient } from '../platform/data/rate-windows-repository';
 
 const typeKey = (workspaceId: string, type: string) => keyOf('objectType', { workspaceId, type });
 

@@ -1,6 +1,5 @@
 import * as members from '../members';
 import * as repo from './repository';
-import { keyOf, seqKey } from '../platform/data/keys';
 import { withOptimisticRetry } from '../platform/data/concurrency';
 import { event, publish } from '../platform/events/outbox';
 import { audited, type AuditContext } from '../audit';
@@ -116,14 +115,14 @@ export const ERASURE_SCRUBS: Record<string, (ctx: ErasureContext) => Promise<voi
       if (item.phone) phones.add(normalisePhone(String(item.phone)));
       if (item.email || item.phone) {
         const fingerprint = fingerprintOf({ email: item.email ?? undefined, phone: item.phone ?? undefined, source: String(item.source) });
-        await repo.removeItem(keyOf('captureWindow', { workspaceId, fingerprint }));
+        await repo.removeCaptureWindow(workspaceId, fingerprint);
       }
       await repo.scrub(key, { email: null, phone: null, firstName: null, lastName: null, attributes: {} });
     }
   },
   // After captures: they add the phones the member was captured with.
   phoneLookups: async ({ workspaceId, phones }) => {
-    for (const phone of phones) await repo.removeItem(keyOf('capturePhone', { workspaceId, phone }));
+    for (const phone of phones) await repo.removeCapturePhone(workspaceId, phone);
   },
   trackingEvents: async ({ workspaceId, memberId }) => {
     for (const { key, item } of await repo.memberIndexed(workspaceId, memberId, 'trackingEvents')) {
@@ -142,7 +141,7 @@ export const ERASURE_SCRUBS: Record<string, (ctx: ErasureContext) => Promise<voi
   ledgerReasons: async ({ workspaceId, memberId }) => {
     for (const entry of await repo.ledgerItems(workspaceId, memberId)) {
       if (entry.reason !== null && entry.reason !== undefined) {
-        await repo.scrub(keyOf('ledgerEntry', { workspaceId, memberId, seq: seqKey(Number(entry.rev)) }), { reason: null });
+        await repo.scrubLedgerEntry(workspaceId, memberId, Number(entry.rev), { reason: null });
       }
     }
   },

@@ -1,5 +1,5 @@
 import { withoutKeys } from '../platform/data/entity';
-import { indexPartition, keyOf, skPrefix } from '../platform/data/keys';
+import { indexPartition, keyOf, seqKey, skPrefix } from '../platform/data/keys';
 import { getItem, updateItem, type Item } from '../platform/data/items';
 import { queryRaw } from '../platform/data/queries';
 import { transactWrite, type TransactStep } from '../platform/data/transactions';
@@ -112,3 +112,14 @@ export async function scrub(key: { pk: string; sk: string }, fields: Record<stri
 export async function removeItem(key: { pk: string; sk: string }): Promise<void> {
   await transactWrite([{ op: { Delete: { Key: key } } }]);
 }
+
+/** The window that refuses the same capture twice (its fingerprint: email, phone, source). */
+export const removeCaptureWindow = (workspaceId: string, fingerprint: string): Promise<void> =>
+  removeItem(keyOf('captureWindow', { workspaceId, fingerprint }));
+
+/** The lookup from a phone number to its captures. */
+export const removeCapturePhone = (workspaceId: string, phone: string): Promise<void> => removeItem(keyOf('capturePhone', { workspaceId, phone }));
+
+/** One entry of a member's ledger, by its revision. */
+export const scrubLedgerEntry = (workspaceId: string, memberId: string, rev: number, fields: Record<string, unknown>): Promise<void> =>
+  scrub(keyOf('ledgerEntry', { workspaceId, memberId, seq: seqKey(rev) }), fields);

@@ -4,6 +4,8 @@ import { StaleRead } from '../platform/data/concurrency';
 import { getItem } from '../platform/data/items';
 import { prefixPage, type Page } from '../platform/data/queries';
 import type { TransactStep } from '../platform/data/transactions';
+// The area's changes commit here: its services plan the steps and hand them over.
+export { transactWrite } from '../platform/data/transactions';
 
 export function putStoreStep(workspaceId: string, store: StoreRecord): TransactStep {
   return { op: { Put: { Item: storeEntity.toItem(store, { workspaceId, version: 1 }), ConditionExpression: 'attribute_not_exists(pk)' } } };

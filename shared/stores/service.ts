@@ -1,6 +1,6 @@
 import * as repo from './repository';
 import { withOptimisticRetry } from '../platform/data/concurrency';
-import { transactWrite } from '../platform/data/transactions';
+import { transactWrite } from './repository';
 import { ID_PATTERN, newId } from '../platform/ids';
 import { notFound } from '../platform/errors';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';

@@ -5,6 +5,8 @@ import { StaleRead } from '../platform/data/concurrency';
 import { getItem } from '../platform/data/items';
 import { queryPage, queryRaw, type Page } from '../platform/data/queries';
 import type { TransactStep } from '../platform/data/transactions';
+// The area's changes commit here: its services plan the steps and hand them over.
+export { transactWrite } from '../platform/data/transactions';
 
 /**
  * Tags: the member's `tags` list (what the member list filters on), one `memberTag` item per

@@ -1,7 +1,7 @@
 import * as repo from './repository';
 import { withOptimisticRetry } from '../platform/data/concurrency';
 import type { Page } from '../platform/data/queries';
-import { transactWrite } from '../platform/data/transactions';
+import { transactWrite } from './repository';
 import { event, publish } from '../platform/events/outbox';
 import { conflict, notFound } from '../platform/errors';
 import { loadMember, loadWritableMember, type MemberTriggers, type OwedGrants } from '../members';

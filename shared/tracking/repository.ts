@@ -1,6 +1,8 @@
 import { keyOf, indexKeysOf, type PrimaryKey } from '../platform/data/keys';
 import { batchGetItems, queryRaw } from '../platform/data/queries';
 import type { TransactStep } from '../platform/data/transactions';
+// The area's changes commit here: its services plan the steps and hand them over.
+export { transactWrite } from '../platform/data/transactions';
 
 export interface TrackedEventRecord {
   eventId: string;

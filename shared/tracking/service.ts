@@ -1,6 +1,6 @@
 import * as repo from './repository';
 import { withOptimisticRetry } from '../platform/data/concurrency';
-import { transactWrite } from '../platform/data/transactions';
+import { transactWrite } from './repository';
 import { itemError, parseItem } from '../platform/validation/batch';
 import { notFound, validationFailed } from '../platform/errors';
 import { isMemberId } from '../members';
