@@ -4,6 +4,8 @@ import { StaleRead } from '../platform/data/concurrency';
 import { deleteItem, getItem } from '../platform/data/items';
 import { batchGetItems, indexPage, prefixPage, type Page } from '../platform/data/queries';
 import type { TransactStep } from '../platform/data/transactions';
+// The area's changes commit here: its services plan the steps and hand them over.
+export { transactWrite } from '../platform/data/transactions';
 
 const key = (workspaceId: string, campaignId: string) => keyOf('campaign', { workspaceId, campaignId });
 

@@ -15,7 +15,7 @@ import {
 } from '../members';
 import { getTriggerProgress, owedTriggers, triggerProgressStep, type TriggerProgress } from './repository';
 import { withOptimisticRetry } from '../platform/data/concurrency';
-import { transactWrite } from '../platform/data/transactions';
+import { transactWrite } from './repository';
 import { logger } from '../platform/observability/logger';
 import { hasCampaignOf, liveCampaigns } from './definitions';
 import { grantOwed, grantTrigger, type TriggerOccurrence } from './triggers';

@@ -6,6 +6,8 @@ import { StaleRead } from '../platform/data/concurrency';
 import { getItem, type Item } from '../platform/data/items';
 import { filterExpression, indexPage, prefixPage, type Page } from '../platform/data/queries';
 import type { TransactStep } from '../platform/data/transactions';
+// The area's changes commit here: its services plan the steps and hand them over.
+export { transactWrite } from '../platform/data/transactions';
 
 /**
  * Erasure is terminal: every write of the member item (profile, points, tags) and every check a

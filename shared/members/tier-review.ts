@@ -6,7 +6,7 @@
  * `now` is a parameter, so the run that calls it owns the clock.
  */
 import { deleteMemberTierStep, dueTierReviews } from './tier-repository';
-import { transactWrite } from '../platform/data/transactions';
+import { transactWrite } from './repository';
 import { AppError } from '../platform/errors';
 import { changePoints, NO_DELTA, type ChangePlan } from './ledger';
 

@@ -230,22 +230,9 @@ describe('the house: what each folder may import', () => {
         .filter((n) => n && !UNIT_OF_WORK.includes(n));
     };
     const reaching = areaFiles.filter((f) => !isRepository(f) && !isEntities(f) && storeCalls(f).length > 0);
-    // Known debt, in areas whose services were being reworked: they commit with transactWrite themselves.
-    // They go through their repository (as ambassador, captures, catalog, coupons, objects, stores, tags
-    // and tracking do) when next touched; the list only shrinks.
-    const KNOWN = [
-      'shared/campaigns/definitions.ts',
-      'shared/campaigns/trigger-work.ts',
-      'shared/members/ledger.ts',
-      'shared/members/service.ts',
-      'shared/members/tier-review.ts',
-    ];
-    expect(reaching.filter((f) => !KNOWN.includes(f)).map((f) => `${f}: ${storeCalls(f).join(', ')}`)).toEqual([]);
-    expect(
-      KNOWN.filter((f) => !reaching.includes(f)),
-      'no longer reaching the store: remove from KNOWN',
-    ).toEqual([]);
-    expect(storeCalls('shared/members/ledger.ts')).toContain('transactWrite');
+    // Every area commits through its repository (`import { transactWrite } from './repository'`).
+    expect(reaching.map((f) => `${f}: ${storeCalls(f).join(', ')}`)).toEqual([]);
+    expect(storeCalls('shared/members/repository.ts')).toContain('getItem');
   });
 
   it('services take their stores as arguments, not as default parameters (the handler, the composition root, passes them)', () => {
