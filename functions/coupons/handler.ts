@@ -20,7 +20,9 @@ export const handler = defineArea(couponsArea, {
     const actor = { apiKeyId: p.kind === 'apiKey' ? p.keyId : null };
     return coupons.issueCoupon(p.workspaceId, body, actor, write);
   }),
-  redeemCoupon: sealed(ok, ({ principal, params, body }, write) => coupons.redeemCoupon(principalOf(principal).workspaceId, params.id, body, write)),
+  redeemCoupon: sealed(ok, ({ principal, params, body }, write) =>
+    coupons.redeemCoupon(principalOf(principal).workspaceId, params.id, body, coupons.tableRedemptionStore, write),
+  ),
   listMemberCoupons: async ({ principal, params, query }) => {
     const page = await coupons.listMemberCoupons(principalOf(principal).workspaceId, params.id, query);
     return ok(page.items, { nextCursor: page.nextCursor ?? null });
@@ -30,6 +32,6 @@ export const handler = defineArea(couponsArea, {
     return ok(page.items, { nextCursor: page.nextCursor ?? null });
   },
   redeemMemberCoupon: sealed(ok, ({ principal, params, body }, write) =>
-    coupons.redeemMemberCoupon(principalOf(principal).workspaceId, params.id, body, write),
+    coupons.redeemMemberCoupon(principalOf(principal).workspaceId, params.id, body, coupons.tableRedemptionStore, write),
   ),
 });

@@ -15,6 +15,7 @@ import {
   nextDueAt,
   warningDue,
   parseClaim,
+  tableLedgerStore,
 } from '../members';
 import { event } from '../platform/events/outbox';
 import { runTriggerWork } from './trigger-work';
@@ -108,6 +109,7 @@ async function settleMember(workspaceId: string, memberId: string, now: number):
   for (let more: boolean | null = true; more && steps < MAX_STEPS; ) {
     let at = now;
     more = await changePoints<boolean | null>({
+      store: tableLedgerStore,
       workspaceId,
       memberId,
       plan: (member, rules) => {

@@ -1,7 +1,7 @@
 import * as repo from './repository';
 import { validationFailed } from '../platform/errors';
 import { loadMember, type MemberRecord } from '../members';
-import { resolveMember, orderAmounts, earnAmountRules, earningAmount, matchingAmount, type OrderLine } from '../orders';
+import { resolveMember, tableOrdersStore, orderAmounts, earnAmountRules, earningAmount, matchingAmount, type OrderLine } from '../orders';
 import { earnSnapshot, pointsFor, rulesOf, programNow, campaignsNotBefore } from '../program';
 import { grantsOf, type CampaignFacts } from './evaluation';
 import { evaluateCampaignsFor } from './engine';
@@ -11,7 +11,7 @@ import { timeZoneOf } from './definitions';
 /** The member the simulation is for: `memberId`, or the order's own reference (an id, an e-mail, an externalId); none: a new member. */
 async function memberOf(workspaceId: string, input: SimulateCampaignsInput): Promise<MemberRecord | undefined> {
   const { order } = input;
-  const byOrder = order.memberId !== undefined || order.member !== undefined ? await resolveMember(workspaceId, order) : undefined;
+  const byOrder = order.memberId !== undefined || order.member !== undefined ? await resolveMember(workspaceId, order, tableOrdersStore) : undefined;
   if (input.memberId === undefined) return byOrder;
   if (byOrder && byOrder.id !== input.memberId) throw validationFailed([{ in: 'body', field: 'memberId', message: 'names another member than the order' }]);
   return byOrder ?? loadMember(workspaceId, input.memberId);

@@ -5,7 +5,7 @@
 import * as repo from './repository';
 import { AppError } from '../platform/errors';
 import { logger } from '../platform/observability/logger';
-import { changePoints, NO_DELTA, NOTHING_OWED, type MemberTriggers } from '../members';
+import { changePoints, NO_DELTA, NOTHING_OWED, type MemberTriggers, tableLedgerStore } from '../members';
 import { programNow } from '../program';
 import type { CampaignFacts, CampaignRule } from './evaluation';
 import { liveCampaigns } from './definitions';
@@ -37,6 +37,7 @@ export async function grantTrigger(workspaceId: string, memberId: string, occurr
   if (!campaigns.length) return 0;
   const at = occurrence.at === undefined ? await programNow(workspaceId) : new Date(occurrence.at);
   return changePoints<number>({
+    store: tableLedgerStore,
     workspaceId,
     memberId,
     plan: async (member, rules) => {

@@ -18,6 +18,7 @@ export {
   listPools,
   redeemCoupon,
   redeemMemberCoupon,
+  tableRedemptionStore,
   voidOrderCoupons,
 } from './service';
 export { poolStatus, toCoupon } from './types';

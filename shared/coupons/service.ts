@@ -10,7 +10,7 @@ import { refuseOversized } from '../platform/data/stored-size';
 import { event, publish } from '../platform/events/outbox';
 import { ID_PATTERN, newId } from '../platform/ids';
 import { AppError, conflict, notFound } from '../platform/errors';
-import { changePoints, isMemberId, loadMember, loadWritableMember, NO_DELTA, tableLedgerStore, type LedgerStore } from '../members';
+import { changePoints, isMemberId, loadMember, loadWritableMember, memberThrough, NO_DELTA, tableLedgerStore, writable, type LedgerStore } from '../members';
 import { codeKey, generateCode, isCodeShaped } from './codes';
 import type { Coupon, CouponPool, CreatePoolInput, IssueCouponInput, RedeemInput } from './schemas';
 import type { CodeLookup, CouponRecord, CouponStatus, PoolRecord } from './entities';
@@ -240,6 +240,7 @@ async function issueInTurn(
 
   if (member && first.pointsCost) {
     return changePoints({
+      store: tableLedgerStore,
       workspaceId,
       memberId: member.id,
       plan: async (m) => {
@@ -390,9 +391,9 @@ export async function redeemCoupon(
   workspaceId: string,
   couponId: string,
   input: RedeemInput,
+  store: RedemptionStore,
   opts: WriteOptions<Coupon> = {},
   clock: () => Date = () => new Date(),
-  store: RedemptionStore = tableRedemptionStore,
 ): Promise<Coupon> {
   const load = async () => {
     const c = isCouponId(couponId) ? await store.getCoupon(workspaceId, couponId) : undefined;
@@ -410,11 +411,11 @@ export async function redeemMemberCoupon(
   workspaceId: string,
   memberId: string,
   input: RedeemInput & { code: string },
+  store: RedemptionStore,
   opts: WriteOptions<Coupon> = {},
   clock: () => Date = () => new Date(),
-  store: RedemptionStore = tableRedemptionStore,
 ): Promise<Coupon> {
-  await loadWritableMember(workspaceId, memberId, store);
+  writable(await memberThrough(store, workspaceId, memberId));
   const lookup = isCodeShaped(input.code) ? await store.getCodeLookup(workspaceId, codeKey(input.code)) : undefined;
   if (!lookup?.couponId || lookup.memberId !== memberId) throw notFound('Coupon');
   const couponId = lookup.couponId;

@@ -5,7 +5,7 @@
  * correction's own, under the program's retention). Reversing a given entry is one call, once.
  */
 import * as repo from './repository';
-import { changePoints, NO_DELTA } from './ledger';
+import { changePoints, NO_DELTA, tableLedgerStore } from './ledger';
 import type { LedgerEntryRecord, MemberRecord } from './entities';
 import type { PointsDelta } from './types';
 import { AppError, notFound } from '../platform/errors';
@@ -74,6 +74,7 @@ export async function reverseEntry(
   if (entry.reversedBy) throw refused();
   const delta = reversalDelta(entry);
   return changePoints({
+    store: tableLedgerStore,
     workspaceId,
     memberId,
     plan: () => {

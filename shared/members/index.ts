@@ -11,7 +11,7 @@ export { reverseEntry } from './corrections';
 export { memberEntity } from './entities';
 export type { MemberRecord } from './entities';
 export { explainPoints } from './explanation';
-export { changePoints, EXPIRY, isMemberId, loadMember, loadWritableMember, NO_DELTA, tableLedgerStore } from './ledger';
+export { changePoints, EXPIRY, isMemberId, loadMember, loadWritableMember, memberThrough, NO_DELTA, tableLedgerStore, writable } from './ledger';
 export type { ChangePlan, LedgerStore, PlannedGrant } from './ledger';
 export { activationsAt, expire, nextDueAt, NO_LOTS, warningDue } from './member-lots';
 export { reversalOf } from './points-lots';

@@ -109,23 +109,23 @@ export const tableLedgerStore: LedgerStore = {
   transactWrite: (steps) => transactWrite(steps),
 };
 
-export async function loadMember(workspaceId: string, memberId: string, store: Pick<LedgerStore, 'getMember'> = tableLedgerStore): Promise<MemberRecord> {
+/** The member, read through a ledger store: the ledger's own, or a caller's (coupons' redemption). 404 if unknown. */
+export async function memberThrough(store: Pick<LedgerStore, 'getMember'>, workspaceId: string, memberId: string): Promise<MemberRecord> {
   const member = isMemberId(memberId) ? await store.getMember(workspaceId, memberId) : undefined;
   if (!member) throw notFound('Member');
   return member;
 }
+
+/** The member from the table (404 if unknown). */
+export const loadMember = (workspaceId: string, memberId: string): Promise<MemberRecord> => memberThrough(tableLedgerStore, workspaceId, memberId);
 
 /**
  * The member a write is about to change: an erased member is refused before any planning
  * (MEMBER_ERASED). The same refusal is a condition of every write's transaction on the member
  * item, so a write racing the erasure is refused too.
  */
-export async function loadWritableMember(
-  workspaceId: string,
-  memberId: string,
-  store: Pick<LedgerStore, 'getMember'> = tableLedgerStore,
-): Promise<MemberRecord> {
-  return writable(await loadMember(workspaceId, memberId, store));
+export async function loadWritableMember(workspaceId: string, memberId: string): Promise<MemberRecord> {
+  return writable(await loadMember(workspaceId, memberId));
 }
 
 export function writable(member: MemberRecord): MemberRecord {
@@ -154,21 +154,14 @@ export interface PointsChange<R> {
   preloaded?: MemberRecord;
   /** The time of the change; default: the workspace's program clock. */
   now?: () => Date;
-  store?: LedgerStore;
+  /** Where the member, the rules and the clock are read and the change is written: the table's (`tableLedgerStore`) or a caller's own. */
+  store: LedgerStore;
 }
 
-export async function changePoints<R>({
-  workspaceId,
-  memberId,
-  plan,
-  write: opts = {},
-  preloaded,
-  now,
-  store = tableLedgerStore,
-}: PointsChange<R>): Promise<R> {
+export async function changePoints<R>({ workspaceId, memberId, plan, write: opts = {}, preloaded, now, store }: PointsChange<R>): Promise<R> {
   let fresh: MemberRecord | undefined;
   const attempt = async (): Promise<R> => {
-    const read = writable(fresh ?? (await loadMember(workspaceId, memberId, store)));
+    const read = writable(fresh ?? (await memberThrough(store, workspaceId, memberId)));
     fresh = undefined;
     const [rules, tierRecord, clockAt] = await Promise.all([
       store.rulesOf(workspaceId),

@@ -13,7 +13,7 @@ import { getMemberTier } from './tier-repository';
 import { metricNow, tierStateOf } from './tier-state';
 import type { MemberTriggers, OwedGrants } from './triggers';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
-import { changePoints, loadMember, loadWritableMember, NO_DELTA, toLedgerEntry } from './ledger';
+import { changePoints, loadMember, loadWritableMember, NO_DELTA, toLedgerEntry, tableLedgerStore } from './ledger';
 import type { CreateMemberInput, Member, UpdateMemberInput } from './schemas';
 import { searchTextOf, toMember, type PointsResult } from './types';
 import { correctionPlan } from './corrections';
@@ -218,6 +218,7 @@ export async function changePointsManually(
   const earn = input.type === 'earn';
   const audit = actor.audit;
   return changePoints({
+    store: tableLedgerStore,
     workspaceId,
     memberId,
     plan: (member) => ({

@@ -8,7 +8,7 @@
 import { deleteMemberTierStep, dueTierReviews } from './tier-repository';
 import { transactWrite } from './repository';
 import { AppError } from '../platform/errors';
-import { changePoints, NO_DELTA, type ChangePlan } from './ledger';
+import { changePoints, NO_DELTA, type ChangePlan, tableLedgerStore } from './ledger';
 
 export interface TierReviewOutcome {
   memberId: string;
@@ -27,7 +27,7 @@ export async function reviewTier(workspaceId: string, memberId: string, now: Dat
     result: ({ member, tierChange }) => ({ memberId, tier: member.tier, change: tierChange }),
   };
   try {
-    return await changePoints({ workspaceId, memberId, plan: () => ({ plan }), now: () => now });
+    return await changePoints({ store: tableLedgerStore, workspaceId, memberId, plan: () => ({ plan }), now: () => now });
   } catch (err) {
     // An erased member keeps no tier: its state leaves the review index.
     if (err instanceof AppError && (err.code === 'MEMBER_ERASED' || err.code === 'NOT_FOUND')) {

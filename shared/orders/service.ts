@@ -118,11 +118,7 @@ export interface CreatedOrder {
 }
 
 /** Resolves `memberId` or the `member` lookup to a member of this workspace (404 otherwise). */
-export async function resolveMember(
-  workspaceId: string,
-  ref: Pick<CreateOrderInput, 'memberId' | 'member'>,
-  store: OrdersTable = tableOrdersStore,
-): Promise<MemberRecord> {
+export async function resolveMember(workspaceId: string, ref: Pick<CreateOrderInput, 'memberId' | 'member'>, store: OrdersTable): Promise<MemberRecord> {
   const id = ref.memberId
     ? isMemberId(ref.memberId)
       ? ref.memberId

@@ -105,7 +105,7 @@ export const commerceTools = [
     annotations: write({ destructive: false, idempotent: false }),
     writes: 'guard',
     idempotent: true,
-    run: (ctx, a, w) => coupons.redeemCoupon(ctx.workspaceId, a.couponId, { externalOrderId: a.externalOrderId }, w),
+    run: (ctx, a, w) => coupons.redeemCoupon(ctx.workspaceId, a.couponId, { externalOrderId: a.externalOrderId }, coupons.tableRedemptionStore, w),
   }),
   defineTool({
     name: 'redeem_member_coupon',
@@ -119,7 +119,8 @@ export const commerceTools = [
     annotations: write({ destructive: false, idempotent: false }),
     writes: 'guard',
     idempotent: true,
-    run: (ctx, a, w) => coupons.redeemMemberCoupon(ctx.workspaceId, a.memberId, { code: a.code, externalOrderId: a.externalOrderId }, w),
+    run: (ctx, a, w) =>
+      coupons.redeemMemberCoupon(ctx.workspaceId, a.memberId, { code: a.code, externalOrderId: a.externalOrderId }, coupons.tableRedemptionStore, w),
   }),
   defineTool({
     name: 'list_member_coupons',

@@ -3,7 +3,7 @@ import * as members from '../../../../shared/members/repository';
 import { addTagsSteps } from '../../../../shared/tags/repository';
 import { transactWrite } from '../../../../shared/platform/data/transactions';
 import { AppError } from '../../../../shared/platform/errors';
-import { changePoints, NO_DELTA } from '../../../../shared/members/ledger';
+import { changePoints, NO_DELTA, tableLedgerStore } from '../../../../shared/members/ledger';
 import type { MemberRecord } from '../../../../shared/members/entities';
 import { call } from '../../../support/api';
 import { newMember, tenant } from '../../../support/fixtures';
@@ -40,6 +40,7 @@ describe('writes racing an erasure', () => {
     expect(await codeOf(profile)).toBe('MEMBER_ERASED');
     // The stale member is handed in as already read: only the balance step's condition can refuse it.
     const earn = changePoints({
+      store: tableLedgerStore,
       workspaceId: t.workspaceId,
       memberId: m.id,
       plan: () => ({

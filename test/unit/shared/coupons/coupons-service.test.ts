@@ -47,11 +47,11 @@ const code = (p: Promise<unknown>) =>
 describe('coupon redemption (in-memory store)', () => {
   it('redeems once: the pool counts it and coupon.redeemed is emitted; a second redeem is COUPON_ALREADY_REDEEMED and changes nothing', async () => {
     const store = setup();
-    const redeemed = await redeemCoupon(WS, COUPON, { externalOrderId: 'ext-9' }, {}, clock, store);
+    const redeemed = await redeemCoupon(WS, COUPON, { externalOrderId: 'ext-9' }, store, {}, clock);
     expect(redeemed).toMatchObject({ id: COUPON, status: 'redeemed', redeemedAt: '2026-03-01T10:00:00.000Z' });
     expect(store.coupons.get(COUPON)).toMatchObject({ status: 'redeemed', redemption: { externalOrderId: 'ext-9' } });
     expect(store.redeemedByPool.get(POOL)).toBe(1);
-    expect(await code(redeemCoupon(WS, COUPON, {}, {}, clock, store))).toBe('COUPON_ALREADY_REDEEMED');
+    expect(await code(redeemCoupon(WS, COUPON, {}, store, {}, clock))).toBe('COUPON_ALREADY_REDEEMED');
     expect(store.redeemedByPool.get(POOL)).toBe(1);
     expect(store.ledger.eventTypes()).toEqual(['coupon.redeemed']);
   });
@@ -60,20 +60,20 @@ describe('coupon redemption (in-memory store)', () => {
     const store = setup();
     // Another redeem commits between this one's read and its write.
     store.ledger.interleave = () => Object.assign(store.coupons.get(COUPON)!, { status: 'redeemed', redeemedAt: '2026-03-01T09:59:59.000Z' });
-    expect(await code(redeemCoupon(WS, COUPON, {}, {}, clock, store))).toBe('COUPON_ALREADY_REDEEMED');
+    expect(await code(redeemCoupon(WS, COUPON, {}, store, {}, clock))).toBe('COUPON_ALREADY_REDEEMED');
     expect(store.redeemedByPool.get(POOL)).toBeUndefined();
   });
 
   it('an expired coupon is COUPON_EXPIRED; an unknown id is NOT_FOUND', async () => {
     const store = setup({ validUntil: '2026-03-01T10:00:00.000Z', expiresKey: '2026-03-01T10:00:00.000Z' });
-    expect(await code(redeemCoupon(WS, COUPON, {}, {}, clock, store))).toBe('COUPON_EXPIRED');
-    expect(await code(redeemCoupon(WS, 'cpn_01j9z3k4m5n6p7q8r9s0t1v2zz', {}, {}, clock, store))).toBe('NOT_FOUND');
+    expect(await code(redeemCoupon(WS, COUPON, {}, store, {}, clock))).toBe('COUPON_EXPIRED');
+    expect(await code(redeemCoupon(WS, 'cpn_01j9z3k4m5n6p7q8r9s0t1v2zz', {}, store, {}, clock))).toBe('NOT_FOUND');
     expect(store.ledger.committed).toEqual([]);
   });
 
   it("a member redeems by code only their own coupon (another member's code is NOT_FOUND)", async () => {
     const store = setup();
-    expect(await code(redeemMemberCoupon(WS, OTHER, { code: 'save-abcd-1234' }, {}, clock, store))).toBe('NOT_FOUND');
-    expect(await redeemMemberCoupon(WS, MEMBER, { code: 'save-abcd-1234' }, {}, clock, store)).toMatchObject({ status: 'redeemed' });
+    expect(await code(redeemMemberCoupon(WS, OTHER, { code: 'save-abcd-1234' }, store, {}, clock))).toBe('NOT_FOUND');
+    expect(await redeemMemberCoupon(WS, MEMBER, { code: 'save-abcd-1234' }, store, {}, clock)).toMatchObject({ status: 'redeemed' });
   });
 });
