@@ -3,10 +3,10 @@ import LongestFirst from './test/support/sequencer';
 
 /**
  * Files that start and stop runtimes and JVMs of their own and read their lifecycle (start-up
- * refusals, restarts, log output): they need no shared store and their limits are generous (a start
- * within 30 s), so they run beside the rest, first, as the longest files.
+ * refusals, restarts, log output, deliveries across a restart): they need no shared store and their
+ * limits are generous (a start within 30 s), so they run beside the rest, first, as the longest files.
  */
-const LIFECYCLE = ['test/e2e/local-runtime.test.ts', 'test/e2e/local-logs.test.ts'];
+const LIFECYCLE = ['test/e2e/local-runtime.test.ts', 'test/e2e/local-logs.test.ts', 'test/e2e/runtime-restart-delivery.test.ts'];
 
 /**
  * Files that measure their own JVM under load: the store faults (killed and frozen, each answer

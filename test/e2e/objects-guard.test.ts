@@ -8,21 +8,27 @@ import { atWindowStart, BURST_GUARD, BURST_LIMIT, burstInOneWindow, parallelReco
  */
 const setUp = (p: RunningPlatform) => recordWriteSetup(p.baseUrl);
 
-/** A small guard, and one with a 1 ms time budget (its store cannot answer in time): started side by side. */
+/**
+ * A small guard, one with a 1 ms time budget (its store cannot answer in time), and the burst
+ * test's guard: started side by side, so no test waits for a start of its own.
+ */
 let small: RunningPlatform;
 let hurried: RunningPlatform;
+let burst: RunningPlatform;
 let own: Awaited<ReturnType<typeof storesOfOwn>>;
 
 beforeAll(async () => {
   own = await storesOfOwn(inject('stores'));
-  [small, hurried] = await Promise.all([
+  [small, hurried, burst] = await Promise.all([
     startPlatform({ stores: own.stores, env: { OBJECTS_RATE_BURST: '5', OBJECTS_RATE_PER_SECOND: '1', OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000' } }),
     startPlatform({ stores: own.stores, env: { OBJECTS_RATE_GUARD_TIMEOUT_MS: '1' } }),
+    // A time budget that suits DynamoDB Local on a busy machine: the burst is about contention, not speed.
+    startPlatform({ stores: own.stores, env: { ...BURST_GUARD, OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000' } }),
   ]);
 });
 
 afterAll(async () => {
-  await Promise.all([small?.stop(), hurried?.stop()]);
+  await Promise.all([small?.stop(), hurried?.stop(), burst?.stop()]);
   await own?.stop();
 });
 
@@ -66,36 +72,31 @@ describe('write-rate guard on record writes', () => {
   });
 
   it('never refuses legal writes: 60 parallel within the limits all 201; of 260 exactly the limit, the rest 429 with Retry-After, none 503', async () => {
-    // A time budget that suits DynamoDB Local on a busy machine: this is about contention, not speed.
-    const p = await startPlatform({ stores: own.stores, env: { ...BURST_GUARD, OBJECTS_RATE_GUARD_TIMEOUT_MS: '10000' } });
-    try {
-      const { api, key } = await setUp(p);
-      const within = await key();
-      // Each burst inside one 10-second window (the guard's longest).
-      await atWindowStart(10);
-      expect(await parallelRecordWrites(api, within, 60)).toEqual({
-        writes: 60,
-        accepted: 60,
-        refused: 0,
-        unavailable: 0,
-        guardUnavailable: 0,
-        other: 0,
-        refusedWithoutRetryAfter: 0,
-      });
-      const over = await burstInOneWindow(api, key, 260, 10);
-      expect(over.outcome).toEqual({
-        writes: 260,
-        accepted: BURST_LIMIT,
-        refused: 260 - BURST_LIMIT,
-        unavailable: 0,
-        guardUnavailable: 0,
-        other: 0,
-        refusedWithoutRetryAfter: 0,
-      });
-      const list = await api('GET', '/api/v2/objects/note/records', within);
-      expect(list.body.total).toBe(60 + over.acceptedBefore + BURST_LIMIT);
-    } finally {
-      await p.stop();
-    }
+    const p = burst;
+    const { api, key } = await setUp(p);
+    const within = await key();
+    // Each burst inside one 10-second window (the guard's longest).
+    await atWindowStart(10);
+    expect(await parallelRecordWrites(api, within, 60)).toEqual({
+      writes: 60,
+      accepted: 60,
+      refused: 0,
+      unavailable: 0,
+      guardUnavailable: 0,
+      other: 0,
+      refusedWithoutRetryAfter: 0,
+    });
+    const over = await burstInOneWindow(api, key, 260, 10);
+    expect(over.outcome).toEqual({
+      writes: 260,
+      accepted: BURST_LIMIT,
+      refused: 260 - BURST_LIMIT,
+      unavailable: 0,
+      guardUnavailable: 0,
+      other: 0,
+      refusedWithoutRetryAfter: 0,
+    });
+    const list = await api('GET', '/api/v2/objects/note/records', within);
+    expect(list.body.total).toBe(60 + over.acceptedBefore + BURST_LIMIT);
   }, 180_000);
 });

@@ -8,7 +8,6 @@ import {
   apiOf,
   arrange,
   is2xx,
-  read,
   resolveUnknowns,
   startLoad,
   stateProblems,
@@ -19,7 +18,6 @@ import {
   type Scenario,
 } from '../support/fault-load';
 import { isAlive, startPlatform, type RunningPlatform } from '../support/platform';
-import { startReceiver, type Received } from '../support/receiver';
 
 /**
  * Faults of the real DynamoDB Local process under a platform of this file's own (own DATA_DIR and
@@ -134,79 +132,4 @@ describe('DynamoDB Local faults under load', () => {
     expect(summary.ok).toBeGreaterThanOrEqual(5);
     expect(summary.unavailable + summary.unknown).toBeGreaterThan(0);
   }, 120_000);
-});
-
-describe('the runtime restarted during webhook delivery', () => {
-  /** member.created deliveries by member id. */
-  const byMember = (received: Received[]) => {
-    const m = new Map<string, Received[]>();
-    for (const r of received) {
-      const id = JSON.parse(r.body).data.resource_id as string;
-      m.set(id, [...(m.get(id) ?? []), r]);
-    }
-    return m;
-  };
-
-  it('stopped with SIGTERM, then with SIGKILL, mid-delivery: every event arrives, duplicates keep their webhook-id', async () => {
-    // A slow receiver, so deliveries are in flight when the runtime goes.
-    const receiver = await startReceiver(() => ({ status: 200, delayMs: 200 }));
-    try {
-      const hooked = apiOf(() => platform.baseUrl, await workspaceKey(platform.baseUrl, 'hooks'));
-      const sub = await hooked('POST', '/api/v2/webhooks', { url: receiver.url, eventTypes: ['member.created'] });
-      expect(sub.status).toBe(201);
-
-      const acknowledged = new Set<string>();
-      for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-        // A burst of members (each one event), still being written when the runtime stops.
-        let writing = true;
-        let n = 0;
-        const writers = Array.from({ length: 3 }, async () => {
-          while (writing) {
-            const a = await hooked('POST', '/api/v2/members', { externalId: `hook-${signal}-${++n}` });
-            if (a.status === 201) acknowledged.add(a.body.data.id);
-            else if (a.status === 0) return; // the runtime went away
-          }
-        });
-        const seen = receiver.received.length;
-        await receiver.waitFor(seen + 3, 20_000);
-        const { pid, dynamodbPid } = await platform.runtime();
-        await platform.stop(signal);
-        writing = false;
-        await Promise.all(writers);
-        if (signal === 'SIGKILL') expect(isAlive(dynamodbPid)).toBe(true); // orphaned: the next start stops it
-        expect(isAlive(pid)).toBe(false);
-        platform = await startPlatform({ dataDir: platform.dataDir, env });
-      }
-
-      // Every member that exists (acknowledged or written just as the runtime went) is delivered.
-      const members = new Set<string>();
-      let cursor: string | undefined;
-      do {
-        const page = await read(hooked, `/api/v2/members?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-        for (const m of page.data) members.add(m.id);
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor);
-      for (const id of acknowledged) expect(members.has(id), `acknowledged member ${id} lost`).toBe(true);
-
-      const deadline = Date.now() + 40_000;
-      let missing = [...members];
-      while (missing.length && Date.now() < deadline) {
-        await sleep(200);
-        const delivered = byMember(receiver.received);
-        missing = missing.filter((id) => !delivered.has(id));
-      }
-      expect(missing).toEqual([]);
-      const delivered = byMember(receiver.received);
-      expect([...delivered.keys()].every((id) => members.has(id))).toBe(true);
-      let duplicates = 0;
-      for (const [id, copies] of delivered) {
-        expect(new Set(copies.map((c) => c.headers['webhook-id'])).size, `member ${id}`).toBe(1);
-        expect(new Set(copies.map((c) => c.body)).size, `member ${id}`).toBe(1);
-        duplicates += copies.length - 1;
-      }
-      console.log('webhooks:', JSON.stringify({ events: members.size, acknowledged: acknowledged.size, deliveries: receiver.received.length, duplicates }));
-    } finally {
-      await receiver.close();
-    }
-  }, 150_000);
 });

@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { config } from '../../../../../shared/platform/config';
 import { createDocumentClient } from '../../../../../shared/platform/data/client';
 import { isTransientDependencyError } from '../../../../../shared/platform/data/errors';
@@ -26,7 +26,9 @@ beforeAll(async () => {
   process.env.DYNAMODB_ENDPOINT = runtime.dynamodbEndpoint;
   process.env.STAGE = 'local';
 });
-afterEach(async () => {
+// The tests run side by side (each waits out its client's time-outs on a proxy of its own): the
+// proxies close when the file ends, not when a test does, which would cut the others' proxies.
+afterAll(async () => {
   await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
 
@@ -58,7 +60,7 @@ async function counterOf(key: { pk: string; sk: string }): Promise<number | unde
   return out.Item?.n as number | undefined;
 }
 
-describe('a transaction whose answer is lost', () => {
+describe.concurrent('a transaction whose answer is lost', () => {
   it('is confirmed with the same request token and reported once, applied once', async () => {
     const { proxy, client } = await proxyFor({ swallow: 1 });
     const key = counterKey();
@@ -121,7 +123,7 @@ describe('a transaction whose answer is lost', () => {
  * resolves (DynamoDB Local runs its SQLite jobs in order, so the read waits for the commit); until
  * that read answers, the commit is in doubt.
  */
-describe('against DynamoDB Local, a transaction resolves only once committed', () => {
+describe.concurrent('against DynamoDB Local, a transaction resolves only once committed', () => {
   const GET = 'DynamoDB_20120810.GetItem';
 
   it('a commit is followed by one read of its first item before it resolves', async () => {

@@ -1,5 +1,5 @@
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { afterEach, beforeAll, describe, expect, it, inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import { config } from '../../../../../shared/platform/config';
 import { createDocumentClient } from '../../../../../shared/platform/data/client';
 import { isTransientDependencyError } from '../../../../../shared/platform/data/errors';
@@ -31,7 +31,9 @@ beforeAll(async () => {
   process.env.DYNAMODB_ENDPOINT = runtime.dynamodbEndpoint;
   process.env.STAGE = 'local';
 });
-afterEach(async () => {
+// The tests run side by side (each waits out its client's time-outs on a proxy of its own): the
+// proxies close when the file ends, not when a test does, which would cut the others' proxies.
+afterAll(async () => {
   await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
 
@@ -55,7 +57,7 @@ async function seed(item: Record<string, unknown>) {
 
 const codeOf = (err: unknown) => (err instanceof AppError ? err.code : undefined);
 
-describe('a single-item write whose answer is lost', () => {
+describe.concurrent('a single-item write whose answer is lost', () => {
   it('a conditional put (create) is sent again and recognised as its own: success, stored once', async () => {
     const { proxy, client } = await proxyFor(PUT, { swallow: 1 });
     const key = itemKey();

@@ -30,7 +30,9 @@ afterAll(async () => {
 const { requestTimeoutMs, bulkRequestTimeoutMs, maxAttempts } = config.dynamodb;
 const SLACK_MS = 1500;
 
-describe('a frozen store, at the data layer', () => {
+// Side by side, both suites too: each test only waits out its own time-outs (the frozen store answers
+// no one), so the waits overlap instead of adding up; every bound is measured from the test's own start.
+describe.concurrent('a frozen store, at the data layer', () => {
   it('one attempt gives up after the request time-out with a transient error', async () => {
     const client = createDocumentClient({ endpoint: store.endpoint, maxAttempts: 1 });
     const started = Date.now();
@@ -96,7 +98,7 @@ describe('a frozen store, at the data layer', () => {
   }, 20_000);
 });
 
-describe('a frozen store, through the HTTP chain', () => {
+describe.concurrent('a frozen store, through the HTTP chain', () => {
   let handler: typeof import('../../../../../functions/members/handler')['handler'];
   beforeAll(async () => {
     // Fresh modules: the unit files share one module graph per worker, and the client and config
