@@ -18,7 +18,7 @@ import { holdings, transition } from './points';
 import { reversalOf } from '../members/points-lots';
 import { claimOf } from '../members/claims';
 import type { PlannedReversal } from '../members/bonus-lots';
-import { bonusesOf, bonusReversals } from './bonus';
+import { bonusesOf, bonusMoves } from './bonus';
 import { NO_LOTS } from '../members/member-lots';
 import { toOrder } from './types';
 import type { EarnCapsRecord, OrderRecord } from './entities';
@@ -285,14 +285,27 @@ async function withCampaignGrants<R>(
   return withCapsCounted(written, caps, plan.delta.balance + plan.delta.pending, order, store);
 }
 
-/** What a change of an order to `next` takes back of its campaign points: the plan's reversals and the order as it then stands. */
+/**
+ * What a change of an order to `next` does to its campaign points (`bonusMoves`): the plan's
+ * reversals, the grants it gives again (an order back to pending that completes: not counted
+ * against the campaign again), the move of pending points, and the order as it then stands.
+ */
 function bonusTakeBack(order: OrderRecord, next: OrderRecord, entry: Pick<ChangePlan<unknown>['entry'], 'reason' | 'source'>, type: PlannedReversal['type']) {
-  const { bonuses, reversals } = bonusReversals(order.bonuses, next);
+  const { bonuses, reversals, regrants, pending } = bonusMoves(order.bonuses, order, next);
+  const source = (campaignId: string) => ({ ...entry.source, campaignId });
   return {
     next: bonuses.length ? { ...next, bonuses } : next,
-    reversals: reversals.map(
-      (r): PlannedReversal => ({ points: r.points, type, reason: entry.reason ?? '', source: { ...entry.source, campaignId: r.campaignId } }),
+    reversals: reversals.map((r): PlannedReversal => ({ points: r.points, type, reason: entry.reason ?? '', source: source(r.campaignId) })),
+    regrants: regrants.map(
+      (r): PlannedGrant => ({
+        campaignId: r.campaignId,
+        points: r.points,
+        reason: entry.reason ?? '',
+        source: { ...source(r.campaignId), type: 'campaign' },
+        steps: [],
+      }),
     ),
+    pending,
   };
 }
 
@@ -412,11 +425,12 @@ export async function refundOrder(
         source: orderSource(order, 'refund'),
       };
       // The campaign points granted on the order go back in the same proportion, in the same transaction.
-      const { next, reversals } = bonusTakeBack(order, moved, entry, 'refund_reversal');
+      const { next, reversals, pending: bonusPending } = bonusTakeBack(order, moved, entry, 'refund_reversal');
       // The ledger takes the reversal from the order's waiting points, then its expired ones (not again), then the balance.
       const { absorbed } = reversalOf(member.lots ?? NO_LOTS, order.id, -delta.balance);
       const base = -(delta.balance + delta.pending) - absorbed;
-      const bonus = bonusReversedOf(member, reversals);
+      // A pending order's campaign points (it completed once) leave pending with its own.
+      const bonus = bonusReversedOf(member, reversals) - bonusPending;
       const refund: repo.RefundRecord = {
         id: newId('rfd'),
         amountMinor,
@@ -436,7 +450,7 @@ export async function refundOrder(
       };
       return {
         plan: {
-          delta,
+          delta: { ...delta, pending: delta.pending + bonusPending },
           entry,
           reversals,
           steps: [store.replaceOrderStep(next, order.version), store.putRefundStep(workspaceId, order.externalOrderId, refund), ...coupons.steps],
@@ -518,7 +532,8 @@ async function correctionPlan(
   const caps = completes ? await capsState(workspaceId, member.id, rules, new Date(at), store) : undefined;
   const grants = completes ? await completionGrants(workspaceId, member, rules, moved, amounts, delta.balance, store, caps) : [];
   // A refund or cancellation reconciled takes back the campaign points as the refund route does
-  // (an order completed now has none yet: its rewards are evaluated once).
+  // (an order completed now has none yet: its rewards are evaluated once); an order back to pending
+  // takes them to pending with its own, and its completion gives them back (`bonusMoves`).
   const taken = bonusTakeBack(existing, moved, entry, 'adjustment');
   const next = grants.length ? { ...taken.next, bonuses: bonusesOf(grants) } : taken.next;
   const coupons = await couponsTakenBack(workspaceId, existing, next, store.voidCoupons);
@@ -527,7 +542,7 @@ async function correctionPlan(
   return {
     plan: withCapsCounted(
       {
-        delta,
+        delta: { ...delta, pending: delta.pending + taken.pending },
         entry,
         reversals: taken.reversals,
         requireActive: delta.balance > 0 || delta.pending > 0,
@@ -542,7 +557,7 @@ async function correctionPlan(
             ]
           : [],
         result: () => ({ outcome: 'updated', orderId: existing.id, pointsDelta: delta.balance + delta.pending }),
-        ...(grants.length ? { grants } : {}),
+        ...(grants.length + taken.regrants.length ? { grants: [...grants, ...taken.regrants] } : {}),
       },
       caps,
       0,
