@@ -18,7 +18,7 @@ import { holdings, transition } from './points';
 import { reversalOf } from '../members/points-lots';
 import { claimOf } from '../members/claims';
 import type { PlannedReversal } from '../members/bonus-lots';
-import { bonusesOf, bonusMoves } from './bonus';
+import { bonusesOf, bonusMoves, bonusReversals } from './bonus';
 import { NO_LOTS } from '../members/member-lots';
 import { toOrder } from './types';
 import type { EarnCapsRecord, OrderRecord } from './entities';
@@ -277,12 +277,38 @@ async function withCampaignGrants<R>(
   store: OrdersStore,
   caps?: CapsState,
 ): Promise<ChangePlan<R>> {
-  const grants = order.status === 'completed' ? await completionGrants(workspaceId, member, rules, order, amounts, plan.delta.balance, store, caps) : [];
-  const bonuses = bonusesOf(grants);
+  const grants = order.status === 'completed' ? await completionGrants(workspaceId, member, rules, order, amounts, order.earned, store, caps) : [];
+  const { bonuses, reversals } = grantedOn(order, grants, plan.entry, 'adjustment');
   const coupons = grants.flatMap((g) => (g.reward ? [g.reward.id] : []));
   const recorded = { ...order, ...(bonuses.length ? { bonuses } : {}), ...(coupons.length ? { coupons } : {}) };
-  const written = { ...plan, steps: [store.putOrderStep(recorded), ...(plan.steps ?? [])], ...(grants.length ? { grants } : {}) };
+  const written = {
+    ...plan,
+    steps: [store.putOrderStep(recorded), ...(plan.steps ?? [])],
+    ...(grants.length ? { grants } : {}),
+    ...(reversals.length ? { reversals } : {}),
+  };
   return withCapsCounted(written, caps, plan.delta.balance + plan.delta.pending, order, store);
+}
+
+const reversalsOf = (
+  taken: readonly { campaignId: string; points: number }[],
+  entry: Pick<ChangePlan<unknown>['entry'], 'reason' | 'source'>,
+  type: PlannedReversal['type'],
+): PlannedReversal[] => taken.map((r) => ({ points: r.points, type, reason: entry.reason ?? '', source: { ...entry.source, campaignId: r.campaignId } }));
+
+/**
+ * The campaign points granted on an order as it completes, evaluated on all it earned: what its
+ * refunds so far take back of them goes back in the same change, as if they had been granted
+ * before the refunds (a pending order refunded, then completed, keeps only the share that stands).
+ */
+function grantedOn(
+  order: OrderRecord,
+  grants: readonly PlannedGrant[],
+  entry: Pick<ChangePlan<unknown>['entry'], 'reason' | 'source'>,
+  type: PlannedReversal['type'],
+) {
+  const { bonuses, reversals } = bonusReversals(bonusesOf(grants), order);
+  return { bonuses, reversals: reversalsOf(reversals, entry, type) };
 }
 
 /**
@@ -295,7 +321,7 @@ function bonusTakeBack(order: OrderRecord, next: OrderRecord, entry: Pick<Change
   const source = (campaignId: string) => ({ ...entry.source, campaignId });
   return {
     next: bonuses.length ? { ...next, bonuses } : next,
-    reversals: reversals.map((r): PlannedReversal => ({ points: r.points, type, reason: entry.reason ?? '', source: source(r.campaignId) })),
+    reversals: reversalsOf(reversals, entry, type),
     regrants: regrants.map(
       (r): PlannedGrant => ({
         campaignId: r.campaignId,
@@ -530,12 +556,13 @@ async function correctionPlan(
     source: orderSource(existing, 'reconciliation'),
   };
   const caps = completes ? await capsState(workspaceId, member.id, rules, new Date(at), store) : undefined;
-  const grants = completes ? await completionGrants(workspaceId, member, rules, moved, amounts, delta.balance, store, caps) : [];
+  const grants = completes ? await completionGrants(workspaceId, member, rules, moved, amounts, held.earned, store, caps) : [];
   // A refund or cancellation reconciled takes back the campaign points as the refund route does
   // (an order completed now has none yet: its rewards are evaluated once); an order back to pending
   // takes them to pending with its own, and its completion gives them back (`bonusMoves`).
   const taken = bonusTakeBack(existing, moved, entry, 'adjustment');
-  const next = grants.length ? { ...taken.next, bonuses: bonusesOf(grants) } : taken.next;
+  const granted = grantedOn(moved, grants, entry, 'adjustment');
+  const next = grants.length ? { ...taken.next, bonuses: granted.bonuses } : taken.next;
   const coupons = await couponsTakenBack(workspaceId, existing, next, store.voidCoupons);
   const refundedMore = refundedMinor > existing.refundedMinor;
   // A correction counts only the rewards of a completion: the order's own points were counted when it was recorded.
@@ -544,7 +571,7 @@ async function correctionPlan(
       {
         delta: { ...delta, pending: delta.pending + taken.pending },
         entry,
-        reversals: taken.reversals,
+        reversals: [...taken.reversals, ...granted.reversals],
         requireActive: delta.balance > 0 || delta.pending > 0,
         steps: [store.replaceOrderStep(next, existing.version), ...coupons.steps],
         events: refundedMore

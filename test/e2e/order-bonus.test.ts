@@ -176,6 +176,37 @@ describe('campaign points follow their order', () => {
     expect(await balanceOf(t.key, m.id)).toEqual({ balance: 100, pending: 0, lifetime: 100 });
   });
 
+  it('a pending order refunded before it completes earns its campaign points less the share refunded', async () => {
+    const t = await sandbox('bonus-refunded-pending', 0);
+    const bonus = await campaign(t, { type: 'bonus_points', points: 30 });
+    const m = await newMember(t.key);
+    const now = (await call('GET', '/api/flash/clock', { token: t.token })).body.data.now;
+    const pendingOrder = async (total: number) => {
+      const externalOrderId = orderId('BON');
+      const body = { externalOrderId, memberId: m.id, currency: 'EUR', total, status: 'pending', occurredAt: now };
+      expect((await call('POST', '/api/v2/orders', { token: t.key, body })).status).toBe(201);
+      return externalOrderId;
+    };
+    const complete = async (externalOrderId: string, total: number) => {
+      const body = { orders: [{ externalOrderId, memberId: m.id, currency: 'EUR', total, status: 'completed', occurredAt: now }] };
+      expect((await call('POST', '/api/v2/orders/batch', { token: t.key, body })).status).toBe(200);
+    };
+    const half = await pendingOrder(100);
+    await refund(t, half, 50);
+    await complete(half, 100);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 65, pending: 0, lifetime: 65 });
+    expect(await entries(t, m.id)).toEqual([
+      ['earn', 50, null],
+      ['campaign', 30, bonus.id],
+      ['adjustment', -15, bonus.id],
+    ]);
+    // Refunded in full while pending: its completion leaves nothing of the campaign standing.
+    const all = await pendingOrder(80);
+    await refund(t, all);
+    await complete(all, 80);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 65, pending: 0, lifetime: 65 });
+  });
+
   it('a cancellation by reconciliation takes back the campaign points with the order’s', async () => {
     const t = await sandbox('bonus-cancel', 0);
     const bonus = await campaign(t, { type: 'bonus_points', points: 30 });

@@ -273,7 +273,7 @@ export class PointsModel {
 
   /** The order's own part, then its campaign's, each its share of what is now refunded (all of it once cancelled). */
   private takeShares(o: Order, type: 'refund_reversal' | 'adjustment', all: boolean): void {
-    const share = (points: number) => (all ? points : o.refunded >= o.total ? points : Math.floor((points * o.refunded) / o.total));
+    const share = (points: number) => (all ? points : refundedShare(o, points));
     const base = share(o.earned) - o.reversed;
     o.reversed += base;
     this.reverse(o, o, base, type);
@@ -302,7 +302,9 @@ export class PointsModel {
     };
     this.pending -= o.earned - o.reversed + (o.bonus ? o.bonus.points - o.bonus.reversed : 0);
     wait(o, o.earned - o.reversed);
-    if (!o.evaluated && o.wantsBonus) o.bonus = { claim: `${o.key}/bonus`, points: BONUS_POINTS, reversed: 0, waiting: null, expired: 0 };
+    // Granted on all the order earned, less the share its refunds so far take back (never landing).
+    if (!o.evaluated && o.wantsBonus)
+      o.bonus = { claim: `${o.key}/bonus`, points: BONUS_POINTS, reversed: refundedShare(o, BONUS_POINTS), waiting: null, expired: 0 };
     o.evaluated = true;
     if (o.bonus) wait(o.bonus, o.bonus.points - o.bonus.reversed);
   }
@@ -370,6 +372,9 @@ export class PointsModel {
     this.lots = this.lots.filter((l) => l.expiresAt > at);
   }
 }
+
+/** What an order's refunds so far take back of `points` it gave: their share of its total, rounded down; all once refunded in full. */
+const refundedShare = (o: Order, points: number) => (o.refunded >= o.total ? points : Math.floor((points * o.refunded) / o.total));
 
 /** Spending order: what expires first, then the oldest, then by the engine's id (lots opened at one instant), then as opened. */
 const spendOrder = (a: Lot, b: Lot) =>
@@ -491,12 +496,7 @@ class Refund implements Cmd {
   toString = () => `refund(#${this.pick}, ${this.share ?? 'all'})`;
 }
 
-/**
- * Orders a refund may pick. Not a pending order that will earn the campaign's points when it
- * completes: a campaign evaluated after refunds grants its full points and its refunded share goes
- * back only at the order's next change, a rule no document states yet (decision 0085, left alone).
- */
-const refundable = (m: PointsModel) => m.orders.filter((o) => o.status !== 'cancelled' && o.refunded < o.total && (o.evaluated || !o.wantsBonus));
+const refundable = (m: PointsModel) => m.orders.filter((o) => o.status !== 'cancelled' && o.refunded < o.total);
 const live = (m: PointsModel) => m.orders.filter((o) => o.status !== 'cancelled');
 
 class Cancel implements Cmd {
