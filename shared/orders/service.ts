@@ -335,10 +335,13 @@ function bonusTakeBack(order: OrderRecord, next: OrderRecord, entry: Pick<Change
   };
 }
 
-/** Points a reversal takes back of an order's campaign shares, less what had expired (never taken twice). */
-function bonusReversedOf(member: MemberRecord, reversals: readonly PlannedReversal[]): number {
+/**
+ * Points a reversal takes back of an order's campaign shares, less what had expired (never taken
+ * twice), and what leaves pending with a pending order's own (one that completed once).
+ */
+function bonusReversedOf(member: MemberRecord, taken: { reversals: readonly PlannedReversal[]; pending: number }): number {
   const lots = member.lots ?? NO_LOTS;
-  return reversals.reduce((n, r) => n + r.points - reversalOf(lots, claimOf(r.source)!, r.points).absorbed, 0);
+  return taken.reversals.reduce((n, r) => n + r.points - reversalOf(lots, claimOf(r.source)!, r.points).absorbed, 0) - taken.pending;
 }
 
 /**
@@ -451,12 +454,11 @@ export async function refundOrder(
         source: orderSource(order, 'refund'),
       };
       // The campaign points granted on the order go back in the same proportion, in the same transaction.
-      const { next, reversals, pending: bonusPending } = bonusTakeBack(order, moved, entry, 'refund_reversal');
+      const { next, ...taken } = bonusTakeBack(order, moved, entry, 'refund_reversal');
       // The ledger takes the reversal from the order's waiting points, then its expired ones (not again), then the balance.
       const { absorbed } = reversalOf(member.lots ?? NO_LOTS, order.id, -delta.balance);
       const base = -(delta.balance + delta.pending) - absorbed;
-      // A pending order's campaign points (it completed once) leave pending with its own.
-      const bonus = bonusReversedOf(member, reversals) - bonusPending;
+      const bonus = bonusReversedOf(member, taken);
       const refund: repo.RefundRecord = {
         id: newId('rfd'),
         amountMinor,
@@ -476,9 +478,9 @@ export async function refundOrder(
       };
       return {
         plan: {
-          delta: { ...delta, pending: delta.pending + bonusPending },
+          delta: { ...delta, pending: delta.pending + taken.pending },
           entry,
-          reversals,
+          reversals: taken.reversals,
           steps: [store.replaceOrderStep(next, order.version), store.putRefundStep(workspaceId, order.externalOrderId, refund), ...coupons.steps],
           events: [
             event('order.refunded', {
