@@ -1,4 +1,4 @@
-import { membersArea, upsertMembers, reverseEntry, explainPoints } from '../../shared/members';
+import { membersArea, upsertMembers, reverseEntry, explainPoints, tableReversalStore } from '../../shared/members';
 import * as members from '../../shared/members';
 import { memberTriggers } from '../../shared/campaigns';
 import { defineArea } from '../../shared/http/area';
@@ -43,10 +43,18 @@ export const handler = defineArea(membersArea, {
   reverseLedgerEntry: sealed(pointsReply, (input, write) => {
     const p = principalOf(input.principal);
     const actor = { apiKeyId: p.kind === 'apiKey' ? p.keyId : null, audit: auditOf(input) };
-    return reverseEntry(p.workspaceId, input.params.id, input.params.entryId, input.body, actor, write);
+    return reverseEntry(p.workspaceId, input.params.id, input.params.entryId, input.body, actor, tableReversalStore, write);
   }),
   reverseLedgerEntryInConsole: sealed(pointsReply, (input, write) =>
-    reverseEntry(principalOf(input.principal).workspaceId, input.params.id, input.params.entryId, input.body, { apiKeyId: null, audit: auditOf(input) }, write),
+    reverseEntry(
+      principalOf(input.principal).workspaceId,
+      input.params.id,
+      input.params.entryId,
+      input.body,
+      { apiKeyId: null, audit: auditOf(input) },
+      tableReversalStore,
+      write,
+    ),
   ),
   getMemberTier: async ({ principal, params }) => ok(await members.tierStatus(principalOf(principal).workspaceId, params.id)),
 });

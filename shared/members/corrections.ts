@@ -5,7 +5,8 @@
  * correction's own, under the program's retention). Reversing a given entry is one call, once.
  */
 import * as repo from './repository';
-import { changePoints, NO_DELTA, tableLedgerStore } from './ledger';
+import { changePoints, NO_DELTA, tableLedgerStore, type LedgerStore } from './ledger';
+import type { TransactStep } from '../platform/data/transactions';
 import type { LedgerEntryRecord, MemberRecord } from './entities';
 import type { PointsDelta } from './types';
 import { AppError, notFound } from '../platform/errors';
@@ -55,6 +56,19 @@ const answer = ({ member, entry }: { member: MemberRecord; entry: unknown }): Po
   tier: member.tier,
 });
 
+/** What a reversal needs of the store besides the ledger: the entry by id, and its mark (once). */
+export interface ReversalStore {
+  ledger: LedgerStore;
+  findLedgerEntry(workspaceId: string, memberId: string, entryId: string): Promise<LedgerEntryRecord | undefined>;
+  markReversedStep(workspaceId: string, entry: LedgerEntryRecord, by: string, onReversed: () => Error): TransactStep;
+}
+
+export const tableReversalStore: ReversalStore = {
+  ledger: tableLedgerStore,
+  findLedgerEntry: repo.findLedgerEntry,
+  markReversedStep: repo.markReversedStep,
+};
+
 /**
  * Reverses one ledger entry by id: a `correction` entry of the opposite amount naming it, the entry
  * marked with it (a second reversal is refused with 409, a race of two lets one win), and the audit
@@ -66,15 +80,15 @@ export async function reverseEntry(
   entryId: string,
   input: { reason: string },
   actor: { apiKeyId: string | null; audit: AuditContext },
+  store: ReversalStore,
   opts: WriteOptions<PointsResult> = {},
 ): Promise<PointsResult> {
-  const entry = await repo.findLedgerEntry(workspaceId, memberId, entryId);
+  const entry = await store.findLedgerEntry(workspaceId, memberId, entryId);
   if (!entry) throw notFound('Ledger entry');
   const refused = () => new AppError('CONFLICT', `Entry ${entry.id} was already reversed`);
   if (entry.reversedBy) throw refused();
   const delta = reversalDelta(entry);
   return changePoints({
-    store: tableLedgerStore,
     workspaceId,
     memberId,
     plan: () => {
@@ -85,7 +99,7 @@ export async function reverseEntry(
           delta,
           entry: { id, type: 'correction', reason: input.reason, source: manual(actor.apiKeyId, entry.id) },
           steps: [
-            repo.markReversedStep(workspaceId, entry, id, refused),
+            store.markReversedStep(workspaceId, entry, id, refused),
             audited(workspaceId, actor.audit, 'member.ledger_entry_reversed', { type: 'member', id: memberId }, new Date()),
           ],
           result: answer,
@@ -93,6 +107,7 @@ export async function reverseEntry(
       };
     },
     write: opts,
+    store: store.ledger,
   });
 }
 

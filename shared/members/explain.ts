@@ -21,8 +21,15 @@ const NOT_LIFETIME: ReadonlySet<LedgerType> = new Set<LedgerType>(['deduct', 'ex
 export const isActivation = (e: Pick<LedgerEntryRecord, 'type' | 'reason' | 'source'>): boolean =>
   e.type === 'earn' && e.source.type === 'order' && e.reason === ACTIVATION_REASON;
 
-/** What an entry adds to lifetime points (and to a points tier metric). */
-export const lifetimeMove = (e: Pick<LedgerEntryRecord, 'type' | 'amount'>): number => (NOT_LIFETIME.has(e.type) ? 0 : e.amount);
+/**
+ * What an entry adds to lifetime points (and to a points tier metric). A correction that reverses
+ * a spend (`spends`: the ids of the spends replayed before it) gives the points back and leaves
+ * lifetime, which the spend never moved.
+ */
+export const lifetimeMove = (
+  e: Pick<LedgerEntryRecord, 'type' | 'amount'> & { source?: Pick<LedgerEntryRecord['source'], 'reversedEntryId'> },
+  spends: ReadonlySet<string> = new Set(),
+): number => (NOT_LIFETIME.has(e.type) || spends.has(e.source?.reversedEntryId ?? '') ? 0 : e.amount);
 
 /**
  * What an entry adds to the completed orders a tier counts: an order's earn (at intake, or when its
@@ -122,11 +129,13 @@ export function explainAt(
   let balance = 0;
   let replayed = 0;
   const upTo = input.entries.filter((e) => Date.parse(e.createdAt) <= at);
+  const spends = new Set<string>();
   for (const e of upTo) {
     const t = Date.parse(e.createdAt);
     lots = lotsStep(lots, e, balance, rules, t);
     balance = e.balanceAfter;
-    tier = tierStep(reviewsUntil(tier, rules, t), rules, t, lifetimeMove(e), orderMove(e));
+    if (e.type === 'deduct') spends.add(e.id);
+    tier = tierStep(reviewsUntil(tier, rules, t), rules, t, lifetimeMove(e, spends), orderMove(e));
     replayed++;
   }
   tier = reviewsUntil(tier, rules, at);

@@ -7,7 +7,7 @@ export { upsertMembers } from './batch';
 export type { PlannedReversal } from './bonus-lots';
 export { claimOf, parseClaim } from './claims';
 export { membersArea } from './contract';
-export { reverseEntry } from './corrections';
+export { reverseEntry, tableReversalStore } from './corrections';
 export { memberEntity } from './entities';
 export type { MemberRecord } from './entities';
 export { explainPoints } from './explanation';

@@ -53,12 +53,19 @@ function capped(lots: PointsLotRecord[]): PointsLotRecord[] {
 }
 
 /**
- * Takes `points` from the lots: an order's own lots first when its refund takes them back, then in
- * spending order (what expires first). `spend`: a member's spend, which counts as activity.
+ * Takes `points` from the lots: the taken-back points' own lots first (an order's, when its refund
+ * takes them back; the lot an entry opened, when that entry is reversed: `lotId`), then in spending
+ * order (what expires first). `spend`: a member's spend, which counts as activity.
  */
-export function debit(state: MemberLotsRecord, points: number, at: number, opts: { orderId?: string | null; spend: boolean }): MemberLotsRecord {
+export function debit(
+  state: MemberLotsRecord,
+  points: number,
+  at: number,
+  opts: { orderId?: string | null; lotId?: string | null; spend: boolean },
+): MemberLotsRecord {
   if (points <= 0) return state;
-  const own = opts.orderId ? state.lots.filter((l) => l.orderId === opts.orderId) : [];
+  const owns = (l: PointsLotRecord) => (opts.orderId ? l.orderId === opts.orderId : false) || (opts.lotId ? l.id === opts.lotId : false);
+  const own = state.lots.filter(owns);
   const first = takeFromLots(own.map(asLot), points);
   const rest = takeFromLots(state.lots.filter((l) => !own.includes(l)).map(asLot), first.short);
   const taken = new Map([...first.taken, ...rest.taken].map((t) => [t.lotId, t.points]));

@@ -73,7 +73,8 @@ export function lotsAfter(state: MemberLotsRecord, entries: readonly (LedgerEntr
     // which is); on an order it is the campaign's share of the order, which the order's reversals take back.
     const own = e.type !== 'campaign';
     if (e.amount > 0) next = credit(next, { id: e.id, points: e.amount, orderId: claimOf(e.source) }, at, rules.points, rules.timeZone, own);
-    else next = debit(next, -e.amount, at, { orderId: claimOf(e.source), spend: e.type === 'deduct' });
+    // A reversal by id takes from the lot the reversed entry opened (a lot is named by its entry) first.
+    else next = debit(next, -e.amount, at, { orderId: claimOf(e.source), lotId: e.source.reversedEntryId, spend: e.type === 'deduct' });
   }
   return next;
 }

@@ -34,3 +34,41 @@ export function bonusReversals(
   });
   return { bonuses: next, reversals };
 }
+
+/** A campaign's points on an order move as the order's own do: what a change takes back, gives back, and moves in pending. */
+export interface BonusMoves {
+  bonuses: OrderBonusRecord[];
+  /** Taken from where a completed order's points stand (waiting, expired, the balance). */
+  reversals: { campaignId: string; points: number }[];
+  /** Given again to a pending order that completes: they land (or wait) as the order's own points do. */
+  regrants: { campaignId: string; points: number }[];
+  /** The member's pending points move by this (a pending order's campaign points are pending with its own). */
+  pending: number;
+}
+
+/** Where what is left of a share stands while the order is in `status`: the balance side (completed) or pending. */
+const standing = (left: number, status: OrderRecord['status']) => ({
+  balance: status === 'completed' ? left : 0,
+  pending: status === 'pending' ? left : 0,
+});
+
+/**
+ * How moving the order from `before` to `after` moves each campaign's points: a completed order's
+ * stand with the balance (taken back from there), a pending order's (one taken back to pending
+ * after it completed) are pending with its own, and a cancelled order holds none. So an order
+ * reconciled back to pending takes its campaign points back to pending, and its completion gives
+ * them back once (never evaluated again), less what refunds took meanwhile.
+ */
+export function bonusMoves(bonuses: readonly OrderBonusRecord[] | undefined, before: BonusInputs, after: BonusInputs): BonusMoves {
+  const next = bonusReversals(bonuses, after).bonuses;
+  const moves: BonusMoves = { bonuses: next, reversals: [], regrants: [], pending: 0 };
+  next.forEach((b, i) => {
+    const was = standing(b.points - bonuses![i]!.reversed, before.status);
+    const is = standing(b.points - b.reversed, after.status);
+    const balance = is.balance - was.balance;
+    if (balance < 0) moves.reversals.push({ campaignId: b.campaignId, points: -balance });
+    if (balance > 0) moves.regrants.push({ campaignId: b.campaignId, points: balance });
+    moves.pending += is.pending - was.pending;
+  });
+  return moves;
+}

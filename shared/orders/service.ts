@@ -24,7 +24,7 @@ import { amountBand, fromMinor, toMinor } from '../platform/money';
 import { earnSnapshot, type ProgramRules, type EarnCaps } from '../program';
 import type { CreateOrderInput, Order, ReconcileOrderInput } from './schemas';
 import { holdings, transition } from './points';
-import { bonusesOf, bonusReversals } from './bonus';
+import { bonusesOf, bonusMoves, bonusReversals } from './bonus';
 import { toOrder } from './types';
 import type { EarnCapsRecord, OrderRecord } from './entities';
 import { allowance, capsConfigured, counted, periodsAt, usageAt, type CapUsage } from './earn-caps';
@@ -278,29 +278,71 @@ async function withCampaignGrants<R>(
   store: OrdersStore,
   caps?: CapsState,
 ): Promise<ChangePlan<R>> {
-  const grants = order.status === 'completed' ? await completionGrants(workspaceId, member, rules, order, amounts, plan.delta.balance, store, caps) : [];
-  const bonuses = bonusesOf(grants);
+  const grants = order.status === 'completed' ? await completionGrants(workspaceId, member, rules, order, amounts, order.earned, store, caps) : [];
+  const { bonuses, reversals } = grantedOn(order, grants, plan.entry, 'adjustment');
   const coupons = grants.flatMap((g) => (g.reward ? [g.reward.id] : []));
   const recorded = { ...order, ...(bonuses.length ? { bonuses } : {}), ...(coupons.length ? { coupons } : {}) };
-  const written = { ...plan, steps: [store.putOrderStep(recorded), ...(plan.steps ?? [])], ...(grants.length ? { grants } : {}) };
+  const written = {
+    ...plan,
+    steps: [store.putOrderStep(recorded), ...(plan.steps ?? [])],
+    ...(grants.length ? { grants } : {}),
+    ...(reversals.length ? { reversals } : {}),
+  };
   return withCapsCounted(written, caps, plan.delta.balance + plan.delta.pending, order, store);
 }
 
-/** What a change of an order to `next` takes back of its campaign points: the plan's reversals and the order as it then stands. */
+const reversalsOf = (
+  taken: readonly { campaignId: string; points: number }[],
+  entry: Pick<ChangePlan<unknown>['entry'], 'reason' | 'source'>,
+  type: PlannedReversal['type'],
+): PlannedReversal[] => taken.map((r) => ({ points: r.points, type, reason: entry.reason ?? '', source: { ...entry.source, campaignId: r.campaignId } }));
+
+/**
+ * The campaign points granted on an order as it completes, evaluated on all it earned: what its
+ * refunds so far take back of them goes back in the same change, as if they had been granted
+ * before the refunds (a pending order refunded, then completed, keeps only the share that stands).
+ */
+function grantedOn(
+  order: OrderRecord,
+  grants: readonly PlannedGrant[],
+  entry: Pick<ChangePlan<unknown>['entry'], 'reason' | 'source'>,
+  type: PlannedReversal['type'],
+) {
+  const { bonuses, reversals } = bonusReversals(bonusesOf(grants), order);
+  return { bonuses, reversals: reversalsOf(reversals, entry, type) };
+}
+
+/**
+ * What a change of an order to `next` does to its campaign points (`bonusMoves`): the plan's
+ * reversals, the grants it gives again (an order back to pending that completes: not counted
+ * against the campaign again), the move of pending points, and the order as it then stands.
+ */
 function bonusTakeBack(order: OrderRecord, next: OrderRecord, entry: Pick<ChangePlan<unknown>['entry'], 'reason' | 'source'>, type: PlannedReversal['type']) {
-  const { bonuses, reversals } = bonusReversals(order.bonuses, next);
+  const { bonuses, reversals, regrants, pending } = bonusMoves(order.bonuses, order, next);
+  const source = (campaignId: string) => ({ ...entry.source, campaignId });
   return {
     next: bonuses.length ? { ...next, bonuses } : next,
-    reversals: reversals.map(
-      (r): PlannedReversal => ({ points: r.points, type, reason: entry.reason ?? '', source: { ...entry.source, campaignId: r.campaignId } }),
+    reversals: reversalsOf(reversals, entry, type),
+    regrants: regrants.map(
+      (r): PlannedGrant => ({
+        campaignId: r.campaignId,
+        points: r.points,
+        reason: entry.reason ?? '',
+        source: { ...source(r.campaignId), type: 'campaign' },
+        steps: [],
+      }),
     ),
+    pending,
   };
 }
 
-/** Points a reversal takes back of an order's campaign shares, less what had expired (never taken twice). */
-function bonusReversedOf(member: MemberRecord, reversals: readonly PlannedReversal[]): number {
+/**
+ * Points a reversal takes back of an order's campaign shares, less what had expired (never taken
+ * twice), and what leaves pending with a pending order's own (one that completed once).
+ */
+function bonusReversedOf(member: MemberRecord, taken: { reversals: readonly PlannedReversal[]; pending: number }): number {
   const lots = member.lots ?? NO_LOTS;
-  return reversals.reduce((n, r) => n + r.points - reversalOf(lots, claimOf(r.source)!, r.points).absorbed, 0);
+  return taken.reversals.reduce((n, r) => n + r.points - reversalOf(lots, claimOf(r.source)!, r.points).absorbed, 0) - taken.pending;
 }
 
 /**
@@ -413,11 +455,11 @@ export async function refundOrder(
         source: orderSource(order, 'refund'),
       };
       // The campaign points granted on the order go back in the same proportion, in the same transaction.
-      const { next, reversals } = bonusTakeBack(order, moved, entry, 'refund_reversal');
+      const { next, ...taken } = bonusTakeBack(order, moved, entry, 'refund_reversal');
       // The ledger takes the reversal from the order's waiting points, then its expired ones (not again), then the balance.
       const { absorbed } = reversalOf(member.lots ?? NO_LOTS, order.id, -delta.balance);
       const base = -(delta.balance + delta.pending) - absorbed;
-      const bonus = bonusReversedOf(member, reversals);
+      const bonus = bonusReversedOf(member, taken);
       const refund: repo.RefundRecord = {
         id: newId('rfd'),
         amountMinor,
@@ -437,9 +479,9 @@ export async function refundOrder(
       };
       return {
         plan: {
-          delta,
+          delta: { ...delta, pending: delta.pending + taken.pending },
           entry,
-          reversals,
+          reversals: taken.reversals,
           steps: [store.replaceOrderStep(next, order.version), store.putRefundStep(workspaceId, order.externalOrderId, refund), ...coupons.steps],
           events: [
             event('order.refunded', {
@@ -517,20 +559,22 @@ async function correctionPlan(
     source: orderSource(existing, 'reconciliation'),
   };
   const caps = completes ? await capsState(workspaceId, member.id, rules, new Date(at), store) : undefined;
-  const grants = completes ? await completionGrants(workspaceId, member, rules, moved, amounts, delta.balance, store, caps) : [];
+  const grants = completes ? await completionGrants(workspaceId, member, rules, moved, amounts, held.earned, store, caps) : [];
   // A refund or cancellation reconciled takes back the campaign points as the refund route does
-  // (an order completed now has none yet: its rewards are evaluated once).
+  // (an order completed now has none yet: its rewards are evaluated once); an order back to pending
+  // takes them to pending with its own, and its completion gives them back (`bonusMoves`).
   const taken = bonusTakeBack(existing, moved, entry, 'adjustment');
-  const next = grants.length ? { ...taken.next, bonuses: bonusesOf(grants) } : taken.next;
+  const granted = grantedOn(moved, grants, entry, 'adjustment');
+  const next = grants.length ? { ...taken.next, bonuses: granted.bonuses } : taken.next;
   const coupons = await couponsTakenBack(workspaceId, existing, next, store.voidCoupons);
   const refundedMore = refundedMinor > existing.refundedMinor;
   // A correction counts only the rewards of a completion: the order's own points were counted when it was recorded.
   return {
     plan: withCapsCounted(
       {
-        delta,
+        delta: { ...delta, pending: delta.pending + taken.pending },
         entry,
-        reversals: taken.reversals,
+        reversals: [...taken.reversals, ...granted.reversals],
         requireActive: delta.balance > 0 || delta.pending > 0,
         steps: [store.replaceOrderStep(next, existing.version), ...coupons.steps],
         events: refundedMore
@@ -543,7 +587,7 @@ async function correctionPlan(
             ]
           : [],
         result: () => ({ outcome: 'updated', orderId: existing.id, pointsDelta: delta.balance + delta.pending }),
-        ...(grants.length ? { grants } : {}),
+        ...(grants.length + taken.regrants.length ? { grants: [...grants, ...taken.regrants] } : {}),
       },
       caps,
       0,

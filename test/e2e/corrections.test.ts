@@ -90,6 +90,37 @@ describe('support corrections', () => {
     expect((await reverse(t, m.id, 'ple_01jpz8m2b4c6d8e0f2g4h6j8kp')).status).toBe(404);
   });
 
+  it('what is taken back comes from its own lot first: the earlier lot keeps its points and its date', async () => {
+    const t = await tenant('corrections-own-lot', { sandbox: true });
+    const current = (await call('GET', '/api/flash/program', { token: t.token })).body.data;
+    const rules = { expiry: { policy: 'fixed_days', days: 30 }, warnDays: [], pendingDays: 0 };
+    expect(
+      (await call('PUT', '/api/flash/program', { token: t.token, body: { earn: current.earn, tiers: current.tiers, points: rules, timeZone: 'UTC' } })).status,
+    ).toBe(200);
+    const expiring = async (memberId: string) =>
+      (await call('GET', `/api/v2/members/${memberId}/points`, { token: t.key })).body.data.expiring as { points: number; expiresAt: string }[];
+    const ordered = await newMember(t.key);
+    const earned = await newMember(t.key);
+    await newOrder(t.key, ordered.id, { total: 100 });
+    await points(t, earned.id, { type: 'earn', amount: 100, reason: 'Welcome' });
+    const [orderLot] = await expiring(ordered.id);
+    const [firstLot] = await expiring(earned.id);
+    expect((await call('POST', '/api/flash/clock/advance', { token: t.token, body: { days: 10 } })).status).toBe(200);
+
+    // A refund of the later order, its points partly spent: its own lot goes, the earlier order's stays.
+    const late = await newOrder(t.key, ordered.id, { total: 100 });
+    await points(t, ordered.id, { type: 'deduct', amount: 50, reason: 'Reward' });
+    const refund = await call('POST', `/api/v2/orders/${late.externalOrderId}/refund`, { token: t.key, body: {} });
+    expect(refund.status, JSON.stringify(refund.body)).toBe(200);
+    expect(await expiring(ordered.id)).toEqual([{ points: 50, expiresAt: orderLot!.expiresAt }]);
+
+    // A mistaken grant reversed by id: its own lot goes, the first grant keeps its 100 points and its date.
+    const mistaken = (await points(t, earned.id, { type: 'earn', amount: 40, reason: 'Meant for someone else' })).body.data.entry;
+    expect(await expiring(earned.id)).toHaveLength(2);
+    expect((await reverse(t, earned.id, mistaken.id)).status).toBe(201);
+    expect(await expiring(earned.id)).toEqual([firstLot]);
+  });
+
   it('a user reverses an entry from the console, audited as that user', async () => {
     const t = await tenant('corrections-console');
     const m = await newMember(t.key);

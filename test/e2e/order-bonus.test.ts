@@ -126,6 +126,87 @@ describe('campaign points follow their order', () => {
     expect(await balanceOf(t.key, m.id)).toEqual({ balance: -100, pending: 0, lifetime: 0 });
   });
 
+  it('an order reconciled back to pending takes its campaign points to pending with its own; completed again, they come back once', async () => {
+    const t = await sandbox('bonus-reopen', 0);
+    const bonus = await campaign(t, { type: 'bonus_points', points: 30 });
+    const m = await newMember(t.key);
+    const o = await order(t, m.id, 80);
+    const reconcile = async (status: string) => {
+      const now = (await call('GET', '/api/flash/clock', { token: t.token })).body.data.now;
+      const body = { orders: [{ externalOrderId: o, memberId: m.id, currency: 'EUR', total: 80, status, occurredAt: now }] };
+      const res = await call('POST', '/api/v2/orders/batch', { token: t.key, body });
+      expect(res.body.data.results[0], JSON.stringify(res.body)).toMatchObject({ outcome: 'updated' });
+    };
+    await reconcile('pending');
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 0, pending: 110, lifetime: 0 });
+    await reconcile('completed');
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 110, pending: 0, lifetime: 110 });
+    expect((await entries(t, m.id)).slice(2)).toEqual([
+      ['adjustment', -80, null],
+      ['adjustment', -30, bonus.id],
+      ['earn', 80, null],
+      ['campaign', 30, bonus.id],
+    ]);
+    // Given back, not granted again: the campaign counts the one grant.
+    const counted = (await call('GET', `/api/flash/campaigns/${bonus.id}`, { token: t.token })).body.data;
+    expect(counted).toMatchObject({ grants: 1, pointsGranted: 30 });
+    // Back to pending and cancelled there: nothing is left anywhere.
+    await reconcile('pending');
+    await reconcile('cancelled');
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 0, pending: 0, lifetime: 0 });
+  });
+
+  it('campaign points waiting with an order that goes back to pending do not activate while it is pending', async () => {
+    const t = await sandbox('bonus-reopen-wait', 14);
+    await campaign(t, { type: 'multiplier', factor: 2 });
+    const m = await newMember(t.key);
+    const o = await order(t, m.id, 50);
+    const reconcile = async (status: string) => {
+      const now = (await call('GET', '/api/flash/clock', { token: t.token })).body.data.now;
+      const body = { orders: [{ externalOrderId: o, memberId: m.id, currency: 'EUR', total: 50, status, occurredAt: now }] };
+      expect((await call('POST', '/api/v2/orders/batch', { token: t.key, body })).status).toBe(200);
+    };
+    await reconcile('pending');
+    await advance(t, 14);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 0, pending: 100, lifetime: 0 });
+    // Completed: both parts wait out the period again and activate together.
+    await reconcile('completed');
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 0, pending: 100, lifetime: 0 });
+    await advance(t, 14);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 100, pending: 0, lifetime: 100 });
+  });
+
+  it('a pending order refunded before it completes earns its campaign points less the share refunded', async () => {
+    const t = await sandbox('bonus-refunded-pending', 0);
+    const bonus = await campaign(t, { type: 'bonus_points', points: 30 });
+    const m = await newMember(t.key);
+    const now = (await call('GET', '/api/flash/clock', { token: t.token })).body.data.now;
+    const pendingOrder = async (total: number) => {
+      const externalOrderId = orderId('BON');
+      const body = { externalOrderId, memberId: m.id, currency: 'EUR', total, status: 'pending', occurredAt: now };
+      expect((await call('POST', '/api/v2/orders', { token: t.key, body })).status).toBe(201);
+      return externalOrderId;
+    };
+    const complete = async (externalOrderId: string, total: number) => {
+      const body = { orders: [{ externalOrderId, memberId: m.id, currency: 'EUR', total, status: 'completed', occurredAt: now }] };
+      expect((await call('POST', '/api/v2/orders/batch', { token: t.key, body })).status).toBe(200);
+    };
+    const half = await pendingOrder(100);
+    await refund(t, half, 50);
+    await complete(half, 100);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 65, pending: 0, lifetime: 65 });
+    expect(await entries(t, m.id)).toEqual([
+      ['earn', 50, null],
+      ['campaign', 30, bonus.id],
+      ['adjustment', -15, bonus.id],
+    ]);
+    // Refunded in full while pending: its completion leaves nothing of the campaign standing.
+    const all = await pendingOrder(80);
+    await refund(t, all);
+    await complete(all, 80);
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 65, pending: 0, lifetime: 65 });
+  });
+
   it('a cancellation by reconciliation takes back the campaign points with the order’s', async () => {
     const t = await sandbox('bonus-cancel', 0);
     const bonus = await campaign(t, { type: 'bonus_points', points: 30 });

@@ -114,6 +114,20 @@ export class MemoryLedgerStore implements LedgerStore {
     });
   }
 
+  async findLedgerEntry(_workspaceId: string, memberId: string, entryId: string): Promise<LedgerEntryRecord | undefined> {
+    const e = this.entries.find((x) => x.memberId === memberId && x.id === entryId);
+    return e && structuredClone(e);
+  }
+
+  /** Marks an entry reversed, once (the table's condition: not reversed yet). */
+  markReversedStep(_workspaceId: string, entry: LedgerEntryRecord, by: string, onReversed: () => Error): TransactStep {
+    const stored = () => this.entries.find((x) => x.memberId === entry.memberId && x.id === entry.id);
+    return this.memoryStep(
+      { check: () => (stored()?.reversedBy ? onReversed() : undefined), apply: () => void Object.assign(stored()!, { reversedBy: by }) },
+      onReversed,
+    );
+  }
+
   async transactWrite(steps: TransactStep[]): Promise<void> {
     const interleave = this.interleave;
     this.interleave = undefined;
@@ -202,7 +216,7 @@ export class MemoryOrdersStore implements OrdersStore {
   /** What every completed order is granted (the campaigns themselves are tested on the table). */
   readonly grants: Omit<PlannedGrant, 'steps'>[] = [];
 
-  async campaignGrants(): Promise<PlannedGrant[]> {
+  async campaignGrants(..._order: Parameters<OrdersStore['campaignGrants']>): Promise<PlannedGrant[]> {
     return this.grants.map((g) => ({ ...g, steps: [] }));
   }
 

@@ -6,8 +6,9 @@ import { createOrder, reconcileOrder, refundOrder, type OrdersStore } from '../.
 import type { CreateOrderInput, ReconcileOrderInput } from '../../shared/orders/schemas';
 import { AppError } from '../../shared/platform/errors';
 import { MemoryLedgerStore, MemoryOrdersStore } from './memory-stores';
-import { MODEL_RULES, type Explained, type Outcome, type PointsEngine } from './points-model';
+import { BONUS_POINTS, BONUS_SKU, MODEL_RULES, type Explained, type Outcome, type PointsEngine } from './points-model';
 import { explainAt } from '../../shared/members/explain';
+import { correctionPlan, reverseEntry, tableReversalStore, type ReversalStore } from '../../shared/members/corrections';
 
 /**
  * The engine of the points model (`points-model.ts`) on the service layer: orders, refunds and
@@ -31,6 +32,8 @@ export interface EngineParts {
   workspaceId: string;
   memberId: string;
   orders: OrdersStore;
+  /** Where a reversal by id finds and marks the entry (default: the table). */
+  reversals?: ReversalStore;
   /** The program clock's now (ms). */
   now(): number;
   /** Moves the program clock `ms` ahead. */
@@ -46,12 +49,13 @@ export interface EngineParts {
 export class ServiceEngine implements PointsEngine {
   constructor(readonly p: EngineParts) {}
 
-  private order(key: string, total: number, status: ReconcileOrderInput['status']) {
-    return { externalOrderId: key, memberId: this.p.memberId, currency: 'EUR', total, status, occurredAt: new Date(this.p.now()).toISOString(), items: [] };
+  private order(key: string, total: number, status: ReconcileOrderInput['status'], bonus = false) {
+    const items = bonus ? [{ sku: BONUS_SKU, quantity: 1 }] : [];
+    return { externalOrderId: key, memberId: this.p.memberId, currency: 'EUR', total, status, occurredAt: new Date(this.p.now()).toISOString(), items };
   }
 
-  createOrder(key: string, total: number, status: 'pending' | 'completed') {
-    const input = this.order(key, total, status) as CreateOrderInput;
+  createOrder(key: string, total: number, status: 'pending' | 'completed', bonus: boolean) {
+    const input = this.order(key, total, status, bonus) as CreateOrderInput;
     return outcome(() => createOrder(this.p.workspaceId, input, {}, new Date(this.p.now()), this.p.orders));
   }
 
@@ -65,6 +69,30 @@ export class ServiceEngine implements PointsEngine {
 
   complete(key: string, total: number) {
     return outcome(() => reconcileOrder(this.p.workspaceId, this.order(key, total, 'completed') as ReconcileOrderInput, new Date(this.p.now()), this.p.orders));
+  }
+
+  reopen(key: string, total: number) {
+    return outcome(() => reconcileOrder(this.p.workspaceId, this.order(key, total, 'pending') as ReconcileOrderInput, new Date(this.p.now()), this.p.orders));
+  }
+
+  /** A support correction as `changePointsManually` plans it. */
+  correct(points: number) {
+    return outcome(() =>
+      changePoints({
+        workspaceId: this.p.workspaceId,
+        memberId: this.p.memberId,
+        store: this.p.orders.ledger,
+        plan: (member) => ({ plan: { ...correctionPlan(member, points, `correction ${points}`, null), result: () => undefined } }),
+      }),
+    );
+  }
+
+  /** The member's `nth` manual entry (not a reversal), in ledger order, reversed by id. */
+  async reverse(nth: number) {
+    const manual = (await this.p.ledger()).filter((e) => e.source.type === 'manual' && !e.source.reversedEntryId);
+    const actor = { apiKeyId: null, audit: { actor: { type: 'anonymous' as const }, requestId: `model-${nth}` } };
+    const store = this.p.reversals ?? tableReversalStore;
+    return outcome(() => reverseEntry(this.p.workspaceId, this.p.memberId, manual[nth]!.id, { reason: 'model' }, actor, store));
   }
 
   /** A manual change as `changePointsManually` plans it, on this engine's store. */
@@ -147,6 +175,15 @@ class ClockedLedgerStore extends MemoryLedgerStore {
   }
 }
 
+/** The memory orders store with the model's campaign: its points on every completed order that carries its SKU. */
+class CampaignOrdersStore extends MemoryOrdersStore {
+  override async campaignGrants(...[, , order]: Parameters<OrdersStore['campaignGrants']>) {
+    if (!order.items.some((i) => i.sku === BONUS_SKU)) return [];
+    const source = { type: 'campaign' as const, orderId: order.orderId, externalOrderId: order.externalOrderId, apiKeyId: null, campaignId: 'cmp_model' };
+    return [{ campaignId: 'cmp_model', points: BONUS_POINTS, reason: 'Model campaign', source, steps: [] }];
+  }
+}
+
 /** The engine on the memory stores, its clock starting at `start`. */
 export function memoryEngine(start: number): ServiceEngine {
   const workspaceId = 'ws_01j9z3k4m5n6p7q8r9s0t1v2w3';
@@ -155,11 +192,16 @@ export function memoryEngine(start: number): ServiceEngine {
   ledger.at = start;
   ledger.rules = MODEL_RULES;
   ledger.addMember({ id: memberId, workspaceId, tier: 'bronze', createdAt: new Date(start).toISOString() });
-  const orders = new MemoryOrdersStore(ledger);
+  const orders = new CampaignOrdersStore(ledger);
   return new ServiceEngine({
     workspaceId,
     memberId,
     orders,
+    reversals: {
+      ledger,
+      findLedgerEntry: (w, m, id) => ledger.findLedgerEntry(w, m, id),
+      markReversedStep: (w, e, by, r) => ledger.markReversedStep(w, e, by, r),
+    },
     now: () => ledger.at,
     moveClock: async (ms) => {
       ledger.at += ms;

@@ -9,13 +9,14 @@ import { call } from '../../../support/api';
 import { newMember, tenant } from '../../../support/fixtures';
 import { platformTable } from '../../../support/table';
 import { ServiceEngine } from '../../../support/points-engines';
-import { MODEL_RULES, modelRunParameters, pastExplained, PointsModel, pointsCommands } from '../../../support/points-model';
+import { BONUS_POINTS, BONUS_SKU, MODEL_RULES, modelRunParameters, pastExplained, PointsModel, pointsCommands } from '../../../support/points-model';
 
 /**
  * The points engine against its reference model (`test/support/points-model.ts`) on DynamoDB Local:
  * the order service, the ledger and the due work (`runDueProgramWork`, every job) run in this
  * process on the platform's table, exactly as the handlers and the schedule call them, over random
- * sequences of orders, refunds, cancellations, completions, manual earns and deductions and clock
+ * sequences of orders (some earning the workspace's campaign), refunds, cancellations, completions,
+ * orders back to pending, manual earns, deductions and corrections, reversals by id and clock
  * advances. Each sequence gets a member of its own in one workspace with the model's rules.
  *
  * Program time is this process's `Date`, faked (only `Date`: timers and I/O run as ever) and moved
@@ -34,6 +35,16 @@ beforeAll(async () => {
   const { earn, tiers, points, timeZone } = MODEL_RULES;
   const res = await call('PUT', '/api/flash/program', { token: t.token, body: { earn, tiers, points, timeZone } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
+  // The model's campaign: its points on every completed order that carries its SKU.
+  const campaign = {
+    name: 'Model bonus',
+    status: 'active',
+    trigger: { type: 'order' },
+    conditions: [{ field: 'order.items.sku', op: 'contains', value: BONUS_SKU }],
+    effect: { type: 'bonus_points', points: BONUS_POINTS },
+  };
+  const created = await call('POST', '/api/flash/campaigns', { token: t.token, body: campaign });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
   ({ workspaceId, key } = t);
 });
 

@@ -66,6 +66,16 @@ describe('what an entry moves', () => {
     expect(types.map((type) => lifetimeMove({ type, amount: -7 }))).toEqual([-7, 0, -7, -7, -7, 0]);
   });
 
+  it('lifetime: a correction that reverses a spend gives the points back without lifetime; any other moves it', () => {
+    const spends = new Set(['ple_spend']);
+    const reversal = (reversedEntryId?: string) => ({ type: 'correction' as const, amount: 40, source: reversedEntryId ? { reversedEntryId } : {} });
+    expect(lifetimeMove(reversal('ple_spend'), spends)).toBe(0);
+    expect(lifetimeMove(reversal('ple_earn'), spends)).toBe(40);
+    expect(lifetimeMove(reversal(), spends)).toBe(40);
+    expect(lifetimeMove(reversal('ple_spend'))).toBe(40);
+    expect(lifetimeMove({ type: 'correction', amount: -40 }, spends)).toBe(-40);
+  });
+
   it('orders: an earn of an order only; an activation is one by its reason and source', () => {
     const manual = { type: 'earn' as const, reason: ACTIVATION_REASON, source: { type: 'manual' as const } };
     expect(orderMove({ type: 'earn', reason: null, source: orderSource('o') })).toBe(1);
@@ -140,6 +150,37 @@ describe('explainAt', () => {
     expect(x.lots.map((l) => [l.points, l.orderId])).toEqual([
       [50, null],
       [60, 'ord_a'],
+    ]);
+  });
+
+  it('reversals by id: a reversed earn leaves lifetime and its own lot first; a reversed spend gives the points back, lifetime as it was', () => {
+    const list = entries(['earn', 50, T0], ['earn', 30, T0 + DAY_MS], ['deduct', -20, T0 + 2 * DAY_MS]);
+    const [, mistaken, spend] = list;
+    const reversed = [
+      ...list,
+      ...entries([
+        'correction',
+        -30,
+        T0 + 3 * DAY_MS,
+        { source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: null, reversedEntryId: mistaken!.id } },
+      ]),
+      ...entries([
+        'correction',
+        20,
+        T0 + 4 * DAY_MS,
+        { source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: null, reversedEntryId: spend!.id } },
+      ]),
+    ];
+    reversed.forEach((e, i) => {
+      e.balanceAfter = reversed.slice(0, i + 1).reduce((n, x) => n + x.amount, 0);
+    });
+    expect(explainAt(input(reversed), rules(), T0 + 3 * DAY_MS)).toMatchObject({ balance: 30, lifetime: 50 });
+    const x = explainAt(input(reversed), rules(), T0 + 4 * DAY_MS);
+    expect(x).toMatchObject({ balance: 50, lifetime: 50 });
+    // The spend took the first lot's 20; the reversal took the mistaken lot; the spend given back is a lot of its own.
+    expect(x.lots.map((l) => [l.entryId, l.points])).toEqual([
+      [list[0]!.id, 30],
+      [reversed[4]!.id, 20],
     ]);
   });
 

@@ -133,6 +133,18 @@ describe('debit', () => {
     expect(debit(before, 50, T0, { orderId: 'ord_1', spend: false }).lots).toEqual([]);
   });
 
+  it('a reversed entry takes the lot it opened first (named by the entry), the rest from the others in spending order', () => {
+    const late = lot('late', 10, T0 + DAY_MS, T0 + 31 * DAY_MS);
+    const lots = state({ lots: [manual, late] });
+    expect(debit(lots, 4, T0, { orderId: null, lotId: 'late', spend: false }).lots).toEqual([manual, { ...late, points: 6 }]);
+    expect(debit(lots, 13, T0, { orderId: null, lotId: 'late', spend: false }).lots).toEqual([{ ...manual, points: 7 }]);
+    // A lot no longer there (spent, expired): spending order.
+    expect(debit(lots, 4, T0, { orderId: null, lotId: 'gone', spend: false }).lots).toEqual([{ ...manual, points: 6 }, late]);
+    // Named by both: the order's lots and the entry's lot go first, together in spending order.
+    expect(debit(before, 12, T0, { orderId: 'ord_1', lotId: 'p', spend: false }).lots).toEqual([manual, { ...order, points: 8 }]);
+    expect(debit(before, 5, T0, { orderId: 'ord_1', lotId: 'p', spend: false }).lots).toEqual([manual, order, { ...other, points: 5 }]);
+  });
+
   it('zero or negative points change nothing', () => {
     expect(debit(before, 0, T0, { spend: true })).toBe(before);
     expect(debit(before, -3, T0, { spend: true })).toBe(before);

@@ -7,8 +7,9 @@ import { modelRunParameters, pastExplained, PointsModel, pointsCommands } from '
 /**
  * The points engine against its reference model (`test/support/points-model.ts`), on the memory
  * stores: the order service, the ledger and the due work's steps run as they do on the table, with
- * a program clock the test moves. Random sequences of orders (pending and completed), partial and
- * full refunds, cancellations, completions, manual earns and deductions and clock advances; after
+ * a program clock the test moves. Random sequences of orders (pending and completed, some earning
+ * a campaign's points), partial and full refunds, cancellations, completions, orders back to
+ * pending, manual earns, deductions and corrections, reversals by id and clock advances; after
  * every command balance, pending, lifetime, tier, the ledger (by type and running balance) and the
  * open lots agree with the model. A fixed seed in `npm test` (and the mutation run, which runs this
  * file for the lot and ledger modules); `POINTS_MODEL_RUNS` and `POINTS_MODEL_SEED` run it longer

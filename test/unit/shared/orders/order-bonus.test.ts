@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bonusesOf, bonusReversals, bonusReversedFor } from '../../../../shared/orders/bonus';
+import { bonusesOf, bonusMoves, bonusReversals, bonusReversedFor } from '../../../../shared/orders/bonus';
 
 /**
  * The campaign points of an order taken back in proportion: rounded down on the running refunded
@@ -84,5 +84,92 @@ describe('bonusReversals', () => {
   it('a cancellation takes back all that is left; an order without campaign points takes nothing', () => {
     expect(bonusReversals([{ campaignId: 'cmp_a', points: 9, reversed: 4 }], order(0, 'cancelled')).reversals).toEqual([{ campaignId: 'cmp_a', points: 5 }]);
     expect(bonusReversals(undefined, order(10_000))).toEqual({ bonuses: [], reversals: [] });
+  });
+});
+
+describe('bonusMoves', () => {
+  const granted = [
+    { campaignId: 'cmp_a', points: 7, reversed: 0 },
+    { campaignId: 'cmp_b', points: 10, reversed: 4 },
+  ];
+
+  it('a completed order refunded: taken back from where completed points stand, pending untouched', () => {
+    expect(bonusMoves(granted, order(0), order(5_000))).toEqual({
+      bonuses: [
+        { campaignId: 'cmp_a', points: 7, reversed: 3 },
+        { campaignId: 'cmp_b', points: 10, reversed: 5 },
+      ],
+      reversals: [
+        { campaignId: 'cmp_a', points: 3 },
+        { campaignId: 'cmp_b', points: 1 },
+      ],
+      regrants: [],
+      pending: 0,
+    });
+  });
+
+  it('back to pending: everything left goes from the balance side to pending, less what the change refunds', () => {
+    expect(bonusMoves(granted, order(0), order(0, 'pending'))).toEqual({
+      bonuses: granted,
+      reversals: [
+        { campaignId: 'cmp_a', points: 7 },
+        { campaignId: 'cmp_b', points: 6 },
+      ],
+      regrants: [],
+      pending: 13,
+    });
+    expect(bonusMoves(granted, order(0), order(5_000, 'pending')).pending).toBe(9);
+  });
+
+  it('a pending order that completed once completes again: what is left given back once, out of pending', () => {
+    const back = bonusMoves(granted, order(0, 'pending'), order(0));
+    expect(back).toEqual({
+      bonuses: granted,
+      reversals: [],
+      regrants: [
+        { campaignId: 'cmp_a', points: 7 },
+        { campaignId: 'cmp_b', points: 6 },
+      ],
+      pending: -13,
+    });
+    // Refunded while pending, then completed: only what is left is given back.
+    const refunded = bonusMoves(granted, order(0, 'pending'), order(5_000, 'pending'));
+    expect(refunded).toMatchObject({ reversals: [], regrants: [], pending: -4 });
+    expect(bonusMoves(refunded.bonuses, order(5_000, 'pending'), order(5_000))).toMatchObject({
+      reversals: [],
+      regrants: [
+        { campaignId: 'cmp_a', points: 4 },
+        { campaignId: 'cmp_b', points: 5 },
+      ],
+      pending: -9,
+    });
+  });
+
+  it('a cancellation takes everything left from where it stands; a cancelled order moves nothing more', () => {
+    expect(bonusMoves(granted, order(0, 'pending'), order(0, 'cancelled'))).toMatchObject({ reversals: [], regrants: [], pending: -13 });
+    const cancelled = bonusMoves(granted, order(0), order(0, 'cancelled'));
+    expect(cancelled).toMatchObject({
+      reversals: [
+        { campaignId: 'cmp_a', points: 7 },
+        { campaignId: 'cmp_b', points: 6 },
+      ],
+      regrants: [],
+      pending: 0,
+    });
+    expect(bonusMoves(cancelled.bonuses, order(0, 'cancelled'), order(0, 'cancelled'))).toEqual({
+      bonuses: cancelled.bonuses,
+      reversals: [],
+      regrants: [],
+      pending: 0,
+    });
+  });
+
+  it('an order without campaign points moves nothing', () => {
+    expect(bonusMoves(undefined, order(0), order(0, 'pending'))).toEqual({ bonuses: [], reversals: [], regrants: [], pending: 0 });
+    expect(bonusMoves([{ campaignId: 'cmp_a', points: 7, reversed: 7 }], order(10_000), order(10_000, 'pending'))).toMatchObject({
+      reversals: [],
+      regrants: [],
+      pending: 0,
+    });
   });
 });

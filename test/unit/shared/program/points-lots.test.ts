@@ -163,6 +163,25 @@ describe('lotsAfter', () => {
   });
 });
 
+describe('lotsAfter: a reversal by id', () => {
+  it('takes from the lot the reversed entry opened first, whatever expires first', () => {
+    const first = { id: 'ple_first', points: 5, earnedAt: T0, expiresAt: T0 + DAY_MS, orderId: null };
+    const mistaken = { id: 'ple_mistaken', points: 5, earnedAt: T0, expiresAt: T0 + 9 * DAY_MS, orderId: null };
+    const before: MemberLotsRecord = { ...NO_LOTS, lots: [first, mistaken] };
+    const reversal = (amount: number, reversedEntryId?: string) =>
+      ({
+        id: 'ple_r',
+        amount,
+        type: 'correction',
+        source: { type: 'manual', orderId: null, externalOrderId: null, apiKeyId: null, ...(reversedEntryId ? { reversedEntryId } : {}) },
+      }) as LedgerEntryRecord;
+    expect(lotsAfter(before, [reversal(-3, 'ple_mistaken')], NO_WAIT, T0).lots).toEqual([first, { ...mistaken, points: 2 }]);
+    expect(lotsAfter(before, [reversal(-7, 'ple_mistaken')], NO_WAIT, T0).lots).toEqual([{ ...first, points: 3 }]);
+    // A correction that names no entry takes in spending order.
+    expect(lotsAfter(before, [reversal(-3)], NO_WAIT, T0).lots).toEqual([{ ...first, points: 2 }, mistaken]);
+  });
+});
+
 describe('settleLapsed', () => {
   const lapsedLot = { id: 'a', points: 30, earnedAt: T0, expiresAt: T0 + 30 * DAY_MS, orderId: 'ord_1' };
   const validLot = { id: 'b', points: 5, earnedAt: T0, expiresAt: T0 + 40 * DAY_MS, orderId: null };
