@@ -126,15 +126,14 @@ const confirmingInput = (confirming: boolean) => (confirming ? { ReturnValuesOnC
  * lost attempt was applied (success), anything else is `OUTCOME_UNKNOWN` (see `settledWrite`).
  */
 export async function putItem(input: Omit<PutCommandInput, 'TableName'>, opts: ItemWriteOptions = {}): Promise<void> {
-  // Only a re-send after a lost attempt compares (rare): the first attempt does not pay for the copy.
-  let mine: Item | undefined;
+  const mine = asStored(input.Item ?? {});
   const write: SingleWrite = {
     resendable: true,
     send: async (client, confirming) => {
       await client.send(new PutCommand({ ...input, TableName: tableName(), ...confirmingInput(confirming) }));
       return undefined;
     },
-    appliedIn: (stored) => stored !== undefined && isDeepStrictEqual(stored, (mine ??= asStored(input.Item ?? {}))),
+    appliedIn: (stored) => stored !== undefined && isDeepStrictEqual(stored, mine),
   };
   await settledWrite(write, opts);
 }
