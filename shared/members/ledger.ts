@@ -91,6 +91,8 @@ export interface LedgerStore {
   /** The workspace's program time (a sandbox's clock may run ahead of real time). */
   clock(workspaceId: string): Promise<Date>;
   getMemberTier(workspaceId: string, memberId: string): Promise<MemberTierRecord | undefined>;
+  /** The member and its tier record as of one moment, in one request (a store that cannot leaves it out: they are then read apart). */
+  getMemberWithTier?(workspaceId: string, memberId: string): Promise<{ member?: MemberRecord; tier?: MemberTierRecord }>;
   memberTierStep(workspaceId: string, record: MemberTierRecord): TransactStep;
   balanceStep(current: MemberRecord, next: repo.BalanceState, now: string, requireActive: boolean): TransactStep;
   ledgerEntryStep(workspaceId: string, entry: LedgerEntryRecord): TransactStep;
@@ -103,6 +105,7 @@ export const tableLedgerStore: LedgerStore = {
   rulesOf,
   clock: (workspaceId) => programNow(workspaceId),
   getMemberTier: tiersRepo.getMemberTier,
+  getMemberWithTier: tiersRepo.getMemberWithTier,
   memberTierStep: tiersRepo.memberTierStep,
   balanceStep: repo.balanceStep,
   ledgerEntryStep: repo.ledgerEntryStep,
@@ -152,20 +155,26 @@ export interface PointsChange<R> {
   write?: WriteOptions<R>;
   /** The member as the caller just read it: saves the first read; retries always read afresh. */
   preloaded?: MemberRecord;
+  /** Its tier record read together with it (`getMemberWithTier`; `record` undefined: none yet): saves the first attempt's tier read. */
+  preloadedTier?: { record: MemberTierRecord | undefined };
   /** The time of the change; default: the workspace's program clock. */
   now?: () => Date;
   /** Where the member, the rules and the clock are read and the change is written: the table's (`tableLedgerStore`) or a caller's own. */
   store: LedgerStore;
 }
 
-export async function changePoints<R>({ workspaceId, memberId, plan, write: opts = {}, preloaded, now, store }: PointsChange<R>): Promise<R> {
+export async function changePoints<R>({ workspaceId, memberId, plan, write: opts = {}, preloaded, preloadedTier, now, store }: PointsChange<R>): Promise<R> {
   let fresh: MemberRecord | undefined;
+  // Only ever beside the member it was read with: a member from a failed condition comes without it.
+  let freshTier: { record: MemberTierRecord | undefined } | undefined;
   const attempt = async (): Promise<R> => {
     const read = writable(fresh ?? (await memberThrough(store, workspaceId, memberId)));
+    const tierRead = fresh ? freshTier : undefined;
     fresh = undefined;
+    freshTier = undefined;
     const [rules, tierRecord, clockAt] = await Promise.all([
       store.rulesOf(workspaceId),
-      store.getMemberTier(workspaceId, memberId),
+      tierRead ? tierRead.record : store.getMemberTier(workspaceId, memberId),
       now ? null : store.clock(workspaceId),
     ]);
     // A change at the clock's now first expires what lapsed since the due work last ran (in its own
@@ -215,6 +224,7 @@ export async function changePoints<R>({ workspaceId, memberId, plan, write: opts
   return inKeyOrder(`member:${workspaceId}/${memberId}`, (waited) => {
     // A member read before another change of this process ran is stale: read it again.
     fresh = waited ? undefined : preloaded;
+    freshTier = waited ? undefined : preloadedTier;
     return withOptimisticRetry(attempt);
   });
 }

@@ -1,14 +1,27 @@
-import type { MemberTierRecord } from './entities';
+import { memberEntity, type MemberRecord, type MemberTierRecord } from './entities';
 import { indexKeysOf, indexPartition, keyOf } from '../platform/data/keys';
-import { getItem } from '../platform/data/items';
+import { getItem, getItemsTogether } from '../platform/data/items';
 import { indexPage, type Page } from '../platform/data/queries';
 import type { TransactStep } from '../platform/data/transactions';
 
 const key = (workspaceId: string, memberId: string) => keyOf('memberTier', { workspaceId, memberId });
 
+const tierOf = (item: MemberTierRecord | undefined): MemberTierRecord | undefined =>
+  item ? { memberId: item.memberId, reachedAt: item.reachedAt, retainedUntil: item.retainedUntil, days: item.days, reviewAt: item.reviewAt } : undefined;
+
 export async function getMemberTier(workspaceId: string, memberId: string): Promise<MemberTierRecord | undefined> {
-  const item = await getItem<MemberTierRecord>(key(workspaceId, memberId));
-  return item ? { memberId: item.memberId, reachedAt: item.reachedAt, retainedUntil: item.retainedUntil, days: item.days, reviewAt: item.reviewAt } : undefined;
+  return tierOf(await getItem<MemberTierRecord>(key(workspaceId, memberId)));
+}
+
+/**
+ * A member and its tier record as of one moment, in one request: a points change plans on both.
+ * The tier record is written only in the member's own transactions, so one read apart from the
+ * member must not be older than it (the change's condition on the member's revision would then
+ * pass on a stale tier); read together they agree.
+ */
+export async function getMemberWithTier(workspaceId: string, memberId: string): Promise<{ member?: MemberRecord; tier?: MemberTierRecord }> {
+  const [member, tier] = await getItemsTogether<Record<string, unknown>>([keyOf('member', { workspaceId, memberId }), key(workspaceId, memberId)]);
+  return { member: member ? memberEntity.fromItem(member) : undefined, tier: tierOf(tier as MemberTierRecord | undefined) };
 }
 
 /**

@@ -119,18 +119,29 @@ export interface CreatedOrder {
 
 /** Resolves `memberId` or the `member` lookup to a member of this workspace (404 otherwise). */
 export async function resolveMember(workspaceId: string, ref: Pick<CreateOrderInput, 'memberId' | 'member'>, store: OrdersTable): Promise<MemberRecord> {
-  const id = ref.memberId
-    ? isMemberId(ref.memberId)
-      ? ref.memberId
-      : undefined
-    : ref.member?.email
-      ? await store.memberIdByEmail(workspaceId, ref.member.email)
-      : ref.member?.externalId
-        ? await store.memberIdByExternalId(workspaceId, ref.member.externalId)
-        : undefined;
+  const id = await memberIdOf(workspaceId, ref, store);
   const member = id ? await store.ledger.getMember(workspaceId, id) : undefined;
   if (!member) throw notFound('Member');
   return member;
+}
+
+async function memberIdOf(workspaceId: string, ref: Pick<CreateOrderInput, 'memberId' | 'member'>, store: OrdersTable): Promise<string | undefined> {
+  if (ref.memberId) return isMemberId(ref.memberId) ? ref.memberId : undefined;
+  if (ref.member?.email) return store.memberIdByEmail(workspaceId, ref.member.email);
+  if (ref.member?.externalId) return store.memberIdByExternalId(workspaceId, ref.member.externalId);
+  return undefined;
+}
+
+/**
+ * `resolveMember` with the member's tier record read in the same request, when the store can: the
+ * order's points change plans on both, and starts from them without a read of its own.
+ */
+async function resolveMemberWithTier(workspaceId: string, ref: Pick<CreateOrderInput, 'memberId' | 'member'>, store: OrdersTable) {
+  const id = await memberIdOf(workspaceId, ref, store);
+  const together = id && store.ledger.getMemberWithTier ? await store.ledger.getMemberWithTier(workspaceId, id) : undefined;
+  const member = together ? together.member : id ? await store.ledger.getMember(workspaceId, id) : undefined;
+  if (!member) throw notFound('Member');
+  return { member, tier: together ? { record: together.tier } : undefined };
 }
 
 async function checkStore(workspaceId: string, storeId: string | undefined, store: OrdersTable): Promise<void> {
@@ -357,7 +368,7 @@ export async function createOrder(
   store: OrdersStore,
 ): Promise<CreatedOrder> {
   // No read of the order first: the conditional put of the new order is the duplicate check.
-  const member = await resolveMember(workspaceId, input, store);
+  const { member, tier } = await resolveMemberWithTier(workspaceId, input, store);
   const memberId = member.id;
   await checkStore(workspaceId, input.storeId, store);
   const totalMinor = minorOf(input.total, input.currency, 'total');
@@ -380,6 +391,7 @@ export async function createOrder(
       },
       write: opts,
       preloaded: member,
+      preloadedTier: tier,
       store: store.ledger,
     });
   } catch (err) {
@@ -430,7 +442,7 @@ export async function refundOrder(
   input: { amount?: number; reason?: string },
   opts: WriteOptions<RefundResult> = {},
   now = new Date(),
-  store: OrdersTable & Partial<Pick<OrdersStore, 'voidCoupons'>> = tableOrdersStore,
+  store: OrdersTable & Partial<Pick<OrdersStore, 'voidCoupons'>>,
 ): Promise<RefundResult> {
   const first = await store.getOrder(workspaceId, externalOrderId);
   if (!first) throw notFound('Order');

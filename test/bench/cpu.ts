@@ -46,3 +46,13 @@ export async function withCpu<T>(runtime: RuntimeInfo, requests: number, work: (
 
 /** The throughput ratio a CPU-bound machine allows the first path against the second. */
 export const cpuCeiling = (path: CpuPerRequest, baseline: CpuPerRequest) => Math.round((baseline.total / path.total) * 100) / 100;
+
+/** CPU per request over several measured runs (each weighed by its requests). */
+export function cpuOver(runs: readonly { requests: number; cpu: CpuPerRequest }[]): CpuPerRequest {
+  const total = runs.reduce((s, r) => s + r.requests, 0);
+  const mean = (f: (c: CpuPerRequest) => number | undefined) => {
+    if (runs.some((r) => f(r.cpu) === undefined)) return undefined;
+    return Math.round((runs.reduce((s, r) => s + f(r.cpu)! * r.requests, 0) / total) * 100) / 100;
+  };
+  return { runtime: mean((c) => c.runtime), dynamodb: mean((c) => c.dynamodb), client: mean((c) => c.client)!, total: mean((c) => c.total)! };
+}

@@ -71,9 +71,12 @@ export const postJson =
     }
   };
 
+const MEMBER_BATCH = 25;
+
 /**
- * A new workspace with an all-scopes key and `memberCount` members, 100 to a batch request: on
- * DynamoDB Local a batch of hundreds, beside another workspace's, could outlast the request deadline.
+ * A new workspace with an all-scopes key and `memberCount` members, 25 to a batch request: on
+ * DynamoDB Local a batch of hundreds, beside another workspace's, could outlast the request deadline
+ * (and one of 100 did on a machine loaded by other work).
  */
 export async function benchWorkspace(baseUrl: string, name: string, memberCount: number) {
   const json = postJson(baseUrl);
@@ -85,8 +88,8 @@ export async function benchWorkspace(baseUrl: string, name: string, memberCount:
   const session = reg.data.session.token as string;
   const key = (await json('/api/v2/api-keys', { name: 'bench', scopes: [...SCOPES] }, session)).data.key as string;
   const members: string[] = [];
-  for (let from = 0; from < memberCount; from += 100) {
-    const count = Math.min(100, memberCount - from);
+  for (let from = 0; from < memberCount; from += MEMBER_BATCH) {
+    const count = Math.min(MEMBER_BATCH, memberCount - from);
     const batch = await json('/api/v2/members/batch', { members: Array.from({ length: count }, (_, i) => ({ externalId: `bench-${from + i}` })) }, key);
     if (!batch.data?.results) throw new Error(`bench members not created: ${JSON.stringify(batch).slice(0, 500)}`);
     members.push(...(batch.data.results as { memberId: string }[]).map((r) => r.memberId));

@@ -67,8 +67,8 @@ export const MINIMUM: Record<Operation, Minimum> = {
   'authenticated GET': { calls: 3, itemsRead: 2, itemsWritten: 1 },
   // Key; the Idempotency-Key claim (a conditional put); one transaction: member, e-mail lookup, overview totals, outbox, idempotency record.
   'create member': { calls: 4, itemsRead: 1, itemsWritten: 7 },
-  // Key + member + its tier record; the claim; one transaction: member, ledger entry, tier record, order, overview totals, outbox, idempotency record.
-  'create order': { calls: 6, itemsRead: 3, itemsWritten: 9 },
+  // Key + member and its tier record together (one TransactGetItems); the claim; one transaction: member, ledger entry, tier record, order, overview totals, outbox, idempotency record.
+  'create order': { calls: 5, itemsRead: 3, itemsWritten: 9 },
   // Key + member + its tier record; the claim; one transaction: member, ledger entry, tier record, overview totals, outbox, idempotency record.
   'points change': { calls: 6, itemsRead: 3, itemsWritten: 8 },
   // Key + order + member + its tier record; the claim; one transaction: member, ledger entry, tier record, order, refund, overview totals, outbox, idempotency record.

@@ -2,12 +2,14 @@ import {
   DeleteCommand,
   GetCommand,
   PutCommand,
+  TransactGetCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
   type DeleteCommandInput,
   type PutCommandInput,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isDeepStrictEqual } from 'node:util';
@@ -25,6 +27,25 @@ export type Item = Record<string, any>;
 export async function getItem<T extends object = Item>(key: PrimaryKey, consistent = true): Promise<T | undefined> {
   const out = await documentClient().send(new GetCommand({ TableName: tableName(), Key: key, ConsistentRead: consistent }));
   return out.Item as T | undefined;
+}
+
+/**
+ * Items written together whose reads must agree, as of one moment (one TransactGetItems; read
+ * apart, a later read may see a change an earlier one did not, and side by side either may be the
+ * older). Undefined for a missing item. A transaction in flight on one of them cancels the read: the
+ * items are then read one after another in the order given, each consistent read sent once the one
+ * before it answered, so each sees at least what the earlier ones saw.
+ */
+export async function getItemsTogether<T extends object = Item>(keys: readonly PrimaryKey[]): Promise<(T | undefined)[]> {
+  try {
+    const out = await documentClient().send(new TransactGetCommand({ TransactItems: keys.map((Key) => ({ Get: { TableName: tableName(), Key } })) }));
+    return keys.map((_, i) => out.Responses?.[i]?.Item as T | undefined);
+  } catch (err) {
+    if (!(err instanceof TransactionCanceledException)) throw err;
+    const items: (T | undefined)[] = [];
+    for (const key of keys) items.push(await getItem<T>(key));
+    return items;
+  }
 }
 
 /** The item a failed condition was checked against (`ReturnValuesOnConditionCheckFailure: ALL_OLD`). */
