@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { keyOf } from '../platform/data/keys';
 import { queryRaw } from '../platform/data/queries';
-import type { TransactStep } from '../platform/data/transactions';
+import { transactWrite, type TransactStep } from '../platform/data/transactions';
+import type { DayCounters } from './points-day';
+import { countedDays, type CountedDay, type DayItem, type Fold, type MonthItem, type ShardRead } from './points-rollup';
 
 /**
  * Shards of a workspace's points days. A change moves one shard's day item, chosen at random: two
@@ -10,6 +13,10 @@ import type { TransactStep } from '../platform/data/transactions';
 export const POINTS_SHARDS = 8;
 
 const dayKey = (workspaceId: string, shard: number, day: string) => keyOf('pointsDay', { workspaceId, shard, day });
+const monthKey = (workspaceId: string, shard: number, month: string) => keyOf('pointsMonth', { workspaceId, shard, month });
+
+/** A fresh write id: what a fold's delete checks is still the day item's last write. */
+const writeId = () => randomBytes(6).toString('base64url');
 
 /** The steps that move the day counters, for the transaction of the change: one item per day moved (almost always one). */
 export function pointsDaySteps(
@@ -25,50 +32,99 @@ export function pointsDaySteps(
       op: {
         Update: {
           Key: dayKey(workspaceId, shard, day),
-          UpdateExpression: `SET entity = :e, #day = :day ADD ${moved.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
+          UpdateExpression: `SET entity = :e, #day = :day, w = :w ADD ${moved.map((_, i) => `#c${i} :c${i}`).join(', ')}`,
           ExpressionAttributeNames: { ...names, '#day': 'day' },
-          ExpressionAttributeValues: { ...values, ':e': 'pointsDay', ':day': day },
+          ExpressionAttributeValues: { ...values, ':e': 'pointsDay', ':day': day, ':w': writeId() },
         },
       },
     };
   });
 }
 
-/** Counters of one local day, summed over the shards (what points-day.ts names `DayCounters`). */
-export interface CountedDay {
-  day: string;
-  counters: Record<string, number>;
+export type { CountedDay } from './points-rollup';
+
+const NOT_COUNTERS = new Set(['pk', 'sk', 'entity', 'day', 'w']);
+
+function dayItemOf(item: Record<string, unknown>): DayItem {
+  const counters: Record<string, number> = {};
+  for (const [k, v] of Object.entries(item)) if (!NOT_COUNTERS.has(k) && typeof v === 'number') counters[k] = v;
+  return { day: String(item.day), w: typeof item.w === 'string' ? item.w : '', counters: counters as DayCounters };
 }
 
-const NOT_COUNTERS = new Set(['pk', 'sk', 'entity', 'day']);
+const monthItemOf = (item: Record<string, unknown>): MonthItem => ({
+  month: String(item.month),
+  v: Number(item.v),
+  days: (item.days ?? {}) as MonthItem['days'],
+  folded: (item.folded ?? {}) as MonthItem['folded'],
+});
 
 /**
- * Every day up to `to` (included; `yyyy-mm-dd`), oldest first, each summed over the shards: one
- * Query per shard, in parallel. What the workspace did before a period is its opening balance, so
- * the report reads from the first day (a few hundred small items a year per shard).
+ * One shard's items through `to`'s month: every day item left unfolded (a day sorts before every
+ * month: `DAY#` < `MONTH#`) and the roll-ups, in one Query. Days after `to` come along (at most the
+ * open month's); the sum leaves them out.
+ */
+async function readShard(workspaceId: string, shard: number, to: string): Promise<ShardRead> {
+  const read: ShardRead = { shard, days: [], months: [] };
+  const { pk, sk } = monthKey(workspaceId, shard, to.slice(0, 7));
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await queryRaw({
+      KeyConditionExpression: 'pk = :pk AND sk <= :to',
+      ExpressionAttributeValues: { ':pk': pk, ':to': sk },
+      ConsistentRead: true,
+      ExclusiveStartKey: start,
+    });
+    for (const item of page.Items ?? []) {
+      if (item.entity === 'pointsMonth') read.months.push(monthItemOf(item));
+      else read.days.push(dayItemOf(item));
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return read;
+}
+
+/** Every shard's items through `to` (`yyyy-mm-dd`): one Query per shard, in parallel. */
+export const readPointShards = (workspaceId: string, to: string): Promise<ShardRead[]> =>
+  Promise.all(Array.from({ length: POINTS_SHARDS }, (_, shard) => readShard(workspaceId, shard, to)));
+
+/**
+ * Every day up to `to` (included), oldest first, each summed over the shards. What the workspace
+ * did before a period is its opening balance, so the report reads from the first day: closed months
+ * as one roll-up per shard, the open ones day by day.
  */
 export async function daysThrough(workspaceId: string, to: string): Promise<CountedDay[]> {
-  const byDay = new Map<string, Record<string, number>>();
-  await Promise.all(
-    Array.from({ length: POINTS_SHARDS }, async (_, shard) => {
-      const { pk } = dayKey(workspaceId, shard, to);
-      let start: Record<string, unknown> | undefined;
-      do {
-        const page = await queryRaw({
-          KeyConditionExpression: 'pk = :pk AND sk <= :to',
-          ExpressionAttributeValues: { ':pk': pk, ':to': `DAY#${to}` },
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        });
-        for (const item of page.Items ?? []) {
-          const day = String(item.day);
-          const sum = byDay.get(day) ?? {};
-          for (const [k, v] of Object.entries(item)) if (!NOT_COUNTERS.has(k) && typeof v === 'number') sum[k] = (sum[k] ?? 0) + v;
-          byDay.set(day, sum);
-        }
-        start = page.LastEvaluatedKey;
-      } while (start);
-    }),
-  );
-  return [...byDay].sort(([a], [b]) => (a < b ? -1 : 1)).map(([day, counters]) => ({ day, counters }));
+  return countedDays(await readPointShards(workspaceId, to), to);
+}
+
+/**
+ * Commits one fold: the roll-up written on the condition that it is still as read, and each day
+ * item it took deleted on the condition that its last write is still the one read. Rejects (and
+ * changes nothing) when a change or another fold came between.
+ */
+export async function commitFold(workspaceId: string, fold: Fold): Promise<void> {
+  const { shard, month, before, items, after } = fold;
+  const steps: TransactStep[] = [
+    {
+      op: {
+        Put: {
+          Item: { ...monthKey(workspaceId, shard, month), entity: 'pointsMonth', ...after },
+          ConditionExpression: before ? 'v = :v' : 'attribute_not_exists(pk)',
+          ...(before ? { ExpressionAttributeValues: { ':v': before.v } } : {}),
+        },
+      },
+    },
+    ...items.map(
+      (item): TransactStep => ({
+        op: {
+          Delete: {
+            Key: dayKey(workspaceId, shard, item.day),
+            ...(item.w
+              ? { ConditionExpression: 'w = :w', ExpressionAttributeValues: { ':w': item.w } }
+              : { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(w)' }),
+          },
+        },
+      }),
+    ),
+  ];
+  await transactWrite(steps);
 }
