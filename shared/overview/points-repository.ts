@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { keyOf } from '../platform/data/keys';
+import { getItem } from '../platform/data/items';
 import { queryRaw } from '../platform/data/queries';
 import { transactWrite, type TransactStep } from '../platform/data/transactions';
 import type { DayCounters } from './points-day';
@@ -11,6 +12,8 @@ import { countedDays, type CountedDay, type DayItem, type Fold, type MonthItem, 
  * of their own, so a busy workspace's counters do not pile into one. A report reads them all.
  */
 export const POINTS_SHARDS = 8;
+/** The shard the backfill writes (month items only): no change picks it, every read reads it. */
+export const BACKFILL_SHARD = POINTS_SHARDS;
 
 const dayKey = (workspaceId: string, shard: number, day: string) => keyOf('pointsDay', { workspaceId, shard, day });
 const monthKey = (workspaceId: string, shard: number, month: string) => keyOf('pointsMonth', { workspaceId, shard, month });
@@ -76,16 +79,16 @@ async function readShard(workspaceId: string, shard: number, to: string): Promis
     });
     for (const item of page.Items ?? []) {
       if (item.entity === 'pointsMonth') read.months.push(monthItemOf(item));
-      else read.days.push(dayItemOf(item));
+      else if (item.entity === 'pointsDay') read.days.push(dayItemOf(item));
     }
     start = page.LastEvaluatedKey;
   } while (start);
   return read;
 }
 
-/** Every shard's items through `to` (`yyyy-mm-dd`): one Query per shard, in parallel. */
+/** Every shard's items through `to` (`yyyy-mm-dd`), the backfill's included: one Query per shard, in parallel. */
 export const readPointShards = (workspaceId: string, to: string): Promise<ShardRead[]> =>
-  Promise.all(Array.from({ length: POINTS_SHARDS }, (_, shard) => readShard(workspaceId, shard, to)));
+  Promise.all(Array.from({ length: POINTS_SHARDS + 1 }, (_, shard) => readShard(workspaceId, shard, to)));
 
 /**
  * Every day up to `to` (included), oldest first, each summed over the shards. What the workspace
@@ -127,4 +130,50 @@ export async function commitFold(workspaceId: string, fold: Fold): Promise<void>
     ),
   ];
   await transactWrite(steps);
+}
+
+/** Where a workspace's backfill stands (absent: never started). */
+export interface BackfillProgress {
+  /** Entries written before this instant were never counted: the backfill counts them. */
+  cutOver: string;
+  /** The member list's cursor of the next page; null once every member was counted. */
+  cursor: string | null;
+  members: number;
+  done: boolean;
+  v: number;
+}
+
+const progressKey = (workspaceId: string) => keyOf('pointsBackfill', { workspaceId });
+
+export async function backfillProgress(workspaceId: string): Promise<BackfillProgress | undefined> {
+  const item = await getItem<BackfillProgress & { entity: string }>(progressKey(workspaceId));
+  return item && { cutOver: item.cutOver, cursor: item.cursor ?? null, members: item.members, done: item.done, v: item.v };
+}
+
+/** The backfill's month items of these months as they stand. */
+export async function backfillMonths(workspaceId: string, months: readonly string[]): Promise<Map<string, MonthItem>> {
+  const items = await Promise.all(months.map((month) => getItem(monthKey(workspaceId, BACKFILL_SHARD, month))));
+  return new Map(items.flatMap((i) => (i ? [[String(i.month), monthItemOf(i)] as const] : [])));
+}
+
+/**
+ * Commits one page of the backfill: its month items and the progress that says the page is done, in
+ * one transaction on the condition that both are as read, so a page is counted exactly once however
+ * often (or however many at once) it is run.
+ */
+export async function commitBackfillPage(
+  workspaceId: string,
+  progress: { before: BackfillProgress | undefined; after: BackfillProgress },
+  months: readonly { before: MonthItem | undefined; after: MonthItem }[],
+): Promise<void> {
+  const versioned = (before: { v: number } | undefined) =>
+    before ? { ConditionExpression: 'v = :v', ExpressionAttributeValues: { ':v': before.v } } : { ConditionExpression: 'attribute_not_exists(pk)' };
+  await transactWrite([
+    ...months.map(
+      (m): TransactStep => ({
+        op: { Put: { Item: { ...monthKey(workspaceId, BACKFILL_SHARD, m.after.month), entity: 'pointsMonth', ...m.after }, ...versioned(m.before) } },
+      }),
+    ),
+    { op: { Put: { Item: { ...progressKey(workspaceId), entity: 'pointsBackfill', ...progress.after }, ...versioned(progress.before) } } },
+  ]);
 }

@@ -104,3 +104,10 @@ export function foldsDue(read: ShardRead, openFrom: string): Fold[] {
     return { shard: read.shard, month, before, items, after: foldInto(before, month, items) };
   });
 }
+
+/** A month item with `moves` added to its days (what the backfill writes: it folds no day items). */
+export function addToMonth(before: MonthItem | undefined, month: string, moves: ReadonlyMap<string, DayCounters>): MonthItem {
+  const days = { ...before?.days };
+  for (const [day, counters] of moves) if (monthOf(day) === month) days[day] = addCounters(days[day] ?? {}, counters);
+  return { month, v: (before?.v ?? 0) + 1, days, folded: before?.folded ?? {} };
+}

@@ -247,6 +247,8 @@ export const ENTITIES = {
    * `DAY#`, so one Query reads a shard's days and roll-ups.
    */
   pointsMonth: { pk: 'WS#{workspaceId}#POINTS#{shard}', sk: 'MONTH#{month}' },
+  /** Where a workspace's backfill of its points counters from the ledger stands (cut-over, member cursor). */
+  pointsBackfill: { pk: 'WS#{workspaceId}', sk: 'POINTS_BACKFILL' },
   /** Accepted events per UTC day and type, moved in the transaction that accepts them. */
   trackCounter: { pk: 'WS#{workspaceId}#TRACKSTATS', sk: '{day}#{type}' },
 

@@ -143,6 +143,8 @@ const TEMPLATES: Record<string, string> = {
   'pointsDay.sk': 'DAY#{day}',
   'pointsMonth.pk': 'WS#{workspaceId}#POINTS#{shard}',
   'pointsMonth.sk': 'MONTH#{month}',
+  'pointsBackfill.pk': 'WS#{workspaceId}',
+  'pointsBackfill.sk': 'POINTS_BACKFILL',
   'rateWindow.pk': 'WS#{workspaceId}#RATE#{keyId}#{window}',
   'rateWindow.sk': 'RATE',
   'memberTag.pk': 'WS#{workspaceId}#MEMBER#{memberId}',
