@@ -1,4 +1,6 @@
 import { BatchWriteCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { call } from '../../../support/api';
 import { newMember, orderId, tenant, type Tenant } from '../../../support/fixtures';
@@ -147,5 +149,21 @@ describe('the points counters backfilled from the ledger', () => {
     });
     expect(after.liabilityByExpiry.reduce((n, l) => n + l.points, 0)).toBe(after.totals.outstanding);
     expect(after.liabilityByExpiry.find((l) => l.month === null)).toBeUndefined();
+  }, 180_000);
+
+  it('runs from the command line, resumed by the same command, and changes nothing once done', async () => {
+    const t = await sandbox('backfill-cli');
+    const s = await story(t);
+    const period = () => reports.pointsReportOf(t.workspaceId, { from: s.from, to: s.to, granularity: 'month' });
+    const before = await period();
+    await dropCounters(t.workspaceId);
+    const env = { ...process.env, STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, AWS_REGION: 'eu-west-1' };
+    const run = async (...args: string[]) =>
+      (await promisify(execFile)('npx', ['tsx', 'bin/points-backfill.ts', t.workspaceId, ...args], { env, timeout: 60_000 })).stdout.trim().split('\n');
+    const cutOver = new Date().toISOString();
+    expect(await run('--cut-over', cutOver, '--page-size', '2', '--pages', '1')).toEqual([`Counted: 2 members, cut-over ${cutOver}`]);
+    expect(await run('--page-size', '2')).toEqual([`Done: 3 members, cut-over ${cutOver}`]);
+    expect(await run()).toEqual([`Done: 3 members, cut-over ${cutOver}`]);
+    expect(await period()).toEqual(before);
   }, 180_000);
 });
