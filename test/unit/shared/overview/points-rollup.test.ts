@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countedDays, foldInto, foldsDue, type DayItem, type MonthItem, type ShardRead } from '../../../../shared/overview/points-rollup';
+import { addToMonth, countedDays, foldInto, foldsDue, type DayItem, type MonthItem, type ShardRead } from '../../../../shared/overview/points-rollup';
 import { pointsReport } from '../../../../shared/overview/points-report';
 
 /** The month roll-ups: what a fold makes of a month's day items, which folds a read calls for, and the days a report sums from both. */
@@ -162,5 +162,24 @@ describe('a report over folded months and open days', () => {
     const dayByDay = pointsReport({ ...opts, days: countedDays(unfolded, to) });
     expect(pointsReport({ ...opts, days: countedDays(folded, to) })).toEqual(dayByDay);
     expect(dayByDay.totals.issued.total).toBeGreaterThan(0);
+  });
+});
+
+describe('addToMonth', () => {
+  it("adds the moves of the month's days to the month item as it stands, and no other month's", () => {
+    const before: MonthItem = { month: '2026-01', v: 2, days: { '2026-01-02': { issuedBase: 10 } }, folded: { '2026-01-02': ['a'] } };
+    const moves = new Map<string, DayItem['counters']>([
+      ['2026-01-02', { issuedBase: 5, redeemed: 1 }],
+      ['2026-01-09', { expired: 3 }],
+      ['2026-02-01', { deducted: 9 }],
+    ]);
+    expect(addToMonth(before, '2026-01', moves)).toEqual({
+      month: '2026-01',
+      v: 3,
+      days: { '2026-01-02': { issuedBase: 15, redeemed: 1 }, '2026-01-09': { expired: 3 } },
+      folded: { '2026-01-02': ['a'] },
+    });
+    expect(addToMonth(undefined, '2026-02', moves)).toEqual({ month: '2026-02', v: 1, days: { '2026-02-01': { deducted: 9 } }, folded: {} });
+    expect(before.days['2026-01-02']).toEqual({ issuedBase: 10 });
   });
 });
