@@ -16,6 +16,7 @@ import { documentClientFor, runtimeOf } from '../../../support/platform';
 
 let backfill: typeof import('../../../../shared/members/points-backfill');
 let reports: typeof import('../../../../shared/overview/reports');
+let figures: typeof import('../../../../shared/overview/figures');
 let runtime: Awaited<ReturnType<typeof runtimeOf>>;
 
 beforeAll(async () => {
@@ -23,6 +24,7 @@ beforeAll(async () => {
   Object.assign(process.env, { STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, AWS_REGION: 'eu-west-1' });
   backfill = await import('../../../../shared/members/points-backfill');
   reports = await import('../../../../shared/overview/reports');
+  figures = await import('../../../../shared/overview/figures');
 });
 
 async function ok(method: string, path: string, token: string, body?: unknown) {
@@ -105,6 +107,16 @@ describe('the points counters backfilled from the ledger', () => {
 
     await dropCounters(t.workspaceId);
     expect((await period('month')).totals).toMatchObject({ issued: { total: 0 }, outstanding: 0, pending: 0 });
+    // The overview's totals counted the points issued before the counters existed.
+    await documentClientFor(runtime).send(
+      new BatchWriteCommand({
+        RequestItems: {
+          [runtime.tableName]: [{ PutRequest: { Item: { pk: `WS#${t.workspaceId}#FIGURES`, sk: 'SHARD#3', entity: 'workspaceFigures', pointsIssued: 330 } } }],
+        },
+      }),
+    );
+    const issuedOnOverview = async () => (await figures.overview(t.workspaceId, async () => 0)).pointsIssued;
+    expect(await issuedOnOverview()).toBe(330);
     const cutOver = new Date().toISOString();
     await expect(backfill.backfillPoints(t.workspaceId)).rejects.toMatchObject({ status: 422 });
 
@@ -116,6 +128,7 @@ describe('the points counters backfilled from the ledger', () => {
     expect(await backfill.backfillPoints(t.workspaceId, { pageSize: 2 })).toMatchObject({ members: 3, done: true, cursor: null });
 
     expect(await period('month')).toEqual(byMonth);
+    expect(await issuedOnOverview()).toBe(330);
     // Day by day, every figure but the pending points before each member's last change (the ledger does not say what waited).
     const withoutPending = (r: typeof byDay) => r.buckets.map(({ pending: _, ...b }) => b);
     const rebuilt = await period('day');
