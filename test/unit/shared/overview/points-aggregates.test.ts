@@ -219,8 +219,8 @@ describe('the report', () => {
 describe('backfillMoves', () => {
   // The cut-over's id time (as idTimePrefix spells it): ids made before it sort before it.
   const cut = '01kbx00000';
-  const before = (n: number) => `ple_01kbwzzzz${n}rest`;
-  const after = (n: number) => `ple_01kbx00000${n}rest`;
+  const madeBefore = (n: number) => `ple_01kbwzzzz${n}rest`;
+  const madeAfter = (n: number) => `ple_01kbx00000${n}rest`;
   const e = (id: string, type: string, amount: number, source: string, createdAt: string) => ({ ...entry(type, amount, source, createdAt), id });
   const lots = {
     lots: [
@@ -234,10 +234,10 @@ describe('backfillMoves', () => {
     const moves = backfillMoves(
       {
         entries: [
-          e(before(1), 'earn', 100, 'order', '2026-03-01T10:00:00Z'),
-          e(before(2), 'deduct', -20, 'coupon', '2026-03-01T11:00:00Z'),
-          e(before(3), 'expire', -10, 'program', '2026-03-02T23:30:00Z'),
-          e(before(4), 'earn', 0, 'manual', '2026-03-03T00:00:00Z'),
+          e(madeBefore(1), 'earn', 100, 'order', '2026-03-01T10:00:00Z'),
+          e(madeBefore(2), 'deduct', -20, 'coupon', '2026-03-01T11:00:00Z'),
+          e(madeBefore(3), 'expire', -10, 'program', '2026-03-02T23:30:00Z'),
+          e(madeBefore(4), 'earn', 0, 'manual', '2026-03-03T00:00:00Z'),
         ],
         lots,
         lastDay: '2026-03-04',
@@ -254,7 +254,7 @@ describe('backfillMoves', () => {
   });
 
   it("leaves the lots of a member whose points moved since the cut-over, by an entry or a pending order, to the counters' differences", () => {
-    const entries = [e(before(1), 'earn', 100, 'order', '2026-03-01T10:00:00Z'), e(after(2), 'earn', 5, 'manual', '2026-03-05T10:00:00Z')];
+    const entries = [e(madeBefore(1), 'earn', 100, 'order', '2026-03-01T10:00:00Z'), e(madeAfter(2), 'earn', 5, 'manual', '2026-03-05T10:00:00Z')];
     expect(Object.fromEntries(backfillMoves({ entries, lots, lastDay: '2026-03-05' }, cut, 'UTC'))).toEqual({ '2026-03-01': { issuedBase: 100 } });
     const waiting = { ...lots, pending: [...lots.pending, { points: 8, orderId: 'ord_01kbx00000z/cmp_1' }] };
     expect(Object.fromEntries(backfillMoves({ entries: entries.slice(0, 1), lots: waiting, lastDay: '2026-03-05' }, cut, 'UTC'))).toEqual({
@@ -268,7 +268,7 @@ describe('backfillMoves', () => {
     });
     expect(backfillMoves({ entries: [], lots: undefined, lastDay: '2026-03-06' }, cut, 'UTC').size).toBe(0);
     expect(
-      backfillMoves({ entries: [e(after(1), 'earn', 9, 'manual', '2026-03-01T10:00:00Z')], lots: undefined, lastDay: '2026-03-06' }, cut, 'UTC').size,
+      backfillMoves({ entries: [e(madeAfter(1), 'earn', 9, 'manual', '2026-03-01T10:00:00Z')], lots: undefined, lastDay: '2026-03-06' }, cut, 'UTC').size,
     ).toBe(0);
   });
 });
