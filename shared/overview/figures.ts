@@ -1,5 +1,6 @@
 import { readFigures } from './repository';
-import { backfillProgress, daysThrough } from './points-repository';
+import { backfillProgress } from './points-repository';
+import { daysThrough } from './reports';
 import { addCounters, type DayCounters } from './points-day';
 import { allEndpoints, listAttempts } from '../webhooks/repository';
 

@@ -5,7 +5,7 @@
  */
 import { fromMinor, currencyExponent } from '../platform/money';
 import { addCounters, outstandingMove, type DayCounters } from './points-day';
-import type { CountedDay } from './points-rollup';
+import type { CountedDay } from './points-repository';
 
 export type Granularity = 'day' | 'month';
 

@@ -3,8 +3,6 @@ import { keyOf } from '../platform/data/keys';
 import { getItem } from '../platform/data/items';
 import { queryRaw } from '../platform/data/queries';
 import { transactWrite, type TransactStep } from '../platform/data/transactions';
-import type { DayCounters } from './points-day';
-import { countedDays, type CountedDay, type DayItem, type Fold, type MonthItem, type ShardRead } from './points-rollup';
 
 /**
  * Shards of a workspace's points days. A change moves one shard's day item, chosen at random: two
@@ -44,14 +42,54 @@ export function pointsDaySteps(
   });
 }
 
-export type { CountedDay } from './points-rollup';
+/** Counters by name (points-day.ts names them: `DayCounters`). */
+type Counters = Record<string, number>;
+
+/** A day item of one shard as read: its local day, its last write and its counters. */
+export interface DayItem {
+  day: string;
+  /** The last change's write id; '' for an item written before writes carried one. */
+  w: string;
+  counters: Counters;
+}
+
+/** A month roll-up of one shard: the counters of each folded day, and the writes it absorbed per day. */
+export interface MonthItem {
+  month: string;
+  /** Folds so far: the next fold's condition. */
+  v: number;
+  days: Record<string, Counters>;
+  folded: Record<string, string[]>;
+}
+
+/** One shard's items through a period's end month: its day items left unfolded, and its roll-ups. */
+export interface ShardRead {
+  shard: number;
+  days: DayItem[];
+  months: MonthItem[];
+}
+
+/** Counters of one local day summed over the shards and roll-ups. */
+export interface CountedDay {
+  day: string;
+  counters: Counters;
+}
+
+/** A fold to commit: the shard's roll-up of a month as read (if any), the day items to take into it, and the roll-up they make. */
+export interface Fold {
+  shard: number;
+  month: string;
+  before: MonthItem | undefined;
+  items: DayItem[];
+  after: MonthItem;
+}
 
 const NOT_COUNTERS = new Set(['pk', 'sk', 'entity', 'day', 'w']);
 
 function dayItemOf(item: Record<string, unknown>): DayItem {
   const counters: Record<string, number> = {};
   for (const [k, v] of Object.entries(item)) if (!NOT_COUNTERS.has(k) && typeof v === 'number') counters[k] = v;
-  return { day: String(item.day), w: typeof item.w === 'string' ? item.w : '', counters: counters as DayCounters };
+  return { day: String(item.day), w: typeof item.w === 'string' ? item.w : '', counters };
 }
 
 const monthItemOf = (item: Record<string, unknown>): MonthItem => ({
@@ -89,15 +127,6 @@ async function readShard(workspaceId: string, shard: number, to: string): Promis
 /** Every shard's items through `to` (`yyyy-mm-dd`), the backfill's included: one Query per shard, in parallel. */
 export const readPointShards = (workspaceId: string, to: string): Promise<ShardRead[]> =>
   Promise.all(Array.from({ length: POINTS_SHARDS + 1 }, (_, shard) => readShard(workspaceId, shard, to)));
-
-/**
- * Every day up to `to` (included), oldest first, each summed over the shards. What the workspace
- * did before a period is its opening balance, so the report reads from the first day: closed months
- * as one roll-up per shard, the open ones day by day.
- */
-export async function daysThrough(workspaceId: string, to: string): Promise<CountedDay[]> {
-  return countedDays(await readPointShards(workspaceId, to), to);
-}
 
 /**
  * Commits one fold: the roll-up written on the condition that it is still as read, and each day

@@ -10,36 +10,7 @@
  * deleted it, and the roll-up just after, counts it once.
  */
 import { addCounters, type DayCounters } from './points-day';
-
-/** A day item of one shard as read: its local day, its last write and its counters. */
-export interface DayItem {
-  day: string;
-  /** The last change's write id; '' for an item written before writes carried one. */
-  w: string;
-  counters: DayCounters;
-}
-
-/** A month roll-up of one shard: the counters of each folded day, and the writes it absorbed per day. */
-export interface MonthItem {
-  month: string;
-  /** Folds so far: the next fold's condition. */
-  v: number;
-  days: Record<string, DayCounters>;
-  folded: Record<string, string[]>;
-}
-
-/** One shard's items through a period's end month: its day items left unfolded, and its roll-ups. */
-export interface ShardRead {
-  shard: number;
-  days: DayItem[];
-  months: MonthItem[];
-}
-
-/** Counters of one local day summed over the shards and roll-ups. */
-export interface CountedDay {
-  day: string;
-  counters: DayCounters;
-}
+import type { CountedDay, DayItem, Fold, MonthItem, ShardRead } from './points-repository';
 
 const monthOf = (day: string) => day.slice(0, 7);
 
@@ -65,15 +36,6 @@ export function countedDays(reads: readonly ShardRead[], to: string): CountedDay
     .filter(([, counters]) => Object.keys(counters).length > 0)
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([day, counters]) => ({ day, counters }));
-}
-
-/** A fold to commit: the shard's roll-up of a month as read (if any), the day items to take into it, and the roll-up they make. */
-export interface Fold {
-  shard: number;
-  month: string;
-  before: MonthItem | undefined;
-  items: DayItem[];
-  after: MonthItem;
 }
 
 /** The roll-up a month's day items make, added to the roll-up as it stands (none yet: a first fold). */

@@ -3,9 +3,9 @@ import { programNow } from '../program/clock';
 import { validationFailed } from '../platform/errors';
 import { logger } from '../platform/observability/logger';
 import { localDay } from './points-day';
-import { commitFold, readPointShards } from './points-repository';
+import { commitFold, readPointShards, type CountedDay, type ShardRead } from './points-repository';
 import { daysBetween, pointsReport, type Granularity, type PointsReport } from './points-report';
-import { countedDays, foldsDue, type ShardRead } from './points-rollup';
+import { countedDays, foldsDue } from './points-rollup';
 import { MAX_DAYS } from './report-schemas';
 
 const DAY_MS = 86_400_000;
@@ -34,6 +34,15 @@ async function foldClosedMonths(workspaceId: string, reads: readonly ShardRead[]
     failed += results.filter((r) => r.status === 'rejected').length;
   }
   if (failed > 0) logger.warn('points month folds left for a later read', { folds: folds.length, failed });
+}
+
+/**
+ * Every day up to `to` (included), oldest first, each summed over the shards. What the workspace
+ * did before a period is its opening balance, so the report reads from the first day: closed months
+ * as one roll-up per shard, the open ones day by day.
+ */
+export async function daysThrough(workspaceId: string, to: string): Promise<CountedDay[]> {
+  return countedDays(await readPointShards(workspaceId, to), to);
 }
 
 /**

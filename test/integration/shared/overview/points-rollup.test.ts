@@ -89,11 +89,11 @@ describe('points month roll-ups', () => {
     await step(5);
     await expect(repo.commitFold(workspaceId, fold!)).rejects.toThrow();
     expect((await stored(workspaceId)).months).toHaveLength(0);
-    expect(await repo.daysThrough(workspaceId, '2025-05-31')).toEqual([{ day: '2025-05-02', counters: { issuedManual: 15 } }]);
+    expect(await reports.daysThrough(workspaceId, '2025-05-31')).toEqual([{ day: '2025-05-02', counters: { issuedManual: 15 } }]);
 
     await reports.pointsReportOf(workspaceId, { from: '2025-05-01', to: '2025-05-31', granularity: 'day' });
     expect((await stored(workspaceId)).days).toHaveLength(0);
-    expect(await repo.daysThrough(workspaceId, '2025-05-31')).toEqual([{ day: '2025-05-02', counters: { issuedManual: 15 } }]);
+    expect(await reports.daysThrough(workspaceId, '2025-05-31')).toEqual([{ day: '2025-05-02', counters: { issuedManual: 15 } }]);
   }, 60_000);
 
   it("leaves the open month's days unfolded", async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addToMonth, countedDays, foldInto, foldsDue, type DayItem, type MonthItem, type ShardRead } from '../../../../shared/overview/points-rollup';
+import type { DayItem, MonthItem, ShardRead } from '../../../../shared/overview/points-repository';
+import { addToMonth, countedDays, foldInto, foldsDue } from '../../../../shared/overview/points-rollup';
 import { pointsReport } from '../../../../shared/overview/points-report';
 
 /** The month roll-ups: what a fold makes of a month's day items, which folds a read calls for, and the days a report sums from both. */
