@@ -14,6 +14,7 @@ export { explainPoints } from './explanation';
 export { changePoints, EXPIRY, isMemberId, loadMember, loadWritableMember, memberThrough, NO_DELTA, tableLedgerStore, writable } from './ledger';
 export type { ChangePlan, LedgerStore, PlannedGrant } from './ledger';
 export { activationsAt, expire, nextDueAt, NO_LOTS, warningDue } from './member-lots';
+export { backfillPoints } from './points-backfill';
 export { reversalOf } from './points-lots';
 export {
   birthdayMembers,

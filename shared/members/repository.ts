@@ -4,7 +4,7 @@ import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/k
 import { correlationId } from '../platform/observability/correlation';
 import { StaleRead } from '../platform/data/concurrency';
 import { getItem, type Item } from '../platform/data/items';
-import { filterExpression, indexPage, prefixPage, type Page } from '../platform/data/queries';
+import { filterExpression, indexPage, prefixPage, queryRaw, type Page } from '../platform/data/queries';
 import type { TransactStep } from '../platform/data/transactions';
 // The area's changes commit here: its services plan the steps and hand them over.
 export { transactWrite } from '../platform/data/transactions';
@@ -368,6 +368,45 @@ export async function ledgerPage(
   const { pk } = keyOf('member', { workspaceId, memberId });
   const page = await prefixPage<Record<string, unknown>>(pk, skPrefix('ledgerEntry'), { limit, cursor, forward: order === 'oldest' });
   return { ...page, items: page.items.map(ledgerEntryEntity.fromItem) };
+}
+
+/**
+ * The workspace's member ids a page at a time (newest first), resumable from the raw key a page
+ * returns: for background work that keeps its own place in the table, not an API cursor.
+ */
+export async function memberIdsAfter(
+  workspaceId: string,
+  limit: number,
+  after?: Record<string, unknown>,
+): Promise<{ ids: string[]; next: Record<string, unknown> | undefined }> {
+  const out = await queryRaw({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': indexPartition('member', 'gsi1', { workspaceId }) },
+    ProjectionExpression: 'id',
+    ScanIndexForward: false,
+    Limit: limit,
+    ExclusiveStartKey: after,
+  });
+  return { ids: (out.Items ?? []).map((i) => String(i.id)), next: out.LastEvaluatedKey };
+}
+
+/** A member's whole ledger, oldest first (revision order), read to the end. */
+export async function wholeLedger(workspaceId: string, memberId: string): Promise<LedgerEntryRecord[]> {
+  const { pk } = keyOf('member', { workspaceId, memberId });
+  const entries: LedgerEntryRecord[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await queryRaw({
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+      ExpressionAttributeValues: { ':pk': pk, ':prefix': skPrefix('ledgerEntry') },
+      ConsistentRead: true,
+      ExclusiveStartKey: start,
+    });
+    entries.push(...(out.Items ?? []).map(ledgerEntryEntity.fromItem));
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return entries;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { readFigures } from './repository';
-import { daysThrough } from './points-repository';
+import { backfillProgress } from './points-repository';
+import { daysThrough } from './reports';
 import { addCounters, type DayCounters } from './points-day';
 import { allEndpoints, listAttempts } from '../webhooks';
 
@@ -46,18 +47,21 @@ export async function webhookHealth(workspaceId: string, now: Date): Promise<Web
  * their count in (`exports/jobs.ts`), so the overview never imports them.
  */
 export async function overview(workspaceId: string, exportsRunning: (workspaceId: string) => Promise<number>, now = new Date()) {
-  const [figures, days, webhooks, running] = await Promise.all([
+  const [figures, days, backfill, webhooks, running] = await Promise.all([
     readFigures(workspaceId),
     daysThrough(workspaceId, LAST_DAY),
+    backfillProgress(workspaceId),
     webhookHealth(workspaceId, now),
     exportsRunning(workspaceId),
   ]);
   const c = days.reduce<DayCounters>((s, d) => addCounters(s, d.counters), {});
   // Points and orders are the day counters' (the totals' own figures are what was counted before them);
   // redeemed counts redemptions only, so the totals' figure, which counted every debit, is not added.
+  // Once a backfill counts the ledger from before the counters, its days hold what the totals counted.
+  const issuedBefore = backfill ? 0 : figures.pointsIssued;
   return {
     members: figures.members,
-    pointsIssued: figures.pointsIssued + (c.issuedBase ?? 0) + (c.issuedCampaign ?? 0) + (c.issuedManual ?? 0),
+    pointsIssued: issuedBefore + (c.issuedBase ?? 0) + (c.issuedCampaign ?? 0) + (c.issuedManual ?? 0),
     pointsRedeemed: c.redeemed ?? 0,
     orders: figures.orders + (c.orders ?? 0),
     webhooks,

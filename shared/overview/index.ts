@@ -5,7 +5,10 @@
 
 export { overviewArea } from './contract';
 export { overview } from './figures';
-export { counterOf, dayMoves } from './points-day';
-export { pointsDaySteps } from './points-repository';
+export { addCounters, backfillMoves, counterOf, dayMoves, localDay } from './points-day';
+export type { DayCounters } from './points-day';
+export { backfillMonths, backfillProgress, commitBackfillPage, pointsDaySteps } from './points-repository';
+export type { BackfillProgress } from './points-repository';
+export { addToMonth } from './points-rollup';
 export { pointsReportOf } from './reports';
 export { figuresStep } from './repository';

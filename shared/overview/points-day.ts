@@ -124,3 +124,36 @@ export function dayMoves(change: CountedChange): Map<string, DayCounters> {
 /** Points a day's counters add to the outstanding balance (credits less every debit). */
 export const outstandingMove = (c: DayCounters): number =>
   (c.issuedBase ?? 0) + (c.issuedCampaign ?? 0) + (c.issuedManual ?? 0) - (c.redeemed ?? 0) - (c.reversed ?? 0) - (c.expired ?? 0) - (c.deducted ?? 0);
+
+/** A ledger entry as the backfill reads it: when it was written is in its id (`ple_<time><random>`, ids sort by creation time). */
+export interface BackfilledEntry extends CountedEntry {
+  id: string;
+}
+
+/** A member as the backfill reads it: its entries through its revision, oldest first, its lots, and its last change's local day. */
+export interface BackfilledMember {
+  entries: readonly BackfilledEntry[];
+  lots: { lots: CountedLots['lots']; pending: readonly { points: number; orderId: string }[] } | undefined;
+  lastDay: string;
+}
+
+/**
+ * What a member's ledger adds to counters that started late (the backfill): each entry written
+ * before the cut-over on the day it is dated. And, when the member's points did not move since
+ * (every entry written before the cut-over, every pending order made before it), its lots as they
+ * stand (pending and dated points) on the day of its last change: what counters kept from the start
+ * would hold for it. A member whose points moved since has had its lots counted as differences from
+ * then on: its points from before stay undated. `before` is the cut-over's id time prefix
+ * (`idTimePrefix`, without the type): an id made before the cut-over sorts before it.
+ */
+export function backfillMoves(member: BackfilledMember, before: string, timeZone: string): Map<string, DayCounters> {
+  const moves = new Map<string, DayCounters>();
+  const book = (day: string, counters: DayCounters) => moves.set(day, addCounters(moves.get(day) ?? {}, counters));
+  const made = (id: string) => id.slice(id.indexOf('_') + 1) < before;
+  const old = member.entries.filter((e) => made(e.id));
+  for (const e of old) if (e.amount !== 0) book(localDay(Date.parse(e.createdAt), timeZone), { [counterOf(e)]: Math.abs(e.amount) });
+  const unmoved = old.length === member.entries.length && (member.lots?.pending ?? []).every((p) => made(p.orderId));
+  if (unmoved) book(member.lastDay, lotsProfile(member.lots, timeZone));
+  for (const [day, counters] of moves) if (Object.keys(counters).length === 0) moves.delete(day);
+  return moves;
+}

@@ -1,13 +1,52 @@
 import { getProgram, programNow } from '../program';
 import { validationFailed } from '../platform/errors';
+import { logger } from '../platform/observability/logger';
 import { localDay } from './points-day';
-import { daysThrough } from './points-repository';
+import { commitFold, readPointShards, type CountedDay, type ShardRead } from './points-repository';
 import { daysBetween, pointsReport, type Granularity, type PointsReport } from './points-report';
+import { countedDays, foldsDue } from './points-rollup';
 import { MAX_DAYS } from './report-schemas';
 
+const DAY_MS = 86_400_000;
 /**
- * The points report of a period (local days of the program's time zone): the day counters through
- * its end, read in one Query per shard, and summed. Default: this month to date.
+ * Folds one read commits at most (a month of every shard), a few at a time: the first read after a
+ * month closed pays for its folds, and a history of unfolded months is folded a month per read.
+ */
+const FOLDS_PER_READ = 8;
+const FOLDS_AT_ONCE = 4;
+
+/**
+ * Folds the closed months the read found still in day items into their roll-ups, oldest first. A
+ * month is closed a day after it ended (an expiry the due work books minutes late still lands in
+ * its days); what lands later is folded by a later read. The answer never depends on it: a fold
+ * that lost to a change or another fold, or was cut off, is left for the next read.
+ */
+async function foldClosedMonths(workspaceId: string, reads: readonly ShardRead[], now: number, timeZone: string): Promise<void> {
+  const openFrom = localDay(now - DAY_MS, timeZone).slice(0, 7);
+  const folds = reads
+    .flatMap((r) => foldsDue(r, openFrom))
+    .sort((a, b) => (a.month < b.month ? -1 : a.month > b.month ? 1 : a.shard - b.shard))
+    .slice(0, FOLDS_PER_READ);
+  let failed = 0;
+  for (let i = 0; i < folds.length; i += FOLDS_AT_ONCE) {
+    const results = await Promise.allSettled(folds.slice(i, i + FOLDS_AT_ONCE).map((f) => commitFold(workspaceId, f)));
+    failed += results.filter((r) => r.status === 'rejected').length;
+  }
+  if (failed > 0) logger.warn('points month folds left for a later read', { folds: folds.length, failed });
+}
+
+/**
+ * Every day up to `to` (included), oldest first, each summed over the shards. What the workspace
+ * did before a period is its opening balance, so the report reads from the first day: closed months
+ * as one roll-up per shard, the open ones day by day.
+ */
+export async function daysThrough(workspaceId: string, to: string): Promise<CountedDay[]> {
+  return countedDays(await readPointShards(workspaceId, to), to);
+}
+
+/**
+ * The points report of a period (local days of the program's time zone): the day counters and
+ * month roll-ups through its end, read in one Query per shard, and summed. Default: this month to date.
  */
 export async function pointsReportOf(workspaceId: string, query: { from?: string; to?: string; granularity: Granularity }): Promise<PointsReport> {
   const [program, now] = await Promise.all([getProgram(workspaceId), programNow(workspaceId)]);
@@ -17,6 +56,15 @@ export async function pointsReportOf(workspaceId: string, query: { from?: string
   if (daysBetween(from, to).length > MAX_DAYS[query.granularity]) {
     throw validationFailed([{ in: 'query', field: 'from', message: `at most ${MAX_DAYS[query.granularity]} days with granularity ${query.granularity}` }]);
   }
-  const days = await daysThrough(workspaceId, to);
-  return pointsReport({ days, from, to, granularity: query.granularity, timeZone: program.timeZone, pointValue: program.pointValue });
+  const reads = await readPointShards(workspaceId, to);
+  const report = pointsReport({
+    days: countedDays(reads, to),
+    from,
+    to,
+    granularity: query.granularity,
+    timeZone: program.timeZone,
+    pointValue: program.pointValue,
+  });
+  await foldClosedMonths(workspaceId, reads, now.getTime(), program.timeZone);
+  return report;
 }

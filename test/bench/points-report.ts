@@ -79,7 +79,8 @@ export async function seedPointsYear(
 /**
  * The points report over a year of a 1,000,000-member workspace (seeded day counters, 8 shards):
  * `GET /api/flash/reports/points` by day and by month through the local HTTP API, next to the
- * overview's own answer in the same run. Target: the report answers within 1 s (p99).
+ * overview's own answer in the same run, once the first reads folded the closed months. Target:
+ * the report answers within 1 s (p99).
  */
 export async function pointsReportBench(platform: RunningPlatform, opts: { members: number; samples: number }) {
   const reg = (await (
@@ -108,6 +109,12 @@ export async function pointsReportBench(platform: RunningPlatform, opts: { membe
     overview: () => get('/api/flash/overview'),
   };
   const samples: Record<keyof typeof calls, number[]> = { byDay: [], byMonth: [], overview: [] };
+  // The first reads fold the closed months into roll-ups (a month of every shard per read), as the
+  // reads after each month's end leave a workspace: what is measured is a year of roll-ups.
+  const firstReadMs = performance.now();
+  await calls.byDay();
+  const firstRead = round(performance.now() - firstReadMs);
+  for (let i = 0; i < 11; i++) await calls.byMonth();
   for (let i = 0; i < 3; i++) for (const fn of Object.values(calls)) await fn();
   for (let i = 0; i < opts.samples; i++) {
     for (const [name, fn] of Object.entries(calls) as [keyof typeof calls, () => Promise<void>][]) {
@@ -122,8 +129,9 @@ export async function pointsReportBench(platform: RunningPlatform, opts: { membe
   };
   const byDay = stats(samples.byDay);
   return {
-    name: `points report: a year of a ${opts.members}-member workspace (${seeded.items} day items in ${POINTS_SHARDS} shards), by day and by month`,
+    name: `points report: a year of a ${opts.members}-member workspace (${seeded.items} day items in ${POINTS_SHARDS} shards, folded into month roll-ups by the first reads), by day and by month`,
     samples: opts.samples,
+    firstReadMs: firstRead,
     byDay,
     byMonth: stats(samples.byMonth),
     overview: stats(samples.overview),

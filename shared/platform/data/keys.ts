@@ -241,6 +241,14 @@ export const ENTITIES = {
    * a report reads every shard's days.
    */
   pointsDay: { pk: 'WS#{workspaceId}#POINTS#{shard}', sk: 'DAY#{day}' },
+  /**
+   * A closed month of one shard's points days, folded into one item (its days' counters, and the
+   * day-item writes it took), beside the days in the shard's partition: `MONTH#` sorts after every
+   * `DAY#`, so one Query reads a shard's days and roll-ups.
+   */
+  pointsMonth: { pk: 'WS#{workspaceId}#POINTS#{shard}', sk: 'MONTH#{month}' },
+  /** Where a workspace's backfill of its points counters from the ledger stands (cut-over, member cursor). */
+  pointsBackfill: { pk: 'WS#{workspaceId}', sk: 'POINTS_BACKFILL' },
   /** Accepted events per UTC day and type, moved in the transaction that accepts them. */
   trackCounter: { pk: 'WS#{workspaceId}#TRACKSTATS', sk: '{day}#{type}' },
 

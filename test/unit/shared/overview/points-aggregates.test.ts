@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addCounters,
+  backfillMoves,
   counterOf,
   dayMoves,
   expiryMonth,
@@ -212,5 +213,62 @@ describe('the report', () => {
       ['2026-02-01', '2026-02-10', 0],
     ]);
     expect(months.liabilityByExpiry).toEqual([]);
+  });
+});
+
+describe('backfillMoves', () => {
+  // The cut-over's id time (as idTimePrefix spells it): ids made before it sort before it.
+  const cut = '01kbx00000';
+  const madeBefore = (n: number) => `ple_01kbwzzzz${n}rest`;
+  const madeAfter = (n: number) => `ple_01kbx00000${n}rest`;
+  const e = (id: string, type: string, amount: number, source: string, createdAt: string) => ({ ...entry(type, amount, source, createdAt), id });
+  const lots = {
+    lots: [
+      { points: 70, expiresAt: Date.parse('2026-05-01T00:00:00Z') },
+      { points: 30, expiresAt: null },
+    ],
+    pending: [{ points: 40, orderId: 'ord_01kbwzzzzzrest' }],
+  };
+
+  it("counts each entry written before the cut-over on its day, and the member's lots on its last change's day", () => {
+    const moves = backfillMoves(
+      {
+        entries: [
+          e(madeBefore(1), 'earn', 100, 'order', '2026-03-01T10:00:00Z'),
+          e(madeBefore(2), 'deduct', -20, 'coupon', '2026-03-01T11:00:00Z'),
+          e(madeBefore(3), 'expire', -10, 'program', '2026-03-02T23:30:00Z'),
+          e(madeBefore(4), 'earn', 0, 'manual', '2026-03-03T00:00:00Z'),
+        ],
+        lots,
+        lastDay: '2026-03-04',
+      },
+      cut,
+      BERLIN,
+    );
+    expect(Object.fromEntries(moves)).toEqual({
+      '2026-03-01': { issuedBase: 100, redeemed: 20 },
+      '2026-03-03': { expired: 10 },
+      // Midnight UTC is 2 a.m. in Berlin: the lot's last moment is in May there.
+      '2026-03-04': { 'x2026-05': 70, pending: 40 },
+    });
+  });
+
+  it("leaves the lots of a member whose points moved since the cut-over, by an entry or a pending order, to the counters' differences", () => {
+    const entries = [e(madeBefore(1), 'earn', 100, 'order', '2026-03-01T10:00:00Z'), e(madeAfter(2), 'earn', 5, 'manual', '2026-03-05T10:00:00Z')];
+    expect(Object.fromEntries(backfillMoves({ entries, lots, lastDay: '2026-03-05' }, cut, 'UTC'))).toEqual({ '2026-03-01': { issuedBase: 100 } });
+    const waiting = { ...lots, pending: [...lots.pending, { points: 8, orderId: 'ord_01kbx00000z/cmp_1' }] };
+    expect(Object.fromEntries(backfillMoves({ entries: entries.slice(0, 1), lots: waiting, lastDay: '2026-03-05' }, cut, 'UTC'))).toEqual({
+      '2026-03-01': { issuedBase: 100 },
+    });
+  });
+
+  it('books a member without entries by its lots alone, and nothing for a member without either', () => {
+    expect(Object.fromEntries(backfillMoves({ entries: [], lots, lastDay: '2026-03-06' }, cut, 'UTC'))).toEqual({
+      '2026-03-06': { 'x2026-04': 70, pending: 40 },
+    });
+    expect(backfillMoves({ entries: [], lots: undefined, lastDay: '2026-03-06' }, cut, 'UTC').size).toBe(0);
+    expect(
+      backfillMoves({ entries: [e(madeAfter(1), 'earn', 9, 'manual', '2026-03-01T10:00:00Z')], lots: undefined, lastDay: '2026-03-06' }, cut, 'UTC').size,
+    ).toBe(0);
   });
 });

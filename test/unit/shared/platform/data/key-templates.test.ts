@@ -141,6 +141,10 @@ const TEMPLATES: Record<string, string> = {
   // A workspace's points days, sharded (the report's counters).
   'pointsDay.pk': 'WS#{workspaceId}#POINTS#{shard}',
   'pointsDay.sk': 'DAY#{day}',
+  'pointsMonth.pk': 'WS#{workspaceId}#POINTS#{shard}',
+  'pointsMonth.sk': 'MONTH#{month}',
+  'pointsBackfill.pk': 'WS#{workspaceId}',
+  'pointsBackfill.sk': 'POINTS_BACKFILL',
   'rateWindow.pk': 'WS#{workspaceId}#RATE#{keyId}#{window}',
   'rateWindow.sk': 'RATE',
   'memberTag.pk': 'WS#{workspaceId}#MEMBER#{memberId}',
