@@ -1,5 +1,7 @@
 import type { Context } from 'aws-lambda';
-import { AREAS, type Area } from '../../shared/http/declarations';
+import { AREAS, type Area, routes } from '../../shared/http/declarations';
+import { buildOpenApiDocument } from '../../shared/http/openapi';
+import { serveDocumentFromSources } from '../../shared/http/openapi-file';
 import type { HttpEvent, HttpResult } from '../../shared/http/types';
 
 /** A middy-wrapped Lambda handler, called the way the Lambda runtime calls it. */
@@ -23,6 +25,9 @@ export function lazy<F extends (...args: any[]) => Promise<any>>(load: () => Pro
     ));
   return ((...args: Parameters<F>) => get().then((h) => h(...args))) as F;
 }
+
+// Lambda's system function reads the document from the file rendered when it is bundled; here it is built from the sources.
+serveDocumentFromSources({ document: buildOpenApiDocument, routes });
 
 /** The same handler modules Lambda runs, one per declared area (`functions/<area>/handler.ts`). */
 export const areaHandlers = Object.fromEntries(AREAS.map((area) => [area, lazy<HttpHandler>(() => import(`../../functions/${area}/handler.ts`))])) as Record<

@@ -10,6 +10,7 @@ import { ERROR_ADVICE, ERROR_CODES, RETRY_AFTER_SECONDS, type ErrorCode } from '
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../platform/validation/pagination';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency';
 import { addExamples } from './openapi-examples';
+import { servedFrom } from './openapi-file';
 import { docUrlOf, errorAnchor, errorHeading } from '../platform/contract/reference';
 
 /**
@@ -552,13 +553,10 @@ export function generateOpenApiDocument(
 let cached: Record<string, unknown> | undefined;
 
 /**
- * The OpenAPI 3.1 document, built once per process (it is served on every `GET /api/v2/openapi.json`).
- * `servers` names the origin the caller reached the platform at (`originOf`), so the reference
- * page's requests and generated clients go there; without one it stays relative (`/`).
+ * The OpenAPI 3.1 document, built once per process. `servers` names `origin` (`servedFrom`). Lambda
+ * serves the same document rendered at build time (`openapi-file.ts`).
  */
 export function buildOpenApiDocument(origin?: string): Record<string, unknown> {
-  if (!cached) {
-    cached = generateOpenApiDocument(routes);
-  }
-  return origin ? { ...cached, servers: [{ url: origin, description: 'This platform, as the document was fetched from it' }] } : cached;
+  cached ??= generateOpenApiDocument(routes);
+  return servedFrom(cached, origin);
 }

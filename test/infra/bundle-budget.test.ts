@@ -7,12 +7,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { RENDERER_ASSET } from '../../shared/http/reference-assets';
+import { OPENAPI_FILE } from '../../shared/http/openapi-file';
+import { buildOpenApiDocument } from '../../shared/http/openapi';
+import { matchRoute } from '../../shared/http/route-match';
+import { OPENAPI_PATH } from '../../shared/platform/contract/reference';
 import { App, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BuiltBundle, buildBundles, functionEntries } from '../../infra/build/bundling/build';
 import {
-  BUNDLE_BUDGET_EXCEPTIONS,
+  BUNDLE_BUDGET_EXCEPTION,
   BUNDLE_BUDGET_KIB,
   bundleBudgetKib,
   LEFT_OUT_MODULES,
@@ -76,11 +80,10 @@ describe('function bundles', () => {
     expect(existsSync(`${bundles[name]!.file}.map`)).toBe(true);
   });
 
-  it("names its exceptions to the 600 KiB budget: the MCP server, and the API document's function until the document is built ahead", () => {
+  it('hold every function to 600 KiB but the one named exception, the MCP server', () => {
     expect(BUNDLE_BUDGET_KIB).toBe(600);
-    const excepted: readonly string[] = BUNDLE_BUDGET_EXCEPTIONS.map((e) => e.function);
-    expect(excepted).toEqual(['mcp', 'system']);
-    for (const name of Object.keys(functions)) if (!excepted.includes(name)) expect(bundleBudgetKib(name), name).toBe(600);
+    expect(BUNDLE_BUDGET_EXCEPTION.function).toBe('mcp');
+    for (const name of Object.keys(functions)) if (name !== 'mcp') expect(bundleBudgetKib(name), name).toBe(600);
   });
 
   it('sign passes without a pass library (no passkit-generator, node-forge or joi in any bundle), only in the function that builds passes', () => {
@@ -103,8 +106,8 @@ describe('function bundles', () => {
     expect(inputs.some((p) => p.includes('cfWorkerProvider'))).toBe(true);
   });
 
-  it.each(BUNDLE_BUDGET_EXCEPTIONS.map((e) => [e.function, e] as const))('grants its exception to %s only while it needs it, with its reason', (name, e) => {
-    const { kib: allowed, reason } = e;
+  it('grants the exception only while the MCP server needs it, with its reason', () => {
+    const { function: name, kib: allowed, reason } = BUNDLE_BUDGET_EXCEPTION;
     expect(functions).toHaveProperty(name);
     expect(reason.length).toBeGreaterThan(40);
     // An exception the bundle no longer needs goes away.
@@ -114,6 +117,7 @@ describe('function bundles', () => {
 
   it('ship the files SHIPPED_FILES declares next to the bundle, each within its budget and with its reason', () => {
     expect(Object.keys(SHIPPED_FILES)).toEqual([RENDERER_ASSET.function]);
+    expect(SHIPPED_FILES[OPENAPI_FILE.function]!.map((f) => f.to)).toContain(OPENAPI_FILE.shippedAs);
     for (const [name, files] of Object.entries(SHIPPED_FILES)) {
       expect(functions, name).toHaveProperty(name);
       for (const file of files) {
@@ -218,42 +222,82 @@ describe('function bundles', () => {
   });
 });
 
+/** Runs `code` (an ES module that imports the bundle through `BUNDLE`) in a fresh process outside the project, as in Lambda: only the bundle folder is there. */
+function inFreshProcess(name: string, code: string): string {
+  const url = pathToFileURL(bundles[name]!.file).href;
+  return execFileSync(process.execPath, ['--input-type=module', '-e', `const BUNDLE = ${JSON.stringify(url)}; ${code}`], {
+    encoding: 'utf8',
+    cwd: outdir,
+    env: {
+      PATH: process.env.PATH,
+      STAGE: 'aws',
+      TABLE_NAME: 't',
+      MAIL_FROM: 'no-reply@example.com',
+      AWS_REGION: 'eu-west-1',
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+    },
+  });
+}
+
+/** An API Gateway v2 event of a request to api.example.com. */
+const gatewayEvent = (method: string, path: string, routeKey: string, extra: Record<string, unknown> = {}) => ({
+  version: '2.0',
+  routeKey,
+  rawPath: path,
+  rawQueryString: '',
+  headers: { host: 'api.example.com', 'x-forwarded-proto': 'https' },
+  requestContext: { domainName: 'api.example.com', http: { method, path } },
+  isBase64Encoded: false,
+  ...extra,
+});
+
 describe('the system bundle', () => {
   it('serves the reference page renderer from the file shipped next to it (no node_modules in Lambda), gzipped', () => {
-    const url = pathToFileURL(bundles[RENDERER_ASSET.function]!.file).href;
-    const event = {
-      version: '2.0',
-      routeKey: 'GET /docs/assets/{file}',
-      rawPath: '/docs/assets/api-reference.js',
+    const event = gatewayEvent('GET', '/docs/assets/api-reference.js', 'GET /docs/assets/{file}', {
       headers: { host: 'api.example.com', 'x-forwarded-proto': 'https', 'accept-encoding': 'gzip' },
       pathParameters: { file: 'api-reference.js' },
-      requestContext: { domainName: 'api.example.com', http: { method: 'GET', path: '/docs/assets/api-reference.js' } },
-      isBase64Encoded: false,
-    };
+    });
     const code =
-      `const { handler } = await import(${JSON.stringify(url)}); ` +
+      `const { handler } = await import(BUNDLE); ` +
       `const r = await handler(${JSON.stringify(event)}, { getRemainingTimeInMillis: () => 15000 }); ` +
       `const { gunzipSync } = await import('node:zlib'); ` +
       `process.stdout.write(JSON.stringify({ status: r.statusCode, encoding: r.headers['content-encoding'], base64Length: r.body.length, ` +
       `sha: (await import('node:crypto')).createHash('sha256').update(gunzipSync(Buffer.from(r.body, 'base64'))).digest('hex') }));`;
-    // A fresh process outside the project, as in Lambda: only the bundle folder is there.
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], {
-      encoding: 'utf8',
-      cwd: outdir,
-      env: {
-        PATH: process.env.PATH,
-        STAGE: 'aws',
-        TABLE_NAME: 't',
-        MAIL_FROM: 'no-reply@example.com',
-        AWS_REGION: 'eu-west-1',
-        POWERTOOLS_LOG_LEVEL: 'SILENT',
-      },
-    });
+    const out = inFreshProcess(RENDERER_ASSET.function, code);
     const answer = JSON.parse(out.slice(out.indexOf('{"status"')));
     const source = readFileSync(fileURLToPath(new URL(`../../node_modules/${RENDERER_ASSET.package}/${RENDERER_ASSET.file}`, import.meta.url)));
     expect(answer).toMatchObject({ status: 200, encoding: 'gzip', sha: createHash('sha256').update(source).digest('hex') });
     // Under Lambda's 6 MB limit of a synchronous answer.
     expect(answer.base64Length).toBeLessThan(6_000_000);
+  });
+
+  it('serves the OpenAPI document rendered at build time (the one the contracts give), and the 404 and 405 of the routes it names, carrying no other contract', () => {
+    const requests = [
+      gatewayEvent('GET', OPENAPI_PATH, `GET ${OPENAPI_PATH}`),
+      gatewayEvent('DELETE', '/api/v2/members', '$default'),
+      gatewayEvent('GET', '/api/v2/no-such-thing', '$default'),
+    ];
+    const code =
+      `const { handler } = await import(BUNDLE); const answers = []; ` +
+      `for (const event of ${JSON.stringify(requests)}) { const r = await handler(event, { getRemainingTimeInMillis: () => 15000 }); ` +
+      `answers.push({ status: r.statusCode, headers: r.headers, body: JSON.parse(r.body) }); } ` +
+      `process.stdout.write('ANSWERS=' + JSON.stringify(answers));`;
+    const out = inFreshProcess(OPENAPI_FILE.function, code);
+    const [document, other, unknown] = JSON.parse(out.slice(out.lastIndexOf('ANSWERS=') + 'ANSWERS='.length));
+    expect(document.status).toBe(200);
+    expect(document.headers).toMatchObject({ 'content-type': 'application/json', 'cache-control': 'no-store' });
+    expect(document.body).toEqual(buildOpenApiDocument('https://api.example.com'));
+    const allowed = matchRoute('DELETE', '/api/v2/members');
+    expect(allowed.kind).toBe('method_not_allowed');
+    expect(other).toMatchObject({
+      status: 405,
+      headers: { allow: (allowed as { allow: string[] }).allow.join(', ') },
+      body: { error: { code: 'METHOD_NOT_ALLOWED' } },
+    });
+    expect(unknown).toMatchObject({ status: 404, body: { error: { code: 'NOT_FOUND' } } });
+    // The document is a file beside the bundle, so no area's contract is inside it but the system's own.
+    const contracts = Object.keys(bundles[OPENAPI_FILE.function]!.inputs).filter((p) => /^shared\/[\w-]+\/contract\.ts$/.test(p));
+    expect(contracts).toEqual(['shared/system/contract.ts']);
   });
 });
 

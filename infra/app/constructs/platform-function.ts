@@ -18,7 +18,7 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import { grantTable } from './access';
 import { SES_IDENTITY_WILDCARD_FINDING, SES_IDENTITY_WILDCARD_REASON } from './mail';
 import { config } from '../../../shared/platform/config';
-import { BUNDLING, SHIPPED_FILES } from '../../build/bundling/options';
+import { BUNDLING, renderCommand, SHIPPED_FILES } from '../../build/bundling/options';
 import { METRICS_NAMESPACE } from '../../../shared/platform/observability/metric-catalog';
 import { tableIndexWildcardFinding } from './data';
 import type { Mail } from './mail';
@@ -277,7 +277,7 @@ export class PlatformFunction extends Construct {
   }
 }
 
-/** Copies the function's `SHIPPED_FILES` next to its bundle once esbuild has written it (local bundling runs these in a shell). */
+/** Copies or renders the function's `SHIPPED_FILES` next to its bundle once esbuild has written it (local bundling runs these in a shell). */
 function shippedFilesHooks(name: string): Pick<nodejs.BundlingOptions, 'commandHooks'> {
   const files = SHIPPED_FILES[name];
   if (!files?.length) return {};
@@ -287,7 +287,12 @@ function shippedFilesHooks(name: string): Pick<nodejs.BundlingOptions, 'commandH
       beforeBundling: () => [],
       beforeInstall: () => [],
       afterBundling: (inputDir, outputDir) =>
-        files.flatMap((f) => [`mkdir -p ${quote(dirname(join(outputDir, f.to)))}`, `cp ${quote(join(inputDir, f.from))} ${quote(join(outputDir, f.to))}`]),
+        files.flatMap((f) => [
+          `mkdir -p ${quote(dirname(join(outputDir, f.to)))}`,
+          'from' in f
+            ? `cp ${quote(join(inputDir, f.from))} ${quote(join(outputDir, f.to))}`
+            : renderCommand(f, inputDir, join(outputDir, f.to)).map(quote).join(' '),
+        ]),
     },
   };
 }

@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { esbuildOptions, SHIPPED_FILES } from './options';
+import { esbuildOptions, renderCommand, SHIPPED_FILES } from './options';
 
 /**
  * Builds function bundles with esbuild's JS API and the options CDK uses (`./options.ts`), in one
@@ -36,13 +37,17 @@ export interface BuiltBundle {
   shipped: Record<string, number>;
 }
 
-/** Copies a function's `SHIPPED_FILES` into its bundle folder, as CDK's bundling does. */
+/** Copies or renders a function's `SHIPPED_FILES` into its bundle folder, as CDK's bundling does. */
 export function copyShippedFiles(name: string, bundleDir: string): Record<string, number> {
   const shipped: Record<string, number> = {};
   for (const file of SHIPPED_FILES[name] ?? []) {
     const target = join(bundleDir, file.to);
     mkdirSync(dirname(target), { recursive: true });
-    copyFileSync(join(ROOT, file.from), target);
+    if ('from' in file) copyFileSync(join(ROOT, file.from), target);
+    else {
+      const [command, ...args] = renderCommand(file, ROOT.replace(/\/$/, ''), target);
+      execFileSync(command!, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    }
     shipped[file.to] = statSync(target).size;
   }
   return shipped;

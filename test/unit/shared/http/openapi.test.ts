@@ -7,6 +7,7 @@ import { errorBody } from '../../../../shared/platform/contract/contract';
 import { ERROR_CODES } from '../../../../shared/platform/errors';
 import { SCOPES } from '../../../../shared/platform/contract/scopes';
 import { buildOpenApiDocument, generateOpenApiDocument } from '../../../../shared/http/openapi';
+import { routesOfDocument, serveDocumentFromSources } from '../../../../shared/http/openapi-file';
 import type { HttpEvent, HttpResult } from '../../../../shared/http/types';
 import { ajvFor, compileAt, METHODS, OpenApiMismatch, pointer, resolvePointer, ResponseValidator } from '../../../support/openapi';
 
@@ -353,7 +354,28 @@ describe('schema ids across request and response', () => {
 });
 
 describe('the system function serves the document', () => {
+  it('names every route of the route table in it and no other (Lambda answers the 404 and 405 of its $default route from the shipped document)', () => {
+    const named = routesOfDocument(doc).map((r) => `${r.method} ${r.path}`);
+    expect(named.sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    expect(new Set(named).size).toBe(named.length);
+  });
+
+  it('reads the routes of a document from its operations only', () => {
+    const paths = { '/a': { get: {}, post: {}, parameters: [] }, '/a/{id}': { delete: {}, summary: 'x' } };
+    expect(routesOfDocument({ paths })).toEqual([
+      { method: 'GET', path: '/a' },
+      { method: 'POST', path: '/a' },
+      { method: 'DELETE', path: '/a/{id}' },
+    ]);
+    expect(routesOfDocument({ paths: { '/b': { put: {}, patch: {} } } })).toEqual([
+      { method: 'PUT', path: '/b' },
+      { method: 'PATCH', path: '/b' },
+    ]);
+  });
+
   it('GET /api/v2/openapi.json answers the document itself, as application/json', async () => {
+    // Run from the sources, as the local runtime does (Lambda reads the file rendered at build time: test/infra/bundle-budget.test.ts).
+    serveDocumentFromSources({ document: buildOpenApiDocument, routes });
     const { handler } = await import('../../../../functions/system/handler');
     const event = {
       version: '2.0',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute, routeMatcher } from '../../../../shared/http/route-match';
+import { matchRoute } from '../../../../shared/http/route-match';
+import { routeMatcher } from '../../../../shared/http/route-matcher';
 
 // Only the public behaviour of matchRoute on endpoints the API documents; which module declares the
 // routes does not matter here.
