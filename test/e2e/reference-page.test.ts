@@ -106,12 +106,18 @@ describe('API reference page (headless Chromium)', () => {
   });
 
   it('marks required body fields as required', async () => {
+    // A fresh load: a hash change on the rendered page does not open an operation. Closed after, so
+    // its rendering does not slow the pages of the tests after it.
     const tab = await open('/docs#api/tag/orders/POST/api/v2/orders');
-    const operation = tab.locator('[id="api/tag/orders/POST/api/v2/orders"]');
-    await operation.getByText('externalOrderId', { exact: true }).first().waitFor({ state: 'visible', timeout: 30_000 });
-    // Each required property carries the renderer's "required" badge.
-    const text = await operation.innerText();
-    expect(text).toMatch(/externalOrderId\s+Type:\s+string\s+required/);
+    try {
+      const operation = tab.locator('[id="api/tag/orders/POST/api/v2/orders"]');
+      await operation.getByText('externalOrderId', { exact: true }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      // Each required property carries the renderer's "required" badge.
+      const text = await operation.innerText();
+      expect(text).toMatch(/externalOrderId\s+Type:\s+string\s+required/);
+    } finally {
+      await tab.close();
+    }
   });
 
   it("follows an error answer's docUrl to the section on its code, and the address keeps naming it", async () => {
@@ -134,24 +140,20 @@ describe('API reference page (headless Chromium)', () => {
   }, 180_000);
 
   // Every code of the error table, so codes added later are covered: following its docUrl on the
-  // open page shows its heading (the code as written, not read as Markdown emphasis). One page for
-  // all codes: a fresh load per code measured the renderer's start-up 25 times, and the fresh load
-  // itself is what the NOT_FOUND test above follows. Once the page has settled, the address still
-  // names the code's section (the first jump from the top of the page is the one the renderer
-  // used to rename after the introduction).
+  // open page shows its heading (the code as written, not read as Markdown emphasis). The page the
+  // first tests rendered, still at the top of the document: a fresh load per code measured the
+  // renderer's start-up 25 times, a fresh load for the walk rendered the whole document once more,
+  // and the fresh load itself is what the NOT_FOUND test above follows. Once the page has settled,
+  // the address still names the code's section (the first jump from the top of the page is the one
+  // the renderer used to rename after the introduction).
   it('the docUrl of every error code lands on its section', async () => {
-    const tab = await open('/docs');
-    try {
-      // The renderer follows address changes once it has rendered the document.
-      await tab.getByRole('heading', { name: 'Loyalty platform API', level: 1 }).waitFor({ state: 'visible', timeout: 120_000 });
-      for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
-        const url = new URL(docUrlOf(code, base));
-        await tab.goto(`${base}${url.pathname}${url.hash}`);
-        await expectSectionInView(tab, code);
-        expect(await settledHash(tab, 500), code).toBe(url.hash);
-      }
-    } finally {
-      await tab.close();
+    // The renderer follows address changes once it has rendered the document.
+    await page.getByRole('heading', { name: 'Loyalty platform API', level: 1 }).waitFor({ state: 'visible', timeout: 120_000 });
+    for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
+      const url = new URL(docUrlOf(code, base));
+      await page.goto(`${base}${url.pathname}${url.hash}`);
+      await expectSectionInView(page, code);
+      expect(await settledHash(page, 500), code).toBe(url.hash);
     }
   }, 180_000);
 

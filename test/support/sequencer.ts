@@ -11,7 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const MEASURED: Readonly<Record<string, number>> = {
   'test/e2e/local-runtime.test.ts': 116,
-  'test/e2e/reference-page.test.ts': 88,
+  'test/e2e/reference-page.test.ts': 60,
   'test/e2e/fuzz.test.ts': 83,
   'test/e2e/console.test.ts': 51,
   'test/e2e/console-program.test.ts': 35,
