@@ -1246,7 +1246,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again (same webhook-id)
-         * @description Sends the recorded payload again with the same webhook-id.
+         * @description Sends the recorded payload again with the same webhook-id. Only a delivery whose chain has ended (`delivered`, `failed`, `dead`, or `cancelled` while the endpoint was disabled) is replayed: while its retries or an earlier replay are under way the answer is 409 `DELIVERY_IN_PROGRESS` and nothing is queued; 409 `CONFLICT` while the endpoint is disabled.
          *
          *     Credential: an API key with the scope `webhooks:manage`.
          *
@@ -1270,7 +1270,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again (same webhook-id)
-         * @description Sends the recorded payload again with the same webhook-id.
+         * @description Sends the recorded payload again with the same webhook-id. Only a delivery whose chain has ended (`delivered`, `failed`, `dead`, or `cancelled` while the endpoint was disabled) is replayed: while its retries or an earlier replay are under way the answer is 409 `DELIVERY_IN_PROGRESS` and nothing is queued; 409 `CONFLICT` while the endpoint is disabled.
          *
          *     Credential: a session of an owner or admin.
          *
@@ -4019,7 +4019,7 @@ export interface components {
                 };
             };
         };
-        /** @description Conflict: [`CONFLICT`](#api/description/conflict) (The request conflicts with current state (e.g. e-mail taken)); [`INSUFFICIENT_POINTS`](#api/description/insufficient-points) (A deduction larger than the balance); [`REFUND_EXCEEDS_REMAINING`](#api/description/refund-exceeds-remaining) (A refund larger than what is left to refund on the order); [`POOL_EXHAUSTED`](#api/description/pool-exhausted) (The coupon pool has no stock left); [`POOL_NOT_ACTIVE`](#api/description/pool-not-active) (The coupon pool is switched off or outside its validity window); [`COUPON_LIMIT_REACHED`](#api/description/coupon-limit-reached) (The member already holds as many coupons of this pool as it allows); [`COUPON_ALREADY_REDEEMED`](#api/description/coupon-already-redeemed) (The coupon was already redeemed (a coupon is redeemed at most once)); [`IDEMPOTENCY_KEY_IN_USE`](#api/description/idempotency-key-in-use) (A request with this Idempotency-Key is still in progress); [`EXPORT_NOT_COMPLETED`](#api/description/export-not-completed) (A download link was asked for an export job that has not completed) */
+        /** @description Conflict: [`CONFLICT`](#api/description/conflict) (The request conflicts with current state (e.g. e-mail taken)); [`INSUFFICIENT_POINTS`](#api/description/insufficient-points) (A deduction larger than the balance); [`REFUND_EXCEEDS_REMAINING`](#api/description/refund-exceeds-remaining) (A refund larger than what is left to refund on the order); [`POOL_EXHAUSTED`](#api/description/pool-exhausted) (The coupon pool has no stock left); [`POOL_NOT_ACTIVE`](#api/description/pool-not-active) (The coupon pool is switched off or outside its validity window); [`COUPON_LIMIT_REACHED`](#api/description/coupon-limit-reached) (The member already holds as many coupons of this pool as it allows); [`COUPON_ALREADY_REDEEMED`](#api/description/coupon-already-redeemed) (The coupon was already redeemed (a coupon is redeemed at most once)); [`IDEMPOTENCY_KEY_IN_USE`](#api/description/idempotency-key-in-use) (A request with this Idempotency-Key is still in progress); [`DELIVERY_IN_PROGRESS`](#api/description/delivery-in-progress) (A replay was asked for a webhook delivery whose retry chain (or an earlier replay's) is still live); [`EXPORT_NOT_COMPLETED`](#api/description/export-not-completed) (A download link was asked for an export job that has not completed) */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -4029,7 +4029,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "CONFLICT" | "INSUFFICIENT_POINTS" | "REFUND_EXCEEDS_REMAINING" | "POOL_EXHAUSTED" | "POOL_NOT_ACTIVE" | "COUPON_LIMIT_REACHED" | "COUPON_ALREADY_REDEEMED" | "IDEMPOTENCY_KEY_IN_USE" | "EXPORT_NOT_COMPLETED";
+                        code?: "CONFLICT" | "INSUFFICIENT_POINTS" | "REFUND_EXCEEDS_REMAINING" | "POOL_EXHAUSTED" | "POOL_NOT_ACTIVE" | "COUPON_LIMIT_REACHED" | "COUPON_ALREADY_REDEEMED" | "IDEMPOTENCY_KEY_IN_USE" | "DELIVERY_IN_PROGRESS" | "EXPORT_NOT_COMPLETED";
                     };
                 };
             };
