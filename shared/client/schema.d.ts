@@ -2418,7 +2418,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Operational export jobs, newest first, with when their files expire
+         * @description The latest 50 operational jobs, started by hand or by a schedule (`scheduleId`). A completed job's file is kept 7 days (`fileExpiresAt`); GET /api/flash/exports/{id}/download mints a fresh link to it until then.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["listOperationalExports"];
         put?: never;
         /**
          * Export members or orders as CSV or JSONL
@@ -3352,6 +3358,10 @@ export interface components {
             format: "csv" | "jsonl";
             /** @description True when the row cap cut the export; null until it completes */
             capped: boolean | null;
+            /** @description esc_...: the schedule whose run this is; null for an export started by hand */
+            scheduleId: string | null;
+            /** @description When the file is deleted (the retention after it was written); null until the job completes. Its download links work until then */
+            fileExpiresAt: string | null;
         };
         Order: {
             /** @description ord_... */
@@ -10745,6 +10755,39 @@ export interface operations {
                             /** @description Presigned GET, valid 10 minutes, with the file name in Content-Disposition */
                             url: string;
                         };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOperationalExports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OperationalExportJob"][];
                     };
                 };
             };
