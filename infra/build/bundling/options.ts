@@ -39,8 +39,9 @@ export const BUNDLE_BUDGET_EXCEPTIONS = [
   },
   {
     function: 'system',
-    // 595 KiB before the contracts of order amounts, corrections, points reports, explain and the simulation's trace; 612.7 after.
-    kib: 613,
+    // 595 KiB before the contracts of order amounts, corrections, points reports, explain and the simulation's trace; 612.7 after;
+    // 614.3 with the replay's DELIVERY_IN_PROGRESS and the list of operational export files.
+    kib: 615,
     reason:
       "The API's OpenAPI document is built at run time from every area's contract, schemas and examples, so this " +
       'function carries the whole API surface and grows with every endpoint. To be removed by rendering the document ' +
