@@ -53,7 +53,7 @@ describe('the Webhooks screen (headless Chromium)', () => {
     await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: browser.base });
     await page.getByRole('button', { name: 'Copy secret' }).click();
     await page.getByRole('button', { name: 'Copied' }).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText() as Promise<string>)).toBe(secret);
     await page.getByRole('button', { name: 'Done' }).click();
     const endpoints = (await call('GET', '/api/flash/webhooks', { token: owner.token })).body.data;
     expect(endpoints).toHaveLength(1);
