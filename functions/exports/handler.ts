@@ -36,6 +36,7 @@ export const handler = defineArea(exportsArea, {
   },
   startOperationalExport: async (input) =>
     accepted(await jobs.startOperationalExport(principalOf(input.principal).workspaceId, input.body, ports, auditOf(input))),
+  listOperationalExports: async ({ principal }) => ok(await jobs.listOperationalJobs(principalOf(principal).workspaceId, LISTED_JOBS)),
   getOperationalExport: async ({ principal, params }) => ok(await jobs.getOperationalJob(principalOf(principal).workspaceId, params.id)),
   rotateExportSigningSecret: async (input) => created(await rotateSigningSecret(principalOf(input.principal).workspaceId, ports.sealer, auditOf(input))),
   createExportSchedule: async (input) => {

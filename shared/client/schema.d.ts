@@ -1246,7 +1246,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again (same webhook-id)
-         * @description Sends the recorded payload again with the same webhook-id.
+         * @description Sends the recorded payload again with the same webhook-id. Only a delivery whose chain has ended (`delivered`, `failed`, `dead`, or `cancelled` while the endpoint was disabled) is replayed: while its retries or an earlier replay are under way the answer is 409 `DELIVERY_IN_PROGRESS` and nothing is queued; 409 `CONFLICT` while the endpoint is disabled.
          *
          *     Credential: an API key with the scope `webhooks:manage`.
          *
@@ -1270,7 +1270,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery again (same webhook-id)
-         * @description Sends the recorded payload again with the same webhook-id.
+         * @description Sends the recorded payload again with the same webhook-id. Only a delivery whose chain has ended (`delivered`, `failed`, `dead`, or `cancelled` while the endpoint was disabled) is replayed: while its retries or an earlier replay are under way the answer is 409 `DELIVERY_IN_PROGRESS` and nothing is queued; 409 `CONFLICT` while the endpoint is disabled.
          *
          *     Credential: a session of an owner or admin.
          *
@@ -2418,7 +2418,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Operational export jobs, newest first, with when their files expire
+         * @description The latest 50 operational jobs, started by hand or by a schedule (`scheduleId`). A completed job's file is kept 7 days (`fileExpiresAt`); GET /api/flash/exports/{id}/download mints a fresh link to it until then.
+         *
+         *     Credential: a session of an owner or admin.
+         */
+        get: operations["listOperationalExports"];
         put?: never;
         /**
          * Export members or orders as CSV or JSONL
@@ -3352,6 +3358,10 @@ export interface components {
             format: "csv" | "jsonl";
             /** @description True when the row cap cut the export; null until it completes */
             capped: boolean | null;
+            /** @description esc_...: the schedule whose run this is; null for an export started by hand */
+            scheduleId: string | null;
+            /** @description When the file is deleted (the retention after it was written); null until the job completes. Its download links work until then */
+            fileExpiresAt: string | null;
         };
         Order: {
             /** @description ord_... */
@@ -4019,7 +4029,7 @@ export interface components {
                 };
             };
         };
-        /** @description Conflict: [`CONFLICT`](#api/description/conflict) (The request conflicts with current state (e.g. e-mail taken)); [`INSUFFICIENT_POINTS`](#api/description/insufficient-points) (A deduction larger than the balance); [`REFUND_EXCEEDS_REMAINING`](#api/description/refund-exceeds-remaining) (A refund larger than what is left to refund on the order); [`POOL_EXHAUSTED`](#api/description/pool-exhausted) (The coupon pool has no stock left); [`POOL_NOT_ACTIVE`](#api/description/pool-not-active) (The coupon pool is switched off or outside its validity window); [`COUPON_LIMIT_REACHED`](#api/description/coupon-limit-reached) (The member already holds as many coupons of this pool as it allows); [`COUPON_ALREADY_REDEEMED`](#api/description/coupon-already-redeemed) (The coupon was already redeemed (a coupon is redeemed at most once)); [`IDEMPOTENCY_KEY_IN_USE`](#api/description/idempotency-key-in-use) (A request with this Idempotency-Key is still in progress); [`EXPORT_NOT_COMPLETED`](#api/description/export-not-completed) (A download link was asked for an export job that has not completed) */
+        /** @description Conflict: [`CONFLICT`](#api/description/conflict) (The request conflicts with current state (e.g. e-mail taken)); [`INSUFFICIENT_POINTS`](#api/description/insufficient-points) (A deduction larger than the balance); [`REFUND_EXCEEDS_REMAINING`](#api/description/refund-exceeds-remaining) (A refund larger than what is left to refund on the order); [`POOL_EXHAUSTED`](#api/description/pool-exhausted) (The coupon pool has no stock left); [`POOL_NOT_ACTIVE`](#api/description/pool-not-active) (The coupon pool is switched off or outside its validity window); [`COUPON_LIMIT_REACHED`](#api/description/coupon-limit-reached) (The member already holds as many coupons of this pool as it allows); [`COUPON_ALREADY_REDEEMED`](#api/description/coupon-already-redeemed) (The coupon was already redeemed (a coupon is redeemed at most once)); [`IDEMPOTENCY_KEY_IN_USE`](#api/description/idempotency-key-in-use) (A request with this Idempotency-Key is still in progress); [`DELIVERY_IN_PROGRESS`](#api/description/delivery-in-progress) (A replay was asked for a webhook delivery whose retry chain (or an earlier replay's) is still live); [`EXPORT_NOT_COMPLETED`](#api/description/export-not-completed) (A download link was asked for an export job that has not completed) */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -4029,7 +4039,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "CONFLICT" | "INSUFFICIENT_POINTS" | "REFUND_EXCEEDS_REMAINING" | "POOL_EXHAUSTED" | "POOL_NOT_ACTIVE" | "COUPON_LIMIT_REACHED" | "COUPON_ALREADY_REDEEMED" | "IDEMPOTENCY_KEY_IN_USE" | "EXPORT_NOT_COMPLETED";
+                        code?: "CONFLICT" | "INSUFFICIENT_POINTS" | "REFUND_EXCEEDS_REMAINING" | "POOL_EXHAUSTED" | "POOL_NOT_ACTIVE" | "COUPON_LIMIT_REACHED" | "COUPON_ALREADY_REDEEMED" | "IDEMPOTENCY_KEY_IN_USE" | "DELIVERY_IN_PROGRESS" | "EXPORT_NOT_COMPLETED";
                     };
                 };
             };
@@ -10745,6 +10755,39 @@ export interface operations {
                             /** @description Presigned GET, valid 10 minutes, with the file name in Content-Disposition */
                             url: string;
                         };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOperationalExports: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OperationalExportJob"][];
                     };
                 };
             };

@@ -67,6 +67,14 @@ export const exportsArea = declareArea({
         `Up to ${e.operationalRowCap.toLocaleString('en-US')} rows, newest first (\`capped: true\` when cut). CSV is RFC 4180 with a header row; a text cell beginning with \`=\`, \`+\`, \`-\`, \`@\`, tab or CR gets a leading single quote (spreadsheet formula injection). ` +
         '`webhookUrl` (https) receives a signed notice when the run completes or fails; it needs an export-signing secret (POST /api/flash/exports/signing-secret). Audited.',
     },
+    listOperationalExports: {
+      method: 'GET',
+      path: '/api/flash/exports',
+      auth: ['adminSession'],
+      summary: 'Operational export jobs, newest first, with when their files expire',
+      responses: { 200: dataOf(z.array(operationalJobSchema)) },
+      description: `The latest 50 operational jobs, started by hand or by a schedule (\`scheduleId\`). A completed job's file is kept ${e.retentionDays} days (\`fileExpiresAt\`); GET /api/flash/exports/{id}/download mints a fresh link to it until then.`,
+    },
     getOperationalExport: {
       method: 'GET',
       path: '/api/flash/exports/{id}',

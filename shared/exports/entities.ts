@@ -39,6 +39,8 @@ export const exportJobRecordSchema = () =>
     format: z.enum(OPERATIONAL_FORMATS).nullable(),
     capped: z.boolean().nullable(),
     webhookUrl: z.string().nullable(),
+    /** The schedule whose run made it (absent on jobs written before schedules were named). */
+    scheduleId: z.string().nullable().optional(),
   });
 export type ExportJobRecord = z.infer<ReturnType<typeof exportJobRecordSchema>>;
 

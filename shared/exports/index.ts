@@ -5,7 +5,7 @@
 
 export { exportsArea } from './contract';
 export { OPERATIONAL_ENTITIES, OPERATIONAL_FORMATS } from './entities';
-export { downloadLink, exportsRunning, getOperationalJob, listArchiveJobs, startArchiveExport, startOperationalExport } from './jobs';
+export { downloadLink, exportsRunning, getOperationalJob, listArchiveJobs, listOperationalJobs, startArchiveExport, startOperationalExport } from './jobs';
 export { notify } from './notice';
 export { createSchedule, deleteSchedule, listSchedules, tick } from './schedules';
 export { exportJobSchema, exportScheduleSchema, operationalJobSchema } from './schemas';

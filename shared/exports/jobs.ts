@@ -42,6 +42,7 @@ export function newJob(workspaceId: string, kind: ExportJobRecord['kind'], now: 
     format: null,
     capped: null,
     webhookUrl: null,
+    scheduleId: null,
     ...extra,
   };
 }
@@ -153,6 +154,13 @@ async function loadJob(workspaceId: string, jobId: string, now: Date): Promise<E
   const job = isJobId(jobId) ? await repo.getJob(workspaceId, jobId) : undefined;
   if (!job) throw notFound('Export job');
   return settleOverdue(job, now);
+}
+
+/** The workspace's operational export jobs (by hand and scheduled runs), newest first, each with its file's expiry. */
+export async function listOperationalJobs(workspaceId: string, limit: number, now = new Date()) {
+  const page = await repo.listJobs(workspaceId, 'operational', limit);
+  const jobs = await Promise.all(page.items.map((j) => settleOverdue(j, now)));
+  return jobs.map(toOperationalJob);
 }
 
 /** An operational job (spec 4.5 polling); an archive job answers with the archive job's shape plus nulls. */

@@ -68,7 +68,7 @@ export async function deleteSchedule(workspaceId: string, scheduleId: string, au
 export async function runIfDue(s: ExportScheduleRecord, workflows: Workflows, now: Date): Promise<string | undefined> {
   const period = duePeriod(s, now);
   if (period === undefined || period < s.firstPeriod || (s.lastPeriod !== null && s.lastPeriod >= period)) return undefined;
-  const job = newJob(s.workspaceId, 'operational', now, { dataset: s.dataset, format: s.format, webhookUrl: s.webhookUrl });
+  const job = newJob(s.workspaceId, 'operational', now, { dataset: s.dataset, format: s.format, webhookUrl: s.webhookUrl, scheduleId: s.id });
   // The run is the schedule creator's request, made by the scheduler.
   const audit: AuditContext = { actor: { type: 'user', id: s.createdBy }, requestId: `schedule:${s.id}:${period}` };
   try {

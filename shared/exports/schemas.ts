@@ -23,6 +23,11 @@ export const operationalJobSchema = exportJobSchema
     entity: z.enum(OPERATIONAL_ENTITIES),
     format: z.enum(OPERATIONAL_FORMATS),
     capped: z.boolean().nullable().describe('True when the row cap cut the export; null until it completes'),
+    scheduleId: z.string().nullable().describe('esc_...: the schedule whose run this is; null for an export started by hand'),
+    fileExpiresAt: z
+      .string()
+      .nullable()
+      .describe('When the file is deleted (the retention after it was written); null until the job completes. Its download links work until then'),
   })
   .meta({ id: 'OperationalExportJob' });
 export type OperationalJob = z.infer<typeof operationalJobSchema>;

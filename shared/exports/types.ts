@@ -1,3 +1,4 @@
+import { exportSettings } from '../platform/config';
 import type { ExportJobRecord, ExportScheduleRecord } from './entities';
 import type { ArchiveSection, ExportJob, ExportSchedule, OperationalJob } from './schemas';
 
@@ -14,7 +15,20 @@ export function toJob(r: ExportJobRecord): ExportJob {
 }
 
 export function toOperationalJob(r: ExportJobRecord): OperationalJob {
-  return { ...toJob(r), entity: r.dataset ?? 'members', format: r.format ?? 'jsonl', capped: r.capped };
+  return {
+    ...toJob(r),
+    entity: r.dataset ?? 'members',
+    format: r.format ?? 'jsonl',
+    capped: r.capped,
+    scheduleId: r.scheduleId ?? null,
+    fileExpiresAt: fileExpiry(r),
+  };
+}
+
+/** The bucket's lifecycle deletes a file `retentionDays` after it is written: the job's completion. */
+function fileExpiry(r: ExportJobRecord): string | null {
+  if (r.status !== 'completed' || !r.completedAt) return null;
+  return new Date(Date.parse(r.completedAt) + exportSettings().retentionDays * 86_400_000).toISOString();
 }
 
 /** Bucket layout: everything of a job under the workspace and job. */

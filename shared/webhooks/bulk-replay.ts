@@ -23,9 +23,9 @@ export async function replayDeadDeliveries(
   // One more than the bound is read, to know whether any are left after this call.
   const page = await repo.deadDeliveries(workspaceId, endpointId, max + 1);
   const candidates = page.items.slice(0, max);
-  const claimed = (
-    await Promise.all(candidates.map(async (d) => ((await repo.claimDeadDelivery(workspaceId, endpointId, d.deliveryId)) ? d : undefined)))
-  ).filter((d) => d !== undefined);
+  const claimed = (await Promise.all(candidates.map(async (d) => ((await repo.claimDelivery(workspaceId, endpointId, d.deliveryId)) ? d : undefined)))).filter(
+    (d) => d !== undefined,
+  );
   if (claimed.length === 0) return { queued: 0, more: page.items.length > max };
   try {
     await enqueue(

@@ -4,7 +4,7 @@ import { pageQuery, pageQueryShape } from '../platform/validation/pagination';
 import { config } from '../platform/config';
 import { DELIVERY_STATES } from './entities';
 import { attemptSchema, createEndpointBody, endpointSchema, triggerEventBody, triggeredSchema, updateEndpointBody } from './schemas';
-import { dataOf, pageOf } from '../platform/contract/contract';
+import { dataOf, errorBody, pageOf } from '../platform/contract/contract';
 import { withAdminTwins } from '../platform/contract/admin-twins';
 import { declareArea } from '../platform/contract/endpoint';
 
@@ -95,8 +95,9 @@ const operations = {
     path: '/api/v2/webhooks/{id}/deliveries/{deliveryId}/replay',
     summary: 'Send a delivery again (same webhook-id)',
     params: z.object({ id: idSchema, deliveryId: idSchema }),
-    responses: { 202: queued },
-    description: 'Sends the recorded payload again with the same webhook-id.',
+    responses: { 202: queued, 409: errorBody },
+    description:
+      'Sends the recorded payload again with the same webhook-id. Only a delivery whose chain has ended (`delivered`, `failed`, `dead`, or `cancelled` while the endpoint was disabled) is replayed: while its retries or an earlier replay are under way the answer is 409 `DELIVERY_IN_PROGRESS` and nothing is queued; 409 `CONFLICT` while the endpoint is disabled.',
   },
   triggerWebhookEvent: {
     method: 'POST',

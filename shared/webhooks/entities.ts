@@ -49,6 +49,10 @@ export const endpointEntity = /* @__PURE__ */ defineEntity({
 
 export const DELIVERY_STATES = ['delivered', 'retrying', 'failed', 'dead', 'cancelled'] as const;
 export type DeliveryState = (typeof DELIVERY_STATES)[number];
+/** States that end a delivery's chain: nothing more is sent unless it is replayed. `retrying` (and a replay's `pending`) is live. */
+export const FINAL_DELIVERY_STATES = ['delivered', 'failed', 'dead', 'cancelled'] as const;
+export type FinalDeliveryState = (typeof FINAL_DELIVERY_STATES)[number];
+export const isFinalDeliveryState = (state: string): state is FinalDeliveryState => (FINAL_DELIVERY_STATES as readonly string[]).includes(state);
 
 /** Delivery log entries are kept 30 days. */
 const LOG_TTL_SECONDS = 30 * 24 * 3600;

@@ -7,6 +7,7 @@ import {
   type DeliveryState,
   endpointEntity,
   type EndpointRecord,
+  type FinalDeliveryState,
 } from './entities';
 import { notFound } from '../platform/errors';
 import { indexKeysOf, indexPartition, keyOf, skPrefix } from '../platform/data/keys';
@@ -261,18 +262,19 @@ export async function deadDeliveries(workspaceId: string, endpointId: string, li
 }
 
 /**
- * Takes a dead delivery out of the dead index, as `pending`, if it is still dead: of two bulk
- * replays (or a retried one) exactly one claims each delivery, so each is sent once.
+ * Starts a replay's chain: takes a delivery that is in the final state `from` to `pending` (and a
+ * dead one out of the dead index), if it still is. Of two replays (or a retried one, or a bulk
+ * replay beside a single one) exactly one claims the delivery, so no chain is started twice.
  */
-export async function claimDeadDelivery(workspaceId: string, endpointId: string, deliveryId: string): Promise<boolean> {
+export async function claimDelivery(workspaceId: string, endpointId: string, deliveryId: string, from: FinalDeliveryState = 'dead'): Promise<boolean> {
   try {
     await updateItem(
       {
         Key: deliveryKey(workspaceId, endpointId, deliveryId),
         UpdateExpression: 'SET #state = :pending REMOVE gsi1pk, gsi1sk',
-        ConditionExpression: '#state = :dead',
+        ConditionExpression: '#state = :from',
         ExpressionAttributeNames: { '#state': 'state' },
-        ExpressionAttributeValues: { ':pending': 'pending', ':dead': 'dead' },
+        ExpressionAttributeValues: { ':pending': 'pending', ':from': from },
         ReturnValues: 'NONE',
       },
       { appliedIn: (stored: { state?: string } | undefined) => stored?.state === 'pending' },
@@ -282,6 +284,21 @@ export async function claimDeadDelivery(workspaceId: string, endpointId: string,
     if (isConditionFailed(err)) return false;
     throw err;
   }
+}
+
+/** Gives back a single replay's claim whose message could not be queued: it is in its final state again. */
+export async function unclaimDelivery(workspaceId: string, endpointId: string, deliveryId: string, back: FinalDeliveryState): Promise<void> {
+  if (back === 'dead') return unclaimDeadDeliveries(workspaceId, endpointId, [deliveryId]);
+  await updateItem({
+    Key: deliveryKey(workspaceId, endpointId, deliveryId),
+    UpdateExpression: 'SET #state = :back',
+    ConditionExpression: '#state = :pending',
+    ExpressionAttributeNames: { '#state': 'state' },
+    ExpressionAttributeValues: { ':pending': 'pending', ':back': back },
+    ReturnValues: 'NONE',
+  }).catch((err: unknown) => {
+    if (!isConditionFailed(err)) throw err;
+  });
 }
 
 /** Gives back claims whose messages could not be queued: they are dead again, and in the index. */

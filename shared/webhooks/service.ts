@@ -17,7 +17,7 @@ import { sealAll, sealedSecret, overlapping, webhookSecretOwner } from './secret
 import { newSecret } from './signing';
 import { forgetSubscriptions } from './subscriptions';
 import { toEndpoint, type DeliveryMessage } from './types';
-import type { EndpointRecord } from './entities';
+import { isFinalDeliveryState, type EndpointRecord } from './entities';
 import { refuseOversized } from '../platform/data/stored-size';
 import { correlationId } from '../platform/observability/correlation';
 
@@ -158,21 +158,28 @@ export const refuseDisabled = (endpoint: EndpointRecord) => {
   if (endpoint.status !== 'active') throw new AppError('CONFLICT', 'The endpoint is disabled; set status to active first');
 };
 
-/** Sends a recorded delivery again: same payload, same webhook-id. */
+/**
+ * Sends a recorded delivery again: same payload, same webhook-id. Only a delivery whose chain has
+ * ended (delivered, failed, dead, cancelled) is replayed, and claiming it (to `pending`) is
+ * conditional, so a replay never runs beside a live retry chain or a second replay's chain.
+ */
 export async function replayDelivery(workspaceId: string, endpointId: string, deliveryId: string, ports: Pick<WebhookPorts, 'queue'>) {
   const endpoint = await loadEndpoint(workspaceId, endpointId);
   const delivery = /^dlv_[0-9a-z]{26}$/.test(deliveryId) ? await repo.getDelivery(workspaceId, endpointId, deliveryId) : undefined;
   if (!delivery) throw notFound('Delivery');
   refuseDisabled(endpoint);
-  // A dead one leaves the dead index now, so a bulk replay meanwhile does not send it a second time.
-  const claimed = delivery.state === 'dead' && (await repo.claimDeadDelivery(workspaceId, endpointId, deliveryId));
+  const from = delivery.state;
+  if (!isFinalDeliveryState(from) || !(await repo.claimDelivery(workspaceId, endpointId, deliveryId, from))) throw deliveryInProgress();
   const message = { workspaceId, endpointId, deliveryId, eventId: delivery.eventId, eventType: delivery.eventType, payload: delivery.payload };
   await enqueue(ports.queue, { ...message, trigger: 'replay' }).catch(async (error: unknown) => {
-    if (claimed) await repo.unclaimDeadDeliveries(workspaceId, endpointId, [deliveryId]);
+    await repo.unclaimDelivery(workspaceId, endpointId, deliveryId, from);
     throw error;
   });
   return { deliveryId, eventId: delivery.eventId, state: 'pending' as const };
 }
+
+const deliveryInProgress = () =>
+  new AppError('DELIVERY_IN_PROGRESS', 'The delivery is still being sent (retries or a replay are under way); replay it once it is delivered, failed or dead');
 
 /** A `webhook.ping` to one endpoint, through the same queue, signing and log as real events. */
 export async function sendTestPing(workspaceId: string, endpointId: string, ports: Pick<WebhookPorts, 'queue'>, now = new Date()) {

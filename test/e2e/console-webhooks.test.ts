@@ -47,8 +47,13 @@ describe('the Webhooks screen (headless Chromium)', () => {
     await page.getByLabel('URL').fill(receiver.url);
     await page.getByLabel('Description').fill('Order system');
     await page.getByLabel('Description').press('Enter');
-    expect(await page.getByTestId('new-secret').textContent()).toMatch(/^whsec_/);
+    const secret = await page.getByTestId('new-secret').textContent();
+    expect(secret).toMatch(/^whsec_/);
     await expectAccessible(page, 'webhooks (secret shown once)');
+    await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: browser.base });
+    await page.getByRole('button', { name: 'Copy secret' }).click();
+    await page.getByRole('button', { name: 'Copied' }).waitFor();
+    expect(await page.evaluate(() => (globalThis as any).navigator.clipboard.readText() as Promise<string>)).toBe(secret);
     await page.getByRole('button', { name: 'Done' }).click();
     const endpoints = (await call('GET', '/api/flash/webhooks', { token: owner.token })).body.data;
     expect(endpoints).toHaveLength(1);
@@ -85,12 +90,19 @@ describe('the Webhooks screen (headless Chromium)', () => {
     expect(await page.getByRole('cell', { name: '503', exact: true }).count()).toBe(4);
     expect(await page.getByRole('cell', { name: /^\d+ ms$/ }).count()).toBe(5);
 
-    // The receiver is fixed: this delivery is replayed alone, then the other dead one in bulk.
-    healthy = true;
+    // Replay is offered once per delivery, on its newest row, and only as its chain has ended.
+    await page.getByRole('button', { name: 'Show every delivery' }).click();
+    await expect.poll(() => page.getByRole('cell', { name: 'retrying', exact: true }).count()).toBe(6);
+    expect(await page.getByRole('button', { name: /^Replay dlv_/ }).count()).toBe(2);
     await page
-      .getByRole('button', { name: `Replay ${firstDelivery}` })
+      .getByRole('button', { name: `Attempts of ${firstDelivery}` })
       .first()
       .click();
+    await page.getByText(`Attempts of ${firstDelivery}`).waitFor();
+
+    // The receiver is fixed: this delivery is replayed alone, then the other dead one in bulk.
+    healthy = true;
+    await page.getByRole('button', { name: `Replay ${firstDelivery}` }).click();
     await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBe(9);
     await page.getByRole('button', { name: 'Show every delivery' }).click();
     await page.getByRole('button', { name: 'Replay every dead delivery' }).click();
@@ -113,11 +125,21 @@ describe('the Webhooks screen (headless Chromium)', () => {
     await expectAccessible(page, 'webhooks (delivery log)');
     await shot(page, 'webhooks');
 
-    // Rotate (a new secret, once), disable, then delete after confirming.
+    // Rotate (a new secret, once), disable, then delete: each after confirming.
     await page.getByRole('button', { name: `Rotate secret of ${receiver.url}` }).click();
+    await expectAccessible(page, 'webhooks (confirm rotating)');
+    await page
+      .getByRole('group', { name: `Confirm rotating the secret of ${receiver.url}` })
+      .getByRole('button', { name: 'Rotate secret' })
+      .click();
     expect(await page.getByTestId('new-secret').textContent()).toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'Done' }).click();
     await page.getByRole('button', { name: `Disable ${receiver.url}` }).click();
+    expect((await call('GET', '/api/flash/webhooks', { token: owner.token })).body.data[0].status).toBe('active');
+    await page
+      .getByRole('group', { name: `Confirm disabling ${receiver.url}` })
+      .getByRole('button', { name: 'Disable endpoint' })
+      .click();
     await page.getByRole('button', { name: `Enable ${receiver.url}` }).waitFor();
     expect((await call('GET', '/api/flash/webhooks', { token: owner.token })).body.data[0].status).toBe('disabled');
     await page.getByRole('button', { name: `Delete ${receiver.url}` }).click();
@@ -130,7 +152,7 @@ describe('the Webhooks screen (headless Chromium)', () => {
     const audit = await call('GET', '/api/flash/audit?action=webhook_endpoint.dead_deliveries_replayed', { token: owner.token });
     expect(audit.body.data).toHaveLength(1);
     await page.close();
-  });
+  }, 120_000);
 
   it('asked for nothing from another host and broke no rule of its Content-Security-Policy', () => {
     expect(browser.requested.length).toBeGreaterThan(0);

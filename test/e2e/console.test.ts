@@ -150,6 +150,16 @@ describe('the console (headless Chromium)', () => {
     const csvUrl = await page.getByRole('link', { name: 'Download members.csv' }).getAttribute('href');
     const csv = await (await fetch(csvUrl!)).text();
     expect(csv.split('\n')[0]).toMatch(/^id,/);
+    // The finished file is listed with its expiry (written + 7 days) and a link minted anew on request.
+    const [file] = (await call('GET', '/api/flash/exports', { token: owner.token })).body.data;
+    expect(file).toMatchObject({ entity: 'members', format: 'csv', status: 'completed', scheduleId: null });
+    expect(Date.parse(file.fileExpiresAt) - Date.parse(file.completedAt)).toBe(7 * 86_400_000);
+    const files = page.getByRole('table', { name: 'Operational exports and scheduled runs, newest first' });
+    await files.getByRole('cell', { name: new Date(file.fileExpiresAt).toLocaleString(), exact: true }).waitFor();
+    await files.getByRole('button', { name: `Get a fresh link for members.csv ${file.id}` }).click();
+    const fresh = await files.getByRole('link', { name: `Download members.csv ${file.id}` }).getAttribute('href');
+    expect(fresh).not.toBe(csvUrl);
+    expect((await (await fetch(fresh!)).text()).split('\n')[0]).toMatch(/^id,/);
     // A schedule: added, listed, deleted.
     await page.getByLabel('How often').selectOption('weekly');
     await page.getByLabel('Hour').fill('7');
@@ -159,7 +169,14 @@ describe('the console (headless Chromium)', () => {
     await page.getByText(schedule).waitFor();
     await expectAccessible(page, 'exports');
     await shot(page, 'exports');
+    // Deleting asks first: Cancel keeps it, the confirmation deletes it.
     await page.getByRole('button', { name: `Delete the schedule: ${schedule}` }).click();
+    const confirm = page.getByRole('group', { name: `Confirm deleting the schedule: ${schedule}` });
+    await expectAccessible(page, 'exports (confirm deleting a schedule)');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect((await call('GET', '/api/flash/exports/schedules', { token: owner.token })).body.data).toHaveLength(1);
+    await page.getByRole('button', { name: `Delete the schedule: ${schedule}` }).click();
+    await confirm.getByRole('button', { name: 'Delete schedule' }).click();
     await page.getByText('No export runs on a schedule.').waitFor();
     const schedules = await call('GET', '/api/flash/exports/schedules', { token: owner.token });
     expect(schedules.body.data).toEqual([]);

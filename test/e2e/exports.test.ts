@@ -319,6 +319,7 @@ describe('workspace export (spec 4.4)', () => {
       ['GET', `/api/flash/exports/${id}/download`],
       ['POST', '/api/flash/exports', { entity: 'members', format: 'csv' }],
       ['GET', `/api/flash/exports/${id}`],
+      ['GET', '/api/flash/exports'],
       ['POST', '/api/flash/exports/signing-secret'],
     ];
     for (const token of [memberSession, a.key]) {
@@ -327,6 +328,7 @@ describe('workspace export (spec 4.4)', () => {
     expect((await api('GET', `/api/flash/exports/${id}/download`, { token: b.token })).status).toBe(404);
     expect((await api('GET', `/api/flash/exports/${id}`, { token: b.token })).status).toBe(404);
     expect((await api('GET', '/api/flash/account/data-export', { token: b.token })).body.data.jobs).toEqual([]);
+    expect((await api('GET', '/api/flash/exports', { token: b.token })).body.data).toEqual([]);
   });
 });
 

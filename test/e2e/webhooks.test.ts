@@ -274,6 +274,35 @@ describe.concurrent('webhook delivery', () => {
     expect(after[0]).toMatchObject({ trigger: 'replay', attempt: 1, statusCode: 200 });
   });
 
+  it("a replay is refused with 409 DELIVERY_IN_PROGRESS while a retry chain is live, its own or an earlier replay's", async () => {
+    const t = await tenant('wh-replay-live');
+    let healthy = false;
+    const r = await receiver(() => ({ status: healthy ? 200 : 500 }));
+    const { id } = await subscribe(t, r.url, ['member.created']);
+    await newMember(t.key);
+    const replay = (deliveryId: string) => call('POST', `/api/v2/webhooks/${id}/deliveries/${deliveryId}/replay`, { token: t.key });
+    const stateOf = async (wanted: string) => eventually(async () => (await attemptsOf(t, id)).find((a) => a.state === wanted), 20_000, `a ${wanted} entry`);
+    const { deliveryId } = await stateOf('retrying');
+    const live = await replay(deliveryId);
+    expect(live.status).toBe(409);
+    expect(live.body.error.code).toBe('DELIVERY_IN_PROGRESS');
+    await stateOf('dead');
+    const sent = r.received.length;
+
+    // Dead: two replays at once start one chain; the other, and any while that chain retries, is 409.
+    const both = await Promise.all([replay(deliveryId), replay(deliveryId)]);
+    expect(both.map((x) => x.status).sort()).toEqual([202, 409]);
+    expect((await replay(deliveryId)).status).toBe(409);
+    await eventually(async () => ((await attemptsOf(t, id)).filter((a) => a.state === 'dead').length === 2 ? true : undefined), 20_000, 'dead again');
+    expect(r.received.length - sent).toBe(4); // one chain of 4 attempts, not two
+
+    healthy = true;
+    expect((await replay(deliveryId)).status).toBe(202);
+    await eventually(async () => ((await attemptsOf(t, id))[0]?.state === 'delivered' ? true : undefined), 20_000, 'delivered');
+    // Delivered is final too: it may be sent again.
+    expect((await replay(deliveryId)).status).toBe(202);
+  });
+
   it('a test ping goes through the same pipeline; disabled and deleted endpoints get nothing', async () => {
     const t = await tenant('wh-ping');
     const r = await receiver();

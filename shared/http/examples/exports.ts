@@ -28,9 +28,35 @@ export const exportsExamples: AreaExamples<typeof exportsArea> = {
     request: { entity: 'members', format: 'csv', webhookUrl: 'https://hooks.example.com/exports' },
     responses: { 202: { data: { id: operationalExportJob.id, status: 'pending' } } },
   },
+  listOperationalExports: {
+    responses: {
+      200: {
+        data: [
+          {
+            ...operationalExportJob,
+            status: 'completed',
+            rowCount: 5230,
+            completedAt: '2026-03-20T10:00:41.000Z',
+            scheduleId: ids.schedule,
+            fileExpiresAt: '2026-03-27T10:00:41.000Z',
+          },
+        ],
+      },
+    },
+  },
   getOperationalExport: {
     params: { id: operationalExportJob.id },
-    responses: { 200: { data: { ...operationalExportJob, status: 'completed', rowCount: 5230, completedAt: '2026-03-20T10:00:41.000Z' } } },
+    responses: {
+      200: {
+        data: {
+          ...operationalExportJob,
+          status: 'completed',
+          rowCount: 5230,
+          completedAt: '2026-03-20T10:00:41.000Z',
+          fileExpiresAt: '2026-03-27T10:00:41.000Z',
+        },
+      },
+    },
   },
   rotateExportSigningSecret: { responses: { 201: { data: { secret: 'whsec_Tg4nW8qK2xR6vZ0mB3cF7hJ1dL5sP9yA4eU2iO8wX6k=', createdAt: at.now } } } },
   createExportSchedule: {

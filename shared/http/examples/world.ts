@@ -464,6 +464,8 @@ export const operationalExportJob = outputOf(operationalJobSchema, {
   entity: 'members',
   format: 'csv',
   capped: false,
+  scheduleId: null,
+  fileExpiresAt: null,
 });
 
 export const exportSchedule = outputOf(exportScheduleSchema, {

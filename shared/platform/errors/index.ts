@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   COUPON_LIMIT_REACHED: { status: 409, meaning: 'The member already holds as many coupons of this pool as it allows' },
   COUPON_ALREADY_REDEEMED: { status: 409, meaning: 'The coupon was already redeemed (a coupon is redeemed at most once)' },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, meaning: 'A request with this Idempotency-Key is still in progress' },
+  DELIVERY_IN_PROGRESS: { status: 409, meaning: "A replay was asked for a webhook delivery whose retry chain (or an earlier replay's) is still live" },
   // Data exports
   EXPORT_NOT_COMPLETED: { status: 409, meaning: 'A download link was asked for an export job that has not completed' },
   GONE: { status: 410, meaning: 'The object existed but is used up or removed (e.g. a used reset token)' },
@@ -57,6 +58,8 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
   POOL_NOT_ACTIVE: 'Switch the pool on, or issue within its `validFrom`-`validUntil` window.',
   COUPON_LIMIT_REACHED: "The member holds the pool's `perMemberLimit` coupons already; nothing to retry.",
   COUPON_ALREADY_REDEEMED: 'A coupon is redeemed at most once; nothing to retry.',
+  DELIVERY_IN_PROGRESS:
+    'Wait until the delivery is `delivered`, `failed` or `dead` (the delivery log shows its state and next retry), then replay it if it still needs sending.',
   EXPORT_NOT_COMPLETED: "Wait until the export job's `status` is `completed` (poll the job), then ask for the link again.",
   GONE: 'The object was used up or expired (e.g. a used password-reset token): start over (ask for a new token).',
   COUPON_EXPIRED: "The coupon's `validUntil` has passed; it can no longer be redeemed.",

@@ -4,6 +4,7 @@ import { api, unwrap } from '../../api';
 import { usePaged } from '../../hooks/use-paged';
 import { useSubmit } from '../../hooks/use-submit';
 import { Confirmed } from '../../ui/confirmed';
+import { CopyButton } from '../../ui/copy-button';
 import { Failure, when } from '../../ui/feedback';
 import { Listing, TableHead } from '../../ui/tables';
 import { PLATFORM } from '../../platform';
@@ -91,7 +92,6 @@ function ScopePicker({ chosen, onChange }: { chosen: Scope[]; onChange: (s: Scop
 
 /** The new key, shown this once: the platform keeps only its hash. */
 function ShownOnce({ made, onDone }: { made: { name: string; key: string }; onDone: () => void }) {
-  const [copied, setCopied] = useState(false);
   return (
     <section class="card shown-once" aria-labelledby="shown-once-title">
       <h2 id="shown-once-title">Key “{made.name}” created</h2>
@@ -99,17 +99,7 @@ function ShownOnce({ made, onDone }: { made: { name: string; key: string }; onDo
       <p>
         <code data-testid="new-key">{made.key}</code>
       </p>
-      <button
-        type="button"
-        onClick={() =>
-          navigator.clipboard.writeText(made.key).then(
-            () => setCopied(true),
-            () => setCopied(false),
-          )
-        }
-      >
-        {copied ? 'Copied' : 'Copy key'}
-      </button>{' '}
+      <CopyButton text={made.key} what="key" />{' '}
       <button type="button" onClick={onDone}>
         Done
       </button>

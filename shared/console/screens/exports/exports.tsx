@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { components } from '../../../client/schema';
 import { api, unwrap } from '../../api';
-import { useLoad } from '../../hooks/use-load';
+import { type Loaded, useLoad } from '../../hooks/use-load';
 import { useSubmit } from '../../hooks/use-submit';
+import { Confirmed } from '../../ui/confirmed';
 import { Failure, Loading, when } from '../../ui/feedback';
 import { Listing, TableHead } from '../../ui/tables';
 
@@ -13,18 +14,20 @@ type Entity = OperationalJob['entity'];
 type Format = OperationalJob['format'];
 
 export function Exports() {
+  const files = useLoad(() => unwrap(api.GET('/api/flash/exports')), []);
   return (
     <section aria-labelledby="exports-title">
       <h1 id="exports-title">Exports</h1>
       <Archive />
-      <Operational />
+      <Operational onFinished={files.reload} />
+      <Files list={files} />
       <Schedules />
     </section>
   );
 }
 
 /** A fresh download link (valid minutes only), asked for when the person wants the file. */
-function DownloadLink({ jobId, label }: { jobId: string; label: string }) {
+function DownloadLink({ jobId, label, ask = 'Get a download link for' }: { jobId: string; label: string; ask?: string }) {
   const [url, setUrl] = useState<string>();
   const [error, setError] = useState<unknown>();
   if (url) return <a href={url}>Download {label}</a>;
@@ -34,7 +37,7 @@ function DownloadLink({ jobId, label }: { jobId: string; label: string }) {
         type="button"
         onClick={() => unwrap(api.GET('/api/flash/exports/{id}/download', { params: { path: { id: jobId } } })).then((d) => setUrl(d.data.url), setError)}
       >
-        Get a download link for {label}
+        {ask} {label}
       </button>
       {error ? <Failure error={error} /> : null}
     </>
@@ -89,7 +92,7 @@ function JobTable({ jobs }: { jobs: Job[] }) {
 }
 
 /** Starts one operational export and follows it until it ends (a job takes seconds). */
-function Operational() {
+function Operational({ onFinished }: { onFinished: () => void }) {
   const [entity, setEntity] = useState<Entity>('members');
   const [format, setFormat] = useState<Format>('csv');
   const [jobId, setJobId] = useState<string>();
@@ -120,12 +123,12 @@ function Operational() {
         Start the export
       </button>
       {error ? <Failure error={error} /> : null}
-      {jobId ? <JobProgress key={jobId} jobId={jobId} /> : null}
+      {jobId ? <JobProgress key={jobId} jobId={jobId} onFinished={onFinished} /> : null}
     </form>
   );
 }
 
-function JobProgress({ jobId }: { jobId: string }) {
+function JobProgress({ jobId, onFinished }: { jobId: string; onFinished: () => void }) {
   const [job, setJob] = useState<OperationalJob>();
   const [error, setError] = useState<unknown>();
   useEffect(() => {
@@ -134,6 +137,7 @@ function JobProgress({ jobId }: { jobId: string }) {
       unwrap(api.GET('/api/flash/exports/{id}', { params: { path: { id: jobId } } })).then((d) => {
         setJob(d.data);
         if (d.data.status === 'pending' || d.data.status === 'running') timer = setTimeout(poll, 1000);
+        else onFinished();
       }, setError);
     void poll();
     return () => clearTimeout(timer);
@@ -150,6 +154,53 @@ function JobProgress({ jobId }: { jobId: string }) {
       ) : null}
       {job.error ? `: ${job.error}` : null}
     </p>
+  );
+}
+
+/**
+ * The files of operational exports, by hand or by a schedule, until the bucket deletes them: each
+ * with its expiry and a fresh link (every link is minted anew and audited; the old one lapses).
+ */
+function Files({ list }: { list: Loaded<{ data: OperationalJob[] }> & { reload: () => void } }) {
+  return (
+    <section class="card" aria-labelledby="files-title">
+      <h2 id="files-title">Export files</h2>
+      <button type="button" onClick={list.reload}>
+        Reload the file list
+      </button>
+      <Listing list={list} what="export files" empty="No members, orders or journal exported yet.">
+        {(jobs) => <FileTable jobs={jobs} />}
+      </Listing>
+    </section>
+  );
+}
+
+function FileTable({ jobs }: { jobs: OperationalJob[] }) {
+  const now = Date.now();
+  return (
+    <table>
+      <caption>Operational exports and scheduled runs, newest first</caption>
+      <TableHead columns={['Started', 'What', 'By', 'Status', 'Rows', 'File kept until', 'File']} />
+      <tbody>
+        {jobs.map((j) => {
+          const name = `${j.entity}.${j.format}`;
+          const expired = j.fileExpiresAt !== null && Date.parse(j.fileExpiresAt) <= now;
+          return (
+            <tr key={j.id}>
+              <td>{when(j.createdAt)}</td>
+              <td>{name}</td>
+              <td>{j.scheduleId ? 'Schedule' : 'Hand'}</td>
+              <td>{j.error ? `${j.status}: ${j.error}` : j.status}</td>
+              <td>{j.rowCount ?? '—'}</td>
+              <td>{j.fileExpiresAt ? when(j.fileExpiresAt) : '—'}</td>
+              <td>
+                {j.status !== 'completed' ? '—' : expired ? 'Expired' : <DownloadLink jobId={j.id} label={`${name} ${j.id}`} ask="Get a fresh link for" />}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }
 
@@ -175,16 +226,23 @@ function Schedules() {
 const describeSchedule = (s: Schedule) =>
   `${s.entity} as ${s.format.toUpperCase()}, ${s.frequency === 'weekly' ? `every ${s.weekday}` : 'every day'} at ${String(s.hour).padStart(2, '0')}:00 ${s.timezone}`;
 
+/** Deleting asks first: no more runs (files already made stay until they expire). */
 function ScheduleRow({ schedule, onDeleted }: { schedule: Schedule; onDeleted: () => void }) {
-  const [error, setError] = useState<unknown>();
-  const remove = () => unwrap(api.DELETE('/api/flash/exports/schedules/{id}', { params: { path: { id: schedule.id } } })).then(onDeleted, setError);
+  const described = describeSchedule(schedule);
   return (
     <li>
-      {describeSchedule(schedule)}{' '}
-      <button type="button" aria-label={`Delete the schedule: ${describeSchedule(schedule)}`} onClick={remove}>
-        Delete
-      </button>
-      {error ? <Failure error={error} /> : null}
+      {described}{' '}
+      <Confirmed
+        open={{ text: 'Delete', label: `Delete the schedule: ${described}` }}
+        legend={`Confirm deleting the schedule: ${described}`}
+        confirm="Delete schedule"
+        run={async () => {
+          await unwrap(api.DELETE('/api/flash/exports/schedules/{id}', { params: { path: { id: schedule.id } } }));
+          onDeleted();
+        }}
+      >
+        It runs no more; files it already made stay until they expire.
+      </Confirmed>
     </li>
   );
 }

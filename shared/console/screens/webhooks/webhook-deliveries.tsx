@@ -94,7 +94,26 @@ function ReplayDead({ endpointId, onQueued }: { endpointId: string; onQueued: ()
   );
 }
 
+/** The states that end a delivery's chain: only then may it be replayed (the API refuses a live one with 409). */
+const FINAL: readonly Attempt['state'][] = ['delivered', 'failed', 'dead', 'cancelled'];
+
+/**
+ * Replay is offered on the newest row of each delivery on the page, and only when that row left the
+ * delivery final: an older row's state is history, and a retrying one is still being sent.
+ */
+function replayableRows(attempts: Attempt[]): Set<string> {
+  const seen = new Set<string>();
+  const rows = new Set<string>();
+  for (const a of attempts) {
+    if (seen.has(a.deliveryId)) continue;
+    seen.add(a.deliveryId);
+    if (FINAL.includes(a.state)) rows.add(a.id);
+  }
+  return rows;
+}
+
 function Attempts(props: { endpointId: string; attempts: Attempt[]; onAttemptsOf: (deliveryId: string) => void; onReplayed: () => void }) {
+  const replayable = replayableRows(props.attempts);
   return (
     <table>
       <caption>Newest first: one row per attempt</caption>
@@ -117,8 +136,13 @@ function Attempts(props: { endpointId: string; attempts: Attempt[]; onAttemptsOf
             <td>
               <button type="button" aria-label={`Attempts of ${a.deliveryId}`} onClick={() => props.onAttemptsOf(a.deliveryId)}>
                 Attempts
-              </button>{' '}
-              <ReplayOne endpointId={props.endpointId} deliveryId={a.deliveryId} onReplayed={props.onReplayed} />
+              </button>
+              {replayable.has(a.id) ? (
+                <>
+                  {' '}
+                  <ReplayOne endpointId={props.endpointId} deliveryId={a.deliveryId} onReplayed={props.onReplayed} />
+                </>
+              ) : null}
             </td>
           </tr>
         ))}

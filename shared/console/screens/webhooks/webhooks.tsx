@@ -7,6 +7,7 @@ import { useLoad } from '../../hooks/use-load';
 import { usePaged } from '../../hooks/use-paged';
 import { useSubmit } from '../../hooks/use-submit';
 import { Confirmed } from '../../ui/confirmed';
+import { CopyButton } from '../../ui/copy-button';
 import { Failure, Loading, when } from '../../ui/feedback';
 import { Listing, TableHead } from '../../ui/tables';
 import { DeliveryLog } from './webhook-deliveries';
@@ -110,6 +111,7 @@ function SecretShownOnce({ shown, onDone }: { shown: Shown; onDone: () => void }
       <p>
         <code data-testid="new-secret">{shown.secret}</code>
       </p>
+      <CopyButton text={shown.secret} what="secret" />{' '}
       <button type="button" onClick={onDone}>
         Done
       </button>
@@ -149,7 +151,7 @@ function EndpointTable(props: { endpoints: Endpoint[]; onChanged: (s?: Shown) =>
   );
 }
 
-/** One endpoint's writes, each sent once per click with its error in the API's words. */
+/** One endpoint's writes, each sent once per click with its error in the API's words; the ones that stop or change deliveries ask first. */
 function EndpointActions({ endpoint, onChanged, onDeleted }: { endpoint: Endpoint; onChanged: (s?: Shown) => void; onDeleted: () => void }) {
   const path = { params: { path: { id: endpoint.id } } };
   const [done, setDone] = useState<string>();
@@ -157,32 +159,44 @@ function EndpointActions({ endpoint, onChanged, onDeleted }: { endpoint: Endpoin
     const sent = await unwrap(api.POST('/api/flash/webhooks/{id}/test', path));
     setDone(`Test event ${sent.data.eventId} queued`);
   });
-  const rotate = useSubmit(async () => {
-    const rotated = await unwrap(api.PATCH('/api/flash/webhooks/{id}', { ...path, body: { action: 'rotate_secret' } }));
-    onChanged({ title: `New secret for ${endpoint.url}`, secret: rotated.data.secret ?? '' });
-  });
-  const next = endpoint.status === 'active' ? 'disabled' : 'active';
-  const toggle = useSubmit(async () => {
-    await unwrap(api.PATCH('/api/flash/webhooks/{id}', { ...path, body: { status: next } }));
+  const enable = useSubmit(async () => {
+    await unwrap(api.PATCH('/api/flash/webhooks/{id}', { ...path, body: { status: 'active' } }));
     onChanged();
   });
-  const error = test.error ?? rotate.error ?? toggle.error;
+  const error = test.error ?? enable.error;
   return (
     <>
       <button type="button" aria-label={`Send test event to ${endpoint.url}`} disabled={test.busy} onClick={() => test.onSubmit()}>
         Send test event
       </button>{' '}
-      <button type="button" aria-label={`Rotate secret of ${endpoint.url}`} disabled={rotate.busy} onClick={() => rotate.onSubmit()}>
-        Rotate secret
-      </button>{' '}
-      <button
-        type="button"
-        aria-label={`${next === 'disabled' ? 'Disable' : 'Enable'} ${endpoint.url}`}
-        disabled={toggle.busy}
-        onClick={() => toggle.onSubmit()}
+      <Confirmed
+        open={{ text: 'Rotate secret', label: `Rotate secret of ${endpoint.url}` }}
+        legend={`Confirm rotating the secret of ${endpoint.url}`}
+        confirm="Rotate secret"
+        run={async () => {
+          const rotated = await unwrap(api.PATCH('/api/flash/webhooks/{id}', { ...path, body: { action: 'rotate_secret' } }));
+          onChanged({ title: `New secret for ${endpoint.url}`, secret: rotated.data.secret ?? '' });
+        }}
       >
-        {next === 'disabled' ? 'Disable' : 'Enable'}
-      </button>{' '}
+        A new secret signs every delivery; the current one keeps signing beside it for 24 hours, then receivers that still verify with it refuse deliveries.
+      </Confirmed>{' '}
+      {endpoint.status === 'active' ? (
+        <Confirmed
+          open={{ text: 'Disable', label: `Disable ${endpoint.url}` }}
+          legend={`Confirm disabling ${endpoint.url}`}
+          confirm="Disable endpoint"
+          run={async () => {
+            await unwrap(api.PATCH('/api/flash/webhooks/{id}', { ...path, body: { status: 'disabled' } }));
+            onChanged();
+          }}
+        >
+          Nothing is sent while it is disabled: queued and retrying deliveries are cancelled, and events meanwhile are not delivered.
+        </Confirmed>
+      ) : (
+        <button type="button" aria-label={`Enable ${endpoint.url}`} disabled={enable.busy} onClick={() => enable.onSubmit()}>
+          Enable
+        </button>
+      )}{' '}
       <DeleteEndpoint endpoint={endpoint} onDeleted={onDeleted} />
       {done ? <p role="status">{done}</p> : null}
       {error ? <Failure error={error} /> : null}

@@ -63,7 +63,7 @@ describe('export schedules', () => {
     await tick(workflows, new Date('2026-03-05T20:00:00Z'));
     const first = await jobsOf();
     expect(first).toHaveLength(1);
-    expect(first[0]).toMatchObject({ kind: 'operational', dataset: 'members', format: 'csv', status: 'pending' });
+    expect(first[0]).toMatchObject({ kind: 'operational', dataset: 'members', format: 'csv', status: 'pending', scheduleId: s.id });
     expect(started.filter((n) => n === first[0]!.id)).toHaveLength(1);
     expect(await getSchedule(t.workspaceId, s.id)).toMatchObject({ lastPeriod: '2026-03-05', lastJobId: first[0]!.id });
 
