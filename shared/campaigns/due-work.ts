@@ -16,6 +16,7 @@ import {
   warningDue,
   parseClaim,
   tableLedgerStore,
+  ACTIVATION_REASON,
 } from '../members';
 import { event } from '../platform/events/outbox';
 import { runTriggerWork } from './trigger-work';
@@ -149,7 +150,7 @@ export function stepPlan(member: MemberRecord, rules: ProgramRules, at: number):
             reason: 'Campaign points of an order activated',
             source: { type: 'campaign', orderId, externalOrderId: null, apiKeyId: null, campaignId },
           }
-        : { type: 'earn', reason: 'Pending points of an order activated', source: { type: 'order', orderId, externalOrderId: null, apiKeyId: null } },
+        : { type: 'earn', reason: ACTIVATION_REASON, source: { type: 'order', orderId, externalOrderId: null, apiKeyId: null } },
       lotsBefore: { ...state, pending: state.pending.filter((p) => p !== first) },
       entryEvent: 'points.activated',
       result: () => true,

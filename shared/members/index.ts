@@ -10,6 +10,7 @@ export { membersArea } from './contract';
 export { reverseEntry, tableReversalStore } from './corrections';
 export { memberEntity } from './entities';
 export type { MemberRecord } from './entities';
+export { ACTIVATION_REASON } from './explain';
 export { explainPoints } from './explanation';
 export { changePoints, EXPIRY, isMemberId, loadMember, loadWritableMember, memberThrough, NO_DELTA, tableLedgerStore, writable } from './ledger';
 export type { ChangePlan, LedgerStore, PlannedGrant } from './ledger';

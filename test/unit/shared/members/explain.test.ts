@@ -85,6 +85,8 @@ describe('what an entry moves', () => {
     expect(isActivation({ type: 'earn', reason: 'Order A-1', source: orderSource('o') })).toBe(false);
     expect(isActivation({ type: 'adjustment', reason: ACTIVATION_REASON, source: orderSource('o') })).toBe(false);
     expect(isActivation(manual as never)).toBe(false);
+    // The due work writes this reason on the entry, and the ledger shows it to people.
+    expect(ACTIVATION_REASON).toBe('Pending points of an order activated');
   });
 });
 

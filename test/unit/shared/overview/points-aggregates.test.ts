@@ -38,6 +38,13 @@ describe('counterOf', () => {
     ['adjustment', -10, 'reconciliation', 'reversed'],
     ['correction', -10, 'manual', 'deducted'],
     ['expire', -70, 'program', 'expired'],
+    // Every order source, each way: a refund's own entries credit as an order's and debit as a reversal.
+    ['earn', 100, 'refund', 'issuedBase'],
+    ['adjustment', -10, 'refund', 'reversed'],
+    // Only an earn of an order is base: another credit from an order is manual.
+    ['correction', 15, 'order', 'issuedManual'],
+    // A credit is a positive amount: nothing of zero is issued.
+    ['campaign', 0, 'manual', 'deducted'],
   ])('%s %d from %s counts as %s', (type, amount, source, counter) => {
     expect(counterOf(entry(type, amount, source))).toBe(counter);
   });

@@ -91,6 +91,17 @@ describe('countedDays', () => {
     ]);
   });
 
+  it('orders the days by date whatever order the shards hold them in, and leaves out a day that sums to nothing', () => {
+    const days = countedDays(
+      [
+        read(0, [item('2026-03-09', 'a', { issuedBase: 3 }), item('2026-03-01', 'b', { redeemed: 2 })]),
+        read(1, [item('2026-03-05', 'c', {}), item('2026-02-28', 'd', { expired: 1 })]),
+      ],
+      '2026-12-31',
+    );
+    expect(days.map((d) => d.day)).toEqual(['2026-02-28', '2026-03-01', '2026-03-09']);
+  });
+
   it('counts a day item its roll-up already took once (a read that met a fold half way)', () => {
     const days = countedDays([read(0, [item('2026-01-20', 'late', { redeemed: 9 }), item('2026-01-02', 'a', { issuedBase: 10 })], [january])], '2026-12-31');
     expect(days).toEqual([
