@@ -156,6 +156,8 @@ describe('the console (headless Chromium)', () => {
     expect(Date.parse(file.fileExpiresAt) - Date.parse(file.completedAt)).toBe(7 * 86_400_000);
     const files = page.getByRole('table', { name: 'Operational exports and scheduled runs, newest first' });
     await files.getByRole('cell', { name: new Date(file.fileExpiresAt).toLocaleString(), exact: true }).waitFor();
+    // A presigned link is signed to the second: one asked for a second later must be another signature.
+    await new Promise((r) => setTimeout(r, 1_100));
     await files.getByRole('button', { name: `Get a fresh link for members.csv ${file.id}` }).click();
     const fresh = await files.getByRole('link', { name: `Download members.csv ${file.id}` }).getAttribute('href');
     expect(fresh).not.toBe(csvUrl);
