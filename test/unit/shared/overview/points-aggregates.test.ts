@@ -176,6 +176,20 @@ describe('the report', () => {
       { month: null, points: 50 },
     ]);
     expect(liabilityByExpiry({ issuedManual: 20, 'x2026-05': 20 })).toEqual([{ month: '2026-05', points: 20 }]);
+    // Months in any order as the counters hold them come out oldest first.
+    const months = liabilityByExpiry({ issuedManual: 100, 'x2026-09': 10, 'x2026-05': 20, 'x2027-01': 30, 'x2026-07': 40 });
+    expect(months.map((m) => m.month)).toEqual(['2026-05', '2026-07', '2026-09', '2027-01']);
+  });
+  it('values the outstanding points in each currency, in alphabetical order of the currency', () => {
+    const report = pointsReport({
+      days: [{ day: '2026-02-01', counters: { issuedBase: 100 } }],
+      from: '2026-02-01',
+      to: '2026-02-28',
+      granularity: 'month',
+      timeZone: 'UTC',
+      pointValue: { USD: 0.02, CHF: 0.01, GBP: 0.01, EUR: 0.01 },
+    });
+    expect(report.value.map((v) => v.currency)).toEqual(['CHF', 'EUR', 'GBP', 'USD']);
   });
   it('opens with what came before, moves by the period and closes with the running sum', () => {
     const report = pointsReport({
