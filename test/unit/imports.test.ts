@@ -57,22 +57,28 @@ const STATEMENT = /(?:import|export)\s+(?:type\s+)?(?:\*\s+as\s+([\w$]+)|\{([^}]
  * What a file takes, with a door seen through: an import of `shared/<area>` counts as an import of
  * the modules inside the area its names come from (a namespace import: the members it uses).
  */
+/** The names an import statement takes from its module: listed ones, or a namespace's members as the file uses them. */
+function namesTaken(source: string, m: RegExpMatchArray): string[] {
+  return m[1]
+    ? [...source.matchAll(new RegExp(`(?<![\\w$.])${m[1]}\\.([\\w$]+)`, 'g'))].map((a) => a[1]!)
+    : m[2]!.split(',').map(
+        (n) =>
+          n
+            .replace(/^\s*type\s+/, '')
+            .trim()
+            .split(/\s+as\s+/)[0]!,
+      );
+}
+
 function modulesOf(file: string): string[] {
   const source = readFileSync(join(ROOT, file), 'utf8');
   const doorImports = [...source.matchAll(STATEMENT)].flatMap((m) => {
     const target = toTarget(file, m[3]!);
     const area = areaOf(target);
     if (!area || target !== `shared/${area}`) return [];
-    const names = m[1]
-      ? [...source.matchAll(new RegExp(`(?<![\\w$.])${m[1]}\\.([\\w$]+)`, 'g'))].map((a) => a[1]!)
-      : m[2]!.split(',').map(
-          (n) =>
-            n
-              .replace(/^\s*type\s+/, '')
-              .trim()
-              .split(/\s+as\s+/)[0]!,
-        );
-    return names.filter(Boolean).map((n) => doorOf(area).get(n) ?? `${target} (no ${n})`);
+    return namesTaken(source, m)
+      .filter(Boolean)
+      .map((n) => doorOf(area).get(n) ?? `${target} (no ${n})`);
   });
   return [...importsOf(file).filter((t) => !(areaOf(t) && t === `shared/${areaOf(t)}`)), ...new Set(doorImports)];
 }
@@ -165,16 +171,7 @@ describe('the house: what each folder may import', () => {
         const target = toTarget(f, m[3]!);
         const area = areaOf(target);
         if (!area || target !== `shared/${area}` || areaOf(f) === area) continue;
-        const names = m[1]
-          ? [...source.matchAll(new RegExp(`(?<![\\w$.])${m[1]}\\.([\\w$]+)`, 'g'))].map((a) => a[1]!)
-          : m[2]!.split(',').map(
-              (n) =>
-                n
-                  .replace(/^\s*type\s+/, '')
-                  .trim()
-                  .split(/\s+as\s+/)[0]!,
-            );
-        for (const n of names) used.add(`${area}.${n}`);
+        for (const n of namesTaken(source, m)) used.add(`${area}.${n}`);
       }
     }
     const unused = AREAS.flatMap((a) => [...doorOf(a).keys()].map((n) => `${a}.${n}`)).filter((n) => !used.has(n));
