@@ -70,8 +70,10 @@ export async function eraseMember(workspaceId: string, memberId: string, audit: 
   const previous = await repo.getErasure(workspaceId, memberId);
   if (previous) {
     result = { memberId, erasedAt: previous.erasedAt, alreadyErased: true };
-    // A member erased before erasure was terminal: it gets its mark now.
-    if (!first.erasedAt) await repo.commit(members.updateProfileSteps(first, scrubbedProfile(first, previous.erasedAt)));
+    // A member erased before erasure was terminal gets its mark now. Read again: `first` may predate a
+    // concurrent erasure that has since written both the marker and the mark.
+    const current = first.erasedAt ? first : await members.getMemberRecord(workspaceId, memberId);
+    if (current && !current.erasedAt) await repo.commit(members.updateProfileSteps(current, scrubbedProfile(current, previous.erasedAt)));
   } else {
     const at = now.toISOString();
     try {

@@ -159,6 +159,16 @@ describe('data-subject export and erasure', () => {
     expect((await call('POST', '/api/v2/members', { token: t.key, body: { email: values.email } })).status).toBe(201);
   });
 
+  it('erasures of one member at once: every one answers 200 with the same erasedAt, one of them first', async () => {
+    const t = await tenant('erasure-race');
+    const m = await call('POST', '/api/v2/members', { token: t.key, body: { email: uniqueEmail('erase-race') } });
+    expect(m.status).toBe(201);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => call('POST', `/api/v2/members/${m.body.data.id}/erasure`, { token: t.key })));
+    expect(answers.map((r) => r.status)).toEqual(Array(6).fill(200));
+    expect(new Set(answers.map((r) => r.body.data.erasedAt)).size).toBe(1);
+    expect(answers.filter((r) => r.body.data.alreadyErased === false)).toHaveLength(1);
+  });
+
   it('needs privacy:write to erase and privacy:read to export', async () => {
     const t = await tenant('privacy-scopes');
     const m = await newMember(t.key);
