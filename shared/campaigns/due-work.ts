@@ -153,6 +153,7 @@ export function stepPlan(member: MemberRecord, rules: ProgramRules, at: number):
         : { type: 'earn', reason: ACTIVATION_REASON, source: { type: 'order', orderId, externalOrderId: null, apiKeyId: null } },
       lotsBefore: { ...state, pending: state.pending.filter((p) => p !== first) },
       entryEvent: 'points.activated',
+      ...(first.announced ? { announced: true } : {}),
       result: () => true,
     };
   }

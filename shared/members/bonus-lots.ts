@@ -37,7 +37,7 @@ export interface BonusMoves<G> {
   entries: (Omit<PlannedReversal, 'points'> & { amount: number })[];
 }
 
-type GrantLike = { points: number; reward?: unknown; source: Source };
+type GrantLike = { points: number; reward?: unknown; announced?: boolean; source: Source };
 
 /**
  * The campaign shares of a change at `at`: a points grant on an order waits while the rules have a
@@ -57,7 +57,7 @@ export function moveBonuses<G extends GrantLike>(
   const delta = { balance: 0, pending: 0, lifetime: 0 };
   const waiting = grants.filter(waits);
   for (const g of waiting) {
-    next = addPending(next, claimOf(g.source)!, g.points, at, rules.points);
+    next = addPending(next, claimOf(g.source)!, g.points, at, rules.points, g.announced);
     delta.pending += g.points;
   }
   const entries: BonusMoves<G>['entries'] = [];

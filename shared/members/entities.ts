@@ -28,7 +28,14 @@ const pointsLotSchema = () =>
 export type PointsLotRecord = z.infer<ReturnType<typeof pointsLotSchema>>;
 
 /** An order's points (or a campaign's share of it, `<orderId>/<campaignId>`: `claims.ts`) waiting to become spendable. */
-const pendingPointsSchema = () => z.object({ orderId: z.string(), points: z.number(), activatesAt: z.number() });
+const pendingPointsSchema = () =>
+  z.object({
+    orderId: z.string(),
+    points: z.number(),
+    activatesAt: z.number(),
+    /** A campaign's share given back to an order that completed again: announced when first granted. */
+    announced: z.literal(true).optional(),
+  });
 export type PendingPointsRecord = z.infer<ReturnType<typeof pendingPointsSchema>>;
 
 /** Points an order earned that expired before a reversal of the order reached them. */

@@ -46,7 +46,7 @@ export async function explainPoints(workspaceId: string, memberId: string, at?: 
     at: iso(moment),
     points: { balance: x.balance, pending: x.pending, lifetime: x.lifetime },
     lots: x.lots.map((l) => ({ ...l, earnedAt: iso(l.earnedAt), expiresAt: l.expiresAt === null ? null : iso(l.expiresAt) })),
-    waiting: x.waiting.map((w) => ({ ...w, activatesAt: iso(w.activatesAt) })),
+    waiting: x.waiting.map((w) => ({ orderId: w.orderId, points: w.points, activatesAt: iso(w.activatesAt) })),
     tier: {
       key: x.tier.key,
       metric: rules.tiers.metric,

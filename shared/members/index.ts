@@ -5,7 +5,7 @@
 
 export { upsertMembers } from './batch';
 export type { PlannedReversal } from './bonus-lots';
-export { claimOf, parseClaim } from './claims';
+export { bonusClaim, claimOf, parseClaim } from './claims';
 export { membersArea } from './contract';
 export { reverseEntry, tableReversalStore } from './corrections';
 export { memberEntity } from './entities';

@@ -43,6 +43,8 @@ export interface ChangePlan<R> {
   lotsBefore?: MemberLotsRecord;
   /** The event of the plan's own ledger entry (resource_id: the entry). */
   entryEvent?: 'points.activated' | 'points.expired';
+  /** A campaign entry whose reward was announced before (a share given back that waited): no second `campaign.reward_granted`. */
+  announced?: boolean;
   /**
    * A change with nothing to write but the tier (the daily review): when the evaluation leaves the
    * tier and its next review as they are, nothing is written and `unchanged` answers.
@@ -63,6 +65,8 @@ export interface PlannedGrant {
   source: LedgerEntry['source'];
   steps: TransactStep[];
   reward?: { id: string; events: OutboxEvent[] };
+  /** Given back to an order that completed again: `campaign.reward_granted` was sent when first granted. */
+  announced?: boolean;
 }
 
 /** The grants that are points: each one ledger entry. */
@@ -294,10 +298,12 @@ function changeSteps<R>(
       ...(entry && p.entryEvent ? [event(p.entryEvent, { resource_id: entry.id, member_ref: memberId, tier })] : []),
       ...(entry && entry.amount > 0 ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
       // A campaign's share of an order that waited reaches the balance now: the reward lands.
-      ...(entry?.type === 'campaign' && entry.source.campaignId
+      ...(entry?.type === 'campaign' && entry.source.campaignId && !p.announced
         ? [event('campaign.reward_granted', { resource_id: entry.id, member_ref: memberId, campaign_id: entry.source.campaignId })]
         : []),
-      ...grantEntries.map((e) => event('campaign.reward_granted', { resource_id: e!.id, member_ref: memberId, campaign_id: e!.source.campaignId! })),
+      ...grantEntries
+        .filter((_, i) => !pointGrants(p)[i]!.announced)
+        .map((e) => event('campaign.reward_granted', { resource_id: e!.id, member_ref: memberId, campaign_id: e!.source.campaignId! })),
       ...grants.flatMap((g) =>
         g.reward ? [...g.reward.events, event('campaign.reward_granted', { resource_id: g.reward.id, member_ref: memberId, campaign_id: g.campaignId })] : [],
       ),

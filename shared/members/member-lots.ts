@@ -73,12 +73,15 @@ export function debit(
   return { ...state, lots, lastActivityAt: opts.spend ? at : state.lastActivityAt };
 }
 
-/** An order's points wait `pendingDays` from `at` (added to what the order already has waiting). */
-export function addPending(state: MemberLotsRecord, orderId: string, points: number, at: number, rules: PointsRules): MemberLotsRecord {
+/**
+ * An order's points wait `pendingDays` from `at` (added to what the order already has waiting).
+ * `announced`: their campaign reward was announced before (a share given back), so its activation is not.
+ */
+export function addPending(state: MemberLotsRecord, orderId: string, points: number, at: number, rules: PointsRules, announced = false): MemberLotsRecord {
   const existing = state.pending.find((p) => p.orderId === orderId);
   const pending = existing
     ? state.pending.map((p) => (p === existing ? { ...p, points: p.points + points } : p))
-    : [...state.pending, { orderId, points, activatesAt: at + rules.pendingDays * DAY_MS }];
+    : [...state.pending, { orderId, points, activatesAt: at + rules.pendingDays * DAY_MS, ...(announced ? { announced: true as const } : {}) }];
   return { ...state, pending };
 }
 

@@ -41,7 +41,7 @@ export interface BonusMoves {
   /** Taken from where a completed order's points stand (waiting, expired, the balance). */
   reversals: { campaignId: string; points: number }[];
   /** Given again to a pending order that completes: they land (or wait) as the order's own points do. */
-  regrants: { campaignId: string; points: number }[];
+  regrants: { campaignId: string; points: number; announced: boolean }[];
   /** The member's pending points move by this (a pending order's campaign points are pending with its own). */
   pending: number;
 }
@@ -59,16 +59,30 @@ const standing = (left: number, status: OrderRecord['status']) => ({
  * reconciled back to pending takes its campaign points back to pending, and its completion gives
  * them back once (never evaluated again), less what refunds took meanwhile.
  */
-export function bonusMoves(bonuses: readonly OrderBonusRecord[] | undefined, before: BonusInputs, after: BonusInputs): BonusMoves {
-  const next = bonusReversals(bonuses, after).bonuses;
+export function bonusMoves(
+  bonuses: readonly OrderBonusRecord[] | undefined,
+  before: BonusInputs,
+  after: BonusInputs,
+  waiting: (campaignId: string) => boolean = () => false,
+): BonusMoves {
+  const next = announcedOf(bonusReversals(bonuses, after).bonuses, before, after, waiting);
   const moves: BonusMoves = { bonuses: next, reversals: [], regrants: [], pending: 0 };
   next.forEach((b, i) => {
     const was = standing(b.points - bonuses![i]!.reversed, before.status);
     const is = standing(b.points - b.reversed, after.status);
     const balance = is.balance - was.balance;
     if (balance < 0) moves.reversals.push({ campaignId: b.campaignId, points: -balance });
-    if (balance > 0) moves.regrants.push({ campaignId: b.campaignId, points: balance });
+    if (balance > 0) moves.regrants.push({ campaignId: b.campaignId, points: balance, announced: b.announced === true });
     moves.pending += is.pending - was.pending;
   });
   return moves;
+}
+
+/**
+ * A completed order's shares taken back to pending keep whether their reward was announced: it was
+ * unless the share was still `waiting` out the pending period (it is announced when it activates).
+ */
+function announcedOf(bonuses: OrderBonusRecord[], before: BonusInputs, after: BonusInputs, waiting: (campaignId: string) => boolean): OrderBonusRecord[] {
+  if (before.status !== 'completed' || after.status !== 'pending') return bonuses;
+  return bonuses.map((b) => (b.announced || waiting(b.campaignId) ? b : { ...b, announced: true }));
 }

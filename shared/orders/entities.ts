@@ -10,7 +10,14 @@ export const ORDER_STATUSES = ['pending', 'completed', 'cancelled'] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 /** One campaign's points granted on an order, and the part its refunds or cancellation took back. */
-const orderBonusSchema = () => z.object({ campaignId: z.string(), points: z.number(), reversed: z.number() });
+const orderBonusSchema = () =>
+  z.object({
+    campaignId: z.string(),
+    points: z.number(),
+    reversed: z.number(),
+    /** Taken back to pending after its reward reached the balance (`campaign.reward_granted` sent): given back, it is not announced again. */
+    announced: z.literal(true).optional(),
+  });
 export type OrderBonusRecord = z.infer<ReturnType<typeof orderBonusSchema>>;
 
 /** An order as stored, under its external id; listed per workspace (gsi1) and per member (gsi2). */

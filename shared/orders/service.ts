@@ -19,6 +19,7 @@ import {
   claimOf,
   type PlannedReversal,
   NO_LOTS,
+  bonusClaim,
 } from '../members';
 import { amountBand, fromMinor, toMinor } from '../platform/money';
 import { earnSnapshot, type ProgramRules, type EarnCaps } from '../program';
@@ -328,8 +329,15 @@ function grantedOn(
  * reversals, the grants it gives again (an order back to pending that completes: not counted
  * against the campaign again), the move of pending points, and the order as it then stands.
  */
-function bonusTakeBack(order: OrderRecord, next: OrderRecord, entry: Pick<ChangePlan<unknown>['entry'], 'reason' | 'source'>, type: PlannedReversal['type']) {
-  const { bonuses, reversals, regrants, pending } = bonusMoves(order.bonuses, order, next);
+function bonusTakeBack(
+  order: OrderRecord,
+  next: OrderRecord,
+  entry: Pick<ChangePlan<unknown>['entry'], 'reason' | 'source'>,
+  type: PlannedReversal['type'],
+  lots: MemberRecord['lots'],
+) {
+  const waiting = new Set((lots?.pending ?? []).map((p) => p.orderId));
+  const { bonuses, reversals, regrants, pending } = bonusMoves(order.bonuses, order, next, (c) => waiting.has(bonusClaim(order.id, c)));
   const source = (campaignId: string) => ({ ...entry.source, campaignId });
   return {
     next: bonuses.length ? { ...next, bonuses } : next,
@@ -341,6 +349,7 @@ function bonusTakeBack(order: OrderRecord, next: OrderRecord, entry: Pick<Change
         reason: entry.reason ?? '',
         source: { ...source(r.campaignId), type: 'campaign' },
         steps: [],
+        announced: r.announced,
       }),
     ),
     pending,
@@ -467,7 +476,7 @@ export async function refundOrder(
         source: orderSource(order, 'refund'),
       };
       // The campaign points granted on the order go back in the same proportion, in the same transaction.
-      const { next, ...taken } = bonusTakeBack(order, moved, entry, 'refund_reversal');
+      const { next, ...taken } = bonusTakeBack(order, moved, entry, 'refund_reversal', member.lots);
       // The ledger takes the reversal from the order's waiting points, then its expired ones (not again), then the balance.
       const { absorbed } = reversalOf(member.lots ?? NO_LOTS, order.id, -delta.balance);
       const base = -(delta.balance + delta.pending) - absorbed;
@@ -575,7 +584,7 @@ async function correctionPlan(
   // A refund or cancellation reconciled takes back the campaign points as the refund route does
   // (an order completed now has none yet: its rewards are evaluated once); an order back to pending
   // takes them to pending with its own, and its completion gives them back (`bonusMoves`).
-  const taken = bonusTakeBack(existing, moved, entry, 'adjustment');
+  const taken = bonusTakeBack(existing, moved, entry, 'adjustment', member.lots);
   const granted = grantedOn(moved, grants, entry, 'adjustment');
   const next = grants.length ? { ...taken.next, bonuses: granted.bonuses } : taken.next;
   const coupons = await couponsTakenBack(workspaceId, existing, next, store.voidCoupons);

@@ -176,6 +176,44 @@ describe('campaign points follow their order', () => {
     expect(await balanceOf(t.key, m.id)).toEqual({ balance: 100, pending: 0, lifetime: 100 });
   });
 
+  it('campaign.reward_granted once per share: not again when points an order took back to pending come back', async () => {
+    const t = await sandbox('bonus-announced', 14);
+    const bonus = await campaign(t, { type: 'bonus_points', points: 30 });
+    const receiver = await startReceiver();
+    try {
+      const hook = await call('POST', '/api/v2/webhooks', { token: t.key, body: { url: receiver.url, eventTypes: ['campaign.reward_granted'] } });
+      expect(hook.status).toBe(201);
+      const m = await newMember(t.key);
+      const o = await order(t, m.id, 80);
+      const reconcile = async (status: string) => {
+        const now = (await call('GET', '/api/flash/clock', { token: t.token })).body.data.now;
+        const body = { orders: [{ externalOrderId: o, memberId: m.id, currency: 'EUR', total: 80, status, occurredAt: now }] };
+        expect((await call('POST', '/api/v2/orders/batch', { token: t.key, body })).status).toBe(200);
+      };
+      await advance(t, 14); // activated: announced
+      await reconcile('pending');
+      await reconcile('completed');
+      await advance(t, 14); // given back after its wait: not announced again
+      expect(await balanceOf(t.key, m.id)).toEqual({ balance: 110, pending: 0, lifetime: 110 });
+      // A second order's share, announced when it activates, closes the sequence.
+      await order(t, m.id, 10);
+      await advance(t, 14);
+      const campaignEntries = async () => {
+        const res = await call('GET', `/api/v2/members/${m.id}/points?limit=100`, { token: t.key });
+        return (res.body.data.entries as { id: string; type: string; amount: number }[]).filter((e) => e.type === 'campaign').reverse();
+      };
+      const [first, givenBack, second] = await campaignEntries();
+      expect([first?.amount, givenBack?.amount, second?.amount]).toEqual([30, 30, 30]);
+      await receiver.waitFor(2);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const announced = receiver.received.map((r) => JSON.parse(r.body).data);
+      expect(announced.map((d) => d.resource_id).sort()).toEqual([first!.id, second!.id].sort());
+      expect(announced.every((d) => d.campaign_id === bonus.id)).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('a pending order refunded before it completes earns its campaign points less the share refunded', async () => {
     const t = await sandbox('bonus-refunded-pending', 0);
     const bonus = await campaign(t, { type: 'bonus_points', points: 30 });

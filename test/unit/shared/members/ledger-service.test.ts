@@ -109,14 +109,17 @@ describe('points ledger (in-memory store)', () => {
             reward: { id: 'cpn_01j9z3k4m5n6p7q8r9s0t1v2w3', events: [issued] },
           },
           { campaignId: 'cmp_points', points: 5, reason: 'five more', source: source('cmp_points'), steps: [] },
+          // Given back to an order that completed again: announced when first granted.
+          { campaignId: 'cmp_again', points: 2, reason: 'given back', source: source('cmp_again'), steps: [], announced: true },
         ],
       }),
     );
     expect(store.entries.map((e) => [e.rev, e.type, e.amount, e.balanceAfter, e.source.campaignId ?? null])).toEqual([
       [1, 'earn', 10, 10, null],
       [2, 'campaign', 5, 15, 'cmp_points'],
+      [3, 'campaign', 2, 17, 'cmp_again'],
     ]);
-    expect(store.members.get(MEMBER)).toMatchObject({ balance: 15, lifetime: 15, rev: 2 });
+    expect(store.members.get(MEMBER)).toMatchObject({ balance: 17, lifetime: 17, rev: 3 });
     const steps = store.committed[0]!;
     expect(steps).toContainEqual(marker);
     const outbox = steps.flatMap((s) => {

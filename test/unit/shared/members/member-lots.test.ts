@@ -163,6 +163,10 @@ describe('pending points', () => {
       { orderId: 'ord_1', points: 27, activatesAt: T0 + 14 * DAY_MS },
       { orderId: 'ord_2', points: 5, activatesAt: T0 + 15 * DAY_MS },
     ]);
+    // A campaign share given back after its reward was announced says so, for its activation.
+    expect(addPending(NO_LOTS, 'ord_1/cmp_1', 4, T0, rules, true).pending).toEqual([
+      { orderId: 'ord_1/cmp_1', points: 4, activatesAt: T0 + 14 * DAY_MS, announced: true },
+    ]);
   });
 
   it('a cancellation takes up to what the order has waiting and drops it when empty', () => {

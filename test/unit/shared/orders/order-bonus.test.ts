@@ -110,7 +110,7 @@ describe('bonusMoves', () => {
 
   it('back to pending: everything left goes from the balance side to pending, less what the change refunds', () => {
     expect(bonusMoves(granted, order(0), order(0, 'pending'))).toEqual({
-      bonuses: granted,
+      bonuses: granted.map((b) => ({ ...b, announced: true })),
       reversals: [
         { campaignId: 'cmp_a', points: 7 },
         { campaignId: 'cmp_b', points: 6 },
@@ -127,8 +127,8 @@ describe('bonusMoves', () => {
       bonuses: granted,
       reversals: [],
       regrants: [
-        { campaignId: 'cmp_a', points: 7 },
-        { campaignId: 'cmp_b', points: 6 },
+        { campaignId: 'cmp_a', points: 7, announced: false },
+        { campaignId: 'cmp_b', points: 6, announced: false },
       ],
       pending: -13,
     });
@@ -138,11 +138,25 @@ describe('bonusMoves', () => {
     expect(bonusMoves(refunded.bonuses, order(5_000, 'pending'), order(5_000))).toMatchObject({
       reversals: [],
       regrants: [
-        { campaignId: 'cmp_a', points: 4 },
-        { campaignId: 'cmp_b', points: 5 },
+        { campaignId: 'cmp_a', points: 4, announced: false },
+        { campaignId: 'cmp_b', points: 5, announced: false },
       ],
       pending: -9,
     });
+  });
+
+  it('a share whose reward was announced keeps saying so through pending, so its return is not announced again', () => {
+    // cmp_a still waits out the pending period (announced when it activates); cmp_b reached the balance.
+    const back = bonusMoves(granted, order(0), order(0, 'pending'), (c) => c === 'cmp_a');
+    expect(back.bonuses).toEqual([granted[0], { ...granted[1], announced: true }]);
+    expect(bonusMoves(back.bonuses, order(0, 'pending'), order(0)).regrants).toEqual([
+      { campaignId: 'cmp_a', points: 7, announced: false },
+      { campaignId: 'cmp_b', points: 6, announced: true },
+    ]);
+    // Only a completed order going back to pending marks anything; a refund or cancellation does not.
+    expect(bonusMoves(granted, order(0), order(5_000)).bonuses.some((b) => 'announced' in b)).toBe(false);
+    expect(bonusMoves(granted, order(0), order(0, 'cancelled')).bonuses.some((b) => 'announced' in b)).toBe(false);
+    expect(bonusMoves(granted, order(0, 'pending'), order(0, 'pending')).bonuses.some((b) => 'announced' in b)).toBe(false);
   });
 
   it('a cancellation takes everything left from where it stands; a cancelled order moves nothing more', () => {
