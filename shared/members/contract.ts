@@ -23,7 +23,7 @@ import { declareArea } from '../platform/contract/endpoint';
 const byId = z.object({ id: idSchema });
 const byEntry = z.object({ id: idSchema, entryId: idSchema });
 const reverseDescription =
-  'Writes a `correction` entry of the opposite amount that names the entry (`source.reversedEntryId`) and marks the entry (`reversedBy`), audited as `member.ledger_entry_reversed`, in one transaction. Balance, lifetime points and the tier metric move back by what the entry moved them (a spend never moved lifetime); like a refund, the balance may go below zero. 409 CONFLICT when the entry was already reversed, belongs to an order (refund or reconcile the order), is an expiry, a refund reversal or itself a reversal.';
+  'Writes a `correction` entry of the opposite amount that names the entry (`source.reversedEntryId`) and marks the entry (`reversedBy`), audited as `member.ledger_entry_reversed`, in one transaction. Balance, lifetime points and the tier metric move back by what the entry moved them (a spend never moved lifetime; lifetime never goes below zero, when a correction took some back already); like a refund, the balance may go below zero. 409 CONFLICT when the entry was already reversed, belongs to an order (refund or reconcile the order), is an expiry, a refund reversal or itself a reversal.';
 const pointsPage = dataOf(pointsExplanationSchema.extend({ entries: z.array(ledgerEntrySchema) })).extend({ nextCursor: z.string().nullable() });
 const pointsChanged = dataOf(z.object({ entry: ledgerEntrySchema, points: pointsBalanceSchema, tier: z.string() }));
 const summary = z.object({ created: z.number().int(), updated: z.number().int(), unchanged: z.number().int(), failed: z.number().int() });

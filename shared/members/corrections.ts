@@ -25,11 +25,12 @@ const manual = (apiKeyId: string | null, reversedEntryId?: string) => ({
 
 /**
  * What reversing `entry` moves: its balance change undone, and lifetime points (with the tier
- * metric) by what the entry added to them, which a spend never did. Refused (409) for what is
+ * metric) by what the entry added to them, which a spend never did, and never below zero (a
+ * correction may have taken some of them back already). Refused (409) for what is
  * corrected elsewhere: an order's points (refund or reconcile the order), an expiry (the program's
  * own), a refund's reversal, and a correction that itself reversed an entry.
  */
-export function reversalDelta(entry: Pick<LedgerEntryRecord, 'id' | 'type' | 'amount' | 'source'>): PointsDelta {
+export function reversalDelta(entry: Pick<LedgerEntryRecord, 'id' | 'type' | 'amount' | 'source'>, member: Pick<MemberRecord, 'lifetime'>): PointsDelta {
   if (entry.source.orderId !== null) {
     throw new AppError(
       'CONFLICT',
@@ -39,7 +40,8 @@ export function reversalDelta(entry: Pick<LedgerEntryRecord, 'id' | 'type' | 'am
   if (entry.type === 'expire' || entry.type === 'refund_reversal' || entry.source.reversedEntryId) {
     throw new AppError('CONFLICT', `Entry ${entry.id} (${entry.source.reversedEntryId ? 'a reversal' : entry.type}) cannot be reversed`);
   }
-  return { ...NO_DELTA, balance: -entry.amount, lifetime: entry.type === 'deduct' ? 0 : -entry.amount };
+  const added = entry.type === 'deduct' ? 0 : entry.amount;
+  return { ...NO_DELTA, balance: -entry.amount, lifetime: 0 - Math.min(added, Math.max(member.lifetime, 0)) };
 }
 
 /** A correction of `amount` points: refused beyond the lifetime points they come out of. */
@@ -87,11 +89,11 @@ export async function reverseEntry(
   if (!entry) throw notFound('Ledger entry');
   const refused = () => new AppError('CONFLICT', `Entry ${entry.id} was already reversed`);
   if (entry.reversedBy) throw refused();
-  const delta = reversalDelta(entry);
   return changePoints({
     workspaceId,
     memberId,
-    plan: () => {
+    plan: (member) => {
+      const delta = reversalDelta(entry, member);
       // The correction's id is chosen here, so the reversed entry can name it in the same transaction.
       const id = newId('ple');
       return {

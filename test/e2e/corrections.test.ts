@@ -90,6 +90,17 @@ describe('support corrections', () => {
     expect((await reverse(t, m.id, 'ple_01jpz8m2b4c6d8e0f2g4h6j8kp')).status).toBe(404);
   });
 
+  it('reversing an entry a correction already took back leaves lifetime at zero, never below', async () => {
+    const t = await tenant('corrections-twice');
+    const m = await newMember(t.key);
+    const earned = await points(t, m.id, { type: 'earn', amount: 100, reason: 'Goodwill' });
+    expect((await points(t, m.id, { type: 'correction', amount: 100, reason: 'Not owed' })).body.data.points).toMatchObject({ lifetime: 0 });
+    const reversed = await reverse(t, m.id, earned.body.data.entry.id);
+    expect(reversed.status, JSON.stringify(reversed.body)).toBe(201);
+    // The balance is the operator's to put right (it may go below zero, as a refund's may); lifetime cannot.
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: -100, pending: 0, lifetime: 0 });
+  });
+
   it('what is taken back comes from its own lot first: the earlier lot keeps its points and its date', async () => {
     const t = await tenant('corrections-own-lot', { sandbox: true });
     const current = (await call('GET', '/api/flash/program', { token: t.token })).body.data;

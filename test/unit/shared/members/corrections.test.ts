@@ -12,22 +12,40 @@ const entry = (type: LedgerEntryRecord['type'], amount: number, source: Partial<
   source: { ...manual, ...source },
 });
 
+/** A member with lifetime points to spare: no cap applies. */
+const RICH = { lifetime: 10_000 };
+
 describe('reversalDelta', () => {
   it('undoes the balance, and lifetime by what the entry added to it (a spend added nothing)', () => {
-    expect(reversalDelta(entry('earn', 700))).toEqual({ balance: -700, pending: 0, lifetime: -700, orderCount: 0 });
-    expect(reversalDelta(entry('campaign', 50, { type: 'campaign', campaignId: 'cmp_1' }))).toEqual({ balance: -50, pending: 0, lifetime: -50, orderCount: 0 });
-    expect(reversalDelta(entry('deduct', -80))).toEqual({ balance: 80, pending: 0, lifetime: 0, orderCount: 0 });
-    expect(reversalDelta(entry('correction', -30))).toEqual({ balance: 30, pending: 0, lifetime: 30, orderCount: 0 });
+    expect(reversalDelta(entry('earn', 700), RICH)).toEqual({ balance: -700, pending: 0, lifetime: -700, orderCount: 0 });
+    expect(reversalDelta(entry('campaign', 50, { type: 'campaign', campaignId: 'cmp_1' }), RICH)).toEqual({
+      balance: -50,
+      pending: 0,
+      lifetime: -50,
+      orderCount: 0,
+    });
+    expect(reversalDelta(entry('deduct', -80), RICH)).toEqual({ balance: 80, pending: 0, lifetime: 0, orderCount: 0 });
+    expect(reversalDelta(entry('correction', -30), RICH)).toEqual({ balance: 30, pending: 0, lifetime: 30, orderCount: 0 });
+  });
+
+  it('never takes lifetime points below zero: a correction may have taken them back already', () => {
+    expect(reversalDelta(entry('earn', 700), { lifetime: 300 })).toEqual({ balance: -700, pending: 0, lifetime: -300, orderCount: 0 });
+    expect(reversalDelta(entry('earn', 700), { lifetime: 700 })).toEqual({ balance: -700, pending: 0, lifetime: -700, orderCount: 0 });
+    expect(reversalDelta(entry('earn', 700), { lifetime: 0 }).lifetime).toBe(0);
+    expect(reversalDelta(entry('earn', 700), { lifetime: -5 }).lifetime).toBe(0);
+    // What gives lifetime back is not capped.
+    expect(reversalDelta(entry('correction', -30), { lifetime: 0 }).lifetime).toBe(30);
+    expect(reversalDelta(entry('deduct', -80), { lifetime: 0 }).lifetime).toBe(0);
   });
 
   it('refuses an order’s entries, expiries, refund reversals and reversals', () => {
-    expect(() => reversalDelta(entry('earn', 40, { type: 'order', orderId: 'ord_1', externalOrderId: 'A-1' }))).toThrow(
+    expect(() => reversalDelta(entry('earn', 40, { type: 'order', orderId: 'ord_1', externalOrderId: 'A-1' }), RICH)).toThrow(
       'Entry ple_1 belongs to order A-1: refund or reconcile the order instead',
     );
-    expect(() => reversalDelta(entry('campaign', 40, { type: 'campaign', orderId: 'ord_1', campaignId: 'cmp_1' }))).toThrow('belongs to order ord_1');
-    expect(() => reversalDelta(entry('expire', -10, { type: 'program' }))).toThrow('Entry ple_1 (expire) cannot be reversed');
-    expect(() => reversalDelta(entry('refund_reversal', -10))).toThrow('(refund_reversal) cannot be reversed');
-    expect(() => reversalDelta(entry('correction', -10, { reversedEntryId: 'ple_0' }))).toThrow('Entry ple_1 (a reversal) cannot be reversed');
+    expect(() => reversalDelta(entry('campaign', 40, { type: 'campaign', orderId: 'ord_1', campaignId: 'cmp_1' }), RICH)).toThrow('belongs to order ord_1');
+    expect(() => reversalDelta(entry('expire', -10, { type: 'program' }), RICH)).toThrow('Entry ple_1 (expire) cannot be reversed');
+    expect(() => reversalDelta(entry('refund_reversal', -10), RICH)).toThrow('(refund_reversal) cannot be reversed');
+    expect(() => reversalDelta(entry('correction', -10, { reversedEntryId: 'ple_0' }), RICH)).toThrow('Entry ple_1 (a reversal) cannot be reversed');
   });
 });
 
