@@ -226,7 +226,7 @@ export async function forgotPassword(email: string, mailer: Mailer, now = new Da
     text: [
       'Someone asked to reset the password of your loyalty platform account.',
       `Reset token (valid for ${minutes} minutes, works once): ${token}`,
-      `Or open: ${runtimeConfig().PUBLIC_BASE_URL}/reset-password?token=${encodeURIComponent(token)}`,
+      `Or open: ${runtimeConfig().PUBLIC_BASE_URL}/console/reset-password#token=${encodeURIComponent(token)}`,
       'If this was not you, ignore this message; your password stays as it is.',
     ].join('\n'),
   });

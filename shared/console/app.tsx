@@ -23,6 +23,7 @@ const AuditLog = lazyScreen(() => import('./screens/audit-log/audit-log').then((
 const Team = lazyScreen(() => import('./screens/team/team').then((m) => m.Team));
 const NotFound = lazyScreen(() => import('./screens/not-found/not-found').then((m) => m.NotFound));
 const AcceptInvitation = lazyScreen(() => import('./screens/accept/accept').then((m) => m.AcceptInvitation));
+const ResetPassword = lazyScreen(() => import('./screens/reset-password/reset-password').then((m) => m.ResetPassword));
 
 const OVERVIEW = { path: `${ROOT}/overview`, name: 'Overview' };
 
@@ -44,7 +45,7 @@ const NAV: Navigation = {
   ],
 };
 
-/** Where an invitation's link lands (open to whoever holds the link, signed in or not); anything else is the signed-in console. */
+/** Where an invitation's or a reset e-mail's link lands (open to whoever holds the link, signed in or not); anything else is the signed-in console. */
 export function App() {
   return (
     <LocationProvider scope={ROOT}>
@@ -58,6 +59,7 @@ function Pages() {
     <ErrorBoundary at={useLocation().path}>
       <Router>
         <Route path={`${ROOT}/accept`} component={AcceptInvitation} />
+        <Route path={`${ROOT}/reset-password`} component={ResetPassword} />
         <Route path={ROOT} component={SignedIn} />
         <Route path={`${ROOT}/*`} component={SignedIn} />
       </Router>

@@ -16,6 +16,8 @@ export const PLATFORM: {
   readonly conditionFields: Readonly<Record<Condition['field'], ConditionKind>>;
   /** The operators each kind of condition field takes. */
   readonly opsByKind: Readonly<Record<ConditionKind, readonly Condition['op'][]>>;
+  /** The fewest characters a password may have (sign-up, invitation, reset). */
+  readonly minPasswordLength: number;
 } = {
   scopes: [
     'stores:read',
@@ -97,4 +99,5 @@ export const PLATFORM: {
     'date.weekday': 'string',
   },
   opsByKind: { number: ['eq', 'neq', 'gte', 'lte', 'in'], string: ['eq', 'neq', 'in'], boolean: ['eq', 'neq'], list: ['contains', 'in'] },
+  minPasswordLength: 10,
 };

@@ -129,6 +129,48 @@ describe('the Team screen (headless Chromium)', () => {
     await page.close();
   });
 
+  it('forgot password: asked from the sign-in form, the mailed link sets a new one, the old one no longer signs in', async () => {
+    const forgetful = await registerAccount('console-reset');
+    const page = await browser.context.newPage();
+    await browser.context.clearCookies();
+    await page.goto(`${base}/console`, { waitUntil: 'load', timeout: 60_000 });
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.getByRole('heading', { name: 'Forgot your password?' }).waitFor();
+    await expectAccessible(page, 'forgot password');
+    await page.getByLabel('Email').fill(forgetful.email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `If ${forgetful.email} has an account` })
+      .waitFor();
+
+    const mail = (await mailsTo(forgetful.email)).filter((m) => m.template === 'password_reset').at(-1);
+    const link = mail?.text.match(/https?:\/\/\S+\/console\/reset-password#token=\S+/)?.[0];
+    expect(link, 'the reset mail links to the console').toBeDefined();
+    // Opened from the mail: a tab of its own.
+    await page.close();
+    const page2 = await browser.context.newPage();
+    await page2.goto(link!, { waitUntil: 'load' });
+    await page2.getByRole('heading', { name: 'Choose a new password' }).waitFor();
+    // The token left the address bar at once; the rule is said before the first try.
+    expect(page2.url()).toBe(`${base}/console/reset-password`);
+    await page2.getByText(/At least \d+ characters/).waitFor();
+    await expectAccessible(page2, 'reset password');
+    await page2.getByLabel('New password', { exact: true }).fill('short');
+    await page2.getByRole('button', { name: 'Set the password' }).click();
+    await page2.getByRole('alert').waitFor();
+    await page2.getByLabel('New password', { exact: true }).fill('a fresh start again');
+    await page2.getByRole('button', { name: 'Set the password' }).click();
+    await page2.getByRole('heading', { name: 'Your password is set' }).waitFor();
+    await page2.getByRole('link', { name: 'Sign in with the new password' }).click();
+    expect((await call('POST', '/api/v2/auth/login', { body: { email: forgetful.email, password: forgetful.password } })).status).toBe(401);
+    await page2.getByLabel('Email').fill(forgetful.email);
+    await page2.getByLabel('Password').fill('a fresh start again');
+    await page2.getByRole('button', { name: 'Sign in' }).click();
+    await page2.getByRole('navigation', { name: 'Console' }).waitFor();
+    await page2.close();
+  });
+
   it('changes a role and removes a member from the screen, asking before the removal', async () => {
     const page = await browser.context.newPage();
     await signIn(page, owner.email, owner.password);

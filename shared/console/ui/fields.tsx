@@ -1,4 +1,5 @@
 import { ApiFailure } from '../api';
+import { PLATFORM } from '../platform';
 
 /** The API's message for each field of a refusal (`details[].field`, e.g. `points.expiry.days`). */
 export function fieldErrors(error: unknown): Record<string, string> {
@@ -47,5 +48,14 @@ export function NumberField(props: {
       />
       <FieldError id={id} message={props.error} />
     </label>
+  );
+}
+
+/** The password rule, said before the first try; the password field names it with aria-describedby. */
+export function PasswordRule({ id }: { id: string }) {
+  return (
+    <p id={id} class="hint">
+      At least {PLATFORM.minPasswordLength} characters; a phrase of a few words is easy to remember and hard to guess.
+    </p>
   );
 }

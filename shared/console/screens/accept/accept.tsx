@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api';
 import { useSubmit } from '../../hooks/use-submit';
 import { Failure } from '../../ui/feedback';
+import { PasswordRule } from '../../ui/fields';
 
 /**
  * The page an invitation's link opens: `/console/accept#token=...`. The token is read from the
@@ -44,8 +45,17 @@ export function AcceptInvitation() {
       </label>
       <label>
         Choose a password
-        <input type="password" name="password" autoComplete="new-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+        <input
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          aria-describedby="password-rule"
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+        />
       </label>
+      <PasswordRule id="password-rule" />
       {error ? <Failure error={error} /> : null}
       <button type="submit" disabled={busy || !token}>
         Join the team

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { useSubmit } from '../../hooks/use-submit';
 import { Failure } from '../../ui/feedback';
 import { type BrowserSession, signIn } from '../../session';
+import { ROOT } from '../../paths';
 
 /** The sign-in form; also shown over a screen whose session ended, which stays as it was underneath. */
 export function SignIn({ onSignedIn, expired }: { onSignedIn: (s: BrowserSession) => void; expired?: boolean }) {
@@ -24,6 +25,7 @@ export function SignIn({ onSignedIn, expired }: { onSignedIn: (s: BrowserSession
       <button type="submit" disabled={busy}>
         Sign in
       </button>
+      <a href={`${ROOT}/reset-password`}>Forgot your password?</a>
     </form>
   );
 }
