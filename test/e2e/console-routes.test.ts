@@ -69,6 +69,34 @@ describe('the console’s addresses (headless Chromium)', () => {
     await page.close();
   });
 
+  it('on a phone (390 px wide) every screen fits the width and every navigation link is on the screen', async () => {
+    await newMember(owner.key, {
+      email: uniqueEmail('a-rather-long-address-for-a-narrow-screen'),
+      firstName: 'Maximiliane',
+      lastName: 'Oberholzer-Wittgenstein',
+    });
+    const page = await signedIn();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const names = await nav(page).getByRole('link').allTextContents();
+    expect(names.length).toBeGreaterThan(5);
+    for (const name of names) {
+      await nav(page).getByRole('link', { name, exact: true }).click();
+      await page.getByRole('heading', { name, level: 1 }).waitFor();
+      await page.waitForLoadState('networkidle');
+      const sideways = await page.evaluate(() => {
+        const root = (globalThis as any).document.documentElement;
+        return root.scrollWidth - root.clientWidth;
+      });
+      expect(sideways, `${name} scrolls sideways by ${sideways} px`).toBeLessThanOrEqual(0);
+      await expectAccessible(page, `${name} at 390 px`);
+      for (const link of await nav(page).getByRole('link').all()) {
+        const box = await link.boundingBox();
+        expect(box && box.x >= 0 && box.x + box.width <= 390, `${await link.textContent()} on ${name}`).toBe(true);
+      }
+    }
+    await page.close();
+  });
+
   it('opens a member from a deep link, before signing in and after, and keeps it through a reload', async () => {
     const ada = await newMember(owner.key, { email: uniqueEmail('deep-ada'), firstName: 'Ada', lastName: 'Deeplink' });
     const page = await browser.newTab();
