@@ -35,7 +35,7 @@ async function openMembers(page: Page): Promise<void> {
 }
 
 async function search(page: Page, text: string): Promise<void> {
-  await page.getByLabel('E-mail or externalId').fill(text);
+  await page.getByLabel('Name, e-mail, phone or externalId').fill(text);
   await page.getByRole('button', { name: 'Search' }).click();
 }
 
@@ -55,7 +55,7 @@ describe('the Members screen (headless Chromium)', () => {
     // Each search starts from a list without Grace, so waiting for her row waits for that search's answer.
     const nobody = async () => {
       await search(page, 'nobody@example.test');
-      await page.getByText('No member has the e-mail or externalId “nobody@example.test”.').waitFor();
+      await page.getByText('No member matches this search.').waitFor();
     };
     await nobody();
     await search(page, 'crm-grace');
@@ -67,6 +67,56 @@ describe('the Members screen (headless Chromium)', () => {
     expect(await page.getByRole('link', { name: 'Alan' }).count()).toBe(0);
     expect(await page.getByRole('cell', { name: email }).count()).toBe(1);
     await expectAccessible(page, 'members (found)');
+    await page.close();
+  });
+
+  it('finds members the way people remember them: part of a name or e-mail, by tier (named), status and tag; the address keeps the filters', async () => {
+    const t = await tenant('console-members-find');
+    const first = (await call('GET', '/api/flash/program', { token: t.token })).body.data.tiers.levels[0] as { key: string; name: string };
+    const marg = await newMember(t.key, { email: uniqueEmail('margaret.hamilton'), firstName: 'Margaret', lastName: 'Hamilton' });
+    expect((await call('POST', `/api/v2/members/${marg.id}/tags`, { token: t.key, body: { tags: ['apollo'] } })).status).toBeLessThan(300);
+    await newMember(t.key, { email: uniqueEmail('katherine'), firstName: 'Katherine', lastName: 'Johnson' });
+    const up = await call('POST', `/api/v2/members/${marg.id}/points`, { token: t.key, body: { type: 'earn', amount: 100_000, reason: 'Lifts the tier' } });
+    expect(up.body.data.tier).not.toBe('bronze');
+    const page = await browser.newTab();
+    await browser.signIn(page, t.email, t.password);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
+    const rows = () => page.locator('tbody tr');
+    const find = async (text: string, filters: { tier?: string; status?: string; tag?: string } = {}) => {
+      await page.getByLabel('Name, e-mail, phone or externalId').fill(text);
+      await page.getByLabel('Tier').selectOption({ label: filters.tier ?? 'Any tier' });
+      await page.getByLabel('Status').selectOption({ label: filters.status ?? 'Any status' });
+      await page.getByLabel('Tag').fill(filters.tag ?? '');
+      await page.getByRole('button', { name: 'Search' }).click();
+    };
+    // Part of a last name, in another case.
+    await find('hamil');
+    await page.getByRole('link', { name: 'Margaret Hamilton' }).waitFor();
+    await expect.poll(() => rows().count()).toBe(1);
+    // The tier column names the tier.
+    const tierName = (await call('GET', `/api/v2/members/${marg.id}/tier`, { token: t.key })).body.data.current.name as string;
+    await page.getByRole('cell', { name: tierName, exact: true }).waitFor();
+    // Part of an e-mail.
+    await find('katherine');
+    await page.getByRole('link', { name: 'Katherine Johnson' }).waitFor();
+    await expect.poll(() => rows().count()).toBe(1);
+    // The tier filter offers tiers by name; the tag filter narrows.
+    await find('', { tier: tierName });
+    await page.getByRole('link', { name: 'Margaret Hamilton' }).waitFor();
+    await expect.poll(() => rows().count()).toBe(1);
+    // Katherine holds the first tier but not the tag; Margaret the tag but not the tier.
+    await find('', { tier: first.name, tag: 'apollo' });
+    await page.getByText('No member matches this search.').waitFor();
+    await find('', { tag: 'apollo', status: 'Active' });
+    await page.getByRole('link', { name: 'Margaret Hamilton' }).waitFor();
+    await expect.poll(() => rows().count()).toBe(1);
+    // The address holds the filters: a reload shows the same list and form.
+    expect(new URL(page.url()).search).toBe(`?${new URLSearchParams({ status: 'active', tag: 'apollo' })}`);
+    await page.reload({ waitUntil: 'load' });
+    await page.getByRole('link', { name: 'Margaret Hamilton' }).waitFor();
+    expect(await page.getByLabel('Tag').inputValue()).toBe('apollo');
+    await expectAccessible(page, 'members (filtered)');
     await page.close();
   });
 

@@ -125,7 +125,7 @@ describe('the console’s addresses (headless Chromium)', () => {
     const page = await signedIn();
     await nav(page).getByRole('link', { name: 'Members' }).click();
     await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
-    await page.getByLabel('E-mail or externalId').fill(email);
+    await page.getByLabel('Name, e-mail, phone or externalId').fill(email);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('link', { name: 'Grace Back' }).click();
     await page.getByRole('heading', { name: 'Grace Back', level: 1 }).waitFor();
@@ -133,7 +133,7 @@ describe('the console’s addresses (headless Chromium)', () => {
     await page.goBack();
     await page.getByRole('heading', { name: 'Members', level: 1 }).waitFor();
     expect(path(page)).toBe(`/console/members?${new URLSearchParams({ search: email })}`);
-    expect(await page.getByLabel('E-mail or externalId').inputValue()).toBe(email);
+    expect(await page.getByLabel('Name, e-mail, phone or externalId').inputValue()).toBe(email);
     await page.getByRole('link', { name: 'Grace Back' }).waitFor();
     // Forward opens her again.
     await page.goForward();
