@@ -106,7 +106,8 @@ describe('the Program screen (headless Chromium)', () => {
     await page.keyboard.type('25');
     await expectAccessible(page, 'program (new campaign)');
     await page.keyboard.press('Enter');
-    const row = page.getByRole('row', { name: /Big basket bonus active order 25 bonus points 0 0/ });
+    // The list says what it does in a sentence.
+    const row = page.getByRole('row', { name: /Big basket bonus active 25 bonus points on orders with a total of at least 50 0 0/ });
     await row.waitFor();
     expect(await editor.count()).toBe(0);
     const [made] = await campaigns();
@@ -129,6 +130,17 @@ describe('the Program screen (headless Chromium)', () => {
     await page.getByRole('button', { name: 'Simulate' }).click();
     await simulation.getByText('No campaign grants anything for this order.').waitFor();
     await why.getByRole('row', { name: /Big basket bonus A condition fails .*order\.total gte 50 does not hold \(order\.total: 40\)/ }).waitFor();
+
+    // Duplicated: a draft copy with the same conditions and effect, saved as a new campaign.
+    await page.getByRole('link', { name: 'Duplicate Big basket bonus' }).click();
+    const copy = page.getByRole('form', { name: 'New campaign from Big basket bonus' });
+    expect(await copy.getByLabel('Name', { exact: true }).inputValue()).toBe('Copy of Big basket bonus');
+    expect(await copy.getByLabel('Status').inputValue()).toBe('draft');
+    await copy.getByRole('button', { name: 'Create campaign' }).click();
+    await page.getByRole('row', { name: /Copy of Big basket bonus draft 25 bonus points on orders with a total of at least 50 0 0/ }).waitFor();
+    const copied = (await campaigns()).find((c: { name: string }) => c.name === 'Copy of Big basket bonus');
+    expect(copied).toMatchObject({ status: 'draft', conditions: made!.conditions, effect: made!.effect });
+    expect((await call('DELETE', `/api/flash/campaigns/${copied.id}`, { token: owner.token })).status).toBe(204);
 
     // Paused: it grants nothing.
     await page.getByRole('button', { name: 'Pause Big basket bonus' }).click();
@@ -183,7 +195,7 @@ describe('the Program screen (headless Chromium)', () => {
     await page.getByRole('form', { name: 'Edit Win-back' }).getByLabel('Trigger').selectOption('inactivity');
     await page.getByRole('form', { name: 'Edit Win-back' }).getByLabel('Days without an earn or spend').fill('90');
     await page.getByRole('form', { name: 'Edit Win-back' }).getByRole('button', { name: 'Save campaign' }).click();
-    await page.getByRole('row', { name: /Win-back draft inactivity, 90 days points × 2/ }).waitFor();
+    await page.getByRole('row', { name: /Win-back draft 2× points after 90 days without activity/ }).waitFor();
     expect((await campaigns())[0]).toMatchObject({ trigger: { type: 'inactivity', days: 90 }, priority: 5 });
     await page.close();
   });
@@ -243,7 +255,7 @@ describe('the Program screen (headless Chromium)', () => {
     expect(await page.locator('#err-condition-0').count()).toBe(0);
     await editor.getByLabel('Ends at (optional)').fill('2027-04-01T10:00');
     await editor.getByRole('button', { name: 'Create campaign' }).click();
-    await page.getByRole('row', { name: /First order bonus draft order/ }).waitFor();
+    await page.getByRole('row', { name: /First order bonus draft 50 bonus points on orders on a first order/ }).waitFor();
     const window = await page.evaluate(() => [new Date('2027-03-01T10:00').toISOString(), new Date('2027-04-01T10:00').toISOString()]);
     expect((await campaigns()).find((c) => c.name === 'First order bonus')).toMatchObject({
       conditions: [{ field: 'order.isFirst', op: 'eq', value: true }],

@@ -4,7 +4,7 @@ import { useBroughtIntoView } from '../../hooks/use-brought-into-view';
 import { useSubmit } from '../../hooks/use-submit';
 import { Failure } from '../../ui/feedback';
 import { errorAt, FieldError, fieldErrors, NumberField } from '../../ui/fields';
-import { bodyOf, type Campaign, type CampaignForm, type ConditionField, type ConditionOp, formOf, NEW_CONDITION, opFor } from './drafts';
+import { bodyOf, type Campaign, type CampaignForm, type ConditionField, type ConditionOp, copyForm, formOf, NEW_CONDITION, opFor } from './drafts';
 import { PLATFORM } from '../../platform';
 
 type Errors = Record<string, string>;
@@ -21,8 +21,19 @@ const MAX_CONDITIONS = 20;
 const kindOf = (field: ConditionField) => PLATFORM.conditionFields[field];
 
 /** Creates a campaign or edits one (the version read goes with the change: a change made meanwhile is a 409, in the API's words). */
-export function CampaignEditor({ existing, onSaved, onCancel }: { existing: Campaign | undefined; onSaved: () => void; onCancel: () => void }) {
-  const [form, setForm] = useState<CampaignForm>(formOf(existing));
+export function CampaignEditor({
+  existing,
+  copyOf,
+  onSaved,
+  onCancel,
+}: {
+  existing: Campaign | undefined;
+  /** A new campaign that starts as a copy of this one (Duplicate). */
+  copyOf?: Campaign;
+  onSaved: () => void;
+  onCancel: () => void;
+}) {
+  const [form, setForm] = useState<CampaignForm>(copyOf && !existing ? copyForm(copyOf) : formOf(existing));
   const { onSubmit, busy, error } = useSubmit(async () => {
     const body = bodyOf(form, kindOf);
     if (existing) await unwrap(api.PATCH('/api/flash/campaigns/{id}', { params: { path: { id: existing.id } }, body: { ...body, version: existing.version } }));
@@ -30,7 +41,7 @@ export function CampaignEditor({ existing, onSaved, onCancel }: { existing: Camp
     onSaved();
   });
   const edit: Edit = { form, set: (change) => setForm({ ...form, ...change }), errors: fieldErrors(error) };
-  const title = existing ? `Edit ${existing.name}` : 'New campaign';
+  const title = existing ? `Edit ${existing.name}` : copyOf ? `New campaign from ${copyOf.name}` : 'New campaign';
   const view = useBroughtIntoView<HTMLFormElement>(existing?.id);
   return (
     <form ref={view} class="card" noValidate onSubmit={onSubmit} aria-labelledby="campaign-editor-title">

@@ -7,7 +7,7 @@ import { useSubmit } from '../../hooks/use-submit';
 import { Confirmed } from '../../ui/confirmed';
 import { Failure, Loading } from '../../ui/feedback';
 import { Listing, TableHead } from '../../ui/tables';
-import { type Campaign, describeEffect, describeTrigger } from './drafts';
+import { type Campaign, campaignSentence } from './drafts';
 import { CampaignEditor } from './campaign-editor';
 import { SimulateOrder } from './campaign-simulator';
 
@@ -18,7 +18,9 @@ import { SimulateOrder } from './campaign-simulator';
  */
 export function Campaigns() {
   const open = useRoute().params.id;
-  const { route } = useLocation();
+  const { route, query } = useLocation();
+  const tiers = useLoad(() => unwrap(api.GET('/api/flash/program')).then((p) => p.data.tiers.levels), []);
+  const tierName = (key: string) => (tiers.state === 'ready' ? (tiers.data.find((l) => l.key === key)?.name ?? key) : key);
   const list = usePaged((page) => unwrap(api.GET('/api/flash/campaigns', { params: { query: { limit: 50, ...page } } })), []);
   const close = () => route(to.program, true);
   const changed = () => {
@@ -33,41 +35,45 @@ export function Campaigns() {
         <a href={to.campaign(NEW_CAMPAIGN)}>New campaign</a>
       </p>
       <Listing list={list} what="campaigns" empty="No campaigns yet: create one to reward more than the earn rate.">
-        {(campaigns) => <CampaignTable campaigns={campaigns} onChanged={changed} />}
+        {(campaigns) => <CampaignTable campaigns={campaigns} tierName={tierName} onChanged={changed} />}
       </Listing>
-      {open === NEW_CAMPAIGN ? <CampaignEditor key="new" existing={undefined} onSaved={changed} onCancel={close} /> : null}
+      {open === NEW_CAMPAIGN && !query.from ? <CampaignEditor key="new" existing={undefined} onSaved={changed} onCancel={close} /> : null}
+      {open === NEW_CAMPAIGN && query.from ? <OpenCampaign id={query.from} copy onSaved={changed} onCancel={close} /> : null}
       {open && open !== NEW_CAMPAIGN ? <OpenCampaign id={open} onSaved={changed} onCancel={close} /> : null}
       <SimulateOrder campaigns={list.state === 'ready' ? list.data.data : []} />
     </section>
   );
 }
 
-/** A campaign's editor, on the campaign as read now (so it edits the version it shows). */
-function OpenCampaign({ id, onSaved, onCancel }: { id: string; onSaved: () => void; onCancel: () => void }) {
+/** A campaign's editor, on the campaign as read now (so it edits the version it shows); `copy`: a new campaign that starts as a copy of it. */
+function OpenCampaign({ id, copy, onSaved, onCancel }: { id: string; copy?: boolean; onSaved: () => void; onCancel: () => void }) {
   const loaded = useLoad(() => unwrap(api.GET('/api/flash/campaigns/{id}', { params: { path: { id } } })), [id]);
   if (loaded.state === 'loading') return <Loading what="the campaign" />;
   if (loaded.state === 'failed') return <Failure error={loaded.error} />;
   const campaign = loaded.data.data;
+  if (copy) return <CampaignEditor key={`copy:${campaign.id}`} existing={undefined} copyOf={campaign} onSaved={onSaved} onCancel={onCancel} />;
   return <CampaignEditor key={`${campaign.id}:${campaign.version}`} existing={campaign} onSaved={onSaved} onCancel={onCancel} />;
 }
 
-function CampaignTable({ campaigns, onChanged }: { campaigns: Campaign[]; onChanged: () => void }) {
+function CampaignTable({ campaigns, tierName, onChanged }: { campaigns: Campaign[]; tierName: (key: string) => string; onChanged: () => void }) {
   return (
     <table>
       <caption>Higher priority first in each evaluation</caption>
-      <TableHead columns={['Name', 'Status', 'Trigger', 'Effect', 'Grants', 'Points granted']} actions />
+      <TableHead columns={['Name', 'Status', 'What it does', 'Grants', 'Points granted']} actions />
       <tbody>
         {campaigns.map((c) => (
           <tr key={c.id}>
             <td>{c.name}</td>
             <td>{c.status}</td>
-            <td>{describeTrigger(c.trigger)}</td>
-            <td>{describeEffect(c.effect)}</td>
+            <td>{campaignSentence(c, tierName)}</td>
             <td>{c.grants}</td>
             <td>{c.pointsGranted}</td>
             <td>
               <a href={to.campaign(c.id)} aria-label={`Edit ${c.name}`}>
                 Edit
+              </a>{' '}
+              <a href={`${to.campaign(NEW_CAMPAIGN)}?${new URLSearchParams({ from: c.id })}`} aria-label={`Duplicate ${c.name}`}>
+                Duplicate
               </a>{' '}
               <PauseOrActivate campaign={c} onChanged={onChanged} /> <DeleteCampaign campaign={c} onDeleted={onChanged} />
             </td>

@@ -136,8 +136,61 @@ export function bodyOf(f: CampaignForm, kindOf: (field: ConditionField) => Condi
   };
 }
 
-/** How the list shows a campaign's trigger and effect. */
-export const describeTrigger = (t: Campaign['trigger']): string => (t.type === 'inactivity' ? `inactivity, ${t.days} days` : t.type.replace('_', ' '));
-
+/** How the list says a campaign's effect. */
 export const describeEffect = (e: Campaign['effect']): string =>
   e.type === 'bonus_points' ? `${e.points} bonus points` : e.type === 'multiplier' ? `points × ${e.factor}` : `a coupon of ${e.poolId}`;
+
+/** When a trigger grants, as a sentence ends. */
+const TRIGGER_WORDS: Record<Campaign['trigger']['type'], string> = {
+  order: 'on orders',
+  member_created: 'on joining',
+  birthday: 'on the member’s birthday',
+  tag_added: 'when a tag is added',
+  inactivity: 'after inactivity',
+};
+
+const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const values = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : [String(v)]);
+/** "a", "a or b", "a, b or c". */
+const either = (list: string[]) => (list.length > 1 ? `${list.slice(0, -1).join(', ')} or ${list.at(-1)}` : (list[0] ?? ''));
+const COMPARED: Partial<Record<ConditionOp, string>> = { gte: 'at least', lte: 'at most', eq: 'exactly', neq: 'other than', in: 'one of' };
+
+/** One condition in words; `tierName` names a tier by its key. */
+export function describeCondition(c: { field: string; op: string; value: unknown }, tierName: (key: string) => string): string {
+  const not = c.op === 'neq' ? 'not ' : '';
+  const list = values(c.value);
+  switch (c.field) {
+    case 'member.tier':
+      return `for ${not ? 'members not in ' : ''}${either(list.map(tierName))}${not ? '' : ' members'}`;
+    case 'member.tags':
+      return `for members tagged ${either(list)}`;
+    case 'date.weekday':
+      return `${not ? 'except ' : ''}on ${either(list.map(capital))}`;
+    case 'order.total':
+      return `with a total of ${COMPARED[c.op as ConditionOp] ?? c.op} ${list.join(', ')}`;
+    case 'order.isFirst':
+      return (c.value === true) === (c.op === 'eq') ? 'on a first order' : 'on a repeat order';
+    case 'order.currency':
+      return `${not ? 'not ' : ''}in ${either(list)}`;
+    case 'order.storeId':
+      return `${not ? 'not ' : ''}at store ${either(list)}`;
+    case 'order.items.sku':
+      return `with item ${either(list)}`;
+    case 'order.items.category':
+      return `with an item in ${either(list)}`;
+    case 'order.items.brand':
+      return `with an item of ${either(list)}`;
+    default:
+      return `where ${c.field} ${c.op} ${list.join(', ')}`;
+  }
+}
+
+/** A campaign in one sentence: "2× points on orders on Saturday or Sunday for Gold members". */
+export function campaignSentence(c: Pick<Campaign, 'trigger' | 'effect' | 'conditions'>, tierName: (key: string) => string): string {
+  const effect = c.effect.type === 'multiplier' ? `${c.effect.factor}× points` : capital(describeEffect(c.effect));
+  const when = c.trigger.type === 'inactivity' ? `after ${c.trigger.days} days without activity` : TRIGGER_WORDS[c.trigger.type];
+  return [effect, when, ...(c.conditions ?? []).map((x) => describeCondition(x, tierName))].join(' ');
+}
+
+/** A new campaign's form from an existing one: everything but the name (marked a copy) and the status (a draft, so nothing grants before it is checked). */
+export const copyForm = (c: Campaign): CampaignForm => ({ ...formOf(c), name: `Copy of ${c.name}`, status: 'draft' });

@@ -3,8 +3,10 @@ import {
   bodyOf,
   type Campaign,
   conditionValue,
+  campaignSentence,
+  copyForm,
+  describeCondition,
   describeEffect,
-  describeTrigger,
   expiryWith,
   formOf,
   instantOf,
@@ -130,10 +132,62 @@ describe('the campaign form', () => {
     expect(bodyOf({ ...f, perMember: Number.NaN, totalPoints: 500 }, kindOf).limits).toEqual({ perMember: null, totalPoints: 500 });
   });
 
-  it('describes triggers and effects for the list', () => {
-    expect(describeTrigger({ type: 'inactivity', days: 90 })).toBe('inactivity, 90 days');
-    expect(describeTrigger({ type: 'member_created' })).toBe('member created');
-    expect(describeTrigger({ type: 'order' })).toBe('order');
+  it('says a campaign in one sentence: effect, trigger, then each condition, tiers by name', () => {
+    const tierName = (k: string) => ({ gold: 'Gold', silver: 'Silver' })[k] ?? k;
+    const weekend = { field: 'date.weekday', op: 'in', value: ['saturday', 'sunday'] } as const;
+    const gold = { field: 'member.tier', op: 'eq', value: 'gold' } as const;
+    expect(campaignSentence({ trigger: { type: 'order' }, effect: { type: 'multiplier', factor: 2 }, conditions: [weekend, gold] }, tierName)).toBe(
+      '2× points on orders on Saturday or Sunday for Gold members',
+    );
+    expect(campaignSentence({ trigger: { type: 'inactivity', days: 90 }, effect: { type: 'bonus_points', points: 25 }, conditions: [] }, tierName)).toBe(
+      '25 bonus points after 90 days without activity',
+    );
+    expect(campaignSentence({ trigger: { type: 'member_created' }, effect: { type: 'coupon', poolId: 'cpl_9' }, conditions: [] }, tierName)).toBe(
+      'A coupon of cpl_9 on joining',
+    );
+    expect(campaignSentence({ trigger: { type: 'birthday' }, effect: { type: 'bonus_points', points: 5 } } as Campaign, tierName)).toBe(
+      '5 bonus points on the member’s birthday',
+    );
+    expect(campaignSentence({ trigger: { type: 'tag_added' }, effect: { type: 'bonus_points', points: 5 }, conditions: [] }, tierName)).toBe(
+      '5 bonus points when a tag is added',
+    );
+  });
+
+  it('says each kind of condition in words', () => {
+    const tierName = (k: string) => ({ gold: 'Gold', silver: 'Silver' })[k] ?? k;
+    const say = (field: string, op: string, value: unknown) => describeCondition({ field, op, value }, tierName);
+    expect(say('member.tier', 'in', ['gold', 'silver'])).toBe('for Gold or Silver members');
+    expect(say('member.tier', 'neq', 'gold')).toBe('for members not in Gold');
+    expect(say('member.tier', 'eq', 'platinum')).toBe('for platinum members');
+    expect(say('member.tags', 'contains', 'vip')).toBe('for members tagged vip');
+    expect(say('date.weekday', 'eq', 'friday')).toBe('on Friday');
+    expect(say('date.weekday', 'in', ['monday', 'tuesday', 'wednesday'])).toBe('on Monday, Tuesday or Wednesday');
+    expect(say('date.weekday', 'neq', 'sunday')).toBe('except on Sunday');
+    expect(say('order.total', 'gte', 50)).toBe('with a total of at least 50');
+    expect(say('order.total', 'lte', 10)).toBe('with a total of at most 10');
+    expect(say('order.total', 'eq', 20)).toBe('with a total of exactly 20');
+    expect(say('order.total', 'neq', 20)).toBe('with a total of other than 20');
+    expect(say('order.total', 'in', [5, 10])).toBe('with a total of one of 5, 10');
+    expect(say('order.isFirst', 'eq', true)).toBe('on a first order');
+    expect(say('order.isFirst', 'neq', false)).toBe('on a first order');
+    expect(say('order.isFirst', 'eq', false)).toBe('on a repeat order');
+    expect(say('order.isFirst', 'neq', true)).toBe('on a repeat order');
+    expect(say('order.currency', 'eq', 'EUR')).toBe('in EUR');
+    expect(say('order.currency', 'neq', 'EUR')).toBe('not in EUR');
+    expect(say('order.storeId', 'in', ['sto_1', 'sto_2'])).toBe('at store sto_1 or sto_2');
+    expect(say('order.storeId', 'neq', 'sto_1')).toBe('not at store sto_1');
+    expect(say('order.items.sku', 'contains', 'SKU-1')).toBe('with item SKU-1');
+    expect(say('order.items.category', 'in', ['shoes', 'bags'])).toBe('with an item in shoes or bags');
+    expect(say('order.items.brand', 'contains', 'acme')).toBe('with an item of acme');
+    expect(say('order.other', 'eq', 1)).toBe('where order.other eq 1');
+  });
+
+  it('a duplicate starts as a draft named as a copy, with everything else of the original', () => {
+    const copy = copyForm({ ...stored, status: 'active' } as Campaign);
+    expect(copy).toEqual({ ...formOf(stored), name: `Copy of ${stored.name}`, status: 'draft' });
+  });
+
+  it('describes effects for the list', () => {
     expect(describeEffect({ type: 'bonus_points', points: 25 })).toBe('25 bonus points');
     expect(describeEffect({ type: 'multiplier', factor: 2 })).toBe('points × 2');
     expect(describeEffect({ type: 'coupon', poolId: 'cpl_9' })).toBe('a coupon of cpl_9');
