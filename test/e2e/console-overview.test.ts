@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { call } from '../support/api';
 import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, shot } from '../support/console';
@@ -126,6 +127,14 @@ describe('the Overview screen (headless Chromium)', () => {
     expect(await page.getByTestId('report-value-EUR').textContent()).toContain('2.00');
     expect(await page.locator('[data-testid="points-chart"] polyline').count()).toBe(3);
     await expectAccessible(page, 'overview with the points report');
+    // What is shown, as a CSV file: a row per day, then the period (redeemed, deducted, outstanding).
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^points-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}-by-day\.csv$/);
+    const csv = readFileSync(await download.path(), 'utf8')
+      .trimEnd()
+      .split('\r\n');
+    expect(csv[0]).toBe('start,end,issued_base,issued_campaign,issued_manual,issued_total,redeemed,reversed,expired,deducted,outstanding,pending');
+    expect(csv.at(-1)!.split(',').slice(5)).toEqual(['250', '40', '0', '0', '10', '200', '0']);
 
     // A period before anything happened: nothing moved, nothing outstanding.
     const period = page.getByRole('form', { name: 'Period' });

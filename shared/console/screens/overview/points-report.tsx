@@ -3,6 +3,7 @@ import type { components } from '../../../client/schema';
 import { api, unwrap } from '../../api';
 import { useLoad } from '../../hooks/use-load';
 import { Failure, Loading } from '../../ui/feedback';
+import { reportCsv, reportFileName } from './report-csv';
 
 type Report = components['schemas']['PointsReport'];
 type Granularity = Report['granularity'];
@@ -83,7 +84,10 @@ function ReportFigures({ report }: { report: Report }) {
   return (
     <>
       <p class="meta">
-        {report.from} to {report.to}, {report.timeZone}
+        {report.from} to {report.to}, {report.timeZone}{' '}
+        <a href={`data:text/csv;charset=utf-8,${encodeURIComponent(reportCsv(report))}`} download={reportFileName(report)}>
+          Download CSV
+        </a>
       </p>
       <table aria-label="Points in the period">
         <tbody>
