@@ -259,6 +259,20 @@ describe('redeeming a reward', () => {
     expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 800 });
   });
 
+  it('an empty pool refuses the redemption as an issue would, and nothing is taken', async () => {
+    const t = await tenant('rewards-pool-empty');
+    const pool = await newPool(t, 1);
+    const r = await newReward(t, { couponPoolId: pool.id, stock: 5 });
+    const [m1, m2] = await Promise.all([memberWith(t, 300), memberWith(t, 300)]);
+    expect((await redeem(t, r.id, m1.id)).status).toBe(201);
+    const res = await redeem(t, r.id, m2.id);
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('POOL_EXHAUSTED');
+    expect(await balanceOf(t.key, m2.id)).toMatchObject({ balance: 300 });
+    expect((await getReward(t, r.id)).body.data.remaining).toBe(4);
+    expect((await call('GET', `/api/v2/members/${m2.id}/redemptions`, { token: t.key })).body.data).toEqual([]);
+  });
+
   it('refuses a short balance with INSUFFICIENT_POINTS and writes nothing', async () => {
     const t = await tenant('rewards-short');
     const pool = await newPool(t);
