@@ -49,6 +49,8 @@ export default {
     'shared/platform/validation/validation.ts',
     'shared/api-keys/scopes.ts',
     'shared/coupons/codes.ts',
+    // Whether a member may redeem a reward now, a code's end, and the stock an edit leaves.
+    'shared/rewards/eligibility.ts',
     'shared/objects/validator.ts',
     'shared/webhooks/backoff.ts',
     'shared/webhooks/signing.ts',

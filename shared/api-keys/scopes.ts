@@ -10,7 +10,8 @@ const inPresets = (s: Scope) => !NAMED_ONLY.includes(s);
 
 export const PRESETS = {
   'read-only': SCOPES.filter((s) => s.endsWith(':read') && inPresets(s)),
-  write: SCOPES.filter((s) => (s.endsWith(':read') || s.endsWith(':write')) && inPresets(s)),
+  // Everything but running the account (`:manage`): a checkout's key redeems rewards as it issues coupons that cost points.
+  write: SCOPES.filter((s) => !s.endsWith(':manage') && inPresets(s)),
 } as const satisfies Record<string, readonly Scope[]>;
 
 export type Preset = keyof typeof PRESETS;

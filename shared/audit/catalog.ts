@@ -122,4 +122,11 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     outcome: 'success',
     when: 'A ledger entry of the member was reversed by a correction (an API key or a user in the console)',
   },
+  'reward.created': { target: 'reward', outcome: 'success', when: 'A reward was added to the catalog' },
+  'reward.updated': { target: 'reward', outcome: 'success', when: 'A reward’s definition, stock or status changed' },
+  'redemption.voided': {
+    target: 'redemption',
+    outcome: 'success',
+    when: 'A redemption was voided: its points given back, its coupon voided, its stock returned',
+  },
 };

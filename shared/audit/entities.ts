@@ -25,6 +25,9 @@ export const AUDIT_TARGET_TYPES = [
   'member',
   // The team: invitations to join a workspace
   'invitation',
+  // Rewards and their redemptions
+  'reward',
+  'redemption',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
@@ -88,6 +91,10 @@ export const AUDIT_ACTIONS = [
   // Console: members
   'member.points_adjusted',
   'member.ledger_entry_reversed',
+  // Rewards
+  'reward.created',
+  'reward.updated',
+  'redemption.voided',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1967,6 +1967,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/rewards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List rewards
+         * @description Newest first; `status` narrows the list to draft, active, paused or archived rewards.
+         *
+         *     Credential: an API key with the scope `rewards:read`.
+         */
+        get: operations["listRewards"];
+        put?: never;
+        /**
+         * Add a reward to the catalog
+         * @description A reward starts as `draft` unless a status is given; only an `active` one is redeemable. A coupon pool or tier it names must exist in the workspace (422 naming the field). Audited as `reward.created`.
+         *
+         *     Credential: an API key with the scope `rewards:manage`.
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["createReward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/rewards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a reward
+         * @description Credential: an API key with the scope `rewards:read`.
+         */
+        get: operations["getReward"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a reward or its status
+         * @description Changes the fields given; `status` moves it between draft, active, paused and archived (an archived reward stays archived). With `version`, only if the reward is still at it (409 otherwise). A new `stock` moves `remaining` by as much, never below the live redemptions (409). Audited as `reward.updated`.
+         *
+         *     Credential: an API key with the scope `rewards:manage`.
+         */
+        patch: operations["updateReward"];
+        trace?: never;
+    };
+    "/api/v2/rewards/{id}/redemptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem a reward for a member
+         * @description One transaction: the points taken as a `redemption` ledger entry, a unit of stock (409 REWARD_OUT_OF_STOCK), the member's count under `perMemberLimit` (409 REWARD_LIMIT_REACHED) and, if the reward has a coupon pool, the code drawn from it (409 POOL_EXHAUSTED or POOL_NOT_ACTIVE). Refused with nothing written when the reward is not active or outside its window (409 REWARD_NOT_AVAILABLE), the member's tier is not allowed (409 REWARD_TIER_NOT_ALLOWED) or the balance is short (409 INSUFFICIENT_POINTS). Unknown reward or member: 404; unenrolled member: 409 CONFLICT; erased: 410.
+         *
+         *     Credential: an API key with the scope `rewards:redeem`.
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["redeemReward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/members/{id}/redemptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's redemptions
+         * @description The member's redemptions, newest first, with their codes.
+         *
+         *     Credential: an API key with the scope `rewards:read`.
+         */
+        get: operations["listMemberRedemptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/redemptions/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an unused redemption
+         * @description Gives the points back as a `redemption_void` ledger entry, voids the coupon, returns the unit of stock and frees the member's count, in one transaction, once: a void of a voided redemption answers it as it is. A redemption whose coupon was redeemed is 409 REDEMPTION_USED. Audited as `redemption.voided`.
+         *
+         *     Credential: an API key with the scope `rewards:manage`.
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["voidRedemption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/ambassador/candidates": {
         parameters: {
             query?: never;
@@ -2674,7 +2800,7 @@ export interface components {
         ApiKey: {
             id: string;
             name: string;
-            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
+            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
             /** @description First characters of the key, to recognise it */
             prefix: string;
             /**
@@ -2698,7 +2824,7 @@ export interface components {
              * @description An action of the audit catalog
              * @enum {string}
              */
-            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed";
+            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
             /** @enum {string} */
             outcome: "success" | "failure";
             /** @description Why an attempt failed; null on success */
@@ -2720,7 +2846,7 @@ export interface components {
             };
             target: {
                 /** @enum {string} */
-                type: "workspace" | "user" | "apiKey" | "webhookEndpoint" | "program" | "campaign" | "objectType" | "mcpTool" | "mcpServer" | "exportJob" | "exportSigningSecret" | "exportSchedule" | "member" | "invitation";
+                type: "workspace" | "user" | "apiKey" | "webhookEndpoint" | "program" | "campaign" | "objectType" | "mcpTool" | "mcpServer" | "exportJob" | "exportSigningSecret" | "exportSchedule" | "member" | "invitation" | "reward" | "redemption";
                 /** @description The id of the thing acted on (for a program: the workspace id; for an object type: its key) */
                 id: string;
             };
@@ -3230,17 +3356,17 @@ export interface components {
             /** @description ple_... */
             id: string;
             /** @enum {string} */
-            type: "earn" | "deduct" | "refund_reversal" | "adjustment" | "campaign" | "expire" | "correction";
+            type: "earn" | "deduct" | "refund_reversal" | "adjustment" | "campaign" | "expire" | "correction" | "redemption" | "redemption_void";
             /** @description Signed change of the balance */
             amount: number;
             balanceAfter: number;
             reason: string | null;
             source: {
                 /**
-                 * @description What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason)
+                 * @description What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason); reward: a reward of the catalog redeemed or voided
                  * @enum {string}
                  */
-                type: "manual" | "order" | "refund" | "reconciliation" | "campaign" | "program" | "coupon";
+                type: "manual" | "order" | "refund" | "reconciliation" | "campaign" | "program" | "coupon" | "reward";
                 orderId: string | null;
                 externalOrderId: string | null;
                 apiKeyId: string | null;
@@ -3248,6 +3374,10 @@ export interface components {
                 campaignId?: string;
                 /** @description ple_...: the entry a `correction` reverses */
                 reversedEntryId?: string;
+                /** @description rwd_...: the reward a `redemption` or `redemption_void` entry is about */
+                rewardId?: string;
+                /** @description rdm_...: the redemption a `redemption` entry made or a `redemption_void` entry voided */
+                redemptionId?: string;
             };
             /** @description ple_...: the `correction` that reversed this entry */
             reversedBy?: string;
@@ -3306,6 +3436,12 @@ export interface components {
             memberId: string;
             /** @description Every tag of the member, by key */
             tags: components["schemas"]["MemberTag"][];
+        };
+        MinorMoney: {
+            /** @description Minor units of `currency` (cents), e.g. 500 for 5.00 EUR */
+            amount: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
         };
         ObjectRecord: {
             /** @description rec_... */
@@ -3707,6 +3843,34 @@ export interface components {
             scopes_supported: string[];
             resource_documentation: string;
         };
+        Redemption: {
+            /** @description rdm_... */
+            id: string;
+            rewardId: string;
+            /** @description The reward’s name when it was redeemed */
+            rewardName: string;
+            memberId: string;
+            pointsSpent: number;
+            /**
+             * @description issued: the member holds it; voided: taken back, points returned
+             * @enum {string}
+             */
+            status: "issued" | "voided";
+            /** @description ple_...: the `redemption` entry that took the points */
+            ledgerEntryId: string;
+            /** @description ple_...: the `redemption_void` entry that gave them back */
+            voidEntryId: string | null;
+            /** @description cpn_...: the coupon drawn from the reward’s pool; null: the reward issues no code */
+            couponId: string | null;
+            /** @description The code the member shows or types at checkout */
+            couponCode: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+             */
+            createdAt: string;
+            voidedAt: string | null;
+        };
         ReferralCode: {
             /** @description The ambassador (mbr_...) */
             memberId: string;
@@ -3743,6 +3907,88 @@ export interface components {
              * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
              */
             createdAt: string;
+        };
+        Reward: {
+            /** @description rwd_... */
+            id: string;
+            name: string;
+            description: string | null;
+            imageUrl: string | null;
+            pointsCost: number;
+            benefit: components["schemas"]["RewardBenefit"];
+            minimumSpend: components["schemas"]["MinorMoney"] | null;
+            validityDays: number | null;
+            /** @description Redemptions possible in all; null: unlimited */
+            stock: number | null;
+            /** @description Redemptions left (stock less live redemptions); null: unlimited */
+            remaining: number | null;
+            perMemberLimit: number | null;
+            availableFrom: string | null;
+            availableUntil: string | null;
+            allowedTiers: string[] | null;
+            couponPoolId: string | null;
+            /** @enum {string} */
+            status: "draft" | "active" | "paused" | "archived";
+            /** @description Pass it back on PATCH to change only what you read */
+            version: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+             */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+             */
+            updatedAt: string;
+        };
+        /** @description What the reward gives: a fixed or percent discount, free shipping or a free product */
+        RewardBenefit: {
+            /** @constant */
+            type: "fixed_discount";
+            /** @description Amount off in minor units of `currency` */
+            amount: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
+        } | {
+            /** @constant */
+            type: "percent_discount";
+            /** @description Percent off, 1-100 */
+            percent: number;
+            /** @description The most it takes off; null: no cap */
+            maxDiscount: components["schemas"]["MinorMoney"] | null;
+        } | {
+            /** @constant */
+            type: "free_shipping";
+        } | {
+            /** @constant */
+            type: "free_product";
+            /** @description The product given away */
+            sku: string;
+        };
+        /** @description What the reward gives: a fixed or percent discount, free shipping or a free product */
+        RewardBenefitInput: {
+            /** @constant */
+            type: "fixed_discount";
+            /** @description Amount off in minor units of `currency` */
+            amount: number;
+            /** @description ISO 4217 currency code */
+            currency: string;
+        } | {
+            /** @constant */
+            type: "percent_discount";
+            /** @description Percent off, 1-100 */
+            percent: number;
+            /** @description The most it takes off; null: no cap */
+            maxDiscount: components["schemas"]["MinorMoney"] | null;
+        } | {
+            /** @constant */
+            type: "free_shipping";
+        } | {
+            /** @constant */
+            type: "free_product";
+            /** @description The product given away */
+            sku: string;
         };
         Store: {
             id: string;
@@ -4029,7 +4275,7 @@ export interface components {
                 };
             };
         };
-        /** @description Conflict: [`CONFLICT`](#api/description/conflict) (The request conflicts with current state (e.g. e-mail taken)); [`INSUFFICIENT_POINTS`](#api/description/insufficient-points) (A deduction larger than the balance); [`REFUND_EXCEEDS_REMAINING`](#api/description/refund-exceeds-remaining) (A refund larger than what is left to refund on the order); [`POOL_EXHAUSTED`](#api/description/pool-exhausted) (The coupon pool has no stock left); [`POOL_NOT_ACTIVE`](#api/description/pool-not-active) (The coupon pool is switched off or outside its validity window); [`COUPON_LIMIT_REACHED`](#api/description/coupon-limit-reached) (The member already holds as many coupons of this pool as it allows); [`COUPON_ALREADY_REDEEMED`](#api/description/coupon-already-redeemed) (The coupon was already redeemed (a coupon is redeemed at most once)); [`IDEMPOTENCY_KEY_IN_USE`](#api/description/idempotency-key-in-use) (A request with this Idempotency-Key is still in progress); [`DELIVERY_IN_PROGRESS`](#api/description/delivery-in-progress) (A replay was asked for a webhook delivery whose retry chain (or an earlier replay's) is still live); [`EXPORT_NOT_COMPLETED`](#api/description/export-not-completed) (A download link was asked for an export job that has not completed) */
+        /** @description Conflict: [`CONFLICT`](#api/description/conflict) (The request conflicts with current state (e.g. e-mail taken)); [`INSUFFICIENT_POINTS`](#api/description/insufficient-points) (A deduction larger than the balance); [`REFUND_EXCEEDS_REMAINING`](#api/description/refund-exceeds-remaining) (A refund larger than what is left to refund on the order); [`POOL_EXHAUSTED`](#api/description/pool-exhausted) (The coupon pool has no stock left); [`POOL_NOT_ACTIVE`](#api/description/pool-not-active) (The coupon pool is switched off or outside its validity window); [`COUPON_LIMIT_REACHED`](#api/description/coupon-limit-reached) (The member already holds as many coupons of this pool as it allows); [`COUPON_ALREADY_REDEEMED`](#api/description/coupon-already-redeemed) (The coupon was already redeemed (a coupon is redeemed at most once)); [`REWARD_NOT_AVAILABLE`](#api/description/reward-not-available) (The reward is not active, or outside its availability window); [`REWARD_TIER_NOT_ALLOWED`](#api/description/reward-tier-not-allowed) (The member's tier is not among the tiers the reward allows); [`REWARD_OUT_OF_STOCK`](#api/description/reward-out-of-stock) (The reward has no stock left); [`REWARD_LIMIT_REACHED`](#api/description/reward-limit-reached) (The member already holds as many redemptions of the reward as it allows); [`REDEMPTION_USED`](#api/description/redemption-used) (A void was asked for a redemption whose coupon was already redeemed); [`IDEMPOTENCY_KEY_IN_USE`](#api/description/idempotency-key-in-use) (A request with this Idempotency-Key is still in progress); [`DELIVERY_IN_PROGRESS`](#api/description/delivery-in-progress) (A replay was asked for a webhook delivery whose retry chain (or an earlier replay's) is still live); [`EXPORT_NOT_COMPLETED`](#api/description/export-not-completed) (A download link was asked for an export job that has not completed) */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -4039,7 +4285,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "CONFLICT" | "INSUFFICIENT_POINTS" | "REFUND_EXCEEDS_REMAINING" | "POOL_EXHAUSTED" | "POOL_NOT_ACTIVE" | "COUPON_LIMIT_REACHED" | "COUPON_ALREADY_REDEEMED" | "IDEMPOTENCY_KEY_IN_USE" | "DELIVERY_IN_PROGRESS" | "EXPORT_NOT_COMPLETED";
+                        code?: "CONFLICT" | "INSUFFICIENT_POINTS" | "REFUND_EXCEEDS_REMAINING" | "POOL_EXHAUSTED" | "POOL_NOT_ACTIVE" | "COUPON_LIMIT_REACHED" | "COUPON_ALREADY_REDEEMED" | "REWARD_NOT_AVAILABLE" | "REWARD_TIER_NOT_ALLOWED" | "REWARD_OUT_OF_STOCK" | "REWARD_LIMIT_REACHED" | "REDEMPTION_USED" | "IDEMPOTENCY_KEY_IN_USE" | "DELIVERY_IN_PROGRESS" | "EXPORT_NOT_COMPLETED";
                     };
                 };
             };
@@ -4859,7 +5105,7 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     preset?: "read-only" | "write";
-                    scopes?: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
+                    scopes?: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
                 };
             };
         };
@@ -4875,7 +5121,7 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
-                            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
+                            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
                             /** @description First characters of the key, to recognise it */
                             prefix: string;
                             /**
@@ -7435,7 +7681,7 @@ export interface operations {
                     /** @default  */
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "reward.redeemed" | "reward.voided" | "ambassador.code_issued" | "member.erased") | "*")[];
                 };
             };
         };
@@ -7543,7 +7789,7 @@ export interface operations {
                     /** @default  */
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "reward.redeemed" | "reward.voided" | "ambassador.code_issued" | "member.erased") | "*")[];
                 };
             };
         };
@@ -7649,7 +7895,7 @@ export interface operations {
                     url?: string;
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "reward.redeemed" | "reward.voided" | "ambassador.code_issued" | "member.erased") | "*")[];
                     /** @enum {string} */
                     status?: "active" | "disabled";
                 };
@@ -7757,7 +8003,7 @@ export interface operations {
                     url?: string;
                     description?: string;
                     /** @description Events to deliver, from the catalog; ["*"] for every event, including events added later */
-                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased") | "*")[];
+                    eventTypes?: (("member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "reward.redeemed" | "reward.voided" | "ambassador.code_issued" | "member.erased") | "*")[];
                     /** @enum {string} */
                     status?: "active" | "disabled";
                 };
@@ -8121,7 +8367,7 @@ export interface operations {
                      * @description An event of the catalog, e.g. order.created
                      * @enum {string}
                      */
-                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
+                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "reward.redeemed" | "reward.voided" | "ambassador.code_issued" | "member.erased";
                 };
             };
         };
@@ -8179,7 +8425,7 @@ export interface operations {
                      * @description An event of the catalog, e.g. order.created
                      * @enum {string}
                      */
-                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "ambassador.code_issued" | "member.erased";
+                    eventType: "member.created" | "loyalty.points_earned" | "loyalty.tier_upgraded" | "loyalty.tier_downgraded" | "points.activated" | "points.expiring_soon" | "points.expired" | "campaign.reward_granted" | "order.created" | "order.refunded" | "object.record_created" | "object.record_updated" | "object.record_deleted" | "member.tagged" | "capture.created" | "coupon.issued" | "coupon.redeemed" | "reward.redeemed" | "reward.voided" | "ambassador.code_issued" | "member.erased";
                 };
             };
         };
@@ -9787,6 +10033,369 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listRewards: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                status?: "draft" | "active" | "paused" | "archived";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Reward"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createReward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to members, e.g. 5 € off your next order */
+                    name: string;
+                    /** @description Shown to members under the name */
+                    description?: string | null;
+                    /** @description An https picture of the reward */
+                    imageUrl?: string | null;
+                    /** @description Points a redemption takes from the member */
+                    pointsCost: number;
+                    benefit: components["schemas"]["RewardBenefitInput"];
+                    /** @description The order total the issued code asks for; null: none */
+                    minimumSpend?: components["schemas"]["MinorMoney"] | null;
+                    /** @description Days the issued code stays valid (never beyond its pool's validUntil); null: as the pool's coupons */
+                    validityDays?: number | null;
+                    /** @description Redemptions possible in all (a void gives one back); null: unlimited */
+                    stock?: number | null;
+                    /** @description Redemptions one member may hold (voided ones do not count); null: no limit */
+                    perMemberLimit?: number | null;
+                    /** @description Redeemable from; null: as soon as active */
+                    availableFrom?: string | null;
+                    /** @description Redeemable until (exclusive); null: no end */
+                    availableUntil?: string | null;
+                    /** @description Tier keys of the program whose members may redeem it; null: every tier */
+                    allowedTiers?: string[] | null;
+                    /** @description cpl_...: the coupon pool the code of each redemption is drawn from; null: no code */
+                    couponPoolId?: string | null;
+                    /**
+                     * @description draft (default), active, paused or archived; only an active reward is redeemable
+                     * @enum {string}
+                     */
+                    status?: "draft" | "active" | "paused" | "archived";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Reward"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReward: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example rwd_01jpz8h7k9m1p3r5t7v9x1z3bc */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Reward"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateReward: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example rwd_01jpz8h7k9m1p3r5t7v9x1z3bc */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to members, e.g. 5 € off your next order */
+                    name?: string;
+                    /** @description Shown to members under the name */
+                    description?: string | null;
+                    /** @description An https picture of the reward */
+                    imageUrl?: string | null;
+                    /** @description Points a redemption takes from the member */
+                    pointsCost?: number;
+                    benefit?: components["schemas"]["RewardBenefitInput"];
+                    /** @description The order total the issued code asks for; null: none */
+                    minimumSpend?: components["schemas"]["MinorMoney"] | null;
+                    /** @description Days the issued code stays valid (never beyond its pool's validUntil); null: as the pool's coupons */
+                    validityDays?: number | null;
+                    /** @description Redemptions possible in all (a void gives one back); null: unlimited */
+                    stock?: number | null;
+                    /** @description Redemptions one member may hold (voided ones do not count); null: no limit */
+                    perMemberLimit?: number | null;
+                    /** @description Redeemable from; null: as soon as active */
+                    availableFrom?: string | null;
+                    /** @description Redeemable until (exclusive); null: no end */
+                    availableUntil?: string | null;
+                    /** @description Tier keys of the program whose members may redeem it; null: every tier */
+                    allowedTiers?: string[] | null;
+                    /** @description cpl_...: the coupon pool the code of each redemption is drawn from; null: no code */
+                    couponPoolId?: string | null;
+                    /**
+                     * @description draft (default), active, paused or archived; only an active reward is redeemable
+                     * @enum {string}
+                     */
+                    status?: "draft" | "active" | "paused" | "archived";
+                    /** @description The version you read: the change applies only if the reward is still at it (409 otherwise) */
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Reward"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeemReward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example rwd_01jpz8h7k9m1p3r5t7v9x1z3bc */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description mbr_...: the member who spends the points */
+                    memberId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Redemption"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMemberRedemptions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                status?: "issued" | "voided";
+            };
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Redemption"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    voidRedemption: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example rdm_01jpz8y6a8c0e2g4j6m8p0r2sd */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Redemption"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listAmbassadorCandidates: {
         parameters: {
             query?: {
@@ -10023,7 +10632,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page */
                 cursor?: string;
                 /** @description An action of the audit catalog */
-                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed";
+                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
                 /** @description Entries of this actor: a user id (usr_...) or an API key id (key_...) */
                 actor?: string;
                 /** @description occurredAt >= from */

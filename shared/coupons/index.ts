@@ -11,6 +11,7 @@ export { getPool } from './repository';
 export { couponSchema, discountSchema, issueCouponBody, listMemberCouponsQuery, poolSchema, redeemByCodeBody, redeemCouponBody } from './schemas';
 export {
   campaignCoupon,
+  couponVoid,
   createPool,
   issueCoupon,
   listCoupons,
@@ -18,6 +19,7 @@ export {
   listPools,
   redeemCoupon,
   redeemMemberCoupon,
+  rewardCoupon,
   tableRedemptionStore,
   voidOrderCoupons,
 } from './service';

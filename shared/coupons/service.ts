@@ -127,7 +127,7 @@ export interface IssueDraft {
  * member's count for the limit (conditional), the code lookup (new, or the reserved list code bound
  * to the coupon) and the coupon itself.
  */
-async function draftIssue(pool: PoolRecord, memberId: string, now: Date): Promise<IssueDraft> {
+async function draftIssue(pool: PoolRecord, memberId: string, now: Date, terms?: CouponTerms): Promise<IssueDraft> {
   const workspaceId = pool.workspaceId;
   const couponId = newId('cpn', now.getTime());
   let code: string;
@@ -155,9 +155,9 @@ async function draftIssue(pool: PoolRecord, memberId: string, now: Date): Promis
     status: 'issued',
     discount: pool.discount,
     validFrom: pool.validFrom,
-    validUntil: pool.validUntil,
-    expiresKey: pool.validUntil ?? NEVER,
-    pointsCost: pool.pointsCost ?? 0,
+    validUntil: terms ? terms.validUntil : pool.validUntil,
+    expiresKey: (terms ? terms.validUntil : pool.validUntil) ?? NEVER,
+    pointsCost: terms ? terms.pointsCost : (pool.pointsCost ?? 0),
     issuedAt: now.toISOString(),
     redeemedAt: null,
     redemption: null,
@@ -172,6 +172,32 @@ async function draftIssue(pool: PoolRecord, memberId: string, now: Date): Promis
     ],
     events: [event('coupon.issued', { resource_id: coupon.id, member_ref: memberId, pool_id: pool.id })],
   };
+}
+
+/** What the issuer of a coupon sets instead of its pool: when it expires and the points it cost. */
+export interface CouponTerms {
+  validUntil: string | null;
+  pointsCost: number;
+}
+
+/**
+ * A reward's coupon for a member, as items of the redemption that draws it (the redemption's own
+ * transaction, which takes the points itself): planned on a fresh read of the pool, refused as an
+ * issue would be (404 for a pool that is gone, POOL_NOT_ACTIVE, POOL_EXHAUSTED, and at the commit
+ * the pool's stock and per-member limit). `terms` gets the pool's end and sets the coupon's own.
+ */
+export async function rewardCoupon(
+  workspaceId: string,
+  poolId: string,
+  memberId: string,
+  now: Date,
+  terms: (poolUntil: string | null) => CouponTerms,
+): Promise<{ coupon: Coupon; draft: IssueDraft }> {
+  const pool = isPoolId(poolId) ? await repo.getPool(workspaceId, poolId) : undefined;
+  if (!pool) throw notFound('Coupon pool');
+  assertIssuable(pool, now);
+  const draft = await draftIssue(pool, memberId, now, terms(pool.validUntil));
+  return { coupon: toCoupon(draft.coupon, now), draft };
 }
 
 /**
@@ -342,6 +368,18 @@ export async function voidOrderCoupons(
     voided: open.map((c) => c.id),
     used: found.filter((c) => c.status === 'redeemed').map((c) => c.id),
   };
+}
+
+/**
+ * The void of one coupon (a reward's, taken back), as a step of the caller's transaction on the
+ * condition that it is still unused: `used` when it was redeemed, null when there is nothing to
+ * void (gone, or voided already). A redemption that wins the race makes the caller read again.
+ */
+export async function couponVoid(workspaceId: string, couponId: string, now: Date): Promise<TransactStep | 'used' | null> {
+  const coupon = await repo.getCoupon(workspaceId, couponId);
+  if (!coupon || coupon.status === 'voided') return null;
+  if (coupon.status === 'redeemed') return 'used';
+  return repo.voidStep(coupon, now.toISOString());
 }
 
 /**

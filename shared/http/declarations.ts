@@ -5,6 +5,7 @@ import { authArea } from '../auth';
 import { capturesArea } from '../captures';
 import { catalogArea } from '../catalog';
 import { couponsArea } from '../coupons';
+import { rewardsArea } from '../rewards';
 import { routesOf, type RouteDef } from '../platform/contract/endpoint';
 import { mcpArea } from '../mcp/contract';
 import { membersArea } from '../members';
@@ -51,6 +52,7 @@ export const DECLARATIONS = [
   tagsArea,
   capturesArea,
   couponsArea,
+  rewardsArea,
   ambassadorArea,
   trackingArea,
   auditArea,

@@ -28,7 +28,8 @@ const manual = (apiKeyId: string | null, reversedEntryId?: string) => ({
  * metric) by what the entry added to them, which a spend never did, and never below zero (a
  * correction may have taken some of them back already). Refused (409) for what is
  * corrected elsewhere: an order's points (refund or reconcile the order), an expiry (the program's
- * own), a refund's reversal, and a correction that itself reversed an entry.
+ * own), a refund's reversal, a correction that itself reversed an entry, and a reward's redemption
+ * or its void (void the redemption: its coupon and stock go back with the points).
  */
 export function reversalDelta(entry: Pick<LedgerEntryRecord, 'id' | 'type' | 'amount' | 'source'>, member: Pick<MemberRecord, 'lifetime'>): PointsDelta {
   if (entry.source.orderId !== null) {
@@ -36,6 +37,9 @@ export function reversalDelta(entry: Pick<LedgerEntryRecord, 'id' | 'type' | 'am
       'CONFLICT',
       `Entry ${entry.id} belongs to order ${entry.source.externalOrderId ?? entry.source.orderId}: refund or reconcile the order instead`,
     );
+  }
+  if (entry.source.redemptionId) {
+    throw new AppError('CONFLICT', `Entry ${entry.id} belongs to redemption ${entry.source.redemptionId}: void the redemption instead`);
   }
   if (entry.type === 'expire' || entry.type === 'refund_reversal' || entry.source.reversedEntryId) {
     throw new AppError('CONFLICT', `Entry ${entry.id} (${entry.source.reversedEntryId ? 'a reversal' : entry.type}) cannot be reversed`);

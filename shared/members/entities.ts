@@ -10,7 +10,8 @@ import { defineEntity, seqKey } from '../platform/data/entity';
 export const MEMBER_STATUSES = ['active', 'unenrolled'] as const;
 export type MemberStatus = (typeof MEMBER_STATUSES)[number];
 
-export const LEDGER_TYPES = ['earn', 'deduct', 'refund_reversal', 'adjustment', 'campaign', 'expire', 'correction'] as const;
+/** `redemption`: points spent on a reward of the catalog; `redemption_void`: those points given back when it was voided. */
+export const LEDGER_TYPES = ['earn', 'deduct', 'refund_reversal', 'adjustment', 'campaign', 'expire', 'correction', 'redemption', 'redemption_void'] as const;
 export type LedgerType = (typeof LEDGER_TYPES)[number];
 
 /** Points of one earn still unspent, with the date they expire (times in ms since the epoch). */
@@ -114,15 +115,17 @@ export const ledgerEntryRecordSchema = () =>
     reason: z.string().nullable(),
     source: z.object({
       type: z
-        .enum(['manual', 'order', 'refund', 'reconciliation', 'campaign', 'program', 'coupon'])
+        .enum(['manual', 'order', 'refund', 'reconciliation', 'campaign', 'program', 'coupon', 'reward'])
         .describe(
-          'What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason)',
+          'What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason); reward: a reward of the catalog redeemed or voided',
         ),
       orderId: z.string().nullable(),
       externalOrderId: z.string().nullable(),
       apiKeyId: z.string().nullable(),
       campaignId: z.string().optional().describe('cmp_...: the campaign that granted a `campaign` entry (its trigger, an order, in orderId)'),
       reversedEntryId: z.string().optional().describe('ple_...: the entry a `correction` reverses'),
+      rewardId: z.string().optional().describe('rwd_...: the reward a `redemption` or `redemption_void` entry is about'),
+      redemptionId: z.string().optional().describe('rdm_...: the redemption a `redemption` entry made or a `redemption_void` entry voided'),
     }),
     /** Set once: a second reversal is refused. */
     reversedBy: z.string().optional().describe('ple_...: the `correction` that reversed this entry'),

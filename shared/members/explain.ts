@@ -10,13 +10,13 @@
 import type { LedgerEntryRecord, LedgerType, MemberLotsRecord, PendingPointsRecord } from './entities';
 import { type ProgramRules, DAY_MS, effectiveExpiry, inactivityExpiry, evaluateTier, type TierDays, windowStart, type TierState } from '../program';
 import { expire, NO_LOTS } from './member-lots';
-import { lotsAfter } from './points-lots';
+import { isSpend, lotsAfter } from './points-lots';
 
 /** How the due work describes an order's pending points becoming spendable (its ledger entry's reason). */
 export const ACTIVATION_REASON = 'Pending points of an order activated';
 
-/** Balance changes that leave lifetime points alone: spending and expiry. Every other type earns or takes back earned points. */
-const NOT_LIFETIME: ReadonlySet<LedgerType> = new Set<LedgerType>(['deduct', 'expire']);
+/** Balance changes that leave lifetime points alone: spending (a reward's points given back included) and expiry. Every other type earns or takes back earned points. */
+const NOT_LIFETIME: ReadonlySet<LedgerType> = new Set<LedgerType>(['deduct', 'expire', 'redemption', 'redemption_void']);
 
 export const isActivation = (e: Pick<LedgerEntryRecord, 'type' | 'reason' | 'source'>): boolean =>
   e.type === 'earn' && e.source.type === 'order' && e.reason === ACTIVATION_REASON;
@@ -134,7 +134,7 @@ export function explainAt(
     const t = Date.parse(e.createdAt);
     lots = lotsStep(lots, e, balance, rules, t);
     balance = e.balanceAfter;
-    if (e.type === 'deduct') spends.add(e.id);
+    if (isSpend(e.type)) spends.add(e.id);
     tier = tierStep(reviewsUntil(tier, rules, t), rules, t, lifetimeMove(e, spends), orderMove(e));
     replayed++;
   }

@@ -1,4 +1,4 @@
-import type { LedgerEntryRecord, MemberLotsRecord, MemberRecord } from './entities';
+import type { LedgerEntryRecord, LedgerType, MemberLotsRecord, MemberRecord } from './entities';
 import { absorbExpired, addPending, cancelPending, credit, debit, lapsed, NO_LOTS } from './member-lots';
 import type { ProgramRules } from '../program';
 import type { PointsDelta } from './types';
@@ -64,6 +64,9 @@ export function settleLapsed(member: MemberRecord, rules: ProgramRules, now: num
   return { member: { ...member, balance: member.balance - gone.points, lots: gone.state }, expired: { points: gone.points, at: gone.at } };
 }
 
+/** A member's own spend of points (activity that keeps points alive): a deduction or a reward's redemption. */
+export const isSpend = (type: LedgerType): boolean => type === 'deduct' || type === 'redemption';
+
 /** The lots after a change's ledger entries: each credit a lot, each debit taken from the lots. */
 export function lotsAfter(state: MemberLotsRecord, entries: readonly (LedgerEntryRecord | null)[], rules: ProgramRules, at: number): MemberLotsRecord {
   let next = state;
@@ -74,7 +77,7 @@ export function lotsAfter(state: MemberLotsRecord, entries: readonly (LedgerEntr
     const own = e.type !== 'campaign';
     if (e.amount > 0) next = credit(next, { id: e.id, points: e.amount, orderId: claimOf(e.source) }, at, rules.points, rules.timeZone, own);
     // A reversal by id takes from the lot the reversed entry opened (a lot is named by its entry) first.
-    else next = debit(next, -e.amount, at, { orderId: claimOf(e.source), lotId: e.source.reversedEntryId, spend: e.type === 'deduct' });
+    else next = debit(next, -e.amount, at, { orderId: claimOf(e.source), lotId: e.source.reversedEntryId, spend: isSpend(e.type) });
   }
   return next;
 }

@@ -30,14 +30,16 @@ export interface CountedLots {
 const ORDER_SOURCES = new Set(['order', 'reconciliation', 'refund']);
 
 /**
- * The counter an entry moves. Credits: an order's points (at once or when they activate) are base,
- * a campaign's reward campaign, anything else manual. Debits: a coupon bought with points is a
- * redemption, a debit of an order (a refund, a cancellation, a downward correction) a reversal, an
- * expiry expired, anything else (a support deduction or correction) deducted. A type added later
- * falls to manual or deducted by its sign, so every point stays counted.
+ * The counter an entry moves. A reward's redemption is redeemed, and its void gives back to
+ * redeemed what the redemption took (`countedPoints`). Credits: an order's points (at once or when
+ * they activate) are base, a campaign's reward campaign, anything else manual. Debits: a coupon
+ * bought with points is a redemption, a debit of an order (a refund, a cancellation, a downward
+ * correction) a reversal, an expiry expired, anything else (a support deduction or correction)
+ * deducted. A type added later falls to manual or deducted by its sign, so every point stays counted.
  */
 export function counterOf(entry: CountedEntry): PointCounter {
   if (entry.type === 'expire') return 'expired';
+  if (entry.type === 'redemption' || entry.type === 'redemption_void') return 'redeemed';
   if (entry.amount > 0) {
     if (entry.type === 'campaign') return 'issuedCampaign';
     return entry.type === 'earn' && ORDER_SOURCES.has(entry.source.type) ? 'issuedBase' : 'issuedManual';
@@ -46,6 +48,14 @@ export function counterOf(entry: CountedEntry): PointCounter {
   if (entry.type === 'refund_reversal' || ORDER_SOURCES.has(entry.source.type)) return 'reversed';
   return 'deducted';
 }
+
+/**
+ * The points an entry adds to its counter: debits count as positive points taken off, and a void
+ * of a redemption takes its points off redeemed again (a counter of credits or debits never holds
+ * the other sign's points), so `outstandingMove` still sums to the ledger.
+ */
+export const countedPoints = (entry: Pick<CountedEntry, 'type' | 'amount'>): number =>
+  entry.type === 'redemption_void' ? -entry.amount : Math.abs(entry.amount);
 
 /** The local calendar day of an instant, `yyyy-mm-dd`. */
 export function localDay(instant: number, timeZone: string): string {
@@ -104,7 +114,7 @@ export function dayMoves(change: CountedChange): Map<string, DayCounters> {
   const profile = (s: CountedLots | undefined) => lotsProfile(s, timeZone);
   if (change.lapsed) {
     const day = localDay(Date.parse(change.lapsed.createdAt), timeZone);
-    book(day, { [counterOf(change.lapsed)]: Math.abs(change.lapsed.amount) });
+    book(day, { [counterOf(change.lapsed)]: countedPoints(change.lapsed) });
     book(day, addCounters(profile(change.lots.settled), profile(change.lots.read), -1));
   }
   const day = localDay(change.at, timeZone);
@@ -112,8 +122,7 @@ export function dayMoves(change: CountedChange): Map<string, DayCounters> {
   for (const e of change.entries) {
     if (!e || e.amount === 0) continue;
     const c = counterOf(e);
-    // Debits are counted as positive points taken off.
-    own[c] = (own[c] ?? 0) + Math.abs(e.amount);
+    own[c] = (own[c] ?? 0) + countedPoints(e);
   }
   if (change.orders > 0) own.orders = change.orders;
   book(day, own);
@@ -151,7 +160,7 @@ export function backfillMoves(member: BackfilledMember, before: string, timeZone
   const book = (day: string, counters: DayCounters) => moves.set(day, addCounters(moves.get(day) ?? {}, counters));
   const made = (id: string) => id.slice(id.indexOf('_') + 1) < before;
   const old = member.entries.filter((e) => made(e.id));
-  for (const e of old) if (e.amount !== 0) book(localDay(Date.parse(e.createdAt), timeZone), { [counterOf(e)]: Math.abs(e.amount) });
+  for (const e of old) if (e.amount !== 0) book(localDay(Date.parse(e.createdAt), timeZone), { [counterOf(e)]: countedPoints(e) });
   const unmoved = old.length === member.entries.length && (member.lots?.pending ?? []).every((p) => made(p.orderId));
   if (unmoved) book(member.lastDay, lotsProfile(member.lots, timeZone));
   for (const [day, counters] of moves) if (Object.keys(counters).length === 0) moves.delete(day);

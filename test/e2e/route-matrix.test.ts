@@ -23,6 +23,8 @@ interface World {
     couponId: string;
     couponCode: string;
     campaignId: string;
+    rewardId: string;
+    redemptionId: string;
   };
 }
 
@@ -55,6 +57,14 @@ beforeAll(async () => {
     },
   });
   expect(campaign.status).toBe(201);
+  const reward = await call('POST', '/api/v2/rewards', {
+    token: a.key,
+    body: { name: 'A reward', pointsCost: 5, benefit: { type: 'free_shipping' }, status: 'active' },
+  });
+  expect(reward.status).toBe(201);
+  await call('POST', `/api/v2/members/${member.id}/points`, { token: a.key, body: { type: 'earn', amount: 5, reason: 'x' } });
+  const redemption = await call('POST', `/api/v2/rewards/${reward.body.data.id}/redemptions`, { token: a.key, body: { memberId: member.id } });
+  expect(redemption.status).toBe(201);
   world = {
     a,
     b,
@@ -70,6 +80,8 @@ beforeAll(async () => {
       couponId: coupon.body.data.id,
       couponCode: coupon.body.data.code,
       campaignId: campaign.body.data.id,
+      rewardId: reward.body.data.id,
+      redemptionId: redemption.body.data.id,
     },
   };
 });
@@ -130,6 +142,11 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
     path: '/api/flash/campaigns/simulate',
     body: { order: { total: 10, currency: 'EUR' }, memberId: i.memberId },
   }),
+  'GET /api/v2/rewards/{id}': (i) => ({ path: `/api/v2/rewards/${i.rewardId}` }),
+  'PATCH /api/v2/rewards/{id}': (i) => ({ path: `/api/v2/rewards/${i.rewardId}`, body: { name: 'stolen' } }),
+  'POST /api/v2/rewards/{id}/redemptions': (i) => ({ path: `/api/v2/rewards/${i.rewardId}/redemptions`, body: { memberId: i.memberId } }),
+  'GET /api/v2/members/{id}/redemptions': (i) => ({ path: `/api/v2/members/${i.memberId}/redemptions` }),
+  'POST /api/v2/redemptions/{id}/void': (i) => ({ path: `/api/v2/redemptions/${i.redemptionId}/void` }),
   'POST /api/v2/orders': (i) => ({
     path: '/api/v2/orders',
     body: { externalOrderId: `X-${Date.now()}`, memberId: i.memberId, currency: 'EUR', total: 10, occurredAt: '2026-11-01T10:00:00Z' },
@@ -163,6 +180,8 @@ const NO_FOREIGN_OBJECT = new Set([
   'GET /api/v2/coupons',
   'GET /api/v2/coupons/pools',
   'POST /api/v2/coupons/pools',
+  'GET /api/v2/rewards',
+  'POST /api/v2/rewards',
   'GET /api/v2/ambassador/candidates',
   'GET /api/v2/ambassador/metrics',
   'POST /api/v2/tracking/events',

@@ -154,6 +154,12 @@ describe.concurrent('webhook delivery', () => {
     });
     const coupon = await call('POST', '/api/v2/coupons/issue', { token: t.key, body: { poolId: pool.body.data.id, memberId: m.id } });
     await call('POST', `/api/v2/coupons/${coupon.body.data.id}/redeem`, { token: t.key, body: {} });
+    const reward = await call('POST', '/api/v2/rewards', {
+      token: t.key,
+      body: { name: 'Free shipping', pointsCost: 5, benefit: { type: 'free_shipping' }, status: 'active' },
+    });
+    const redemption = await call('POST', `/api/v2/rewards/${reward.body.data.id}/redemptions`, { token: t.key, body: { memberId: m.id } });
+    expect((await call('POST', `/api/v2/redemptions/${redemption.body.data.id}/void`, { token: t.key })).status).toBe(200);
     await call('POST', `/api/v2/members/${m.id}/tags`, { token: t.key, body: { tags: ['vip'] } });
     await call('POST', `/api/v2/ambassador/members/${m.id}/issue-code`, { token: t.key, body: {} });
     await call('POST', '/api/v2/captures', { token: t.key, body: { email: 'lead@example.test', source: 'footer-form', consents: { marketingEmail: true } } });
@@ -182,6 +188,9 @@ describe.concurrent('webhook delivery', () => {
     expect(bodies.find((b) => b.type === 'loyalty.tier_downgraded').data).toEqual({ resource_id: m.id, member_ref: m.id, tier: 'bronze' });
     expect(bodies.find((b) => b.type === 'order.created').data.amount_band).toBe('500-1000 EUR');
     expect(bodies.find((b) => b.type === 'object.record_created').data).toEqual({ resource_id: rec.body.data.id, object_type: 'visit', member_ref: m.id });
+    const thin = { resource_id: redemption.body.data.id, member_ref: m.id, reward_id: reward.body.data.id };
+    expect(bodies.filter((b) => b.type === 'reward.redeemed').map((b) => b.data)).toEqual([thin]);
+    expect(bodies.filter((b) => b.type === 'reward.voided').map((b) => b.data)).toEqual([thin]);
   });
 
   it('a tampered body or a timestamp outside 300 s fails verification', async () => {

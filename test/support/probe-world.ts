@@ -188,6 +188,18 @@ async function workspace(label: string, values: Map<string, string[]>): Promise<
     effect: { type: 'bonus_points', points: 5 },
   });
   add(values, 'campaignId', campaign.id);
+  const reward = await ok('POST', '/api/v2/rewards', t.key, {
+    name: `${label} reward`,
+    pointsCost: 10,
+    benefit: { type: 'percent_discount', percent: 10, maxDiscount: null },
+    stock: 100,
+    couponPoolId: pool.id,
+    status: 'active',
+  });
+  add(values, 'rewardId', reward.id);
+  await ok('POST', `/api/v2/members/${members[0].id}/points`, t.key, { type: 'earn', amount: 100, reason: 'probe world' });
+  const redemption = await ok('POST', `/api/v2/rewards/${reward.id}/redemptions`, t.key, { memberId: members[0].id });
+  add(values, 'redemptionId', redemption.id);
   return { ...t, ...(await walletOf(t.key, members[0].id, values)) };
 }
 
@@ -246,6 +258,8 @@ export function knownPathValues(op: Pick<Operation, 'path'>, name: string, pool:
     coupons: 'couponId',
     records: 'recordId',
     campaigns: 'campaignId',
+    rewards: 'rewardId',
+    redemptions: 'redemptionId',
   };
   return pool.get(byCollection[collection ?? ''] ?? name) ?? [];
 }

@@ -39,6 +39,7 @@ const MEASURED: Readonly<Record<string, number>> = {
   'test/e2e/team.test.ts': 16,
   'test/e2e/input-hardening.test.ts': 16,
   'test/e2e/coupons.test.ts': 16,
+  'test/e2e/rewards.test.ts': 16,
   'test/e2e/tags.test.ts': 15,
   'test/e2e/console-overview.test.ts': 15,
   'test/e2e/cli-team.test.ts': 15,

@@ -39,6 +39,7 @@ export const AREA_CAPABILITY: Readonly<Record<Area, Capability>> = {
   members: 'points-orders',
   orders: 'points-orders',
   coupons: 'points-orders',
+  rewards: 'points-orders',
   webhooks: 'webhooks',
   portal: 'wallet',
   wallet: 'wallet',

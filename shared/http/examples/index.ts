@@ -14,6 +14,7 @@ import { catalogExamples } from './catalog';
 import { tagsExamples } from './tags';
 import { capturesExamples } from './captures';
 import { couponsExamples } from './coupons';
+import { rewardsExamples } from './rewards';
 import { ambassadorExamples } from './ambassador';
 import { trackingExamples } from './tracking';
 import { auditExamples } from './audit';
@@ -48,6 +49,7 @@ export const EXAMPLES: { [D in Declaration as D['area']]: AreaExamples<D> } = {
   tags: tagsExamples,
   captures: capturesExamples,
   coupons: couponsExamples,
+  rewards: rewardsExamples,
   ambassador: ambassadorExamples,
   tracking: trackingExamples,
   audit: auditExamples,

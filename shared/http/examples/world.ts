@@ -7,6 +7,7 @@ import { exportJobSchema, exportScheduleSchema, operationalJobSchema } from '../
 import { ledgerEntrySchema, memberSchema, tierStatusSchema } from '../../members';
 import { orderSchema, refundSchema } from '../../orders';
 import { programSchema } from '../../program';
+import { redemptionSchema, rewardSchema } from '../../rewards';
 import { storeSchema } from '../../stores';
 import { memberTagSchema, memberTagsSchema, tagResultSchema, tagSchema } from '../../tags';
 import { statsSchema, trackResultSchema } from '../../tracking';
@@ -48,6 +49,11 @@ export const ids = {
   export: 'exp_01jpz8x2c4e6g8j0m2p4s6v8yw',
   schedule: 'esc_01jpz8f9k1n3q5t7w9y1b3d5gx',
   campaign: 'cmp_01jpz8g3h5k7m9p1r3t5v7x9za',
+  reward: 'rwd_01jpz8h7k9m1p3r5t7v9x1z3bc',
+  redemption: 'rdm_01jpz8y6a8c0e2g4j6m8p0r2sd',
+  redemptionEntry: 'ple_01jpz8y6a8c0e2g4j6m8p0r2se',
+  redemptionVoidEntry: 'ple_01jpz8z0b2d4f6h8k0n2q4s6vf',
+  rewardCoupon: 'cpn_01jpz8y6a8c0e2g4j6m8p0r2sg',
 } as const;
 
 /** One event to one endpoint is one delivery, whose id is derived from both. */
@@ -380,6 +386,50 @@ export const redeemedCoupon = outputOf(couponSchema, {
   status: 'redeemed',
   redeemedAt: '2026-03-21T15:20:00.000Z',
   redemption: { externalOrderId: 'WEB-100391' },
+});
+
+export const reward = outputOf(rewardSchema, {
+  id: ids.reward,
+  name: '5 € off your next order',
+  description: 'A code for 5 € off any order of 25 € or more, valid for 30 days.',
+  imageUrl: 'https://cdn.example.com/rewards/5-off.png',
+  pointsCost: 500,
+  benefit: { type: 'fixed_discount', amount: 500, currency: 'EUR' },
+  minimumSpend: { amount: 2500, currency: 'EUR' },
+  validityDays: 30,
+  stock: 200,
+  remaining: 199,
+  perMemberLimit: 2,
+  availableFrom: '2026-03-01T00:00:00.000Z',
+  availableUntil: null,
+  allowedTiers: null,
+  couponPoolId: ids.pool,
+  status: 'active',
+  version: 2,
+  createdAt: '2026-02-26T09:00:00.000Z',
+  updatedAt: '2026-03-01T00:00:00.000Z',
+});
+
+export const redemption = outputOf(redemptionSchema, {
+  id: ids.redemption,
+  rewardId: ids.reward,
+  rewardName: reward.name,
+  memberId: ids.member,
+  pointsSpent: 500,
+  status: 'issued',
+  ledgerEntryId: ids.redemptionEntry,
+  voidEntryId: null,
+  couponId: ids.rewardCoupon,
+  couponCode: 'LOYAL-3WQ8J2NB',
+  createdAt: at.now,
+  voidedAt: null,
+});
+
+export const voidedRedemption = outputOf(redemptionSchema, {
+  ...redemption,
+  status: 'voided',
+  voidEntryId: ids.redemptionVoidEntry,
+  voidedAt: '2026-03-20T10:30:00.000Z',
 });
 
 export const ambassadorCandidate = outputOf(candidateSchema, {

@@ -24,6 +24,10 @@ export const SCOPES = [
   // Campaigns (the MCP tools; the REST routes take an admin session). No preset carries manage.
   'campaigns:read',
   'campaigns:manage',
+  // Rewards: the catalog read, run (create, change, void) and redeemed. No preset carries manage or redeem.
+  'rewards:read',
+  'rewards:manage',
+  'rewards:redeem',
   'webhooks:manage',
   'api_keys:manage',
   'privacy:read',

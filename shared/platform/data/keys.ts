@@ -148,6 +148,20 @@ export const ENTITIES = {
   /** Code (upper-cased) -> coupon: unique per workspace, O(1) redeem by code; list codes are reserved here at upload. */
   couponCode: { pk: 'WS#{workspaceId}#CPNCODE#{code}', sk: 'LOOKUP' },
 
+  // --- Rewards ---
+  /**
+   * A reward of the catalog in its own partition (its stock counter is a hot item), beside the
+   * per-member counters of its per-member limit; gsi1 lists the workspace's rewards, newest first.
+   */
+  reward: { pk: 'WS#{workspaceId}#REWARD#{rewardId}', sk: 'REWARD', gsi1: { pk: 'WS#{workspaceId}#REWARDS', sk: '{rewardId}' } },
+  rewardMemberCount: { pk: 'WS#{workspaceId}#REWARD#{rewardId}', sk: 'MEMBER#{memberId}' },
+  /** A redemption of a reward: its own partition; gsi2 lists a member's redemptions, newest first. */
+  redemption: {
+    pk: 'WS#{workspaceId}#REDEMPTION#{redemptionId}',
+    sk: 'REDEMPTION',
+    gsi2: { pk: 'WS#{workspaceId}#MEMBER#{memberId}#REDEMPTIONS', sk: '{redemptionId}' },
+  },
+
   idempotency: { pk: 'WS#{workspaceId}#IDEM#{key}', sk: 'IDEM' },
   /** A further part of an idempotent answer too large for its record (the record holds the first). */
   idempotencyPart: { pk: 'WS#{workspaceId}#IDEM#{key}', sk: 'PART#{part}' },

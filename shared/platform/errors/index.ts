@@ -16,6 +16,12 @@ export const ERROR_CODES = {
   POOL_NOT_ACTIVE: { status: 409, meaning: 'The coupon pool is switched off or outside its validity window' },
   COUPON_LIMIT_REACHED: { status: 409, meaning: 'The member already holds as many coupons of this pool as it allows' },
   COUPON_ALREADY_REDEEMED: { status: 409, meaning: 'The coupon was already redeemed (a coupon is redeemed at most once)' },
+  // Rewards
+  REWARD_NOT_AVAILABLE: { status: 409, meaning: 'The reward is not active, or outside its availability window' },
+  REWARD_TIER_NOT_ALLOWED: { status: 409, meaning: "The member's tier is not among the tiers the reward allows" },
+  REWARD_OUT_OF_STOCK: { status: 409, meaning: 'The reward has no stock left' },
+  REWARD_LIMIT_REACHED: { status: 409, meaning: 'The member already holds as many redemptions of the reward as it allows' },
+  REDEMPTION_USED: { status: 409, meaning: 'A void was asked for a redemption whose coupon was already redeemed' },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, meaning: 'A request with this Idempotency-Key is still in progress' },
   DELIVERY_IN_PROGRESS: { status: 409, meaning: "A replay was asked for a webhook delivery whose retry chain (or an earlier replay's) is still live" },
   // Data exports
@@ -58,6 +64,11 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
   POOL_NOT_ACTIVE: 'Switch the pool on, or issue within its `validFrom`-`validUntil` window.',
   COUPON_LIMIT_REACHED: "The member holds the pool's `perMemberLimit` coupons already; nothing to retry.",
   COUPON_ALREADY_REDEEMED: 'A coupon is redeemed at most once; nothing to retry.',
+  REWARD_NOT_AVAILABLE: 'Activate the reward, or redeem it within its `availableFrom`-`availableUntil` window.',
+  REWARD_TIER_NOT_ALLOWED: "Only members of the reward's `allowedTiers` may redeem it; offer the member another reward.",
+  REWARD_OUT_OF_STOCK: "Raise the reward's `stock`, or offer another reward; voided redemptions give stock back.",
+  REWARD_LIMIT_REACHED: "The member holds the reward's `perMemberLimit` redemptions already; nothing to retry.",
+  REDEMPTION_USED: 'A used reward cannot be voided; take the points back by hand if the order it was used on is refunded.',
   DELIVERY_IN_PROGRESS:
     'Wait until the delivery is `delivered`, `failed` or `dead` (the delivery log shows its state and next retry), then replay it if it still needs sending.',
   EXPORT_NOT_COMPLETED: "Wait until the export job's `status` is `completed` (poll the job), then ask for the link again.",

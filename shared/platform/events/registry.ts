@@ -20,6 +20,8 @@ export const eventDataSchema = z.strictObject({
   tag: z.string().optional(),
   /** Coupon events: the pool the coupon comes from. */
   pool_id: z.string().optional(),
+  /** Reward events: the reward redeemed or voided. */
+  reward_id: z.string().optional(),
   /** campaign.reward_granted: the campaign that granted the reward. */
   campaign_id: z.string().optional(),
   /** order.refunded: the order's own points the refund took back, and its campaign points. */
@@ -148,6 +150,18 @@ export const EVENTS = {
     stage: 'engagement',
     example: { resource_id: 'cpn_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', pool_id: 'cpl_01j9z3k4m5n6p7q8r9s0t1v2w3' },
     emittedBy: 'shared/coupons/service.ts (redeemCoupon)',
+  },
+  'reward.redeemed': {
+    label: 'Reward redeemed',
+    stage: 'loyalty',
+    example: { resource_id: 'rdm_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', reward_id: 'rwd_01j9z3k4m5n6p7q8r9s0t1v2w3' },
+    emittedBy: 'shared/rewards/redemptions.ts (redeemReward; resource_id: the redemption)',
+  },
+  'reward.voided': {
+    label: 'Reward redemption voided',
+    stage: 'loyalty',
+    example: { resource_id: 'rdm_01j9z3k4m5n6p7q8r9s0t1v2w3', member_ref: 'mbr_01j9z3k4m5n6p7q8r9s0t1v2w3', reward_id: 'rwd_01j9z3k4m5n6p7q8r9s0t1v2w3' },
+    emittedBy: 'shared/rewards/redemptions.ts (voidRedemption, once per redemption; resource_id: the redemption)',
   },
   'ambassador.code_issued': {
     label: 'Referral code issued',

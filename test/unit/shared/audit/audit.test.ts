@@ -64,6 +64,10 @@ describe('audit catalog', () => {
       // Console: members
       'member.points_adjusted': 'member success',
       'member.ledger_entry_reversed': 'member success',
+      // Rewards
+      'reward.created': 'reward success',
+      'reward.updated': 'reward success',
+      'redemption.voided': 'redemption success',
     });
     expect(Object.keys(AUDIT_CATALOG).sort()).toEqual([...AUDIT_ACTIONS].sort());
     expect(new Set(AUDIT_ACTIONS).size).toBe(AUDIT_ACTIONS.length);
@@ -94,6 +98,8 @@ describe('audit catalog', () => {
       'exportSchedule',
       'member',
       'invitation',
+      'reward',
+      'redemption',
     ]);
     expect(AUDIT_OUTCOMES).toEqual(['success', 'failure']);
     expect(AUDIT_FAILURE_REASONS).toEqual(['wrong_password', 'tool_error', 'refused', 'invalid']);

@@ -46,6 +46,12 @@ describe('reversalDelta', () => {
     expect(() => reversalDelta(entry('expire', -10, { type: 'program' }), RICH)).toThrow('Entry ple_1 (expire) cannot be reversed');
     expect(() => reversalDelta(entry('refund_reversal', -10), RICH)).toThrow('(refund_reversal) cannot be reversed');
     expect(() => reversalDelta(entry('correction', -10, { reversedEntryId: 'ple_0' }), RICH)).toThrow('Entry ple_1 (a reversal) cannot be reversed');
+    expect(() => reversalDelta(entry('redemption', -10, { type: 'reward', rewardId: 'rwd_1', redemptionId: 'rdm_1' }), RICH)).toThrow(
+      'Entry ple_1 belongs to redemption rdm_1: void the redemption instead',
+    );
+    expect(() => reversalDelta(entry('redemption_void', 10, { type: 'reward', rewardId: 'rwd_1', redemptionId: 'rdm_1' }), RICH)).toThrow(
+      'void the redemption instead',
+    );
   });
 });
 

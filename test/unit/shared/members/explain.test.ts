@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../../../shared/program/calendar';
 import { ACTIVATION_REASON, explainAt, isActivation, lifetimeMove, orderMove, waitingAt } from '../../../../shared/members/explain';
+import { isSpend } from '../../../../shared/members/points-lots';
 import type { LedgerEntryRecord, LedgerType } from '../../../../shared/members/entities';
 import type { ProgramRules } from '../../../../shared/program/schemas';
 import { DEFAULT_RULES } from '../../../../shared/program/schemas';
@@ -64,6 +65,24 @@ describe('what an entry moves', () => {
   it('lifetime: every type but a spend and an expiry', () => {
     const types: LedgerType[] = ['earn', 'deduct', 'refund_reversal', 'adjustment', 'campaign', 'expire'];
     expect(types.map((type) => lifetimeMove({ type, amount: -7 }))).toEqual([-7, 0, -7, -7, -7, 0]);
+  });
+
+  it('lifetime: a reward’s redemption and its void are spending, neither moves it', () => {
+    expect(lifetimeMove({ type: 'redemption', amount: -7 })).toBe(0);
+    expect(lifetimeMove({ type: 'redemption_void', amount: 7 })).toBe(0);
+  });
+
+  it('a spend is a deduction or a redemption; a void of one is not', () => {
+    expect((['deduct', 'redemption'] as LedgerType[]).map(isSpend)).toEqual([true, true]);
+    expect((['earn', 'redemption_void', 'correction', 'expire', 'campaign', 'adjustment', 'refund_reversal'] as LedgerType[]).map(isSpend)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('lifetime: a correction that reverses a spend gives the points back without lifetime; any other moves it', () => {

@@ -3,6 +3,7 @@ import {
   addCounters,
   backfillMoves,
   counterOf,
+  countedPoints,
   dayMoves,
   expiryMonth,
   localDay,
@@ -45,8 +46,54 @@ describe('counterOf', () => {
     ['correction', 15, 'order', 'issuedManual'],
     // A credit is a positive amount: nothing of zero is issued.
     ['campaign', 0, 'manual', 'deducted'],
+    // A reward's redemption and its void are both redeemed, whatever their source.
+    ['redemption', -25, 'reward', 'redeemed'],
+    ['redemption_void', 25, 'reward', 'redeemed'],
+    ['redemption', -25, 'manual', 'redeemed'],
+    ['redemption_void', 25, 'order', 'redeemed'],
   ])('%s %d from %s counts as %s', (type, amount, source, counter) => {
     expect(counterOf(entry(type, amount, source))).toBe(counter);
+  });
+});
+
+describe('countedPoints', () => {
+  it('counts a debit as the points taken off, a credit as given, and a redemption’s void as taken off redeemed again', () => {
+    expect(countedPoints({ type: 'deduct', amount: -30 })).toBe(30);
+    expect(countedPoints({ type: 'earn', amount: 30 })).toBe(30);
+    expect(countedPoints({ type: 'redemption', amount: -30 })).toBe(30);
+    expect(countedPoints({ type: 'redemption_void', amount: 30 })).toBe(-30);
+  });
+  it('keeps the outstanding balance the ledger’s: a redemption and its void add up to nothing', () => {
+    const at = Date.parse('2026-03-10T12:00:00Z');
+    const noLots = { read: undefined, settled: undefined, written: undefined };
+    const moved = (e: CountedEntry) => dayMoves({ lapsed: null, entries: [e], lots: noLots, orders: 0, at, timeZone: 'UTC' }).get('2026-03-10') ?? {};
+    expect(moved(entry('redemption', -40, 'reward'))).toEqual({ redeemed: 40 });
+    expect(moved(entry('redemption_void', 40, 'reward'))).toEqual({ redeemed: -40 });
+    expect(outstandingMove(moved(entry('redemption_void', 40, 'reward')))).toBe(40);
+    const both = dayMoves({
+      lapsed: null,
+      entries: [entry('redemption', -40, 'reward'), entry('redemption_void', 40, 'reward')],
+      lots: noLots,
+      orders: 0,
+      at,
+      timeZone: 'UTC',
+    });
+    expect([...both]).toEqual([]);
+  });
+  it('the backfill counts a void against redeemed on its own day', () => {
+    const moves = backfillMoves(
+      {
+        entries: [
+          { ...entry('redemption', -40, 'reward', '2026-03-01T10:00:00Z'), id: 'ple_01kbwzzzz1rest' },
+          { ...entry('redemption_void', 40, 'reward', '2026-03-02T10:00:00Z'), id: 'ple_01kbwzzzz2rest' },
+        ],
+        lots: undefined,
+        lastDay: '2026-03-02',
+      },
+      '01kbx00000',
+      'UTC',
+    );
+    expect(Object.fromEntries(moves)).toEqual({ '2026-03-01': { redeemed: 40 }, '2026-03-02': { redeemed: -40 } });
   });
 });
 

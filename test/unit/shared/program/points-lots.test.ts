@@ -138,6 +138,14 @@ describe('lotsAfter', () => {
       lots: [{ ...before.lots[0], points: 6 }],
     });
     expect(lotsAfter(before, [entry('d', -4, 'deduct')], NO_WAIT, T0).lastActivityAt).toBe(T0);
+    // A reward's redemption is the member's spend; a correction that takes points is not.
+    expect(lotsAfter(before, [entry('d', -4, 'redemption')], NO_WAIT, T0)).toEqual({ ...before, lots: [{ ...before.lots[0], points: 6 }], lastActivityAt: T0 });
+    expect(lotsAfter(before, [entry('d', -4, 'correction')], NO_WAIT, T0).lastActivityAt).toBe(T0 - DAY_MS);
+  });
+
+  it("a redemption's void gives its points back as a lot of their own, dated from the void", () => {
+    const after = lotsAfter(NO_LOTS, [entry('v', 40, 'redemption_void')], NO_WAIT, T0);
+    expect(after.lots).toEqual([{ id: 'v', points: 40, earnedAt: T0, expiresAt: T0 + 30 * DAY_MS, orderId: null }]);
   });
 
   it("a campaign's reward on an order is the campaign's share of it: a claim of its own, apart from the order's points", () => {

@@ -1,0 +1,9 @@
+/**
+ * The door of the rewards area: what other areas, the HTTP layer, MCP, the functions and infra use of it,
+ * named one by one. Files inside the area import each other directly (docs/architecture.md).
+ */
+
+export { rewardsArea } from './contract';
+export { listMemberRedemptions, redeemReward, voidRedemption } from './redemptions';
+export { redemptionSchema, rewardSchema } from './schemas';
+export { createReward, getReward, listRewards, updateReward } from './service';

@@ -1,0 +1,184 @@
+/**
+ * Redeeming a reward, and voiding a redemption, each ONE points change of the ledger
+ * (`changePoints`): the member's balance and a ledger entry of its own kind (`redemption`, then
+ * `redemption_void`) naming the reward and the redemption, in the same transaction as the
+ * reward's stock, the member's counter under the per-member limit, the redemption, the coupon
+ * drawn from the reward's pool (the coupons' own issue path) and the event. The ledger re-plans the
+ * whole change when any condition fails, on fresh reads, so what it answers is what committed.
+ */
+import * as repo from './repository';
+import { couponVoid, rewardCoupon } from '../coupons';
+import { changePoints, isMemberId, loadMember, NO_DELTA, type LedgerStore } from '../members';
+import { programNow } from '../program';
+import { inKeyOrder } from '../platform/data/concurrency';
+import type { Page } from '../platform/data/queries';
+import type { TransactStep } from '../platform/data/transactions';
+import { event } from '../platform/events/outbox';
+import { ID_PATTERN, newId } from '../platform/ids';
+import { AppError, conflict, notFound } from '../platform/errors';
+import { audited, type AuditContext } from '../audit';
+import type { WriteOptions } from '../platform/data/write-options';
+import type { RedemptionRecord, RedemptionStatus, RewardRecord } from './entities';
+import { codeValidUntil, limitReached, refusalOf } from './eligibility';
+import type { Redemption } from './schemas';
+import { loadReward } from './service';
+
+const isRedemptionId = (id: string) => ID_PATTERN('rdm').test(id);
+
+export function toRedemption(r: RedemptionRecord): Redemption {
+  const { workspaceId: _w, stockTaken: _s, ...answer } = r;
+  return answer;
+}
+
+const apiKeyOf = (audit: AuditContext) => (audit.actor.type === 'apiKey' ? audit.actor.id : null);
+
+const refused = (refusal: { code: AppError['code']; message: string }) => new AppError(refusal.code, refusal.message);
+
+/** The ledger entry's source: the reward and the redemption it is about. */
+const sourceOf = (r: Pick<RedemptionRecord, 'rewardId' | 'id'>, audit: AuditContext) => ({
+  type: 'reward' as const,
+  orderId: null,
+  externalOrderId: null,
+  apiKeyId: apiKeyOf(audit),
+  rewardId: r.rewardId,
+  redemptionId: r.id,
+});
+
+/**
+ * Redeems a reward for a member: refused (409) when the reward is not active or outside its
+ * window, the member's tier is not allowed, the stock is gone, the member is at the limit or the
+ * balance is short (INSUFFICIENT_POINTS). The redemptions of one reward in this process take
+ * turns (its stock item is hot), so only writers in other processes make one plan again.
+ */
+export function redeemReward(
+  workspaceId: string,
+  rewardId: string,
+  memberId: string,
+  audit: AuditContext,
+  store: LedgerStore,
+  opts: WriteOptions<Redemption> = {},
+): Promise<Redemption> {
+  return inKeyOrder(`reward:${workspaceId}/${rewardId}`, async () => {
+    await loadReward(workspaceId, rewardId);
+    if (!isMemberId(memberId)) throw notFound('Member');
+    return changePoints({ store, workspaceId, memberId, plan: (member) => planRedemption(workspaceId, rewardId, member, audit), write: opts });
+  });
+}
+
+async function planRedemption(workspaceId: string, rewardId: string, member: { id: string; status: string; tier: string }, audit: AuditContext) {
+  if (member.status !== 'active') throw conflict('The member is unenrolled; rewards can no longer be redeemed');
+  const [reward, held, now] = await Promise.all([
+    loadReward(workspaceId, rewardId),
+    repo.memberHeld(workspaceId, rewardId, member.id),
+    programNow(workspaceId),
+  ]);
+  const at = now.toISOString();
+  const refusal = refusalOf(reward, { at, tier: member.tier, held });
+  if (refusal) throw refused(refusal);
+  const drawn = reward.couponPoolId
+    ? await rewardCoupon(workspaceId, reward.couponPoolId, member.id, now, (poolUntil) => ({
+        validUntil: codeValidUntil(at, reward.validityDays, poolUntil),
+        pointsCost: reward.pointsCost,
+      }))
+    : null;
+  const redemption: RedemptionRecord = {
+    id: newId('rdm', now.getTime()),
+    workspaceId,
+    rewardId,
+    rewardName: reward.name,
+    memberId: member.id,
+    pointsSpent: reward.pointsCost,
+    status: 'issued',
+    ledgerEntryId: newId('ple', now.getTime()),
+    voidEntryId: null,
+    couponId: drawn?.coupon.id ?? null,
+    couponCode: drawn?.coupon.code ?? null,
+    stockTaken: reward.remaining !== null,
+    createdAt: at,
+    voidedAt: null,
+  };
+  const answer = toRedemption(redemption);
+  return {
+    plan: {
+      delta: { ...NO_DELTA, balance: -reward.pointsCost },
+      entry: { id: redemption.ledgerEntryId, type: 'redemption' as const, reason: `Reward ${reward.name}`, source: sourceOf(redemption, audit) },
+      requireNonNegative: true,
+      requireActive: true,
+      steps: [
+        repo.holdRewardStep(reward),
+        repo.countMemberStep(workspaceId, rewardId, member.id, reward.perMemberLimit, () => refused(limitReached(reward.perMemberLimit ?? 0))),
+        repo.putRedemptionStep(redemption),
+        ...(drawn?.draft.steps ?? []),
+      ],
+      events: [...(drawn?.draft.events ?? []), event('reward.redeemed', { resource_id: redemption.id, member_ref: member.id, reward_id: rewardId })],
+      result: () => answer,
+    },
+  };
+}
+
+async function loadRedemption(workspaceId: string, redemptionId: string): Promise<RedemptionRecord> {
+  const found = isRedemptionId(redemptionId) ? await repo.getRedemption(workspaceId, redemptionId) : undefined;
+  if (!found) throw notFound('Redemption');
+  return found;
+}
+
+/**
+ * Voids an unused redemption: its points back as a `redemption_void` entry, its coupon voided,
+ * its unit of stock back, the member's count down, audited. Once: the redemption's update is
+ * conditional on `issued`, so of concurrent voids one commits and the others read it again and
+ * answer it as voided. A redemption whose coupon was redeemed is REDEMPTION_USED.
+ */
+export async function voidRedemption(
+  workspaceId: string,
+  redemptionId: string,
+  audit: AuditContext,
+  store: LedgerStore,
+  opts: WriteOptions<Redemption> = {},
+): Promise<Redemption> {
+  const first = await loadRedemption(workspaceId, redemptionId);
+  if (first.status === 'voided') return toRedemption(first);
+  return changePoints({ store, workspaceId, memberId: first.memberId, plan: () => planVoid(workspaceId, redemptionId, audit), write: opts });
+}
+
+async function planVoid(workspaceId: string, redemptionId: string, audit: AuditContext) {
+  const r = await loadRedemption(workspaceId, redemptionId);
+  if (r.status === 'voided') return { done: toRedemption(r) };
+  const now = await programNow(workspaceId);
+  const at = now.toISOString();
+  const [coupon, reward] = await Promise.all([
+    r.couponId ? couponVoid(workspaceId, r.couponId, now) : null,
+    r.stockTaken ? repo.getReward(workspaceId, r.rewardId) : undefined,
+  ]);
+  if (coupon === 'used') throw new AppError('REDEMPTION_USED', `The redemption's coupon ${r.couponId} was already redeemed; it cannot be voided`);
+  const voidEntryId = newId('ple', now.getTime());
+  const answer = toRedemption({ ...r, status: 'voided', voidEntryId, voidedAt: at });
+  const steps: TransactStep[] = [
+    repo.voidRedemptionStep(r, voidEntryId, at),
+    ...(coupon ? [coupon] : []),
+    ...(givesStockBack(reward) ? [repo.giveBackStockStep(workspaceId, r.rewardId)] : []),
+    repo.uncountMemberStep(workspaceId, r.rewardId, r.memberId),
+    audited(workspaceId, audit, 'redemption.voided', { type: 'redemption', id: r.id }, now),
+  ];
+  return {
+    plan: {
+      delta: { ...NO_DELTA, balance: r.pointsSpent },
+      entry: { id: voidEntryId, type: 'redemption_void' as const, reason: `Redemption ${r.id} voided`, source: sourceOf(r, audit) },
+      steps,
+      events: [event('reward.voided', { resource_id: r.id, member_ref: r.memberId, reward_id: r.rewardId })],
+      result: () => answer,
+    },
+  };
+}
+
+/** A unit goes back only while the reward still counts stock (one made unlimited since has nothing to give it to). */
+const givesStockBack = (reward: RewardRecord | undefined): boolean => reward !== undefined && reward.remaining !== null;
+
+export async function listMemberRedemptions(
+  workspaceId: string,
+  memberId: string,
+  q: { limit: number; cursor?: string; status?: RedemptionStatus },
+): Promise<Page<Redemption>> {
+  await loadMember(workspaceId, memberId);
+  const page = await repo.listMemberRedemptions(workspaceId, memberId, q.limit, q.cursor, q.status);
+  return { ...page, items: page.items.map(toRedemption) };
+}

@@ -1,0 +1,142 @@
+import * as z from 'zod';
+import { REDEMPTION_STATUSES, REWARD_STATUSES, type RewardTypeRecord } from './entities';
+import type { SameShape } from '../platform/data/same-shape';
+import { idSchema, isoDateTime } from '../platform/validation/common';
+import { currencySchema } from '../platform/money';
+import { pageQueryShape } from '../platform/validation/pagination';
+
+/** Units one reward can be redeemed in all at most. */
+export const MAX_REWARD_STOCK = 1_000_000;
+
+const minorAmount = z.number().int().min(1).max(1e12);
+
+/** Money in minor units (cents) of its currency. */
+export const moneySchema = z
+  .strictObject({ amount: minorAmount.describe('Minor units of `currency` (cents), e.g. 500 for 5.00 EUR'), currency: currencySchema })
+  .meta({ id: 'MinorMoney' });
+
+/** What a reward gives. One schema for requests and answers (stored as given). */
+export const rewardBenefitSchema = z
+  .discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('fixed_discount'), amount: minorAmount.describe('Amount off in minor units of `currency`'), currency: currencySchema }),
+    z.strictObject({
+      type: z.literal('percent_discount'),
+      percent: z.number().int().min(1).max(100).describe('Percent off, 1-100'),
+      maxDiscount: moneySchema.nullable().describe('The most it takes off; null: no cap'),
+    }),
+    z.strictObject({ type: z.literal('free_shipping') }),
+    z.strictObject({ type: z.literal('free_product'), sku: z.string().trim().min(1).max(100).describe('The product given away') }),
+  ])
+  .meta({ id: 'RewardBenefit', description: 'What the reward gives: a fixed or percent discount, free shipping or a free product' });
+export type RewardBenefit = z.infer<typeof rewardBenefitSchema>;
+// A benefit is stored as given.
+true satisfies SameShape<RewardBenefit, RewardTypeRecord>;
+
+const tierKey = z.string().trim().min(1).max(64);
+
+const rewardFields = {
+  name: z.string().trim().min(1).max(200).describe('Shown to members, e.g. 5 € off your next order'),
+  description: z.string().trim().max(2000).nullable().optional().describe('Shown to members under the name'),
+  imageUrl: z
+    .url({ protocol: /^https$/, message: 'an https URL' })
+    .max(2048)
+    .nullable()
+    .optional()
+    .describe('An https picture of the reward'),
+  pointsCost: z.number().int().min(1).max(1e9).describe('Points a redemption takes from the member'),
+  benefit: rewardBenefitSchema,
+  minimumSpend: moneySchema.nullable().optional().describe('The order total the issued code asks for; null: none'),
+  validityDays: z
+    .number()
+    .int()
+    .min(1)
+    .max(3650)
+    .nullable()
+    .optional()
+    .describe("Days the issued code stays valid (never beyond its pool's validUntil); null: as the pool's coupons"),
+  stock: z.number().int().min(0).max(MAX_REWARD_STOCK).nullable().optional().describe('Redemptions possible in all (a void gives one back); null: unlimited'),
+  perMemberLimit: z
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .nullable()
+    .optional()
+    .describe('Redemptions one member may hold (voided ones do not count); null: no limit'),
+  availableFrom: isoDateTime.nullable().optional().describe('Redeemable from; null: as soon as active'),
+  availableUntil: isoDateTime.nullable().optional().describe('Redeemable until (exclusive); null: no end'),
+  allowedTiers: z.array(tierKey).min(1).max(20).nullable().optional().describe('Tier keys of the program whose members may redeem it; null: every tier'),
+  couponPoolId: idSchema.nullable().optional().describe('cpl_...: the coupon pool the code of each redemption is drawn from; null: no code'),
+  status: z.enum(REWARD_STATUSES).optional().describe('draft (default), active, paused or archived; only an active reward is redeemable'),
+};
+
+const windowInOrder = (b: { availableFrom?: string | null; availableUntil?: string | null }, ctx: z.RefinementCtx) => {
+  if (b.availableFrom && b.availableUntil && Date.parse(b.availableFrom) >= Date.parse(b.availableUntil)) {
+    ctx.addIssue({ code: 'custom', path: ['availableUntil'], message: 'must be after availableFrom' });
+  }
+};
+
+export const createRewardBody = z.strictObject(rewardFields).superRefine(windowInOrder);
+export type CreateRewardInput = z.infer<typeof createRewardBody>;
+
+export const updateRewardBody = z
+  .strictObject({
+    ...rewardFields,
+    name: rewardFields.name.optional(),
+    pointsCost: rewardFields.pointsCost.optional(),
+    benefit: rewardBenefitSchema.optional(),
+    version: z.number().int().min(1).optional().describe('The version you read: the change applies only if the reward is still at it (409 otherwise)'),
+  })
+  .refine((b) => Object.keys(b).some((k) => k !== 'version'), { message: 'give at least one field to change' });
+export type UpdateRewardInput = z.infer<typeof updateRewardBody>;
+
+export const rewardSchema = z
+  .object({
+    id: z.string().describe('rwd_...'),
+    name: z.string(),
+    description: z.string().nullable(),
+    imageUrl: z.string().nullable(),
+    pointsCost: z.number().int(),
+    benefit: rewardBenefitSchema,
+    minimumSpend: moneySchema.nullable(),
+    validityDays: z.number().int().nullable(),
+    stock: z.number().int().nullable().describe('Redemptions possible in all; null: unlimited'),
+    remaining: z.number().int().nullable().describe('Redemptions left (stock less live redemptions); null: unlimited'),
+    perMemberLimit: z.number().int().nullable(),
+    availableFrom: isoDateTime.nullable(),
+    availableUntil: isoDateTime.nullable(),
+    allowedTiers: z.array(z.string()).nullable(),
+    couponPoolId: z.string().nullable(),
+    status: z.enum(REWARD_STATUSES),
+    version: z.number().int().describe('Pass it back on PATCH to change only what you read'),
+    createdAt: isoDateTime,
+    updatedAt: isoDateTime,
+  })
+  .meta({ id: 'Reward' });
+export type Reward = z.infer<typeof rewardSchema>;
+
+export const listRewardsQuery = z.strictObject({ ...pageQueryShape, status: z.enum(REWARD_STATUSES).optional() });
+export type ListRewardsQuery = z.infer<typeof listRewardsQuery>;
+
+export const redeemRewardBody = z.strictObject({ memberId: idSchema.describe('mbr_...: the member who spends the points') });
+export type RedeemRewardInput = z.infer<typeof redeemRewardBody>;
+
+export const redemptionSchema = z
+  .object({
+    id: z.string().describe('rdm_...'),
+    rewardId: z.string(),
+    rewardName: z.string().describe('The reward’s name when it was redeemed'),
+    memberId: z.string(),
+    pointsSpent: z.number().int(),
+    status: z.enum(REDEMPTION_STATUSES).describe('issued: the member holds it; voided: taken back, points returned'),
+    ledgerEntryId: z.string().describe('ple_...: the `redemption` entry that took the points'),
+    voidEntryId: z.string().nullable().describe('ple_...: the `redemption_void` entry that gave them back'),
+    couponId: z.string().nullable().describe('cpn_...: the coupon drawn from the reward’s pool; null: the reward issues no code'),
+    couponCode: z.string().nullable().describe('The code the member shows or types at checkout'),
+    createdAt: isoDateTime,
+    voidedAt: isoDateTime.nullable(),
+  })
+  .meta({ id: 'Redemption' });
+export type Redemption = z.infer<typeof redemptionSchema>;
+
+export const listRedemptionsQuery = z.strictObject({ ...pageQueryShape, status: z.enum(REDEMPTION_STATUSES).optional() });
