@@ -5,6 +5,7 @@ import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../../../shared/campaigns/e
 import { SCOPES } from '../../../../../shared/platform/contract/scopes';
 import { AUDIT_ACTIONS } from '../../../../../shared/audit/entities';
 import { FIELD_TYPES } from '../../../../../shared/objects/entities';
+import { config } from '../../../../../shared/platform/config/static';
 
 describe('the typed client (shared/client)', () => {
   // The types are committed so the CLI and any program type-check without a generator run; they
@@ -31,6 +32,7 @@ describe("the console's lists (shared/console/platform.ts)", () => {
       fieldTypes: FIELD_TYPES,
       conditionFields: CONDITION_FIELDS,
       opsByKind: OPS_BY_KIND,
+      minPasswordLength: config.auth.minPasswordLength,
     });
     expect(PLATFORM.opsByKind.list).toEqual(['contains', 'in']);
   });
