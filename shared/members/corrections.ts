@@ -11,6 +11,8 @@ import type { LedgerEntryRecord, MemberRecord } from './entities';
 import type { PointsDelta } from './types';
 import { AppError, notFound } from '../platform/errors';
 import { newId } from '../platform/ids';
+import { assertWithinPointsCeiling } from '../platform/contract/permissions';
+import type { Role } from '../platform/contract/roles';
 import { audited, type AuditContext } from '../audit';
 import type { WriteOptions } from '../platform/data/write-options';
 import type { PointsResult } from './types';
@@ -79,7 +81,8 @@ export async function reverseEntry(
   memberId: string,
   entryId: string,
   input: { reason: string },
-  actor: { apiKeyId: string | null; audit: AuditContext },
+  /** `role`: the console user's, whose points ceiling the reversal stays within. */
+  actor: { apiKeyId: string | null; audit: AuditContext; role?: Role },
   store: ReversalStore,
   opts: WriteOptions<PointsResult> = {},
 ): Promise<PointsResult> {
@@ -88,6 +91,7 @@ export async function reverseEntry(
   const refused = () => new AppError('CONFLICT', `Entry ${entry.id} was already reversed`);
   if (entry.reversedBy) throw refused();
   const delta = reversalDelta(entry);
+  if (actor.role) assertWithinPointsCeiling(actor.role, delta.balance, { in: 'path', field: 'entryId' });
   return changePoints({
     workspaceId,
     memberId,
