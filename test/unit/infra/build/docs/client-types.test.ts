@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { CONSOLE_CONSTANTS_FILE, generateClientTypes, generateConsoleConstants, SCHEMA_FILE } from '../../../../../infra/build/docs/client-types';
 import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../../../shared/campaigns/evaluation';
 import { SCOPES } from '../../../../../shared/platform/contract/scopes';
+import { ROLES } from '../../../../../shared/platform/contract/roles';
 import { AUDIT_ACTIONS } from '../../../../../shared/audit/entities';
 import { FIELD_TYPES } from '../../../../../shared/objects/entities';
+import { routeKey, routes } from '../../../../../shared/http/declarations';
 
 describe('the typed client (shared/client)', () => {
   // The types are committed so the CLI and any program type-check without a generator run; they
@@ -26,6 +28,7 @@ describe("the console's lists (shared/console/platform.ts)", () => {
   it('hold exactly the lists the platform declares', async () => {
     const { PLATFORM } = await import('../../../../../shared/console/platform');
     expect(PLATFORM).toEqual({
+      roles: ROLES,
       scopes: SCOPES,
       auditActions: AUDIT_ACTIONS,
       fieldTypes: FIELD_TYPES,
@@ -33,5 +36,13 @@ describe("the console's lists (shared/console/platform.ts)", () => {
       opsByKind: OPS_BY_KIND,
     });
     expect(PLATFORM.opsByKind.list).toEqual(['contains', 'in']);
+  });
+
+  it("name every console route's permission, and only those", async () => {
+    const { ROUTE_PERMISSIONS } = await import('../../../../../shared/console/platform');
+    const consoleRoutes = routes.filter((r) => r.auth.includes('adminSession'));
+    expect(Object.keys(ROUTE_PERMISSIONS)).toHaveLength(consoleRoutes.length);
+    for (const r of consoleRoutes) expect(ROUTE_PERMISSIONS[routeKey(r) as keyof typeof ROUTE_PERMISSIONS], routeKey(r)).toBe(r.permission);
+    expect(ROUTE_PERMISSIONS['PUT /api/flash/program']).toBe('program:manage');
   });
 });
