@@ -33,7 +33,7 @@ export const apiKeysArea = declareArea({
       body: createApiKeyBody,
       responses: { 201: dataOf(apiKeySchema.extend({ key: z.string().describe('fl_live_... shown only in this response') })) },
       description:
-        'Give exactly one of `preset` or `scopes`. Presets: `read-only` (every `:read` scope) and `write` (every `:read` and `:write` scope), both without `privacy:read` and `privacy:write`, which a key gets only by naming them. A key may grant at most its own scopes: 403 naming the ones it lacks.',
+        'Give exactly one of `preset` or `scopes`. Presets: `read-only` (every `:read` scope) and `write` (every `:read` and `:write` scope), both without `privacy:read` and `privacy:write`, which a key gets only by naming them. A key may grant at most its own scopes: 403 naming the ones it lacks. A session grants `privacy:read` only if its role holds `members:read`, and `privacy:write` only with `members:erase` (a `developer` neither): 403 naming them.',
     },
     listApiKeys: {
       method: 'GET',

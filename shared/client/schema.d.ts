@@ -298,7 +298,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key (plaintext shown once)
-         * @description Give exactly one of `preset` or `scopes`. Presets: `read-only` (every `:read` scope) and `write` (every `:read` and `:write` scope), both without `privacy:read` and `privacy:write`, which a key gets only by naming them. A key may grant at most its own scopes: 403 naming the ones it lacks.
+         * @description Give exactly one of `preset` or `scopes`. Presets: `read-only` (every `:read` scope) and `write` (every `:read` and `:write` scope), both without `privacy:read` and `privacy:write`, which a key gets only by naming them. A key may grant at most its own scopes: 403 naming the ones it lacks. A session grants `privacy:read` only if its role holds `members:read`, and `privacy:write` only with `members:erase` (a `developer` neither): 403 naming them.
          *
          *     Credential: a user session whose role holds the permission `api_keys:manage` (create and revoke api keys; built-in roles `owner`, `admin`, `developer`), or an API key with the scope `api_keys:manage`.
          */

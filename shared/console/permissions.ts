@@ -1,7 +1,7 @@
 import { createContext } from 'preact';
 import { useContext } from 'preact/hooks';
 import type { components } from '../client/schema';
-import { ROUTE_PERMISSIONS } from './platform';
+import { ROUTE_PERMISSIONS, SCOPE_NEEDS } from './platform';
 
 export type Permission = components['schemas']['Permission'];
 
@@ -18,4 +18,13 @@ export const opens = (held: readonly Permission[], route: ConsoleRoute): boolean
 export function useMay(): (route: ConsoleRoute) => boolean {
   const held = useContext(HeldPermissions);
   return (route) => opens(held, route);
+}
+
+/** Whether the signed-in person may put `scope` on a key they make (a privacy scope needs the permission it reaches into). */
+export function useMayGrant(): (scope: keyof typeof SCOPE_NEEDS) => boolean {
+  const held = useContext(HeldPermissions);
+  return (scope) => {
+    const needs = SCOPE_NEEDS[scope];
+    return needs === undefined || held.includes(needs);
+  };
 }

@@ -162,3 +162,9 @@ export const ROUTE_PERMISSIONS = {
   'GET /api/flash/overview': 'overview:read',
   'GET /api/flash/reports/points': 'reports:read',
 } as const satisfies Readonly<Record<string, components['schemas']['Permission']>>;
+
+/** The API-key scopes a session grants only when its role holds the permission beside them. */
+export const SCOPE_NEEDS: Readonly<Partial<Record<components['schemas']['ApiKey']['scopes'][number], components['schemas']['Permission']>>> = {
+  'privacy:read': 'members:read',
+  'privacy:write': 'members:erase',
+};

@@ -113,4 +113,20 @@ describe('the console by role (headless Chromium)', () => {
     expect(exported.status).toBe(403);
     await page.close();
   });
+
+  it('a developer sees keys, webhooks and object types, and is offered no privacy scope for a key', async () => {
+    const developer = await addUser(owner.workspaceId, 'developer');
+    const page = await browser.newTab();
+    const refused = refusalsOf(page);
+    await browser.signIn(page, developer.email, developer.password);
+    await nav(page).waitFor();
+    expect(await navNames(page)).toEqual(['Overview', 'Program', 'Object types', 'Webhooks', 'API keys']);
+    await nav(page).getByRole('link', { name: 'API keys' }).click();
+    await page.locator('select[name="access"]').selectOption('custom');
+    await page.getByRole('checkbox', { name: 'members:write' }).waitFor();
+    expect(await page.getByRole('checkbox', { name: 'privacy:write' }).count()).toBe(0);
+    expect(await page.getByRole('checkbox', { name: 'privacy:read' }).count()).toBe(0);
+    expect(refused).toEqual([]);
+    await page.close();
+  });
 });

@@ -120,6 +120,18 @@ describe('exports by what they hold', () => {
   });
 });
 
+describe('API keys from a developer session', () => {
+  it('mints integration keys, but none that erases members or hands out all of one member’s data', async () => {
+    const made = await call('POST', '/api/v2/api-keys', { token: tokens.developer, body: { name: 'shop', preset: 'write' } });
+    expect(made.status).toBe(201);
+    const refused = await call('POST', '/api/v2/api-keys', { token: tokens.developer, body: { name: 'dpo', scopes: ['members:read', 'privacy:write'] } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe('Your role (developer) cannot grant these scopes: privacy:write (needs members:erase)');
+    expect((await call('POST', '/api/v2/api-keys', { token: tokens.admin, body: { name: 'dpo', scopes: ['privacy:write'] } })).status).toBe(201);
+    expect((await call('DELETE', `/api/v2/api-keys/${made.body.data.id}`, { token: tokens.developer })).status).toBe(204);
+  });
+});
+
 describe('changing roles', () => {
   it('an owner gives a job role, which applies from the next request; a support agent may change no role', async () => {
     const { email, password } = await addUser(owner.workspaceId, 'member');

@@ -8,6 +8,7 @@ import { routeKey, routes } from '../../../shared/http/declarations';
 import { buildOpenApiDocument } from '../../../shared/http/openapi';
 import { SCOPES } from '../../../shared/platform/contract/scopes';
 import { ROLES } from '../../../shared/platform/contract/roles';
+import { SCOPE_NEEDS } from '../../../shared/platform/contract/permissions';
 import { AUDIT_ACTIONS } from '../../../shared/audit';
 import { FIELD_TYPES } from '../../../shared/objects';
 
@@ -76,6 +77,9 @@ export function generateConsoleConstants(): string {
     '',
     '/** The permission each console route needs (its `x-permission`): a person is shown what their permissions open. */',
     `export const ROUTE_PERMISSIONS = ${JSON.stringify(routePermissions())} as const satisfies Readonly<Record<string, components['schemas']['Permission']>>;`,
+    '',
+    '/** The API-key scopes a session grants only when its role holds the permission beside them. */',
+    `export const SCOPE_NEEDS: Readonly<Partial<Record<components['schemas']['ApiKey']['scopes'][number], components['schemas']['Permission']>>> = ${JSON.stringify(SCOPE_NEEDS)};`,
     '',
   ].join('\n');
   const biome = fileURLToPath(new URL('../../../node_modules/.bin/biome', import.meta.url));

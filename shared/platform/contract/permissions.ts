@@ -1,5 +1,6 @@
 import { AppError } from '../errors';
 import { ROLES, type Role } from './roles';
+import type { Scope } from './scopes';
 
 /**
  * What a console session may do: every route a signed-in user calls (an `adminSession` route)
@@ -86,6 +87,25 @@ export const rolesWith = (permission: Permission): Role[] => ROLES.filter((r) =>
 export function missingPermission(role: Role, permission: Permission): AppError {
   return new AppError('FORBIDDEN', `Your role (${role}) lacks the permission ${permission}: ${PERMISSIONS[permission].toLowerCase()}`, [
     { in: 'header', field: 'authorization', message: `missing permission ${permission}` },
+  ]);
+}
+
+/**
+ * API-key scopes that reach further than managing keys: a session may put one on a key only when
+ * its role holds the permission beside it (a developer mints integration keys, not keys that erase
+ * members or hand out all of one member's data).
+ */
+export const SCOPE_NEEDS: Readonly<Partial<Record<Scope, Permission>>> = { 'privacy:read': 'members:read', 'privacy:write': 'members:erase' };
+
+/** Refuses (403) a key for `scopes` that a session of `role` may not grant, naming each scope and the permission it needs. */
+export function assertMayGrantScopes(role: Role, scopes: readonly Scope[]): void {
+  const beyond = scopes.flatMap((s) => {
+    const needs = SCOPE_NEEDS[s];
+    return needs && !roleMay(role, needs) ? [`${s} (needs ${needs})`] : [];
+  });
+  if (beyond.length === 0) return;
+  throw new AppError('FORBIDDEN', `Your role (${role}) cannot grant these scopes: ${beyond.join(', ')}`, [
+    { in: 'body', field: 'scopes', message: `beyond the role: ${beyond.join(', ')}` },
   ]);
 }
 

@@ -4,6 +4,7 @@ import { CONSOLE_CONSTANTS_FILE, generateClientTypes, generateConsoleConstants, 
 import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../../../shared/campaigns/evaluation';
 import { SCOPES } from '../../../../../shared/platform/contract/scopes';
 import { ROLES } from '../../../../../shared/platform/contract/roles';
+import { SCOPE_NEEDS } from '../../../../../shared/platform/contract/permissions';
 import { AUDIT_ACTIONS } from '../../../../../shared/audit/entities';
 import { FIELD_TYPES } from '../../../../../shared/objects/entities';
 import { routeKey, routes } from '../../../../../shared/http/declarations';
@@ -44,5 +45,10 @@ describe("the console's lists (shared/console/platform.ts)", () => {
     expect(Object.keys(ROUTE_PERMISSIONS)).toHaveLength(consoleRoutes.length);
     for (const r of consoleRoutes) expect(ROUTE_PERMISSIONS[routeKey(r) as keyof typeof ROUTE_PERMISSIONS], routeKey(r)).toBe(r.permission);
     expect(ROUTE_PERMISSIONS['PUT /api/flash/program']).toBe('program:manage');
+  });
+
+  it('name the scopes a session grants only with a permission', async () => {
+    const { SCOPE_NEEDS: needs } = await import('../../../../../shared/console/platform');
+    expect(needs).toEqual(SCOPE_NEEDS);
   });
 });

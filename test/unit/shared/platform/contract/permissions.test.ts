@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../../../../shared/http/declarations';
 import {
+  assertMayGrantScopes,
   assertWithinPointsCeiling,
   missingPermission,
   PERMISSION_NAMES,
@@ -10,6 +11,7 @@ import {
   ROLE_PERMISSIONS,
   roleMay,
   rolesWith,
+  SCOPE_NEEDS,
 } from '../../../../../shared/platform/contract/permissions';
 import { ROLES } from '../../../../../shared/platform/contract/roles';
 import type { AppError } from '../../../../../shared/platform/errors';
@@ -153,5 +155,21 @@ describe('refusals', () => {
     ]);
     expect(refusal(() => assertWithinPointsCeiling('admin', 1e9, { in: 'body', field: 'amount' }))).toBeUndefined();
     expect(refusal(() => assertWithinPointsCeiling('owner', -1e9, { in: 'body', field: 'amount' }))).toBeUndefined();
+  });
+
+  it('lets a session grant the privacy scopes only with the permissions they reach into', () => {
+    expect(SCOPE_NEEDS).toEqual({ 'privacy:read': 'members:read', 'privacy:write': 'members:erase' });
+    expect(refusal(() => assertMayGrantScopes('developer', ['members:read', 'members:write', 'orders:write', 'api_keys:manage']))).toBeUndefined();
+    expect(refusal(() => assertMayGrantScopes('admin', ['privacy:read', 'privacy:write']))).toBeUndefined();
+    expect(refusal(() => assertMayGrantScopes('developer', ['members:read', 'privacy:write', 'privacy:read']))).toEqual({
+      status: 403,
+      code: 'FORBIDDEN',
+      message: 'Your role (developer) cannot grant these scopes: privacy:write (needs members:erase), privacy:read (needs members:read)',
+      details: [{ in: 'body', field: 'scopes', message: 'beyond the role: privacy:write (needs members:erase), privacy:read (needs members:read)' }],
+    });
+    expect(refusal(() => assertMayGrantScopes('support', ['privacy:read']))).toBeUndefined();
+    expect(refusal(() => assertMayGrantScopes('support', ['privacy:write']))?.message).toBe(
+      'Your role (support) cannot grant these scopes: privacy:write (needs members:erase)',
+    );
   });
 });
