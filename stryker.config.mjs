@@ -48,6 +48,9 @@ export default {
     'shared/platform/validation/pagination.ts',
     'shared/platform/validation/validation.ts',
     'shared/api-keys/scopes.ts',
+    // The console's permissions, the built-in roles and the points ceiling.
+    'shared/platform/contract/permissions.ts',
+    'shared/exports/access.ts',
     'shared/coupons/codes.ts',
     // Whether a member may redeem a reward now, a code's end, and the stock an edit leaves.
     'shared/rewards/eligibility.ts',

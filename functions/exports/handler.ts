@@ -2,11 +2,11 @@ import { targetCheckFromConfig } from '../../shared/platform/adapters/egress-add
 import { linkSignerFromConfig } from '../../shared/platform/adapters/link-signer';
 import { secretSealerFromConfig } from '../../shared/platform/adapters/secret-sealer';
 import { workflowsFromConfig } from '../../shared/platform/adapters/workflows';
-import { exportsArea, rotateSigningSecret } from '../../shared/exports';
+import { assertMayExport, exportsArea, rotateSigningSecret } from '../../shared/exports';
 import * as jobs from '../../shared/exports';
 import * as schedules from '../../shared/exports';
 import { defineArea } from '../../shared/http/area';
-import { auditOf, principalOf } from '../../shared/http/principal';
+import { auditOf, principalOf, sessionOf } from '../../shared/http/principal';
 import { accepted, created, noContent, ok } from '../../shared/http/responses';
 
 // Adapters are built on first use (per container), not at import.
@@ -31,16 +31,21 @@ export const handler = defineArea(exportsArea, {
   startWorkspaceExport: async (input) => accepted(await jobs.startArchiveExport(principalOf(input.principal).workspaceId, ports, auditOf(input))),
   listWorkspaceExports: async ({ principal }) => ok(await jobs.listArchiveJobs(principalOf(principal).workspaceId, LISTED_JOBS)),
   getExportDownload: async (input) => {
-    const { url } = await jobs.downloadLink(principalOf(input.principal).workspaceId, input.params.id, ports, auditOf(input));
+    const session = sessionOf(input.principal);
+    const { url } = await jobs.downloadLink(session.workspaceId, input.params.id, ports, auditOf(input), session.role);
     return ok({ url });
   },
-  startOperationalExport: async (input) =>
-    accepted(await jobs.startOperationalExport(principalOf(input.principal).workspaceId, input.body, ports, auditOf(input))),
+  startOperationalExport: async (input) => {
+    const session = sessionOf(input.principal);
+    assertMayExport(session.role, { kind: 'operational', dataset: input.body.entity });
+    return accepted(await jobs.startOperationalExport(session.workspaceId, input.body, ports, auditOf(input)));
+  },
   listOperationalExports: async ({ principal }) => ok(await jobs.listOperationalJobs(principalOf(principal).workspaceId, LISTED_JOBS)),
   getOperationalExport: async ({ principal, params }) => ok(await jobs.getOperationalJob(principalOf(principal).workspaceId, params.id)),
   rotateExportSigningSecret: async (input) => created(await rotateSigningSecret(principalOf(input.principal).workspaceId, ports.sealer, auditOf(input))),
   createExportSchedule: async (input) => {
-    const principal = principalOf(input.principal);
+    const principal = sessionOf(input.principal);
+    assertMayExport(principal.role, { kind: 'operational', dataset: input.body.entity });
     return created(await schedules.createSchedule(principal.workspaceId, input.body, principal, ports, auditOf(input)));
   },
   listExportSchedules: async ({ principal, query }) => {

@@ -3,7 +3,7 @@ import * as members from '../../shared/members';
 import { memberTriggers } from '../../shared/campaigns';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
-import { auditOf, principalOf } from '../../shared/http/principal';
+import { auditOf, principalOf, sessionOf } from '../../shared/http/principal';
 import { created, ok, type Reply } from '../../shared/http/responses';
 
 const pointsReply = (r: members.PointsResult): Reply => created(r);
@@ -37,24 +37,26 @@ export const handler = defineArea(membersArea, {
     const { data, nextCursor } = await members.pointsOf(principalOf(principal).workspaceId, params.id, query.limit, query.cursor);
     return ok(data, { nextCursor });
   },
-  adjustMemberPoints: sealed(pointsReply, (input, write) =>
-    members.changePointsManually(principalOf(input.principal).workspaceId, input.params.id, input.body, { apiKeyId: null, audit: auditOf(input) }, write),
-  ),
+  adjustMemberPoints: sealed(pointsReply, (input, write) => {
+    const { workspaceId, role } = sessionOf(input.principal);
+    return members.changePointsManually(workspaceId, input.params.id, input.body, { apiKeyId: null, audit: auditOf(input), role }, write);
+  }),
   reverseLedgerEntry: sealed(pointsReply, (input, write) => {
     const p = principalOf(input.principal);
     const actor = { apiKeyId: p.kind === 'apiKey' ? p.keyId : null, audit: auditOf(input) };
     return reverseEntry(p.workspaceId, input.params.id, input.params.entryId, input.body, actor, tableReversalStore, write);
   }),
-  reverseLedgerEntryInConsole: sealed(pointsReply, (input, write) =>
-    reverseEntry(
-      principalOf(input.principal).workspaceId,
+  reverseLedgerEntryInConsole: sealed(pointsReply, (input, write) => {
+    const { workspaceId, role } = sessionOf(input.principal);
+    return reverseEntry(
+      workspaceId,
       input.params.id,
       input.params.entryId,
       input.body,
-      { apiKeyId: null, audit: auditOf(input) },
+      { apiKeyId: null, audit: auditOf(input), role },
       tableReversalStore,
       write,
-    ),
-  ),
+    );
+  }),
   getMemberTier: async ({ principal, params }) => ok(await members.tierStatus(principalOf(principal).workspaceId, params.id)),
 });

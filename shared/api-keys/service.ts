@@ -9,6 +9,7 @@ import type { CreateApiKeyInput } from './schemas';
 import { missingScopes, PRESETS } from './scopes';
 import { type Scope, SCOPES } from '../platform/contract/scopes';
 import type { ApiKey, ApiKeyRecord } from './entities';
+import { assertMayGrantScopes } from '../platform/contract/permissions';
 
 /** Shown in lists so a key can be recognised: the prefix plus four characters of the secret. */
 const DISPLAY_PREFIX_LENGTH = TOKEN_PREFIX.apiKey.length + 4;
@@ -24,11 +25,15 @@ const toPublic = (r: ApiKeyRecord): ApiKey => ({
 });
 
 /**
- * A key manages only keys within its own scopes (an admin session any): it can neither hand out nor
- * revoke a scope it does not hold. 403 naming what it lacks.
+ * A key manages only keys within its own scopes: it can neither hand out nor revoke a scope it does
+ * not hold. A session grants any scope but those its role's permissions do not reach
+ * (`SCOPE_NEEDS`), and revokes any key. 403 naming what it lacks.
  */
 function assertWithinCaller(principal: Principal, scopes: readonly Scope[], verb: 'grant' | 'revoke'): void {
-  if (principal.kind !== 'apiKey') return;
+  if (principal.kind !== 'apiKey') {
+    if (verb === 'grant') assertMayGrantScopes(principal.role, scopes);
+    return;
+  }
   const beyond = missingScopes(principal.scopes, scopes);
   if (beyond.length === 0) return;
   const what = verb === 'grant' ? 'grant scopes' : 'revoke a key with scopes';

@@ -17,6 +17,7 @@ export const auditArea = declareArea({
       method: 'GET',
       path: '/api/flash/audit',
       auth: ['adminSession'],
+      permission: 'audit:read',
       summary: 'The workspace audit trail, newest first',
       query: listAuditQuery,
       responses: { 200: pageOf(auditEntrySchema) },

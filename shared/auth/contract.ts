@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { changePasswordBody, forgotPasswordBody, loginBody, profilePatchBody, registerBody, resetPasswordBody } from './schemas';
 import { ROLES } from '../platform/contract/roles';
+import { PERMISSION_NAMES } from '../platform/contract/permissions';
 import { dataOf, errorBody, isoDateTime } from '../platform/contract/contract';
 import { declareArea } from '../platform/contract/endpoint';
 import { config } from '../platform/config';
@@ -33,6 +34,9 @@ const browserSessionBody = dataOf(
     .object({
       workspace: workspaceSchema,
       user: userSchema,
+      permissions: z
+        .array(z.enum(PERMISSION_NAMES).meta({ id: 'Permission' }))
+        .describe("What the user's role may do in the console, in a fixed order: each console route needs one (`x-permission`)"),
       session: z.object({
         expiresAt: isoDateTime.describe('When the session ends whatever happens (12 hours after signing in)'),
         idleExpiresAt: isoDateTime.describe('When it ends if no request comes before (30 minutes after the last one)'),

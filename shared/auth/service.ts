@@ -10,6 +10,7 @@ import { randomToken, sha256Hex, TOKEN_PREFIX } from '../platform/tokens';
 import type { SessionRecord, User, UserRecord, Workspace } from './entities';
 import type { Mailer } from '../platform/ports/mailer';
 import { audited, recordRefusal, type AuditContext } from '../audit';
+import { permissionsOf } from '../platform/contract/permissions';
 
 export interface IssuedSession {
   token: string;
@@ -140,16 +141,20 @@ export async function login(
 export async function startBrowserSession(input: { email: string; password: string }, request: PublicRequest, now = new Date()) {
   const { session, user, workspace, csrfToken } = await login(input, request, now, { browser: true });
   const idleExpiresAt = new Date((epoch(now) + config.browserSession.idleSeconds) * 1000).toISOString();
-  return { token: session.token, answer: { user, workspace, session: { expiresAt: session.expiresAt, idleExpiresAt, csrfToken: csrfToken! } } };
+  return {
+    token: session.token,
+    answer: { user, workspace, permissions: permissionsOf(user.role), session: { expiresAt: session.expiresAt, idleExpiresAt, csrfToken: csrfToken! } },
+  };
 }
 
-/** What the console knows of its session: user, workspace, both limits and the CSRF token (never the cookie's token). */
+/** What the console knows of its session: user, workspace, the role's permissions, both limits and the CSRF token (never the cookie's token). */
 export async function browserSession(principal: SessionPrincipal) {
   if (!principal.browser) throw unauthenticated('This is not a browser session: sign in at POST /api/flash/session');
   const { user, workspace } = await profile(principal);
   return {
     user,
     workspace,
+    permissions: permissionsOf(user.role),
     session: {
       expiresAt: new Date(principal.expiresAt * 1000).toISOString(),
       idleExpiresAt: new Date(Math.min(principal.browser.idleExpiresAt, principal.expiresAt) * 1000).toISOString(),

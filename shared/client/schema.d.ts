@@ -292,15 +292,15 @@ export interface paths {
         };
         /**
          * List API keys
-         * @description Credential: a session of an owner or admin, or an API key with the scope `api_keys:manage`.
+         * @description Credential: a user session whose role holds the permission `api_keys:manage` (create and revoke api keys; built-in roles `owner`, `admin`, `developer`), or an API key with the scope `api_keys:manage`.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key (plaintext shown once)
-         * @description Give exactly one of `preset` or `scopes`. Presets: `read-only` (every `:read` scope) and `write` (every `:read` and `:write` scope), both without `privacy:read` and `privacy:write`, which a key gets only by naming them. A key may grant at most its own scopes: 403 naming the ones it lacks.
+         * @description Give exactly one of `preset` or `scopes`. Presets: `read-only` (every `:read` scope) and `write` (every `:read` and `:write` scope), both without `privacy:read` and `privacy:write`, which a key gets only by naming them. A key may grant at most its own scopes: 403 naming the ones it lacks. A session grants `privacy:read` only if its role holds `members:read`, and `privacy:write` only with `members:erase` (a `developer` neither): 403 naming them.
          *
-         *     Credential: a session of an owner or admin, or an API key with the scope `api_keys:manage`.
+         *     Credential: a user session whose role holds the permission `api_keys:manage` (create and revoke api keys; built-in roles `owner`, `admin`, `developer`), or an API key with the scope `api_keys:manage`.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -323,7 +323,7 @@ export interface paths {
          * Revoke an API key
          * @description A key may revoke only keys whose scopes it holds itself: 403 naming the ones it lacks.
          *
-         *     Credential: a session of an owner or admin, or an API key with the scope `api_keys:manage`.
+         *     Credential: a user session whose role holds the permission `api_keys:manage` (create and revoke api keys; built-in roles `owner`, `admin`, `developer`), or an API key with the scope `api_keys:manage`.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -340,7 +340,7 @@ export interface paths {
         };
         /**
          * List the users of the workspace
-         * @description Credential: a session of an owner or admin.
+         * @description Credential: a user session whose role holds the permission `team:manage` (invite team members, change their roles, remove them; built-in roles `owner`, `admin`).
          */
         get: operations["listTeamMembers"];
         put?: never;
@@ -365,7 +365,7 @@ export interface paths {
          * Remove a user from the workspace
          * @description Deletes the user and their login: every session of theirs is refused from the next request. Only an owner may remove an owner (403); the last owner cannot be removed (409). Audited as `team.member_removed`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `team:manage` (invite team members, change their roles, remove them; built-in roles `owner`, `admin`).
          */
         delete: operations["removeTeamMember"];
         options?: never;
@@ -374,7 +374,7 @@ export interface paths {
          * Change a user's role
          * @description Only an owner may make someone an owner or change an owner (403). The last owner cannot be demoted (409), also when two owners demote each other at once. The new role applies from the next request. Audited as `team.role_changed`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `team:manage` (invite team members, change their roles, remove them; built-in roles `owner`, `admin`).
          */
         patch: operations["changeTeamMemberRole"];
         trace?: never;
@@ -388,7 +388,7 @@ export interface paths {
         };
         /**
          * List invitations, newest first
-         * @description Credential: a session of an owner or admin.
+         * @description Credential: a user session whose role holds the permission `team:manage` (invite team members, change their roles, remove them; built-in roles `owner`, `admin`).
          */
         get: operations["listInvitations"];
         put?: never;
@@ -396,7 +396,7 @@ export interface paths {
          * Invite an e-mail to the team with a role
          * @description Mails a link to the console's accept page (`/console/accept#token=fl_inv_...`) that works once, for 7 days. Only an owner may invite an owner (403); an e-mail already in the team is a 409. Audited as `team.invited`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `team:manage` (invite team members, change their roles, remove them; built-in roles `owner`, `admin`).
          *
          *     Honors `Idempotency-Key`.
          */
@@ -421,7 +421,7 @@ export interface paths {
          * Revoke a pending invitation
          * @description Its link answers 410 from now on. An invitation already accepted or revoked is a 409. Audited as `team.invitation_revoked`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `team:manage` (invite team members, change their roles, remove them; built-in roles `owner`, `admin`).
          */
         delete: operations["revokeInvitation"];
         options?: never;
@@ -460,14 +460,14 @@ export interface paths {
         };
         /**
          * The workspace loyalty program rules
-         * @description Credential: a session of an owner or admin.
+         * @description Credential: a user session whose role holds the permission `program:read` (the program's rules and the sandbox clock; built-in roles `owner`, `admin`, `marketer`, `support`, `analyst`, `developer`).
          */
         get: operations["getProgram"];
         /**
          * Replace the loyalty program rules
          * @description Replaces the rules. Applies to what happens next: orders keep the earn rate they were recorded with, and tiers are evaluated with the new ladder, window and retention at each member’s next points change or due tier review; a retention already granted keeps its end.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `program:manage` (change the program's rules; built-in roles `owner`, `admin`).
          */
         put: operations["putProgram"];
         post?: never;
@@ -488,7 +488,7 @@ export interface paths {
          * A sandbox workspace's program clock
          * @description The time every program rule of the sandbox reads. A live workspace runs on real time: 409.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `program:read` (the program's rules and the sandbox clock; built-in roles `owner`, `admin`, `marketer`, `support`, `analyst`, `developer`).
          */
         get: operations["getClock"];
         put?: never;
@@ -512,7 +512,7 @@ export interface paths {
          * Move a sandbox workspace's program clock ahead
          * @description Moves the clock `days` ahead (never back) and answers once everything that fell due meanwhile has run: pending points activated, expiry warnings sent, points expired (each at its own time, in order). A live workspace: 409. Audited as `program.clock_advanced`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `clock:advance` (advance a sandbox's clock; built-in roles `owner`, `admin`, `marketer`, `developer`).
          *
          *     Honors `Idempotency-Key`.
          */
@@ -532,7 +532,7 @@ export interface paths {
         };
         /**
          * List campaigns
-         * @description Credential: a session of an owner or admin, or an API key with the scope `campaigns:read`.
+         * @description Credential: a user session whose role holds the permission `campaigns:read` (campaigns; built-in roles `owner`, `admin`, `marketer`, `support`, `analyst`, `developer`), or an API key with the scope `campaigns:read`.
          */
         get: operations["listCampaigns"];
         put?: never;
@@ -540,7 +540,7 @@ export interface paths {
          * Define a campaign
          * @description A campaign starts as `draft` unless a status is given. A pool (coupon effect), store, tier or tag it names must exist in the workspace (422 naming the field). Audited as `campaign.created`.
          *
-         *     Credential: a session of an owner or admin, or an API key with the scope `campaigns:manage`.
+         *     Credential: a user session whose role holds the permission `campaigns:manage` (create, change and delete campaigns; built-in roles `owner`, `admin`, `marketer`), or an API key with the scope `campaigns:manage`.
          *
          *     Honors `Idempotency-Key`.
          */
@@ -564,7 +564,7 @@ export interface paths {
          * What an order would earn, with every live campaign
          * @description Evaluates the order exactly as a real one: its base points under the current earn rules, then the live `order` campaigns by priority (a non-stackable one applies alone), within their limits. Stores nothing: no ledger entry, no idempotency record, no event.
          *
-         *     Credential: a session of an owner or admin, or an API key with the scope `campaigns:read`.
+         *     Credential: a user session whose role holds the permission `campaigns:simulate` (simulate campaigns on a sample order; built-in roles `owner`, `admin`, `marketer`), or an API key with the scope `campaigns:read`.
          */
         post: operations["simulateCampaigns"];
         delete?: never;
@@ -582,7 +582,7 @@ export interface paths {
         };
         /**
          * Get a campaign
-         * @description Credential: a session of an owner or admin, or an API key with the scope `campaigns:read`.
+         * @description Credential: a user session whose role holds the permission `campaigns:read` (campaigns; built-in roles `owner`, `admin`, `marketer`, `support`, `analyst`, `developer`), or an API key with the scope `campaigns:read`.
          */
         get: operations["getCampaign"];
         put?: never;
@@ -591,7 +591,7 @@ export interface paths {
          * Delete a campaign
          * @description The points it granted stay in the ledger, naming the campaign. Audited as `campaign.deleted`.
          *
-         *     Credential: a session of an owner or admin, or an API key with the scope `campaigns:manage`.
+         *     Credential: a user session whose role holds the permission `campaigns:manage` (create, change and delete campaigns; built-in roles `owner`, `admin`, `marketer`), or an API key with the scope `campaigns:manage`.
          */
         delete: operations["deleteCampaign"];
         options?: never;
@@ -600,7 +600,7 @@ export interface paths {
          * Change a campaign
          * @description Changes the fields given; the result is checked whole, as a new campaign would be. With `version`, only if the campaign is still at it (409 otherwise). An `ended` campaign cannot change its status again. Audited as `campaign.updated`.
          *
-         *     Credential: a session of an owner or admin, or an API key with the scope `campaigns:manage`.
+         *     Credential: a user session whose role holds the permission `campaigns:manage` (create, change and delete campaigns; built-in roles `owner`, `admin`, `marketer`), or an API key with the scope `campaigns:manage`.
          */
         patch: operations["updateCampaign"];
         trace?: never;
@@ -838,7 +838,7 @@ export interface paths {
          * Find members by e-mail or externalId, or page through them (console)
          * @description The member search of `GET /api/v2/members` for the console: `email` or `externalId` finds the one member (an exact lookup), otherwise newest first, by cursor.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `members:read` (find members; see their profile, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
          */
         get: operations["searchMembersInConsole"];
         put?: never;
@@ -860,7 +860,7 @@ export interface paths {
          * A member with tier progress (console)
          * @description The profile, tags and points of `GET /api/v2/members/{id}` and the tier status of `GET /api/v2/members/{id}/tier`, in one answer.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `members:read` (find members; see their profile, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
          */
         get: operations["getMemberProfile"];
         put?: never;
@@ -880,7 +880,7 @@ export interface paths {
         };
         /**
          * Balance and ledger of a member (console)
-         * @description Credential: a session of an owner or admin.
+         * @description Credential: a user session whose role holds the permission `members:read` (find members; see their profile, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
          */
         get: operations["getMemberLedger"];
         put?: never;
@@ -888,7 +888,7 @@ export interface paths {
          * Adjust a member’s points with a reason (console)
          * @description The manual earn, deduct or correction of `POST /api/v2/members/{id}/points`, made by a user: audited as `member.points_adjusted` in the same transaction. A deduction larger than the balance is refused with 409 INSUFFICIENT_POINTS.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `members:adjust_points` (adjust a member's points and reverse ledger entries, within the role's ceiling; built-in roles `owner`, `admin`, `support`).
          *
          *     Honors `Idempotency-Key`.
          */
@@ -910,7 +910,7 @@ export interface paths {
          * A member’s points at a moment (console)
          * @description The explanation of `GET /api/v2/members/{id}/explain` for the console.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `members:read` (find members; see their profile, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
          */
         get: operations["explainMemberPointsInConsole"];
         put?: never;
@@ -934,7 +934,7 @@ export interface paths {
          * Reverse one ledger entry by a correction (console)
          * @description The reversal of `POST /api/v2/members/{id}/ledger/{entryId}/reverse`, made by a user. Writes a `correction` entry of the opposite amount that names the entry (`source.reversedEntryId`) and marks the entry (`reversedBy`), audited as `member.ledger_entry_reversed`, in one transaction. Balance, lifetime points and the tier metric move back by what the entry moved them (a spend never moved lifetime; lifetime never goes below zero, when a correction took some back already); like a refund, the balance may go below zero. 409 CONFLICT when the entry was already reversed, belongs to an order (refund or reconcile the order), is an expiry, a refund reversal or itself a reversal.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `members:adjust_points` (adjust a member's points and reverse ledger entries, within the role's ceiling; built-in roles `owner`, `admin`, `support`).
          *
          *     Honors `Idempotency-Key`.
          */
@@ -1074,7 +1074,7 @@ export interface paths {
         };
         /**
          * List endpoints (without secrets)
-         * @description Credential: a session of an owner or admin.
+         * @description Credential: a user session whose role holds the permission `webhooks:manage` (webhook endpoints, deliveries, test events and the export-signing secret; built-in roles `owner`, `admin`, `developer`).
          */
         get: operations["adminListWebhookEndpoints"];
         put?: never;
@@ -1082,7 +1082,7 @@ export interface paths {
          * Subscribe an endpoint to events (secret shown once)
          * @description The url must be https (a literal private, loopback or metadata address is refused); eventTypes are keys of the event catalog.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `webhooks:manage` (webhook endpoints, deliveries, test events and the export-signing secret; built-in roles `owner`, `admin`, `developer`).
          */
         post: operations["adminCreateWebhookEndpoint"];
         delete?: never;
@@ -1133,7 +1133,7 @@ export interface paths {
          * Remove an endpoint
          * @description No further deliveries; queued ones are dropped.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `webhooks:manage` (webhook endpoints, deliveries, test events and the export-signing secret; built-in roles `owner`, `admin`, `developer`).
          */
         delete: operations["adminDeleteWebhookEndpoint"];
         options?: never;
@@ -1142,7 +1142,7 @@ export interface paths {
          * Change an endpoint, or rotate its secret
          * @description Change url, description, eventTypes or status (active | disabled), or send { "action": "rotate_secret" }: the new secret is returned once and the old one keeps signing next to it for 24 hours.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `webhooks:manage` (webhook endpoints, deliveries, test events and the export-signing secret; built-in roles `owner`, `admin`, `developer`).
          */
         patch: operations["adminUpdateWebhookEndpoint"];
         trace?: never;
@@ -1180,7 +1180,7 @@ export interface paths {
          * The events that fire, with the envelope and signature headers
          * @description Only events that fire are listed. `payload` documents the envelope and the signature headers.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `webhooks:manage` (webhook endpoints, deliveries, test events and the export-signing secret; built-in roles `owner`, `admin`, `developer`).
          */
         get: operations["adminGetEventCatalog"];
         put?: never;
@@ -1224,7 +1224,7 @@ export interface paths {
          * Delivery log: one entry per attempt
          * @description The delivery log, newest first: one entry per attempt, and one when a delivery is declared dead. `status` and `deliveryId` narrow it; a narrowed page may hold fewer entries than `limit` and still have a `nextCursor`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `webhooks:manage` (webhook endpoints, deliveries, test events and the export-signing secret; built-in roles `owner`, `admin`, `developer`).
          */
         get: operations["adminListWebhookDeliveries"];
         put?: never;
@@ -1272,7 +1272,7 @@ export interface paths {
          * Send a delivery again (same webhook-id)
          * @description Sends the recorded payload again with the same webhook-id. Only a delivery whose chain has ended (`delivered`, `failed`, `dead`, or `cancelled` while the endpoint was disabled) is replayed: while its retries or an earlier replay are under way the answer is 409 `DELIVERY_IN_PROGRESS` and nothing is queued; 409 `CONFLICT` while the endpoint is disabled.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `webhooks:manage` (webhook endpoints, deliveries, test events and the export-signing secret; built-in roles `owner`, `admin`, `developer`).
          *
          *     Honors `Idempotency-Key`.
          */
@@ -1320,7 +1320,7 @@ export interface paths {
          * Send a sample event to the subscribed endpoints
          * @description Queues one delivery of a sample of the event (its catalog example as `data`) to every active endpoint subscribed to it; nothing in the workspace changes. Logged as `trigger: test`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `webhooks:manage` (webhook endpoints, deliveries, test events and the export-signing secret; built-in roles `owner`, `admin`, `developer`).
          *
          *     Honors `Idempotency-Key`.
          */
@@ -1368,7 +1368,7 @@ export interface paths {
          * Send a ping event to the endpoint
          * @description Queues a `webhook.ping` event to this endpoint.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `webhooks:manage` (webhook endpoints, deliveries, test events and the export-signing secret; built-in roles `owner`, `admin`, `developer`).
          *
          *     Honors `Idempotency-Key`.
          */
@@ -1416,7 +1416,7 @@ export interface paths {
          * Send every dead delivery of the endpoint again (bounded per call)
          * @description Queues the dead deliveries of the endpoint again (same payload, same webhook-id), at most 100 per call; `more: true` says that dead ones are left: call again. Each dead delivery is taken once, so a repeated or concurrent call does not send it twice. Audited as `webhook_endpoint.dead_deliveries_replayed` when any was queued; 409 while the endpoint is disabled.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `webhooks:manage` (webhook endpoints, deliveries, test events and the export-signing secret; built-in roles `owner`, `admin`, `developer`).
          *
          *     Honors `Idempotency-Key`.
          */
@@ -1436,7 +1436,7 @@ export interface paths {
         };
         /**
          * All object types of the workspace, drafts and hidden ones included
-         * @description Credential: a session of an owner or admin.
+         * @description Credential: a user session whose role holds the permission `objects:read` (object types and their records; built-in roles `owner`, `admin`, `developer`).
          */
         get: operations["listObjectTypeDefinitions"];
         put?: never;
@@ -1459,7 +1459,7 @@ export interface paths {
          * Create or replace an object type
          * @description Creates or replaces the type. While the type has records, a change that could invalidate them (field removed, retyped or made required, enum options removed, title field changed) is refused with 409.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `objects:manage` (define object types; built-in roles `owner`, `admin`, `developer`).
          */
         put: operations["putObjectTypeDefinition"];
         post?: never;
@@ -1480,7 +1480,7 @@ export interface paths {
          * Browse the records of any object type, newest first (console)
          * @description Every live record of the type, drafts and types hidden from the API included, in cursor pages. Filters and search are on `GET /api/v2/objects/{type}/records`.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `objects:read` (object types and their records; built-in roles `owner`, `admin`, `developer`).
          */
         get: operations["browseObjectRecords"];
         put?: never;
@@ -1932,7 +1932,7 @@ export interface paths {
          * A member's coupons (console)
          * @description The list of `GET /api/v2/members/{id}/coupons` for the console, newest first.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `members:read` (find members; see their profile, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
          */
         get: operations["listMemberCouponsInConsole"];
         put?: never;
@@ -2218,7 +2218,7 @@ export interface paths {
          * The workspace audit trail, newest first
          * @description Who did what, when, to what, with which outcome and in which request: sign-ins (and wrong passwords for existing accounts), password and e-mail changes, API keys, webhook endpoints, program rules, object types and every MCP call (its method, tool, outcome and duration; never its arguments). Never a secret, token, password, e-mail address, name or IP address. Filters: `action` (one of the catalog), `actor` (a usr_ or key_ id), `from`/`to` (occurredAt). Entries are kept 365 days.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `audit:read` (the audit trail; built-in roles `owner`, `admin`, `analyst`).
          */
         get: operations["listAuditEntries"];
         put?: never;
@@ -2328,14 +2328,14 @@ export interface paths {
          * The origins allowed to call the consumer routes from a browser
          * @description The member portal embed on the merchant's site calls the consumer routes cross-origin; only these origins get CORS headers (see the CORS section of the security documentation).
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `settings:cors` (the member portal's allowed origins (cors); built-in roles `owner`, `admin`, `developer`).
          */
         get: operations["getCorsSettings"];
         /**
          * Replace the origins allowed to call the consumer routes from a browser
          * @description Up to 20 exact origins (`https://shop.example.com`; `http` only for localhost). A preflight (OPTIONS) of a consumer route is answered for an origin any workspace allows; the actual response carries `Access-Control-Allow-Origin` only when the workspace of its consumer session allows the origin. Audited (portal.cors_updated).
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `settings:cors` (the member portal's allowed origins (cors); built-in roles `owner`, `admin`, `developer`).
          */
         put: operations["putCorsSettings"];
         post?: never;
@@ -2404,14 +2404,14 @@ export interface paths {
          * The wallet cards' branding
          * @description Colours (`#rrggbb`) and logo (PNG, base64) of the cards; the defaults where nothing is set. The name on the card is the workspace name.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `wallet:branding` (the wallet cards' branding; built-in roles `owner`, `admin`, `marketer`).
          */
         get: operations["getWalletBranding"];
         /**
          * Replace the wallet cards' branding
          * @description Replaces the whole branding (a field left out or null goes back to its default). Cards show it from their next update. Audited (`wallet_branding.updated`).
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `wallet:branding` (the wallet cards' branding; built-in roles `owner`, `admin`, `marketer`).
          */
         put: operations["putWalletBranding"];
         post?: never;
@@ -2498,7 +2498,7 @@ export interface paths {
          * Workspace export jobs, newest first, with data-handling notes
          * @description The latest 50 archive jobs. A job still pending or running past its deadline is reported (and recorded) as failed.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `exports:workspace` (the whole workspace's archive (members pseudonymous, orders, campaigns); built-in roles `owner`, `admin`).
          */
         get: operations["listWorkspaceExports"];
         put?: never;
@@ -2506,7 +2506,7 @@ export interface paths {
          * Start a workspace data export (one JSON archive)
          * @description No body. At most one archive job is pending or running per workspace: a request meanwhile answers that job with `deduped: true` and starts nothing. The archive is one JSON document opening with `manifest` (generatedAt, sections with name, recordCount, capped), then the sections members (pseudonymous), orders and campaigns. Audited.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `exports:workspace` (the whole workspace's archive (members pseudonymous, orders, campaigns); built-in roles `owner`, `admin`).
          */
         post: operations["startWorkspaceExport"];
         delete?: never;
@@ -2526,7 +2526,7 @@ export interface paths {
          * A fresh short-lived download link of a completed export
          * @description Only for a completed job (otherwise 409 EXPORT_NOT_COMPLETED, and no link is made). Each request mints a new link valid 10 minutes and is audited.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `exports:run` (exports of orders and the ledger (csv, jsonl): start, schedule, download; the members' export needs members:read too; built-in roles `owner`, `admin`, `analyst`).
          */
         get: operations["getExportDownload"];
         put?: never;
@@ -2548,7 +2548,7 @@ export interface paths {
          * Operational export jobs, newest first, with when their files expire
          * @description The latest 50 operational jobs, started by hand or by a schedule (`scheduleId`). A completed job's file is kept 7 days (`fileExpiresAt`); GET /api/flash/exports/{id}/download mints a fresh link to it until then.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `exports:run` (exports of orders and the ledger (csv, jsonl): start, schedule, download; the members' export needs members:read too; built-in roles `owner`, `admin`, `analyst`).
          */
         get: operations["listOperationalExports"];
         put?: never;
@@ -2556,7 +2556,7 @@ export interface paths {
          * Export members or orders as CSV or JSONL
          * @description Up to 200,000 rows, newest first (`capped: true` when cut). CSV is RFC 4180 with a header row; a text cell beginning with `=`, `+`, `-`, `@`, tab or CR gets a leading single quote (spreadsheet formula injection). `webhookUrl` (https) receives a signed notice when the run completes or fails; it needs an export-signing secret (POST /api/flash/exports/signing-secret). Audited.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `exports:run` (exports of orders and the ledger (csv, jsonl): start, schedule, download; the members' export needs members:read too; built-in roles `owner`, `admin`, `analyst`).
          */
         post: operations["startOperationalExport"];
         delete?: never;
@@ -2574,7 +2574,7 @@ export interface paths {
         };
         /**
          * An operational export job
-         * @description Credential: a session of an owner or admin.
+         * @description Credential: a user session whose role holds the permission `exports:run` (exports of orders and the ledger (csv, jsonl): start, schedule, download; the members' export needs members:read too; built-in roles `owner`, `admin`, `analyst`).
          */
         get: operations["getOperationalExport"];
         put?: never;
@@ -2598,7 +2598,7 @@ export interface paths {
          * Create or rotate the export-signing secret (shown once)
          * @description Signs completion notices the Standard Webhooks way. After a rotation the previous secret keeps signing next to the new one for 24 hours. Audited.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `webhooks:manage` (webhook endpoints, deliveries, test events and the export-signing secret; built-in roles `owner`, `admin`, `developer`).
          */
         post: operations["rotateExportSigningSecret"];
         delete?: never;
@@ -2616,7 +2616,7 @@ export interface paths {
         };
         /**
          * The workspace export schedules
-         * @description Credential: a session of an owner or admin.
+         * @description Credential: a user session whose role holds the permission `exports:run` (exports of orders and the ledger (csv, jsonl): start, schedule, download; the members' export needs members:read too; built-in roles `owner`, `admin`, `analyst`).
          */
         get: operations["listExportSchedules"];
         put?: never;
@@ -2624,7 +2624,7 @@ export interface paths {
          * Schedule a daily or weekly operational export
          * @description Runs once per period at `hour` in `timezone` (every day, or on `weekday`), starting with the first such time after its creation; a run that was missed (or seen twice) starts once. Each run is an operational export job (and notifies `webhookUrl`, like POST /api/flash/exports). Audited.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `exports:run` (exports of orders and the ledger (csv, jsonl): start, schedule, download; the members' export needs members:read too; built-in roles `owner`, `admin`, `analyst`).
          */
         post: operations["createExportSchedule"];
         delete?: never;
@@ -2647,7 +2647,7 @@ export interface paths {
          * Delete an export schedule
          * @description No further runs; runs already started finish. Audited.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `exports:run` (exports of orders and the ledger (csv, jsonl): start, schedule, download; the members' export needs members:read too; built-in roles `owner`, `admin`, `analyst`).
          */
         delete: operations["deleteExportSchedule"];
         options?: never;
@@ -2712,7 +2712,7 @@ export interface paths {
          * Erase a member's personal data (console)
          * @description The erasure of `POST /api/v2/members/{id}/erasure`, made by a user (the console asks the user to type the member’s e-mail or id first): the same effects, audited once as `member.erased` with the user as actor.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `members:erase` (erase a member's personal data (cannot be undone); built-in roles `owner`, `admin`).
          */
         post: operations["eraseMemberInConsole"];
         delete?: never;
@@ -2732,7 +2732,7 @@ export interface paths {
          * Figures of the workspace at a glance (console)
          * @description Members, points issued and redeemed, and orders are running totals moved in the transaction of each change (no scan). Webhook health counts the delivery attempts of the last 24 hours in the delivery log; exports running are the pending and running jobs.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `overview:read` (the overview: the workspace's running totals; built-in roles `owner`, `admin`, `marketer`, `support`, `analyst`, `developer`).
          */
         get: operations["getOverview"];
         put?: never;
@@ -2754,7 +2754,7 @@ export interface paths {
          * Points issued, redeemed, reversed, expired and outstanding over a period (console, finance)
          * @description The month-end figures of the points programme for a period of local days in the program's time zone, per day or month: points issued (base, campaign, manual), redeemed, reversed by refunds, expired, deducted by support, pending and outstanding (the liability), the liability by expiry month, the redemption and breakage rates, and the liability's value at the program's `pointValue`. Exact: day counters moved in the transaction of each ledger entry, summed at read (no scan of the ledger). Definitions: the program guide's Finance section.
          *
-         *     Credential: a session of an owner or admin.
+         *     Credential: a user session whose role holds the permission `reports:read` (reports: points liability and activity; built-in roles `owner`, `admin`, `marketer`, `analyst`).
          */
         get: operations["getPointsReport"];
         put?: never;
@@ -2883,6 +2883,8 @@ export interface components {
         BrowserSession: {
             workspace: components["schemas"]["Workspace"];
             user: components["schemas"]["User"];
+            /** @description What the user's role may do in the console, in a fixed order: each console route needs one (`x-permission`) */
+            permissions: components["schemas"]["Permission"][];
             session: {
                 /**
                  * Format: date-time
@@ -3305,7 +3307,7 @@ export interface components {
             id: string;
             email: string;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "marketer" | "support" | "analyst" | "developer" | "member";
             /**
              * @description `expired`: still pending when `expiresAt` passed; its link answers 410
              * @enum {string}
@@ -3566,6 +3568,8 @@ export interface components {
             exportsRunning: number;
             generatedAt: string;
         };
+        /** @enum {string} */
+        Permission: "overview:read" | "reports:read" | "exports:run" | "exports:workspace" | "audit:read" | "members:read" | "members:adjust_points" | "members:erase" | "program:read" | "program:manage" | "clock:advance" | "campaigns:read" | "campaigns:manage" | "campaigns:simulate" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "wallet:branding" | "objects:read" | "objects:manage" | "webhooks:manage" | "api_keys:manage" | "settings:cors" | "team:manage";
         PointsAtMoment: {
             /**
              * Format: date-time
@@ -4115,7 +4119,7 @@ export interface components {
             email: string;
             name: string | null;
             /** @enum {string} */
-            role: "owner" | "admin" | "member";
+            role: "owner" | "admin" | "marketer" | "support" | "analyst" | "developer" | "member";
             /**
              * Format: date-time
              * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
@@ -4229,7 +4233,7 @@ export interface components {
                 };
             };
         };
-        /** @description Forbidden: [`FORBIDDEN`](#api/description/forbidden) (Credential lacks the scope or role the route needs) */
+        /** @description Forbidden: [`FORBIDDEN`](#api/description/forbidden) (Credential lacks the scope or permission the route needs) */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -5272,10 +5276,10 @@ export interface operations {
             content: {
                 "application/json": {
                     /**
-                     * @description `owner`, `admin` or `member`; only an owner may grant `owner`
+                     * @description The built-in role: `owner`, `admin`, `marketer`, `support`, `analyst` or `developer` (what each may do: `x-permission` of each console route), or `member`, which may use no console route; only an owner may grant `owner`
                      * @enum {string}
                      */
-                    role: "owner" | "admin" | "member";
+                    role: "owner" | "admin" | "marketer" | "support" | "analyst" | "developer" | "member";
                 };
             };
         };
@@ -5362,10 +5366,10 @@ export interface operations {
                     /** @description Who is invited; the link is mailed to this address, which becomes their login */
                     email: string;
                     /**
-                     * @description `owner`, `admin` or `member`; only an owner may grant `owner`
+                     * @description The built-in role: `owner`, `admin`, `marketer`, `support`, `analyst` or `developer` (what each may do: `x-permission` of each console route), or `member`, which may use no console route; only an owner may grant `owner`
                      * @enum {string}
                      */
-                    role: "owner" | "admin" | "member";
+                    role: "owner" | "admin" | "marketer" | "support" | "analyst" | "developer" | "member";
                 };
             };
         };

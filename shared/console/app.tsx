@@ -25,23 +25,23 @@ const NotFound = lazyScreen(() => import('./screens/not-found/not-found').then((
 const AcceptInvitation = lazyScreen(() => import('./screens/accept/accept').then((m) => m.AcceptInvitation));
 const ResetPassword = lazyScreen(() => import('./screens/reset-password/reset-password').then((m) => m.ResetPassword));
 
-const OVERVIEW = { path: `${ROOT}/overview`, name: 'Overview' };
+const OVERVIEW = { path: `${ROOT}/overview`, name: 'Overview', loads: 'GET /api/flash/overview' } as const;
 
-/** The navigation, in its order; the console opens on Overview. */
+/** The navigation, in its order, each screen with the route it reads first; the console opens on Overview. */
 const NAV: Navigation = {
   root: ROOT,
   home: OVERVIEW,
   screens: [
     OVERVIEW,
-    { path: to.members, name: 'Members' },
-    { path: to.program, name: 'Program' },
-    { path: to.objectTypes, name: 'Object types' },
-    { path: to.webhooks, name: 'Webhooks' },
-    { path: `${ROOT}/exports`, name: 'Exports' },
-    { path: `${ROOT}/api-keys`, name: 'API keys' },
-    { path: `${ROOT}/wallet`, name: 'Wallet' },
-    { path: `${ROOT}/audit`, name: 'Audit log' },
-    { path: `${ROOT}/team`, name: 'Team' },
+    { path: to.members, name: 'Members', loads: 'GET /api/flash/members' },
+    { path: to.program, name: 'Program', loads: 'GET /api/flash/program' },
+    { path: to.objectTypes, name: 'Object types', loads: 'GET /api/flash/objects/types' },
+    { path: to.webhooks, name: 'Webhooks', loads: 'GET /api/flash/webhooks' },
+    { path: `${ROOT}/exports`, name: 'Exports', loads: 'GET /api/flash/exports' },
+    { path: `${ROOT}/api-keys`, name: 'API keys', loads: 'GET /api/v2/api-keys' },
+    { path: `${ROOT}/wallet`, name: 'Wallet', loads: 'GET /api/flash/wallet/branding' },
+    { path: `${ROOT}/audit`, name: 'Audit log', loads: 'GET /api/flash/audit' },
+    { path: `${ROOT}/team`, name: 'Team', loads: 'GET /api/flash/team/members' },
   ],
 };
 

@@ -6,6 +6,8 @@ type ConditionKind = 'number' | 'string' | 'boolean' | 'list';
 
 /** The lists the console offers in its forms, typed from the OpenAPI document. */
 export const PLATFORM: {
+  /** The roles a team member can have. */
+  readonly roles: readonly components['schemas']['User']['role'][];
   /** The scopes an API key can hold. */
   readonly scopes: readonly components['schemas']['ApiKey']['scopes'][number][];
   /** Every action the audit log records (its filter). */
@@ -19,6 +21,7 @@ export const PLATFORM: {
   /** The fewest characters a password may have (sign-up, invitation, reset). */
   readonly minPasswordLength: number;
 } = {
+  roles: ['owner', 'admin', 'marketer', 'support', 'analyst', 'developer', 'member'],
   scopes: [
     'stores:read',
     'stores:write',
@@ -106,4 +109,71 @@ export const PLATFORM: {
   },
   opsByKind: { number: ['eq', 'neq', 'gte', 'lte', 'in'], string: ['eq', 'neq', 'in'], boolean: ['eq', 'neq'], list: ['contains', 'in'] },
   minPasswordLength: 10,
+};
+
+/** The permission each console route needs (its `x-permission`): a person is shown what their permissions open. */
+export const ROUTE_PERMISSIONS = {
+  'POST /api/v2/api-keys': 'api_keys:manage',
+  'GET /api/v2/api-keys': 'api_keys:manage',
+  'DELETE /api/v2/api-keys/{id}': 'api_keys:manage',
+  'GET /api/flash/team/members': 'team:manage',
+  'PATCH /api/flash/team/members/{id}': 'team:manage',
+  'DELETE /api/flash/team/members/{id}': 'team:manage',
+  'GET /api/flash/team/invitations': 'team:manage',
+  'POST /api/flash/team/invitations': 'team:manage',
+  'DELETE /api/flash/team/invitations/{id}': 'team:manage',
+  'GET /api/flash/program': 'program:read',
+  'PUT /api/flash/program': 'program:manage',
+  'GET /api/flash/clock': 'program:read',
+  'POST /api/flash/clock/advance': 'clock:advance',
+  'GET /api/flash/campaigns': 'campaigns:read',
+  'POST /api/flash/campaigns': 'campaigns:manage',
+  'POST /api/flash/campaigns/simulate': 'campaigns:simulate',
+  'GET /api/flash/campaigns/{id}': 'campaigns:read',
+  'PATCH /api/flash/campaigns/{id}': 'campaigns:manage',
+  'DELETE /api/flash/campaigns/{id}': 'campaigns:manage',
+  'GET /api/flash/members': 'members:read',
+  'GET /api/flash/members/{id}': 'members:read',
+  'GET /api/flash/members/{id}/points': 'members:read',
+  'GET /api/flash/members/{id}/explain': 'members:read',
+  'POST /api/flash/members/{id}/points': 'members:adjust_points',
+  'POST /api/flash/members/{id}/ledger/{entryId}/reverse': 'members:adjust_points',
+  'POST /api/flash/webhooks': 'webhooks:manage',
+  'GET /api/flash/webhooks': 'webhooks:manage',
+  'PATCH /api/flash/webhooks/{id}': 'webhooks:manage',
+  'DELETE /api/flash/webhooks/{id}': 'webhooks:manage',
+  'GET /api/flash/events/catalog': 'webhooks:manage',
+  'GET /api/flash/webhooks/{id}/deliveries': 'webhooks:manage',
+  'POST /api/flash/webhooks/{id}/deliveries/{deliveryId}/replay': 'webhooks:manage',
+  'POST /api/flash/webhooks/trigger': 'webhooks:manage',
+  'POST /api/flash/webhooks/{id}/test': 'webhooks:manage',
+  'POST /api/flash/webhooks/{id}/deliveries/replay-dead': 'webhooks:manage',
+  'GET /api/flash/objects/types': 'objects:read',
+  'PUT /api/flash/objects/types/{type}': 'objects:manage',
+  'GET /api/flash/objects/types/{type}/records': 'objects:read',
+  'GET /api/flash/members/{id}/coupons': 'members:read',
+  'GET /api/flash/audit': 'audit:read',
+  'GET /api/flash/settings/cors': 'settings:cors',
+  'PUT /api/flash/settings/cors': 'settings:cors',
+  'GET /api/flash/wallet/branding': 'wallet:branding',
+  'PUT /api/flash/wallet/branding': 'wallet:branding',
+  'POST /api/flash/account/data-export': 'exports:workspace',
+  'GET /api/flash/account/data-export': 'exports:workspace',
+  'GET /api/flash/exports/{id}/download': 'exports:run',
+  'POST /api/flash/exports': 'exports:run',
+  'GET /api/flash/exports': 'exports:run',
+  'GET /api/flash/exports/{id}': 'exports:run',
+  'POST /api/flash/exports/signing-secret': 'webhooks:manage',
+  'POST /api/flash/exports/schedules': 'exports:run',
+  'GET /api/flash/exports/schedules': 'exports:run',
+  'DELETE /api/flash/exports/schedules/{id}': 'exports:run',
+  'POST /api/flash/members/{id}/erasure': 'members:erase',
+  'GET /api/flash/overview': 'overview:read',
+  'GET /api/flash/reports/points': 'reports:read',
+} as const satisfies Readonly<Record<string, components['schemas']['Permission']>>;
+
+/** The API-key scopes a session grants only when its role holds the permission beside them. */
+export const SCOPE_NEEDS: Readonly<Partial<Record<components['schemas']['ApiKey']['scopes'][number], components['schemas']['Permission']>>> = {
+  'privacy:read': 'members:read',
+  'privacy:write': 'members:erase',
 };

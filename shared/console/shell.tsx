@@ -4,13 +4,20 @@ import { useEffect, useState } from 'preact/hooks';
 import { whenSignedOut } from './api';
 import { SignIn } from './screens/sign-in/sign-in';
 import { type BrowserSession, currentSession, signOut } from './session';
+import type { Permission } from './permissions';
+import { type ConsoleRoute, HeldPermissions, opens } from './permissions';
 import { ErrorBoundary } from './ui/error-boundary';
 import { Failure, Loading } from './ui/feedback';
 
-/** A screen in the navigation: its address and the addresses under it (its details) are its own. */
+/**
+ * A screen in the navigation: its address and the addresses under it (its details) are its own.
+ * `loads`: the route the screen reads first; a person whose permissions do not open it never sees
+ * the screen.
+ */
 export interface NavEntry {
   readonly path: string;
   readonly name: string;
+  readonly loads: ConsoleRoute;
 }
 
 /** The navigation's screens, and the console's own address with the screen it opens (`home`). */
@@ -38,10 +45,11 @@ export function Console({ nav, children }: { nav: Navigation; children: Componen
   }, []);
   if (session === undefined) return <Loading what="the console" />;
   if (session === null) return <SignIn onSignedIn={setSession} />;
-  if (session.user.role === 'member') return <NeedsAdmin session={session} onSignedOut={() => setSession(null)} />;
+  const mine = screensOf(nav, session.permissions);
+  if (mine.screens.length === 0) return <NoScreens session={session} onSignedOut={() => setSession(null)} />;
   return (
-    <>
-      <Shell session={session} nav={nav} onSignedOut={() => setSession(null)}>
+    <HeldPermissions.Provider value={session.permissions}>
+      <Shell session={session} nav={mine} all={nav} onSignedOut={() => setSession(null)}>
         {children}
       </Shell>
       {expired ? (
@@ -55,21 +63,35 @@ export function Console({ nav, children }: { nav: Navigation; children: Componen
           />
         </div>
       ) : null}
-    </>
+    </HeldPermissions.Provider>
   );
+}
+
+/** The navigation as one person sees it: the screens their permissions open; home is the first of them unless Overview is. */
+function screensOf(nav: Navigation, held: readonly Permission[]): Navigation {
+  const screens = nav.screens.filter((s) => opens(held, s.loads));
+  return { root: nav.root, screens, home: screens.includes(nav.home) ? nav.home : (screens[0] ?? nav.home) };
 }
 
 /** The screen an address belongs to: its own or one under it; the console's root is home's. None: not found. */
 const screenAt = (nav: Navigation, path: string): NavEntry | undefined =>
   path === nav.root ? nav.home : nav.screens.find((s) => path === s.path || path.startsWith(`${s.path}/`));
 
-function Shell(props: { session: BrowserSession; nav: Navigation; onSignedOut: () => void; children: ComponentChildren }) {
+/**
+ * The header with this person's navigation and the screen at the address. An address of a screen
+ * their permissions do not open says so instead of loading it; the console's root opens their home.
+ */
+function Shell(props: { session: BrowserSession; nav: Navigation; all: Navigation; onSignedOut: () => void; children: ComponentChildren }) {
   const { session, nav } = props;
-  const { path } = useLocation();
+  const { path, route } = useLocation();
   const screen = screenAt(nav, path);
+  const notMine = !screen && screenAt(props.all, path) !== undefined && path !== nav.root;
   useEffect(() => {
-    document.title = `${screen?.name ?? 'Not found'} · ${session.workspace.name}`;
-  }, [screen, session]);
+    document.title = `${screen?.name ?? (notMine ? 'Not for your role' : 'Not found')} · ${session.workspace.name}`;
+  }, [screen, notMine, session]);
+  useEffect(() => {
+    if (path === nav.root && nav.home !== props.all.home) route(nav.home.path, true);
+  }, [path, nav, props.all, route]);
   return (
     <>
       <header class="top">
@@ -84,7 +106,7 @@ function Shell(props: { session: BrowserSession; nav: Navigation; onSignedOut: (
         <SignOut email={session.user.email} onSignedOut={props.onSignedOut} />
       </header>
       <main>
-        <ErrorBoundary at={path}>{props.children}</ErrorBoundary>
+        <ErrorBoundary at={path}>{notMine ? <NotForYourRole role={session.user.role} /> : props.children}</ErrorBoundary>
       </main>
     </>
   );
@@ -103,14 +125,24 @@ function SignOut({ email, onSignedOut }: { email: string; onSignedOut: () => voi
   );
 }
 
-/** A `member`-role user: a plain page, never a screen that fails on every call. */
-function NeedsAdmin({ session, onSignedOut }: { session: BrowserSession; onSignedOut: () => void }) {
+/** A screen the person's role does not open, reached by its address: said plainly, never loaded to fail. */
+function NotForYourRole({ role }: { role: string }) {
+  return (
+    <section>
+      <h1>Not for your role</h1>
+      <p>Your role ({role}) does not open this screen. An owner or admin of the workspace can change your role.</p>
+    </section>
+  );
+}
+
+/** A user whose role opens no screen (the legacy `member`): a plain page, never a screen that fails on every call. */
+function NoScreens({ session, onSignedOut }: { session: BrowserSession; onSignedOut: () => void }) {
   return (
     <main class="plain">
       <h1>An admin is needed</h1>
       <p>
-        You are signed in to {session.workspace.name} as {session.user.email}, a member. The console is for owners and admins of the workspace: ask one of them
-        to make you an admin.
+        You are signed in to {session.workspace.name} as {session.user.email}, with the role {session.user.role}, which opens no screen of the console. Ask an
+        owner or admin of the workspace to give you a role for your job (marketer, support, analyst, developer or admin).
       </p>
       <SignOut email={session.user.email} onSignedOut={onSignedOut} />
     </main>

@@ -99,6 +99,7 @@ export const couponsArea = declareArea({
       method: 'GET',
       path: '/api/flash/members/{id}/coupons',
       auth: ['adminSession'],
+      permission: 'members:read',
       summary: "A member's coupons (console)",
       params: byId,
       query: listMemberCouponsQuery,

@@ -3,6 +3,7 @@
  * named one by one. Files inside the area import each other directly (docs/architecture.md).
  */
 
+export { assertMayExport } from './access';
 export { exportsArea } from './contract';
 export { OPERATIONAL_ENTITIES, OPERATIONAL_FORMATS } from './entities';
 export { downloadLink, exportsRunning, getOperationalJob, listArchiveJobs, listOperationalJobs, startArchiveExport, startOperationalExport } from './jobs';

@@ -1,3 +1,5 @@
+import { assertMayExport } from './access';
+import type { Role } from '../platform/contract/roles';
 import { exportSettings } from '../platform/config';
 import * as repo from './repository';
 import { withOptimisticRetry } from '../platform/data/concurrency';
@@ -174,8 +176,17 @@ export async function getOperationalJob(workspaceId: string, jobId: string, now 
  * A fresh short-lived presigned GET of a completed job's file. Any other state is 409 and mints
  * nothing. The link request is audited before the link exists: no unaudited link is ever handed out.
  */
-export async function downloadLink(workspaceId: string, jobId: string, ports: Pick<ExportPorts, 'objectStore'>, audit: AuditContext, now = new Date()) {
+/** A fresh link to a completed job's file, for a role that may export what it holds (`assertMayExport`). */
+export async function downloadLink(
+  workspaceId: string,
+  jobId: string,
+  ports: Pick<ExportPorts, 'objectStore'>,
+  audit: AuditContext,
+  role: Role,
+  now = new Date(),
+) {
   const job = await loadJob(workspaceId, jobId, now);
+  assertMayExport(role, job);
   if (job.status !== 'completed' || !job.objectKey) {
     throw new AppError('EXPORT_NOT_COMPLETED', `The export job is ${job.status}; a download link exists only for a completed job`);
   }

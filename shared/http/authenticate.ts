@@ -2,7 +2,7 @@ import type { MiddlewareObj } from '@middy/core';
 import type { AuthKind, RouteDef } from '../platform/contract/endpoint';
 import { resolveBearer } from './credentials';
 import type { Principal } from '../platform/contract/principal';
-import { isAdminRole } from '../platform/contract/roles';
+import { missingPermission, roleMay } from '../platform/contract/permissions';
 import { AppError, forbidden, unauthenticated } from '../platform/errors';
 import { isConsumerToken, resolveConsumerSession } from '../portal';
 import { acceptsBrowserSession, checkBrowserRequest, sessionCookieOf } from './browser-session';
@@ -30,13 +30,16 @@ const CREDENTIAL_NAMES: Record<AuthKind, string> = {
   apiKey: 'an API key',
   apiKeyPerTool: 'an API key',
   session: 'a user session',
-  adminSession: 'an owner or admin session',
+  adminSession: 'a user session',
   consumer: 'a consumer session',
   applePass: 'an ApplePass token',
   public: 'nothing',
 };
 
-/** Applies the route table's auth kinds and scope to the resolved principal. */
+/**
+ * Applies the route table's auth kinds, scope and permission to the resolved principal. A route
+ * for console sessions that declares no permission admits no session at all.
+ */
 export function authorize(route: RouteDef, principal: Principal): void {
   const accepts = route.auth;
   if (principal.kind === 'apiKey') {
@@ -54,7 +57,8 @@ export function authorize(route: RouteDef, principal: Principal): void {
   }
   if (accepts.includes('session')) return;
   if (accepts.includes('adminSession')) {
-    if (!isAdminRole(principal.role)) throw forbidden('This endpoint needs an owner or admin of the workspace');
+    if (!route.permission) throw forbidden('This endpoint declares no permission a role could hold');
+    if (!roleMay(principal.role, route.permission)) throw missingPermission(principal.role, route.permission);
     return;
   }
   throw forbidden(`This endpoint needs ${accepts.map((k) => CREDENTIAL_NAMES[k]).join(' or ')}, not a user session`);

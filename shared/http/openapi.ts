@@ -5,7 +5,7 @@ import type { AuthKind, RouteContract, RouteDef } from '../platform/contract/end
 import { DECLARATIONS, routes } from './declarations';
 import { PRESETS } from '../api-keys';
 import { SCOPES } from '../platform/contract/scopes';
-import { isAdminRole, ROLES } from '../platform/contract/roles';
+import { PERMISSIONS, rolesWith } from '../platform/contract/permissions';
 import { ERROR_ADVICE, ERROR_CODES, RETRY_AFTER_SECONDS, type ErrorCode } from '../platform/errors';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../platform/validation/pagination';
 import { IDEMPOTENCY_KEY_PATTERN } from './idempotency';
@@ -24,7 +24,6 @@ type Json = Record<string, any>;
 type Io = 'input' | 'output';
 
 const SCHEMAS = '#/components/schemas/';
-const ADMIN_ROLES = ROLES.filter(isAdminRole);
 
 /** Error statuses an operation may answer beyond its contract's success statuses (see `errorStatuses`). */
 /** Every operation may answer these (431: the URL plus headers over the transport's limit). */
@@ -201,7 +200,7 @@ const CREDENTIALS: Record<AuthKind, string> = {
   apiKey: 'an API key',
   apiKeyPerTool: 'an API key (its scopes decide which tools it may list and call)',
   session: 'a user session',
-  adminSession: `a session of an ${ADMIN_ROLES.join(' or ')}`,
+  adminSession: 'a user session',
   consumer: 'a consumer (member) session',
   applePass: 'the pass authentication token',
   public: 'nothing',
@@ -231,9 +230,18 @@ function securityOf(route: RouteDef): Json[] {
   return out;
 }
 
+/** A console route's session: the permission it needs, what it covers and the built-in roles that hold it. */
+function sessionWith(route: RouteDef): string {
+  if (!route.permission) return CREDENTIALS.adminSession;
+  const roles = rolesWith(route.permission).map((r) => `\`${r}\``);
+  return `a user session whose role holds the permission \`${route.permission}\` (${PERMISSIONS[route.permission].toLowerCase()}; built-in roles ${roles.join(', ')})`;
+}
+
 function authSentence(route: RouteDef): string {
   if (route.auth.includes('public')) return 'Public: no credential.';
-  const kinds = route.auth.map((k) => (k === 'apiKey' && route.scope ? `an API key with the scope \`${route.scope}\`` : CREDENTIALS[k]));
+  const kinds = route.auth.map((k) =>
+    k === 'apiKey' && route.scope ? `an API key with the scope \`${route.scope}\`` : k === 'adminSession' ? sessionWith(route) : CREDENTIALS[k],
+  );
   return `Credential: ${kinds.join(', or ')}.`;
 }
 
@@ -334,7 +342,10 @@ function operationOf(pool: SchemaPool, route: RouteDef, c: RouteContract): Json 
   op.responses = responsesOf(pool, route, c, opId);
   op.security = securityOf(route);
   if (route.auth.includes('apiKey') && route.scope) op['x-required-scope'] = route.scope;
-  if (route.auth.includes('adminSession')) op['x-required-role'] = [...ADMIN_ROLES];
+  if (route.auth.includes('adminSession') && route.permission) {
+    op['x-permission'] = route.permission;
+    op['x-required-role'] = rolesWith(route.permission);
+  }
   return op;
 }
 

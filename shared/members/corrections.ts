@@ -11,6 +11,8 @@ import type { LedgerEntryRecord, MemberRecord } from './entities';
 import type { PointsDelta } from './types';
 import { AppError, notFound } from '../platform/errors';
 import { newId } from '../platform/ids';
+import { assertWithinPointsCeiling } from '../platform/contract/permissions';
+import type { Role } from '../platform/contract/roles';
 import { audited, type AuditContext } from '../audit';
 import type { WriteOptions } from '../platform/data/write-options';
 import type { PointsResult } from './types';
@@ -32,6 +34,13 @@ const manual = (apiKeyId: string | null, reversedEntryId?: string) => ({
  * or its void (void the redemption: its coupon and stock go back with the points).
  */
 export function reversalDelta(entry: Pick<LedgerEntryRecord, 'id' | 'type' | 'amount' | 'source'>, member: Pick<MemberRecord, 'lifetime'>): PointsDelta {
+  assertReversible(entry);
+  const added = entry.type === 'deduct' ? 0 : entry.amount;
+  return { ...NO_DELTA, balance: -entry.amount, lifetime: 0 - Math.min(added, Math.max(member.lifetime, 0)) };
+}
+
+/** Refuses (409) what is corrected elsewhere (see `reversalDelta`). */
+function assertReversible(entry: Pick<LedgerEntryRecord, 'id' | 'type' | 'source'>): void {
   if (entry.source.orderId !== null) {
     throw new AppError(
       'CONFLICT',
@@ -44,8 +53,6 @@ export function reversalDelta(entry: Pick<LedgerEntryRecord, 'id' | 'type' | 'am
   if (entry.type === 'expire' || entry.type === 'refund_reversal' || entry.source.reversedEntryId) {
     throw new AppError('CONFLICT', `Entry ${entry.id} (${entry.source.reversedEntryId ? 'a reversal' : entry.type}) cannot be reversed`);
   }
-  const added = entry.type === 'deduct' ? 0 : entry.amount;
-  return { ...NO_DELTA, balance: -entry.amount, lifetime: 0 - Math.min(added, Math.max(member.lifetime, 0)) };
 }
 
 /** A correction of `amount` points: refused beyond the lifetime points they come out of. */
@@ -85,7 +92,8 @@ export async function reverseEntry(
   memberId: string,
   entryId: string,
   input: { reason: string },
-  actor: { apiKeyId: string | null; audit: AuditContext },
+  /** `role`: the console user's, whose points ceiling the reversal stays within. */
+  actor: { apiKeyId: string | null; audit: AuditContext; role?: Role },
   store: ReversalStore,
   opts: WriteOptions<PointsResult> = {},
 ): Promise<PointsResult> {
@@ -93,6 +101,9 @@ export async function reverseEntry(
   if (!entry) throw notFound('Ledger entry');
   const refused = () => new AppError('CONFLICT', `Entry ${entry.id} was already reversed`);
   if (entry.reversedBy) throw refused();
+  assertReversible(entry);
+  // The balance moves by the whole entry: the ceiling of the caller's role reads that.
+  if (actor.role) assertWithinPointsCeiling(actor.role, -entry.amount, { in: 'path', field: 'entryId' });
   return changePoints({
     workspaceId,
     memberId,

@@ -21,6 +21,8 @@ import type { MemberRecord } from './entities';
 import { refuseCursor } from '../platform/data/cursor';
 import { audited, type AuditContext } from '../audit';
 import { refuseOversized } from '../platform/data/stored-size';
+import { assertWithinPointsCeiling } from '../platform/contract/permissions';
+import type { Role } from '../platform/contract/roles';
 
 type Profile = Pick<MemberRecord, 'email' | 'externalId' | 'firstName' | 'lastName' | 'phone' | 'birthDate' | 'customAttributes'>;
 
@@ -212,9 +214,11 @@ export async function changePointsManually(
   workspaceId: string,
   memberId: string,
   input: { type: 'earn' | 'deduct' | 'correction'; amount: number; reason: string },
-  actor: { apiKeyId: string | null; audit?: AuditContext },
+  /** `role`: the console user's, whose points ceiling the change stays within. */
+  actor: { apiKeyId: string | null; audit?: AuditContext; role?: Role },
   opts: WriteOptions<PointsResult> = {},
 ): Promise<PointsResult> {
+  if (actor.role) assertWithinPointsCeiling(actor.role, input.amount, { in: 'body', field: 'amount' });
   const earn = input.type === 'earn';
   const audit = actor.audit;
   return changePoints({

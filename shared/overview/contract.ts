@@ -32,6 +32,7 @@ export const overviewArea = declareArea({
       method: 'GET',
       path: '/api/flash/overview',
       auth: ['adminSession'],
+      permission: 'overview:read',
       summary: 'Figures of the workspace at a glance (console)',
       responses: { 200: dataOf(overviewSchema) },
       description:
@@ -41,6 +42,7 @@ export const overviewArea = declareArea({
       method: 'GET',
       path: '/api/flash/reports/points',
       auth: ['adminSession'],
+      permission: 'reports:read',
       summary: 'Points issued, redeemed, reversed, expired and outstanding over a period (console, finance)',
       query: pointsReportQuery,
       responses: { 200: dataOf(pointsReportSchema) },

@@ -35,6 +35,7 @@ export const portalArea = declareArea({
       method: 'GET',
       path: '/api/flash/settings/cors',
       auth: ['adminSession'],
+      permission: 'settings:cors',
       summary: 'The origins allowed to call the consumer routes from a browser',
       responses: { 200: dataOf(corsSettingsSchema) },
       description:
@@ -44,6 +45,7 @@ export const portalArea = declareArea({
       method: 'PUT',
       path: '/api/flash/settings/cors',
       auth: ['adminSession'],
+      permission: 'settings:cors',
       summary: 'Replace the origins allowed to call the consumer routes from a browser',
       body: corsSettingsBody,
       responses: { 200: dataOf(corsSettingsSchema) },

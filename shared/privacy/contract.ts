@@ -75,6 +75,7 @@ export const privacyArea = declareArea({
       method: 'POST',
       path: '/api/flash/members/{id}/erasure',
       auth: ['adminSession'],
+      permission: 'members:erase',
       summary: "Erase a member's personal data (console)",
       params: byId,
       responses: { 200: erasureResult },

@@ -3,7 +3,11 @@ import { ROLES } from '../platform/contract/roles';
 import { emailSchema, passwordSchema } from '../auth';
 import { config } from '../platform/config';
 
-const role = z.enum(ROLES).describe('`owner`, `admin` or `member`; only an owner may grant `owner`');
+const role = z
+  .enum(ROLES)
+  .describe(
+    'The built-in role: `owner`, `admin`, `marketer`, `support`, `analyst` or `developer` (what each may do: `x-permission` of each console route), or `member`, which may use no console route; only an owner may grant `owner`',
+  );
 
 export const inviteBody = z.strictObject({
   email: emailSchema.describe('Who is invited; the link is mailed to this address, which becomes their login'),

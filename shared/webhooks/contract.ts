@@ -136,5 +136,5 @@ export const webhooksArea = declareArea({
   area: 'webhooks',
   description: 'Signed webhooks: subscribe endpoints to events, inspect the delivery log, redeliver and ping.',
   access: { table: 'readWrite', sendsTo: ['webhookDeliveries'], signingSecrets: 'seal', secrets: ['pageCursors'] },
-  endpoints: withAdminTwins(operations, 'webhooks:manage'),
+  endpoints: withAdminTwins(operations, 'webhooks:manage', 'webhooks:manage'),
 });

@@ -83,7 +83,10 @@ describe('the Team screen (headless Chromium)', () => {
     await page.keyboard.type(invitee);
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => (globalThis as any).document.activeElement.name)).toBe('role');
-    await page.keyboard.press('ArrowDown');
+    // The form offers the roles in their order (owner, admin, marketer, support, ...) and starts on support.
+    expect(await page.locator('select[name="role"]').inputValue()).toBe('support');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
     expect(await page.locator('select[name="role"]').inputValue()).toBe('admin');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');

@@ -4,8 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../shared/campaigns';
+import { routeKey, routes } from '../../../shared/http/declarations';
 import { buildOpenApiDocument } from '../../../shared/http/openapi';
 import { SCOPES } from '../../../shared/platform/contract/scopes';
+import { ROLES } from '../../../shared/platform/contract/roles';
+import { SCOPE_NEEDS } from '../../../shared/platform/contract/permissions';
 import { AUDIT_ACTIONS } from '../../../shared/audit';
 import { FIELD_TYPES } from '../../../shared/objects';
 import { config } from '../../../shared/platform/config/static';
@@ -30,15 +33,20 @@ export function generateClientTypes(): string {
   }
 }
 
+/** Each console route (`METHOD path`) with the permission a session needs to call it. */
+export const routePermissions = (): Record<string, string> => Object.fromEntries(routes.flatMap((r) => (r.permission ? [[routeKey(r), r.permission]] : [])));
+
 /**
  * The platform's own lists the console needs (API-key scopes, audit actions, object field types,
- * campaign condition fields with the kind of value each holds and the operators each kind takes),
+ * campaign condition fields with the kind of value each holds and the operators each kind takes,
+ * the permission of each console route),
  * as a module of the console: it imports no domain code, and each list is typed from the OpenAPI
  * document's types, so a list the contract no longer takes fails the console's type check.
  * Formatted as the linter formats it, so the generated file is committed as it is checked.
  */
 export function generateConsoleConstants(): string {
   const lists = {
+    roles: ROLES,
     scopes: SCOPES,
     auditActions: AUDIT_ACTIONS,
     fieldTypes: FIELD_TYPES,
@@ -55,6 +63,8 @@ export function generateConsoleConstants(): string {
     '',
     '/** The lists the console offers in its forms, typed from the OpenAPI document. */',
     'export const PLATFORM: {',
+    '  /** The roles a team member can have. */',
+    "  readonly roles: readonly components['schemas']['User']['role'][];",
     '  /** The scopes an API key can hold. */',
     "  readonly scopes: readonly components['schemas']['ApiKey']['scopes'][number][];",
     '  /** Every action the audit log records (its filter). */',
@@ -68,6 +78,12 @@ export function generateConsoleConstants(): string {
     '  /** The fewest characters a password may have (sign-up, invitation, reset). */',
     '  readonly minPasswordLength: number;',
     `} = ${JSON.stringify(lists)};`,
+    '',
+    '/** The permission each console route needs (its `x-permission`): a person is shown what their permissions open. */',
+    `export const ROUTE_PERMISSIONS = ${JSON.stringify(routePermissions())} as const satisfies Readonly<Record<string, components['schemas']['Permission']>>;`,
+    '',
+    '/** The API-key scopes a session grants only when its role holds the permission beside them. */',
+    `export const SCOPE_NEEDS: Readonly<Partial<Record<components['schemas']['ApiKey']['scopes'][number], components['schemas']['Permission']>>> = ${JSON.stringify(SCOPE_NEEDS)};`,
     '',
   ].join('\n');
   const biome = fileURLToPath(new URL('../../../node_modules/.bin/biome', import.meta.url));

@@ -2,6 +2,8 @@ import { DECLARATIONS } from '../../../shared/http/declarations';
 import { routesOf } from '../../../shared/platform/contract/endpoint';
 import { EVENTS, type EventType } from '../../../shared/platform/events/registry';
 import { TOOLS } from '../../../shared/mcp/tools/index';
+import { PERMISSION_NAMES, PERMISSIONS, roleMay } from '../../../shared/platform/contract/permissions';
+import { ROLES } from '../../../shared/platform/contract/roles';
 
 /**
  * The reference tables of the docs, rendered from the declarations (endpoints from the contracts,
@@ -12,9 +14,9 @@ import { TOOLS } from '../../../shared/mcp/tools/index';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
-function credentialOf(route: { auth: readonly string[]; scope?: string }): string {
+function credentialOf(route: { auth: readonly string[]; scope?: string; permission?: string }): string {
   const kinds = route.auth.map((a) =>
-    a === 'apiKey' && route.scope ? `API key \`${route.scope}\`` : a === 'apiKey' ? 'API key' : a === 'adminSession' ? 'owner/admin session' : a,
+    a === 'apiKey' && route.scope ? `API key \`${route.scope}\`` : a === 'apiKey' ? 'API key' : a === 'adminSession' ? `session \`${route.permission}\`` : a,
   );
   return kinds.join(' or ');
 }
@@ -40,11 +42,26 @@ export function eventsTable(): string {
   return ['| Event | Stage | What happened |', '|---|---|---|', ...rows].join('\n');
 }
 
+/**
+ * The roles by permission: one row per permission (what it covers and the console routes that
+ * need it), one column per built-in role.
+ */
+export function permissionsTable(): string {
+  const routes = DECLARATIONS.flatMap((d) => routesOf(d));
+  const rows = PERMISSION_NAMES.map((p) => {
+    const needed = routes.filter((r) => r.permission === p).map((r) => `\`${r.method} ${r.path}\``);
+    const marks = ROLES.map((role) => (roleMay(role, p) ? 'yes' : ''));
+    return `| \`${p}\` | ${cell(PERMISSIONS[p])} | ${marks.join(' | ')} | ${needed.join(', ') || 'no route yet'} |`;
+  });
+  return [`| Permission | What it covers | ${ROLES.join(' | ')} | Routes |`, `|---|---|${ROLES.map(() => ':-:|').join('')}---|`, ...rows].join('\n');
+}
+
 /** Which block goes into which page. */
 export const GENERATED_BLOCKS = [
   { file: 'docs/endpoints.md', name: 'endpoints', render: endpointsTable },
   { file: 'docs/mcp.md', name: 'mcp-tools', render: mcpToolsTable },
   { file: 'docs/webhooks.md', name: 'events', render: eventsTable },
+  { file: 'docs/team.md', name: 'permissions', render: permissionsTable },
 ] as const;
 
 const markers = (name: string) => [`<!-- generated:${name} (npm run docs:tables) -->`, '<!-- /generated -->'] as const;

@@ -1,9 +1,11 @@
 import type { authArea } from '../../auth';
 import type { AreaExamples } from './types';
 import { at, user, workspace } from './world';
+import { permissionsOf } from '../../platform/contract/permissions';
 
 const session = { token: 'fl_sess_Zk3qP9xW2mR7tV4yB8nC1dF6gH0jK5lM3sQ2uA9eE7r', expiresAt: '2026-03-27T10:00:00.000Z' };
 const password = 'correct horse battery staple';
+const permissions = permissionsOf(user.role);
 const browserSession = {
   expiresAt: '2026-03-20T22:00:00.000Z',
   idleExpiresAt: '2026-03-20T10:30:00.000Z',
@@ -31,9 +33,9 @@ export const authExamples: AreaExamples<typeof authArea> = {
   startBrowserSession: {
     summary: 'Sign in to the console: the token travels in the HttpOnly cookie, never in the body',
     request: { email: user.email, password },
-    responses: { 200: { data: { workspace, user, session: browserSession } } },
+    responses: { 200: { data: { workspace, user, permissions, session: browserSession } } },
   },
-  getBrowserSession: { responses: { 200: { data: { workspace, user, session: browserSession } } } },
+  getBrowserSession: { responses: { 200: { data: { workspace, user, permissions, session: browserSession } } } },
   endSession: { responses: {} },
   changePassword: { request: { currentPassword: password, newPassword: 'a longer passphrase 2026' }, responses: {} },
   forgotPassword: {

@@ -20,10 +20,10 @@ const invitation = outputOf(invitationSchema, {
 export const teamExamples: AreaExamples<typeof teamArea> = {
   listTeamMembers: { query: { limit: 50 }, responses: { 200: { data: [colleague, user], nextCursor: null } } },
   changeTeamMemberRole: {
-    summary: 'Make an admin a member',
+    summary: 'Give an admin the support role',
     params: { id: colleague.id },
-    request: { role: 'member' },
-    responses: { 200: { data: { ...colleague, role: 'member', updatedAt: '2026-03-20T10:00:00.000Z' } } },
+    request: { role: 'support' },
+    responses: { 200: { data: { ...colleague, role: 'support', updatedAt: '2026-03-20T10:00:00.000Z' } } },
   },
   removeTeamMember: { params: { id: colleague.id }, responses: {} },
   listInvitations: { query: { limit: 50 }, responses: { 200: { data: [invitation], nextCursor: null } } },

@@ -1,4 +1,5 @@
 import type { AuthKind, Endpoint } from './endpoint';
+import type { Permission } from './permissions';
 
 /**
  * Operations that API keys and the console both call: declared once, without credentials, then
@@ -6,7 +7,7 @@ import type { AuthKind, Endpoint } from './endpoint';
  * under `/api/flash` takes an owner or admin session (bearer or the console's cookie + CSRF). The
  * cookie never reaches the API-key path, and both twins run the same handler and domain service.
  */
-export type SharedOperation = Omit<Endpoint, 'auth' | 'scope' | 'path'> & { path: `/api/v2/${string}` };
+export type SharedOperation = Omit<Endpoint, 'auth' | 'scope' | 'permission' | 'path'> & { path: `/api/v2/${string}` };
 
 type AdminPath<P> = P extends `/api/v2/${infer R}` ? `/api/flash/${R}` : never;
 
@@ -19,18 +20,23 @@ export const adminPathOf = <P extends `/api/v2/${string}`>(path: P): AdminPath<P
 
 type ApiKeyEndpoints<O, S> = { [K in keyof O]: O[K] & { auth: readonly ['apiKey']; scope: S } };
 type AdminEndpoints<O> = {
-  [K in keyof O as AdminOperationId<K>]: Omit<O[K], 'path'> & { path: AdminPath<O[K] extends { path: infer P } ? P : never>; auth: readonly ['adminSession'] };
+  [K in keyof O as AdminOperationId<K>]: Omit<O[K], 'path'> & {
+    path: AdminPath<O[K] extends { path: infer P } ? P : never>;
+    auth: readonly ['adminSession'];
+    permission: Permission;
+  };
 };
 
-/** Each operation as an API-key endpoint (with `scope`) and as its admin-session twin. */
+/** Each operation as an API-key endpoint (with `scope`) and as its admin-session twin (with `permission`). */
 export function withAdminTwins<const O extends Record<string, SharedOperation>, S extends NonNullable<Endpoint['scope']>>(
   operations: O,
   scope: S,
+  permission: Permission,
 ): ApiKeyEndpoints<O, S> & AdminEndpoints<O> {
   const out: Record<string, Endpoint> = {};
   for (const [id, op] of Object.entries(operations)) {
     out[id] = { ...op, auth: ['apiKey'] satisfies AuthKind[], scope };
-    out[adminOperationId(id)] = { ...op, path: adminPathOf(op.path), auth: ['adminSession'] satisfies AuthKind[] };
+    out[adminOperationId(id)] = { ...op, path: adminPathOf(op.path), auth: ['adminSession'] satisfies AuthKind[], permission };
   }
   return out as ApiKeyEndpoints<O, S> & AdminEndpoints<O>;
 }

@@ -1,6 +1,7 @@
 import type * as z from 'zod';
 import type { config } from '../config';
 import type { Scope } from './scopes';
+import type { Permission } from './permissions';
 import type { QueueName } from '../ports/queue';
 import type { SecretName } from '../ports/secrets';
 import type { WorkflowName } from '../ports/workflows';
@@ -36,8 +37,10 @@ export interface Endpoint extends RouteContract {
   path: `/${string}`;
   /** Accepted credentials, in order of preference. */
   auth: readonly AuthKind[];
-  /** Scope an API key needs. Sessions are checked by role instead. */
+  /** Scope an API key needs. */
   scope?: Scope;
+  /** Permission an `adminSession` (a console user's session) needs: its role must hold it (`permissions.ts`). */
+  permission?: Permission;
   summary: string;
   /** Honors `Idempotency-Key` (Stripe semantics: same key + same body replays the first answer). */
   idempotent?: true;

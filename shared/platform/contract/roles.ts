@@ -1,10 +1,12 @@
 /**
- * What a signed-in user may do. Sessions carry a role, admin-session endpoints and the OpenAPI
- * document name the roles they admit, and users store theirs, so the list sits below the areas,
- * beside the scopes of API keys.
+ * Who a signed-in user is in the workspace: one role each, stored on the user and carried by the
+ * session. What each role may do is declared once beside the permissions (`permissions.ts`), so
+ * the list sits below the areas, beside the scopes of API keys.
  */
 
-export const ROLES = ['owner', 'admin', 'member'] as const;
+/**
+ * The built-in roles: `owner` and `admin` hold everything (only an owner grants `owner`), the job
+ * roles what their job needs, and `member` (the role of the first team releases) nothing.
+ */
+export const ROLES = ['owner', 'admin', 'marketer', 'support', 'analyst', 'developer', 'member'] as const;
 export type Role = (typeof ROLES)[number];
-
-export const isAdminRole = (role: Role): boolean => role === 'owner' || role === 'admin';

@@ -8,6 +8,7 @@ import { CopyButton } from '../../ui/copy-button';
 import { Failure, when } from '../../ui/feedback';
 import { Listing, TableHead } from '../../ui/tables';
 import { PLATFORM } from '../../platform';
+import { useMayGrant } from '../../permissions';
 
 type ApiKey = components['schemas']['ApiKey'];
 type Scope = ApiKey['scopes'][number];
@@ -72,11 +73,13 @@ function CreateKey({ onCreated }: { onCreated: (k: { name: string; key: string }
   );
 }
 
+/** The scopes the person may grant (a privacy scope only with the permission it reaches into). */
 function ScopePicker({ chosen, onChange }: { chosen: Scope[]; onChange: (s: Scope[]) => void }) {
+  const mayGrant = useMayGrant();
   return (
     <fieldset class="scopes">
       <legend>Scopes</legend>
-      {PLATFORM.scopes.map((scope) => (
+      {PLATFORM.scopes.filter(mayGrant).map((scope) => (
         <label key={scope} class="check">
           <input
             type="checkbox"

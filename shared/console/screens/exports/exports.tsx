@@ -3,6 +3,7 @@ import type { components } from '../../../client/schema';
 import { api, unwrap } from '../../api';
 import { type Loaded, useLoad } from '../../hooks/use-load';
 import { useSubmit } from '../../hooks/use-submit';
+import { useMay } from '../../permissions';
 import { Confirmed } from '../../ui/confirmed';
 import { Failure, Loading, when } from '../../ui/feedback';
 import { Listing, TableHead } from '../../ui/tables';
@@ -15,10 +16,11 @@ type Format = OperationalJob['format'];
 
 export function Exports() {
   const files = useLoad(() => unwrap(api.GET('/api/flash/exports')), []);
+  const may = useMay();
   return (
     <section aria-labelledby="exports-title">
       <h1 id="exports-title">Exports</h1>
-      <Archive />
+      {may('GET /api/flash/account/data-export') ? <Archive /> : null}
       <Operational onFinished={files.reload} />
       <Files list={files} />
       <Schedules />
@@ -92,8 +94,12 @@ function JobTable({ jobs }: { jobs: Job[] }) {
 }
 
 /** Starts one operational export and follows it until it ends (a job takes seconds). */
+/** The members' export holds their personal data: offered only to a person who may read members. */
+const useMembersExport = () => useMay()('GET /api/flash/members');
+
 function Operational({ onFinished }: { onFinished: () => void }) {
-  const [entity, setEntity] = useState<Entity>('members');
+  const members = useMembersExport();
+  const [entity, setEntity] = useState<Entity>(members ? 'members' : 'orders');
   const [format, setFormat] = useState<Format>('csv');
   const [jobId, setJobId] = useState<string>();
   const {
@@ -107,7 +113,7 @@ function Operational({ onFinished }: { onFinished: () => void }) {
       <label>
         What
         <select name="entity" value={entity} onChange={(e) => setEntity(e.currentTarget.value as Entity)}>
-          <option value="members">Members</option>
+          {members ? <option value="members">Members</option> : null}
           <option value="orders">Orders</option>
           <option value="ledger">Points journal (every ledger entry)</option>
         </select>
@@ -177,6 +183,7 @@ function Files({ list }: { list: Loaded<{ data: OperationalJob[] }> & { reload: 
 
 function FileTable({ jobs }: { jobs: OperationalJob[] }) {
   const now = Date.now();
+  const members = useMembersExport();
   return (
     <table>
       <caption>Operational exports and scheduled runs, newest first</caption>
@@ -194,7 +201,15 @@ function FileTable({ jobs }: { jobs: OperationalJob[] }) {
               <td>{j.rowCount ?? '—'}</td>
               <td>{j.fileExpiresAt ? when(j.fileExpiresAt) : '—'}</td>
               <td>
-                {j.status !== 'completed' ? '—' : expired ? 'Expired' : <DownloadLink jobId={j.id} label={`${name} ${j.id}`} ask="Get a fresh link for" />}
+                {j.status !== 'completed' ? (
+                  '—'
+                ) : expired ? (
+                  'Expired'
+                ) : j.entity === 'members' && !members ? (
+                  'Not for your role'
+                ) : (
+                  <DownloadLink jobId={j.id} label={`${name} ${j.id}`} ask="Get a fresh link for" />
+                )}
               </td>
             </tr>
           );
@@ -274,7 +289,7 @@ function NewSchedule({ onCreated }: { onCreated: () => void }) {
         Export
         <select name="schedule-entity" value={entity} onChange={(e) => setEntity(e.currentTarget.value as Entity)}>
           <option value="orders">Orders (CSV)</option>
-          <option value="members">Members (CSV)</option>
+          {useMembersExport() ? <option value="members">Members (CSV)</option> : null}
           <option value="ledger">Points journal (CSV)</option>
         </select>
       </label>

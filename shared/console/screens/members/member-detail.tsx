@@ -6,6 +6,7 @@ import { to } from '../../paths';
 import { useLoad } from '../../hooks/use-load';
 import { usePaged } from '../../hooks/use-paged';
 import { useSubmit } from '../../hooks/use-submit';
+import { useMay } from '../../permissions';
 import { nameOf } from './member-name';
 import { ExplainPanel } from './explain-panel';
 import { Failure, Loading, when } from '../../ui/feedback';
@@ -20,6 +21,7 @@ export function MemberDetail() {
   const [round, setRound] = useState(0);
   const profile = useLoad(() => unwrap(api.GET('/api/flash/members/{id}', { params: { path: { id } } })), [id, round]);
   const changed = () => setRound((r) => r + 1);
+  const may = useMay();
   return (
     <section aria-labelledby="member-title">
       <p>
@@ -35,13 +37,13 @@ export function MemberDetail() {
             <p class="card" role="status">
               Erased {when(profile.data.data.erasedAt)}: the personal data is gone, the ledger stays.
             </p>
-          ) : (
+          ) : may('POST /api/flash/members/{id}/points') ? (
             <AdjustPoints id={id} onAdjusted={changed} />
-          )}
+          ) : null}
           <Ledger id={id} round={round} />
           <ExplainPanel id={id} />
           <Coupons id={id} />
-          {profile.data.data.erasedAt ? null : <Erase member={profile.data.data.member} onErased={changed} />}
+          {profile.data.data.erasedAt || !may('POST /api/flash/members/{id}/erasure') ? null : <Erase member={profile.data.data.member} onErased={changed} />}
         </>
       ) : null}
     </section>

@@ -1,19 +1,21 @@
 import type { components } from '../../../client/schema';
 import { api, unwrap } from '../../api';
 import { useLoad } from '../../hooks/use-load';
+import { useMay } from '../../permissions';
 import { Failure, Loading, when } from '../../ui/feedback';
 import { PointsReport } from './points-report';
 
 /** The workspace at a glance: running totals, webhook health of the last 24 hours, exports under way. */
 export function Overview() {
   const figures = useLoad(() => unwrap(api.GET('/api/flash/overview')), []);
+  const may = useMay();
   return (
     <section aria-labelledby="overview-title">
       <h1 id="overview-title">Overview</h1>
       {figures.state === 'loading' ? <Loading what="the overview" /> : null}
       {figures.state === 'failed' ? <Failure error={figures.error} /> : null}
       {figures.state === 'ready' ? <Figures data={figures.data.data} onRefresh={figures.reload} /> : null}
-      <PointsReport />
+      {may('GET /api/flash/reports/points') ? <PointsReport /> : null}
     </section>
   );
 }

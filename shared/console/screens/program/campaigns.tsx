@@ -10,6 +10,7 @@ import { Listing, TableHead } from '../../ui/tables';
 import { type Campaign, campaignSentence } from './drafts';
 import { CampaignEditor } from './campaign-editor';
 import { SimulateOrder } from './campaign-simulator';
+import { useMay } from '../../permissions';
 
 /**
  * The program's campaigns: listed with what they granted, created, edited, paused, deleted, and tried
@@ -23,6 +24,8 @@ export function Campaigns() {
   const tierName = (key: string) => (tiers.state === 'ready' ? (tiers.data.find((l) => l.key === key)?.name ?? key) : key);
   const list = usePaged((page) => unwrap(api.GET('/api/flash/campaigns', { params: { query: { limit: 50, ...page } } })), []);
   const close = () => route(to.program, true);
+  const may = useMay();
+  const manage = may('POST /api/flash/campaigns');
   const changed = () => {
     if (open) close();
     list.reload();
@@ -31,16 +34,18 @@ export function Campaigns() {
     <section class="card" aria-labelledby="campaigns-title">
       <h2 id="campaigns-title">Campaigns</h2>
       <p>Rules that reward more than the earn rate when an order meets their conditions. Only active campaigns grant.</p>
-      <p>
-        <a href={to.campaign(NEW_CAMPAIGN)}>New campaign</a>
-      </p>
+      {manage ? (
+        <p>
+          <a href={to.campaign(NEW_CAMPAIGN)}>New campaign</a>
+        </p>
+      ) : null}
       <Listing list={list} what="campaigns" empty="No campaigns yet: create one to reward more than the earn rate.">
-        {(campaigns) => <CampaignTable campaigns={campaigns} tierName={tierName} onChanged={changed} />}
+        {(campaigns) => <CampaignTable campaigns={campaigns} tierName={tierName} onChanged={changed} manage={manage} />}
       </Listing>
-      {open === NEW_CAMPAIGN && !query.from ? <CampaignEditor key="new" existing={undefined} onSaved={changed} onCancel={close} /> : null}
-      {open === NEW_CAMPAIGN && query.from ? <OpenCampaign id={query.from} copy onSaved={changed} onCancel={close} /> : null}
-      {open && open !== NEW_CAMPAIGN ? <OpenCampaign id={open} onSaved={changed} onCancel={close} /> : null}
-      <SimulateOrder campaigns={list.state === 'ready' ? list.data.data : []} />
+      {manage && open === NEW_CAMPAIGN && !query.from ? <CampaignEditor key="new" existing={undefined} onSaved={changed} onCancel={close} /> : null}
+      {manage && open === NEW_CAMPAIGN && query.from ? <OpenCampaign id={query.from} copy onSaved={changed} onCancel={close} /> : null}
+      {manage && open && open !== NEW_CAMPAIGN ? <OpenCampaign id={open} onSaved={changed} onCancel={close} /> : null}
+      {may('POST /api/flash/campaigns/simulate') ? <SimulateOrder campaigns={list.state === 'ready' ? list.data.data : []} /> : null}
     </section>
   );
 }
@@ -55,11 +60,22 @@ function OpenCampaign({ id, copy, onSaved, onCancel }: { id: string; copy?: bool
   return <CampaignEditor key={`${campaign.id}:${campaign.version}`} existing={campaign} onSaved={onSaved} onCancel={onCancel} />;
 }
 
-function CampaignTable({ campaigns, tierName, onChanged }: { campaigns: Campaign[]; tierName: (key: string) => string; onChanged: () => void }) {
+/** `manage`: the person may change campaigns (else the list has no actions). */
+function CampaignTable({
+  campaigns,
+  tierName,
+  onChanged,
+  manage,
+}: {
+  campaigns: Campaign[];
+  tierName: (key: string) => string;
+  onChanged: () => void;
+  manage: boolean;
+}) {
   return (
     <table>
       <caption>Higher priority first in each evaluation</caption>
-      <TableHead columns={['Name', 'Status', 'What it does', 'Grants', 'Points granted']} actions />
+      <TableHead columns={['Name', 'Status', 'What it does', 'Grants', 'Points granted']} actions={manage} />
       <tbody>
         {campaigns.map((c) => (
           <tr key={c.id}>
@@ -68,15 +84,17 @@ function CampaignTable({ campaigns, tierName, onChanged }: { campaigns: Campaign
             <td>{campaignSentence(c, tierName)}</td>
             <td>{c.grants}</td>
             <td>{c.pointsGranted}</td>
-            <td>
-              <a href={to.campaign(c.id)} aria-label={`Edit ${c.name}`}>
-                Edit
-              </a>{' '}
-              <a href={`${to.campaign(NEW_CAMPAIGN)}?${new URLSearchParams({ from: c.id })}`} aria-label={`Duplicate ${c.name}`}>
-                Duplicate
-              </a>{' '}
-              <PauseOrActivate campaign={c} onChanged={onChanged} /> <DeleteCampaign campaign={c} onDeleted={onChanged} />
-            </td>
+            {manage ? (
+              <td>
+                <a href={to.campaign(c.id)} aria-label={`Edit ${c.name}`}>
+                  Edit
+                </a>{' '}
+                <a href={`${to.campaign(NEW_CAMPAIGN)}?${new URLSearchParams({ from: c.id })}`} aria-label={`Duplicate ${c.name}`}>
+                  Duplicate
+                </a>{' '}
+                <PauseOrActivate campaign={c} onChanged={onChanged} /> <DeleteCampaign campaign={c} onDeleted={onChanged} />
+              </td>
+            ) : null}
           </tr>
         ))}
       </tbody>

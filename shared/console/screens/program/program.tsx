@@ -9,6 +9,7 @@ import { errorAt, FieldError, fieldErrors, NumberField } from '../../ui/fields';
 import { TableHead } from '../../ui/tables';
 import { Campaigns } from './campaigns';
 import { EarnRulesFields } from './earn-rules';
+import { useMay } from '../../permissions';
 
 type Program = components['schemas']['Program'];
 type Level = Program['tiers']['levels'][number];
@@ -49,17 +50,25 @@ function RulesForm({ saved }: { saved: Program }) {
     setUpdatedAt(next.updatedAt);
   });
   const edit: Edit = { draft, set: setDraft, errors: fieldErrors(error) };
+  // Who may read the rules but not change them sees them as they are, with nothing to save.
+  const mayChange = useMay()('PUT /api/flash/program');
   return (
     <form class="card" noValidate onSubmit={onSubmit} aria-label="Program rules">
-      <EarnFields {...edit} />
-      <PointsFields {...edit} warnText={warnText} onWarnText={setWarnText} />
-      <TierFields {...edit} />
-      <TierLadder {...edit} />
+      <fieldset class="bare" disabled={!mayChange}>
+        <EarnFields {...edit} />
+        <PointsFields {...edit} warnText={warnText} onWarnText={setWarnText} />
+        <TierFields {...edit} />
+        <TierLadder {...edit} />
+      </fieldset>
       {error ? <Failure error={error} /> : null}
       <p class="meta">{updatedAt ? `Saved ${when(updatedAt)}, version ${draft.version}` : 'The defaults apply: nothing saved yet.'}</p>
-      <button type="submit" disabled={busy}>
-        Save the program
-      </button>
+      {mayChange ? (
+        <button type="submit" disabled={busy}>
+          Save the program
+        </button>
+      ) : (
+        <p class="meta">Your role reads the program; an owner or admin changes it.</p>
+      )}
     </form>
   );
 }

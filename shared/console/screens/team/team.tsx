@@ -6,11 +6,23 @@ import { useSubmit } from '../../hooks/use-submit';
 import { Confirmed } from '../../ui/confirmed';
 import { Failure, when } from '../../ui/feedback';
 import { Listing, TableHead } from '../../ui/tables';
+import { PLATFORM } from '../../platform';
 
 type User = components['schemas']['User'];
 type Invitation = components['schemas']['Invitation'];
 type Role = User['role'];
-const ROLES: readonly Role[] = ['member', 'admin', 'owner'];
+const ROLES = PLATFORM.roles;
+
+/** What each role is for, as the invitation form offers it. */
+const ROLE_LABELS: Readonly<Record<Role, string>> = {
+  owner: 'Owner: also manages owners',
+  admin: 'Admin: manages the workspace',
+  marketer: 'Marketer: campaigns, rewards, reports',
+  support: 'Support: members, their points within a ceiling',
+  analyst: 'Analyst: reports, exports, the audit log',
+  developer: 'Developer: API keys, webhooks, object types',
+  member: 'Member: signs in, no console',
+};
 
 /** The team: who signs in to the workspace, with which role, and who is invited. */
 export function Team() {
@@ -28,7 +40,7 @@ export function Team() {
 
 function InviteForm({ onInvited }: { onInvited: () => void }) {
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('member');
+  const [role, setRole] = useState<Role>('support');
   const [sent, setSent] = useState<string>();
   const { onSubmit, busy, error } = useSubmit(async () => {
     const made = await unwrap(api.POST('/api/flash/team/invitations', { body: { email, role } }));
@@ -46,9 +58,11 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
       <label>
         Role
         <select name="role" value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-          <option value="member">Member: signs in, no console</option>
-          <option value="admin">Admin: manages the workspace</option>
-          <option value="owner">Owner: also manages owners</option>
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {ROLE_LABELS[r]}
+            </option>
+          ))}
         </select>
       </label>
       {error ? <Failure error={error} /> : null}

@@ -4,8 +4,10 @@ import type { Principal } from '../../../../shared/platform/contract/principal';
 import type { AppError } from '../../../../shared/platform/errors';
 import { authorizationOf, authorize } from '../../../../shared/http/authenticate';
 import type { HttpEvent } from '../../../../shared/http/types';
+import type { Permission } from '../../../../shared/platform/contract/permissions';
+import type { Role } from '../../../../shared/platform/contract/roles';
 
-const session = (role: 'owner' | 'admin' | 'member'): Principal => ({
+const session = (role: Role): Principal => ({
   kind: 'session',
   workspaceId: 'ws_1',
   userId: 'usr_1',
@@ -24,29 +26,43 @@ const outcome = (route: RouteDef, p: Principal) => {
   }
 };
 
-const route = (auth: RouteDef['auth'], scope?: RouteDef['scope']): RouteDef => ({
+const route = (auth: RouteDef['auth'], scope?: RouteDef['scope'], permission?: Permission): RouteDef => ({
   method: 'GET',
   path: '/x',
   area: 'auth',
   auth,
   scope,
+  permission,
   operationId: 'x',
   summary: 'x',
   responses: {},
 });
 
 describe('authorize (route table auth kinds, roles and scopes)', () => {
-  it('adminSession refuses the member role with 403 and accepts owner and admin', () => {
-    const r = route(['adminSession']);
+  it('adminSession admits the roles holding the route permission; the 403 names it', () => {
+    const r = route(['adminSession'], undefined, 'members:adjust_points');
     expect(outcome(r, session('member'))).toBe(403);
     expect(outcome(r, session('admin'))).toBe('ok');
     expect(outcome(r, session('owner'))).toBe('ok');
+    expect(outcome(r, session('support'))).toBe('ok');
+    for (const role of ['marketer', 'analyst', 'developer'] as const) expect(outcome(r, session(role)), role).toBe(403);
+    expect(() => authorize(r, session('analyst'))).toThrow(
+      expect.objectContaining({
+        status: 403,
+        message: expect.stringContaining('Your role (analyst) lacks the permission members:adjust_points'),
+        details: [{ in: 'header', field: 'authorization', message: 'missing permission members:adjust_points' }],
+      }),
+    );
     expect(outcome(r, key(['api_keys:manage']))).toBe(403);
+  });
+
+  it('adminSession without a declared permission admits no session, not even an owner', () => {
+    expect(outcome(route(['adminSession']), session('owner'))).toBe(403);
   });
 
   it('session routes accept every role and refuse API keys', () => {
     const r = route(['session']);
-    for (const role of ['owner', 'admin', 'member'] as const) expect(outcome(r, session(role))).toBe('ok');
+    for (const role of ['owner', 'admin', 'support', 'member'] as const) expect(outcome(r, session(role))).toBe('ok');
     expect(outcome(r, key(['api_keys:manage']))).toBe(403);
   });
 
@@ -58,10 +74,12 @@ describe('authorize (route table auth kinds, roles and scopes)', () => {
     expect(outcome(r, session('owner'))).toBe(403);
   });
 
-  it('the API-key routes take an admin session or a key with api_keys:manage', () => {
+  it('the API-key routes take a session holding api_keys:manage or a key with that scope', () => {
     for (const r of routes.filter((x) => x.path.startsWith('/api/v2/api-keys'))) {
       expect(outcome(r, session('owner'))).toBe('ok');
+      expect(outcome(r, session('developer'))).toBe('ok');
       expect(outcome(r, session('member'))).toBe(403);
+      expect(outcome(r, session('marketer'))).toBe(403);
       expect(outcome(r, key(['api_keys:manage']))).toBe('ok');
       expect(outcome(r, key(['members:read']))).toBe(403);
     }

@@ -6,6 +6,7 @@ import { routeKey, routes, type RouteDef } from '../../../../shared/http/declara
 import { errorBody } from '../../../../shared/platform/contract/contract';
 import { ERROR_CODES } from '../../../../shared/platform/errors';
 import { SCOPES } from '../../../../shared/platform/contract/scopes';
+import { rolesWith } from '../../../../shared/platform/contract/permissions';
 import { buildOpenApiDocument, generateOpenApiDocument } from '../../../../shared/http/openapi';
 import { routesOfDocument, serveDocumentFromSources } from '../../../../shared/http/openapi-file';
 import type { HttpEvent, HttpResult } from '../../../../shared/http/types';
@@ -125,6 +126,15 @@ function structuralProblems(d: Json): string[] {
 }
 
 describe('OpenAPI document', () => {
+  it('names a console route permission, what it covers and the built-in roles holding it', () => {
+    const op = doc.paths['/api/flash/members/{id}/points'].post;
+    expect(op['x-permission']).toBe('members:adjust_points');
+    expect(op['x-required-role']).toEqual(['owner', 'admin', 'support']);
+    expect(op.description).toContain(
+      "Credential: a user session whose role holds the permission `members:adjust_points` (adjust a member's points and reverse ledger entries, within the role's ceiling; built-in roles `owner`, `admin`, `support`).",
+    );
+  });
+
   it('is built once per process and is plain JSON', () => {
     expect(buildOpenApiDocument()).toBe(doc);
     expect(JSON.parse(JSON.stringify(doc))).toStrictEqual(doc);
@@ -164,7 +174,8 @@ describe('OpenAPI document', () => {
       }
       expect(op.security, key).toEqual(expected);
       expect(op['x-required-scope'], key).toBe(r.auth.includes('apiKey') ? r.scope : undefined);
-      expect(op['x-required-role'], key).toEqual(r.auth.includes('adminSession') ? ['owner', 'admin'] : undefined);
+      expect(op['x-permission'], key).toBe(r.auth.includes('adminSession') ? r.permission : undefined);
+      expect(op['x-required-role'], key).toEqual(r.auth.includes('adminSession') ? rolesWith(r.permission!) : undefined);
 
       const params = ((op.parameters ?? []) as Json[]).map((p) => deref(p));
       const idem = params.filter((p) => p.in === 'header' && p.name === 'Idempotency-Key');

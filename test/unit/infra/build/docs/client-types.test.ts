@@ -3,9 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { CONSOLE_CONSTANTS_FILE, generateClientTypes, generateConsoleConstants, SCHEMA_FILE } from '../../../../../infra/build/docs/client-types';
 import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../../../shared/campaigns/evaluation';
 import { SCOPES } from '../../../../../shared/platform/contract/scopes';
+import { ROLES } from '../../../../../shared/platform/contract/roles';
+import { SCOPE_NEEDS } from '../../../../../shared/platform/contract/permissions';
 import { AUDIT_ACTIONS } from '../../../../../shared/audit/entities';
 import { FIELD_TYPES } from '../../../../../shared/objects/entities';
 import { config } from '../../../../../shared/platform/config/static';
+import { routeKey, routes } from '../../../../../shared/http/declarations';
 
 describe('the typed client (shared/client)', () => {
   // The types are committed so the CLI and any program type-check without a generator run; they
@@ -27,6 +30,7 @@ describe("the console's lists (shared/console/platform.ts)", () => {
   it('hold exactly the lists the platform declares', async () => {
     const { PLATFORM } = await import('../../../../../shared/console/platform');
     expect(PLATFORM).toEqual({
+      roles: ROLES,
       scopes: SCOPES,
       auditActions: AUDIT_ACTIONS,
       fieldTypes: FIELD_TYPES,
@@ -35,5 +39,18 @@ describe("the console's lists (shared/console/platform.ts)", () => {
       minPasswordLength: config.auth.minPasswordLength,
     });
     expect(PLATFORM.opsByKind.list).toEqual(['contains', 'in']);
+  });
+
+  it("name every console route's permission, and only those", async () => {
+    const { ROUTE_PERMISSIONS } = await import('../../../../../shared/console/platform');
+    const consoleRoutes = routes.filter((r) => r.auth.includes('adminSession'));
+    expect(Object.keys(ROUTE_PERMISSIONS)).toHaveLength(consoleRoutes.length);
+    for (const r of consoleRoutes) expect(ROUTE_PERMISSIONS[routeKey(r) as keyof typeof ROUTE_PERMISSIONS], routeKey(r)).toBe(r.permission);
+    expect(ROUTE_PERMISSIONS['PUT /api/flash/program']).toBe('program:manage');
+  });
+
+  it('name the scopes a session grants only with a permission', async () => {
+    const { SCOPE_NEEDS: needs } = await import('../../../../../shared/console/platform');
+    expect(needs).toEqual(SCOPE_NEEDS);
   });
 });
