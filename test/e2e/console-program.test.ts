@@ -139,7 +139,11 @@ describe('the Program screen (headless Chromium)', () => {
     await copy.getByRole('button', { name: 'Create campaign' }).click();
     await page.getByRole('row', { name: /Copy of Big basket bonus draft 25 bonus points on orders with a total of at least 50 0 0/ }).waitFor();
     const copied = (await campaigns()).find((c) => c.name === 'Copy of Big basket bonus');
-    expect(copied).toMatchObject({ status: 'draft', conditions: [{ field: 'order.total', op: 'gte', value: 50 }], effect: { type: 'bonus_points', points: 25 } });
+    expect(copied).toMatchObject({
+      status: 'draft',
+      conditions: [{ field: 'order.total', op: 'gte', value: 50 }],
+      effect: { type: 'bonus_points', points: 25 },
+    });
     expect((await call('DELETE', `/api/flash/campaigns/${copied!.id}`, { token: owner.token })).status).toBe(204);
 
     // Paused: it grants nothing.
