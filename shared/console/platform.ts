@@ -34,6 +34,8 @@ export const PLATFORM: {
     'ambassador:write',
     'objects:read',
     'objects:write',
+    'imports:read',
+    'imports:write',
     'campaigns:read',
     'campaigns:manage',
     'webhooks:manage',

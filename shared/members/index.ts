@@ -12,6 +12,7 @@ export { memberEntity } from './entities';
 export type { MemberRecord } from './entities';
 export { ACTIVATION_REASON } from './explain';
 export { explainPoints } from './explanation';
+export { assignTier, bookOpeningBalance } from './imported';
 export { changePoints, EXPIRY, isMemberId, loadMember, loadWritableMember, memberThrough, NO_DELTA, tableLedgerStore, writable } from './ledger';
 export type { ChangePlan, LedgerStore, PlannedGrant } from './ledger';
 export { activationsAt, expire, nextDueAt, NO_LOTS, warningDue } from './member-lots';

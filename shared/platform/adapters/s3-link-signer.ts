@@ -39,7 +39,7 @@ export interface LinkSignerOptions {
   env?: Record<string, string | undefined>;
 }
 
-export class S3LinkSigner implements Pick<ObjectStore, 'signedGetUrl'> {
+export class S3LinkSigner implements Pick<ObjectStore, 'signedGetUrl' | 'signedPutUrl'> {
   private readonly presigner: S3RequestPresigner;
 
   constructor(private readonly opts: LinkSignerOptions) {
@@ -55,7 +55,16 @@ export class S3LinkSigner implements Pick<ObjectStore, 'signedGetUrl'> {
     this.presigner = new S3RequestPresigner({ credentials, region: opts.region, sha256: Sha256 as never });
   }
 
-  async signedGetUrl(key: string, options: SignedLinkOptions): Promise<string> {
+  signedGetUrl(key: string, options: SignedLinkOptions): Promise<string> {
+    return this.presign('GET', key, { 'response-content-disposition': dispositionOf(options.filename) }, options.expiresInSeconds);
+  }
+
+  /** A presigned PUT of one object (an import file the client uploads itself). */
+  signedPutUrl(key: string, options: { expiresInSeconds: number }): Promise<string> {
+    return this.presign('PUT', key, {}, options.expiresInSeconds);
+  }
+
+  private async presign(method: 'GET' | 'PUT', key: string, query: Record<string, string>, expiresIn: number): Promise<string> {
     const local = this.opts.endpoint ? new URL(this.opts.endpoint) : undefined;
     const encodedKey = key.split('/').map(rfc3986).join('/');
     const hostname = local ? local.hostname : `${this.opts.bucket}.s3.${this.opts.region}.amazonaws.com`;
@@ -63,19 +72,19 @@ export class S3LinkSigner implements Pick<ObjectStore, 'signedGetUrl'> {
     const path = local ? `/${this.opts.bucket}/${encodedKey}` : `/${encodedKey}`;
     const signed = await this.presigner.presign(
       {
-        method: 'GET',
+        method,
         protocol: local ? local.protocol : 'https:',
         hostname,
         ...(port ? { port } : {}),
         path,
-        query: { 'response-content-disposition': dispositionOf(options.filename) },
+        query,
         headers: { host: port ? `${hostname}:${port}` : hostname },
       } as never,
-      { expiresIn: options.expiresInSeconds },
+      { expiresIn },
     );
-    const query = Object.entries(signed.query ?? {})
+    const signedQuery = Object.entries(signed.query ?? {})
       .map(([k, v]) => `${rfc3986(k)}=${rfc3986(String(v))}`)
       .join('&');
-    return `${signed.protocol}//${hostname}${port ? `:${port}` : ''}${signed.path}?${query}`;
+    return `${signed.protocol}//${hostname}${port ? `:${port}` : ''}${signed.path}?${signedQuery}`;
   }
 }

@@ -1,0 +1,27 @@
+import { linkSignerFromConfig } from '../../shared/platform/adapters/link-signer';
+import { objectStoreFromConfig } from '../../shared/platform/adapters/object-store';
+import { workflowsFromConfig } from '../../shared/platform/adapters/workflows';
+import { applyImport, createImport, getImport, importsArea, previewImport } from '../../shared/imports';
+import { defineArea } from '../../shared/http/area';
+import { principalOf } from '../../shared/http/principal';
+import { accepted, created, ok } from '../../shared/http/responses';
+
+// Adapters are built on first use (per container), not at import.
+const ports = {
+  get workflows() {
+    return workflowsFromConfig();
+  },
+  get objectStore() {
+    return objectStoreFromConfig();
+  },
+  get links() {
+    return linkSignerFromConfig();
+  },
+};
+
+export const handler = defineArea(importsArea, {
+  createImport: async ({ principal, body }) => created(await createImport(principalOf(principal).workspaceId, body, { objectStore: ports.links })),
+  getImport: async ({ principal, params }) => ok(await getImport(principalOf(principal).workspaceId, params.id)),
+  previewImport: async ({ principal, params }) => ok(await previewImport(principalOf(principal).workspaceId, params.id, ports)),
+  applyImport: async ({ principal, params }) => accepted(await applyImport(principalOf(principal).workspaceId, params.id, ports)),
+});
