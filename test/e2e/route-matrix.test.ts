@@ -23,6 +23,7 @@ interface World {
     couponId: string;
     couponCode: string;
     campaignId: string;
+    importId: string;
   };
 }
 
@@ -55,6 +56,8 @@ beforeAll(async () => {
     },
   });
   expect(campaign.status).toBe(201);
+  const importJob = await call('POST', '/api/v2/imports', { token: a.key, body: { kind: 'members', format: 'jsonl' } });
+  expect(importJob.status).toBe(201);
   world = {
     a,
     b,
@@ -68,6 +71,7 @@ beforeAll(async () => {
       productId: imported.body.data.results[0].productId,
       poolId: pool.body.data.id,
       couponId: coupon.body.data.id,
+      importId: importJob.body.data.id,
       couponCode: coupon.body.data.code,
       campaignId: campaign.body.data.id,
     },
@@ -130,6 +134,9 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
     path: '/api/flash/campaigns/simulate',
     body: { order: { total: 10, currency: 'EUR' }, memberId: i.memberId },
   }),
+  'GET /api/v2/imports/{id}': (i) => ({ path: `/api/v2/imports/${i.importId}` }),
+  'POST /api/v2/imports/{id}/preview': (i) => ({ path: `/api/v2/imports/${i.importId}/preview` }),
+  'POST /api/v2/imports/{id}/apply': (i) => ({ path: `/api/v2/imports/${i.importId}/apply` }),
   'POST /api/v2/orders': (i) => ({
     path: '/api/v2/orders',
     body: { externalOrderId: `X-${Date.now()}`, memberId: i.memberId, currency: 'EUR', total: 10, occurredAt: '2026-11-01T10:00:00Z' },
@@ -167,6 +174,7 @@ const NO_FOREIGN_OBJECT = new Set([
   'GET /api/v2/ambassador/metrics',
   'POST /api/v2/tracking/events',
   'GET /api/v2/tracking/stats',
+  'POST /api/v2/imports',
 ]);
 
 const keyed = routes.filter((r) => r.auth.includes('apiKey'));
