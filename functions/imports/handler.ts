@@ -1,7 +1,8 @@
 import { linkSignerFromConfig } from '../../shared/platform/adapters/link-signer';
 import { objectStoreFromConfig } from '../../shared/platform/adapters/object-store';
 import { workflowsFromConfig } from '../../shared/platform/adapters/workflows';
-import { applyImport, createImport, getImport, importsArea, previewImport } from '../../shared/imports';
+import { applyImport, createImport, getImport, importsArea, previewImport, undoImport } from '../../shared/imports';
+import { tableReversalStore } from '../../shared/members';
 import { defineArea } from '../../shared/http/area';
 import { principalOf } from '../../shared/http/principal';
 import { accepted, created, ok } from '../../shared/http/responses';
@@ -24,4 +25,5 @@ export const handler = defineArea(importsArea, {
   getImport: async ({ principal, params }) => ok(await getImport(principalOf(principal).workspaceId, params.id)),
   previewImport: async ({ principal, params }) => ok(await previewImport(principalOf(principal).workspaceId, params.id, ports)),
   applyImport: async ({ principal, params }) => accepted(await applyImport(principalOf(principal).workspaceId, params.id, ports)),
+  undoImport: async ({ principal, params }) => ok(await undoImport(principalOf(principal).workspaceId, params.id, { reversals: tableReversalStore })),
 });

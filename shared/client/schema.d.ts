@@ -2725,6 +2725,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/imports/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo an applied import job as a whole
+         * @description Within 7 days of the job's end: each opening balance it booked is reversed (a `correction` naming the entry, taken from that lot first, with the lifetime points it added), each tier it set is put back as it was. The job becomes `undone` and is not applied again. A row that cannot be undone leaves the job as it was with 409 CONFLICT naming how many are left; undo again takes back only those. 409 CONFLICT for a members job, a job not completed or failed, or past the window.
+         *
+         *     Credential: an API key with the scope `imports:write`.
+         */
+        post: operations["undoImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -11676,6 +11698,44 @@ export interface operations {
         responses: {
             /** @description Accepted */
             202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportJob"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    undoImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example imp_01jpz9a0b2d4f6h8k0n2q4t6wz */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
                 headers: {
                     "X-Request-Id": components["headers"]["RequestId"];
                     [name: string]: unknown;

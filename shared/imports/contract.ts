@@ -65,5 +65,18 @@ export const importsArea = declareArea({
         'Opening balances become lots with their own earn and expiry dates and a ledger entry sourced `import` with the job id; they count toward lifetime points only with `countLifetime`, and send `loyalty.points_earned` only with `notify`. ' +
         '409 CONFLICT before a preview, while applying, or after an undo.',
     },
+    undoImport: {
+      method: 'POST',
+      path: '/api/v2/imports/{id}/undo',
+      auth: ['apiKey'],
+      scope: 'imports:write',
+      summary: 'Undo an applied import job as a whole',
+      params: byId,
+      responses: { 200: dataOf(importJobSchema) },
+      description:
+        `Within ${c.undoDays} days of the job's end: each opening balance it booked is reversed (a \`correction\` naming the entry, taken from that lot first, with the lifetime points it added), each tier it set is put back as it was. ` +
+        'The job becomes `undone` and is not applied again. A row that cannot be undone leaves the job as it was with 409 CONFLICT naming how many are left; undo again takes back only those. ' +
+        '409 CONFLICT for a members job, a job not completed or failed, or past the window.',
+    },
   },
 });

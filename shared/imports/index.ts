@@ -6,3 +6,4 @@
 export { applyChunk, applyImport, begin, finish, markFailed } from './apply';
 export { importsArea } from './contract';
 export { createImport, getImport, previewImport } from './service';
+export { undoImport } from './undo';

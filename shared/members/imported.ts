@@ -7,8 +7,10 @@
 import { inKeyOrder, withOptimisticRetry } from '../platform/data/concurrency';
 import type { TransactStep } from '../platform/data/transactions';
 import { newId } from '../platform/ids';
-import type { MemberTierRecord } from './entities';
-import { changePoints, memberThrough, writable, type LedgerStore } from './ledger';
+import { AppError } from '../platform/errors';
+import type { MemberRecord, MemberTierRecord } from './entities';
+import type { ReversalStore } from './corrections';
+import { changePoints, memberThrough, NO_DELTA, writable, type LedgerStore } from './ledger';
 import { NO_LOTS } from './member-lots';
 
 export interface OpeningBalance {
@@ -73,18 +75,89 @@ export interface TierAssignment {
  * stay as they are. The tier is next reviewed when its retention ends.
  */
 export function assignTier(store: LedgerStore, workspaceId: string, memberId: string, a: TierAssignment): Promise<{ tier: string }> {
+  return writeTier(store, workspaceId, memberId, (member, record) => ({
+    tier: a.tier,
+    record: { memberId, reachedAt: a.reachedAt, retainedUntil: a.retainedUntil, days: record?.days ?? {}, reviewAt: a.retainedUntil },
+    steps: a.steps({ tier: member.tier, record: record ?? null }),
+  }));
+}
+
+/** The member's tier and its state replaced, conditional on the member's revision (re-read and re-planned on a concurrent change). */
+function writeTier(
+  store: LedgerStore,
+  workspaceId: string,
+  memberId: string,
+  next: (member: MemberRecord, record: MemberTierRecord | undefined) => { tier: string; record: MemberTierRecord; steps: TransactStep[] },
+): Promise<{ tier: string }> {
   return inKeyOrder(`member:${workspaceId}/${memberId}`, () =>
     withOptimisticRetry(async () => {
       const [member, record] = await Promise.all([memberThrough(store, workspaceId, memberId).then(writable), store.getMemberTier(workspaceId, memberId)]);
-      const next: MemberTierRecord = { memberId, reachedAt: a.reachedAt, retainedUntil: a.retainedUntil, days: record?.days ?? {}, reviewAt: a.retainedUntil };
-      const at = new Date().toISOString();
+      const n = next(member, record);
       const counters = { balance: member.balance, pending: member.pending, lifetime: member.lifetime, orderCount: member.orderCount };
       await store.transactWrite([
-        store.balanceStep(member, { ...counters, tier: a.tier, rev: member.rev + 1 }, at, false),
-        store.memberTierStep(workspaceId, next),
-        ...a.steps({ tier: member.tier, record: record ?? null }),
+        store.balanceStep(member, { ...counters, tier: n.tier, rev: member.rev + 1 }, new Date().toISOString(), false),
+        store.memberTierStep(workspaceId, n.record),
+        ...n.steps,
       ]);
-      return { tier: a.tier };
+      return { tier: n.tier };
     }),
   );
+}
+
+/**
+ * Takes an imported opening balance back (an import undone): a `correction` naming the entry,
+ * taken from the entry's own lot first, with the lifetime points it added (none unless the job
+ * counted them), and the entry marked reversed, in one transaction with the caller's steps.
+ * Answers `gone` for an entry already reversed or no longer there (the undo ran before).
+ */
+export async function takeBackOpeningBalance(
+  store: ReversalStore,
+  workspaceId: string,
+  memberId: string,
+  entryId: string,
+  opts: { countedLifetime: boolean; steps: TransactStep[] },
+): Promise<'reversed' | 'gone'> {
+  const entry = await store.findLedgerEntry(workspaceId, memberId, entryId);
+  if (!entry || entry.reversedBy) return 'gone';
+  return changePoints({
+    store: store.ledger,
+    workspaceId,
+    memberId,
+    plan: () => {
+      const id = newId('ple');
+      const source = { ...entry.source, reversedEntryId: entry.id };
+      return {
+        plan: {
+          delta: { ...NO_DELTA, balance: -entry.amount, lifetime: opts.countedLifetime ? -entry.amount : 0 },
+          entry: { id, type: 'correction', reason: 'Import undone', source },
+          steps: [store.markReversedStep(workspaceId, entry, id, () => new AppError('CONFLICT', `Entry ${entry.id} was already reversed`)), ...opts.steps],
+          result: () => 'reversed' as const,
+        },
+      };
+    },
+  });
+}
+
+/** What a member's tier was before an import set it (null fields: no tier state of its own yet). */
+export interface TierBefore {
+  tier: string;
+  reachedAt: string | null;
+  retainedUntil: string | null;
+  reviewAt: string | null;
+}
+
+/** Puts a member's tier back as it was before an import set it (an import undone). */
+export function restoreTier(store: LedgerStore, workspaceId: string, memberId: string, before: TierBefore, steps: TransactStep[]): Promise<{ tier: string }> {
+  return writeTier(store, workspaceId, memberId, (member, record) => ({
+    tier: before.tier,
+    // Without a state of its own the tier counted from enrolment, with no retention: so again.
+    record: {
+      memberId,
+      reachedAt: before.reachedAt ?? member.createdAt,
+      retainedUntil: before.retainedUntil ?? new Date(0).toISOString(),
+      days: record?.days ?? {},
+      reviewAt: before.reviewAt,
+    },
+    steps,
+  }));
 }

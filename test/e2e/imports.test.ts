@@ -160,6 +160,27 @@ describe('import jobs', () => {
     expect((await call('GET', `/api/v2/members/${ada.id}`, { token: t.key })).body.data.tier).toBe('gold');
     const status = (await call('GET', `/api/v2/members/${ada.id}/tier`, { token: t.key })).body.data;
     expect(status).toMatchObject({ current: { key: 'gold' }, retainedUntil: '2027-03-01T00:00:00.000Z' });
+
+    // --- Undone: the tiers as they were, the balances taken back from their own lots ---
+    const tu = await call('POST', `/api/v2/imports/${tiersJob}/undo`, { token: t.key });
+    expect(tu.status, JSON.stringify(tu.body)).toBe(200);
+    expect(tu.body.data).toMatchObject({ status: 'undone', undoneAt: expect.any(String) });
+    expect((await call('GET', `/api/v2/members/${ada.id}`, { token: t.key })).body.data.tier).toBe('bronze');
+    const bu = await call('POST', `/api/v2/imports/${balancesJob}/undo`, { token: t.key });
+    expect(bu.status, JSON.stringify(bu.body)).toBe(200);
+    const after = (await call('GET', `/api/v2/members/${ada.id}/points?limit=100`, { token: t.key })).body.data;
+    // What is left is the sentinel's point, earned today.
+    expect(after).toMatchObject({ balance: 1, lifetime: 1 });
+    expect(after.expiring).toEqual([]);
+    const corrections = after.entries.filter((e: { type: string }) => e.type === 'correction');
+    expect(corrections.map((e: { amount: number }) => e.amount).sort((a: number, b: number) => a - b)).toEqual([-102, -2]);
+    for (const e of corrections) expect(e.source).toMatchObject({ type: 'import', importJobId: balancesJob });
+    const other = (await call('GET', '/api/v2/members?externalId=OLD-7', { token: t.key })).body.data[0];
+    expect((await call('GET', `/api/v2/members/${other.id}/points`, { token: t.key })).body.data).toMatchObject({ balance: 0, lifetime: 0 });
+    // Undone once; not applied or undone again; a members job is not undone.
+    expect((await call('POST', `/api/v2/imports/${balancesJob}/undo`, { token: t.key })).status).toBe(409);
+    expect((await call('POST', `/api/v2/imports/${balancesJob}/apply`, { token: t.key })).status).toBe(409);
+    expect((await call('POST', `/api/v2/imports/${membersJob}/undo`, { token: t.key })).status).toBe(409);
   });
 
   it('a job is previewed before it is applied, and its upload link alone reaches its file', async () => {

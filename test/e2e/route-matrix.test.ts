@@ -137,6 +137,7 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
   'GET /api/v2/imports/{id}': (i) => ({ path: `/api/v2/imports/${i.importId}` }),
   'POST /api/v2/imports/{id}/preview': (i) => ({ path: `/api/v2/imports/${i.importId}/preview` }),
   'POST /api/v2/imports/{id}/apply': (i) => ({ path: `/api/v2/imports/${i.importId}/apply` }),
+  'POST /api/v2/imports/{id}/undo': (i) => ({ path: `/api/v2/imports/${i.importId}/undo` }),
   'POST /api/v2/orders': (i) => ({
     path: '/api/v2/orders',
     body: { externalOrderId: `X-${Date.now()}`, memberId: i.memberId, currency: 'EUR', total: 10, occurredAt: '2026-11-01T10:00:00Z' },

@@ -66,5 +66,20 @@ export const importsExamples: AreaExamples<typeof importsArea> = {
     },
   },
   previewImport: { params: { id }, responses: { 200: { data: previewed } } },
+  undoImport: {
+    params: { id },
+    responses: {
+      200: {
+        data: {
+          ...previewed,
+          status: 'undone',
+          progress: { rows: 1204, chunks: 7, chunksDone: 7, done: 1201, skipped: 0, failed: 3 },
+          startedAt: '2026-03-20T09:05:00.000Z',
+          completedAt: '2026-03-20T09:06:12.000Z',
+          undoneAt: '2026-03-21T08:00:00.000Z',
+        },
+      },
+    },
+  },
   applyImport: { params: { id }, responses: { 202: { data: { ...previewed, status: 'applying', startedAt: '2026-03-20T09:05:00.000Z' } } } },
 };
