@@ -1,7 +1,7 @@
-import { objectStoreFromConfig } from '../../shared/platform/adapters/object-store';
+import { linkSignerFromConfig } from '../../shared/platform/adapters/link-signer';
 import { workflowTask } from '../../shared/platform/consumers/workflow-task';
 import { applyChunk } from '../../shared/imports';
 import { tableLedgerStore } from '../../shared/members';
 
 /** The import workflow's `ApplyChunk` Task (infra/app/workflows/import.asl.json). */
-export const handler = workflowTask('ApplyChunk', (input) => applyChunk(input, { objectStore: objectStoreFromConfig(), ledger: tableLedgerStore }));
+export const handler = workflowTask('ApplyChunk', (input) => applyChunk(input, { objectStore: linkSignerFromConfig(), ledger: tableLedgerStore }));

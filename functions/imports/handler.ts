@@ -1,5 +1,4 @@
 import { linkSignerFromConfig } from '../../shared/platform/adapters/link-signer';
-import { objectStoreFromConfig } from '../../shared/platform/adapters/object-store';
 import { workflowsFromConfig } from '../../shared/platform/adapters/workflows';
 import { applyImport, createImport, getImport, importsArea, previewImport, undoImport } from '../../shared/imports';
 import { tableReversalStore } from '../../shared/members';
@@ -12,16 +11,14 @@ const ports = {
   get workflows() {
     return workflowsFromConfig();
   },
+  // Links and reads through presigned requests: the function carries no S3 client.
   get objectStore() {
-    return objectStoreFromConfig();
-  },
-  get links() {
     return linkSignerFromConfig();
   },
 };
 
 export const handler = defineArea(importsArea, {
-  createImport: async ({ principal, body }) => created(await createImport(principalOf(principal).workspaceId, body, { objectStore: ports.links })),
+  createImport: async ({ principal, body }) => created(await createImport(principalOf(principal).workspaceId, body, ports)),
   getImport: async ({ principal, params }) => ok(await getImport(principalOf(principal).workspaceId, params.id)),
   previewImport: async ({ principal, params }) => ok(await previewImport(principalOf(principal).workspaceId, params.id, ports)),
   applyImport: async ({ principal, params }) => accepted(await applyImport(principalOf(principal).workspaceId, params.id, ports)),

@@ -2650,7 +2650,7 @@ export interface paths {
         put?: never;
         /**
          * Create an import job and its upload link
-         * @description Answers the job (`awaiting_upload`) and a presigned S3 PUT valid 60 minutes: send the file (up to 5 GB) as its body. Nothing is read until the job is previewed. The file formats, with examples: docs/migration.md.
+         * @description The job (`awaiting_upload`) and a presigned S3 PUT of its file (up to 5 GB), valid 60 minutes. File formats: docs/migration.md.
          *
          *     Credential: an API key with the scope `imports:write`.
          */
@@ -2692,7 +2692,7 @@ export interface paths {
         put?: never;
         /**
          * Check every row of the uploaded file without writing anything
-         * @description Reads the uploaded file and checks each row (fields, dates, tier keys, that the member a balance or tier names exists) and stores on the job what applying it would do: rows by outcome, the first 100 errors with their line and field, and the totals it would add (members created, points by expiry month, members per tier). Writes nothing else; may run again after a corrected file is uploaded, until the job is applied. 409 CONFLICT when no file was uploaded or the job was applied.
+         * @description Checks each row (fields, dates, tier keys, that a named member exists) and stores on the job rows by outcome, the first 100 errors with line and field, and the totals. Writes nothing else; may run again until the job is applied. 409 CONFLICT without an uploaded file or after an apply.
          *
          *     Credential: an API key with the scope `imports:write`.
          */
@@ -2714,7 +2714,7 @@ export interface paths {
         put?: never;
         /**
          * Apply a previewed import job (in the background)
-         * @description Answers at once with the job `applying`; the workflow applies the rows in chunks of 200, 2 chunks at a time, and the job's `progress` counts them. Each row is applied once: a job applied again (after it failed, or completed) skips the rows already applied. Invalid rows are skipped and counted as failed. Opening balances become lots with their own earn and expiry dates and a ledger entry sourced `import` with the job id; they count toward lifetime points only with `countLifetime`, and send `loyalty.points_earned` only with `notify`. 409 CONFLICT before a preview, while applying, or after an undo.
+         * @description The workflow applies the rows in chunks of 200, 2 at a time (`progress`). Each row once: applied again, a job skips what it applied. A balance is a lot with its own dates and an entry sourced `import`; lifetime points only with `countLifetime`, `loyalty.points_earned` only with `notify`. 409 CONFLICT before a preview, while applying, after an undo.
          *
          *     Credential: an API key with the scope `imports:write`.
          */
@@ -2736,7 +2736,7 @@ export interface paths {
         put?: never;
         /**
          * Undo an applied import job as a whole
-         * @description Within 7 days of the job's end: each opening balance it booked is reversed (a `correction` naming the entry, taken from that lot first, with the lifetime points it added), each tier it set is put back as it was. The job becomes `undone` and is not applied again. A row that cannot be undone leaves the job as it was with 409 CONFLICT naming how many are left; undo again takes back only those. 409 CONFLICT for a members job, a job not completed or failed, or past the window.
+         * @description Within 7 days of its end: each balance reversed (a `correction` from its own lot), each tier put back. Rows left undone: 409 CONFLICT, undo again. 409 CONFLICT for a members job, a job not completed or failed, or past the window.
          *
          *     Credential: an API key with the scope `imports:write`.
          */
@@ -3501,7 +3501,7 @@ export interface components {
             reason: string | null;
             source: {
                 /**
-                 * @description What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason); import: an opening balance of an import job (its id in importJobId)
+                 * @description What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason); import: an import job's opening balance
                  * @enum {string}
                  */
                 type: "manual" | "order" | "refund" | "reconciliation" | "campaign" | "program" | "coupon" | "import";
@@ -3512,7 +3512,7 @@ export interface components {
                 campaignId?: string;
                 /** @description ple_...: the entry a `correction` reverses */
                 reversedEntryId?: string;
-                /** @description imp_...: the import job whose opening balance made an `import` entry */
+                /** @description imp_...: the import job of an `import` entry */
                 importJobId?: string;
             };
             /** @description ple_...: the `correction` that reversed this entry */

@@ -15,8 +15,9 @@ const c = config.imports;
  */
 export const importsArea = declareArea({
   area: 'imports',
-  description: 'Import jobs: members, opening balances (lots with their own dates) and tiers from a CSV or JSON Lines file, previewed before they are applied.',
-  access: { table: 'readWrite', exportsBucket: 'readWrite', startsWorkflows: ['import'] },
+  description: 'Import jobs: members, opening balances and tiers from a CSV or JSON Lines file.',
+  // The members' and tags' writes it calls carry the page cursor code (the members area reads that key).
+  access: { table: 'readWrite', exportsBucket: 'readWrite', startsWorkflows: ['import'], secrets: ['pageCursors'] },
   endpoints: {
     createImport: {
       method: 'POST',
@@ -26,9 +27,7 @@ export const importsArea = declareArea({
       summary: 'Create an import job and its upload link',
       body: createImportBody,
       responses: { 201: dataOf(createdImportSchema) },
-      description:
-        `Answers the job (\`awaiting_upload\`) and a presigned S3 PUT valid ${c.uploadLinkTtlSeconds / 60} minutes: send the file (up to 5 GB) as its body. ` +
-        'Nothing is read until the job is previewed. The file formats, with examples: docs/migration.md.',
+      description: `The job (\`awaiting_upload\`) and a presigned S3 PUT of its file (up to 5 GB), valid ${c.uploadLinkTtlSeconds / 60} minutes. File formats: docs/migration.md.`,
     },
     getImport: {
       method: 'GET',
@@ -48,8 +47,8 @@ export const importsArea = declareArea({
       params: byId,
       responses: { 200: dataOf(importJobSchema) },
       description:
-        `Reads the uploaded file and checks each row (fields, dates, tier keys, that the member a balance or tier names exists) and stores on the job what applying it would do: rows by outcome, the first ${c.previewErrors} errors with their line and field, and the totals it would add (members created, points by expiry month, members per tier). ` +
-        'Writes nothing else; may run again after a corrected file is uploaded, until the job is applied. 409 CONFLICT when no file was uploaded or the job was applied.',
+        `Checks each row (fields, dates, tier keys, that a named member exists) and stores on the job rows by outcome, the first ${c.previewErrors} errors with line and field, and the totals. ` +
+        'Writes nothing else; may run again until the job is applied. 409 CONFLICT without an uploaded file or after an apply.',
     },
     applyImport: {
       method: 'POST',
@@ -60,10 +59,8 @@ export const importsArea = declareArea({
       params: byId,
       responses: { 202: dataOf(importJobSchema) },
       description:
-        `Answers at once with the job \`applying\`; the workflow applies the rows in chunks of ${c.chunkRows}, ${c.chunkConcurrency} chunks at a time, and the job's \`progress\` counts them. ` +
-        'Each row is applied once: a job applied again (after it failed, or completed) skips the rows already applied. Invalid rows are skipped and counted as failed. ' +
-        'Opening balances become lots with their own earn and expiry dates and a ledger entry sourced `import` with the job id; they count toward lifetime points only with `countLifetime`, and send `loyalty.points_earned` only with `notify`. ' +
-        '409 CONFLICT before a preview, while applying, or after an undo.',
+        `The workflow applies the rows in chunks of ${c.chunkRows}, ${c.chunkConcurrency} at a time (\`progress\`). Each row once: applied again, a job skips what it applied. ` +
+        'A balance is a lot with its own dates and an entry sourced `import`; lifetime points only with `countLifetime`, `loyalty.points_earned` only with `notify`. 409 CONFLICT before a preview, while applying, after an undo.',
     },
     undoImport: {
       method: 'POST',
@@ -74,8 +71,7 @@ export const importsArea = declareArea({
       params: byId,
       responses: { 200: dataOf(importJobSchema) },
       description:
-        `Within ${c.undoDays} days of the job's end: each opening balance it booked is reversed (a \`correction\` naming the entry, taken from that lot first, with the lifetime points it added), each tier it set is put back as it was. ` +
-        'The job becomes `undone` and is not applied again. A row that cannot be undone leaves the job as it was with 409 CONFLICT naming how many are left; undo again takes back only those. ' +
+        `Within ${c.undoDays} days of its end: each balance reversed (a \`correction\` from its own lot), each tier put back. Rows left undone: 409 CONFLICT, undo again. ` +
         '409 CONFLICT for a members job, a job not completed or failed, or past the window.',
     },
   },

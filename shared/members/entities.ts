@@ -109,14 +109,14 @@ export const ledgerEntryRecordSchema = () =>
       type: z
         .enum(['manual', 'order', 'refund', 'reconciliation', 'campaign', 'program', 'coupon', 'import'])
         .describe(
-          'What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason); import: an opening balance of an import job (its id in importJobId)',
+          "What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason); import: an import job's opening balance",
         ),
       orderId: z.string().nullable(),
       externalOrderId: z.string().nullable(),
       apiKeyId: z.string().nullable(),
       campaignId: z.string().optional().describe('cmp_...: the campaign that granted a `campaign` entry (its trigger, an order, in orderId)'),
       reversedEntryId: z.string().optional().describe('ple_...: the entry a `correction` reverses'),
-      importJobId: z.string().optional().describe('imp_...: the import job whose opening balance made an `import` entry'),
+      importJobId: z.string().optional().describe('imp_...: the import job of an `import` entry'),
     }),
     /** Set once: a second reversal is refused. */
     reversedBy: z.string().optional().describe('ple_...: the `correction` that reversed this entry'),

@@ -1,9 +1,10 @@
 import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { ObjectStore, SignedLinkOptions } from '../ports/object-store';
 
 /**
- * Presigned GETs of the export bucket without the S3 client: the S3 presigner of the AWS SDK over a
+ * Presigned GETs and PUTs of the export bucket without the S3 client: the S3 presigner of the AWS SDK over a
  * plain request, so the functions that only hand out links (the exports area, the notices) do not
  * carry the whole S3 client. Same URL as `getSignedUrl` with a GetObjectCommand would give.
  */
@@ -39,7 +40,7 @@ export interface LinkSignerOptions {
   env?: Record<string, string | undefined>;
 }
 
-export class S3LinkSigner implements Pick<ObjectStore, 'signedGetUrl' | 'signedPutUrl'> {
+export class S3LinkSigner implements Pick<ObjectStore, 'signedGetUrl' | 'signedPutUrl' | 'read'> {
   private readonly presigner: S3RequestPresigner;
 
   constructor(private readonly opts: LinkSignerOptions) {
@@ -62,6 +63,17 @@ export class S3LinkSigner implements Pick<ObjectStore, 'signedGetUrl' | 'signedP
   /** A presigned PUT of one object (an import file the client uploads itself). */
   signedPutUrl(key: string, options: { expiresInSeconds: number }): Promise<string> {
     return this.presign('PUT', key, {}, options.expiresInSeconds);
+  }
+
+  /**
+   * The object's bytes through a presigned GET of a minute: what a function that only reads a file
+   * (an import's) needs, without the S3 client in its bundle. A missing object rejects with `NoSuchKey`.
+   */
+  async read(key: string): Promise<Readable> {
+    const res = await fetch(await this.presign('GET', key, {}, 60));
+    if (res.status === 404) throw Object.assign(new Error(`No object ${key}`), { name: 'NoSuchKey' });
+    if (!res.ok || !res.body) throw new Error(`Reading ${key} answered ${res.status}`);
+    return Readable.fromWeb(res.body as never);
   }
 
   private async presign(method: 'GET' | 'PUT', key: string, query: Record<string, string>, expiresIn: number): Promise<string> {
