@@ -14,7 +14,6 @@ export type { MemberRecord } from './entities';
 export { ACTIVATION_REASON } from './explain';
 export { explainPoints } from './explanation';
 export { assignTier, bookOpeningBalance, restoreTier, takeBackOpeningBalance } from './imported';
-export type { TierBefore } from './imported';
 export { changePoints, EXPIRY, isMemberId, loadMember, loadWritableMember, memberThrough, NO_DELTA, tableLedgerStore, writable } from './ledger';
 export type { ChangePlan, LedgerStore, PlannedGrant } from './ledger';
 export { activationsAt, expire, nextDueAt, NO_LOTS, warningDue } from './member-lots';
