@@ -62,6 +62,8 @@ export default {
     linesOf('shared/webhooks/delivery.ts', /^export function classify\(/, /^}/),
     'shared/audit/catalog.ts',
     'shared/audit/entry.ts',
+    // An import file's rows: CSV cells, dates, points and each kind's checks.
+    'shared/imports/rows.ts',
     'shared/platform/data/keys.ts',
     // How DynamoDB counts an item's size, and the refusal of a document over its budget.
     'shared/platform/data/item-size.ts',

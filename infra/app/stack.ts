@@ -132,6 +132,7 @@ export class LoyaltyPlatformStack extends Stack {
     this.areasStack = new AreasStack(this, 'AreasStack', {
       resources,
       exports: this.exports,
+      imports: this.exportsStack.imports,
     });
     this.apiStack = new ApiStack(this, 'ApiStack', {
       httpApi: this.httpApi,
@@ -167,7 +168,7 @@ export class LoyaltyPlatformStack extends Stack {
         functions: { ...this.areaFunctions.functions, ...this.consumerFunctions },
         queues: this.queues,
         ...(scheduleFailureQueue ? { scheduleFailureQueue } : {}),
-        stateMachines: { export: this.exports.stateMachine },
+        stateMachines: { export: this.exports.stateMachine, import: this.exportsStack.imports.stateMachine },
         schedules: this.schedules,
         existingAlarms: {
           queues: {
@@ -175,7 +176,7 @@ export class LoyaltyPlatformStack extends Stack {
             webhookDeadLetters: { notEmpty: this.pipelines.webhookAlarms.deadLetters },
             walletPushDeadLetters: { notEmpty: this.pipelines.walletAlarms.pushDeadLetters },
           },
-          stateMachines: { export: this.exports.alarms.workflowFailures },
+          stateMachines: { export: this.exports.alarms.workflowFailures, import: this.exportsStack.imports.alarms.workflowFailures },
           streams: { 'webhook-fanout': this.pipelines.webhookAlarms.fanoutIteratorAge },
         },
       },

@@ -39,6 +39,8 @@ export const PLATFORM: {
     'ambassador:write',
     'objects:read',
     'objects:write',
+    'imports:read',
+    'imports:write',
     'campaigns:read',
     'campaigns:manage',
     'rewards:read',

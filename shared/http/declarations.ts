@@ -28,6 +28,8 @@ import { exportsArea } from '../exports';
 import { privacyArea } from '../privacy';
 // The console's overview
 import { overviewArea } from '../overview';
+// Import jobs
+import { importsArea } from '../imports';
 
 export { routeKey, type AuthKind, type HttpMethod } from '../platform/contract/endpoint';
 
@@ -68,6 +70,7 @@ export const DECLARATIONS = [
   privacyArea,
   // The console's overview
   overviewArea,
+  importsArea,
 ] as const;
 
 export type Area = (typeof DECLARATIONS)[number]['area'];

@@ -115,9 +115,9 @@ export const ledgerEntryRecordSchema = () =>
     reason: z.string().nullable(),
     source: z.object({
       type: z
-        .enum(['manual', 'order', 'refund', 'reconciliation', 'campaign', 'program', 'coupon', 'reward'])
+        .enum(['manual', 'order', 'refund', 'reconciliation', 'campaign', 'program', 'coupon', 'reward', 'import'])
         .describe(
-          'What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason); reward: a reward of the catalog redeemed or voided',
+          "What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason); reward: a reward of the catalog redeemed or voided; import: an import job's opening balance",
         ),
       orderId: z.string().nullable(),
       externalOrderId: z.string().nullable(),
@@ -126,6 +126,7 @@ export const ledgerEntryRecordSchema = () =>
       reversedEntryId: z.string().optional().describe('ple_...: the entry a `correction` reverses'),
       rewardId: z.string().optional().describe('rwd_...: the reward a `redemption` or `redemption_void` entry is about'),
       redemptionId: z.string().optional().describe('rdm_...: the redemption a `redemption` entry made or a `redemption_void` entry voided'),
+      importJobId: z.string().optional().describe('imp_...: the import job of an `import` entry'),
     }),
     /** Set once: a second reversal is refused. */
     reversedBy: z.string().optional().describe('ple_...: the `correction` that reversed this entry'),

@@ -41,6 +41,8 @@ export interface ChangePlan<R> {
   lots?: MemberLotsRecord;
   /** The lots before the ledger books the plan's entries on them (an activation: without its pending points). */
   lotsBefore?: MemberLotsRecord;
+  /** Imported history: the plan's own entry sends no `loyalty.points_earned` (nothing was earned today). */
+  quiet?: boolean;
   /** The event of the plan's own ledger entry (resource_id: the entry). */
   entryEvent?: 'points.activated' | 'points.expired';
   /** A campaign entry whose reward was announced before (a share given back that waited): no second `campaign.reward_granted`. */
@@ -296,7 +298,7 @@ function changeSteps<R>(
       ...(lapsed ? [event('points.expired', { resource_id: lapsed.id, member_ref: memberId, tier })] : []),
       ...(p.events ?? []),
       ...(entry && p.entryEvent ? [event(p.entryEvent, { resource_id: entry.id, member_ref: memberId, tier })] : []),
-      ...(entry && entry.amount > 0 ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
+      ...(entry && entry.amount > 0 && !p.quiet ? [event('loyalty.points_earned', { resource_id: entry.id, member_ref: memberId, tier })] : []),
       // A campaign's share of an order that waited reaches the balance now: the reward lands.
       ...(entry?.type === 'campaign' && entry.source.campaignId && !p.announced
         ? [event('campaign.reward_granted', { resource_id: entry.id, member_ref: memberId, campaign_id: entry.source.campaignId })]

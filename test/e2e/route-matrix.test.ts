@@ -25,6 +25,7 @@ interface World {
     campaignId: string;
     rewardId: string;
     redemptionId: string;
+    importId: string;
   };
 }
 
@@ -65,6 +66,8 @@ beforeAll(async () => {
   await call('POST', `/api/v2/members/${member.id}/points`, { token: a.key, body: { type: 'earn', amount: 5, reason: 'x' } });
   const redemption = await call('POST', `/api/v2/rewards/${reward.body.data.id}/redemptions`, { token: a.key, body: { memberId: member.id } });
   expect(redemption.status).toBe(201);
+  const importJob = await call('POST', '/api/v2/imports', { token: a.key, body: { kind: 'members', format: 'jsonl' } });
+  expect(importJob.status).toBe(201);
   world = {
     a,
     b,
@@ -78,6 +81,7 @@ beforeAll(async () => {
       productId: imported.body.data.results[0].productId,
       poolId: pool.body.data.id,
       couponId: coupon.body.data.id,
+      importId: importJob.body.data.id,
       couponCode: coupon.body.data.code,
       campaignId: campaign.body.data.id,
       rewardId: reward.body.data.id,
@@ -147,6 +151,10 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
   'POST /api/v2/rewards/{id}/redemptions': (i) => ({ path: `/api/v2/rewards/${i.rewardId}/redemptions`, body: { memberId: i.memberId } }),
   'GET /api/v2/members/{id}/redemptions': (i) => ({ path: `/api/v2/members/${i.memberId}/redemptions` }),
   'POST /api/v2/redemptions/{id}/void': (i) => ({ path: `/api/v2/redemptions/${i.redemptionId}/void` }),
+  'GET /api/v2/imports/{id}': (i) => ({ path: `/api/v2/imports/${i.importId}` }),
+  'POST /api/v2/imports/{id}/preview': (i) => ({ path: `/api/v2/imports/${i.importId}/preview` }),
+  'POST /api/v2/imports/{id}/apply': (i) => ({ path: `/api/v2/imports/${i.importId}/apply` }),
+  'POST /api/v2/imports/{id}/undo': (i) => ({ path: `/api/v2/imports/${i.importId}/undo` }),
   'POST /api/v2/orders': (i) => ({
     path: '/api/v2/orders',
     body: { externalOrderId: `X-${Date.now()}`, memberId: i.memberId, currency: 'EUR', total: 10, occurredAt: '2026-11-01T10:00:00Z' },
@@ -186,6 +194,7 @@ const NO_FOREIGN_OBJECT = new Set([
   'GET /api/v2/ambassador/metrics',
   'POST /api/v2/tracking/events',
   'GET /api/v2/tracking/stats',
+  'POST /api/v2/imports',
 ]);
 
 const keyed = routes.filter((r) => r.auth.includes('apiKey'));

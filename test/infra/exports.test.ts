@@ -138,9 +138,10 @@ describe('export bucket', () => {
         name,
       ).toEqual([]);
       expect('EXPORTS_BUCKET' in env, name).toBe(bucket !== undefined);
-      const starts = 'startsWorkflows' in access && (access.startsWorkflows ?? []).includes('export');
-      expect(actions.includes('states:StartExecution'), `${name} starts`).toBe(starts);
-      expect(workflowArnEnvName('export') in env, name).toBe(starts);
+      const startsOf = (w: 'export' | 'import') => 'startsWorkflows' in access && (access.startsWorkflows ?? []).includes(w);
+      expect(actions.includes('states:StartExecution'), `${name} starts`).toBe(startsOf('export') || startsOf('import'));
+      expect(workflowArnEnvName('export') in env, name).toBe(startsOf('export'));
+      expect(workflowArnEnvName('import') in env, name).toBe(startsOf('import'));
     }
   });
 });

@@ -574,15 +574,15 @@ describe('cdk-nag', () => {
     const withListStreams = ofType('AWS::IAM::Policy').filter(([, p]) => starReason(p)?.includes('ListStreams'));
     const streamRows = CONSUMERS.filter((r) => r.kind === 'stream');
     expect(withListStreams).toHaveLength(streamRows.length);
-    // The export workflow's role: X-Ray tracing and the set-up of its log delivery, neither with resource-level permissions.
-    const machineRole = logicalId(stack.exports.stateMachine.role);
+    // The export and import workflows' roles: X-Ray tracing and the set-up of its log delivery, neither with resource-level permissions.
+    const machineRoles = [logicalId(stack.exports.stateMachine.role), logicalId(stack.exportsStack.imports.stateMachine.role)];
     for (const [id, p] of ofType('AWS::IAM::Policy')) {
       if (starReason(p)?.includes('ListStreams')) continue;
       // CDK's copier of the console build (test/infra/console.test.ts): its policy is CDK's.
       if (id.startsWith(CONSOLE_COPIER_ID_PREFIX)) continue;
       const statements = (p.Properties!.PolicyDocument as { Statement: { Resource: unknown; Action: string | string[] }[] }).Statement;
       const starActions = statements.filter((st) => st.Resource === '*').flatMap((st) => [st.Action].flat());
-      if ((p.Properties!.Roles as { Ref: string }[]).some((r) => r.Ref === machineRole)) {
+      if ((p.Properties!.Roles as { Ref: string }[]).some((r) => machineRoles.includes(r.Ref))) {
         for (const a of starActions)
           expect(a).toMatch(
             /^(xray:(PutTraceSegments|PutTelemetryRecords|GetSamplingRules|GetSamplingTargets)|logs:(CreateLogDelivery|GetLogDelivery|UpdateLogDelivery|DeleteLogDelivery|ListLogDeliveries|PutResourcePolicy|DescribeResourcePolicies|DescribeLogGroups))$/,

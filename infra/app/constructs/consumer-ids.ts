@@ -22,4 +22,8 @@ export const CONSUMER_CONSTRUCT_IDS: Readonly<Record<ConsumerName, string>> = {
   'program-due': 'ProgramDue',
   'export-scheduler': 'ExportScheduler',
   'export-notify': 'ExportNotify',
+  'import-begin': 'ImportBegin',
+  'import-chunk': 'ImportChunk',
+  'import-finish': 'ImportFinish',
+  'import-fail': 'ImportFail',
 };

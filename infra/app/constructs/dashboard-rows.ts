@@ -46,6 +46,7 @@ export const AREA_CAPABILITY: Readonly<Record<Area, Capability>> = {
   'wallet-passes': 'wallet',
   exports: 'exports',
   privacy: 'exports',
+  imports: 'exports',
   mcp: 'mcp',
   audit: 'audit',
   overview: 'api',
@@ -66,6 +67,10 @@ export const CONSUMER_CAPABILITY: Readonly<Record<ConsumerName, Capability>> = {
   'export-scheduler': 'exports',
   'program-due': 'points-orders',
   'export-notify': 'exports',
+  'import-begin': 'exports',
+  'import-chunk': 'exports',
+  'import-finish': 'exports',
+  'import-fail': 'exports',
 };
 
 export const QUEUE_CAPABILITY: Readonly<Record<QueueName, Capability>> = {
@@ -77,6 +82,7 @@ export const QUEUE_CAPABILITY: Readonly<Record<QueueName, Capability>> = {
 
 export const WORKFLOW_CAPABILITY: Readonly<Record<WorkflowName, Capability>> = {
   export: 'exports',
+  import: 'exports',
 };
 
 /** The row of a function by its name (an area or a consumer row); throws on an unknown name. */

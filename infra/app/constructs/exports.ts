@@ -77,7 +77,9 @@ export class ExportBucket extends Construct {
 }
 
 export interface ExportsProps {
-  /** Functions of the export workflow's Task states by state name (the consumer table's `workflowTask` rows). */
+  /** The workflow (default `export`; `import` runs import jobs on the same construct). */
+  readonly workflow?: WorkflowName;
+  /** Functions of the workflow's Task states by state name (the consumer table's `workflowTask` rows). */
   readonly tasks: Readonly<Record<string, lambda.IFunction>>;
 }
 
@@ -89,15 +91,17 @@ export interface ExportsProps {
 export class Exports extends Construct {
   readonly stateMachine: sfn.StateMachine;
   readonly alarms: { readonly workflowFailures: cloudwatch.Alarm };
+  readonly workflow: WorkflowName;
 
   constructor(scope: Construct, id: string, props: ExportsProps) {
     super(scope, id);
-    const substitutions: Record<string, string> = { ...workflowNumberSubstitutions('export') };
+    this.workflow = props.workflow ?? 'export';
+    const substitutions: Record<string, string> = { ...workflowNumberSubstitutions(this.workflow) };
     for (const [state, fn] of Object.entries(props.tasks)) substitutions[taskFunctionVariable(state)] = fn.functionArn;
     const logGroup = new logs.LogGroup(this, 'WorkflowLogs', { retention: LOG_RETENTION, removalPolicy: RemovalPolicy.RETAIN });
     this.stateMachine = new sfn.StateMachine(this, 'Workflow', {
-      comment: 'Loyalty platform: export workflow (infra/app/workflows/export.asl.json)',
-      definitionBody: sfn.DefinitionBody.fromString(workflowDefinitionText('export')),
+      comment: `Loyalty platform: ${this.workflow} workflow (infra/app/workflows/${WORKFLOWS[this.workflow].file})`,
+      definitionBody: sfn.DefinitionBody.fromString(workflowDefinitionText(this.workflow)),
       definitionSubstitutions: substitutions,
       stateMachineType: sfn.StateMachineType.STANDARD,
       tracingEnabled: true,
@@ -128,7 +132,7 @@ export class Exports extends Construct {
   private failureAlarm(): cloudwatch.Alarm {
     const failures = new cloudwatch.MathExpression({
       expression: 'failed + timedOut + aborted',
-      label: 'Export workflow executions failed, timed out or aborted',
+      label: `${this.workflow === 'export' ? 'Export' : 'Import'} workflow executions failed, timed out or aborted`,
       period: Duration.minutes(config.alarms.periodMinutes),
       usingMetrics: {
         failed: this.stateMachine.metricFailed({ statistic: 'Sum' }),
@@ -138,7 +142,7 @@ export class Exports extends Construct {
     });
     return new cloudwatch.Alarm(this, 'WorkflowFailures', {
       alarmDescription: alarmDescription(
-        'An export workflow execution failed, timed out or was aborted (the job carries its error; the execution history says which step).',
+        `An ${this.workflow} workflow execution failed, timed out or was aborted (the job carries its error; the execution history says which step).`,
         'workflowFailures',
       ),
       metric: failures,
@@ -153,10 +157,10 @@ export class Exports extends Construct {
     return Stack.of(this).resolve(((c.node.defaultChild ?? c) as CfnElement).logicalId) as string;
   }
 
-  /** Lets a function start the workflows its declaration names, and sets their variables. */
+  /** Lets a function start this workflow if its declaration names it, and sets its variable. */
   grant(fn: lambda.Function, access: Access): void {
     for (const workflow of access.startsWorkflows ?? []) {
-      if (workflow !== 'export') throw new Error(`no state machine for workflow ${workflow}`);
+      if (workflow !== this.workflow) continue;
       this.stateMachine.grantStartExecution(fn);
       fn.addEnvironment(workflowArnEnvName(workflow), this.stateMachine.stateMachineArn);
     }

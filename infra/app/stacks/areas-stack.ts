@@ -10,6 +10,7 @@ export interface AreasStackProps extends NestedStackProps {
   readonly resources: PlatformResources;
   /** The workflows areas may start. */
   readonly exports: Exports;
+  readonly imports: Exports;
 }
 
 /**
@@ -42,6 +43,7 @@ export class AreasStack extends NestedStack {
       r.exportBucket.grant(this.areaFunctions.functions[d.area], d.access);
       r.signingSecretsKey.grant(this.areaFunctions.functions[d.area], d.access);
       props.exports.grant(this.areaFunctions.functions[d.area], d.access);
+      props.imports.grant(this.areaFunctions.functions[d.area], d.access);
     }
   }
 }

@@ -19,12 +19,18 @@ export interface ExportsStackProps extends NestedStackProps {
 export class ExportsStack extends NestedStack {
   readonly consumers: Consumers;
   readonly exports: Exports;
+  /** The import workflow: the same construct on its own ASL file. */
+  readonly imports: Exports;
 
   constructor(scope: Construct, id: string, props: ExportsStackProps) {
     super(scope, id, { description: 'Loyalty platform: data exports (workflow, task functions, schedules)', ...props });
     // Construct id "Webhooks", as before the split: the functions keep their logical IDs.
     this.consumers = buildConsumers(this, 'Webhooks', consumerRowsOf('exports'), props.resources, props.scheduleFailureQueue);
     this.exports = new Exports(this, 'Exports', { tasks: this.consumers.workflowTasks.export ?? {} });
-    for (const row of consumerRowsOf('exports')) this.exports.grant(this.consumers.functions[row.name]!, row.access);
+    this.imports = new Exports(this, 'Imports', { workflow: 'import', tasks: this.consumers.workflowTasks.import ?? {} });
+    for (const row of consumerRowsOf('exports')) {
+      this.exports.grant(this.consumers.functions[row.name]!, row.access);
+      this.imports.grant(this.consumers.functions[row.name]!, row.access);
+    }
   }
 }

@@ -29,6 +29,21 @@ export function workflowNumberSubstitutions(workflow: WorkflowName): Record<stri
       };
       return Object.fromEntries(Object.entries(numbers).map(([name, value]) => [name, String(value)]));
     }
+    case 'import': {
+      const { task, markFailed } = config.exportWorkflowRetry;
+      const numbers = {
+        TaskRetryIntervalSeconds: task.intervalSeconds,
+        TaskRetryMaxAttempts: task.maxAttempts,
+        TaskRetryBackoffRate: task.backoffRate,
+        MarkFailedRetryIntervalSeconds: markFailed.intervalSeconds,
+        MarkFailedRetryMaxAttempts: markFailed.maxAttempts,
+        MarkFailedRetryBackoffRate: markFailed.backoffRate,
+        ChunkConcurrency: config.imports.chunkConcurrency,
+        // The state waits a minute longer than its function may run: the function's own time-out is the one that ends it.
+        ChunkTimeoutSeconds: config.exports.stepTimeoutSeconds + 60,
+      };
+      return Object.fromEntries(Object.entries(numbers).map(([name, value]) => [name, String(value)]));
+    }
   }
 }
 

@@ -24,6 +24,7 @@ import { walletExamples, walletPassesExamples } from './wallet';
 import { exportsExamples } from './exports';
 import { privacyExamples } from './privacy';
 import { overviewExamples } from './overview';
+import { importsExamples } from './imports';
 import type { AreaExamples } from './types';
 
 type Declaration = (typeof DECLARATIONS)[number];
@@ -60,6 +61,7 @@ export const EXAMPLES: { [D in Declaration as D['area']]: AreaExamples<D> } = {
   exports: exportsExamples,
   privacy: privacyExamples,
   overview: overviewExamples,
+  imports: importsExamples,
 };
 
 /** The examples of one operation by operationId (undefined for an operation no area declares). */

@@ -3,10 +3,10 @@ import type { ObjectStore } from '../ports/object-store';
 import { provided } from './provided';
 import { S3LinkSigner } from './s3-link-signer';
 
-let signer: Pick<ObjectStore, 'signedGetUrl'> | undefined;
+let signer: Pick<ObjectStore, 'signedGetUrl' | 'signedPutUrl' | 'read'> | undefined;
 
 /** Only the presigned links of the export bucket (functions that hand out links and write nothing). */
-export function linkSignerFromConfig(): Pick<ObjectStore, 'signedGetUrl'> {
+export function linkSignerFromConfig(): Pick<ObjectStore, 'signedGetUrl' | 'signedPutUrl' | 'read'> {
   if (provided.objectStore) return provided.objectStore;
   if (!signer) {
     const cfg = runtimeConfig();

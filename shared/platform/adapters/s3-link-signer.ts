@@ -1,9 +1,10 @@
 import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { ObjectStore, SignedLinkOptions } from '../ports/object-store';
 
 /**
- * Presigned GETs of the export bucket without the S3 client: the S3 presigner of the AWS SDK over a
+ * Presigned GETs and PUTs of the export bucket without the S3 client: the S3 presigner of the AWS SDK over a
  * plain request, so the functions that only hand out links (the exports area, the notices) do not
  * carry the whole S3 client. Same URL as `getSignedUrl` with a GetObjectCommand would give.
  */
@@ -39,7 +40,7 @@ export interface LinkSignerOptions {
   env?: Record<string, string | undefined>;
 }
 
-export class S3LinkSigner implements Pick<ObjectStore, 'signedGetUrl'> {
+export class S3LinkSigner implements Pick<ObjectStore, 'signedGetUrl' | 'signedPutUrl' | 'read'> {
   private readonly presigner: S3RequestPresigner;
 
   constructor(private readonly opts: LinkSignerOptions) {
@@ -55,7 +56,27 @@ export class S3LinkSigner implements Pick<ObjectStore, 'signedGetUrl'> {
     this.presigner = new S3RequestPresigner({ credentials, region: opts.region, sha256: Sha256 as never });
   }
 
-  async signedGetUrl(key: string, options: SignedLinkOptions): Promise<string> {
+  signedGetUrl(key: string, options: SignedLinkOptions): Promise<string> {
+    return this.presign('GET', key, { 'response-content-disposition': dispositionOf(options.filename) }, options.expiresInSeconds);
+  }
+
+  /** A presigned PUT of one object (an import file the client uploads itself). */
+  signedPutUrl(key: string, options: { expiresInSeconds: number }): Promise<string> {
+    return this.presign('PUT', key, {}, options.expiresInSeconds);
+  }
+
+  /**
+   * The object's bytes through a presigned GET of a minute: what a function that only reads a file
+   * (an import's) needs, without the S3 client in its bundle. A missing object rejects with `NoSuchKey`.
+   */
+  async read(key: string): Promise<Readable> {
+    const res = await fetch(await this.presign('GET', key, {}, 60));
+    if (res.status === 404) throw Object.assign(new Error(`No object ${key}`), { name: 'NoSuchKey' });
+    if (!res.ok || !res.body) throw new Error(`Reading ${key} answered ${res.status}`);
+    return Readable.fromWeb(res.body as never);
+  }
+
+  private async presign(method: 'GET' | 'PUT', key: string, query: Record<string, string>, expiresIn: number): Promise<string> {
     const local = this.opts.endpoint ? new URL(this.opts.endpoint) : undefined;
     const encodedKey = key.split('/').map(rfc3986).join('/');
     const hostname = local ? local.hostname : `${this.opts.bucket}.s3.${this.opts.region}.amazonaws.com`;
@@ -63,19 +84,19 @@ export class S3LinkSigner implements Pick<ObjectStore, 'signedGetUrl'> {
     const path = local ? `/${this.opts.bucket}/${encodedKey}` : `/${encodedKey}`;
     const signed = await this.presigner.presign(
       {
-        method: 'GET',
+        method,
         protocol: local ? local.protocol : 'https:',
         hostname,
         ...(port ? { port } : {}),
         path,
-        query: { 'response-content-disposition': dispositionOf(options.filename) },
+        query,
         headers: { host: port ? `${hostname}:${port}` : hostname },
       } as never,
-      { expiresIn: options.expiresInSeconds },
+      { expiresIn },
     );
-    const query = Object.entries(signed.query ?? {})
+    const signedQuery = Object.entries(signed.query ?? {})
       .map(([k, v]) => `${rfc3986(k)}=${rfc3986(String(v))}`)
       .join('&');
-    return `${signed.protocol}//${hostname}${port ? `:${port}` : ''}${signed.path}?${query}`;
+    return `${signed.protocol}//${hostname}${port ? `:${port}` : ''}${signed.path}?${signedQuery}`;
   }
 }

@@ -70,5 +70,10 @@ export class S3ObjectStore implements ObjectStore {
     return this.signer.signedGetUrl(key, options);
   }
 
+  signedPutUrl(key: string, options: { expiresInSeconds: number }): Promise<string> {
+    this.signer ??= new S3LinkSigner(this.opts);
+    return this.signer.signedPutUrl(key, options);
+  }
+
   private signer?: S3LinkSigner;
 }

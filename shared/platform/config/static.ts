@@ -324,6 +324,24 @@ export const config = {
     /** Lambda time-out of the schedules' tick (it only starts due runs). */
     schedulerTimeoutSeconds: 60,
   },
+  /** Import jobs (members, opening balances, tiers from a CSV or JSON Lines file). */
+  imports: {
+    /** Lifetime of the presigned upload link of a job's file. */
+    uploadLinkTtlSeconds: 3600,
+    /** Bytes of one import file at most (a presigned PUT is one request: S3 takes up to 5 GB). */
+    maxFileBytes: 5 * 1024 ** 3,
+    /** Errors a preview lists (the counts cover every row). */
+    previewErrors: 100,
+    /** Rows of one apply chunk (one workflow Map item). */
+    chunkRows: 200,
+    /** Chunks applied at once (the workflow Map's MaxConcurrency), and rows at once inside a chunk. */
+    chunkConcurrency: 2,
+    rowConcurrency: 8,
+    /** Member lookups at once while previewing. */
+    previewConcurrency: 16,
+    /** An applied job can be undone this many days after it completed. */
+    undoDays: 7,
+  },
   /**
    * Retries of the export workflow's Task states (infra/app/workflows/export.asl.json gets them as
    * substitutions, in AWS and locally). `task`: Lambda service errors of every Task; `markFailed`:

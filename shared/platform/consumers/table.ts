@@ -78,6 +78,21 @@ function exportTask<N extends string>(name: N, state: string, what: string, time
   ] as const;
 }
 
+/** A Task state of the import workflow (infra/app/workflows/import.asl.json). */
+function importTask<N extends string>(name: N, state: string, what: string, timeoutSeconds: number, access: Access) {
+  return [
+    {
+      name,
+      description: `Loyalty platform: import workflow, ${state} (${what})`,
+      kind: 'workflowTask',
+      source: { workflow: 'import', state },
+      timeoutSeconds,
+      settings: [] as readonly NumberGroup<string>[],
+      access,
+    },
+  ] as const;
+}
+
 export const CONSUMERS = [
   {
     name: 'webhook-fanout',
@@ -175,6 +190,14 @@ export const CONSUMERS = [
     exportsBucket: 'read',
     signingSecrets: 'open',
   }),
+  // --- Imports: the Task states of the import workflow ---
+  ...importTask('import-begin', 'Begin', 'the chunks of a previewed job', config.lambda.timeoutSeconds, { table: 'read' }),
+  ...importTask('import-chunk', 'ApplyChunk', 'one chunk of rows applied, each once', EXPORT_STEP_TIMEOUT_SECONDS, {
+    table: 'readWrite',
+    exportsBucket: 'read',
+  }),
+  ...importTask('import-finish', 'Finish', 'applying -> completed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
+  ...importTask('import-fail', 'MarkFailed', 'applying -> failed', config.lambda.timeoutSeconds, { table: 'readWrite' }),
 ] as const satisfies readonly ConsumerRow[];
 
 export type ConsumerName = (typeof CONSUMERS)[number]['name'];

@@ -21,6 +21,9 @@ export const SCOPES = [
   'ambassador:write',
   'objects:read',
   'objects:write',
+  // Import jobs: a program brought in from another platform.
+  'imports:read',
+  'imports:write',
   // Campaigns (the MCP tools; the REST routes take an admin session). No preset carries manage.
   'campaigns:read',
   'campaigns:manage',

@@ -306,6 +306,15 @@ export const ENTITIES = {
   /** An export schedule (few per workspace); `lastPeriod` is the period it last ran, the claim of each run. */
   exportSchedule: { pk: 'WS#{workspaceId}', sk: 'EXPORTSCHED#{scheduleId}' },
 
+  // --- Imports ---
+  /** An import job (few per workspace, newest first by id): its file, preview and progress. */
+  importJob: { pk: 'WS#{workspaceId}', sk: 'IMPORT#{jobId}' },
+  /**
+   * One applied row of an import job, put only if absent in the row's own transaction: what makes a
+   * re-applied or restarted job skip it, and what its undo reads back. A partition per job.
+   */
+  importRow: { pk: 'WS#{workspaceId}#IMPORT#{jobId}', sk: 'ROW#{line}' },
+
   // Local runtime only (never written in AWS): the stream poller's checkpoints, kept in the table
   // (next to the stream they point into) so a restart loses nothing.
   localStreamCheckpoint: { pk: 'LOCALSTREAM#{shardId}', sk: 'CHECKPOINT', local: true },

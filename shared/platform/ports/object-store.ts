@@ -28,4 +28,6 @@ export interface ObjectStore {
   remove(keys: readonly string[]): Promise<void>;
   /** A fresh presigned GET of the object. */
   signedGetUrl(key: string, options: SignedLinkOptions): Promise<string>;
+  /** A fresh presigned PUT of the object (a file the client uploads: an import's). */
+  signedPutUrl(key: string, options: { expiresInSeconds: number }): Promise<string>;
 }

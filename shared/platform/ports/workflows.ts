@@ -6,6 +6,7 @@
  */
 export const WORKFLOWS = {
   export: { file: 'export.asl.json' },
+  import: { file: 'import.asl.json' },
 } as const;
 
 export type WorkflowName = keyof typeof WORKFLOWS;

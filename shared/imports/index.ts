@@ -1,0 +1,9 @@
+/**
+ * The door of the imports area: what other areas, the HTTP layer, MCP, the functions and infra use of it,
+ * named one by one. Files inside the area import each other directly (docs/architecture.md).
+ */
+
+export { applyChunk, applyImport, begin, finish, markFailed } from './apply';
+export { importsArea } from './contract';
+export { createImport, getImport, previewImport } from './service';
+export { undoImport } from './undo';

@@ -1,0 +1,62 @@
+import * as z from 'zod';
+import { IMPORT_FORMATS, IMPORT_KINDS, IMPORT_STATUSES, importPreviewSchema } from './entities';
+
+export const createImportBody = z
+  .strictObject({
+    kind: z
+      .enum(IMPORT_KINDS)
+      .describe(
+        'members: profiles (created, or matched by externalId then e-mail); balances: opening balances as lots with their dates; tiers: tiers with their dates',
+      ),
+    format: z.enum(IMPORT_FORMATS).describe('csv: a header row naming the fields, then one row per line; jsonl: one JSON object per line'),
+    countLifetime: z.boolean().optional().describe('balances: count the points toward lifetime points and the tier metric (default false)'),
+    notify: z.boolean().optional().describe('balances: send `loyalty.points_earned` for each row, as if earned today (default false)'),
+  })
+  .meta({ id: 'CreateImport' });
+export type CreateImportInput = z.infer<typeof createImportBody>;
+
+const chunkCounts = z.object({
+  done: z.number().int().describe('Rows applied by this run'),
+  skipped: z.number().int().describe('Rows an earlier run had applied already'),
+  failed: z.number().int().describe('Rows not applied: invalid, or refused when applied'),
+});
+
+/** An import job as answered. */
+export const importJobSchema = z
+  .object({
+    id: z.string().describe('imp_...'),
+    kind: z.enum(IMPORT_KINDS),
+    format: z.enum(IMPORT_FORMATS),
+    status: z
+      .enum(IMPORT_STATUSES)
+      .describe('awaiting_upload, previewed (may be previewed again), applying, completed or failed (apply again resumes: applied rows are skipped), undone'),
+    countLifetime: z.boolean(),
+    notify: z.boolean(),
+    preview: importPreviewSchema().nullable().describe('The last preview; null before the first'),
+    progress: chunkCounts
+      .extend({
+        rows: z.number().int().nullable().describe('Rows in the file (from the preview)'),
+        chunks: z.number().int().nullable().describe('Chunks the rows are applied in'),
+        chunksDone: z.number().int(),
+      })
+      .describe('Of the last apply: rows done, skipped and failed so far'),
+    error: z.string().nullable(),
+    createdAt: z.string(),
+    startedAt: z.string().nullable(),
+    completedAt: z.string().nullable(),
+    undoneAt: z.string().nullable(),
+  })
+  .meta({ id: 'ImportJob' });
+export type ImportJob = z.infer<typeof importJobSchema>;
+
+export const createdImportSchema = importJobSchema
+  .extend({
+    upload: z
+      .object({
+        method: z.literal('PUT'),
+        url: z.string().describe('Presigned S3 PUT of the file: send the file as the request body'),
+        expiresAt: z.string(),
+      })
+      .describe('Where to upload the file (once, or again to replace it before applying)'),
+  })
+  .meta({ id: 'CreatedImport' });

@@ -1,0 +1,55 @@
+/**
+ * Undoing an applied import job as a whole, within `imports.undoDays` of its end: each applied
+ * row's change taken back in the member's own transaction together with the deletion of the row's
+ * record, so an undo cut short and run again takes back only what is left. Opening balances are
+ * reversed (a correction naming the entry, from the entry's own lot), tiers put back as they were.
+ */
+import { config } from '../platform/config';
+import { conflict } from '../platform/errors';
+import { logger } from '../platform/observability/logger';
+import { type ReversalStore, restoreTier, takeBackOpeningBalance } from '../members';
+import type { ImportJobRecord, ImportRowRecord } from './entities';
+import * as repo from './repository';
+import { inLanes, loadJob } from './service';
+import { toImportJob } from './types';
+
+const c = config.imports;
+const DAY_MS = 86_400_000;
+
+/** What refuses an undo of `job` at `now`, if anything. */
+export function undoRefusal(job: Pick<ImportJobRecord, 'kind' | 'status' | 'completedAt'>, now: number, undoDays: number): string | null {
+  if (job.kind === 'members') return 'A members import cannot be undone';
+  if (job.status !== 'completed' && job.status !== 'failed') return `The import job is ${job.status}; only a completed or failed job is undone`;
+  if (job.completedAt !== null && Date.parse(job.completedAt) + undoDays * DAY_MS < now)
+    return `The import job ended more than ${undoDays} days ago; it can no longer be undone`;
+  return null;
+}
+
+async function undoRow(job: ImportJobRecord, row: ImportRowRecord, store: ReversalStore): Promise<boolean> {
+  const ws = job.workspaceId;
+  const steps = [repo.deleteRowStep(ws, row)];
+  try {
+    if (row.entryId) await takeBackOpeningBalance(store, ws, row.memberId, row.entryId, { countedLifetime: job.countLifetime, steps });
+    else if (row.tierBefore) await restoreTier(store.ledger, ws, row.memberId, row.tierBefore, steps);
+    return true;
+  } catch (err) {
+    logger.warn('import row not undone', { workspaceId: ws, jobId: job.id, line: row.line, error: err as Error });
+    return false;
+  }
+}
+
+/** Undoes the job's applied rows (all of them, or it stays as it was and answers 409 with how many are left). */
+export async function undoImport(workspaceId: string, jobId: string, ports: { reversals: ReversalStore }, now = new Date()) {
+  const job = await loadJob(workspaceId, jobId);
+  const refusal = undoRefusal(job, now.getTime(), c.undoDays);
+  if (refusal) throw conflict(refusal);
+  let left = 0;
+  for await (const page of repo.appliedRows(workspaceId, jobId)) {
+    const done = await inLanes(page, c.rowConcurrency, (row) => undoRow(job, row, ports.reversals));
+    left += done.filter((ok) => !ok).length;
+  }
+  if (left > 0) throw conflict(`${left} rows could not be undone; undo again to take back what is left`);
+  const undone = await repo.transition(workspaceId, jobId, [job.status], { status: 'undone', undoneAt: now.toISOString() });
+  if (!undone) throw conflict('The import job changed meanwhile; read it and try again');
+  return toImportJob(undone);
+}
