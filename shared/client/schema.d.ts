@@ -2765,6 +2765,114 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create an import job and its upload link
+         * @description The job (`awaiting_upload`) and a presigned S3 PUT of its file (up to 5 GB), valid 60 minutes. File formats: docs/migration.md.
+         *
+         *     Credential: an API key with the scope `imports:write`.
+         */
+        post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import job: status, preview and progress
+         * @description Credential: an API key with the scope `imports:read`.
+         */
+        get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/imports/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check every row of the uploaded file without writing anything
+         * @description Checks each row (fields, dates, tier keys, that a named member exists) and stores on the job rows by outcome, the first 100 errors with line and field, and the totals. Writes nothing else; may run again until the job is applied. 409 CONFLICT without an uploaded file or after an apply.
+         *
+         *     Credential: an API key with the scope `imports:write`.
+         */
+        post: operations["previewImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/imports/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a previewed import job (in the background)
+         * @description The workflow applies the rows in chunks of 200, 2 at a time (`progress`). Each row once: applied again, a job skips what it applied. A balance is a lot with its own dates and an entry sourced `import`; lifetime points only with `countLifetime`, `loyalty.points_earned` only with `notify`. 409 CONFLICT before a preview, while applying, after an undo.
+         *
+         *     Credential: an API key with the scope `imports:write`.
+         */
+        post: operations["applyImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/imports/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo an applied import job as a whole
+         * @description Within 7 days of its end: each balance reversed (a `correction` from its own lot), each tier put back. Rows left undone: 409 CONFLICT, undo again. 409 CONFLICT for a members job, a job not completed or failed, or past the window.
+         *
+         *     Credential: an API key with the scope `imports:write`.
+         */
+        post: operations["undoImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2800,7 +2908,7 @@ export interface components {
         ApiKey: {
             id: string;
             name: string;
-            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
+            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "imports:read" | "imports:write" | "campaigns:read" | "campaigns:manage" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
             /** @description First characters of the key, to recognise it */
             prefix: string;
             /**
@@ -3192,6 +3300,22 @@ export interface components {
             /** @description An ambassador's referral code: links a member this capture creates to the ambassador */
             referralCode?: string;
         };
+        CreateImport: {
+            /**
+             * @description members: profiles (created, or matched by externalId then e-mail); balances: opening balances as lots with their dates; tiers: tiers with their dates
+             * @enum {string}
+             */
+            kind: "members" | "balances" | "tiers";
+            /**
+             * @description csv: a header row naming the fields, then one row per line; jsonl: one JSON object per line
+             * @enum {string}
+             */
+            format: "csv" | "jsonl";
+            /** @description balances: count the points toward lifetime points and the tier metric (default false) */
+            countLifetime?: boolean;
+            /** @description balances: send `loyalty.points_earned` for each row, as if earned today (default false) */
+            notify?: boolean;
+        };
         CreateMember: {
             email?: string | null;
             externalId?: string | null;
@@ -3203,6 +3327,80 @@ export interface components {
             /** @description Your own member fields. On PATCH keys merge one by one; a key sent as null is removed. */
             customAttributes?: {
                 [key: string]: string | number | boolean | null;
+            };
+        };
+        CreatedImport: {
+            /** @description imp_... */
+            id: string;
+            /** @enum {string} */
+            kind: "members" | "balances" | "tiers";
+            /** @enum {string} */
+            format: "csv" | "jsonl";
+            /**
+             * @description awaiting_upload, previewed (may be previewed again), applying, completed or failed (apply again resumes: applied rows are skipped), undone
+             * @enum {string}
+             */
+            status: "awaiting_upload" | "previewed" | "applying" | "completed" | "failed" | "undone";
+            countLifetime: boolean;
+            notify: boolean;
+            /** @description The last preview; null before the first */
+            preview: {
+                /** @description Data rows in the file (a CSV header is not a row) */
+                rows: number;
+                valid: number;
+                invalid: number;
+                /** @description Rows by what applying them would do: created, updated, unchanged (members), applied (balances, tiers), invalid */
+                outcomes: {
+                    [key: string]: number;
+                };
+                /** @description The first errors in line order: the line (1 = the first line of the file) and the field */
+                errors: {
+                    line: number;
+                    field: string;
+                    message: string;
+                }[];
+                totals: {
+                    /** @description Members the job would create */
+                    members: number;
+                    /** @description Points the job would add */
+                    points: number;
+                    /** @description Points by the month (YYYY-MM, UTC) they expire; `never` for points without an expiry */
+                    pointsByExpiryMonth: {
+                        [key: string]: number;
+                    };
+                    /** @description Members the job would put in each tier */
+                    tiers: {
+                        [key: string]: number;
+                    };
+                };
+                previewedAt: string;
+            } | null;
+            /** @description Of the last apply: rows done, skipped and failed so far */
+            progress: {
+                /** @description Rows applied by this run */
+                done: number;
+                /** @description Rows an earlier run had applied already */
+                skipped: number;
+                /** @description Rows not applied: invalid, or refused when applied */
+                failed: number;
+                /** @description Rows in the file (from the preview) */
+                rows: number | null;
+                /** @description Chunks the rows are applied in */
+                chunks: number | null;
+                chunksDone: number;
+            };
+            error: string | null;
+            createdAt: string;
+            startedAt: string | null;
+            completedAt: string | null;
+            undoneAt: string | null;
+            /** @description Where to upload the file (once, or again to replace it before applying) */
+            upload: {
+                /** @constant */
+                method: "PUT";
+                /** @description Presigned S3 PUT of the file: send the file as the request body */
+                url: string;
+                expiresAt: string;
             };
         };
         Error: {
@@ -3270,6 +3468,72 @@ export interface components {
             name: string;
             /** @description Key of the parent category: an existing one or one defined in the same import; left out or null: a top-level category */
             parentKey?: string | null;
+        };
+        ImportJob: {
+            /** @description imp_... */
+            id: string;
+            /** @enum {string} */
+            kind: "members" | "balances" | "tiers";
+            /** @enum {string} */
+            format: "csv" | "jsonl";
+            /**
+             * @description awaiting_upload, previewed (may be previewed again), applying, completed or failed (apply again resumes: applied rows are skipped), undone
+             * @enum {string}
+             */
+            status: "awaiting_upload" | "previewed" | "applying" | "completed" | "failed" | "undone";
+            countLifetime: boolean;
+            notify: boolean;
+            /** @description The last preview; null before the first */
+            preview: {
+                /** @description Data rows in the file (a CSV header is not a row) */
+                rows: number;
+                valid: number;
+                invalid: number;
+                /** @description Rows by what applying them would do: created, updated, unchanged (members), applied (balances, tiers), invalid */
+                outcomes: {
+                    [key: string]: number;
+                };
+                /** @description The first errors in line order: the line (1 = the first line of the file) and the field */
+                errors: {
+                    line: number;
+                    field: string;
+                    message: string;
+                }[];
+                totals: {
+                    /** @description Members the job would create */
+                    members: number;
+                    /** @description Points the job would add */
+                    points: number;
+                    /** @description Points by the month (YYYY-MM, UTC) they expire; `never` for points without an expiry */
+                    pointsByExpiryMonth: {
+                        [key: string]: number;
+                    };
+                    /** @description Members the job would put in each tier */
+                    tiers: {
+                        [key: string]: number;
+                    };
+                };
+                previewedAt: string;
+            } | null;
+            /** @description Of the last apply: rows done, skipped and failed so far */
+            progress: {
+                /** @description Rows applied by this run */
+                done: number;
+                /** @description Rows an earlier run had applied already */
+                skipped: number;
+                /** @description Rows not applied: invalid, or refused when applied */
+                failed: number;
+                /** @description Rows in the file (from the preview) */
+                rows: number | null;
+                /** @description Chunks the rows are applied in */
+                chunks: number | null;
+                chunksDone: number;
+            };
+            error: string | null;
+            createdAt: string;
+            startedAt: string | null;
+            completedAt: string | null;
+            undoneAt: string | null;
         };
         /** @description The whole desired state of the product with this sku: fields left out are cleared (status defaults to active). */
         ImportProduct: {
@@ -3365,10 +3629,10 @@ export interface components {
             reason: string | null;
             source: {
                 /**
-                 * @description What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason); reward: a reward of the catalog redeemed or voided
+                 * @description What made the entry; program: the program engine itself (an expiry); coupon: a coupon bought with points (a redemption, its id in the reason); reward: a reward of the catalog redeemed or voided; import: an import job's opening balance
                  * @enum {string}
                  */
-                type: "manual" | "order" | "refund" | "reconciliation" | "campaign" | "program" | "coupon" | "reward";
+                type: "manual" | "order" | "refund" | "reconciliation" | "campaign" | "program" | "coupon" | "reward" | "import";
                 orderId: string | null;
                 externalOrderId: string | null;
                 apiKeyId: string | null;
@@ -3380,6 +3644,8 @@ export interface components {
                 rewardId?: string;
                 /** @description rdm_...: the redemption a `redemption` entry made or a `redemption_void` entry voided */
                 redemptionId?: string;
+                /** @description imp_...: the import job of an `import` entry */
+                importJobId?: string;
             };
             /** @description ple_...: the `correction` that reversed this entry */
             reversedBy?: string;
@@ -5109,7 +5375,7 @@ export interface operations {
                     name: string;
                     /** @enum {string} */
                     preset?: "read-only" | "write";
-                    scopes?: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
+                    scopes?: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "imports:read" | "imports:write" | "campaigns:read" | "campaigns:manage" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
                 };
             };
         };
@@ -5125,7 +5391,7 @@ export interface operations {
                         data: {
                             id: string;
                             name: string;
-                            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "campaigns:read" | "campaigns:manage" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
+                            scopes: ("stores:read" | "stores:write" | "members:read" | "members:write" | "orders:read" | "orders:write" | "catalog:read" | "catalog:write" | "coupons:read" | "coupons:write" | "tracking:read" | "tracking:write" | "ambassador:read" | "ambassador:write" | "objects:read" | "objects:write" | "imports:read" | "imports:write" | "campaigns:read" | "campaigns:manage" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "webhooks:manage" | "api_keys:manage" | "privacy:read" | "privacy:write" | "consent:read")[];
                             /** @description First characters of the key, to recognise it */
                             prefix: string;
                             /**
@@ -11911,6 +12177,195 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateImport"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedImport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example imp_01jpz9a0b2d4f6h8k0n2q4t6wz */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportJob"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    previewImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example imp_01jpz9a0b2d4f6h8k0n2q4t6wz */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportJob"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    applyImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example imp_01jpz9a0b2d4f6h8k0n2q4t6wz */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportJob"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    undoImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example imp_01jpz9a0b2d4f6h8k0n2q4t6wz */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportJob"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];
