@@ -193,8 +193,12 @@ describe('the Program screen (headless Chromium)', () => {
     expect((await campaigns())[0]).toMatchObject({ trigger: { type: 'order' } });
     // Read again (Cancel, then Edit), the change applies.
     await editor.getByRole('button', { name: 'Cancel' }).click();
-    await page.reload();
+    await editor.waitFor({ state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe('/console/program');
+    // Reloaded and settled (the rules, the list and its tier names read) before the click, so the link clicked stays where it was.
+    await page.reload({ waitUntil: 'networkidle' });
     await page.getByRole('link', { name: 'Edit Win-back' }).click();
+    await page.waitForURL(/\/console\/program\/campaigns\/cmp_/);
     expect(await page.getByRole('form', { name: 'Edit Win-back' }).getByLabel('Priority (higher goes first)').inputValue()).toBe('5');
     await page.getByRole('form', { name: 'Edit Win-back' }).getByLabel('Trigger').selectOption('inactivity');
     await page.getByRole('form', { name: 'Edit Win-back' }).getByLabel('Days without an earn or spend').fill('90');
