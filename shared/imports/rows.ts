@@ -87,7 +87,8 @@ export function recordOf(format: ImportFormat, text: string, line: number, heade
       return { line, errors: [{ line, field: '(line)', message: 'must be a JSON object' }] };
     return { line, fields: value as Record<string, unknown> };
   }
-  const cells = splitCsv(text.endsWith('\r') ? text.slice(0, -1) : text);
+  // A CRLF file's CR ends the last cell, which is trimmed like every other.
+  const cells = splitCsv(text);
   if (!cells) return { line, errors: [{ line, field: '(line)', message: 'has a quote that is not closed' }] };
   if (cells.length !== header.length)
     return { line, errors: [{ line, field: '(line)', message: `has ${cells.length} fields; the header has ${header.length}` }] };

@@ -213,3 +213,39 @@ describe('expiryMonth', () => {
     expect(expiryMonth(null)).toBe('never');
   });
 });
+
+describe('the edges of a row', () => {
+  it('only text is a time: something that reads as one when turned to text is not', () => {
+    expect(parseTime(['2024-05-01T10:00Z'])).toBeNull();
+    expect(parseTime(20240501)).toBeNull();
+  });
+
+  it('points are a number or digits, not a list of them', () => {
+    expect(parsePoints([5])).toBeNull();
+    expect(parsePoints('12')).toBe(12);
+  });
+
+  it('an empty e-mail names no member', () => {
+    const row = checkRow('balances', rec({ email: '', points: 5, earnedAt: '2024-05-01' }), ctx);
+    expect(row).toEqual({ line: 7, errors: [{ line: 7, field: 'externalId', message: 'give externalId or email of the member' }] });
+  });
+
+  it('a tier qualified exactly now is not in the future', () => {
+    const row = checkRow('tiers', rec({ externalId: 'A', tier: 'gold', qualifiedAt: new Date(NOW).toISOString(), retainedUntil: '2027-01-01' }), ctx);
+    expect(row).toMatchObject({ row: { kind: 'tiers', qualifiedAt: NOW } });
+  });
+
+  it('a member row holds only the fields it was given; customAttributes that are not an object add none', () => {
+    const row = checkRow('members', rec({ email: 'a@example.com', customAttributes: 'abc' }), ctx) as { row: { profile: Record<string, unknown> } };
+    expect(Object.keys(row.row.profile)).toEqual(['email']);
+  });
+
+  it('a header keeps a byte order mark or a CR that is not at its edge', () => {
+    expect(headerOf('x\uFEFFy,z')).toEqual(['x\uFEFFy', 'z']);
+    expect(headerOf('a\rb,c')).toEqual(['a\rb', 'c']);
+  });
+
+  it('a CRLF line: the CR ends the last cell, quoted or not', () => {
+    expect(recordOf('csv', 'x,"y"\r', 1, ['a', 'b'])).toEqual({ line: 1, fields: { a: 'x', b: 'y' } });
+  });
+});

@@ -113,5 +113,8 @@ describe('remainingAfter', () => {
     expect(remainingAfter({ before: 10, after: null }, 4)).toBeNull();
     expect(remainingAfter({ before: null, after: null }, null)).toBeNull();
     expect(remainingAfter({ before: null, after: 0 }, null)).toBe(0);
+    // Either side unknown: no live redemptions counted against the new stock.
+    expect(remainingAfter({ before: null, after: 5 }, 3)).toBe(5);
+    expect(remainingAfter({ before: 10, after: 5 }, null)).toBe(5);
   });
 });
