@@ -2,7 +2,8 @@ import { exportJobEntity, type ExportJobRecord, exportScheduleEntity, type Expor
 import type { StoredSecret } from '../webhooks';
 import { indexPartition, keyOf, skPrefix } from '../platform/data/keys';
 import { StaleRead } from '../platform/data/concurrency';
-import { deleteItem, getItem, isConditionFailed, updateItem, type Item } from '../platform/data/items';
+import { deleteItem, getItem, isConditionFailed, type Item } from '../platform/data/items';
+import { updateFromStatus } from '../platform/data/status-transition';
 import { prefixPage, queryRaw, type Page } from '../platform/data/queries';
 import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
@@ -80,30 +81,8 @@ export async function transition(
   from: readonly ExportJobRecord['status'][],
   fields: Partial<ExportJobRecord>,
 ): Promise<ExportJobRecord | undefined> {
-  const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(fields).map(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:f${i}`] = v;
-    return `#f${i} = :f${i}`;
-  });
-  const allowed = from.map((s, i) => {
-    values[`:from${i}`] = s;
-    return `:from${i}`;
-  });
-  try {
-    const out = await updateItem<Item>({
-      Key: jobKey(workspaceId, jobId),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: `attribute_exists(pk) AND #status IN (${allowed.join(', ')})`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
-    return out ? exportJobEntity.fromItem(out) : undefined;
-  } catch (err) {
-    if (isConditionFailed(err)) return undefined;
-    throw err;
-  }
+  const out = await updateFromStatus(jobKey(workspaceId, jobId), from, fields);
+  return out ? exportJobEntity.fromItem(out) : undefined;
 }
 
 /** Frees the workspace's archive lock if `jobId` holds it. */

@@ -1,6 +1,7 @@
 import { importJobEntity, type ImportJobRecord, type ImportRowRecord } from './entities';
 import { keyOf } from '../platform/data/keys';
-import { getItem, isConditionFailed, putItem, updateItem, type Item } from '../platform/data/items';
+import { getItem, isConditionFailed, putItem, updateItem } from '../platform/data/items';
+import { updateFromStatus } from '../platform/data/status-transition';
 import { batchGetItems, queryRaw } from '../platform/data/queries';
 import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
@@ -33,30 +34,8 @@ export async function transition(
   from: readonly ImportJobRecord['status'][],
   fields: Partial<ImportJobRecord>,
 ): Promise<ImportJobRecord | undefined> {
-  const names: Record<string, string> = { '#status': 'status' };
-  const values: Record<string, unknown> = {};
-  const sets = Object.entries(fields).map(([k, v], i) => {
-    names[`#f${i}`] = k;
-    values[`:f${i}`] = v;
-    return `#f${i} = :f${i}`;
-  });
-  const allowed = from.map((s, i) => {
-    values[`:from${i}`] = s;
-    return `:from${i}`;
-  });
-  try {
-    const out = await updateItem<Item>({
-      Key: jobKey(workspaceId, jobId),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: `attribute_exists(pk) AND #status IN (${allowed.join(', ')})`,
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    });
-    return out ? importJobEntity.fromItem(out) : undefined;
-  } catch (err) {
-    if (isConditionFailed(err)) return undefined;
-    throw err;
-  }
+  const out = await updateFromStatus(jobKey(workspaceId, jobId), from, fields);
+  return out ? importJobEntity.fromItem(out) : undefined;
 }
 
 /** A chunk's counts on the job (one map entry per chunk: a chunk run again replaces its own). */

@@ -51,11 +51,25 @@ export function NumberField(props: {
   );
 }
 
-/** The password rule, said before the first try; the password field names it with aria-describedby. */
-export function PasswordRule({ id }: { id: string }) {
+/** A new password's field with the rule said before the first try (the field names it with aria-describedby). */
+export function NewPasswordField({ label, value, onInput }: { label: string; value: string; onInput: (value: string) => void }) {
   return (
-    <p id={id} class="hint">
-      At least {PLATFORM.minPasswordLength} characters; a phrase of a few words is easy to remember and hard to guess.
-    </p>
+    <>
+      <label>
+        {label}
+        <input
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          aria-describedby="password-rule"
+          value={value}
+          onInput={(e) => onInput(e.currentTarget.value)}
+        />
+      </label>
+      <p id="password-rule" class="hint">
+        At least {PLATFORM.minPasswordLength} characters; a phrase of a few words is easy to remember and hard to guess.
+      </p>
+    </>
   );
 }

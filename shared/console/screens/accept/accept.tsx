@@ -2,21 +2,16 @@ import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api';
 import { useSubmit } from '../../hooks/use-submit';
 import { Failure } from '../../ui/feedback';
-import { PasswordRule } from '../../ui/fields';
+import { NewPasswordField } from '../../ui/fields';
+import { takeFragmentToken } from '../../fragment-token';
 
 /**
  * The page an invitation's link opens: `/console/accept#token=...`. The token is read from the
  * fragment (which no request carries) and taken out of the address bar at once, so it lands in no
  * history entry, log or Referer.
  */
-function takeToken(): string {
-  const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
-  if (location.hash) history.replaceState(null, '', location.pathname);
-  return token;
-}
-
 export function AcceptInvitation() {
-  const [token] = useState(takeToken);
+  const [token] = useState(takeFragmentToken);
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [joined, setJoined] = useState<{ email: string; workspace: string }>();
@@ -43,19 +38,7 @@ export function AcceptInvitation() {
         Your name (optional)
         <input name="name" autoComplete="name" maxLength={120} value={name} onInput={(e) => setName(e.currentTarget.value)} />
       </label>
-      <label>
-        Choose a password
-        <input
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          aria-describedby="password-rule"
-          value={password}
-          onInput={(e) => setPassword(e.currentTarget.value)}
-        />
-      </label>
-      <PasswordRule id="password-rule" />
+      <NewPasswordField label="Choose a password" value={password} onInput={setPassword} />
       {error ? <Failure error={error} /> : null}
       <button type="submit" disabled={busy || !token}>
         Join the team

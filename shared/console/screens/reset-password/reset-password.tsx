@@ -2,7 +2,8 @@ import { useState } from 'preact/hooks';
 import { api, unwrap } from '../../api';
 import { useSubmit } from '../../hooks/use-submit';
 import { Failure } from '../../ui/feedback';
-import { PasswordRule } from '../../ui/fields';
+import { NewPasswordField } from '../../ui/fields';
+import { takeFragmentToken } from '../../fragment-token';
 import { ROOT } from '../../paths';
 
 /**
@@ -10,14 +11,8 @@ import { ROOT } from '../../paths';
  * fragment (which no request carries), taken out of the address bar at once so it lands in no history
  * entry, log or Referer. Without a token it asks for the e-mail to send a link to.
  */
-function takeToken(): string {
-  const token = new URLSearchParams(location.hash.slice(1)).get('token') ?? '';
-  if (location.hash) history.replaceState(null, '', location.pathname);
-  return token;
-}
-
 export function ResetPassword() {
-  const [token] = useState(takeToken);
+  const [token] = useState(takeFragmentToken);
   return token ? <NewPassword token={token} /> : <SendLink />;
 }
 
@@ -76,19 +71,7 @@ function NewPassword({ token }: { token: string }) {
   return (
     <form class="sign-in" onSubmit={onSubmit} aria-labelledby="reset-title">
       <h1 id="reset-title">Choose a new password</h1>
-      <label>
-        New password
-        <input
-          type="password"
-          name="password"
-          autoComplete="new-password"
-          required
-          aria-describedby="password-rule"
-          value={password}
-          onInput={(e) => setPassword(e.currentTarget.value)}
-        />
-      </label>
-      <PasswordRule id="password-rule" />
+      <NewPasswordField label="New password" value={password} onInput={setPassword} />
       {error ? <Failure error={error} /> : null}
       <button type="submit" disabled={busy}>
         Set the password
