@@ -66,6 +66,8 @@ const OVERSIZE = 1024 * 1024 + 1;
  *   them; a request creates a job and its lock, which still counts as a change).
  * - a wallet pass's `lastModified` and `contentHash`: the wallet update worker re-renders a member's
  *   pass after earlier accepted changes to the member, whenever it runs (no request handler writes them).
+ *   The same worker then claims the version it pushes to each device and syncs to Google
+ *   (a registration's `pushedHash`, a pass's `syncedHash`), and gives a failed push's claim back.
  * - deletions by TTL (done by the store itself).
  * - the audit entry of a failed login (`auth.login_failed`, outcome `failure`): recording the refusal
  *   is what the audit trail is for. The same for the entry of a refused MCP call (`mcp.*`, outcome
@@ -76,7 +78,8 @@ const EXEMPT_ENTITIES = new Set(['rateWindow', 'webhookDelivery', 'webhookAttemp
 const EXEMPT_ATTRIBUTES: Record<string, string[]> = {
   apiKey: ['lastUsedAt'],
   webhookEndpoint: ['failingSince'],
-  walletPass: ['lastModified', 'contentHash'],
+  walletPass: ['lastModified', 'contentHash', 'syncedHash'],
+  walletRegistration: ['pushedHash'],
   session: ['browser.lastSeenAt'],
   exportJob: ['status', 'startedAt', 'completedAt', 'rowCount', 'objectKey', 'capped', 'error'],
 };

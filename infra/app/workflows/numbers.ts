@@ -4,47 +4,49 @@ import type { WorkflowName } from '../../../shared/platform/ports/workflows';
 /** Webhook delivery backoff doubles per attempt (base * 2^(n-1)); the notices retry the same way. */
 const WEBHOOK_BACKOFF_RATE = 2;
 
-/**
- * The numbers a workflow's ASL file leaves as `${Name}` (its Retry blocks), by name, from config.
- * CDK hands them to Step Functions as `DefinitionSubstitutions`; the local runtime substitutes the
- * same values before it parses the file (`substituteNumbers`).
- */
-export function workflowNumberSubstitutions(workflow: WorkflowName): Record<string, string> {
+/** The retry numbers both job workflows share: their tasks and the step that marks a job failed. */
+function jobRetryNumbers() {
+  const { task, markFailed } = config.exportWorkflowRetry;
+  return {
+    TaskRetryIntervalSeconds: task.intervalSeconds,
+    TaskRetryMaxAttempts: task.maxAttempts,
+    TaskRetryBackoffRate: task.backoffRate,
+    MarkFailedRetryIntervalSeconds: markFailed.intervalSeconds,
+    MarkFailedRetryMaxAttempts: markFailed.maxAttempts,
+    MarkFailedRetryBackoffRate: markFailed.backoffRate,
+  };
+}
+
+function numbersOf(workflow: WorkflowName): Record<string, number> {
   switch (workflow) {
     case 'export': {
-      const { task, markFailed } = config.exportWorkflowRetry;
       const w = config.webhooks;
-      const numbers = {
-        TaskRetryIntervalSeconds: task.intervalSeconds,
-        TaskRetryMaxAttempts: task.maxAttempts,
-        TaskRetryBackoffRate: task.backoffRate,
-        MarkFailedRetryIntervalSeconds: markFailed.intervalSeconds,
-        MarkFailedRetryMaxAttempts: markFailed.maxAttempts,
-        MarkFailedRetryBackoffRate: markFailed.backoffRate,
+      return {
+        ...jobRetryNumbers(),
         NoticeRetryIntervalSeconds: w.backoffBaseSeconds,
         // The first notice is an attempt too: maxAttempts in all, like a webhook delivery.
         NoticeRetryMaxAttempts: w.maxAttempts - 1,
         NoticeRetryBackoffRate: WEBHOOK_BACKOFF_RATE,
         NoticeRetryMaxDelaySeconds: w.backoffCapSeconds,
       };
-      return Object.fromEntries(Object.entries(numbers).map(([name, value]) => [name, String(value)]));
     }
-    case 'import': {
-      const { task, markFailed } = config.exportWorkflowRetry;
-      const numbers = {
-        TaskRetryIntervalSeconds: task.intervalSeconds,
-        TaskRetryMaxAttempts: task.maxAttempts,
-        TaskRetryBackoffRate: task.backoffRate,
-        MarkFailedRetryIntervalSeconds: markFailed.intervalSeconds,
-        MarkFailedRetryMaxAttempts: markFailed.maxAttempts,
-        MarkFailedRetryBackoffRate: markFailed.backoffRate,
+    case 'import':
+      return {
+        ...jobRetryNumbers(),
         ChunkConcurrency: config.imports.chunkConcurrency,
         // The state waits a minute longer than its function may run: the function's own time-out is the one that ends it.
         ChunkTimeoutSeconds: config.exports.stepTimeoutSeconds + 60,
       };
-      return Object.fromEntries(Object.entries(numbers).map(([name, value]) => [name, String(value)]));
-    }
   }
+}
+
+/**
+ * The numbers a workflow's ASL file leaves as `${Name}` (its Retry blocks), by name, from config.
+ * CDK hands them to Step Functions as `DefinitionSubstitutions`; the local runtime substitutes the
+ * same values before it parses the file (`substituteNumbers`).
+ */
+export function workflowNumberSubstitutions(workflow: WorkflowName): Record<string, string> {
+  return Object.fromEntries(Object.entries(numbersOf(workflow)).map(([name, value]) => [name, String(value)]));
 }
 
 /** The ASL text with every number substitution filled in (Task function ARNs are left as they are). */
