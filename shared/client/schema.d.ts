@@ -838,7 +838,7 @@ export interface paths {
          * Find members by e-mail or externalId, or page through them (console)
          * @description The member search of `GET /api/v2/members` for the console: `email` or `externalId` finds the one member (an exact lookup), otherwise newest first, by cursor.
          *
-         *     Credential: a user session whose role holds the permission `members:read` (find members; see their profile, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
+         *     Credential: a user session whose role holds the permission `members:read` (find members; see their profile, orders, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
          */
         get: operations["searchMembersInConsole"];
         put?: never;
@@ -860,7 +860,7 @@ export interface paths {
          * A member with tier progress (console)
          * @description The profile, tags and points of `GET /api/v2/members/{id}` and the tier status of `GET /api/v2/members/{id}/tier`, in one answer.
          *
-         *     Credential: a user session whose role holds the permission `members:read` (find members; see their profile, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
+         *     Credential: a user session whose role holds the permission `members:read` (find members; see their profile, orders, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
          */
         get: operations["getMemberProfile"];
         put?: never;
@@ -880,7 +880,7 @@ export interface paths {
         };
         /**
          * Balance and ledger of a member (console)
-         * @description Credential: a user session whose role holds the permission `members:read` (find members; see their profile, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
+         * @description Credential: a user session whose role holds the permission `members:read` (find members; see their profile, orders, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
          */
         get: operations["getMemberLedger"];
         put?: never;
@@ -910,7 +910,7 @@ export interface paths {
          * A member’s points at a moment (console)
          * @description The explanation of `GET /api/v2/members/{id}/explain` for the console.
          *
-         *     Credential: a user session whose role holds the permission `members:read` (find members; see their profile, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
+         *     Credential: a user session whose role holds the permission `members:read` (find members; see their profile, orders, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
          */
         get: operations["explainMemberPointsInConsole"];
         put?: never;
@@ -1031,6 +1031,28 @@ export interface paths {
          * @description Credential: an API key with the scope `members:read`.
          */
         get: operations["listMemberReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/members/{id}/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The member's orders with points earned or reversed (console)
+         * @description The orders of `GET /api/v2/members/{id}/receipts` for the console member screen.
+         *
+         *     Credential: a user session whose role holds the permission `members:read` (find members; see their profile, orders, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
+         */
+        get: operations["listMemberReceiptsInConsole"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1775,6 +1797,52 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/members/{id}/tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add tags to a member (console)
+         * @description The tagging of `POST /api/v2/members/{id}/tags` for the console.
+         *
+         *     Credential: a user session whose role holds the permission `members:tag` (add and remove a member's tags; built-in roles `owner`, `admin`, `support`).
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["tagMemberInConsole"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/members/{id}/tags/{tagKey}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a tag from a member (console)
+         * @description The removal of `DELETE /api/v2/members/{id}/tags/{tagKey}` for the console.
+         *
+         *     Credential: a user session whose role holds the permission `members:tag` (add and remove a member's tags; built-in roles `owner`, `admin`, `support`).
+         */
+        delete: operations["untagMemberInConsole"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/captures": {
         parameters: {
             query?: never;
@@ -1932,7 +2000,7 @@ export interface paths {
          * A member's coupons (console)
          * @description The list of `GET /api/v2/members/{id}/coupons` for the console, newest first.
          *
-         *     Credential: a user session whose role holds the permission `members:read` (find members; see their profile, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
+         *     Credential: a user session whose role holds the permission `members:read` (find members; see their profile, orders, points history, coupons and balance explanations; built-in roles `owner`, `admin`, `support`).
          */
         get: operations["listMemberCouponsInConsole"];
         put?: never;
@@ -3647,6 +3715,11 @@ export interface components {
                 /** @description imp_...: the import job of an `import` entry */
                 importJobId?: string;
             };
+            /**
+             * @description Set when the points count toward neither lifetime points nor the tier metric: a goodwill earn (`countTowardTier: false`) and the correction that reverses one
+             * @constant
+             */
+            outsideTier?: true;
             /** @description ple_...: the `correction` that reversed this entry */
             reversedBy?: string;
             /**
@@ -3835,7 +3908,7 @@ export interface components {
             generatedAt: string;
         };
         /** @enum {string} */
-        Permission: "overview:read" | "reports:read" | "exports:run" | "exports:workspace" | "audit:read" | "members:read" | "members:adjust_points" | "members:erase" | "program:read" | "program:manage" | "clock:advance" | "campaigns:read" | "campaigns:manage" | "campaigns:simulate" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "wallet:branding" | "objects:read" | "objects:manage" | "webhooks:manage" | "api_keys:manage" | "settings:cors" | "team:manage";
+        Permission: "overview:read" | "reports:read" | "exports:run" | "exports:workspace" | "audit:read" | "members:read" | "members:tag" | "members:adjust_points" | "members:erase" | "program:read" | "program:manage" | "clock:advance" | "campaigns:read" | "campaigns:manage" | "campaigns:simulate" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "wallet:branding" | "objects:read" | "objects:manage" | "webhooks:manage" | "api_keys:manage" | "settings:cors" | "team:manage";
         PointsAtMoment: {
             /**
              * Format: date-time
@@ -7068,6 +7141,8 @@ export interface operations {
                     amount: number;
                     /** @description Shown in the ledger, e.g. Welcome bonus */
                     reason: string;
+                    /** @description An earn only. false keeps the points out of lifetime points and the tier metric (a goodwill gesture that should not lift a tier); the ledger entry says `outsideTier`. Default true */
+                    countTowardTier?: boolean;
                 };
             };
         };
@@ -7423,6 +7498,8 @@ export interface operations {
                     amount: number;
                     /** @description Shown in the ledger, e.g. Welcome bonus */
                     reason: string;
+                    /** @description An earn only. false keeps the points out of lifetime points and the tier metric (a goodwill gesture that should not lift a tier); the ledger entry says `outsideTier`. Default true */
+                    countTowardTier?: boolean;
                 };
             };
         };
@@ -7854,6 +7931,49 @@ export interface operations {
         };
     };
     listMemberReceipts: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Order"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMemberReceiptsInConsole: {
         parameters: {
             query?: {
                 /** @description Page size, 1-200 (default 50) */
@@ -9803,6 +9923,89 @@ export interface operations {
         };
     };
     untagMember: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+                /** @example newsletter */
+                tagKey: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    tagMemberInConsole: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TagMember"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TagMemberResult"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    untagMemberInConsole: {
         parameters: {
             query?: never;
             header?: never;

@@ -27,15 +27,18 @@ const manual = (apiKeyId: string | null, reversedEntryId?: string) => ({
 
 /**
  * What reversing `entry` moves: its balance change undone, and lifetime points (with the tier
- * metric) by what the entry added to them, which a spend never did, and never below zero (a
+ * metric) by what the entry added to them, which a spend or points kept outside the tier never did, and never below zero (a
  * correction may have taken some of them back already). Refused (409) for what is
  * corrected elsewhere: an order's points (refund or reconcile the order), an expiry (the program's
  * own), a refund's reversal, a correction that itself reversed an entry, and a reward's redemption
  * or its void (void the redemption: its coupon and stock go back with the points).
  */
-export function reversalDelta(entry: Pick<LedgerEntryRecord, 'id' | 'type' | 'amount' | 'source'>, member: Pick<MemberRecord, 'lifetime'>): PointsDelta {
+export function reversalDelta(
+  entry: Pick<LedgerEntryRecord, 'id' | 'type' | 'amount' | 'source' | 'outsideTier'>,
+  member: Pick<MemberRecord, 'lifetime'>,
+): PointsDelta {
   assertReversible(entry);
-  const added = entry.type === 'deduct' ? 0 : entry.amount;
+  const added = entry.type === 'deduct' || entry.outsideTier ? 0 : entry.amount;
   return { ...NO_DELTA, balance: -entry.amount, lifetime: 0 - Math.min(added, Math.max(member.lifetime, 0)) };
 }
 
@@ -114,7 +117,14 @@ export async function reverseEntry(
       return {
         plan: {
           delta,
-          entry: { id, type: 'correction', reason: input.reason, source: manual(actor.apiKeyId, entry.id) },
+          // The reversal of points kept outside the tier is kept outside too (its replay moves no lifetime).
+          entry: {
+            id,
+            type: 'correction',
+            reason: input.reason,
+            source: manual(actor.apiKeyId, entry.id),
+            ...(entry.outsideTier ? { outsideTier: true as const } : {}),
+          },
           steps: [
             store.markReversedStep(workspaceId, entry, id, refused),
             audited(workspaceId, actor.audit, 'member.ledger_entry_reversed', { type: 'member', id: memberId }, new Date()),

@@ -128,6 +128,12 @@ export const ledgerEntryRecordSchema = () =>
       redemptionId: z.string().optional().describe('rdm_...: the redemption a `redemption` entry made or a `redemption_void` entry voided'),
       importJobId: z.string().optional().describe('imp_...: the import job of an `import` entry'),
     }),
+    outsideTier: z
+      .literal(true)
+      .optional()
+      .describe(
+        'Set when the points count toward neither lifetime points nor the tier metric: a goodwill earn (`countTowardTier: false`) and the correction that reverses one',
+      ),
     /** Set once: a second reversal is refused. */
     reversedBy: z.string().optional().describe('ple_...: the `correction` that reversed this entry'),
     createdAt: z.string(),

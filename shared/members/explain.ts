@@ -24,12 +24,13 @@ export const isActivation = (e: Pick<LedgerEntryRecord, 'type' | 'reason' | 'sou
 /**
  * What an entry adds to lifetime points (and to a points tier metric). A correction that reverses
  * a spend (`spends`: the ids of the spends replayed before it) gives the points back and leaves
- * lifetime, which the spend never moved.
+ * lifetime, which the spend never moved. An entry kept outside the tier (a goodwill earn, its
+ * reversal) moved nothing.
  */
 export const lifetimeMove = (
-  e: Pick<LedgerEntryRecord, 'type' | 'amount'> & { source?: Pick<LedgerEntryRecord['source'], 'reversedEntryId'> },
+  e: Pick<LedgerEntryRecord, 'type' | 'amount' | 'outsideTier'> & { source?: Pick<LedgerEntryRecord['source'], 'reversedEntryId'> },
   spends: ReadonlySet<string> = new Set(),
-): number => (NOT_LIFETIME.has(e.type) || spends.has(e.source?.reversedEntryId ?? '') ? 0 : e.amount);
+): number => (e.outsideTier || NOT_LIFETIME.has(e.type) || spends.has(e.source?.reversedEntryId ?? '') ? 0 : e.amount);
 
 /**
  * What an entry adds to the completed orders a tier counts: an order's earn (at intake, or when its

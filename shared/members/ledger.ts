@@ -24,7 +24,7 @@ export const NO_DELTA: PointsDelta = { balance: 0, pending: 0, lifetime: 0, orde
 export interface ChangePlan<R> {
   delta: PointsDelta;
   /** How the ledger describes a non-zero balance change (`id`: when the plan must name the entry elsewhere). */
-  entry: { id?: string; type: LedgerType; reason: string | null; source: LedgerEntry['source'] };
+  entry: { id?: string; type: LedgerType; reason: string | null; source: LedgerEntry['source']; outsideTier?: true };
   /** Deductions must not take the balance below zero (refund reversals may: see docs/decisions/). */
   requireNonNegative?: boolean;
   /** Awards need an active member; reversals apply whatever the status. */
@@ -348,6 +348,7 @@ function entriesOf(member: MemberRecord, p: ChangePlan<unknown>, reversals: Bonu
           balanceAfter: balance,
           reason: p.entry.reason,
           source: p.entry.source,
+          ...(p.entry.outsideTier ? { outsideTier: true as const } : {}),
           createdAt: at,
         };
   const grants = pointGrants(p).map((g, i): LedgerEntryRecord => {
@@ -390,5 +391,16 @@ function countPoints(amount: number): void {
 
 export function toLedgerEntry(r: LedgerEntryRecord): LedgerEntry {
   const reversed = r.reversedBy ? { reversedBy: r.reversedBy } : {};
-  return { id: r.id, type: r.type, amount: r.amount, balanceAfter: r.balanceAfter, reason: r.reason, source: r.source, ...reversed, createdAt: r.createdAt };
+  const outside = r.outsideTier ? { outsideTier: r.outsideTier } : {};
+  return {
+    id: r.id,
+    type: r.type,
+    amount: r.amount,
+    balanceAfter: r.balanceAfter,
+    reason: r.reason,
+    source: r.source,
+    ...outside,
+    ...reversed,
+    createdAt: r.createdAt,
+  };
 }

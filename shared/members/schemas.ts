@@ -160,15 +160,27 @@ export const reverseEntryBody = z.strictObject({
   reason: z.string().trim().min(1).max(500).describe('Shown in the ledger and the audit trail, e.g. Granted by mistake'),
 });
 
-export const changePointsBody = z.strictObject({
-  type: z
-    .enum(['earn', 'deduct', 'correction'])
-    .describe(
-      'earn adds points, deduct takes them away (a spend: lifetime points stay), correction takes back points that should not have been given (lifetime points and the tier metric lose them too)',
-    ),
-  amount: z.number().int().min(1).max(1e9).describe('Whole points, always positive; the type gives the direction'),
-  reason: z.string().trim().min(1).max(500).describe('Shown in the ledger, e.g. Welcome bonus'),
-});
+export const changePointsBody = z
+  .strictObject({
+    type: z
+      .enum(['earn', 'deduct', 'correction'])
+      .describe(
+        'earn adds points, deduct takes them away (a spend: lifetime points stay), correction takes back points that should not have been given (lifetime points and the tier metric lose them too)',
+      ),
+    amount: z.number().int().min(1).max(1e9).describe('Whole points, always positive; the type gives the direction'),
+    reason: z.string().trim().min(1).max(500).describe('Shown in the ledger, e.g. Welcome bonus'),
+    countTowardTier: z
+      .boolean()
+      .optional()
+      .describe(
+        'An earn only. false keeps the points out of lifetime points and the tier metric (a goodwill gesture that should not lift a tier); the ledger entry says `outsideTier`. Default true',
+      ),
+  })
+  .superRefine((b, ctx) => {
+    if (b.countTowardTier === false && b.type !== 'earn') {
+      ctx.addIssue({ code: 'custom', path: ['countTowardTier'], message: 'only an earn can be kept out of the tier; a deduct or correction never lifts one' });
+    }
+  });
 
 export const tierStatusSchema = z
   .object({

@@ -213,13 +213,15 @@ export type { PointsResult } from './types';
 export async function changePointsManually(
   workspaceId: string,
   memberId: string,
-  input: { type: 'earn' | 'deduct' | 'correction'; amount: number; reason: string },
+  input: { type: 'earn' | 'deduct' | 'correction'; amount: number; reason: string; countTowardTier?: boolean },
   /** `role`: the console user's, whose points ceiling the change stays within. */
   actor: { apiKeyId: string | null; audit?: AuditContext; role?: Role },
   opts: WriteOptions<PointsResult> = {},
 ): Promise<PointsResult> {
   if (actor.role) assertWithinPointsCeiling(actor.role, input.amount, { in: 'body', field: 'amount' });
   const earn = input.type === 'earn';
+  // A goodwill earn (the schema allows `false` on an earn only) lifts neither lifetime nor the tier.
+  const outsideTier = input.countTowardTier === false;
   const audit = actor.audit;
   return changePoints({
     store: tableLedgerStore,
@@ -230,11 +232,12 @@ export async function changePointsManually(
         ...(input.type === 'correction'
           ? correctionPlan(member, input.amount, input.reason, actor.apiKeyId)
           : {
-              delta: { ...NO_DELTA, balance: earn ? input.amount : -input.amount, lifetime: earn ? input.amount : 0 },
+              delta: { ...NO_DELTA, balance: earn ? input.amount : -input.amount, lifetime: earn && !outsideTier ? input.amount : 0 },
               entry: {
                 type: input.type,
                 reason: input.reason,
                 source: { type: 'manual' as const, orderId: null, externalOrderId: null, apiKeyId: actor.apiKeyId },
+                ...(outsideTier ? { outsideTier: true as const } : {}),
               },
             }),
         // A spend stays within the balance; a correction, like a refund, may take it below zero.

@@ -90,5 +90,16 @@ export const ordersArea = declareArea({
       query: pageQuery,
       responses: { 200: pageOf(orderSchema) },
     },
+    listMemberReceiptsInConsole: {
+      method: 'GET',
+      path: '/api/flash/members/{id}/receipts',
+      auth: ['adminSession'],
+      permission: 'members:read',
+      summary: "The member's orders with points earned or reversed (console)",
+      params: z.object({ id: idSchema }),
+      query: pageQuery,
+      responses: { 200: pageOf(orderSchema) },
+      description: 'The orders of `GET /api/v2/members/{id}/receipts` for the console member screen.',
+    },
   },
 });

@@ -55,5 +55,28 @@ export const tagsArea = declareArea({
       responses: { 204: null, 410: errorBody },
       description: 'Removes the tag from the member. A tag the member does not carry is 404, like an unknown member.',
     },
+    // The console's member screen: the same services with a session.
+    tagMemberInConsole: {
+      method: 'POST',
+      path: '/api/flash/members/{id}/tags',
+      auth: ['adminSession'],
+      permission: 'members:tag',
+      summary: 'Add tags to a member (console)',
+      idempotent: true,
+      params: byId,
+      body: tagMemberBody,
+      responses: { 200: dataOf(tagResultSchema), 410: errorBody },
+      description: 'The tagging of `POST /api/v2/members/{id}/tags` for the console.',
+    },
+    untagMemberInConsole: {
+      method: 'DELETE',
+      path: '/api/flash/members/{id}/tags/{tagKey}',
+      auth: ['adminSession'],
+      permission: 'members:tag',
+      summary: 'Remove a tag from a member (console)',
+      params: memberTagParams,
+      responses: { 204: null, 410: errorBody },
+      description: 'The removal of `DELETE /api/v2/members/{id}/tags/{tagKey}` for the console.',
+    },
   },
 });

@@ -6,7 +6,8 @@ import { keyOf } from '../../shared/platform/data/keys';
 import { sha256Hex } from '../../shared/platform/tokens';
 import { call, uniqueEmail } from '../support/api';
 import { type ConsoleBrowser, expectAccessible, openConsoleBrowser, shot } from '../support/console';
-import { newMember, tenant, type Tenant } from '../support/fixtures';
+import { balanceOf, newMember, newOrder, tenant, type Tenant } from '../support/fixtures';
+import { to } from '../../shared/console/paths';
 import { platformTable } from '../support/table';
 
 /**
@@ -167,6 +168,55 @@ describe('the Members screen (headless Chromium)', () => {
     expect(ledger.entries.map((e: { reason: string }) => e.reason)).toEqual(['Typed before the session ended', 'Late delivery']);
     const audit = await call('GET', '/api/flash/audit?action=member.points_adjusted', { token: owner.token });
     expect(audit.body.data.filter((e: { target: { id: string } }) => e.target.id === ada.id)).toHaveLength(2);
+    await page.close();
+  });
+
+  it('serves a support call: orders with refunds, points expiring by date, tags edited, a goodwill gesture confirmed and kept out of the tier', async () => {
+    const t = await tenant('console-members-support');
+    const current = (await call('GET', '/api/flash/program', { token: t.token })).body.data;
+    const points = { expiry: { policy: 'fixed_days', days: 30 }, warnDays: [], pendingDays: 0 };
+    expect(
+      (await call('PUT', '/api/flash/program', { token: t.token, body: { earn: current.earn, tiers: current.tiers, points, timeZone: 'UTC' } })).status,
+    ).toBe(200);
+    const grace = await newMember(t.key, { firstName: 'Grace', lastName: 'Hopper' });
+    const order = await newOrder(t.key, grace.id, { total: 80 });
+    expect((await call('POST', `/api/v2/orders/${order.externalOrderId}/refund`, { token: t.key, body: { amount: 20 } })).status).toBe(200);
+    const { balance, lifetime } = await balanceOf(t.key, grace.id);
+    const page = await browser.newTab();
+    await browser.signIn(page, t.email, t.password);
+    await page.getByRole('navigation', { name: 'Console' }).waitFor();
+    await page.goto(`${base}${to.member(grace.id)}`);
+    await page.getByRole('heading', { name: 'Grace Hopper', level: 1 }).waitFor();
+
+    const orders = page.getByRole('region', { name: 'Orders' });
+    const row = orders.getByRole('row').filter({ hasText: order.externalOrderId });
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/Partly refunded/);
+    const expiring = page.getByRole('region', { name: 'Points expiring' });
+    await expiring.getByRole('cell', { name: String(balance), exact: true }).waitFor();
+
+    const tags = page.getByRole('region', { name: 'Tags' });
+    await tags.getByLabel('New tag').fill('callback');
+    await tags.getByRole('button', { name: 'Add tag' }).click();
+    await page.getByRole('status').filter({ hasText: 'Tagged callback.' }).waitFor();
+    expect((await call('GET', `/api/v2/members/${grace.id}/tags`, { token: t.key })).body.data.tags.map((x: { key: string }) => x.key)).toEqual(['callback']);
+    await page.getByRole('button', { name: 'Remove the tag callback' }).click();
+    await page.getByRole('status').filter({ hasText: 'Removed the tag callback.' }).waitFor();
+    expect((await call('GET', `/api/v2/members/${grace.id}/tags`, { token: t.key })).body.data.tags).toEqual([]);
+
+    await page.getByLabel('Number of points').fill('500');
+    await page.getByLabel('Reason').fill('Parcel lost in transit');
+    await page.getByLabel(/Count toward the tier/).uncheck();
+    await page.getByRole('button', { name: 'Adjust points' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `Added 500 points, kept out of the tier. The balance is now ${balance + 500}.` })
+      .waitFor();
+    await page.getByRole('cell', { name: 'earn (outside the tier)' }).waitFor();
+    expect(await balanceOf(t.key, grace.id)).toMatchObject({ balance: balance + 500, lifetime });
+    // The box is ticked again for the next adjustment.
+    expect(await page.getByLabel(/Count toward the tier/).isChecked()).toBe(true);
+    await expectAccessible(page, 'member (support call)');
     await page.close();
   });
 

@@ -101,6 +101,31 @@ describe('support corrections', () => {
     expect(await balanceOf(t.key, m.id)).toEqual({ balance: -100, pending: 0, lifetime: 0 });
   });
 
+  it('a goodwill earn kept out of the tier: spendable, but lifetime, the tier metric, its explanation and its reversal leave lifetime alone', async () => {
+    const t = await tenant('corrections-goodwill');
+    const m = await newMember(t.key);
+    await points(t, m.id, { type: 'earn', amount: 50, reason: 'Welcome' });
+    const gift = await points(t, m.id, { type: 'earn', amount: 600, reason: 'Sorry for the late parcel', countTowardTier: false });
+    expect(gift.status, JSON.stringify(gift.body)).toBe(201);
+    // 650 would be silver: the gift is spendable but lifts nothing.
+    expect(gift.body.data).toMatchObject({ entry: { type: 'earn', amount: 600, outsideTier: true }, points: { balance: 650, lifetime: 50 }, tier: 'bronze' });
+    expect(await tierOf(t, m.id)).toMatchObject({ current: { key: 'bronze' }, value: 50 });
+    // The replay of the ledger agrees with the stored member.
+    const explained = (await call('GET', `/api/v2/members/${m.id}/explain`, { token: t.key })).body.data;
+    expect(explained).toMatchObject({ points: { balance: 650, lifetime: 50 } });
+    // Its reversal takes back the balance only, and is kept outside the tier as well.
+    const reversed = await reverse(t, m.id, gift.body.data.entry.id);
+    expect(reversed.body.data).toMatchObject({ entry: { type: 'correction', amount: -600, outsideTier: true }, points: { balance: 50, lifetime: 50 } });
+    expect((await call('GET', `/api/v2/members/${m.id}/explain`, { token: t.key })).body.data).toMatchObject({ points: { balance: 50, lifetime: 50 } });
+    // Only an earn can be kept out: a deduct or correction with it is refused and changes nothing.
+    for (const type of ['deduct', 'correction']) {
+      const refused = await points(t, m.id, { type, amount: 10, reason: 'x', countTowardTier: false });
+      expect(refused.status).toBe(422);
+      expect(refused.body.error.details).toEqual([expect.objectContaining({ field: 'countTowardTier' })]);
+    }
+    expect(await balanceOf(t.key, m.id)).toEqual({ balance: 50, pending: 0, lifetime: 50 });
+  });
+
   it('what is taken back comes from its own lot first: the earlier lot keeps its points and its date', async () => {
     const t = await tenant('corrections-own-lot', { sandbox: true });
     const current = (await call('GET', '/api/flash/program', { token: t.token })).body.data;

@@ -229,9 +229,15 @@ describe('MCP tools, one call of each', () => {
       check('deduct_points', await all.callTool({ name: 'deduct_points', arguments: { memberId: member.id, amount: 20, reason: 'Correction' } })).points
         .balance,
     ).toBe(100);
+    // A goodwill gesture kept out of the tier: spendable, lifetime stays.
+    const gift = check(
+      'earn_points',
+      await all.callTool({ name: 'earn_points', arguments: { memberId: member.id, amount: 30, reason: 'Late parcel', countTowardTier: false } }),
+    );
+    expect(gift).toMatchObject({ entry: { outsideTier: true }, points: { balance: 130, lifetime: 120 } });
     const points = check('get_points', await all.callTool({ name: 'get_points', arguments: { memberId: member.id } }));
-    expect(points.entries.map((e: { type: string }) => e.type)).toEqual(['deduct', 'earn']);
-    expect(await balance(t.key, member.id)).toBe(100);
+    expect(points.entries.map((e: { type: string }) => e.type)).toEqual(['earn', 'deduct', 'earn']);
+    expect(await balance(t.key, member.id)).toBe(130);
     check('get_tier_status', await all.callTool({ name: 'get_tier_status', arguments: { memberId: member.id } }));
     expect(check('tag_member', await all.callTool({ name: 'tag_member', arguments: { memberId: member.id, tags: ['vip', 'mcp'] } })).added.sort()).toEqual([
       'mcp',

@@ -62,4 +62,5 @@ export const ordersExamples: AreaExamples<typeof ordersArea> = {
     responses: { 200: { data: { order: { ...refundedOrder, updatedAt: at.refunded }, refund } } },
   },
   listMemberReceipts: { params: { id: ids.member }, query: { limit: 20 }, responses: { 200: { data: [refundedOrder], nextCursor: null } } },
+  listMemberReceiptsInConsole: { params: { id: ids.member }, query: { limit: 10 }, responses: { 200: { data: [refundedOrder], nextCursor: null } } },
 };

@@ -12,4 +12,6 @@ export const tagsExamples: AreaExamples<typeof tagsArea> = {
     responses: { 200: { data: tagMemberResult } },
   },
   untagMember: { params: { id: ids.member, tagKey: 'newsletter' }, responses: {} },
+  tagMemberInConsole: { params: { id: ids.member }, request: { tags: ['newsletter'] }, responses: { 200: { data: tagMemberResult } } },
+  untagMemberInConsole: { params: { id: ids.member, tagKey: 'newsletter' }, responses: {} },
 };

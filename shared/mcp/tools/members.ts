@@ -23,6 +23,14 @@ import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResul
 const q = listMembersQuery.shape;
 const pointsResult = z.object({ entry: ledgerEntrySchema, points: pointsBalanceSchema, tier: z.string() });
 
+/** An earn only: a goodwill gesture that should not lift the member's tier. */
+const goodwillArg = {
+  countTowardTier: z
+    .boolean()
+    .optional()
+    .describe('false keeps these points out of lifetime points and the tier (a goodwill gesture that should not lift a tier); default true'),
+};
+
 const pointsChange = (type: 'earn' | 'deduct') =>
   defineTool({
     name: `${type}_points`,
@@ -37,6 +45,7 @@ const pointsChange = (type: 'earn' | 'deduct') =>
       memberId: memberIdArg,
       amount: z.number().int().min(1).max(1e9).describe('Whole points, at least 1'),
       reason: z.string().trim().min(1).max(500).describe('Why, in words the member could be shown (kept in the ledger)'),
+      ...(type === 'earn' ? goodwillArg : {}),
       idempotencyKey: idempotencyKeyArg,
     }),
     output: pointsResult,
@@ -44,7 +53,18 @@ const pointsChange = (type: 'earn' | 'deduct') =>
     writes: 'guard',
     idempotent: true,
     run: (ctx, a, w) =>
-      members.changePointsManually(ctx.workspaceId, a.memberId, { type, amount: a.amount, reason: a.reason }, { apiKeyId: ctx.principal.keyId }, w),
+      members.changePointsManually(
+        ctx.workspaceId,
+        a.memberId,
+        {
+          type,
+          amount: a.amount,
+          reason: a.reason,
+          ...('countTowardTier' in a && typeof a.countTowardTier === 'boolean' ? { countTowardTier: a.countTowardTier } : {}),
+        },
+        { apiKeyId: ctx.principal.keyId },
+        w,
+      ),
   });
 
 export const memberTools = [

@@ -14,7 +14,8 @@ export const PERMISSIONS = {
   'exports:run': "Exports of orders and the ledger (CSV, JSONL): start, schedule, download; the members' export needs members:read too",
   'exports:workspace': "The whole workspace's archive (members pseudonymous, orders, campaigns)",
   'audit:read': 'The audit trail',
-  'members:read': 'Find members; see their profile, points history, coupons and balance explanations',
+  'members:read': 'Find members; see their profile, orders, points history, coupons and balance explanations',
+  'members:tag': "Add and remove a member's tags",
   'members:adjust_points': "Adjust a member's points and reverse ledger entries, within the role's ceiling",
   'members:erase': "Erase a member's personal data (cannot be undone)",
   'program:read': "The program's rules and the sandbox clock",
@@ -58,7 +59,7 @@ export const ROLE_PERMISSIONS: Readonly<Record<Role, readonly Permission[]>> = {
     'rewards:manage',
     'wallet:branding',
   ],
-  support: ['overview:read', 'members:read', 'members:adjust_points', 'program:read', 'campaigns:read', 'rewards:read', 'rewards:redeem'],
+  support: ['overview:read', 'members:read', 'members:tag', 'members:adjust_points', 'program:read', 'campaigns:read', 'rewards:read', 'rewards:redeem'],
   analyst: ['overview:read', 'reports:read', 'exports:run', 'audit:read', 'program:read', 'campaigns:read', 'rewards:read'],
   developer: [
     'overview:read',

@@ -9,18 +9,30 @@ import { useSubmit } from '../../hooks/use-submit';
 import { useMay } from '../../permissions';
 import { nameOf } from './member-name';
 import { ExplainPanel } from './explain-panel';
+import { AdjustPoints } from './adjust-points';
+import { MemberOrders } from './member-orders';
+import { MemberTags } from './member-tags';
 import { Failure, Loading, when } from '../../ui/feedback';
 import { Listing, TableHead } from '../../ui/tables';
 
 type Member = components['schemas']['Member'];
 type Tier = components['schemas']['TierStatus'];
 
-/** One member (`/console/members/:id`): profile, tier, tags, points ledger, the balance explained at a moment, and coupons; points adjusted with a reason; erasure. */
+/**
+ * One member (`/console/members/:id`), what a support call needs: profile, tier, tags (editable),
+ * orders with their refunds, points expiring by date, the points ledger, the balance explained at a
+ * moment, and coupons; points adjusted with a reason and confirmed; erasure.
+ */
 export function MemberDetail() {
   const id = useRoute().params.id!;
   const [round, setRound] = useState(0);
+  // What the last change did, said above the forms: the member reloads after it.
+  const [notice, setNotice] = useState<string | null>(null);
   const profile = useLoad(() => unwrap(api.GET('/api/flash/members/{id}', { params: { path: { id } } })), [id, round]);
-  const changed = () => setRound((r) => r + 1);
+  const changed = (confirmation?: string) => {
+    setNotice(confirmation ?? null);
+    setRound((r) => r + 1);
+  };
   const may = useMay();
   return (
     <section aria-labelledby="member-title">
@@ -33,6 +45,14 @@ export function MemberDetail() {
         <>
           <h1 id="member-title">{nameOf(profile.data.data.member)}</h1>
           <Profile member={profile.data.data.member} tier={profile.data.data.tier} />
+          {notice ? (
+            <p class="card" role="status">
+              {notice}
+            </p>
+          ) : null}
+          {profile.data.data.erasedAt ? null : (
+            <MemberTags id={id} tags={profile.data.data.member.tags} editable={may('POST /api/flash/members/{id}/tags')} onChanged={changed} />
+          )}
           {profile.data.data.erasedAt ? (
             <p class="card" role="status">
               Erased {when(profile.data.data.erasedAt)}: the personal data is gone, the ledger stays.
@@ -40,6 +60,8 @@ export function MemberDetail() {
           ) : may('POST /api/flash/members/{id}/points') ? (
             <AdjustPoints id={id} onAdjusted={changed} />
           ) : null}
+          <Expiring id={id} round={round} />
+          <MemberOrders id={id} />
           <Ledger id={id} round={round} />
           <ExplainPanel id={id} />
           <Coupons id={id} />
@@ -72,47 +94,39 @@ function Profile({ member, tier }: { member: Member; tier: Tier }) {
         {tier.current.name}
         {tier.next ? ` (${tier.remaining} to ${tier.next.name})` : ' (top tier)'}
       </dd>
-      <dt>Tags</dt>
-      <dd>{member.tags.length ? member.tags.join(', ') : 'None'}</dd>
       <dt>Joined</dt>
       <dd>{when(member.createdAt)}</dd>
     </dl>
   );
 }
 
-function AdjustPoints({ id, onAdjusted }: { id: string; onAdjusted: () => void }) {
-  const [type, setType] = useState<'earn' | 'deduct'>('earn');
-  const [amount, setAmount] = useState('');
-  const [reason, setReason] = useState('');
-  const { onSubmit, busy, error } = useSubmit(async () => {
-    await unwrap(api.POST('/api/flash/members/{id}/points', { params: { path: { id } }, body: { type, amount: Number(amount), reason } }));
-    setAmount('');
-    setReason('');
-    onAdjusted();
-  });
+/** Points by the date they expire, next first: what a member asks about before it is gone. */
+function Expiring({ id, round }: { id: string; round: number }) {
+  const points = useLoad(() => unwrap(api.GET('/api/flash/members/{id}/points', { params: { path: { id }, query: { limit: 1 } } })), [id, round]);
   return (
-    <form class="card" aria-labelledby="adjust-title" onSubmit={onSubmit}>
-      <h2 id="adjust-title">Adjust points</h2>
-      <label>
-        Direction
-        <select name="type" value={type} onChange={(e) => setType(e.currentTarget.value as typeof type)}>
-          <option value="earn">Add points</option>
-          <option value="deduct">Deduct points</option>
-        </select>
-      </label>
-      <label>
-        Number of points
-        <input name="amount" type="number" min={1} step={1} required value={amount} onInput={(e) => setAmount(e.currentTarget.value)} />
-      </label>
-      <label>
-        Reason
-        <input name="reason" required maxLength={500} value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
-      </label>
-      {error ? <Failure error={error} /> : null}
-      <button type="submit" disabled={busy}>
-        Adjust points
-      </button>
-    </form>
+    <section class="card" aria-labelledby="expiring-title">
+      <h2 id="expiring-title">Points expiring</h2>
+      {points.state === 'loading' ? <Loading what="expiring points" /> : null}
+      {points.state === 'failed' ? <Failure error={points.error} /> : null}
+      {points.state === 'ready' ? (
+        points.data.data.expiring.length ? (
+          <table>
+            <caption>Next dates first</caption>
+            <TableHead columns={['Expires', 'Points']} />
+            <tbody>
+              {points.data.data.expiring.map((e) => (
+                <tr key={e.expiresAt}>
+                  <td>{when(e.expiresAt)}</td>
+                  <td>{e.points}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : (
+          <p>No points due to expire.</p>
+        )
+      ) : null}
+    </section>
   );
 }
 
@@ -137,7 +151,7 @@ function Ledger({ id, round }: { id: string; round: number }) {
               {entries.map((e) => (
                 <tr key={e.id}>
                   <td>{when(e.createdAt)}</td>
-                  <td>{e.type}</td>
+                  <td>{e.outsideTier ? `${e.type} (outside the tier)` : e.type}</td>
                   <td>{e.amount > 0 ? `+${e.amount}` : e.amount}</td>
                   <td>{e.balanceAfter}</td>
                   <td>{e.reason ?? '—'}</td>

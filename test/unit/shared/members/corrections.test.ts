@@ -28,6 +28,11 @@ describe('reversalDelta', () => {
     expect(reversalDelta(entry('correction', -30), RICH)).toEqual({ balance: 30, pending: 0, lifetime: 30, orderCount: 0 });
   });
 
+  it('points kept outside the tier gave lifetime nothing, so their reversal takes none', () => {
+    expect(reversalDelta({ ...entry('earn', 600), outsideTier: true }, RICH)).toEqual({ balance: -600, pending: 0, lifetime: 0, orderCount: 0 });
+    expect(reversalDelta({ ...entry('earn', 600), outsideTier: undefined }, RICH).lifetime).toBe(-600);
+  });
+
   it('never takes lifetime points below zero: a correction may have taken them back already', () => {
     expect(reversalDelta(entry('earn', 700), { lifetime: 300 })).toEqual({ balance: -700, pending: 0, lifetime: -300, orderCount: 0 });
     expect(reversalDelta(entry('earn', 700), { lifetime: 700 })).toEqual({ balance: -700, pending: 0, lifetime: -700, orderCount: 0 });

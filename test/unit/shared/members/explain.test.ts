@@ -67,6 +67,12 @@ describe('what an entry moves', () => {
     expect(types.map((type) => lifetimeMove({ type, amount: -7 }))).toEqual([-7, 0, -7, -7, -7, 0]);
   });
 
+  it('lifetime: an entry kept outside the tier moves nothing, whatever its type', () => {
+    expect(lifetimeMove({ type: 'earn', amount: 600, outsideTier: true })).toBe(0);
+    expect(lifetimeMove({ type: 'correction', amount: -600, outsideTier: true })).toBe(0);
+    expect(lifetimeMove({ type: 'earn', amount: 600, outsideTier: undefined })).toBe(600);
+  });
+
   it('lifetime: a reward’s redemption and its void are spending, neither moves it', () => {
     expect(lifetimeMove({ type: 'redemption', amount: -7 })).toBe(0);
     expect(lifetimeMove({ type: 'redemption_void', amount: 7 })).toBe(0);

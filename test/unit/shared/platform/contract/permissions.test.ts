@@ -46,6 +46,7 @@ describe('the built-in roles', () => {
     expect(permissionsOf('support')).toEqual([
       'overview:read',
       'members:read',
+      'members:tag',
       'members:adjust_points',
       'program:read',
       'campaigns:read',
