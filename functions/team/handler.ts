@@ -36,5 +36,6 @@ export const handler = defineArea(teamArea, {
     await invitations.revokeInvitation(sessionOf(input.principal), ensureId('inv', input.params.id, 'Invitation'), auditOf(input));
     return noContent();
   },
+  previewInvitation: async ({ body }) => ok(await invitations.previewInvitation(body.token)),
   acceptInvitation: async ({ body, requestId }) => created(await invitations.acceptInvitation(body, { requestId })),
 });

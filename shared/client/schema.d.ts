@@ -429,6 +429,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/team/invitations/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation opens to: workspace, inviter and role
+         * @description The accept page shows it before anything is accepted, so the person knows whom they join, at whose invitation and with which job. The token goes in the body (never the address). Unknown token: 400. Used, revoked or expired: 410. Changes nothing.
+         *
+         *     Public: no credential.
+         */
+        post: operations["previewInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/flash/team/invitations/accept": {
         parameters: {
             query?: never;
@@ -3662,6 +3684,27 @@ export interface components {
             /** @description The user the acceptance created */
             userId: string | null;
         };
+        InvitationPreview: {
+            workspace: {
+                name: string;
+            };
+            /** @description The invited e-mail: the login the acceptance creates */
+            email: string;
+            /** @enum {string} */
+            role: "owner" | "admin" | "marketer" | "support" | "analyst" | "developer" | "member";
+            /** @description The role's job in a few words */
+            roleSummary: string;
+            /** @description Who invited, as the team knows them; null once they left the team */
+            invitedBy: {
+                name: string | null;
+                email: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+             */
+            expiresAt: string;
+        };
         JsonRpcRequest: {
             /** @constant */
             jsonrpc: "2.0";
@@ -5765,6 +5808,47 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    previewInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The fl_inv_... token of the invitation link */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["InvitationPreview"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];

@@ -8,6 +8,8 @@ type ConditionKind = 'number' | 'string' | 'boolean' | 'list';
 export const PLATFORM: {
   /** The roles a team member can have. */
   readonly roles: readonly components['schemas']['User']['role'][];
+  /** The role an invitation offers first. */
+  readonly invitedRole: components['schemas']['User']['role'];
   /** The scopes an API key can hold. */
   readonly scopes: readonly components['schemas']['ApiKey']['scopes'][number][];
   /** Every action the audit log records (its filter). */
@@ -22,6 +24,7 @@ export const PLATFORM: {
   readonly minPasswordLength: number;
 } = {
   roles: ['owner', 'admin', 'marketer', 'support', 'analyst', 'developer', 'member'],
+  invitedRole: 'support',
   scopes: [
     'stores:read',
     'stores:write',

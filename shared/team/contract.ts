@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idSchema } from '../platform/validation/common';
 import { pageQuery } from '../platform/validation/pagination';
-import { acceptInvitationBody, changeRoleBody, inviteBody } from './schemas';
+import { acceptInvitationBody, changeRoleBody, inviteBody, previewInvitationBody } from './schemas';
 import { ROLES } from '../platform/contract/roles';
 import { INVITATION_STATUSES } from './entities';
 import { userSchema, workspaceSchema } from '../auth';
@@ -25,6 +25,20 @@ export const invitationSchema = z
   .meta({ id: 'Invitation' });
 
 const byId = z.object({ id: idSchema });
+
+const invitationPreviewSchema = z
+  .object({
+    workspace: z.object({ name: z.string() }),
+    email: z.string().describe('The invited e-mail: the login the acceptance creates'),
+    role: z.enum(ROLES),
+    roleSummary: z.string().describe("The role's job in a few words"),
+    invitedBy: z
+      .object({ name: z.string().nullable(), email: z.string() })
+      .nullable()
+      .describe('Who invited, as the team knows them; null once they left the team'),
+    expiresAt: isoDateTime,
+  })
+  .meta({ id: 'InvitationPreview' });
 const days = Math.round(config.team.invitationTtlSeconds / 86_400);
 
 export const teamArea = declareArea({
@@ -94,6 +108,17 @@ export const teamArea = declareArea({
       params: byId,
       responses: { 204: null },
       description: 'Its link answers 410 from now on. An invitation already accepted or revoked is a 409. Audited as `team.invitation_revoked`.',
+    },
+    previewInvitation: {
+      method: 'POST',
+      path: '/api/flash/team/invitations/preview',
+      auth: ['public'],
+      throttle: 'credentialAttempts',
+      summary: 'What an invitation opens to: workspace, inviter and role',
+      body: previewInvitationBody,
+      responses: { 200: dataOf(invitationPreviewSchema), 410: errorBody },
+      description:
+        'The accept page shows it before anything is accepted, so the person knows whom they join, at whose invitation and with which job. The token goes in the body (never the address). Unknown token: 400. Used, revoked or expired: 410. Changes nothing.',
     },
     acceptInvitation: {
       method: 'POST',

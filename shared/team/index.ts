@@ -4,5 +4,5 @@
  */
 
 export { invitationSchema, teamArea } from './contract';
-export { acceptInvitation, invite, listInvitations, revokeInvitation } from './invitations';
+export { acceptInvitation, invite, listInvitations, previewInvitation, revokeInvitation } from './invitations';
 export { changeRole, listMembers, removeMember } from './members';

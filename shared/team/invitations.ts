@@ -5,7 +5,7 @@ import { AppError, badRequest, conflict, gone, notFound } from '../platform/erro
 import { newId } from '../platform/ids';
 import type { Mailer } from '../platform/ports/mailer';
 import { type UserRecord, type Workspace, hashPassword, publicUser, type PublicRequest } from '../auth';
-import type { Role } from '../platform/contract/roles';
+import { ROLE_SUMMARIES, type Role } from '../platform/contract/roles';
 import type { Invitation, InvitationRecord } from './entities';
 import { audited, type AuditContext } from '../audit';
 import type { SessionPrincipal } from '../platform/contract/principal';
@@ -67,15 +67,26 @@ export async function invite(principal: SessionPrincipal, input: InviteInput, au
   return publicInvitation(record, now);
 }
 
+/** Who sent an invitation, as the invited person knows them: a name and an e-mail (null once they left the team). */
+async function inviterOf(invitation: InvitationRecord): Promise<{ name: string | null; email: string } | null> {
+  const user = await accounts.getUser(invitation.workspaceId, invitation.invitedBy);
+  return user ? { name: user.name ?? null, email: user.email } : null;
+}
+
+/** "Ada Lovelace (ada@shop.example)", or the e-mail alone without a name. */
+const inviterText = (inviter: { name: string | null; email: string } | null): string =>
+  inviter ? (inviter.name ? `${inviter.name} (${inviter.email})` : inviter.email) : 'A team member';
+
 async function mailInvitation(invitation: InvitationRecord, token: string, mailer: Mailer): Promise<void> {
-  const workspace = await accounts.getWorkspace(invitation.workspaceId);
+  const [workspace, inviter] = await Promise.all([accounts.getWorkspace(invitation.workspaceId), inviterOf(invitation)]);
   const days = Math.round(config.team.invitationTtlSeconds / 86_400);
+  const team = workspace?.name ?? 'a workspace';
   await mailer.send({
     to: invitation.email,
     template: 'team_invitation',
-    subject: `You are invited to ${workspace?.name ?? 'a workspace'} on the loyalty platform`,
+    subject: `${inviterText(inviter)} invited you to ${team} on the loyalty platform`,
     text: [
-      `You are invited to join ${workspace?.name ?? 'a workspace'} as ${invitation.role}.`,
+      `${inviterText(inviter)} invited you to join ${team} as ${invitation.role}: ${ROLE_SUMMARIES[invitation.role]}.`,
       `Accept and choose your password (the link works once, for ${days} days):`,
       `${runtimeConfig().PUBLIC_BASE_URL}/console/accept#token=${encodeURIComponent(token)}`,
       'If you did not expect this, ignore this message.',
@@ -133,6 +144,25 @@ async function invitationOfToken(token: string, now: Date): Promise<InvitationRe
   if (!invitation) throw badRequest('Invalid invitation token');
   if (publicInvitation(invitation, now).status !== 'pending') throw gone(repo.INVITATION_GONE);
   return invitation;
+}
+
+/**
+ * What an invitation's link opens to, before anything is accepted: the workspace, who invited, the
+ * role and its job, so the person knows what they join. Answers as acceptance would for a token
+ * that is unknown (400) or no longer pending (410).
+ */
+export async function previewInvitation(token: string, now = new Date()) {
+  const invitation = await invitationOfToken(token, now);
+  const [workspace, inviter] = await Promise.all([accounts.getWorkspace(invitation.workspaceId), inviterOf(invitation)]);
+  if (!workspace) throw notFound('Workspace');
+  return {
+    workspace: { name: workspace.name },
+    email: invitation.email,
+    role: invitation.role,
+    roleSummary: ROLE_SUMMARIES[invitation.role],
+    invitedBy: inviter,
+    expiresAt: invitation.expiresAt,
+  };
 }
 
 /**

@@ -22,5 +22,9 @@ export const acceptInvitationBody = z.strictObject({
   name: z.string().trim().min(1).max(120).optional(),
 });
 
+export const previewInvitationBody = z.strictObject({
+  token: z.string().min(1).max(200).describe('The fl_inv_... token of the invitation link'),
+});
+
 export type InviteInput = z.infer<typeof inviteBody>;
 export type AcceptInvitationInput = z.infer<typeof acceptInvitationBody>;

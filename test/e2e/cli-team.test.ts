@@ -21,6 +21,9 @@ describe('loyalty team', { timeout: 180_000 }, () => {
     expect(json(await run(['invitations', '--json']))[0].status).toBe('revoked');
 
     // A second user (invited and accepted over HTTP), then a role change and a removal from the CLI.
+    // Without --role the invitation offers what the console's form does first: support.
+    const plain = uniqueEmail('cli-plain');
+    expect(json(await run(['invite', plain, '--json']))).toMatchObject({ email: plain, role: 'support' });
     const other = uniqueEmail('cli-member');
     await run(['invite', other, '--role', 'member']);
     const token = decodeURIComponent((await mailsTo(other)).at(-1)!.text.match(/#token=(\S+)/)![1]!);

@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type Account, call, mailsTo, registerAccount, uniqueEmail } from '../support/api';
 import { launchChromium } from '../support/browser';
+import { ROLE_SUMMARIES } from '../../shared/platform/contract/roles';
 
 /**
  * The Team screen in Chromium, the main flow "invite and accept": an owner invites from the Team
@@ -103,6 +104,10 @@ describe('the Team screen (headless Chromium)', () => {
     await page.getByRole('heading', { name: 'Accept your invitation' }).waitFor();
     // The token left the address bar at once.
     expect(page.url()).toBe(`${base}/console/accept`);
+    // Before any password: whom they join, at whose invitation, with which job, under which login.
+    await expect
+      .poll(() => page.getByTestId('invitation').textContent())
+      .toBe(`${owner.email} invited you to join console-team workspace as admin: ${ROLE_SUMMARIES.admin}. You will sign in as ${invitee}.`);
     await expectAccessible(page, 'accept');
     await page.getByLabel('Your name (optional)').fill('Ada Invited');
     await page.getByLabel('Choose a password').fill(NEW_PASSWORD);

@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { config } from '../../shared/platform/config';
 import { keyOf } from '../../shared/platform/data/keys';
 import { type Account, call, mailsTo, PASSWORD, registerAccount, uniqueEmail } from '../support/api';
+import { ROLE_SUMMARIES } from '../../shared/platform/contract/roles';
 import { platformTable } from '../support/table';
 
 /**
@@ -72,6 +73,31 @@ describe('team: invitations', () => {
     expect(invited).toMatchObject({ actor: { type: 'user', id: owner.userId }, target: { type: 'invitation', id: inv.id } });
     const [acceptedEntry] = await auditOf(owner.token, 'team.invitation_accepted');
     expect(acceptedEntry).toMatchObject({ actor: { type: 'user', id: accepted.body.data.user.id }, target: { type: 'invitation', id: inv.id } });
+  });
+
+  it('the link names whom it joins: the mail and the preview say the workspace, the inviter and the role; the preview changes nothing', async () => {
+    const owner = await registerAccount('team-preview', { name: 'Ada Lovelace' });
+    const { email } = await invite(owner.token, 'support');
+    const [mail] = (await mailsTo(email)).filter((m) => m.template === 'team_invitation');
+    expect(mail!.subject).toBe(`Ada Lovelace (${owner.email}) invited you to team-preview workspace on the loyalty platform`);
+    expect(mail!.text).toContain(`Ada Lovelace (${owner.email}) invited you to join team-preview workspace as support: ${ROLE_SUMMARIES.support}.`);
+    const token = await invitationToken(email);
+    const preview = (token_: string) => call('POST', '/api/flash/team/invitations/preview', { body: { token: token_ } });
+    const seen = await preview(token);
+    expect(seen.status, JSON.stringify(seen.body)).toBe(200);
+    expect(seen.body.data).toEqual({
+      workspace: { name: 'team-preview workspace' },
+      email,
+      role: 'support',
+      roleSummary: ROLE_SUMMARIES.support,
+      invitedBy: { name: 'Ada Lovelace', email: owner.email },
+      expiresAt: expect.any(String),
+    });
+    // Looking changes nothing: the invitation is still pending and can be accepted.
+    expect((await accept(token)).status).toBe(201);
+    // Once used, the preview answers as acceptance does; an unknown token is 400.
+    expect((await preview(token)).status).toBe(410);
+    expect((await preview('fl_inv_unknown')).status).toBe(400);
   });
 
   it('parallel acceptances of one link create one user', async () => {

@@ -90,7 +90,7 @@ export async function browserSignIn(email: string, password = PASSWORD) {
 }
 
 /** Mail the file mailer wrote for one recipient, newest last. */
-export async function mailsTo(email: string): Promise<{ to: string; template: string; text: string }[]> {
+export async function mailsTo(email: string): Promise<{ to: string; template: string; subject: string; text: string }[]> {
   const dir = join(inject('dataDir'), 'mail');
   const files = (await readdir(dir).catch(() => [] as string[])).sort();
   const mails = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8'))));

@@ -1,6 +1,6 @@
 import { type Command, Option } from 'commander';
 import { teamArea } from '../../../shared/team';
-import { type Role, ROLES } from '../../../shared/platform/contract/roles';
+import { DEFAULT_INVITED_ROLE, type Role, ROLES } from '../../../shared/platform/contract/roles';
 import { describe, examples } from '../help';
 import { allPages, dataOf } from '../client';
 import { contextOf } from '../context';
@@ -56,7 +56,7 @@ function registerMemberCommands(team: Command): void {
 function registerInvitationCommands(team: Command): void {
   examples(team.command('invite <email>'), 'loyalty team invite alan@example.com --role admin')
     .description('mail an invitation link (works once, expires) to join with a role')
-    .addOption(new Option('--role <role>', 'the role the invitee gets').choices(ROLES).default('member'))
+    .addOption(new Option('--role <role>', 'the role the invitee gets').choices(ROLES).default(DEFAULT_INVITED_ROLE))
     .action(async (email: string, o: { role: Role }, cmd: Command) => {
       const { client, out } = contextOf(cmd);
       const { data } = dataOf(await (await client.typed(endpoints.invite)).POST({ body: { email, role: o.role } }));

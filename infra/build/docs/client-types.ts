@@ -7,7 +7,7 @@ import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../shared/campaigns';
 import { routeKey, routes } from '../../../shared/http/declarations';
 import { buildOpenApiDocument } from '../../../shared/http/openapi';
 import { SCOPES } from '../../../shared/platform/contract/scopes';
-import { ROLES } from '../../../shared/platform/contract/roles';
+import { DEFAULT_INVITED_ROLE, ROLES } from '../../../shared/platform/contract/roles';
 import { SCOPE_NEEDS } from '../../../shared/platform/contract/permissions';
 import { AUDIT_ACTIONS } from '../../../shared/audit';
 import { FIELD_TYPES } from '../../../shared/objects';
@@ -47,6 +47,7 @@ export const routePermissions = (): Record<string, string> => Object.fromEntries
 export function generateConsoleConstants(): string {
   const lists = {
     roles: ROLES,
+    invitedRole: DEFAULT_INVITED_ROLE,
     scopes: SCOPES,
     auditActions: AUDIT_ACTIONS,
     fieldTypes: FIELD_TYPES,
@@ -65,6 +66,8 @@ export function generateConsoleConstants(): string {
     'export const PLATFORM: {',
     '  /** The roles a team member can have. */',
     "  readonly roles: readonly components['schemas']['User']['role'][];",
+    '  /** The role an invitation offers first. */',
+    "  readonly invitedRole: components['schemas']['User']['role'];",
     '  /** The scopes an API key can hold. */',
     "  readonly scopes: readonly components['schemas']['ApiKey']['scopes'][number][];",
     '  /** Every action the audit log records (its filter). */',

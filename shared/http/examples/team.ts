@@ -1,4 +1,5 @@
 import { invitationSchema, type teamArea } from '../../team';
+import { ROLE_SUMMARIES } from '../../platform/contract/roles';
 import { outputOf, type AreaExamples } from './types';
 import { user, workspace } from './world';
 
@@ -33,6 +34,22 @@ export const teamExamples: AreaExamples<typeof teamArea> = {
     responses: { 201: { data: invitation } },
   },
   revokeInvitation: { params: { id: invitation.id }, responses: {} },
+  previewInvitation: {
+    summary: 'What Alan’s link opens to',
+    request: { token: 'fl_inv_Zm9yIGV4YW1wbGUgb25seSwgbm90IGEgcmVhbCB0b2tlbg' },
+    responses: {
+      200: {
+        data: {
+          workspace: { name: workspace.name },
+          email: colleague.email,
+          role: invitation.role,
+          roleSummary: ROLE_SUMMARIES[invitation.role],
+          invitedBy: { name: user.name, email: user.email },
+          expiresAt: invitation.expiresAt,
+        },
+      },
+    },
+  },
   acceptInvitation: {
     summary: 'Accept with a password',
     request: { token: 'fl_inv_Zm9yIGV4YW1wbGUgb25seSwgbm90IGEgcmVhbCB0b2tlbg', password: 'correct horse battery', name: 'Alan Turing' },

@@ -10,3 +10,17 @@
  */
 export const ROLES = ['owner', 'admin', 'marketer', 'support', 'analyst', 'developer', 'member'] as const;
 export type Role = (typeof ROLES)[number];
+
+/** The role an invitation offers first (the console's form, the CLI's default): the most common job, and no keys or team. */
+export const DEFAULT_INVITED_ROLE: Role = 'support';
+
+/** Each role's job in a few words: what an invitation tells the person it invites. */
+export const ROLE_SUMMARIES: Readonly<Record<Role, string>> = {
+  owner: 'everything, the team and its owners included',
+  admin: 'everything but making owners',
+  marketer: 'campaigns, rewards, the program and its reports',
+  support: 'finding members and helping them: their history, tags and points within a ceiling, rewards',
+  analyst: 'reports, exports and the audit trail, to read',
+  developer: 'API keys, webhooks, custom objects and the member portal origins',
+  member: 'no console access yet, until an owner or admin gives you a role',
+};

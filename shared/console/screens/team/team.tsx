@@ -40,7 +40,7 @@ export function Team() {
 
 function InviteForm({ onInvited }: { onInvited: () => void }) {
   const [email, setEmail] = useState('');
-  const [role, setRole] = useState<Role>('support');
+  const [role, setRole] = useState<Role>(PLATFORM.invitedRole);
   const [sent, setSent] = useState<string>();
   const { onSubmit, busy, error } = useSubmit(async () => {
     const made = await unwrap(api.POST('/api/flash/team/invitations', { body: { email, role } }));
