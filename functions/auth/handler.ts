@@ -28,6 +28,11 @@ export const handler = defineArea(authArea, {
     await auth.logout(sessionOf(input.principal), auditOf(input));
     return { ...noContent(), cookies: [clearedSessionCookie(overHttps(input))] };
   },
+  listSessions: async ({ principal }) => ok(await auth.listSessions(sessionOf(principal))),
+  revokeSession: async (input) => {
+    await auth.endSession(sessionOf(input.principal), input.params.id, auditOf(input));
+    return noContent();
+  },
   resetPassword: async ({ body, requestId }) => {
     await auth.resetPassword(body, { requestId });
     return noContent();

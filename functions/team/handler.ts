@@ -27,6 +27,10 @@ export const handler = defineArea(teamArea, {
     await members.removeMember(sessionOf(input.principal), ensureId('usr', input.params.id, 'Team member'), auditOf(input));
     return noContent();
   },
+  endTeamMemberSessions: async (input) => {
+    await members.endMemberSessions(sessionOf(input.principal), ensureId('usr', input.params.id, 'Team member'), auditOf(input));
+    return noContent();
+  },
   listInvitations: async ({ query, principal }) => {
     const page = await invitations.listInvitations(sessionOf(principal), query.limit, query.cursor);
     return ok(page.items, { nextCursor: page.nextCursor });

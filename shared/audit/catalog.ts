@@ -30,6 +30,11 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     outcome: 'failure',
     when: 'A login for an existing account was refused for a wrong password (actor: anonymous; target: the account)',
   },
+  'auth.session_ended': {
+    target: 'user',
+    outcome: 'success',
+    when: 'A user ended one of their own sessions (another device or token): it is refused from then on',
+  },
   'auth.password_changed': { target: 'user', outcome: 'success', when: 'A user changed their password' },
   'auth.password_reset': { target: 'user', outcome: 'success', when: 'A password was set with a reset token (actor: the user the token belongs to)' },
   'auth.email_changed': { target: 'user', outcome: 'success', when: 'A user changed their login e-mail (never the address itself)' },
@@ -114,6 +119,7 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     when: 'An invitation was accepted: its user was created with the invited role (actor: the new user)',
   },
   'team.role_changed': { target: 'user', outcome: 'success', when: "A team member's role was changed" },
+  'team.sessions_ended': { target: 'user', outcome: 'success', when: 'An owner ended every session of a team member: each is refused from then on' },
   'team.member_removed': { target: 'user', outcome: 'success', when: 'A team member was removed: their login and every session of theirs end' },
   // Console: members
   'member.points_adjusted': { target: 'member', outcome: 'success', when: "A user earned or deducted a member's points with a reason in the console" },

@@ -50,6 +50,7 @@ export const AUDIT_ACTIONS = [
   'auth.login',
   'auth.logout',
   'auth.login_failed',
+  'auth.session_ended',
   'auth.password_changed',
   'auth.password_reset',
   'auth.email_changed',
@@ -87,6 +88,7 @@ export const AUDIT_ACTIONS = [
   'team.invitation_revoked',
   'team.invitation_accepted',
   'team.role_changed',
+  'team.sessions_ended',
   'team.member_removed',
   // Console: members
   'member.points_adjusted',

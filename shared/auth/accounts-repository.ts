@@ -10,11 +10,12 @@ import {
   workspaceEntity,
   type WorkspaceRecord,
 } from './entities';
-import { conflict, gone, RESET_TOKEN_GONE } from '../platform/errors';
-import { keyOf } from '../platform/data/keys';
+import { conflict, gone, notFound, RESET_TOKEN_GONE } from '../platform/errors';
+import { indexPartition, keyOf } from '../platform/data/keys';
 import { StaleRead } from '../platform/data/concurrency';
 import { deleteItem, getItem, isConditionFailed, putItem, updateItem, type Item } from '../platform/data/items';
 import { transactWrite, type TransactStep } from '../platform/data/transactions';
+import { queryRaw } from '../platform/data/queries';
 
 /** Workspaces, users and everything that proves who a user is (e-mail, sessions, reset tokens). */
 
@@ -109,6 +110,43 @@ export async function getSession(tokenHash: string): Promise<SessionRecord | und
 /** Revokes one session (signing out) with `steps` (its audit entry); a session already gone stays gone. */
 export async function deleteSession(tokenHash: string, steps: TransactStep[]): Promise<void> {
   await transactWrite([{ op: { Delete: { Key: keyOf('session', { tokenHash }) } } }, ...steps]);
+}
+
+/**
+ * A user's sessions, newest first, at most `limit` (gsi1 of the session items). Sessions a new
+ * generation revoked, and those past their end that TTL has not yet removed, are among them: the
+ * caller judges each.
+ */
+export async function listUserSessions(workspaceId: string, userId: string, limit: number): Promise<SessionRecord[]> {
+  const out = await queryRaw({
+    IndexName: 'gsi1',
+    KeyConditionExpression: 'gsi1pk = :pk',
+    ExpressionAttributeValues: { ':pk': indexPartition('session', 'gsi1', { workspaceId, userId }) },
+    ScanIndexForward: false,
+    Limit: limit,
+  });
+  return (out.Items ?? []).map((item) => sessionEntity.fromItem(item as Item));
+}
+
+/**
+ * Ends every session of a user at once: a new session generation, so each older session is refused
+ * from the next request (`steps`: the audit entry, in the same transaction).
+ */
+export async function endUserSessions(workspaceId: string, userId: string, now: string, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: keyOf('user', { workspaceId, userId }),
+          UpdateExpression: 'SET sessionGeneration = sessionGeneration + :one, updatedAt = :now, version = version + :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':one': 1, ':now': now },
+        },
+      },
+      onConditionFailed: () => notFound('Team member'),
+    },
+    ...steps,
+  ]);
 }
 
 /**

@@ -45,6 +45,17 @@ const browserSessionBody = dataOf(
     })
     .meta({ id: 'BrowserSession' }),
 );
+const sessionSchema = z
+  .object({
+    id: z.string().describe('ses_...: names the session without its token'),
+    kind: z.enum(['console', 'api']).describe('console: a browser sign-in (the cookie); api: a bearer token from POST /api/v2/auth/login'),
+    createdAt: isoDateTime.describe('When it was signed in'),
+    lastSeenAt: isoDateTime.nullable().describe('A console session: its last request (to the minute); null for a bearer token'),
+    expiresAt: isoDateTime.describe('When it ends unless used again: its absolute end, or its idle end if sooner'),
+    current: z.boolean().describe('The session of this request'),
+  })
+  .meta({ id: 'Session' });
+
 const profile = dataOf(z.object({ user: userSchema, workspace: workspaceSchema, session: z.object({ expiresAt: isoDateTime }) }));
 
 export const authArea = declareArea({
@@ -141,6 +152,25 @@ export const authArea = declareArea({
       responses: { 204: null },
       description:
         'Deletes the session server-side (the cookie or bearer token is refused from now on) and clears the cookie. Audited (`auth.logout`). A request from a page of another origin is a 403.',
+    },
+    listSessions: {
+      method: 'GET',
+      path: '/api/flash/sessions',
+      auth: ['session'],
+      summary: 'Your sessions: where you are signed in',
+      responses: { 200: dataOf(z.array(sessionSchema)) },
+      description:
+        'The sessions of the signed-in user that still let them in, newest first (the 50 newest sign-ins are looked at): console sign-ins and bearer tokens, which one is this request, when each was last used and when it ends. Ended, signed-out and revoked sessions are not listed.',
+    },
+    revokeSession: {
+      method: 'DELETE',
+      path: '/api/flash/sessions/{id}',
+      auth: ['session'],
+      summary: 'End one of your sessions',
+      params: z.object({ id: z.string().max(64) }),
+      responses: { 204: null },
+      description:
+        "Ends one of the signed-in user's own sessions (a lost laptop, a forgotten script): its token is refused from the next request. Not one of theirs, or already ended: 404. Audited (`auth.session_ended`). Another person's sessions are an owner's to end (`DELETE /api/flash/team/members/{id}/sessions`).",
     },
     resetPassword: {
       method: 'POST',

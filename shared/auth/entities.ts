@@ -87,7 +87,7 @@ export type SessionRecord = z.infer<ReturnType<typeof sessionRecordSchema>>;
 
 export const sessionEntity = /* @__PURE__ */ defineEntity({
   name: 'session',
-  keys: (s: SessionRecord) => ({ tokenHash: s.tokenHash }),
+  keys: (s: SessionRecord) => ({ tokenHash: s.tokenHash, workspaceId: s.workspaceId, userId: s.userId, createdAt: s.createdAt }),
 });
 
 export const resetTokenRecordSchema = () =>

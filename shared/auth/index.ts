@@ -3,7 +3,16 @@
  * named one by one. Files inside the area import each other directly (docs/architecture.md).
  */
 
-export { findUserByEmail, getSession, getUser, getWorkspace, getWorkspaceRecord, setClockOffset, touchBrowserSession } from './accounts-repository';
+export {
+  endUserSessions,
+  findUserByEmail,
+  getSession,
+  getUser,
+  getWorkspace,
+  getWorkspaceRecord,
+  setClockOffset,
+  touchBrowserSession,
+} from './accounts-repository';
 export { authArea, userSchema, workspaceSchema } from './contract';
 export { userEntity } from './entities';
 export type { BrowserSessionState, User, UserRecord, Workspace } from './entities';
@@ -12,7 +21,9 @@ export { emailSchema, passwordSchema } from './schemas';
 export {
   browserSession,
   changePassword,
+  endSession,
   forgotPassword,
+  listSessions,
   login,
   logout,
   profile,

@@ -163,6 +163,46 @@ export async function browserSession(principal: SessionPrincipal) {
   };
 }
 
+/** How many of a user's newest sessions the list reads: a person signs in from a few places, a script may sign in often. */
+const LISTED_SESSIONS = 50;
+
+/** A session's public id: derived from the hash of its token (which no answer holds), and not reversible to it. */
+export const sessionIdOf = (tokenHash: string): string => `ses_${sha256Hex(tokenHash).slice(0, 26)}`;
+
+/** When a stored session stops letting its holder in (epoch seconds): its absolute end, or for a console session its idle end if sooner. */
+export const sessionEndsAt = (s: Pick<SessionRecord, 'expiresAt' | 'browser'>): number =>
+  s.browser ? Math.min(s.expiresAt, s.browser.lastSeenAt + config.browserSession.idleSeconds) : s.expiresAt;
+
+/** Whether a stored session still lets its holder in, as the credential check judges it: the user's generation, before its end. */
+const isLive = (s: SessionRecord, user: Pick<UserRecord, 'sessionGeneration'>, now: Date): boolean =>
+  s.generation === user.sessionGeneration && sessionEndsAt(s) > epoch(now);
+
+async function liveSessions(principal: SessionPrincipal, now: Date): Promise<SessionRecord[]> {
+  const [user, sessions] = await Promise.all([currentUser(principal), accounts.listUserSessions(principal.workspaceId, principal.userId, LISTED_SESSIONS)]);
+  return sessions.filter((s) => isLive(s, user, now));
+}
+
+const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString();
+
+/** The caller's own sessions that still let them in, newest first: where they are signed in, and which one is this. */
+export async function listSessions(principal: SessionPrincipal, now = new Date()) {
+  return (await liveSessions(principal, now)).map((s) => ({
+    id: sessionIdOf(s.tokenHash),
+    kind: s.browser ? ('console' as const) : ('api' as const),
+    createdAt: s.createdAt,
+    lastSeenAt: s.browser ? isoOf(s.browser.lastSeenAt) : null,
+    expiresAt: isoOf(sessionEndsAt(s)),
+    current: s.tokenHash === principal.tokenHash,
+  }));
+}
+
+/** Ends one of the caller's own sessions (a lost laptop, a forgotten script), audited; this one too if asked (then it is a sign-out). */
+export async function endSession(principal: SessionPrincipal, sessionId: string, audit: AuditContext, now = new Date()): Promise<void> {
+  const session = (await liveSessions(principal, now)).find((s) => sessionIdOf(s.tokenHash) === sessionId);
+  if (!session) throw notFound('Session');
+  await accounts.deleteSession(session.tokenHash, [audited(principal.workspaceId, audit, 'auth.session_ended', { type: 'user', id: principal.userId }, now)]);
+}
+
 /** Signs out: the session is deleted server-side, so its token (cookie or bearer) is refused from now on. */
 export async function logout(principal: SessionPrincipal, audit: AuditContext, now = new Date()): Promise<void> {
   await accounts.deleteSession(principal.tokenHash, [audited(principal.workspaceId, audit, 'auth.logout', { type: 'user', id: principal.userId }, now)]);

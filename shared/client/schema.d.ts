@@ -261,6 +261,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your sessions: where you are signed in
+         * @description The sessions of the signed-in user that still let them in, newest first (the 50 newest sign-ins are looked at): console sign-ins and bearer tokens, which one is this request, when each was last used and when it ends. Ended, signed-out and revoked sessions are not listed.
+         *
+         *     Credential: a user session.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of your sessions
+         * @description Ends one of the signed-in user's own sessions (a lost laptop, a forgotten script): its token is refused from the next request. Not one of theirs, or already ended: 404. Audited (`auth.session_ended`). Another person's sessions are an owner's to end (`DELETE /api/flash/team/members/{id}/sessions`).
+         *
+         *     Credential: a user session.
+         */
+        delete: operations["revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/auth/reset-password": {
         parameters: {
             query?: never;
@@ -377,6 +421,28 @@ export interface paths {
          *     Credential: a user session whose role holds the permission `team:manage` (invite team members, change their roles, remove them; built-in roles `owner`, `admin`).
          */
         patch: operations["changeTeamMemberRole"];
+        trace?: never;
+    };
+    "/api/flash/team/members/{id}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End every session of a team member (owners)
+         * @description Every console sign-in and bearer token of the user is refused from their next request; their login stays and they can sign in again. Only an owner may (403 for an admin), for anyone, themselves included. Unknown user: 404. Audited as `team.sessions_ended`. A person ends one of their own sessions with `DELETE /api/flash/sessions/{id}`.
+         *
+         *     Credential: a user session whose role holds the permission `team:manage` (invite team members, change their roles, remove them; built-in roles `owner`, `admin`).
+         */
+        delete: operations["endTeamMemberSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/flash/team/invitations": {
@@ -3022,7 +3088,7 @@ export interface components {
              * @description An action of the audit catalog
              * @enum {string}
              */
-            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
+            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.session_ended" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.sessions_ended" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
             /** @enum {string} */
             outcome: "success" | "failure";
             /** @description Why an attempt failed; null on success */
@@ -4376,6 +4442,29 @@ export interface components {
             /** @description The product given away */
             sku: string;
         };
+        Session: {
+            /** @description ses_...: names the session without its token */
+            id: string;
+            /**
+             * @description console: a browser sign-in (the cookie); api: a bearer token from POST /api/v2/auth/login
+             * @enum {string}
+             */
+            kind: "console" | "api";
+            /**
+             * Format: date-time
+             * @description When it was signed in
+             */
+            createdAt: string;
+            /** @description A console session: its last request (to the minute); null for a bearer token */
+            lastSeenAt: string | null;
+            /**
+             * Format: date-time
+             * @description When it ends unless used again: its absolute end, or its idle end if sooner
+             */
+            expiresAt: string;
+            /** @description The session of this request */
+            current: boolean;
+        };
         Store: {
             id: string;
             name: string;
@@ -5398,6 +5487,72 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Session"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example ses_8b1e4d7a0c3f6b9e2d5a8c1f4e */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     resetPassword: {
         parameters: {
             query?: never;
@@ -5684,6 +5839,39 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    endTeamMemberSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example usr_01jq2b7c8d9e0f1g2h3j4k5m6n */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -11189,7 +11377,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page */
                 cursor?: string;
                 /** @description An action of the audit catalog */
-                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
+                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.session_ended" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.sessions_ended" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
                 /** @description Entries of this actor: a user id (usr_...) or an API key id (key_...) */
                 actor?: string;
                 /** @description occurredAt >= from */

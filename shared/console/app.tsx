@@ -21,6 +21,7 @@ const ApiKeys = lazyScreen(() => import('./screens/api-keys/api-keys').then((m) 
 const Wallet = lazyScreen(() => import('./screens/wallet/wallet').then((m) => m.Wallet));
 const AuditLog = lazyScreen(() => import('./screens/audit-log/audit-log').then((m) => m.AuditLog));
 const Team = lazyScreen(() => import('./screens/team/team').then((m) => m.Team));
+const Account = lazyScreen(() => import('./screens/account/account').then((m) => m.Account));
 const NotFound = lazyScreen(() => import('./screens/not-found/not-found').then((m) => m.NotFound));
 const AcceptInvitation = lazyScreen(() => import('./screens/accept/accept').then((m) => m.AcceptInvitation));
 const ResetPassword = lazyScreen(() => import('./screens/reset-password/reset-password').then((m) => m.ResetPassword));
@@ -87,6 +88,7 @@ function SignedIn() {
         <Route path="/wallet" component={Wallet} />
         <Route path="/audit" component={AuditLog} />
         <Route path="/team" component={Team} />
+        <Route path="/account" component={Account} />
         <Route default component={NotFound} />
       </Router>
     </Console>

@@ -15,6 +15,8 @@ export const to = {
   objectType: (key: string) => under('/object-types', key),
   webhooks: `${ROOT}/webhooks`,
   deliveries: (endpointId: string) => `${under('/webhooks', endpointId)}/deliveries`,
+  /** The signed-in person's own page (their sessions): every role has it, so it is outside the navigation. */
+  account: `${ROOT}/account`,
 } as const;
 
 /** The address of a new campaign's editor (no campaign id starts so). */

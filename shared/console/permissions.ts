@@ -11,6 +11,11 @@ export type ConsoleRoute = keyof typeof ROUTE_PERMISSIONS;
 /** The signed-in person's permissions (their session says them). */
 export const HeldPermissions = createContext<readonly Permission[]>([]);
 
+/** The signed-in person's role: for the few rules that are a role's, not a permission's (an owner's own). */
+export const HeldRole = createContext<components['schemas']['User']['role'] | null>(null);
+
+export const useRole = () => useContext(HeldRole);
+
 /** Whether `held` opens `route`: a screen, a form or a button is shown only when it does, so nothing is refused on a click. */
 export const opens = (held: readonly Permission[], route: ConsoleRoute): boolean => held.includes(ROUTE_PERMISSIONS[route]);
 

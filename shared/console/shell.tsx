@@ -5,7 +5,8 @@ import { whenSignedOut } from './api';
 import { SignIn } from './screens/sign-in/sign-in';
 import { type BrowserSession, currentSession, signOut } from './session';
 import type { Permission } from './permissions';
-import { type ConsoleRoute, HeldPermissions, opens } from './permissions';
+import { type ConsoleRoute, HeldPermissions, HeldRole, opens } from './permissions';
+import { to } from './paths';
 import { ErrorBoundary } from './ui/error-boundary';
 import { Failure, Loading } from './ui/feedback';
 
@@ -48,22 +49,24 @@ export function Console({ nav, children }: { nav: Navigation; children: Componen
   const mine = screensOf(nav, session.permissions);
   if (mine.screens.length === 0) return <NoScreens session={session} onSignedOut={() => setSession(null)} />;
   return (
-    <HeldPermissions.Provider value={session.permissions}>
-      <Shell session={session} nav={mine} all={nav} onSignedOut={() => setSession(null)}>
-        {children}
-      </Shell>
-      {expired ? (
-        <div class="overlay">
-          <SignIn
-            expired
-            onSignedIn={(s) => {
-              setSession(s);
-              setExpired(false);
-            }}
-          />
-        </div>
-      ) : null}
-    </HeldPermissions.Provider>
+    <HeldRole.Provider value={session.user.role}>
+      <HeldPermissions.Provider value={session.permissions}>
+        <Shell session={session} nav={mine} all={nav} onSignedOut={() => setSession(null)}>
+          {children}
+        </Shell>
+        {expired ? (
+          <div class="overlay">
+            <SignIn
+              expired
+              onSignedIn={(s) => {
+                setSession(s);
+                setExpired(false);
+              }}
+            />
+          </div>
+        ) : null}
+      </HeldPermissions.Provider>
+    </HeldRole.Provider>
   );
 }
 
@@ -86,9 +89,10 @@ function Shell(props: { session: BrowserSession; nav: Navigation; all: Navigatio
   const { path, route } = useLocation();
   const screen = screenAt(nav, path);
   const notMine = !screen && screenAt(props.all, path) !== undefined && path !== nav.root;
+  const own = path === to.account;
   useEffect(() => {
-    document.title = `${screen?.name ?? (notMine ? 'Not for your role' : 'Not found')} · ${session.workspace.name}`;
-  }, [screen, notMine, session]);
+    document.title = `${screen?.name ?? (own ? 'Your sessions' : notMine ? 'Not for your role' : 'Not found')} · ${session.workspace.name}`;
+  }, [screen, notMine, own, session]);
   useEffect(() => {
     if (path === nav.root && nav.home !== props.all.home) route(nav.home.path, true);
   }, [path, nav, props.all, route]);
@@ -116,7 +120,7 @@ function SignOut({ email, onSignedOut }: { email: string; onSignedOut: () => voi
   const [error, setError] = useState<unknown>();
   return (
     <div class="account">
-      <span>{email}</span>{' '}
+      <a href={to.account}>{email}</a>{' '}
       <button type="button" onClick={() => signOut().then(onSignedOut, setError)}>
         Sign out
       </button>

@@ -79,6 +79,17 @@ export const teamArea = declareArea({
       description:
         'Deletes the user and their login: every session of theirs is refused from the next request. Only an owner may remove an owner (403); the last owner cannot be removed (409). Audited as `team.member_removed`.',
     },
+    endTeamMemberSessions: {
+      method: 'DELETE',
+      path: '/api/flash/team/members/{id}/sessions',
+      auth: ['adminSession'],
+      permission: 'team:manage',
+      summary: 'End every session of a team member (owners)',
+      params: byId,
+      responses: { 204: null },
+      description:
+        'Every console sign-in and bearer token of the user is refused from their next request; their login stays and they can sign in again. Only an owner may (403 for an admin), for anyone, themselves included. Unknown user: 404. Audited as `team.sessions_ended`. A person ends one of their own sessions with `DELETE /api/flash/sessions/{id}`.',
+    },
     listInvitations: {
       method: 'GET',
       path: '/api/flash/team/invitations',

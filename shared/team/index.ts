@@ -5,4 +5,4 @@
 
 export { invitationSchema, teamArea } from './contract';
 export { acceptInvitation, invite, listInvitations, previewInvitation, revokeInvitation } from './invitations';
-export { changeRole, listMembers, removeMember } from './members';
+export { changeRole, endMemberSessions, listMembers, removeMember } from './members';

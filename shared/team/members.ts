@@ -1,6 +1,6 @@
 import * as accounts from '../auth';
 import * as repo from './repository';
-import { conflict, notFound } from '../platform/errors';
+import { AppError, conflict, notFound } from '../platform/errors';
 import { type User, type UserRecord, publicUser } from '../auth';
 import type { Role } from '../platform/contract/roles';
 import { audited, type AuditContext } from '../audit';
@@ -56,4 +56,17 @@ export async function removeMember(principal: SessionPrincipal, userId: string, 
   const step = audited(principal.workspaceId, audit, 'team.member_removed', { type: 'user', id: user.id }, now);
   await repo.removeUser(user, otherOwner, [step]);
   await revokeOutlivedInvitations(principal, user.id, undefined, audit, now);
+}
+
+/**
+ * Ends every session of a team member at once (a lost phone, someone who left in a hurry): only an
+ * owner may, for anyone, themselves included. Their login stays; they sign in again.
+ */
+export async function endMemberSessions(principal: SessionPrincipal, userId: string, audit: AuditContext, now = new Date()): Promise<void> {
+  if (principal.role !== 'owner') {
+    throw new AppError('FORBIDDEN', "Only an owner ends another person's sessions", [{ in: 'path', field: 'id', message: 'needs an owner' }]);
+  }
+  const user = await memberOf(principal, userId);
+  const step = audited(principal.workspaceId, audit, 'team.sessions_ended', { type: 'user', id: user.id }, now);
+  await accounts.endUserSessions(principal.workspaceId, user.id, now.toISOString(), [step]);
 }

@@ -243,4 +243,40 @@ describe('the Team screen (headless Chromium)', () => {
     expect(accepted.status).toBe(410);
     await page.close();
   });
+  it('sessions: the e-mail in the header opens your own, another one ends with a click; an owner ends a teammate’s from the Team screen', async () => {
+    const person = await registerAccount('console-sessions');
+    const script = (await call('POST', '/api/v2/auth/login', { body: { email: person.email, password: person.password } })).body.data.session.token as string;
+    const mate = uniqueEmail('mate');
+    expect((await call('POST', '/api/flash/team/invitations', { token: person.token, body: { email: mate, role: 'support' } })).status).toBe(201);
+    const token = (await acceptLink(mate)).split('#token=')[1]!;
+    expect((await call('POST', '/api/flash/team/invitations/accept', { body: { token: decodeURIComponent(token), password: NEW_PASSWORD } })).status).toBe(201);
+    const mateToken = (await call('POST', '/api/v2/auth/login', { body: { email: mate, password: NEW_PASSWORD } })).body.data.session.token as string;
+
+    const page = await browser.context.newPage();
+    await signIn(page, person.email, person.password);
+    await page.getByRole('link', { name: person.email }).click();
+    await page.getByRole('heading', { name: 'Your sessions', level: 1 }).waitFor();
+    await page.getByText('This session').waitFor();
+    // The sign-up's token and the script's: both endable; this console session is not offered.
+    const ends = page.getByRole('button', { name: /^End the session signed in/ });
+    expect(await ends.count()).toBe(2);
+    await expectAccessible(page, 'your sessions');
+    await ends.first().click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^Ended the session signed in/ })
+      .waitFor();
+    await expect.poll(() => ends.count()).toBe(1);
+    await ends.first().click();
+    await expect.poll(() => ends.count()).toBe(0);
+    for (const t of [person.token, script]) expect((await call('GET', '/api/flash/sessions', { token: t })).status).toBe(401);
+
+    // As the owner, from the Team screen: the teammate is signed out everywhere, after confirming.
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Team' }).click();
+    await page.getByRole('button', { name: `End sessions of ${mate}` }).click();
+    await page.getByRole('button', { name: 'End every session', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: 'Signed out everywhere.' }).waitFor();
+    expect((await call('GET', '/api/flash/sessions', { token: mateToken })).status).toBe(401);
+    await page.close();
+  });
 });

@@ -2,7 +2,8 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, inject, it } from 'vitest';
 import { config } from '../../shared/platform/config';
 import { keyOf } from '../../shared/platform/data/keys';
-import { type Account, call, mailsTo, PASSWORD, registerAccount, uniqueEmail } from '../support/api';
+import { type Account, browserSignIn, call, mailsTo, PASSWORD, registerAccount, uniqueEmail } from '../support/api';
+import { sha256Hex } from '../../shared/platform/tokens';
 import { ROLE_SUMMARIES } from '../../shared/platform/contract/roles';
 import { platformTable } from '../support/table';
 
@@ -264,6 +265,54 @@ describe('team: roles and members', () => {
     expect(second.body.nextCursor).toBeNull();
     const ids = [...first.body.data, ...second.body.data].map((u: { id: string }) => u.id);
     expect(new Set(ids).size).toBe(3);
+  });
+});
+
+describe('team: sessions', () => {
+  it('a person sees their own live sessions and ends one: that token is refused, the others keep working; audited; no one else reaches them', async () => {
+    const owner = await registerAccount('sessions-own');
+    const second = (await call('POST', '/api/v2/auth/login', { body: { email: owner.email, password: owner.password } })).body.data.session.token as string;
+    const browser = await browserSignIn(owner.email, owner.password);
+    const listed = await call('GET', '/api/flash/sessions', { token: owner.token });
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    const sessions = listed.body.data as { id: string; kind: string; current: boolean; lastSeenAt: string | null }[];
+    expect(sessions.map((x) => x.kind).sort()).toEqual(['api', 'api', 'console']);
+    expect(sessions.filter((x) => x.current)).toHaveLength(1);
+    expect(sessions.find((x) => x.kind === 'console')!.lastSeenAt).not.toBeNull();
+    // No answer holds a token or its hash.
+    const text = JSON.stringify(listed.body);
+    for (const token of [owner.token, second, browser.token!]) {
+      expect(text).not.toContain(token);
+      expect(text).not.toContain(sha256Hex(token));
+    }
+    // Which one is `second`: the one its own list marks as current.
+    const secondId = ((await call('GET', '/api/flash/sessions', { token: second })).body.data as { id: string; current: boolean }[]).find((x) => x.current)!.id;
+    const admin = await joined(owner, 'admin');
+    // Another person, even an admin of the same workspace, cannot end it.
+    expect((await call('DELETE', `/api/flash/sessions/${secondId}`, { token: admin.token })).status).toBe(404);
+    expect((await call('DELETE', `/api/flash/sessions/${secondId}`, { token: owner.token })).status).toBe(204);
+    expect((await call('GET', '/api/flash/sessions', { token: second })).status).toBe(401);
+    expect((await call('GET', '/api/flash/sessions', { token: owner.token })).body.data.map((x: { id: string }) => x.id)).not.toContain(secondId);
+    expect((await call('GET', '/api/flash/session', { headers: { cookie: browser.cookie } })).status).toBe(200);
+    expect((await call('DELETE', `/api/flash/sessions/${secondId}`, { token: owner.token })).status).toBe(404);
+    const [entry] = await auditOf(owner.token, 'auth.session_ended');
+    expect(entry).toMatchObject({ actor: { type: 'user', id: owner.userId }, target: { type: 'user', id: owner.userId } });
+  });
+
+  it('an owner ends every session of a team member (an admin may not); the login stays', async () => {
+    const owner = await registerAccount('sessions-owner');
+    const admin = await joined(owner, 'admin');
+    const again = (await call('POST', '/api/v2/auth/login', { body: { email: admin.email, password: STRONG } })).body.data.session.token as string;
+    const refused = await call('DELETE', `/api/flash/team/members/${owner.userId}/sessions`, { token: admin.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.message).toBe("Only an owner ends another person's sessions");
+    expect((await call('GET', '/api/flash/sessions', { token: owner.token })).status).toBe(200);
+    expect((await call('DELETE', `/api/flash/team/members/${admin.userId}/sessions`, { token: owner.token })).status).toBe(204);
+    for (const token of [admin.token, again]) expect((await call('GET', '/api/flash/sessions', { token })).status).toBe(401);
+    expect((await call('POST', '/api/v2/auth/login', { body: { email: admin.email, password: STRONG } })).status).toBe(200);
+    expect((await call('DELETE', '/api/flash/team/members/usr_01jzzzzzzzzzzzzzzzzzzzzzzz/sessions', { token: owner.token })).status).toBe(404);
+    const [entry] = await auditOf(owner.token, 'team.sessions_ended');
+    expect(entry).toMatchObject({ actor: { type: 'user', id: owner.userId }, target: { type: 'user', id: admin.userId } });
   });
 });
 

@@ -37,6 +37,32 @@ export const authExamples: AreaExamples<typeof authArea> = {
   },
   getBrowserSession: { responses: { 200: { data: { workspace, user, permissions, session: browserSession } } } },
   endSession: { responses: {} },
+  listSessions: {
+    summary: 'Signed in on a laptop (this request) and with a script’s token',
+    responses: {
+      200: {
+        data: [
+          {
+            id: 'ses_3f9a0c6d2e8b4a1f7c5d9e0b2a',
+            kind: 'console',
+            createdAt: '2026-03-20T08:00:00.000Z',
+            lastSeenAt: '2026-03-20T09:41:00.000Z',
+            expiresAt: '2026-03-20T10:11:00.000Z',
+            current: true,
+          },
+          {
+            id: 'ses_8b1e4d7a0c3f6b9e2d5a8c1f4e',
+            kind: 'api',
+            createdAt: '2026-03-18T16:30:00.000Z',
+            lastSeenAt: null,
+            expiresAt: '2026-04-17T16:30:00.000Z',
+            current: false,
+          },
+        ],
+      },
+    },
+  },
+  revokeSession: { params: { id: 'ses_8b1e4d7a0c3f6b9e2d5a8c1f4e' }, responses: {} },
   changePassword: { request: { currentPassword: password, newPassword: 'a longer passphrase 2026' }, responses: {} },
   forgotPassword: {
     request: { email: user.email },

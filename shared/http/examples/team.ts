@@ -27,6 +27,7 @@ export const teamExamples: AreaExamples<typeof teamArea> = {
     responses: { 200: { data: { ...colleague, role: 'support', updatedAt: '2026-03-20T10:00:00.000Z' } } },
   },
   removeTeamMember: { params: { id: colleague.id }, responses: {} },
+  endTeamMemberSessions: { params: { id: colleague.id }, responses: {} },
   listInvitations: { query: { limit: 50 }, responses: { 200: { data: [invitation], nextCursor: null } } },
   invite: {
     summary: 'Invite an admin',

@@ -322,7 +322,16 @@ export const ENTITIES = {
   // Credential lookups (global by design, see above).
   loginEmail: { pk: 'EMAIL#{email}', sk: 'EMAIL', global: true },
   apiKeyHash: { pk: 'APIKEY#{keyHash}', sk: 'APIKEY', global: true },
-  session: { pk: 'SESSION#{tokenHash}', sk: 'SESSION', global: true },
+  /**
+   * A session, by the hash of its token (how a request finds it); gsi1 lists a user's sessions in
+   * their workspace, newest first, so a person sees and ends their own.
+   */
+  session: {
+    pk: 'SESSION#{tokenHash}',
+    sk: 'SESSION',
+    global: true,
+    gsi1: { pk: 'WS#{workspaceId}#USER#{userId}#SESSIONS', sk: '{createdAt}#{tokenHash}' },
+  },
   resetToken: { pk: 'RESET#{tokenHash}', sk: 'RESET', global: true },
   /** An invitation's link token (by its SHA-256) -> the workspace and invitation it opens. */
   invitationToken: { pk: 'INVITE#{tokenHash}', sk: 'INVITE', global: true },

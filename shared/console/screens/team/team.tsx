@@ -7,6 +7,7 @@ import { Confirmed } from '../../ui/confirmed';
 import { Failure, when } from '../../ui/feedback';
 import { Listing, TableHead } from '../../ui/tables';
 import { PLATFORM } from '../../platform';
+import { useRole } from '../../permissions';
 
 type User = components['schemas']['User'];
 type Invitation = components['schemas']['Invitation'];
@@ -75,6 +76,8 @@ function InviteForm({ onInvited }: { onInvited: () => void }) {
 }
 
 function Members({ round, onChanged }: { round: number; onChanged: () => void }) {
+  // Ending another person's sessions is an owner's (the API says so to anyone else).
+  const owner = useRole() === 'owner';
   const list = usePaged((page) => unwrap(api.GET('/api/flash/team/members', { params: { query: { limit: 50, ...page } } })), [round]);
   return (
     <Listing list={list} what="the team">
@@ -92,7 +95,7 @@ function Members({ round, onChanged }: { round: number; onChanged: () => void })
                 </td>
                 <td>{when(u.createdAt)}</td>
                 <td>
-                  <Remove user={u} onRemoved={onChanged} />
+                  {owner ? <EndSessions user={u} /> : null} <Remove user={u} onRemoved={onChanged} />
                 </td>
               </tr>
             ))}
@@ -124,6 +127,25 @@ function RoleForm({ user, onChanged }: { user: User; onChanged: () => void }) {
       </button>
       {error ? <Failure error={error} /> : null}
     </form>
+  );
+}
+
+/** Every session of the person ends at once (a lost phone): asked first; their login stays. */
+function EndSessions({ user }: { user: User }) {
+  const [done, setDone] = useState(false);
+  if (done) return <span role="status">Signed out everywhere.</span>;
+  return (
+    <Confirmed
+      open={{ text: 'End sessions', label: `End sessions of ${user.email}` }}
+      legend={`Confirm ending every session of ${user.email}`}
+      confirm="End every session"
+      run={async () => {
+        await unwrap(api.DELETE('/api/flash/team/members/{id}/sessions', { params: { path: { id: user.id } } }));
+        setDone(true);
+      }}
+    >
+      They are signed out on every device and token at once; they can sign in again with their password.
+    </Confirmed>
   );
 }
 

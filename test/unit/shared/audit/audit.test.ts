@@ -26,6 +26,7 @@ describe('audit catalog', () => {
       'auth.logout': 'user success',
       'auth.login_failed': 'user failure',
       'auth.password_changed': 'user success',
+      'auth.session_ended': 'user success',
       'auth.password_reset': 'user success',
       'auth.email_changed': 'user success',
       'api_key.created': 'apiKey success',
@@ -60,6 +61,7 @@ describe('audit catalog', () => {
       'team.invitation_revoked': 'invitation success',
       'team.invitation_accepted': 'invitation success',
       'team.role_changed': 'user success',
+      'team.sessions_ended': 'user success',
       'team.member_removed': 'user success',
       // Console: members
       'member.points_adjusted': 'member success',

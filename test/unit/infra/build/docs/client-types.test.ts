@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { CONSOLE_CONSTANTS_FILE, generateClientTypes, generateConsoleConstants, SCHEMA_FILE } from '../../../../../infra/build/docs/client-types';
 import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../../../shared/campaigns/evaluation';
 import { SCOPES } from '../../../../../shared/platform/contract/scopes';
-import { ROLES } from '../../../../../shared/platform/contract/roles';
+import { DEFAULT_INVITED_ROLE, ROLES } from '../../../../../shared/platform/contract/roles';
 import { SCOPE_NEEDS } from '../../../../../shared/platform/contract/permissions';
 import { AUDIT_ACTIONS } from '../../../../../shared/audit/entities';
 import { FIELD_TYPES } from '../../../../../shared/objects/entities';
@@ -31,6 +31,7 @@ describe("the console's lists (shared/console/platform.ts)", () => {
     const { PLATFORM } = await import('../../../../../shared/console/platform');
     expect(PLATFORM).toEqual({
       roles: ROLES,
+      invitedRole: DEFAULT_INVITED_ROLE,
       scopes: SCOPES,
       auditActions: AUDIT_ACTIONS,
       fieldTypes: FIELD_TYPES,

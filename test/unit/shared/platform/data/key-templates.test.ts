@@ -222,6 +222,9 @@ const TEMPLATES: Record<string, string> = {
   'apiKeyHash.pk': 'APIKEY#{keyHash}',
   'apiKeyHash.sk': 'APIKEY',
   'session.pk': 'SESSION#{tokenHash}',
+  // Added for the list of a user's sessions: items written before it carry no index entry and are not listed.
+  'session.gsi1.pk': 'WS#{workspaceId}#USER#{userId}#SESSIONS',
+  'session.gsi1.sk': '{createdAt}#{tokenHash}',
   'session.sk': 'SESSION',
   'resetToken.pk': 'RESET#{tokenHash}',
   'resetToken.sk': 'RESET',
