@@ -24,4 +24,8 @@ export const handler = defineArea(rewardsArea, {
   voidRedemption: sealed(ok, (input, write) =>
     rewards.voidRedemption(principalOf(input.principal).workspaceId, input.params.id, auditOf(input), tableLedgerStore, write),
   ),
+  validateRedemption: async ({ principal, body }) => ok(await rewards.validateRedemption(principalOf(principal).workspaceId, body)),
+  useRedemption: sealed(ok, (input, write) =>
+    rewards.useRedemption(principalOf(input.principal).workspaceId, input.params.id, input.body.externalOrderId, write),
+  ),
 });

@@ -3,6 +3,7 @@
  * named one by one. Files inside the area import each other directly (docs/architecture.md).
  */
 
+export { useRedemption, validateRedemption } from './checkout';
 export { rewardsArea } from './contract';
 export { listMemberRedemptions, redeemReward, voidRedemption } from './redemptions';
 export { redemptionSchema, rewardSchema } from './schemas';
