@@ -2139,6 +2139,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/consumer/rewards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rewards the signed-in member may redeem now
+         * @description Workspace and member come from the member portal session. Active rewards in their window, for the member’s tier, with stock and the member’s per-member limit left, newest first, each with `affordable` (the balance covers `pointsCost`). A page may hold fewer than `limit`: `nextCursor` says whether more follow.
+         *
+         *     Credential: a consumer (member) session.
+         */
+        get: operations["listMyRewards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/consumer/rewards/{id}/redemptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem a reward for the signed-in member
+         * @description As `POST /api/v2/rewards/{id}/redemptions` for the session’s member, with the same transaction and refusals (409 REWARD_*, INSUFFICIENT_POINTS, POOL_*). An `Idempotency-Key` is the member’s own: another member’s request with the same key is a request of its own.
+         *
+         *     Credential: a consumer (member) session.
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["redeemMyReward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/consumer/redemptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in member's redemptions and codes
+         * @description The session’s member’s redemptions, newest first, with their codes (`?status=issued|used|voided`).
+         *
+         *     Credential: a consumer (member) session.
+         */
+        get: operations["listMyRedemptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/ambassador/candidates": {
         parameters: {
             query?: never;
@@ -3751,6 +3819,21 @@ export interface components {
              * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
              */
             updatedAt: string;
+        };
+        /** @description A reward the signed-in member may redeem now (active, in its window, their tier, stock and limit left) */
+        MemberReward: {
+            /** @description rwd_... */
+            id: string;
+            name: string;
+            description: string | null;
+            imageUrl: string | null;
+            pointsCost: number;
+            benefit: components["schemas"]["RewardBenefit"];
+            minimumSpend: components["schemas"]["MinorMoney"] | null;
+            validityDays: number | null;
+            availableUntil: string | null;
+            /** @description Whether the member's balance covers `pointsCost` now */
+            affordable: boolean;
         };
         MemberTag: {
             key: string;
@@ -10842,6 +10925,132 @@ export interface operations {
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMyRewards: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemberReward"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeemMyReward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example rwd_01jpz8h7k9m1p3r5t7v9x1z3bc */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Redemption"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMyRedemptions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                status?: "issued" | "used" | "voided";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Redemption"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

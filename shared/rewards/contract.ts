@@ -4,6 +4,7 @@ import {
   createRewardBody,
   listRedemptionsQuery,
   listRewardsQuery,
+  memberRewardSchema,
   redeemRewardBody,
   redemptionCheckSchema,
   redemptionSchema,
@@ -13,6 +14,7 @@ import {
   validateRedemptionBody,
 } from './schemas';
 import { dataOf, errorBody, pageOf } from '../platform/contract/contract';
+import { pageQuery } from '../platform/validation/pagination';
 import { declareArea } from '../platform/contract/endpoint';
 
 const byId = z.object({ id: idSchema });
@@ -130,6 +132,38 @@ export const rewardsArea = declareArea({
       description:
         'Marks the redemption `used` on the order (`externalOrderId`, your id) and redeems its code, in one transaction, once: the same order again answers it as it is; ' +
         'another order is 409 REDEMPTION_USED, a voided redemption 409 REDEMPTION_VOIDED, an expired code 410 COUPON_EXPIRED. A refund of the order leaves it used (docs: Rewards, At checkout).',
+    },
+    listMyRewards: {
+      method: 'GET',
+      path: '/api/consumer/rewards',
+      auth: ['consumer'],
+      summary: 'The rewards the signed-in member may redeem now',
+      query: pageQuery,
+      responses: { 200: pageOf(memberRewardSchema), 410: errorBody },
+      description:
+        'Workspace and member come from the member portal session. Active rewards in their window, for the member’s tier, with stock and the member’s per-member limit left, newest first, ' +
+        'each with `affordable` (the balance covers `pointsCost`). A page may hold fewer than `limit`: `nextCursor` says whether more follow.',
+    },
+    redeemMyReward: {
+      method: 'POST',
+      path: '/api/consumer/rewards/{id}/redemptions',
+      auth: ['consumer'],
+      summary: 'Redeem a reward for the signed-in member',
+      idempotent: true,
+      params: byId,
+      responses: { 201: dataOf(redemptionSchema), 410: errorBody },
+      description:
+        'As `POST /api/v2/rewards/{id}/redemptions` for the session’s member, with the same transaction and refusals (409 REWARD_*, INSUFFICIENT_POINTS, POOL_*). ' +
+        'An `Idempotency-Key` is the member’s own: another member’s request with the same key is a request of its own.',
+    },
+    listMyRedemptions: {
+      method: 'GET',
+      path: '/api/consumer/redemptions',
+      auth: ['consumer'],
+      summary: "The signed-in member's redemptions and codes",
+      query: listRedemptionsQuery,
+      responses: { 200: pageOf(redemptionSchema), 410: errorBody },
+      description: 'The session’s member’s redemptions, newest first, with their codes (`?status=issued|used|voided`).',
     },
   },
 });

@@ -210,3 +210,23 @@ export type RedemptionCheck = z.infer<typeof redemptionCheckSchema>;
 export const useRedemptionBody = z.strictObject({
   externalOrderId: externalOrderIdSchema.describe('The order (your id) the redemption is used on; it need not be recorded yet'),
 });
+
+// ---------------------------------------------------------------------------------------------
+// A member's own view (member portal session)
+// ---------------------------------------------------------------------------------------------
+
+export const memberRewardSchema = rewardSchema
+  .pick({
+    id: true,
+    name: true,
+    description: true,
+    imageUrl: true,
+    pointsCost: true,
+    benefit: true,
+    minimumSpend: true,
+    validityDays: true,
+    availableUntil: true,
+  })
+  .extend({ affordable: z.boolean().describe("Whether the member's balance covers `pointsCost` now") })
+  .meta({ id: 'MemberReward', description: 'A reward the signed-in member may redeem now (active, in its window, their tier, stock and limit left)' });
+export type MemberReward = z.infer<typeof memberRewardSchema>;

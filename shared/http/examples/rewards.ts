@@ -77,4 +77,33 @@ export const rewardsExamples: AreaExamples<typeof rewardsArea> = {
     request: { externalOrderId: 'WEB-100391' },
     responses: { 200: { data: usedRedemption } },
   },
+  listMyRewards: {
+    summary: 'What Ada may redeem now, from the shop’s member page',
+    query: { limit: 20 },
+    responses: {
+      200: {
+        data: [
+          {
+            id: reward.id,
+            name: reward.name,
+            description: reward.description,
+            imageUrl: reward.imageUrl,
+            pointsCost: reward.pointsCost,
+            benefit: reward.benefit,
+            minimumSpend: reward.minimumSpend,
+            validityDays: reward.validityDays,
+            availableUntil: reward.availableUntil,
+            affordable: true,
+          },
+        ],
+        nextCursor: null,
+      },
+    },
+  },
+  redeemMyReward: {
+    summary: 'Ada redeems the reward herself and gets her code',
+    params: { id: ids.reward },
+    responses: { 201: { data: redemption } },
+  },
+  listMyRedemptions: { query: { limit: 20 }, responses: { 200: { data: [usedRedemption], nextCursor: null } } },
 };
