@@ -3309,9 +3309,13 @@ export interface components {
         CheckoutCart: {
             /** @description ISO 4217 currency code */
             currency: string;
+            /** @description 1-500 lines of the cart */
             lines: {
+                /** @description The product, matched exactly against a free product’s `sku` */
                 sku: string;
+                /** @description The product’s category */
                 category?: string;
+                /** @description Units of this line, 1-100000 */
                 quantity: number;
                 /** @description Price of one unit before discounts, in minor units (cents) */
                 unitPrice: number;

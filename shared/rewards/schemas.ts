@@ -156,14 +156,15 @@ export const cartSchema = z
     lines: z
       .array(
         z.strictObject({
-          sku: z.string().trim().min(1).max(100),
-          category: z.string().trim().min(1).max(100).optional(),
-          quantity: z.number().int().min(1).max(100_000),
+          sku: z.string().trim().min(1).max(100).describe('The product, matched exactly against a free product’s `sku`'),
+          category: z.string().trim().min(1).max(100).optional().describe('The product’s category'),
+          quantity: z.number().int().min(1).max(100_000).describe('Units of this line, 1-100000'),
           unitPrice: minorUnits.describe('Price of one unit before discounts, in minor units (cents)'),
         }),
       )
       .min(1)
-      .max(500),
+      .max(500)
+      .describe('1-500 lines of the cart'),
     shipping: minorUnits.optional().describe('Shipping charged, in minor units; absent: none'),
   })
   .meta({ id: 'CheckoutCart', description: 'The cart as the checkout has it, amounts in minor units of `currency`' });

@@ -13,7 +13,11 @@ const cart = (over: Partial<Cart> = {}): Cart => ({
   ...over,
 });
 const fixed = (amount: number, currency = 'EUR') => ({ type: 'fixed_discount' as const, amount, currency });
-const percent = (p: number, maxDiscount: { amount: number; currency: string } | null = null) => ({ type: 'percent_discount' as const, percent: p, maxDiscount });
+const percent = (p: number, maxDiscount: { amount: number; currency: string } | null = null) => ({
+  type: 'percent_discount' as const,
+  percent: p,
+  maxDiscount,
+});
 const eur = (amount: number) => ({ amount, currency: 'EUR' });
 const off = (amount: number, currency = 'EUR') => ({ applies: true, discount: { amount, currency } });
 
