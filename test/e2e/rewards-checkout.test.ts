@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, createKey } from '../support/api';
-import { tenant, type Tenant } from '../support/fixtures';
+import { balanceOf, tenant, type Tenant } from '../support/fixtures';
 import { memberWith, newPool, newReward, redeemed } from '../support/rewards';
 
 /** A redemption at the shop's checkout: checked against a cart (an answer either way), then used on an order, once. */
@@ -149,6 +149,11 @@ describe('using a redemption on an order', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409]);
     const winner = answers.find((a) => a.status === 200)!.body.data.externalOrderId;
     expect((await call('GET', `/api/v2/members/${m.id}/redemptions`, { token: t.key })).body.data[0].externalOrderId).toBe(winner);
+    // A used redemption without a code is not voided either: its points stay spent.
+    const voided = await call('POST', `/api/v2/redemptions/${r.id}/void`, { token: t.key });
+    expect(voided.status).toBe(409);
+    expect(voided.body.error).toMatchObject({ code: 'REDEMPTION_USED', message: `The redemption was used on order ${winner}; it cannot be voided` });
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 0 });
   });
 
   it('refuses a voided redemption and an expired code, saying which', async () => {
