@@ -19,7 +19,7 @@ const no = (reason: NotApplying['reason'], message: string): NotApplying => ({ a
 
 /** The redemption a code or an id names, or undefined (a code that is no reward's counts as unknown). */
 async function findRedemption(workspaceId: string, input: Pick<ValidateRedemptionInput, 'code' | 'redemptionId'>): Promise<RedemptionRecord | undefined> {
-  if (input.redemptionId !== undefined) return loadRedemption(workspaceId, input.redemptionId).catch(() => undefined);
+  if (input.redemptionId !== undefined) return repo.getRedemption(workspaceId, input.redemptionId);
   const coupon = await couponByCode(workspaceId, input.code ?? '');
   return coupon ? repo.redemptionOfCoupon(workspaceId, coupon.memberId, coupon.id) : undefined;
 }
