@@ -54,6 +54,8 @@ export default {
     'shared/coupons/codes.ts',
     // Whether a member may redeem a reward now, a code's end, and the stock an edit leaves.
     'shared/rewards/eligibility.ts',
+    // What a reward's benefit takes off a cart at checkout.
+    'shared/rewards/discount.ts',
     'shared/objects/validator.ts',
     'shared/webhooks/backoff.ts',
     'shared/webhooks/signing.ts',

@@ -3,7 +3,7 @@ import * as rewards from '../../shared/rewards';
 import { tableLedgerStore } from '../../shared/members';
 import { defineArea } from '../../shared/http/area';
 import { sealed } from '../../shared/http/operation';
-import { auditOf, principalOf } from '../../shared/http/principal';
+import { auditOf, consumerAuditOf, consumerOf, principalOf } from '../../shared/http/principal';
 import { created, ok } from '../../shared/http/responses';
 
 export const handler = defineArea(rewardsArea, {
@@ -24,4 +24,22 @@ export const handler = defineArea(rewardsArea, {
   voidRedemption: sealed(ok, (input, write) =>
     rewards.voidRedemption(principalOf(input.principal).workspaceId, input.params.id, auditOf(input), tableLedgerStore, write),
   ),
+  validateRedemption: async ({ principal, body }) => ok(await rewards.validateRedemption(principalOf(principal).workspaceId, body)),
+  useRedemption: sealed(ok, (input, write) =>
+    rewards.useRedemption(principalOf(input.principal).workspaceId, input.params.id, input.body.externalOrderId, write),
+  ),
+  listMyRewards: async ({ context, query }) => {
+    const { workspaceId, memberId } = consumerOf(context);
+    const page = await rewards.listMemberRewards(workspaceId, memberId, query);
+    return ok(page.items, { nextCursor: page.nextCursor ?? null });
+  },
+  redeemMyReward: sealed(created, (input, write) => {
+    const { workspaceId, memberId } = consumerOf(input.context);
+    return rewards.redeemReward(workspaceId, input.params.id, memberId, consumerAuditOf(input), tableLedgerStore, write);
+  }),
+  listMyRedemptions: async ({ context, query }) => {
+    const { workspaceId, memberId } = consumerOf(context);
+    const page = await rewards.listMemberRedemptions(workspaceId, memberId, query);
+    return ok(page.items, { nextCursor: page.nextCursor ?? null });
+  },
 });

@@ -2236,13 +2236,127 @@ export interface paths {
         put?: never;
         /**
          * Void an unused redemption
-         * @description Gives the points back as a `redemption_void` ledger entry, voids the coupon, returns the unit of stock and frees the member's count, in one transaction, once: a void of a voided redemption answers it as it is. A redemption whose coupon was redeemed is 409 REDEMPTION_USED. Audited as `redemption.voided`.
+         * @description Gives the points back as a `redemption_void` ledger entry, voids the coupon, returns the unit of stock and frees the member's count, in one transaction, once: a void of a voided redemption answers it as it is. A redemption used at checkout, or whose coupon was redeemed, is 409 REDEMPTION_USED. Audited as `redemption.voided`.
          *
          *     Credential: an API key with the scope `rewards:manage`.
          *
          *     Honors `Idempotency-Key`.
          */
         post: operations["voidRedemption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/rewards/validate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a redemption against a cart at checkout
+         * @description Reads only. By its `code` (case does not matter) or `redemptionId`, for the member and cart given (amounts in minor units): `applies: true` with the exact `discount`, or `applies: false` with a stable `reason` (NOT_FOUND, WRONG_MEMBER, VOIDED, ALREADY_USED, EXPIRED, CURRENCY_MISMATCH, MINIMUM_SPEND, NO_MATCHING_LINE) and a message. A fixed discount is at most the subtotal (the lines, shipping left out); a percent is of the subtotal, rounded half up to the minor unit, at most `maxDiscount`; free shipping is the cart's `shipping` (0 without); a free product is one unit of its SKU (at its lowest price in the cart). The minimum spend is met by a subtotal equal to it. The terms are the reward’s as it was redeemed.
+         *
+         *     Credential: an API key with the scope `rewards:read`.
+         */
+        post: operations["validateRedemption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/redemptions/{id}/use": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Use a redemption on an order
+         * @description Marks the redemption `used` on the order (`externalOrderId`, your id) and redeems its code, in one transaction, once: the same order again answers it as it is; another order is 409 REDEMPTION_USED, a voided redemption 409 REDEMPTION_VOIDED, an expired code 410 COUPON_EXPIRED. A refund of the order leaves it used (docs: Rewards, At checkout).
+         *
+         *     Credential: an API key with the scope `rewards:redeem`.
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["useRedemption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/consumer/rewards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The rewards the signed-in member may redeem now
+         * @description Workspace and member come from the member portal session. Active rewards in their window, for the member’s tier, with stock and the member’s per-member limit left, newest first, each with `affordable` (the balance covers `pointsCost`). A page may hold fewer than `limit`: `nextCursor` says whether more follow.
+         *
+         *     Credential: a consumer (member) session.
+         */
+        get: operations["listMyRewards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/consumer/rewards/{id}/redemptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redeem a reward for the signed-in member
+         * @description As `POST /api/v2/rewards/{id}/redemptions` for the session’s member, with the same transaction and refusals (409 REWARD_*, INSUFFICIENT_POINTS, POOL_*). An `Idempotency-Key` is the member’s own: another member’s request with the same key is a request of its own.
+         *
+         *     Credential: a consumer (member) session.
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["redeemMyReward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/consumer/redemptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in member's redemptions and codes
+         * @description The session’s member’s redemptions, newest first, with their codes (`?status=issued|used|voided`).
+         *
+         *     Credential: a consumer (member) session.
+         */
+        get: operations["listMyRedemptions"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3347,6 +3461,24 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** @description The cart as the checkout has it, amounts in minor units of `currency` */
+        CheckoutCart: {
+            /** @description ISO 4217 currency code */
+            currency: string;
+            /** @description 1-500 lines of the cart */
+            lines: {
+                /** @description The product, matched exactly against a free product’s `sku` */
+                sku: string;
+                /** @description The product’s category */
+                category?: string;
+                /** @description Units of this line, 1-100000 */
+                quantity: number;
+                /** @description Price of one unit before discounts, in minor units (cents) */
+                unitPrice: number;
+            }[];
+            /** @description Shipping charged, in minor units; absent: none */
+            shipping?: number;
+        };
         CorsSettings: {
             allowedOrigins: string[];
             updatedAt: string | null;
@@ -3874,6 +4006,21 @@ export interface components {
              */
             updatedAt: string;
         };
+        /** @description A reward the signed-in member may redeem now (active, in its window, their tier, stock and limit left) */
+        MemberReward: {
+            /** @description rwd_... */
+            id: string;
+            name: string;
+            description: string | null;
+            imageUrl: string | null;
+            pointsCost: number;
+            benefit: components["schemas"]["RewardBenefit"];
+            minimumSpend: components["schemas"]["MinorMoney"] | null;
+            validityDays: number | null;
+            availableUntil: string | null;
+            /** @description Whether the member's balance covers `pointsCost` now */
+            affordable: boolean;
+        };
         MemberTag: {
             key: string;
             /**
@@ -4304,10 +4451,10 @@ export interface components {
             memberId: string;
             pointsSpent: number;
             /**
-             * @description issued: the member holds it; voided: taken back, points returned
+             * @description issued: the member holds it; used: used at checkout on an order; voided: taken back, points returned
              * @enum {string}
              */
-            status: "issued" | "voided";
+            status: "issued" | "used" | "voided";
             /** @description ple_...: the `redemption` entry that took the points */
             ledgerEntryId: string;
             /** @description ple_...: the `redemption_void` entry that gave them back */
@@ -4322,6 +4469,32 @@ export interface components {
              */
             createdAt: string;
             voidedAt: string | null;
+            /** @description When it was used at checkout; null: not used */
+            usedAt: string | null;
+            /** @description The order (your id) it was used on; null: not used */
+            externalOrderId: string | null;
+        };
+        /** @description Whether the redemption applies to the cart and, if so, the discount */
+        RedemptionCheck: {
+            /** @constant */
+            applies: true;
+            /** @description What to take off the order, in minor units of the cart’s currency */
+            discount: {
+                amount: number;
+                currency: string;
+            };
+            redemptionId: string;
+            rewardId: string;
+            benefit: components["schemas"]["RewardBenefit"];
+        } | {
+            /** @constant */
+            applies: false;
+            /**
+             * @description Why not, a stable code
+             * @enum {string}
+             */
+            reason: "NOT_FOUND" | "WRONG_MEMBER" | "VOIDED" | "ALREADY_USED" | "EXPIRED" | "CURRENCY_MISMATCH" | "MINIMUM_SPEND" | "NO_MATCHING_LINE";
+            message: string;
         };
         ReferralCode: {
             /** @description The ambassador (mbr_...) */
@@ -4750,7 +4923,7 @@ export interface components {
                 };
             };
         };
-        /** @description Conflict: [`CONFLICT`](#api/description/conflict) (The request conflicts with current state (e.g. e-mail taken)); [`INSUFFICIENT_POINTS`](#api/description/insufficient-points) (A deduction larger than the balance); [`REFUND_EXCEEDS_REMAINING`](#api/description/refund-exceeds-remaining) (A refund larger than what is left to refund on the order); [`POOL_EXHAUSTED`](#api/description/pool-exhausted) (The coupon pool has no stock left); [`POOL_NOT_ACTIVE`](#api/description/pool-not-active) (The coupon pool is switched off or outside its validity window); [`COUPON_LIMIT_REACHED`](#api/description/coupon-limit-reached) (The member already holds as many coupons of this pool as it allows); [`COUPON_ALREADY_REDEEMED`](#api/description/coupon-already-redeemed) (The coupon was already redeemed (a coupon is redeemed at most once)); [`REWARD_NOT_AVAILABLE`](#api/description/reward-not-available) (The reward is not active, or outside its availability window); [`REWARD_TIER_NOT_ALLOWED`](#api/description/reward-tier-not-allowed) (The member's tier is not among the tiers the reward allows); [`REWARD_OUT_OF_STOCK`](#api/description/reward-out-of-stock) (The reward has no stock left); [`REWARD_LIMIT_REACHED`](#api/description/reward-limit-reached) (The member already holds as many redemptions of the reward as it allows); [`REDEMPTION_USED`](#api/description/redemption-used) (A void was asked for a redemption whose coupon was already redeemed); [`IDEMPOTENCY_KEY_IN_USE`](#api/description/idempotency-key-in-use) (A request with this Idempotency-Key is still in progress); [`DELIVERY_IN_PROGRESS`](#api/description/delivery-in-progress) (A replay was asked for a webhook delivery whose retry chain (or an earlier replay's) is still live); [`EXPORT_NOT_COMPLETED`](#api/description/export-not-completed) (A download link was asked for an export job that has not completed) */
+        /** @description Conflict: [`CONFLICT`](#api/description/conflict) (The request conflicts with current state (e.g. e-mail taken)); [`INSUFFICIENT_POINTS`](#api/description/insufficient-points) (A deduction larger than the balance); [`REFUND_EXCEEDS_REMAINING`](#api/description/refund-exceeds-remaining) (A refund larger than what is left to refund on the order); [`POOL_EXHAUSTED`](#api/description/pool-exhausted) (The coupon pool has no stock left); [`POOL_NOT_ACTIVE`](#api/description/pool-not-active) (The coupon pool is switched off or outside its validity window); [`COUPON_LIMIT_REACHED`](#api/description/coupon-limit-reached) (The member already holds as many coupons of this pool as it allows); [`COUPON_ALREADY_REDEEMED`](#api/description/coupon-already-redeemed) (The coupon was already redeemed (a coupon is redeemed at most once)); [`REWARD_NOT_AVAILABLE`](#api/description/reward-not-available) (The reward is not active, or outside its availability window); [`REWARD_TIER_NOT_ALLOWED`](#api/description/reward-tier-not-allowed) (The member's tier is not among the tiers the reward allows); [`REWARD_OUT_OF_STOCK`](#api/description/reward-out-of-stock) (The reward has no stock left); [`REWARD_LIMIT_REACHED`](#api/description/reward-limit-reached) (The member already holds as many redemptions of the reward as it allows); [`REDEMPTION_USED`](#api/description/redemption-used) (A redemption already used (on another order, or its code redeemed) was to be voided or used); [`REDEMPTION_VOIDED`](#api/description/redemption-voided) (A voided redemption was to be used at checkout); [`IDEMPOTENCY_KEY_IN_USE`](#api/description/idempotency-key-in-use) (A request with this Idempotency-Key is still in progress); [`DELIVERY_IN_PROGRESS`](#api/description/delivery-in-progress) (A replay was asked for a webhook delivery whose retry chain (or an earlier replay's) is still live); [`EXPORT_NOT_COMPLETED`](#api/description/export-not-completed) (A download link was asked for an export job that has not completed) */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -4760,7 +4933,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "CONFLICT" | "INSUFFICIENT_POINTS" | "REFUND_EXCEEDS_REMAINING" | "POOL_EXHAUSTED" | "POOL_NOT_ACTIVE" | "COUPON_LIMIT_REACHED" | "COUPON_ALREADY_REDEEMED" | "REWARD_NOT_AVAILABLE" | "REWARD_TIER_NOT_ALLOWED" | "REWARD_OUT_OF_STOCK" | "REWARD_LIMIT_REACHED" | "REDEMPTION_USED" | "IDEMPOTENCY_KEY_IN_USE" | "DELIVERY_IN_PROGRESS" | "EXPORT_NOT_COMPLETED";
+                        code?: "CONFLICT" | "INSUFFICIENT_POINTS" | "REFUND_EXCEEDS_REMAINING" | "POOL_EXHAUSTED" | "POOL_NOT_ACTIVE" | "COUPON_LIMIT_REACHED" | "COUPON_ALREADY_REDEEMED" | "REWARD_NOT_AVAILABLE" | "REWARD_TIER_NOT_ALLOWED" | "REWARD_OUT_OF_STOCK" | "REWARD_LIMIT_REACHED" | "REDEMPTION_USED" | "REDEMPTION_VOIDED" | "IDEMPOTENCY_KEY_IN_USE" | "DELIVERY_IN_PROGRESS" | "EXPORT_NOT_COMPLETED";
                     };
                 };
             };
@@ -11061,7 +11234,7 @@ export interface operations {
                 limit?: number;
                 /** @description The `nextCursor` of the previous page */
                 cursor?: string;
-                status?: "issued" | "voided";
+                status?: "issued" | "used" | "voided";
             };
             header?: never;
             path: {
@@ -11134,6 +11307,229 @@ export interface operations {
             410: components["responses"]["Gone"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    validateRedemption: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The code the redemption issued, as the member types it (case does not matter) */
+                    code?: string;
+                    /** @description rdm_...: the redemption, for a reward that issues no code */
+                    redemptionId?: string;
+                    /** @description mbr_...: the member at the checkout */
+                    memberId: string;
+                    cart: components["schemas"]["CheckoutCart"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RedemptionCheck"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    useRedemption: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example rdm_01jpz8y6a8c0e2g4j6m8p0r2sd */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The order (your id) the redemption is used on; it need not be recorded yet */
+                    externalOrderId: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Redemption"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMyRewards: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MemberReward"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeemMyReward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example rwd_01jpz8h7k9m1p3r5t7v9x1z3bc */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Redemption"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listMyRedemptions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                status?: "issued" | "used" | "voided";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Redemption"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
             431: components["responses"]["RequestHeaderFieldsTooLarge"];

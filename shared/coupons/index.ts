@@ -11,6 +11,8 @@ export { getPool } from './repository';
 export { couponSchema, discountSchema, issueCouponBody, listMemberCouponsQuery, poolSchema, redeemByCodeBody, redeemCouponBody } from './schemas';
 export {
   campaignCoupon,
+  couponByCode,
+  couponUse,
   couponVoid,
   createPool,
   issueCoupon,

@@ -382,6 +382,36 @@ export async function couponVoid(workspaceId: string, couponId: string, now: Dat
   return repo.voidStep(coupon, now.toISOString());
 }
 
+/** The coupon a code names (case-insensitive), through its code's lookup; undefined for a code not issued. */
+export async function couponByCode(workspaceId: string, code: string): Promise<CouponRecord | undefined> {
+  const lookup = isCodeShaped(code) ? await repo.getCodeLookup(workspaceId, codeKey(code)) : undefined;
+  return lookup?.couponId ? repo.getCoupon(workspaceId, lookup.couponId) : undefined;
+}
+
+/**
+ * The redeem of one coupon (a reward's, used at checkout) as steps of the caller's transaction, or
+ * why it cannot be: `used`, `voided`, `expired` at `now`. The redeem's condition failing (a redeem
+ * won the race) makes the caller read again (StaleRead), and the fresh read says which.
+ */
+export async function couponUse(
+  workspaceId: string,
+  couponId: string,
+  now: Date,
+  externalOrderId: string,
+): Promise<TransactStep[] | 'used' | 'voided' | 'expired' | 'gone'> {
+  const c = await repo.getCoupon(workspaceId, couponId);
+  if (!c) return 'gone';
+  if (c.status === 'redeemed') return 'used';
+  if (c.status === 'voided') return 'voided';
+  const at = now.toISOString();
+  if (c.expiresKey <= at) return 'expired';
+  return [
+    { ...repo.redeemStep(c, at, { externalOrderId }), onConditionFailed: () => new StaleRead('coupon') },
+    repo.countRedemptionStep(workspaceId, c.poolId),
+    ...publish(workspaceId, [event('coupon.redeemed', { resource_id: c.id, member_ref: c.memberId, pool_id: c.poolId })]),
+  ];
+}
+
 /**
  * Redeems a coupon at most once: the coupon's update is conditional on `status = issued` (and not
  * expired), in one transaction with the pool's redeemed counter, the `coupon.redeemed` event and the

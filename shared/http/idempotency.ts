@@ -79,8 +79,13 @@ async function settledRecord(workspaceId: string, key: string, requestHash: stri
  * Claims the key for this request, or answers with the recorded answer of the request that had it.
  * A claim is held at most the Lambda timeout, so a holder that died is taken over then.
  */
-async function claimOrReplay(context: AppContext, routeKey: string, key: string, requestHash: string, replyOf: ReplyOf): Promise<HttpResult | undefined> {
-  const workspaceId = context.principal!.workspaceId;
+async function claimOrReplay(
+  context: AppContext,
+  routeKey: string,
+  { workspaceId, key }: KeyOwner,
+  requestHash: string,
+  replyOf: ReplyOf,
+): Promise<HttpResult | undefined> {
   for (let attempt = 1; ; attempt++) {
     const outcome = await store.claim(workspaceId, key, requestHash, context.requestId, epoch(), config.lambda.timeoutSeconds);
     if (outcome.claimed) {
@@ -95,6 +100,19 @@ async function claimOrReplay(context: AppContext, routeKey: string, key: string,
     if (settled) return replay(context, routeKey, settled, replyOf);
     if (attempt >= 3) throw inUse();
   }
+}
+
+type KeyOwner = { workspaceId: string; key: string };
+
+/**
+ * Where a request's key is kept: among its workspace's keys, and for a member portal session among
+ * its member's own (prefixed by the member id and a space, which no key sent has), so two members
+ * of a workspace using the same key never see each other's answers.
+ */
+function ownedKey(context: AppContext, key: string): KeyOwner | undefined {
+  if (context.principal) return { workspaceId: context.principal.workspaceId, key };
+  if (context.consumer) return { workspaceId: context.consumer.workspaceId, key: `${context.consumer.memberId} ${key}` };
+  return undefined;
 }
 
 /** Gives the key up after a failed attempt; should the store not answer, the claim lapses by itself. */
@@ -119,10 +137,11 @@ export function idempotency(replyOf: ReplyOf): MiddlewareObj<HttpEvent, HttpResu
   return {
     before: async ({ event, context }) => {
       const key = event.headers?.['idempotency-key'];
-      if (key === undefined || !context.route?.idempotent || !context.principal) return;
+      const owned = key === undefined || !context.route?.idempotent ? undefined : ownedKey(context, key);
+      if (key === undefined || !owned) return;
       if (!IDEMPOTENCY_KEY_PATTERN.test(key)) throw badRequest('Idempotency-Key must be 1-255 visible ASCII characters');
       const requestHash = sha256Hex(`${event.routeKey}\n${event.rawPath}\n${canonical(context.body ?? null)}`);
-      return claimOrReplay(context, event.routeKey, key, requestHash, replyOf);
+      return claimOrReplay(context, event.routeKey, owned, requestHash, replyOf);
     },
     after: async ({ context, response }) => {
       const idem = context.idempotency;

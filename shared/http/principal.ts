@@ -24,3 +24,12 @@ export function consumerOf(context: { consumer?: ConsumerPrincipal }): ConsumerP
   if (!context.consumer) throw unauthenticated('This endpoint needs a consumer session');
   return context.consumer;
 }
+
+/**
+ * What a member portal session's change records of who acted: the member is no audit actor (no user,
+ * no API key), so an entry it caused says `anonymous`, and a ledger entry names no API key.
+ */
+export function consumerAuditOf(input: { context: { consumer?: ConsumerPrincipal }; requestId: string }): AuditContext {
+  consumerOf(input.context);
+  return { actor: { type: 'anonymous' }, requestId: input.requestId };
+}

@@ -1,7 +1,20 @@
 import * as z from 'zod';
 import { idSchema } from '../platform/validation/common';
-import { createRewardBody, listRedemptionsQuery, listRewardsQuery, redeemRewardBody, redemptionSchema, rewardSchema, updateRewardBody } from './schemas';
+import {
+  createRewardBody,
+  listRedemptionsQuery,
+  listRewardsQuery,
+  memberRewardSchema,
+  redeemRewardBody,
+  redemptionCheckSchema,
+  redemptionSchema,
+  rewardSchema,
+  updateRewardBody,
+  useRedemptionBody,
+  validateRedemptionBody,
+} from './schemas';
 import { dataOf, errorBody, pageOf } from '../platform/contract/contract';
+import { pageQuery } from '../platform/validation/pagination';
 import { declareArea } from '../platform/contract/endpoint';
 
 const byId = z.object({ id: idSchema });
@@ -89,7 +102,68 @@ export const rewardsArea = declareArea({
       params: byId,
       responses: { 200: dataOf(redemptionSchema), 410: errorBody },
       description:
-        "Gives the points back as a `redemption_void` ledger entry, voids the coupon, returns the unit of stock and frees the member's count, in one transaction, once: a void of a voided redemption answers it as it is. A redemption whose coupon was redeemed is 409 REDEMPTION_USED. Audited as `redemption.voided`.",
+        "Gives the points back as a `redemption_void` ledger entry, voids the coupon, returns the unit of stock and frees the member's count, in one transaction, once: a void of a voided redemption answers it as it is. A redemption used at checkout, or whose coupon was redeemed, is 409 REDEMPTION_USED. Audited as `redemption.voided`.",
+    },
+    validateRedemption: {
+      method: 'POST',
+      path: '/api/v2/rewards/validate',
+      auth: ['apiKey'],
+      scope: 'rewards:read',
+      summary: 'Check a redemption against a cart at checkout',
+      body: validateRedemptionBody,
+      responses: { 200: dataOf(redemptionCheckSchema) },
+      description:
+        'Reads only. By its `code` (case does not matter) or `redemptionId`, for the member and cart given (amounts in minor units): `applies: true` with the exact `discount`, ' +
+        'or `applies: false` with a stable `reason` (NOT_FOUND, WRONG_MEMBER, VOIDED, ALREADY_USED, EXPIRED, CURRENCY_MISMATCH, MINIMUM_SPEND, NO_MATCHING_LINE) and a message. ' +
+        'A fixed discount is at most the subtotal (the lines, shipping left out); a percent is of the subtotal, rounded half up to the minor unit, at most `maxDiscount`; ' +
+        "free shipping is the cart's `shipping` (0 without); a free product is one unit of its SKU (at its lowest price in the cart). The minimum spend is met by a subtotal equal to it. " +
+        'The terms are the reward’s as it was redeemed.',
+    },
+    useRedemption: {
+      method: 'POST',
+      path: '/api/v2/redemptions/{id}/use',
+      auth: ['apiKey'],
+      scope: 'rewards:redeem',
+      summary: 'Use a redemption on an order',
+      idempotent: true,
+      params: byId,
+      body: useRedemptionBody,
+      responses: { 200: dataOf(redemptionSchema), 410: errorBody },
+      description:
+        'Marks the redemption `used` on the order (`externalOrderId`, your id) and redeems its code, in one transaction, once: the same order again answers it as it is; ' +
+        'another order is 409 REDEMPTION_USED, a voided redemption 409 REDEMPTION_VOIDED, an expired code 410 COUPON_EXPIRED. A refund of the order leaves it used (docs: Rewards, At checkout).',
+    },
+    listMyRewards: {
+      method: 'GET',
+      path: '/api/consumer/rewards',
+      auth: ['consumer'],
+      summary: 'The rewards the signed-in member may redeem now',
+      query: pageQuery,
+      responses: { 200: pageOf(memberRewardSchema), 410: errorBody },
+      description:
+        'Workspace and member come from the member portal session. Active rewards in their window, for the member’s tier, with stock and the member’s per-member limit left, newest first, ' +
+        'each with `affordable` (the balance covers `pointsCost`). A page may hold fewer than `limit`: `nextCursor` says whether more follow.',
+    },
+    redeemMyReward: {
+      method: 'POST',
+      path: '/api/consumer/rewards/{id}/redemptions',
+      auth: ['consumer'],
+      summary: 'Redeem a reward for the signed-in member',
+      idempotent: true,
+      params: byId,
+      responses: { 201: dataOf(redemptionSchema), 410: errorBody },
+      description:
+        'As `POST /api/v2/rewards/{id}/redemptions` for the session’s member, with the same transaction and refusals (409 REWARD_*, INSUFFICIENT_POINTS, POOL_*). ' +
+        'An `Idempotency-Key` is the member’s own: another member’s request with the same key is a request of its own.',
+    },
+    listMyRedemptions: {
+      method: 'GET',
+      path: '/api/consumer/redemptions',
+      auth: ['consumer'],
+      summary: "The signed-in member's redemptions and codes",
+      query: listRedemptionsQuery,
+      responses: { 200: pageOf(redemptionSchema), 410: errorBody },
+      description: 'The session’s member’s redemptions, newest first, with their codes (`?status=issued|used|voided`).',
     },
   },
 });

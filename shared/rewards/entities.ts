@@ -9,7 +9,7 @@ import { defineEntity } from '../platform/data/entity';
 export const REWARD_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
 export type RewardStatus = (typeof REWARD_STATUSES)[number];
 
-export const REDEMPTION_STATUSES = ['issued', 'voided'] as const;
+export const REDEMPTION_STATUSES = ['issued', 'used', 'voided'] as const;
 export type RedemptionStatus = (typeof REDEMPTION_STATUSES)[number];
 
 /** An amount of money in minor units (cents) of its currency. */
@@ -83,6 +83,12 @@ export const redemptionRecordSchema = () =>
     stockTaken: z.boolean(),
     createdAt: z.string(),
     voidedAt: z.string().nullable(),
+    /** When it was used at checkout, and on which order (the merchant's id); absent on redemptions older than checkout use. */
+    usedAt: z.string().nullable().optional(),
+    externalOrderId: z.string().nullable().optional(),
+    /** The reward's benefit and minimum spend as redeemed (a later edit of the reward does not change a code already held); absent on older redemptions. */
+    benefit: rewardTypeRecordSchema().optional(),
+    minimumSpend: moneyRecordSchema().nullable().optional(),
   });
 export type RedemptionRecord = z.infer<ReturnType<typeof redemptionRecordSchema>>;
 

@@ -3,7 +3,9 @@
  * named one by one. Files inside the area import each other directly (docs/architecture.md).
  */
 
+export { useRedemption, validateRedemption } from './checkout';
 export { rewardsArea } from './contract';
+export { listMemberRewards } from './member-rewards';
 export { listMemberRedemptions, redeemReward, voidRedemption } from './redemptions';
 export { redemptionSchema, rewardSchema } from './schemas';
 export { createReward, getReward, listRewards, updateReward } from './service';

@@ -26,8 +26,8 @@ import { loadReward } from './service';
 const isRedemptionId = (id: string) => ID_PATTERN('rdm').test(id);
 
 export function toRedemption(r: RedemptionRecord): Redemption {
-  const { workspaceId: _w, stockTaken: _s, ...answer } = r;
-  return answer;
+  const { workspaceId: _w, stockTaken: _s, benefit: _b, minimumSpend: _m, usedAt, externalOrderId, ...answer } = r;
+  return { ...answer, usedAt: usedAt ?? null, externalOrderId: externalOrderId ?? null };
 }
 
 const apiKeyOf = (audit: AuditContext) => (audit.actor.type === 'apiKey' ? audit.actor.id : null);
@@ -96,6 +96,10 @@ async function planRedemption(workspaceId: string, rewardId: string, member: { i
     stockTaken: reward.remaining !== null,
     createdAt: at,
     voidedAt: null,
+    usedAt: null,
+    externalOrderId: null,
+    benefit: reward.benefit,
+    minimumSpend: reward.minimumSpend,
   };
   const answer = toRedemption(redemption);
   return {
@@ -116,7 +120,7 @@ async function planRedemption(workspaceId: string, rewardId: string, member: { i
   };
 }
 
-async function loadRedemption(workspaceId: string, redemptionId: string): Promise<RedemptionRecord> {
+export async function loadRedemption(workspaceId: string, redemptionId: string): Promise<RedemptionRecord> {
   const found = isRedemptionId(redemptionId) ? await repo.getRedemption(workspaceId, redemptionId) : undefined;
   if (!found) throw notFound('Redemption');
   return found;
@@ -143,6 +147,7 @@ export async function voidRedemption(
 async function planVoid(workspaceId: string, redemptionId: string, audit: AuditContext) {
   const r = await loadRedemption(workspaceId, redemptionId);
   if (r.status === 'voided') return { done: toRedemption(r) };
+  if (r.status === 'used') throw new AppError('REDEMPTION_USED', `The redemption was used on order ${r.externalOrderId}; it cannot be voided`);
   const now = await programNow(workspaceId);
   const at = now.toISOString();
   const [coupon, reward] = await Promise.all([

@@ -202,3 +202,36 @@ export async function listMemberRedemptions(
   const page = await indexPage<Record<string, unknown>>('gsi2', partition, { limit, cursor, filter });
   return { ...page, items: page.items.map(redemptionEntity.fromItem) };
 }
+
+/** Marks an issued redemption used on an order: of concurrent uses exactly one commits; the others re-read and say why. */
+export function useRedemptionStep(r: RedemptionRecord, externalOrderId: string, at: string): TransactStep {
+  return {
+    op: {
+      Update: {
+        Key: redemptionKey(r.workspaceId, r.id),
+        UpdateExpression: 'SET #status = :used, usedAt = :at, externalOrderId = :order',
+        ConditionExpression: '#status = :issued',
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ':used': 'used', ':issued': 'issued', ':at': at, ':order': externalOrderId },
+      },
+    },
+    onConditionFailed: () => new StaleRead('redemption'),
+  };
+}
+
+/**
+ * The member's redemption that drew this coupon: the member's redemptions walked through gsi2 with
+ * a filter, a page at a time (a member holds a handful; a code's own lookup item is not worth a
+ * second write on every redemption yet).
+ */
+export async function redemptionOfCoupon(workspaceId: string, memberId: string, couponId: string): Promise<RedemptionRecord | undefined> {
+  const partition = indexPartition('redemption', 'gsi2', { workspaceId, memberId });
+  const filter: IndexFilter = { FilterExpression: 'couponId = :coupon', ExpressionAttributeValues: { ':coupon': couponId } };
+  let cursor: string | undefined;
+  do {
+    const page = await indexPage<Record<string, unknown>>('gsi2', partition, { limit: 100, cursor, filter });
+    if (page.items[0]) return redemptionEntity.fromItem(page.items[0]);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return undefined;
+}

@@ -4,6 +4,7 @@ import type { SameShape } from '../platform/data/same-shape';
 import { idSchema, isoDateTime } from '../platform/validation/common';
 import { currencySchema } from '../platform/money';
 import { pageQueryShape } from '../platform/validation/pagination';
+import { externalOrderIdSchema } from '../orders';
 
 /** Units one reward can be redeemed in all at most. */
 export const MAX_REWARD_STOCK = 1_000_000;
@@ -128,15 +129,105 @@ export const redemptionSchema = z
     rewardName: z.string().describe('The reward’s name when it was redeemed'),
     memberId: z.string(),
     pointsSpent: z.number().int(),
-    status: z.enum(REDEMPTION_STATUSES).describe('issued: the member holds it; voided: taken back, points returned'),
+    status: z.enum(REDEMPTION_STATUSES).describe('issued: the member holds it; used: used at checkout on an order; voided: taken back, points returned'),
     ledgerEntryId: z.string().describe('ple_...: the `redemption` entry that took the points'),
     voidEntryId: z.string().nullable().describe('ple_...: the `redemption_void` entry that gave them back'),
     couponId: z.string().nullable().describe('cpn_...: the coupon drawn from the reward’s pool; null: the reward issues no code'),
     couponCode: z.string().nullable().describe('The code the member shows or types at checkout'),
     createdAt: isoDateTime,
     voidedAt: isoDateTime.nullable(),
+    usedAt: isoDateTime.nullable().describe('When it was used at checkout; null: not used'),
+    externalOrderId: z.string().nullable().describe('The order (your id) it was used on; null: not used'),
   })
   .meta({ id: 'Redemption' });
 export type Redemption = z.infer<typeof redemptionSchema>;
 
 export const listRedemptionsQuery = z.strictObject({ ...pageQueryShape, status: z.enum(REDEMPTION_STATUSES).optional() });
+
+// ---------------------------------------------------------------------------------------------
+// At checkout
+// ---------------------------------------------------------------------------------------------
+
+const minorUnits = z.number().int().min(0).max(1e12);
+
+export const cartSchema = z
+  .strictObject({
+    currency: currencySchema,
+    lines: z
+      .array(
+        z.strictObject({
+          sku: z.string().trim().min(1).max(100).describe('The product, matched exactly against a free product’s `sku`'),
+          category: z.string().trim().min(1).max(100).optional().describe('The product’s category'),
+          quantity: z.number().int().min(1).max(100_000).describe('Units of this line, 1-100000'),
+          unitPrice: minorUnits.describe('Price of one unit before discounts, in minor units (cents)'),
+        }),
+      )
+      .min(1)
+      .max(500)
+      .describe('1-500 lines of the cart'),
+    shipping: minorUnits.optional().describe('Shipping charged, in minor units; absent: none'),
+  })
+  .meta({ id: 'CheckoutCart', description: 'The cart as the checkout has it, amounts in minor units of `currency`' });
+
+export const validateRedemptionBody = z
+  .strictObject({
+    code: z.string().trim().min(1).max(64).optional().describe('The code the redemption issued, as the member types it (case does not matter)'),
+    redemptionId: idSchema.optional().describe('rdm_...: the redemption, for a reward that issues no code'),
+    memberId: idSchema.describe('mbr_...: the member at the checkout'),
+    cart: cartSchema,
+  })
+  .refine((b) => (b.code === undefined) !== (b.redemptionId === undefined), { message: 'give either code or redemptionId', path: ['code'] });
+export type ValidateRedemptionInput = z.infer<typeof validateRedemptionBody>;
+
+export const NOT_APPLYING = [
+  'NOT_FOUND',
+  'WRONG_MEMBER',
+  'VOIDED',
+  'ALREADY_USED',
+  'EXPIRED',
+  'CURRENCY_MISMATCH',
+  'MINIMUM_SPEND',
+  'NO_MATCHING_LINE',
+] as const;
+
+export const redemptionCheckSchema = z
+  .union([
+    z.object({
+      applies: z.literal(true),
+      discount: z.object({ amount: z.number().int(), currency: z.string() }).describe('What to take off the order, in minor units of the cart’s currency'),
+      redemptionId: z.string(),
+      rewardId: z.string(),
+      benefit: rewardBenefitSchema,
+    }),
+    z.object({
+      applies: z.literal(false),
+      reason: z.enum(NOT_APPLYING).describe('Why not, a stable code'),
+      message: z.string(),
+    }),
+  ])
+  .meta({ id: 'RedemptionCheck', description: 'Whether the redemption applies to the cart and, if so, the discount' });
+export type RedemptionCheck = z.infer<typeof redemptionCheckSchema>;
+
+export const useRedemptionBody = z.strictObject({
+  externalOrderId: externalOrderIdSchema.describe('The order (your id) the redemption is used on; it need not be recorded yet'),
+});
+
+// ---------------------------------------------------------------------------------------------
+// A member's own view (member portal session)
+// ---------------------------------------------------------------------------------------------
+
+export const memberRewardSchema = rewardSchema
+  .pick({
+    id: true,
+    name: true,
+    description: true,
+    imageUrl: true,
+    pointsCost: true,
+    benefit: true,
+    minimumSpend: true,
+    validityDays: true,
+    availableUntil: true,
+  })
+  .extend({ affordable: z.boolean().describe("Whether the member's balance covers `pointsCost` now") })
+  .meta({ id: 'MemberReward', description: 'A reward the signed-in member may redeem now (active, in its window, their tier, stock and limit left)' });
+export type MemberReward = z.infer<typeof memberRewardSchema>;

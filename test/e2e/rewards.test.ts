@@ -1,47 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/api';
-import { balanceOf, newMember, tenant, type Tenant } from '../support/fixtures';
+import { balanceOf, tenant, type Tenant } from '../support/fixtures';
+import { createReward, fiveOff, memberWith, newPool, newReward, redeem } from '../support/rewards';
 
-const createReward = (t: Tenant, body: Record<string, unknown>, headers?: Record<string, string>) =>
-  call('POST', '/api/v2/rewards', { token: t.key, body, headers });
 const patchReward = (t: Tenant, id: string, body: Record<string, unknown>) => call('PATCH', `/api/v2/rewards/${id}`, { token: t.key, body });
 const getReward = (t: Tenant, id: string) => call('GET', `/api/v2/rewards/${id}`, { token: t.key });
-const redeem = (t: Tenant, rewardId: string, memberId: string, headers?: Record<string, string>) =>
-  call('POST', `/api/v2/rewards/${rewardId}/redemptions`, { token: t.key, body: { memberId }, headers });
 const voidIt = (t: Tenant, redemptionId: string, headers?: Record<string, string>) =>
   call('POST', `/api/v2/redemptions/${redemptionId}/void`, { token: t.key, headers });
-
-const fiveOff = (over: Record<string, unknown> = {}) => ({
-  name: '5 € off',
-  pointsCost: 100,
-  benefit: { type: 'fixed_discount', amount: 500, currency: 'EUR' },
-  status: 'active',
-  ...over,
-});
-
-async function newReward(t: Tenant, over: Record<string, unknown> = {}): Promise<any> {
-  const res = await createReward(t, fiveOff(over));
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data;
-}
-
-async function newPool(t: Tenant, stock = 100): Promise<any> {
-  const res = await call('POST', '/api/v2/coupons/pools', {
-    token: t.key,
-    body: { name: 'Reward codes', discount: { type: 'fixed', amount: 5, currency: 'EUR' }, codeConfig: { mode: 'generated', prefix: 'RW-' }, stock },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data;
-}
-
-async function memberWith(t: Tenant, points: number): Promise<any> {
-  const m = await newMember(t.key);
-  if (points > 0) {
-    const res = await call('POST', `/api/v2/members/${m.id}/points`, { token: t.key, body: { type: 'earn', amount: points, reason: 'start' } });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-  }
-  return m;
-}
 
 const ledgerOf = async (t: Tenant, memberId: string): Promise<any[]> =>
   (await call('GET', `/api/v2/members/${memberId}/points?limit=200`, { token: t.key })).body.data.entries;

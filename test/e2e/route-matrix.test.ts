@@ -151,6 +151,7 @@ const FOREIGN: Record<string, (ids: World['ids']) => { path: string; body?: unkn
   'POST /api/v2/rewards/{id}/redemptions': (i) => ({ path: `/api/v2/rewards/${i.rewardId}/redemptions`, body: { memberId: i.memberId } }),
   'GET /api/v2/members/{id}/redemptions': (i) => ({ path: `/api/v2/members/${i.memberId}/redemptions` }),
   'POST /api/v2/redemptions/{id}/void': (i) => ({ path: `/api/v2/redemptions/${i.redemptionId}/void` }),
+  'POST /api/v2/redemptions/{id}/use': (i) => ({ path: `/api/v2/redemptions/${i.redemptionId}/use`, body: { externalOrderId: 'STOLEN-1' } }),
   'GET /api/v2/imports/{id}': (i) => ({ path: `/api/v2/imports/${i.importId}` }),
   'POST /api/v2/imports/{id}/preview': (i) => ({ path: `/api/v2/imports/${i.importId}/preview` }),
   'POST /api/v2/imports/{id}/apply': (i) => ({ path: `/api/v2/imports/${i.importId}/apply` }),
@@ -190,6 +191,8 @@ const NO_FOREIGN_OBJECT = new Set([
   'POST /api/v2/coupons/pools',
   'GET /api/v2/rewards',
   'POST /api/v2/rewards',
+  // Names a redemption in its body, and answers one of another workspace as `applies: false, reason: NOT_FOUND` (rewards-checkout.test.ts).
+  'POST /api/v2/rewards/validate',
   'GET /api/v2/ambassador/candidates',
   'GET /api/v2/ambassador/metrics',
   'POST /api/v2/tracking/events',

@@ -77,14 +77,30 @@ describe('CORS preflight routes', () => {
 
   it('only the consumer routes have an OPTIONS route, integrated with the function of their area', () => {
     const consumerPaths = [...new Set(routes.filter((r) => r.auth.includes('consumer')).map((r) => r.path))];
-    expect(consumerPaths).toEqual(['/api/consumer/wallet/issue']);
-    const options = ofType('AWS::ApiGatewayV2::Route').filter(([, r]) => String(r.Properties!.RouteKey).startsWith('OPTIONS '));
+    expect(consumerPaths).toEqual([
+      '/api/consumer/rewards',
+      '/api/consumer/rewards/{id}/redemptions',
+      '/api/consumer/redemptions',
+      '/api/consumer/wallet/issue',
+    ]);
+    const apiRoutes = ofType('AWS::ApiGatewayV2::Route');
+    const options = apiRoutes.filter(([, r]) => String(r.Properties!.RouteKey).startsWith('OPTIONS '));
     expect(options.map(([, r]) => r.Properties!.RouteKey)).toEqual(consumerPaths.map((p) => `OPTIONS ${p}`));
-    const post = ofType('AWS::ApiGatewayV2::Route').find(([, r]) => r.Properties!.RouteKey === 'POST /api/consumer/wallet/issue')!;
-    expect(options[0]![1].Properties!.Target).toEqual(post[1].Properties!.Target);
-    const integrationId = JSON.stringify(post[1].Properties!.Target).match(/"Ref":"(\w+)"/)?.[1];
-    const integration = resources[integrationId!]!;
-    expect(JSON.stringify(integration.Properties!.IntegrationUri)).toContain(logicalId(stack.areaFunctions.functions['wallet-passes']));
+    // Each preflight goes to the function of its path's routes.
+    const functionOf = (key: string, area: keyof typeof stack.areaFunctions.functions) => {
+      const route = apiRoutes.find(([, r]) => r.Properties!.RouteKey === key)!;
+      const integrationId = JSON.stringify(route[1].Properties!.Target).match(/"Ref":"(\w+)"/)?.[1];
+      expect(JSON.stringify(resources[integrationId!]!.Properties!.IntegrationUri), key).toContain(logicalId(stack.areaFunctions.functions[area]));
+      return route[1].Properties!.Target;
+    };
+    for (const [path, method, area] of [
+      ['/api/consumer/rewards', 'GET', 'rewards'],
+      ['/api/consumer/rewards/{id}/redemptions', 'POST', 'rewards'],
+      ['/api/consumer/redemptions', 'GET', 'rewards'],
+      ['/api/consumer/wallet/issue', 'POST', 'wallet-passes'],
+    ] as const) {
+      expect(functionOf(`OPTIONS ${path}`, area), path).toEqual(functionOf(`${method} ${path}`, area));
+    }
   });
 
   it('the HTTP API has no API-wide CORS configuration', () => {

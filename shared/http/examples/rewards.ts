@@ -1,6 +1,6 @@
 import type { rewardsArea } from '../../rewards';
 import type { AreaExamples } from './types';
-import { ids, redemption, reward, voidedRedemption } from './world';
+import { ids, redemption, reward, usedRedemption, voidedRedemption } from './world';
 
 export const rewardsExamples: AreaExamples<typeof rewardsArea> = {
   listRewards: {
@@ -45,4 +45,65 @@ export const rewardsExamples: AreaExamples<typeof rewardsArea> = {
     params: { id: ids.redemption },
     responses: { 200: { data: voidedRedemption } },
   },
+  validateRedemption: {
+    summary: "Ada's code on a 32.49 € cart: 5 € off",
+    request: {
+      code: 'LOYAL-3WQ8J2NB',
+      memberId: ids.member,
+      cart: {
+        currency: 'EUR',
+        lines: [
+          { sku: 'MUG-BLK', category: 'kitchen', quantity: 2, unitPrice: 1250 },
+          { sku: 'TEA-EARL', quantity: 1, unitPrice: 749 },
+        ],
+        shipping: 495,
+      },
+    },
+    responses: {
+      200: {
+        data: {
+          applies: true,
+          discount: { amount: 500, currency: 'EUR' },
+          redemptionId: ids.redemption,
+          rewardId: ids.reward,
+          benefit: reward.benefit,
+        },
+      },
+    },
+  },
+  useRedemption: {
+    summary: 'The order WEB-100391 used the code',
+    params: { id: ids.redemption },
+    request: { externalOrderId: 'WEB-100391' },
+    responses: { 200: { data: usedRedemption } },
+  },
+  listMyRewards: {
+    summary: 'What Ada may redeem now, from the shop’s member page',
+    query: { limit: 20 },
+    responses: {
+      200: {
+        data: [
+          {
+            id: reward.id,
+            name: reward.name,
+            description: reward.description,
+            imageUrl: reward.imageUrl,
+            pointsCost: reward.pointsCost,
+            benefit: reward.benefit,
+            minimumSpend: reward.minimumSpend,
+            validityDays: reward.validityDays,
+            availableUntil: reward.availableUntil,
+            affordable: true,
+          },
+        ],
+        nextCursor: null,
+      },
+    },
+  },
+  redeemMyReward: {
+    summary: 'Ada redeems the reward herself and gets her code',
+    params: { id: ids.reward },
+    responses: { 201: { data: redemption } },
+  },
+  listMyRedemptions: { query: { limit: 20 }, responses: { 200: { data: [usedRedemption], nextCursor: null } } },
 };

@@ -423,6 +423,15 @@ export const redemption = outputOf(redemptionSchema, {
   couponCode: 'LOYAL-3WQ8J2NB',
   createdAt: at.now,
   voidedAt: null,
+  usedAt: null,
+  externalOrderId: null,
+});
+
+export const usedRedemption = outputOf(redemptionSchema, {
+  ...redemption,
+  status: 'used',
+  usedAt: '2026-03-21T15:20:00.000Z',
+  externalOrderId: 'WEB-100391',
 });
 
 export const voidedRedemption = outputOf(redemptionSchema, {

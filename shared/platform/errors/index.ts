@@ -21,7 +21,8 @@ export const ERROR_CODES = {
   REWARD_TIER_NOT_ALLOWED: { status: 409, meaning: "The member's tier is not among the tiers the reward allows" },
   REWARD_OUT_OF_STOCK: { status: 409, meaning: 'The reward has no stock left' },
   REWARD_LIMIT_REACHED: { status: 409, meaning: 'The member already holds as many redemptions of the reward as it allows' },
-  REDEMPTION_USED: { status: 409, meaning: 'A void was asked for a redemption whose coupon was already redeemed' },
+  REDEMPTION_USED: { status: 409, meaning: 'A redemption already used (on another order, or its code redeemed) was to be voided or used' },
+  REDEMPTION_VOIDED: { status: 409, meaning: 'A voided redemption was to be used at checkout' },
   IDEMPOTENCY_KEY_IN_USE: { status: 409, meaning: 'A request with this Idempotency-Key is still in progress' },
   DELIVERY_IN_PROGRESS: { status: 409, meaning: "A replay was asked for a webhook delivery whose retry chain (or an earlier replay's) is still live" },
   // Data exports
@@ -68,7 +69,8 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
   REWARD_TIER_NOT_ALLOWED: "Only members of the reward's `allowedTiers` may redeem it; offer the member another reward.",
   REWARD_OUT_OF_STOCK: "Raise the reward's `stock`, or offer another reward; voided redemptions give stock back.",
   REWARD_LIMIT_REACHED: "The member holds the reward's `perMemberLimit` redemptions already; nothing to retry.",
-  REDEMPTION_USED: 'A used reward cannot be voided; take the points back by hand if the order it was used on is refunded.',
+  REDEMPTION_USED: 'A used reward cannot be voided or used again; if the order it was used on is refunded, give the points back by hand (docs/rewards.md).',
+  REDEMPTION_VOIDED: 'The redemption was taken back and its points returned; the member may redeem the reward again.',
   DELIVERY_IN_PROGRESS:
     'Wait until the delivery is `delivered`, `failed` or `dead` (the delivery log shows its state and next retry), then replay it if it still needs sending.',
   EXPORT_NOT_COMPLETED: "Wait until the export job's `status` is `completed` (poll the job), then ask for the link again.",

@@ -50,7 +50,12 @@ describe('allowed origins: wildcards and local hosts', () => {
 
 describe('CORS routes', () => {
   it('are exactly the routes a consumer session may call', () => {
-    expect(routes.filter(isCorsRoute).map((r) => `${r.method} ${r.path}`)).toEqual(['POST /api/consumer/wallet/issue']);
+    expect(routes.filter(isCorsRoute).map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/consumer/rewards',
+      'POST /api/consumer/rewards/{id}/redemptions',
+      'GET /api/consumer/redemptions',
+      'POST /api/consumer/wallet/issue',
+    ]);
     expect(isCorsRoute({ auth: ['apiKey', 'adminSession'] })).toBe(false);
     expect(isCorsRoute({ auth: ['consumer'] })).toBe(true);
   });
