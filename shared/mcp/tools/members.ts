@@ -16,7 +16,7 @@ import {
 import * as tags from '../../tags';
 import { memberTriggers } from '../../campaigns';
 import { listTagsQuery, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from '../../tags';
-import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResult, READ_ONLY, write } from '../registry';
+import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResult, READ_ONLY, toolAudit, write } from '../registry';
 
 /** Members, points, tiers and tags: the tools of the `members:*` scopes. */
 
@@ -44,7 +44,7 @@ const pointsChange = (type: 'earn' | 'deduct') =>
     writes: 'guard',
     idempotent: true,
     run: (ctx, a, w) =>
-      members.changePointsManually(ctx.workspaceId, a.memberId, { type, amount: a.amount, reason: a.reason }, { apiKeyId: ctx.principal.keyId }, w),
+      members.changePointsManually(ctx.workspaceId, a.memberId, { type, amount: a.amount, reason: a.reason }, { audit: toolAudit(ctx) }, w),
   });
 
 export const memberTools = [
