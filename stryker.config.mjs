@@ -62,6 +62,8 @@ export default {
     linesOf('shared/webhooks/delivery.ts', /^export function classify\(/, /^}/),
     'shared/audit/catalog.ts',
     'shared/audit/entry.ts',
+    // What a configuration change changed, field by field.
+    'shared/audit/diff.ts',
     // An import file's rows: CSV cells, dates, points and each kind's checks.
     'shared/imports/rows.ts',
     'shared/platform/data/keys.ts',

@@ -19,6 +19,8 @@ export interface AuditActionInfo {
   outcome: AuditOutcome | 'either';
   /** When it is written (for the documentation). */
   when: string;
+  /** A configuration change whose entry carries what changed, field by field (`changes`); no other action may. */
+  changes?: true;
 }
 
 export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
@@ -44,14 +46,14 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     outcome: 'success',
     when: 'Dead deliveries of a webhook endpoint were queued again in bulk (one entry per call that queued any)',
   },
-  'program.updated': { target: 'program', outcome: 'success', when: 'The loyalty program rules were replaced (target id: the workspace id)' },
+  'program.updated': { target: 'program', outcome: 'success', changes: true, when: 'The loyalty program rules were replaced (target id: the workspace id)' },
   'program.clock_advanced': {
     target: 'workspace',
     outcome: 'success',
     when: 'A sandbox workspace’s program clock was moved ahead (target id: the workspace id); what fell due ran with it',
   },
-  'campaign.created': { target: 'campaign', outcome: 'success', when: 'A campaign was defined' },
-  'campaign.updated': { target: 'campaign', outcome: 'success', when: 'A campaign’s definition or status changed' },
+  'campaign.created': { target: 'campaign', outcome: 'success', changes: true, when: 'A campaign was defined' },
+  'campaign.updated': { target: 'campaign', outcome: 'success', changes: true, when: 'A campaign’s definition or status changed' },
   'campaign.deleted': { target: 'campaign', outcome: 'success', when: 'A campaign was deleted (its grants stay in the ledger)' },
   'object_type.created': { target: 'objectType', outcome: 'success', when: 'A custom object type was defined (target id: the type key)' },
   'object_type.updated': { target: 'objectType', outcome: 'success', when: 'A custom object type definition was replaced' },
@@ -122,8 +124,8 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     outcome: 'success',
     when: 'A ledger entry of the member was reversed by a correction (an API key or a user in the console)',
   },
-  'reward.created': { target: 'reward', outcome: 'success', when: 'A reward was added to the catalog' },
-  'reward.updated': { target: 'reward', outcome: 'success', when: 'A reward’s definition, stock or status changed' },
+  'reward.created': { target: 'reward', outcome: 'success', changes: true, when: 'A reward was added to the catalog' },
+  'reward.updated': { target: 'reward', outcome: 'success', changes: true, when: 'A reward’s definition, stock or status changed' },
   'redemption.voided': {
     target: 'redemption',
     outcome: 'success',

@@ -5,7 +5,9 @@
 
 export { auditArea } from './contract';
 export { AUDIT_ACTIONS } from './entities';
+export { definitionDiff, diffOf } from './diff';
 export { actorOf } from './entry';
+export type { ActorDirectory } from './readable';
 export { auditEntrySchema } from './schemas';
-export { audited, listAuditEntries, recordAccess, recordCall, recordRefusal } from './service';
+export { audited, auditCsvOf, listAuditEntries, recordAccess, recordCall, recordRefusal } from './service';
 export type { AuditContext } from './service';

@@ -3,7 +3,7 @@
  * named one by one. Files inside the area import each other directly (docs/architecture.md).
  */
 
-export { findUserByEmail, getSession, getUser, getWorkspace, getWorkspaceRecord, setClockOffset, touchBrowserSession } from './accounts-repository';
+export { findUserByEmail, getSession, getUser, getWorkspace, getWorkspaceRecord, setClockOffset, touchBrowserSession, userNames } from './accounts-repository';
 export { authArea, userSchema, workspaceSchema } from './contract';
 export { userEntity } from './entities';
 export type { BrowserSessionState, User, UserRecord, Workspace } from './entities';

@@ -155,6 +155,7 @@ export const ROUTE_PERMISSIONS = {
   'GET /api/flash/objects/types/{type}/records': 'objects:read',
   'GET /api/flash/members/{id}/coupons': 'members:read',
   'GET /api/flash/audit': 'audit:read',
+  'GET /api/flash/audit/export': 'audit:read',
   'GET /api/flash/settings/cors': 'settings:cors',
   'PUT /api/flash/settings/cors': 'settings:cors',
   'GET /api/flash/wallet/branding': 'wallet:branding',

@@ -6,3 +6,4 @@
 export { invitationSchema, teamArea } from './contract';
 export { acceptInvitation, invite, listInvitations, revokeInvitation } from './invitations';
 export { changeRole, listMembers, removeMember } from './members';
+export { actorDirectory } from './actors';
