@@ -4,7 +4,7 @@
  */
 
 export { auditArea } from './contract';
-export { AUDIT_ACTIONS } from './entities';
+export { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from './entities';
 export { definitionDiff, diffOf } from './diff';
 export { actorOf } from './entry';
 export type { ActorDirectory } from './readable';

@@ -15,6 +15,7 @@ export const to = {
   objectType: (key: string) => under('/object-types', key),
   webhooks: `${ROOT}/webhooks`,
   deliveries: (endpointId: string) => `${under('/webhooks', endpointId)}/deliveries`,
+  audit: `${ROOT}/audit`,
 } as const;
 
 /** The address of a new campaign's editor (no campaign id starts so). */

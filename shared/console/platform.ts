@@ -12,6 +12,8 @@ export const PLATFORM: {
   readonly scopes: readonly components['schemas']['ApiKey']['scopes'][number][];
   /** Every action the audit log records (its filter). */
   readonly auditActions: readonly NonNullable<NonNullable<operations['listAuditEntries']['parameters']['query']>['action']>[];
+  /** Every kind of thing an audit entry can act on (its filter). */
+  readonly auditTargetTypes: readonly NonNullable<NonNullable<operations['listAuditEntries']['parameters']['query']>['targetType']>[];
   /** The types a custom object field can have. */
   readonly fieldTypes: readonly operations['putObjectTypeDefinition']['requestBody']['content']['application/json']['fields'][number]['type'][];
   /** Each campaign condition field with the kind of value it holds. */
@@ -95,6 +97,24 @@ export const PLATFORM: {
     'reward.created',
     'reward.updated',
     'redemption.voided',
+  ],
+  auditTargetTypes: [
+    'workspace',
+    'user',
+    'apiKey',
+    'webhookEndpoint',
+    'program',
+    'campaign',
+    'objectType',
+    'mcpTool',
+    'mcpServer',
+    'exportJob',
+    'exportSigningSecret',
+    'exportSchedule',
+    'member',
+    'invitation',
+    'reward',
+    'redemption',
   ],
   fieldTypes: ['text', 'number', 'boolean', 'date', 'datetime', 'enum', 'email', 'url', 'member_ref'],
   conditionFields: {
