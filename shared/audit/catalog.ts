@@ -118,7 +118,11 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   'team.role_changed': { target: 'user', outcome: 'success', when: "A team member's role was changed" },
   'team.member_removed': { target: 'user', outcome: 'success', when: 'A team member was removed: their login and every session of theirs end' },
   // Console: members
-  'member.points_adjusted': { target: 'member', outcome: 'success', when: "A member's points were earned, deducted or corrected by hand with a reason: by a user in the console or an API key (REST or MCP)" },
+  'member.points_adjusted': {
+    target: 'member',
+    outcome: 'success',
+    when: "A member's points were earned, deducted or corrected by hand with a reason: by a user in the console or an API key (REST or MCP)",
+  },
   'member.ledger_entry_reversed': {
     target: 'member',
     outcome: 'success',

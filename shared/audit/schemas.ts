@@ -84,11 +84,10 @@ const filterShape = {
   to: isoDateTime.optional().describe('occurredAt < to'),
 };
 
-const fromBeforeTo = (q: { from?: string | undefined; to?: string | undefined }) => q.from === undefined || q.to === undefined || Date.parse(q.from) < Date.parse(q.to);
+const fromBeforeTo = (q: { from?: string | undefined; to?: string | undefined }) =>
+  q.from === undefined || q.to === undefined || Date.parse(q.from) < Date.parse(q.to);
 
-export const listAuditQuery = z
-  .strictObject({ ...pageQueryShape, ...filterShape })
-  .refine(fromBeforeTo, { message: 'must be after from', path: ['to'] });
+export const listAuditQuery = z.strictObject({ ...pageQueryShape, ...filterShape }).refine(fromBeforeTo, { message: 'must be after from', path: ['to'] });
 
 export type ListAuditQuery = z.output<typeof listAuditQuery>;
 

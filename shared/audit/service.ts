@@ -20,14 +20,7 @@ export interface AuditContext {
  * The audit entry of a change as a step of the change's own transaction: the entry is written
  * exactly when the change commits, and a refused or failed change leaves none.
  */
-export function audited(
-  workspaceId: string,
-  ctx: AuditContext,
-  action: AuditAction,
-  target: AuditTarget,
-  now: Date,
-  changes?: AuditChange[],
-): TransactStep {
+export function audited(workspaceId: string, ctx: AuditContext, action: AuditAction, target: AuditTarget, now: Date, changes?: AuditChange[]): TransactStep {
   const entry = auditEntry({ action, actor: ctx.actor, target, requestId: ctx.requestId, ...(changes ? { changes } : {}) }, now);
   return { ...repo.auditStep(workspaceId, entry), onCommitted: countAuditWrite };
 }

@@ -164,10 +164,18 @@ describe('audit trail: what a configuration change changed', () => {
     const id = made.body.data.id;
     const created = await entryOf(t.token, made, 'campaign.created');
     expect(created.target).toEqual({ type: 'campaign', id, href: `/console/program/campaigns/${id}` });
-    expect(created.changes).toEqual(expect.arrayContaining([{ field: 'name', after: 'Double points' }, { field: 'effect', after: { type: 'multiplier', factor: 2 } }]));
+    expect(created.changes).toEqual(
+      expect.arrayContaining([
+        { field: 'name', after: 'Double points' },
+        { field: 'effect', after: { type: 'multiplier', factor: 2 } },
+      ]),
+    );
     expect(created.changes!.every((c) => !('before' in c))).toBe(true);
 
-    const patched = await call('PATCH', `/api/flash/campaigns/${id}`, { token: t.token, body: { status: 'active', effect: { type: 'multiplier', factor: 3 } } });
+    const patched = await call('PATCH', `/api/flash/campaigns/${id}`, {
+      token: t.token,
+      body: { status: 'active', effect: { type: 'multiplier', factor: 3 } },
+    });
     expect((await entryOf(t.token, patched, 'campaign.updated')).changes).toEqual([
       { field: 'status', before: 'draft', after: 'active' },
       { field: 'effect.factor', before: 2, after: 3 },
@@ -183,7 +191,12 @@ describe('audit trail: what a configuration change changed', () => {
     const body = { name: '5 € off', pointsCost: 100, benefit: { type: 'fixed_discount', amount: 500, currency: 'EUR' }, status: 'active', stock: 10 };
     const made = await call('POST', '/api/v2/rewards', { token: t.key, body });
     const id = made.body.data.id;
-    expect((await entryOf(t.token, made, 'reward.created')).changes).toEqual(expect.arrayContaining([{ field: 'pointsCost', after: 100 }, { field: 'stock', after: 10 }]));
+    expect((await entryOf(t.token, made, 'reward.created')).changes).toEqual(
+      expect.arrayContaining([
+        { field: 'pointsCost', after: 100 },
+        { field: 'stock', after: 10 },
+      ]),
+    );
     const patched = await call('PATCH', `/api/v2/rewards/${id}`, { token: t.key, body: { stock: 25, name: '5 € off (spring)' } });
     const entry = await entryOf(t.token, patched, 'reward.updated');
     expect(entry.changes).toEqual([
@@ -206,7 +219,10 @@ describe('audit trail: filters, pages and the CSV file', () => {
     campaignId = made.body.data.id;
     await call('PATCH', `/api/flash/campaigns/${campaignId}`, { token: t.token, body: { priority: 4 } });
     await call('PATCH', `/api/flash/campaigns/${campaignId}`, { token: t.token, body: { priority: 5 } });
-    await call('POST', '/api/flash/campaigns', { token: t.token, body: { name: 'Other', status: 'draft', trigger: { type: 'order' }, effect: { type: 'multiplier', factor: 2 } } });
+    await call('POST', '/api/flash/campaigns', {
+      token: t.token,
+      body: { name: 'Other', status: 'draft', trigger: { type: 'order' }, effect: { type: 'multiplier', factor: 2 } },
+    });
   };
 
   it('by target (type and id), by actor, by action and by period, page by page', async () => {
@@ -247,7 +263,9 @@ describe('audit trail: filters, pages and the CSV file', () => {
     );
     const href = `/console/program/campaigns/${campaignId}`;
     expect(lines[1]).toMatch(
-      new RegExp(`^[^,]+,campaign\\.updated,success,,user,${t.userId},Fran Filter,${t.email.replace('.', '\\.')},,campaign,${campaignId},${href},priority: 4 -> 5,req_`),
+      new RegExp(
+        `^[^,]+,campaign\\.updated,success,,user,${t.userId},Fran Filter,${t.email.replace('.', '\\.')},,campaign,${campaignId},${href},priority: 4 -> 5,req_`,
+      ),
     );
     // A quoted cell with the campaign's name: its quotes doubled, its formula neutralised, one change a line.
     expect(res.body).toContain(`"name: (none) -> ""Say \\""hi\\"", =1+1""`);

@@ -18,13 +18,17 @@ beforeAll(async () => {
   owner = await tenant('console-audit', { name: 'Ada Owner' });
   const key = await createKey(owner.token, { name: 'Checkout', preset: 'write' });
   memberId = (await newMember(key.key)).id;
-  expect((await call('POST', `/api/v2/members/${memberId}/points`, { token: key.key, body: { type: 'earn', amount: 5, reason: 'Goodwill' } })).status).toBe(201);
+  expect((await call('POST', `/api/v2/members/${memberId}/points`, { token: key.key, body: { type: 'earn', amount: 5, reason: 'Goodwill' } })).status).toBe(
+    201,
+  );
   const made = await call('POST', '/api/flash/campaigns', {
     token: owner.token,
     body: { name: 'Double points', status: 'draft', trigger: { type: 'order' }, effect: { type: 'multiplier', factor: 2 } },
   });
   campaignId = made.body.data.id;
-  expect((await call('PATCH', `/api/flash/campaigns/${campaignId}`, { token: owner.token, body: { effect: { type: 'multiplier', factor: 3 } } })).status).toBe(200);
+  expect((await call('PATCH', `/api/flash/campaigns/${campaignId}`, { token: owner.token, body: { effect: { type: 'multiplier', factor: 3 } } })).status).toBe(
+    200,
+  );
   browser = await openConsoleBrowser();
 }, 120_000);
 

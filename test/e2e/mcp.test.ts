@@ -472,7 +472,9 @@ describe('MCP audit', () => {
       expect(e.actor).toMatchObject({ type: 'apiKey', id: key.id, name: 'audited' });
       expect(requestIds).toContain(e.requestId);
       expect(e.mcp.durationMs).toBeGreaterThanOrEqual(0);
-      expect(e.target).toEqual(e.action === 'mcp.tool_called' ? { type: 'mcpTool', id: e.mcp.tool, href: null } : { type: 'mcpServer', id: t.workspaceId, href: null });
+      expect(e.target).toEqual(
+        e.action === 'mcp.tool_called' ? { type: 'mcpTool', id: e.mcp.tool, href: null } : { type: 'mcpServer', id: t.workspaceId, href: null },
+      );
     }
     const text = JSON.stringify(entries);
     for (const leak of ['SECRET-REASON-TEXT', member.id, member.email, foreign.id, 'many', 'audit-']) expect(text).not.toContain(leak);

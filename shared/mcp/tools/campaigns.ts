@@ -19,7 +19,6 @@ import { defineTool, idempotencyKeyArg, pageArgs, pageOf, pageResult, READ_ONLY,
 
 const campaignIdArg = z.string().min(1).max(64).describe('The campaign id (cmp_...), e.g. from list_campaigns');
 
-
 export const campaignTools = [
   defineTool({
     name: 'list_campaigns',

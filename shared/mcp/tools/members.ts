@@ -43,8 +43,7 @@ const pointsChange = (type: 'earn' | 'deduct') =>
     annotations: write({ destructive: false, idempotent: false }),
     writes: 'guard',
     idempotent: true,
-    run: (ctx, a, w) =>
-      members.changePointsManually(ctx.workspaceId, a.memberId, { type, amount: a.amount, reason: a.reason }, { audit: toolAudit(ctx) }, w),
+    run: (ctx, a, w) => members.changePointsManually(ctx.workspaceId, a.memberId, { type, amount: a.amount, reason: a.reason }, { audit: toolAudit(ctx) }, w),
   });
 
 export const memberTools = [

@@ -126,11 +126,7 @@ export function AuditLog() {
 function Actor({ actor, address }: { actor: Entry['actor']; address: (id: string) => string }) {
   if (actor.type === 'anonymous') return <>Anonymous</>;
   const label =
-    actor.type === 'user'
-      ? (actor.name ?? actor.email ?? 'Former team member')
-      : actor.name !== null
-        ? `API key “${actor.name}”`
-        : 'Unknown API key';
+    actor.type === 'user' ? (actor.name ?? actor.email ?? 'Former team member') : actor.name !== null ? `API key “${actor.name}”` : 'Unknown API key';
   const detail = actor.type === 'user' ? (actor.name !== null ? actor.email : null) : actor.prefix !== null ? `${actor.prefix}…` : null;
   return (
     <>

@@ -16,9 +16,27 @@ const base: ReadableEntry = {
 describe('auditCsv', () => {
   it('a header, then one row per entry with the actor named, the address and the changes one per line', () => {
     const csv = auditCsv([
-      { ...base, changes: [{ field: 'earn.pointsPerUnit', before: 1, after: 2 }, { field: 'timeZone', after: 'Europe/Berlin' }] },
-      { ...base, action: 'auth.login_failed', outcome: 'failure', reason: 'wrong_password', actor: { type: 'anonymous' }, target: { type: 'user', id: 'usr_1', href: null } },
-      { ...base, action: 'api_key.created', actor: { type: 'apiKey', id: 'key_1', name: '=cmd', prefix: 'fl_live_3kq9' }, target: { type: 'apiKey', id: 'key_2', href: '/console/api-keys' } },
+      {
+        ...base,
+        changes: [
+          { field: 'earn.pointsPerUnit', before: 1, after: 2 },
+          { field: 'timeZone', after: 'Europe/Berlin' },
+        ],
+      },
+      {
+        ...base,
+        action: 'auth.login_failed',
+        outcome: 'failure',
+        reason: 'wrong_password',
+        actor: { type: 'anonymous' },
+        target: { type: 'user', id: 'usr_1', href: null },
+      },
+      {
+        ...base,
+        action: 'api_key.created',
+        actor: { type: 'apiKey', id: 'key_1', name: '=cmd', prefix: 'fl_live_3kq9' },
+        target: { type: 'apiKey', id: 'key_2', href: '/console/api-keys' },
+      },
     ]);
     expect(csv.split('\r\n')).toStrictEqual([
       AUDIT_CSV_COLUMNS.join(','),
@@ -36,7 +54,12 @@ describe('auditCsv', () => {
 
 describe('changesText', () => {
   it('each change as field: before -> after, JSON values, (none) for an absent side; nothing without changes', () => {
-    expect(changesText([{ field: 'gone', before: { a: [1] } }, { field: 'n', before: null, after: 'x' }])).toBe('gone: {"a":[1]} -> (none)\nn: null -> "x"');
+    expect(
+      changesText([
+        { field: 'gone', before: { a: [1] } },
+        { field: 'n', before: null, after: 'x' },
+      ]),
+    ).toBe('gone: {"a":[1]} -> (none)\nn: null -> "x"');
     expect(changesText([])).toBe('');
     expect(changesText(undefined)).toBeNull();
   });

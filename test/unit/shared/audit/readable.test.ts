@@ -26,12 +26,22 @@ const NAMES: ActorNames = {
 describe('readable: the actor named as the workspace knows them now', () => {
   it('a team member by name and e-mail; without a name, the e-mail; gone, by id alone', () => {
     expect(readable(entry({}), NAMES).actor).toStrictEqual({ type: 'user', id: 'usr_1', name: 'Ada Lovelace', email: 'ada@example.com' });
-    expect(readable(entry({ actor: { type: 'user', id: 'usr_2' } }), NAMES).actor).toStrictEqual({ type: 'user', id: 'usr_2', name: null, email: 'grace@example.com' });
+    expect(readable(entry({ actor: { type: 'user', id: 'usr_2' } }), NAMES).actor).toStrictEqual({
+      type: 'user',
+      id: 'usr_2',
+      name: null,
+      email: 'grace@example.com',
+    });
     expect(readable(entry({ actor: { type: 'user', id: 'usr_gone' } }), NAMES).actor).toStrictEqual({ type: 'user', id: 'usr_gone', name: null, email: null });
   });
 
   it('a key by name and prefix; an unknown key by id; anonymous as it is', () => {
-    expect(readable(entry({ actor: { type: 'apiKey', id: 'key_1' } }), NAMES).actor).toStrictEqual({ type: 'apiKey', id: 'key_1', name: 'Checkout', prefix: 'fl_live_3kq9' });
+    expect(readable(entry({ actor: { type: 'apiKey', id: 'key_1' } }), NAMES).actor).toStrictEqual({
+      type: 'apiKey',
+      id: 'key_1',
+      name: 'Checkout',
+      prefix: 'fl_live_3kq9',
+    });
     expect(readable(entry({ actor: { type: 'apiKey', id: 'key_x' } }), NAMES).actor).toStrictEqual({ type: 'apiKey', id: 'key_x', name: null, prefix: null });
     expect(readable(entry({ actor: { type: 'anonymous' } }), NAMES).actor).toStrictEqual({ type: 'anonymous' });
     // A user id is never looked up among the keys, nor a key id among the users.

@@ -33,7 +33,12 @@ describe('csvCell and csvLines (RFC 4180)', () => {
   });
 
   it('ends every line with CRLF', () => {
-    expect(csvLines([['a', 1], [null, 'b,c']])).toBe('a,1\r\n,"b,c"\r\n');
+    expect(
+      csvLines([
+        ['a', 1],
+        [null, 'b,c'],
+      ]),
+    ).toBe('a,1\r\n,"b,c"\r\n');
     expect(csvLines([])).toBe('');
   });
 });
