@@ -76,6 +76,7 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   'portal.cors_updated': {
     target: 'workspace',
     outcome: 'success',
+    changes: true,
     when: 'The origins allowed to call the consumer routes from a browser were replaced (target id: the workspace id)',
   },
   // Data exports
@@ -115,7 +116,7 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     outcome: 'success',
     when: 'An invitation was accepted: its user was created with the invited role (actor: the new user)',
   },
-  'team.role_changed': { target: 'user', outcome: 'success', when: "A team member's role was changed" },
+  'team.role_changed': { target: 'user', outcome: 'success', changes: true, when: "A team member's role was changed" },
   'team.member_removed': { target: 'user', outcome: 'success', when: 'A team member was removed: their login and every session of theirs end' },
   // Console: members
   'member.points_adjusted': {

@@ -59,7 +59,9 @@ export const auditEntrySchema = z
         }),
       )
       .optional()
-      .describe('Only on configuration changes (program rules, campaigns, rewards): what changed, field by field. Never personal data.'),
+      .describe(
+        'Only on configuration changes (program rules, campaigns, rewards, CORS origins, a team member’s role): what changed, field by field. Never personal data.',
+      ),
   })
   .meta({ id: 'AuditEntry' });
 

@@ -2216,7 +2216,7 @@ export interface paths {
         };
         /**
          * The workspace audit trail, newest first
-         * @description Who did what, when, to what, with which outcome and in which request: sign-ins (and wrong passwords for existing accounts), password and e-mail changes, team and API keys, webhook endpoints, program rules, campaigns, rewards, manual points changes, object types and every MCP call (its method, tool, outcome and duration; never its arguments). A configuration change (program rules, campaigns, rewards) carries what changed, field by field (`changes`). The actor is named as the workspace knows them now (a team member’s name and e-mail, a key’s name and prefix), looked up at read time: entries store ids only, never a secret, token, password, e-mail address, name or IP address. Filters: `action` (one of the catalog), `actor` (a usr_ or key_ id), `targetType`/`targetId`, `from`/`to` (occurredAt). Entries are kept 365 days; none can be changed or deleted.
+         * @description Who did what, when, to what, with which outcome and in which request: sign-ins (and wrong passwords for existing accounts), password and e-mail changes, team and API keys, webhook endpoints, program rules, campaigns, rewards, manual points changes, object types and every MCP call (its method, tool, outcome and duration; never its arguments). A configuration change (program rules, campaigns, rewards, CORS origins, a team member’s role) carries what changed, field by field (`changes`). The actor is named as the workspace knows them now (a team member’s name and e-mail, a key’s name and prefix), looked up at read time: entries store ids only, never a secret, token, password, e-mail address, name or IP address. Filters: `action` (one of the catalog), `actor` (a usr_ or key_ id), `targetType`/`targetId`, `from`/`to` (occurredAt). Entries are kept 365 days; none can be changed or deleted.
          *
          *     Credential: a user session whose role holds the permission `audit:read` (the audit trail; built-in roles `owner`, `admin`, `analyst`).
          */
@@ -3003,7 +3003,7 @@ export interface components {
                 /** @description For a tool error: the error code of the REST error table */
                 errorCode: string | null;
             };
-            /** @description Only on configuration changes (program rules, campaigns, rewards): what changed, field by field. Never personal data. */
+            /** @description Only on configuration changes (program rules, campaigns, rewards, CORS origins, a team member’s role): what changed, field by field. Never personal data. */
             changes?: {
                 /** @description The dotted path of the field, e.g. earn.pointsPerUnit */
                 field: string;

@@ -207,6 +207,28 @@ describe('audit trail: what a configuration change changed', () => {
   });
 });
 
+describe('audit trail: settings and roles, what changed', () => {
+  it('the CORS origins and a team member’s role, before and after; the member’s own data never', async () => {
+    const owner = await registerAccount('audit-settings');
+    const origins = ['https://shop.example.com'];
+    const first = await call('PUT', '/api/flash/settings/cors', { token: owner.token, body: { allowedOrigins: origins } });
+    expect((await entryOf(owner.token, first, 'portal.cors_updated')).changes).toEqual([{ field: 'allowedOrigins', before: [], after: origins }]);
+    const second = await call('PUT', '/api/flash/settings/cors', { token: owner.token, body: { allowedOrigins: [...origins, 'https://app.example.com'] } });
+    expect((await entryOf(owner.token, second, 'portal.cors_updated')).changes).toEqual([
+      { field: 'allowedOrigins', before: origins, after: [...origins, 'https://app.example.com'] },
+    ]);
+
+    const added = await addUser(owner.workspaceId, 'support');
+    const { userId } = await signIn(added.email);
+    const changed = await call('PATCH', `/api/flash/team/members/${userId}`, { token: owner.token, body: { role: 'marketer' } });
+    const entry = await entryOf(owner.token, changed, 'team.role_changed');
+    expect(entry.changes).toEqual([{ field: 'role', before: 'support', after: 'marketer' }]);
+    expect(entry.target).toEqual({ type: 'user', id: userId, href: '/console/team' });
+    const [stored] = await storedItems([entry.id]);
+    expect(JSON.stringify(stored)).not.toContain('@');
+  });
+});
+
 describe('audit trail: filters, pages and the CSV file', () => {
   let t: Tenant;
   let campaignId: string;

@@ -46,7 +46,15 @@ async function entryOf(token: string, res: ApiResponse, action: string): Promise
 }
 
 /** The entries that carry what changed (configuration changes). */
-const WITH_CHANGES = new Set(['program.updated', 'campaign.created', 'campaign.updated', 'reward.created', 'reward.updated']);
+const WITH_CHANGES = new Set([
+  'program.updated',
+  'campaign.created',
+  'campaign.updated',
+  'portal.cors_updated',
+  'team.role_changed',
+  'reward.created',
+  'reward.updated',
+]);
 
 /**
  * Nothing of these (nor any e-mail address) appears in the entry as the table stores it, nor in the

@@ -277,6 +277,8 @@ describe('auditEntry', () => {
       'program.updated',
       'campaign.created',
       'campaign.updated',
+      'portal.cors_updated',
+      'team.role_changed',
       'reward.created',
       'reward.updated',
     ]);
