@@ -37,7 +37,7 @@ export const auditArea = declareArea({
       responses: { 200: null },
       binaryResponses: { 200: 'text/csv' },
       description:
-        `The entries \`GET /api/flash/audit\` lists for the same filters, newest first, at most ${config.audit.csvMaxRows} (the newest; \`X-Audit-Truncated: true\` says more matched: narrow the period for the rest), ` +
+        `The entries \`GET /api/flash/audit\` lists for the same filters, newest first, at most ${config.audit.csvMaxRows} (the newest; \`X-Audit-Truncated: true\` says more may match: narrow the period for the rest), ` +
         'as `text/csv` (RFC 4180, CRLF, a header row; `Content-Disposition: attachment`): time, action, outcome, reason, the actor (type, id, name, e-mail, key prefix), the target (type, id, console address), the changes (`field: before -> after`, one per line) and the request id. A cell that a spreadsheet would run as a formula starts with a quote.',
     },
   },

@@ -93,7 +93,7 @@ export async function listAuditEntries(
 
 /**
  * The filtered trail as CSV, newest first, at most `config.audit.csvMaxRows` entries (the newest;
- * `truncated` says more matched: narrow the period for the rest).
+ * `truncated` says more may match: narrow the period for the rest).
  */
 export async function auditCsvOf(workspaceId: string, query: AuditQueryFilters, directory: ActorDirectory): Promise<{ csv: string; truncated: boolean }> {
   const max = config.audit.csvMaxRows;

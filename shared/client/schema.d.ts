@@ -2238,7 +2238,7 @@ export interface paths {
         };
         /**
          * The filtered audit trail as a CSV file
-         * @description The entries `GET /api/flash/audit` lists for the same filters, newest first, at most 5000 (the newest; `X-Audit-Truncated: true` says more matched: narrow the period for the rest), as `text/csv` (RFC 4180, CRLF, a header row; `Content-Disposition: attachment`): time, action, outcome, reason, the actor (type, id, name, e-mail, key prefix), the target (type, id, console address), the changes (`field: before -> after`, one per line) and the request id. A cell that a spreadsheet would run as a formula starts with a quote.
+         * @description The entries `GET /api/flash/audit` lists for the same filters, newest first, at most 5000 (the newest; `X-Audit-Truncated: true` says more may match: narrow the period for the rest), as `text/csv` (RFC 4180, CRLF, a header row; `Content-Disposition: attachment`): time, action, outcome, reason, the actor (type, id, name, e-mail, key prefix), the target (type, id, console address), the changes (`field: before -> after`, one per line) and the request id. A cell that a spreadsheet would run as a formula starts with a quote.
          *
          *     Credential: a user session whose role holds the permission `audit:read` (the audit trail; built-in roles `owner`, `admin`, `analyst`).
          */
