@@ -64,6 +64,11 @@ export default {
     linesOf('shared/webhooks/delivery.ts', /^export function classify\(/, /^}/),
     'shared/audit/catalog.ts',
     'shared/audit/entry.ts',
+    // What a configuration change changed, field by field; an entry as people read it, and as CSV.
+    'shared/audit/diff.ts',
+    'shared/audit/readable.ts',
+    'shared/audit/csv.ts',
+    'shared/platform/csv.ts',
     // An import file's rows: CSV cells, dates, points and each kind's checks.
     'shared/imports/rows.ts',
     'shared/platform/data/keys.ts',

@@ -21,11 +21,9 @@ export const handler = defineArea(membersArea, {
     const { data, nextCursor } = await members.pointsOf(principalOf(principal).workspaceId, params.id, query.limit, query.cursor);
     return ok(data, { nextCursor });
   },
-  changeMemberPoints: sealed(pointsReply, ({ principal, params, body }, write) => {
-    const p = principalOf(principal);
-    const actor = { apiKeyId: p.kind === 'apiKey' ? p.keyId : null };
-    return members.changePointsManually(p.workspaceId, params.id, body, actor, write);
-  }),
+  changeMemberPoints: sealed(pointsReply, (input, write) =>
+    members.changePointsManually(principalOf(input.principal).workspaceId, input.params.id, input.body, { audit: auditOf(input) }, write),
+  ),
   explainMemberPoints: async ({ principal, params, query }) => ok(await explainPoints(principalOf(principal).workspaceId, params.id, query.at)),
   explainMemberPointsInConsole: async ({ principal, params, query }) => ok(await explainPoints(principalOf(principal).workspaceId, params.id, query.at)),
   searchMembersInConsole: async ({ principal, query }) => {
@@ -39,7 +37,7 @@ export const handler = defineArea(membersArea, {
   },
   adjustMemberPoints: sealed(pointsReply, (input, write) => {
     const { workspaceId, role } = sessionOf(input.principal);
-    return members.changePointsManually(workspaceId, input.params.id, input.body, { apiKeyId: null, audit: auditOf(input), role }, write);
+    return members.changePointsManually(workspaceId, input.params.id, input.body, { audit: auditOf(input), role }, write);
   }),
   reverseLedgerEntry: sealed(pointsReply, (input, write) => {
     const p = principalOf(input.principal);

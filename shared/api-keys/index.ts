@@ -4,6 +4,6 @@
  */
 
 export { apiKeysArea, apiKeySchema } from './contract';
-export { findApiKeyByHash, touchApiKey } from './repository';
+export { findApiKeyByHash, keyNames, touchApiKey } from './repository';
 export { PRESETS } from './scopes';
 export { createApiKey, listApiKeys, revokeApiKey } from './service';

@@ -2,7 +2,7 @@ import type { ApiKeyLookup, ApiKeyRecord } from './entities';
 import { notFound } from '../platform/errors';
 import { keyOf, skPrefix } from '../platform/data/keys';
 import { getItem, isConditionFailed, updateItem } from '../platform/data/items';
-import { prefixPage, type Page } from '../platform/data/queries';
+import { batchGetItems, prefixPage, type Page } from '../platform/data/queries';
 import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /**
@@ -35,6 +35,14 @@ export async function createApiKey(key: ApiKeyRecord, steps: TransactStep[]): Pr
 
 export async function findApiKeyByHash(keyHash: string): Promise<ApiKeyLookup | undefined> {
   return getItem<ApiKeyLookup & { pk: string }>(keyOf('apiKeyHash', { keyHash }));
+}
+
+/** The names and prefixes of these keys, revoked ones included (one batch read of those attributes only). */
+export async function keyNames(workspaceId: string, keyIds: readonly string[]): Promise<{ id: string; name: string; prefix: string }[]> {
+  return batchGetItems(
+    keyIds.map((keyId) => keyOf('apiKey', { workspaceId, keyId })),
+    { consistent: false, attributes: ['id', 'name', 'prefix'] },
+  );
 }
 
 const toRecord = ({ pk: _pk, sk: _sk, entity: _e, ...rest }: Record<string, unknown>) => rest as unknown as ApiKeyRecord;

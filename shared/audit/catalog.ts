@@ -19,6 +19,8 @@ export interface AuditActionInfo {
   outcome: AuditOutcome | 'either';
   /** When it is written (for the documentation). */
   when: string;
+  /** A configuration change whose entry carries what changed, field by field (`changes`); no other action may. */
+  changes?: true;
 }
 
 export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
@@ -49,14 +51,14 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     outcome: 'success',
     when: 'Dead deliveries of a webhook endpoint were queued again in bulk (one entry per call that queued any)',
   },
-  'program.updated': { target: 'program', outcome: 'success', when: 'The loyalty program rules were replaced (target id: the workspace id)' },
+  'program.updated': { target: 'program', outcome: 'success', changes: true, when: 'The loyalty program rules were replaced (target id: the workspace id)' },
   'program.clock_advanced': {
     target: 'workspace',
     outcome: 'success',
     when: 'A sandbox workspace’s program clock was moved ahead (target id: the workspace id); what fell due ran with it',
   },
-  'campaign.created': { target: 'campaign', outcome: 'success', when: 'A campaign was defined' },
-  'campaign.updated': { target: 'campaign', outcome: 'success', when: 'A campaign’s definition or status changed' },
+  'campaign.created': { target: 'campaign', outcome: 'success', changes: true, when: 'A campaign was defined' },
+  'campaign.updated': { target: 'campaign', outcome: 'success', changes: true, when: 'A campaign’s definition or status changed' },
   'campaign.deleted': { target: 'campaign', outcome: 'success', when: 'A campaign was deleted (its grants stay in the ledger)' },
   'object_type.created': { target: 'objectType', outcome: 'success', when: 'A custom object type was defined (target id: the type key)' },
   'object_type.updated': { target: 'objectType', outcome: 'success', when: 'A custom object type definition was replaced' },
@@ -79,6 +81,7 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   'portal.cors_updated': {
     target: 'workspace',
     outcome: 'success',
+    changes: true,
     when: 'The origins allowed to call the consumer routes from a browser were replaced (target id: the workspace id)',
   },
   // Data exports
@@ -118,18 +121,22 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
     outcome: 'success',
     when: 'An invitation was accepted: its user was created with the invited role (actor: the new user)',
   },
-  'team.role_changed': { target: 'user', outcome: 'success', when: "A team member's role was changed" },
+  'team.role_changed': { target: 'user', outcome: 'success', changes: true, when: "A team member's role was changed" },
   'team.sessions_ended': { target: 'user', outcome: 'success', when: 'An owner ended every session of a team member: each is refused from then on' },
   'team.member_removed': { target: 'user', outcome: 'success', when: 'A team member was removed: their login and every session of theirs end' },
   // Console: members
-  'member.points_adjusted': { target: 'member', outcome: 'success', when: "A user earned or deducted a member's points with a reason in the console" },
+  'member.points_adjusted': {
+    target: 'member',
+    outcome: 'success',
+    when: "A member's points were earned, deducted or corrected by hand with a reason: by a user in the console or an API key (REST or MCP)",
+  },
   'member.ledger_entry_reversed': {
     target: 'member',
     outcome: 'success',
     when: 'A ledger entry of the member was reversed by a correction (an API key or a user in the console)',
   },
-  'reward.created': { target: 'reward', outcome: 'success', when: 'A reward was added to the catalog' },
-  'reward.updated': { target: 'reward', outcome: 'success', when: 'A reward’s definition, stock or status changed' },
+  'reward.created': { target: 'reward', outcome: 'success', changes: true, when: 'A reward was added to the catalog' },
+  'reward.updated': { target: 'reward', outcome: 'success', changes: true, when: 'A reward’s definition, stock or status changed' },
   'redemption.voided': {
     target: 'redemption',
     outcome: 'success',

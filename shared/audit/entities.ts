@@ -118,6 +118,17 @@ export interface McpCallDetail {
   errorCode: string | null;
 }
 
+/**
+ * One changed field of a configuration change: its dotted path and the values either side (absent
+ * where the field was absent). Only configuration (rules, campaigns, rewards, settings) is diffed,
+ * never a person's data.
+ */
+export interface AuditChange {
+  field: string;
+  before?: unknown;
+  after?: unknown;
+}
+
 export interface AuditEntry {
   /** `aud_...`, time-ordered: it sorts by `occurredAt`. */
   id: string;
@@ -131,4 +142,6 @@ export interface AuditEntry {
   requestId: string;
   /** Only on `mcp.*` entries. */
   mcp?: McpCallDetail;
+  /** Only on the catalog's configuration changes (`changes: true`): what changed, field by field. */
+  changes?: AuditChange[];
 }

@@ -4,6 +4,7 @@ import {
   AUDIT_FAILURE_REASONS,
   type AuditAction,
   type AuditActor,
+  type AuditChange,
   type AuditEntry,
   type AuditFailureReason,
   type AuditTarget,
@@ -28,6 +29,8 @@ export interface AuditInput {
   reason?: AuditFailureReason;
   /** Required exactly for `mcp.*` actions. */
   mcp?: McpCallDetail;
+  /** Only for the catalog's configuration changes (`changes: true`): what changed (`diffOf`). */
+  changes?: AuditChange[];
 }
 
 /** Who made a change, as the audit trail names them: the ids of the credential, never the credential. */
@@ -38,7 +41,7 @@ export function actorOf(principal: Principal): AuditActor {
 export const REDACTED = '[redacted]';
 
 /** What an id or request id may look like in an entry (the request-id rule: no `@`, no spaces). */
-const PLAIN_VALUE = /^[A-Za-z0-9._:-]{1,128}$/;
+export const PLAIN_VALUE = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Prefixes of the platform's secrets: API keys, sessions, reset tokens, webhook signing secrets. */
 export const SECRET_PREFIXES: readonly string[] = ['fl_live_', 'fl_test_', 'fl_sess_', 'fl_reset_', 'fl_cs_', 'whsec_'];
 
@@ -74,6 +77,7 @@ export function auditEntry(input: AuditInput, now: Date, id: string = newId('aud
   if (input.reason !== undefined && !AUDIT_FAILURE_REASONS.includes(input.reason)) throw new Error(`${input.reason} is not an audit failure reason`);
   const isMcp = input.action.startsWith('mcp.');
   if (isMcp !== (input.mcp !== undefined)) throw new Error(`${input.action} ${isMcp ? 'needs' : 'takes no'} MCP call details`);
+  if (input.changes !== undefined && !info.changes) throw new Error(`${input.action} records no changes`);
   return {
     id,
     occurredAt: now.toISOString(),
@@ -84,8 +88,16 @@ export function auditEntry(input: AuditInput, now: Date, id: string = newId('aud
     target: { type: info.target, id: plainValue(input.target.id) },
     requestId: plainValue(input.requestId),
     ...(input.mcp ? { mcp: mcpDetail(input.mcp) } : {}),
+    ...(input.changes ? { changes: input.changes.map(changeOf) } : {}),
   };
 }
+
+/** A change as the entry keeps it: its field and the sides it has, nothing else the object carries. */
+const changeOf = ({ field, before, after }: AuditChange): AuditChange => ({
+  field,
+  ...(before !== undefined ? { before } : {}),
+  ...(after !== undefined ? { after } : {}),
+});
 
 /** A JSON-RPC method name as the caller sent it, kept only when it looks like one (`tools/call`). */
 const METHOD_NAME = /^[a-z][A-Za-z0-9_/]{0,63}$/;

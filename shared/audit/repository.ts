@@ -1,5 +1,5 @@
 import { config } from '../platform/config';
-import type { AuditAction, AuditEntry } from './entities';
+import type { AuditAction, AuditEntry, AuditTargetType } from './entities';
 import { idTimePrefix } from '../platform/ids';
 import { indexKeysOf, indexPartition, keyOf } from '../platform/data/keys';
 import { putItem, type Item } from '../platform/data/items';
@@ -50,6 +50,8 @@ export interface AuditFilters {
   from?: Date;
   /** occurredAt < to */
   to?: Date;
+  targetType?: AuditTargetType;
+  targetId?: string;
 }
 
 /** Only the entry's own fields leave the table (never keys, TTL or anything added later). */
@@ -63,11 +65,13 @@ const toEntry = (i: Item): AuditEntry => ({
   target: { type: i.target.type, id: i.target.id },
   requestId: i.requestId,
   ...(i.mcp ? { mcp: { method: i.mcp.method, tool: i.mcp.tool ?? null, durationMs: i.mcp.durationMs, errorCode: i.mcp.errorCode ?? null } } : {}),
+  ...(i.changes ? { changes: i.changes } : {}),
 });
 
 /**
  * Newest first. With an actor, that actor's index (narrowed by the action, if given, as a filter:
  * one actor's entries are few); else with an action, that action's index; else the whole trail.
+ * A target narrows any of them as a filter (a page may then come back short, with its cursor).
  * A time window is a range of entry ids, so it narrows the key condition, never a filter.
  */
 export async function listAuditEntries(workspaceId: string, filters: AuditFilters, limit: number, cursor?: string): Promise<Page<AuditEntry>> {
@@ -76,7 +80,11 @@ export async function listAuditEntries(workspaceId: string, filters: AuditFilter
     : filters.action
       ? (['gsi3', indexPartition('auditEntry', 'gsi3', { workspaceId, action: filters.action })] as const)
       : (['gsi1', indexPartition('auditEntry', 'gsi1', { workspaceId })] as const);
-  const filter = filterExpression([{ attr: 'action', op: '=', value: filters.actorId ? filters.action : undefined }]);
+  const filter = filterExpression([
+    { attr: 'action', op: '=', value: filters.actorId ? filters.action : undefined },
+    { attr: ['target', 'type'], op: '=', value: filters.targetType },
+    { attr: ['target', 'id'], op: '=', value: filters.targetId },
+  ]);
   const page = await indexPage<Item>(gsi, partition, {
     limit,
     cursor,

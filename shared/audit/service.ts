@@ -2,9 +2,13 @@ import * as repo from './repository';
 import type { TransactStep } from '../platform/data/transactions';
 import { logger } from '../platform/observability/logger';
 import { emitMetric } from '../platform/observability/metrics';
-import type { AuditAction, AuditActor, AuditEntry, AuditFailureReason, AuditTarget } from './entities';
+import type { AuditAction, AuditActor, AuditChange, AuditEntry, AuditFailureReason, AuditTarget } from './entities';
 import { auditEntry, type AuditInput } from './entry';
-import type { ListAuditQuery } from './schemas';
+import type { AuditQueryFilters, ListAuditQuery } from './schemas';
+import { actorIdsOf, readable, type ActorDirectory, type ReadableEntry } from './readable';
+import { auditCsv } from './csv';
+import { config } from '../platform/config';
+import { MAX_PAGE_SIZE } from '../platform/validation/pagination';
 
 /** Who is acting and in which request: what a service needs to record its change. */
 export interface AuditContext {
@@ -16,8 +20,9 @@ export interface AuditContext {
  * The audit entry of a change as a step of the change's own transaction: the entry is written
  * exactly when the change commits, and a refused or failed change leaves none.
  */
-export function audited(workspaceId: string, ctx: AuditContext, action: AuditAction, target: AuditTarget, now: Date): TransactStep {
-  return { ...repo.auditStep(workspaceId, auditEntry({ action, actor: ctx.actor, target, requestId: ctx.requestId }, now)), onCommitted: countAuditWrite };
+export function audited(workspaceId: string, ctx: AuditContext, action: AuditAction, target: AuditTarget, now: Date, changes?: AuditChange[]): TransactStep {
+  const entry = auditEntry({ action, actor: ctx.actor, target, requestId: ctx.requestId, ...(changes ? { changes } : {}) }, now);
+  return { ...repo.auditStep(workspaceId, entry), onCommitted: countAuditWrite };
 }
 
 /** Counted once the entry is stored: with its transaction's commit, or after its own write. */
@@ -62,15 +67,45 @@ export async function recordAccess(
   }
 }
 
-export async function listAuditEntries(workspaceId: string, query: ListAuditQuery): Promise<{ items: AuditEntry[]; nextCursor: string | null }> {
-  const filters = {
-    action: query.action,
-    actorId: query.actor,
-    from: query.from !== undefined ? new Date(query.from) : undefined,
-    to: query.to !== undefined ? new Date(query.to) : undefined,
-  };
-  const page = await repo.listAuditEntries(workspaceId, filters, query.limit, query.cursor);
-  return { items: page.items, nextCursor: page.nextCursor ?? null };
+const filtersOf = (query: AuditQueryFilters): repo.AuditFilters => ({
+  action: query.action,
+  actorId: query.actor,
+  targetType: query.targetType,
+  targetId: query.targetId,
+  from: query.from !== undefined ? new Date(query.from) : undefined,
+  to: query.to !== undefined ? new Date(query.to) : undefined,
+});
+
+/** Entries as people read them: each actor named through `directory`, each target with its console address. */
+async function readableEntries(workspaceId: string, entries: AuditEntry[], directory: ActorDirectory): Promise<ReadableEntry[]> {
+  const names = await directory(workspaceId, actorIdsOf(entries));
+  return entries.map((e) => readable(e, names));
+}
+
+export async function listAuditEntries(
+  workspaceId: string,
+  query: ListAuditQuery,
+  directory: ActorDirectory,
+): Promise<{ items: ReadableEntry[]; nextCursor: string | null }> {
+  const page = await repo.listAuditEntries(workspaceId, filtersOf(query), query.limit, query.cursor);
+  return { items: await readableEntries(workspaceId, page.items, directory), nextCursor: page.nextCursor ?? null };
+}
+
+/**
+ * The filtered trail as CSV, newest first, at most `config.audit.csvMaxRows` entries (the newest;
+ * `truncated` says more may match: narrow the period for the rest).
+ */
+export async function auditCsvOf(workspaceId: string, query: AuditQueryFilters, directory: ActorDirectory): Promise<{ csv: string; truncated: boolean }> {
+  const max = config.audit.csvMaxRows;
+  const entries: AuditEntry[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await repo.listAuditEntries(workspaceId, filtersOf(query), MAX_PAGE_SIZE, cursor);
+    entries.push(...page.items);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor && entries.length < max);
+  const truncated = entries.length > max || cursor !== undefined;
+  return { csv: auditCsv(await readableEntries(workspaceId, entries.slice(0, max), directory)), truncated };
 }
 
 /**

@@ -15,7 +15,7 @@ import { indexPartition, keyOf } from '../platform/data/keys';
 import { StaleRead } from '../platform/data/concurrency';
 import { deleteItem, getItem, isConditionFailed, putItem, updateItem, type Item } from '../platform/data/items';
 import { transactWrite, type TransactStep } from '../platform/data/transactions';
-import { queryRaw } from '../platform/data/queries';
+import { batchGetItems, queryRaw } from '../platform/data/queries';
 
 /** Workspaces, users and everything that proves who a user is (e-mail, sessions, reset tokens). */
 
@@ -91,6 +91,14 @@ export async function setClockOffset(workspaceId: string, fromOffsetMs: number, 
 
 export async function getUser(workspaceId: string, userId: string): Promise<UserRecord | undefined> {
   return recordOf(userEntity, await getItem(keyOf('user', { workspaceId, userId })));
+}
+
+/** The names and e-mails of these users (one batch read of those attributes only); users no longer there are left out. */
+export async function userNames(workspaceId: string, userIds: readonly string[]): Promise<{ id: string; name?: string | null; email: string }[]> {
+  return batchGetItems(
+    userIds.map((userId) => keyOf('user', { workspaceId, userId })),
+    { consistent: false, attributes: ['id', 'name', 'email'] },
+  );
 }
 
 export async function findUserByEmail(email: string): Promise<UserRecord | undefined> {

@@ -12,6 +12,7 @@ export {
   getWorkspaceRecord,
   setClockOffset,
   touchBrowserSession,
+  userNames,
 } from './accounts-repository';
 export { authArea, userSchema, workspaceSchema } from './contract';
 export { userEntity } from './entities';

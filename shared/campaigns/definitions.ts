@@ -16,7 +16,7 @@ import { conflict, notFound, validationFailed, type ErrorDetail } from '../platf
 import { refuseOversized } from '../platform/data/stored-size';
 import { ID_PATTERN, newId } from '../platform/ids';
 import { config } from '../platform/config';
-import { audited, type AuditContext } from '../audit';
+import { audited, definitionDiff, diffOf, type AuditContext } from '../audit';
 import { TtlCache } from '../platform/cache';
 import { normalised, type CampaignRule } from './evaluation';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
@@ -101,7 +101,7 @@ export async function createCampaign(
   await transactWrite([
     repo.putCampaignStep(workspaceId, campaign),
     ...dueListed(workspaceId, definition),
-    audited(workspaceId, audit, 'campaign.created', { type: 'campaign', id: campaign.id }, now),
+    audited(workspaceId, audit, 'campaign.created', { type: 'campaign', id: campaign.id }, now, diffOf({}, definition)),
     ...sealSteps(opts, campaign),
   ]);
   // After the commit: a read between an earlier drop and the commit would cache the old list again.
@@ -182,7 +182,7 @@ export async function updateCampaign(workspaceId: string, campaignId: string, in
       repo.updateCampaignStep(workspaceId, campaignId, changed, current.version, fold.add),
       ...fold.steps,
       ...dueListed(workspaceId, definition),
-      audited(workspaceId, audit, 'campaign.updated', { type: 'campaign', id: campaignId }, now),
+      audited(workspaceId, audit, 'campaign.updated', { type: 'campaign', id: campaignId }, now, definitionDiff(current, definition)),
     ]);
     cache.invalidate(workspaceId);
     // The counts as stored now: grants went on while the change was made.

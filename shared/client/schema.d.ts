@@ -2486,11 +2486,33 @@ export interface paths {
         };
         /**
          * The workspace audit trail, newest first
-         * @description Who did what, when, to what, with which outcome and in which request: sign-ins (and wrong passwords for existing accounts), password and e-mail changes, API keys, webhook endpoints, program rules, object types and every MCP call (its method, tool, outcome and duration; never its arguments). Never a secret, token, password, e-mail address, name or IP address. Filters: `action` (one of the catalog), `actor` (a usr_ or key_ id), `from`/`to` (occurredAt). Entries are kept 365 days.
+         * @description Who did what, when, to what, with which outcome and in which request: sign-ins (and wrong passwords for existing accounts), password and e-mail changes, team and API keys, webhook endpoints, program rules, campaigns, rewards, manual points changes, object types and every MCP call (its method, tool, outcome and duration; never its arguments). A configuration change (program rules, campaigns, rewards, CORS origins, a team member’s role) carries what changed, field by field (`changes`). The actor is named as the workspace knows them now (a team member’s name and e-mail, a key’s name and prefix), looked up at read time: entries store ids only, never a secret, token, password, e-mail address, name or IP address. Filters: `action` (one of the catalog), `actor` (a usr_ or key_ id), `targetType`/`targetId`, `from`/`to` (occurredAt). Entries are kept 365 days; none can be changed or deleted.
          *
          *     Credential: a user session whose role holds the permission `audit:read` (the audit trail; built-in roles `owner`, `admin`, `analyst`).
          */
         get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/audit/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The filtered audit trail as a CSV file
+         * @description The entries `GET /api/flash/audit` lists for the same filters, newest first, at most 5000 (the newest; `X-Audit-Truncated: true` says more may match: narrow the period for the rest), as `text/csv` (RFC 4180, CRLF, a header row; `Content-Disposition: attachment`): time, action, outcome, reason, the actor (type, id, name, e-mail, key prefix), the target (type, id, console address), the changes (`field: before -> after`, one per line) and the request id. A cell that a spreadsheet would run as a formula starts with a quote.
+         *
+         *     Credential: a user session whose role holds the permission `audit:read` (the audit trail; built-in roles `owner`, `admin`, `analyst`).
+         */
+        get: operations["exportAuditEntries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3207,17 +3229,25 @@ export interface components {
             outcome: "success" | "failure";
             /** @description Why an attempt failed; null on success */
             reason: ("wrong_password" | "tool_error" | "refused" | "invalid") | null;
-            /** @description Who acted: a user (session), an API key, or anonymous (nothing proved, e.g. a failed login) */
+            /** @description Who acted: a user (session), an API key, or anonymous (nothing proved, e.g. a failed login). Names, e-mails and prefixes are looked up when the trail is read, never stored in it. */
             actor: {
                 /** @constant */
                 type: "user";
                 /** @description usr_... */
                 id: string;
+                /** @description The team member’s display name as it is now; null without one, or once they left the team */
+                name: string | null;
+                /** @description The team member’s login e-mail as it is now; null once they left the team */
+                email: string | null;
             } | {
                 /** @constant */
                 type: "apiKey";
                 /** @description key_... */
                 id: string;
+                /** @description The key’s name (a revoked key keeps it); null if the key is unknown */
+                name: string | null;
+                /** @description The first characters of the key, as the key list shows them */
+                prefix: string | null;
             } | {
                 /** @constant */
                 type: "anonymous";
@@ -3227,6 +3257,8 @@ export interface components {
                 type: "workspace" | "user" | "apiKey" | "webhookEndpoint" | "program" | "campaign" | "objectType" | "mcpTool" | "mcpServer" | "exportJob" | "exportSigningSecret" | "exportSchedule" | "member" | "invitation" | "reward" | "redemption";
                 /** @description The id of the thing acted on (for a program: the workspace id; for an object type: its key) */
                 id: string;
+                /** @description The console address that shows it (/console/...), or null where the console has none */
+                href: string | null;
             };
             /** @description The x-request-id of the request that made the change */
             requestId: string;
@@ -3241,6 +3273,15 @@ export interface components {
                 /** @description For a tool error: the error code of the REST error table */
                 errorCode: string | null;
             };
+            /** @description Only on configuration changes (program rules, campaigns, rewards, CORS origins, a team member’s role): what changed, field by field. Never personal data. */
+            changes?: {
+                /** @description The dotted path of the field, e.g. earn.pointsPerUnit */
+                field: string;
+                /** @description Its value before; absent when the field was added */
+                before?: unknown;
+                /** @description Its value after; absent when the field was removed */
+                after?: unknown;
+            }[];
         };
         Brand: {
             /** @description brd_... */
@@ -11776,6 +11817,10 @@ export interface operations {
                 action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.session_ended" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.sessions_ended" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
                 /** @description Entries of this actor: a user id (usr_...) or an API key id (key_...) */
                 actor?: string;
+                /** @description Entries acting on this kind of thing */
+                targetType?: "workspace" | "user" | "apiKey" | "webhookEndpoint" | "program" | "campaign" | "objectType" | "mcpTool" | "mcpServer" | "exportJob" | "exportSigningSecret" | "exportSchedule" | "member" | "invitation" | "reward" | "redemption";
+                /** @description Entries acting on the thing with this id (a member, a campaign, a reward...) */
+                targetId?: string;
                 /** @description occurredAt >= from */
                 from?: string;
                 /** @description occurredAt < to */
@@ -11799,6 +11844,50 @@ export interface operations {
                         /** @description Pass as `cursor` for the next page; null on the last page */
                         nextCursor: string | null;
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportAuditEntries: {
+        parameters: {
+            query?: {
+                /** @description An action of the audit catalog */
+                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.session_ended" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.sessions_ended" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
+                /** @description Entries of this actor: a user id (usr_...) or an API key id (key_...) */
+                actor?: string;
+                /** @description Entries acting on this kind of thing */
+                targetType?: "workspace" | "user" | "apiKey" | "webhookEndpoint" | "program" | "campaign" | "objectType" | "mcpTool" | "mcpServer" | "exportJob" | "exportSigningSecret" | "exportSchedule" | "member" | "invitation" | "reward" | "redemption";
+                /** @description Entries acting on the thing with this id (a member, a campaign, a reward...) */
+                targetId?: string;
+                /** @description occurredAt >= from */
+                from?: string;
+                /** @description occurredAt < to */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -15,6 +15,7 @@ export const to = {
   objectType: (key: string) => under('/object-types', key),
   webhooks: `${ROOT}/webhooks`,
   deliveries: (endpointId: string) => `${under('/webhooks', endpointId)}/deliveries`,
+  audit: `${ROOT}/audit`,
   /** The signed-in person's own page (their sessions): every role has it, so it is outside the navigation. */
   account: `${ROOT}/account`,
 } as const;

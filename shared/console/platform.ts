@@ -14,6 +14,8 @@ export const PLATFORM: {
   readonly scopes: readonly components['schemas']['ApiKey']['scopes'][number][];
   /** Every action the audit log records (its filter). */
   readonly auditActions: readonly NonNullable<NonNullable<operations['listAuditEntries']['parameters']['query']>['action']>[];
+  /** Every kind of thing an audit entry can act on (its filter). */
+  readonly auditTargetTypes: readonly NonNullable<NonNullable<operations['listAuditEntries']['parameters']['query']>['targetType']>[];
   /** The types a custom object field can have. */
   readonly fieldTypes: readonly operations['putObjectTypeDefinition']['requestBody']['content']['application/json']['fields'][number]['type'][];
   /** Each campaign condition field with the kind of value it holds. */
@@ -101,6 +103,24 @@ export const PLATFORM: {
     'reward.updated',
     'redemption.voided',
   ],
+  auditTargetTypes: [
+    'workspace',
+    'user',
+    'apiKey',
+    'webhookEndpoint',
+    'program',
+    'campaign',
+    'objectType',
+    'mcpTool',
+    'mcpServer',
+    'exportJob',
+    'exportSigningSecret',
+    'exportSchedule',
+    'member',
+    'invitation',
+    'reward',
+    'redemption',
+  ],
   fieldTypes: ['text', 'number', 'boolean', 'date', 'datetime', 'enum', 'email', 'url', 'member_ref'],
   conditionFields: {
     'order.total': 'number',
@@ -164,6 +184,7 @@ export const ROUTE_PERMISSIONS = {
   'DELETE /api/flash/members/{id}/tags/{tagKey}': 'members:tag',
   'GET /api/flash/members/{id}/coupons': 'members:read',
   'GET /api/flash/audit': 'audit:read',
+  'GET /api/flash/audit/export': 'audit:read',
   'GET /api/flash/settings/cors': 'settings:cors',
   'PUT /api/flash/settings/cors': 'settings:cors',
   'GET /api/flash/wallet/branding': 'wallet:branding',

@@ -6,7 +6,7 @@ import * as repo from './repository';
 import { ID_PATTERN } from '../platform/ids';
 import type { ObjectStore } from '../platform/ports/object-store';
 import { COLUMNS, jsonlLine } from './columns';
-import { neutraliseCell } from './csv-cells';
+import { neutraliseCell } from '../platform/csv';
 import { ARCHIVE_SECTIONS } from './schemas';
 import { reportRunFinished } from './run-finished';
 import { SECTIONS, type SectionSource } from './sections';

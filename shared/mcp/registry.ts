@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { actorOf, type AuditContext } from '../audit';
 import { ambassadorArea } from '../ambassador';
 import { catalogArea } from '../catalog';
 import { couponsArea } from '../coupons';
@@ -32,6 +33,9 @@ export interface ToolContext {
   /** The platform's origin as the caller reached it (`originOf`), for the `docUrl` of tool errors. */
   origin?: string;
 }
+
+/** The key calling a tool and the request: what a change's audit entry needs, as `auditOf` for REST. */
+export const toolAudit = (ctx: ToolContext): AuditContext => ({ actor: actorOf(ctx.principal), requestId: ctx.requestId });
 
 /** Every hint set explicitly: clients assume the worst for a missing one (not read-only, destructive). */
 export interface ToolAnnotations {

@@ -207,22 +207,24 @@ export async function pointsOf(workspaceId: string, memberId: string, limit: num
 export type { PointsResult } from './types';
 
 /**
- * A manual earn, deduct or correction with its reason; a deduction never takes the balance below zero. With
- * `audit` (a user in the console), the audit entry commits in the change's own transaction.
+ * A manual earn, deduct or correction with its reason; a deduction never takes the balance below zero.
+ * Whoever makes it (a user in the console, an API key over REST or MCP), its audit entry commits in
+ * the change's own transaction, and the ledger's `apiKeyId` is read from the same actor.
  */
 export async function changePointsManually(
   workspaceId: string,
   memberId: string,
   input: { type: 'earn' | 'deduct' | 'correction'; amount: number; reason: string; countTowardTier?: boolean },
   /** `role`: the console user's, whose points ceiling the change stays within. */
-  actor: { apiKeyId: string | null; audit?: AuditContext; role?: Role },
+  actor: { audit: AuditContext; role?: Role },
   opts: WriteOptions<PointsResult> = {},
 ): Promise<PointsResult> {
   if (actor.role) assertWithinPointsCeiling(actor.role, input.amount, { in: 'body', field: 'amount' });
   const earn = input.type === 'earn';
   // A goodwill earn (the schema allows `false` on an earn only) lifts neither lifetime nor the tier.
   const outsideTier = input.countTowardTier === false;
-  const audit = actor.audit;
+  const { audit } = actor;
+  const apiKeyId = audit.actor.type === 'apiKey' ? audit.actor.id : null;
   return changePoints({
     store: tableLedgerStore,
     workspaceId,
@@ -230,20 +232,20 @@ export async function changePointsManually(
     plan: (member) => ({
       plan: {
         ...(input.type === 'correction'
-          ? correctionPlan(member, input.amount, input.reason, actor.apiKeyId)
+          ? correctionPlan(member, input.amount, input.reason, apiKeyId)
           : {
               delta: { ...NO_DELTA, balance: earn ? input.amount : -input.amount, lifetime: earn && !outsideTier ? input.amount : 0 },
               entry: {
                 type: input.type,
                 reason: input.reason,
-                source: { type: 'manual' as const, orderId: null, externalOrderId: null, apiKeyId: actor.apiKeyId },
+                source: { type: 'manual' as const, orderId: null, externalOrderId: null, apiKeyId },
                 ...(outsideTier ? { outsideTier: true as const } : {}),
               },
             }),
         // A spend stays within the balance; a correction, like a refund, may take it below zero.
         requireNonNegative: input.type === 'deduct',
         requireActive: earn,
-        steps: audit ? [audited(workspaceId, audit, 'member.points_adjusted', { type: 'member', id: memberId }, new Date())] : [],
+        steps: [audited(workspaceId, audit, 'member.points_adjusted', { type: 'member', id: memberId }, new Date())],
         result: ({ member, entry }) => ({
           entry: entry!,
           points: { balance: member.balance, pending: member.pending, lifetime: member.lifetime },

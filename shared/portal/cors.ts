@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { config } from '../platform/config';
 import * as repo from './cors-repository';
 import { withOptimisticRetry } from '../platform/data/concurrency';
-import { audited, type AuditContext } from '../audit';
+import { audited, diffOf, type AuditContext } from '../audit';
 import { forgetAllowList } from './cors-origins';
 
 /** The hosts that count as local (http allowed): exactly these names, no other loopback or private address. */
@@ -60,7 +60,14 @@ export async function putCorsSettings(workspaceId: string, input: CorsSettingsIn
   await withOptimisticRetry(async () => {
     const current = await repo.getCorsSettings(workspaceId);
     await repo.putCorsSettings(workspaceId, input.allowedOrigins, at, current, [
-      audited(workspaceId, audit, 'portal.cors_updated', { type: 'workspace', id: workspaceId }, now),
+      audited(
+        workspaceId,
+        audit,
+        'portal.cors_updated',
+        { type: 'workspace', id: workspaceId },
+        now,
+        diffOf({ allowedOrigins: current?.origins ?? [] }, { allowedOrigins: input.allowedOrigins }),
+      ),
     ]);
   });
   forgetAllowList(workspaceId);

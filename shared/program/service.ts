@@ -1,6 +1,6 @@
 import { config } from '../platform/config';
 import * as repo from './repository';
-import { audited, type AuditContext } from '../audit';
+import { audited, diffOf, type AuditContext } from '../audit';
 import { TtlCache } from '../platform/cache';
 import { refuseOversized } from '../platform/data/stored-size';
 import { conflict } from '../platform/errors';
@@ -63,7 +63,7 @@ export async function putProgram(workspaceId: string, input: ProgramInput, audit
   };
   refuseOversized(next, 'programRules');
   await repo.putProgram(workspaceId, next, current.version, [
-    audited(workspaceId, audit, 'program.updated', { type: 'program', id: workspaceId }, now),
+    audited(workspaceId, audit, 'program.updated', { type: 'program', id: workspaceId }, now, diffOf(current, next)),
     // Due work puts the workspace on the due-work run's list (and keeps it there: earned lots keep their dates, reviews stay due).
     ...(hasDueWork(next) ? [repo.dueWorkspaceStep(workspaceId)] : []),
   ]);

@@ -10,7 +10,7 @@ import type { Page } from '../platform/data/queries';
 import { transactWrite } from './repository';
 import { conflict, notFound, validationFailed, type ErrorDetail } from '../platform/errors';
 import { ID_PATTERN, newId } from '../platform/ids';
-import { audited, type AuditContext } from '../audit';
+import { audited, definitionDiff, diffOf, type AuditContext } from '../audit';
 import { sealSteps, type WriteOptions } from '../platform/data/write-options';
 import type { RewardRecord, RewardStatus } from './entities';
 import { remainingAfter } from './eligibility';
@@ -89,7 +89,7 @@ export async function createReward(
   const answer = toReward(reward);
   await transactWrite([
     repo.putRewardStep(reward),
-    audited(workspaceId, audit, 'reward.created', { type: 'reward', id: reward.id }, now),
+    audited(workspaceId, audit, 'reward.created', { type: 'reward', id: reward.id }, now, diffOf({}, definition)),
     ...sealSteps(opts, answer),
   ]);
   return answer;
@@ -137,7 +137,7 @@ export async function updateReward(workspaceId: string, rewardId: string, input:
           : { set: remaining };
     await transactWrite([
       repo.updateRewardStep(current, changed, current.version, move),
-      audited(workspaceId, audit, 'reward.updated', { type: 'reward', id: rewardId }, now),
+      audited(workspaceId, audit, 'reward.updated', { type: 'reward', id: rewardId }, now, definitionDiff(current, definition)),
     ]);
     // What remains as stored now: redemptions went on while the change was made.
     return toReward(await loadReward(workspaceId, rewardId));

@@ -6,3 +6,4 @@
 export { invitationSchema, teamArea } from './contract';
 export { acceptInvitation, invite, listInvitations, previewInvitation, revokeInvitation } from './invitations';
 export { changeRole, endMemberSessions, listMembers, removeMember } from './members';
+export { actorDirectory } from './actors';

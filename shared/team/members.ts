@@ -3,7 +3,7 @@ import * as repo from './repository';
 import { AppError, conflict, notFound } from '../platform/errors';
 import { type User, type UserRecord, publicUser } from '../auth';
 import type { Role } from '../platform/contract/roles';
-import { audited, type AuditContext } from '../audit';
+import { audited, diffOf, type AuditContext } from '../audit';
 import type { SessionPrincipal } from '../platform/contract/principal';
 import { revokeOutlivedInvitations } from './invitations';
 import { assertMayGrant } from './rules';
@@ -42,7 +42,7 @@ export async function changeRole(principal: SessionPrincipal, userId: string, ro
   assertMayGrant(principal, role, 'role');
   if (user.role === role) return publicUser(user);
   const otherOwner = user.role === 'owner' ? await anotherOwner(principal.workspaceId, user.id) : undefined;
-  const step = audited(principal.workspaceId, audit, 'team.role_changed', { type: 'user', id: user.id }, now);
+  const step = audited(principal.workspaceId, audit, 'team.role_changed', { type: 'user', id: user.id }, now, diffOf({ role: user.role }, { role }));
   await repo.changeRole(user, role, now.toISOString(), otherOwner, [step]);
   await revokeOutlivedInvitations(principal, user.id, role, audit, now);
   return publicUser({ ...user, role, updatedAt: now.toISOString() });

@@ -99,7 +99,7 @@ describe('browser sessions', () => {
     expect(out.headers.get('set-cookie')).toMatch(new RegExp(`^${COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0`));
     expect((await call('GET', '/api/flash/session', { headers: { cookie } })).status).toBe(401);
     const audit = await call('GET', '/api/flash/audit?action=auth.logout', { token: owner.token });
-    expect(audit.body.data).toEqual([expect.objectContaining({ action: 'auth.logout', actor: { type: 'user', id: owner.userId } })]);
+    expect(audit.body.data).toEqual([expect.objectContaining({ action: 'auth.logout', actor: expect.objectContaining({ type: 'user', id: owner.userId }) })]);
   });
 
   it('a bearer session can sign out too (its token is refused afterwards)', async () => {

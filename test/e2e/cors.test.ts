@@ -51,7 +51,7 @@ describe('CORS settings (admin)', () => {
     expect(saved).toEqual({ allowedOrigins: [origin, 'http://localhost:5173', 'http://[::1]:5173'], updatedAt: expect.any(String) });
     expect((await call('GET', '/api/flash/settings/cors', { token: t.token })).body.data).toEqual(saved);
     const audit = await call('GET', '/api/flash/audit?action=portal.cors_updated', { token: t.token });
-    expect(audit.body.data).toEqual([expect.objectContaining({ action: 'portal.cors_updated', target: { type: 'workspace', id: t.workspaceId } })]);
+    expect(audit.body.data).toEqual([expect.objectContaining({ action: 'portal.cors_updated', target: { type: 'workspace', id: t.workspaceId, href: null } })]);
 
     const bad = [
       'https://shop.example/',

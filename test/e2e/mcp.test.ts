@@ -452,7 +452,14 @@ describe('MCP audit', () => {
 
     const res = await call('GET', `/api/flash/audit?actor=${key.id}&limit=50`, { token: t.token });
     expect(res.status).toBe(200);
-    const entries = [...res.body.data].reverse();
+    const all = [...res.body.data].reverse();
+    // A points change made through a tool is also in the trail as what it changed, like the REST route's.
+    const pointsChanges = all.filter((e: any) => e.action === 'member.points_adjusted');
+    expect(pointsChanges.map((e: any) => e.target)).toEqual([
+      { type: 'member', id: member.id, href: `/console/members/${member.id}` },
+      { type: 'member', id: member.id, href: `/console/members/${member.id}` },
+    ]);
+    const entries = all.filter((e: any) => e.action.startsWith('mcp.'));
     const summary = entries.map((e: any) => [e.action, e.mcp.method, e.mcp.tool, e.outcome, e.reason, e.mcp.errorCode]);
     expect(summary).toEqual([
       ['mcp.method_called', 'initialize', null, 'success', null, null],
@@ -468,10 +475,12 @@ describe('MCP audit', () => {
       ['mcp.tool_called', 'tools/call', 'earn_points', 'success', null, null],
     ]);
     for (const e of entries) {
-      expect(e.actor).toEqual({ type: 'apiKey', id: key.id });
+      expect(e.actor).toMatchObject({ type: 'apiKey', id: key.id, name: 'audited' });
       expect(requestIds).toContain(e.requestId);
       expect(e.mcp.durationMs).toBeGreaterThanOrEqual(0);
-      expect(e.target).toEqual(e.action === 'mcp.tool_called' ? { type: 'mcpTool', id: e.mcp.tool } : { type: 'mcpServer', id: t.workspaceId });
+      expect(e.target).toEqual(
+        e.action === 'mcp.tool_called' ? { type: 'mcpTool', id: e.mcp.tool, href: null } : { type: 'mcpServer', id: t.workspaceId, href: null },
+      );
     }
     const text = JSON.stringify(entries);
     for (const leak of ['SECRET-REASON-TEXT', member.id, member.email, foreign.id, 'many', 'audit-']) expect(text).not.toContain(leak);

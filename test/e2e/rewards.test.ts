@@ -54,7 +54,7 @@ describe('the rewards catalog', () => {
     expect(list.body.data.map((r: { id: string }) => r.id)).toEqual([reward.id]);
 
     const audit = await call('GET', '/api/flash/audit?action=reward.created', { token: t.token });
-    expect(audit.body.data).toEqual([expect.objectContaining({ target: { type: 'reward', id: reward.id } })]);
+    expect(audit.body.data).toEqual([expect.objectContaining({ target: { type: 'reward', id: reward.id, href: null } })]);
   });
 
   it('lists newest first and by status', async () => {
@@ -325,7 +325,7 @@ describe('voiding a redemption', () => {
     // The month's report: redeemed counts the redemption less its void.
     expect(await redeemedThisMonth(t)).toBe(0);
     const audit = await call('GET', '/api/flash/audit?action=redemption.voided', { token: t.token });
-    expect(audit.body.data).toEqual([expect.objectContaining({ target: { type: 'redemption', id: redemption.id } })]);
+    expect(audit.body.data).toEqual([expect.objectContaining({ target: { type: 'redemption', id: redemption.id, href: null } })]);
   });
 
   it('refuses a redemption whose code was used, and a correction of a redemption entry', async () => {

@@ -198,7 +198,7 @@ describe('team: roles and members', () => {
     expect((await call('PATCH', `/api/flash/team/members/${admin.userId}`, { token: owner.token, body: { role: 'owner' } })).body.data.role).toBe('owner');
     const changes = await auditOf(owner.token, 'team.role_changed');
     expect(changes.map((e) => e.target.id).sort()).toEqual([admin.userId, member.userId].sort());
-    expect(changes.find((e) => e.target.id === member.userId).actor).toEqual({ type: 'user', id: admin.userId });
+    expect(changes.find((e) => e.target.id === member.userId).actor).toMatchObject({ type: 'user', id: admin.userId });
   });
 
   it('the last owner can be neither demoted nor removed', async () => {

@@ -336,7 +336,9 @@ describe('issuing an Apple pass', () => {
     expect(verifyPassSignature(pass.dir, wwdr)).toMatchObject({ ok: true });
 
     const audit = await request('GET', '/api/flash/audit?action=wallet_branding.updated', { token: other.token });
-    expect(audit.body.data).toEqual([expect.objectContaining({ action: 'wallet_branding.updated', target: { type: 'workspace', id: other.workspaceId } })]);
+    expect(audit.body.data).toEqual([
+      expect.objectContaining({ action: 'wallet_branding.updated', target: { type: 'workspace', id: other.workspaceId, href: '/console/wallet' } }),
+    ]);
     // Not a PNG, a bad colour, or the wrong credential: refused, nothing changed.
     expect(
       (await request('PUT', '/api/flash/wallet/branding', { token: other.token, body: { logoPng: Buffer.from('GIF89a not a png at all').toString('base64') } }))

@@ -9,7 +9,7 @@ import { buildOpenApiDocument } from '../../../shared/http/openapi';
 import { SCOPES } from '../../../shared/platform/contract/scopes';
 import { DEFAULT_INVITED_ROLE, ROLES } from '../../../shared/platform/contract/roles';
 import { SCOPE_NEEDS } from '../../../shared/platform/contract/permissions';
-import { AUDIT_ACTIONS } from '../../../shared/audit';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../../shared/audit';
 import { FIELD_TYPES } from '../../../shared/objects';
 import { config } from '../../../shared/platform/config/static';
 
@@ -50,6 +50,7 @@ export function generateConsoleConstants(): string {
     invitedRole: DEFAULT_INVITED_ROLE,
     scopes: SCOPES,
     auditActions: AUDIT_ACTIONS,
+    auditTargetTypes: AUDIT_TARGET_TYPES,
     fieldTypes: FIELD_TYPES,
     conditionFields: CONDITION_FIELDS,
     opsByKind: OPS_BY_KIND,
@@ -72,6 +73,8 @@ export function generateConsoleConstants(): string {
     "  readonly scopes: readonly components['schemas']['ApiKey']['scopes'][number][];",
     '  /** Every action the audit log records (its filter). */',
     "  readonly auditActions: readonly NonNullable<NonNullable<operations['listAuditEntries']['parameters']['query']>['action']>[];",
+    '  /** Every kind of thing an audit entry can act on (its filter). */',
+    "  readonly auditTargetTypes: readonly NonNullable<NonNullable<operations['listAuditEntries']['parameters']['query']>['targetType']>[];",
     '  /** The types a custom object field can have. */',
     "  readonly fieldTypes: readonly operations['putObjectTypeDefinition']['requestBody']['content']['application/json']['fields'][number]['type'][];",
     '  /** Each campaign condition field with the kind of value it holds. */',

@@ -491,8 +491,8 @@ export const auditEntry = outputOf(auditEntrySchema, {
   action: 'api_key.created',
   outcome: 'success',
   reason: null,
-  actor: { type: 'user', id: ids.user },
-  target: { type: 'apiKey', id: ids.apiKey },
+  actor: { type: 'user', id: ids.user, name: 'Grace Hopper', email: 'grace.hopper@example.com' },
+  target: { type: 'apiKey', id: ids.apiKey, href: '/console/api-keys' },
   requestId: ids.request,
 });
 

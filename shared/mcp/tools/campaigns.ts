@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { actorOf, type AuditContext } from '../../audit';
 import * as campaigns from '../../campaigns';
 import {
   simulateCampaigns,
@@ -10,7 +9,7 @@ import {
   simulateCampaignsBody,
   updateCampaignBody,
 } from '../../campaigns';
-import { defineTool, idempotencyKeyArg, pageArgs, pageOf, pageResult, READ_ONLY, write, type ToolContext } from '../registry';
+import { defineTool, idempotencyKeyArg, pageArgs, pageOf, pageResult, READ_ONLY, toolAudit, write } from '../registry';
 
 /**
  * Campaigns: the same domain services and scopes as /api/flash/campaigns (`campaigns:read`, and
@@ -19,8 +18,6 @@ import { defineTool, idempotencyKeyArg, pageArgs, pageOf, pageResult, READ_ONLY,
  */
 
 const campaignIdArg = z.string().min(1).max(64).describe('The campaign id (cmp_...), e.g. from list_campaigns');
-
-const auditOf = (ctx: ToolContext): AuditContext => ({ actor: actorOf(ctx.principal), requestId: ctx.requestId });
 
 export const campaignTools = [
   defineTool({
@@ -72,7 +69,7 @@ export const campaignTools = [
     annotations: write({ destructive: false, idempotent: true }),
     writes: 'guard',
     idempotent: true,
-    run: (ctx, a, w) => campaigns.createCampaign(ctx.workspaceId, a.campaign, auditOf(ctx), w),
+    run: (ctx, a, w) => campaigns.createCampaign(ctx.workspaceId, a.campaign, toolAudit(ctx), w),
   }),
   defineTool({
     name: 'update_campaign',
@@ -85,7 +82,7 @@ export const campaignTools = [
     output: campaignSchema,
     annotations: write({ destructive: false, idempotent: true }),
     writes: 'guard',
-    run: (ctx, a) => campaigns.updateCampaign(ctx.workspaceId, a.campaignId, a.changes, auditOf(ctx)),
+    run: (ctx, a) => campaigns.updateCampaign(ctx.workspaceId, a.campaignId, a.changes, toolAudit(ctx)),
   }),
   defineTool({
     name: 'delete_campaign',
@@ -99,7 +96,7 @@ export const campaignTools = [
     annotations: write({ destructive: true, idempotent: true }),
     writes: 'guard',
     run: async (ctx, a) => {
-      await campaigns.deleteCampaign(ctx.workspaceId, a.campaignId, auditOf(ctx));
+      await campaigns.deleteCampaign(ctx.workspaceId, a.campaignId, toolAudit(ctx));
       return { campaignId: a.campaignId, deleted: true as const };
     },
   }),

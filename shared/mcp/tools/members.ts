@@ -16,7 +16,7 @@ import {
 import * as tags from '../../tags';
 import { memberTriggers } from '../../campaigns';
 import { listTagsQuery, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from '../../tags';
-import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResult, READ_ONLY, write } from '../registry';
+import { defineTool, idempotencyKeyArg, memberIdArg, pageArgs, pageOf, pageResult, READ_ONLY, toolAudit, write } from '../registry';
 
 /** Members, points, tiers and tags: the tools of the `members:*` scopes. */
 
@@ -62,7 +62,7 @@ const pointsChange = (type: 'earn' | 'deduct') =>
           reason: a.reason,
           ...('countTowardTier' in a && typeof a.countTowardTier === 'boolean' ? { countTowardTier: a.countTowardTier } : {}),
         },
-        { apiKeyId: ctx.principal.keyId },
+        { audit: toolAudit(ctx) },
         w,
       ),
   });

@@ -279,6 +279,8 @@ export const config = {
    */
   audit: {
     retentionDays: 365,
+    /** The most entries one CSV download holds (the newest of the filter): 25 pages, well within a request's deadline. */
+    csvMaxRows: 5000,
   },
   /**
    * Data exports (workspace archive and operational CSV/JSONL exports). Read through

@@ -8,7 +8,8 @@ import type { PrimaryKey } from './keys';
 /** Reads of more than one item: pages of a partition or an index (resumable with a cursor), and batches of keys. */
 
 export interface Filter {
-  attr: string;
+  /** An attribute, or the path to one inside a map (`['target', 'id']`). */
+  attr: string | readonly string[];
   op: '=' | 'contains' | 'absent';
   /** Conditions whose value is undefined are left out (`absent` takes none). */
   value?: unknown;
@@ -21,10 +22,15 @@ export function filterExpression(filters: Filter[]): IndexFilter {
   const names: Record<string, string> = {};
   const values: Record<string, unknown> = {};
   const parts = active.map((f, i) => {
-    names[`#f${i}`] = f.attr;
-    if (f.op === 'absent') return `attribute_not_exists(#f${i})`;
+    const path = (typeof f.attr === 'string' ? [f.attr] : f.attr).map((attr, j) => {
+      const name = j === 0 ? `#f${i}` : `#f${i}_${j}`;
+      names[name] = attr;
+      return name;
+    });
+    const ref = path.join('.');
+    if (f.op === 'absent') return `attribute_not_exists(${ref})`;
     values[`:f${i}`] = f.value;
-    return f.op === '=' ? `#f${i} = :f${i}` : `contains(#f${i}, :f${i})`;
+    return f.op === '=' ? `${ref} = :f${i}` : `contains(${ref}, :f${i})`;
   });
   return { FilterExpression: parts.join(' AND '), ExpressionAttributeNames: names, ExpressionAttributeValues: values };
 }

@@ -258,6 +258,35 @@ describe('auditEntry', () => {
     expect(() => auditEntry(input({ reason: 'wrong_password' }), NOW, ID)).toThrow('api_key.created takes no reason');
   });
 
+  it('a configuration change keeps its changes, each only as field, before and after', () => {
+    const program = input({ action: 'program.updated', target: { type: 'program', id: 'ws_1' } });
+    const changes = [
+      { field: 'earn.rate', before: 1, after: 2, note: 'ada@example.com' },
+      { field: 'timeZone', after: 'Europe/Berlin' },
+      { field: 'gone', before: null },
+    ];
+    expect(auditEntry({ ...program, changes } as AuditInput, NOW, ID).changes).toStrictEqual([
+      { field: 'earn.rate', before: 1, after: 2 },
+      { field: 'timeZone', after: 'Europe/Berlin' },
+      { field: 'gone', before: null },
+    ]);
+    expect(auditEntry({ ...program, changes: [] }, NOW, ID).changes).toStrictEqual([]);
+    expect('changes' in auditEntry(program, NOW, ID)).toBe(false);
+  });
+
+  it('only the catalog’s configuration changes carry changes', () => {
+    expect(AUDIT_ACTIONS.filter((a) => AUDIT_CATALOG[a].changes)).toStrictEqual([
+      'program.updated',
+      'campaign.created',
+      'campaign.updated',
+      'portal.cors_updated',
+      'team.role_changed',
+      'reward.created',
+      'reward.updated',
+    ]);
+    expect(() => auditEntry(input({ changes: [{ field: 'name', after: 'x' }] }), NOW, ID)).toThrow('api_key.created records no changes');
+  });
+
   it('refuses an actor type it does not know', () => {
     expect(() => auditEntry(input({ actor: { type: 'system' } as unknown as AuditActor }), NOW, ID)).toThrow('unknown audit actor type system');
   });

@@ -5,7 +5,7 @@ import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../../../shared/campaigns/e
 import { SCOPES } from '../../../../../shared/platform/contract/scopes';
 import { DEFAULT_INVITED_ROLE, ROLES } from '../../../../../shared/platform/contract/roles';
 import { SCOPE_NEEDS } from '../../../../../shared/platform/contract/permissions';
-import { AUDIT_ACTIONS } from '../../../../../shared/audit/entities';
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../../../../../shared/audit/entities';
 import { FIELD_TYPES } from '../../../../../shared/objects/entities';
 import { config } from '../../../../../shared/platform/config/static';
 import { routeKey, routes } from '../../../../../shared/http/declarations';
@@ -34,6 +34,7 @@ describe("the console's lists (shared/console/platform.ts)", () => {
       invitedRole: DEFAULT_INVITED_ROLE,
       scopes: SCOPES,
       auditActions: AUDIT_ACTIONS,
+      auditTargetTypes: AUDIT_TARGET_TYPES,
       fieldTypes: FIELD_TYPES,
       conditionFields: CONDITION_FIELDS,
       opsByKind: OPS_BY_KIND,
