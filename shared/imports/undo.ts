@@ -2,13 +2,15 @@
  * Undoing an applied import job as a whole, within `imports.undoDays` of its end: each applied
  * row's change taken back in the member's own transaction together with the deletion of the row's
  * record, so an undo cut short and run again takes back only what is left. Opening balances are
- * reversed (a correction naming the entry, from the entry's own lot), tiers put back as they were.
+ * reversed (a correction naming the entry, from the entry's own lot), tiers put back as they were,
+ * and a bulk job's rows by their kind (bulk.ts).
  */
 import { config } from '../platform/config';
 import { conflict } from '../platform/errors';
 import { logger } from '../platform/observability/logger';
 import { type ReversalStore, restoreTier, takeBackOpeningBalance } from '../members';
-import type { ImportJobRecord, ImportRowRecord } from './entities';
+import { undoBulk } from './bulk';
+import { type ImportJobRecord, type ImportRowRecord, isBulkKind } from './entities';
 import * as repo from './repository';
 import { inLanes, loadJob } from './service';
 import { toImportJob } from './types';
@@ -29,7 +31,8 @@ async function undoRow(job: ImportJobRecord, row: ImportRowRecord, store: Revers
   const ws = job.workspaceId;
   const steps = [repo.deleteRowStep(ws, row)];
   try {
-    if (row.entryId) await takeBackOpeningBalance(store, ws, row.memberId, row.entryId, { countedLifetime: job.countLifetime, steps });
+    if (isBulkKind(job.kind)) await undoBulk(job as ImportJobRecord & { kind: typeof job.kind }, row, steps, store);
+    else if (row.entryId) await takeBackOpeningBalance(store, ws, row.memberId, row.entryId, { countedLifetime: job.countLifetime, steps });
     else if (row.tierBefore) await restoreTier(store.ledger, ws, row.memberId, row.tierBefore, steps);
     return true;
   } catch (err) {
