@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from '../support/api';
-import { tenant, type Tenant } from '../support/fixtures';
+import { tenant } from '../support/fixtures';
+import { apply, importJob, preview } from '../support/imports';
 import { startReceiver } from '../support/receiver';
 
 /**
@@ -19,36 +20,6 @@ afterAll(async () => {
 const MEMBERS = 300;
 /** Member rows with a deliberate error: line -> field. */
 const MEMBER_ERRORS: Record<number, string> = { 11: 'email', 21: 'phone', 41: 'email', 61: 'favourite' };
-
-async function importJob(t: Tenant, kind: string, format: string, file: string, extra: Record<string, unknown> = {}) {
-  const created = await call('POST', '/api/v2/imports', { token: t.key, body: { kind, format, ...extra } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const job = created.body.data;
-  expect(job).toMatchObject({ kind, format, status: 'awaiting_upload', preview: null });
-  const put = await fetch(job.upload.url, { method: 'PUT', body: file });
-  expect(put.status, await put.text()).toBe(200);
-  return job.id as string;
-}
-
-async function preview(t: Tenant, id: string) {
-  const res = await call('POST', `/api/v2/imports/${id}/preview`, { token: t.key });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(res.body.data.status).toBe('previewed');
-  return res.body.data;
-}
-
-/** Applies the job and waits for its workflow to end. */
-async function apply(t: Tenant, id: string) {
-  const res = await call('POST', `/api/v2/imports/${id}/apply`, { token: t.key });
-  expect(res.status, JSON.stringify(res.body)).toBe(202);
-  expect(res.body.data.status).toBe('applying');
-  for (let i = 0; i < 300; i++) {
-    const job = (await call('GET', `/api/v2/imports/${id}`, { token: t.key })).body.data;
-    if (job.status !== 'applying') return job;
-    await sleep(200);
-  }
-  throw new Error('import did not finish');
-}
 
 /** Line n (2 = the first data row under the header) of the members file. */
 function memberLine(n: number): string {
