@@ -64,6 +64,10 @@ export default {
     'shared/audit/entry.ts',
     // An import file's rows: CSV cells, dates, points and each kind's checks.
     'shared/imports/rows.ts',
+    // The bulk kinds' rows: the shared checks, a points change, a tag change.
+    'shared/imports/checks.ts',
+    'shared/imports/points-rows.ts',
+    'shared/imports/tags-rows.ts',
     'shared/platform/data/keys.ts',
     // How DynamoDB counts an item's size, and the refusal of a document over its budget.
     'shared/platform/data/item-size.ts',
