@@ -3302,15 +3302,28 @@ export interface components {
         };
         CreateImport: {
             /**
-             * @description members: profiles (created, or matched by externalId then e-mail); balances: opening balances as lots with their dates; tiers: tiers with their dates
+             * @description members: profiles (created, or matched by externalId then e-mail); balances: opening balances as lots with their dates; tiers: tiers with their dates; points: a signed points change with its reason per member; tags: a tag added or removed per member
              * @enum {string}
              */
-            kind: "members" | "balances" | "tiers";
+            kind: "members" | "balances" | "tiers" | "points" | "tags";
             /**
-             * @description csv: a header row naming the fields, then one row per line; jsonl: one JSON object per line
+             * @description Required with a file. csv: a header row naming the fields, then one row per line; jsonl: one JSON object per line
              * @enum {string}
              */
-            format: "csv" | "jsonl";
+            format?: "csv" | "jsonl";
+            /** @description Instead of a file (points and tags): the members the members list answers with these filters, each given `change` */
+            filter?: {
+                /** @description Free text: part of e-mail, name, phone or externalId (case-insensitive) */
+                q?: string;
+                tier?: string;
+                /** @enum {string} */
+                status?: "active" | "unenrolled";
+                tag?: string;
+            };
+            /** @description With `filter`: the one change made to each member, the fields of a row of the kind (points: points, reason; tags: tag, action) */
+            change?: {
+                [key: string]: unknown;
+            };
             /** @description balances: count the points toward lifetime points and the tier metric (default false) */
             countLifetime?: boolean;
             /** @description balances: send `loyalty.points_earned` for each row, as if earned today (default false) */
@@ -3333,7 +3346,7 @@ export interface components {
             /** @description imp_... */
             id: string;
             /** @enum {string} */
-            kind: "members" | "balances" | "tiers";
+            kind: "members" | "balances" | "tiers" | "points" | "tags";
             /** @enum {string} */
             format: "csv" | "jsonl";
             /**
@@ -3343,13 +3356,26 @@ export interface components {
             status: "awaiting_upload" | "previewed" | "applying" | "completed" | "failed" | "undone";
             countLifetime: boolean;
             notify: boolean;
+            /** @description A job over a members filter: the filter (null: a file job) */
+            filter: {
+                /** @description Free text: part of e-mail, name, phone or externalId (case-insensitive) */
+                q?: string;
+                tier?: string;
+                /** @enum {string} */
+                status?: "active" | "unenrolled";
+                tag?: string;
+            } | null;
+            /** @description A job over a members filter: its one change */
+            change: {
+                [key: string]: unknown;
+            } | null;
             /** @description The last preview; null before the first */
             preview: {
                 /** @description Data rows in the file (a CSV header is not a row) */
                 rows: number;
                 valid: number;
                 invalid: number;
-                /** @description Rows by what applying them would do: created, updated, unchanged (members), applied (balances, tiers), invalid */
+                /** @description Rows by what applying them would do: created, matched (members), applied (balances, tiers, points, tags), invalid */
                 outcomes: {
                     [key: string]: number;
                 };
@@ -3364,6 +3390,12 @@ export interface components {
                     members: number;
                     /** @description Points the job would add */
                     points: number;
+                    /** @description points: points the job would take away (a positive number) */
+                    pointsRemoved: number;
+                    /** @description tags: rows that add a tag */
+                    tagged: number;
+                    /** @description tags: rows that remove a tag */
+                    untagged: number;
                     /** @description Points by the month (YYYY-MM, UTC) they expire; `never` for points without an expiry */
                     pointsByExpiryMonth: {
                         [key: string]: number;
@@ -3394,14 +3426,14 @@ export interface components {
             startedAt: string | null;
             completedAt: string | null;
             undoneAt: string | null;
-            /** @description Where to upload the file (once, or again to replace it before applying) */
+            /** @description Where to upload the file (once, or again to replace it before applying); null for a job over a members filter */
             upload: {
                 /** @constant */
                 method: "PUT";
                 /** @description Presigned S3 PUT of the file: send the file as the request body */
                 url: string;
                 expiresAt: string;
-            };
+            } | null;
         };
         Error: {
             error: {
@@ -3473,7 +3505,7 @@ export interface components {
             /** @description imp_... */
             id: string;
             /** @enum {string} */
-            kind: "members" | "balances" | "tiers";
+            kind: "members" | "balances" | "tiers" | "points" | "tags";
             /** @enum {string} */
             format: "csv" | "jsonl";
             /**
@@ -3483,13 +3515,26 @@ export interface components {
             status: "awaiting_upload" | "previewed" | "applying" | "completed" | "failed" | "undone";
             countLifetime: boolean;
             notify: boolean;
+            /** @description A job over a members filter: the filter (null: a file job) */
+            filter: {
+                /** @description Free text: part of e-mail, name, phone or externalId (case-insensitive) */
+                q?: string;
+                tier?: string;
+                /** @enum {string} */
+                status?: "active" | "unenrolled";
+                tag?: string;
+            } | null;
+            /** @description A job over a members filter: its one change */
+            change: {
+                [key: string]: unknown;
+            } | null;
             /** @description The last preview; null before the first */
             preview: {
                 /** @description Data rows in the file (a CSV header is not a row) */
                 rows: number;
                 valid: number;
                 invalid: number;
-                /** @description Rows by what applying them would do: created, updated, unchanged (members), applied (balances, tiers), invalid */
+                /** @description Rows by what applying them would do: created, matched (members), applied (balances, tiers, points, tags), invalid */
                 outcomes: {
                     [key: string]: number;
                 };
@@ -3504,6 +3549,12 @@ export interface components {
                     members: number;
                     /** @description Points the job would add */
                     points: number;
+                    /** @description points: points the job would take away (a positive number) */
+                    pointsRemoved: number;
+                    /** @description tags: rows that add a tag */
+                    tagged: number;
+                    /** @description tags: rows that remove a tag */
+                    untagged: number;
                     /** @description Points by the month (YYYY-MM, UTC) they expire; `never` for points without an expiry */
                     pointsByExpiryMonth: {
                         [key: string]: number;
@@ -12264,7 +12315,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example imp_01jpz9a0b2d4f6h8k0n2q4t6wz */
+                /** @example imp_01jpzb3c5e7g9j1m3p5r7t9wx2 */
                 id: string;
             };
             cookie?: never;

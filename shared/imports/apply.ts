@@ -79,11 +79,18 @@ async function listFiltered(job: ImportJobRecord): Promise<number> {
 }
 
 /** Rows of one chunk: its valid rows by line, and how many were invalid. */
-async function chunkRows(job: ImportJobRecord, chunk: number, ports: Pick<ImportPorts, 'objectStore'>): Promise<{ rows: { line: number; row: ImportRow }[]; invalid: number }> {
+async function chunkRows(
+  job: ImportJobRecord,
+  chunk: number,
+  ports: Pick<ImportPorts, 'objectStore'>,
+): Promise<{ rows: { line: number; row: ImportRow }[]; invalid: number }> {
   if (job.filter) {
     // A member's line is its place in the listed members (1 = the first).
     const ids = await repo.chunkMembers(job.workspaceId, job.id, chunk);
-    const rows = ids.map((memberId, i) => ({ line: chunk * c.chunkRows + i + 1, row: { kind: job.kind, member: { memberId }, change: job.change } as unknown as BulkRow }));
+    const rows = ids.map((memberId, i) => ({
+      line: chunk * c.chunkRows + i + 1,
+      row: { kind: job.kind, member: { memberId }, change: job.change } as unknown as BulkRow,
+    }));
     return { rows, invalid: 0 };
   }
   const ctx = await rowContext(job.workspaceId, new Date(job.preview?.previewedAt ?? job.createdAt));

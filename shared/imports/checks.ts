@@ -8,7 +8,7 @@ export const errorsOf = (line: number, checks: Check<unknown>[]): { line: number
   checks.flatMap((c) => ('error' in c ? [{ line, ...c.error }] : []));
 
 /** The value of a check known to have passed. */
-export const valueOf = <T>(c: Check<T>): T => (c as { value: T }).value;
+export const passed = <T>(c: Check<T>): T => (c as { value: T }).value;
 
 /** A change, or every field it gets wrong. */
 export type Checked<C> = { value: C } | { errors: { field: string; message: string }[] };
@@ -17,10 +17,13 @@ export type Checked<C> = { value: C } | { errors: { field: string; message: stri
 export type TagsSchema = { safeParse(v: unknown): { success: boolean } };
 
 /** All checks passed: their values; else their errors. */
-export function combined<T extends readonly Check<unknown>[], C>(checks: T, build: (values: { [K in keyof T]: T[K] extends Check<infer V> ? V : never }) => C): Checked<C> {
+export function combined<T extends readonly Check<unknown>[], C>(
+  checks: T,
+  build: (values: { [K in keyof T]: T[K] extends Check<infer V> ? V : never }) => C,
+): Checked<C> {
   const errors = checks.flatMap((c) => ('error' in c ? [c.error] : []));
   if (errors.length > 0) return { errors };
-  return { value: build(checks.map(valueOf) as { [K in keyof T]: T[K] extends Check<infer V> ? V : never }) };
+  return { value: build(checks.map(passed) as { [K in keyof T]: T[K] extends Check<infer V> ? V : never }) };
 }
 
 /** A whole number of points: a JSON number or a CSV cell of digits. */

@@ -82,7 +82,10 @@ export const importJobRecordSchema = () =>
     filter: membersFilterSchema().nullable().optional(),
     change: z.record(z.string(), z.unknown()).nullable().optional(),
     /** Who created the job and in which request: the audit entries of its points changes name them. */
-    actor: z.object({ type: z.enum(['apiKey', 'user']), id: z.string() }).nullable().optional(),
+    actor: z
+      .object({ type: z.enum(['apiKey', 'user']), id: z.string() })
+      .nullable()
+      .optional(),
     requestId: z.string().nullable().optional(),
     error: z.string().nullable(),
     createdAt: z.string(),

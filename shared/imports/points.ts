@@ -14,7 +14,7 @@ import type { PointsChange } from './points-rows';
 export const pointsEffect: BulkEffect<PointsChange> = {
   async apply(job, memberId, change, record, ledger) {
     const ws = job.workspaceId;
-    const lifetime = change.points > 0 ? change.points : 0;
+    const lifetime = Math.max(change.points, 0);
     const actor = job.actor ?? null;
     await changePoints({
       store: ledger,
@@ -23,11 +23,19 @@ export const pointsEffect: BulkEffect<PointsChange> = {
       plan: () => {
         const id = newId('ple');
         const apiKeyId = actor?.type === 'apiKey' ? actor.id : null;
-        const audit = actor?.type === 'user' ? [audited(ws, { actor, requestId: job.requestId ?? job.id }, 'member.points_adjusted', { type: 'member', id: memberId }, new Date())] : [];
+        const audit =
+          actor?.type === 'user'
+            ? [audited(ws, { actor, requestId: job.requestId ?? job.id }, 'member.points_adjusted', { type: 'member', id: memberId }, new Date())]
+            : [];
         return {
           plan: {
             delta: { ...NO_DELTA, balance: change.points, lifetime },
-            entry: { id, type: 'adjustment', reason: change.reason, source: { type: 'import', orderId: null, externalOrderId: null, apiKeyId, importJobId: job.id } },
+            entry: {
+              id,
+              type: 'adjustment',
+              reason: change.reason,
+              source: { type: 'import', orderId: null, externalOrderId: null, apiKeyId, importJobId: job.id },
+            },
             requireNonNegative: change.points < 0,
             requireActive: change.points > 0,
             steps: [record({ entryId: id, lifetime }), ...audit],

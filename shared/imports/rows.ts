@@ -7,7 +7,7 @@
  */
 import type * as z from 'zod';
 import { type BulkRowKind, type Check, errorsOf, fail, parsePoints, type TagsSchema } from './checks';
-import { type BulkKind, type ImportFormat, type ImportKind, type RowError } from './entities';
+import type { BulkKind, ImportFormat, ImportKind, RowError } from './entities';
 import { type PointsChange, pointsRows } from './points-rows';
 import { type TagChange, tagsRows } from './tags-rows';
 import { ID_PATTERN } from '../platform/ids';
@@ -123,7 +123,6 @@ export function parseTime(value: unknown): number | null {
 
 export { parsePoints } from './checks';
 
-
 function memberRef(f: Record<string, unknown>): Check<MemberRef> {
   if (typeof f.externalId === 'string' && f.externalId !== '') return { value: { externalId: f.externalId } };
   if (typeof f.email === 'string' && f.email !== '') return { value: { email: f.email.trim().toLowerCase() } };
@@ -135,7 +134,9 @@ const MEMBER_ID = ID_PATTERN('mbr');
 /** A bulk row's member: the platform's id first, then as a balance row names one. */
 function bulkMemberRef(f: Record<string, unknown>): Check<MemberRef> {
   if (f.memberId !== undefined && f.memberId !== '')
-    return typeof f.memberId === 'string' && MEMBER_ID.test(f.memberId) ? { value: { memberId: f.memberId } } : fail('memberId', 'is not a member id (mbr_...)');
+    return typeof f.memberId === 'string' && MEMBER_ID.test(f.memberId)
+      ? { value: { memberId: f.memberId } }
+      : fail('memberId', 'is not a member id (mbr_...)');
   const ref = memberRef(f);
   return 'error' in ref ? fail('memberId', 'give memberId, externalId or email of the member') : ref;
 }
@@ -162,7 +163,6 @@ function time(f: Record<string, unknown>, field: string): Check<number> {
   const t = parseTime(f[field]);
   return t === null ? fail(field, 'must be a date (YYYY-MM-DD) or an ISO date-time with offset') : { value: t };
 }
-
 
 function balanceRow(line: number, f: Record<string, unknown>, ctx: RowContext): CheckedRow {
   const member = memberRef(f);

@@ -154,7 +154,18 @@ interface Tally {
   tiers: Record<string, number>;
 }
 
-const newTally = (): Tally => ({ rows: 0, outcomes: {}, errors: [], members: 0, points: 0, pointsRemoved: 0, tagged: 0, untagged: 0, pointsByExpiryMonth: {}, tiers: {} });
+const newTally = (): Tally => ({
+  rows: 0,
+  outcomes: {},
+  errors: [],
+  members: 0,
+  points: 0,
+  pointsRemoved: 0,
+  tagged: 0,
+  untagged: 0,
+  pointsByExpiryMonth: {},
+  tiers: {},
+});
 
 /** A bulk row's change added to the totals by its kind. */
 export function countBulk(row: BulkRow, t: Tally): void {

@@ -34,4 +34,3 @@ export async function apply(t: Tenant, id: string) {
   }
   throw new Error('import did not finish');
 }
-

@@ -97,7 +97,11 @@ export const importsExamples: AreaExamples<typeof importsArea> = {
       },
     },
   },
-  previewImport: { summary: 'A points file: points added and taken, the first errors by line and field', params: { id: pointsId }, responses: { 200: { data: pointsPreviewed } } },
+  previewImport: {
+    summary: 'A points file: points added and taken, the first errors by line and field',
+    params: { id: pointsId },
+    responses: { 200: { data: pointsPreviewed } },
+  },
   undoImport: {
     params: { id },
     responses: {

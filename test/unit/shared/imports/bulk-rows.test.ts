@@ -71,7 +71,9 @@ describe('tags rows', () => {
     ]);
     expect(errors({ tag: '', action: 'add' })).toEqual([{ field: 'tag', message: 'is required' }]);
     expect(errors({ tag: 5, action: 'add' })).toEqual([{ field: 'tag', message: 'is required' }]);
-    expect(errors({ tag: 'Not A Key', action: 'remove' })).toEqual([{ field: 'tag', message: 'must be a tag key: lower-case letters, digits, - and _, at most 64' }]);
+    expect(errors({ tag: 'Not A Key', action: 'remove' })).toEqual([
+      { field: 'tag', message: 'must be a tag key: lower-case letters, digits, - and _, at most 64' },
+    ]);
     expect(errors({ tag: 'vip', action: 'ADD' })).toEqual([{ field: 'action', message: 'must be add or remove' }]);
   });
   it('counts rows that add and rows that remove', () => {
