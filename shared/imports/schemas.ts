@@ -6,7 +6,7 @@ const membersFilter = listMembersQuery
   .pick({ q: true, tier: true, status: true, tag: true })
   .describe('Instead of a file (points and tags): the members the members list answers with these filters, each given `change`');
 const change = z
-  .record(z.string(), z.unknown())
+  .record(z.string().max(64), z.unknown())
   .describe('With `filter`: the one change made to each member, the fields of a row of the kind (points: points, reason; tags: tag, action)');
 
 export const createImportBody = z
