@@ -2862,7 +2862,7 @@ export interface paths {
         put?: never;
         /**
          * Undo an applied import job as a whole
-         * @description Within 7 days of its end: each balance reversed (a `correction` from its own lot), each tier put back. Rows left undone: 409 CONFLICT, undo again. 409 CONFLICT for a members job, a job not completed or failed, or past the window.
+         * @description Within 7 days of its end: each balance reversed (a `correction` from its own lot), each tier put back, each points row reversed, each tag put back; each member a members job created removed if untouched since (no profile or tag change, no ledger entry, no order), else kept and counted in `undo.kept`. Rows left undone: 409 CONFLICT, undo again. 409 CONFLICT for a job not completed or failed, or past the window.
          *
          *     Credential: an API key with the scope `imports:write`.
          */
@@ -3421,6 +3421,13 @@ export interface components {
                 chunks: number | null;
                 chunksDone: number;
             };
+            /** @description What undoing the job did so far; null before an undo */
+            undo: {
+                /** @description Rows taken back (a members job: members removed, and members it matched) */
+                undone: number;
+                /** @description Members the job created and kept: touched since (a profile or tag change, a ledger entry, an order) */
+                kept: number;
+            } | null;
             error: string | null;
             createdAt: string;
             startedAt: string | null;
@@ -3580,6 +3587,13 @@ export interface components {
                 chunks: number | null;
                 chunksDone: number;
             };
+            /** @description What undoing the job did so far; null before an undo */
+            undo: {
+                /** @description Rows taken back (a members job: members removed, and members it matched) */
+                undone: number;
+                /** @description Members the job created and kept: touched since (a profile or tag change, a ledger entry, an order) */
+                kept: number;
+            } | null;
             error: string | null;
             createdAt: string;
             startedAt: string | null;

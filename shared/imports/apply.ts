@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { config } from '../platform/config';
 import { conflict } from '../platform/errors';
 import { logger } from '../platform/observability/logger';
-import { assignTier, bookOpeningBalance, type LedgerStore, NOTHING_OWED, upsertMembers } from '../members';
+import { assignTier, bookOpeningBalance, getMemberRecord, type LedgerStore, NOTHING_OWED, upsertMembers } from '../members';
 import { tagMember } from '../tags';
 import { applyBulk } from './bulk';
 import type { ImportJobRecord, ImportRowRecord } from './entities';
@@ -209,7 +209,10 @@ async function applyMembers(job: ImportJobRecord, rows: { line: number; row: Mem
     if (result.outcome === 'failed' || !result.memberId) return 'failed';
     try {
       if (row.tags.length > 0) await tagMember(ws, result.memberId, row.tags, noTriggers);
-      await repo.putRow(ws, { jobId: job.id, line, outcome: result.outcome, memberId: result.memberId, at: new Date().toISOString() });
+      // A member it created is removed by an undo only if untouched since: its version and revision now say what that is.
+      const created = result.outcome === 'created' ? await getMemberRecord(ws, result.memberId) : undefined;
+      const as = created ? { version: created.version, rev: created.rev } : {};
+      await repo.putRow(ws, { jobId: job.id, line, outcome: result.outcome, memberId: result.memberId, ...as, at: new Date().toISOString() });
       return 'done';
     } catch (err) {
       logger.warn('import row not applied', { workspaceId: ws, jobId: job.id, line, error: err as Error });

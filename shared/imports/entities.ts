@@ -87,6 +87,8 @@ export const importJobRecordSchema = () =>
       .nullable()
       .optional(),
     requestId: z.string().nullable().optional(),
+    /** What undoing the job did so far: rows taken back, and members it created that were kept (touched since). */
+    undo: z.object({ undone: z.number().int(), kept: z.number().int() }).nullable().optional(),
     error: z.string().nullable(),
     createdAt: z.string(),
     startedAt: z.string().nullable(),
@@ -119,5 +121,7 @@ export interface ImportRowRecord {
   changed?: boolean;
   /** members: the member's profile version right after the row created it (undo removes it only if untouched since). */
   version?: number;
+  /** members: its points revision then (with `version`, what "untouched since" compares). */
+  rev?: number;
   at: string;
 }

@@ -56,6 +56,13 @@ export const importJobSchema = z
         chunksDone: z.number().int(),
       })
       .describe('Of the last apply: rows done, skipped and failed so far'),
+    undo: z
+      .object({
+        undone: z.number().int().describe('Rows taken back (a members job: members removed, and members it matched)'),
+        kept: z.number().int().describe('Members the job created and kept: touched since (a profile or tag change, a ledger entry, an order)'),
+      })
+      .nullable()
+      .describe('What undoing the job did so far; null before an undo'),
     error: z.string().nullable(),
     createdAt: z.string(),
     startedAt: z.string().nullable(),

@@ -23,6 +23,7 @@ export function toImportJob(j: ImportJobRecord): ImportJob {
       skipped: sum('skipped'),
       failed: sum('failed'),
     },
+    undo: j.undo ?? null,
     error: j.error,
     createdAt: j.createdAt,
     startedAt: j.startedAt,

@@ -148,9 +148,24 @@ describe('import jobs', () => {
     for (const e of corrections) expect(e.source).toMatchObject({ type: 'import', importJobId: balancesJob });
     const other = (await call('GET', '/api/v2/members?externalId=OLD-7', { token: t.key })).body.data[0];
     expect((await call('GET', `/api/v2/members/${other.id}/points`, { token: t.key })).body.data).toMatchObject({ balance: 0, lifetime: 0 });
-    // Undone once; not applied or undone again; a members job is not undone.
+    // Undone once; not applied or undone again.
     expect((await call('POST', `/api/v2/imports/${balancesJob}/undo`, { token: t.key })).status).toBe(409);
     expect((await call('POST', `/api/v2/imports/${balancesJob}/apply`, { token: t.key })).status).toBe(409);
+
+    // --- The members job undone: the members it created and nothing touched since are removed, with their
+    // tags; those with ledger entries (the balances, even taken back) are kept and counted.
+    const vip = async () =>
+      (await call('GET', '/api/v2/tags?prefix=vip', { token: t.key })).body.data.find((x: { key: string }) => x.key === 'vip')?.memberCount;
+    expect(await vip()).toBe(146);
+    const mu = await call('POST', `/api/v2/imports/${membersJob}/undo`, { token: t.key });
+    expect(mu.status, JSON.stringify(mu.body)).toBe(200);
+    expect(mu.body.data).toMatchObject({ status: 'undone', undo: { undone: MEMBERS - 4 - imported.length, kept: imported.length } });
+    expect((await call('GET', '/api/v2/members?externalId=OLD-200', { token: t.key })).body.data).toEqual([]);
+    expect((await call('GET', '/api/v2/members?email=imported-201@example.test', { token: t.key })).body.data).toEqual([]);
+    expect((await call('GET', '/api/v2/members?externalId=OLD-7', { token: t.key })).body.data).toHaveLength(1);
+    expect(await vip()).toBe(imported.filter((i) => i % 2 === 0).length);
+    // The e-mail and externalId of a removed member are free again.
+    expect((await call('POST', '/api/v2/members', { token: t.key, body: { email: 'imported-201@example.test', externalId: 'OLD-201' } })).status).toBe(201);
     expect((await call('POST', `/api/v2/imports/${membersJob}/undo`, { token: t.key })).status).toBe(409);
   });
 
