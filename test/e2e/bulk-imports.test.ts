@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../support/api';
-import { newMember, tenant, type Tenant } from '../support/fixtures';
+import { newMember, newOrder, tenant, type Tenant } from '../support/fixtures';
 import { apply, importJob, preview } from '../support/imports';
 
 /**
@@ -142,6 +142,36 @@ describe('bulk jobs', () => {
     expect(await tagsOf(t, plain.id)).toEqual(['vip']);
     await undo(t, id);
     for (const m of matching) expect(await tagsOf(t, m)).toEqual(['vip']);
+  });
+
+  it('a members job undone: the members it created removed if untouched since, the others kept and counted', { timeout: 120_000 }, async () => {
+    const t = await tenant('bulk-members-undo');
+    const existing = await newMember(t.key, { externalId: 'UNDO-0' });
+    const rows = ['externalId,email,firstName,tags'];
+    for (let i = 0; i <= 4; i++) rows.push(`UNDO-${i},undo-${i}@example.test,Name ${i},vip`);
+    const id = await importJob(t, 'members', 'csv', `${rows.join('\n')}\n`);
+    await preview(t, id);
+    expect(await apply(t, id)).toMatchObject({ status: 'completed', progress: { done: 5 } });
+    const idOf = async (x: string) => (await call('GET', `/api/v2/members?externalId=${x}`, { token: t.key })).body.data[0]?.id;
+    // Touched since: a profile change, a points change, an order; UNDO-4 is left alone.
+    expect((await call('PATCH', `/api/v2/members/${await idOf('UNDO-1')}`, { token: t.key, body: { firstName: 'Changed' } })).status).toBe(200);
+    await earn(t, await idOf('UNDO-2'), 5);
+    await newOrder(t.key, await idOf('UNDO-3'));
+    const removed = await idOf('UNDO-4');
+    const vip = async () => (await call('GET', '/api/v2/tags?prefix=vip', { token: t.key })).body.data[0]?.memberCount;
+    expect(await vip()).toBe(5);
+
+    const res = await call('POST', `/api/v2/imports/${id}/undo`, { token: t.key });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // UNDO-0 was matched (kept, nothing to remove); UNDO-1..3 were created and touched.
+    expect(res.body.data).toMatchObject({ status: 'undone', undo: { undone: 2, kept: 3 } });
+    expect(await idOf('UNDO-4')).toBeUndefined();
+    expect((await call('GET', `/api/v2/members/${removed}`, { token: t.key })).status).toBe(404);
+    for (const x of ['UNDO-0', 'UNDO-1', 'UNDO-2', 'UNDO-3']) expect(await idOf(x), x).toBeDefined();
+    expect(await idOf('UNDO-0')).toBe(existing.id);
+    expect(await vip()).toBe(4);
+    // Its e-mail and externalId are free again.
+    expect((await call('POST', '/api/v2/members', { token: t.key, body: { email: 'undo-4@example.test', externalId: 'UNDO-4' } })).status).toBe(201);
   });
 
   it('a filtered job takes a bulk kind and a change checked as a row', async () => {
