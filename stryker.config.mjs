@@ -71,6 +71,12 @@ export default {
     'shared/platform/csv.ts',
     // An import file's rows: CSV cells, dates, points and each kind's checks.
     'shared/imports/rows.ts',
+    // The bulk kinds' rows: the shared checks, a points change, a tag change.
+    'shared/imports/checks.ts',
+    'shared/imports/points-rows.ts',
+    'shared/imports/tags-rows.ts',
+    // What "untouched since an import created it" means; the rest of the file writes the table.
+    linesOf('shared/members/removal.ts', /^export const untouchedSince = /, /&& m\.lifetime === 0;$/),
     'shared/platform/data/keys.ts',
     // How DynamoDB counts an item's size, and the refusal of a document over its budget.
     'shared/platform/data/item-size.ts',

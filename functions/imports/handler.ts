@@ -3,7 +3,7 @@ import { workflowsFromConfig } from '../../shared/platform/adapters/workflows';
 import { applyImport, createImport, getImport, importsArea, previewImport, undoImport } from '../../shared/imports';
 import { tableReversalStore } from '../../shared/members';
 import { defineArea } from '../../shared/http/area';
-import { principalOf } from '../../shared/http/principal';
+import { auditOf, principalOf } from '../../shared/http/principal';
 import { accepted, created, ok } from '../../shared/http/responses';
 
 // Adapters are built on first use (per container), not at import.
@@ -18,7 +18,7 @@ const ports = {
 };
 
 export const handler = defineArea(importsArea, {
-  createImport: async ({ principal, body }) => created(await createImport(principalOf(principal).workspaceId, body, ports)),
+  createImport: async (input) => created(await createImport(principalOf(input.principal).workspaceId, input.body, ports, auditOf(input))),
   getImport: async ({ principal, params }) => ok(await getImport(principalOf(principal).workspaceId, params.id)),
   previewImport: async ({ principal, params }) => ok(await previewImport(principalOf(principal).workspaceId, params.id, ports)),
   applyImport: async ({ principal, params }) => accepted(await applyImport(principalOf(principal).workspaceId, params.id, ports)),

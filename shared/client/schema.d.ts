@@ -3154,7 +3154,7 @@ export interface paths {
         put?: never;
         /**
          * Undo an applied import job as a whole
-         * @description Within 7 days of its end: each balance reversed (a `correction` from its own lot), each tier put back. Rows left undone: 409 CONFLICT, undo again. 409 CONFLICT for a members job, a job not completed or failed, or past the window.
+         * @description Within 7 days of its end: each balance reversed (a `correction` from its own lot), each tier put back, each points row reversed, each tag put back; each member a members job created removed if untouched since (no profile or tag change, no ledger entry, no order), else kept and counted in `undo.kept`. Rows left undone: 409 CONFLICT, undo again. 409 CONFLICT for a job not completed or failed, or past the window.
          *
          *     Credential: an API key with the scope `imports:write`.
          */
@@ -3631,15 +3631,28 @@ export interface components {
         };
         CreateImport: {
             /**
-             * @description members: profiles (created, or matched by externalId then e-mail); balances: opening balances as lots with their dates; tiers: tiers with their dates
+             * @description members: profiles (created, or matched by externalId then e-mail); balances: opening balances as lots with their dates; tiers: tiers with their dates; points: a signed points change with its reason per member; tags: a tag added or removed per member
              * @enum {string}
              */
-            kind: "members" | "balances" | "tiers";
+            kind: "members" | "balances" | "tiers" | "points" | "tags";
             /**
-             * @description csv: a header row naming the fields, then one row per line; jsonl: one JSON object per line
+             * @description Required with a file. csv: a header row naming the fields, then one row per line; jsonl: one JSON object per line
              * @enum {string}
              */
-            format: "csv" | "jsonl";
+            format?: "csv" | "jsonl";
+            /** @description Instead of a file (points and tags): the members the members list answers with these filters, each given `change` */
+            filter?: {
+                /** @description Free text: part of e-mail, name, phone or externalId (case-insensitive) */
+                q?: string;
+                tier?: string;
+                /** @enum {string} */
+                status?: "active" | "unenrolled";
+                tag?: string;
+            };
+            /** @description With `filter`: the one change made to each member, the fields of a row of the kind (points: points, reason; tags: tag, action) */
+            change?: {
+                [key: string]: unknown;
+            };
             /** @description balances: count the points toward lifetime points and the tier metric (default false) */
             countLifetime?: boolean;
             /** @description balances: send `loyalty.points_earned` for each row, as if earned today (default false) */
@@ -3662,7 +3675,7 @@ export interface components {
             /** @description imp_... */
             id: string;
             /** @enum {string} */
-            kind: "members" | "balances" | "tiers";
+            kind: "members" | "balances" | "tiers" | "points" | "tags";
             /** @enum {string} */
             format: "csv" | "jsonl";
             /**
@@ -3672,13 +3685,26 @@ export interface components {
             status: "awaiting_upload" | "previewed" | "applying" | "completed" | "failed" | "undone";
             countLifetime: boolean;
             notify: boolean;
+            /** @description A job over a members filter: the filter (null: a file job) */
+            filter: {
+                /** @description Free text: part of e-mail, name, phone or externalId (case-insensitive) */
+                q?: string;
+                tier?: string;
+                /** @enum {string} */
+                status?: "active" | "unenrolled";
+                tag?: string;
+            } | null;
+            /** @description A job over a members filter: its one change */
+            change: {
+                [key: string]: unknown;
+            } | null;
             /** @description The last preview; null before the first */
             preview: {
                 /** @description Data rows in the file (a CSV header is not a row) */
                 rows: number;
                 valid: number;
                 invalid: number;
-                /** @description Rows by what applying them would do: created, updated, unchanged (members), applied (balances, tiers), invalid */
+                /** @description Rows by what applying them would do: created, matched (members), applied (balances, tiers, points, tags), invalid */
                 outcomes: {
                     [key: string]: number;
                 };
@@ -3693,6 +3719,12 @@ export interface components {
                     members: number;
                     /** @description Points the job would add */
                     points: number;
+                    /** @description points: points the job would take away (a positive number) */
+                    pointsRemoved: number;
+                    /** @description tags: rows that add a tag */
+                    tagged: number;
+                    /** @description tags: rows that remove a tag */
+                    untagged: number;
                     /** @description Points by the month (YYYY-MM, UTC) they expire; `never` for points without an expiry */
                     pointsByExpiryMonth: {
                         [key: string]: number;
@@ -3718,19 +3750,26 @@ export interface components {
                 chunks: number | null;
                 chunksDone: number;
             };
+            /** @description What undoing the job did so far; null before an undo */
+            undo: {
+                /** @description Rows taken back (a members job: members removed, and members it matched) */
+                undone: number;
+                /** @description Members the job created and kept: touched since (a profile or tag change, a ledger entry, an order) */
+                kept: number;
+            } | null;
             error: string | null;
             createdAt: string;
             startedAt: string | null;
             completedAt: string | null;
             undoneAt: string | null;
-            /** @description Where to upload the file (once, or again to replace it before applying) */
+            /** @description Where to upload the file (once, or again to replace it before applying); null for a job over a members filter */
             upload: {
                 /** @constant */
                 method: "PUT";
                 /** @description Presigned S3 PUT of the file: send the file as the request body */
                 url: string;
                 expiresAt: string;
-            };
+            } | null;
         };
         Error: {
             error: {
@@ -3802,7 +3841,7 @@ export interface components {
             /** @description imp_... */
             id: string;
             /** @enum {string} */
-            kind: "members" | "balances" | "tiers";
+            kind: "members" | "balances" | "tiers" | "points" | "tags";
             /** @enum {string} */
             format: "csv" | "jsonl";
             /**
@@ -3812,13 +3851,26 @@ export interface components {
             status: "awaiting_upload" | "previewed" | "applying" | "completed" | "failed" | "undone";
             countLifetime: boolean;
             notify: boolean;
+            /** @description A job over a members filter: the filter (null: a file job) */
+            filter: {
+                /** @description Free text: part of e-mail, name, phone or externalId (case-insensitive) */
+                q?: string;
+                tier?: string;
+                /** @enum {string} */
+                status?: "active" | "unenrolled";
+                tag?: string;
+            } | null;
+            /** @description A job over a members filter: its one change */
+            change: {
+                [key: string]: unknown;
+            } | null;
             /** @description The last preview; null before the first */
             preview: {
                 /** @description Data rows in the file (a CSV header is not a row) */
                 rows: number;
                 valid: number;
                 invalid: number;
-                /** @description Rows by what applying them would do: created, updated, unchanged (members), applied (balances, tiers), invalid */
+                /** @description Rows by what applying them would do: created, matched (members), applied (balances, tiers, points, tags), invalid */
                 outcomes: {
                     [key: string]: number;
                 };
@@ -3833,6 +3885,12 @@ export interface components {
                     members: number;
                     /** @description Points the job would add */
                     points: number;
+                    /** @description points: points the job would take away (a positive number) */
+                    pointsRemoved: number;
+                    /** @description tags: rows that add a tag */
+                    tagged: number;
+                    /** @description tags: rows that remove a tag */
+                    untagged: number;
                     /** @description Points by the month (YYYY-MM, UTC) they expire; `never` for points without an expiry */
                     pointsByExpiryMonth: {
                         [key: string]: number;
@@ -3858,6 +3916,13 @@ export interface components {
                 chunks: number | null;
                 chunksDone: number;
             };
+            /** @description What undoing the job did so far; null before an undo */
+            undo: {
+                /** @description Rows taken back (a members job: members removed, and members it matched) */
+                undone: number;
+                /** @description Members the job created and kept: touched since (a profile or tag change, a ledger entry, an order) */
+                kept: number;
+            } | null;
             error: string | null;
             createdAt: string;
             startedAt: string | null;
@@ -13224,7 +13289,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @example imp_01jpz9a0b2d4f6h8k0n2q4t6wz */
+                /** @example imp_01jpzb3c5e7g9j1m3p5r7t9wx2 */
                 id: string;
             };
             cookie?: never;

@@ -8,11 +8,13 @@ import * as z from 'zod';
 import { config } from '../platform/config';
 import { conflict } from '../platform/errors';
 import { logger } from '../platform/observability/logger';
-import { assignTier, bookOpeningBalance, type LedgerStore, NOTHING_OWED, upsertMembers } from '../members';
+import { assignTier, bookOpeningBalance, getMemberRecord, type LedgerStore, NOTHING_OWED, upsertMembers } from '../members';
 import { tagMember } from '../tags';
+import { applyBulk } from './bulk';
 import type { ImportJobRecord, ImportRowRecord } from './entities';
+import { filteredMembers } from './filtered';
 import * as repo from './repository';
-import type { BalanceRow, MemberRow, TierRow } from './rows';
+import type { BulkRow, ImportRow, MemberRow } from './rows';
 import { checkedRows, type ImportPorts, inLanes, loadJob, memberOf, rowContext } from './service';
 import { toImportJob } from './types';
 
@@ -42,19 +44,58 @@ export async function applyImport(workspaceId: string, jobId: string, ports: Pic
 
 const jobInput = z.object({ workspaceId: z.string(), jobId: z.string() });
 
-/** Workflow `Begin`: the chunks to apply. */
+/** Workflow `Begin`: the chunks to apply (a filtered job's members listed into chunks first, once). */
 export async function begin(input: unknown): Promise<{ workspaceId: string; jobId: string; chunks: number[] }> {
   const { workspaceId, jobId } = jobInput.parse(input);
   const job = await repo.getJob(workspaceId, jobId);
-  const count = job?.status === 'applying' ? (job.chunkCount ?? 0) : 0;
+  let count = job?.status === 'applying' ? (job.chunkCount ?? 0) : 0;
+  if (job?.status === 'applying' && job.filter && job.chunkCount === null) count = await listFiltered(job);
   return { workspaceId, jobId, chunks: Array.from({ length: count }, (_, i) => i) };
 }
 
+/**
+ * The filter's members now, each once, in chunks of `chunkRows`: what every run of the job applies
+ * (a member who matches later is not added; one who no longer matches is still changed once).
+ */
+async function listFiltered(job: ImportJobRecord): Promise<number> {
+  const seen = new Set<string>();
+  let chunk: string[] = [];
+  let chunks = 0;
+  const flush = async () => {
+    await repo.putChunkMembers(job.workspaceId, job.id, chunks++, chunk);
+    chunk = [];
+  };
+  for await (const ids of filteredMembers(job.workspaceId, job.filter!)) {
+    for (const id of ids) {
+      if (seen.has(id)) continue;
+      seen.add(id);
+      chunk.push(id);
+      if (chunk.length === c.chunkRows) await flush();
+    }
+  }
+  if (chunk.length > 0) await flush();
+  await repo.setChunkCount(job.workspaceId, job.id, chunks);
+  return chunks;
+}
+
 /** Rows of one chunk: its valid rows by line, and how many were invalid. */
-async function chunkRows(job: ImportJobRecord, chunk: number, ports: Pick<ImportPorts, 'objectStore'>) {
+async function chunkRows(
+  job: ImportJobRecord,
+  chunk: number,
+  ports: Pick<ImportPorts, 'objectStore'>,
+): Promise<{ rows: { line: number; row: ImportRow }[]; invalid: number }> {
+  if (job.filter) {
+    // A member's line is its place in the listed members (1 = the first).
+    const ids = await repo.chunkMembers(job.workspaceId, job.id, chunk);
+    const rows = ids.map((memberId, i) => ({
+      line: chunk * c.chunkRows + i + 1,
+      row: { kind: job.kind, member: { memberId }, change: job.change } as unknown as BulkRow,
+    }));
+    return { rows, invalid: 0 };
+  }
   const ctx = await rowContext(job.workspaceId, new Date(job.preview?.previewedAt ?? job.createdAt));
   const from = chunk * c.chunkRows;
-  const rows: { line: number; row: MemberRow | BalanceRow | TierRow }[] = [];
+  const rows: { line: number; row: ImportRow }[] = [];
   let invalid = 0;
   let index = 0;
   for await (const r of checkedRows(job, ports, ctx)) {
@@ -86,15 +127,15 @@ export async function applyChunk(
   const outcomes: Outcome[] =
     job.kind === 'members'
       ? await applyMembers(job, todo as { line: number; row: MemberRow }[])
-      : await inLanes(todo, c.rowConcurrency, (r) => applyRow(job, r.line, r.row as BalanceRow | TierRow, ports.ledger));
+      : await inLanes(todo, c.rowConcurrency, (r) => applyRow(job, r.line, r.row as Exclude<ImportRow, MemberRow>, ports.ledger));
   const count = (o: Outcome) => outcomes.filter((x) => x === o).length;
   const counts = { done: count('done'), skipped: applied.size + count('skipped'), failed: invalid + count('failed') };
   await repo.recordChunk(workspaceId, jobId, chunk, counts);
   return { chunk, ...counts };
 }
 
-/** A balance or tier row: the member's change and the row's record in one transaction. */
-async function applyRow(job: ImportJobRecord, line: number, row: BalanceRow | TierRow, store: LedgerStore): Promise<Outcome> {
+/** A balance, tier or bulk row: the member's change and the row's record in one transaction. */
+async function applyRow(job: ImportJobRecord, line: number, row: Exclude<ImportRow, MemberRow>, store: LedgerStore): Promise<Outcome> {
   const ws = job.workspaceId;
   const record = (memberId: string, extra: Partial<ImportRowRecord>): ImportRowRecord => ({
     jobId: job.id,
@@ -107,6 +148,10 @@ async function applyRow(job: ImportJobRecord, line: number, row: BalanceRow | Ti
   try {
     const memberId = await memberOf(ws, row.member);
     if (!memberId) return 'failed';
+    if (row.kind === 'points' || row.kind === 'tags') {
+      await applyBulk(job, row, memberId, (extra) => repo.rowStep(ws, record(memberId, extra)), store);
+      return 'done';
+    }
     if (row.kind === 'balances') {
       // The entry's id is the plan's; the row record names it once the plan made it (undo reverses it).
       let entryId = '';
@@ -164,7 +209,10 @@ async function applyMembers(job: ImportJobRecord, rows: { line: number; row: Mem
     if (result.outcome === 'failed' || !result.memberId) return 'failed';
     try {
       if (row.tags.length > 0) await tagMember(ws, result.memberId, row.tags, noTriggers);
-      await repo.putRow(ws, { jobId: job.id, line, outcome: result.outcome, memberId: result.memberId, at: new Date().toISOString() });
+      // A member it created is removed by an undo only if untouched since: its version and revision now say what that is.
+      const created = result.outcome === 'created' ? await getMemberRecord(ws, result.memberId) : undefined;
+      const as = created ? { version: created.version, rev: created.rev } : {};
+      await repo.putRow(ws, { jobId: job.id, line, outcome: result.outcome, memberId: result.memberId, ...as, at: new Date().toISOString() });
       return 'done';
     } catch (err) {
       logger.warn('import row not applied', { workspaceId: ws, jobId: job.id, line, error: err as Error });

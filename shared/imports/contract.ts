@@ -71,8 +71,9 @@ export const importsArea = declareArea({
       params: byId,
       responses: { 200: dataOf(importJobSchema) },
       description:
-        `Within ${c.undoDays} days of its end: each balance reversed (a \`correction\` from its own lot), each tier put back. Rows left undone: 409 CONFLICT, undo again. ` +
-        '409 CONFLICT for a members job, a job not completed or failed, or past the window.',
+        `Within ${c.undoDays} days of its end: each balance reversed (a \`correction\` from its own lot), each tier put back, each points row reversed, each tag put back; ` +
+        'each member a members job created removed if untouched since (no profile or tag change, no ledger entry, no order), else kept and counted in `undo.kept`. ' +
+        'Rows left undone: 409 CONFLICT, undo again. 409 CONFLICT for a job not completed or failed, or past the window.',
     },
   },
 });

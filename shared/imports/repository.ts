@@ -105,3 +105,26 @@ export async function* appliedRows(workspaceId: string, jobId: string): AsyncGen
 export function deleteRowStep(workspaceId: string, row: Pick<ImportRowRecord, 'jobId' | 'line'>): TransactStep {
   return { op: { Delete: { Key: rowKey(workspaceId, row.jobId, row.line) } } };
 }
+
+const chunkKey = (workspaceId: string, jobId: string, chunk: number) => keyOf('importChunk', { workspaceId, jobId, chunk: String(chunk).padStart(6, '0') });
+
+/** A filtered job's members of one chunk (written once, when its apply first begins). */
+export async function putChunkMembers(workspaceId: string, jobId: string, chunk: number, memberIds: readonly string[]): Promise<void> {
+  await putItem({ Item: { ...chunkKey(workspaceId, jobId, chunk), entity: 'importChunk', memberIds: [...memberIds] } });
+}
+
+export async function chunkMembers(workspaceId: string, jobId: string, chunk: number): Promise<string[]> {
+  const item = await getItem<{ memberIds?: string[] }>(chunkKey(workspaceId, jobId, chunk));
+  return item?.memberIds ?? [];
+}
+
+/** Sets the chunk count of a job (a filtered job's, once its members are listed). */
+export async function setChunkCount(workspaceId: string, jobId: string, chunkCount: number): Promise<void> {
+  await updateItem({
+    Key: jobKey(workspaceId, jobId),
+    UpdateExpression: 'SET chunkCount = :n',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeValues: { ':n': chunkCount },
+    ReturnValues: 'NONE',
+  });
+}

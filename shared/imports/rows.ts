@@ -6,10 +6,14 @@
  * preview's question.
  */
 import type * as z from 'zod';
-import type { ImportFormat, ImportKind, RowError } from './entities';
+import { type BulkRowKind, type Check, errorsOf, fail, parsePoints, type TagsSchema } from './checks';
+import type { BulkKind, ImportFormat, ImportKind, RowError } from './entities';
+import { type PointsChange, pointsRows } from './points-rows';
+import { type TagChange, tagsRows } from './tags-rows';
+import { ID_PATTERN } from '../platform/ids';
 
-/** Who a balance or tier row is about: the member's id in the merchant's system, else the e-mail. */
-export type MemberRef = { externalId: string } | { email: string };
+/** Who a row is about: the member's id in the merchant's system, else the e-mail (a bulk row may give the platform's id first). */
+export type MemberRef = { memberId: string } | { externalId: string } | { email: string };
 
 export interface MemberRow {
   kind: 'members';
@@ -31,7 +35,12 @@ export interface TierRow {
   qualifiedAt: number;
   retainedUntil: number;
 }
-export type ImportRow = MemberRow | BalanceRow | TierRow;
+/** A bulk row: one member's change, of the kind's own shape (points-rows.ts, tags-rows.ts). */
+export type BulkRow = { kind: 'points'; member: MemberRef; change: PointsChange } | { kind: 'tags'; member: MemberRef; change: TagChange };
+export type ImportRow = MemberRow | BalanceRow | TierRow | BulkRow;
+
+/** Each bulk kind's rows, pure: the one place a kind's fields are read. */
+export const BULK_ROWS: { [K in BulkKind]: BulkRowKind<Extract<BulkRow, { kind: K }>['change']> } = { points: pointsRows, tags: tagsRows };
 
 export type CheckedRow = { line: number; row: ImportRow } | { line: number; errors: RowError[] };
 
@@ -41,7 +50,7 @@ export interface RowContext {
   tierKeys: readonly string[];
   /** createMemberBody and the tag list's schema of the members and tags areas. */
   profileSchema: z.ZodType;
-  tagsSchema: z.ZodType;
+  tagsSchema: z.ZodType & TagsSchema;
 }
 
 /** Splits one CSV record (no line breaks inside quotes). Null: an unterminated quote. */
@@ -112,14 +121,7 @@ export function parseTime(value: unknown): number | null {
   return new Date(ms).toISOString().slice(0, 10) === value.slice(0, 10) || dateTime ? ms : null;
 }
 
-/** A whole number of points: a JSON number or a CSV cell of digits. */
-export function parsePoints(value: unknown): number | null {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : Number.NaN;
-  return Number.isSafeInteger(n) ? n : null;
-}
-
-type Check<T> = { value: T } | { error: { field: string; message: string } };
-const fail = (field: string, message: string): Check<never> => ({ error: { field, message } });
+export { parsePoints } from './checks';
 
 function memberRef(f: Record<string, unknown>): Check<MemberRef> {
   if (typeof f.externalId === 'string' && f.externalId !== '') return { value: { externalId: f.externalId } };
@@ -127,13 +129,40 @@ function memberRef(f: Record<string, unknown>): Check<MemberRef> {
   return fail('externalId', 'give externalId or email of the member');
 }
 
+const MEMBER_ID = ID_PATTERN('mbr');
+
+/** A bulk row's member: the platform's id first, then as a balance row names one. */
+function bulkMemberRef(f: Record<string, unknown>): Check<MemberRef> {
+  if (f.memberId !== undefined && f.memberId !== '')
+    return typeof f.memberId === 'string' && MEMBER_ID.test(f.memberId)
+      ? { value: { memberId: f.memberId } }
+      : fail('memberId', 'is not a member id (mbr_...)');
+  const ref = memberRef(f);
+  return 'error' in ref ? fail('memberId', 'give memberId, externalId or email of the member') : ref;
+}
+
+const MEMBER_FIELDS = ['memberId', 'externalId', 'email'];
+
+/** A points or tags row: its member and the kind's change; a field neither names is refused. */
+function bulkRow(kind: BulkKind, line: number, f: Record<string, unknown>, ctx: RowContext): CheckedRow {
+  const rows = BULK_ROWS[kind] as BulkRowKind<BulkRow['change']>;
+  const member = bulkMemberRef(f);
+  const change = rows.change(f, ctx.tagsSchema);
+  const unknown = Object.keys(f).filter((k) => !MEMBER_FIELDS.includes(k) && !rows.fields.includes(k));
+  const errors = [
+    ...errorsOf(line, [member]),
+    ...('errors' in change ? change.errors.map((e) => ({ line, ...e })) : []),
+    ...unknown.map((field) => ({ line, field, message: `is not a field of a ${kind} row` })),
+  ];
+  if (errors.length > 0 || 'errors' in change) return { line, errors };
+  return { line, row: { kind, member: (member as { value: MemberRef }).value, change: change.value } as BulkRow };
+}
+
 function time(f: Record<string, unknown>, field: string): Check<number> {
   if (f[field] === undefined || f[field] === null) return fail(field, 'is required');
   const t = parseTime(f[field]);
   return t === null ? fail(field, 'must be a date (YYYY-MM-DD) or an ISO date-time with offset') : { value: t };
 }
-
-const errorsOf = (line: number, checks: Check<unknown>[]): RowError[] => checks.flatMap((c) => ('error' in c ? [{ line, ...c.error }] : []));
 
 function balanceRow(line: number, f: Record<string, unknown>, ctx: RowContext): CheckedRow {
   const member = memberRef(f);
@@ -220,6 +249,8 @@ export function checkRow(kind: ImportKind, record: RawRecord, ctx: RowContext): 
       return balanceRow(record.line, record.fields, ctx);
     case 'tiers':
       return tierRow(record.line, record.fields, ctx);
+    default:
+      return bulkRow(kind, record.line, record.fields, ctx);
   }
 }
 

@@ -1,15 +1,17 @@
 import type { Readable } from 'node:stream';
 import { config } from '../platform/config';
-import { AppError, conflict, notFound } from '../platform/errors';
+import { AppError, conflict, notFound, validationFailed } from '../platform/errors';
 import { ID_PATTERN, newId } from '../platform/ids';
 import type { ObjectStore } from '../platform/ports/object-store';
 import type { Workflows } from '../platform/ports/workflows';
-import { createMemberBody, memberIdByEmail, memberIdByExternalId } from '../members';
+import { createMemberBody, getMemberRecord, memberIdByEmail, memberIdByExternalId } from '../members';
+import type { AuditContext } from '../audit';
 import { rulesOf } from '../program';
 import { tagMemberBody } from '../tags';
-import type { ImportJobRecord, ImportPreview, RowError } from './entities';
+import { type ImportJobRecord, type ImportPreview, isBulkKind, type RowError } from './entities';
+import { filteredMembers } from './filtered';
 import { recordsOf } from './file';
-import { checkRow, expiryMonth, type CheckedRow, type ImportRow, type MemberRef, type RowContext } from './rows';
+import { BULK_ROWS, checkRow, expiryMonth, type BulkRow, type CheckedRow, type ImportRow, type MemberRef, type RowContext } from './rows';
 import * as repo from './repository';
 import type { CreateImportInput } from './schemas';
 import { toImportJob } from './types';
@@ -25,21 +27,50 @@ const c = config.imports;
 /** Where a job's file is uploaded: under the exports prefix of the one bucket, per workspace and job. */
 export const fileKey = (workspaceId: string, jobId: string, format: string) => `exports/${workspaceId}/imports/${jobId}.${format}`;
 
-/** A new job and the presigned PUT its file is uploaded with. Nothing is read or written until a preview. */
-export async function createImport(workspaceId: string, input: CreateImportInput, ports: { objectStore: Pick<ObjectStore, 'signedPutUrl'> }, now = new Date()) {
+/** A filtered job's one change, checked as a row's would be (400 with every field it gets wrong). */
+function checkedChange(input: CreateImportInput): Record<string, unknown> | null {
+  if (!input.filter) {
+    if (!input.format) throw validationFailed([{ in: 'body', field: 'format', message: 'is required for a file' }]);
+    if (input.change) throw validationFailed([{ in: 'body', field: 'change', message: 'goes with a members filter; a file gives each row its own' }]);
+    return null;
+  }
+  if (!isBulkKind(input.kind)) throw validationFailed([{ in: 'body', field: 'kind', message: 'a members filter takes a bulk kind: points or tags' }]);
+  if (!input.change) throw validationFailed([{ in: 'body', field: 'change', message: 'is required with a members filter' }]);
+  const checked = BULK_ROWS[input.kind].change(input.change, tagMemberBody);
+  if ('errors' in checked) throw validationFailed(checked.errors.map((e) => ({ in: 'body', field: `change.${e.field}`, message: e.message })));
+  return checked.value as unknown as Record<string, unknown>;
+}
+
+/**
+ * A new job and the presigned PUT its file is uploaded with, or (with a members filter) the job
+ * over the filter's members with its one change and no file. Nothing else is read or written until a preview.
+ */
+export async function createImport(
+  workspaceId: string,
+  input: CreateImportInput,
+  ports: { objectStore: Pick<ObjectStore, 'signedPutUrl'> },
+  audit: AuditContext,
+  now = new Date(),
+) {
   const id = newId('imp', now.getTime());
+  const change = checkedChange(input);
+  const actor = audit.actor.type === 'anonymous' ? null : audit.actor;
   const job: ImportJobRecord = {
     id,
     workspaceId,
     kind: input.kind,
-    format: input.format,
+    format: input.format ?? 'jsonl',
     status: 'awaiting_upload',
     countLifetime: input.countLifetime ?? false,
     notify: input.notify ?? false,
-    objectKey: fileKey(workspaceId, id, input.format),
+    objectKey: fileKey(workspaceId, id, input.format ?? 'jsonl'),
     preview: null,
     chunks: {},
     chunkCount: null,
+    filter: input.filter ?? null,
+    change,
+    actor,
+    requestId: audit.requestId,
     error: null,
     createdAt: now.toISOString(),
     startedAt: null,
@@ -47,6 +78,7 @@ export async function createImport(workspaceId: string, input: CreateImportInput
     undoneAt: null,
   };
   await repo.createJob(job, []);
+  if (job.filter) return { ...toImportJob(job), upload: null };
   const url = await ports.objectStore.signedPutUrl(job.objectKey, { expiresInSeconds: c.uploadLinkTtlSeconds });
   const expiresAt = new Date(now.getTime() + c.uploadLinkTtlSeconds * 1000).toISOString();
   return { ...toImportJob(job), upload: { method: 'PUT' as const, url, expiresAt } };
@@ -70,6 +102,10 @@ export async function rowContext(workspaceId: string, now: Date): Promise<RowCon
 
 /** The member a row names, if there is one. */
 export async function memberOf(workspaceId: string, ref: MemberRef): Promise<string | undefined> {
+  if ('memberId' in ref) {
+    const member = await getMemberRecord(workspaceId, ref.memberId);
+    return member && !member.erasedAt ? member.id : undefined;
+  }
   return 'externalId' in ref ? memberIdByExternalId(workspaceId, ref.externalId) : memberIdByEmail(workspaceId, ref.email);
 }
 
@@ -111,8 +147,30 @@ interface Tally {
   errors: RowError[];
   members: number;
   points: number;
+  pointsRemoved: number;
+  tagged: number;
+  untagged: number;
   pointsByExpiryMonth: Record<string, number>;
   tiers: Record<string, number>;
+}
+
+const newTally = (): Tally => ({
+  rows: 0,
+  outcomes: {},
+  errors: [],
+  members: 0,
+  points: 0,
+  pointsRemoved: 0,
+  tagged: 0,
+  untagged: 0,
+  pointsByExpiryMonth: {},
+  tiers: {},
+});
+
+/** A bulk row's change added to the totals by its kind. */
+export function countBulk(row: BulkRow, t: Tally): void {
+  bump(t.outcomes, 'applied');
+  (BULK_ROWS[row.kind].count as (c: BulkRow['change'], totals: Tally) => void)(row.change, t);
 }
 
 const bump = (o: Record<string, number>, key: string, by = 1) => {
@@ -151,10 +209,10 @@ async function tallyBatch(workspaceId: string, batch: CheckedRow[], seen: Set<st
       bump(t.outcomes, 'applied');
       t.points += row.points;
       bump(t.pointsByExpiryMonth, expiryMonth(row.expiresAt), row.points);
-    } else {
+    } else if (row.kind === 'tiers') {
       bump(t.outcomes, 'applied');
       bump(t.tiers, row.tier);
-    }
+    } else countBulk(row, t);
   });
 }
 
@@ -162,7 +220,7 @@ async function tallyBatch(workspaceId: string, batch: CheckedRow[], seen: Set<st
 function rowLookupErrors(line: number, row: ImportRow, found: string | undefined): RowError[] {
   if (row.kind === 'members') return found === 'two' ? [{ line, field: 'externalId', message: 'and email belong to two different members' }] : [];
   if (found) return [];
-  const field = 'externalId' in row.member ? 'externalId' : 'email';
+  const field = 'memberId' in row.member ? 'memberId' : 'externalId' in row.member ? 'externalId' : 'email';
   return [{ line, field, message: 'names no member of this workspace' }];
 }
 
@@ -174,18 +232,7 @@ export async function previewImport(workspaceId: string, jobId: string, ports: P
   const job = await loadJob(workspaceId, jobId);
   if (job.status !== 'awaiting_upload' && job.status !== 'previewed')
     throw conflict(`The import job is ${job.status}; only a job not applied yet is previewed`);
-  const ctx = await rowContext(workspaceId, now);
-  const t: Tally = { rows: 0, outcomes: {}, errors: [], members: 0, points: 0, pointsByExpiryMonth: {}, tiers: {} };
-  const seen = new Set<string>();
-  let batch: CheckedRow[] = [];
-  for await (const r of checkedRows(job, ports, ctx)) {
-    batch.push(r);
-    if (batch.length >= c.chunkRows) {
-      await tallyBatch(workspaceId, batch, seen, t);
-      batch = [];
-    }
-  }
-  await tallyBatch(workspaceId, batch, seen, t);
+  const t = job.filter ? await tallyFiltered(job) : await tallyFile(job, ports, await rowContext(workspaceId, now));
   const invalid = t.outcomes.invalid ?? 0;
   const preview: ImportPreview = {
     rows: t.rows,
@@ -193,11 +240,48 @@ export async function previewImport(workspaceId: string, jobId: string, ports: P
     invalid,
     outcomes: t.outcomes,
     errors: t.errors,
-    totals: { members: t.members, points: t.points, pointsByExpiryMonth: t.pointsByExpiryMonth, tiers: t.tiers },
+    totals: {
+      members: t.members,
+      points: t.points,
+      pointsRemoved: t.pointsRemoved,
+      tagged: t.tagged,
+      untagged: t.untagged,
+      pointsByExpiryMonth: t.pointsByExpiryMonth,
+      tiers: t.tiers,
+    },
     previewedAt: now.toISOString(),
   };
-  const chunkCount = Math.ceil(t.rows / c.chunkRows);
+  // A filtered job's chunks are counted when its apply lists the members (apply.ts).
+  const chunkCount = job.filter ? null : Math.ceil(t.rows / c.chunkRows);
   const done = await repo.transition(workspaceId, jobId, ['awaiting_upload', 'previewed'], { status: 'previewed', preview, chunkCount });
   if (!done) throw conflict('The import job was applied meanwhile');
   return toImportJob(done);
+}
+
+async function tallyFile(job: ImportJobRecord, ports: Pick<ImportPorts, 'objectStore'>, ctx: RowContext): Promise<Tally> {
+  const t = newTally();
+  const seen = new Set<string>();
+  let batch: CheckedRow[] = [];
+  for await (const r of checkedRows(job, ports, ctx)) {
+    batch.push(r);
+    if (batch.length >= c.chunkRows) {
+      await tallyBatch(job.workspaceId, batch, seen, t);
+      batch = [];
+    }
+  }
+  await tallyBatch(job.workspaceId, batch, seen, t);
+  return t;
+}
+
+/** A filtered job: the members the filter matches now, each the job's one change. */
+async function tallyFiltered(job: ImportJobRecord): Promise<Tally> {
+  const t = newTally();
+  const row = { kind: job.kind, member: { memberId: '' }, change: job.change } as unknown as BulkRow;
+  for await (const ids of filteredMembers(job.workspaceId, job.filter!)) {
+    for (const _ of ids) {
+      t.rows++;
+      countBulk(row, t);
+    }
+  }
+  return t;
 }

@@ -12,6 +12,8 @@ export function toImportJob(j: ImportJobRecord): ImportJob {
     status: j.status,
     countLifetime: j.countLifetime,
     notify: j.notify,
+    filter: (j.filter ?? null) as ImportJob['filter'],
+    change: j.change ?? null,
     preview: j.preview,
     progress: {
       rows: j.preview?.rows ?? null,
@@ -21,6 +23,7 @@ export function toImportJob(j: ImportJobRecord): ImportJob {
       skipped: sum('skipped'),
       failed: sum('failed'),
     },
+    undo: j.undo ?? null,
     error: j.error,
     createdAt: j.createdAt,
     startedAt: j.startedAt,

@@ -49,6 +49,7 @@ export {
 } from './schemas';
 export { changePointsManually, createMember, getMember, listMembers, memberCreation, memberProfile, pointsOf, tierStatus, updateMember } from './service';
 export type { PointsResult } from './service';
+export { removeIfUntouched } from './removal';
 export { reviewTiers } from './tier-review';
 export { NOTHING_OWED } from './triggers';
 export type { MemberTriggers, OwedGrants } from './triggers';

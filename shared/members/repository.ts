@@ -77,6 +77,28 @@ export function createMemberSteps(m: MemberRecord): TransactStep[] {
 }
 
 /**
+ * A member removed as if never created (an import undone): the member item, conditional on the
+ * profile version and points revision the caller read it at, its lookups and its birthday item.
+ */
+export function removeMemberSteps(m: MemberRecord): TransactStep[] {
+  return [
+    {
+      op: {
+        Delete: {
+          Key: keyOf('member', { workspaceId: m.workspaceId, memberId: m.id }),
+          ConditionExpression: `version = :v AND rev = :rev AND ${NOT_ERASED}`,
+          ExpressionAttributeValues: { ':v': m.version, ':rev': m.rev },
+        },
+      },
+      onConditionFailed: () => new StaleRead('member'),
+    },
+    ...(m.email ? [lookupDelete('memberEmail', m.workspaceId, m.email, m.id)] : []),
+    ...(m.externalId ? [lookupDelete('memberExternalId', m.workspaceId, m.externalId, m.id)] : []),
+    ...birthdaySteps(m.birthDate, { ...m, birthDate: null }),
+  ];
+}
+
+/**
  * The birthday index (a `memberBirthday` item per member with a birth date, by month and day): set
  * when the birth date is set, moved when it changes, removed when it is cleared (an erasure too).
  */

@@ -4,6 +4,6 @@
  */
 
 export { tagsArea } from './contract';
-export { tagKnown } from './repository';
+export { memberTagsGoneSteps, tagKnown } from './repository';
 export { listTagsQuery, memberTagSchema, memberTagsSchema, tagMemberBody, tagResultSchema, tagSchema } from './schemas';
 export { listTags, memberTags, tagMember, untagMember } from './service';

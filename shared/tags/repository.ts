@@ -77,6 +77,15 @@ export function removeTagSteps(current: MemberRecord, tags: string[], removed: s
   ];
 }
 
+/** A member's tag items and its share of the tags' counters, gone with the member (an import undone). */
+export function memberTagsGoneSteps(member: Pick<MemberRecord, 'workspaceId' | 'id' | 'tags'>, now: string): TransactStep[] {
+  const { workspaceId, id: memberId } = member;
+  return member.tags.flatMap((tag): TransactStep[] => [
+    { op: { Delete: { Key: keyOf('memberTag', { workspaceId, memberId, tag }) } } },
+    counterStep(workspaceId, tag, -1, now),
+  ]);
+}
+
 /** The member's tags with the time each was added, by key (at most MAX_TAGS_PER_MEMBER items). */
 export async function memberTagsOf(workspaceId: string, memberId: string): Promise<MemberTagRecord[]> {
   const { pk } = keyOf('member', { workspaceId, memberId });

@@ -67,17 +67,25 @@ export async function tagMember(
 }
 
 /** Removes one tag; a tag the member does not carry (or a malformed key) is 404, like an unknown member. */
-export async function untagMember(workspaceId: string, memberId: string, tag: string, now = () => new Date()): Promise<void> {
+export async function untagMember(
+  workspaceId: string,
+  memberId: string,
+  tag: string,
+  now = () => new Date(),
+  /** Further steps of the same transaction (a bulk job's row record). */
+  opts: WriteOptions<void> = {},
+): Promise<void> {
   await withOptimisticRetry(async () => {
     const member = await loadWritableMember(workspaceId, memberId);
     if (!TAG_KEY.test(tag) || !member.tags.includes(tag)) throw notFound('Tag');
-    await transactWrite(
-      repo.removeTagSteps(
+    await transactWrite([
+      ...repo.removeTagSteps(
         member,
         member.tags.filter((t) => t !== tag),
         tag,
         now().toISOString(),
       ),
-    );
+      ...sealSteps(opts, undefined),
+    ]);
   });
 }

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call } from '../support/api';
-import { tenant, type Tenant } from '../support/fixtures';
+import { tenant } from '../support/fixtures';
+import { apply, importJob, preview } from '../support/imports';
 import { startReceiver } from '../support/receiver';
 
 /**
@@ -19,36 +20,6 @@ afterAll(async () => {
 const MEMBERS = 300;
 /** Member rows with a deliberate error: line -> field. */
 const MEMBER_ERRORS: Record<number, string> = { 11: 'email', 21: 'phone', 41: 'email', 61: 'favourite' };
-
-async function importJob(t: Tenant, kind: string, format: string, file: string, extra: Record<string, unknown> = {}) {
-  const created = await call('POST', '/api/v2/imports', { token: t.key, body: { kind, format, ...extra } });
-  expect(created.status, JSON.stringify(created.body)).toBe(201);
-  const job = created.body.data;
-  expect(job).toMatchObject({ kind, format, status: 'awaiting_upload', preview: null });
-  const put = await fetch(job.upload.url, { method: 'PUT', body: file });
-  expect(put.status, await put.text()).toBe(200);
-  return job.id as string;
-}
-
-async function preview(t: Tenant, id: string) {
-  const res = await call('POST', `/api/v2/imports/${id}/preview`, { token: t.key });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  expect(res.body.data.status).toBe('previewed');
-  return res.body.data;
-}
-
-/** Applies the job and waits for its workflow to end. */
-async function apply(t: Tenant, id: string) {
-  const res = await call('POST', `/api/v2/imports/${id}/apply`, { token: t.key });
-  expect(res.status, JSON.stringify(res.body)).toBe(202);
-  expect(res.body.data.status).toBe('applying');
-  for (let i = 0; i < 300; i++) {
-    const job = (await call('GET', `/api/v2/imports/${id}`, { token: t.key })).body.data;
-    if (job.status !== 'applying') return job;
-    await sleep(200);
-  }
-  throw new Error('import did not finish');
-}
 
 /** Line n (2 = the first data row under the header) of the members file. */
 function memberLine(n: number): string {
@@ -177,9 +148,24 @@ describe('import jobs', () => {
     for (const e of corrections) expect(e.source).toMatchObject({ type: 'import', importJobId: balancesJob });
     const other = (await call('GET', '/api/v2/members?externalId=OLD-7', { token: t.key })).body.data[0];
     expect((await call('GET', `/api/v2/members/${other.id}/points`, { token: t.key })).body.data).toMatchObject({ balance: 0, lifetime: 0 });
-    // Undone once; not applied or undone again; a members job is not undone.
+    // Undone once; not applied or undone again.
     expect((await call('POST', `/api/v2/imports/${balancesJob}/undo`, { token: t.key })).status).toBe(409);
     expect((await call('POST', `/api/v2/imports/${balancesJob}/apply`, { token: t.key })).status).toBe(409);
+
+    // --- The members job undone: the members it created and nothing touched since are removed, with their
+    // tags; those with ledger entries (the balances, even taken back) are kept and counted.
+    const vip = async () =>
+      (await call('GET', '/api/v2/tags?prefix=vip', { token: t.key })).body.data.find((x: { key: string }) => x.key === 'vip')?.memberCount;
+    expect(await vip()).toBe(146);
+    const mu = await call('POST', `/api/v2/imports/${membersJob}/undo`, { token: t.key });
+    expect(mu.status, JSON.stringify(mu.body)).toBe(200);
+    expect(mu.body.data).toMatchObject({ status: 'undone', undo: { undone: MEMBERS - 4 - imported.length, kept: imported.length } });
+    expect((await call('GET', '/api/v2/members?externalId=OLD-200', { token: t.key })).body.data).toEqual([]);
+    expect((await call('GET', '/api/v2/members?email=imported-201@example.test', { token: t.key })).body.data).toEqual([]);
+    expect((await call('GET', '/api/v2/members?externalId=OLD-7', { token: t.key })).body.data).toHaveLength(1);
+    expect(await vip()).toBe(imported.filter((i) => i % 2 === 0).length);
+    // The e-mail and externalId of a removed member are free again.
+    expect((await call('POST', '/api/v2/members', { token: t.key, body: { email: 'imported-201@example.test', externalId: 'OLD-201' } })).status).toBe(201);
     expect((await call('POST', `/api/v2/imports/${membersJob}/undo`, { token: t.key })).status).toBe(409);
   });
 

@@ -191,7 +191,8 @@ export const CONSUMERS = [
     signingSecrets: 'open',
   }),
   // --- Imports: the Task states of the import workflow ---
-  ...importTask('import-begin', 'Begin', 'the chunks of a previewed job', config.lambda.timeoutSeconds, { table: 'read' }),
+  // A filtered job's Begin lists the members list's pages (their cursors are signed) into its chunks.
+  ...importTask('import-begin', 'Begin', 'the chunks of a previewed job', config.lambda.timeoutSeconds, { table: 'readWrite', secrets: ['pageCursors'] }),
   ...importTask('import-chunk', 'ApplyChunk', 'one chunk of rows applied, each once', EXPORT_STEP_TIMEOUT_SECONDS, {
     table: 'readWrite',
     exportsBucket: 'read',

@@ -314,6 +314,11 @@ export const ENTITIES = {
    * re-applied or restarted job skip it, and what its undo reads back. A partition per job.
    */
   importRow: { pk: 'WS#{workspaceId}#IMPORT#{jobId}', sk: 'ROW#{line}' },
+  /**
+   * A filtered bulk job's members of one chunk, listed once when its apply first begins: what every
+   * run of the job applies (each member once, whoever matches the filter later). A partition per job.
+   */
+  importChunk: { pk: 'WS#{workspaceId}#IMPORT#{jobId}#CHUNKS', sk: 'CHUNK#{chunk}' },
 
   // Local runtime only (never written in AWS): the stream poller's checkpoints, kept in the table
   // (next to the stream they point into) so a restart loses nothing.

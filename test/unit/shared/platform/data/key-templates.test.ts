@@ -112,6 +112,8 @@ const TEMPLATES: Record<string, string> = {
   'importJob.sk': 'IMPORT#{jobId}',
   'importRow.pk': 'WS#{workspaceId}#IMPORT#{jobId}',
   'importRow.sk': 'ROW#{line}',
+  'importChunk.pk': 'WS#{workspaceId}#IMPORT#{jobId}#CHUNKS',
+  'importChunk.sk': 'CHUNK#{chunk}',
   'objectType.pk': 'WS#{workspaceId}',
   'objectType.sk': 'OBJTYPE#{type}',
   'objectCounter.pk': 'WS#{workspaceId}#OBJCOUNT#{type}',
