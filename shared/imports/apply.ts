@@ -127,15 +127,40 @@ export async function applyChunk(
   const outcomes: Outcome[] =
     job.kind === 'members'
       ? await applyMembers(job, todo as { line: number; row: MemberRow }[])
-      : await inLanes(todo, c.rowConcurrency, (r) => applyRow(job, r.line, r.row as Exclude<ImportRow, MemberRow>, ports.ledger));
+      : await applyInMemberOrder(job, todo as { line: number; row: Exclude<ImportRow, MemberRow> }[], ports.ledger);
   const count = (o: Outcome) => outcomes.filter((x) => x === o).length;
   const counts = { done: count('done'), skipped: applied.size + count('skipped'), failed: invalid + count('failed') };
   await repo.recordChunk(workspaceId, jobId, chunk, counts);
   return { chunk, ...counts };
 }
 
-/** A balance, tier or bulk row: the member's change and the row's record in one transaction. */
-async function applyRow(job: ImportJobRecord, line: number, row: Exclude<ImportRow, MemberRow>, store: LedgerStore): Promise<Outcome> {
+/**
+ * A chunk's rows `rowConcurrency` members at a time, each member's rows one after another in the
+ * file's order (whichever way each names the member): a file that adds points and then takes some
+ * back from one member means that order, and two rows of one member never race for its revision.
+ */
+async function applyInMemberOrder(job: ImportJobRecord, todo: { line: number; row: Exclude<ImportRow, MemberRow> }[], store: LedgerStore): Promise<Outcome[]> {
+  const ids = await inLanes(todo, c.rowConcurrency, (r) => memberOf(job.workspaceId, r.row.member));
+  const byMember = new Map<string, number[]>();
+  todo.forEach((_, i) => {
+    const key = ids[i] ?? `none:${i}`;
+    byMember.set(key, [...(byMember.get(key) ?? []), i]);
+  });
+  const outcomes: Outcome[] = new Array(todo.length);
+  await inLanes([...byMember.values()], c.rowConcurrency, async (indexes) => {
+    for (const i of indexes) outcomes[i] = await applyRow(job, todo[i]!.line, todo[i]!.row, ids[i], store);
+  });
+  return outcomes;
+}
+
+/** A balance, tier or bulk row of `memberId` (undefined: the row names no member): the member's change and the row's record in one transaction. */
+async function applyRow(
+  job: ImportJobRecord,
+  line: number,
+  row: Exclude<ImportRow, MemberRow>,
+  memberId: string | undefined,
+  store: LedgerStore,
+): Promise<Outcome> {
   const ws = job.workspaceId;
   const record = (memberId: string, extra: Partial<ImportRowRecord>): ImportRowRecord => ({
     jobId: job.id,
@@ -146,7 +171,6 @@ async function applyRow(job: ImportJobRecord, line: number, row: Exclude<ImportR
     ...extra,
   });
   try {
-    const memberId = await memberOf(ws, row.member);
     if (!memberId) return 'failed';
     if (row.kind === 'points' || row.kind === 'tags') {
       await applyBulk(job, row, memberId, (extra) => repo.rowStep(ws, record(memberId, extra)), store);
