@@ -81,6 +81,7 @@ describe('edge of the API', () => {
       'acceptInvitation',
       'forgotPassword',
       'login',
+      'previewInvitation',
       'register',
       'resetPassword',
       'startBrowserSession',
