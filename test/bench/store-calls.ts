@@ -69,8 +69,8 @@ export const MINIMUM: Record<Operation, Minimum> = {
   'create member': { calls: 4, itemsRead: 1, itemsWritten: 7 },
   // Key + member and its tier record together (one TransactGetItems); the claim; one transaction: member, ledger entry, tier record, order, overview totals, outbox, idempotency record.
   'create order': { calls: 5, itemsRead: 3, itemsWritten: 9 },
-  // Key + member + its tier record; the claim; one transaction: member, ledger entry, tier record, overview totals, outbox, idempotency record.
-  'points change': { calls: 6, itemsRead: 3, itemsWritten: 8 },
+  // Key + member + its tier record; the claim; one transaction: member, ledger entry, tier record, overview totals, outbox, the audit entry (a manual change is audited whoever makes it), idempotency record.
+  'points change': { calls: 6, itemsRead: 3, itemsWritten: 9 },
   // Key + order + member + its tier record; the claim; one transaction: member, ledger entry, tier record, order, refund, overview totals, outbox, idempotency record.
   refund: { calls: 7, itemsRead: 4, itemsWritten: 10 },
   // Key + pool; the claim; one transaction: member check, stock, code, coupon, outbox, idempotency record.

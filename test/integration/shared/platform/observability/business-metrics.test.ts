@@ -104,7 +104,7 @@ describe('orders, points and refunds', () => {
     expect(business(emitted())).toEqual(first);
   });
 
-  it('a deduction: PointsDeducted by its amount; one over the balance (refused) emits nothing', async () => {
+  it('a deduction: PointsDeducted by its amount (and its audit entry); one over the balance (refused) emits nothing', async () => {
     const emitted = capture();
     const ok = await inProcess('POST', `/api/v2/members/${memberId}/points`, { token: t.key, body: { type: 'deduct', amount: 7, reason: 'test' } });
     expect(ok.status).toBe(201);
@@ -113,7 +113,11 @@ describe('orders, points and refunds', () => {
       body: { type: 'deduct', amount: 10_000_000, reason: 'too much' },
     });
     expect(refused.status).toBe(409);
-    expect(business(emitted()).map((m) => [m.name, m.value])).toEqual([['PointsDeducted', 7]]);
+    // A manual change made with a key is audited (decision 0092): one entry, for the change that happened.
+    expect(business(emitted()).map((m) => [m.name, m.value])).toEqual([
+      ['PointsDeducted', 7],
+      ['AuditWrites', 1],
+    ]);
   });
 
   it('a refund: Refunds 1 and PointsDeducted by the points it reversed; a refund over the remainder emits nothing', async () => {
