@@ -144,7 +144,9 @@ async function applyInMemberOrder(job: ImportJobRecord, todo: { line: number; ro
   const byMember = new Map<string, number[]>();
   todo.forEach((_, i) => {
     const key = ids[i] ?? `none:${i}`;
-    byMember.set(key, [...(byMember.get(key) ?? []), i]);
+    const rows = byMember.get(key);
+    if (rows) rows.push(i);
+    else byMember.set(key, [i]);
   });
   const outcomes: Outcome[] = new Array(todo.length);
   await inLanes([...byMember.values()], c.rowConcurrency, async (indexes) => {

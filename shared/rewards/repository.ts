@@ -171,21 +171,29 @@ export async function getRedemption(workspaceId: string, redemptionId: string): 
   return item ? redemptionEntity.fromItem(item) : undefined;
 }
 
-/** Voids an issued redemption: of concurrent voids exactly one commits; the others re-read and find it voided. */
-export function voidRedemptionStep(r: RedemptionRecord, voidEntryId: string, at: string): TransactStep {
+/**
+ * Moves an issued redemption on (voided or used) with what the move records: of concurrent moves
+ * exactly one commits; the others re-read and find where it went.
+ */
+function leaveIssuedStep(r: RedemptionRecord, status: 'voided' | 'used', recorded: Record<string, string>): TransactStep {
+  const names = Object.keys(recorded);
   return {
     op: {
       Update: {
         Key: redemptionKey(r.workspaceId, r.id),
-        UpdateExpression: 'SET #status = :voided, voidedAt = :at, voidEntryId = :entry',
+        UpdateExpression: `SET #status = :to, ${names.map((n) => `${n} = :${n}`).join(', ')}`,
         ConditionExpression: '#status = :issued',
         ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':voided': 'voided', ':issued': 'issued', ':at': at, ':entry': voidEntryId },
+        ExpressionAttributeValues: { ':to': status, ':issued': 'issued', ...Object.fromEntries(names.map((n) => [`:${n}`, recorded[n]])) },
       },
     },
     onConditionFailed: () => new StaleRead('redemption'),
   };
 }
+
+/** Voids an issued redemption (see `leaveIssuedStep`). */
+export const voidRedemptionStep = (r: RedemptionRecord, voidEntryId: string, at: string): TransactStep =>
+  leaveIssuedStep(r, 'voided', { voidedAt: at, voidEntryId });
 
 /** A member's redemptions, newest first through gsi2. */
 export async function listMemberRedemptions(
@@ -203,21 +211,9 @@ export async function listMemberRedemptions(
   return { ...page, items: page.items.map(redemptionEntity.fromItem) };
 }
 
-/** Marks an issued redemption used on an order: of concurrent uses exactly one commits; the others re-read and say why. */
-export function useRedemptionStep(r: RedemptionRecord, externalOrderId: string, at: string): TransactStep {
-  return {
-    op: {
-      Update: {
-        Key: redemptionKey(r.workspaceId, r.id),
-        UpdateExpression: 'SET #status = :used, usedAt = :at, externalOrderId = :order',
-        ConditionExpression: '#status = :issued',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':used': 'used', ':issued': 'issued', ':at': at, ':order': externalOrderId },
-      },
-    },
-    onConditionFailed: () => new StaleRead('redemption'),
-  };
-}
+/** Marks an issued redemption used on an order (see `leaveIssuedStep`). */
+export const useRedemptionStep = (r: RedemptionRecord, externalOrderId: string, at: string): TransactStep =>
+  leaveIssuedStep(r, 'used', { usedAt: at, externalOrderId });
 
 /**
  * The member's redemption that drew this coupon: the member's redemptions walked through gsi2 with
