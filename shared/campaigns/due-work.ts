@@ -54,13 +54,13 @@ export async function runDueProgramWork(workspaceId: string, now: Date, jobs: re
 }
 
 /** The schedule's run: every workspace on the list, each at its own program time. */
-export async function runAllDueProgramWork(real: Date = new Date()): Promise<{ workspaces: number; failed: number }> {
+export async function runAllDueProgramWork(real: Date = new Date(), jobs: readonly DueJob[] = DUE_JOBS): Promise<{ workspaces: number; failed: number }> {
   let workspaces = 0;
   let failed = 0;
   for await (const ids of dueWorkspaces(100)) {
     for (const workspaceId of ids) {
       try {
-        await runDueProgramWork(workspaceId, await programNow(workspaceId, real));
+        await runDueProgramWork(workspaceId, await programNow(workspaceId, real), jobs);
         workspaces++;
       } catch (error) {
         failed++;

@@ -5,7 +5,8 @@
 
 export { campaignsArea } from './contract';
 export { createCampaign, deleteCampaign, getCampaign, listCampaigns, updateCampaign, withTallies } from './definitions';
-export { runAllDueProgramWork, runDueProgramWork } from './due-work';
+export { DUE_JOBS, runAllDueProgramWork, runDueProgramWork } from './due-work';
+export type { DueJob } from './due-work';
 export { CONDITION_FIELDS, OPS_BY_KIND } from './evaluation';
 export { memberTriggers, ordersWithCampaigns } from './hooks';
 export { campaignSchema, campaignSimulationSchema, createCampaignBody, listCampaignsQuery, simulateCampaignsBody, updateCampaignBody } from './schemas';

@@ -129,6 +129,35 @@ export const readPointShards = (workspaceId: string, to: string): Promise<ShardR
   Promise.all(Array.from({ length: POINTS_SHARDS + 1 }, (_, shard) => readShard(workspaceId, shard, to)));
 
 /**
+ * One shard's day items of the closed months (before `openFrom`, `yyyy-mm`) and the roll-ups of
+ * those months: what the scheduled fold needs, without the roll-ups of every earlier month a
+ * report reads. Only day items sort below `DAY#{openFrom}-01` in the shard's partition.
+ */
+async function readClosedDays(workspaceId: string, shard: number, openFrom: string): Promise<ShardRead> {
+  const read: ShardRead = { shard, days: [], months: [] };
+  const { pk, sk } = dayKey(workspaceId, shard, `${openFrom}-01`);
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await queryRaw({
+      KeyConditionExpression: 'pk = :pk AND sk < :open',
+      ExpressionAttributeValues: { ':pk': pk, ':open': sk },
+      ConsistentRead: true,
+      ExclusiveStartKey: start,
+    });
+    for (const item of page.Items ?? []) if (item.entity === 'pointsDay') read.days.push(dayItemOf(item));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  const months = [...new Set(read.days.map((d) => d.day.slice(0, 7)))];
+  const items = await Promise.all(months.map((month) => getItem(monthKey(workspaceId, shard, month))));
+  read.months = items.flatMap((i) => (i ? [monthItemOf(i)] : []));
+  return read;
+}
+
+/** Every shard's day items of closed months, with their months' roll-ups: one Query per shard (and a read per month found), in parallel. */
+export const readClosedPointDays = (workspaceId: string, openFrom: string): Promise<ShardRead[]> =>
+  Promise.all(Array.from({ length: POINTS_SHARDS }, (_, shard) => readClosedDays(workspaceId, shard, openFrom)));
+
+/**
  * Commits one fold: the roll-up written on the condition that it is still as read, and each day
  * item it took deleted on the condition that its last write is still the one read. Rejects (and
  * changes nothing) when a change or another fold came between.

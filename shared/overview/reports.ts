@@ -2,17 +2,19 @@ import { getProgram, programNow } from '../program';
 import { validationFailed } from '../platform/errors';
 import { logger } from '../platform/observability/logger';
 import { localDay } from './points-day';
-import { commitFold, readPointShards, type CountedDay, type ShardRead } from './points-repository';
+import { commitFold, readClosedPointDays, readPointShards, type CountedDay, type ShardRead } from './points-repository';
 import { daysBetween, pointsReport, type Granularity, type PointsReport } from './points-report';
 import { countedDays, foldsDue } from './points-rollup';
 import { MAX_DAYS } from './report-schemas';
 
 const DAY_MS = 86_400_000;
 /**
- * Folds one read commits at most (a month of every shard), a few at a time: the first read after a
- * month closed pays for its folds, and a history of unfolded months is folded a month per read.
+ * Folds one read commits at most (a month of every shard), a few at a time: a read folds what the
+ * due work has not yet (a month closed since its last run), a history of unfolded months a month per
+ * read. The due work's run folds up to a year of every shard.
  */
 const FOLDS_PER_READ = 8;
+const FOLDS_PER_RUN = 12 * 8;
 const FOLDS_AT_ONCE = 4;
 
 /**
@@ -21,18 +23,33 @@ const FOLDS_AT_ONCE = 4;
  * its days); what lands later is folded by a later read. The answer never depends on it: a fold
  * that lost to a change or another fold, or was cut off, is left for the next read.
  */
-async function foldClosedMonths(workspaceId: string, reads: readonly ShardRead[], now: number, timeZone: string): Promise<void> {
-  const openFrom = localDay(now - DAY_MS, timeZone).slice(0, 7);
+async function foldClosedMonths(workspaceId: string, reads: readonly ShardRead[], openFrom: string, most: number): Promise<number> {
   const folds = reads
     .flatMap((r) => foldsDue(r, openFrom))
     .sort((a, b) => (a.month < b.month ? -1 : a.month > b.month ? 1 : a.shard - b.shard))
-    .slice(0, FOLDS_PER_READ);
+    .slice(0, most);
   let failed = 0;
   for (let i = 0; i < folds.length; i += FOLDS_AT_ONCE) {
     const results = await Promise.allSettled(folds.slice(i, i + FOLDS_AT_ONCE).map((f) => commitFold(workspaceId, f)));
     failed += results.filter((r) => r.status === 'rejected').length;
   }
-  if (failed > 0) logger.warn('points month folds left for a later read', { folds: folds.length, failed });
+  if (failed > 0) logger.warn('points month folds left for a later run', { folds: folds.length, failed });
+  return folds.length - failed;
+}
+
+/** The first month still open at `now`: a month closes a day after its last local day. */
+const openMonthAt = (now: number, timeZone: string) => localDay(now - DAY_MS, timeZone).slice(0, 7);
+
+/**
+ * The due work's share (run with the program's other due work, on the schedule and by a sandbox's
+ * clock): every closed month still in day items folded into its roll-ups, so the first report after
+ * a month closed reads roll-ups instead of paying for the folds. Reads only the closed months' day
+ * items (none once folded); what a fold loses to a concurrent change is folded by the next run or read.
+ */
+export async function foldClosedPointMonths(workspaceId: string, now: Date): Promise<number> {
+  const program = await getProgram(workspaceId);
+  const openFrom = openMonthAt(now.getTime(), program.timeZone);
+  return foldClosedMonths(workspaceId, await readClosedPointDays(workspaceId, openFrom), openFrom, FOLDS_PER_RUN);
 }
 
 /**
@@ -65,6 +82,9 @@ export async function pointsReportOf(workspaceId: string, query: { from?: string
     timeZone: program.timeZone,
     pointValue: program.pointValue,
   });
-  await foldClosedMonths(workspaceId, reads, now.getTime(), program.timeZone);
+  await foldClosedMonths(workspaceId, reads, openMonthAt(now.getTime(), program.timeZone), FOLDS_PER_READ);
   return report;
 }
+
+/** The fold as one of the program's due jobs (composed with them by the functions that run them). */
+export const pointsFoldJob = { name: 'pointsFolds', run: foldClosedPointMonths } as const;

@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, inject, it } from 'vitest';
 import { call } from '../support/api';
 import { newMember, orderId, tenant, type Tenant } from '../support/fixtures';
+import { documentClientFor, runtimeOf } from '../support/platform';
 
 /**
  * The points report over HTTP: the worked example of the program guide's Finance section played on a
@@ -52,6 +54,24 @@ async function points(t: Tenant, memberId: string, type: 'earn' | 'deduct', amou
   expect(res.status, JSON.stringify(res.body)).toBe(201);
 }
 
+/** The months of the workspace's points day items still stored (what no fold took yet), over its 8 shards. */
+async function unfoldedMonths(t: Tenant): Promise<Set<string>> {
+  const runtime = await runtimeOf(inject('dataDir'));
+  const doc = documentClientFor(runtime);
+  const pages = await Promise.all(
+    Array.from({ length: 8 }, (_, shard) =>
+      doc.send(
+        new QueryCommand({
+          TableName: runtime.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :day)',
+          ExpressionAttributeValues: { ':pk': `WS#${t.workspaceId}#POINTS#${shard}`, ':day': 'DAY#' },
+        }),
+      ),
+    ),
+  );
+  return new Set(pages.flatMap((p) => (p.Items ?? []).map((i) => String(i.day).slice(0, 7))));
+}
+
 const report = (t: Tenant, query: string) => call('GET', `/api/flash/reports/points?${query}`, { token: t.token });
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -85,6 +105,11 @@ describe('the worked example of docs/program.md (Finance)', () => {
     await points(t, ada, 'deduct', 10);
     // Day 61: the day-0 lots that are left (Ben's welcome 50 and goodwill 30) expired on day 60. Carol joins and orders for 80 EUR.
     await advance(t, 47);
+    // The advance ran the due work as the schedule does, month folds included: before any report
+    // is read, the months that closed more than a day ago are in roll-ups, not in day items.
+    const openFrom = day((await clockOf(t)) - DAY).slice(0, 7);
+    expect(day(start).slice(0, 7) < openFrom).toBe(true);
+    expect([...(await unfoldedMonths(t))].filter((m) => m < openFrom)).toEqual([]);
     const carol = (await newMember(t.key)).id;
     await order(t, carol, 80);
 

@@ -96,6 +96,37 @@ describe('points month roll-ups', () => {
     expect(await reports.daysThrough(workspaceId, '2025-05-31')).toEqual([{ day: '2025-05-02', counters: { issuedManual: 15 } }]);
   }, 60_000);
 
+  it("the due work's fold takes every closed month at once, a month a day after it ended, and answers the same", async () => {
+    const workspaceId = newId('ws');
+    await seedPointsYear(documentClientFor(runtime), runtime.tableName, workspaceId, 3_000);
+    const before = await reports.daysThrough(workspaceId, '2025-12-31');
+
+    // On 1 January December is still open (an expiry booked minutes late lands in its days).
+    expect(await reports.foldClosedPointMonths(workspaceId, new Date('2026-01-01T12:00:00Z'))).toBe(11 * repo.POINTS_SHARDS);
+    let items = await stored(workspaceId);
+    expect(new Set(items.days.map((d) => String(d.day).slice(0, 7)))).toEqual(new Set(['2025-12']));
+    expect(items.days).toHaveLength(31 * repo.POINTS_SHARDS);
+    expect(items.months).toHaveLength(11 * repo.POINTS_SHARDS);
+    expect(await reports.daysThrough(workspaceId, '2025-12-31')).toEqual(before);
+
+    // A day later December closes: the run folds it, and the next run finds nothing to do.
+    expect(await reports.foldClosedPointMonths(workspaceId, new Date('2026-01-02T12:00:00Z'))).toBe(repo.POINTS_SHARDS);
+    items = await stored(workspaceId);
+    expect(items.days).toHaveLength(0);
+    expect(items.months).toHaveLength(12 * repo.POINTS_SHARDS);
+    expect(await reports.foldClosedPointMonths(workspaceId, new Date('2026-01-02T12:00:00Z'))).toBe(0);
+    expect(await reports.daysThrough(workspaceId, '2025-12-31')).toEqual(before);
+
+    // A change booked late into a folded month is folded into its roll-up by the next run.
+    await tx.transactWrite(repo.pointsDaySteps(workspaceId, new Map([['2025-07-04', { issuedManual: 7 }]]), 3));
+    expect(await reports.foldClosedPointMonths(workspaceId, new Date('2026-01-03T12:00:00Z'))).toBe(1);
+    items = await stored(workspaceId);
+    expect(items.days).toHaveLength(0);
+    expect(items.months.find((m) => m.sk === 'MONTH#2025-07' && m.pk === `WS#${workspaceId}#POINTS#3`)).toMatchObject({ v: 2 });
+    const after = await reports.daysThrough(workspaceId, '2025-12-31');
+    expect(after.find((d) => d.day === '2025-07-04')!.counters.issuedManual).toBe(before.find((d) => d.day === '2025-07-04')!.counters.issuedManual! + 7);
+  }, 120_000);
+
   it("leaves the open month's days unfolded", async () => {
     const workspaceId = newId('ws');
     const today = new Date().toISOString().slice(0, 10);
