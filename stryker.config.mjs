@@ -75,6 +75,7 @@ export default {
     'shared/imports/checks.ts',
     'shared/imports/points-rows.ts',
     'shared/imports/tags-rows.ts',
+    'shared/imports/progress.ts',
     // What "untouched since an import created it" means; the rest of the file writes the table.
     linesOf('shared/members/removal.ts', /^export const untouchedSince = /, /&& m\.lifetime === 0;$/),
     'shared/platform/data/keys.ts',

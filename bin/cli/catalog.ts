@@ -56,4 +56,8 @@ export const COMMANDS = {
     description: DESCRIPTIONS.team,
     load: async (): Promise<Registrar> => (await import('./commands/team')).registerTeam,
   },
+  import: {
+    description: DESCRIPTIONS.import,
+    load: async (): Promise<Registrar> => (await import('./commands/imports')).registerImports,
+  },
 } as const;

@@ -29,6 +29,10 @@ const EXAMPLES: Record<string, string[]> = {
   'exports start': ['loyalty exports start --entity members --format csv --wait --output members.csv'],
   'exports get': ['loyalty exports get exp_01...'],
   'exports download': ['loyalty exports download exp_01... --output members.csv'],
+  'import start': ['loyalty import start balances.csv --kind balances --preview-only', 'loyalty import start members.csv --kind members --yes'],
+  'import apply': ['loyalty import apply imp_01...'],
+  'import status': ['loyalty import status imp_01...', 'loyalty import status imp_01... --follow'],
+  'import undo': ['loyalty import undo imp_01...', 'loyalty import undo imp_01... --yes'],
 };
 
 const pathOf = (cmd: Command): string => {

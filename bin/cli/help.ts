@@ -18,6 +18,7 @@ export const DESCRIPTIONS = {
   trigger: 'send a sample event to your subscribed endpoints (API key with webhooks:manage)',
   exports: 'operational exports of members or orders (owner or admin session)',
   team: 'the users of the workspace, their roles and invitations (owner or admin session)',
+  import: 'import jobs: bring members, balances and tiers in from a file, preview, apply, undo (API key with imports:write)',
 } as const;
 
 export type CommandName = keyof typeof DESCRIPTIONS;

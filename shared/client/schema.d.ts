@@ -3749,6 +3749,8 @@ export interface components {
                 /** @description Chunks the rows are applied in */
                 chunks: number | null;
                 chunksDone: number;
+                /** @description While applying: when the job should end at the pace of its rows so far; null before a chunk is counted, or once it is not applying */
+                estimatedCompletionAt: string | null;
             };
             /** @description What undoing the job did so far; null before an undo */
             undo: {
@@ -3915,6 +3917,8 @@ export interface components {
                 /** @description Chunks the rows are applied in */
                 chunks: number | null;
                 chunksDone: number;
+                /** @description While applying: when the job should end at the pace of its rows so far; null before a chunk is counted, or once it is not applying */
+                estimatedCompletionAt: string | null;
             };
             /** @description What undoing the job did so far; null before an undo */
             undo: {

@@ -5,5 +5,6 @@
 
 export { applyChunk, applyImport, begin, finish, markFailed } from './apply';
 export { importsArea } from './contract';
+export { IMPORT_FORMATS, IMPORT_KINDS } from './entities';
 export { createImport, getImport, previewImport } from './service';
 export { undoImport } from './undo';

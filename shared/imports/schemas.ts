@@ -54,6 +54,10 @@ export const importJobSchema = z
         rows: z.number().int().nullable().describe('Rows in the file (from the preview)'),
         chunks: z.number().int().nullable().describe('Chunks the rows are applied in'),
         chunksDone: z.number().int(),
+        estimatedCompletionAt: z
+          .string()
+          .nullable()
+          .describe('While applying: when the job should end at the pace of its rows so far; null before a chunk is counted, or once it is not applying'),
       })
       .describe('Of the last apply: rows done, skipped and failed so far'),
     undo: z

@@ -34,7 +34,7 @@ const previewed = {
     },
     previewedAt: '2026-03-20T09:02:11.000Z',
   },
-  progress: { rows: 1204, chunks: 7, chunksDone: 0, done: 0, skipped: 0, failed: 0 },
+  progress: { rows: 1204, chunks: 7, chunksDone: 0, done: 0, skipped: 0, failed: 0, estimatedCompletionAt: null },
   undo: null,
   error: null,
   createdAt: '2026-03-20T09:00:00.000Z',
@@ -62,7 +62,7 @@ const pointsPreviewed = {
     totals: { members: 0, points: 200_000, pointsRemoved: 1_350, tagged: 0, untagged: 0, pointsByExpiryMonth: {}, tiers: {} },
     previewedAt: '2026-03-20T09:02:11.000Z',
   },
-  progress: { rows: 412, chunks: 3, chunksDone: 0, done: 0, skipped: 0, failed: 0 },
+  progress: { rows: 412, chunks: 3, chunksDone: 0, done: 0, skipped: 0, failed: 0, estimatedCompletionAt: null },
 };
 
 export const importsExamples: AreaExamples<typeof importsArea> = {
@@ -79,7 +79,7 @@ export const importsExamples: AreaExamples<typeof importsArea> = {
           change: { tag: 'gold-launch', action: 'add' },
           status: 'awaiting_upload',
           preview: null,
-          progress: { rows: null, chunks: null, chunksDone: 0, done: 0, skipped: 0, failed: 0 },
+          progress: { rows: null, chunks: null, chunksDone: 0, done: 0, skipped: 0, failed: 0, estimatedCompletionAt: null },
           upload: null,
         },
       },
@@ -92,7 +92,7 @@ export const importsExamples: AreaExamples<typeof importsArea> = {
         data: {
           ...previewed,
           status: 'applying',
-          progress: { rows: 1204, chunks: 7, chunksDone: 4, done: 798, skipped: 0, failed: 2 },
+          progress: { rows: 1204, chunks: 7, chunksDone: 4, done: 798, skipped: 0, failed: 2, estimatedCompletionAt: '2026-03-20T09:06:01.000Z' },
           startedAt: '2026-03-20T09:05:00.000Z',
         },
       },
@@ -110,7 +110,7 @@ export const importsExamples: AreaExamples<typeof importsArea> = {
         data: {
           ...previewed,
           status: 'undone',
-          progress: { rows: 1204, chunks: 7, chunksDone: 7, done: 1201, skipped: 0, failed: 3 },
+          progress: { rows: 1204, chunks: 7, chunksDone: 7, done: 1201, skipped: 0, failed: 3, estimatedCompletionAt: null },
           undo: { undone: 1201, kept: 0 },
           startedAt: '2026-03-20T09:05:00.000Z',
           completedAt: '2026-03-20T09:06:12.000Z',
