@@ -36,6 +36,10 @@ export const COMMANDS = {
     description: DESCRIPTIONS.orders,
     load: async (): Promise<Registrar> => (await import('./commands/orders')).registerOrders,
   },
+  rewards: {
+    description: DESCRIPTIONS.rewards,
+    load: async (): Promise<Registrar> => (await import('./commands/rewards')).registerRewards,
+  },
   events: {
     description: DESCRIPTIONS.events,
     load: async (): Promise<Registrar> => (await import('./commands/events')).registerEvents,

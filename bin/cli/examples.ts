@@ -16,6 +16,12 @@ const EXAMPLES: Record<string, string[]> = {
     'loyalty orders create --member mbr_01... --total 59.90 --currency EUR --item MUG-BLK:2:29.95',
     'loyalty orders create --member mbr_01... --total 10 --currency EUR --external-id WEB-1',
   ],
+  'rewards list': ['loyalty rewards list', 'loyalty rewards list --status active --json'],
+  'rewards create': [
+    'loyalty rewards create --name "5 € off" --points 500 --amount 5.00 --currency EUR --stock 200 --status active',
+    'loyalty rewards create --name "Free shipping" --points 250 --free-shipping',
+  ],
+  'rewards redeem': ['loyalty rewards redeem rwd_01... --member mbr_01...'],
   'orders list': ['loyalty orders list', 'loyalty orders list --member mbr_01...'],
   'orders refund': ['loyalty orders refund WEB-1 --amount 30.00', 'loyalty orders refund WEB-1'],
   'events list': ['loyalty events list', 'loyalty events list --json'],

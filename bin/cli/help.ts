@@ -13,6 +13,7 @@ export const DESCRIPTIONS = {
   members: 'members (API key with members:read / members:write)',
   points: "change a member's points (API key with members:write)",
   orders: 'orders and their points (API key with orders:read / orders:write)',
+  rewards: 'the rewards catalog and redemptions (API key with rewards:read / rewards:manage / rewards:redeem)',
   events: 'the webhook event catalog (API key with webhooks:manage)',
   webhooks: 'webhook endpoints and deliveries (API key with webhooks:manage)',
   trigger: 'send a sample event to your subscribed endpoints (API key with webhooks:manage)',

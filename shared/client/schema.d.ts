@@ -2153,6 +2153,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/rewards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List rewards
+         * @description Newest first; `status` narrows the list to draft, active, paused or archived rewards.
+         *
+         *     Credential: a user session whose role holds the permission `rewards:read` (the rewards catalog and redemptions; built-in roles `owner`, `admin`, `marketer`, `support`, `analyst`).
+         */
+        get: operations["adminListRewards"];
+        put?: never;
+        /**
+         * Add a reward to the catalog
+         * @description A reward starts as `draft` unless a status is given; only an `active` one is redeemable. A coupon pool or tier it names must exist in the workspace (422 naming the field). Audited as `reward.created`.
+         *
+         *     Credential: a user session whose role holds the permission `rewards:manage` (create and change rewards; built-in roles `owner`, `admin`, `marketer`).
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["adminCreateReward"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/rewards/{id}": {
         parameters: {
             query?: never;
@@ -2177,6 +2207,32 @@ export interface paths {
          *     Credential: an API key with the scope `rewards:manage`.
          */
         patch: operations["updateReward"];
+        trace?: never;
+    };
+    "/api/flash/rewards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a reward
+         * @description Credential: a user session whose role holds the permission `rewards:read` (the rewards catalog and redemptions; built-in roles `owner`, `admin`, `marketer`, `support`, `analyst`).
+         */
+        get: operations["adminGetReward"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a reward or its status
+         * @description Changes the fields given; `status` moves it between draft, active, paused and archived (an archived reward stays archived). With `version`, only if the reward is still at it (409 otherwise). A new `stock` moves `remaining` by as much, never below the live redemptions (409). Audited as `reward.updated`.
+         *
+         *     Credential: a user session whose role holds the permission `rewards:manage` (create and change rewards; built-in roles `owner`, `admin`, `marketer`).
+         */
+        patch: operations["adminUpdateReward"];
         trace?: never;
     };
     "/api/v2/rewards/{id}/redemptions": {
@@ -2225,6 +2281,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/members/{id}/redemptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's redemptions
+         * @description The member's redemptions, newest first, with their codes.
+         *
+         *     Credential: a user session whose role holds the permission `rewards:read` (the rewards catalog and redemptions; built-in roles `owner`, `admin`, `marketer`, `support`, `analyst`).
+         */
+        get: operations["adminListMemberRedemptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/redemptions/{id}/void": {
         parameters: {
             query?: never;
@@ -2243,6 +2321,30 @@ export interface paths {
          *     Honors `Idempotency-Key`.
          */
         post: operations["voidRedemption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/redemptions/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an unused redemption
+         * @description Gives the points back as a `redemption_void` ledger entry, voids the coupon, returns the unit of stock and frees the member's count, in one transaction, once: a void of a voided redemption answers it as it is. A redemption used at checkout, or whose coupon was redeemed, is 409 REDEMPTION_USED. Audited as `redemption.voided`.
+         *
+         *     Credential: a user session whose role holds the permission `rewards:redeem` (redeem a reward for a member and void a redemption; built-in roles `owner`, `admin`, `support`).
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["adminVoidRedemption"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11176,6 +11278,121 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    adminListRewards: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                status?: "draft" | "active" | "paused" | "archived";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Reward"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminCreateReward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to members, e.g. 5 € off your next order */
+                    name: string;
+                    /** @description Shown to members under the name */
+                    description?: string | null;
+                    /** @description An https picture of the reward */
+                    imageUrl?: string | null;
+                    /** @description Points a redemption takes from the member */
+                    pointsCost: number;
+                    benefit: components["schemas"]["RewardBenefitInput"];
+                    /** @description The order total the issued code asks for; null: none */
+                    minimumSpend?: components["schemas"]["MinorMoney"] | null;
+                    /** @description Days the issued code stays valid (never beyond its pool's validUntil); null: as the pool's coupons */
+                    validityDays?: number | null;
+                    /** @description Redemptions possible in all (a void gives one back); null: unlimited */
+                    stock?: number | null;
+                    /** @description Redemptions one member may hold (voided ones do not count); null: no limit */
+                    perMemberLimit?: number | null;
+                    /** @description Redeemable from; null: as soon as active */
+                    availableFrom?: string | null;
+                    /** @description Redeemable until (exclusive); null: no end */
+                    availableUntil?: string | null;
+                    /** @description Tier keys of the program whose members may redeem it; null: every tier */
+                    allowedTiers?: string[] | null;
+                    /** @description cpl_...: the coupon pool the code of each redemption is drawn from; null: no code */
+                    couponPoolId?: string | null;
+                    /**
+                     * @description draft (default), active, paused or archived; only an active reward is redeemable
+                     * @enum {string}
+                     */
+                    status?: "draft" | "active" | "paused" | "archived";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Reward"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getReward: {
         parameters: {
             query?: never;
@@ -11213,6 +11430,117 @@ export interface operations {
         };
     };
     updateReward: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example rwd_01jpz8h7k9m1p3r5t7v9x1z3bc */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown to members, e.g. 5 € off your next order */
+                    name?: string;
+                    /** @description Shown to members under the name */
+                    description?: string | null;
+                    /** @description An https picture of the reward */
+                    imageUrl?: string | null;
+                    /** @description Points a redemption takes from the member */
+                    pointsCost?: number;
+                    benefit?: components["schemas"]["RewardBenefitInput"];
+                    /** @description The order total the issued code asks for; null: none */
+                    minimumSpend?: components["schemas"]["MinorMoney"] | null;
+                    /** @description Days the issued code stays valid (never beyond its pool's validUntil); null: as the pool's coupons */
+                    validityDays?: number | null;
+                    /** @description Redemptions possible in all (a void gives one back); null: unlimited */
+                    stock?: number | null;
+                    /** @description Redemptions one member may hold (voided ones do not count); null: no limit */
+                    perMemberLimit?: number | null;
+                    /** @description Redeemable from; null: as soon as active */
+                    availableFrom?: string | null;
+                    /** @description Redeemable until (exclusive); null: no end */
+                    availableUntil?: string | null;
+                    /** @description Tier keys of the program whose members may redeem it; null: every tier */
+                    allowedTiers?: string[] | null;
+                    /** @description cpl_...: the coupon pool the code of each redemption is drawn from; null: no code */
+                    couponPoolId?: string | null;
+                    /**
+                     * @description draft (default), active, paused or archived; only an active reward is redeemable
+                     * @enum {string}
+                     */
+                    status?: "draft" | "active" | "paused" | "archived";
+                    /** @description The version you read: the change applies only if the reward is still at it (409 otherwise) */
+                    version?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Reward"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminGetReward: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example rwd_01jpz8h7k9m1p3r5t7v9x1z3bc */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Reward"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminUpdateReward: {
         parameters: {
             query?: never;
             header?: never;
@@ -11381,7 +11709,94 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    adminListMemberRedemptions: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                status?: "issued" | "used" | "voided";
+            };
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Redemption"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     voidRedemption: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example rdm_01jpz8y6a8c0e2g4j6m8p0r2sd */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Redemption"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminVoidRedemption: {
         parameters: {
             query?: never;
             header?: {

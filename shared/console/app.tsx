@@ -14,6 +14,7 @@ const Overview = lazyScreen(() => import('./screens/overview/overview').then((m)
 const Members = lazyScreen(() => import('./screens/members/members').then((m) => m.Members));
 const MemberDetail = lazyScreen(() => import('./screens/members/member-detail').then((m) => m.MemberDetail));
 const Program = lazyScreen(() => import('./screens/program/program').then((m) => m.ProgramRules));
+const Rewards = lazyScreen(() => import('./screens/rewards/rewards').then((m) => m.Rewards));
 const ObjectTypes = lazyScreen(() => import('./screens/object-types/object-types').then((m) => m.ObjectTypes));
 const Webhooks = lazyScreen(() => import('./screens/webhooks/webhooks').then((m) => m.Webhooks));
 const Exports = lazyScreen(() => import('./screens/exports/exports').then((m) => m.Exports));
@@ -36,6 +37,7 @@ const NAV: Navigation = {
     OVERVIEW,
     { path: to.members, name: 'Members', loads: 'GET /api/flash/members' },
     { path: to.program, name: 'Program', loads: 'GET /api/flash/program' },
+    { path: to.rewards, name: 'Rewards', loads: 'GET /api/flash/rewards' },
     { path: to.objectTypes, name: 'Object types', loads: 'GET /api/flash/objects/types' },
     { path: to.webhooks, name: 'Webhooks', loads: 'GET /api/flash/webhooks' },
     { path: `${ROOT}/exports`, name: 'Exports', loads: 'GET /api/flash/exports' },
@@ -79,6 +81,8 @@ function SignedIn() {
         <Route path="/members/:id" component={MemberDetail} />
         <Route path="/program" component={Program} />
         <Route path="/program/campaigns/:id" component={Program} />
+        <Route path="/rewards" component={Rewards} />
+        <Route path="/rewards/:id" component={Rewards} />
         <Route path="/object-types" component={ObjectTypes} />
         <Route path="/object-types/:key" component={ObjectTypes} />
         <Route path="/webhooks" component={Webhooks} />

@@ -11,6 +11,8 @@ export const to = {
   member: (id: string) => under('/members', id),
   program: `${ROOT}/program`,
   campaign: (id: string) => under('/program/campaigns', id),
+  rewards: `${ROOT}/rewards`,
+  reward: (id: string) => under('/rewards', id),
   objectTypes: `${ROOT}/object-types`,
   objectType: (key: string) => under('/object-types', key),
   webhooks: `${ROOT}/webhooks`,
@@ -22,3 +24,6 @@ export const to = {
 
 /** The address of a new campaign's editor (no campaign id starts so). */
 export const NEW_CAMPAIGN = 'new';
+
+/** The address of a new reward's form (no reward id starts so). */
+export const NEW_REWARD = 'new';

@@ -8,6 +8,7 @@ import { membersArea } from '../members';
 import { objectsArea } from '../objects';
 import { ordersArea } from '../orders';
 import { campaignsArea } from '../campaigns';
+import { rewardsArea } from '../rewards';
 import { storesArea } from '../stores';
 import { tagsArea } from '../tags';
 import { trackingArea } from '../tracking';
@@ -87,6 +88,7 @@ const TOOL_ROUTES = [
   campaignsArea,
   objectsArea,
   couponsArea,
+  rewardsArea,
   tagsArea,
   storesArea,
   catalogArea,

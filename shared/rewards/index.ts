@@ -7,5 +7,5 @@ export { useRedemption, validateRedemption } from './checkout';
 export { rewardsArea } from './contract';
 export { listMemberRewards } from './member-rewards';
 export { listMemberRedemptions, redeemReward, voidRedemption } from './redemptions';
-export { redemptionSchema, rewardSchema } from './schemas';
+export { createRewardBody, listRewardsQuery, redemptionSchema, rewardSchema, updateRewardBody } from './schemas';
 export { createReward, getReward, listRewards, updateReward } from './service';

@@ -1,49 +1,53 @@
 import type { rewardsArea } from '../../rewards';
+import { twinned } from '../../platform/contract/admin-twins';
 import type { AreaExamples } from './types';
 import { ids, redemption, reward, usedRedemption, voidedRedemption } from './world';
 
+// The console's twins show what their API-key routes show.
 export const rewardsExamples: AreaExamples<typeof rewardsArea> = {
-  listRewards: {
-    summary: 'The rewards members can redeem now',
-    query: { status: 'active', limit: 50 },
-    responses: { 200: { data: [reward], nextCursor: null } },
-  },
-  createReward: {
-    summary: '5 € off for 500 points, codes from the members pool, 200 in stock, two per member',
-    request: {
-      name: reward.name,
-      description: reward.description,
-      imageUrl: reward.imageUrl,
-      pointsCost: 500,
-      benefit: { type: 'fixed_discount', amount: 500, currency: 'EUR' },
-      minimumSpend: { amount: 2500, currency: 'EUR' },
-      validityDays: 30,
-      stock: 200,
-      perMemberLimit: 2,
-      availableFrom: '2026-03-01T00:00:00Z',
-      couponPoolId: ids.pool,
-      status: 'active',
+  ...twinned({
+    listRewards: {
+      summary: 'The rewards members can redeem now',
+      query: { status: 'active', limit: 50 },
+      responses: { 200: { data: [reward], nextCursor: null } },
     },
-    responses: { 201: { data: { ...reward, remaining: 200, version: 1, updatedAt: reward.createdAt } } },
-  },
-  getReward: { params: { id: ids.reward }, responses: { 200: { data: reward } } },
-  updateReward: {
-    summary: 'Pause the reward, only if nobody changed it since version 2',
-    params: { id: ids.reward },
-    request: { status: 'paused', version: 2 },
-    responses: { 200: { data: { ...reward, status: 'paused', version: 3, updatedAt: '2026-03-20T10:05:00.000Z' } } },
-  },
+    createReward: {
+      summary: '5 € off for 500 points, codes from the members pool, 200 in stock, two per member',
+      request: {
+        name: reward.name,
+        description: reward.description,
+        imageUrl: reward.imageUrl,
+        pointsCost: 500,
+        benefit: { type: 'fixed_discount', amount: 500, currency: 'EUR' },
+        minimumSpend: { amount: 2500, currency: 'EUR' },
+        validityDays: 30,
+        stock: 200,
+        perMemberLimit: 2,
+        availableFrom: '2026-03-01T00:00:00Z',
+        couponPoolId: ids.pool,
+        status: 'active',
+      },
+      responses: { 201: { data: { ...reward, remaining: 200, version: 1, updatedAt: reward.createdAt } } },
+    },
+    getReward: { params: { id: ids.reward }, responses: { 200: { data: reward } } },
+    updateReward: {
+      summary: 'Pause the reward, only if nobody changed it since version 2',
+      params: { id: ids.reward },
+      request: { status: 'paused', version: 2 },
+      responses: { 200: { data: { ...reward, status: 'paused', version: 3, updatedAt: '2026-03-20T10:05:00.000Z' } } },
+    },
+    listMemberRedemptions: { params: { id: ids.member }, query: { limit: 50 }, responses: { 200: { data: [redemption], nextCursor: null } } },
+    voidRedemption: {
+      summary: 'Take back an unused redemption: the 500 points return',
+      params: { id: ids.redemption },
+      responses: { 200: { data: voidedRedemption } },
+    },
+  }),
   redeemReward: {
     summary: 'Ada spends 500 points on the reward and gets her code',
     params: { id: ids.reward },
     request: { memberId: ids.member },
     responses: { 201: { data: redemption } },
-  },
-  listMemberRedemptions: { params: { id: ids.member }, query: { limit: 50 }, responses: { 200: { data: [redemption], nextCursor: null } } },
-  voidRedemption: {
-    summary: 'Take back an unused redemption: the 500 points return',
-    params: { id: ids.redemption },
-    responses: { 200: { data: voidedRedemption } },
   },
   validateRedemption: {
     summary: "Ada's code on a 32.49 € cart: 5 € off",

@@ -47,3 +47,36 @@ export function twinned<const T extends Record<string, unknown>>(values: T): T &
   for (const [id, value] of Object.entries(values)) out[adminOperationId(id)] = value;
   return out as T & { [K in keyof T as AdminOperationId<K>]: T[K] };
 }
+
+/** What one operation of `withConsoleTwins` needs: its API key's scope and, where the console calls it too, its session's permission. */
+export interface TwinAccess {
+  scope: NonNullable<Endpoint['scope']>;
+  permission?: Permission;
+}
+
+type KeyedEndpoints<O, A> = { [K in keyof O]: O[K] & { auth: readonly ['apiKey']; scope: A[K & keyof A] extends { scope: infer S } ? S : never } };
+type ConsoleTwins<O, A> = {
+  [K in keyof O as A[K & keyof A] extends { permission: Permission } ? AdminOperationId<K> : never]: Omit<O[K], 'path'> & {
+    path: AdminPath<O[K] extends { path: infer P } ? P : never>;
+    auth: readonly ['adminSession'];
+    permission: Permission;
+  };
+};
+
+/**
+ * As `withAdminTwins`, for an area whose operations need a scope and a permission each: every
+ * operation is an API-key endpoint with its scope, and the ones given a permission also get their
+ * `/api/flash` twin, which the same handler serves (`twinned`).
+ */
+export function withConsoleTwins<const O extends Record<string, SharedOperation>, const A extends { [K in keyof O]: TwinAccess }>(
+  operations: O,
+  access: A,
+): KeyedEndpoints<O, A> & ConsoleTwins<O, A> {
+  const out: Record<string, Endpoint> = {};
+  for (const [id, op] of Object.entries(operations)) {
+    const { scope, permission } = access[id as keyof O];
+    out[id] = { ...op, auth: ['apiKey'] satisfies AuthKind[], scope };
+    if (permission) out[adminOperationId(id)] = { ...op, path: adminPathOf(op.path), auth: ['adminSession'] satisfies AuthKind[], permission };
+  }
+  return out as KeyedEndpoints<O, A> & ConsoleTwins<O, A>;
+}
