@@ -4,10 +4,10 @@
  */
 
 export { auditArea } from './contract';
-export { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from './entities';
 export { definitionDiff, diffOf } from './diff';
+export { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from './entities';
 export { actorOf } from './entry';
 export type { ActorDirectory } from './readable';
 export { auditEntrySchema } from './schemas';
-export { audited, auditCsvOf, listAuditEntries, recordAccess, recordCall, recordRefusal } from './service';
+export { auditCsvOf, audited, listAuditEntries, recordAccess, recordCall, recordRefusal } from './service';
 export type { AuditContext } from './service';

@@ -6,7 +6,6 @@
 export { campaignsArea } from './contract';
 export { createCampaign, deleteCampaign, getCampaign, listCampaigns, updateCampaign, withTallies } from './definitions';
 export { DUE_JOBS, runAllDueProgramWork, runDueProgramWork } from './due-work';
-export type { DueJob } from './due-work';
 export { CONDITION_FIELDS, OPS_BY_KIND } from './evaluation';
 export { memberTriggers, ordersWithCampaigns } from './hooks';
 export { campaignSchema, campaignSimulationSchema, createCampaignBody, listCampaignsQuery, simulateCampaignsBody, updateCampaignBody } from './schemas';

@@ -19,6 +19,7 @@ export type { ChangePlan, LedgerStore, PlannedGrant } from './ledger';
 export { activationsAt, expire, nextDueAt, NO_LOTS, warningDue } from './member-lots';
 export { backfillPoints } from './points-backfill';
 export { reversalOf } from './points-lots';
+export { removeIfUntouched } from './removal';
 export {
   birthdayMembers,
   dueMembers,
@@ -49,7 +50,6 @@ export {
 } from './schemas';
 export { changePointsManually, createMember, getMember, listMembers, memberCreation, memberProfile, pointsOf, tierStatus, updateMember } from './service';
 export type { PointsResult } from './service';
-export { removeIfUntouched } from './removal';
 export { reviewTiers } from './tier-review';
 export { NOTHING_OWED } from './triggers';
 export type { MemberTriggers, OwedGrants } from './triggers';

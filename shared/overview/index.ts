@@ -10,5 +10,5 @@ export type { DayCounters } from './points-day';
 export { backfillMonths, backfillProgress, commitBackfillPage, pointsDaySteps } from './points-repository';
 export type { BackfillProgress } from './points-repository';
 export { addToMonth } from './points-rollup';
-export { foldClosedPointMonths, pointsFoldJob, pointsReportOf } from './reports';
+export { pointsFoldJob, pointsReportOf } from './reports';
 export { figuresStep } from './repository';

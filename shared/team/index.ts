@@ -3,7 +3,7 @@
  * named one by one. Files inside the area import each other directly (docs/architecture.md).
  */
 
+export { actorDirectory } from './actors';
 export { invitationSchema, teamArea } from './contract';
 export { acceptInvitation, invite, listInvitations, previewInvitation, revokeInvitation } from './invitations';
 export { changeRole, endMemberSessions, listMembers, removeMember } from './members';
-export { actorDirectory } from './actors';
