@@ -55,7 +55,16 @@ function RequireTwoFactor() {
       <h2 id="security-title">Security</h2>
       {security.state === 'failed' ? <Failure error={security.error} /> : null}
       <label>
-        <input type="checkbox" role="switch" name="mfaRequired" checked={shown} disabled={busy || security.state !== 'ready'} onChange={() => onSubmit()} />
+        <input
+          type="checkbox"
+          role="switch"
+          aria-checked={shown}
+          aria-describedby="security-help"
+          name="mfaRequired"
+          checked={shown}
+          disabled={busy || security.state !== 'ready'}
+          onChange={() => onSubmit()}
+        />
         Require two-factor sign-in
       </label>
       <p id="security-help">Whoever signs in without it from now on may only set it up before anything else.</p>
