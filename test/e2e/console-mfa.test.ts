@@ -72,7 +72,10 @@ describe('two-factor sign-in in the console (headless Chromium)', () => {
     await browser.signIn(page, owner.email, owner.password);
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Team' }).click();
     const toggle = page.getByRole('switch', { name: 'Require two-factor sign-in' });
-    await page.waitForFunction(() => !(document.querySelector('input[name="mfaRequired"]') as HTMLInputElement | null)?.disabled);
+    await page.waitForFunction(() => {
+      const input = document.querySelector('input[name="mfaRequired"]') as HTMLInputElement | null;
+      return input !== null && !input.disabled;
+    });
     await toggle.focus();
     await page.keyboard.press('Space');
     await page.waitForFunction(() => (document.querySelector('input[name="mfaRequired"]') as HTMLInputElement | null)?.checked === true);
