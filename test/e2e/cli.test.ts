@@ -174,7 +174,9 @@ describe.concurrent('loyalty login', { timeout: 180_000 }, () => {
     const acc = await registerAccount('cli-mfa');
     const { secret } = (await call('POST', '/api/flash/mfa/enrolment', { token: acc.token })).body.data;
     const epoch = Math.floor(Date.now() / 1000);
-    expect((await call('POST', '/api/flash/mfa/confirm', { token: acc.token, body: { code: await generate({ secret, epoch: epoch - 30 }) } })).status).toBe(200);
+    expect((await call('POST', '/api/flash/mfa/confirm', { token: acc.token, body: { code: await generate({ secret, epoch: epoch - 30 }) } })).status).toBe(
+      200,
+    );
     const dir = await mkdtemp(join(tmpdir(), 'loyalty-cli-mfa-'));
     const env = { LOYALTY_CONFIG_DIR: dir };
     const asked = await cli(['login', '--email', acc.email, '--password-stdin'], { env, stdin: `${PASSWORD}\n` });
