@@ -72,13 +72,11 @@ describe('two-factor sign-in in the console (headless Chromium)', () => {
     await browser.signIn(page, owner.email, owner.password);
     await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Team' }).click();
     const toggle = page.getByRole('switch', { name: 'Require two-factor sign-in' });
-    await page.waitForFunction(() => {
-      const input = document.querySelector('input[name="mfaRequired"]') as HTMLInputElement | null;
-      return input !== null && !input.disabled;
-    });
+    // Enabled once the setting is read (pressed before, the key would do nothing).
+    await expect.poll(() => toggle.isEnabled(), { timeout: 30_000 }).toBe(true);
     await toggle.focus();
     await page.keyboard.press('Space');
-    await page.waitForFunction(() => (document.querySelector('input[name="mfaRequired"]') as HTMLInputElement | null)?.checked === true);
+    await expect.poll(() => toggle.isChecked(), { timeout: 30_000 }).toBe(true);
     await expectAccessible(page, 'team security');
     expect((await call('GET', '/api/flash/team/security', { token: owner.token })).body.data.mfaRequired).toBe(true);
 
