@@ -48,6 +48,8 @@ export default {
     'shared/platform/validation/pagination.ts',
     'shared/platform/validation/validation.ts',
     'shared/api-keys/scopes.ts',
+    // Two-factor codes: the step, the window, no replay, recovery codes as typed.
+    'shared/auth/totp.ts',
     // The console's permissions, the built-in roles and the points ceiling.
     'shared/platform/contract/permissions.ts',
     'shared/exports/access.ts',

@@ -21,7 +21,20 @@ export const handler = defineArea(authArea, {
   },
   startBrowserSession: async ({ body, requestId, headers }) => {
     const { token, answer } = await auth.startBrowserSession(body, { requestId });
+    // A user with two-factor sign-in gets a challenge, and no cookie until the code.
+    return token ? { ...ok(answer), cookies: [sessionCookie(token, overHttps({ headers }))] } : ok(answer);
+  },
+  completeMfaLogin: async ({ body, requestId }) => ok(await auth.completeMfaSignIn(body, { requestId })),
+  completeMfaBrowserSession: async ({ body, requestId, headers }) => {
+    const { token, answer } = await auth.completeBrowserMfaSignIn(body, { requestId });
     return { ...ok(answer), cookies: [sessionCookie(token, overHttps({ headers }))] };
+  },
+  getMfa: async ({ principal }) => ok(await auth.mfaStatus(sessionOf(principal))),
+  startMfaEnrolment: async ({ principal }) => created(await auth.startMfaEnrolment(sessionOf(principal))),
+  confirmMfaEnrolment: async (input) => ok(await auth.confirmMfaEnrolment(sessionOf(input.principal), input.body.code, auditOf(input))),
+  disableMfa: async (input) => {
+    await auth.disableMfa(sessionOf(input.principal), input.body, auditOf(input));
+    return noContent();
   },
   getBrowserSession: async ({ principal }) => ok(await auth.browserSession(sessionOf(principal))),
   endSession: async (input) => {

@@ -1,4 +1,5 @@
 import { teamArea } from '../../shared/team';
+import * as auth from '../../shared/auth';
 import { mailerFromConfig } from '../../shared/platform/adapters/mailer';
 import * as invitations from '../../shared/team';
 import * as members from '../../shared/team';
@@ -15,6 +16,8 @@ const ensureId = (prefix: string, id: string, what: string) => {
 };
 
 export const handler = defineArea(teamArea, {
+  getTeamSecurity: async ({ principal }) => ok(await auth.mfaRequirement(sessionOf(principal).workspaceId)),
+  setTeamSecurity: async (input) => ok(await auth.setMfaRequired(sessionOf(input.principal).workspaceId, input.body.mfaRequired, auditOf(input))),
   listTeamMembers: async ({ query, principal }) => {
     const page = await members.listMembers(sessionOf(principal), query.limit, query.cursor);
     return ok(page.items, { nextCursor: page.nextCursor });

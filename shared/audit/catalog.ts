@@ -30,7 +30,7 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   'auth.login_failed': {
     target: 'user',
     outcome: 'failure',
-    when: 'A login for an existing account was refused for a wrong password (actor: anonymous; target: the account)',
+    when: 'A login for an existing account was refused for a wrong password or a wrong two-factor code (actor: anonymous; target: the account; reason `wrong_password` or `wrong_code`)',
   },
   'auth.session_ended': {
     target: 'user',
@@ -40,6 +40,18 @@ export const AUDIT_CATALOG: Readonly<Record<AuditAction, AuditActionInfo>> = {
   'auth.password_changed': { target: 'user', outcome: 'success', when: 'A user changed their password' },
   'auth.password_reset': { target: 'user', outcome: 'success', when: 'A password was set with a reset token (actor: the user the token belongs to)' },
   'auth.email_changed': { target: 'user', outcome: 'success', when: 'A user changed their login e-mail (never the address itself)' },
+  'auth.mfa_enabled': { target: 'user', outcome: 'success', when: 'A user turned two-factor sign-in on (confirmed an authenticator app with a code)' },
+  'auth.mfa_disabled': { target: 'user', outcome: 'success', when: 'A user turned two-factor sign-in off (with a current code or their password)' },
+  'workspace.mfa_required': {
+    target: 'workspace',
+    outcome: 'success',
+    when: 'An owner or admin required two-factor sign-in of every user (target id: the workspace id)',
+  },
+  'workspace.mfa_not_required': {
+    target: 'workspace',
+    outcome: 'success',
+    when: 'An owner or admin stopped requiring two-factor sign-in (target id: the workspace id)',
+  },
   'api_key.created': { target: 'apiKey', outcome: 'success', when: 'An API key was created' },
   'api_key.revoked': { target: 'apiKey', outcome: 'success', when: 'An API key was revoked' },
   'webhook_endpoint.created': { target: 'webhookEndpoint', outcome: 'success', when: 'A webhook endpoint was created' },

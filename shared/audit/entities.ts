@@ -42,7 +42,7 @@ export type AuditOutcome = (typeof AUDIT_OUTCOMES)[number];
 export const MCP_FAILURE_REASONS = ['tool_error', 'refused', 'invalid'] as const;
 
 /** Why a recorded attempt failed (`outcome: failure`). Short codes, never a message with data in it. */
-export const AUDIT_FAILURE_REASONS = ['wrong_password', ...MCP_FAILURE_REASONS] as const;
+export const AUDIT_FAILURE_REASONS = ['wrong_password', 'wrong_code', ...MCP_FAILURE_REASONS] as const;
 export type AuditFailureReason = (typeof AUDIT_FAILURE_REASONS)[number];
 
 export const AUDIT_ACTIONS = [
@@ -54,6 +54,10 @@ export const AUDIT_ACTIONS = [
   'auth.password_changed',
   'auth.password_reset',
   'auth.email_changed',
+  'auth.mfa_enabled',
+  'auth.mfa_disabled',
+  'workspace.mfa_required',
+  'workspace.mfa_not_required',
   'api_key.created',
   'api_key.revoked',
   'webhook_endpoint.created',

@@ -1,4 +1,5 @@
 import {
+  type MfaState,
   resetTokenEntity,
   type ResetTokenRecord,
   sessionEntity,
@@ -61,8 +62,10 @@ export async function createWorkspaceWithOwner(
 /** The workspace as answered (a workspace stored before sandboxes existed is live). */
 export async function getWorkspace(workspaceId: string): Promise<Workspace | undefined> {
   const w = await getWorkspaceRecord(workspaceId);
-  return w ? { id: w.id, name: w.name, createdAt: w.createdAt, sandbox: w.sandbox ?? false } : undefined;
+  return w ? publicWorkspace(w) : undefined;
 }
+
+export const publicWorkspace = (w: WorkspaceRecord): Workspace => ({ id: w.id, name: w.name, createdAt: w.createdAt, sandbox: w.sandbox ?? false });
 
 export async function getWorkspaceRecord(workspaceId: string): Promise<WorkspaceRecord | undefined> {
   return recordOf(workspaceEntity, await getItem(keyOf('workspace', { workspaceId })));
@@ -363,4 +366,154 @@ export async function noteLoginFailure(emailHash: string, window: number, at: st
 
 export async function clearLoginFailures(emailHash: string, window: number): Promise<void> {
   await deleteItem({ Key: keyOf('loginThrottle', { emailHash, window }) });
+}
+
+// --- Two-factor sign-in ---
+
+/** A second factor that no longer holds: the code's step or the recovery code was taken meanwhile, or two-factor was turned off. */
+export class MfaCodeTaken extends Error {}
+
+/** Hands out a new secret to confirm (replacing one not confirmed); refused once two-factor is on. */
+export async function putPendingMfa(user: Pick<User, 'workspaceId' | 'id'>, pending: { secret: string; startedAt: string }): Promise<void> {
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: userKey(user),
+          UpdateExpression: 'SET mfaPending = :p',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(mfa)',
+          ExpressionAttributeValues: { ':p': pending },
+        },
+      },
+      onConditionFailed: () => conflict('Two-factor sign-in is already on: turn it off first to enrol another device'),
+    },
+  ]);
+}
+
+/** Turns two-factor on with the secret that was handed out (still the pending one), with `steps` (its audit entry). */
+export async function enableMfa(user: Pick<User, 'workspaceId' | 'id'>, mfa: MfaState, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: userKey(user),
+          UpdateExpression: 'SET mfa = :m REMOVE mfaPending',
+          ConditionExpression: 'mfaPending.secret = :s AND attribute_not_exists(mfa)',
+          ExpressionAttributeValues: { ':m': mfa, ':s': mfa.secret },
+        },
+      },
+      onConditionFailed: () => conflict('The enrolment changed meanwhile (confirmed elsewhere, or started again): start it again'),
+    },
+    ...steps,
+  ]);
+}
+
+/** Turns two-factor off (the secret and the unused recovery codes go), with `steps` (its audit entry). */
+export async function disableMfa(user: Pick<User, 'workspaceId' | 'id'>, secret: string, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: userKey(user),
+          UpdateExpression: 'REMOVE mfa, mfaPending',
+          ConditionExpression: 'mfa.secret = :s',
+          ExpressionAttributeValues: { ':s': secret },
+        },
+      },
+      onConditionFailed: () => conflict('Two-factor sign-in changed meanwhile; read it again'),
+    },
+    ...steps,
+  ]);
+}
+
+export interface MfaChallengeRecord {
+  tokenHash: string;
+  workspaceId: string;
+  userId: string;
+  /** The sign-in's throttle counter: wrong codes count where wrong passwords do. */
+  emailHash: string;
+  /** Whether the sign-in ends in a console (cookie) session. */
+  browser: boolean;
+  /** Epoch seconds; also the table's TTL attribute. */
+  expiresAt: number;
+}
+
+export async function putMfaChallenge(challenge: MfaChallengeRecord): Promise<void> {
+  await putItem({ Item: { ...keyOf('mfaChallenge', { tokenHash: challenge.tokenHash }), entity: 'mfaChallenge', ...challenge } });
+}
+
+export async function getMfaChallenge(tokenHash: string): Promise<MfaChallengeRecord | undefined> {
+  const item = await getItem<MfaChallengeRecord>(keyOf('mfaChallenge', { tokenHash }));
+  return item
+    ? {
+        tokenHash: item.tokenHash,
+        workspaceId: item.workspaceId,
+        userId: item.userId,
+        emailHash: item.emailHash,
+        browser: item.browser,
+        expiresAt: item.expiresAt,
+      }
+    : undefined;
+}
+
+/** What a second factor takes from the user when it is accepted: the code's step, or one recovery code. */
+export type MfaUse = { step: number } | { recoveryHash: string };
+
+/** The user write that takes a second factor, conditional so each code is taken once, parallel uses included. */
+function takeSecondFactor(user: Pick<User, 'workspaceId' | 'id'>, secret: string, use: MfaUse): TransactStep {
+  const update =
+    'step' in use
+      ? {
+          UpdateExpression: 'SET mfa.lastStep = :step',
+          ConditionExpression: 'mfa.secret = :s AND mfa.lastStep < :step',
+          ExpressionAttributeValues: { ':s': secret, ':step': use.step },
+        }
+      : {
+          UpdateExpression: 'REMOVE mfa.recovery.#h',
+          ConditionExpression: 'mfa.secret = :s AND attribute_exists(mfa.recovery.#h)',
+          ExpressionAttributeNames: { '#h': use.recoveryHash },
+          ExpressionAttributeValues: { ':s': secret },
+        };
+  return { op: { Update: { Key: userKey(user), ...update } }, onConditionFailed: () => new MfaCodeTaken() };
+}
+
+/**
+ * Ends a challenge in a session: the second factor taken, the challenge deleted and the session with
+ * `steps` (its audit entry) written, all or nothing. A challenge already used is refused.
+ */
+export async function completeMfaSignIn(
+  challenge: MfaChallengeRecord,
+  user: Pick<User, 'workspaceId' | 'id'>,
+  secret: string,
+  use: MfaUse,
+  session: SessionRecord,
+  steps: TransactStep[],
+): Promise<void> {
+  await transactWrite([
+    takeSecondFactor(user, secret, use),
+    {
+      op: { Delete: { Key: keyOf('mfaChallenge', { tokenHash: challenge.tokenHash }), ConditionExpression: 'attribute_exists(pk)' } },
+      onConditionFailed: () => new MfaCodeTaken(),
+    },
+    { op: { Put: { Item: sessionEntity.toItem(session) } } },
+    ...steps,
+  ]);
+}
+
+/** Whether every user of the workspace must sign in with a second factor, with `steps` (its audit entry). */
+export async function setMfaRequired(workspaceId: string, required: boolean, steps: TransactStep[]): Promise<void> {
+  await transactWrite([
+    {
+      op: {
+        Update: {
+          Key: keyOf('workspace', { workspaceId }),
+          UpdateExpression: 'SET mfaRequired = :r',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':r': required },
+        },
+      },
+      onConditionFailed: () => notFound('Workspace'),
+    },
+    ...steps,
+  ]);
 }

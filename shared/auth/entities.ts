@@ -22,6 +22,8 @@ export const workspaceRecordSchema = () =>
     ...workspaceFields(),
     /** ms the sandbox clock runs ahead of real time (absent: 0; never on a live workspace). */
     clockOffsetMs: z.number().optional(),
+    /** Every user must sign in with a second factor (absent: false). */
+    mfaRequired: z.boolean().optional(),
   });
 export type WorkspaceRecord = z.infer<ReturnType<typeof workspaceRecordSchema>>;
 
@@ -41,6 +43,18 @@ const userFields = () => ({
 });
 export type User = z.infer<z.ZodObject<ReturnType<typeof userFields>>>;
 
+const mfaSchema = () =>
+  z.object({
+    /** The base32 TOTP secret the user's authenticator app holds. */
+    secret: z.string(),
+    enabledAt: z.string(),
+    /** The step of the last code accepted: that code and older ones are refused (no replay within a step). */
+    lastStep: z.number(),
+    /** The recovery codes not used yet, by hash (a map, so using one is one conditional REMOVE). */
+    recovery: z.record(z.string(), z.literal(true)),
+  });
+export type MfaState = z.infer<ReturnType<typeof mfaSchema>>;
+
 /** A user as stored: with the secret parts that never leave the domain. */
 export const userRecordSchema = () =>
   z.object({
@@ -54,6 +68,10 @@ export const userRecordSchema = () =>
      */
     credentialsVersion: z.number().optional(),
     version: z.number(),
+    /** Two-factor sign-in, once confirmed: never answered, and only its own writes touch it (no `version` bump). */
+    mfa: mfaSchema().optional(),
+    /** A two-factor secret handed out and not yet confirmed with a code (a new enrolment replaces it). */
+    mfaPending: z.object({ secret: z.string(), startedAt: z.string() }).optional(),
   });
 export type UserRecord = z.infer<ReturnType<typeof userRecordSchema>>;
 
@@ -82,6 +100,8 @@ export const sessionRecordSchema = () =>
     expiresAt: z.number(),
     /** A browser session (the console's cookie): what only it has. */
     browser: browserSessionSchema().optional(),
+    /** Signed in to a workspace that requires two-factor sign-in, without it: this session may only enrol. */
+    enrolmentOnly: z.literal(true).optional(),
   });
 export type SessionRecord = z.infer<ReturnType<typeof sessionRecordSchema>>;
 

@@ -17,11 +17,14 @@ export {
 export { authArea, userSchema, workspaceSchema } from './contract';
 export { userEntity } from './entities';
 export type { BrowserSessionState, User, UserRecord, Workspace } from './entities';
+export { confirmMfaEnrolment, disableMfa, mfaRequirement, mfaStatus, setMfaRequired, startMfaEnrolment } from './mfa';
 export { hashPassword } from './password';
 export { emailSchema, passwordSchema } from './schemas';
 export {
   browserSession,
   changePassword,
+  completeBrowserMfaSignIn,
+  completeMfaSignIn,
   endSession,
   forgotPassword,
   listSessions,

@@ -50,3 +50,21 @@ export const resetPasswordBody = z.strictObject({
   token: z.string().min(1).max(200).describe('The fl_reset_... token of the reset e-mail'),
   newPassword: passwordSchema.describe(`${config.auth.minPasswordLength}-256 characters`),
 });
+
+const totpCode = z.string().trim().min(6).max(12).describe('The 6 digits your authenticator app shows now (spaces allowed)');
+const recoveryCode = z.string().trim().min(10).max(20).describe('One of your unused recovery codes, `xxxxx-xxxxx`');
+
+/** The second step of a sign-in with two-factor: the challenge and either a current code or a recovery code. */
+export const mfaSignInBody = z
+  .strictObject({
+    challenge: z.string().min(1).max(200).describe('The `mfa.challenge` the password step answered (fl_mfa_..., valid 5 minutes)'),
+    code: totpCode.optional(),
+    recoveryCode: recoveryCode.optional(),
+  })
+  .refine((b) => (b.code === undefined) !== (b.recoveryCode === undefined), { message: 'give exactly one of code, recoveryCode' });
+
+export const mfaConfirmBody = z.strictObject({ code: totpCode });
+
+export const mfaDisableBody = z
+  .strictObject({ code: totpCode.optional(), password: z.string().min(1).max(256).optional().describe('Your password') })
+  .refine((b) => (b.code === undefined) !== (b.password === undefined), { message: 'give exactly one of code, password' });

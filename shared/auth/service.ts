@@ -7,7 +7,10 @@ import { AppError, badRequest, gone, notFound, rateLimited, RESET_TOKEN_GONE, un
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 import type { SessionPrincipal } from '../platform/contract/principal';
 import { randomToken, sha256Hex, TOKEN_PREFIX } from '../platform/tokens';
-import type { SessionRecord, User, UserRecord, Workspace } from './entities';
+import type { MfaState, SessionRecord, User, UserRecord, Workspace, WorkspaceRecord } from './entities';
+import { publicWorkspace } from './accounts-repository';
+import type { TransactStep } from '../platform/data/transactions';
+import { acceptedStep, normaliseRecoveryCode, recoveryCodeHash } from './totp';
 import type { Mailer } from '../platform/ports/mailer';
 import { audited, recordRefusal, type AuditContext } from '../audit';
 import { permissionsOf } from '../platform/contract/permissions';
@@ -29,6 +32,7 @@ function newSession(
   user: Pick<UserRecord, 'id' | 'workspaceId' | 'sessionGeneration'>,
   now: Date,
   browser = false,
+  enrolmentOnly = false,
 ): { record: SessionRecord; issued: IssuedSession } {
   const token = randomToken(TOKEN_PREFIX.session);
   const expiresAt = epoch(now) + (browser ? config.browserSession.absoluteSeconds : config.auth.sessionTtlSeconds);
@@ -41,6 +45,7 @@ function newSession(
       createdAt: now.toISOString(),
       expiresAt,
       ...(browser ? { browser: { csrfToken: randomBytes(32).toString('base64url'), lastSeenAt: epoch(now) } } : {}),
+      ...(enrolmentOnly ? { enrolmentOnly: true as const } : {}),
     },
     issued: { token, expiresAt: new Date(expiresAt * 1000).toISOString() },
   };
@@ -84,66 +89,195 @@ export async function register(
 }
 
 const throttleWindow = (now: Date) => Math.floor(epoch(now) / config.auth.loginFailureWindowSeconds);
+const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString();
 
-export async function login(
+/** What a correct password leads to for a user with two-factor sign-in: no session yet, a challenge to answer with a code. */
+export interface MfaChallenge {
+  mfa: { challenge: string; expiresAt: string; methods: ('totp' | 'recovery_code')[] };
+}
+
+export interface SignedIn {
+  session: IssuedSession;
+  user: User;
+  workspace: Workspace;
+}
+
+/** A sign-in as the console needs it too: the CSRF token, and whether the session may only enrol in two-factor. */
+interface OpenedSession extends SignedIn {
+  csrfToken?: string;
+  enrolmentOnly: boolean;
+}
+
+const signedInOf = (r: OpenedSession | MfaChallenge): SignedIn | MfaChallenge =>
+  'mfa' in r ? r : { session: r.session, user: r.user, workspace: r.workspace };
+
+export async function login(input: { email: string; password: string }, request: PublicRequest, now = new Date()): Promise<SignedIn | MfaChallenge> {
+  return signedInOf(await passwordStep(input, request, now, false));
+}
+
+/**
+ * The second step of a sign-in with two-factor: a current code of the user's authenticator app (or
+ * one unused recovery code) ends the challenge in a session.
+ */
+export async function completeMfaSignIn(input: MfaSignInInput, request: PublicRequest, now = new Date()): Promise<SignedIn> {
+  return signedInOf(await codeStep(input, request, now, false)) as SignedIn;
+}
+
+type MfaSignInInput = { challenge: string; code?: string; recoveryCode?: string };
+
+/** The sign-in throttle's counter of an e-mail at `now`: wrong passwords and wrong codes count in it alike. */
+function throttleOf(emailHash: string, now: Date) {
+  const window = throttleWindow(now);
+  return { emailHash, window, windowEnds: (window + 1) * config.auth.loginFailureWindowSeconds };
+}
+type Throttle = ReturnType<typeof throttleOf>;
+
+/**
+ * Counts the attempt before its secret is checked, atomically: of any number of parallel attempts at
+ * most `loginFailureLimit` get a check per window.
+ */
+async function reserveAttempt(t: Throttle, now: Date): Promise<void> {
+  if (!(await accounts.reserveLoginAttempt(t.emailHash, t.window, config.auth.loginFailureLimit, t.windowEnds))) {
+    throw rateLimited(t.windowEnds - epoch(now), 'Too many failed logins for this e-mail; try again later');
+  }
+}
+
+/**
+ * A refused attempt: the counter stamped and, for an existing account, its workspace told, side by
+ * side, so the answer takes about one write's time whether the account exists or not. Throttled
+ * attempts (429) are not recorded, which bounds what anyone can add to a workspace's trail.
+ */
+async function noteFailure(t: Throttle, user: UserRecord | undefined, reason: 'wrong_password' | 'wrong_code', request: PublicRequest, now: Date) {
+  await Promise.all([
+    accounts.noteLoginFailure(t.emailHash, t.window, now.toISOString(), t.windowEnds),
+    user
+      ? recordRefusal(
+          user.workspaceId,
+          { action: 'auth.login_failed', actor: { type: 'anonymous' }, target: { type: 'user', id: user.id }, requestId: request.requestId, reason },
+          now,
+        )
+      : undefined,
+  ]);
+}
+
+async function passwordStep(
   input: { email: string; password: string },
   request: PublicRequest,
-  now = new Date(),
-  opts: { browser?: boolean } = {},
-): Promise<{ session: IssuedSession; user: User; workspace: Workspace; csrfToken?: string }> {
-  const emailHash = sha256Hex(input.email);
-  const window = throttleWindow(now);
-  const windowEnds = (window + 1) * config.auth.loginFailureWindowSeconds;
-  // The attempt is counted before its password is checked, atomically: of any number of parallel
-  // attempts at most `loginFailureLimit` get a password check per window.
-  if (!(await accounts.reserveLoginAttempt(emailHash, window, config.auth.loginFailureLimit, windowEnds))) {
-    throw rateLimited(windowEnds - epoch(now), 'Too many failed logins for this e-mail; try again later');
-  }
+  now: Date,
+  browser: boolean,
+): Promise<OpenedSession | MfaChallenge> {
+  const throttle = throttleOf(sha256Hex(input.email), now);
+  await reserveAttempt(throttle, now);
   const user = await accounts.findUserByEmail(input.email);
   // Unknown e-mail and wrong password take the same time and give the same answer.
   const ok = await verifyPassword(input.password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !ok) {
-    // The account's workspace learns of a wrong password; an unknown e-mail names no workspace, so
-    // only its counter is stamped. Both writes run side by side, so the answer takes about one
-    // write's time whether the account exists or not. Throttled attempts (429, above) are not
-    // recorded, which bounds what anyone can add to a workspace's trail.
-    await Promise.all([
-      accounts.noteLoginFailure(emailHash, window, now.toISOString(), windowEnds),
-      user
-        ? recordRefusal(
-            user.workspaceId,
-            {
-              action: 'auth.login_failed',
-              actor: { type: 'anonymous' },
-              target: { type: 'user', id: user.id },
-              requestId: request.requestId,
-              reason: 'wrong_password',
-            },
-            now,
-          )
-        : undefined,
-    ]);
+    await noteFailure(throttle, user, 'wrong_password', request, now);
     throw unauthenticated('Invalid e-mail or password');
   }
-  const workspace = await accounts.getWorkspace(user.workspaceId);
+  const workspace = await accounts.getWorkspaceRecord(user.workspaceId);
   if (!workspace) throw unauthenticated('Invalid e-mail or password');
-  const session = newSession(user, now, opts.browser);
+  // The password's attempt stays counted until the code is right too: someone who has the password
+  // gets no more code guesses by typing it again.
+  if (user.mfa) return startMfaChallenge(user, throttle.emailHash, now, browser);
+  const signedIn = await openSession(user, workspace, request, now, browser);
+  await accounts.clearLoginFailures(throttle.emailHash, throttle.window);
+  return signedIn;
+}
+
+/** The session of a sign-in that proved everything it had to, with its audit entry. */
+async function openSession(
+  user: UserRecord,
+  workspace: WorkspaceRecord,
+  request: PublicRequest,
+  now: Date,
+  browser: boolean,
+  take?: (session: SessionRecord, steps: TransactStep[]) => Promise<void>,
+): Promise<OpenedSession> {
+  const enrolmentOnly = workspace.mfaRequired === true && !user.mfa;
+  const session = newSession(user, now, browser, enrolmentOnly);
   const actor = { type: 'user', id: user.id } as const;
-  await accounts.putSession(session.record, [
-    audited(user.workspaceId, { actor, requestId: request.requestId }, 'auth.login', { type: 'user', id: user.id }, now),
-  ]);
-  await accounts.clearLoginFailures(emailHash, window);
+  const steps = [audited(user.workspaceId, { actor, requestId: request.requestId }, 'auth.login', { type: 'user', id: user.id }, now)];
+  await (take ? take(session.record, steps) : accounts.putSession(session.record, steps));
   const csrfToken = session.record.browser?.csrfToken;
-  return { session: session.issued, user: publicUser(user), workspace, ...(csrfToken ? { csrfToken } : {}) };
+  return { session: session.issued, user: publicUser(user), workspace: publicWorkspace(workspace), enrolmentOnly, ...(csrfToken ? { csrfToken } : {}) };
+}
+
+async function startMfaChallenge(user: UserRecord, emailHash: string, now: Date, browser: boolean): Promise<MfaChallenge> {
+  const challenge = randomToken(TOKEN_PREFIX.mfaChallenge);
+  const expiresAt = epoch(now) + config.auth.mfaChallengeTtlSeconds;
+  await accounts.putMfaChallenge({ tokenHash: sha256Hex(challenge), workspaceId: user.workspaceId, userId: user.id, emailHash, browser, expiresAt });
+  return { mfa: { challenge, expiresAt: isoOf(expiresAt), methods: ['totp', 'recovery_code'] } };
+}
+
+const CHALLENGE_GONE = 'This sign-in step expired or was used: sign in with your password again';
+
+/**
+ * A wrong code counts where a wrong password does; the code taken (its step, or the recovery code)
+ * cannot be used again, and the challenge ends with the session it opens.
+ */
+async function codeStep(input: MfaSignInInput, request: PublicRequest, now: Date, browser: boolean): Promise<OpenedSession> {
+  const challenge = input.challenge.startsWith(TOKEN_PREFIX.mfaChallenge) ? await accounts.getMfaChallenge(sha256Hex(input.challenge)) : undefined;
+  if (!challenge || challenge.expiresAt <= epoch(now) || challenge.browser !== browser) throw unauthenticated(CHALLENGE_GONE);
+  const throttle = throttleOf(challenge.emailHash, now);
+  await reserveAttempt(throttle, now);
+  const [user, workspace] = await Promise.all([accounts.getUser(challenge.workspaceId, challenge.userId), accounts.getWorkspaceRecord(challenge.workspaceId)]);
+  if (!user?.mfa || !workspace) throw unauthenticated(CHALLENGE_GONE);
+  const use = await secondFactorOf(user.mfa, input, now);
+  const refuse = async () => {
+    await noteFailure(throttle, user, 'wrong_code', request, now);
+    return unauthenticated('Invalid code');
+  };
+  if (!use) throw await refuse();
+  const secret = user.mfa.secret;
+  try {
+    const signedIn = await openSession(user, workspace, request, now, challenge.browser, (session, steps) =>
+      accounts.completeMfaSignIn(challenge, user, secret, use, session, steps),
+    );
+    await accounts.clearLoginFailures(throttle.emailHash, throttle.window);
+    return signedIn;
+  } catch (err) {
+    // Taken meanwhile (the same code or recovery code in a parallel request): a wrong code now.
+    if (err instanceof accounts.MfaCodeTaken) throw await refuse();
+    throw err;
+  }
+}
+
+/** What a typed second factor would take from the user, if it is right; undefined if it is not. */
+async function secondFactorOf(mfa: MfaState, input: { code?: string; recoveryCode?: string }, now: Date): Promise<accounts.MfaUse | undefined> {
+  if (input.code !== undefined) {
+    const step = await acceptedStep(mfa.secret, input.code, now, mfa.lastStep);
+    return step === undefined ? undefined : { step };
+  }
+  const recovery = input.recoveryCode === undefined ? undefined : normaliseRecoveryCode(input.recoveryCode);
+  if (!recovery) return undefined;
+  const recoveryHash = recoveryCodeHash(recovery);
+  return mfa.recovery[recoveryHash] ? { recoveryHash } : undefined;
 }
 
 /** Signs in for the console: a browser session, whose token the caller puts in the cookie and never in the answer. */
 export async function startBrowserSession(input: { email: string; password: string }, request: PublicRequest, now = new Date()) {
-  const { session, user, workspace, csrfToken } = await login(input, request, now, { browser: true });
+  return browserSignIn(await passwordStep(input, request, now, true), now);
+}
+
+/** The console's second step of a sign-in with two-factor: a browser session, as `startBrowserSession` answers it. */
+export async function completeBrowserMfaSignIn(input: MfaSignInInput, request: PublicRequest, now = new Date()) {
+  const { token, answer } = browserSignIn(await codeStep(input, request, now, true), now);
+  return { token: token!, answer: answer as Exclude<typeof answer, MfaChallenge> };
+}
+
+function browserSignIn(result: OpenedSession | MfaChallenge, now: Date) {
+  if ('mfa' in result) return { token: undefined, answer: result };
+  const { session, user, workspace, csrfToken, enrolmentOnly } = result;
   const idleExpiresAt = new Date((epoch(now) + config.browserSession.idleSeconds) * 1000).toISOString();
   return {
     token: session.token,
-    answer: { user, workspace, permissions: permissionsOf(user.role), session: { expiresAt: session.expiresAt, idleExpiresAt, csrfToken: csrfToken! } },
+    answer: {
+      user,
+      workspace,
+      permissions: permissionsOf(user.role),
+      session: { expiresAt: session.expiresAt, idleExpiresAt, csrfToken: csrfToken!, mfaEnrolmentRequired: enrolmentOnly },
+    },
   };
 }
 
@@ -159,6 +293,7 @@ export async function browserSession(principal: SessionPrincipal) {
       expiresAt: new Date(principal.expiresAt * 1000).toISOString(),
       idleExpiresAt: new Date(Math.min(principal.browser.idleExpiresAt, principal.expiresAt) * 1000).toISOString(),
       csrfToken: principal.browser.csrfToken,
+      mfaEnrolmentRequired: principal.mustEnrolMfa === true,
     },
   };
 }
@@ -181,8 +316,6 @@ async function liveSessions(principal: SessionPrincipal, now: Date): Promise<Ses
   const [user, sessions] = await Promise.all([currentUser(principal), accounts.listUserSessions(principal.workspaceId, principal.userId, LISTED_SESSIONS)]);
   return sessions.filter((s) => isLive(s, user, now));
 }
-
-const isoOf = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 /** The caller's own sessions that still let them in, newest first: where they are signed in, and which one is this. */
 export async function listSessions(principal: SessionPrincipal, now = new Date()) {

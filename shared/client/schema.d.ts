@@ -146,7 +146,7 @@ export interface paths {
         put?: never;
         /**
          * Start a session
-         * @description Wrong e-mail or password: 401 (one message for both). 5 failures for one e-mail in 15 minutes: 429 with Retry-After; parallel attempts count as they arrive, so no more than 5 passwords are ever checked in a window. A successful login resets the count.
+         * @description A user with two-factor sign-in gets, after the right password, `{ mfa: { challenge, expiresAt, methods } }` instead (no session yet): send the challenge with a current code to `POST /api/v2/auth/login/mfa`. Wrong e-mail or password: 401 (one message for both). 5 failures for one e-mail in 15 minutes: 429 with Retry-After; parallel attempts count as they arrive, so no more than 5 passwords are ever checked in a window. A successful login resets the count.
          *
          *     Public: no credential.
          */
@@ -244,7 +244,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in to the console (a session cookie)
-         * @description Checks the password like `POST /api/v2/auth/login` (same 401, same throttling and 429) and answers `Set-Cookie: __Host-loyalty_session=...; Path=/; HttpOnly; SameSite=Strict; Secure` instead of a bearer token (over plain http, as the local runtime serves, `loyalty_session` without `Secure`). A request from a page of another origin (its `Origin`, or `Sec-Fetch-Site` without one) is a 403, so no other site can sign a browser in. The cookie stands in for the bearer token on every route a user session may call (never on API-key routes); it ends 12 hours after signing in, or after 30 minutes without a request. A write made with the cookie must carry an `Origin` of this platform and the answered `csrfToken` in `x-csrf-token`, else 403.
+         * @description A user with two-factor sign-in gets, after the right password, `{ mfa: { challenge, expiresAt, methods } }` instead (no session yet): send the challenge with a current code to `POST /api/flash/session/mfa`, which sets the cookie. Checks the password like `POST /api/v2/auth/login` (same 401, same throttling and 429) and answers `Set-Cookie: __Host-loyalty_session=...; Path=/; HttpOnly; SameSite=Strict; Secure` instead of a bearer token (over plain http, as the local runtime serves, `loyalty_session` without `Secure`). A request from a page of another origin (its `Origin`, or `Sec-Fetch-Site` without one) is a 403, so no other site can sign a browser in. The cookie stands in for the bearer token on every route a user session may call (never on API-key routes); it ends 12 hours after signing in, or after 30 minutes without a request. A write made with the cookie must carry an `Origin` of this platform and the answered `csrfToken` in `x-csrf-token`, else 403.
          *
          *     Public: no credential.
          */
@@ -321,6 +321,136 @@ export interface paths {
          *     Public: no credential.
          */
         post: operations["resetPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/auth/login/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Second step of a sign-in with two-factor: a code for a session
+         * @description The `challenge` of `POST /api/v2/auth/login` with a current code of the authenticator app (the one before or after is accepted too) or one unused recovery code. A code is accepted once: the same code again, or an older one, is refused; a recovery code works once, also when sent twice at the same moment. A wrong code is a 401 and counts with wrong passwords toward the 5 failures per e-mail in 15 minutes (then 429). An unknown, used or expired challenge (5 minutes) is a 401: sign in again.
+         *
+         *     Public: no credential.
+         */
+        post: operations["completeMfaLogin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/session/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Second step of a console sign-in with two-factor: a code for the session cookie
+         * @description As `POST /api/v2/auth/login/mfa`, for the `challenge` of `POST /api/flash/session`: answers the console session and sets its cookie. A request from a page of another origin is a 403.
+         *
+         *     Public: no credential.
+         */
+        post: operations["completeMfaBrowserSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/mfa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your two-factor sign-in: on or off, recovery codes left
+         * @description Credential: a user session.
+         */
+        get: operations["getMfa"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/mfa/enrolment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start enrolling an authenticator app
+         * @description A new secret (replacing one not yet confirmed). Two-factor sign-in is on only once a code from the app is confirmed (`POST /api/flash/mfa/confirm`). Already on: 409 (turn it off first).
+         *
+         *     Credential: a user session.
+         */
+        post: operations["startMfaEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/mfa/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the authenticator app with a code: two-factor sign-in is on
+         * @description A wrong code: 422 (try the next one). No enrolment started, or already on: 409. Audited (`auth.mfa_enabled`). From the next sign-in on, the password is followed by a code.
+         *
+         *     Credential: a user session.
+         */
+        post: operations["confirmMfaEnrolment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/mfa/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Turn two-factor sign-in off
+         * @description Proved by a current code or the password (the session alone is not enough). The secret and the unused recovery codes are deleted. Not on: 409. Audited (`auth.mfa_disabled`). In a workspace that requires two-factor, the next sign-in may only enrol again.
+         *
+         *     Credential: a user session.
+         */
+        post: operations["disableMfa"];
         delete?: never;
         options?: never;
         head?: never;
@@ -440,6 +570,32 @@ export interface paths {
          *     Credential: a user session whose role holds the permission `team:manage` (invite team members, change their roles, remove them; built-in roles `owner`, `admin`).
          */
         delete: operations["endTeamMemberSessions"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/team/security": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether the workspace requires two-factor sign-in
+         * @description Credential: a user session whose role holds the permission `team:manage` (invite team members, change their roles, remove them; built-in roles `owner`, `admin`).
+         */
+        get: operations["getTeamSecurity"];
+        /**
+         * Require two-factor sign-in of every user (owners and admins)
+         * @description With `mfaRequired: true`, a user without two-factor sign-in who signs in from then on may only enrol: every other route answers 403 `MFA_ENROLMENT_REQUIRED` until they confirm an authenticator app. Sessions signed in before the change are not affected. A change is audited (`workspace.mfa_required`, `workspace.mfa_not_required`); setting what is already set changes nothing.
+         *
+         *     Credential: a user session whose role holds the permission `team:manage` (invite team members, change their roles, remove them; built-in roles `owner`, `admin`).
+         */
+        put: operations["setTeamSecurity"];
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -3326,11 +3482,11 @@ export interface components {
              * @description An action of the audit catalog
              * @enum {string}
              */
-            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.session_ended" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.sessions_ended" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
+            action: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.session_ended" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "auth.mfa_enabled" | "auth.mfa_disabled" | "workspace.mfa_required" | "workspace.mfa_not_required" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.sessions_ended" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
             /** @enum {string} */
             outcome: "success" | "failure";
             /** @description Why an attempt failed; null on success */
-            reason: ("wrong_password" | "tool_error" | "refused" | "invalid") | null;
+            reason: ("wrong_password" | "wrong_code" | "tool_error" | "refused" | "invalid") | null;
             /** @description Who acted: a user (session), an API key, or anonymous (nothing proved, e.g. a failed login). Names, e-mails and prefixes are looked up when the trail is read, never stored in it. */
             actor: {
                 /** @constant */
@@ -3419,6 +3575,8 @@ export interface components {
                 idleExpiresAt: string;
                 /** @description Send it as x-csrf-token with every write made with the cookie */
                 csrfToken: string;
+                /** @description The workspace requires two-factor sign-in and this user has none: until they enrol, every route but the enrolment answers 403 MFA_ENROLMENT_REQUIRED */
+                mfaEnrolmentRequired: boolean;
             };
         };
         Campaign: {
@@ -4246,6 +4404,28 @@ export interface components {
             /** @description Every tag of the member, by key */
             tags: components["schemas"]["MemberTag"][];
         };
+        MfaChallenge: {
+            mfa: {
+                /** @description fl_mfa_...: send it with a code to the second step (no session yet) */
+                challenge: string;
+                /**
+                 * Format: date-time
+                 * @description When the challenge ends (5 minutes after the password)
+                 */
+                expiresAt: string;
+                /** @description What the second step accepts: `code` (totp) or `recoveryCode` */
+                methods: ("totp" | "recovery_code")[];
+            };
+        };
+        MfaStatus: {
+            /** @description Two-factor sign-in is on: signing in asks for a code after the password */
+            enabled: boolean;
+            enabledAt: string | null;
+            /** @description Unused recovery codes (10 when turned on; each works once) */
+            recoveryCodesLeft: number;
+            /** @description The workspace requires two-factor sign-in of every user */
+            required: boolean;
+        };
         MinorMoney: {
             /** @description Minor units of `currency` (cents), e.g. 500 for 5.00 EUR */
             amount: number;
@@ -4903,6 +5083,10 @@ export interface components {
             /** @description Tags this request added (empty when the member had them all) */
             added: string[];
         };
+        TeamSecurity: {
+            /** @description Every user must sign in with a second factor (an authenticator app) */
+            mfaRequired: boolean;
+        };
         TierStatus: {
             current: {
                 key: string;
@@ -5089,7 +5273,7 @@ export interface components {
                 };
             };
         };
-        /** @description Forbidden: [`FORBIDDEN`](#api/description/forbidden) (Credential lacks the scope or permission the route needs) */
+        /** @description Forbidden: [`FORBIDDEN`](#api/description/forbidden) (Credential lacks the scope or permission the route needs); [`MFA_ENROLMENT_REQUIRED`](#api/description/mfa-enrolment-required) (The workspace requires two-factor sign-in: the user must enrol before anything else) */
         Forbidden: {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
@@ -5099,7 +5283,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"] & {
                     error?: {
                         /** @enum {unknown} */
-                        code?: "FORBIDDEN";
+                        code?: "FORBIDDEN" | "MFA_ENROLMENT_REQUIRED";
                     };
                 };
             };
@@ -5571,7 +5755,7 @@ export interface operations {
                                  */
                                 expiresAt: string;
                             };
-                        };
+                        } | components["schemas"]["MfaChallenge"];
                     };
                 };
             };
@@ -5824,7 +6008,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["BrowserSession"];
+                        data: components["schemas"]["BrowserSession"] | components["schemas"]["MfaChallenge"];
                     };
                 };
             };
@@ -5968,6 +6152,267 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
             410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    completeMfaLogin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `mfa.challenge` the password step answered (fl_mfa_..., valid 5 minutes) */
+                    challenge: string;
+                    /** @description The 6 digits your authenticator app shows now (spaces allowed) */
+                    code?: string;
+                    /** @description One of your unused recovery codes, `xxxxx-xxxxx` */
+                    recoveryCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            workspace: components["schemas"]["Workspace"];
+                            user: components["schemas"]["User"];
+                            session: {
+                                /** @description fl_sess_... bearer token */
+                                token: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time with its offset, e.g. 2026-01-31T12:00:00Z
+                                 */
+                                expiresAt: string;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    completeMfaBrowserSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The `mfa.challenge` the password step answered (fl_mfa_..., valid 5 minutes) */
+                    challenge: string;
+                    /** @description The 6 digits your authenticator app shows now (spaces allowed) */
+                    code?: string;
+                    /** @description One of your unused recovery codes, `xxxxx-xxxxx` */
+                    recoveryCode?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BrowserSession"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MfaStatus"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startMfaEnrolment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description The base32 secret, for typing into the app by hand; never answered again once confirmed */
+                            secret: string;
+                            /** @description otpauth://totp/... for a QR code the app scans */
+                            otpauthUri: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    confirmMfaEnrolment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The 6 digits your authenticator app shows now (spaces allowed) */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 10 one-time codes for when the app is lost: shown this once, stored only hashed */
+                            recoveryCodes: string[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    disableMfa: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The 6 digits your authenticator app shows now (spaces allowed) */
+                    code?: string;
+                    /** @description Your password */
+                    password?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description No Content */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -6257,6 +6702,81 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getTeamSecurity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TeamSecurity"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setTeamSecurity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description true: every user must sign in with a second factor */
+                    mfaRequired: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TeamSecurity"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
             429: components["responses"]["RateLimited"];
@@ -12298,7 +12818,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page */
                 cursor?: string;
                 /** @description An action of the audit catalog */
-                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.session_ended" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.sessions_ended" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
+                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.session_ended" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "auth.mfa_enabled" | "auth.mfa_disabled" | "workspace.mfa_required" | "workspace.mfa_not_required" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.sessions_ended" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
                 /** @description Entries of this actor: a user id (usr_...) or an API key id (key_...) */
                 actor?: string;
                 /** @description Entries acting on this kind of thing */
@@ -12346,7 +12866,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description An action of the audit catalog */
-                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.session_ended" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.sessions_ended" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
+                action?: "workspace.created" | "auth.login" | "auth.logout" | "auth.login_failed" | "auth.session_ended" | "auth.password_changed" | "auth.password_reset" | "auth.email_changed" | "auth.mfa_enabled" | "auth.mfa_disabled" | "workspace.mfa_required" | "workspace.mfa_not_required" | "api_key.created" | "api_key.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.deleted" | "webhook_endpoint.dead_deliveries_replayed" | "program.updated" | "program.clock_advanced" | "campaign.created" | "campaign.updated" | "campaign.deleted" | "object_type.created" | "object_type.updated" | "mcp.method_called" | "mcp.tool_called" | "wallet_branding.updated" | "portal.cors_updated" | "export.requested" | "export.link_issued" | "export.signing_secret_rotated" | "export_schedule.created" | "export_schedule.deleted" | "member.personal_data_exported" | "member.erased" | "team.invited" | "team.invitation_revoked" | "team.invitation_accepted" | "team.role_changed" | "team.sessions_ended" | "team.member_removed" | "member.points_adjusted" | "member.ledger_entry_reversed" | "reward.created" | "reward.updated" | "redemption.voided";
                 /** @description Entries of this actor: a user id (usr_...) or an API key id (key_...) */
                 actor?: string;
                 /** @description Entries acting on this kind of thing */

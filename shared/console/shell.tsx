@@ -3,6 +3,7 @@ import { useLocation } from 'preact-iso/router';
 import { useEffect, useState } from 'preact/hooks';
 import { whenSignedOut } from './api';
 import { SignIn } from './screens/sign-in/sign-in';
+import { TwoFactor } from './screens/account/two-factor';
 import { type BrowserSession, currentSession, signOut } from './session';
 import type { Permission } from './permissions';
 import { type ConsoleRoute, HeldPermissions, HeldRole, opens } from './permissions';
@@ -46,6 +47,10 @@ export function Console({ nav, children }: { nav: Navigation; children: Componen
   }, []);
   if (session === undefined) return <Loading what="the console" />;
   if (session === null) return <SignIn onSignedIn={setSession} />;
+  if (session.session.mfaEnrolmentRequired) {
+    const enrolled = () => setSession({ ...session, session: { ...session.session, mfaEnrolmentRequired: false } });
+    return <EnrolFirst session={session} onEnrolled={enrolled} onSignedOut={() => setSession(null)} />;
+  }
   const mine = screensOf(nav, session.permissions);
   if (mine.screens.length === 0) return <NoScreens session={session} onSignedOut={() => setSession(null)} />;
   return (
@@ -140,6 +145,20 @@ function NotForYourRole({ role }: { role: string }) {
 }
 
 /** A user whose role opens no screen (the legacy `member`): a plain page, never a screen that fails on every call. */
+/** A workspace that requires two-factor sign-in, and a person without it: enrolling is all the API lets them do until they have. */
+function EnrolFirst({ session, onEnrolled, onSignedOut }: { session: BrowserSession; onEnrolled: () => void; onSignedOut: () => void }) {
+  return (
+    <main class="plain">
+      <h1>Set up two-factor sign-in</h1>
+      <p>
+        {session.workspace.name} requires two-factor sign-in. Set it up for {session.user.email} to open the console.
+      </p>
+      <TwoFactor onEnrolled={onEnrolled} />
+      <SignOut email={session.user.email} onSignedOut={onSignedOut} />
+    </main>
+  );
+}
+
 function NoScreens({ session, onSignedOut }: { session: BrowserSession; onSignedOut: () => void }) {
   return (
     <main class="plain">

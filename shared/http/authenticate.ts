@@ -3,7 +3,7 @@ import type { AuthKind, RouteDef } from '../platform/contract/endpoint';
 import { resolveBearer } from './credentials';
 import type { Principal } from '../platform/contract/principal';
 import { missingPermission, roleMay } from '../platform/contract/permissions';
-import { AppError, forbidden, unauthenticated } from '../platform/errors';
+import { AppError, forbidden, mfaEnrolmentRequired, unauthenticated } from '../platform/errors';
 import { isConsumerToken, resolveConsumerSession } from '../portal';
 import { acceptsBrowserSession, checkBrowserRequest, sessionCookieOf } from './browser-session';
 import type { AppContext, HttpEvent, HttpResult } from './types';
@@ -55,6 +55,7 @@ export function authorize(route: RouteDef, principal: Principal): void {
     }
     return;
   }
+  if (principal.mustEnrolMfa && !route.enrolment) throw mfaEnrolmentRequired();
   if (accepts.includes('session')) return;
   if (accepts.includes('adminSession')) {
     if (!route.permission) throw forbidden('This endpoint declares no permission a role could hold');

@@ -60,6 +60,8 @@ async function resolveSession(token: string, now: Date): Promise<Principal> {
     role: user.role,
     tokenHash: hash,
     expiresAt: session.expiresAt,
+    // Signed in without the second factor the workspace required: until the user enrols (then the flag is moot).
+    ...(session.enrolmentOnly && !user.mfa ? { mustEnrolMfa: true as const } : {}),
     ...(session.browser && idle
       ? { browser: { csrfToken: session.browser.csrfToken, idleExpiresAt: idle.lastSeenAt + config.browserSession.idleSeconds } }
       : {}),

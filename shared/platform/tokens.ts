@@ -22,6 +22,8 @@ export const TOKEN_PREFIX = {
   invitation: 'fl_inv_',
   /** A member portal (consumer) session, minted by the workspace's server. */
   consumerSession: 'fl_cs_',
+  /** The step between a correct password and a two-factor code: no session yet, only the right to send a code. */
+  mfaChallenge: 'fl_mfa_',
 } as const;
 
 /** The prefix of a new API key follows the workspace's mode. */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { idSchema } from '../platform/validation/common';
 import { pageQuery } from '../platform/validation/pagination';
-import { acceptInvitationBody, changeRoleBody, inviteBody, previewInvitationBody } from './schemas';
+import { acceptInvitationBody, changeRoleBody, inviteBody, previewInvitationBody, teamSecurityBody } from './schemas';
 import { ROLES } from '../platform/contract/roles';
 import { INVITATION_STATUSES } from './entities';
 import { userSchema, workspaceSchema } from '../auth';
@@ -25,6 +25,10 @@ export const invitationSchema = z
   .meta({ id: 'Invitation' });
 
 const byId = z.object({ id: idSchema });
+
+const teamSecuritySchema = z
+  .object({ mfaRequired: z.boolean().describe('Every user must sign in with a second factor (an authenticator app)') })
+  .meta({ id: 'TeamSecurity' });
 
 const invitationPreviewSchema = z
   .object({
@@ -89,6 +93,26 @@ export const teamArea = declareArea({
       responses: { 204: null },
       description:
         'Every console sign-in and bearer token of the user is refused from their next request; their login stays and they can sign in again. Only an owner may (403 for an admin), for anyone, themselves included. Unknown user: 404. Audited as `team.sessions_ended`. A person ends one of their own sessions with `DELETE /api/flash/sessions/{id}`.',
+    },
+    getTeamSecurity: {
+      method: 'GET',
+      path: '/api/flash/team/security',
+      auth: ['adminSession'],
+      permission: 'team:manage',
+      summary: 'Whether the workspace requires two-factor sign-in',
+      responses: { 200: dataOf(teamSecuritySchema) },
+    },
+    setTeamSecurity: {
+      method: 'PUT',
+      path: '/api/flash/team/security',
+      auth: ['adminSession'],
+      permission: 'team:manage',
+      summary: 'Require two-factor sign-in of every user (owners and admins)',
+      body: teamSecurityBody,
+      responses: { 200: dataOf(teamSecuritySchema) },
+      description:
+        'With `mfaRequired: true`, a user without two-factor sign-in who signs in from then on may only enrol: every other route answers 403 `MFA_ENROLMENT_REQUIRED` until they confirm an authenticator app. ' +
+        'Sessions signed in before the change are not affected. A change is audited (`workspace.mfa_required`, `workspace.mfa_not_required`); setting what is already set changes nothing.',
     },
     listInvitations: {
       method: 'GET',

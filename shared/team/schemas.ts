@@ -28,3 +28,5 @@ export const previewInvitationBody = z.strictObject({
 
 export type InviteInput = z.infer<typeof inviteBody>;
 export type AcceptInvitationInput = z.infer<typeof acceptInvitationBody>;
+
+export const teamSecurityBody = z.strictObject({ mfaRequired: z.boolean().describe('true: every user must sign in with a second factor') });

@@ -5,7 +5,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { call, PASSWORD } from '../support/api';
+import { generate } from 'otplib';
+import { call, PASSWORD, registerAccount } from '../support/api';
 import { cli, startCli } from '../support/cli';
 import { newMember, tenant, type Tenant } from '../support/fixtures';
 import { eventually, startReceiver } from '../support/receiver';
@@ -167,6 +168,24 @@ describe.concurrent('loyalty login', { timeout: 180_000 }, () => {
     const after = await cli(['exports', 'start'], { env: { LOYALTY_CONFIG_DIR: dir } });
     expect(after.code).toBe(2);
     expect(after.stderr).toContain('loyalty login --email');
+  });
+
+  it('an account with two-factor sign-in: the code from --code, else (no terminal to ask) a usage error', async () => {
+    const acc = await registerAccount('cli-mfa');
+    const { secret } = (await call('POST', '/api/flash/mfa/enrolment', { token: acc.token })).body.data;
+    const epoch = Math.floor(Date.now() / 1000);
+    expect((await call('POST', '/api/flash/mfa/confirm', { token: acc.token, body: { code: await generate({ secret, epoch: epoch - 30 }) } })).status).toBe(
+      200,
+    );
+    const dir = await mkdtemp(join(tmpdir(), 'loyalty-cli-mfa-'));
+    const env = { LOYALTY_CONFIG_DIR: dir };
+    const asked = await cli(['login', '--email', acc.email, '--password-stdin'], { env, stdin: `${PASSWORD}\n` });
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain('--code');
+    const code = await generate({ secret, epoch: epoch + 30 });
+    const login = await cli(['login', '--email', acc.email, '--password-stdin', '--code', code], { env, stdin: `${PASSWORD}\n` });
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stdout).toContain(`Signed in as ${acc.email} (owner)`);
   });
 
   it('a wrong password is the API error, exit 1', async () => {

@@ -79,6 +79,8 @@ describe('edge of the API', () => {
     const throttled = routes.filter((r) => r.throttle);
     expect(throttled.map((r) => r.operationId).sort()).toEqual([
       'acceptInvitation',
+      'completeMfaBrowserSession',
+      'completeMfaLogin',
       'forgotPassword',
       'login',
       'previewInvitation',

@@ -35,19 +35,29 @@ function promptHidden(prompt: string): Promise<string> {
   });
 }
 
+/** The second step of a sign-in with two-factor: the code given, or asked for. */
+async function secondStep(client: ReturnType<typeof contextOf>['client'], challenge: string, given: string | undefined) {
+  let code = given;
+  if (code === undefined && process.stdin.isTTY) code = await promptHidden('Two-factor code: ');
+  if (code === undefined) throw new UsageError('This account signs in with two-factor: pass the code of your authenticator app with --code');
+  return dataOf(await (await client.typed(authArea.endpoints.completeMfaLogin)).POST({ body: { challenge, code } })).data;
+}
+
 export function registerLogin(program: Command): void {
   program
     .command('login')
     .description(describe('login'))
     .requiredOption('--email <email>')
     .option('--password-stdin', 'read the password from standard input (scripts); otherwise it is asked for')
-    .action(async (o: { email: string; passwordStdin?: boolean }, cmd: Command) => {
+    .option('--code <code>', 'the code of your authenticator app, for an account with two-factor sign-in; otherwise it is asked for')
+    .action(async (o: { email: string; passwordStdin?: boolean; code?: string }, cmd: Command) => {
       let password: string;
       if (o.passwordStdin) password = (await text(process.stdin)).replace(/\r?\n$/, '');
       else if (process.stdin.isTTY) password = await promptHidden('Password: ');
       else throw new UsageError('No terminal to ask for the password: pipe it in with --password-stdin');
       const { client, out } = contextOf(cmd);
-      const { data } = dataOf(await (await client.typed(authArea.endpoints.login)).POST({ body: { email: o.email, password } }));
+      const first = dataOf(await (await client.typed(authArea.endpoints.login)).POST({ body: { email: o.email, password } })).data;
+      const data = 'mfa' in first ? await secondStep(client, first.mfa.challenge, o.code) : first;
       const file = await storeSession(client.baseUrl, { token: data.session.token, email: data.user.email, expiresAt: data.session.expiresAt });
       out.result({ user: data.user, workspace: data.workspace, expiresAt: data.session.expiresAt, storedIn: file }, () =>
         out.line(

@@ -10,7 +10,16 @@ const browserSession = {
   expiresAt: '2026-03-20T22:00:00.000Z',
   idleExpiresAt: '2026-03-20T10:30:00.000Z',
   csrfToken: 'q8Jm2Vx7sLk4Rz9Tn1Bw6Yc3Hd5Gf0Pa8Ue2Io4Ks7M',
+  mfaEnrolmentRequired: false,
 };
+const challenge = {
+  mfa: {
+    challenge: 'fl_mfa_Vb4nT8qK2wP6xR0zL3mC7hF1dJ5sG9yA2eU6iO0kE4r',
+    expiresAt: '2026-03-20T08:05:00.000Z',
+    methods: ['totp', 'recovery_code'] as ('totp' | 'recovery_code')[],
+  },
+};
+const mfaSecret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 
 export const authExamples: AreaExamples<typeof authArea> = {
   register: {
@@ -68,5 +77,48 @@ export const authExamples: AreaExamples<typeof authArea> = {
     request: { email: user.email },
     responses: { 202: { data: { message: 'If an account exists for this e-mail, a reset link is on its way' } } },
   },
+  completeMfaLogin: {
+    summary: 'The code of the authenticator app after the password',
+    request: { challenge: challenge.mfa.challenge, code: '492 039' },
+    responses: { 200: { data: { workspace, user, session } } },
+  },
+  completeMfaBrowserSession: {
+    summary: 'A recovery code instead, the phone being lost',
+    request: { challenge: challenge.mfa.challenge, recoveryCode: 'k7m2p-x9q4t' },
+    responses: { 200: { data: { workspace, user, permissions, session: browserSession } } },
+  },
+  getMfa: { responses: { 200: { data: { enabled: true, enabledAt: '2026-03-12T09:30:00.000Z', recoveryCodesLeft: 9, required: true } } } },
+  startMfaEnrolment: {
+    responses: {
+      201: {
+        data: {
+          secret: mfaSecret,
+          otpauthUri: `otpauth://totp/Loyalty%20platform:${encodeURIComponent(user.email)}?secret=${mfaSecret}&issuer=Loyalty%20platform`,
+        },
+      },
+    },
+  },
+  confirmMfaEnrolment: {
+    request: { code: '492039' },
+    responses: {
+      200: {
+        data: {
+          recoveryCodes: [
+            'k7m2p-x9q4t',
+            'c3vh8-rw2ny',
+            'a9tk4-mz7pq',
+            'e2xw6-hd3kv',
+            'n8qr5-tb2ja',
+            'p4yc7-gk9ms',
+            'w6dz3-qh8tx',
+            's2mv9-jc4re',
+            'h7kt2-xa6pw',
+            'z3nf8-vq5mb',
+          ],
+        },
+      },
+    },
+  },
+  disableMfa: { summary: 'With the password (the phone is not at hand)', request: { password }, responses: {} },
   resetPassword: { request: { token: 'fl_reset_Qm8vT2xR5kW9pZ3nB7cF1hJ4dL6sG0yA2eU8iO5wX1t', newPassword: 'a longer passphrase 2026' }, responses: {} },
 };

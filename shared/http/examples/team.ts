@@ -28,6 +28,12 @@ export const teamExamples: AreaExamples<typeof teamArea> = {
   },
   removeTeamMember: { params: { id: colleague.id }, responses: {} },
   endTeamMemberSessions: { params: { id: colleague.id }, responses: {} },
+  getTeamSecurity: { responses: { 200: { data: { mfaRequired: false } } } },
+  setTeamSecurity: {
+    summary: 'Everyone signs in with an authenticator app',
+    request: { mfaRequired: true },
+    responses: { 200: { data: { mfaRequired: true } } },
+  },
   listInvitations: { query: { limit: 50 }, responses: { 200: { data: [invitation], nextCursor: null } } },
   invite: {
     summary: 'Invite an admin',

@@ -193,6 +193,11 @@ export const config = {
     loginFailureWindowSeconds: 15 * 60,
     /** lastUsedAt of an API key is written at most this often. */
     apiKeyLastUsedResolutionSeconds: 60,
+    /** Two-factor sign-in: how long the step between the password and the code may take, and how many recovery codes a user gets. */
+    mfaChallengeTtlSeconds: 5 * 60,
+    mfaRecoveryCodes: 10,
+    /** The name authenticator apps show beside the account. */
+    mfaIssuer: 'Loyalty platform',
   },
   /** The console's Team screen: how long an invitation's link works (then it is refused with 410). */
   team: {

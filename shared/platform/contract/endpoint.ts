@@ -49,6 +49,11 @@ export interface Endpoint extends RouteContract {
    * a browser sends from a page of another origin (403), so no other site can sign a visitor in or out.
    */
   setsCookie?: true;
+  /**
+   * Open to a session that may only enrol in two-factor sign-in (its workspace requires it and the
+   * user has none yet): the enrolment itself, the session and signing out. Every other route is a 403.
+   */
+  enrolment?: true;
   /** A stricter API Gateway throttle profile than `default` (numbers in `config.throttle`). */
   throttle?: Exclude<keyof typeof config.throttle, 'default'>;
 }

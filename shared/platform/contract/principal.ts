@@ -12,6 +12,8 @@ export type Principal =
       expiresAt: number;
       /** A browser session (the console's cookie): its CSRF token and when it ends if left idle (epoch seconds). */
       browser?: { csrfToken: string; idleExpiresAt: number };
+      /** The workspace requires two-factor sign-in and the user has none: only enrolment routes are open. */
+      mustEnrolMfa?: true;
     }
   | { kind: 'apiKey'; workspaceId: string; keyId: string; scopes: Scope[] };
 

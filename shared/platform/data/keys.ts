@@ -341,6 +341,8 @@ export const ENTITIES = {
   /** An invitation's link token (by its SHA-256) -> the workspace and invitation it opens. */
   invitationToken: { pk: 'INVITE#{tokenHash}', sk: 'INVITE', global: true },
   loginThrottle: { pk: 'LOGINFAIL#{emailHash}#{window}', sk: 'LOGINFAIL', global: true },
+  /** A sign-in waiting for its two-factor code (by the SHA-256 of its challenge token): short-lived, no session yet. */
+  mfaChallenge: { pk: 'MFA#{tokenHash}', sk: 'MFA', global: true },
 
   // --- Member portal sessions and wallet passes ---
   /** A member portal (consumer) session, by the SHA-256 of its token: names one workspace and member. */

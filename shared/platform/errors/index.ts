@@ -7,6 +7,7 @@ export const ERROR_CODES = {
   BAD_REQUEST: { status: 400, meaning: 'Malformed JSON or an unusable request' },
   UNAUTHENTICATED: { status: 401, meaning: 'Missing, unknown, expired or revoked credential' },
   FORBIDDEN: { status: 403, meaning: 'Credential lacks the scope or permission the route needs' },
+  MFA_ENROLMENT_REQUIRED: { status: 403, meaning: 'The workspace requires two-factor sign-in: the user must enrol before anything else' },
   NOT_FOUND: { status: 404, meaning: 'Unknown path, or an object that does not exist in your workspace' },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'Known path, other method; see the Allow header' },
   CONFLICT: { status: 409, meaning: 'The request conflicts with current state (e.g. e-mail taken)' },
@@ -56,6 +57,8 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
     'Send `Authorization: Bearer <token>` with a valid API key or session. One message covers missing, unknown, expired and revoked credentials, so check which one you sent; sign in again if a session expired.',
   FORBIDDEN:
     'The credential is valid but may not do this: use a key with the scope the message names, a session of a user whose role holds the permission the message names, or the kind of credential the operation lists.',
+  MFA_ENROLMENT_REQUIRED:
+    'Enrol an authenticator app (`POST /api/flash/mfa/enrolment`, then `POST /api/flash/mfa/confirm` with a code); the session may do everything its role allows from then on.',
   NOT_FOUND: "Check the path and the id. Objects of another workspace are not found either, so check that the credential belongs to the object's workspace.",
   METHOD_NOT_ALLOWED: 'Use one of the methods the `Allow` header lists for this path.',
   CONFLICT: 'Read the current state (the message says what conflicts), then decide whether to retry; a concurrent change may simply be retried.',
@@ -119,6 +122,8 @@ export class AppError extends Error {
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
 export const unauthenticated = (message = 'Missing or invalid credential') => new AppError('UNAUTHENTICATED', message);
 export const forbidden = (message: string) => new AppError('FORBIDDEN', message);
+export const mfaEnrolmentRequired = () =>
+  new AppError('MFA_ENROLMENT_REQUIRED', 'Your workspace requires two-factor sign-in: enrol an authenticator app first (POST /api/flash/mfa/enrolment)');
 export const notFound = (what: string) => new AppError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const gone = (message: string) => new AppError('GONE', message);

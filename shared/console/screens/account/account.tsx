@@ -5,6 +5,7 @@ import { useLoad } from '../../hooks/use-load';
 import { useSubmit } from '../../hooks/use-submit';
 import { Failure, Loading, when } from '../../ui/feedback';
 import { TableHead } from '../../ui/tables';
+import { TwoFactor } from './two-factor';
 
 type Session = components['schemas']['Session'];
 
@@ -41,6 +42,7 @@ export function Account() {
           </tbody>
         </table>
       ) : null}
+      <TwoFactor />
     </section>
   );
 }

@@ -3,6 +3,7 @@ import type { components } from '../../../client/schema';
 import { api, unwrap } from '../../api';
 import { usePaged } from '../../hooks/use-paged';
 import { useSubmit } from '../../hooks/use-submit';
+import { useLoad } from '../../hooks/use-load';
 import { Confirmed } from '../../ui/confirmed';
 import { Failure, when } from '../../ui/feedback';
 import { Listing, TableHead } from '../../ui/tables';
@@ -32,10 +33,43 @@ export function Team() {
   return (
     <section aria-labelledby="team-title">
       <h1 id="team-title">Team</h1>
+      <RequireTwoFactor />
       <InviteForm onInvited={changed} />
       <Members round={round} onChanged={changed} />
       <Invitations round={round} onChanged={changed} />
     </section>
+  );
+}
+
+/** The workspace's requirement of two-factor sign-in: a switch that saves as it is turned. */
+function RequireTwoFactor() {
+  const security = useLoad(() => unwrap(api.GET('/api/flash/team/security')), []);
+  const [required, setRequired] = useState<boolean | null>(null);
+  const shown = required ?? (security.state === 'ready' ? security.data.data.mfaRequired : false);
+  const { onSubmit, busy, error } = useSubmit(async () => {
+    const saved = await unwrap(api.PUT('/api/flash/team/security', { body: { mfaRequired: !shown } }));
+    setRequired(saved.data.mfaRequired);
+  });
+  return (
+    <div class="card">
+      <h2 id="security-title">Security</h2>
+      {security.state === 'failed' ? <Failure error={security.error} /> : null}
+      <label>
+        <input
+          type="checkbox"
+          role="switch"
+          aria-checked={shown}
+          aria-describedby="security-help"
+          name="mfaRequired"
+          checked={shown}
+          disabled={busy || security.state !== 'ready'}
+          onChange={() => onSubmit()}
+        />
+        Require two-factor sign-in
+      </label>
+      <p id="security-help">Whoever signs in without it from now on may only set it up before anything else.</p>
+      {error ? <Failure error={error} /> : null}
+    </div>
   );
 }
 

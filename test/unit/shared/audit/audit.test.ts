@@ -29,6 +29,10 @@ describe('audit catalog', () => {
       'auth.session_ended': 'user success',
       'auth.password_reset': 'user success',
       'auth.email_changed': 'user success',
+      'auth.mfa_enabled': 'user success',
+      'auth.mfa_disabled': 'user success',
+      'workspace.mfa_required': 'workspace success',
+      'workspace.mfa_not_required': 'workspace success',
       'api_key.created': 'apiKey success',
       'api_key.revoked': 'apiKey success',
       'webhook_endpoint.created': 'webhookEndpoint success',
@@ -104,7 +108,7 @@ describe('audit catalog', () => {
       'redemption',
     ]);
     expect(AUDIT_OUTCOMES).toEqual(['success', 'failure']);
-    expect(AUDIT_FAILURE_REASONS).toEqual(['wrong_password', 'tool_error', 'refused', 'invalid']);
+    expect(AUDIT_FAILURE_REASONS).toEqual(['wrong_password', 'wrong_code', 'tool_error', 'refused', 'invalid']);
   });
 
   it('is documented: every action on the audit trail page (docs/data.md)', () => {

@@ -18,7 +18,7 @@ describe('route table', () => {
     expect(new Set(routes.map((r) => r.operationId)).size).toBe(routes.length);
   });
 
-  it('has all 7 auth and 3 API-key endpoints of spec 4.8', () => {
+  it('has all 7 auth and 3 API-key endpoints of spec 4.8, and the second step of a sign-in with two-factor', () => {
     expect(
       routes
         .filter((r) => r.path.startsWith('/api/v2/auth/'))
@@ -31,6 +31,7 @@ describe('route table', () => {
         'POST /api/v2/auth/change-password',
         'POST /api/v2/auth/forgot-password',
         'POST /api/v2/auth/login',
+        'POST /api/v2/auth/login/mfa',
         'POST /api/v2/auth/register',
         'POST /api/v2/auth/reset-password',
       ].sort(),

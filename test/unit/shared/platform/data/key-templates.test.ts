@@ -234,6 +234,8 @@ const TEMPLATES: Record<string, string> = {
   'invitationToken.sk': 'INVITE',
   'loginThrottle.pk': 'LOGINFAIL#{emailHash}#{window}',
   'loginThrottle.sk': 'LOGINFAIL',
+  'mfaChallenge.pk': 'MFA#{tokenHash}',
+  'mfaChallenge.sk': 'MFA',
   'consumerSession.pk': 'CSESSION#{tokenHash}',
   'consumerSession.sk': 'CSESSION',
   'walletSerial.pk': 'WALLETSERIAL#{serialHash}',

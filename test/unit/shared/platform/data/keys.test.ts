@@ -29,6 +29,7 @@ describe('key layouts', () => {
       'invitationToken',
       'loginEmail',
       'loginThrottle',
+      'mfaChallenge',
       'resetToken',
       'session',
       'walletDevice',
