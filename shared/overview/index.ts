@@ -10,5 +10,6 @@ export type { DayCounters } from './points-day';
 export { backfillMonths, backfillProgress, commitBackfillPage, pointsDaySteps } from './points-repository';
 export type { BackfillProgress } from './points-repository';
 export { addToMonth } from './points-rollup';
-export { pointsReportOf } from './reports';
+export { membersReportOf, pointsReportOf } from './reports';
+export { activityMove, tierMove } from './members-day';
 export { figuresStep } from './repository';

@@ -7,7 +7,7 @@ import { reportCsv, reportFileName } from './report-csv';
 
 type Report = components['schemas']['PointsReport'];
 type Granularity = Report['granularity'];
-interface Period {
+export interface Period {
   from?: string;
   to?: string;
   granularity: Granularity;
@@ -16,9 +16,8 @@ interface Period {
 const n = (v: number) => v.toLocaleString();
 const pct = (v: number | null) => (v === null ? '–' : `${(v * 100).toFixed(1)} %`);
 
-/** The points programme's month-end figures for a period the person picks (default: this month, by day). */
-export function PointsReport() {
-  const [period, setPeriod] = useState<Period>({ granularity: 'day' });
+/** The points programme's month-end figures for the period the person picks (default: this month, by day). */
+export function PointsReport({ period, onPick }: { period: Period; onPick: (p: Period) => void }) {
   const report = useLoad(
     () => unwrap(api.GET('/api/flash/reports/points', { params: { query: { ...period } } })),
     [period.from, period.to, period.granularity],
@@ -29,7 +28,7 @@ export function PointsReport() {
       <PeriodPicker
         key={report.state === 'ready' ? `${report.data.data.from}/${report.data.data.to}` : 'loading'}
         shown={report.state === 'ready' ? report.data.data : undefined}
-        onPick={setPeriod}
+        onPick={onPick}
       />
       {report.state === 'loading' ? <Loading what="the points report" /> : null}
       {report.state === 'failed' ? <Failure error={report.error} /> : null}
