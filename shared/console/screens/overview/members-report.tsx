@@ -1,7 +1,11 @@
 import type { components } from '../../../client/schema';
 import { api, unwrap } from '../../api';
 import { useLoad } from '../../hooks/use-load';
+import { Explained } from '../../ui/explained';
 import { Failure, Loading } from '../../ui/feedback';
+import { changeLabel, periodDays } from './compare';
+import { DEFINITIONS } from './definitions';
+import { membersCsv, membersFileName } from './report-csv';
 
 type Report = components['schemas']['MembersReport'];
 
@@ -9,7 +13,10 @@ const n = (v: number) => v.toLocaleString();
 
 /** Members by tier now, and the members active in the period picked for the points (and the period before). */
 export function MembersReport({ from, to }: { from?: string; to?: string }) {
-  const report = useLoad(() => unwrap(api.GET('/api/flash/reports/members', { params: { query: { ...(from ? { from } : {}), ...(to ? { to } : {}) } } })), [from, to]);
+  const report = useLoad(
+    () => unwrap(api.GET('/api/flash/reports/members', { params: { query: { ...(from ? { from } : {}), ...(to ? { to } : {}) } } })),
+    [from, to],
+  );
   return (
     <section aria-labelledby="members-report-title">
       <h2 id="members-report-title">Members</h2>
@@ -21,11 +28,26 @@ export function MembersReport({ from, to }: { from?: string; to?: string }) {
 }
 
 function MembersFigures({ report }: { report: Report }) {
+  const before = report.previous.active;
   return (
     <>
+      <p class="meta">
+        <a href={`data:text/csv;charset=utf-8,${encodeURIComponent(membersCsv(report))}`} download={membersFileName(report)}>
+          Download members CSV
+        </a>
+      </p>
       <ul class="figures" aria-label="Members in the period">
         <li class="card figure">
-          <strong data-testid="members-active">{report.active === null ? '–' : n(report.active)}</strong> active members, {report.from} to {report.to}
+          <strong data-testid="members-active">{report.active === null ? '–' : n(report.active)}</strong>{' '}
+          <Explained id="active" definition={DEFINITIONS.active}>
+            active members
+          </Explained>
+          , {report.from} to {report.to}
+          {report.active !== null && before !== null ? (
+            <span class="change" data-testid="change-active">
+              {changeLabel(report.active, before, periodDays(report.from, report.to))}
+            </span>
+          ) : null}
           {report.active === null ? <p class="meta">Counted for periods of up to 92 days.</p> : null}
         </li>
       </ul>
@@ -63,7 +85,11 @@ function TierBars({ report }: { report: Report }) {
           <thead>
             <tr>
               <th scope="col">Tier</th>
-              <th scope="col">Members</th>
+              <th scope="col">
+                <Explained id="tiers" definition={DEFINITIONS.tiers}>
+                  Members
+                </Explained>
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -2,7 +2,9 @@ import type { components } from '../../../client/schema';
 import { api, unwrap } from '../../api';
 import { useLoad } from '../../hooks/use-load';
 import { useMay } from '../../permissions';
+import { Explained } from '../../ui/explained';
 import { Failure, Loading, when } from '../../ui/feedback';
+import { DEFINITIONS, type Defined } from './definitions';
 import { useState } from 'preact/hooks';
 import { MembersReport } from './members-report';
 import { type Period, PointsReport } from './points-report';
@@ -27,10 +29,13 @@ export function Overview() {
 
 type Data = components['schemas']['Overview'];
 
-function Figure({ label, value, id }: { label: string; value: number; id: string }) {
+function Figure({ label, value, id }: { label: string; value: number; id: Defined }) {
   return (
     <li class="card figure">
-      <strong data-testid={id}>{value.toLocaleString()}</strong> {label}
+      <strong data-testid={id}>{value.toLocaleString()}</strong>{' '}
+      <Explained id={id} definition={DEFINITIONS[id]}>
+        {label}
+      </Explained>
     </li>
   );
 }
