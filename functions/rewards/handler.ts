@@ -2,9 +2,22 @@ import { rewardsArea } from '../../shared/rewards';
 import * as rewards from '../../shared/rewards';
 import { tableLedgerStore } from '../../shared/members';
 import { defineArea } from '../../shared/http/area';
-import { sealed } from '../../shared/http/operation';
+import { type OperationHandler, type OperationInput, sealed } from '../../shared/http/operation';
 import { auditOf, consumerAuditOf, consumerOf, principalOf } from '../../shared/http/principal';
 import { created, ok } from '../../shared/http/responses';
+
+type Endpoints = typeof rewardsArea.endpoints;
+
+/** A member's redemptions: the API key's route and the console's twin run the same. */
+const memberRedemptions: OperationHandler<Endpoints['listMemberRedemptions']> = async ({ principal, params, query }) => {
+  const page = await rewards.listMemberRedemptions(principalOf(principal).workspaceId, params.id, query);
+  return ok(page.items, { nextCursor: page.nextCursor ?? null });
+};
+
+/** A redemption voided: the API key's route and the console's twin run the same. */
+const voided = sealed(ok, (input: OperationInput<Endpoints['voidRedemption']>, write) =>
+  rewards.voidRedemption(principalOf(input.principal).workspaceId, input.params.id, auditOf(input), tableLedgerStore, write),
+);
 
 export const handler = defineArea(rewardsArea, {
   listRewards: async ({ principal, query }) => {
@@ -17,13 +30,10 @@ export const handler = defineArea(rewardsArea, {
   redeemReward: sealed(created, (input, write) =>
     rewards.redeemReward(principalOf(input.principal).workspaceId, input.params.id, input.body.memberId, auditOf(input), tableLedgerStore, write),
   ),
-  listMemberRedemptions: async ({ principal, params, query }) => {
-    const page = await rewards.listMemberRedemptions(principalOf(principal).workspaceId, params.id, query);
-    return ok(page.items, { nextCursor: page.nextCursor ?? null });
-  },
-  voidRedemption: sealed(ok, (input, write) =>
-    rewards.voidRedemption(principalOf(input.principal).workspaceId, input.params.id, auditOf(input), tableLedgerStore, write),
-  ),
+  listMemberRedemptions: memberRedemptions,
+  listMemberRedemptionsInConsole: memberRedemptions,
+  voidRedemption: voided,
+  voidRedemptionInConsole: voided,
   validateRedemption: async ({ principal, body }) => ok(await rewards.validateRedemption(principalOf(principal).workspaceId, body)),
   useRedemption: sealed(ok, (input, write) =>
     rewards.useRedemption(principalOf(input.principal).workspaceId, input.params.id, input.body.externalOrderId, write),

@@ -2225,6 +2225,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/members/{id}/redemptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A member's redemptions (console)
+         * @description The redemptions of `GET /api/v2/members/{id}/redemptions` for the console member screen.
+         *
+         *     Credential: a user session whose role holds the permission `rewards:read` (the rewards catalog and redemptions; built-in roles `owner`, `admin`, `marketer`, `support`, `analyst`).
+         */
+        get: operations["listMemberRedemptionsInConsole"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/redemptions/{id}/void": {
         parameters: {
             query?: never;
@@ -2243,6 +2265,30 @@ export interface paths {
          *     Honors `Idempotency-Key`.
          */
         post: operations["voidRedemption"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/redemptions/{id}/void": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Void an unused redemption (console)
+         * @description As `POST /api/v2/redemptions/{id}/void`, for a person whose role may redeem and void (the member screen): the same transaction, refusals and audit entry, with the person as the actor.
+         *
+         *     Credential: a user session whose role holds the permission `rewards:redeem` (redeem a reward for a member and void a redemption; built-in roles `owner`, `admin`, `support`).
+         *
+         *     Honors `Idempotency-Key`.
+         */
+        post: operations["voidRedemptionInConsole"];
         delete?: never;
         options?: never;
         head?: never;
@@ -11466,7 +11512,94 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listMemberRedemptionsInConsole: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+                status?: "issued" | "used" | "voided";
+            };
+            header?: never;
+            path: {
+                /** @example mbr_01jpz8k3m2q7v5x9c4t6r8w2ya */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Redemption"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     voidRedemption: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes the request safe to retry: the same key with the same request replays the first successful answer for 24 hours; the same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first request with the key is still running, a duplicate waits for its answer or is 409 IDEMPOTENCY_KEY_IN_USE. 1-255 visible ASCII characters. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @example rdm_01jpz8y6a8c0e2g4j6m8p0r2sd */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["Redemption"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            410: components["responses"]["Gone"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    voidRedemptionInConsole: {
         parameters: {
             query?: never;
             header?: {

@@ -183,6 +183,8 @@ export const ROUTE_PERMISSIONS = {
   'POST /api/flash/members/{id}/tags': 'members:tag',
   'DELETE /api/flash/members/{id}/tags/{tagKey}': 'members:tag',
   'GET /api/flash/members/{id}/coupons': 'members:read',
+  'GET /api/flash/members/{id}/redemptions': 'rewards:read',
+  'POST /api/flash/redemptions/{id}/void': 'rewards:redeem',
   'GET /api/flash/audit': 'audit:read',
   'GET /api/flash/audit/export': 'audit:read',
   'GET /api/flash/settings/cors': 'settings:cors',

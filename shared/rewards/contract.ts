@@ -92,6 +92,17 @@ export const rewardsArea = declareArea({
       responses: { 200: pageOf(redemptionSchema) },
       description: "The member's redemptions, newest first, with their codes.",
     },
+    listMemberRedemptionsInConsole: {
+      method: 'GET',
+      path: '/api/flash/members/{id}/redemptions',
+      auth: ['adminSession'],
+      permission: 'rewards:read',
+      summary: "A member's redemptions (console)",
+      params: byId,
+      query: listRedemptionsQuery,
+      responses: { 200: pageOf(redemptionSchema) },
+      description: 'The redemptions of `GET /api/v2/members/{id}/redemptions` for the console member screen.',
+    },
     voidRedemption: {
       method: 'POST',
       path: '/api/v2/redemptions/{id}/void',
@@ -103,6 +114,18 @@ export const rewardsArea = declareArea({
       responses: { 200: dataOf(redemptionSchema), 410: errorBody },
       description:
         "Gives the points back as a `redemption_void` ledger entry, voids the coupon, returns the unit of stock and frees the member's count, in one transaction, once: a void of a voided redemption answers it as it is. A redemption used at checkout, or whose coupon was redeemed, is 409 REDEMPTION_USED. Audited as `redemption.voided`.",
+    },
+    voidRedemptionInConsole: {
+      method: 'POST',
+      path: '/api/flash/redemptions/{id}/void',
+      auth: ['adminSession'],
+      permission: 'rewards:redeem',
+      summary: 'Void an unused redemption (console)',
+      idempotent: true,
+      params: byId,
+      responses: { 200: dataOf(redemptionSchema), 410: errorBody },
+      description:
+        'As `POST /api/v2/redemptions/{id}/void`, for a person whose role may redeem and void (the member screen): the same transaction, refusals and audit entry, with the person as the actor.',
     },
     validateRedemption: {
       method: 'POST',

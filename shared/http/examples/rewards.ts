@@ -45,6 +45,12 @@ export const rewardsExamples: AreaExamples<typeof rewardsArea> = {
     params: { id: ids.redemption },
     responses: { 200: { data: voidedRedemption } },
   },
+  listMemberRedemptionsInConsole: { params: { id: ids.member }, query: { limit: 10 }, responses: { 200: { data: [redemption], nextCursor: null } } },
+  voidRedemptionInConsole: {
+    summary: 'Support takes back an unused redemption from the member screen',
+    params: { id: ids.redemption },
+    responses: { 200: { data: voidedRedemption } },
+  },
   validateRedemption: {
     summary: "Ada's code on a 32.49 € cart: 5 € off",
     request: {

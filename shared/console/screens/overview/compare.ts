@@ -13,5 +13,5 @@ export function changeLabel(current: number, previous: number, days: number): st
   return `${sign}${pct.toLocaleString('en')} % ${against}`;
 }
 
-/** Days from `from` to `to` (`yyyy-mm-dd`), both included. */
+/** Days of a period (`yyyy-mm-dd` bounds), both ends included. */
 export const periodDays = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;

@@ -34,7 +34,10 @@ describe('the reference tables of the docs are the declarations', () => {
     expect(rows).toContain(
       "| `members:adjust_points` | Adjust a member's points and reverse ledger entries, within the role's ceiling | yes | yes |  | yes |  |  |  | `POST /api/flash/members/{id}/points`, `POST /api/flash/members/{id}/ledger/{entryId}/reverse` |",
     );
-    expect(rows).toContain('| `rewards:redeem` | Redeem a reward for a member and void a redemption | yes | yes |  | yes |  |  |  | no route yet |');
+    expect(rows).toContain(
+      '| `rewards:redeem` | Redeem a reward for a member and void a redemption | yes | yes |  | yes |  |  |  | `POST /api/flash/redemptions/{id}/void` |',
+    );
+    expect(rows).toContain('| `rewards:manage` | Create and change rewards | yes | yes | yes |  |  |  |  | no route yet |');
     expect(endpointsTable()).toContain('| `PUT` | `/api/flash/program` | session `program:manage` |');
   });
 

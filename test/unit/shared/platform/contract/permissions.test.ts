@@ -17,7 +17,8 @@ import { ROLES } from '../../../../../shared/platform/contract/roles';
 import type { AppError } from '../../../../../shared/platform/errors';
 
 /** Declared for the rewards area, whose routes attach them. */
-const AWAITING_ROUTES = ['rewards:read', 'rewards:manage', 'rewards:redeem'];
+// The member screen's redemptions and their void need rewards:read and rewards:redeem; the catalog's screen is still to come.
+const AWAITING_ROUTES = ['rewards:manage'];
 
 describe('the built-in roles', () => {
   it('lists the roles in their order', () => {
@@ -114,6 +115,8 @@ describe('the route table and the permissions', () => {
     expect(permissionOf('createApiKey')).toBe('api_keys:manage');
     expect(permissionOf('changeTeamMemberRole')).toBe('team:manage');
     expect(permissionOf('adminCreateWebhookEndpoint')).toBe('webhooks:manage');
+    expect(permissionOf('listMemberRedemptionsInConsole')).toBe('rewards:read');
+    expect(permissionOf('voidRedemptionInConsole')).toBe('rewards:redeem');
   });
 });
 
