@@ -35,8 +35,9 @@ export const BUNDLE_BUDGET_EXCEPTION = {
   // 881.4 with the ledger's redemption entries, the reward errors and events, and a reward's coupon in the coupons area;
   // 884.2 with the permissions and roles the HTTP chain checks (each permission with its description); 885.9 with the
   // audit entries' field-by-field changes of a campaign and the manual points changes audited from the tools too;
-  // 888.5 with goodwill earns kept out of the tier, the rewards' checkout terms and the members' bulk removal.
-  kib: 889,
+  // 888.5 with goodwill earns kept out of the tier, the rewards' checkout terms and the members' bulk removal;
+  // 889.7 with the tier, activity and campaign counters a points change moves (decision 0096).
+  kib: 890,
   reason:
     'The MCP SDK (about 210 KiB minified with its smaller JSON Schema validator), the AWS SDK (about 210 KiB), zod ' +
     '(about 105 KiB) and the HTTP chain take the bundle to 733 KiB with no tool at all, so no split of the tools ' +
