@@ -3112,7 +3112,7 @@ export interface paths {
         };
         /**
          * Members by tier and active members over a period, with the period before (console)
-         * @description Members in each tier now (tier names from the program's ladder), and the distinct members active in a period of local days (an order, or a ledger entry other than an expiry) and in the period of equal length just before it. Exact and without a scan: tier counters moved in the transaction of each tier change, and each member counted on the day of its first activity of that day under the days since its previous one (docs/decisions/0096). Active members are given for periods of up to 92 days (null beyond). Definitions: the program guide's Finance section.
+         * @description Members in each tier now (tier names from the program's ladder), and the distinct members active in a period of local days (an order, or a ledger entry other than an expiry) and in the period of equal length just before it. Exact and without a scan: tier counters moved in the transaction of each tier change, and each member counted on the day of its first activity of that day under the days since its previous one (docs/decisions/0098). Active members are given for periods of up to 92 days (null beyond). Definitions: the program guide's Finance section.
          *
          *     Credential: a user session whose role holds the permission `reports:read` (reports: points liability and activity; built-in roles `owner`, `admin`, `marketer`, `analyst`).
          */

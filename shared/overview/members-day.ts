@@ -1,6 +1,6 @@
 /**
  * The members aggregates, pure: counters of tiers and of active members kept beside the points
- * counters (docs/decisions/0096-members-by-tier-and-active-members-counted-on-write.md).
+ * counters (docs/decisions/0098-members-by-tier-and-active-members-counted-on-write.md).
  *
  * Tiers: `t.<key>` moves by -1 on the tier a member leaves and +1 on the one it reaches, so the sum
  * of every counter is the number of members in each tier.
