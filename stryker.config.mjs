@@ -38,6 +38,8 @@ export default {
     // The points aggregates: which counter an entry moves, and the report summed from the day counters.
     'shared/overview/points-day.ts',
     'shared/overview/points-report.ts',
+    // Members by tier and distinct active members from the same day counters.
+    'shared/overview/members-day.ts',
     // The month roll-ups: what a fold takes, and the days a report sums from roll-ups and day items.
     'shared/overview/points-rollup.ts',
     'shared/campaigns/evaluation.ts',

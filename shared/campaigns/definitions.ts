@@ -138,6 +138,14 @@ export async function getCampaign(workspaceId: string, campaignId: string): Prom
   return counted!;
 }
 
+/** The names of these campaigns by id (a deleted one is left out): for reports that count by campaign. */
+export async function campaignNames(workspaceId: string, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const wanted = new Set(ids);
+  const campaigns = await repo.allCampaigns<Campaign>(workspaceId);
+  return new Map(campaigns.filter((c) => wanted.has(c.id)).map((c): [string, string] => [c.id, c.name]));
+}
+
 export async function listCampaigns(workspaceId: string, q: { limit: number; cursor?: string; status?: string }): Promise<Page<Campaign>> {
   const page = await repo.listCampaigns<Campaign>(workspaceId, q.limit, q.cursor, q.status);
   return { ...page, items: await withTallies(workspaceId, page.items) };

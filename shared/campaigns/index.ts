@@ -4,7 +4,7 @@
  */
 
 export { campaignsArea } from './contract';
-export { createCampaign, deleteCampaign, getCampaign, listCampaigns, updateCampaign, withTallies } from './definitions';
+export { campaignNames, createCampaign, deleteCampaign, getCampaign, listCampaigns, updateCampaign, withTallies } from './definitions';
 export { DUE_JOBS, runAllDueProgramWork, runDueProgramWork } from './due-work';
 export { CONDITION_FIELDS, OPS_BY_KIND } from './evaluation';
 export { memberTriggers, ordersWithCampaigns } from './hooks';

@@ -3315,6 +3315,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/reports/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Members by tier and active members over a period, with the period before (console)
+         * @description Members in each tier now (tier names from the program's ladder), and the distinct members active in a period of local days (an order, or a ledger entry other than an expiry) and in the period of equal length just before it. Exact and without a scan: tier counters moved in the transaction of each tier change, and each member counted on the day of its first activity of that day under the days since its previous one (docs/decisions/0098). Active members are given for periods of up to 92 days (null beyond). Definitions: the program guide's Finance section.
+         *
+         *     Credential: a user session whose role holds the permission `reports:read` (reports: points liability and activity; built-in roles `owner`, `admin`, `marketer`, `analyst`).
+         */
+        get: operations["getMembersReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/imports": {
         parameters: {
             query?: never;
@@ -4404,6 +4426,31 @@ export interface components {
             /** @description Every tag of the member, by key */
             tags: components["schemas"]["MemberTag"][];
         };
+        MembersReport: {
+            from: string;
+            to: string;
+            /** @description The program's time zone: every day is local to it */
+            timeZone: string;
+            /** @description Members enrolled now (erased ones included) */
+            members: number;
+            /** @description Members in each tier now, in the ladder's order (tiers no longer on the ladder after it) */
+            tiers: {
+                /** @description The tier key */
+                tier: string;
+                /** @description The tier's display name (its key when the ladder no longer has it) */
+                name: string;
+                members: number;
+            }[];
+            /** @description Distinct members with an order or a ledger entry other than an expiry in the period; null for a period longer than 92 days */
+            active: number | null;
+            /** @description The period of equal length just before, for comparison */
+            previous: {
+                from: string;
+                to: string;
+                /** @description Distinct members with an order or a ledger entry other than an expiry in the period; null for a period longer than 92 days */
+                active: number | null;
+            };
+        };
         MfaChallenge: {
             mfa: {
                 /** @description fl_mfa_...: send it with a code to the second step (no session yet) */
@@ -4715,6 +4762,48 @@ export interface components {
                 /** @description Points of orders still waiting to become spendable at the end (not yet a liability) */
                 pending: number;
             }[];
+            /** @description The 10 campaigns whose point rewards credited the most points in the period, most first */
+            campaigns: {
+                campaignId: string;
+                /** @description null: the campaign was deleted since */
+                name: string | null;
+                /** @description Points the campaign's rewards credited in the period (its cost in points) */
+                points: number;
+                /** @description Point rewards credited in the period (a member rewarded twice counts twice) */
+                rewards: number;
+                /** @description Points its rewards credited in the period before */
+                previousPoints: number;
+            }[];
+            /** @description The period of equal length just before, for comparison */
+            previous: {
+                from: string;
+                to: string;
+                totals: {
+                    opening: number;
+                    /** @description Points credited to balances */
+                    issued: {
+                        /** @description Orders' own points, when they became spendable */
+                        base: number;
+                        /** @description Campaigns' point rewards */
+                        campaign: number;
+                        /** @description Points added by hand or by a correction upward */
+                        manual: number;
+                        total: number;
+                    };
+                    /** @description Points spent on coupons and rewards */
+                    redeemed: number;
+                    /** @description Points taken back because their order was refunded, cancelled or corrected downward */
+                    reversed: number;
+                    /** @description Points that expired */
+                    expired: number;
+                    /** @description Points taken off by support (deductions and corrections): neither redeemed nor expired */
+                    deducted: number;
+                    /** @description Points on balances at the end: the liability */
+                    outstanding: number;
+                    /** @description Points of orders still waiting to become spendable at the end (not yet a liability) */
+                    pending: number;
+                };
+            };
         };
         PortalSession: {
             /** @description `fl_cs_...`: send as `Authorization: Bearer <token>` on the consumer routes. Shown only here */
@@ -14133,6 +14222,44 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PointsReport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMembersReport: {
+        parameters: {
+            query?: {
+                /** @description First local day (YYYY-MM-DD, the program's time zone); default: the first day of `to`'s month */
+                from?: string;
+                /** @description Last local day, included (YYYY-MM-DD); default: today in the program's time zone */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MembersReport"];
                     };
                 };
             };

@@ -214,6 +214,7 @@ export const ROUTE_PERMISSIONS = {
   'POST /api/flash/members/{id}/erasure': 'members:erase',
   'GET /api/flash/overview': 'overview:read',
   'GET /api/flash/reports/points': 'reports:read',
+  'GET /api/flash/reports/members': 'reports:read',
 } as const satisfies Readonly<Record<string, components['schemas']['Permission']>>;
 
 /** The API-key scopes a session grants only when its role holds the permission beside them. */

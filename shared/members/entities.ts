@@ -91,6 +91,8 @@ export const memberRecordSchema = () =>
     searchText: z.string(),
     /** The member's points lots and pending points (absent until the first change that has any). */
     lots: memberLotsSchema().optional(),
+    /** The last local day the member was active (a ledger entry other than an expiry, or an order): the active-members counters. */
+    activeDay: z.string().optional(),
     /** Set by the erasure, never removed: every later write of the member is refused (MEMBER_ERASED). */
     erasedAt: z.string().optional(),
     createdAt: z.string(),

@@ -4,6 +4,7 @@
  * member's one transaction like any points change, with the caller's steps (the import's row
  * record) beside them, so a row is applied exactly when its record is written.
  */
+import { figuresStep } from '../overview';
 import { inKeyOrder, withOptimisticRetry } from '../platform/data/concurrency';
 import type { TransactStep } from '../platform/data/transactions';
 import { newId } from '../platform/ids';
@@ -97,6 +98,7 @@ function writeTier(
       await store.transactWrite([
         store.balanceStep(member, { ...counters, tier: n.tier, rev: member.rev + 1 }, new Date().toISOString(), false),
         store.memberTierStep(workspaceId, n.record),
+        ...(n.tier === member.tier ? [] : figuresStep(workspaceId, {}, { [member.tier]: -1, [n.tier]: 1 })),
         ...n.steps,
       ]);
       return { tier: n.tier };

@@ -1,6 +1,6 @@
 import type { PointsDelta } from './types';
 import * as repo from './repository';
-import { pointsDaySteps, dayMoves } from '../overview';
+import { activityMove, dayMoves, localDay, pointsDaySteps, tierMove } from '../overview';
 import { inKeyOrder, withOptimisticRetry } from '../platform/data/concurrency';
 import type { TransactStep } from '../platform/data/transactions';
 import { transactWrite } from './repository';
@@ -272,11 +272,12 @@ function changeSteps<R>(
   const dueAt = nextDueAt(lots, rules.points);
   const lotsState = lotsChanged ? { lots, dueAt: dueAt === null ? null : new Date(dueAt).toISOString() } : {};
   const rev = member.rev + (lapsed ? 2 : 1) + pointGrants(p).length + reversalEntries.length;
-  const after: MemberRecord = { ...member, ...next, tier, rev, updatedAt: at, ...(lotsChanged ? { lots } : {}) };
+  const activeDay = firstActivityOf(member, all, p.delta.orderCount, localDay(Date.parse(at), rules.timeZone));
+  const after: MemberRecord = { ...member, ...next, tier, rev, updatedAt: at, ...(lotsChanged ? { lots } : {}), ...(activeDay ? { activeDay } : {}) };
   const result = p.result({ member: after, entry: entry ? toLedgerEntry(entry) : null, tierUpgraded: t.change === 'upgraded', tierChange: t.change });
   const memberId = member.id;
   const steps: TransactStep[] = [
-    store.balanceStep(member, { ...next, tier, rev: after.rev, ...lotsState }, at, p.requireActive ?? false),
+    store.balanceStep(member, { ...next, tier, rev: after.rev, ...lotsState, ...(activeDay ? { activeDay } : {}) }, at, p.requireActive ?? false),
     ...[lapsed, entry, ...grantEntries, ...reversalEntries].flatMap((e) =>
       e ? [{ ...store.ledgerEntryStep(workspaceId, e), onCommitted: () => countPoints(e.amount) }] : [],
     ),
@@ -290,6 +291,7 @@ function changeSteps<R>(
         entries: all,
         lots: { read: change.lotsRead, settled: member.lots, written: lotsChanged ? lots : member.lots },
         orders: Math.max(p.delta.orderCount, 0),
+        also: { ...tierMove(member.tier, tier), ...(activeDay ? activityMove(member.activeDay, activeDay) : {}) },
         at: Date.parse(at),
         timeZone: rules.timeZone,
       }),
@@ -315,6 +317,15 @@ function changeSteps<R>(
     ...sealSteps(opts, result),
   ];
   return { steps, result };
+}
+
+/**
+ * The local day a change makes the member active for the first time that day, or undefined: active
+ * is an order or a ledger entry other than an expiry (points lapsing is not the member's doing).
+ */
+function firstActivityOf(member: MemberRecord, entries: readonly (LedgerEntryRecord | null)[], orders: number, day: string): string | undefined {
+  const active = orders > 0 || entries.some((e) => e !== null && e.type !== 'expire');
+  return active && (member.activeDay ?? '') < day ? day : undefined;
 }
 
 /** How the ledger describes an expiry, whether the due work or a later change books it. */

@@ -35,7 +35,11 @@ export async function removeIfUntouched(
     const member = await repo.getMember(workspaceId, memberId);
     if (!member) return 'gone';
     if (!untouchedSince(member, as)) return 'kept';
-    await repo.transactWrite([...repo.removeMemberSteps(member), ...figuresStep(workspaceId, { members: -1 }), ...(await steps(member))]);
+    await repo.transactWrite([
+      ...repo.removeMemberSteps(member),
+      ...figuresStep(workspaceId, { members: -1 }, { [member.tier]: -1 }),
+      ...(await steps(member)),
+    ]);
     return 'removed';
   });
 }

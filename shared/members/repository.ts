@@ -245,6 +245,8 @@ export interface BalanceState {
   lots?: MemberLotsRecord;
   /** When something next falls due for the member (ISO; null: nothing): its key in the due index. */
   dueAt?: string | null;
+  /** The member's first activity of this local day (absent: not active, or already that day). */
+  activeDay?: string;
 }
 
 /**
@@ -292,7 +294,7 @@ export function balanceStep(current: MemberRecord, next: BalanceState, now: stri
     op: {
       Update: {
         Key: keyOf('member', { workspaceId: current.workspaceId, memberId: current.id }),
-        UpdateExpression: `SET balance = :b, pending = :p, lifetime = :l, orderCount = :oc, tier = :t, rev = :next, updatedAt = :now${rid.set}${due.set}${removed.length ? ` REMOVE ${removed.join(', ')}` : ''}`,
+        UpdateExpression: `SET balance = :b, pending = :p, lifetime = :l, orderCount = :oc, tier = :t, rev = :next, updatedAt = :now${next.activeDay ? ', activeDay = :ad' : ''}${rid.set}${due.set}${removed.length ? ` REMOVE ${removed.join(', ')}` : ''}`,
         ConditionExpression: requireActive ? `rev = :rev AND #status = :active AND ${NOT_ERASED}` : `rev = :rev AND ${NOT_ERASED}`,
         ...(requireActive ? { ExpressionAttributeNames: { '#status': 'status' } } : {}),
         ExpressionAttributeValues: {
@@ -304,6 +306,7 @@ export function balanceStep(current: MemberRecord, next: BalanceState, now: stri
           ':rev': current.rev,
           ':next': next.rev ?? current.rev + 1,
           ':now': now,
+          ...(next.activeDay ? { ':ad': next.activeDay } : {}),
           ...rid.values,
           ...due.values,
           ...(requireActive ? { ':active': 'active' } : {}),

@@ -89,7 +89,7 @@ export async function memberCreation(
   return {
     record,
     member: toMember(record),
-    steps: [...repo.createMemberSteps(record), ...figuresStep(workspaceId, { members: 1 }), ...owed.steps],
+    steps: [...repo.createMemberSteps(record), ...figuresStep(workspaceId, { members: 1 }, { [record.tier]: 1 }), ...owed.steps],
     events: [event('member.created', { resource_id: record.id, member_ref: record.id, tier: record.tier }, now)],
     owed,
   };

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { dataOf } from '../platform/contract/contract';
 import { declareArea } from '../platform/contract/endpoint';
-import { pointsReportQuery, pointsReportSchema } from './report-schemas';
+import { membersReportQuery, membersReportSchema, pointsReportQuery, pointsReportSchema } from './report-schemas';
 
 const overviewSchema = z
   .object({
@@ -48,6 +48,17 @@ export const overviewArea = declareArea({
       responses: { 200: dataOf(pointsReportSchema) },
       description:
         "The month-end figures of the points programme for a period of local days in the program's time zone, per day or month: points issued (base, campaign, manual), redeemed, reversed by refunds, expired, deducted by support, pending and outstanding (the liability), the liability by expiry month, the redemption and breakage rates, and the liability's value at the program's `pointValue`. Exact: day counters moved in the transaction of each ledger entry, summed at read (no scan of the ledger). Definitions: the program guide's Finance section.",
+    },
+    getMembersReport: {
+      method: 'GET',
+      path: '/api/flash/reports/members',
+      auth: ['adminSession'],
+      permission: 'reports:read',
+      summary: 'Members by tier and active members over a period, with the period before (console)',
+      query: membersReportQuery,
+      responses: { 200: dataOf(membersReportSchema) },
+      description:
+        "Members in each tier now (tier names from the program's ladder), and the distinct members active in a period of local days (an order, or a ledger entry other than an expiry) and in the period of equal length just before it. Exact and without a scan: tier counters moved in the transaction of each tier change, and each member counted on the day of its first activity of that day under the days since its previous one (docs/decisions/0098). Active members are given for periods of up to 92 days (null beyond). Definitions: the program guide's Finance section.",
     },
   },
 });

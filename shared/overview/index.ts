@@ -5,10 +5,11 @@
 
 export { overviewArea } from './contract';
 export { overview } from './figures';
+export { activityMove, tierMove } from './members-day';
 export { addCounters, backfillMoves, counterOf, dayMoves, localDay } from './points-day';
 export type { DayCounters } from './points-day';
 export { backfillMonths, backfillProgress, commitBackfillPage, pointsDaySteps } from './points-repository';
 export type { BackfillProgress } from './points-repository';
 export { addToMonth } from './points-rollup';
-export { pointsFoldJob, pointsReportOf } from './reports';
+export { membersReportOf, pointsFoldJob, pointsReportOf } from './reports';
 export { figuresStep } from './repository';

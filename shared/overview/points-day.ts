@@ -10,14 +10,18 @@ import { localDate } from '../program';
 export const POINT_COUNTERS = ['issuedBase', 'issuedCampaign', 'issuedManual', 'redeemed', 'reversed', 'expired', 'deducted', 'pending', 'orders'] as const;
 export type PointCounter = (typeof POINT_COUNTERS)[number];
 
-/** Counters of one day: named counters, and `x<yyyy-mm>` for points outstanding that expire in that local month. */
-export type DayCounters = Partial<Record<PointCounter, number>> & Record<`x${string}`, number>;
+/**
+ * Counters of one day: named counters, `x<yyyy-mm>` for points outstanding that expire in that local
+ * month, the members' counters (`members-day.ts`): `t.<tier>` and `a<gap>`, and per campaign the
+ * points its rewards credited (`c.<campaignId>`) and how many rewards (`n.<campaignId>`).
+ */
+export type DayCounters = Partial<Record<PointCounter, number>> & Record<`x${string}` | `t.${string}` | `a${string}` | `c.${string}` | `n.${string}`, number>;
 
 /** What the aggregates read of a ledger entry. */
 export interface CountedEntry {
   type: string;
   amount: number;
-  source: { type: string };
+  source: { type: string; campaignId?: string };
   createdAt: string;
 }
 
@@ -95,6 +99,8 @@ export interface CountedChange {
   /** The lots as read, as left once what lapsed expired, and as written. */
   lots: { read: CountedLots | undefined; settled: CountedLots | undefined; written: CountedLots | undefined };
   orders: number;
+  /** Further counters of the change's own day (a tier moved, a member's first activity of the day). */
+  also?: DayCounters;
   at: number;
   timeZone: string;
 }
@@ -123,9 +129,13 @@ export function dayMoves(change: CountedChange): Map<string, DayCounters> {
     if (!e || e.amount === 0) continue;
     const c = counterOf(e);
     own[c] = (own[c] ?? 0) + countedPoints(e);
+    if (c === 'issuedCampaign' && e.source.campaignId) {
+      own[`c.${e.source.campaignId}`] = (own[`c.${e.source.campaignId}`] ?? 0) + e.amount;
+      own[`n.${e.source.campaignId}`] = (own[`n.${e.source.campaignId}`] ?? 0) + 1;
+    }
   }
   if (change.orders > 0) own.orders = change.orders;
-  book(day, own);
+  book(day, addCounters(own, change.also ?? {}));
   book(day, addCounters(profile(change.lots.written), profile(change.lapsed ? change.lots.settled : change.lots.read), -1));
   return moves;
 }

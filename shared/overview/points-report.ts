@@ -47,6 +47,45 @@ export interface PointsReport {
   /** The outstanding points valued at the program's `pointValue`, one line per currency. */
   value: { currency: string; pointValue: number; amount: number }[];
   buckets: Bucket[];
+  /** The campaigns whose rewards credited the most points in the period, most first. */
+  campaigns: CampaignFigures[];
+  /** The period of equal length just before, for comparison. */
+  previous: { from: string; to: string; totals: PeriodFigures & { opening: number } };
+}
+
+/** What one campaign's point rewards credited in a period, and in the period before. */
+export interface CampaignFigures {
+  campaignId: string;
+  points: number;
+  /** Rewards credited (a member rewarded twice counts twice). */
+  rewards: number;
+  previousPoints: number;
+}
+
+/** Campaigns listed at most. */
+export const TOP_CAMPAIGNS = 10;
+
+/** The campaigns of a period's counters by the points they credited (most first, then by id), with the previous period's points. */
+export function topCampaigns(moved: DayCounters, previous: DayCounters, limit = TOP_CAMPAIGNS): CampaignFigures[] {
+  const of = (c: DayCounters, prefix: string, id: string) => (c[`${prefix}${id}` as keyof DayCounters] as number | undefined) ?? 0;
+  return Object.keys(moved)
+    .filter((k) => k.startsWith('c.'))
+    .map((k) => k.slice(2))
+    .map((id) => ({ campaignId: id, points: of(moved, 'c.', id), rewards: of(moved, 'n.', id), previousPoints: of(previous, 'c.', id) }))
+    .filter((c) => c.points !== 0 || c.rewards !== 0)
+    .sort((a, b) => b.points - a.points || (a.campaignId < b.campaignId ? -1 : 1))
+    .slice(0, limit);
+}
+
+/** What the days from `from` to `to` moved, and the counters through `to`. */
+function stretch(days: readonly CountedDay[], from: string, to: string): { before: DayCounters; moved: DayCounters } {
+  let before: DayCounters = {};
+  let moved: DayCounters = {};
+  for (const d of days) {
+    if (d.day < from) before = addCounters(before, d.counters);
+    else if (d.day <= to) moved = addCounters(moved, d.counters);
+  }
+  return { before, moved };
 }
 
 /** redemption: redeemed / issued; breakage: expired / issued (null while nothing was issued). */
@@ -84,6 +123,20 @@ export function daysBetween(from: string, to: string): string[] {
   const out: string[] = [];
   for (let t = Date.parse(`${from}T00:00:00Z`); t <= Date.parse(`${to}T00:00:00Z`); t += 86_400_000) out.push(new Date(t).toISOString().slice(0, 10));
   return out;
+}
+
+const DAY_MS = 86_400_000;
+
+/** Whole days from `a` to `b` (`yyyy-mm-dd`). */
+export const dayGap = (a: string, b: string): number => Math.round((Date.parse(`${b}T00:00:00Z`) - Date.parse(`${a}T00:00:00Z`)) / DAY_MS);
+
+/** The local day `n` days after `day` (negative: before). */
+const shiftDay = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+
+/** The period of equal length just before `from`..`to` (what each figure is compared with). */
+export function previousPeriod(from: string, to: string): { from: string; to: string } {
+  const length = dayGap(from, to) + 1;
+  return { from: shiftDay(from, -length), to: shiftDay(from, -1) };
 }
 
 /** The buckets of a period: each day, or each month clipped to the period. */
@@ -142,6 +195,9 @@ export function pointsReport(input: ReportInput): PointsReport {
   const moved = addCounters(through, before, -1);
   const totals = { opening: outstandingMove(before), ...figuresOf(moved, through) };
   const lifeToDate = figuresOf(through, through);
+  const prior = previousPeriod(from, to);
+  const last = stretch(days, prior.from, prior.to);
+  const lastThrough = addCounters(last.before, last.moved);
   return {
     from,
     to,
@@ -154,5 +210,7 @@ export function pointsReport(input: ReportInput): PointsReport {
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .map(([currency, pointValue]) => ({ currency, pointValue, amount: moneyValueOf(totals.outstanding, pointValue, currency) })),
     buckets,
+    campaigns: topCampaigns(moved, last.moved),
+    previous: { ...prior, totals: { opening: outstandingMove(last.before), ...figuresOf(last.moved, lastThrough) } },
   };
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { ACTIVE_WINDOW } from './members-day';
 
 /** Longest period per granularity: a day bucket per day, a month bucket per month. */
 export const MAX_DAYS = { day: 400, month: 3700 } as const;
@@ -57,5 +58,50 @@ export const pointsReportSchema = z
     buckets: z
       .array(z.object({ start: z.string(), end: z.string(), ...figures }))
       .describe('Each day or month of the period, in order (days without activity included)'),
+    campaigns: z
+      .array(
+        z.object({
+          campaignId: z.string(),
+          name: z.string().nullable().describe('null: the campaign was deleted since'),
+          points: z.number().int().describe("Points the campaign's rewards credited in the period (its cost in points)"),
+          rewards: z.number().int().describe('Point rewards credited in the period (a member rewarded twice counts twice)'),
+          previousPoints: z.number().int().describe('Points its rewards credited in the period before'),
+        }),
+      )
+      .describe('The 10 campaigns whose point rewards credited the most points in the period, most first'),
+    previous: z
+      .object({ from: z.string(), to: z.string(), totals: z.object({ opening: z.number().int(), ...figures }) })
+      .describe('The period of equal length just before, for comparison'),
   })
   .meta({ id: 'PointsReport' });
+
+export const membersReportQuery = z.strictObject({
+  from: z.iso.date().optional().describe("First local day (YYYY-MM-DD, the program's time zone); default: the first day of `to`'s month"),
+  to: z.iso.date().optional().describe("Last local day, included (YYYY-MM-DD); default: today in the program's time zone"),
+});
+
+const activeFigure = z
+  .number()
+  .int()
+  .nullable()
+  .describe(`Distinct members with an order or a ledger entry other than an expiry in the period; null for a period longer than ${ACTIVE_WINDOW} days`);
+
+export const membersReportSchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    timeZone: z.string().describe("The program's time zone: every day is local to it"),
+    members: z.number().int().describe('Members enrolled now (erased ones included)'),
+    tiers: z
+      .array(
+        z.object({
+          tier: z.string().describe('The tier key'),
+          name: z.string().describe("The tier's display name (its key when the ladder no longer has it)"),
+          members: z.number().int(),
+        }),
+      )
+      .describe("Members in each tier now, in the ladder's order (tiers no longer on the ladder after it)"),
+    active: activeFigure,
+    previous: z.object({ from: z.string(), to: z.string(), active: activeFigure }).describe('The period of equal length just before, for comparison'),
+  })
+  .meta({ id: 'MembersReport' });

@@ -3,11 +3,15 @@ import { validationFailed } from '../platform/errors';
 import { logger } from '../platform/observability/logger';
 import { localDay } from './points-day';
 import { commitFold, readClosedPointDays, readPointShards, type CountedDay, type ShardRead } from './points-repository';
-import { daysBetween, pointsReport, type Granularity, type PointsReport } from './points-report';
+import { daysBetween, pointsReport, previousPeriod, type Granularity, type PointsReport } from './points-report';
 import { countedDays, foldsDue } from './points-rollup';
 import { MAX_DAYS } from './report-schemas';
+import { activeIn, tierCounts } from './members-day';
+import { readFigures } from './repository';
 
 const DAY_MS = 86_400_000;
+/** Sorts after every day: the tier counters of every day are read. */
+const LAST_DAY = '9999-12-31';
 /**
  * Folds one read commits at most (a month of every shard), a few at a time: a read folds what the
  * due work has not yet (a month closed since its last run), a history of unfolded months a month per
@@ -62,10 +66,20 @@ export async function daysThrough(workspaceId: string, to: string): Promise<Coun
 }
 
 /**
+ * The names of campaigns by id (a deleted one left out). The campaigns sit above the overview (they
+ * grant through the members' ledger, which counts into it): the handler passes their lookup in.
+ */
+export type CampaignNames = (workspaceId: string, ids: readonly string[]) => Promise<ReadonlyMap<string, string>>;
+
+/**
  * The points report of a period (local days of the program's time zone): the day counters and
  * month roll-ups through its end, read in one Query per shard, and summed. Default: this month to date.
  */
-export async function pointsReportOf(workspaceId: string, query: { from?: string; to?: string; granularity: Granularity }): Promise<PointsReport> {
+export async function pointsReportOf(
+  workspaceId: string,
+  query: { from?: string; to?: string; granularity: Granularity },
+  campaignNames: CampaignNames,
+): Promise<PointsReport & { campaigns: { name: string | null }[] }> {
   const [program, now] = await Promise.all([getProgram(workspaceId), programNow(workspaceId)]);
   const to = query.to ?? localDay(now.getTime(), program.timeZone);
   const from = query.from ?? `${to.slice(0, 7)}-01`;
@@ -82,8 +96,45 @@ export async function pointsReportOf(workspaceId: string, query: { from?: string
     timeZone: program.timeZone,
     pointValue: program.pointValue,
   });
-  await foldClosedMonths(workspaceId, reads, openMonthAt(now.getTime(), program.timeZone), FOLDS_PER_READ);
-  return report;
+  const [names] = await Promise.all([
+    campaignNames(
+      workspaceId,
+      report.campaigns.map((c) => c.campaignId),
+    ),
+    foldClosedMonths(workspaceId, reads, openMonthAt(now.getTime(), program.timeZone), FOLDS_PER_READ),
+  ]);
+  return { ...report, campaigns: report.campaigns.map((c) => ({ ...c, name: names.get(c.campaignId) ?? null })) };
+}
+
+/**
+ * Members by tier now and the active members of a period and of the one before (local days of the
+ * program's time zone; default: this month to date): the running totals and the day counters, read
+ * once, summed (members-day.ts). No scan of the members.
+ */
+export async function membersReportOf(workspaceId: string, query: { from?: string; to?: string }) {
+  const [program, now] = await Promise.all([getProgram(workspaceId), programNow(workspaceId)]);
+  const to = query.to ?? localDay(now.getTime(), program.timeZone);
+  const from = query.from ?? `${to.slice(0, 7)}-01`;
+  if (from > to) throw validationFailed([{ in: 'query', field: 'from', message: 'must not be after `to`' }]);
+  const [figures, days] = await Promise.all([readFigures(workspaceId), daysThrough(workspaceId, LAST_DAY)]);
+  let counts = tierCounts(figures.counters);
+  for (const d of days) for (const [tier, n] of tierCounts(d.counters)) counts.set(tier, (counts.get(tier) ?? 0) + n);
+  counts = new Map([...counts].filter(([, n]) => n !== 0));
+  const levels = program.tiers.levels;
+  const tiers = [
+    ...levels.map((l) => ({ tier: l.key, name: l.name, members: counts.get(l.key) ?? 0 })),
+    ...[...counts].filter(([k]) => !levels.some((l) => l.key === k)).map(([tier, members]) => ({ tier, name: tier, members })),
+  ];
+  const previous = previousPeriod(from, to);
+  return {
+    from,
+    to,
+    timeZone: program.timeZone,
+    members: figures.members,
+    tiers,
+    active: activeIn(days, from, to),
+    previous: { ...previous, active: activeIn(days, previous.from, previous.to) },
+  };
 }
 
 /** The fold as one of the program's due jobs (composed with them by the functions that run them). */

@@ -21,9 +21,16 @@ export const FIGURE_SHARDS = 8;
 
 const shardKey = (workspaceId: string, shard: number) => keyOf('workspaceFigures', { workspaceId, shard: String(shard) });
 
-/** The step that moves the totals, for the transaction of the change (none when nothing moves). */
-export function figuresStep(workspaceId: string, delta: Partial<Figures>): TransactStep[] {
-  const moved = FIGURE_NAMES.filter((f) => delta[f]);
+/**
+ * The step that moves the totals, for the transaction of the change (none when nothing moves).
+ * `tiers`: members entering (+1) or leaving (-1) a tier outside a points change (enrolled, removed,
+ * a tier set by an import), as `t.<key>` counters (`members-day.ts`).
+ */
+export function figuresStep(workspaceId: string, delta: Partial<Figures>, tiers: Readonly<Record<string, number>> = {}): TransactStep[] {
+  const moved: [string, number][] = [
+    ...FIGURE_NAMES.flatMap((f): [string, number][] => (delta[f] ? [[f, delta[f]]] : [])),
+    ...Object.entries(tierMoveOf(tiers)).filter(([, v]) => v !== 0),
+  ];
   if (moved.length === 0) return [];
   const shard = Math.floor(Math.random() * FIGURE_SHARDS);
   return [
@@ -31,17 +38,24 @@ export function figuresStep(workspaceId: string, delta: Partial<Figures>): Trans
       op: {
         Update: {
           Key: shardKey(workspaceId, shard),
-          UpdateExpression: `SET entity = :e ADD ${moved.map((f) => `${f} :${f}`).join(', ')}`,
-          ExpressionAttributeValues: { ':e': 'workspaceFigures', ...Object.fromEntries(moved.map((f) => [`:${f}`, delta[f]])) },
+          UpdateExpression: `SET entity = :e ADD ${moved.map((_, i) => `#f${i} :f${i}`).join(', ')}`,
+          ExpressionAttributeNames: Object.fromEntries(moved.map(([f], i) => [`#f${i}`, f])),
+          ExpressionAttributeValues: { ':e': 'workspaceFigures', ...Object.fromEntries(moved.map(([, v], i) => [`:f${i}`, v])) },
         },
       },
     },
   ];
 }
 
-/** The totals: one Query of the shards, summed. */
-export async function readFigures(workspaceId: string): Promise<Figures> {
-  const page = await prefixPage<Partial<Figures>>(shardKey(workspaceId, 0).pk, skPrefix('workspaceFigures'), { limit: FIGURE_SHARDS });
-  const sum = (f: keyof Figures) => page.items.reduce((n, s) => n + (s[f] ?? 0), 0);
-  return { members: sum('members'), pointsIssued: sum('pointsIssued'), pointsRedeemed: sum('pointsRedeemed'), orders: sum('orders') };
+/** `{ gold: 1, silver: -1 }` as the counters' names. */
+const tierMoveOf = (tiers: Readonly<Record<string, number>>): Record<string, number> =>
+  Object.fromEntries(Object.entries(tiers).map(([key, v]) => [`t.${key}`, v]));
+
+/** The totals, and every counter of the shards summed (the tiers' among them): one Query. */
+export async function readFigures(workspaceId: string): Promise<Figures & { counters: Record<string, number> }> {
+  const page = await prefixPage<Record<string, unknown>>(shardKey(workspaceId, 0).pk, skPrefix('workspaceFigures'), { limit: FIGURE_SHARDS });
+  const counters: Record<string, number> = {};
+  for (const item of page.items) for (const [k, v] of Object.entries(item)) if (typeof v === 'number') counters[k] = (counters[k] ?? 0) + v;
+  const sum = (f: keyof Figures) => counters[f] ?? 0;
+  return { members: sum('members'), pointsIssued: sum('pointsIssued'), pointsRedeemed: sum('pointsRedeemed'), orders: sum('orders'), counters };
 }

@@ -126,6 +126,15 @@ describe('the Overview screen (headless Chromium)', () => {
     expect(await page.getByTestId('report-redemption-rate').textContent()).toBe('16.0 %');
     expect(await page.getByTestId('report-value-EUR').textContent()).toContain('2.00');
     expect(await page.locator('[data-testid="points-chart"] polyline').count()).toBe(3);
+    // The members of the same period: one active, one in the first tier (by its name).
+    await expect.poll(() => page.getByTestId('members-active').textContent()).toBe('1');
+    expect(await page.getByTestId('tier-bronze').textContent()).toBe('1');
+    expect(await page.getByRole('table', { name: 'Members by tier' }).getByRole('rowheader').allTextContents()).toEqual([
+      'Bronze',
+      'Silver',
+      'Gold',
+      'Platinum',
+    ]);
     await expectAccessible(page, 'overview with the points report');
     // What is shown, as a CSV file: a row per day, then the period (redeemed, deducted, outstanding).
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
@@ -135,6 +144,8 @@ describe('the Overview screen (headless Chromium)', () => {
       .split('\r\n');
     expect(csv[0]).toBe('start,end,issued_base,issued_campaign,issued_manual,issued_total,redeemed,reversed,expired,deducted,outstanding,pending');
     expect(csv.at(-1)!.split(',').slice(5)).toEqual(['250', '40', '0', '0', '10', '200', '0']);
+    // Before it, the period of equal length before this one: nothing happened then.
+    expect(csv.at(-2)!.split(',').slice(5)).toEqual(['0', '0', '0', '0', '0', '0', '0']);
 
     // A period before anything happened: nothing moved, nothing outstanding.
     const period = page.getByRole('form', { name: 'Period' });
@@ -146,6 +157,60 @@ describe('the Overview screen (headless Chromium)', () => {
     expect(await page.getByTestId('report-outstanding').textContent()).toBe('0');
     expect(await page.getByTestId('report-redemption-rate').textContent()).toBe('–');
     await shot(page, 'overview-points-report');
+    await page.close();
+  });
+
+  it('explains each figure on hover and on keyboard focus, compares it with the period before, and downloads the members as CSV, at 1280 and 390 px', async () => {
+    const owner = await tenant('overview-explained');
+    const m = await newMember(owner.key);
+    await call('POST', `/api/v2/members/${m.id}/points`, { token: owner.key, body: { type: 'earn', amount: 600, reason: 'welcome' } });
+    await newMember(owner.key);
+    const page = await browser.newTab();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await browser.signIn(page, owner.email, owner.password);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Overview' }).click();
+    await expect.poll(() => page.getByTestId('report-outstanding').textContent()).toBe('600');
+    await expect.poll(() => page.getByTestId('members-active').textContent()).toBe('1');
+    // Against the period before, when nothing had happened: the change in points, and none for what stayed at zero.
+    expect(await page.getByTestId('change-outstanding').textContent()).toMatch(/^\+600 vs previous (day|\d+ days) \(none before\)$/);
+    expect(await page.getByTestId('change-expired').textContent()).toMatch(/^no change vs previous/);
+    expect(await page.getByTestId('change-active').textContent()).toMatch(/^\+1 vs previous/);
+    expect(await page.getByTestId('tier-bronze').textContent()).toBe('1');
+    expect(await page.getByTestId('tier-silver').textContent()).toBe('1');
+
+    // Keyboard focus shows a figure's definition, which describes it; Escape hides it; hover shows another.
+    const tip = page.getByTestId('tip-outstanding');
+    expect(await tip.isVisible()).toBe(false);
+    const term = page.getByRole('button', { name: /^Outstanding \(the liability\)/ });
+    await term.focus();
+    await expect.poll(() => tip.isVisible()).toBe(true);
+    expect(await tip.textContent()).toContain('neither been redeemed nor expired');
+    expect(await term.getAttribute('aria-describedby')).toBe('tip-outstanding');
+    await expectAccessible(page, 'overview with a figure explained');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => tip.isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'active members' }).hover();
+    await expect.poll(() => page.getByTestId('tip-active').isVisible()).toBe(true);
+    expect(await page.getByTestId('tip-active').textContent()).toContain('Distinct members');
+    await expectAccessible(page, 'overview at 1280 px');
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download members CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^members-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
+    const rows = readFileSync(await download.path(), 'utf8')
+      .trimEnd()
+      .split('\r\n');
+    expect(rows[0]).toBe('figure,value,previous');
+    expect(rows[1]).toBe('members,2,');
+    expect(rows[2]).toMatch(/^active \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2},1,0$/);
+    expect(rows.slice(3)).toEqual(['tier Bronze,1,', 'tier Silver,1,', 'tier Gold,0,', 'tier Platinum,0,']);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: /^Outstanding \(the liability\)/ }).focus();
+    await expect.poll(() => tip.isVisible()).toBe(true);
+    const box = await tip.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    await expectAccessible(page, 'overview at 390 px');
+    await shot(page, 'overview-explained-phone');
     await page.close();
   });
 

@@ -158,6 +158,52 @@ describe('the worked example of docs/program.md (Finance)', () => {
     // The overview's points redeemed are the redemptions only (not the reversal, the deduction or the expiry).
     const overview = (await call('GET', '/api/flash/overview', { token: t.token })).body.data;
     expect(overview).toMatchObject({ pointsIssued: 480, pointsRedeemed: 120, orders: 3 });
+
+    // The welcome campaign's cost: three rewards of 50; the period before the story had nothing.
+    expect(r.campaigns).toEqual([{ campaignId: welcome.body.data.id, name: 'Welcome', points: 150, rewards: 3, previousPoints: 0 }]);
+    expect(r.previous.totals).toMatchObject({ opening: 0, outstanding: 0, issued: { total: 0 }, expired: 0 });
+    // Day 61 against day 60: the expiry of 80 that left 180 outstanding.
+    expect(later.previous).toMatchObject({ from: day(start + 60 * DAY), to: day(start + 60 * DAY) });
+    expect(later.previous.totals).toMatchObject({ opening: 260, expired: 80, outstanding: 180, issued: { total: 0 } });
+    expect(later.campaigns).toEqual([{ campaignId: welcome.body.data.id, name: 'Welcome', points: 50, rewards: 1, previousPoints: 0 }]);
+  });
+});
+
+describe('campaigns by cost', () => {
+  it('lists the campaigns whose rewards credited the most points in the period, with the period before, a deleted one without its name', async () => {
+    const [t, other] = await Promise.all([sandbox('report-campaigns'), sandbox('report-campaigns-other')]);
+    const campaign = async (name: string, pts: number) => {
+      const res = await call('POST', '/api/flash/campaigns', {
+        token: t.token,
+        body: { status: 'active', name, trigger: { type: 'member_created' }, effect: { type: 'bonus_points', points: pts } },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body.data.id as string;
+    };
+    const small = await campaign('Small welcome', 30);
+    const big = await campaign('Big welcome', 70);
+    const first = day(await clockOf(t));
+    await newMember(t.key);
+    await advance(t, 1);
+    const second = day(await clockOf(t));
+    await newMember(t.key);
+    await newMember(t.key);
+    expect((await call('DELETE', `/api/flash/campaigns/${small}`, { token: t.token })).status).toBe(204);
+
+    const r = (await report(t, `from=${second}&to=${second}`)).body.data;
+    expect(r.campaigns).toEqual([
+      { campaignId: big, name: 'Big welcome', points: 140, rewards: 2, previousPoints: 70 },
+      { campaignId: small, name: null, points: 60, rewards: 2, previousPoints: 30 },
+    ]);
+    expect(r.totals.issued.campaign).toBe(200);
+    expect(r.previous).toMatchObject({ from: first, to: first, totals: { issued: { campaign: 100 } } });
+    const both = (await report(t, `from=${first}&to=${second}`)).body.data;
+    expect(both.campaigns.map((c: any) => [c.points, c.rewards])).toEqual([
+      [210, 3],
+      [90, 3],
+    ]);
+    // Another workspace's campaigns are its own.
+    expect((await report(other, `from=${first}&to=${second}`)).body.data.campaigns).toEqual([]);
   });
 });
 

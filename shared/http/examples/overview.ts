@@ -1,6 +1,6 @@
 import type { overviewArea } from '../../overview';
 import type { AreaExamples } from './types';
-import { at } from './world';
+import { at, ids } from './world';
 
 export const overviewExamples: AreaExamples<typeof overviewArea> = {
   getOverview: {
@@ -84,6 +84,44 @@ export const overviewExamples: AreaExamples<typeof overviewArea> = {
               pending: 6_100,
             },
           ],
+          campaigns: [
+            { campaignId: ids.campaign, name: 'Gold weekends in Berlin', points: 11_000, rewards: 2_750, previousPoints: 8_400 },
+            { campaignId: 'cmp_01jpz8g3h5k7m9p1r3t5v7x9zb', name: 'Big baskets', points: 7_000, rewards: 140, previousPoints: 6_500 },
+          ],
+          previous: {
+            from: '2025-10-03',
+            to: '2025-12-31',
+            totals: {
+              opening: 221_000,
+              issued: { base: 110_000, campaign: 14_900, manual: 1_100, total: 126_000 },
+              redeemed: 84_500,
+              reversed: 2_900,
+              expired: 8_700,
+              deducted: 900,
+              outstanding: 250_000,
+              pending: 5_400,
+            },
+          },
+        },
+      },
+    },
+  },
+  getMembersReport: {
+    query: { from: '2026-03-01', to: '2026-03-31' },
+    responses: {
+      200: {
+        data: {
+          from: '2026-03-01',
+          to: '2026-03-31',
+          timeZone: 'Europe/Berlin',
+          members: 1284,
+          tiers: [
+            { tier: 'bronze', name: 'Bronze', members: 1050 },
+            { tier: 'silver', name: 'Silver', members: 190 },
+            { tier: 'gold', name: 'Gold', members: 44 },
+          ],
+          active: 412,
+          previous: { from: '2026-01-29', to: '2026-02-28', active: 368 },
         },
       },
     },

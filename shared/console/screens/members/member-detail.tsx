@@ -11,6 +11,7 @@ import { nameOf } from './member-name';
 import { ExplainPanel } from './explain-panel';
 import { AdjustPoints } from './adjust-points';
 import { MemberOrders } from './member-orders';
+import { MemberRedemptions } from './member-redemptions';
 import { MemberTags } from './member-tags';
 import { Failure, Loading, when } from '../../ui/feedback';
 import { Listing, TableHead } from '../../ui/tables';
@@ -62,6 +63,7 @@ export function MemberDetail() {
           ) : null}
           <Expiring id={id} round={round} />
           <MemberOrders id={id} />
+          {may('GET /api/flash/members/{id}/redemptions') ? <MemberRedemptions id={id} onVoided={changed} /> : null}
           <Ledger id={id} round={round} />
           <ExplainPanel id={id} />
           <Coupons id={id} />

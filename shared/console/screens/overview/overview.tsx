@@ -2,30 +2,40 @@ import type { components } from '../../../client/schema';
 import { api, unwrap } from '../../api';
 import { useLoad } from '../../hooks/use-load';
 import { useMay } from '../../permissions';
+import { Explained } from '../../ui/explained';
 import { Failure, Loading, when } from '../../ui/feedback';
-import { PointsReport } from './points-report';
+import { DEFINITIONS, type Defined } from './definitions';
+import { useState } from 'preact/hooks';
+import { MembersReport } from './members-report';
+import { type Period, PointsReport } from './points-report';
 
 /** The workspace at a glance: running totals, webhook health of the last 24 hours, exports under way. */
 export function Overview() {
   const figures = useLoad(() => unwrap(api.GET('/api/flash/overview')), []);
   const may = useMay();
+  // One period for the reports: picked above the points, the members' figures follow it.
+  const [period, setPeriod] = useState<Period>({ granularity: 'day' });
   return (
     <section aria-labelledby="overview-title">
       <h1 id="overview-title">Overview</h1>
       {figures.state === 'loading' ? <Loading what="the overview" /> : null}
       {figures.state === 'failed' ? <Failure error={figures.error} /> : null}
       {figures.state === 'ready' ? <Figures data={figures.data.data} onRefresh={figures.reload} /> : null}
-      {may('GET /api/flash/reports/points') ? <PointsReport /> : null}
+      {may('GET /api/flash/reports/points') ? <PointsReport period={period} onPick={setPeriod} /> : null}
+      {may('GET /api/flash/reports/members') ? <MembersReport from={period.from} to={period.to} /> : null}
     </section>
   );
 }
 
 type Data = components['schemas']['Overview'];
 
-function Figure({ label, value, id }: { label: string; value: number; id: string }) {
+function Figure({ label, value, id }: { label: string; value: number; id: Defined }) {
   return (
     <li class="card figure">
-      <strong data-testid={id}>{value.toLocaleString()}</strong> {label}
+      <strong data-testid={id}>{value.toLocaleString()}</strong>{' '}
+      <Explained id={id} definition={DEFINITIONS[id]}>
+        {label}
+      </Explained>
     </li>
   );
 }

@@ -3,11 +3,14 @@ import type { components } from '../../../client/schema';
 import { api, unwrap } from '../../api';
 import { useLoad } from '../../hooks/use-load';
 import { Failure, Loading } from '../../ui/feedback';
-import { reportCsv, reportFileName } from './report-csv';
+import { Explained } from '../../ui/explained';
+import { changeLabel, periodDays } from './compare';
+import { DEFINITIONS, type Defined } from './definitions';
+import { campaignsCsv, campaignsFileName, reportCsv, reportFileName } from './report-csv';
 
 type Report = components['schemas']['PointsReport'];
 type Granularity = Report['granularity'];
-interface Period {
+export interface Period {
   from?: string;
   to?: string;
   granularity: Granularity;
@@ -16,9 +19,8 @@ interface Period {
 const n = (v: number) => v.toLocaleString();
 const pct = (v: number | null) => (v === null ? '–' : `${(v * 100).toFixed(1)} %`);
 
-/** The points programme's month-end figures for a period the person picks (default: this month, by day). */
-export function PointsReport() {
-  const [period, setPeriod] = useState<Period>({ granularity: 'day' });
+/** The points programme's month-end figures for the period the person picks (default: this month, by day). */
+export function PointsReport({ period, onPick }: { period: Period; onPick: (p: Period) => void }) {
   const report = useLoad(
     () => unwrap(api.GET('/api/flash/reports/points', { params: { query: { ...period } } })),
     [period.from, period.to, period.granularity],
@@ -29,7 +31,7 @@ export function PointsReport() {
       <PeriodPicker
         key={report.state === 'ready' ? `${report.data.data.from}/${report.data.data.to}` : 'loading'}
         shown={report.state === 'ready' ? report.data.data : undefined}
-        onPick={setPeriod}
+        onPick={onPick}
       />
       {report.state === 'loading' ? <Loading what="the points report" /> : null}
       {report.state === 'failed' ? <Failure error={report.error} /> : null}
@@ -71,44 +73,65 @@ function PeriodPicker({ shown, onPick }: { shown: Report | undefined; onPick: (p
 
 function ReportFigures({ report }: { report: Report }) {
   const t = report.totals;
-  const rows: [string, string, number][] = [
-    ['outstanding', 'Outstanding (the liability) at the end', t.outstanding],
-    ['opening', 'Outstanding at the start', t.opening],
-    ['issued', `Issued (base ${n(t.issued.base)}, campaign ${n(t.issued.campaign)}, manual ${n(t.issued.manual)})`, t.issued.total],
-    ['redeemed', 'Redeemed (coupons and rewards)', t.redeemed],
-    ['reversed', 'Reversed by refunds', t.reversed],
-    ['expired', 'Expired', t.expired],
-    ['deducted', 'Deducted by support', t.deducted],
-    ['pending', 'Pending at the end (not yet spendable)', t.pending],
+  const p = report.previous.totals;
+  const days = periodDays(report.from, report.to);
+  const rows: [Defined, string, number, number][] = [
+    ['outstanding', 'Outstanding (the liability) at the end', t.outstanding, p.outstanding],
+    ['opening', 'Outstanding at the start', t.opening, p.opening],
+    ['issued', `Issued (base ${n(t.issued.base)}, campaign ${n(t.issued.campaign)}, manual ${n(t.issued.manual)})`, t.issued.total, p.issued.total],
+    ['redeemed', 'Redeemed (coupons and rewards)', t.redeemed, p.redeemed],
+    ['reversed', 'Reversed by refunds', t.reversed, p.reversed],
+    ['expired', 'Expired', t.expired, p.expired],
+    ['deducted', 'Deducted by support', t.deducted, p.deducted],
+    ['pending', 'Pending at the end (not yet spendable)', t.pending, p.pending],
   ];
   return (
     <>
       <p class="meta">
-        {report.from} to {report.to}, {report.timeZone}{' '}
+        {report.from} to {report.to}, {report.timeZone}, compared with {report.previous.from} to {report.previous.to}{' '}
         <a href={`data:text/csv;charset=utf-8,${encodeURIComponent(reportCsv(report))}`} download={reportFileName(report)}>
           Download CSV
         </a>
       </p>
       <table aria-label="Points in the period">
         <tbody>
-          {rows.map(([id, label, value]) => (
+          {rows.map(([id, label, value, before]) => (
             <tr key={id}>
-              <th scope="row">{label}</th>
-              <td data-testid={`report-${id}`}>{n(value)}</td>
+              <th scope="row">
+                <Explained id={id} definition={DEFINITIONS[id]}>
+                  {label}
+                </Explained>
+              </th>
+              <td>
+                <span data-testid={`report-${id}`}>{n(value)}</span>
+                <span class="change" data-testid={`change-${id}`}>
+                  {changeLabel(value, before, days)}
+                </span>
+              </td>
             </tr>
           ))}
           <tr>
-            <th scope="row">Redemption rate (redeemed / issued)</th>
+            <th scope="row">
+              <Explained id="redemption-rate" definition={DEFINITIONS['redemption-rate']}>
+                Redemption rate (redeemed / issued)
+              </Explained>
+            </th>
             <td data-testid="report-redemption-rate">{pct(report.rates.period.redemption)}</td>
           </tr>
           <tr>
-            <th scope="row">Breakage rate (expired / issued)</th>
+            <th scope="row">
+              <Explained id="breakage-rate" definition={DEFINITIONS['breakage-rate']}>
+                Breakage rate (expired / issued)
+              </Explained>
+            </th>
             <td data-testid="report-breakage-rate">{pct(report.rates.period.breakage)}</td>
           </tr>
           {report.value.map((v) => (
             <tr key={v.currency}>
               <th scope="row">
-                Liability in {v.currency} at {v.pointValue} a point
+                <Explained id={`value-${v.currency}`} definition={DEFINITIONS.value}>
+                  Liability in {v.currency} at {v.pointValue} a point
+                </Explained>
               </th>
               <td data-testid={`report-value-${v.currency}`}>{v.amount.toLocaleString(undefined, { style: 'currency', currency: v.currency })}</td>
             </tr>
@@ -134,6 +157,51 @@ function ReportFigures({ report }: { report: Report }) {
           </tbody>
         </table>
       ) : null}
+      <Campaigns report={report} days={days} />
+    </>
+  );
+}
+
+/** The campaigns that cost the most points in the period, with the period before. */
+function Campaigns({ report, days }: { report: Report; days: number }) {
+  if (report.campaigns.length === 0) return <p class="empty">No campaign credited points in this period.</p>;
+  return (
+    <>
+      <h3>Campaigns by cost</h3>
+      <p class="meta">
+        <a href={`data:text/csv;charset=utf-8,${encodeURIComponent(campaignsCsv(report))}`} download={campaignsFileName(report)}>
+          Download campaigns CSV
+        </a>
+      </p>
+      <table aria-label="Campaigns by cost in points">
+        <thead>
+          <tr>
+            <th scope="col">Campaign</th>
+            <th scope="col">
+              <Explained id="campaign-points" definition={DEFINITIONS['campaign-points']}>
+                Points
+              </Explained>
+            </th>
+            <th scope="col">
+              <Explained id="campaign-rewards" definition={DEFINITIONS['campaign-rewards']}>
+                Rewards
+              </Explained>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.campaigns.map((c) => (
+            <tr key={c.campaignId}>
+              <th scope="row">{c.name ?? `${c.campaignId} (deleted)`}</th>
+              <td data-testid={`campaign-points-${c.campaignId}`}>
+                {n(c.points)}
+                <span class="change">{changeLabel(c.points, c.previousPoints, days)}</span>
+              </td>
+              <td>{n(c.rewards)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </>
   );
 }

@@ -6,6 +6,9 @@ import { call } from '../../../support/api';
 import { newMember, orderId, tenant, type Tenant } from '../../../support/fixtures';
 import { documentClientFor, runtimeOf } from '../../../support/platform';
 
+/** The report's campaign names: no campaign here grants. */
+const noCampaignNames = async () => new Map<string, string>();
+
 /**
  * The backfill of the points counters from the ledger: a sandbox workspace's story played over the
  * API (orders, activations, a refund, a deduction, an expiry), its report taken, then its counters
@@ -93,7 +96,7 @@ describe('the points counters backfilled from the ledger', () => {
   it('give back the report of counters kept from the start, resumed after a page, and count nothing twice', async () => {
     const t = await sandbox('backfill');
     const s = await story(t);
-    const period = (granularity: 'day' | 'month') => reports.pointsReportOf(t.workspaceId, { from: s.from, to: s.to, granularity });
+    const period = (granularity: 'day' | 'month') => reports.pointsReportOf(t.workspaceId, { from: s.from, to: s.to, granularity }, noCampaignNames);
     const byMonth = await period('month');
     const byDay = await period('day');
     expect(byMonth.totals).toMatchObject({
@@ -146,7 +149,7 @@ describe('the points counters backfilled from the ledger', () => {
   it('counts a change made while it runs once: by its own transaction, not by the backfill', async () => {
     const t = await sandbox('backfill-live');
     const s = await story(t);
-    const period = () => reports.pointsReportOf(t.workspaceId, { from: s.from, to: s.to, granularity: 'month' });
+    const period = () => reports.pointsReportOf(t.workspaceId, { from: s.from, to: s.to, granularity: 'month' }, noCampaignNames);
     const before = await period();
     await dropCounters(t.workspaceId);
     const cutOver = new Date().toISOString();
@@ -167,7 +170,7 @@ describe('the points counters backfilled from the ledger', () => {
   it('runs from the command line, resumed by the same command, and changes nothing once done', async () => {
     const t = await sandbox('backfill-cli');
     const s = await story(t);
-    const period = () => reports.pointsReportOf(t.workspaceId, { from: s.from, to: s.to, granularity: 'month' });
+    const period = () => reports.pointsReportOf(t.workspaceId, { from: s.from, to: s.to, granularity: 'month' }, noCampaignNames);
     const before = await period();
     await dropCounters(t.workspaceId);
     const env = { ...process.env, STAGE: 'local', TABLE_NAME: runtime.tableName, DYNAMODB_ENDPOINT: runtime.dynamodbEndpoint, AWS_REGION: 'eu-west-1' };

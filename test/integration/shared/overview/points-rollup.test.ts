@@ -4,6 +4,9 @@ import { seedPointsYear } from '../../../bench/points-report';
 import { newId } from '../../../../shared/platform/ids';
 import { documentClientFor, runtimeOf } from '../../../support/platform';
 
+/** The report's campaign names: no campaign here grants. */
+const noCampaignNames = async () => new Map<string, string>();
+
 /**
  * The month roll-ups against DynamoDB Local: a report folds the closed months it read, the next
  * report reads the roll-ups and answers the same, a change dated in a folded month (an expiry booked
@@ -44,7 +47,7 @@ async function stored(workspaceId: string) {
 }
 
 const year = (workspaceId: string, granularity: 'day' | 'month' = 'day') =>
-  reports.pointsReportOf(workspaceId, { from: '2025-01-01', to: '2025-12-31', granularity });
+  reports.pointsReportOf(workspaceId, { from: '2025-01-01', to: '2025-12-31', granularity }, noCampaignNames);
 
 describe('points month roll-ups', () => {
   it('a report folds the closed months; the next answers the same from the roll-ups, and a late change is counted once', async () => {
@@ -64,7 +67,7 @@ describe('points month roll-ups', () => {
     expect(await year(workspaceId)).toEqual(first);
     const byMonth = await year(workspaceId, 'month');
     // A period ending inside a folded month takes only its days through the end.
-    const march = await reports.pointsReportOf(workspaceId, { from: '2025-03-01', to: '2025-03-15', granularity: 'day' });
+    const march = await reports.pointsReportOf(workspaceId, { from: '2025-03-01', to: '2025-03-15', granularity: 'day' }, noCampaignNames);
     expect(march.buckets).toEqual(first.buckets.slice(59, 74));
     expect(march.totals.opening).toBe(byMonth.buckets[1]!.outstanding);
 
@@ -91,7 +94,7 @@ describe('points month roll-ups', () => {
     expect((await stored(workspaceId)).months).toHaveLength(0);
     expect(await reports.daysThrough(workspaceId, '2025-05-31')).toEqual([{ day: '2025-05-02', counters: { issuedManual: 15 } }]);
 
-    await reports.pointsReportOf(workspaceId, { from: '2025-05-01', to: '2025-05-31', granularity: 'day' });
+    await reports.pointsReportOf(workspaceId, { from: '2025-05-01', to: '2025-05-31', granularity: 'day' }, noCampaignNames);
     expect((await stored(workspaceId)).days).toHaveLength(0);
     expect(await reports.daysThrough(workspaceId, '2025-05-31')).toEqual([{ day: '2025-05-02', counters: { issuedManual: 15 } }]);
   }, 60_000);
@@ -131,7 +134,7 @@ describe('points month roll-ups', () => {
     const workspaceId = newId('ws');
     const today = new Date().toISOString().slice(0, 10);
     await tx.transactWrite(repo.pointsDaySteps(workspaceId, new Map([[today, { issuedManual: 3 }]]), 0));
-    await reports.pointsReportOf(workspaceId, { granularity: 'day' });
+    await reports.pointsReportOf(workspaceId, { granularity: 'day' }, noCampaignNames);
     expect(await stored(workspaceId)).toMatchObject({ days: [{ day: today, issuedManual: 3 }], months: [] });
   }, 60_000);
 });

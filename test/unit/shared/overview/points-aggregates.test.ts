@@ -11,7 +11,16 @@ import {
   outstandingMove,
   type CountedEntry,
 } from '../../../../shared/overview/points-day';
-import { bucketsOf, daysBetween, liabilityByExpiry, pointsReport, ratesOf, moneyValueOf } from '../../../../shared/overview/points-report';
+import {
+  bucketsOf,
+  daysBetween,
+  liabilityByExpiry,
+  pointsReport,
+  ratesOf,
+  moneyValueOf,
+  topCampaigns,
+  TOP_CAMPAIGNS,
+} from '../../../../shared/overview/points-report';
 
 /** The points aggregates: which counter each ledger entry moves, the day it lands on, and the report summed from the days. */
 
@@ -188,6 +197,24 @@ describe('dayMoves', () => {
   });
   it('moves nothing for a change without entries, orders or lots', () => {
     expect(dayMoves({ lapsed: null, entries: [null], lots: noLots, orders: 0, at, timeZone: 'UTC' }).size).toBe(0);
+    expect(dayMoves({ lapsed: null, entries: [null], lots: noLots, orders: 0, also: {}, at, timeZone: 'UTC' }).size).toBe(0);
+  });
+  it('adds the members counters (a tier moved, a first activity) to the day of the change, beside a lapsed expiry of another day', () => {
+    const moves = dayMoves({
+      lapsed: entry('expire', -10, 'program', '2026-02-28T10:00:00.000Z'),
+      entries: [entry('earn', 5, 'manual')],
+      lots: noLots,
+      orders: 1,
+      also: { 't.bronze': -1, 't.silver': 1, a3: 1 },
+      at,
+      timeZone: 'UTC',
+    });
+    expect(Object.fromEntries(moves)).toEqual({
+      '2026-02-28': { expired: 10 },
+      '2026-03-10': { issuedManual: 5, orders: 1, 't.bronze': -1, 't.silver': 1, a3: 1 },
+    });
+    const tierOnly = dayMoves({ lapsed: null, entries: [], lots: noLots, orders: 0, also: { 't.gold': 1, 't.silver': -1 }, at, timeZone: 'UTC' });
+    expect([...tierOnly]).toEqual([['2026-03-10', { 't.gold': 1, 't.silver': -1 }]]);
   });
 });
 
@@ -338,5 +365,78 @@ describe('backfillMoves', () => {
     expect(
       backfillMoves({ entries: [e(madeAfter(1), 'earn', 9, 'manual', '2026-03-01T10:00:00Z')], lots: undefined, lastDay: '2026-03-06' }, cut, 'UTC').size,
     ).toBe(0);
+  });
+});
+
+describe('campaigns by cost', () => {
+  it('counts a campaign reward under its campaign, and nothing else', () => {
+    const at = Date.parse('2026-03-10T12:00:00Z');
+    const noLots = { read: undefined, settled: undefined, written: undefined };
+    const grant = (campaignId: string | undefined, amount: number, type = 'campaign') => ({
+      type,
+      amount,
+      source: { type: 'campaign', ...(campaignId ? { campaignId } : {}) },
+      createdAt: '2026-03-10T12:00:00.000Z',
+    });
+    const moves = dayMoves({
+      lapsed: null,
+      entries: [grant('cmp_a', 30), grant('cmp_a', 20), grant('cmp_b', 5), grant(undefined, 7), grant('cmp_c', -4)],
+      lots: noLots,
+      orders: 0,
+      at,
+      timeZone: 'UTC',
+    });
+    expect(moves.get('2026-03-10')).toEqual({ issuedCampaign: 62, 'c.cmp_a': 50, 'n.cmp_a': 2, 'c.cmp_b': 5, 'n.cmp_b': 1, deducted: 4 });
+  });
+
+  it('ranks by points, then by id, with the period before and at most the limit', () => {
+    const moved = { 'c.cmp_b': 50, 'n.cmp_b': 2, 'c.cmp_a': 50, 'n.cmp_a': 5, 'c.cmp_c': 80, 'n.cmp_c': 1, 'c.cmp_z': 0, 'n.cmp_z': 0, issuedCampaign: 180 };
+    const previous = { 'c.cmp_a': 12, 'c.cmp_q': 99 };
+    expect(topCampaigns(moved, previous)).toEqual([
+      { campaignId: 'cmp_c', points: 80, rewards: 1, previousPoints: 0 },
+      { campaignId: 'cmp_a', points: 50, rewards: 5, previousPoints: 12 },
+      { campaignId: 'cmp_b', points: 50, rewards: 2, previousPoints: 0 },
+    ]);
+    expect(topCampaigns(moved, previous, 2).map((c) => c.campaignId)).toEqual(['cmp_c', 'cmp_a']);
+    expect(TOP_CAMPAIGNS).toBe(10);
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`c.cmp_${String(i).padStart(2, '0')}`, 100 - i]));
+    expect(topCampaigns(many, {}).map((c) => c.campaignId)).toEqual(Array.from({ length: 10 }, (_, i) => `cmp_${String(i).padStart(2, '0')}`));
+    // A campaign whose rewards were all given back in the period (a void) still shows while it has rewards.
+    expect(topCampaigns({ 'c.cmp_v': 0, 'n.cmp_v': 1 }, {})).toEqual([{ campaignId: 'cmp_v', points: 0, rewards: 1, previousPoints: 0 }]);
+  });
+
+  it('reports the campaigns of the period and the figures of the period before', () => {
+    const r = pointsReport({
+      days: [
+        { day: '2026-02-27', counters: { issuedManual: 100 } },
+        { day: '2026-02-28', counters: { issuedCampaign: 30, 'c.cmp_a': 30, 'n.cmp_a': 1, expired: 10 } },
+        { day: '2026-03-01', counters: { issuedCampaign: 50, 'c.cmp_a': 50, 'n.cmp_a': 2, redeemed: 20 } },
+        { day: '2026-03-02', counters: { issuedCampaign: 5, 'c.cmp_b': 5, 'n.cmp_b': 1 } },
+      ],
+      from: '2026-03-01',
+      to: '2026-03-02',
+      granularity: 'day',
+      timeZone: 'UTC',
+      pointValue: {},
+    });
+    expect(r.campaigns).toEqual([
+      { campaignId: 'cmp_a', points: 50, rewards: 2, previousPoints: 30 },
+      { campaignId: 'cmp_b', points: 5, rewards: 1, previousPoints: 0 },
+    ]);
+    expect(r.previous).toEqual({
+      from: '2026-02-27',
+      to: '2026-02-28',
+      totals: {
+        opening: 0,
+        issued: { base: 0, campaign: 30, manual: 100, total: 130 },
+        redeemed: 0,
+        reversed: 0,
+        expired: 10,
+        deducted: 0,
+        outstanding: 120,
+        pending: 0,
+      },
+    });
+    expect(r.totals).toMatchObject({ opening: 120, outstanding: 155 });
   });
 });
