@@ -19,6 +19,7 @@ import {
   ACTIVATION_REASON,
 } from '../members';
 import { event } from '../platform/events/outbox';
+import { voidExpiredRedemptions } from '../rewards';
 import { runTriggerWork } from './trigger-work';
 
 /**
@@ -41,11 +42,15 @@ const tiersJob: DueJob = { name: 'tiers', run: async (workspaceId, now) => (awai
 /** Birthdays and inactivity spells: the campaigns' rewards of what occurred by `now` (`trigger-work.ts`). */
 const triggersJob: DueJob = { name: 'triggers', run: runTriggerWork };
 
+/** Redemptions whose code expired unused, of rewards that give the points back then (`voidWhenExpired`). */
+const redemptionsJob: DueJob = { name: 'redemptions', run: (workspaceId, now) => voidExpiredRedemptions(workspaceId, now, tableLedgerStore) };
+
 /**
  * After the points job, so the tier review sees the balances this run's activations and expiries
- * left; the triggers last, so a reward lands on a member whose points and tier are up to date.
+ * left; the triggers last, so a reward lands on a member whose points and tier are up to date. The
+ * voids of expired redemptions first: their points come back as lots the points job then sees.
  */
-export const DUE_JOBS: DueJob[] = [pointsJob, tiersJob, triggersJob];
+export const DUE_JOBS: DueJob[] = [redemptionsJob, pointsJob, tiersJob, triggersJob];
 
 export async function runDueProgramWork(workspaceId: string, now: Date, jobs: readonly DueJob[] = DUE_JOBS): Promise<Record<string, number>> {
   const done: Record<string, number> = {};

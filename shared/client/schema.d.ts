@@ -4950,6 +4950,8 @@ export interface components {
              */
             createdAt: string;
             voidedAt: string | null;
+            /** @description When the program voids it if still unused, its points given back: its code's expiry, for a reward with voidWhenExpired; null: never, or no longer issued */
+            voidAt: string | null;
             /** @description When it was used at checkout; null: not used */
             usedAt: string | null;
             /** @description The order (your id) it was used on; null: not used */
@@ -5033,6 +5035,8 @@ export interface components {
             availableUntil: string | null;
             allowedTiers: string[] | null;
             couponPoolId: string | null;
+            /** @description Whether a redemption whose code expired unused is voided (its points given back) by the program's due work */
+            voidWhenExpired: boolean;
             /** @enum {string} */
             status: "draft" | "active" | "paused" | "archived";
             /** @description Pass it back on PATCH to change only what you read */
@@ -11851,6 +11855,8 @@ export interface operations {
                     allowedTiers?: string[] | null;
                     /** @description cpl_...: the coupon pool the code of each redemption is drawn from; null: no code */
                     couponPoolId?: string | null;
+                    /** @description Give the points back when a redemption's code expires unused: the program's due work voids it as an admin would (default false) */
+                    voidWhenExpired?: boolean;
                     /**
                      * @description draft (default), active, paused or archived; only an active reward is redeemable
                      * @enum {string}
@@ -11966,6 +11972,8 @@ export interface operations {
                     allowedTiers?: string[] | null;
                     /** @description cpl_...: the coupon pool the code of each redemption is drawn from; null: no code */
                     couponPoolId?: string | null;
+                    /** @description Give the points back when a redemption's code expires unused: the program's due work voids it as an admin would (default false) */
+                    voidWhenExpired?: boolean;
                     /**
                      * @description draft (default), active, paused or archived; only an active reward is redeemable
                      * @enum {string}
@@ -12076,6 +12084,8 @@ export interface operations {
                     allowedTiers?: string[] | null;
                     /** @description cpl_...: the coupon pool the code of each redemption is drawn from; null: no code */
                     couponPoolId?: string | null;
+                    /** @description Give the points back when a redemption's code expires unused: the program's due work voids it as an admin would (default false) */
+                    voidWhenExpired?: boolean;
                     /**
                      * @description draft (default), active, paused or archived; only an active reward is redeemable
                      * @enum {string}
@@ -12187,6 +12197,8 @@ export interface operations {
                     allowedTiers?: string[] | null;
                     /** @description cpl_...: the coupon pool the code of each redemption is drawn from; null: no code */
                     couponPoolId?: string | null;
+                    /** @description Give the points back when a redemption's code expires unused: the program's due work voids it as an admin would (default false) */
+                    voidWhenExpired?: boolean;
                     /**
                      * @description draft (default), active, paused or archived; only an active reward is redeemable
                      * @enum {string}

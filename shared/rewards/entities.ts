@@ -52,6 +52,8 @@ export const rewardRecordSchema = () =>
     /** Tier keys that may redeem it (null: every tier). */
     allowedTiers: z.array(z.string()).nullable(),
     couponPoolId: z.string().nullable(),
+    /** Unused redemptions whose code expired are voided by the program's due work (points and stock back); absent on older rewards: false. */
+    voidWhenExpired: z.boolean().optional(),
     status: z.enum(REWARD_STATUSES),
     version: z.number(),
     createdAt: z.string(),
@@ -89,10 +91,14 @@ export const redemptionRecordSchema = () =>
     /** The reward's benefit and minimum spend as redeemed (a later edit of the reward does not change a code already held); absent on older redemptions. */
     benefit: rewardTypeRecordSchema().optional(),
     minimumSpend: moneyRecordSchema().nullable().optional(),
+    /** When the due work voids it if still unused (its code's expiry, for a reward that says so); null or absent: never. */
+    voidAt: z.string().nullable().optional(),
   });
 export type RedemptionRecord = z.infer<ReturnType<typeof redemptionRecordSchema>>;
 
 export const redemptionEntity = /* @__PURE__ */ defineEntity({
   name: 'redemption',
-  keys: (r: RedemptionRecord) => ({ workspaceId: r.workspaceId, redemptionId: r.id, memberId: r.memberId }),
+  keys: (r: RedemptionRecord) => ({ workspaceId: r.workspaceId, redemptionId: r.id, memberId: r.memberId, voidAt: r.voidAt ?? '' }),
+  // Only an issued redemption that the due work will void is in the index of due voids.
+  when: { gsi3: (r: RedemptionRecord) => r.status === 'issued' && !!r.voidAt },
 });

@@ -6,6 +6,6 @@
 export { useRedemption, validateRedemption } from './checkout';
 export { rewardsArea } from './contract';
 export { listMemberRewards } from './member-rewards';
-export { listMemberRedemptions, redeemReward, voidRedemption } from './redemptions';
+export { listMemberRedemptions, redeemReward, voidExpiredRedemptions, voidRedemption } from './redemptions';
 export { createRewardBody, listRewardsQuery, redemptionSchema, rewardSchema, updateRewardBody } from './schemas';
 export { createReward, getReward, listRewards, updateReward } from './service';

@@ -181,7 +181,8 @@ function leaveIssuedStep(r: RedemptionRecord, status: 'voided' | 'used', recorde
     op: {
       Update: {
         Key: redemptionKey(r.workspaceId, r.id),
-        UpdateExpression: `SET #status = :to, ${names.map((n) => `${n} = :${n}`).join(', ')}`,
+        // Off the index of due voids (if it was on it): the due work has nothing left to do with it.
+        UpdateExpression: `SET #status = :to, ${names.map((n) => `${n} = :${n}`).join(', ')} REMOVE gsi3pk, gsi3sk`,
         ConditionExpression: '#status = :issued',
         ExpressionAttributeNames: { '#status': 'status' },
         ExpressionAttributeValues: { ':to': status, ':issued': 'issued', ...Object.fromEntries(names.map((n) => [`:${n}`, recorded[n]])) },
@@ -230,4 +231,27 @@ export async function redemptionOfCoupon(workspaceId: string, memberId: string, 
     cursor = page.nextCursor;
   } while (cursor);
   return undefined;
+}
+
+/**
+ * Issued redemptions whose void fell due before `before` (ISO), oldest first, a page at a time
+ * through the sparse index of due voids (only redemptions that will be voided are in it).
+ */
+export async function dueVoids(workspaceId: string, before: string, limit: number): Promise<RedemptionRecord[]> {
+  const partition = indexPartition('redemption', 'gsi3', { workspaceId });
+  const page = await indexPage<Record<string, unknown>>('gsi3', partition, { limit, forward: true, range: { to: before } });
+  return page.items.map(redemptionEntity.fromItem);
+}
+
+/** Takes a redemption off the index of due voids (its code was redeemed outside checkout: nothing to void). */
+export function undueStep(r: RedemptionRecord): TransactStep {
+  return {
+    op: {
+      Update: {
+        Key: redemptionKey(r.workspaceId, r.id),
+        UpdateExpression: 'REMOVE gsi3pk, gsi3sk',
+        ConditionExpression: 'attribute_exists(pk)',
+      },
+    },
+  };
 }

@@ -68,6 +68,10 @@ const rewardFields = {
   availableUntil: isoDateTime.nullable().optional().describe('Redeemable until (exclusive); null: no end'),
   allowedTiers: z.array(tierKey).min(1).max(20).nullable().optional().describe('Tier keys of the program whose members may redeem it; null: every tier'),
   couponPoolId: idSchema.nullable().optional().describe('cpl_...: the coupon pool the code of each redemption is drawn from; null: no code'),
+  voidWhenExpired: z
+    .boolean()
+    .optional()
+    .describe("Give the points back when a redemption's code expires unused: the program's due work voids it as an admin would (default false)"),
   status: z.enum(REWARD_STATUSES).optional().describe('draft (default), active, paused or archived; only an active reward is redeemable'),
 };
 
@@ -108,6 +112,7 @@ export const rewardSchema = z
     availableUntil: isoDateTime.nullable(),
     allowedTiers: z.array(z.string()).nullable(),
     couponPoolId: z.string().nullable(),
+    voidWhenExpired: z.boolean().describe("Whether a redemption whose code expired unused is voided (its points given back) by the program's due work"),
     status: z.enum(REWARD_STATUSES),
     version: z.number().int().describe('Pass it back on PATCH to change only what you read'),
     createdAt: isoDateTime,
@@ -136,6 +141,9 @@ export const redemptionSchema = z
     couponCode: z.string().nullable().describe('The code the member shows or types at checkout'),
     createdAt: isoDateTime,
     voidedAt: isoDateTime.nullable(),
+    voidAt: isoDateTime
+      .nullable()
+      .describe("When the program voids it if still unused, its points given back: its code's expiry, for a reward with voidWhenExpired; null: never, or no longer issued"),
     usedAt: isoDateTime.nullable().describe('When it was used at checkout; null: not used'),
     externalOrderId: z.string().nullable().describe('The order (your id) it was used on; null: not used'),
   })

@@ -40,6 +40,7 @@ function definitionOf(input: CreateRewardInput | UpdateRewardInput, base?: Defin
     availableUntil: iso(pick('availableUntil', null)),
     allowedTiers: pick('allowedTiers', null),
     couponPoolId: pick('couponPoolId', null),
+    voidWhenExpired: pick('voidWhenExpired', false) ?? false,
     status: pick('status', 'draft'),
   };
 }
@@ -64,7 +65,7 @@ async function checkReferences(workspaceId: string, d: Definition): Promise<void
 
 export function toReward(r: RewardRecord): Reward {
   const { workspaceId: _w, ...answer } = r;
-  return answer;
+  return { ...answer, voidWhenExpired: r.voidWhenExpired ?? false };
 }
 
 export async function createReward(

@@ -346,6 +346,70 @@ describe('voiding a redemption', () => {
   });
 });
 
+describe('voiding a redemption whose code expired unused', () => {
+  const advance = async (t: Tenant, days: number) => {
+    const res = await call('POST', '/api/flash/clock/advance', { token: t.token, body: { days } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+  const redemptionOf = async (t: Tenant, memberId: string, id: string) =>
+    (await call('GET', `/api/v2/members/${memberId}/redemptions`, { token: t.key })).body.data.find((x: { id: string }) => x.id === id);
+
+  it('the due work voids it once its code expired, for a reward that says so: points, stock and code back, no audit entry', async () => {
+    const t = await tenant('rewards-expiry', { sandbox: true });
+    const pool = await newPool(t);
+    const giving = await newReward(t, { couponPoolId: pool.id, stock: 5, validityDays: 2, voidWhenExpired: true });
+    expect(giving.voidWhenExpired).toBe(true);
+    const keeping = await newReward(t, { couponPoolId: pool.id, validityDays: 2 });
+    expect(keeping.voidWhenExpired).toBe(false);
+    const m = await memberWith(t, 500);
+    const expiring = (await redeem(t, giving.id, m.id)).body.data;
+    const used = (await redeem(t, giving.id, m.id)).body.data;
+    const kept = (await redeem(t, keeping.id, m.id)).body.data;
+    // A code redeemed at the till outside checkout: nothing to void.
+    expect((await call('POST', `/api/v2/coupons/${used.couponId}/redeem`, { token: t.key, body: {} })).status).toBe(200);
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 200 });
+
+    // A day on, the codes are still valid: nothing moves.
+    await advance(t, 1);
+    expect(await redemptionOf(t, m.id, expiring.id)).toMatchObject({ status: 'issued' });
+    await advance(t, 2);
+    expect(await redemptionOf(t, m.id, expiring.id)).toMatchObject({ status: 'voided', voidEntryId: expect.stringMatching(/^ple_/) });
+    expect(await redemptionOf(t, m.id, used.id)).toMatchObject({ status: 'issued' });
+    expect(await redemptionOf(t, m.id, kept.id)).toMatchObject({ status: 'issued' });
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 300 });
+    const entries = await ledgerOf(t, m.id);
+    expect(entries[0]).toMatchObject({ type: 'redemption_void', amount: 100, reason: `Redemption ${expiring.id} voided: its code expired unused` });
+    expect((await getReward(t, giving.id)).body.data.remaining).toBe(4);
+    const coupons = (await call('GET', `/api/v2/members/${m.id}/coupons`, { token: t.key })).body.data;
+    expect(coupons.find((c: { id: string }) => c.id === expiring.couponId)).toMatchObject({ status: 'voided' });
+    // The program's own work, as an expiry: in the ledger and the event, not in the people's audit log.
+    const audit = await call('GET', '/api/flash/audit?action=redemption.voided', { token: t.token });
+    expect(audit.body.data).toEqual([]);
+
+    // Later runs find nothing more to do: each point came back once.
+    await advance(t, 3);
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 300 });
+    expect((await ledgerOf(t, m.id)).filter((e) => e.type === 'redemption_void')).toHaveLength(1);
+  });
+
+  it('changes only with the flag: switched on later, it applies to the redemptions made from then on', async () => {
+    const t = await tenant('rewards-expiry-flag', { sandbox: true });
+    const pool = await newPool(t);
+    const r = await newReward(t, { couponPoolId: pool.id, validityDays: 1 });
+    const m = await memberWith(t, 300);
+    const before = (await redeem(t, r.id, m.id)).body.data;
+    const patched = await patchReward(t, r.id, { voidWhenExpired: true });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body.data.voidWhenExpired).toBe(true);
+    const after = (await redeem(t, r.id, m.id)).body.data;
+    await advance(t, 2);
+    expect(await redemptionOf(t, m.id, before.id)).toMatchObject({ status: 'issued' });
+    expect(await redemptionOf(t, m.id, after.id)).toMatchObject({ status: 'voided' });
+    expect(await balanceOf(t.key, m.id)).toMatchObject({ balance: 200 });
+    expect((await patchReward(t, r.id, { voidWhenExpired: 'yes' })).status).toBe(422);
+  });
+});
+
 describe('rewards across workspaces', () => {
   it("another workspace's key finds none of them (404) and changes nothing", async () => {
     const [a, b] = await Promise.all([tenant('rewards-a'), tenant('rewards-b')]);

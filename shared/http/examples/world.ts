@@ -404,6 +404,7 @@ export const reward = outputOf(rewardSchema, {
   availableUntil: null,
   allowedTiers: null,
   couponPoolId: ids.pool,
+  voidWhenExpired: true,
   status: 'active',
   version: 2,
   createdAt: '2026-02-26T09:00:00.000Z',
@@ -423,6 +424,7 @@ export const redemption = outputOf(redemptionSchema, {
   couponCode: 'LOYAL-3WQ8J2NB',
   createdAt: at.now,
   voidedAt: null,
+  voidAt: '2026-04-19T10:00:00.000Z',
   usedAt: null,
   externalOrderId: null,
 });
@@ -432,6 +434,7 @@ export const usedRedemption = outputOf(redemptionSchema, {
   status: 'used',
   usedAt: '2026-03-21T15:20:00.000Z',
   externalOrderId: 'WEB-100391',
+  voidAt: null,
 });
 
 export const voidedRedemption = outputOf(redemptionSchema, {
@@ -439,6 +442,7 @@ export const voidedRedemption = outputOf(redemptionSchema, {
   status: 'voided',
   voidEntryId: ids.redemptionVoidEntry,
   voidedAt: '2026-03-20T10:30:00.000Z',
+  voidAt: null,
 });
 
 export const ambassadorCandidate = outputOf(candidateSchema, {

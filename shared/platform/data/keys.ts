@@ -160,6 +160,8 @@ export const ENTITIES = {
     pk: 'WS#{workspaceId}#REDEMPTION#{redemptionId}',
     sk: 'REDEMPTION',
     gsi2: { pk: 'WS#{workspaceId}#MEMBER#{memberId}#REDEMPTIONS', sk: '{redemptionId}' },
+    /** Only while it is issued and its reward voids it when its code expires: the due voids, by time. */
+    gsi3: { pk: 'WS#{workspaceId}#REDEMPTIONS_DUE', sk: '{voidAt}#{redemptionId}' },
   },
 
   idempotency: { pk: 'WS#{workspaceId}#IDEM#{key}', sk: 'IDEM' },
