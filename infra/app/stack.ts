@@ -107,6 +107,7 @@ export class LoyaltyPlatformStack extends Stack {
       originVerifySecret: this.originVerifySecret,
       ...(originDomain ? { originHost: originDomain.regionalDomainName } : {}),
     });
+    this.exportBucket.allowUploadsFrom(`https://${this.console.distribution.distributionDomainName}`);
     // With its default endpoint disabled the API is reached through the distribution alone.
     const apiUrl = originDomain ? `https://${this.console.distribution.distributionDomainName}` : this.httpApi.apiEndpoint;
 

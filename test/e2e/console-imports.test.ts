@@ -65,7 +65,10 @@ describe('import jobs in the console (/api/flash/imports)', () => {
       ['POST', `/api/flash/imports/${id}/apply`],
       ['POST', `/api/flash/imports/${id}/undo`],
     ] as const) {
-      const res = await call(method, path, { token: supportToken, body: method === 'POST' && !path.includes('/imp_') ? { kind: 'members', format: 'csv' } : undefined });
+      const res = await call(method, path, {
+        token: supportToken,
+        body: method === 'POST' && !path.includes('/imp_') ? { kind: 'members', format: 'csv' } : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect(JSON.stringify(res.body), `${method} ${path}`).toContain('imports:run');
     }
