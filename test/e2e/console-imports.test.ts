@@ -1,88 +1,85 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../support/api';
-import { tenant } from '../support/fixtures';
-import { addUser } from '../support/table';
+import { type ConsoleBrowser, expectAccessible, openConsoleBrowser } from '../support/console';
+import { tenant, type Tenant } from '../support/fixtures';
 
 /**
- * The console's import jobs over HTTP (/api/flash/imports, the same handlers as /api/v2/imports):
- * an owner's session creates, uploads, previews, applies, follows, lists and undoes a job; a
- * support agent's session is refused with 403 naming `imports:run`; another workspace's owner
- * neither sees nor touches the job.
+ * The Imports screen in Chromium against the running platform: a CSV with one bad row chosen in a
+ * file input and uploaded by the browser straight to its presigned link (a cross-origin PUT to
+ * s3rver, allowed by the bucket's CORS rule), the preview's error line, an apply confirmed and
+ * followed on its progress bar to completed, and an undo confirmed. axe-core and a 390 px width on
+ * the job's view.
  */
 
-const FILE = 'externalId,email,firstName\nCON-1,con-1@example.test,Ada\nCON-2,not-an-email,Bob\nCON-3,con-3@example.test,Cy\n';
+let browser: ConsoleBrowser;
+let owner: Tenant;
 
-const signIn = async (email: string, password: string) => {
-  const res = await call('POST', '/api/v2/auth/login', { body: { email, password } });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.data.session.token as string;
-};
+beforeAll(async () => {
+  owner = await tenant('console-imports-walk');
+  browser = await openConsoleBrowser();
+}, 120_000);
 
-describe('import jobs in the console (/api/flash/imports)', () => {
-  it('an owner runs a job end to end; a support agent is refused; another workspace sees nothing', { timeout: 120_000 }, async () => {
-    const owner = await tenant('console-imports');
-    const token = owner.token;
+afterAll(async () => {
+  await browser?.close();
+});
 
-    const created = await call('POST', '/api/flash/imports', { token, body: { kind: 'members', format: 'csv' } });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const id = created.body.data.id as string;
-    const put = await fetch(created.body.data.upload.url, { method: 'PUT', body: FILE });
-    expect(put.status).toBe(200);
+const CSV = 'externalId,email,firstName\nWEB-1,web-1@example.test,Ada\nWEB-2,not-an-email,Bob\nWEB-3,web-3@example.test,Cy\n';
 
-    const previewed = await call('POST', `/api/flash/imports/${id}/preview`, { token });
-    expect(previewed.status).toBe(200);
-    expect(previewed.body.data.preview).toMatchObject({ rows: 3, valid: 2, invalid: 1, errors: [{ line: 3, field: 'email' }] });
+const sideways = (page: Page) =>
+  page.evaluate(() => {
+    const root = (globalThis as any).document.documentElement;
+    return root.scrollWidth - root.clientWidth;
+  });
 
-    const applying = await call('POST', `/api/flash/imports/${id}/apply`, { token });
-    expect(applying.status).toBe(202);
-    let job = applying.body.data;
-    for (let i = 0; i < 300 && job.status === 'applying'; i++) {
-      await sleep(200);
-      job = (await call('GET', `/api/flash/imports/${id}`, { token })).body.data;
-    }
-    expect(job).toMatchObject({ status: 'completed', progress: { rows: 3, done: 2, failed: 1 } });
+describe('the Imports screen (headless Chromium)', () => {
+  it('uploads a CSV, shows its bad line, applies it to completed on a progress bar, and undoes it', { timeout: 180_000 }, async () => {
+    const page = await browser.newTab();
+    await browser.signIn(page, owner.email, owner.password);
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Imports' }).click();
+    await page.getByRole('heading', { name: 'Imports', level: 1 }).waitFor();
+    await page.getByText('No import yet.').waitFor();
+    await expectAccessible(page, 'imports (empty)');
 
-    // Listed newest first: a second job comes before the first.
-    const second = await call('POST', '/api/flash/imports', { token, body: { kind: 'balances', format: 'csv' } });
-    expect(second.status).toBe(201);
-    const listed = await call('GET', '/api/flash/imports?limit=1', { token });
-    expect(listed.status).toBe(200);
-    expect(listed.body.data.map((j: { id: string }) => j.id)).toEqual([second.body.data.id]);
-    const next = await call('GET', `/api/flash/imports?limit=1&cursor=${encodeURIComponent(listed.body.nextCursor)}`, { token });
-    expect(next.body.data.map((j: { id: string }) => j.id)).toEqual([id]);
-    // The API key's list is the same handler.
-    expect((await call('GET', '/api/v2/imports', { token: owner.key })).body.data.map((j: { id: string }) => j.id)).toEqual([second.body.data.id, id]);
+    await page.getByLabel('What').selectOption('members');
+    await page.getByLabel('Format').selectOption('csv');
+    await page.getByLabel('File', { exact: true }).setInputFiles({ name: 'members.csv', mimeType: 'text/csv', buffer: Buffer.from(CSV) });
+    await page.getByRole('button', { name: 'Upload the file' }).click();
+    await page.getByRole('heading', { name: /^Import imp_/, level: 1 }).waitFor();
+    await page.getByText('awaiting_upload').waitFor();
 
-    // A support agent's session: every import route refused, naming the permission.
-    const support = await addUser(owner.workspaceId, 'support');
-    const supportToken = await signIn(support.email, support.password);
-    for (const [method, path] of [
-      ['GET', '/api/flash/imports'],
-      ['POST', '/api/flash/imports'],
-      ['GET', `/api/flash/imports/${id}`],
-      ['POST', `/api/flash/imports/${id}/preview`],
-      ['POST', `/api/flash/imports/${id}/apply`],
-      ['POST', `/api/flash/imports/${id}/undo`],
-    ] as const) {
-      const res = await call(method, path, {
-        token: supportToken,
-        body: method === 'POST' && !path.includes('/imp_') ? { kind: 'members', format: 'csv' } : undefined,
-      });
-      expect(res.status, `${method} ${path}`).toBe(403);
-      expect(JSON.stringify(res.body), `${method} ${path}`).toContain('imports:run');
-    }
+    await page.getByRole('button', { name: 'Preview the file' }).click();
+    const errors = page.getByRole('table', { name: 'The first errors, by line of the file' });
+    await errors.waitFor();
+    expect(await errors.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual(['3', 'email', expect.any(String)]);
+    await page.getByText('3 rows: 2 valid, 1 invalid').waitFor();
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await sideways(page), 'the preview scrolls sideways').toBeLessThanOrEqual(0);
+    await expectAccessible(page, 'import previewed');
 
-    // Another workspace's owner: the job is not found, and its list does not hold it.
-    const other = await tenant('console-imports-other');
-    expect((await call('GET', `/api/flash/imports/${id}`, { token: other.token })).status).toBe(404);
-    expect((await call('POST', `/api/flash/imports/${id}/undo`, { token: other.token })).status).toBe(404);
-    expect((await call('GET', '/api/flash/imports', { token: other.token })).body.data).toEqual([]);
-    // A cursor of the first workspace's list is no use to another.
-    expect((await call('GET', `/api/flash/imports?cursor=${encodeURIComponent(listed.body.nextCursor)}`, { token: other.token })).status).toBe(400);
+    // Apply asks first; Cancel leaves the job as it was.
+    await page.getByRole('button', { name: /^Apply import imp_/ }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('button', { name: /^Apply import imp_/ }).click();
+    await page.getByRole('button', { name: 'Apply the import' }).click();
+    const bar = page.getByRole('progressbar', { name: 'Rows applied' });
+    await bar.waitFor();
+    await page.getByText('completed', { exact: true }).waitFor({ timeout: 60_000 });
+    expect(await bar.getAttribute('aria-valuetext')).toBe('3 of 3 rows');
+    expect(await bar.evaluate((b: any) => [b.value, b.max])).toEqual([3, 3]);
+    expect(await sideways(page), 'the finished job scrolls sideways').toBeLessThanOrEqual(0);
+    await expectAccessible(page, 'import completed');
+    expect((await call('GET', '/api/v2/members?externalId=WEB-1', { token: owner.key })).body.data).toHaveLength(1);
 
-    const undone = await call('POST', `/api/flash/imports/${id}/undo`, { token });
-    expect(undone.status, JSON.stringify(undone.body)).toBe(200);
-    expect(undone.body.data).toMatchObject({ status: 'undone', undo: { undone: 2 } });
+    await page.getByRole('button', { name: /^Undo import imp_/ }).click();
+    await page.getByRole('button', { name: 'Undo the import' }).click();
+    await page.getByText('undone', { exact: true }).waitFor();
+    await page.getByText('Undone: 2 rows taken back, 0 members kept').waitFor();
+    expect((await call('GET', '/api/v2/members?externalId=WEB-1', { token: owner.key })).body.data).toEqual([]);
+
+    // The list holds the job, newest first, with a link to it.
+    await page.getByRole('link', { name: 'Back to the imports' }).click();
+    await page.getByRole('link', { name: /^Open imp_/ }).waitFor();
+    await page.close();
   });
 });

@@ -114,21 +114,19 @@ function PreviewCard({ preview }: { preview: Preview }) {
         ) : null}
       </dl>
       {preview.errors.length ? (
-        <div class="scroll">
-          <table>
-            <caption>The first errors, by line of the file</caption>
-            <TableHead columns={['Line', 'Field', 'Problem']} />
-            <tbody>
-              {preview.errors.map((e) => (
-                <tr key={`${e.line}:${e.field}`}>
-                  <td>{e.line}</td>
-                  <td>{e.field}</td>
-                  <td>{e.message}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <table>
+          <caption>The first errors, by line of the file</caption>
+          <TableHead columns={['Line', 'Field', 'Problem']} />
+          <tbody>
+            {preview.errors.map((e) => (
+              <tr key={`${e.line}:${e.field}`}>
+                <td>{e.line}</td>
+                <td>{e.field}</td>
+                <td>{e.message}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       ) : null}
     </section>
   );
