@@ -4,7 +4,8 @@
  */
 
 export { applyChunk, applyImport, begin, finish, markFailed } from './apply';
-export { type ImportOperations, importsArea } from './contract';
+export type { ImportOperations } from './contract';
+export { importsArea } from './contract';
 export { IMPORT_FORMATS, IMPORT_KINDS } from './entities';
 export { createImport, getImport, listImports, previewImport } from './service';
 export { undoImport } from './undo';
