@@ -1,4 +1,4 @@
-import { App, type AppProps, Aspects, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { App, type AppProps, Aspects, Aws, CfnOutput, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import type * as events from 'aws-cdk-lib/aws-events';
 import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
@@ -105,8 +105,12 @@ export class LoyaltyPlatformStack extends Stack {
     this.console = new ConsoleHosting(this, 'Console', {
       httpApi: this.httpApi,
       originVerifySecret: this.originVerifySecret,
+      // Any bucket of the region (a presigned link still needs its signature): naming the export
+      // bucket itself would tie the distribution to the bucket whose CORS rule names the distribution.
+      uploadOrigin: `https://*.s3.${Aws.REGION}.amazonaws.com`,
       ...(originDomain ? { originHost: originDomain.regionalDomainName } : {}),
     });
+    this.exportBucket.allowUploadsFrom(`https://${this.console.distribution.distributionDomainName}`);
     // With its default endpoint disabled the API is reached through the distribution alone.
     const apiUrl = originDomain ? `https://${this.console.distribution.distributionDomainName}` : this.httpApi.apiEndpoint;
 

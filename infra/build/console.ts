@@ -16,18 +16,20 @@ const ENTRY = 'shared/console/main.tsx';
 
 /**
  * Scripts, styles, data and API calls from this origin only; no inline script or style, no frames,
- * no plugins, forms posting nowhere else.
+ * no plugins, forms posting nowhere else. The one other address it may call is the bucket's
+ * (`uploadOrigin`): an import file is PUT from the browser straight to its presigned link.
  */
-export const CONSOLE_CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+export const consoleContentSecurityPolicy = (uploadOrigin: string): string =>
+  [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    ['connect-src', "'self'", uploadOrigin].filter(Boolean).join(' '),
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 
 export interface ConsoleFile {
   readonly body: Buffer;

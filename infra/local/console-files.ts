@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ConsoleBuild, buildConsole, CONSOLE_ASSETS_PATH, CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH } from '../build/console';
+import { type ConsoleBuild, buildConsole, CONSOLE_ASSETS_PATH, CONSOLE_PATH, consoleContentSecurityPolicy } from '../build/console';
 
 /**
  * The console's static files, as CloudFront serves them from the bucket in AWS: built once when the
@@ -15,6 +15,9 @@ export const startConsoleBuild = (): Promise<ConsoleBuild> => {
 };
 
 export const isConsolePath = (path: string): boolean => path === CONSOLE_PATH || path.startsWith(`${CONSOLE_PATH}/`);
+
+/** The local bucket's origin (s3rver's, path-style links): where the console PUTs an import file. */
+const uploadOrigin = (): string => (process.env.S3_ENDPOINT ? new URL(process.env.S3_ENDPOINT).origin : '');
 
 export async function serveConsole(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   if (req.method !== 'GET' && req.method !== 'HEAD') {
@@ -39,7 +42,7 @@ export async function serveConsole(req: IncomingMessage, res: ServerResponse, pa
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'same-origin',
     ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-    ...(file.immutable ? {} : { 'content-security-policy': CONSOLE_CONTENT_SECURITY_POLICY }),
+    ...(file.immutable ? {} : { 'content-security-policy': consoleContentSecurityPolicy(uploadOrigin()) }),
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 }

@@ -3344,7 +3344,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The workspace's import jobs, newest first
+         * @description Each job as GET /api/v2/imports/{id} answers it, the newest first, a page at a time.
+         *
+         *     Credential: an API key with the scope `imports:read`.
+         */
+        get: operations["listImports"];
         put?: never;
         /**
          * Create an import job and its upload link
@@ -3353,6 +3359,34 @@ export interface paths {
          *     Credential: an API key with the scope `imports:write`.
          */
         post: operations["createImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/imports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The workspace's import jobs, newest first
+         * @description Each job as GET /api/v2/imports/{id} answers it, the newest first, a page at a time.
+         *
+         *     Credential: a user session whose role holds the permission `imports:run` (import jobs (members, balances, tiers, points, tags): create, preview, apply, undo; built-in roles `owner`, `admin`).
+         */
+        get: operations["adminListImports"];
+        put?: never;
+        /**
+         * Create an import job and its upload link
+         * @description The job (`awaiting_upload`) and a presigned S3 PUT of its file (up to 5 GB), valid 60 minutes. File formats: docs/migration.md.
+         *
+         *     Credential: a user session whose role holds the permission `imports:run` (import jobs (members, balances, tiers, points, tags): create, preview, apply, undo; built-in roles `owner`, `admin`).
+         */
+        post: operations["adminCreateImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3371,6 +3405,26 @@ export interface paths {
          * @description Credential: an API key with the scope `imports:read`.
          */
         get: operations["getImport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/imports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An import job: status, preview and progress
+         * @description Credential: a user session whose role holds the permission `imports:run` (import jobs (members, balances, tiers, points, tags): create, preview, apply, undo; built-in roles `owner`, `admin`).
+         */
+        get: operations["adminGetImport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3401,6 +3455,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/imports/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check every row of the uploaded file without writing anything
+         * @description Checks each row (fields, dates, tier keys, that a named member exists) and stores on the job rows by outcome, the first 100 errors with line and field, and the totals. Writes nothing else; may run again until the job is applied. 409 CONFLICT without an uploaded file or after an apply.
+         *
+         *     Credential: a user session whose role holds the permission `imports:run` (import jobs (members, balances, tiers, points, tags): create, preview, apply, undo; built-in roles `owner`, `admin`).
+         */
+        post: operations["adminPreviewImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/imports/{id}/apply": {
         parameters: {
             query?: never;
@@ -3423,6 +3499,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/flash/imports/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a previewed import job (in the background)
+         * @description The workflow applies the rows in chunks of 200, 2 at a time (`progress`). Each row once: applied again, a job skips what it applied. A balance is a lot with its own dates and an entry sourced `import`; lifetime points only with `countLifetime`, `loyalty.points_earned` only with `notify`. 409 CONFLICT before a preview, while applying, after an undo.
+         *
+         *     Credential: a user session whose role holds the permission `imports:run` (import jobs (members, balances, tiers, points, tags): create, preview, apply, undo; built-in roles `owner`, `admin`).
+         */
+        post: operations["adminApplyImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/imports/{id}/undo": {
         parameters: {
             query?: never;
@@ -3439,6 +3537,28 @@ export interface paths {
          *     Credential: an API key with the scope `imports:write`.
          */
         post: operations["undoImport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/flash/imports/{id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo an applied import job as a whole
+         * @description Within 7 days of its end: each balance reversed (a `correction` from its own lot), each tier put back, each points row reversed, each tag put back; each member a members job created removed if untouched since (no profile or tag change, no ledger entry, no order), else kept and counted in `undo.kept`. Rows left undone: 409 CONFLICT, undo again. 409 CONFLICT for a job not completed or failed, or past the window.
+         *
+         *     Credential: a user session whose role holds the permission `imports:run` (import jobs (members, balances, tiers, points, tags): create, preview, apply, undo; built-in roles `owner`, `admin`).
+         */
+        post: operations["adminUndoImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4603,7 +4723,7 @@ export interface components {
             generatedAt: string;
         };
         /** @enum {string} */
-        Permission: "overview:read" | "reports:read" | "exports:run" | "exports:workspace" | "audit:read" | "members:read" | "members:tag" | "members:adjust_points" | "members:erase" | "program:read" | "program:manage" | "clock:advance" | "campaigns:read" | "campaigns:manage" | "campaigns:simulate" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "wallet:branding" | "objects:read" | "objects:manage" | "webhooks:manage" | "api_keys:manage" | "settings:cors" | "team:manage";
+        Permission: "overview:read" | "reports:read" | "exports:run" | "exports:workspace" | "imports:run" | "audit:read" | "members:read" | "members:tag" | "members:adjust_points" | "members:erase" | "program:read" | "program:manage" | "clock:advance" | "campaigns:read" | "campaigns:manage" | "campaigns:simulate" | "rewards:read" | "rewards:manage" | "rewards:redeem" | "wallet:branding" | "objects:read" | "objects:manage" | "webhooks:manage" | "api_keys:manage" | "settings:cors" | "team:manage";
         PointsAtMoment: {
             /**
              * Format: date-time
@@ -14287,7 +14407,126 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listImports: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportJob"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateImport"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedImport"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminListImports: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-200 (default 50) */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportJob"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminCreateImport: {
         parameters: {
             query?: never;
             header?: never;
@@ -14362,7 +14601,81 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    adminGetImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example imp_01jpz9a0b2d4f6h8k0n2q4t6wz */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportJob"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     previewImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example imp_01jpzb3c5e7g9j1m3p5r7t9wx2 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportJob"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminPreviewImport: {
         parameters: {
             query?: never;
             header?: never;
@@ -14438,7 +14751,83 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    adminApplyImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example imp_01jpz9a0b2d4f6h8k0n2q4t6wz */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportJob"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     undoImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example imp_01jpz9a0b2d4f6h8k0n2q4t6wz */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ImportJob"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            431: components["responses"]["RequestHeaderFieldsTooLarge"];
+            500: components["responses"]["Internal"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    adminUndoImport: {
         parameters: {
             query?: never;
             header?: never;

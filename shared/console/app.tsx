@@ -18,6 +18,8 @@ const Rewards = lazyScreen(() => import('./screens/rewards/rewards').then((m) =>
 const ObjectTypes = lazyScreen(() => import('./screens/object-types/object-types').then((m) => m.ObjectTypes));
 const Webhooks = lazyScreen(() => import('./screens/webhooks/webhooks').then((m) => m.Webhooks));
 const Exports = lazyScreen(() => import('./screens/exports/exports').then((m) => m.Exports));
+const Imports = lazyScreen(() => import('./screens/imports/imports').then((m) => m.Imports));
+const ImportJob = lazyScreen(() => import('./screens/imports/import-job').then((m) => m.ImportJob));
 const ApiKeys = lazyScreen(() => import('./screens/api-keys/api-keys').then((m) => m.ApiKeys));
 const Wallet = lazyScreen(() => import('./screens/wallet/wallet').then((m) => m.Wallet));
 const AuditLog = lazyScreen(() => import('./screens/audit-log/audit-log').then((m) => m.AuditLog));
@@ -41,6 +43,7 @@ const NAV: Navigation = {
     { path: to.objectTypes, name: 'Object types', loads: 'GET /api/flash/objects/types' },
     { path: to.webhooks, name: 'Webhooks', loads: 'GET /api/flash/webhooks' },
     { path: `${ROOT}/exports`, name: 'Exports', loads: 'GET /api/flash/exports' },
+    { path: to.imports, name: 'Imports', loads: 'GET /api/flash/imports' },
     { path: `${ROOT}/api-keys`, name: 'API keys', loads: 'GET /api/v2/api-keys' },
     { path: `${ROOT}/wallet`, name: 'Wallet', loads: 'GET /api/flash/wallet/branding' },
     { path: `${ROOT}/audit`, name: 'Audit log', loads: 'GET /api/flash/audit' },
@@ -88,6 +91,8 @@ function SignedIn() {
         <Route path="/webhooks" component={Webhooks} />
         <Route path="/webhooks/:id/deliveries" component={Webhooks} />
         <Route path="/exports" component={Exports} />
+        <Route path="/imports" component={Imports} />
+        <Route path="/imports/:id" component={ImportJob} />
         <Route path="/api-keys" component={ApiKeys} />
         <Route path="/wallet" component={Wallet} />
         <Route path="/audit" component={AuditLog} />

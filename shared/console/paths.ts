@@ -17,6 +17,8 @@ export const to = {
   objectType: (key: string) => under('/object-types', key),
   webhooks: `${ROOT}/webhooks`,
   deliveries: (endpointId: string) => `${under('/webhooks', endpointId)}/deliveries`,
+  imports: `${ROOT}/imports`,
+  importJob: (id: string) => under('/imports', id),
   audit: `${ROOT}/audit`,
   /** The signed-in person's own page (their sessions): every role has it, so it is outside the navigation. */
   account: `${ROOT}/account`,

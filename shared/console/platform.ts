@@ -215,6 +215,12 @@ export const ROUTE_PERMISSIONS = {
   'GET /api/flash/overview': 'overview:read',
   'GET /api/flash/reports/points': 'reports:read',
   'GET /api/flash/reports/members': 'reports:read',
+  'GET /api/flash/imports': 'imports:run',
+  'GET /api/flash/imports/{id}': 'imports:run',
+  'POST /api/flash/imports': 'imports:run',
+  'POST /api/flash/imports/{id}/preview': 'imports:run',
+  'POST /api/flash/imports/{id}/apply': 'imports:run',
+  'POST /api/flash/imports/{id}/undo': 'imports:run',
 } as const satisfies Readonly<Record<string, components['schemas']['Permission']>>;
 
 /** The API-key scopes a session grants only when its role holds the permission beside them. */

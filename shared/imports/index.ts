@@ -5,6 +5,7 @@
 
 export { applyChunk, applyImport, begin, finish, markFailed } from './apply';
 export { importsArea } from './contract';
+export type { ImportOperations } from './contract';
 export { IMPORT_FORMATS, IMPORT_KINDS } from './entities';
-export { createImport, getImport, previewImport } from './service';
+export { createImport, getImport, listImports, previewImport } from './service';
 export { undoImport } from './undo';

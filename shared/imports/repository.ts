@@ -1,8 +1,8 @@
 import { importJobEntity, type ImportJobRecord, type ImportRowRecord } from './entities';
-import { keyOf } from '../platform/data/keys';
+import { keyOf, skPrefix } from '../platform/data/keys';
 import { getItem, isConditionFailed, putItem, updateItem } from '../platform/data/items';
 import { updateFromStatus } from '../platform/data/status-transition';
-import { batchGetItems, queryRaw } from '../platform/data/queries';
+import { batchGetItems, type Page, prefixPage, queryRaw } from '../platform/data/queries';
 import { transactWrite, type TransactStep } from '../platform/data/transactions';
 
 /**
@@ -22,6 +22,12 @@ export async function createJob(job: ImportJobRecord, steps: TransactStep[]): Pr
 export async function getJob(workspaceId: string, jobId: string): Promise<ImportJobRecord | undefined> {
   const item = await getItem<Record<string, unknown>>(jobKey(workspaceId, jobId));
   return item ? importJobEntity.fromItem(item) : undefined;
+}
+
+/** A page of the workspace's jobs, newest first (their ids sort by time). */
+export async function listJobs(workspaceId: string, limit: number, cursor?: string): Promise<Page<ImportJobRecord>> {
+  const page = await prefixPage<Record<string, unknown>>(keyOf('workspace', { workspaceId }).pk, skPrefix('importJob'), { limit, cursor });
+  return { ...page, items: page.items.map(importJobEntity.fromItem) };
 }
 
 /**

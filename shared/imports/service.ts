@@ -94,6 +94,12 @@ export async function getImport(workspaceId: string, jobId: string) {
   return toImportJob(await loadJob(workspaceId, jobId));
 }
 
+/** A page of the workspace's jobs, newest first. */
+export async function listImports(workspaceId: string, query: { limit: number; cursor?: string }) {
+  const page = await repo.listJobs(workspaceId, query.limit, query.cursor);
+  return { items: page.items.map((j) => toImportJob(j)), nextCursor: page.nextCursor };
+}
+
 /** What checking a row needs of the workspace: its program's tiers, the members API's shapes. */
 export async function rowContext(workspaceId: string, now: Date): Promise<RowContext> {
   const rules = await rulesOf(workspaceId);

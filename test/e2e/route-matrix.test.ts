@@ -198,6 +198,7 @@ const NO_FOREIGN_OBJECT = new Set([
   'POST /api/v2/tracking/events',
   'GET /api/v2/tracking/stats',
   'POST /api/v2/imports',
+  'GET /api/v2/imports',
 ]);
 
 const keyed = routes.filter((r) => r.auth.includes('apiKey'));

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildConsoleSync, CONSOLE_ASSETS_PATH, CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH } from '../../infra/build/console';
+import { buildConsoleSync, CONSOLE_ASSETS_PATH, CONSOLE_PATH, consoleContentSecurityPolicy } from '../../infra/build/console';
 import { HTTP_API_LOGICAL_ID } from '../../infra/app/constructs/api';
 import {
   CONSOLE_BUCKET_LOGICAL_ID,
@@ -64,7 +64,20 @@ describe('the distribution', () => {
     });
     const [[, headers]] = ofType('AWS::CloudFront::ResponseHeadersPolicy') as [[string, any]];
     const security = headers.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig;
-    expect(security.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: CONSOLE_CONTENT_SECURITY_POLICY, Override: true });
+    // S3 of the region is the one other address the page may call (import files PUT to their presigned links).
+    expect(security.ContentSecurityPolicy).toEqual({
+      ContentSecurityPolicy: {
+        'Fn::Join': [
+          '',
+          [
+            consoleContentSecurityPolicy('https://*.s3.REGION').split('REGION')[0],
+            { Ref: 'AWS::Region' },
+            consoleContentSecurityPolicy('REGION.amazonaws.com').split('REGION')[1],
+          ],
+        ],
+      },
+      Override: true,
+    });
     expect(security.FrameOptions.FrameOption).toBe('DENY');
     expect(security.StrictTransportSecurity.AccessControlMaxAgeSec).toBe(365 * 24 * 3600);
   });

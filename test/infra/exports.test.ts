@@ -122,6 +122,21 @@ describe('export bucket', () => {
     );
   });
 
+  it("lets the console's origin alone PUT an import file to a presigned link (the browser's preflight)", () => {
+    const [, bucket] = ofType('AWS::S3::Bucket')[0]!;
+    const distribution = ofType('AWS::CloudFront::Distribution')[0]![0];
+    expect(bucket!.Properties!.CorsConfiguration).toEqual({
+      CorsRules: [
+        {
+          AllowedMethods: ['PUT'],
+          AllowedOrigins: [{ 'Fn::Join': ['', ['https://', { 'Fn::GetAtt': [distribution, 'DomainName'] }]] }],
+          AllowedHeaders: ['content-type'],
+          MaxAge: 3000,
+        },
+      ],
+    });
+  });
+
   it('grants follow the declarations: writers write, link signers read, starters start, nobody else', () => {
     const all = [
       ...DECLARATIONS.map((d) => ({ name: d.area as string, access: d.access })),

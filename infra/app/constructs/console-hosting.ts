@@ -11,7 +11,7 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct } from 'constructs';
 import { config } from '../../../shared/platform/config';
 import { templateRef } from './template-ref';
-import { buildConsoleSync, CONSOLE_ASSETS_PATH, CONSOLE_CONTENT_SECURITY_POLICY, CONSOLE_PATH, type ConsoleBuild } from '../../build/console';
+import { buildConsoleSync, CONSOLE_ASSETS_PATH, CONSOLE_PATH, consoleContentSecurityPolicy, type ConsoleBuild } from '../../build/console';
 
 /** Where the page lives in the bucket; every console address that is not an asset is answered with it. */
 export const CONSOLE_PAGE_KEY = `${CONSOLE_PATH.slice(1)}/index.html`;
@@ -46,6 +46,8 @@ export interface ConsoleHostingProps {
   readonly originVerifySecret: secretsmanager.ISecret;
   /** The API's own domain (`apiOriginDomain`, regional name) when its default endpoint is disabled. */
   readonly originHost?: string;
+  /** Where the export bucket's presigned links point (an origin, wildcards allowed): the console PUTs import files there. */
+  readonly uploadOrigin: string;
 }
 
 /**
@@ -85,7 +87,7 @@ export class ConsoleHosting extends Construct {
       viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
       cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
       compress: true,
-      responseHeadersPolicy: this.consoleHeaders(),
+      responseHeadersPolicy: this.consoleHeaders(props.uploadOrigin),
       functionAssociations: [
         {
           eventType: cloudfront.FunctionEventType.VIEWER_REQUEST,
@@ -180,11 +182,11 @@ export class ConsoleHosting extends Construct {
   }
 
   /** The page's CSP (the one the local runtime sends) and the usual hardening headers, on every console file. */
-  private consoleHeaders(): cloudfront.ResponseHeadersPolicy {
+  private consoleHeaders(uploadOrigin: string): cloudfront.ResponseHeadersPolicy {
     return new cloudfront.ResponseHeadersPolicy(this, 'ConsoleHeaders', {
       comment: 'Console: strict CSP, no framing, no sniffing, HSTS',
       securityHeadersBehavior: {
-        contentSecurityPolicy: { contentSecurityPolicy: CONSOLE_CONTENT_SECURITY_POLICY, override: true },
+        contentSecurityPolicy: { contentSecurityPolicy: consoleContentSecurityPolicy(uploadOrigin), override: true },
         contentTypeOptions: { override: true },
         frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
         referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.SAME_ORIGIN, override: true },

@@ -58,6 +58,15 @@ export class ExportBucket extends Construct {
   }
 
   /**
+   * The console uploads an import file from the browser straight to its presigned link: a
+   * cross-origin PUT from the console's origin, which the bucket must allow (the preflight). PUT
+   * only, from that origin only; a link still needs its signature.
+   */
+  allowUploadsFrom(origin: string): void {
+    this.bucket.addCorsRule({ allowedOrigins: [origin], allowedMethods: [s3.HttpMethods.PUT], allowedHeaders: ['content-type'], maxAge: 3000 });
+  }
+
+  /**
    * Grants a function what its declaration says of the export bucket and sets its variable. Object
    * actions only, on the exports' own prefix: `read` gets objects (what presigned links are signed
    * for), `readWrite` also puts (multipart), deletes and aborts.

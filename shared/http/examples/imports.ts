@@ -1,4 +1,5 @@
 import type { importsArea } from '../../imports';
+import { twinned } from '../../platform/contract/admin-twins';
 import type { AreaExamples } from './types';
 
 const id = 'imp_01jpz9a0b2d4f6h8k0n2q4t6wz';
@@ -65,7 +66,9 @@ const pointsPreviewed = {
   progress: { rows: 412, chunks: 3, chunksDone: 0, done: 0, skipped: 0, failed: 0, estimatedCompletionAt: null },
 };
 
-export const importsExamples: AreaExamples<typeof importsArea> = {
+// One example per operation; its console twin shows the same.
+export const importsExamples: AreaExamples<typeof importsArea> = twinned({
+  listImports: { query: { limit: 50 }, responses: { 200: { data: [previewed], nextCursor: null } } },
   createImport: {
     summary: 'Tag every Gold member: a tags job over a members filter (no file to upload)',
     request: { kind: 'tags', filter: { tier: 'gold' }, change: { tag: 'gold-launch', action: 'add' } },
@@ -120,4 +123,4 @@ export const importsExamples: AreaExamples<typeof importsArea> = {
     },
   },
   applyImport: { params: { id }, responses: { 202: { data: { ...previewed, status: 'applying', startedAt: '2026-03-20T09:05:00.000Z' } } } },
-};
+});

@@ -13,6 +13,7 @@ export const PERMISSIONS = {
   'reports:read': 'Reports: points liability and activity',
   'exports:run': "Exports of orders and the ledger (CSV, JSONL): start, schedule, download; the members' export needs members:read too",
   'exports:workspace': "The whole workspace's archive (members pseudonymous, orders, campaigns)",
+  'imports:run': 'Import jobs (members, balances, tiers, points, tags): create, preview, apply, undo',
   'audit:read': 'The audit trail',
   'members:read': 'Find members; see their profile, orders, points history, coupons and balance explanations',
   'members:tag': "Add and remove a member's tags",
