@@ -6,7 +6,7 @@
 export { campaignsArea } from './contract';
 export { campaignNames, createCampaign, deleteCampaign, getCampaign, listCampaigns, updateCampaign, withTallies } from './definitions';
 export { DUE_JOBS, runAllDueProgramWork, runDueProgramWork } from './due-work';
-export { CONDITION_FIELDS, OPS_BY_KIND } from './evaluation';
+export { CONDITION_FIELDS, DAY_NAMES, OPS_BY_KIND } from './evaluation';
 export { memberTriggers, ordersWithCampaigns } from './hooks';
 export { campaignSchema, campaignSimulationSchema, createCampaignBody, listCampaignsQuery, simulateCampaignsBody, updateCampaignBody } from './schemas';
 export { simulateCampaigns } from './simulation';

@@ -22,6 +22,8 @@ export const PLATFORM: {
   readonly conditionFields: Readonly<Record<Condition['field'], ConditionKind>>;
   /** The operators each kind of condition field takes. */
   readonly opsByKind: Readonly<Record<ConditionKind, readonly Condition['op'][]>>;
+  /** The values `date.weekday` holds, Monday first. */
+  readonly weekdays: readonly string[];
   /** The fewest characters a password may have (sign-up, invitation, reset). */
   readonly minPasswordLength: number;
 } = {
@@ -139,6 +141,7 @@ export const PLATFORM: {
     'date.weekday': 'string',
   },
   opsByKind: { number: ['eq', 'neq', 'gte', 'lte', 'in'], string: ['eq', 'neq', 'in'], boolean: ['eq', 'neq'], list: ['contains', 'in'] },
+  weekdays: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],
   minPasswordLength: 10,
 };
 

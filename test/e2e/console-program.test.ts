@@ -280,6 +280,42 @@ describe('the Program screen (headless Chromium)', () => {
     await page.close();
   });
 
+  it("offers the weekdays and the program's tiers by name to pick, with the keyboard, instead of typing them", async () => {
+    const page = await openProgram();
+    const levels = (await program()).tiers.levels as { key: string; name: string }[];
+    const top = levels.at(-1)!;
+    await page.getByRole('link', { name: 'New campaign' }).click();
+    const editor = page.getByRole('form', { name: 'New campaign' });
+    await editor.getByLabel('Name', { exact: true }).fill('Weekend for the top tier');
+    await editor.getByRole('button', { name: 'Add a condition' }).click();
+    await editor.getByLabel('Field of condition 1').selectOption('date.weekday');
+    await editor.getByLabel('Operator of condition 1').selectOption('in');
+    const days = editor.getByRole('group', { name: 'Values of condition 1' });
+    expect(await days.getByRole('checkbox').count()).toBe(7);
+    // Keyboard only: Tab to a day, Space ticks it.
+    await days.getByRole('checkbox', { name: 'Saturday' }).focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement.parentElement.textContent.trim())).toBe('Sunday');
+    await page.keyboard.press('Space');
+    await editor.getByRole('button', { name: 'Add a condition' }).click();
+    await editor.getByLabel('Field of condition 2').selectOption('member.tier');
+    const tier = editor.getByLabel('Value of condition 2');
+    // The tiers by name, in the program's order (a blank choice first until one is picked).
+    expect(await tier.locator('option').allTextContents()).toEqual(['Choose…', ...levels.map((l) => l.name)]);
+    await tier.selectOption({ label: top.name });
+    await expectAccessible(page, 'program (conditions picked)');
+    await editor.getByRole('button', { name: 'Create campaign' }).click();
+    await page.getByRole('row', { name: /Weekend for the top tier draft/ }).waitFor();
+    expect((await campaigns()).find((c) => c.name === 'Weekend for the top tier')).toMatchObject({
+      conditions: [
+        { field: 'date.weekday', op: 'in', value: ['saturday', 'sunday'] },
+        { field: 'member.tier', op: 'eq', value: top.key },
+      ],
+    });
+    await page.close();
+  });
+
   it('asked for nothing from another host and broke no rule of its Content-Security-Policy', () => {
     expect(browser.requested.filter((u) => !u.startsWith(browser.base))).toEqual([]);
     expect(browser.cspViolations).toEqual([]);

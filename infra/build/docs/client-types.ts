@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../shared/campaigns';
+import { CONDITION_FIELDS, DAY_NAMES, OPS_BY_KIND } from '../../../shared/campaigns';
 import { routeKey, routes } from '../../../shared/http/declarations';
 import { buildOpenApiDocument } from '../../../shared/http/openapi';
 import { SCOPES } from '../../../shared/platform/contract/scopes';
@@ -54,6 +54,7 @@ export function generateConsoleConstants(): string {
     fieldTypes: FIELD_TYPES,
     conditionFields: CONDITION_FIELDS,
     opsByKind: OPS_BY_KIND,
+    weekdays: DAY_NAMES,
     minPasswordLength: config.auth.minPasswordLength,
   };
   const body = [
@@ -81,6 +82,8 @@ export function generateConsoleConstants(): string {
     "  readonly conditionFields: Readonly<Record<Condition['field'], ConditionKind>>;",
     '  /** The operators each kind of condition field takes. */',
     "  readonly opsByKind: Readonly<Record<ConditionKind, readonly Condition['op'][]>>;",
+    '  /** The values `date.weekday` holds, Monday first. */',
+    '  readonly weekdays: readonly string[];',
     '  /** The fewest characters a password may have (sign-up, invitation, reset). */',
     '  readonly minPasswordLength: number;',
     `} = ${JSON.stringify(lists)};`,

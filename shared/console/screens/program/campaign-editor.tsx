@@ -6,6 +6,7 @@ import { Failure } from '../../ui/feedback';
 import { errorAt, FieldError, fieldErrors, NumberField } from '../../ui/fields';
 import { bodyOf, type Campaign, type CampaignForm, type ConditionField, type ConditionOp, copyForm, formOf, NEW_CONDITION, opFor } from './drafts';
 import { PLATFORM } from '../../platform';
+import { ConditionValue, useConditionChoices } from './condition-value';
 
 type Errors = Record<string, string>;
 type Edit = { form: CampaignForm; set: (change: Partial<CampaignForm>) => void; errors: Errors };
@@ -148,6 +149,7 @@ function WhenFields({ form, set, errors }: Edit) {
 function ConditionRows({ form, set, errors }: Edit) {
   const setRow = (i: number, change: Partial<CampaignForm['conditions'][number]>) =>
     set({ conditions: form.conditions.map((c, j) => (j === i ? { ...c, ...change } : c)) });
+  const choicesOf = useConditionChoices();
   return (
     <fieldset>
       <legend>Conditions (all must hold)</legend>
@@ -175,11 +177,13 @@ function ConditionRows({ form, set, errors }: Edit) {
                 </option>
               ))}
             </select>{' '}
-            <input
-              aria-label={`Value of condition ${n}`}
-              aria-describedby={`err-condition-${i}`}
+            <ConditionValue
+              n={n}
+              op={c.op}
               value={c.value}
-              onInput={(e) => setRow(i, { value: e.currentTarget.value })}
+              choices={choicesOf(c.field)}
+              onValue={(value) => setRow(i, { value })}
+              describedBy={`err-condition-${i}`}
             />{' '}
             <button type="button" aria-label={`Remove condition ${n}`} onClick={() => set({ conditions: form.conditions.filter((_, j) => j !== i) })}>
               Remove
