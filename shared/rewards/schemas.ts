@@ -143,7 +143,9 @@ export const redemptionSchema = z
     voidedAt: isoDateTime.nullable(),
     voidAt: isoDateTime
       .nullable()
-      .describe("When the program voids it if still unused, its points given back: its code's expiry, for a reward with voidWhenExpired; null: never, or no longer issued"),
+      .describe(
+        "When the program voids it if still unused, its points given back: its code's expiry, for a reward with voidWhenExpired; null: never, or no longer issued",
+      ),
     usedAt: isoDateTime.nullable().describe('When it was used at checkout; null: not used'),
     externalOrderId: z.string().nullable().describe('The order (your id) it was used on; null: not used'),
   })
