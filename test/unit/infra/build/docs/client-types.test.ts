@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CONSOLE_CONSTANTS_FILE, generateClientTypes, generateConsoleConstants, SCHEMA_FILE } from '../../../../../infra/build/docs/client-types';
-import { CONDITION_FIELDS, OPS_BY_KIND } from '../../../../../shared/campaigns/evaluation';
+import { CONDITION_FIELDS, DAY_NAMES, OPS_BY_KIND } from '../../../../../shared/campaigns/evaluation';
 import { SCOPES } from '../../../../../shared/platform/contract/scopes';
 import { DEFAULT_INVITED_ROLE, ROLES } from '../../../../../shared/platform/contract/roles';
 import { SCOPE_NEEDS } from '../../../../../shared/platform/contract/permissions';
@@ -38,6 +38,7 @@ describe("the console's lists (shared/console/platform.ts)", () => {
       fieldTypes: FIELD_TYPES,
       conditionFields: CONDITION_FIELDS,
       opsByKind: OPS_BY_KIND,
+      weekdays: DAY_NAMES,
       minPasswordLength: config.auth.minPasswordLength,
     });
     expect(PLATFORM.opsByKind.list).toEqual(['contains', 'in']);

@@ -163,6 +163,9 @@ const TEMPLATES: Record<string, string> = {
   'redemption.sk': 'REDEMPTION',
   'redemption.gsi2.pk': 'WS#{workspaceId}#MEMBER#{memberId}#REDEMPTIONS',
   'redemption.gsi2.sk': '{redemptionId}',
+  // Added 2026-12-08 (a sparse index: only redemptions their reward voids when the code expires).
+  'redemption.gsi3.pk': 'WS#{workspaceId}#REDEMPTIONS_DUE',
+  'redemption.gsi3.sk': '{voidAt}#{redemptionId}',
   'memberTag.pk': 'WS#{workspaceId}#MEMBER#{memberId}',
   'memberTag.sk': 'TAG#{tag}',
   'tagCounter.pk': 'WS#{workspaceId}#TAGS',
