@@ -73,3 +73,35 @@ export function NewPasswordField({ label, value, onInput }: { label: string; val
     </>
   );
 }
+
+/** The file formats of exports and imports, in words: one list, so both screens offer the same. */
+export function FileFormatField<F extends 'csv' | 'jsonl'>({ value, onValue }: { value: F; onValue: (format: F) => void }) {
+  return (
+    <label>
+      Format
+      <select name="format" value={value} onChange={(e) => onValue(e.currentTarget.value as F)}>
+        <option value="csv">CSV</option>
+        <option value="jsonl">JSON Lines</option>
+      </select>
+    </label>
+  );
+}
+
+/** A code from an authenticator app: the keyboard and autofill phones offer for one-time codes. */
+export function OneTimeCodeField({ label, value, onValue }: { label: string; value: string; onValue: (value: string) => void }) {
+  return (
+    <label>
+      {label}
+      <input
+        name="code"
+        autoComplete="one-time-code"
+        inputMode="numeric"
+        pattern="[0-9 ]*"
+        maxLength={7}
+        required
+        value={value}
+        onInput={(e) => onValue(e.currentTarget.value)}
+      />
+    </label>
+  );
+}

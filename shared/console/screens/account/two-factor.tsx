@@ -3,6 +3,7 @@ import { api, unwrap } from '../../api';
 import { useLoad } from '../../hooks/use-load';
 import { useSubmit } from '../../hooks/use-submit';
 import { Failure, Loading, when } from '../../ui/feedback';
+import { OneTimeCodeField } from '../../ui/fields';
 
 type Enrolment = { secret: string; otpauthUri: string };
 
@@ -72,19 +73,7 @@ function Confirm({ enrolment, onConfirmed }: { enrolment: Enrolment; onConfirmed
       <p>
         Setup link: <code data-testid="mfa-uri">{enrolment.otpauthUri}</code>
       </p>
-      <label>
-        Code from the app
-        <input
-          name="code"
-          autoComplete="one-time-code"
-          inputMode="numeric"
-          pattern="[0-9 ]*"
-          maxLength={7}
-          required
-          value={code}
-          onInput={(e) => setCode(e.currentTarget.value)}
-        />
-      </label>
+      <OneTimeCodeField label="Code from the app" value={code} onValue={setCode} />
       {error ? <Failure error={error} /> : null}
       <button type="submit" disabled={busy}>
         Turn on

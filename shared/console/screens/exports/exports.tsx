@@ -6,6 +6,7 @@ import { useSubmit } from '../../hooks/use-submit';
 import { useMay } from '../../permissions';
 import { Confirmed } from '../../ui/confirmed';
 import { Failure, Loading, when } from '../../ui/feedback';
+import { FileFormatField } from '../../ui/fields';
 import { Listing, TableHead } from '../../ui/tables';
 
 type Job = components['schemas']['ExportJob'];
@@ -118,13 +119,7 @@ function Operational({ onFinished }: { onFinished: () => void }) {
           <option value="ledger">Points journal (every ledger entry)</option>
         </select>
       </label>
-      <label>
-        Format
-        <select name="format" value={format} onChange={(e) => setFormat(e.currentTarget.value as Format)}>
-          <option value="csv">CSV</option>
-          <option value="jsonl">JSON Lines</option>
-        </select>
-      </label>
+      <FileFormatField value={format} onValue={setFormat} />
       <button type="submit" disabled={busy}>
         Start the export
       </button>

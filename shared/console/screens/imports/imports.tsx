@@ -7,6 +7,7 @@ import { useLoad } from '../../hooks/use-load';
 import { useSubmit } from '../../hooks/use-submit';
 import { to } from '../../paths';
 import { Failure, when } from '../../ui/feedback';
+import { FileFormatField } from '../../ui/fields';
 import { Listing, TableHead } from '../../ui/tables';
 
 type Kind = components['schemas']['CreateImport']['kind'];
@@ -84,13 +85,7 @@ function NewImport() {
           ))}
         </select>
       </label>
-      <label>
-        Format
-        <select name="format" value={format} onChange={(e) => setFormat(e.currentTarget.value as Format)}>
-          <option value="csv">CSV</option>
-          <option value="jsonl">JSON Lines</option>
-        </select>
-      </label>
+      <FileFormatField value={format} onValue={setFormat} />
       <label>
         File
         <input type="file" name="file" accept=".csv,.jsonl,.txt,text/csv" required onChange={(e) => setFile(e.currentTarget.files?.[0])} />

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useSubmit } from '../../hooks/use-submit';
 import { Failure } from '../../ui/feedback';
+import { OneTimeCodeField } from '../../ui/fields';
 import { type BrowserSession, type MfaChallenge, signIn, signInWithCode } from '../../session';
 import { ROOT } from '../../paths';
 
@@ -67,19 +68,7 @@ function SecondStep({ challenge, onSignedIn, onRestart }: { challenge: string; o
           />
         </label>
       ) : (
-        <label>
-          Code
-          <input
-            name="code"
-            autoComplete="one-time-code"
-            inputMode="numeric"
-            pattern="[0-9 ]*"
-            maxLength={7}
-            required
-            value={value}
-            onInput={(e) => setValue(e.currentTarget.value)}
-          />
-        </label>
+        <OneTimeCodeField label="Code" value={value} onValue={setValue} />
       )}
       {error ? <Failure error={error} /> : null}
       <button type="submit" disabled={busy}>
