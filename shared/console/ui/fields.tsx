@@ -105,3 +105,29 @@ export function OneTimeCodeField({ label, value, onValue }: { label: string; val
     </label>
   );
 }
+
+/** A labelled text input with its error beside it (`hint`: a placeholder, e.g. the format asked for). */
+export function TextField(p: {
+  label: string;
+  name: string;
+  value: string;
+  onValue: (v: string) => void;
+  error: string | undefined;
+  type?: string;
+  hint?: string;
+}) {
+  return (
+    <label>
+      {p.label}
+      <input
+        type={p.type ?? 'text'}
+        name={p.name}
+        value={p.value}
+        placeholder={p.hint}
+        aria-describedby={`err-${p.name}`}
+        onInput={(e) => p.onValue(e.currentTarget.value)}
+      />
+      <FieldError id={`err-${p.name}`} message={p.error} />
+    </label>
+  );
+}

@@ -3,7 +3,7 @@ import { api, unwrap } from '../../api';
 import { useBroughtIntoView } from '../../hooks/use-brought-into-view';
 import { useSubmit } from '../../hooks/use-submit';
 import { Failure } from '../../ui/feedback';
-import { errorAt, FieldError, fieldErrors, NumberField } from '../../ui/fields';
+import { errorAt, FieldError, fieldErrors, NumberField, TextField } from '../../ui/fields';
 import { bodyOf, type Campaign, type CampaignForm, type ConditionField, type ConditionOp, copyForm, formOf, NEW_CONDITION, opFor } from './drafts';
 import { PLATFORM } from '../../platform';
 import { ConditionValue, useConditionChoices } from './condition-value';
@@ -58,30 +58,6 @@ export function CampaignEditor({
         Cancel
       </button>
     </form>
-  );
-}
-
-function TextField({
-  label,
-  name,
-  value,
-  onValue,
-  error,
-  type = 'text',
-}: {
-  label: string;
-  name: string;
-  value: string;
-  onValue: (v: string) => void;
-  error: string | undefined;
-  type?: string;
-}) {
-  return (
-    <label>
-      {label}
-      <input type={type} name={name} value={value} aria-describedby={`err-${name}`} onInput={(e) => onValue(e.currentTarget.value)} />
-      <FieldError id={`err-${name}`} message={error} />
-    </label>
   );
 }
 

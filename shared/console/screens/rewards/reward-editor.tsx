@@ -4,7 +4,7 @@ import { useBroughtIntoView } from '../../hooks/use-brought-into-view';
 import { useLoad } from '../../hooks/use-load';
 import { useSubmit } from '../../hooks/use-submit';
 import { Failure, Loading } from '../../ui/feedback';
-import { errorAt, FieldError, fieldErrors } from '../../ui/fields';
+import { errorAt, FieldError, fieldErrors, TextField } from '../../ui/fields';
 import { benefitOf, bodyOf, formOf, type RewardForm } from './draft';
 import { cardBenefit, pointsInWords, type Reward, STATUS_NAMES, statusMoves, stockInWords, TYPE_NAMES } from './words';
 
@@ -105,23 +105,6 @@ export function RewardEditor(props: { existing: Reward | undefined; onSaved: () 
         Cancel
       </button>
     </form>
-  );
-}
-
-function TextField(p: { label: string; name: string; value: string; onValue: (v: string) => void; error: string | undefined; type?: string; hint?: string }) {
-  return (
-    <label>
-      {p.label}
-      <input
-        type={p.type ?? 'text'}
-        name={p.name}
-        value={p.value}
-        placeholder={p.hint}
-        aria-describedby={`err-${p.name}`}
-        onInput={(e) => p.onValue(e.currentTarget.value)}
-      />
-      <FieldError id={`err-${p.name}`} message={p.error} />
-    </label>
   );
 }
 
