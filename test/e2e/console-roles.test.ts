@@ -52,7 +52,8 @@ describe('the console by role (headless Chromium)', () => {
     const refused = refusalsOf(page);
     await browser.signIn(page, support.email, support.password);
     await nav(page).waitFor();
-    expect(await navNames(page)).toEqual(['Overview', 'Members', 'Program']);
+    // The rewards catalog read only (rewards:read): what members may redeem, to answer them.
+    expect(await navNames(page)).toEqual(['Overview', 'Members', 'Program', 'Rewards']);
     // The Overview without the points report (reports:read is not support's).
     await page.getByRole('heading', { name: 'Overview', level: 1 }).waitFor();
     await page.getByTestId('members').waitFor();
@@ -88,7 +89,8 @@ describe('the console by role (headless Chromium)', () => {
     const refused = refusalsOf(page);
     await browser.signIn(page, analyst.email, analyst.password);
     await nav(page).waitFor();
-    expect(await navNames(page)).toEqual(['Overview', 'Program', 'Exports', 'Audit log']);
+    // The rewards catalog read only (rewards:read): no member data in it.
+    expect(await navNames(page)).toEqual(['Overview', 'Program', 'Rewards', 'Exports', 'Audit log']);
     await page.getByRole('heading', { name: 'Points', level: 2 }).waitFor();
 
     await nav(page).getByRole('link', { name: 'Exports' }).click();
