@@ -7,6 +7,7 @@ import type { components } from '../../../shared/client/index';
 import { OPERATIONAL_ENTITIES, OPERATIONAL_FORMATS, exportsArea } from '../../../shared/exports';
 import { type Client, dataOf } from '../client';
 import { describe } from '../help';
+import { timeoutOption } from '../asking';
 import { contextOf } from '../context';
 import { CommandError, UsageError } from '../errors';
 import type { Output } from '../output';
@@ -51,12 +52,6 @@ async function download(client: Client, id: string, file: string): Promise<numbe
   return bytes;
 }
 
-const seconds = (value: string): number => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--timeout must be a number of seconds above 0 (got "${value}")`);
-  return n * 1000;
-};
-
 export function registerExports(program: Command): void {
   const exports = program.command('exports').description(describe('exports'));
 
@@ -74,7 +69,7 @@ export function registerExports(program: Command): void {
         cmd: Command,
       ) => {
         if (o.output && !o.wait) throw new UsageError('--output needs --wait (the file exists only once the job completes)');
-        const timeoutMs = seconds(o.timeout);
+        const timeoutMs = timeoutOption(o.timeout);
         const { client, out } = contextOf(cmd);
         const start = await client.typed(exportsArea.endpoints.startOperationalExport);
         const { data: started } = dataOf(await start.POST({ body: { entity: o.entity, format: o.format } }));

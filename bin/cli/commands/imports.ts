@@ -1,12 +1,12 @@
 import { type Command, Option } from 'commander';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createInterface } from 'node:readline/promises';
 import { Readable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { components } from '../../../shared/client/index';
 import { IMPORT_FORMATS, IMPORT_KINDS, importsArea } from '../../../shared/imports';
 import { type Client, dataOf } from '../client';
+import { confirm, timeoutOption } from '../asking';
 import { contextOf } from '../context';
 import { CommandError, UsageError } from '../errors';
 import { describe } from '../help';
@@ -17,17 +17,6 @@ type Kind = (typeof IMPORT_KINDS)[number];
 type Format = (typeof IMPORT_FORMATS)[number];
 
 const POLL_MS = 500;
-
-/** Asks on the terminal; without one (a script), refuses and names --yes. */
-async function confirm(question: string, refused: string): Promise<void> {
-  if (!process.stdin.isTTY) throw new UsageError(`${refused}: confirm with --yes (no terminal to ask on)`);
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    if (!/^y(es)?$/i.test((await rl.question(question)).trim())) throw new CommandError(`${refused}: not confirmed`);
-  } finally {
-    rl.close();
-  }
-}
 
 /** The format from `--format`, else the file's extension. */
 function formatOf(file: string, given: Format | undefined): Format {
@@ -110,12 +99,6 @@ function ended(out: Output, job: Job): void {
   if (job.status === 'failed') throw new CommandError(`Import ${job.id} failed: ${job.error ?? 'no reason given'}; apply it again to resume`);
 }
 
-const seconds = (value: string): number => {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--timeout must be a number of seconds above 0 (got "${value}")`);
-  return n * 1000;
-};
-
 interface StartOptions {
   kind: Kind;
   format?: Format;
@@ -128,7 +111,7 @@ interface StartOptions {
 
 async function start(file: string, o: StartOptions, cmd: Command): Promise<void> {
   const format = formatOf(file, o.format);
-  const timeoutMs = seconds(o.timeout);
+  const timeout = timeoutOption(o.timeout);
   const { client, out } = contextOf(cmd);
   const create = await client.typed(importsArea.endpoints.createImport);
   const body = { kind: o.kind, format, ...(o.countLifetime ? { countLifetime: true } : {}), ...(o.notify ? { notify: true } : {}) };
@@ -141,7 +124,7 @@ async function start(file: string, o: StartOptions, cmd: Command): Promise<void>
   if (o.previewOnly) return out.result(previewed, () => out.line(`Apply it with \`loyalty import apply ${created.id}\``));
   const valid = previewed.preview?.valid ?? 0;
   if (!o.yes) await confirm(`Apply the ${count(valid)} valid rows of import ${created.id}? [y/N] `, 'Not applied');
-  await applyAndFollow(client, out, created.id, timeoutMs);
+  await applyAndFollow(client, out, created.id, timeout);
 }
 
 async function applyAndFollow(client: Client, out: Output, id: string, timeoutMs: number): Promise<void> {
@@ -170,7 +153,7 @@ export function registerImports(program: Command): void {
     .option('--timeout <seconds>', 'give up following after this long (the job goes on)', '3600')
     .action(async (id: string, o: { timeout: string }, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      await applyAndFollow(client, out, id, seconds(o.timeout));
+      await applyAndFollow(client, out, id, timeoutOption(o.timeout));
     });
 
   imports
@@ -181,7 +164,7 @@ export function registerImports(program: Command): void {
     .action(async (id: string, o: { follow?: boolean; timeout: string }, cmd: Command) => {
       const { client, out } = contextOf(cmd);
       const { data: job } = dataOf(await (await client.typed(importsArea.endpoints.getImport)).GET({ params: { path: { id } } }));
-      if (o.follow && job.status === 'applying') return ended(out, await follow(client, out, id, seconds(o.timeout)));
+      if (o.follow && job.status === 'applying') return ended(out, await follow(client, out, id, timeoutOption(o.timeout)));
       out.result(job, () => {
         out.line(progressLine(job));
         printPreview(out, job);

@@ -1,24 +1,13 @@
 import { type Command, Option } from 'commander';
 import { PRESETS, apiKeysArea } from '../../../shared/api-keys';
 import { type Scope, SCOPES } from '../../../shared/platform/contract/scopes';
+import { confirm } from '../asking';
 import { describe } from '../help';
 import { allPages, asTyped, dataOf } from '../client';
 import { contextOf } from '../context';
 import { UsageError } from '../errors';
 
 const COLUMNS = ['id', 'name', 'prefix', 'scopes', 'createdAt', 'lastUsedAt'] as const;
-
-/** Asks on the terminal; without one (a script), refuses and names --yes. */
-async function confirm(question: string): Promise<void> {
-  if (!process.stdin.isTTY) throw new UsageError('Not revoked: confirm with --yes (no terminal to ask on)');
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    if (!/^y(es)?$/i.test((await rl.question(question)).trim())) throw new UsageError('Not revoked');
-  } finally {
-    rl.close();
-  }
-}
 
 export function registerKeys(program: Command): void {
   const keys = program.command('keys').description(describe('keys'));
@@ -67,7 +56,7 @@ export function registerKeys(program: Command): void {
     .option('-y, --yes', 'revoke without asking (scripts)')
     .action(async (id: string, o: { yes?: boolean }, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      if (!o.yes) await confirm(`Revoke API key ${id}? Every request with it fails from then on. [y/N] `);
+      if (!o.yes) await confirm(`Revoke API key ${id}? Every request with it fails from then on. [y/N] `, 'Not revoked');
       dataOf(await (await client.typed(apiKeysArea.endpoints.revokeApiKey)).DELETE({ params: { path: { id } } }));
       out.result({ id, revoked: true }, () => out.line(`Revoked ${id}`));
     });

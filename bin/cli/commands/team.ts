@@ -1,6 +1,7 @@
 import { type Command, Option } from 'commander';
 import { teamArea } from '../../../shared/team';
 import { DEFAULT_INVITED_ROLE, type Role, ROLES } from '../../../shared/platform/contract/roles';
+import { confirm } from '../asking';
 import { describe, examples } from '../help';
 import { allPages, dataOf } from '../client';
 import { contextOf } from '../context';
@@ -9,18 +10,6 @@ import { UsageError } from '../errors';
 const MEMBER_COLUMNS = ['id', 'email', 'name', 'role', 'createdAt'] as const;
 const INVITATION_COLUMNS = ['id', 'email', 'role', 'status', 'expiresAt'] as const;
 const { endpoints } = teamArea;
-
-/** Asks on the terminal; without one (a script), refuses and names --yes. */
-async function confirm(question: string): Promise<void> {
-  if (!process.stdin.isTTY) throw new UsageError('Not removed: confirm with --yes (no terminal to ask on)');
-  const { createInterface } = await import('node:readline/promises');
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    if (!/^y(es)?$/i.test((await rl.question(question)).trim())) throw new UsageError('Not removed');
-  } finally {
-    rl.close();
-  }
-}
 
 function registerMemberCommands(team: Command): void {
   examples(team.command('members'), 'loyalty team members', 'loyalty team members --json')
@@ -47,7 +36,7 @@ function registerMemberCommands(team: Command): void {
     .option('-y, --yes', 'remove without asking (scripts)')
     .action(async (id: string, o: { yes?: boolean }, cmd: Command) => {
       const { client, out } = contextOf(cmd);
-      if (!o.yes) await confirm(`Remove ${id} from the workspace? They are signed out at once. [y/N] `);
+      if (!o.yes) await confirm(`Remove ${id} from the workspace? They are signed out at once. [y/N] `, 'Not removed');
       dataOf(await (await client.typed(endpoints.removeTeamMember)).DELETE({ params: { path: { id } } }));
       out.result({ id, removed: true }, () => out.line(`Removed ${id}`));
     });
